@@ -1,0 +1,204 @@
+/*
+ * kmalloc/kfree (kernel/mm/slab.c) and DMA memory (kernel/mm/dma.c) on
+ * fake RAM: sizes, reuse, leak-free churn, the misuse checks, and the
+ * alignment and boundary rules controllers depend on.
+ */
+#include <check.h>
+#include <signal.h>
+#include <spindle/mm.h>
+#include "shim/host_kernel.h"
+
+#define ARENA_PAGES 2048
+
+static void setup(void)
+{
+	host_printk_quiet = true;
+	host_mm_init(ARENA_PAGES * PAGE_SIZE);
+}
+
+static void teardown(void)
+{
+	host_mm_exit();
+}
+
+/* Table: request size -> the size kmalloc really gives. */
+static const struct { size_t req, got; } size_table[] = {
+	{ 1, 16 }, { 16, 16 }, { 17, 32 }, { 100, 128 }, { 512, 512 },
+	{ 513, 1024 }, { 2048, 2048 }, { 2049, 4096 }, { 4096, 4096 },
+	{ 4097, 8192 }, { 20000, 32768 },
+};
+
+START_TEST(ksize_table)
+{
+	void *p = kmalloc(size_table[_i].req, GFP_KERNEL);
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(ksize(p), size_table[_i].got);
+	kfree(p);
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+}
+END_TEST
+
+START_TEST(objects_do_not_overlap)
+{
+	enum { N = 1000 };
+	static unsigned char *p[N];
+
+	for (int i = 0; i < N; i++) {
+		p[i] = kmalloc(48, GFP_KERNEL);
+		ck_assert_ptr_nonnull(p[i]);
+		memset(p[i], i & 0xff, 48);
+	}
+	for (int i = 0; i < N; i++)
+		for (int k = 0; k < 48; k++)
+			ck_assert_uint_eq(p[i][k], (unsigned)(i & 0xff));
+	for (int i = 0; i < N; i++)
+		kfree(p[i]);
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+}
+END_TEST
+
+START_TEST(freed_object_is_reused)
+{
+	void *a = kmalloc(100, GFP_KERNEL);
+
+	kfree(a);
+	ck_assert_ptr_eq(kmalloc(100, GFP_KERNEL), a);
+}
+END_TEST
+
+START_TEST(kzalloc_zeroes_reused_memory)
+{
+	unsigned char *a = kmalloc(200, GFP_KERNEL);
+
+	memset(a, 0x5a, 200);
+	kfree(a);
+	a = kzalloc(200, GFP_KERNEL);
+	for (int i = 0; i < 200; i++)
+		ck_assert_uint_eq(a[i], 0);
+}
+END_TEST
+
+START_TEST(zero_and_overflow)
+{
+	ck_assert_ptr_null(kmalloc(0, GFP_KERNEL));
+	ck_assert_ptr_null(kcalloc(SIZE_MAX / 2, 4, GFP_KERNEL));
+	kfree(NULL);
+}
+END_TEST
+
+START_TEST(out_of_memory_is_null)
+{
+	static void *p[ARENA_PAGES];
+	int n = 0;
+
+	while ((p[n] = kmalloc(4096, GFP_KERNEL)) != NULL)
+		n++;
+	ck_assert_int_eq(n, ARENA_PAGES - 1);
+	ck_assert_ptr_null(kmalloc(16, GFP_KERNEL));   /* no page for a new slab */
+	while (n)
+		kfree(p[--n]);
+	ck_assert_ptr_nonnull(kmalloc(16, GFP_KERNEL));
+}
+END_TEST
+
+START_TEST(double_kfree_panics)
+{
+	void *a = kmalloc(64, GFP_KERNEL);
+	void *b = kmalloc(64, GFP_KERNEL);     /* keeps the slab alive */
+
+	(void)b;
+	kfree(a);
+	kfree(a);
+}
+END_TEST
+
+START_TEST(kfree_of_interior_pointer_panics)
+{
+	char *a = kmalloc(64, GFP_KERNEL);
+
+	kfree(a + 8);
+}
+END_TEST
+
+START_TEST(dma_coherent_alignment)
+{
+	static const size_t aligns[] = { 0, 512, 4096, 16384, 65536 };
+
+	for (size_t i = 0; i < sizeof(aligns) / sizeof(aligns[0]); i++) {
+		phys_addr_t pa;
+		void *v = dma_alloc_coherent(300, aligns[i], &pa);
+
+		ck_assert_ptr_nonnull(v);
+		ck_assert_uint_eq(__pa(v), pa);
+		ck_assert_uint_eq(pa % (aligns[i] ? aligns[i] : PAGE_SIZE), 0);
+		dma_free_coherent(v, 300);
+	}
+	ck_assert_ptr_null(dma_alloc_coherent(300, 3000, &(phys_addr_t){0}));
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+}
+END_TEST
+
+/* Table: pool geometry -> every block aligned, none crossing the boundary. */
+static const struct { size_t size, align, boundary; } pool_table[] = {
+	{ 8, 4, 65536 }, { 200, 128, 1024 }, { 1024, 1024, 0 }, { 96, 32, 256 },
+	{ 256, 256, 4096 },
+};
+
+START_TEST(dma_pool_rules)
+{
+	size_t sz = pool_table[_i].size, al = pool_table[_i].align, bd = pool_table[_i].boundary;
+	struct dma_pool *pool = dma_pool_create("t", sz, al, bd);
+	enum { N = 200 };
+	void *v[N];
+	phys_addr_t pa[N];
+
+	ck_assert_ptr_nonnull(pool);
+	for (int i = 0; i < N; i++) {
+		v[i] = dma_pool_alloc(pool, GFP_KERNEL, &pa[i]);
+		ck_assert_ptr_nonnull(v[i]);
+		ck_assert_uint_eq(pa[i] % al, 0);
+		if (bd)
+			ck_assert_uint_eq(pa[i] / bd, (pa[i] + sz - 1) / bd);
+		for (int j = 0; j < i; j++)
+			ck_assert(pa[j] + sz <= pa[i] || pa[i] + sz <= pa[j]);
+	}
+	for (int i = 0; i < N; i++)
+		dma_pool_free(pool, v[i], pa[i]);
+	dma_pool_destroy(pool);
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+}
+END_TEST
+
+START_TEST(dma_pool_bad_geometry)
+{
+	ck_assert_ptr_null(dma_pool_create("t", 8192, 8, 0));     /* > a page */
+	ck_assert_ptr_null(dma_pool_create("t", 64, 48, 0));      /* align not 2^n */
+	ck_assert_ptr_null(dma_pool_create("t", 512, 8, 256));    /* > boundary */
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("Slab");
+	TCase *core = tcase_create("Core");
+	TCase *limits = tcase_create("Limits");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_loop_test(core, ksize_table, 0, sizeof(size_table) / sizeof(size_table[0]));
+	tcase_add_test(core, objects_do_not_overlap);
+	tcase_add_test(core, freed_object_is_reused);
+	tcase_add_test(core, kzalloc_zeroes_reused_memory);
+	tcase_add_test(core, dma_coherent_alignment);
+	tcase_add_loop_test(core, dma_pool_rules, 0, sizeof(pool_table) / sizeof(pool_table[0]));
+	suite_add_tcase(s, core);
+
+	tcase_add_checked_fixture(limits, setup, teardown);
+	tcase_add_test(limits, zero_and_overflow);
+	tcase_add_test(limits, out_of_memory_is_null);
+	tcase_add_test(limits, dma_pool_bad_geometry);
+	tcase_add_test_raise_signal(limits, double_kfree_panics, SIGABRT);
+	tcase_add_test_raise_signal(limits, kfree_of_interior_pointer_panics, SIGABRT);
+	suite_add_tcase(s, limits);
+	return s;
+}

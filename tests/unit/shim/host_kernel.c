@@ -1,0 +1,74 @@
+/*
+ * Host stand-ins for the CPU-level services portable kernel code uses:
+ * interrupt flags and the preemption count (nothing interrupts a host test,
+ * so they only keep count), the spinlock error report (-> panic -> abort),
+ * and a fake physical memory for the page allocator.
+ *
+ * host_mm_init(bytes) allocates an arena aligned to the largest buddy block
+ * and treats it as RAM starting at physical address 0 (so __va(pa) is
+ * host_phys_base + pa, see include/spindle/mm.h), builds mem_map[] for it
+ * and hands every page but pfn 0 to the buddy allocator -- the same steps
+ * kernel/arch/x86/paging.c takes at boot.
+ */
+#include <spindle/mm.h>
+#include <spindle/spinlock.h>
+#include <spindle/printk.h>
+#include "host_kernel.h"
+
+char *host_phys_base;
+volatile unsigned int __preempt_count;
+static bool host_irqs_off;
+
+unsigned long local_irq_save(void)
+{
+	unsigned long was_on = !host_irqs_off;
+
+	host_irqs_off = true;
+	return was_on;
+}
+
+void local_irq_restore(unsigned long flags)
+{
+	host_irqs_off = !flags;
+}
+
+bool irqs_disabled(void) { return host_irqs_off; }
+void cli(void) { host_irqs_off = true; }
+void sti(void) { host_irqs_off = false; }
+
+void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+}
+
+void __might_sleep(const char *file, int line)
+{
+	if (in_atomic() || irqs_disabled())
+		panic("sleeping function called from invalid context at %s:%d", file, line);
+}
+
+void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what)
+{
+	panic("spinlock %s: %s at %s:%d", l->name, what, file, line);
+}
+
+void host_mm_init(size_t bytes)
+{
+	size_t arena_align = PAGE_SIZE << (MAX_ORDER - 1);
+	unsigned long npages = bytes / PAGE_SIZE;
+
+	host_phys_base = aligned_alloc(arena_align, ALIGN(bytes, arena_align));
+	mem_map = calloc(npages, sizeof(struct page));
+	if (!host_phys_base || !mem_map)
+		abort();
+	page_alloc_init(npages);
+	free_pages_range(1, npages);    /* pfn 0 stays reserved, as in the kernel */
+}
+
+void host_mm_exit(void)
+{
+	free(host_phys_base);
+	free(mem_map);
+	host_phys_base = NULL;
+	mem_map = NULL;
+}

@@ -1,0 +1,10 @@
+/* Host fake RAM for the memory-management unit tests (host_kernel.c). */
+#ifndef HOST_KERNEL_H
+#define HOST_KERNEL_H
+
+#include <stddef.h>
+
+void host_mm_init(size_t bytes);
+void host_mm_exit(void);
+
+#endif

@@ -1,0 +1,64 @@
+# Host unit tests: Check suites run as ordinary Linux programs.
+#
+# Included by the top-level Makefile; also works alone:
+#     make -f tests/unit/unit.mk check
+# Every program is build/unit/check_<name>, made of tests/unit/check_<name>.c,
+# the shared unit_main.c, the shim, and all of UNIT_LIB_SRCS (the kernel
+# sources under test), compiled for the host with tests/unit/shim/host.h
+# forced in (see its comment for why).  "check" runs them all, even after one
+# fails, and fails if any did.
+#
+# To add a kernel source: append it to UNIT_LIB_SRCS.  To add a suite: write
+# tests/unit/check_<name>.c (defining unit_suite()), add check_<name> to
+# UNIT_TESTS.  Both must be added here, before the rules below read them.
+
+BUILD ?= build
+
+# Alone, "check" is the default goal; included, the including Makefile
+# keeps its own (saved here, restored at the end).
+UNIT_STANDALONE := $(filter 1,$(words $(MAKEFILE_LIST)))
+UNIT_SAVED_GOAL := $(if $(UNIT_STANDALONE),check,$(.DEFAULT_GOAL))
+
+UNIT_BUILD := $(BUILD)/unit
+UNIT_CC ?= gcc
+
+# Kernel sources compiled into every unit-test program.
+UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c \
+	kernel/mm/page_alloc.c kernel/mm/slab.c kernel/mm/dma.c
+# Host stand-ins for kernel services, and the shared main().
+UNIT_SHIM_SRCS := tests/unit/shim/host.c tests/unit/shim/host_kernel.c \
+	tests/unit/unit_main.c
+# Test programs, each from tests/unit/<name>.c.
+UNIT_TESTS := check_string check_vsprintf check_list check_page_alloc check_slab
+
+# Recursive (=) so that pkg-config runs only when a unit test is built.
+UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude \
+	-DSPINDLE_HOST -include tests/unit/shim/host.h \
+	$(shell pkg-config --cflags check) -MMD -MP
+UNIT_LDLIBS = $(shell pkg-config --libs check)
+
+UNIT_COMMON_OBJS := $(patsubst %.c,$(UNIT_BUILD)/%.o,$(UNIT_LIB_SRCS) $(UNIT_SHIM_SRCS))
+UNIT_TEST_OBJS := $(UNIT_TESTS:%=$(UNIT_BUILD)/tests/unit/%.o)
+UNIT_PROGS := $(UNIT_TESTS:%=$(UNIT_BUILD)/%)
+UNIT_OBJS := $(UNIT_COMMON_OBJS) $(UNIT_TEST_OBJS)
+
+.PHONY: check
+check: $(UNIT_PROGS)
+	@failed=0; \
+	for t in $(UNIT_PROGS); do \
+		echo "== $$t"; \
+		$$t || failed=1; \
+	done; \
+	exit $$failed
+
+$(UNIT_PROGS): $(UNIT_BUILD)/%: $(UNIT_BUILD)/tests/unit/%.o $(UNIT_COMMON_OBJS)
+	$(UNIT_CC) -o $@ $^ $(UNIT_LDLIBS)
+
+# A static pattern rule, so it cannot compete with the kernel's %.o rules.
+$(UNIT_OBJS): $(UNIT_BUILD)/%.o: %.c tests/unit/unit.mk
+	@mkdir -p $(@D)
+	$(UNIT_CC) $(UNIT_CFLAGS) -c -o $@ $<
+
+-include $(UNIT_OBJS:.o=.d)
+
+.DEFAULT_GOAL := $(UNIT_SAVED_GOAL)
