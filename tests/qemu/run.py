@@ -1,0 +1,1265 @@
+#!/usr/bin/env python3
+r"""Spindle's QEMU scenario runner: boot the kernel headless, judge the log.
+
+Where it sits: `make test` runs the host unit tests (tests/unit/), then this
+script.  For each scenario it creates fresh disk images, boots
+build/spindle.iso in QEMU with the serial console going to a file, waits
+for the guest to leave (or kills it at the scenario's timeout), and judges
+the serial log and QEMU's exit status against the scenario's expectations,
+in the spirit of Pintos's .ck files.
+
+Usage
+    tests/qemu/run.py                   run every scenario, one at a time
+    tests/qemu/run.py boot-pc 'boot-*'  run the scenarios named (globs work)
+    tests/qemu/run.py -j 2              run two guests at once
+    tests/qemu/run.py -v boot-q35       also stream the serial output live
+    tests/qemu/run.py --list            list the scenarios
+    tests/qemu/run.py --selftest        test this script itself (no kernel needed)
+
+Environment: QEMU=<binary> (default qemu-system-x86_64); ACCEL=kvm to use
+KVM instead of TCG (nested KVM is *slower* on our machines: a GRUB boot took
+~50 s under KVM against ~0.5 s under TCG); TIMEOUT_SCALE=<factor> multiplies
+every scenario's timeout (e.g. 3 with ACCEL=kvm).
+
+Output: `PASS <name> (<s>s)` or `FAIL <name>: <reason>` with the tail of
+the log, then the closing line `<N> passed, <M> failed`.  Exit status 0 iff
+every scenario passed (2: a usage error, 130: interrupted).  Files kept:
+    build/qemu/<name>.log    the serial log, cleaned (see "The log" below)
+    build/qemu/<name>/       disks, command-line file, raw serial log,
+                             qemu.cmd (the exact command, to rerun by hand)
+                             and qemu.stderr; wiped before each boot.
+
+Scenario files: tests/qemu/scenarios/<name>.scn
+------------------------------------------------
+One `key: value` per line; the value is stripped of spaces at both ends
+(so a regex that must end in a space says `[ ]` or `\s`).  Blank lines and
+lines starting with `#` are ignored; the first comment lines describe the
+scenario (shown by --list).  Keys marked * may repeat.
+
+    machine: pc | q35          machine type (default q35)
+    memory: 128M               guest RAM, as QEMU's -m takes it (default 128M)
+    timeout: 60                seconds before the guest is killed (default 60)
+    cmdline: <options>       * kernel command line, passed as the fw_cfg file
+                               opt/spindle/cmdline; several lines are joined
+                               with spaces.  Commas need no escaping.
+    init: <shell line>       * one line of the script passed as fw_cfg file
+                               opt/spindle/init.sh (init runs it with /bin/sh
+                               instead of an interactive shell)
+    disk: <id> <key=value>...* a disk, created fresh before each boot (below)
+    cdrom: <index>             where the boot CD goes (default 2: hdc on pc,
+                               AHCI port 2 on q35, as QEMU's -cdrom does)
+    qemu: <args>             * extra QEMU arguments, split like a shell line
+    expect: <regex>          * must appear in the log, after the previous
+                               expect's match (so expects are in order)
+    reject: <regex>          * must not appear anywhere in the log
+    exit: pass | fail | panic | poweroff | any     how QEMU must end (default pass)
+
+Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide] [index=<n>]
+[format=raw|qcow2] [driver=null-co|null-aio|blkdebug] [config=<file>]
+[bus=<qemu bus>] [<other>=<value>...] [prep=<shell command>]`
+    id       a name: the image is build/qemu/<scenario>/<id>.img
+    size     image size, binary units as truncate(1) (required, except for
+             a disk whose prep= creates the image itself)
+    if       the controller: ahci (default on q35) or ide (default on pc).
+             The runner adds the controller the machine lacks: a PIIX3 IDE
+             controller on q35 (`-device piix3-ide,id=pide`), an AHCI one on
+             pc (`-device ahci,id=ahci`).
+    index    IDE: 0..3 = hda..hdd (primary master, primary slave, secondary
+             master, secondary slave); AHCI: the port, 0..5.  Default: the
+             first free one.  The boot CD holds index 2 of the machine's own
+             controller (IDE on pc, AHCI on q35) unless `cdrom:` moves it.
+    format   raw (default) or qcow2 (created with qemu-img)
+    driver   null-co / null-aio: QEMU's data-less disk (needs size=; takes
+             latency-ns=, read-zeroes=on); blkdebug: error injection, with
+             config=<rules file> (relative to the scenarios folder)
+    bus      attach to this QEMU bus instead (for a controller added with
+             `qemu:`), e.g. bus=ide2.0; index is then not used
+    other    any other key=value goes to QEMU's -drive as is (cache=...)
+    prep     a shell command run (bash, from the repository root, with
+             /sbin on PATH) after the image is created.  It takes the REST
+             OF THE LINE, so it must come last.  {img} is replaced by the
+             image's path, e.g.  prep=echo 'size=4MiB' | sfdisk -q {img}
+Placeholders usable in prep= and qemu: lines: {img} (prep only), {dir} (the
+scenario's build folder), {src} (the scenarios folder).  QEMU runs from the
+repository root, so relative paths in qemu: lines start there.
+
+The log
+-------
+GRUB draws on the serial port with terminal escape codes before the kernel
+runs.  The runner removes escape sequences, carriage returns and other
+control characters (a cursor-positioning sequence becomes a line break),
+and writes that cleaned text to build/qemu/<name>.log.  Regexes (Python's
+`re`, multiline: ^ and $ match at line starts and ends) are matched against
+the log's lines with the kernel's printk timestamp "[    1.234567] " taken
+off the front, so `^Spindle ` means "a message that starts with Spindle".
+
+Judging
+-------
+QEMU's exit status tells how the guest ended.  The kernel leaves through
+isa-debug-exit (iobase 0xf4): writing v makes QEMU exit with (v << 1) | 1.
+    status 1   pass      the kernel wrote 0: success
+    status 3   fail      the kernel wrote 1: a test failed
+    status 5   panic     the kernel wrote 2: panic
+    status 0   poweroff  the guest powered off (ACPI), or reset/triple-
+                         faulted (-no-reboot turns a reset into an exit)
+    killed     timeout   still running at its timeout: always a failure
+QEMU itself also exits with status 1 when it cannot start (a bad option, a
+missing file); the runner tells that apart by QEMU's error message on stderr
+("qemu-error", always a failure).
+
+`exit:` says which endings the scenario accepts: pass = pass; fail = fail or
+panic; panic = panic; poweroff = poweroff; any = any of those four.
+With `exit: pass` the log must also be clean: no line `TEST ... FAIL...`,
+no `PANIC:`, and if any `TEST ` line was printed, the kernel's closing line
+`<N> passed, <M> failed[, <K> skipped]` must follow the last one, with M = 0
+and counts that agree with the TEST lines (a disagreement means lost output).
+Then every expect must be found, in order, and no reject.
+"""
+
+import argparse
+import fnmatch
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import concurrent.futures
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional
+
+HERE = Path(__file__).resolve().parent          # tests/qemu
+ROOT = HERE.parent.parent                       # the repository
+SCENARIO_DIR = HERE / "scenarios"
+BUILD_DIR = ROOT / "build" / "qemu"
+DEFAULT_ISO = ROOT / "build" / "spindle.iso"
+
+DEFAULT_MACHINE = "q35"
+DEFAULT_MEMORY = "128M"
+DEFAULT_TIMEOUT = 60.0          # seconds, per scenario
+PREP_TIMEOUT = 120.0            # seconds, per disk prep= command
+TAIL_LINES = 25                 # log lines shown with a failure
+POLL_INTERVAL = 0.05            # seconds between checks on a running QEMU
+
+# How many disks each controller takes, and where the boot CD goes.
+IDE_SLOTS = 4                   # 2 channels x master/slave: hda..hdd
+AHCI_SLOTS = 6                  # ICH9 AHCI has 6 ports
+CDROM_DEFAULT_INDEX = 2         # where -cdrom puts it: hdc on pc, port 2 on q35
+NATIVE_IF = {"pc": "ide", "q35": "ahci"}   # the machine's own disk controller
+EXTRA_IDE_ID = "pide"           # controller ids the runner adds when needed
+EXTRA_AHCI_ID = "ahci"
+
+EXIT_CHOICES = ("pass", "fail", "panic", "poweroff", "any")
+DISK_DRIVERS = ("file", "null-co", "null-aio", "blkdebug")
+DISK_FORMATS = ("raw", "qcow2")
+
+
+class ScenarioError(Exception):
+    """A mistake in a scenario file, reported as <file>:<line>: <what>."""
+
+
+# ---------------------------------------------------------------------------
+# Scenarios: the parsed form of a .scn file
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Disk:
+    id: str
+    iface: str = ""             # "ahci" or "ide"; "" until defaulted
+    index: Optional[int] = None  # IDE index / AHCI port; None until allocated
+    size: Optional[str] = None   # as written, e.g. "64M"
+    format: str = "raw"
+    driver: str = "file"
+    config: Optional[str] = None  # blkdebug rules file
+    bus: Optional[str] = None     # explicit QEMU bus
+    prep: Optional[str] = None    # shell command
+    extra: List[str] = field(default_factory=list)   # "key=value" for -drive
+    line: int = 0
+
+
+@dataclass
+class Expectation:
+    regex: str
+    pattern: "re.Pattern"
+    line: int
+
+
+@dataclass
+class Scenario:
+    name: str
+    path: Optional[Path] = None
+    description: str = ""
+    machine: str = DEFAULT_MACHINE
+    memory: str = DEFAULT_MEMORY
+    timeout: float = DEFAULT_TIMEOUT
+    cmdline: List[str] = field(default_factory=list)
+    init: List[str] = field(default_factory=list)
+    disks: List[Disk] = field(default_factory=list)
+    cdrom_index: int = CDROM_DEFAULT_INDEX
+    qemu_args: List[str] = field(default_factory=list)
+    expects: List[Expectation] = field(default_factory=list)
+    rejects: List[Expectation] = field(default_factory=list)
+    exit: str = "pass"
+
+
+SIZE_RE = re.compile(r"^(\d+)([KMGT]?)$")
+SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+MEMORY_RE = re.compile(r"^\d+[MG]?$")
+ID_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+KEY_RE = re.compile(r"^[a-z][a-z0-9_.-]*$")
+
+
+def parse_size(text):
+    """'64M' -> 67108864.  Binary units, as truncate(1) reads them."""
+    m = SIZE_RE.match(text)
+    if not m:
+        raise ValueError("bad size %r (want a number with K, M, G or T)" % text)
+    return int(m.group(1)) * SIZE_UNITS[m.group(2)]
+
+
+def parse_scenario(text, name, path=None):
+    """Parse the text of a .scn file into a Scenario; raise ScenarioError."""
+    scn = Scenario(name=name, path=path)
+    where = str(path) if path else name
+    seen_single = set()
+    describing = True           # still in the leading comment block?
+    description = []
+
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("#"):
+            if describing:
+                description.append(line.lstrip("#").strip())
+            continue
+        if not line:
+            continue
+        describing = False
+
+        def error(msg):
+            return ScenarioError("%s:%d: %s" % (where, lineno, msg))
+
+        key, colon, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not colon or not key.isidentifier():
+            raise error("expected 'key: value', got %r" % line)
+
+        if key in ("machine", "memory", "timeout", "exit", "cdrom"):
+            if key in seen_single:
+                raise error("'%s' given twice" % key)
+            seen_single.add(key)
+
+        if key == "machine":
+            if value not in NATIVE_IF:
+                raise error("machine must be pc or q35, not %r" % value)
+            scn.machine = value
+        elif key == "memory":
+            if not MEMORY_RE.match(value):
+                raise error("bad memory size %r (e.g. 128M)" % value)
+            scn.memory = value
+        elif key == "timeout":
+            try:
+                scn.timeout = float(value)
+            except ValueError:
+                scn.timeout = -1
+            if scn.timeout <= 0:
+                raise error("timeout must be a positive number of seconds")
+        elif key == "exit":
+            if value not in EXIT_CHOICES:
+                raise error("exit must be one of %s" % "|".join(EXIT_CHOICES))
+            scn.exit = value
+        elif key == "cdrom":
+            if not value.isdigit():
+                raise error("cdrom must be an index (e.g. 2)")
+            scn.cdrom_index = int(value)
+        elif key == "cmdline":
+            if value:
+                scn.cmdline.append(value)
+        elif key == "init":
+            scn.init.append(value)
+        elif key == "qemu":
+            try:
+                scn.qemu_args.extend(shlex.split(value))
+            except ValueError as e:
+                raise error("qemu: %s" % e)
+        elif key in ("expect", "reject"):
+            try:
+                pattern = re.compile(value, re.MULTILINE)
+            except re.error as e:
+                raise error("bad regex %r: %s" % (value, e))
+            exp = Expectation(value, pattern, lineno)
+            (scn.expects if key == "expect" else scn.rejects).append(exp)
+        elif key == "disk":
+            try:
+                scn.disks.append(parse_disk(value, lineno))
+            except ValueError as e:
+                raise error(str(e))
+        else:
+            raise error("unknown key %r" % key)
+
+    scn.description = " ".join(d for d in description if d)
+    try:
+        place_disks(scn)
+    except ValueError as e:
+        raise ScenarioError("%s: %s" % (where, e))
+    return scn
+
+
+def parse_disk(value, lineno):
+    """Parse what follows 'disk:'.  prep= swallows the rest of the line."""
+    head, sep, prep = value.partition("prep=")
+    if sep and head and not head[-1].isspace():
+        # "xprep=" inside another value: not a prep key after all.
+        raise ValueError("prep= must be its own key, last on the line")
+    words = head.split()
+    if not words:
+        raise ValueError("disk needs an id")
+    disk = Disk(id=words[0], line=lineno)
+    if not ID_RE.match(disk.id):
+        raise ValueError("bad disk id %r (a letter, then letters, digits, - or _)"
+                         % disk.id)
+    if sep:
+        disk.prep = prep.strip()
+        if not disk.prep:
+            raise ValueError("empty prep=")
+
+    for word in words[1:]:
+        k, eq, v = word.partition("=")
+        if not eq or not KEY_RE.match(k) or not v:
+            raise ValueError("expected key=value, got %r" % word)
+        if k == "size":
+            parse_size(v)                       # only to check it
+            disk.size = v
+        elif k == "if":
+            if v not in ("ahci", "ide"):
+                raise ValueError("if must be ahci or ide, not %r" % v)
+            disk.iface = v
+        elif k == "index":
+            if not v.isdigit():
+                raise ValueError("index must be a number")
+            disk.index = int(v)
+        elif k == "format":
+            if v not in DISK_FORMATS:
+                raise ValueError("format must be one of %s" % ", ".join(DISK_FORMATS))
+            disk.format = v
+        elif k == "driver":
+            if v not in DISK_DRIVERS:
+                raise ValueError("driver must be one of %s" % ", ".join(DISK_DRIVERS))
+            disk.driver = v
+        elif k == "config":
+            disk.config = v
+        elif k == "bus":
+            disk.bus = v
+        elif k in ("file", "id", "media"):
+            raise ValueError("%s= is set by the runner" % k)
+        else:
+            disk.extra.append(word)
+
+    if disk.driver.startswith("null"):
+        if disk.size is None:
+            raise ValueError("driver=%s needs size=" % disk.driver)
+        if disk.prep:
+            raise ValueError("driver=%s has no image to prep" % disk.driver)
+    elif disk.size is None and not disk.prep:
+        raise ValueError("disk %s needs size= (or a prep= that creates {img})"
+                         % disk.id)
+    if disk.driver == "blkdebug" and not disk.config:
+        raise ValueError("driver=blkdebug needs config=<rules file>")
+    if disk.config and disk.driver != "blkdebug":
+        raise ValueError("config= is for driver=blkdebug")
+    if disk.format != "raw" and disk.driver != "file":
+        raise ValueError("format=%s needs an image file" % disk.format)
+    return disk
+
+
+def place_disks(scn):
+    """Default each disk's controller and give it a free index.
+
+    A slot is (controller, index).  The boot CD takes (the machine's own
+    controller, cdrom_index); explicit indexes are checked first, then the
+    others get the lowest free index in order of appearance.
+    """
+    native = NATIVE_IF[scn.machine]
+    slots = {"ide": IDE_SLOTS, "ahci": AHCI_SLOTS}
+    if scn.cdrom_index >= slots[native]:
+        raise ValueError("cdrom index %d out of range for %s"
+                         % (scn.cdrom_index, native))
+    used = {(native, scn.cdrom_index): "the boot CD"}
+    ids = set()
+    for d in scn.disks:
+        if d.id in ids:
+            raise ValueError("disk id %r used twice" % d.id)
+        ids.add(d.id)
+        d.iface = d.iface or native
+        if d.bus or d.index is None:
+            continue
+        if d.index >= slots[d.iface]:
+            raise ValueError("line %d: %s index %d out of range (0..%d)"
+                             % (d.line, d.iface, d.index, slots[d.iface] - 1))
+        if (d.iface, d.index) in used:
+            raise ValueError("line %d: %s index %d is taken by %s"
+                             % (d.line, d.iface, d.index, used[(d.iface, d.index)]))
+        used[(d.iface, d.index)] = "disk " + d.id
+    for d in scn.disks:
+        if d.bus or d.index is not None:
+            continue
+        free = [i for i in range(slots[d.iface]) if (d.iface, i) not in used]
+        if not free:
+            raise ValueError("line %d: no free %s slot for disk %s"
+                             % (d.line, d.iface, d.id))
+        d.index = free[0]
+        used[(d.iface, d.index)] = "disk " + d.id
+
+
+def load_scenario(path):
+    return parse_scenario(path.read_text(), path.stem, path)
+
+
+def all_scenario_paths():
+    return sorted(SCENARIO_DIR.glob("*.scn"))
+
+
+# ---------------------------------------------------------------------------
+# The QEMU command line
+# ---------------------------------------------------------------------------
+
+def qopt(value):
+    """Escape a value for QEMU's option parser, where ',' separates options
+    and ',,' stands for a literal comma."""
+    return str(value).replace(",", ",,")
+
+
+def substitute(text, **places):
+    """Replace {img}, {dir}, {src} by their values (paths) in text."""
+    for name, value in places.items():
+        text = text.replace("{%s}" % name, str(value))
+    return text
+
+
+def disk_image(workdir, disk):
+    return workdir / (disk.id + ".img")
+
+
+def drive_source(disk, workdir):
+    """The -drive options that say where a disk's data comes from."""
+    if disk.driver.startswith("null"):
+        return ["driver=" + disk.driver, "size=" + disk.size]
+    img = disk_image(workdir, disk)
+    if disk.driver == "blkdebug":
+        rules = SCENARIO_DIR / disk.config
+        # blkdebug's own syntax: blkdebug:RULES:IMAGE (no ':' allowed in them)
+        return ["file=" + qopt("blkdebug:%s:%s" % (rules, img)), "format=" + disk.format]
+    return ["file=" + qopt(img), "format=" + disk.format]
+
+
+def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
+                 accel="tcg"):
+    """Build the argument list that boots scenario scn.
+
+    workdir holds the disk images and the fw_cfg files (see prepare()),
+    raw_log receives the serial port.  Nothing is created here.
+    """
+    cmd = [qemu_bin,
+           "-M", scn.machine,
+           "-m", scn.memory,
+           "-accel", accel,
+           "-display", "none",
+           "-no-reboot",               # a reset ends QEMU (status 0)
+           "-monitor", "none",
+           "-chardev", "file,id=serial0,path=" + qopt(raw_log),
+           "-serial", "chardev:serial0",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
+           "-boot", "d"]
+
+    # The boot CD, placed explicitly so that disks can be put around it.
+    if scn.machine == "pc":
+        cmd += ["-drive", "file=%s,media=cdrom,if=ide,index=%d"
+                % (qopt(iso), scn.cdrom_index)]
+    else:
+        cmd += ["-drive", "if=none,id=cd,file=%s,media=cdrom" % qopt(iso),
+                "-device", "ide-cd,drive=cd,bus=ide.%d" % scn.cdrom_index]
+
+    # The controller the machine lacks, if a disk wants it.
+    foreign = {"pc": "ahci", "q35": "ide"}[scn.machine]
+    if any(d.iface == foreign and not d.bus for d in scn.disks):
+        if foreign == "ide":
+            cmd += ["-device", "piix3-ide,id=" + EXTRA_IDE_ID]
+        else:
+            cmd += ["-device", "ahci,id=" + EXTRA_AHCI_ID]
+
+    for d in scn.disks:
+        source = drive_source(d, workdir) + d.extra
+        if scn.machine == "pc" and d.iface == "ide" and not d.bus:
+            # The legacy form: QEMU attaches it to PIIX's hda..hdd.
+            cmd += ["-drive", ",".join(source + ["if=ide", "index=%d" % d.index])]
+            continue
+        drive_id = "disk-" + d.id
+        if d.bus:
+            bus = d.bus
+        elif d.iface == "ahci":
+            # q35's built-in AHCI is bus ide.N (one bus per port).
+            bus = "%s.%d" % ("ide" if scn.machine == "q35" else EXTRA_AHCI_ID, d.index)
+        else:
+            # the PIIX3 controller added on q35: channel index/2, unit index%2
+            bus = "%s.%d,unit=%d" % (EXTRA_IDE_ID, d.index // 2, d.index % 2)
+        cmd += ["-drive", ",".join(["if=none", "id=" + drive_id] + source),
+                "-device", "ide-hd,drive=%s,bus=%s" % (drive_id, bus)]
+
+    if scn.cmdline:
+        cmd += ["-fw_cfg", "name=opt/spindle/cmdline,file=" + qopt(workdir / "cmdline")]
+    if scn.init:
+        cmd += ["-fw_cfg", "name=opt/spindle/init.sh,file=" + qopt(workdir / "init.sh")]
+
+    cmd += [substitute(a, dir=workdir, src=SCENARIO_DIR) for a in scn.qemu_args]
+    return cmd
+
+
+# ---------------------------------------------------------------------------
+# Cleaning the serial log
+# ---------------------------------------------------------------------------
+
+# Terminal escape sequences (ECMA-48), as GRUB's menu code writes them:
+CSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")        # ESC [ ... final: cursor, colour, clear
+OSC_RE = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")  # ESC ] ... BEL: titles
+ESC_RE = re.compile(r"\x1b[ -/]*[0-~]?")                 # ESC 7, ESC ( B, a lone ESC
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]")  # all but \t \n ESC
+BREAK = "\x00"          # stands for "a cursor move" until the end of clean_log
+TIMESTAMP_RE = re.compile(r"^\[ *\d+\.\d+\] ", re.MULTILINE)
+
+
+def clean_log(raw):
+    """Turn the bytes from the serial port into plain text lines.
+
+    A cursor-positioning sequence (ESC [ row;col H) becomes a line break, so
+    that text drawn at different screen places does not run together; but
+    never an empty line: a break where a line has just started is dropped.
+    """
+    text = raw.decode("utf-8", errors="replace")
+    text = OSC_RE.sub("", text)                 # first: it may end with a BEL
+    text = CONTROL_RE.sub("", text)             # carriage returns, NULs, bells
+    text = CSI_RE.sub(lambda m: BREAK if m.group()[-1] in "Hf" else "", text)
+    text = ESC_RE.sub("", text)
+    text = re.sub(BREAK + "+", BREAK, text)
+    text = re.sub("(^|\n)" + BREAK, r"\1", text)     # already at a line start
+    text = re.sub(BREAK + "(?=\n|$)", "", text)       # a line ends anyway
+    return text.replace(BREAK, "\n")
+
+
+def message_text(log):
+    """The log with printk's "[    0.123456] " taken off each line: what
+    expect/reject and the test-line rules are matched against."""
+    return TIMESTAMP_RE.sub("", log)
+
+
+# ---------------------------------------------------------------------------
+# Judging a finished run
+# ---------------------------------------------------------------------------
+
+# QEMU's exit status -> outcome.  isa-debug-exit: value v -> (v << 1) | 1.
+STATUS_OUTCOME = {1: "pass", 3: "fail", 5: "panic", 0: "poweroff"}
+OUTCOME_TEXT = {
+    "pass": "kernel reported success (QEMU status 1)",
+    "fail": "kernel reported failure (QEMU status 3)",
+    "panic": "kernel panicked (QEMU status 5)",
+    "poweroff": "guest powered off or reset (QEMU status 0)",
+    "timeout": "timed out: QEMU killed",
+    "qemu-error": "QEMU did not start",
+}
+ACCEPTED = {                    # exit: <choice> -> outcomes it accepts
+    "pass": {"pass"},
+    "fail": {"fail", "panic"},
+    "panic": {"panic"},
+    "poweroff": {"poweroff"},
+    "any": {"pass", "fail", "panic", "poweroff"},
+}
+
+TEST_RE = re.compile(r"^TEST \S+ (PASS|FAIL|SKIP)\b")
+CLOSING_RE = re.compile(r"^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$")
+
+
+def qemu_errors(stderr):
+    """QEMU's own error lines (warnings are not errors)."""
+    return [l for l in stderr.splitlines()
+            if l.strip() and "warning:" not in l]
+
+
+def outcome_of(status, timed_out, stderr=""):
+    """Name how QEMU ended: pass, fail, panic, poweroff, timeout,
+    qemu-error, or 'status N' for anything unexpected."""
+    if timed_out:
+        return "timeout"
+    # QEMU exits 1 when it cannot start -- the same status as a kernel
+    # success, so look for its error message.
+    if status == 1 and qemu_errors(stderr):
+        return "qemu-error"
+    if status in STATUS_OUTCOME:
+        return STATUS_OUTCOME[status]
+    return "status %d" % status
+
+
+def describe(outcome, stderr=""):
+    if outcome == "qemu-error":
+        return "%s: %s" % (OUTCOME_TEXT[outcome], qemu_errors(stderr)[0])
+    if outcome in OUTCOME_TEXT:
+        return OUTCOME_TEXT[outcome]
+    status = int(outcome.split()[1])
+    if status < 0:
+        return "QEMU killed by signal %d" % -status
+    return "QEMU exited with unexpected status %d" % status
+
+
+def check_test_lines(text):
+    """The kernel's test-report rules for `exit: pass`: list what's wrong."""
+    problems = []
+    lines = text.splitlines()
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    last_test = None
+    for i, line in enumerate(lines):
+        if line.startswith("TEST "):
+            last_test = i
+            m = TEST_RE.match(line)
+            if m:
+                counts[m.group(1)] += 1
+            if " FAIL" in line:
+                problems.append("test failed: " + line)
+        if "PANIC:" in line:
+            problems.append("panic: " + line.strip())
+    if last_test is None:
+        return problems
+
+    # The closing line must come after the last TEST line; the last one counts.
+    closing = None
+    for line in lines[last_test + 1:]:
+        m = CLOSING_RE.match(line.strip())
+        if m:
+            closing = m
+    if closing is None:
+        problems.append("no closing line '<N> passed, <M> failed' after the last TEST line")
+        return problems
+    passed, failed = int(closing.group(1)), int(closing.group(2))
+    if failed:
+        problems.append("closing line reports %d failed" % failed)
+    said = [("passed", passed, counts["PASS"]), ("failed", failed, counts["FAIL"])]
+    if closing.group(3) is not None:
+        said.append(("skipped", int(closing.group(3)), counts["SKIP"]))
+    for word, n, seen in said:
+        if n != seen:
+            problems.append("closing line says %d %s but the log has %d such TEST lines"
+                            % (n, word, seen))
+    return problems
+
+
+def judge(scn, outcome, log, stderr="", timeout=None):
+    """Return the reasons scenario scn failed (empty: it passed).
+
+    outcome is from outcome_of(); log is the cleaned serial log; timeout
+    the one that was applied (scn.timeout times TIMEOUT_SCALE).
+    """
+    reasons = []
+    if outcome not in ACCEPTED[scn.exit]:
+        why = describe(outcome, stderr)
+        if outcome == "timeout":
+            why = "timed out after %gs: QEMU killed" % (timeout or scn.timeout)
+        reasons.append("%s; expected exit: %s" % (why, scn.exit))
+
+    text = message_text(log)
+    if scn.exit == "pass":
+        reasons += check_test_lines(text)
+
+    pos = 0
+    for exp in scn.expects:
+        m = exp.pattern.search(text, pos)
+        if m is None:
+            later = "" if pos == 0 or not exp.pattern.search(text) else \
+                " after the previous expect (it appears earlier)"
+            reasons.append("expect (line %d) not found%s: %s" % (exp.line, later, exp.regex))
+            continue            # keep pos: check the rest after the last match
+        pos = m.end()
+    for rej in scn.rejects:
+        m = rej.pattern.search(text)
+        if m:
+            line = text[:m.start()].count("\n")
+            reasons.append("reject (line %d) matched: %s"
+                           % (rej.line, text.splitlines()[line] if text else ""))
+    return reasons
+
+
+# ---------------------------------------------------------------------------
+# Running one scenario
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Config:
+    iso: Path = DEFAULT_ISO
+    build_dir: Path = BUILD_DIR
+    qemu: str = "qemu-system-x86_64"
+    accel: str = "tcg"
+    timeout_scale: float = 1.0
+    verbose: bool = False
+
+
+@dataclass
+class Result:
+    name: str
+    reasons: List[str]
+    seconds: float = 0.0
+    log_path: Optional[Path] = None
+    log: str = ""
+    stderr: str = ""
+
+    @property
+    def passed(self):
+        return not self.reasons
+
+
+# The QEMU processes now running, so that Ctrl-C can end exactly those;
+# once _stopping is set, no new one starts.
+_running = set()
+_running_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def kill_group(proc):
+    """Kill proc and anything it started: QEMU runs in its own session."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def prepare(scn, workdir):
+    """Make a fresh workdir: fw_cfg files and disk images.  Raise
+    RuntimeError with the reason if a disk cannot be made."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    if scn.cmdline:
+        # No trailing newline: the kernel appends this to GRUB's line.
+        (workdir / "cmdline").write_text(" ".join(scn.cmdline))
+    if scn.init:
+        (workdir / "init.sh").write_text("\n".join(scn.init) + "\n")
+
+    env = dict(os.environ)
+    env["PATH"] = env.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+    for d in scn.disks:
+        if d.driver.startswith("null"):
+            continue
+        img = disk_image(workdir, d)
+        if d.size is not None:
+            if d.format == "raw":
+                with open(img, "wb") as f:          # a sparse file, as truncate -s
+                    f.truncate(parse_size(d.size))
+            else:
+                subprocess.run(["qemu-img", "create", "-q", "-f", d.format,
+                                str(img), str(parse_size(d.size))], check=True)
+        if d.prep:
+            cmd = substitute(d.prep, img=shlex.quote(str(img)),
+                             dir=shlex.quote(str(workdir)),
+                             src=shlex.quote(str(SCENARIO_DIR)))
+            try:
+                p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd],
+                                   cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   timeout=PREP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise RuntimeError("prep of disk %s took over %gs" % (d.id, PREP_TIMEOUT))
+            if p.returncode != 0:
+                out = p.stdout.decode(errors="replace").strip()
+                raise RuntimeError("prep of disk %s exited %d: %s\n%s"
+                                   % (d.id, p.returncode, cmd, out))
+        if not img.exists():
+            raise RuntimeError("disk %s: prep did not create %s" % (d.id, img))
+        if d.config and not (SCENARIO_DIR / d.config).exists():
+            raise RuntimeError("disk %s: no blkdebug rules file %s"
+                               % (d.id, SCENARIO_DIR / d.config))
+
+
+class LiveLog:
+    """For -v: print the serial output as it grows, line by line, cleaned."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.partial = path, 0, b""
+
+    def poll(self, final=False):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except FileNotFoundError:
+            return
+        self.offset += len(data)
+        data = self.partial + data
+        done, _, self.partial = data.rpartition(b"\n")
+        if final:
+            done, self.partial = data, b""
+        if done:
+            text = clean_log(done)
+            if text.strip():
+                print(text.rstrip("\n"), flush=True)
+
+
+def run_scenario(scn, cfg):
+    """Boot scenario scn and judge it.  Returns a Result."""
+    workdir = cfg.build_dir / scn.name
+    raw_log = workdir / "serial.raw"
+    log_path = cfg.build_dir / (scn.name + ".log")
+    start = time.monotonic()
+    try:
+        prepare(scn, workdir)
+    except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
+        return Result(scn.name, [str(e)], time.monotonic() - start)
+
+    cmd = qemu_command(scn, cfg.iso, workdir, raw_log, cfg.qemu, cfg.accel)
+    (workdir / "qemu.cmd").write_text(
+        "cd %s && %s\n" % (shlex.quote(str(ROOT)), " ".join(shlex.quote(a) for a in cmd)))
+    if cfg.verbose:
+        print("==> %s: %s" % (scn.name, workdir / "qemu.cmd"), flush=True)
+
+    timeout = scn.timeout * cfg.timeout_scale
+    timed_out = False
+    with open(workdir / "qemu.stderr", "wb") as err:
+        with _running_lock:
+            if _stopping.is_set():
+                return Result(scn.name, ["interrupted"])
+            try:
+                # A session of its own, so that kill_group() reaches all of it.
+                proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL,
+                                        stdout=err, stderr=err,
+                                        start_new_session=True)
+            except OSError as e:
+                return Result(scn.name, ["cannot run %s: %s" % (cfg.qemu, e)])
+            _running.add(proc)
+        live = LiveLog(raw_log) if cfg.verbose else None
+        deadline = time.monotonic() + timeout
+        try:
+            while proc.poll() is None:
+                if time.monotonic() >= deadline:
+                    timed_out = True
+                    kill_group(proc)
+                    proc.wait()
+                    break
+                if live:
+                    live.poll()
+                time.sleep(POLL_INTERVAL)
+        finally:
+            with _running_lock:
+                _running.discard(proc)
+        if live:
+            live.poll(final=True)
+    seconds = time.monotonic() - start
+
+    raw = raw_log.read_bytes() if raw_log.exists() else b""
+    log = clean_log(raw)
+    log_path.write_text(log)
+    stderr = (workdir / "qemu.stderr").read_text(errors="replace")
+    outcome = outcome_of(proc.returncode, timed_out, stderr)
+    return Result(scn.name, judge(scn, outcome, log, stderr, timeout), seconds,
+                  log_path, log, stderr)
+
+
+def report(result):
+    """Print PASS/FAIL for one result (and the log's tail on failure)."""
+    if result.passed:
+        print("PASS %s (%.1fs)" % (result.name, result.seconds))
+        return
+    first, *others = result.reasons
+    out = ["FAIL %s: %s" % (result.name, first)]
+    out += ["    also: " + r for r in others]
+    if result.stderr.strip():
+        out.append("    --- QEMU stderr ---")
+        out += ["    " + l for l in result.stderr.strip().splitlines()[-10:]]
+    if result.log_path:
+        tail = result.log.rstrip("\n").splitlines()[-TAIL_LINES:]
+        out.append("    --- last %d lines of %s ---" % (len(tail), result.log_path))
+        out += ["    | " + l for l in tail]
+    print("\n".join(out))
+
+
+# ---------------------------------------------------------------------------
+# Self-test: the parser, command builder, cleaner and judge on canned input
+# ---------------------------------------------------------------------------
+
+CLOSING_OK = "TEST boot.banner PASS\nTEST boot.cmdline PASS\n2 passed, 0 failed\n"
+
+
+class SelfTest(unittest.TestCase):
+
+    def scn(self, text):
+        return parse_scenario(text, "t")
+
+    # --- parsing ---------------------------------------------------------
+
+    def test_defaults(self):
+        s = self.scn("# A boot test.\n# Second line.\n\nexpect: ^Spindle\n")
+        self.assertEqual((s.machine, s.memory, s.timeout, s.exit),
+                         ("q35", "128M", 60.0, "pass"))
+        self.assertEqual(s.description, "A boot test. Second line.")
+
+    def test_all_keys(self):
+        s = self.scn("machine: pc\nmemory: 256M\ntimeout: 3.5\nexit: fail\n"
+                     "cmdline: test=boot\ncmdline: dm-mod.create=\"a,,,,0 8 linear 8:0 0\"\n"
+                     "init: echo hi\ninit: exit 0\n"
+                     "disk: a size=64M\n"
+                     "disk: b if=ide index=3 size=1G prep=echo 'x=1' | sfdisk {img} && true\n"
+                     "qemu: -device piix3-ide,id=p2 -name 'a b'\n"
+                     "expect: ^Spindle \nreject: oops\n")
+        self.assertEqual((s.machine, s.memory, s.timeout, s.exit), ("pc", "256M", 3.5, "fail"))
+        self.assertEqual(s.cmdline[1], 'dm-mod.create="a,,,,0 8 linear 8:0 0"')
+        self.assertEqual(s.init, ["echo hi", "exit 0"])
+        a, b = s.disks
+        self.assertEqual((a.iface, a.index, a.size), ("ide", 0, "64M"))
+        self.assertEqual((b.iface, b.index), ("ide", 3))
+        self.assertEqual(b.prep, "echo 'x=1' | sfdisk {img} && true")
+        self.assertEqual(s.qemu_args, ["-device", "piix3-ide,id=p2", "-name", "a b"])
+        self.assertEqual([e.regex for e in s.expects], ["^Spindle"])
+        self.assertEqual(s.rejects[0].line, 13)
+
+    def test_index_allocation_skips_cd(self):
+        s = self.scn("disk: a size=1M\ndisk: b size=1M\ndisk: c size=1M index=0\n"
+                     "disk: d size=1M if=ide\n")
+        self.assertEqual([(d.iface, d.index) for d in s.disks],
+                         [("ahci", 1), ("ahci", 3), ("ahci", 0), ("ide", 0)])
+        s = self.scn("machine: pc\ncdrom: 3\ndisk: a size=1M\ndisk: b size=1M\ndisk: c size=1M\n")
+        self.assertEqual([d.index for d in s.disks], [0, 1, 2])
+
+    def test_errors(self):
+        bad = {
+            "colour: red": "unknown key",
+            "machine: isapc": "machine must be",
+            "machine: pc\nmachine: q35": "given twice",
+            "timeout: 0": "positive",
+            "exit: maybe": "exit must be",
+            "memory: lots": "bad memory",
+            "expect: (": "bad regex",
+            "disk: a": "needs size=",
+            "disk: a size=12Q": "bad size",
+            "disk: 1a size=1M": "bad disk id",
+            "disk: a size=1M if=scsi": "if must be",
+            "disk: a driver=null-co": "needs size=",
+            "disk: a size=1M driver=blkdebug": "needs config=",
+            "disk: a size=1M index=2": "taken by the boot CD",
+            "disk: a size=1M index=6": "out of range",
+            "disk: a size=1M\ndisk: a size=1M": "used twice",
+            "machine: pc\n" + "".join("disk: d%d size=1M if=ide\n" % i for i in range(4)): "no free ide slot",
+            "disk: a size=1M file=x": "set by the runner",
+            "just words": "expected 'key: value'",
+        }
+        for text, msg in bad.items():
+            with self.subTest(text=text):
+                with self.assertRaises(ScenarioError) as cm:
+                    self.scn(text)
+                self.assertIn(msg, str(cm.exception))
+        with self.assertRaises(ScenarioError) as cm:
+            self.scn("\n\ntimeout: x\n")
+        self.assertTrue(str(cm.exception).startswith("t:3:"))
+
+    def test_shipped_scenarios_parse(self):
+        paths = all_scenario_paths()
+        self.assertTrue(paths, "no scenarios in %s" % SCENARIO_DIR)
+        for p in paths:
+            with self.subTest(scenario=p.name):
+                load_scenario(p)
+
+    # --- the command line --------------------------------------------------
+
+    def cmd(self, text, **kw):
+        s = self.scn(text)
+        return qemu_command(s, Path("/i/spindle.iso"), Path("/w"), Path("/w/serial.raw"), **kw)
+
+    def test_command_pc(self):
+        c = self.cmd("machine: pc\ncmdline: test=boot\n"
+                     "disk: a size=1M index=0\ndisk: n driver=null-co size=1G latency-ns=5000\n"
+                     "disk: s size=1M if=ahci\n")
+        line = " ".join(c)
+        self.assertEqual(c[:5], ["qemu-system-x86_64", "-M", "pc", "-m", "128M"])
+        self.assertIn("-accel tcg", line)
+        self.assertIn("-device isa-debug-exit,iobase=0xf4,iosize=4", line)
+        self.assertIn("-drive file=/i/spindle.iso,media=cdrom,if=ide,index=2", line)
+        self.assertIn("-drive file=/w/a.img,format=raw,if=ide,index=0", line)
+        self.assertIn("-drive driver=null-co,size=1G,latency-ns=5000,if=ide,index=1", line)
+        self.assertIn("-device ahci,id=ahci", line)
+        self.assertIn("-device ide-hd,drive=disk-s,bus=ahci.0", line)
+        self.assertIn("-fw_cfg name=opt/spindle/cmdline,file=/w/cmdline", line)
+        self.assertNotIn("init.sh", line)
+
+    def test_command_q35(self):
+        c = self.cmd("disk: a size=1M\ndisk: h size=1M if=ide index=3\n"
+                     "disk: x size=1M bus=my.0\n"
+                     "disk: e size=1M driver=blkdebug config=r.conf\ninit: true\n"
+                     "qemu: -device piix3-ide,id=my -drive file={dir}/x,if=none,id=q\n",
+                     qemu_bin="/opt/q", accel="kvm")
+        line = " ".join(c)
+        self.assertEqual(c[0], "/opt/q")
+        self.assertIn("-accel kvm", line)
+        self.assertIn("-drive if=none,id=cd,file=/i/spindle.iso,media=cdrom "
+                      "-device ide-cd,drive=cd,bus=ide.2", line)
+        self.assertIn("-drive if=none,id=disk-a,file=/w/a.img,format=raw "
+                      "-device ide-hd,drive=disk-a,bus=ide.0", line)
+        self.assertIn("-device piix3-ide,id=pide", line)
+        self.assertIn("-device ide-hd,drive=disk-h,bus=pide.1,unit=1", line)
+        self.assertIn("-device ide-hd,drive=disk-x,bus=my.0", line)
+        self.assertIn("file=blkdebug:%s/r.conf:/w/e.img,format=raw" % SCENARIO_DIR, line)
+        self.assertIn("-device ide-hd,drive=disk-e,bus=ide.1", line)
+        self.assertIn("-fw_cfg name=opt/spindle/init.sh,file=/w/init.sh", line)
+        self.assertIn("-drive file=/w/x,if=none,id=q", line)
+        self.assertNotIn("opt/spindle/cmdline", line)
+
+    def test_commas_in_paths_are_doubled(self):
+        s = self.scn("cmdline: a=b,c\n")
+        c = qemu_command(s, Path("/x,y.iso"), Path("/w,1"), Path("/w,1/serial.raw"))
+        self.assertIn("name=opt/spindle/cmdline,file=/w,,1/cmdline", c)
+        self.assertIn("file,id=serial0,path=/w,,1/serial.raw", c)
+        self.assertIn("if=none,id=cd,file=/x,,y.iso,media=cdrom", c)
+
+    # --- cleaning the log --------------------------------------------------
+
+    def test_clean_log(self):
+        raw = (b"\x1b[H\x1b[J\x1b[1;1H\x1b[H\x1b[J\x1b[1;1H  Booting `Spindle'\r\n\r\n"
+               b"\rSpindle 0.1 x86_64\r\n\x1b[0;37;40mcolour\x1b[0m\x1b(B\x1b7 ok\r\n"
+               b"menu\x1b[5;3Hitem\x00\x07\r\n\x1b]0;title\x07tail")
+        self.assertEqual(clean_log(raw),
+                         "  Booting `Spindle'\n\nSpindle 0.1 x86_64\ncolour ok\n"
+                         "menu\nitem\ntail")
+
+    def test_timestamps_removed_for_matching(self):
+        log = "[    0.000000] Spindle 0.1\n[   12.345678] TEST a.b PASS\nplain [1.0] kept\n"
+        self.assertEqual(message_text(log), "Spindle 0.1\nTEST a.b PASS\nplain [1.0] kept\n")
+
+    # --- judging -----------------------------------------------------------
+
+    BOOT = "exit: pass\nexpect: ^Spindle \\S\nexpect: Command line: .*test=boot\n"
+    LOG = "  Booting `Spindle'\nSpindle 0.1\nCommand line: test=boot\n" + CLOSING_OK
+
+    def judge(self, scn_text, outcome, log, stderr=""):
+        return judge(self.scn(scn_text), outcome, log, stderr)
+
+    def test_pass(self):
+        self.assertEqual(self.judge(self.BOOT, "pass", self.LOG), [])
+        skipped = self.LOG.replace("2 passed, 0 failed\n",
+                                   "TEST x.y SKIP: no disk\n2 passed, 0 failed, 1 skipped\n")
+        self.assertEqual(self.judge(self.BOOT, "pass", skipped), [])
+        stamped = "".join("[    0.%06d] %s\n" % (i, l)
+                          for i, l in enumerate(self.LOG.splitlines()))
+        self.assertEqual(self.judge(self.BOOT, "pass", stamped), [])
+
+    def test_fail_line(self):
+        log = self.LOG.replace("TEST boot.cmdline PASS", "TEST boot.cmdline FAIL: no fw_cfg")
+        r = self.judge(self.BOOT, "pass", log)
+        self.assertIn("test failed: TEST boot.cmdline FAIL: no fw_cfg", r)
+        self.assertTrue(any("says 2 passed but the log has 1" in x for x in r), r)
+
+    def test_failed_count(self):
+        log = self.LOG.replace("0 failed", "1 failed")
+        self.assertTrue(any("reports 1 failed" in x for x in
+                            self.judge(self.BOOT, "pass", log)))
+
+    def test_missing_closing_line(self):
+        log = self.LOG.replace("2 passed, 0 failed\n", "")
+        r = self.judge(self.BOOT, "pass", log)
+        self.assertEqual(len(r), 1)
+        self.assertIn("no closing line", r[0])
+        # A closing line before the last TEST line does not count either.
+        log = self.LOG.replace(CLOSING_OK, "1 passed, 0 failed\nTEST a.b PASS\n")
+        self.assertIn("no closing line", self.judge(self.BOOT, "pass", log)[0])
+
+    def test_no_test_lines_no_closing_needed(self):
+        log = "Spindle 0.1\nCommand line: test=boot\n"
+        self.assertEqual(self.judge(self.BOOT, "pass", log), [])
+
+    def test_panic(self):
+        log = self.LOG + "PANIC: page fault at 0xdead\n"
+        r = self.judge(self.BOOT, "pass", log)
+        self.assertEqual(r, ["panic: PANIC: page fault at 0xdead"])
+        r = self.judge(self.BOOT, "panic", log)
+        self.assertIn("kernel panicked (QEMU status 5); expected exit: pass", r[0])
+        fault = "exit: fail\nexpect: ^PANIC: \n"
+        self.assertEqual(self.judge(fault, "panic", log), [])
+        self.assertEqual(self.judge(fault, "fail", log), [])
+        self.assertEqual(len(self.judge(fault, "pass", log)), 1)
+        self.assertEqual(len(self.judge(fault, "panic", self.LOG)), 1)   # no PANIC: line
+
+    def test_timeout(self):
+        r = self.judge("timeout: 3\nexit: any\n", "timeout", "")
+        self.assertEqual(r, ["timed out after 3s: QEMU killed; expected exit: any"])
+
+    def test_other_outcomes(self):
+        self.assertEqual(self.judge("exit: poweroff\n", "poweroff", ""), [])
+        self.assertEqual(self.judge("exit: any\n", "poweroff", ""), [])
+        self.assertEqual(len(self.judge("exit: pass\n", "poweroff", "")), 1)
+        r = self.judge("exit: any\n", "qemu-error", "", "qemu-system-x86_64: -drive x: nope\n")
+        self.assertIn("QEMU did not start: qemu-system-x86_64: -drive x: nope", r[0])
+        self.assertIn("signal 9", self.judge("exit: any\n", "status -9", "")[0])
+
+    def test_outcome_of(self):
+        self.assertEqual(outcome_of(1, False), "pass")
+        self.assertEqual(outcome_of(3, False), "fail")
+        self.assertEqual(outcome_of(5, False), "panic")
+        self.assertEqual(outcome_of(0, False), "poweroff")
+        self.assertEqual(outcome_of(-9, True), "timeout")
+        self.assertEqual(outcome_of(7, False), "status 7")
+        self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: warning: TCG doesn't "
+                                    "support requested feature\n"), "pass")
+        self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: -m x: bad\n"), "qemu-error")
+
+    def test_expect_order_and_reject(self):
+        scn = "expect: ^Command line\nexpect: ^Spindle[ ]\nreject: TEST boot\\.banner\n"
+        r = self.judge(scn, "pass", self.LOG)
+        self.assertEqual(len(r), 2, r)
+        self.assertIn("not found after the previous expect (it appears earlier): ^Spindle[ ]", r[0])
+        self.assertIn("reject (line 3) matched: TEST boot.banner PASS", r[1])
+        r = self.judge("expect: ^nothing$\n", "pass", self.LOG)
+        self.assertEqual(r, ["expect (line 1) not found: ^nothing$"])
+
+    # --- a real QEMU: the timeout kill -------------------------------------
+
+    def test_qemu_timeout_kill(self):
+        """Boot QEMU with an empty 'CD': SeaBIOS finds nothing to boot and
+        idles, so the runner must kill it at the timeout."""
+        qemu = os.environ.get("QEMU", "qemu-system-x86_64")
+        if not shutil.which(qemu):
+            self.skipTest("%s not installed" % qemu)
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "empty.iso").write_bytes(b"")
+            scn = self.scn("timeout: 2\nexit: any\ncmdline: a,b\ndisk: a size=1M "
+                           "prep=printf x > {img}.note && test -f {img}\n")
+            scn.name = "selftest-timeout"
+            cfg = Config(iso=tmp / "empty.iso", build_dir=tmp, qemu=qemu)
+            r = run_scenario(scn, cfg)
+            self.assertEqual(r.reasons, ["timed out after 2s: QEMU killed; expected exit: any"],
+                             r.stderr)
+            self.assertLess(r.seconds, 10)
+            self.assertEqual((tmp / "selftest-timeout" / "cmdline").read_text(), "a,b")
+            self.assertTrue((tmp / "selftest-timeout" / "a.img.note").exists())
+            self.assertTrue((tmp / "selftest-timeout.log").exists())
+            self.assertFalse(_running)
+
+
+def selftest():
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(SelfTest)
+    result = unittest.TextTestRunner(verbosity=1).run(suite)
+    return 0 if result.wasSuccessful() else 1
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+def select(patterns, paths):
+    """Scenario paths whose name matches one of patterns (names or globs;
+    'boot-pc', 'boot-pc.scn' and tests/qemu/scenarios/boot-pc.scn all do)."""
+    if not patterns:
+        return paths
+    chosen = []
+    for pat in patterns:
+        pat = Path(pat).name
+        if pat.endswith(".scn"):
+            pat = pat[:-4]
+        hits = [p for p in paths if fnmatch.fnmatchcase(p.stem, pat)]
+        if not hits:
+            print("run.py: no scenario matches %r (see --list)" % pat, file=sys.stderr)
+            return None
+        chosen += [p for p in hits if p not in chosen]
+    return chosen
+
+
+def interrupt(signum, frame):
+    """SIGTERM (make or CI giving up) ends the run like Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Boot Spindle in QEMU for each scenario and judge the serial log.",
+        epilog="Scenario format: see the top of this file or tests/qemu/README.md.")
+    ap.add_argument("scenarios", nargs="*", metavar="NAME",
+                    help="scenario names or globs (default: all)")
+    ap.add_argument("-j", dest="jobs", type=int, default=1, metavar="N",
+                    help="run N guests in parallel (default 1)")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="stream each guest's serial output live (needs -j 1)")
+    ap.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    ap.add_argument("--iso", type=Path, default=DEFAULT_ISO,
+                    help="the ISO to boot (default build/spindle.iso)")
+    ap.add_argument("--selftest", action="store_true",
+                    help="test the runner itself, on canned logs")
+    args = ap.parse_args(argv)
+
+    if args.selftest:
+        return selftest()
+    if args.jobs < 1:
+        ap.error("-j needs a positive number")
+    if args.verbose and args.jobs > 1:
+        ap.error("-v streams one guest at a time: use it with -j 1")
+
+    paths = select(args.scenarios, all_scenario_paths())
+    if paths is None:
+        return 2
+    if not paths:
+        print("run.py: no scenarios in %s" % SCENARIO_DIR, file=sys.stderr)
+        return 2
+
+    # Parse everything first: a broken scenario file fails as that scenario.
+    scenarios, results = [], []
+    for p in paths:
+        try:
+            scenarios.append(load_scenario(p))
+        except ScenarioError as e:
+            if args.list:
+                print("%-20s (error: %s)" % (p.stem, e))
+            results.append(Result(p.stem, ["bad scenario file: %s" % e]))
+    if args.list:
+        for s in scenarios:
+            print("%-20s %-4s %s" % (s.name, s.machine, s.description))
+        return 0
+
+    cfg = Config(iso=args.iso.resolve(),
+                 qemu=os.environ.get("QEMU") or "qemu-system-x86_64",
+                 accel="kvm" if os.environ.get("ACCEL") == "kvm" else "tcg",
+                 verbose=args.verbose)
+    try:
+        cfg.timeout_scale = float(os.environ.get("TIMEOUT_SCALE") or 1)
+    except ValueError:
+        ap.error("TIMEOUT_SCALE must be a number")
+    if not cfg.iso.is_file():
+        print("run.py: %s not found: build it with 'make' first" % cfg.iso, file=sys.stderr)
+        return 2
+    if not shutil.which(cfg.qemu):
+        print("run.py: %s not found (apt-get install qemu-system-x86)" % cfg.qemu,
+              file=sys.stderr)
+        return 2
+    cfg.build_dir.mkdir(parents=True, exist_ok=True)
+
+    for r in results:
+        report(r)
+    signal.signal(signal.SIGTERM, interrupt)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
+    try:
+        futures = [pool.submit(run_scenario, s, cfg) for s in scenarios]
+        for f in concurrent.futures.as_completed(futures):
+            r = f.result()
+            results.append(r)
+            report(r)
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        with _running_lock:
+            _stopping.set()
+            for proc in list(_running):
+                kill_group(proc)
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    pool.shutdown()
+
+    passed = sum(r.passed for r in results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
