@@ -1,0 +1,187 @@
+# Spindle - a small x86-64 teaching kernel about the disk I/O path.
+#
+#   make            build build/spindle.iso (GRUB + multiboot2 kernel)
+#   make qemu       boot it in QEMU, serial console on this terminal
+#                   (Ctrl-A X quits); ARGS='opt=val ...' adds kernel options
+#   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
+#                   then run `gdb` here (see .gdbinit)
+#   make check      host unit tests (Check)
+#   make test       make check, then every QEMU scenario in tests/qemu/
+#   make deps       install the Debian packages the build needs (as root)
+
+K       := kernel
+A       := kernel/arch/x86
+B       := block
+D       := drivers
+BUILD   ?= build
+
+CC      := gcc
+LD      := ld
+NM      := nm
+OBJCOPY := objcopy
+QEMU    ?= qemu-system-x86_64
+PYTHON  ?= python3
+
+CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+           -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
+           -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-80387 \
+           -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector \
+           -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+           -fno-asynchronous-unwind-tables -fcf-protection=none \
+           -Iinclude -I$(A)/include -MMD -MP
+ASFLAGS := -g -Iinclude -I$(A)/include -MMD -MP
+LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments
+
+# Boot, CPU and platform (the only code that knows it is on x86).
+ARCH_OBJS := \
+	$(A)/boot.o \
+	$(A)/entry.o \
+	$(A)/switch.o \
+	$(A)/gdt.o \
+	$(A)/traps.o \
+	$(A)/multiboot.o \
+	$(A)/paging.o \
+	$(A)/acpi.o \
+	$(A)/apic.o \
+	$(A)/irq.o \
+	$(A)/time.o
+
+# Core kernel services.
+KERNEL_OBJS := \
+	$(K)/main.o \
+	$(K)/printk.o \
+	$(K)/cmdline.o \
+	$(K)/ksyms.o \
+	$(K)/ktest.o \
+	$(K)/mm/page_alloc.o \
+	$(K)/mm/slab.o \
+	$(K)/mm/dma.o \
+	$(K)/sched/core.o \
+	$(K)/sched/wait.o \
+	$(K)/sched/mutex.o \
+	$(K)/sched/completion.o \
+	$(K)/timer.o
+
+# In-kernel test suites (run with test=<suite>).
+KTEST_OBJS := \
+	$(K)/tests/boot_test.o \
+	$(K)/tests/mm_test.o \
+	$(K)/tests/sched_test.o \
+	$(K)/tests/time_test.o \
+	$(K)/tests/pci_test.o
+
+LIB_OBJS := \
+	lib/string.o \
+	lib/vsprintf.o
+
+DRIVER_OBJS := \
+	$(D)/char/serial.o \
+	$(D)/char/vga.o \
+	$(D)/firmware/qemu_fw_cfg.o \
+	$(D)/pci/pci.o \
+	$(D)/pci/pci_names.o
+
+OBJS := $(addprefix $(BUILD)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(KTEST_OBJS) \
+	$(LIB_OBJS) $(DRIVER_OBJS))
+
+# `make V=1` shows every command; by default one short line per file.
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-8s %s\n'
+endif
+
+KERNEL_ELF := $(BUILD)/spindle.elf
+ISO        := $(BUILD)/spindle.iso
+
+.PHONY: all iso qemu qemu-gdb qemu-vga check test test-qemu deps clean
+all: $(ISO)
+iso: $(ISO)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(quiet) CC $<
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(quiet) AS $<
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+
+# The kernel is linked twice: the first link's symbols become the .ksyms
+# table (for symbolised backtraces) of the second.  .ksyms is the last
+# section, so adding it moves no other symbol.
+$(BUILD)/ksyms0.S: tools/gen_ksyms.sh
+	@mkdir -p $(BUILD)
+	$(Q)sh tools/gen_ksyms.sh > $@
+
+$(BUILD)/spindle.elf.0: $(OBJS) $(BUILD)/ksyms0.o linker.ld
+	$(quiet) LD $@
+	$(Q)$(LD) $(LDFLAGS) -T linker.ld -o $@ $(OBJS) $(BUILD)/ksyms0.o
+
+$(BUILD)/ksyms.S: $(BUILD)/spindle.elf.0 tools/gen_ksyms.sh
+	$(quiet) KSYMS $@
+	$(Q)$(NM) -n $< > $(BUILD)/spindle.nm.0
+	$(Q)sh tools/gen_ksyms.sh $(BUILD)/spindle.nm.0 > $@
+
+$(KERNEL_ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
+	$(quiet) LD $@
+	$(Q)$(LD) $(LDFLAGS) -T linker.ld -o $@ $(OBJS) $(BUILD)/ksyms.o
+	@$(NM) -n $@ | grep -v ksyms > $(BUILD)/spindle.nm.1; \
+	 grep -v ksyms $(BUILD)/spindle.nm.0 | cmp -s - $(BUILD)/spindle.nm.1 || \
+	 { echo "ksyms: symbols moved between the two links"; exit 1; }
+
+$(ISO): $(KERNEL_ELF) tools/grub.cfg
+	@mkdir -p $(BUILD)/isodir/boot/grub
+	$(quiet) ISO $@
+	$(Q)cp $(KERNEL_ELF) $(BUILD)/isodir/boot/spindle.elf
+	$(Q)cp tools/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+# --- running it ---------------------------------------------------------
+
+QEMUOPTS  = -M q35 -m 256M -no-reboot
+QEMUOPTS += -drive if=none,id=cd,file=$(ISO),media=cdrom,format=raw
+QEMUOPTS += -device ide-cd,drive=cd,bus=ide.2
+QEMUOPTS += -device isa-debug-exit,iobase=0xf4,iosize=4
+QEMUOPTS += -fw_cfg name=opt/spindle/cmdline,file=$(BUILD)/cmdline
+QEMUOPTS += -nographic
+GDBPORT  ?= 1234
+
+$(BUILD)/cmdline: FORCE
+	@mkdir -p $(BUILD)
+	@printf '%s' "$(ARGS)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+FORCE:
+
+qemu: $(ISO) $(BUILD)/cmdline
+	$(QEMU) $(QEMUOPTS)
+
+qemu-gdb: $(ISO) $(BUILD)/cmdline
+	@echo "*** Now run 'gdb' in another window (Ctrl-A X quits QEMU)."
+	$(QEMU) $(QEMUOPTS) -S -gdb tcp::$(GDBPORT)
+
+# --- tests ----------------------------------------------------------------
+
+include tests/unit/unit.mk
+
+test-qemu: $(ISO)
+	$(PYTHON) tests/qemu/run.py $(T)
+
+test: check
+	$(MAKE) test-qemu
+
+# --- dependencies ---------------------------------------------------------
+
+DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
+	qemu-system-x86 check pkg-config python3 e2fsprogs fdisk gdisk
+
+deps:
+	@sh tools/install-deps.sh $(DEB_PACKAGES)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,74 @@
+/*
+ * 16550 UART on COM1 (I/O base 0x3f8): the primary console.
+ *
+ * The test harness and `make qemu` both read the kernel through this port,
+ * so it is set up before anything else can print.  Output is polled: wait
+ * for the transmit holding register to empty (LSR.THRE), write a byte.
+ * A "\n" is sent as "\r\n" so that terminals start a new line.
+ * Registers: PC16550D data sheet, table II.
+ */
+#include <spindle/console.h>
+#include <asm/io.h>
+
+#define COM1            0x3f8
+#define UART_RBR(b)     ((b) + 0)   /* receive buffer (DLAB=0, read) */
+#define UART_THR(b)     ((b) + 0)   /* transmit holding (DLAB=0, write) */
+#define UART_DLL(b)     ((b) + 0)   /* divisor latch low (DLAB=1) */
+#define UART_IER(b)     ((b) + 1)   /* interrupt enable (DLAB=0) */
+#define UART_DLM(b)     ((b) + 1)   /* divisor latch high (DLAB=1) */
+#define UART_FCR(b)     ((b) + 2)   /* FIFO control (write) */
+#define UART_LCR(b)     ((b) + 3)   /* line control */
+#define UART_MCR(b)     ((b) + 4)   /* modem control */
+#define UART_LSR(b)     ((b) + 5)   /* line status */
+
+#define LCR_8N1         0x03        /* 8 data bits, no parity, 1 stop bit */
+#define LCR_DLAB        0x80        /* divisor latch access */
+#define FCR_ENABLE      0x07        /* enable FIFOs, clear both */
+#define MCR_DTR_RTS_OUT2 0x0b       /* OUT2 gates the IRQ line on PCs */
+#define LSR_DR          0x01        /* data ready */
+#define LSR_THRE        0x20        /* transmit holding register empty */
+
+#define UART_CLOCK      115200      /* divisor 1 = 115200 baud */
+#define BAUD            115200
+
+static void serial_console_write(struct console *con, const char *s, size_t len)
+{
+	(void)con;
+	while (len--)
+		serial_putc(*s++);
+}
+
+static struct console serial_console = {
+	.name = "ttyS0",
+	.write = serial_console_write,
+};
+
+void serial_putc(char c)
+{
+	if (c == '\n')
+		serial_putc('\r');
+	while (!(inb(UART_LSR(COM1)) & LSR_THRE))
+		;
+	outb(UART_THR(COM1), (u8)c);
+}
+
+int serial_getc(void)
+{
+	if (!(inb(UART_LSR(COM1)) & LSR_DR))
+		return -1;
+	return inb(UART_RBR(COM1));
+}
+
+void serial_init(void)
+{
+	u16 div = UART_CLOCK / BAUD;
+
+	outb(UART_IER(COM1), 0);                /* polled for now */
+	outb(UART_LCR(COM1), LCR_DLAB);
+	outb(UART_DLL(COM1), div & 0xff);
+	outb(UART_DLM(COM1), div >> 8);
+	outb(UART_LCR(COM1), LCR_8N1);
+	outb(UART_FCR(COM1), FCR_ENABLE);
+	outb(UART_MCR(COM1), MCR_DTR_RTS_OUT2);
+	register_console(&serial_console);
+}

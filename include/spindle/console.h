@@ -1,0 +1,27 @@
+/*
+ * Consoles: where printk() output goes.
+ *
+ * A console is a write function with a name.  The 16550 UART on COM1 is
+ * registered first (the test harness reads it); the VGA text screen mirrors
+ * it.  write() is called with interrupts disabled and must not sleep.
+ */
+#ifndef SPINDLE_CONSOLE_H
+#define SPINDLE_CONSOLE_H
+
+#include <spindle/types.h>
+
+struct console {
+	const char *name;
+	void (*write)(struct console *con, const char *s, size_t len);
+	struct console *next;
+};
+
+void register_console(struct console *con);
+
+/* drivers/char/serial.c and vga.c */
+void serial_init(void);
+void serial_putc(char c);
+int serial_getc(void);          /* -1 when no character is waiting */
+void vga_init(void);
+
+#endif /* SPINDLE_CONSOLE_H */

@@ -1,0 +1,48 @@
+/*
+ * Turning interrupts off and on, and the preemption counter.
+ *
+ * Spindle runs on one CPU.  preempt_count says whether the running code
+ * may be switched away from: it counts preempt_disable() nesting in its
+ * low byte (spinlocks take it) and interrupt-handler nesting from bit 16
+ * (HARDIRQ_OFFSET), as in Linux.  A task may sleep only when the count
+ * is 0 and interrupts are on: might_sleep() checks exactly that.
+ */
+#ifndef SPINDLE_IRQFLAGS_H
+#define SPINDLE_IRQFLAGS_H
+
+#include <spindle/types.h>
+
+#ifndef SPINDLE_HOST
+#include <asm/cpu.h>
+#else
+unsigned long local_irq_save(void);
+void local_irq_restore(unsigned long flags);
+bool irqs_disabled(void);
+void cli(void);
+void sti(void);
+#endif
+
+#define local_irq_disable() cli()
+#define local_irq_enable()  sti()
+
+#define PREEMPT_MASK    0x000000ffu
+#define HARDIRQ_OFFSET  0x00010000u
+#define HARDIRQ_MASK    0x000f0000u
+
+extern volatile unsigned int __preempt_count;
+
+static inline unsigned int preempt_count(void) { return __preempt_count; }
+static inline void preempt_disable(void) { __preempt_count++; __asm__ volatile("" ::: "memory"); }
+static inline void preempt_enable_no_resched(void) { __asm__ volatile("" ::: "memory"); __preempt_count--; }
+/* Re-enable preemption and switch now if a switch became due meanwhile. */
+void preempt_enable(void);
+
+#define in_irq()        (preempt_count() & HARDIRQ_MASK)
+#define in_interrupt()  in_irq()
+#define in_atomic()     (preempt_count() != 0)
+
+/* Panic if the caller is in a context that must not sleep. */
+void __might_sleep(const char *file, int line);
+#define might_sleep() __might_sleep(__FILE__, __LINE__)
+
+#endif /* SPINDLE_IRQFLAGS_H */

@@ -1,0 +1,29 @@
+/*
+ * The kernel's own symbol table, for symbolised backtraces.
+ *
+ * The kernel is linked twice (Makefile): the first link's `nm` output is
+ * turned into a table (tools/gen_ksyms.sh) that the second link places in
+ * the .ksyms section, last in the image so nothing else moves.
+ */
+#ifndef SPINDLE_KSYMS_H
+#define SPINDLE_KSYMS_H
+
+#include <spindle/types.h>
+
+/*
+ * Find the function containing addr: returns its name and sets *offset and
+ * *size, or returns NULL when addr is outside the kernel's text.
+ */
+const char *ksym_lookup(unsigned long addr, unsigned long *offset,
+			unsigned long *size);
+/* Format "name+0xoff/0xsize" (or the raw address) into buf. */
+int ksym_snprint(char *buf, size_t len, unsigned long addr);
+/* The address of a named function, or 0. */
+unsigned long ksym_address(const char *name);
+
+/* Print "Call Trace:" and one symbolised line per frame, following the
+ * frame-pointer chain from rbp (kernel built -fno-omit-frame-pointer). */
+void dump_backtrace(unsigned long rip, unsigned long rbp);
+void dump_stack(void);
+
+#endif /* SPINDLE_KSYMS_H */

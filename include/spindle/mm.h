@@ -1,0 +1,132 @@
+/*
+ * Memory management interface: physical pages, kmalloc, DMA memory.
+ *
+ * Physical memory is managed in 4 KiB pages by a buddy allocator
+ * (kernel/mm/page_alloc.c): a block of 2^order pages is always aligned to
+ * its own size, which is what lets dma_alloc_coherent() give a controller
+ * the alignment it asks for.  Every page has a struct page in mem_map[].
+ * All RAM is mapped at PAGE_OFFSET ("the direct map"), so
+ *     page_address(page) == __va(page_to_phys(page))
+ * and a driver turns a kernel pointer into a bus address with __pa().
+ *
+ * kmalloc (kernel/mm/slab.c) serves small objects from per-size caches of
+ * one-page slabs and larger ones straight from the page allocator.
+ *
+ * Failure is always visible: alloc_pages/kmalloc return NULL, never a
+ * pointer into memory that someone else owns.
+ */
+#ifndef SPINDLE_MM_H
+#define SPINDLE_MM_H
+
+#include <spindle/types.h>
+#include <spindle/compiler.h>
+#include <spindle/list.h>
+
+#define PAGE_SHIFT      12
+#define PAGE_SIZE       (1UL << PAGE_SHIFT)
+#define PAGE_MASK       (~(PAGE_SIZE - 1))
+#define MAX_ORDER       11              /* largest block: 2^10 pages = 4 MiB */
+
+typedef unsigned int gfp_t;
+#define __GFP_ZERO      0x01u           /* fill with zeroes */
+#define __GFP_DMA32     0x02u           /* physical address below 4 GiB */
+#define __GFP_NOIO      0x04u           /* must not start I/O to get memory */
+#define __GFP_ATOMIC    0x08u           /* caller cannot sleep */
+#define GFP_KERNEL      0u
+#define GFP_ATOMIC      __GFP_ATOMIC
+#define GFP_NOIO        __GFP_NOIO
+#define GFP_DMA32       __GFP_DMA32
+
+/* struct page: one per physical page frame. */
+struct page {
+	unsigned long flags;
+	struct list_head lru;           /* free list (buddy) or slab list */
+	unsigned int order;             /* buddy: block order (head page) */
+	unsigned int inuse;             /* slab: objects handed out */
+	struct kmem_cache *slab_cache;  /* slab: owning cache */
+	void *freelist;                 /* slab: first free object */
+};
+
+#define PG_reserved     0x1ul   /* not RAM, or used by the kernel image */
+#define PG_buddy        0x2ul   /* head of a free buddy block */
+#define PG_slab         0x4ul   /* belongs to a kmalloc slab */
+#define PG_head         0x8ul   /* head of an allocated multi-page block */
+
+/* Physical address <-> kernel virtual address, through the direct map. */
+#ifdef SPINDLE_HOST
+extern char *host_phys_base;    /* tests/unit/shim: fake "RAM" arena */
+#define __va(pa)  ((void *)(host_phys_base + (phys_addr_t)(pa)))
+#define __pa(va)  ((phys_addr_t)((char *)(va) - host_phys_base))
+#else
+#include <asm/layout.h>
+#define __va(pa)  ((void *)((phys_addr_t)(pa) + PAGE_OFFSET))
+static inline phys_addr_t __pa(const volatile void *va)
+{
+	unsigned long v = (unsigned long)va;
+
+	/* Kernel image addresses (globals, the boot stack) are mapped too. */
+	if (v >= KERNEL_VMA)
+		return v - KERNEL_VMA;
+	return v - PAGE_OFFSET;
+}
+#endif
+
+extern struct page *mem_map;
+extern unsigned long max_pfn;
+
+#define page_to_pfn(p)     ((unsigned long)((p) - mem_map))
+#define pfn_to_page(pfn)   (&mem_map[pfn])
+#define page_to_phys(p)    ((phys_addr_t)page_to_pfn(p) << PAGE_SHIFT)
+#define page_address(p)    __va(page_to_phys(p))
+#define virt_to_page(va)   pfn_to_page(__pa(va) >> PAGE_SHIFT)
+
+/* The page allocator. */
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+void __free_pages(struct page *page, unsigned int order);
+static inline struct page *alloc_page(gfp_t gfp) { return alloc_pages(gfp, 0); }
+static inline void __free_page(struct page *p) { __free_pages(p, 0); }
+/* Kernel-virtual versions. */
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+void free_pages(unsigned long addr, unsigned int order);
+/* Smallest order whose block holds size bytes. */
+unsigned int get_order(size_t size);
+unsigned long nr_free_pages(void);
+unsigned long totalram_pages(void);
+
+/* kmalloc: small objects; zeroed with __GFP_ZERO or kzalloc. */
+void *kmalloc(size_t size, gfp_t gfp);
+void *kzalloc(size_t size, gfp_t gfp);
+void *kcalloc(size_t n, size_t size, gfp_t gfp);
+void kfree(const void *p);
+size_t ksize(const void *p);       /* usable size of an allocation */
+#define KMALLOC_MAX_CACHE_SIZE 2048 /* above this, whole pages */
+
+/*
+ * DMA memory (kernel/mm/dma.c): physically contiguous, below 4 GiB (IDE's
+ * bus-master engine and 32-bit AHCI controllers cannot address more),
+ * zeroed, and aligned to at least `align` bytes (a power of two; 0 means
+ * page-aligned).  *dma_handle receives the physical address to program
+ * into the device.  Returns NULL when memory is short.
+ */
+void *dma_alloc_coherent(size_t size, size_t align, phys_addr_t *dma_handle);
+void dma_free_coherent(void *cpu_addr, size_t size);
+
+/*
+ * A dma_pool hands out many small blocks of one size, each aligned to
+ * `align` and never crossing a `boundary` (0 = no rule) -- e.g. AHCI
+ * command tables (128-byte aligned), IDE PRD tables (must not cross 64 KiB).
+ */
+struct dma_pool;
+struct dma_pool *dma_pool_create(const char *name, size_t size,
+				 size_t align, size_t boundary);
+void *dma_pool_alloc(struct dma_pool *pool, gfp_t gfp, phys_addr_t *handle);
+void dma_pool_free(struct dma_pool *pool, void *vaddr, phys_addr_t handle);
+void dma_pool_destroy(struct dma_pool *pool);
+
+/* Boot: the arch code (kernel/arch/x86/paging.c) sets mem_map and calls
+ * page_alloc_init(), then hands every free RAM range to free_pages_range(). */
+void mm_init(void);
+void page_alloc_init(unsigned long max_pfn);
+void free_pages_range(unsigned long start_pfn, unsigned long end_pfn);
+
+#endif /* SPINDLE_MM_H */

@@ -1,0 +1,39 @@
+/*
+ * Sleeping mutexes.
+ *
+ * A task that finds the mutex taken sleeps (TASK_UNINTERRUPTIBLE) on its
+ * wait list instead of spinning.  mutex_unlock() hands the mutex directly
+ * to the first waiter, so waiters get it in arrival order and nobody
+ * starves.  Only the owner may unlock; unlocking a mutex you do not hold,
+ * or taking one twice, panics.  mutex_lock() may sleep: never call it from
+ * an interrupt handler or with a spinlock held.
+ */
+#ifndef SPINDLE_MUTEX_H
+#define SPINDLE_MUTEX_H
+
+#include <spindle/sched.h>
+#include <spindle/spinlock.h>
+#include <spindle/list.h>
+
+struct mutex {
+	struct task_struct *owner;      /* NULL when unlocked */
+	spinlock_t wait_lock;
+	struct list_head wait_list;     /* struct mutex_waiter, FIFO */
+	const char *name;
+};
+
+#define __MUTEX_INITIALIZER(n) { .owner = NULL, \
+	.wait_lock = __SPIN_LOCK_UNLOCKED(n.wait_lock), \
+	.wait_list = LIST_HEAD_INIT(n.wait_list), .name = #n }
+#define DEFINE_MUTEX(n) struct mutex n = __MUTEX_INITIALIZER(n)
+
+void mutex_init(struct mutex *m);
+void mutex_lock(struct mutex *m);
+/* Returns true if it got the mutex; never sleeps. */
+bool mutex_trylock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+static inline bool mutex_is_locked(struct mutex *m) { return READ_ONCE(m->owner) != NULL; }
+
+#define assert_mutex_held(m) BUG_ON((m)->owner != current)
+
+#endif /* SPINDLE_MUTEX_H */

@@ -1,0 +1,126 @@
+/*
+ * Tasks and the scheduler.
+ *
+ * Every thread of execution is a struct task_struct with its own kernel
+ * stack.  Spindle has one CPU and a round-robin scheduler with a time
+ * slice: the timer interrupt marks the running task need_resched when its
+ * slice is used up, and the interrupt's exit path preempts it
+ * (kernel/arch/x86/traps.c).
+ *
+ * schedule() is the one place where a task gives up the CPU.  To sleep:
+ *
+ *     set_current_state(TASK_UNINTERRUPTIBLE);
+ *     if (!condition)
+ *             schedule();
+ *     __set_current_state(TASK_RUNNING);
+ *
+ * (or use wait_event(), include/spindle/wait.h).  Setting the state first
+ * and testing the condition after means a wake_up_process() that happens
+ * in between just puts the task back to TASK_RUNNING, and schedule() then
+ * returns at once: no wakeup is lost.
+ *
+ * States as in Linux: TASK_RUNNING (on the run queue or running),
+ * TASK_INTERRUPTIBLE (asleep; a signal may wake it), TASK_UNINTERRUPTIBLE
+ * (asleep until its event: disk I/O waits are these, the "D" state).
+ */
+#ifndef SPINDLE_SCHED_H
+#define SPINDLE_SCHED_H
+
+#include <spindle/types.h>
+#include <spindle/list.h>
+#include <spindle/irqflags.h>
+
+#define TASK_RUNNING            0
+#define TASK_INTERRUPTIBLE      1
+#define TASK_UNINTERRUPTIBLE    2
+#define TASK_DEAD               64
+
+#define TASK_COMM_LEN           16
+#define THREAD_SIZE             16384   /* kernel stack per task */
+#define SCHED_TIMESLICE_MS      10      /* round-robin time slice */
+
+#define MAX_SCHEDULE_TIMEOUT    ((long)(~0UL >> 1))
+
+struct task_struct {
+	volatile long state;
+	int pid;
+	char comm[TASK_COMM_LEN];
+
+	unsigned long ksp;              /* saved stack pointer while switched out */
+	void *stack;                    /* base of the THREAD_SIZE kernel stack */
+
+	struct list_head run_list;      /* on the run queue while runnable */
+	struct list_head tasks;         /* on the list of all tasks */
+	unsigned int time_slice;        /* ticks left before preemption */
+	bool on_rq;
+
+	int (*threadfn)(void *data);    /* kernel thread body */
+	void *data;
+	int exit_code;
+	int refcount;                   /* the task itself + get_task_struct() */
+	bool should_stop;               /* kthread_stop() was called */
+	struct task_struct *stopper;    /* who waits in kthread_stop() */
+
+	/* statistics (for /proc/<pid>/stat, the hung-task detector) */
+	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */
+	u64 sleep_start;                /* ktime_get_ns() when it last slept */
+};
+
+extern struct task_struct *current_task;
+#define current (current_task)
+
+/* The running task's name, safe to call before the scheduler starts. */
+const char *current_comm(void);
+
+static inline void __set_current_state(long s) { current->state = s; }
+static inline void set_current_state(long s)
+{
+	current->state = s;
+	__asm__ volatile("" ::: "memory");
+}
+
+void sched_init(void);
+/* Give up the CPU: run the next runnable task (may sleep). */
+void schedule(void);
+/* Sleep for at most timeout jiffies in the current state (set it first);
+ * returns the jiffies left (0 if it timed out). */
+long schedule_timeout(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+/* Voluntarily let other runnable tasks go first. */
+void yield(void);
+/* Make a sleeping task runnable; returns false if it was already running.
+ * Does not sleep: callable from interrupt handlers. */
+bool wake_up_process(struct task_struct *p);
+
+/* Set by the timer tick when the running task should be switched out. */
+extern volatile bool need_resched;
+/* Called on the way out of an interrupt; irqs_were_on: the interrupted
+ * context had interrupts enabled (so it may be preempted). */
+void irq_exit_preempt(bool irqs_were_on);
+
+/* Called by timer_tick(): account one tick to the running task. */
+void scheduler_tick(void);
+
+/* Kernel threads. */
+struct task_struct *kthread_create(int (*fn)(void *data), void *data,
+				   const char *namefmt, ...) __attribute__((format(printf, 3, 4)));
+#define kthread_run(fn, data, ...) ({ \
+	struct task_struct *__k = kthread_create(fn, data, __VA_ARGS__); \
+	if (__k) \
+		wake_up_process(__k); \
+	__k; \
+})
+/* Ask a thread to stop and wait until it has exited; returns its result. */
+int kthread_stop(struct task_struct *k);
+bool kthread_should_stop(void);
+void do_exit(int code) __attribute__((noreturn));
+
+/* Keep a task_struct alive after the task exits (e.g. to read exit_code). */
+void get_task_struct(struct task_struct *p);
+void put_task_struct(struct task_struct *p);
+
+/* Iterate over all tasks (interrupts off while walking). */
+extern struct list_head task_list;
+unsigned int nr_running(void);
+
+#endif /* SPINDLE_SCHED_H */

@@ -1,0 +1,74 @@
+/*
+ * Spinlocks, for a single CPU.
+ *
+ * With one CPU nothing ever spins: taking a lock disables preemption (and,
+ * with the _irqsave form, interrupts) so nothing else can run and touch the
+ * data.  The lock word still records that the lock is held, so that
+ *   - assert_spin_locked() can check a function's "caller holds the lock"
+ *     rule (Linux's lockdep_assert_held), and
+ *   - taking a lock that is already held -- from an interrupt handler that
+ *     interrupted its holder, or by the holder itself -- panics with a
+ *     "spinlock recursion" report instead of deadlocking silently, which is
+ *     what it would do on a multiprocessor.
+ * Use spin_lock_irqsave for any lock an interrupt handler also takes.
+ * Does not sleep; nothing that sleeps may be called with a spinlock held.
+ */
+#ifndef SPINDLE_SPINLOCK_H
+#define SPINDLE_SPINLOCK_H
+
+#include <spindle/types.h>
+#include <spindle/irqflags.h>
+
+typedef struct spinlock {
+	volatile int locked;
+	const char *name;
+	const char *owner_file;        /* where it was taken, for reports */
+	int owner_line;
+} spinlock_t;
+
+#define __SPIN_LOCK_UNLOCKED(n) { .locked = 0, .name = #n }
+#define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
+
+static inline void spin_lock_init(spinlock_t *l)
+{
+	l->locked = 0;
+	l->name = "spinlock";
+	l->owner_file = NULL;
+	l->owner_line = 0;
+}
+
+void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what);
+
+static inline void __spin_acquire(spinlock_t *l, const char *file, int line)
+{
+	if (l->locked)
+		__spin_lock_bug(l, file, line, "recursion");
+	l->locked = 1;
+	l->owner_file = file;
+	l->owner_line = line;
+}
+
+static inline void __spin_release(spinlock_t *l, const char *file, int line)
+{
+	if (!l->locked)
+		__spin_lock_bug(l, file, line, "unlock of unlocked lock");
+	l->locked = 0;
+}
+
+#define spin_lock(l)   do { preempt_disable(); __spin_acquire(l, __FILE__, __LINE__); } while (0)
+#define spin_unlock(l) do { __spin_release(l, __FILE__, __LINE__); preempt_enable(); } while (0)
+#define spin_lock_irq(l)   do { local_irq_disable(); spin_lock(l); } while (0)
+#define spin_unlock_irq(l) do { spin_unlock(l); local_irq_enable(); } while (0)
+#define spin_lock_irqsave(l, flags) \
+	do { (flags) = local_irq_save(); spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, flags) \
+	do { spin_unlock(l); local_irq_restore(flags); } while (0)
+
+static inline bool spin_is_locked(const spinlock_t *l) { return l->locked; }
+
+#define assert_spin_locked(l) do { \
+	if (!(l)->locked) \
+		__spin_lock_bug((spinlock_t *)(l), __FILE__, __LINE__, "not held"); \
+} while (0)
+
+#endif /* SPINDLE_SPINLOCK_H */

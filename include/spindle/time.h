@@ -1,0 +1,59 @@
+/*
+ * Time: a monotonic nanosecond clock, the periodic tick, kernel timers and
+ * sleeping for a while.
+ *
+ *   ktime_get_ns()   nanoseconds since boot, never goes backwards; usable
+ *                    from any context, also before the tick starts (0).
+ *   jiffies          ticks since the timer started, HZ per second.
+ *   msleep(ms)       sleep at least ms milliseconds (may sleep: task
+ *                    context only); never returns early.
+ *   udelay/mdelay    busy-wait; for hardware settle times only.
+ *   timer_list       call fn from the timer interrupt once jiffies reach
+ *                    expires (does not sleep: fn runs in interrupt context).
+ */
+#ifndef SPINDLE_TIME_H
+#define SPINDLE_TIME_H
+
+#include <spindle/types.h>
+#include <spindle/list.h>
+
+#define NSEC_PER_USEC   1000ULL
+#define NSEC_PER_MSEC   1000000ULL
+#define NSEC_PER_SEC    1000000000ULL
+#define MSEC_PER_SEC    1000UL
+
+#define HZ              1000        /* timer interrupts per second */
+
+extern volatile u64 jiffies;
+
+u64 ktime_get_ns(void);
+void time_init(void);               /* calibrate the clock, start the tick */
+
+void udelay(unsigned long us);
+void mdelay(unsigned long ms);
+void msleep(unsigned int ms);
+
+static inline u64 msecs_to_jiffies(u64 ms) { return DIV_ROUND_UP(ms * HZ, MSEC_PER_SEC); }
+static inline u64 jiffies_to_msecs(u64 j)  { return j * MSEC_PER_SEC / HZ; }
+/* a is after b, robust against wrap-around as in Linux */
+#define time_after(a, b)     ((s64)((b) - (a)) < 0)
+#define time_after_eq(a, b)  ((s64)((a) - (b)) >= 0)
+
+struct timer_list {
+	struct list_head entry;
+	u64 expires;                        /* in jiffies */
+	void (*function)(struct timer_list *t);
+	bool pending;
+};
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *));
+/* (Re)arm t to fire at jiffies == expires.  Does not sleep. */
+void mod_timer(struct timer_list *t, u64 expires);
+/* Disarm; returns true if it was pending.  Does not sleep. */
+bool del_timer(struct timer_list *t);
+
+/* Called from the timer interrupt: advance jiffies, run due timers,
+ * account the running task's time slice. */
+void timer_tick(void);
+
+#endif /* SPINDLE_TIME_H */

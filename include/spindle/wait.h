@@ -1,0 +1,84 @@
+/*
+ * Wait queues: a list of tasks sleeping until something happens.
+ *
+ * The sleeper:   wait_event(wq, condition);
+ * The waker:     make condition true;  wake_up(&wq);
+ *
+ * wait_event() puts the task on the queue and sets its state *before*
+ * testing the condition, so a wake_up() between the test and the sleep
+ * cannot be lost (see include/spindle/sched.h).  wake_up() wakes every
+ * sleeper; each re-tests its own condition.  wake_up() does not sleep and
+ * may be called from interrupt handlers -- that is how a disk interrupt
+ * wakes the task waiting for its I/O.
+ */
+#ifndef SPINDLE_WAIT_H
+#define SPINDLE_WAIT_H
+
+#include <spindle/sched.h>
+#include <spindle/spinlock.h>
+#include <spindle/list.h>
+
+struct wait_queue_entry {
+	struct task_struct *task;
+	struct list_head entry;
+};
+
+struct wait_queue_head {
+	spinlock_t lock;
+	struct list_head head;
+};
+typedef struct wait_queue_head wait_queue_head_t;
+
+#define __WAIT_QUEUE_HEAD_INITIALIZER(n) \
+	{ .lock = __SPIN_LOCK_UNLOCKED(n.lock), .head = LIST_HEAD_INIT(n.head) }
+#define DECLARE_WAIT_QUEUE_HEAD(n) \
+	struct wait_queue_head n = __WAIT_QUEUE_HEAD_INITIALIZER(n)
+#define DEFINE_WAIT(n) \
+	struct wait_queue_entry n = { .task = current, .entry = LIST_HEAD_INIT(n.entry) }
+
+void init_waitqueue_head(struct wait_queue_head *wq);
+/* Queue wqe on wq (once) and set the task state; then test, then sleep. */
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe, long state);
+/* Back to TASK_RUNNING and off the queue. */
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe);
+/* Wake every task on wq.  Does not sleep. */
+void wake_up(struct wait_queue_head *wq);
+#define wake_up_all(wq) wake_up(wq)
+bool waitqueue_active(struct wait_queue_head *wq);
+
+#define __wait_event(wq, cond, state, timeout) ({ \
+	long __t = (timeout); \
+	DEFINE_WAIT(__wait); \
+	for (;;) { \
+		prepare_to_wait(&(wq), &__wait, state); \
+		if (cond) \
+			break; \
+		__t = schedule_timeout(__t); \
+		if (!__t) \
+			break; \
+	} \
+	finish_wait(&(wq), &__wait); \
+	__t; \
+})
+
+/* Sleep (TASK_UNINTERRUPTIBLE) until cond is true.  May sleep. */
+#define wait_event(wq, cond) do { \
+	might_sleep(); \
+	if (!(cond)) \
+		(void)__wait_event(wq, cond, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT); \
+} while (0)
+
+/* As wait_event, giving up after timeout jiffies: returns 0 if cond is
+ * still false then, else the jiffies left (at least 1). */
+#define wait_event_timeout(wq, cond, timeout) ({ \
+	long __r = (timeout); \
+	might_sleep(); \
+	if (!(cond)) { \
+		__r = __wait_event(wq, cond, TASK_UNINTERRUPTIBLE, __r); \
+		if (!__r && (cond)) \
+			__r = 1; \
+	} \
+	__r; \
+})
+
+#endif /* SPINDLE_WAIT_H */

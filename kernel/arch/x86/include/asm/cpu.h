@@ -1,0 +1,85 @@
+/*
+ * Small wrappers around x86 instructions: interrupts on/off, control
+ * registers, MSRs, CPUID, the time-stamp counter.
+ */
+#ifndef ASM_CPU_H
+#define ASM_CPU_H
+
+#include <spindle/types.h>
+
+static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline void sti(void) { __asm__ volatile("sti" ::: "memory"); }
+static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
+/* Enable interrupts and halt atomically: no wakeup is lost in between. */
+static inline void safe_halt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
+
+static inline unsigned long read_rflags(void)
+{
+	unsigned long f;
+	__asm__ volatile("pushfq; popq %0" : "=r"(f) :: "memory");
+	return f;
+}
+
+#define X86_EFLAGS_IF (1UL << 9)
+
+static inline bool irqs_disabled(void) { return !(read_rflags() & X86_EFLAGS_IF); }
+
+static inline unsigned long local_irq_save(void)
+{
+	unsigned long f = read_rflags();
+	cli();
+	return f;
+}
+
+static inline void local_irq_restore(unsigned long flags)
+{
+	if (flags & X86_EFLAGS_IF)
+		sti();
+}
+
+#define DEFINE_CR(n) \
+static inline unsigned long read_cr##n(void) \
+{ unsigned long v; __asm__ volatile("mov %%cr" #n ", %0" : "=r"(v)); return v; } \
+static inline void write_cr##n(unsigned long v) \
+{ __asm__ volatile("mov %0, %%cr" #n :: "r"(v) : "memory"); }
+DEFINE_CR(0)
+DEFINE_CR(2)
+DEFINE_CR(3)
+DEFINE_CR(4)
+#undef DEFINE_CR
+
+static inline u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void wrmsr(u32 msr, u64 v)
+{
+	__asm__ volatile("wrmsr" :: "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)));
+}
+
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+			 : "a"(leaf), "c"(sub));
+}
+
+static inline void invlpg(unsigned long va)
+{
+	__asm__ volatile("invlpg (%0)" :: "r"(va) : "memory");
+}
+
+#define MSR_EFER     0xc0000080
+#define MSR_APIC_BASE 0x1b
+
+#endif /* ASM_CPU_H */

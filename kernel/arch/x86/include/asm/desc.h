@@ -1,0 +1,27 @@
+/*
+ * Segment descriptors, the TSS and the IDT (Intel SDM vol. 3, ch. 3 and 6).
+ *
+ * In long mode segments are mostly vestigial, but the GDT still selects
+ * ring 0 or ring 3 code, and the TSS still holds the stack the CPU switches
+ * to on an interrupt from user mode (rsp0) and the separate "IST" stack we
+ * use for double faults, so a kernel stack overflow still gets reported.
+ */
+#ifndef ASM_DESC_H
+#define ASM_DESC_H
+
+#include <spindle/types.h>
+
+#define GDT_KERNEL_CS   0x08
+#define GDT_KERNEL_DS   0x10
+#define GDT_USER_DS     0x1b    /* 0x18 | RPL 3 */
+#define GDT_USER_CS     0x23    /* 0x20 | RPL 3 */
+#define GDT_TSS         0x28
+
+#define IST_DOUBLE_FAULT 1
+
+void gdt_init(void);
+void idt_init(void);
+/* The kernel stack the CPU loads on entry from ring 3. */
+void tss_set_rsp0(u64 rsp0);
+
+#endif /* ASM_DESC_H */

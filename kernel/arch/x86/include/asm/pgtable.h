@@ -1,0 +1,41 @@
+/*
+ * x86-64 page tables: 4 levels (PML4, PDPT, PD, PT), 512 entries each,
+ * 4 KiB pages, with 2 MiB pages at the PD level for the direct map
+ * (Intel SDM vol. 3, 4.5).
+ */
+#ifndef ASM_PGTABLE_H
+#define ASM_PGTABLE_H
+
+#include <spindle/types.h>
+
+#define _PAGE_PRESENT   (1ull << 0)
+#define _PAGE_RW        (1ull << 1)
+#define _PAGE_USER      (1ull << 2)
+#define _PAGE_PWT       (1ull << 3)     /* write-through */
+#define _PAGE_PCD       (1ull << 4)     /* cache disable */
+#define _PAGE_ACCESSED  (1ull << 5)
+#define _PAGE_DIRTY     (1ull << 6)
+#define _PAGE_PSE       (1ull << 7)     /* 2 MiB page (in a PD entry) */
+#define _PAGE_GLOBAL    (1ull << 8)
+#define _PAGE_NX        (1ull << 63)
+#define PTE_ADDR_MASK   0x000ffffffffff000ull
+
+#define PAGE_KERNEL         (_PAGE_PRESENT | _PAGE_RW | _PAGE_GLOBAL | _PAGE_NX)
+#define PAGE_KERNEL_RO      (_PAGE_PRESENT | _PAGE_GLOBAL | _PAGE_NX)
+#define PAGE_KERNEL_EXEC    (_PAGE_PRESENT | _PAGE_GLOBAL)
+#define PAGE_KERNEL_NOCACHE (PAGE_KERNEL | _PAGE_PCD | _PAGE_PWT)
+
+typedef u64 pte_t;
+
+/* The kernel's top-level table; the kernel half is shared by every
+ * address space. */
+extern pte_t *kernel_pml4;
+
+/* Map one 4 KiB page; returns 0 or -ENOMEM (page-table memory). */
+int map_page(pte_t *pml4, unsigned long va, phys_addr_t pa, u64 flags);
+/* Remove one 4 KiB mapping and flush it from the TLB. */
+void unmap_page(pte_t *pml4, unsigned long va);
+/* Walk the tables: the physical address va maps to, or -1 if none. */
+phys_addr_t virt_to_phys_walk(pte_t *pml4, unsigned long va);
+
+#endif /* ASM_PGTABLE_H */

@@ -1,0 +1,20 @@
+/*
+ * struct pt_regs: the registers of an interrupted context, as pushed by
+ * kernel/arch/x86/entry.S (same order as Linux's x86-64 pt_regs).
+ */
+#ifndef ASM_PTRACE_H
+#define ASM_PTRACE_H
+
+#include <spindle/types.h>
+
+struct pt_regs {
+	u64 r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
+	u64 rax, rcx, rdx, rsi, rdi;
+	u64 vector;             /* which IDT entry was taken */
+	u64 error_code;         /* pushed by the CPU, or 0 */
+	u64 rip, cs, rflags, rsp, ss;   /* the CPU's interrupt frame */
+};
+
+static inline bool user_mode(const struct pt_regs *r) { return (r->cs & 3) != 0; }
+
+#endif /* ASM_PTRACE_H */

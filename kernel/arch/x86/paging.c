@@ -1,0 +1,327 @@
+/*
+ * paging.c - from the boot page tables to the kernel's own, and the early
+ * memory that makes that possible.
+ *
+ * mm_init() runs once, on boot.S's throwaway tables (first 1 GiB mapped):
+ *
+ *   1. memblock: the free RAM ranges from the multiboot2 memory map, minus
+ *      the first MiB (BIOS data), the kernel image, the multiboot2 info
+ *      and the modules (the initramfs).  A bump allocator over them gives
+ *      the page tables and mem_map[] their memory before the page
+ *      allocator exists.
+ *   2. The real page tables: the direct map of all RAM at PAGE_OFFSET
+ *      (2 MiB pages where aligned, 4 KiB elsewhere) and the kernel image at
+ *      KERNEL_VMA with 4 KiB pages and real permissions -- text read-only
+ *      and executable, rodata read-only, data and bss not executable -- so
+ *      a stray write to code or constants faults instead of corrupting
+ *      them.  No identity map: a NULL dereference faults.
+ *   3. mem_map[] and the buddy allocator get every page memblock still
+ *      holds; kmalloc works from then on.
+ *
+ * ioremap() maps device registers uncached (PCD|PWT) into the MMIO area.
+ */
+#define pr_fmt(fmt) "mm: " fmt
+#include <spindle/mm.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/spinlock.h>
+#include <asm/bootinfo.h>
+#include <asm/pgtable.h>
+#include <asm/layout.h>
+#include <asm/cpu.h>
+#include <asm/io.h>
+
+#define MEMBLOCK_MAX      64
+#define LOW_MEM_END       0x100000ull          /* the first MiB stays reserved */
+#define BOOT_MAPPED_END   0x40000000ull        /* boot.S maps the first 1 GiB */
+#define SZ_2M             0x200000ull
+#define PT_ENTRIES        512
+#define CR0_WP            (1ul << 16)          /* ring 0 honours read-only pages */
+#define CR4_PGE           (1ul << 7)           /* global pages */
+
+extern char _kernel_phys_start[], _text[], _etext[], _rodata[], _data[], _end[];
+extern char __bss_start[];
+
+struct memblock_region {
+	phys_addr_t base, end;                      /* [base, end) */
+};
+
+static struct memblock_region memblock[MEMBLOCK_MAX];
+static int memblock_cnt;
+static bool page_alloc_ready;
+
+pte_t *kernel_pml4;
+
+/* Remove [base, end) from the free ranges, splitting one if needed. */
+static void memblock_reserve(phys_addr_t base, phys_addr_t end)
+{
+	for (int i = 0; i < memblock_cnt; i++) {
+		struct memblock_region *r = &memblock[i];
+
+		if (end <= r->base || base >= r->end)
+			continue;
+		if (base > r->base && end < r->end && memblock_cnt < MEMBLOCK_MAX) {
+			/* hole in the middle: split into two */
+			memmove(r + 2, r + 1, (memblock_cnt - i - 1) * sizeof(*r));
+			r[1].base = end;
+			r[1].end = r->end;
+			r->end = base;
+			memblock_cnt++;
+			i++;
+		} else if (base <= r->base) {
+			r->base = min(end, r->end);
+		} else {
+			r->end = base;
+		}
+	}
+}
+
+static void memblock_init(void)
+{
+	for (int i = 0; i < boot_info.nr_mmap; i++) {
+		const struct boot_mmap_entry *e = &boot_info.mmap[i];
+		phys_addr_t base = ALIGN(e->addr, PAGE_SIZE);
+		phys_addr_t end = ALIGN_DOWN(e->addr + e->len, PAGE_SIZE);
+
+		if (e->type != MMAP_AVAILABLE || end <= base)
+			continue;
+		if (memblock_cnt == MEMBLOCK_MAX) {
+			pr_warn("more than %d RAM ranges, ignoring the rest\n", MEMBLOCK_MAX);
+			break;
+		}
+		memblock[memblock_cnt].base = base;
+		memblock[memblock_cnt].end = end;
+		memblock_cnt++;
+		max_pfn = max(max_pfn, (unsigned long)(end >> PAGE_SHIFT));
+	}
+	memblock_reserve(0, LOW_MEM_END);
+	memblock_reserve((phys_addr_t)_kernel_phys_start,
+			 ALIGN((phys_addr_t)(_end - KERNEL_VMA), PAGE_SIZE));
+	memblock_reserve(ALIGN_DOWN(boot_info.mbi_start, PAGE_SIZE),
+			 ALIGN(boot_info.mbi_end, PAGE_SIZE));
+	for (int i = 0; i < boot_info.nr_modules; i++)
+		memblock_reserve(ALIGN_DOWN(boot_info.modules[i].start, PAGE_SIZE),
+				 ALIGN(boot_info.modules[i].end, PAGE_SIZE));
+}
+
+/* Early allocation: page-aligned, zeroed, below `limit`; panics if RAM is
+ * this short at boot, since nothing could run anyway. */
+static phys_addr_t memblock_alloc(size_t size, phys_addr_t limit)
+{
+	size = ALIGN(size, PAGE_SIZE);
+	for (int i = 0; i < memblock_cnt; i++) {
+		struct memblock_region *r = &memblock[i];
+
+		if (r->end - r->base >= size && r->base + size <= limit) {
+			phys_addr_t pa = r->base;
+
+			r->base += size;
+			memset(__va(pa), 0, size);
+			return pa;
+		}
+	}
+	panic("memblock: out of early memory allocating %zu bytes", size);
+}
+
+/* A zeroed page for a page table, from memblock or the page allocator. */
+static pte_t *pt_alloc(void)
+{
+	if (page_alloc_ready) {
+		struct page *p = alloc_page(__GFP_ZERO);
+
+		return p ? page_address(p) : NULL;
+	}
+	return __va(memblock_alloc(PAGE_SIZE, BOOT_MAPPED_END));
+}
+
+static unsigned int pt_index(unsigned long va, int level)
+{
+	return (va >> (12 + 9 * level)) & (PT_ENTRIES - 1);
+}
+
+/* The entry for va at `level` (0 = PT ... 3 = PML4), creating the tables
+ * above it as needed; NULL when out of memory. */
+static pte_t *walk_create(pte_t *pml4, unsigned long va, int level)
+{
+	pte_t *table = pml4;
+
+	for (int l = 3; l > level; l--) {
+		pte_t *e = &table[pt_index(va, l)];
+
+		if (!(*e & _PAGE_PRESENT)) {
+			pte_t *next = pt_alloc();
+
+			if (!next)
+				return NULL;
+			/* intermediate entries allow everything; leaves decide */
+			*e = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
+		}
+		BUG_ON(*e & _PAGE_PSE);
+		table = __va(*e & PTE_ADDR_MASK);
+	}
+	return &table[pt_index(va, level)];
+}
+
+int map_page(pte_t *pml4, unsigned long va, phys_addr_t pa, u64 flags)
+{
+	pte_t *pte = walk_create(pml4, va, 0);
+
+	if (!pte)
+		return -ENOMEM;
+	*pte = (pa & PTE_ADDR_MASK) | flags;
+	invlpg(va);
+	return 0;
+}
+
+void unmap_page(pte_t *pml4, unsigned long va)
+{
+	pte_t *table = pml4;
+
+	for (int l = 3; l > 0; l--) {
+		pte_t e = table[pt_index(va, l)];
+
+		if (!(e & _PAGE_PRESENT) || (e & _PAGE_PSE))
+			return;
+		table = __va(e & PTE_ADDR_MASK);
+	}
+	table[pt_index(va, 0)] = 0;
+	invlpg(va);
+}
+
+phys_addr_t virt_to_phys_walk(pte_t *pml4, unsigned long va)
+{
+	pte_t *table = pml4;
+
+	for (int l = 3; l >= 0; l--) {
+		pte_t e = table[pt_index(va, l)];
+
+		if (!(e & _PAGE_PRESENT))
+			return (phys_addr_t)-1;
+		if (l == 0 || (e & _PAGE_PSE)) {
+			u64 page_mask = (1ull << (12 + 9 * l)) - 1;
+
+			return (e & PTE_ADDR_MASK & ~page_mask) | (va & page_mask);
+		}
+		table = __va(e & PTE_ADDR_MASK);
+	}
+	return (phys_addr_t)-1;
+}
+
+/* Direct-map [base, end): 2 MiB pages where possible. */
+static void map_direct(phys_addr_t base, phys_addr_t end)
+{
+	base = ALIGN_DOWN(base, PAGE_SIZE);
+	end = ALIGN(end, PAGE_SIZE);
+	while (base < end) {
+		unsigned long va = (unsigned long)__va(base);
+
+		if (IS_ALIGNED(base, SZ_2M) && end - base >= SZ_2M) {
+			pte_t *pde = walk_create(kernel_pml4, va, 1);
+
+			BUG_ON(!pde);
+			if (!(*pde & _PAGE_PRESENT))
+				*pde = base | PAGE_KERNEL | _PAGE_PSE;
+			base += SZ_2M;
+		} else {
+			pte_t *pde = walk_create(kernel_pml4, va, 1);
+
+			/* already covered by a 2 MiB page from another range */
+			if (!(*pde & _PAGE_PSE))
+				BUG_ON(map_page(kernel_pml4, va, base, PAGE_KERNEL));
+			base += PAGE_SIZE;
+		}
+	}
+}
+
+/* Map [start, end) of the image, whole pages: linker.ld page-aligns the
+ * start of each section group, so neighbours never share a page. */
+static void map_kernel_range(char *start, char *end, u64 flags)
+{
+	for (unsigned long va = ALIGN_DOWN((unsigned long)start, PAGE_SIZE);
+	     va < ALIGN((unsigned long)end, PAGE_SIZE); va += PAGE_SIZE)
+		BUG_ON(map_page(kernel_pml4, va, va - KERNEL_VMA, flags));
+}
+
+static void paging_init(void)
+{
+	kernel_pml4 = pt_alloc();
+
+	map_direct(0, LOW_MEM_END);                     /* BIOS area, VGA text */
+	for (int i = 0; i < boot_info.nr_mmap; i++) {
+		const struct boot_mmap_entry *e = &boot_info.mmap[i];
+
+		if (e->type == MMAP_AVAILABLE || e->type == MMAP_ACPI_RECLAIM ||
+		    e->type == MMAP_ACPI_NVS)
+			map_direct(e->addr, e->addr + e->len);
+	}
+	map_kernel_range(_text, _etext, PAGE_KERNEL_EXEC & ~_PAGE_RW);
+	map_kernel_range(_rodata, _data, PAGE_KERNEL_RO);  /* rodata, tables */
+	map_kernel_range(_data, _end, PAGE_KERNEL);        /* data, bss, ksyms */
+
+	write_cr4(read_cr4() | CR4_PGE);
+	write_cr0(read_cr0() | CR0_WP);
+	write_cr3(__pa(kernel_pml4));
+}
+
+void *ioremap(phys_addr_t phys, size_t size)
+{
+	static unsigned long next = MMIO_BASE;
+	static DEFINE_SPINLOCK(ioremap_lock);
+	phys_addr_t base = ALIGN_DOWN(phys, PAGE_SIZE);
+	size_t len = ALIGN(phys + size, PAGE_SIZE) - base;
+	unsigned long flags, va;
+
+	spin_lock_irqsave(&ioremap_lock, flags);
+	if (next + len > MMIO_END) {
+		spin_unlock_irqrestore(&ioremap_lock, flags);
+		return NULL;
+	}
+	va = next;
+	next += len + PAGE_SIZE;                /* an unmapped guard page between */
+	spin_unlock_irqrestore(&ioremap_lock, flags);
+
+	for (size_t off = 0; off < len; off += PAGE_SIZE) {
+		if (map_page(kernel_pml4, va + off, base + off, PAGE_KERNEL_NOCACHE)) {
+			for (size_t undo = 0; undo < off; undo += PAGE_SIZE)
+				unmap_page(kernel_pml4, va + undo);
+			return NULL;
+		}
+	}
+	return (void *)(va + (phys - base));
+}
+
+void iounmap(void *addr)
+{
+	/* Virtual space is not reused; unmap until the guard page. */
+	unsigned long va = ALIGN_DOWN((unsigned long)addr, PAGE_SIZE);
+
+	while (virt_to_phys_walk(kernel_pml4, va) != (phys_addr_t)-1) {
+		unmap_page(kernel_pml4, va);
+		va += PAGE_SIZE;
+	}
+}
+
+void mm_init(void)
+{
+	unsigned long total = 0, kernel_kb;
+
+	memblock_init();
+	if (!memblock_cnt)
+		panic("no usable RAM in the memory map");
+	paging_init();
+
+	mem_map = __va(memblock_alloc(max_pfn * sizeof(struct page), ~0ull));
+	page_alloc_init(max_pfn);
+	for (int i = 0; i < memblock_cnt; i++) {
+		free_pages_range(memblock[i].base >> PAGE_SHIFT, memblock[i].end >> PAGE_SHIFT);
+		total += (memblock[i].end - memblock[i].base) >> PAGE_SHIFT;
+	}
+	memblock_cnt = 0;                       /* memblock is done */
+	page_alloc_ready = true;
+
+	kernel_kb = (unsigned long)(_end - _text) / 1024;
+	pr_info("Memory: %luK available, kernel %luK (code %luK), max_pfn %#lx\n",
+		total * (PAGE_SIZE / 1024), kernel_kb,
+		(unsigned long)(_etext - _text) / 1024, max_pfn);
+}

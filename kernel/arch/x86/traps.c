@@ -1,0 +1,166 @@
+/*
+ * traps.c - the IDT and what happens on a CPU exception.
+ *
+ * Vectors 0..31 are CPU exceptions, 32..255 external interrupts
+ * (do_irq(), kernel/arch/x86/irq.c).  A kernel-mode exception is always a
+ * bug: die() prints what happened, the registers and a symbolised
+ * backtrace, and panics -- under the test harness QEMU exits with the
+ * panic status, so the scenario fails instead of hanging.
+ *
+ * On the way out of an interrupt, a task whose time slice is over
+ * (need_resched) is preempted here: irq_exit_preempt() calls schedule()
+ * on the interrupted task's own stack, and the iretq at the end of
+ * entry.S happens when the task is next chosen to run.
+ */
+#include <spindle/printk.h>
+#include <spindle/compiler.h>
+#include <spindle/ksyms.h>
+#include <spindle/sched.h>
+#include <asm/traps.h>
+#include <asm/desc.h>
+#include <asm/cpu.h>
+#include <asm/io.h>
+
+struct idt_entry {
+	u16 offset_low;
+	u16 selector;
+	u8  ist;                /* interrupt stack table index, 0 = none */
+	u8  type_attr;          /* present, DPL, type */
+	u16 offset_mid;
+	u32 offset_high;
+	u32 zero;
+} __packed;
+BUILD_BUG_ON(sizeof(struct idt_entry) != 16);
+
+#define IDT_INTERRUPT_GATE 0x8e /* present, DPL 0, 64-bit interrupt gate */
+
+static struct idt_entry idt[256] __aligned(16);
+extern const u64 interrupt_stubs[256];
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow",
+	"bound range exceeded", "invalid opcode", "device not available",
+	"double fault", "coprocessor segment overrun", "invalid TSS",
+	"segment not present", "stack-segment fault", "general protection fault",
+	"page fault", "reserved (15)", "x87 floating-point error",
+	"alignment check", "machine check", "SIMD floating-point error",
+	"virtualization exception", "control protection", "reserved (22)",
+	"reserved (23)", "reserved (24)", "reserved (25)", "reserved (26)",
+	"reserved (27)", "hypervisor injection", "VMM communication",
+	"security exception", "reserved (31)",
+};
+
+static void set_gate(int vec, u64 handler, int ist)
+{
+	struct idt_entry *e = &idt[vec];
+
+	e->offset_low = handler & 0xffff;
+	e->selector = GDT_KERNEL_CS;
+	e->ist = ist;
+	e->type_attr = IDT_INTERRUPT_GATE;
+	e->offset_mid = (handler >> 16) & 0xffff;
+	e->offset_high = handler >> 32;
+	e->zero = 0;
+}
+
+void idt_init(void)
+{
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed p = { sizeof(idt) - 1, (u64)idt };
+
+	for (int v = 0; v < 256; v++)
+		set_gate(v, interrupt_stubs[v], v == X86_TRAP_DF ? IST_DOUBLE_FAULT : 0);
+	__asm__ volatile("lidt %0" :: "m"(p));
+}
+
+void qemu_exit(int code)
+{
+	/* isa-debug-exit at 0xf4 (DESIGN.md); without it, just stop. */
+	cli();
+	outl(0xf4, (u32)code);
+	for (;;)
+		hlt();
+}
+
+void show_regs(const struct pt_regs *r)
+{
+	char sym[128];
+
+	ksym_snprint(sym, sizeof(sym), r->rip);
+	printk(KERN_EMERG "RIP: %04llx:%016llx %s\n", (unsigned long long)r->cs,
+	       (unsigned long long)r->rip, sym);
+	printk(KERN_EMERG "RSP: %04llx:%016llx EFLAGS: %08llx\n",
+	       (unsigned long long)r->ss, (unsigned long long)r->rsp,
+	       (unsigned long long)r->rflags);
+	printk(KERN_EMERG "RAX: %016llx RBX: %016llx RCX: %016llx\n",
+	       (unsigned long long)r->rax, (unsigned long long)r->rbx, (unsigned long long)r->rcx);
+	printk(KERN_EMERG "RDX: %016llx RSI: %016llx RDI: %016llx\n",
+	       (unsigned long long)r->rdx, (unsigned long long)r->rsi, (unsigned long long)r->rdi);
+	printk(KERN_EMERG "RBP: %016llx R08: %016llx R09: %016llx\n",
+	       (unsigned long long)r->rbp, (unsigned long long)r->r8, (unsigned long long)r->r9);
+	printk(KERN_EMERG "R10: %016llx R11: %016llx R12: %016llx\n",
+	       (unsigned long long)r->r10, (unsigned long long)r->r11, (unsigned long long)r->r12);
+	printk(KERN_EMERG "R13: %016llx R14: %016llx R15: %016llx\n",
+	       (unsigned long long)r->r13, (unsigned long long)r->r14, (unsigned long long)r->r15);
+	printk(KERN_EMERG "CR2: %016lx CR3: %016lx CR0: %08lx CR4: %08lx\n",
+	       read_cr2(), read_cr3(), read_cr0(), read_cr4());
+}
+
+static int die_nesting;
+
+void die(const char *what, struct pt_regs *regs)
+{
+	char sym[128];
+
+	cli();
+	if (die_nesting++) {
+		/* A fault while reporting a fault: report nothing more. */
+		printk(KERN_EMERG "PANIC: recursive fault while reporting one\n");
+		qemu_exit(QEMU_EXIT_PANIC);
+	}
+	ksym_snprint(sym, sizeof(sym), regs->rip);
+	printk(KERN_EMERG "PANIC: %s (vector %llu, error code %#llx) in %s, task %s\n",
+	       what, (unsigned long long)regs->vector,
+	       (unsigned long long)regs->error_code, sym, current_comm());
+	if (regs->vector == X86_TRAP_PF) {
+		unsigned long ec = regs->error_code;
+
+		printk(KERN_EMERG "BUG: unable to handle page fault for address 0x%016lx: %s %s in %s mode\n",
+		       read_cr2(), ec & PF_PROT ? "protection violation," : "page not present,",
+		       ec & PF_INSTR ? "instruction fetch" : ec & PF_WRITE ? "write" : "read",
+		       ec & PF_USER ? "user" : "kernel");
+	}
+	show_regs(regs);
+	dump_backtrace(regs->rip, regs->rbp);
+	printk(KERN_EMERG "---[ end Kernel panic ]---\n");
+	qemu_exit(QEMU_EXIT_PANIC);
+}
+
+void x86_handle_interrupt(struct pt_regs *regs)
+{
+	if (regs->vector >= FIRST_EXTERNAL_VECTOR) {
+		do_irq(regs);
+		irq_exit_preempt(regs->rflags & X86_EFLAGS_IF);
+		return;
+	}
+	die(exception_names[regs->vector], regs);
+}
+
+void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	unsigned long rbp;
+
+	cli();
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk(KERN_EMERG "PANIC: %s (task %s)\n", msg, current_comm());
+	__asm__ volatile("movq %%rbp, %0" : "=r"(rbp));
+	dump_backtrace((unsigned long)__builtin_return_address(0), *(unsigned long *)rbp);
+	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
+	qemu_exit(QEMU_EXIT_PANIC);
+}

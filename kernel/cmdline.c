@@ -1,0 +1,138 @@
+/*
+ * The kernel command line: GRUB's line, then the QEMU fw_cfg file
+ * opt/spindle/cmdline when present (DESIGN.md), joined with a space.
+ * Tests put their options in the fw_cfg file, so one ISO serves every
+ * scenario; `make qemu ARGS='...'` does the same.
+ *
+ * parse_args() walks the words in order and calls every matching
+ * __setup() handler (include/spindle/init.h).  Words no handler knows are
+ * reported once, as Linux does, and otherwise ignored.  Values cannot
+ * contain spaces; "key=a,b" style lists are split by their handlers.
+ */
+#include <spindle/init.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/fw_cfg.h>
+
+#define COMMAND_LINE_SIZE 2048
+#define FW_CFG_CMDLINE    "opt/spindle/cmdline"
+
+char saved_command_line[COMMAND_LINE_SIZE];
+
+extern const struct kernel_param __setup_start[], __setup_end[];
+
+static void append(const char *s, size_t n)
+{
+	size_t len = strlen(saved_command_line);
+
+	if (len && n)
+		strlcat(saved_command_line, " ", sizeof(saved_command_line));
+	len = strlen(saved_command_line);
+	for (size_t i = 0; i < n && len + 1 < sizeof(saved_command_line); i++) {
+		char c = s[i];
+
+		/* newlines from a file become spaces; a NUL ends the text */
+		if (c == '\0')
+			break;
+		saved_command_line[len++] = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+	}
+	saved_command_line[len] = '\0';
+}
+
+void cmdline_init(const char *grub_line)
+{
+	static char fw[COMMAND_LINE_SIZE];
+	long n;
+
+	saved_command_line[0] = '\0';
+	append(grub_line, strlen(grub_line));
+	n = fw_cfg_read_file(FW_CFG_CMDLINE, fw, sizeof(fw) - 1);
+	if (n > (long)sizeof(fw) - 1)
+		pr_warn("cmdline: %s is %ld bytes, only %zu used\n",
+			FW_CFG_CMDLINE, n, sizeof(fw) - 1);
+	if (n > 0)
+		append(fw, min((size_t)n, sizeof(fw) - 1));
+}
+
+/* Call fn(word) for each space-separated word of the command line. */
+static void for_each_word(void (*fn)(const char *word, void *arg), void *arg)
+{
+	char word[COMMAND_LINE_SIZE];
+	const char *p = saved_command_line;
+
+	while (*p) {
+		size_t n = 0;
+
+		while (*p == ' ')
+			p++;
+		while (*p && *p != ' ' && n < sizeof(word) - 1)
+			word[n++] = *p++;
+		word[n] = '\0';
+		if (n)
+			fn(word, arg);
+	}
+}
+
+static bool param_matches(const struct kernel_param *kp, const char *word,
+			  const char **val)
+{
+	size_t n = strlen(kp->str);
+
+	if (kp->str[n - 1] == '=') {
+		if (strncmp(word, kp->str, n) != 0)
+			return false;
+		*val = word + n;
+		return true;
+	}
+	*val = "";
+	return strcmp(word, kp->str) == 0;
+}
+
+static void parse_one(const char *word, void *arg)
+{
+	bool known = false;
+	const char *val;
+
+	(void)arg;
+	for (const struct kernel_param *kp = __setup_start; kp < __setup_end; kp++) {
+		if (!param_matches(kp, word, &val))
+			continue;
+		known = true;
+		if (kp->setup(val) != 0)
+			pr_warn("Malformed kernel command line option '%s', ignored\n", word);
+	}
+	/* GRUB's BOOT_IMAGE= and options for later stages are not errors. */
+	if (!known && strncmp(word, "BOOT_IMAGE=", 11) != 0)
+		pr_notice("Unknown kernel command line parameter '%s', ignored\n", word);
+}
+
+void parse_args(void)
+{
+	for_each_word(parse_one, NULL);
+}
+
+struct get_arg {
+	const char *key;
+	char *buf;
+	size_t size;
+	bool found;
+};
+
+static void get_one(const char *word, void *arg)
+{
+	struct get_arg *g = arg;
+	size_t n = strlen(g->key);
+
+	if (strncmp(word, g->key, n) == 0 && word[n] == '=') {
+		strlcpy(g->buf, word + n + 1, g->size);
+		g->found = true;
+	}
+}
+
+const char *cmdline_get(const char *key, char *buf, size_t size)
+{
+	struct get_arg g = { key, buf, size, false };
+
+	for_each_word(get_one, &g);
+	return g.found ? buf : NULL;
+}

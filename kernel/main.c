@@ -1,0 +1,96 @@
+/*
+ * main.c - start_kernel(): bring the machine up, in dependency order.
+ *
+ * boot.S calls start_kernel() on the boot stack, in 64-bit mode, with
+ * interrupts off and the boot page tables.  Each step below needs the
+ * ones before it:
+ *
+ *   console          so that everything after can report (COM1 first)
+ *   multiboot        what GRUB handed over: memory map, command line
+ *   command line     GRUB's line + fw_cfg opt/spindle/cmdline
+ *   GDT/IDT          so that a fault prints a report instead of rebooting
+ *   memory           page allocator, the real page tables, kmalloc
+ *   interrupts       ACPI tables, local APIC, IOAPIC
+ *   scheduler        this thread of execution becomes a task
+ *   time             TSC calibration and the periodic tick; interrupts on
+ *   boot options     the __setup handlers, in command-line order
+ *   initcalls        subsystems and drivers (PCI, disks, ...)
+ *
+ * Then the boot task either runs the tests named by test= (and QEMU exits
+ * with their verdict) or becomes the idle task.
+ */
+#include <spindle/printk.h>
+#include <spindle/console.h>
+#include <spindle/init.h>
+#include <spindle/mm.h>
+#include <spindle/irq.h>
+#include <spindle/sched.h>
+#include <spindle/time.h>
+#include <spindle/ktest.h>
+#include <spindle/ksyms.h>
+#include <asm/bootinfo.h>
+#include <asm/desc.h>
+#include <asm/traps.h>
+#include <asm/cpu.h>
+
+#define SPINDLE_VERSION "0.1"
+
+extern const initcall_t __initcall_start[], __initcall_end[];
+void multiboot_print_mmap(void);
+
+static void do_initcalls(void)
+{
+	for (const initcall_t *fn = __initcall_start; fn < __initcall_end; fn++) {
+		int err = (*fn)();
+
+		if (err) {
+			char sym[96];
+
+			ksym_snprint(sym, sizeof(sym), (unsigned long)*fn);
+			pr_warn("initcall %s returned %d\n", sym, err);
+		}
+	}
+}
+
+void start_kernel(u32 magic, u32 mbi_phys)
+{
+	serial_init();
+	printk(KERN_NOTICE "Spindle %s (x86-64), a teaching kernel for the disk I/O path\n",
+	       SPINDLE_VERSION);
+	if (multiboot_parse(magic, mbi_phys))
+		panic("no multiboot2 information: boot Spindle with GRUB (make qemu)");
+	cmdline_init(boot_info.cmdline);
+	printk(KERN_NOTICE "Command line: %s\n", saved_command_line);
+	if (boot_info.loader[0])
+		pr_info("Boot loader: %s\n", boot_info.loader);
+	multiboot_print_mmap();
+
+	gdt_init();
+	idt_init();
+	mm_init();
+	vga_init();
+	irq_init();
+	sched_init();
+	time_init();
+	local_irq_enable();
+
+	parse_args();
+	do_initcalls();
+
+	pr_info("Spindle is ready: %lu KiB RAM free, %u tasks runnable\n",
+		nr_free_pages() * (PAGE_SIZE / 1024), nr_running());
+
+	if (ktest_requested())
+		ktest_run_requested();          /* its thread ends with qemu_exit() */
+
+	/* The boot task becomes the idle task: it runs when nothing else can. */
+	for (;;) {
+		local_irq_disable();
+		if (need_resched) {
+			local_irq_enable();
+			schedule();
+		} else {
+			safe_halt();            /* sti; hlt: wake on the next interrupt */
+		}
+	}
+}

@@ -1,0 +1,261 @@
+/*
+ * page_alloc.c - the buddy allocator for physical pages.
+ *
+ * Free memory is kept in blocks of 2^order pages, order 0..MAX_ORDER-1,
+ * one free list per order.  A block of order n starts at a page frame
+ * number that is a multiple of 2^n; its "buddy" is the block of the same
+ * size it was split from, at pfn ^ (1 << n).
+ *
+ *   alloc_pages(order): take a block from the smallest non-empty list of
+ *     order >= the one asked for; while it is too big, split it in halves
+ *     and put the upper half back on the list one order down.
+ *   __free_pages(page, order): while the buddy is free and of the same
+ *     order, take it off its list and merge; put the result on its list.
+ *
+ * Because blocks are naturally aligned, an allocation of order n is aligned
+ * to 2^n pages: dma_alloc_coherent() relies on that.
+ *
+ * Memory is split into zones by physical address: ZONE_DMA32 (below 4 GiB,
+ * where 32-bit DMA engines such as IDE bus mastering can reach) and
+ * ZONE_NORMAL.  Ordinary allocations prefer ZONE_NORMAL, keeping low memory
+ * for the devices that need it.
+ *
+ * Portable: the host unit tests run this file over a fake mem_map.
+ * Locking: one spinlock per zone, taken with interrupts off, so that
+ * allocation from interrupt context (GFP_ATOMIC) is safe.  Never sleeps.
+ */
+#include <spindle/mm.h>
+#include <spindle/spinlock.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+
+#define DMA32_LIMIT_PFN   (0x100000000ull >> PAGE_SHIFT)
+
+enum zone_type { ZONE_DMA32, ZONE_NORMAL, MAX_NR_ZONES };
+
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free;              /* blocks on the list */
+};
+
+struct zone {
+	const char *name;
+	unsigned long start_pfn, end_pfn;   /* [start, end) */
+	unsigned long free_pages;
+	unsigned long managed_pages;        /* pages ever given to the zone */
+	struct free_area free_area[MAX_ORDER];
+	spinlock_t lock;
+};
+
+struct page *mem_map;
+unsigned long max_pfn;
+static struct zone zones[MAX_NR_ZONES];
+
+static struct zone *page_zone(struct page *page)
+{
+	return page_to_pfn(page) < DMA32_LIMIT_PFN ? &zones[ZONE_DMA32] : &zones[ZONE_NORMAL];
+}
+
+void page_alloc_init(unsigned long nr_pfns)
+{
+	static const char *const names[MAX_NR_ZONES] = { "DMA32", "Normal" };
+
+	max_pfn = nr_pfns;
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &zones[z];
+
+		memset(zone, 0, sizeof(*zone));
+		zone->name = names[z];
+		spin_lock_init(&zone->lock);
+		for (int o = 0; o < MAX_ORDER; o++)
+			INIT_LIST_HEAD(&zone->free_area[o].free_list);
+	}
+	zones[ZONE_DMA32].start_pfn = 0;
+	zones[ZONE_DMA32].end_pfn = min((unsigned long)DMA32_LIMIT_PFN, nr_pfns);
+	zones[ZONE_NORMAL].start_pfn = zones[ZONE_DMA32].end_pfn;
+	zones[ZONE_NORMAL].end_pfn = nr_pfns;
+
+	/* Every page is reserved until the arch code says it is free RAM. */
+	for (unsigned long pfn = 0; pfn < nr_pfns; pfn++) {
+		struct page *p = pfn_to_page(pfn);
+
+		memset(p, 0, sizeof(*p));
+		p->flags = PG_reserved;
+		INIT_LIST_HEAD(&p->lru);
+	}
+}
+
+static void add_to_free_area(struct zone *zone, struct page *page, unsigned int order)
+{
+	page->flags |= PG_buddy;
+	page->order = order;
+	list_add(&page->lru, &zone->free_area[order].free_list);
+	zone->free_area[order].nr_free++;
+}
+
+static void del_from_free_area(struct zone *zone, struct page *page, unsigned int order)
+{
+	page->flags &= ~PG_buddy;
+	list_del_init(&page->lru);
+	zone->free_area[order].nr_free--;
+}
+
+/* Is the page at pfn a free block of exactly `order` in this zone? */
+static bool page_is_buddy(struct zone *zone, unsigned long pfn, unsigned int order)
+{
+	struct page *p;
+
+	if (pfn < zone->start_pfn || pfn >= zone->end_pfn)
+		return false;
+	p = pfn_to_page(pfn);
+	return (p->flags & PG_buddy) && p->order == order;
+}
+
+/* Give a block back, merging with its buddy as far as possible.
+ * Caller holds zone->lock. */
+static void __free_one_block(struct zone *zone, unsigned long pfn, unsigned int order)
+{
+	zone->free_pages += 1ul << order;
+	while (order < MAX_ORDER - 1) {
+		unsigned long buddy_pfn = pfn ^ (1ul << order);
+
+		if (!page_is_buddy(zone, buddy_pfn, order))
+			break;
+		del_from_free_area(zone, pfn_to_page(buddy_pfn), order);
+		pfn &= ~(1ul << order);         /* the merged block starts at the lower */
+		order++;
+	}
+	add_to_free_area(zone, pfn_to_page(pfn), order);
+}
+
+void free_pages_range(unsigned long start, unsigned long end)
+{
+	end = min(end, max_pfn);
+	while (start < end) {
+		/* the largest aligned block that fits and stays in one zone */
+		unsigned int order = 0;
+		struct zone *zone = page_zone(pfn_to_page(start));
+		unsigned long flags;
+
+		while (order < MAX_ORDER - 1 &&
+		       !(start & ((1ul << (order + 1)) - 1)) &&
+		       start + (1ul << (order + 1)) <= min(end, zone->end_pfn))
+			order++;
+		for (unsigned long i = 0; i < (1ul << order); i++)
+			pfn_to_page(start + i)->flags &= ~PG_reserved;
+		spin_lock_irqsave(&zone->lock, flags);
+		zone->managed_pages += 1ul << order;
+		__free_one_block(zone, start, order);
+		spin_unlock_irqrestore(&zone->lock, flags);
+		start += 1ul << order;
+	}
+}
+
+/* Take a block of `order` from the zone, splitting a larger one if needed. */
+static struct page *__rmqueue(struct zone *zone, unsigned int order)
+{
+	for (unsigned int o = order; o < MAX_ORDER; o++) {
+		struct free_area *area = &zone->free_area[o];
+		struct page *page;
+
+		if (list_empty(&area->free_list))
+			continue;
+		page = list_first_entry(&area->free_list, struct page, lru);
+		del_from_free_area(zone, page, o);
+		/* Split: the upper halves go back, one order down each time. */
+		while (o > order) {
+			o--;
+			add_to_free_area(zone, page + (1ul << o), o);
+		}
+		zone->free_pages -= 1ul << order;
+		return page;
+	}
+	return NULL;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	static const enum zone_type normal_pref[] = { ZONE_NORMAL, ZONE_DMA32 };
+	static const enum zone_type dma32_only[] = { ZONE_DMA32 };
+	const enum zone_type *zl = (gfp & __GFP_DMA32) ? dma32_only : normal_pref;
+	size_t nz = (gfp & __GFP_DMA32) ? 1 : 2;
+	struct page *page = NULL;
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	for (size_t i = 0; i < nz && !page; i++) {
+		struct zone *zone = &zones[zl[i]];
+		unsigned long flags;
+
+		if (zone->start_pfn == zone->end_pfn)
+			continue;
+		spin_lock_irqsave(&zone->lock, flags);
+		page = __rmqueue(zone, order);
+		spin_unlock_irqrestore(&zone->lock, flags);
+	}
+	if (!page)
+		return NULL;
+	page->flags |= PG_head;
+	page->order = order;
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	return page;
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	struct zone *zone;
+	unsigned long flags;
+
+	if (!page)
+		return;
+	/* Freeing what is already free, or was never RAM, would corrupt the
+	 * free lists for everyone: stop here and say who did it. */
+	if (page->flags & (PG_buddy | PG_reserved | PG_slab))
+		panic("__free_pages: bad page pfn %#lx flags %#lx (double free?)",
+		      page_to_pfn(page), page->flags);
+	if ((page->flags & PG_head) && page->order != order)
+		panic("__free_pages: pfn %#lx allocated with order %u, freed with %u",
+		      page_to_pfn(page), page->order, order);
+	page->flags &= ~PG_head;
+	zone = page_zone(page);
+	spin_lock_irqsave(&zone->lock, flags);
+	__free_one_block(zone, page_to_pfn(page), order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *p = alloc_pages(gfp, order);
+
+	return p ? (unsigned long)page_address(p) : 0;
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr)
+		__free_pages(virt_to_page((void *)addr), order);
+}
+
+unsigned int get_order(size_t size)
+{
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	return order;
+}
+
+unsigned long nr_free_pages(void)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		n += READ_ONCE(zones[z].free_pages);
+	return n;
+}
+
+unsigned long totalram_pages(void)
+{
+	return zones[ZONE_DMA32].managed_pages + zones[ZONE_NORMAL].managed_pages;
+}

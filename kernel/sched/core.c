@@ -1,0 +1,371 @@
+/*
+ * core.c - tasks and the scheduler.
+ *
+ * One CPU, one run queue: a FIFO list of runnable tasks that are not
+ * running.  The running task is not on it.  __schedule() picks the head
+ * of the queue (round robin); when the queue is empty the idle task runs
+ * (the boot task, pid 0, "swapper" as in Linux), halting the CPU until the
+ * next interrupt.
+ *
+ * Who calls schedule():
+ *   - a task that sleeps: it set its state to TASK_(UN)INTERRUPTIBLE first
+ *     (wait queues, mutexes, completions, msleep all come here);
+ *   - the exit path of an interrupt, when the tick has used up the running
+ *     task's time slice (preemption; kernel/arch/x86/traps.c);
+ *   - preempt_enable() / spin_unlock() when a switch became due while
+ *     preemption was off.
+ * A preempted task goes back on the queue whatever its state says: it may
+ * have been just about to sleep, and must get to finish that itself.
+ *
+ * schedule() is the single place the CPU changes hands, so anything that
+ * must happen before a task blocks hooks in here.
+ */
+#define pr_fmt(fmt) "sched: " fmt
+#include <spindle/sched.h>
+#include <spindle/spinlock.h>
+#include <spindle/mm.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/time.h>
+#include <asm/desc.h>
+
+/* The boot task becomes the idle task; it runs on boot.S's stack. */
+extern char boot_stack[];
+static struct task_struct init_task = {
+	.state = TASK_RUNNING,
+	.pid = 0,
+	.comm = "swapper",
+	.stack = boot_stack,
+	.refcount = 1,
+};
+
+struct task_struct *current_task = &init_task;
+volatile bool need_resched;
+volatile unsigned int __preempt_count;
+LIST_HEAD(task_list);
+
+static LIST_HEAD(run_queue);
+static unsigned int nr_queued;
+static int next_pid = 1;
+static bool scheduler_running;
+
+struct task_struct *__switch_to(unsigned long *prev_ksp, unsigned long next_ksp,
+				struct task_struct *prev);
+extern char ret_from_kthread[];
+
+const char *current_comm(void)
+{
+	return current->comm;
+}
+
+unsigned int nr_running(void)
+{
+	return nr_queued + (current != &init_task);
+}
+
+static bool is_idle(struct task_struct *p)
+{
+	return p == &init_task;
+}
+
+static void enqueue_task(struct task_struct *p)
+{
+	if (p->on_rq || is_idle(p))
+		return;
+	list_add_tail(&p->run_list, &run_queue);
+	p->on_rq = true;
+	nr_queued++;
+}
+
+static struct task_struct *pick_next_task(void)
+{
+	struct task_struct *p;
+
+	if (list_empty(&run_queue))
+		return &init_task;
+	p = list_first_entry(&run_queue, struct task_struct, run_list);
+	list_del_init(&p->run_list);
+	p->on_rq = false;
+	nr_queued--;
+	return p;
+}
+
+void get_task_struct(struct task_struct *p)
+{
+	unsigned long flags = local_irq_save();
+
+	p->refcount++;
+	local_irq_restore(flags);
+}
+
+void put_task_struct(struct task_struct *p)
+{
+	unsigned long flags = local_irq_save();
+	bool last = --p->refcount == 0;
+
+	local_irq_restore(flags);
+	if (last) {
+		BUG_ON(p->state != TASK_DEAD || is_idle(p));
+		kfree(p);
+	}
+}
+
+/*
+ * Runs in the new task right after the switch.  A task that died cannot
+ * free its own stack while standing on it, so the task that runs after it
+ * does it here.
+ */
+static void finish_task_switch(struct task_struct *prev)
+{
+	if (prev->state == TASK_DEAD) {
+		list_del_init(&prev->tasks);
+		kfree(prev->stack);
+		prev->stack = NULL;
+		put_task_struct(prev);
+	}
+}
+
+/* The heart of it.  Interrupts are off; preempt: called because the
+ * running task was preempted rather than because it wants to sleep. */
+static void __schedule(bool preempt)
+{
+	struct task_struct *prev = current, *next;
+
+	if (prev->state == TASK_RUNNING || preempt) {
+		if (!is_idle(prev))
+			enqueue_task(prev);
+		if (preempt)
+			prev->nivcsw++;
+	} else {
+		prev->nvcsw++;
+		prev->sleep_start = ktime_get_ns();
+	}
+	next = pick_next_task();
+	need_resched = false;
+	next->time_slice = SCHED_TIMESLICE_MS * HZ / MSEC_PER_SEC;
+	if (next == prev)
+		return;
+
+	current_task = next;
+	tss_set_rsp0((unsigned long)next->stack + THREAD_SIZE);
+	preempt_disable();                      /* nobody preempts a half-done switch */
+	prev = __switch_to(&prev->ksp, next->ksp, prev);
+	preempt_enable_no_resched();
+	finish_task_switch(prev);
+}
+
+void schedule(void)
+{
+	unsigned long flags;
+
+	if (unlikely(in_atomic()))
+		panic("scheduling while atomic: %s, preempt_count %#x",
+		      current->comm, preempt_count());
+	flags = local_irq_save();
+	__schedule(false);
+	local_irq_restore(flags);
+}
+
+void irq_exit_preempt(bool irqs_were_on)
+{
+	if (need_resched && irqs_were_on && preempt_count() == 0)
+		__schedule(true);
+}
+
+void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	if (unlikely(need_resched) && preempt_count() == 0 && !irqs_disabled()) {
+		unsigned long flags = local_irq_save();
+
+		__schedule(true);
+		local_irq_restore(flags);
+	}
+}
+
+void yield(void)
+{
+	unsigned long flags = local_irq_save();
+
+	__schedule(true);
+	local_irq_restore(flags);
+}
+
+bool wake_up_process(struct task_struct *p)
+{
+	unsigned long flags = local_irq_save();
+	bool woken = false;
+
+	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
+		p->state = TASK_RUNNING;
+		if (p != current)
+			enqueue_task(p);
+		woken = true;
+	}
+	if (is_idle(current) && nr_queued)
+		need_resched = true;            /* the idle task gives way at once */
+	local_irq_restore(flags);
+	return woken;
+}
+
+void scheduler_tick(void)
+{
+	struct task_struct *p = current;
+
+	if (is_idle(p)) {
+		if (nr_queued)
+			need_resched = true;
+	} else if (p->time_slice && --p->time_slice == 0) {
+		need_resched = true;
+	}
+}
+
+void __might_sleep(const char *file, int line)
+{
+	if (scheduler_running && (in_atomic() || irqs_disabled()))
+		panic("BUG: sleeping function called from invalid context at %s:%d "
+		      "(preempt_count %#x, irqs %s)", file, line, preempt_count(),
+		      irqs_disabled() ? "off" : "on");
+}
+
+void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what)
+{
+	if (l->locked && l->owner_file)
+		panic("BUG: spinlock %s: %s at %s:%d (taken at %s:%d)", l->name, what,
+		      file, line, l->owner_file, l->owner_line);
+	panic("BUG: spinlock %s: %s at %s:%d", l->name, what, file, line);
+}
+
+struct schedule_timeout_timer {
+	struct timer_list timer;
+	struct task_struct *task;
+};
+
+static void process_timeout(struct timer_list *t)
+{
+	wake_up_process(container_of(t, struct schedule_timeout_timer, timer)->task);
+}
+
+long schedule_timeout(long timeout)
+{
+	struct schedule_timeout_timer t;
+	u64 expire;
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	if (timeout <= 0) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	expire = jiffies + timeout;
+	t.task = current;
+	timer_setup(&t.timer, process_timeout);
+	mod_timer(&t.timer, expire);
+	schedule();
+	del_timer(&t.timer);
+	timeout = (long)(expire - jiffies);
+	return timeout < 0 ? 0 : timeout;
+}
+
+long schedule_timeout_uninterruptible(long timeout)
+{
+	__set_current_state(TASK_UNINTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+/* --- kernel threads ---------------------------------------------------- */
+
+void kthread_entry(struct task_struct *prev)
+{
+	preempt_enable_no_resched();            /* pairs with __schedule() */
+	finish_task_switch(prev);
+	local_irq_enable();
+	do_exit(current->threadfn(current->data));
+}
+
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fmt, ...)
+{
+	struct task_struct *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	unsigned long *sp;
+	unsigned long flags;
+	va_list ap;
+
+	if (!p)
+		return NULL;
+	p->stack = kmalloc(THREAD_SIZE, GFP_KERNEL);
+	if (!p->stack) {
+		kfree(p);
+		return NULL;
+	}
+	va_start(ap, fmt);
+	vscnprintf(p->comm, sizeof(p->comm), fmt, ap);
+	va_end(ap);
+	p->state = TASK_UNINTERRUPTIBLE;        /* until wake_up_process() */
+	p->threadfn = fn;
+	p->data = data;
+	p->refcount = 1;
+	INIT_LIST_HEAD(&p->run_list);
+
+	/* The frame __switch_to pops: six callee-saved registers (rbp = 0
+	 * ends backtraces), then the return address. */
+	sp = (unsigned long *)((char *)p->stack + THREAD_SIZE);
+	*--sp = (unsigned long)ret_from_kthread;
+	for (int i = 0; i < 6; i++)
+		*--sp = 0;
+	p->ksp = (unsigned long)sp;
+
+	flags = local_irq_save();
+	p->pid = next_pid++;
+	list_add_tail(&p->tasks, &task_list);
+	local_irq_restore(flags);
+	return p;
+}
+
+bool kthread_should_stop(void)
+{
+	return READ_ONCE(current->should_stop);
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	int ret;
+
+	might_sleep();
+	get_task_struct(k);
+	k->stopper = current;
+	WRITE_ONCE(k->should_stop, true);
+	wake_up_process(k);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(k->state) == TASK_DEAD)
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	ret = k->exit_code;
+	put_task_struct(k);
+	return ret;
+}
+
+void do_exit(int code)
+{
+	struct task_struct *me = current;
+
+	BUG_ON(is_idle(me));
+	local_irq_disable();
+	me->exit_code = code;
+	me->state = TASK_DEAD;
+	if (me->stopper)
+		wake_up_process(me->stopper);
+	__schedule(false);
+	panic("do_exit: dead task %s ran again", me->comm);
+}
+
+void sched_init(void)
+{
+	INIT_LIST_HEAD(&init_task.run_list);
+	list_add(&init_task.tasks, &task_list);
+	scheduler_running = true;
+}

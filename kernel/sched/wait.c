@@ -1,0 +1,51 @@
+/*
+ * wait.c - wait queues (include/spindle/wait.h).
+ *
+ * The queue's spinlock is taken with interrupts off because interrupt
+ * handlers call wake_up().  wake_up() only makes tasks runnable; they run
+ * when the scheduler picks them.
+ */
+#include <spindle/wait.h>
+
+void init_waitqueue_head(struct wait_queue_head *wq)
+{
+	spin_lock_init(&wq->lock);
+	INIT_LIST_HEAD(&wq->head);
+}
+
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe, long state)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	if (list_empty(&wqe->entry))
+		list_add_tail(&wqe->entry, &wq->head);
+	set_current_state(state);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe)
+{
+	unsigned long flags;
+
+	__set_current_state(TASK_RUNNING);
+	spin_lock_irqsave(&wq->lock, flags);
+	list_del_init(&wqe->entry);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wake_up(struct wait_queue_head *wq)
+{
+	struct wait_queue_entry *wqe;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	list_for_each_entry(wqe, &wq->head, entry)
+		wake_up_process(wqe->task);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+bool waitqueue_active(struct wait_queue_head *wq)
+{
+	return !list_empty(&wq->head);
+}
