@@ -2,7 +2,7 @@
  * ktest.c - the in-kernel test runner (include/spindle/ktest.h).
  *
  * test=<suite>[,<suite>...] on the command line (test=all for every
- * suite) selects suites; after boot, a kernel thread "ktest" runs their
+ * suite, test=<suite>.<case> for one case) selects suites; after boot, a kernel thread "ktest" runs their
  * cases in link order and prints the harness's lines on the console:
  *
  *     TEST mm.kmalloc_churn PASS
@@ -95,8 +95,9 @@ static bool case_before(const struct ktest_case *a, const struct ktest_case *b)
 	return f < 0 || (f == 0 && a->line < b->line);
 }
 
-/* Run every case of one suite, in source order; returns how many ran. */
-static int run_suite(const char *suite, int counts[3])
+/* Run the cases of one suite (or just the case named `only`), in source
+ * order; returns how many ran. */
+static int run_suite(const char *suite, const char *only, int counts[3])
 {
 	static const struct ktest_case *cases[KTEST_MAX_CASES];
 	static struct ktest_state kt;
@@ -104,7 +105,7 @@ static int run_suite(const char *suite, int counts[3])
 	int n = 0;
 
 	for (const struct ktest_case *c = __ktest_start; c < __ktest_end; c++) {
-		if (strcmp(c->suite, suite) != 0)
+		if (strcmp(c->suite, suite) != 0 || (only && strcmp(c->name, only) != 0))
 			continue;
 		if (n == KTEST_MAX_CASES)
 			panic("ktest: more than %d cases in suite %s", KTEST_MAX_CASES, suite);
@@ -141,13 +142,17 @@ static int ktest_thread(void *unused)
 			for (const struct ktest_case *p = __ktest_start; p < c && !seen; p++)
 				seen = strcmp(p->suite, c->suite) == 0;
 			if (!seen && strcmp(c->suite, "fault") != 0)
-				run_suite(c->suite, counts);
+				run_suite(c->suite, NULL, counts);
 		}
 	}
 	for (int i = 0; i < nr_suites; i++) {
+		char *only = strchr(suites[i], '.');    /* test=suite.case */
+
+		if (only)
+			*only++ = '\0';
 		/* A named suite with no cases is an error, not an empty success. */
-		if (run_suite(suites[i], counts) == 0) {
-			printk("TEST %s.* FAIL: no such test suite\n", suites[i]);
+		if (run_suite(suites[i], only, counts) == 0) {
+			printk("TEST %s.%s FAIL: no such test\n", suites[i], only ? only : "*");
 			counts[KTEST_FAIL]++;
 		}
 	}

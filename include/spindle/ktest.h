@@ -2,7 +2,8 @@
  * In-kernel tests, run by the serial test harness.
  *
  * A test case is a function registered with KTEST(suite, name).  Booting
- * with test=<suite>[,<suite>...] (or test=all) runs those suites in a
+ * with test=<suite>[,<suite>...] (or test=all, or test=<suite>.<case>
+ * for a single case) runs those suites in a
  * kernel thread, one case after another, and prints one line per case on
  * the serial console (DESIGN.md):
  *

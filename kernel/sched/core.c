@@ -28,6 +28,7 @@
 #include <spindle/string.h>
 #include <spindle/time.h>
 #include <asm/desc.h>
+#include <asm/pgtable.h>
 
 /* The boot task becomes the idle task; it runs on boot.S's stack. */
 extern char boot_stack[];
@@ -119,7 +120,7 @@ static void finish_task_switch(struct task_struct *prev)
 {
 	if (prev->state == TASK_DEAD) {
 		list_del_init(&prev->tasks);
-		kfree(prev->stack);
+		kstack_free(prev->stack);
 		prev->stack = NULL;
 		put_task_struct(prev);
 	}
@@ -294,7 +295,7 @@ struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fm
 
 	if (!p)
 		return NULL;
-	p->stack = kmalloc(THREAD_SIZE, GFP_KERNEL);
+	p->stack = kstack_alloc();
 	if (!p->stack) {
 		kfree(p);
 		return NULL;

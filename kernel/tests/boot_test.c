@@ -101,3 +101,23 @@ KTEST(fault, null_deref)
 	*p = 42;
 	KT_ASSERT_MSG(false, "the write to NULL did not fault");
 }
+
+/* volatile: the compiler cannot see that the recursion never ends */
+static volatile int recursion_limit = 1 << 30;
+
+static int __noinline recurse(int depth)
+{
+	volatile char frame[256];
+
+	frame[0] = (char)depth;
+	if (depth >= recursion_limit)
+		return 0;
+	return recurse(depth + 1) + frame[0];
+}
+
+/* Unbounded recursion must end in "kernel stack overflow", not in silent
+ * corruption of whatever lies below the stack. */
+KTEST(fault, stack_overflow)
+{
+	KT_ASSERT_MSG(recurse(0) == 0, "recursion returned");
+}

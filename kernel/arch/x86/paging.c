@@ -26,6 +26,7 @@
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/spinlock.h>
+#include <spindle/sched.h>
 #include <asm/bootinfo.h>
 #include <asm/pgtable.h>
 #include <asm/layout.h>
@@ -300,6 +301,77 @@ void iounmap(void *addr)
 		unmap_page(kernel_pml4, va);
 		va += PAGE_SIZE;
 	}
+}
+
+/*
+ * Stack slots: THREAD_SIZE of stack plus one guard page each, found with a
+ * bitmap.  Pages come from the buddy allocator one at a time, so a stack
+ * needs no contiguous memory.
+ */
+#define KSTACK_SLOT_SIZE (THREAD_SIZE + PAGE_SIZE)
+static unsigned long kstack_used[KSTACK_SLOTS / (8 * sizeof(unsigned long))];
+static DEFINE_SPINLOCK(kstack_lock);
+
+static unsigned long kstack_slot_base(unsigned long slot)
+{
+	return KSTACK_BASE + slot * KSTACK_SLOT_SIZE + PAGE_SIZE;   /* above the guard */
+}
+
+void *kstack_alloc(void)
+{
+	const unsigned long bits = 8 * sizeof(unsigned long);
+	unsigned long flags, slot, base;
+
+	spin_lock_irqsave(&kstack_lock, flags);
+	for (slot = 0; slot < KSTACK_SLOTS; slot++)
+		if (!(kstack_used[slot / bits] & (1ul << (slot % bits))))
+			break;
+	if (slot == KSTACK_SLOTS) {
+		spin_unlock_irqrestore(&kstack_lock, flags);
+		return NULL;
+	}
+	kstack_used[slot / bits] |= 1ul << (slot % bits);
+	spin_unlock_irqrestore(&kstack_lock, flags);
+
+	base = kstack_slot_base(slot);
+	for (unsigned long off = 0; off < THREAD_SIZE; off += PAGE_SIZE) {
+		struct page *pg = alloc_page(GFP_KERNEL);
+
+		if (!pg || map_page(kernel_pml4, base + off, page_to_phys(pg), PAGE_KERNEL)) {
+			if (pg)
+				__free_page(pg);
+			/* undo what was mapped: kstack_free() stops at the hole */
+			kstack_free((void *)base);
+			return NULL;
+		}
+	}
+	return (void *)base;
+}
+
+void kstack_free(void *stack)
+{
+	const unsigned long bits = 8 * sizeof(unsigned long);
+	unsigned long base = (unsigned long)stack, slot, flags;
+
+	slot = (base - KSTACK_BASE) / KSTACK_SLOT_SIZE;
+	for (unsigned long off = 0; off < THREAD_SIZE; off += PAGE_SIZE) {
+		phys_addr_t pa = virt_to_phys_walk(kernel_pml4, base + off);
+
+		if (pa == (phys_addr_t)-1)
+			break;
+		unmap_page(kernel_pml4, base + off);
+		__free_page(pfn_to_page(pa >> PAGE_SHIFT));
+	}
+	spin_lock_irqsave(&kstack_lock, flags);
+	kstack_used[slot / bits] &= ~(1ul << (slot % bits));
+	spin_unlock_irqrestore(&kstack_lock, flags);
+}
+
+bool kstack_guard_hit(unsigned long addr)
+{
+	if (addr < KSTACK_BASE || addr >= KSTACK_BASE + KSTACK_SLOTS * KSTACK_SLOT_SIZE)
+		return false;
+	return (addr - KSTACK_BASE) % KSTACK_SLOT_SIZE < PAGE_SIZE;
 }
 
 void mm_init(void)

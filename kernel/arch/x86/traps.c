@@ -20,6 +20,7 @@
 #include <asm/desc.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
+#include <asm/pgtable.h>
 
 struct idt_entry {
 	u16 offset_low;
@@ -121,6 +122,13 @@ void die(const char *what, struct pt_regs *regs)
 		qemu_exit(QEMU_EXIT_PANIC);
 	}
 	ksym_snprint(sym, sizeof(sym), regs->rip);
+	/* Running off a stack hits its guard page; the page fault cannot push
+	 * its frame there either, so it arrives as a double fault on the
+	 * separate IST stack (asm/desc.h). */
+	if (kstack_guard_hit(regs->rsp) ||
+	    (regs->vector == X86_TRAP_PF && kstack_guard_hit(read_cr2())))
+		printk(KERN_EMERG "PANIC: kernel stack overflow in %s, task %s (rsp %#llx)\n",
+		       sym, current_comm(), (unsigned long long)regs->rsp);
 	printk(KERN_EMERG "PANIC: %s (vector %llu, error code %#llx) in %s, task %s\n",
 	       what, (unsigned long long)regs->vector,
 	       (unsigned long long)regs->error_code, sym, current_comm());

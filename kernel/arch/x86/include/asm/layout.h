@@ -7,6 +7,10 @@
  *                                            __va(phys) = phys + PAGE_OFFSET
  *   0xffffc90000000000 - 0xffffe8ffffffffff  ioremap space: device registers
  *                                            mapped uncached (MMIO_BASE)
+ *   0xffffe90000000000 - 0xffffe9ffffffffff  kernel stacks (KSTACK_BASE), each
+ *                                            below an unmapped guard page, so
+ *                                            an overflow faults instead of
+ *                                            corrupting its neighbour
  *   0xffffffff80000000 - 0xffffffffbfffffff  the kernel image, linked here
  *                                            and loaded at physical 1 MiB
  *                                            (KERNEL_VMA, -mcmodel=kernel)
@@ -23,6 +27,8 @@
 #define PAGE_OFFSET     0xffff888000000000
 #define MMIO_BASE       0xffffc90000000000
 #define MMIO_END        0xffffe90000000000
+#define KSTACK_BASE     0xffffe90000000000
+#define KSTACK_SLOTS    4096        /* at most this many tasks at once */
 
 #define BOOT_STACK_SIZE 16384
 

@@ -38,4 +38,16 @@ void unmap_page(pte_t *pml4, unsigned long va);
 /* Walk the tables: the physical address va maps to, or -1 if none. */
 phys_addr_t virt_to_phys_walk(pte_t *pml4, unsigned long va);
 
+/*
+ * Kernel stacks (THREAD_SIZE) in their own area, each with an unmapped
+ * guard page below it: running off the end of a stack faults, and the
+ * double-fault handler reports "kernel stack overflow".  NULL when out of
+ * memory or slots.  Stack memory is not in the direct map: never DMA to
+ * or from the stack.
+ */
+void *kstack_alloc(void);
+void kstack_free(void *stack);
+/* Is addr in the guard page below some kernel stack? */
+bool kstack_guard_hit(unsigned long addr);
+
 #endif /* ASM_PGTABLE_H */
