@@ -96,9 +96,9 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb qemu-vga check test test-qemu deps clean
-all: $(ISO)
-iso: $(ISO)
+.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean
+all: deps $(ISO)
+iso: deps $(ISO)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -117,6 +117,9 @@ $(BUILD)/ksyms0.S: tools/gen_ksyms.sh
 	@mkdir -p $(BUILD)
 	$(Q)sh tools/gen_ksyms.sh > $@
 
+$(BUILD)/ksyms0.o $(BUILD)/ksyms.o: $(BUILD)/%.o: $(BUILD)/%.S
+	$(Q)$(CC) -c $< -o $@
+
 $(BUILD)/spindle.elf.0: $(OBJS) $(BUILD)/ksyms0.o linker.ld
 	$(quiet) LD $@
 	$(Q)$(LD) $(LDFLAGS) -T linker.ld -o $@ $(OBJS) $(BUILD)/ksyms0.o
@@ -129,8 +132,8 @@ $(BUILD)/ksyms.S: $(BUILD)/spindle.elf.0 tools/gen_ksyms.sh
 $(KERNEL_ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
 	$(quiet) LD $@
 	$(Q)$(LD) $(LDFLAGS) -T linker.ld -o $@ $(OBJS) $(BUILD)/ksyms.o
-	@$(NM) -n $@ | grep -v ksyms > $(BUILD)/spindle.nm.1; \
-	 grep -v ksyms $(BUILD)/spindle.nm.0 | cmp -s - $(BUILD)/spindle.nm.1 || \
+	@$(NM) -n $@ | grep -v -e ksyms -e ' _end$$' > $(BUILD)/spindle.nm.1; \
+	 grep -v -e ksyms -e ' _end$$' $(BUILD)/spindle.nm.0 | cmp -s - $(BUILD)/spindle.nm.1 || \
 	 { echo "ksyms: symbols moved between the two links"; exit 1; }
 
 $(ISO): $(KERNEL_ELF) tools/grub.cfg
@@ -156,10 +159,10 @@ $(BUILD)/cmdline: FORCE
 	@printf '%s' "$(ARGS)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 FORCE:
 
-qemu: $(ISO) $(BUILD)/cmdline
+qemu: deps $(ISO) $(BUILD)/cmdline
 	$(QEMU) $(QEMUOPTS)
 
-qemu-gdb: $(ISO) $(BUILD)/cmdline
+qemu-gdb: deps $(ISO) $(BUILD)/cmdline
 	@echo "*** Now run 'gdb' in another window (Ctrl-A X quits QEMU)."
 	$(QEMU) $(QEMUOPTS) -S -gdb tcp::$(GDBPORT)
 
@@ -167,17 +170,23 @@ qemu-gdb: $(ISO) $(BUILD)/cmdline
 
 include tests/unit/unit.mk
 
-test-qemu: $(ISO)
+test-qemu: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py $(T)
 
-test: check
+# Host unit tests first (fast, precise), then the scenarios.
+test: deps
+	$(MAKE) check
 	$(MAKE) test-qemu
+
+check: deps
 
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 check pkg-config python3 e2fsprogs fdisk gdisk
 
+# Every top-level target checks for these first: as root, what is missing
+# is installed; otherwise the exact apt-get line is printed.
 deps:
 	@sh tools/install-deps.sh $(DEB_PACKAGES)
 

@@ -50,7 +50,7 @@ int ksym_snprint(char *buf, size_t len, unsigned long addr)
 
 	if (!name)
 		return scnprintf(buf, len, "%#lx", addr);
-	return scnprintf(buf, len, "%s+%#lx/%#lx", name, off, size);
+	return scnprintf(buf, len, "%s+0x%lx/0x%lx", name, off, size);
 }
 
 unsigned long ksym_address(const char *name)

@@ -7,7 +7,7 @@ for p in "$@"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && { echo "deps: all packages present"; exit 0; }
+[ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing packages:$missing"
 	echo "deps: run as root:  apt-get update && apt-get install -y$missing"

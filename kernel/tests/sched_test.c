@@ -172,7 +172,10 @@ KTEST(sched, completion_timeout)
 	u64 t0 = ktime_get_ns();
 
 	KT_ASSERT(wait_for_completion_timeout(&never, msecs_to_jiffies(30)) == 0);
-	KT_ASSERT(ktime_get_ns() - t0 >= 29 * NSEC_PER_MSEC);
+	/* A timeout counts jiffies from the last tick seen, and on a loaded
+	 * host QEMU may deliver a tick a few ms late: only a rough lower bound
+	 * holds (msleep, which checks the clock, is tested exactly in time). */
+	KT_ASSERT(ktime_get_ns() - t0 >= 20 * NSEC_PER_MSEC);
 	complete(&never);
 	KT_ASSERT(wait_for_completion_timeout(&never, msecs_to_jiffies(30)) > 0);
 	/* complete_all lets every later wait through */

@@ -1,0 +1,456 @@
+/*
+ * irq.c - irq numbers, handlers and dispatch (include/spindle/irq.h).
+ *
+ * Where it sits: below the drivers, which request_irq(); above apic.c,
+ * which programs the controllers.  traps.c calls do_irq() for every vector
+ * from 0x20 on, and the vector alone says which irq it is: vector = 0x20 +
+ * irq (asm/apic.h has the layout).  One struct irq_desc per irq says where
+ * the irq comes from -- an IOAPIC input (a GSI) or MSI -- how it signals,
+ * and who handles it.
+ *
+ * The path of one interrupt through do_irq():
+ *
+ *   vector -> irq -> irq_desc
+ *     spurious vector?            count nothing, no EOI (see below)
+ *     disabled, or no handler?    mask the input, remember it was pending
+ *     otherwise                   call every handler on the irq (shared)
+ *   EOI to the local APIC
+ *
+ * Locking: one CPU.  Every change to irq_desc[] happens under
+ * irq_desc_lock with interrupts off, so do_irq() -- which runs with
+ * interrupts off too -- never sees a half-made change and takes no lock.
+ * The lock is a leaf: nothing is called with it held that takes another.
+ */
+#define pr_fmt(fmt) "irq: " fmt
+#include <spindle/irq.h>
+#include <spindle/irqflags.h>
+#include <spindle/spinlock.h>
+#include <spindle/printk.h>
+#include <spindle/errno.h>
+#include <spindle/mm.h>
+#include <asm/acpi.h>
+#include <asm/apic.h>
+#include <asm/traps.h>
+
+/* After this many interrupts in a row that no handler claimed, the irq is
+ * disabled: a level-triggered line nobody services would otherwise
+ * interrupt forever and the machine would do nothing else. */
+#define IRQ_UNHANDLED_LIMIT     10000
+
+BUILD_BUG_ON(IRQ0_VECTOR + NR_IRQS != FIRST_SYSTEM_VECTOR);
+
+enum irq_kind {
+	IRQ_KIND_NONE,          /* no interrupt source has this number */
+	IRQ_KIND_IOAPIC,        /* an IOAPIC input: ISA IRQ or other GSI */
+	IRQ_KIND_MSI,           /* allocated by irq_alloc_msi() */
+};
+
+struct irqaction {
+	irq_handler_t handler;
+	void *dev_id;
+	const char *name;
+	unsigned long flags;
+	struct irqaction *next;         /* the next handler sharing the irq */
+};
+
+struct irq_desc {
+	struct irqaction *action;       /* handlers, in request order */
+	enum irq_kind kind;
+	/* IRQ_KIND_IOAPIC only: */
+	u32 gsi;
+	bool level, active_low;
+	bool polarity_fixed;            /* by the ACPI tables: keep it */
+	bool masked;                    /* the input is masked right now */
+	/* state: */
+	unsigned int depth;             /* disable_irq() nesting */
+	bool pending;                   /* arrived while disabled */
+	u64 count;                      /* times the handlers ran */
+	unsigned int unhandled;         /* in a row, nobody claimed it */
+	bool reported;                  /* "nobody cared" already said */
+};
+
+static struct irq_desc irq_desc[NR_IRQS];
+static DEFINE_SPINLOCK(irq_desc_lock);
+static u32 boot_cpu_apic_id;            /* where every interrupt goes */
+
+static u8 irq_to_vector(unsigned int irq)
+{
+	return IRQ0_VECTOR + irq;
+}
+
+/* Masking exists only for IOAPIC inputs; an MSI irq is held off lazily
+ * (see disable_irq()).  Callers hold irq_desc_lock or are do_irq(). */
+static void irq_mask(struct irq_desc *d)
+{
+	if (d->kind == IRQ_KIND_IOAPIC && !d->masked) {
+		ioapic_mask_gsi(d->gsi);
+		d->masked = true;
+	}
+}
+
+static void irq_unmask(struct irq_desc *d)
+{
+	if (d->kind == IRQ_KIND_IOAPIC && d->masked) {
+		ioapic_unmask_gsi(d->gsi);
+		d->masked = false;
+	}
+}
+
+/* Write the input's redirection entry from the descriptor; leaves it
+ * masked. */
+static void irq_program_ioapic(unsigned int irq, struct irq_desc *d)
+{
+	ioapic_setup_gsi(d->gsi, irq_to_vector(irq), d->level, d->active_low,
+			 boot_cpu_apic_id);
+	d->masked = true;
+}
+
+int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		const char *name, void *dev_id)
+{
+	struct irqaction *new, **p;
+	struct irq_desc *d;
+	unsigned long f;
+	int err = 0;
+
+	if (irq >= NR_IRQS || !handler || (flags & ~IRQF_SHARED))
+		return -EINVAL;
+	/* free_irq() tells the handlers of a shared irq apart by dev_id. */
+	if ((flags & IRQF_SHARED) && !dev_id)
+		return -EINVAL;
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	*new = (struct irqaction){ .handler = handler, .dev_id = dev_id,
+				   .name = name, .flags = flags };
+
+	spin_lock_irqsave(&irq_desc_lock, f);
+	d = &irq_desc[irq];
+	if (d->kind == IRQ_KIND_NONE) {
+		err = -EINVAL;
+	} else if (d->action && !(d->action->flags & flags & IRQF_SHARED)) {
+		err = -EBUSY;           /* sharing needs both sides to agree */
+	} else {
+		for (p = &d->action; *p; p = &(*p)->next)
+			;
+		*p = new;
+		if (p == &d->action) {  /* the first handler: open the line */
+			d->unhandled = 0;
+			d->reported = false;
+			if (d->depth == 0)
+				irq_unmask(d);
+		}
+	}
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+	if (err)
+		kfree(new);
+	return err;
+}
+
+void free_irq(unsigned int irq, void *dev_id)
+{
+	struct irqaction *a = NULL, **p;
+	struct irq_desc *d;
+	unsigned long f;
+
+	if (WARN_ON(irq >= NR_IRQS))
+		return;
+	spin_lock_irqsave(&irq_desc_lock, f);
+	d = &irq_desc[irq];
+	for (p = &d->action; *p; p = &(*p)->next) {
+		if ((*p)->dev_id == dev_id) {
+			a = *p;
+			*p = a->next;
+			break;
+		}
+	}
+	if (a && !d->action) {          /* the last handler: close the line */
+		irq_mask(d);
+		d->pending = false;
+	}
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+	if (!a)
+		pr_warn("free_irq(%u): no handler with dev_id %p\n", irq, dev_id);
+	kfree(a);
+}
+
+/*
+ * "Lazy" disabling, as Linux does it: disable_irq() only counts.  Masking
+ * right away would lose edges -- a masked IOAPIC input ignores them, and
+ * an MSI cannot be masked here at all -- so instead do_irq() masks the
+ * input if an interrupt does come while disabled, and notes it as pending;
+ * enable_irq() then unmasks and replays it.  A handler already running
+ * cannot be interrupted (one CPU, interrupts off), so when this returns no
+ * handler of the irq is running or will run until enable_irq().
+ */
+void disable_irq(unsigned int irq)
+{
+	unsigned long f;
+
+	if (WARN_ON(irq >= NR_IRQS))
+		return;
+	spin_lock_irqsave(&irq_desc_lock, f);
+	irq_desc[irq].depth++;
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+}
+
+void enable_irq(unsigned int irq)
+{
+	struct irq_desc *d;
+	bool resend = false;
+	unsigned long f;
+
+	if (WARN_ON(irq >= NR_IRQS))
+		return;
+	spin_lock_irqsave(&irq_desc_lock, f);
+	d = &irq_desc[irq];
+	if (d->depth == 0) {
+		pr_warn("unbalanced enable_irq(%u)\n", irq);
+	} else if (--d->depth == 0) {
+		if (d->action)
+			irq_unmask(d);
+		/* A level input still asserted fires again by itself once
+		 * unmasked; an edge happened once and must be replayed. */
+		if (d->pending) {
+			d->pending = false;
+			resend = d->kind == IRQ_KIND_MSI || !d->level;
+		}
+	}
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+	if (resend)
+		apic_send_IPI_self(irq_to_vector(irq));
+}
+
+int irq_alloc_msi(u64 *msi_addr, u32 *msi_data)
+{
+	unsigned long f;
+	int irq;
+
+	spin_lock_irqsave(&irq_desc_lock, f);
+	for (irq = FIRST_MSI_IRQ; irq < NR_IRQS; irq++) {
+		struct irq_desc *d = &irq_desc[irq];
+
+		if (d->kind == IRQ_KIND_NONE) {
+			*d = (struct irq_desc){ .kind = IRQ_KIND_MSI };
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+	if (irq == NR_IRQS)
+		return -ENOSPC;
+
+	*msi_addr = MSI_ADDR_BASE | (boot_cpu_apic_id << MSI_ADDR_DEST_ID_SHIFT);
+	*msi_data = MSI_DATA_TRIGGER_EDGE | MSI_DATA_DELIVERY_FIXED | irq_to_vector(irq);
+	return irq;
+}
+
+void irq_free_msi(unsigned int irq)
+{
+	struct irq_desc *d;
+	unsigned long f;
+
+	if (WARN_ON(irq < FIRST_MSI_IRQ || irq >= NR_IRQS))
+		return;
+	spin_lock_irqsave(&irq_desc_lock, f);
+	d = &irq_desc[irq];
+	if (d->kind != IRQ_KIND_MSI)
+		pr_warn("irq_free_msi(%u): not an allocated MSI irq\n", irq);
+	else if (d->action)             /* the vector would reach a stale handler */
+		pr_warn("irq_free_msi(%u): handlers still installed, not freed\n", irq);
+	else
+		d->kind = IRQ_KIND_NONE;
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+}
+
+u64 irq_count(unsigned int irq)
+{
+	return irq < NR_IRQS ? READ_ONCE(irq_desc[irq].count) : 0;
+}
+
+int irq_set_level_triggered(unsigned int irq, bool active_low)
+{
+	struct irq_desc *d;
+	unsigned long f;
+	int err = 0;
+
+	if (irq >= NR_IRQS)
+		return -EINVAL;
+	spin_lock_irqsave(&irq_desc_lock, f);
+	d = &irq_desc[irq];
+	if (d->kind != IRQ_KIND_IOAPIC) {
+		err = -EINVAL;
+	} else {
+		d->level = true;
+		if (!d->polarity_fixed)
+			d->active_low = active_low;
+		irq_program_ioapic(irq, d);
+		if (d->action && d->depth == 0)
+			irq_unmask(d);
+	}
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+	return err;
+}
+
+/* An interrupt no handler claimed.  Reported once; stopped if it persists. */
+static void note_unhandled(unsigned int irq, struct irq_desc *d)
+{
+	if (!d->reported) {
+		d->reported = true;
+		pr_err("irq %u: nobody cared (no handler returned IRQ_HANDLED)\n", irq);
+		for (struct irqaction *a = d->action; a; a = a->next)
+			pr_err("irq %u: handler %s\n", irq, a->name);
+	}
+	if (++d->unhandled == IRQ_UNHANDLED_LIMIT) {
+		pr_err("irq %u: %u unhandled interrupts in a row, disabling it\n",
+		       irq, IRQ_UNHANDLED_LIMIT);
+		d->depth++;
+		irq_mask(d);
+	}
+}
+
+void do_irq(struct pt_regs *regs)
+{
+	unsigned int vector = regs->vector, irq;
+	struct irq_desc *d;
+
+	/*
+	 * The spurious vector is not really an interrupt: the local APIC
+	 * sets no in-service bit for it, so there is nothing to EOI -- and
+	 * an EOI would retire some other, genuine interrupt (SDM vol. 3A,
+	 * "Spurious Interrupt").
+	 */
+	if (vector == SPURIOUS_APIC_VECTOR)
+		return;
+	if (vector == ERROR_APIC_VECTOR) {
+		pr_err("local APIC error, ESR %#x\n", apic_read_esr());
+		apic_eoi();
+		return;
+	}
+	if (vector >= FIRST_SYSTEM_VECTOR) {
+		pr_err("unexpected vector %#x\n", vector);
+		apic_eoi();
+		return;
+	}
+
+	irq = vector - IRQ0_VECTOR;
+	d = &irq_desc[irq];
+	__preempt_count += HARDIRQ_OFFSET;      /* in_irq() from here */
+	if (unlikely(d->depth || !d->action)) {
+		/* Disabled, or nobody has asked for it: keep the input quiet.
+		 * A disabled irq gets its interrupt on enable_irq(). */
+		irq_mask(d);
+		if (d->action) {
+			d->pending = true;
+		} else if (!d->reported) {
+			d->reported = true;
+			pr_warn("irq %u (vector %#x): unexpected, no handler\n", irq, vector);
+		}
+	} else {
+		bool handled = false;
+
+		d->count++;
+		for (struct irqaction *a = d->action; a; a = a->next)
+			handled |= a->handler(irq, a->dev_id) == IRQ_HANDLED;
+		if (handled)
+			d->unhandled = 0;
+		else
+			note_unhandled(irq, d);
+	}
+	/*
+	 * EOI last.  For a level-triggered IOAPIC input this order matters:
+	 * the IOAPIC will not deliver the input again until the EOI (its
+	 * "remote IRR" bit), and then re-samples the wire.  By now the
+	 * handlers have quieted their devices, so only a new request fires
+	 * again; an EOI before them would re-deliver the same one at once.
+	 * For edges and MSI the order is harmless: an interrupt that comes
+	 * while the handlers run waits in the APIC (interrupts are off).
+	 */
+	apic_eoi();
+	__preempt_count -= HARDIRQ_OFFSET;
+}
+
+/* --- boot ---------------------------------------------------------------- */
+
+static bool gsi_has_irq(u32 gsi)
+{
+	for (unsigned int irq = 0; irq < NR_IRQS; irq++)
+		if (irq_desc[irq].kind == IRQ_KIND_IOAPIC && irq_desc[irq].gsi == gsi)
+			return true;
+	return false;
+}
+
+static void irq_setup_line(unsigned int irq, u32 gsi, bool level, bool active_low,
+			   bool polarity_fixed)
+{
+	struct irq_desc *d = &irq_desc[irq];
+
+	*d = (struct irq_desc){
+		.kind = IRQ_KIND_IOAPIC, .gsi = gsi, .level = level,
+		.active_low = active_low, .polarity_fixed = polarity_fixed,
+	};
+	irq_program_ioapic(irq, d);
+}
+
+/*
+ * Give irq numbers their IOAPIC inputs.  ISA IRQs with an override go
+ * first, since an override may take the GSI another ISA IRQ would have by
+ * identity: IRQ 0 takes GSI 2, so irq 2 (the old PIC cascade) gets no
+ * input.  Then the remaining ISA IRQs, then every other GSI as the irq of
+ * its own number -- PCI on PCs, so level-triggered and active low.
+ */
+static void irq_setup_lines(void)
+{
+	const struct acpi_irq_model *m = &acpi_irq_model;
+	unsigned int last = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		bool overrides = pass == 0;
+
+		for (unsigned int irq = 0; irq < NR_IRQS_LEGACY; irq++) {
+			const struct acpi_isa_irq *isa = &m->isa[irq];
+
+			if (isa->overridden != overrides)
+				continue;
+			if (!ioapic_gsi_valid(isa->gsi) || gsi_has_irq(isa->gsi)) {
+				if (overrides)
+					pr_warn("ISA IRQ %u: GSI %u unusable\n", irq, isa->gsi);
+				continue;
+			}
+			irq_setup_line(irq, isa->gsi, isa->level, isa->active_low,
+				       isa->polarity_fixed);
+			last = max(last, irq);
+		}
+	}
+	for (u32 gsi = NR_IRQS_LEGACY; gsi < FIRST_MSI_IRQ; gsi++) {
+		if (ioapic_gsi_valid(gsi) && !gsi_has_irq(gsi)) {
+			irq_setup_line(gsi, gsi, true, true, false);
+			last = gsi;
+		}
+	}
+	if (ioapic_gsi_valid(FIRST_MSI_IRQ))
+		pr_warn("GSIs from %d on are not used: those irq numbers are MSI's\n",
+			FIRST_MSI_IRQ);
+	pr_info("irqs 0-%u on IOAPIC inputs, MSI irqs %d-%d, vectors %#x-%#x\n",
+		last, FIRST_MSI_IRQ, NR_IRQS - 1, IRQ0_VECTOR, FIRST_SYSTEM_VECTOR - 1);
+}
+
+void irq_init(void)
+{
+	const struct acpi_irq_model *m = &acpi_irq_model;
+
+	acpi_boot_init();
+	/* Done whether or not the MADT says PICs exist: on a machine without
+	 * them the port writes go nowhere. */
+	i8259_remap_and_mask();
+	lapic_init(m->lapic_address);
+	boot_cpu_apic_id = read_apic_id();
+	for (int i = 0; i < m->nr_ioapics; i++) {
+		const struct acpi_ioapic *io = &m->ioapic[i];
+		int err = ioapic_register(io->id, io->address, io->gsi_base);
+
+		if (err < 0)
+			pr_err("IOAPIC %u at %#llx: %d, its inputs are unusable\n",
+			       io->id, (unsigned long long)io->address, err);
+	}
+	irq_setup_lines();
+}

@@ -1,0 +1,132 @@
+/*
+ * timer.c - jiffies, kernel timers (struct timer_list) and msleep().
+ *
+ * Where it sits: the tick interrupt (kernel/arch/x86/time.c) calls
+ * timer_tick() HZ times a second.  Above, schedule_timeout() arms a timer
+ * to wake a sleeping task, and msleep() sleeps with it; drivers use timers
+ * for command timeouts.  Interface: include/spindle/time.h.
+ *
+ * Pending timers sit on one list sorted by expiry, so the tick looks only
+ * at the front: O(1) per tick when nothing is due, O(n) to arm.  (Linux
+ * uses a "timer wheel" to make arming O(1) as well; with the handful of
+ * timers a teaching kernel has, a sorted list is the clearer choice.)
+ *
+ * Timer functions run in interrupt context, from the tick: they must not
+ * sleep.  The list is shared between task context (mod_timer, del_timer)
+ * and the tick, so every access has interrupts off -- on one CPU that is
+ * all the exclusion needed.
+ */
+#include <spindle/time.h>
+#include <spindle/sched.h>
+#include <spindle/irqflags.h>
+#include <spindle/list.h>
+#include <spindle/printk.h>
+
+volatile u64 jiffies;
+
+static LIST_HEAD(timer_list_head);      /* pending timers, by expires */
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *))
+{
+	INIT_LIST_HEAD(&t->entry);
+	t->expires = 0;
+	t->function = fn;
+	t->pending = false;
+}
+
+/* Take a pending timer off the list.  Interrupts are off. */
+static void __timer_detach(struct timer_list *t)
+{
+	list_del_init(&t->entry);
+	t->pending = false;
+}
+
+void mod_timer(struct timer_list *t, u64 expires)
+{
+	unsigned long flags = local_irq_save();
+	struct list_head *pos;
+
+	if (t->pending)
+		__timer_detach(t);
+	t->expires = expires;
+	/* Insert before the first timer due strictly later: timers due at
+	 * the same jiffy then fire in the order they were armed. */
+	list_for_each(pos, &timer_list_head) {
+		if (time_after(list_entry(pos, struct timer_list, entry)->expires, expires))
+			break;
+	}
+	list_add_tail(&t->entry, pos);
+	t->pending = true;
+	local_irq_restore(flags);
+}
+
+bool del_timer(struct timer_list *t)
+{
+	unsigned long flags = local_irq_save();
+	bool was_pending = t->pending;
+
+	if (was_pending)
+		__timer_detach(t);
+	local_irq_restore(flags);
+	return was_pending;
+}
+
+/*
+ * Run every timer that is due.  The due ones are first moved to a private
+ * list, and run from there: a function that re-arms its own timer for
+ * "now" then runs again at the next tick instead of looping here forever.
+ * Each timer is detached before its function runs, so the function may
+ * mod_timer() it again, or del_timer() / mod_timer() any other timer --
+ * including one still waiting on the private list, since that is a list
+ * like any other.
+ */
+static void run_timers(void)
+{
+	LIST_HEAD(due);
+
+	while (!list_empty(&timer_list_head)) {
+		struct timer_list *t = list_first_entry(&timer_list_head,
+							struct timer_list, entry);
+
+		if (time_after(t->expires, jiffies))
+			break;
+		list_move_tail(&t->entry, &due);
+	}
+	while (!list_empty(&due)) {
+		struct timer_list *t = list_first_entry(&due, struct timer_list, entry);
+
+		__timer_detach(t);
+		t->function(t);
+	}
+}
+
+void timer_tick(void)
+{
+	unsigned long flags = local_irq_save();  /* already off in the tick */
+
+	jiffies++;
+	run_timers();
+	scheduler_tick();
+	local_irq_restore(flags);
+}
+
+/*
+ * Sleep at least @ms milliseconds.  schedule_timeout() counts whole
+ * jiffies from "now", which is somewhere inside the current one, so n
+ * jiffies may be a little less than n periods: ask for one more.  And
+ * since a tick can be late or lost on a busy host (or a sleeper woken
+ * early), loop on the clock until the deadline has really passed: this
+ * never returns early.  Task context only; call after time_init().
+ */
+void msleep(unsigned int ms)
+{
+	u64 deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	u64 now;
+
+	might_sleep();
+	while ((now = ktime_get_ns()) < deadline) {
+		u64 left = DIV_ROUND_UP((deadline - now) * HZ, NSEC_PER_SEC);
+
+		schedule_timeout_uninterruptible((long)left + 1);
+	}
+}
