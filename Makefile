@@ -152,17 +152,32 @@ QEMUOPTS += -device ide-cd,drive=cd,bus=ide.2
 QEMUOPTS += -device isa-debug-exit,iobase=0xf4,iosize=4
 QEMUOPTS += -fw_cfg name=opt/spindle/cmdline,file=$(BUILD)/cmdline
 QEMUOPTS += -nographic
+# Disks for the drivers to find: two on AHCI ports 0 and 1 (sda, sdb), one
+# on a PIIX3 IDE controller (hda).  Sparse images, kept between runs.
+DISK_SIZE ?= 256M
+DISKS     := $(BUILD)/disk-sda.img $(BUILD)/disk-sdb.img $(BUILD)/disk-hda.img
+QEMUOPTS += -drive if=none,id=sda,file=$(BUILD)/disk-sda.img,format=raw
+QEMUOPTS += -device ide-hd,drive=sda,bus=ide.0
+QEMUOPTS += -drive if=none,id=sdb,file=$(BUILD)/disk-sdb.img,format=raw
+QEMUOPTS += -device ide-hd,drive=sdb,bus=ide.1
+QEMUOPTS += -device piix3-ide,id=pide
+QEMUOPTS += -drive if=none,id=hda,file=$(BUILD)/disk-hda.img,format=raw
+QEMUOPTS += -device ide-hd,drive=hda,bus=pide.0
 GDBPORT  ?= 1234
+
+$(DISKS):
+	@mkdir -p $(BUILD)
+	truncate -s $(DISK_SIZE) $@
 
 $(BUILD)/cmdline: FORCE
 	@mkdir -p $(BUILD)
 	@printf '%s' "$(ARGS)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 FORCE:
 
-qemu: deps $(ISO) $(BUILD)/cmdline
+qemu: deps $(ISO) $(BUILD)/cmdline $(DISKS)
 	$(QEMU) $(QEMUOPTS)
 
-qemu-gdb: deps $(ISO) $(BUILD)/cmdline
+qemu-gdb: deps $(ISO) $(BUILD)/cmdline $(DISKS)
 	@echo "*** Now run 'gdb' in another window (Ctrl-A X quits QEMU)."
 	$(QEMU) $(QEMUOPTS) -S -gdb tcp::$(GDBPORT)
 
@@ -183,7 +198,7 @@ check: deps
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
-	qemu-system-x86 check pkg-config python3 e2fsprogs fdisk gdisk
+	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
