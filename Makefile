@@ -60,6 +60,9 @@ KERNEL_OBJS := \
 	$(K)/sched/wait.o \
 	$(K)/sched/mutex.o \
 	$(K)/sched/completion.o \
+	$(K)/sched/debug.o \
+	$(K)/hung_task.o \
+	$(K)/mm/mempool.o \
 	$(K)/timer.o
 
 # In-kernel test suites (run with test=<suite>).
@@ -68,21 +71,38 @@ KTEST_OBJS := \
 	$(K)/tests/mm_test.o \
 	$(K)/tests/sched_test.o \
 	$(K)/tests/time_test.o \
-	$(K)/tests/pci_test.o
+	$(K)/tests/pci_test.o \
+	$(K)/tests/block_test.o \
+	$(K)/tests/hung_task_test.o
+
+# The bio layer (the request layer joins it later).
+BLOCK_OBJS := \
+	$(B)/bio.o \
+	$(B)/blk-core.o \
+	$(B)/genhd.o \
+	$(B)/partition.o \
+	$(B)/partitions/check.o \
+	$(B)/partitions/msdos.o \
+	$(B)/partitions/efi.o \
+	$(B)/blk-boot.o
 
 LIB_OBJS := \
 	lib/string.o \
-	lib/vsprintf.o
+	lib/vsprintf.o \
+	lib/crc32.o \
+	lib/pattern.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \
 	$(D)/char/vga.o \
 	$(D)/firmware/qemu_fw_cfg.o \
 	$(D)/pci/pci.o \
-	$(D)/pci/pci_names.o
+	$(D)/pci/pci_names.o \
+	$(D)/block/brd.o \
+	$(D)/block/null_blk.o
 
 OBJS := $(addprefix $(BUILD)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(KTEST_OBJS) \
-	$(LIB_OBJS) $(DRIVER_OBJS))
+	$(BLOCK_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
 # `make V=1` shows every command; by default one short line per file.
 ifeq ($(V),1)

@@ -13,11 +13,16 @@
  *   interrupts       ACPI tables, local APIC, IOAPIC
  *   scheduler        this thread of execution becomes a task
  *   time             TSC calibration and the periodic tick; interrupts on
- *   boot options     the __setup handlers, in command-line order
- *   initcalls        subsystems and drivers (PCI, disks, ...)
  *
- * Then the boot task either runs the tests named by test= (and QEMU exits
- * with their verdict) or becomes the idle task.
+ * The rest happens in task context, in the "init" kernel thread (pid 1,
+ * kernel_init(), as in Linux), because driver set-up sleeps -- reading a
+ * partition table waits for I/O -- and the boot task cannot: it becomes
+ * the idle task, which must always be runnable.
+ *
+ *   boot options     the __setup handlers, in command-line order
+ *   initcalls        subsystems and drivers (PCI, disks, ...), then the
+ *                    boot actions (show=, pattern=)
+ *   tests            test= runs in-kernel suites; QEMU exits with the verdict
  */
 #include <spindle/printk.h>
 #include <spindle/console.h>
@@ -52,6 +57,20 @@ static void do_initcalls(void)
 	}
 }
 
+static int kernel_init(void *unused)
+{
+	(void)unused;
+	parse_args();
+	do_initcalls();
+
+	pr_info("Spindle is ready: %lu KiB RAM free, %u tasks runnable\n",
+		nr_free_pages() * (PAGE_SIZE / 1024), nr_running());
+
+	if (ktest_requested())
+		ktest_run_requested();          /* its thread ends with qemu_exit() */
+	return 0;
+}
+
 void start_kernel(u32 magic, u32 mbi_phys)
 {
 	serial_init();
@@ -74,14 +93,8 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	time_init();
 	local_irq_enable();
 
-	parse_args();
-	do_initcalls();
-
-	pr_info("Spindle is ready: %lu KiB RAM free, %u tasks runnable\n",
-		nr_free_pages() * (PAGE_SIZE / 1024), nr_running());
-
-	if (ktest_requested())
-		ktest_run_requested();          /* its thread ends with qemu_exit() */
+	if (!kthread_run(kernel_init, NULL, "init"))
+		panic("cannot start the init thread");
 
 	/* The boot task becomes the idle task: it runs when nothing else can. */
 	for (;;) {

@@ -30,6 +30,8 @@
 #include <spindle/list.h>
 #include <spindle/irqflags.h>
 
+struct bio_list;
+
 #define TASK_RUNNING            0
 #define TASK_INTERRUPTIBLE      1
 #define TASK_UNINTERRUPTIBLE    2
@@ -60,6 +62,11 @@ struct task_struct {
 	int refcount;                   /* the task itself + get_task_struct() */
 	bool should_stop;               /* kthread_stop() was called */
 	struct task_struct *stopper;    /* who waits in kthread_stop() */
+
+	/* the block layer (include/spindle/bio.h): bios queued by
+	 * generic_make_request() while this task is inside a make_request_fn
+	 * (seed 001's recursion avoidance); NULL when not submitting */
+	struct bio_list *bio_list;
 
 	/* statistics (for /proc/<pid>/stat, the hung-task detector) */
 	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */

@@ -29,6 +29,7 @@ typedef u64 sector_t;      /* a 512-byte sector number */
 
 #ifndef SPINDLE_HOST
 typedef long ssize_t;
+typedef u32 dev_t;              /* major:minor of a device */
 #else
 #include <sys/types.h>
 #endif

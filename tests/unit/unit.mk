@@ -23,13 +23,18 @@ UNIT_BUILD := $(BUILD)/unit
 UNIT_CC ?= gcc
 
 # Kernel sources compiled into every unit-test program.
-UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c \
-	kernel/mm/page_alloc.c kernel/mm/slab.c kernel/mm/dma.c
+UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c \
+	kernel/mm/page_alloc.c kernel/mm/slab.c kernel/mm/dma.c \
+	block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c \
+	lib/pattern.c kernel/mm/mempool.c \
+	kernel/sched/wait.c kernel/sched/mutex.c kernel/sched/completion.c \
+	block/bio.c block/blk-core.c block/genhd.c block/partition.c
 # Host stand-ins for kernel services, and the shared main().
 UNIT_SHIM_SRCS := tests/unit/shim/host.c tests/unit/shim/host_kernel.c \
 	tests/unit/unit_main.c
 # Test programs, each from tests/unit/<name>.c.
-UNIT_TESTS := check_string check_vsprintf check_list check_page_alloc check_slab
+UNIT_TESTS := check_string check_vsprintf check_list check_page_alloc check_slab \
+	check_crc32 check_partitions check_bio check_pattern
 
 # Recursive (=) so that pkg-config runs only when a unit test is built.
 UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude \
@@ -42,8 +47,20 @@ UNIT_TEST_OBJS := $(UNIT_TESTS:%=$(UNIT_BUILD)/tests/unit/%.o)
 UNIT_PROGS := $(UNIT_TESTS:%=$(UNIT_BUILD)/%)
 UNIT_OBJS := $(UNIT_COMMON_OBJS) $(UNIT_TEST_OBJS)
 
+# The outside oracle of check_partitions: disk images made by the host's
+# sfdisk, each with sfdisk --json's view of it as plain text (see the
+# script).  Made before the tests run; the program finds them through
+# PART_IMAGE_DIR, compiled in (an environment variable of that name wins).
+UNIT_PART_DIR := $(UNIT_BUILD)/partitions
+UNIT_PART_STAMP := $(UNIT_PART_DIR)/made
+$(UNIT_PART_STAMP): tests/unit/partitions/make_images.sh
+	bash $< $(UNIT_PART_DIR)
+	touch $@
+$(UNIT_BUILD)/tests/unit/check_partitions.o: UNIT_CFLAGS += \
+	-DPART_IMAGE_DIR='"$(abspath $(UNIT_PART_DIR))"'
+
 .PHONY: check
-check: $(UNIT_PROGS)
+check: $(UNIT_PROGS) $(UNIT_PART_STAMP)
 	@failed=0; \
 	for t in $(UNIT_PROGS); do \
 		echo "== $$t"; \

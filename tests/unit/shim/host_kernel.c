@@ -13,6 +13,7 @@
 #include <spindle/mm.h>
 #include <spindle/spinlock.h>
 #include <spindle/printk.h>
+#include <spindle/sched.h>
 #include "host_kernel.h"
 
 char *host_phys_base;
@@ -50,6 +51,50 @@ void __might_sleep(const char *file, int line)
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what)
 {
 	panic("spinlock %s: %s at %s:%d", l->name, what, file, line);
+}
+
+/*
+ * One task, the test itself.  It cannot really sleep: schedule() calls
+ * host_schedule_hook, which plays "the rest of the system" (e.g. frees the
+ * object the test is waiting for); with no hook, sleeping would never end,
+ * so it panics instead.
+ */
+static struct task_struct host_task = { .state = TASK_RUNNING, .comm = "host" };
+struct task_struct *current_task = &host_task;
+void (*host_schedule_hook)(void);
+/* kernel/hung_task.c owns this in the kernel; blk-core.c sets it */
+void (*hung_task_show_io)(struct task_struct *p);
+
+const char *current_comm(void) { return current->comm; }
+
+void schedule(void)
+{
+	if (current->state != TASK_RUNNING) {
+		if (!host_schedule_hook)
+			panic("host: %s would sleep forever", current->comm);
+		host_schedule_hook();
+	}
+	current->state = TASK_RUNNING;
+}
+
+long schedule_timeout(long timeout)
+{
+	schedule();
+	return timeout;
+}
+
+void yield(void)
+{
+	if (host_schedule_hook)
+		host_schedule_hook();
+}
+
+bool wake_up_process(struct task_struct *p)
+{
+	bool was_asleep = p->state != TASK_RUNNING;
+
+	p->state = TASK_RUNNING;
+	return was_asleep;
 }
 
 void host_mm_init(size_t bytes)

@@ -6,5 +6,7 @@
 
 void host_mm_init(size_t bytes);
 void host_mm_exit(void);
+/* What "sleeping" does on the host: see host_kernel.c. */
+extern void (*host_schedule_hook)(void);
 
 #endif

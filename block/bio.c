@@ -1,0 +1,293 @@
+/*
+ * bio.c - allocating, filling, splitting, chaining and completing bios
+ * (include/spindle/bio.h).
+ *
+ * Where it sits: the bottom of everything that builds I/O (the page cache,
+ * the verifier, stacked drivers that clone and split), the top of the
+ * submission path in blk-core.c.  Rule for callers: once a bio is
+ * submitted, only its bi_end_io may touch it.
+ *
+ * Memory: a bio and its first BIO_INLINE_VECS segments are one object from
+ * the bio_set's mempool; a bigger segment array is kmalloc'ed beside it.
+ *
+ * Portable: host unit tests run this file.
+ */
+#include <spindle/bio.h>
+#include <spindle/blkdev.h>
+#include <spindle/completion.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/irqflags.h>
+#include <spindle/init.h>
+
+#define FS_BIO_SET_SIZE 64              /* bios in reserve for ordinary I/O */
+
+static void bio_chain_endio_marker(struct bio *bio);
+
+struct bio_set fs_bio_set;
+
+static size_t bio_object_size(void)
+{
+	return sizeof(struct bio) + BIO_INLINE_VECS * sizeof(struct bio_vec);
+}
+
+int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
+		unsigned int flags)
+{
+	bs->name = name;
+	bs->flags = flags;
+	return mempool_init(&bs->pool, pool_size, bio_object_size(),
+			    flags & BIOSET_RESERVE_ONLY ? MEMPOOL_RESERVE_ONLY : 0);
+}
+
+void bioset_exit(struct bio_set *bs)
+{
+	mempool_exit(&bs->pool);
+}
+
+static void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_vecs)
+{
+	memset(bio, 0, sizeof(*bio));
+	bio->__bi_cnt = 1;
+	bio->__bi_remaining = 1;
+	bio->bi_io_vec = vecs;
+	bio->bi_max_vecs = max_vecs;
+}
+
+struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs)
+{
+	struct bio_vec *vecs = NULL;
+	struct bio *bio;
+
+	if (nr_vecs > BIO_MAX_VECS)
+		return NULL;
+	if (nr_vecs > BIO_INLINE_VECS) {
+		/* The segment array is not reserved: it may fail, but before we
+		 * take a bio from the pool, so nothing is held if it does. */
+		vecs = kmalloc(nr_vecs * sizeof(*vecs), gfp);
+		if (!vecs)
+			return NULL;
+	}
+	bio = mempool_alloc(&bs->pool, gfp);
+	if (!bio) {
+		kfree(vecs);
+		return NULL;
+	}
+	if (vecs)
+		bio_init(bio, vecs, nr_vecs);
+	else
+		bio_init(bio, bio->bi_inline_vecs, BIO_INLINE_VECS);
+	bio->bi_pool = bs;
+	return bio;
+}
+
+void bio_reset(struct bio *bio)
+{
+	struct bio_vec *vecs = bio->bi_io_vec;
+	unsigned short max = bio->bi_max_vecs;
+	struct bio_set *bs = bio->bi_pool;
+
+	bio_init(bio, vecs, max);
+	bio->bi_pool = bs;
+}
+
+void bio_get(struct bio *bio)
+{
+	unsigned long flags = local_irq_save();
+
+	bio->__bi_cnt++;
+	local_irq_restore(flags);
+}
+
+void bio_put(struct bio *bio)
+{
+	unsigned long flags = local_irq_save();
+	bool last = --bio->__bi_cnt == 0;
+
+	local_irq_restore(flags);
+	if (!last)
+		return;
+	if (bio->bi_io_vec != bio->bi_inline_vecs && !(bio->bi_flags & BIO_CLONED))
+		kfree(bio->bi_io_vec);
+	mempool_free(bio, &bio->bi_pool->pool);
+}
+
+unsigned int bio_add_page(struct bio *bio, struct page *page,
+			  unsigned int len, unsigned int offset)
+{
+	struct bio_vec *prev = bio->bi_vcnt ? &bio->bi_io_vec[bio->bi_vcnt - 1] : NULL;
+
+	if (bio->bi_flags & BIO_CLONED)
+		return 0;
+	/* Contiguous with the last segment in the same page: just grow it. */
+	if (prev && prev->bv_page == page && prev->bv_offset + prev->bv_len == offset) {
+		prev->bv_len += len;
+	} else {
+		if (bio->bi_vcnt == bio->bi_max_vecs)
+			return 0;
+		bio->bi_io_vec[bio->bi_vcnt++] = (struct bio_vec){ page, len, offset };
+	}
+	bio->bi_iter.bi_size += len;
+	return len;
+}
+
+void bvec_iter_advance(const struct bio_vec *vecs, struct bvec_iter *it, unsigned int bytes)
+{
+	BUG_ON(bytes > it->bi_size);
+	it->bi_size -= bytes;
+	bytes += it->bi_bvec_done;
+	while (bytes && bytes >= vecs[it->bi_idx].bv_len) {
+		bytes -= vecs[it->bi_idx].bv_len;
+		it->bi_idx++;
+	}
+	it->bi_bvec_done = bytes;
+}
+
+void bio_advance(struct bio *bio, unsigned int bytes)
+{
+	if (bio_has_data(bio))
+		bvec_iter_advance(bio->bi_io_vec, &bio->bi_iter, bytes);
+	else
+		bio->bi_iter.bi_size -= bytes;
+	bio->bi_iter.bi_sector += bytes >> SECTOR_SHIFT;
+}
+
+int blk_status_to_errno(blk_status_t status)
+{
+	switch (status) {
+	case BLK_STS_OK:        return 0;
+	case BLK_STS_NOTSUPP:   return -EOPNOTSUPP;
+	case BLK_STS_TIMEOUT:   return -ETIMEDOUT;
+	case BLK_STS_NOSPC:     return -ENOSPC;
+	case BLK_STS_RESOURCE:  return -ENOMEM;
+	case BLK_STS_AGAIN:     return -EAGAIN;
+	default:                return -EIO;
+	}
+}
+
+/*
+ * A chained bio ends only when its own I/O and every child's have: each
+ * child holds one count in __bi_remaining (plus one for the bio itself).
+ * Returns true when this was the last count.
+ */
+static bool bio_remaining_done(struct bio *bio)
+{
+	unsigned long flags;
+	bool done;
+
+	if (!(bio->bi_flags & BIO_CHAIN))
+		return true;
+	flags = local_irq_save();
+	done = --bio->__bi_remaining == 0;
+	if (done)
+		bio->bi_flags &= ~BIO_CHAIN;
+	local_irq_restore(flags);
+	return done;
+}
+
+void bio_endio(struct bio *bio)
+{
+	/* A loop, not recursion, up a chain of parents (a long chain of
+	 * splits would otherwise use a stack frame per link). */
+	while (bio_remaining_done(bio)) {
+		struct bio *parent;
+
+		if (bio->bi_end_io != bio_chain_endio_marker) {
+			if (bio->bi_end_io)
+				bio->bi_end_io(bio);
+			return;
+		}
+		parent = bio->bi_private;
+		/* the first error wins: a later success does not hide it */
+		if (!parent->bi_status)
+			parent->bi_status = bio->bi_status;
+		bio_put(bio);
+		bio = parent;
+	}
+}
+
+static void bio_chain_endio_marker(struct bio *bio)
+{
+	/* Never called: bio_endio() recognises it and walks to the parent. */
+	(void)bio;
+	BUG_ON(1);
+}
+
+void bio_chain(struct bio *child, struct bio *parent)
+{
+	unsigned long flags;
+
+	BUG_ON(child->bi_private || child->bi_end_io);
+	child->bi_private = parent;
+	child->bi_end_io = bio_chain_endio_marker;
+	flags = local_irq_save();
+	if (parent->bi_flags & BIO_CHAIN) {
+		parent->__bi_remaining++;
+	} else {
+		parent->bi_flags |= BIO_CHAIN;
+		parent->__bi_remaining = 2;
+	}
+	local_irq_restore(flags);
+}
+
+struct bio *bio_clone_fast(struct bio *bio, gfp_t gfp, struct bio_set *bs)
+{
+	struct bio *c = bio_alloc_bioset(gfp, 0, bs);
+
+	if (!c)
+		return NULL;
+	c->bi_disk = bio->bi_disk;
+	c->bi_partno = bio->bi_partno;
+	c->bi_opf = bio->bi_opf;
+	c->bi_flags |= BIO_CLONED | (bio->bi_flags & BIO_REMAPPED);
+	c->bi_iter = bio->bi_iter;
+	c->bi_io_vec = bio->bi_io_vec;
+	c->bi_vcnt = bio->bi_vcnt;
+	c->bi_max_vecs = bio->bi_max_vecs;
+	return c;
+}
+
+struct bio *bio_split(struct bio *bio, unsigned int sectors, gfp_t gfp,
+		      struct bio_set *bs)
+{
+	struct bio *front;
+
+	BUG_ON(sectors == 0 || sectors >= bio_sectors(bio));
+	front = bio_clone_fast(bio, gfp, bs);
+	if (!front)
+		return NULL;
+	front->bi_iter.bi_size = sectors << SECTOR_SHIFT;
+	bio_advance(bio, sectors << SECTOR_SHIFT);
+	return front;
+}
+
+void bio_set_dev(struct bio *bio, struct block_device *bdev)
+{
+	bio->bi_disk = bdev->bd_disk;
+	bio->bi_partno = bdev->bd_partno;
+	bio->bi_flags &= ~BIO_REMAPPED;
+}
+
+static void submit_bio_wait_endio(struct bio *bio)
+{
+	complete(bio->bi_private);
+}
+
+int submit_bio_wait(struct bio *bio)
+{
+	DECLARE_COMPLETION(done);
+
+	bio->bi_private = &done;
+	bio->bi_end_io = submit_bio_wait_endio;
+	bio->bi_opf |= REQ_SYNC;
+	submit_bio(bio);
+	wait_for_completion(&done);
+	return blk_status_to_errno(bio->bi_status);
+}
+
+static int __init bio_init_fs_set(void)
+{
+	return bioset_init(&fs_bio_set, "fs_bio_set", FS_BIO_SET_SIZE, 0);
+}
+core_initcall(bio_init_fs_set);

@@ -1,0 +1,175 @@
+/*
+ * blk-boot.c - the block layer's boot-time actions, for tests and labs:
+ *
+ *   show=partitions,vmstat       print the file(s), each after a header
+ *                                "==> /proc/<file> <==" as tail(1) does
+ *   pattern=write:<dev>:<off>:<len>:<seed>
+ *   pattern=verify:<dev>:<off>:<len>:<seed>
+ *                                write or check DESIGN.md's pattern over a
+ *                                byte range (multiples of 512; K/M/G
+ *                                suffixes), printing
+ *                                "PATTERN <op> <dev> <off> <len> OK" or
+ *                                "... FAIL: <first bad byte offset or error>"
+ *
+ * The options are recorded in command-line order while it is parsed and
+ * run in that order by a late_initcall, once every driver has registered
+ * its disks.  The I/O goes through submit_bio() like any other.
+ */
+#include <spindle/blkdev.h>
+#include <spindle/pattern.h>
+#include <spindle/init.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include "blk.h"
+
+#define ACTION_ARG_LEN   128
+#define PATTERN_BIO_PAGES 16            /* 64 KiB per bio */
+
+enum action_kind { ACTION_SHOW, ACTION_PATTERN };
+
+struct boot_action {
+	struct list_head list;
+	enum action_kind kind;
+	char arg[ACTION_ARG_LEN];
+};
+
+static LIST_HEAD(boot_actions);
+
+static int record(enum action_kind kind, const char *val)
+{
+	struct boot_action *a = kzalloc(sizeof(*a), GFP_KERNEL);
+
+	if (!a)
+		return -ENOMEM;
+	a->kind = kind;
+	strlcpy(a->arg, val, sizeof(a->arg));
+	list_add_tail(&a->list, &boot_actions);
+	return 0;
+}
+
+static int __init show_setup(const char *val) { return record(ACTION_SHOW, val); }
+__setup("show=", show_setup);
+static int __init pattern_setup(const char *val) { return record(ACTION_PATTERN, val); }
+__setup("pattern=", pattern_setup);
+
+static void show_file(const char *name)
+{
+	static char buf[8192];
+
+	if (strcmp(name, "partitions") == 0) {
+		blk_show_partitions(buf, sizeof(buf));
+	} else if (strcmp(name, "vmstat") == 0) {
+		scnprintf(buf, sizeof(buf), "pgpgin %llu\npgpgout %llu\n",
+			  (unsigned long long)vm_events.pgpgin,
+			  (unsigned long long)vm_events.pgpgout);
+	} else {
+		pr_warn("show=: no such file /proc/%s\n", name);
+		return;
+	}
+	printk("==> /proc/%s <==\n%s", name, buf);
+}
+
+/* Write or verify [off, off+len) of bdev; returns NULL or the reason. */
+static const char *pattern_run(struct block_device *bdev, bool write, u64 off,
+			       u64 len, u64 seed, char *why, size_t why_len)
+{
+	struct page *pages = alloc_pages(GFP_KERNEL, 4);        /* 16 pages */
+	const u64 chunk_max = PATTERN_BIO_PAGES * PAGE_SIZE;
+	const char *ret = NULL;
+
+	if (!pages)
+		return "out of memory";
+	for (u64 done = 0; done < len && !ret; ) {
+		u64 chunk = min(chunk_max, len - done);
+		u8 *buf = page_address(pages);
+		struct bio *bio = bio_alloc(GFP_NOIO, PATTERN_BIO_PAGES);
+		int err;
+
+		bio_set_dev(bio, bdev);
+		bio->bi_iter.bi_sector = (off + done) >> SECTOR_SHIFT;
+		bio->bi_opf = write ? REQ_OP_WRITE : REQ_OP_READ;
+		for (u64 p = 0; p < chunk; p += PAGE_SIZE)
+			bio_add_page(bio, pages + p / PAGE_SIZE, min(PAGE_SIZE, chunk - p), 0);
+		if (write)
+			pattern_fill(buf, off + done, chunk, seed);
+		err = submit_bio_wait(bio);
+		bio_put(bio);
+		if (err) {
+			scnprintf(why, why_len, "I/O error %d at byte %llu", err,
+				  (unsigned long long)(off + done));
+			ret = why;
+		} else if (!write) {
+			s64 bad = pattern_check(buf, off + done, chunk, seed);
+
+			if (bad >= 0) {
+				scnprintf(why, why_len, "%lld", (long long)bad);
+				ret = why;
+			}
+		}
+		done += chunk;
+	}
+	__free_pages(pages, 4);
+	return ret;
+}
+
+static void pattern_action(char *arg)
+{
+	char *op = strsep(&arg, ":"), *dev = strsep(&arg, ":");
+	char *s_off = strsep(&arg, ":"), *s_len = strsep(&arg, ":"), *s_seed = arg;
+	unsigned long long off = 0, len = 0, seed = 0;
+	struct block_device *bdev;
+	const char *why = NULL;
+	char buf[96];
+	char *end;
+	bool write;
+
+	if (!op || !dev || !s_off || !s_len || !s_seed ||
+	    (strcmp(op, "write") && strcmp(op, "verify"))) {
+		pr_warn("pattern=: expected write|verify:<dev>:<offset>:<length>:<seed>\n");
+		return;
+	}
+	write = strcmp(op, "write") == 0;
+	off = memparse(s_off, &end);
+	if (*end)
+		why = "bad offset";
+	len = memparse(s_len, &end);
+	if (*end)
+		why = "bad length";
+	if (!why && kstrtoull(s_seed, 0, &seed))
+		why = "bad seed";
+	if (!why && (off % SECTOR_SIZE || len % SECTOR_SIZE || !len))
+		why = "offset and length must be non-zero multiples of 512";
+	bdev = lookup_bdev(dev);
+	if (!why && !bdev)
+		why = "no such device";
+	if (!why && (off + len) / SECTOR_SIZE > bdev_nr_sectors(bdev))
+		why = "beyond the end of the device";
+	if (!why)
+		why = pattern_run(bdev, write, off, len, seed, buf, sizeof(buf));
+	if (why)
+		printk("PATTERN %s %s %llu %llu FAIL: %s\n", op, dev, off, len, why);
+	else
+		printk("PATTERN %s %s %llu %llu OK\n", op, dev, off, len);
+}
+
+static int __init blk_boot_actions(void)
+{
+	struct boot_action *a, *tmp;
+
+	list_for_each_entry_safe(a, tmp, &boot_actions, list) {
+		if (a->kind == ACTION_SHOW) {
+			char *p = a->arg, *name;
+
+			while ((name = strsep(&p, ",")) != NULL)
+				if (*name)
+					show_file(name);
+		} else {
+			pattern_action(a->arg);
+		}
+		list_del(&a->list);
+		kfree(a);
+	}
+	return 0;
+}
+late_initcall(blk_boot_actions);

@@ -1,0 +1,252 @@
+/*
+ * blk-core.c - submit_bio() and generic_make_request(): how a bio gets
+ * from whoever built it to the make_request_fn of its device.
+ *
+ * Where it sits: above it, everything that submits I/O; below it, each
+ * device's make_request_fn -- a driver, or a stacked device (partition
+ * remapping happens here; dm targets resubmit to their legs).
+ *
+ * The rule a make_request_fn must not break: it may submit more bios,
+ * but must never wait for one it submitted -- those are only queued
+ * (current->bio_list) and run after it returns.
+ */
+#include <spindle/blkdev.h>
+#include <spindle/sched.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/init.h>
+#include <spindle/sched_debug.h>
+#include "blk.h"
+
+enum bio_order bio_order = BIO_ORDER_DEPTH;
+
+static int __init bio_order_setup(const char *val)
+{
+	if (strcmp(val, "fifo") == 0)
+		bio_order = BIO_ORDER_FIFO;
+	else if (strcmp(val, "depth") == 0)
+		bio_order = BIO_ORDER_DEPTH;
+	else
+		return -EINVAL;
+	return 0;
+}
+__setup("bio_order=", bio_order_setup);
+
+struct request_queue *bio_queue(const struct bio *bio)
+{
+	return bio->bi_disk->queue;
+}
+
+/*
+ * Enter the queue: refused once blk_cleanup_queue() marked it dying.
+ * q_usage counts the bios inside make_request_fn, so cleanup can wait for
+ * them to leave.  Does not sleep.
+ */
+int blk_queue_enter(struct request_queue *q)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->dying)
+		ret = -ENODEV;
+	else
+		q->q_usage++;
+	spin_unlock_irqrestore(&q->lock, flags);
+	return ret;
+}
+
+void blk_queue_exit(struct request_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->q_usage--;
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+/*
+ * Checks before a bio may go to its device: it fits in its partition
+ * (never touching a neighbour), and partition sectors become disk sectors.
+ * Returns false after ending the bio with an error.
+ */
+static bool generic_make_request_checks(struct bio *bio)
+{
+	struct gendisk *disk = bio->bi_disk;
+	struct block_device *part;
+	sector_t nr = bio_sectors(bio);
+
+	if (!disk || !disk->queue) {
+		pr_err("blk: bio to no device\n");
+		bio_io_error(bio);
+		return false;
+	}
+	part = bio->bi_partno < DISK_MAX_PARTS ? disk->part[bio->bi_partno] : NULL;
+	if (!part) {
+		pr_err("blk: %s: no partition %u\n", disk->disk_name, bio->bi_partno);
+		bio_io_error(bio);
+		return false;
+	}
+	if (bio->bi_flags & BIO_REMAPPED)
+		return true;
+	if (bio->bi_iter.bi_sector > part->bd_nr_sectors ||
+	    nr > part->bd_nr_sectors - bio->bi_iter.bi_sector) {
+		pr_err("blk: %s: attempt to access beyond end of device: sector %llu + %llu > %llu\n",
+		       part->bd_name, (unsigned long long)bio->bi_iter.bi_sector,
+		       (unsigned long long)nr, (unsigned long long)part->bd_nr_sectors);
+		bio_io_error(bio);
+		return false;
+	}
+	/* Partition remap: from here on the bio addresses the whole disk. */
+	bio->bi_iter.bi_sector += part->bd_start_sect;
+	bio->bi_partno = 0;
+	bio->bi_flags |= BIO_REMAPPED;
+	return true;
+}
+
+/*
+ * Seed 001's sort, run after each make_request_fn returns: the bios it
+ * queued (on_stack) are split into those for *lower* devices and those for
+ * the *same* device, and the list becomes lower, then same, then what was
+ * already waiting before the call (hold) -- each group in submission
+ * order.  So a bio's children are all handled before its siblings
+ * (depth-first), and when make_request_fn runs for a device, every bio
+ * submitted earlier to that device has been fully handled: none is still
+ * waiting behind it on this list.
+ *
+ * bio_order=fifo keeps the pre-4.11 behaviour instead: new bios simply go
+ * after what was waiting.
+ */
+void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
+			   struct request_queue *q)
+{
+	struct bio_list lower = BIO_EMPTY_LIST, same = BIO_EMPTY_LIST;
+	struct bio *bio;
+
+	if (bio_order == BIO_ORDER_FIFO) {
+		bio_list_merge(hold, on_stack);
+		*on_stack = *hold;
+		return;
+	}
+	while ((bio = bio_list_pop(on_stack)) != NULL) {
+		if (bio_queue(bio) == q)
+			bio_list_add(&same, bio);
+		else
+			bio_list_add(&lower, bio);
+	}
+	bio_list_merge(on_stack, &lower);
+	bio_list_merge(on_stack, &same);
+	bio_list_merge(on_stack, hold);
+}
+
+/*
+ * generic_make_request - hand a bio to its device's make_request_fn.
+ *
+ * The following loop may be a bit non-obvious, and so deserves some
+ * explanation.  A stacked device's make_request_fn (a partition, a dm
+ * target) usually submits new bios to the devices below it.  If each of
+ * those submissions called the next make_request_fn directly, a deep stack
+ * of devices would use a deep stack of kernel frames -- and the kernel
+ * stack is small (16 KiB, with a guard page below it).
+ *
+ * So only the outermost call does the work.  It points current->bio_list
+ * at a list on its own stack; a nested call sees that and just appends its
+ * bio there.  The outermost call then takes bios off the list one at a
+ * time and calls their make_request_fn, with a fresh list for each call;
+ * when the call returns, blk_sort_pending_bios() decides in which order
+ * what it queued runs.  The stack depth is now constant however deep the
+ * device stack is.
+ *
+ * Does not wait for the I/O; may sleep for resources (a bio from a
+ * mempool) unless REQ_NOWAIT.
+ */
+void generic_make_request(struct bio *bio)
+{
+	struct bio_list bio_list_on_stack = BIO_EMPTY_LIST;
+
+	if (current->bio_list) {
+		/* Inside a make_request_fn: queue it, the outer loop runs it. */
+		bio_list_add(current->bio_list, bio);
+		return;
+	}
+
+	current->bio_list = &bio_list_on_stack;
+	do {
+		struct request_queue *q;
+
+		if (!generic_make_request_checks(bio))
+			goto next;
+		q = bio_queue(bio);
+		if (blk_queue_enter(q) == 0) {
+			/* what was waiting before this call */
+			struct bio_list hold = bio_list_on_stack;
+
+			bio_list_init(&bio_list_on_stack);
+			q->make_request_fn(q, bio);
+			blk_queue_exit(q);
+			blk_sort_pending_bios(&bio_list_on_stack, &hold, q);
+		} else {
+			/* the queue is going away (a removed device) */
+			bio_io_error(bio);
+		}
+next:
+		bio = bio_list_pop(&bio_list_on_stack);
+	} while (bio);
+	current->bio_list = NULL;
+}
+
+/*
+ * submit_bio - the entry point for filesystems and other users.  Counts
+ * the data for /proc/vmstat (pgpgin/pgpgout, in KiB as Linux) and submits.
+ */
+void submit_bio(struct bio *bio)
+{
+	if (bio_has_data(bio)) {
+		if (bio_is_write(bio))
+			vm_events.pgpgout += bio_sectors(bio) / 2;
+		else
+			vm_events.pgpgin += bio_sectors(bio) / 2;
+	}
+	generic_make_request(bio);
+}
+
+struct vm_events vm_events;
+
+static const char *const op_names[] = {
+	[REQ_OP_READ] = "R", [REQ_OP_WRITE] = "W", [REQ_OP_FLUSH] = "F",
+	[REQ_OP_DISCARD] = "D",
+};
+
+/*
+ * For the hung-task report: the bios a stuck task still has queued on
+ * current->bio_list -- in the seed's deadlock, the very bio the task is
+ * waiting for.  Called with the task asleep, so its list does not change.
+ */
+static void blk_show_task_io(struct task_struct *p)
+{
+	struct bio_list *bl = p->bio_list;
+	struct bio *bio;
+	int n = 0;
+
+	if (!bl) {
+		printk(KERN_ERR "      bio_list: none (not inside generic_make_request)\n");
+		return;
+	}
+	printk(KERN_ERR "      bio_list: %u bio(s) queued, not yet submitted:\n", bio_list_size(bl));
+	bio_list_for_each(bio, bl) {
+		if (++n > 16) {
+			printk(KERN_ERR "        ...\n");
+			break;
+		}
+		printk(KERN_ERR "        %s %s %llu+%u\n", bio->bi_disk ? bio->bi_disk->disk_name : "?",
+		       bio_op(bio) < ARRAY_SIZE(op_names) ? op_names[bio_op(bio)] : "?",
+		       (unsigned long long)bio->bi_iter.bi_sector, bio_sectors(bio));
+	}
+}
+
+static int __init blk_core_init(void)
+{
+	hung_task_show_io = blk_show_task_io;
+	return 0;
+}
+core_initcall(blk_core_init);

@@ -1,0 +1,31 @@
+/*
+ * blk.h - declarations private to block/ (not for drivers or users).
+ */
+#ifndef BLOCK_BLK_H
+#define BLOCK_BLK_H
+
+#include <spindle/blkdev.h>
+
+struct request_queue *bio_queue(const struct bio *bio);
+int blk_queue_enter(struct request_queue *q);
+void blk_queue_exit(struct request_queue *q);
+/* The lab function: order the bios a make_request_fn queued (blk-core.c). */
+void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
+			   struct request_queue *q);
+
+/* /proc/vmstat counters kept by the block layer. */
+struct vm_events {
+	u64 pgpgin;             /* KiB read from block devices */
+	u64 pgpgout;            /* KiB written */
+};
+extern struct vm_events vm_events;
+
+/* genhd.c */
+struct block_device *add_part(struct gendisk *disk, int partno,
+			      sector_t start, sector_t len);
+/* partition.c: read the table, add a block_device per partition. */
+void blk_scan_partitions(struct gendisk *disk);
+/* /proc/partitions text */
+int blk_show_partitions(char *buf, size_t size);
+
+#endif /* BLOCK_BLK_H */

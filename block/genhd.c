@@ -1,0 +1,165 @@
+/*
+ * genhd.c - registering disks and their partitions; finding them by name.
+ *
+ * Where it sits: drivers call alloc_disk()/add_disk() (the "below" half of
+ * include/spindle/blkdev.h); users find a block_device with lookup_bdev().
+ * add_disk() creates the whole-disk block_device (partition 0), reads the
+ * partition table (block/partitions/) and creates one block_device per
+ * partition with its start and size; generic_make_request() uses them to
+ * check and remap every bio.
+ *
+ * The list of disks is only changed from task context, at boot or when a
+ * driver removes a disk; a mutex protects it.
+ */
+#include <spindle/blkdev.h>
+#include <spindle/mutex.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include "blk.h"
+
+LIST_HEAD(disk_list);
+static DEFINE_MUTEX(disk_list_lock);
+
+struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata)
+{
+	struct request_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+
+	if (!q)
+		return NULL;
+	q->make_request_fn = fn;
+	q->queuedata = queuedata;
+	q->limits.logical_block_size = SECTOR_SIZE;
+	q->limits.max_sectors = BIO_MAX_VECS * (PAGE_SIZE >> SECTOR_SHIFT);
+	spin_lock_init(&q->lock);
+	return q;
+}
+
+void blk_queue_logical_block_size(struct request_queue *q, unsigned int size)
+{
+	q->limits.logical_block_size = size;
+}
+
+void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors)
+{
+	q->limits.max_sectors = sectors;
+}
+
+void blk_cleanup_queue(struct request_queue *q)
+{
+	unsigned long flags;
+
+	might_sleep();
+	spin_lock_irqsave(&q->lock, flags);
+	q->dying = true;
+	spin_unlock_irqrestore(&q->lock, flags);
+	/* Bios already inside make_request_fn finish on their own. */
+	while (READ_ONCE(q->q_usage))
+		yield();
+}
+
+struct gendisk *alloc_disk(int minors)
+{
+	struct gendisk *disk = kzalloc(sizeof(*disk), GFP_KERNEL);
+
+	if (!disk)
+		return NULL;
+	disk->minors = minors;
+	INIT_LIST_HEAD(&disk->list);
+	return disk;
+}
+
+struct block_device *add_part(struct gendisk *disk, int partno,
+				     sector_t start, sector_t len)
+{
+	struct block_device *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	size_t n;
+
+	if (!b)
+		return NULL;
+	b->bd_disk = disk;
+	b->bd_partno = partno;
+	b->bd_start_sect = start;
+	b->bd_nr_sectors = len;
+	b->bd_dev = MKDEV(disk->major, disk->first_minor + partno);
+	n = strlcpy(b->bd_name, disk->disk_name, sizeof(b->bd_name));
+	if (partno) {
+		/* "sda" + "1"; a name ending in a digit gets a 'p': "nullb0p1" */
+		bool digit = n && disk->disk_name[n - 1] >= '0' && disk->disk_name[n - 1] <= '9';
+
+		snprintf(b->bd_name + n, sizeof(b->bd_name) - n, "%s%d", digit ? "p" : "", partno);
+	}
+	disk->part[partno] = b;
+	return b;
+}
+
+int add_disk(struct gendisk *disk)
+{
+	if (!disk->queue || !disk->disk_name[0])
+		return -EINVAL;
+	if (!add_part(disk, 0, 0, disk->capacity))
+		return -ENOMEM;
+	mutex_lock(&disk_list_lock);
+	list_add_tail(&disk->list, &disk_list);
+	disk->registered = true;
+	mutex_unlock(&disk_list_lock);
+	pr_info("%s: %llu sectors (%llu MiB)\n", disk->disk_name,
+		(unsigned long long)disk->capacity,
+		(unsigned long long)(disk->capacity >> (20 - SECTOR_SHIFT)));
+	if (disk->minors > 1)
+		blk_scan_partitions(disk);
+	return 0;
+}
+
+void del_gendisk(struct gendisk *disk)
+{
+	mutex_lock(&disk_list_lock);
+	list_del_init(&disk->list);
+	disk->registered = false;
+	mutex_unlock(&disk_list_lock);
+	if (disk->queue)
+		blk_cleanup_queue(disk->queue);
+}
+
+void put_disk(struct gendisk *disk)
+{
+	if (!disk)
+		return;
+	for (int i = 0; i < DISK_MAX_PARTS; i++)
+		kfree(disk->part[i]);
+	kfree(disk);
+}
+
+struct block_device *lookup_bdev(const char *name)
+{
+	struct block_device *found = NULL;
+	struct gendisk *disk;
+
+	mutex_lock(&disk_list_lock);
+	list_for_each_entry(disk, &disk_list, list)
+		for (int i = 0; i < DISK_MAX_PARTS && !found; i++)
+			if (disk->part[i] && strcmp(disk->part[i]->bd_name, name) == 0)
+				found = disk->part[i];
+	mutex_unlock(&disk_list_lock);
+	return found;
+}
+
+/* /proc/partitions, in Linux's format: sizes in 1 KiB blocks. */
+int blk_show_partitions(char *buf, size_t size)
+{
+	struct gendisk *disk;
+	int n = scnprintf(buf, size, "major minor  #blocks  name\n\n");
+
+	mutex_lock(&disk_list_lock);
+	list_for_each_entry(disk, &disk_list, list)
+		for (int i = 0; i < DISK_MAX_PARTS; i++) {
+			struct block_device *b = disk->part[i];
+
+			if (b)
+				n += scnprintf(buf + n, size - n, "%4u  %7u %10llu %s\n",
+					       MAJOR(b->bd_dev), MINOR(b->bd_dev),
+					       (unsigned long long)b->bd_nr_sectors / 2, b->bd_name);
+		}
+	mutex_unlock(&disk_list_lock);
+	return n;
+}

@@ -1,0 +1,166 @@
+/*
+ * null_blk.c - a disk that stores nothing: nullb0, nullb1, ... (Linux's
+ * null_blk, bio-based mode).
+ *
+ * Every bio succeeds; reads return whatever is in the buffer.  What is
+ * left is the cost of the block layer itself -- the software ceiling a
+ * benchmark compares real drivers against -- and a knob for latency.
+ *
+ * Boot options (Linux's module parameters):
+ *   null_blk.nr_devices=<n>      how many (default 0: none unless asked)
+ *   null_blk.gb=<n>              size in GiB (default 250)
+ *   null_blk.bs=<bytes>          logical block size (512 or 4096; default 512)
+ *   null_blk.irqmode=<0|2>       0: complete in the submitter's context;
+ *                                2: complete from a timer (default)
+ *   null_blk.completion_nsec=<n> latency in irqmode 2 (default 10000);
+ *                                rounded up to whole jiffies (1 ms): no
+ *                                high-resolution timers in Spindle.  Bios
+ *                                that arrive while a batch waits end with
+ *                                it, so latency is at most this.
+ * irqmode 1 (softirq) does not exist here and is refused.
+ */
+#define pr_fmt(fmt) "null_blk: " fmt
+#include <spindle/blkdev.h>
+#include <spindle/init.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/time.h>
+
+#define NULLB_MAJOR     252             /* dynamic in Linux; fixed here */
+#define NULLB_MAX       16
+#define NULL_IRQ_NONE   0
+#define NULL_IRQ_TIMER  2
+
+static unsigned int nr_devices;
+static unsigned int gb = 250;
+static unsigned int bs = 512;
+static unsigned int irqmode = NULL_IRQ_TIMER;
+static unsigned long long completion_nsec = 10000;
+
+struct nullb {
+	struct gendisk *disk;
+	struct bio_list pending;        /* irqmode 2: waiting for the timer */
+	struct timer_list timer;
+	spinlock_t lock;
+};
+
+static int __init uint_param(const char *val, unsigned int *p, unsigned int max)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v > max)
+		return -EINVAL;
+	*p = v;
+	return 0;
+}
+
+static int __init nr_devices_setup(const char *v) { return uint_param(v, &nr_devices, NULLB_MAX); }
+__setup("null_blk.nr_devices=", nr_devices_setup);
+static int __init gb_setup(const char *v) { return uint_param(v, &gb, 1u << 16); }
+__setup("null_blk.gb=", gb_setup);
+static int __init bs_setup(const char *v)
+{
+	unsigned int b;
+
+	if (uint_param(v, &b, 4096) || (b != 512 && b != 4096))
+		return -EINVAL;
+	bs = b;
+	return 0;
+}
+__setup("null_blk.bs=", bs_setup);
+static int __init irqmode_setup(const char *v)
+{
+	unsigned int m;
+
+	if (uint_param(v, &m, 2) || m == 1)
+		return -EINVAL;
+	irqmode = m;
+	return 0;
+}
+__setup("null_blk.irqmode=", irqmode_setup);
+static int __init completion_nsec_setup(const char *v)
+{
+	return kstrtoull(v, 0, &completion_nsec) ? -EINVAL : 0;
+}
+__setup("null_blk.completion_nsec=", completion_nsec_setup);
+
+/* Timer: end every bio whose latency has passed.  Interrupt context. */
+static void null_timer_fn(struct timer_list *t)
+{
+	struct nullb *nb = container_of(t, struct nullb, timer);
+	struct bio_list done;
+	unsigned long flags;
+	struct bio *bio;
+
+	spin_lock_irqsave(&nb->lock, flags);
+	done = nb->pending;
+	bio_list_init(&nb->pending);
+	spin_unlock_irqrestore(&nb->lock, flags);
+	while ((bio = bio_list_pop(&done)) != NULL)
+		bio_endio(bio);
+}
+
+static void null_make_request(struct request_queue *q, struct bio *bio)
+{
+	struct nullb *nb = q->queuedata;
+	unsigned long flags;
+
+	if (irqmode == NULL_IRQ_NONE) {
+		bio_endio(bio);
+		return;
+	}
+	spin_lock_irqsave(&nb->lock, flags);
+	bio_list_add(&nb->pending, bio);
+	if (!nb->timer.pending)
+		mod_timer(&nb->timer, jiffies +
+			  max(1ull, msecs_to_jiffies(DIV_ROUND_UP(completion_nsec, NSEC_PER_MSEC))));
+	spin_unlock_irqrestore(&nb->lock, flags);
+}
+
+static int __init null_add_dev(unsigned int i)
+{
+	struct nullb *nb = kzalloc(sizeof(*nb), GFP_KERNEL);
+	struct request_queue *q;
+	int err;
+
+	if (!nb)
+		return -ENOMEM;
+	spin_lock_init(&nb->lock);
+	timer_setup(&nb->timer, null_timer_fn);
+	q = blk_alloc_queue(null_make_request, nb);
+	nb->disk = alloc_disk(1);
+	if (!q || !nb->disk) {
+		kfree(q);
+		kfree(nb->disk);
+		kfree(nb);
+		return -ENOMEM;
+	}
+	blk_queue_logical_block_size(q, bs);
+	snprintf(nb->disk->disk_name, DISK_NAME_LEN, "nullb%u", i);
+	nb->disk->major = NULLB_MAJOR;
+	nb->disk->first_minor = i;
+	nb->disk->queue = q;
+	set_capacity(nb->disk, (sector_t)gb << (30 - SECTOR_SHIFT));
+	err = add_disk(nb->disk);
+	if (err) {
+		put_disk(nb->disk);
+		kfree(q);
+		kfree(nb);
+	}
+	return err;
+}
+
+static int __init null_init(void)
+{
+	for (unsigned int i = 0; i < nr_devices; i++) {
+		int err = null_add_dev(i);
+
+		if (err)
+			return err;
+	}
+	if (nr_devices)
+		pr_info("%u device(s), %u GiB, bs %u, irqmode %u, completion %llu ns\n",
+			nr_devices, gb, bs, irqmode, completion_nsec);
+	return 0;
+}
+device_initcall(null_init);

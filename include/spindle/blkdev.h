@@ -1,0 +1,127 @@
+/*
+ * blkdev.h - block devices: the interface in two halves.
+ *
+ *   ABOVE (filesystems, the page cache, the pattern verifier, user I/O):
+ *     find a device by name (lookup_bdev), build bios (bio.h) and
+ *     submit_bio() them; never call a driver directly.
+ *
+ *   BELOW (drivers: brd, null_blk, device-mapper, IDE, AHCI):
+ *     q = blk_alloc_queue(my_make_request, my_data);
+ *     disk = alloc_disk(); fill name, major, first_minor, capacity, queue;
+ *     add_disk(disk);   -- partitions are scanned, the disk is live
+ *     my_make_request(q, bio) is then called with each bio, already
+ *     remapped from partition to whole disk and checked against the
+ *     disk's size; it must eventually bio_endio() the bio, and may submit
+ *     other bios with generic_make_request() (they are queued on
+ *     current->bio_list and run after it returns: seed 001).
+ *
+ * A gendisk is the disk; each partition, and the whole disk as partition
+ * 0, is a struct block_device with its start and size (the article:
+ * "a gendisk together with a partition number").
+ */
+#ifndef SPINDLE_BLKDEV_H
+#define SPINDLE_BLKDEV_H
+
+#include <spindle/blk_types.h>
+#include <spindle/bio.h>
+#include <spindle/list.h>
+#include <spindle/spinlock.h>
+
+#define DISK_NAME_LEN   32
+#define DISK_MAX_PARTS  64              /* partition numbers 0 (whole) .. 63 */
+
+
+#define MINORBITS       20
+#define MKDEV(ma, mi)   (((dev_t)(ma) << MINORBITS) | (mi))
+#define MAJOR(dev)      ((unsigned int)((dev) >> MINORBITS))
+#define MINOR(dev)      ((unsigned int)((dev) & ((1u << MINORBITS) - 1)))
+
+struct request_queue;
+typedef void (make_request_fn)(struct request_queue *q, struct bio *bio);
+
+struct queue_limits {
+	unsigned int logical_block_size;    /* bytes; 512 unless the device says */
+	unsigned int max_sectors;           /* largest I/O, in 512-byte sectors */
+};
+
+struct request_queue {
+	make_request_fn *make_request_fn;
+	void *queuedata;                    /* the driver's */
+	struct queue_limits limits;
+	bool dying;                         /* blk_cleanup_queue(): refuse new I/O */
+	int q_usage;                        /* bios inside make_request_fn */
+	spinlock_t lock;
+};
+
+/* I/O statistics, Linux /proc/diskstats fields (times in ms). */
+struct disk_stats {
+	u64 ios[2];                         /* completed, [READ] and [WRITE] */
+	u64 sectors[2];
+	u64 merges[2];
+	u64 ticks[2];
+};
+
+struct block_device {
+	struct gendisk *bd_disk;
+	u8 bd_partno;                       /* 0: the whole disk */
+	sector_t bd_start_sect;             /* where it starts on the disk */
+	sector_t bd_nr_sectors;             /* its size */
+	dev_t bd_dev;
+	char bd_name[DISK_NAME_LEN + 4];    /* "sda", "sda1" */
+	void *bd_holder;                    /* exclusive user (O_EXCL, mount) */
+	struct disk_stats stats;
+};
+
+struct gendisk {
+	char disk_name[DISK_NAME_LEN];
+	int major;
+	int first_minor;
+	int minors;                         /* 1: no partitions allowed */
+	sector_t capacity;                  /* in 512-byte sectors */
+	struct request_queue *queue;
+	void *private_data;                 /* the driver's */
+	struct block_device *part[DISK_MAX_PARTS];  /* [0]: whole disk */
+	struct list_head list;              /* all disks, in registration order */
+	bool registered;
+};
+
+/* --- for drivers (below) ---------------------------------------------- */
+
+struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata);
+/* Mark the queue dying: new bios fail with BLK_STS_IOERR (seed 001's
+ * else-branch), then wait for the bios already inside to leave.  May sleep. */
+void blk_cleanup_queue(struct request_queue *q);
+void blk_queue_logical_block_size(struct request_queue *q, unsigned int size);
+void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors);
+
+struct gendisk *alloc_disk(int minors);
+/* Register the disk and its partitions; returns 0 or -errno. */
+int add_disk(struct gendisk *disk);
+void del_gendisk(struct gendisk *disk);
+void put_disk(struct gendisk *disk);
+static inline sector_t get_capacity(const struct gendisk *d) { return d->capacity; }
+static inline void set_capacity(struct gendisk *d, sector_t s) { d->capacity = s; }
+
+/* --- for users (above) -------------------------------------------------- */
+
+/* "sda1", "ram0": the block_device, or NULL. */
+struct block_device *lookup_bdev(const char *name);
+static inline sector_t bdev_nr_sectors(const struct block_device *b) { return b->bd_nr_sectors; }
+
+void submit_bio(struct bio *bio);
+void generic_make_request(struct bio *bio);
+
+/* Every registered disk, in registration order (genhd.c). */
+extern struct list_head disk_list;
+
+/*
+ * Boot option bio_order=fifo|depth (block/blk-core.c): how
+ * generic_make_request() orders bios queued by a make_request_fn.
+ * depth (default): lower devices first, then the same device, then what
+ * was waiting -- Linux since 4.11 (seed 001).  fifo: strictly in
+ * submission order, as before 4.11; deadlocks stacks that split.
+ */
+enum bio_order { BIO_ORDER_DEPTH, BIO_ORDER_FIFO };
+extern enum bio_order bio_order;
+
+#endif /* SPINDLE_BLKDEV_H */

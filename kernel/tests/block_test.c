@@ -1,0 +1,111 @@
+/*
+ * Bio-layer tests in the kernel: real threads and a real RAM disk, where
+ * the host tests (tests/unit/check_bio.c) use models.  Scenario "brd"
+ * boots with brd.rd_nr=2 so ram0 and ram1 exist.
+ */
+#include <spindle/ktest.h>
+#include <spindle/blkdev.h>
+#include <spindle/mempool.h>
+#include <spindle/completion.h>
+#include <spindle/pattern.h>
+#include <spindle/sched.h>
+#include <spindle/time.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+
+static int rw(struct block_device *b, bool write, sector_t sector,
+	      struct page *pages, unsigned int offset, unsigned int len)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 8);
+	int err;
+
+	bio_set_dev(bio, b);
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_opf = write ? REQ_OP_WRITE : REQ_OP_READ;
+	/* segments deliberately not page-aligned: offset into the first page */
+	while (len) {
+		unsigned int n = min(len, (unsigned int)PAGE_SIZE - offset);
+
+		bio_add_page(bio, pages++, n, offset);
+		len -= n;
+		offset = 0;
+	}
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}
+
+KTEST(block, brd_roundtrip)
+{
+	struct block_device *b = lookup_bdev("ram0");
+	struct page *w = alloc_pages(GFP_KERNEL, 2), *r = alloc_pages(GFP_KERNEL, 2);
+	const unsigned int off = 1536, len = 3 * PAGE_SIZE;     /* 6 segments' worth */
+
+	if (!b)
+		KT_SKIP("no ram0 (boot with brd.rd_nr=1)");
+	KT_ASSERT(w && r);
+	pattern_fill((char *)page_address(w) + off, 8 * 512, len, 99);
+	KT_ASSERT(rw(b, true, 8, w, off, len) == 0);
+	memset(page_address(r), 0, 4 * PAGE_SIZE);
+	/* read back through a different alignment */
+	KT_ASSERT(rw(b, false, 8, r, 512, len) == 0);
+	KT_ASSERT_MSG(pattern_check((char *)page_address(r) + 512, 8 * 512, len, 99) < 0,
+		      "data read back differs");
+	__free_pages(w, 2);
+	__free_pages(r, 2);
+}
+
+KTEST(block, beyond_end_is_eio)
+{
+	struct block_device *b = lookup_bdev("ram0");
+	struct page *p = alloc_page(GFP_KERNEL);
+
+	if (!b)
+		KT_SKIP("no ram0");
+	KT_ASSERT(rw(b, false, bdev_nr_sectors(b) - 8, p, 0, PAGE_SIZE) == 0);
+	KT_ASSERT(rw(b, false, bdev_nr_sectors(b) - 7, p, 0, PAGE_SIZE) == -EIO);
+	KT_ASSERT(rw(b, true, bdev_nr_sectors(b), p, 0, 512) == -EIO);
+	__free_page(p);
+}
+
+struct pool_waiter {
+	mempool_t *pool;
+	struct completion got;
+	void *element;
+};
+
+static int pool_waiter_fn(void *arg)
+{
+	struct pool_waiter *w = arg;
+
+	w->element = mempool_alloc(w->pool, GFP_NOIO);  /* sleeps: pool is dry */
+	complete(&w->got);
+	return 0;
+}
+
+/* A dry reserve-only pool puts the allocator to sleep until a free. */
+KTEST(block, mempool_wait_and_wakeup)
+{
+	static mempool_t pool;
+	struct pool_waiter w = { .pool = &pool, .element = NULL };
+	struct task_struct *t;
+	void *mine;
+
+	KT_ASSERT(mempool_init(&pool, 1, 128, MEMPOOL_RESERVE_ONLY) == 0);
+	init_completion(&w.got);
+	mine = mempool_alloc(&pool, GFP_NOIO);
+	KT_ASSERT(mine != NULL);
+	t = kthread_run(pool_waiter_fn, &w, "poolwait");
+	KT_ASSERT(t != NULL);
+	get_task_struct(t);
+	msleep(20);
+	KT_ASSERT_MSG(!completion_done(&w.got), "allocation from a dry pool did not wait");
+	KT_ASSERT(t->state == TASK_UNINTERRUPTIBLE);
+	KT_ASSERT(pool.nr_waits == 1);
+	put_task_struct(t);
+	mempool_free(mine, &pool);
+	wait_for_completion(&w.got);
+	KT_ASSERT(w.element == mine);
+	mempool_free(w.element, &pool);
+	mempool_exit(&pool);
+}

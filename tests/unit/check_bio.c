@@ -1,0 +1,491 @@
+/*
+ * The bio layer on the host: generic_make_request()'s ordering under both
+ * policies over model device stacks (seed 001), split and chain
+ * completion, partition bounds and remapping, mempool exhaustion and
+ * waiting.
+ *
+ * The model: each device has up to three children and may split each bio
+ * it gets into `pieces`.  Its make_request_fn logs its name, submits the
+ * remainder of a split to itself first (as seed 001 asks drivers to do),
+ * then one clone of the front part to each child, and ends the bio; a
+ * device without children just ends it.  Two reference models, written
+ * independently of blk-core.c, say what order to expect:
+ *   depth: pre-order -- a device, then everything below its front part,
+ *          then its remainder;
+ *   fifo:  breadth-first -- a queue in submission order.
+ */
+#include <check.h>
+#include <signal.h>
+#include <spindle/blkdev.h>
+#include <spindle/sched.h>
+#include "shim/host_kernel.h"
+#include "../../block/blk.h"
+
+#define MAX_DEVS   16
+#define LOG_MAX    512
+
+struct model_dev {
+	char name;
+	int nchild;
+	int child[3];
+	int pieces;                     /* how many parts it splits a bio into */
+	struct gendisk *disk;
+};
+
+static struct model_dev devs[MAX_DEVS];
+static int ndevs;
+static char call_log[LOG_MAX];
+static int log_len;
+static struct bio_set test_bs;
+
+/* bi_iter.bi_sector carries how many pieces of the bio are left. */
+static void model_make_request(struct request_queue *q, struct bio *bio)
+{
+	struct model_dev *d = q->queuedata;
+	sector_t pieces = bio->bi_iter.bi_sector;
+
+	ck_assert_int_lt(log_len, LOG_MAX - 1);
+	call_log[log_len++] = d->name;
+	if (pieces > 1) {
+		struct bio *rest = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
+
+		rest->bi_disk = d->disk;
+		rest->bi_flags |= BIO_REMAPPED;
+		rest->bi_iter.bi_sector = pieces - 1;
+		rest->bi_end_io = bio_put;
+		generic_make_request(rest);
+	}
+	for (int c = 0; c < d->nchild; c++) {
+		struct model_dev *cd = &devs[d->child[c]];
+		struct bio *b = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
+
+		b->bi_disk = cd->disk;
+		b->bi_flags |= BIO_REMAPPED;
+		b->bi_iter.bi_sector = cd->pieces;
+		b->bi_end_io = bio_put;
+		generic_make_request(b);
+	}
+	bio_endio(bio);
+}
+
+static int add_dev(char name, int pieces)
+{
+	struct model_dev *d = &devs[ndevs];
+
+	d->name = name;
+	d->pieces = pieces;
+	d->nchild = 0;
+	d->disk = alloc_disk(1);
+	d->disk->queue = blk_alloc_queue(model_make_request, d);
+	d->disk->disk_name[0] = name;
+	d->disk->disk_name[1] = '\0';
+	set_capacity(d->disk, 1 << 20);
+	ck_assert_int_eq(add_disk(d->disk), 0);
+	return ndevs++;
+}
+
+static void link_dev(int parent, int child)
+{
+	devs[parent].child[devs[parent].nchild++] = child;
+}
+
+/* Reference models. */
+static void expect_depth(int dev, int pieces, char *out, int *n)
+{
+	out[(*n)++] = devs[dev].name;
+	for (int c = 0; c < devs[dev].nchild; c++)
+		expect_depth(devs[dev].child[c], devs[devs[dev].child[c]].pieces, out, n);
+	if (pieces > 1)
+		expect_depth(dev, pieces - 1, out, n);
+}
+
+static void expect_fifo(int top, char *out, int *n)
+{
+	static int qdev[LOG_MAX], qpieces[LOG_MAX];
+	int head = 0, tail = 0;
+
+	qdev[tail] = top;
+	qpieces[tail++] = devs[top].pieces;
+	while (head < tail) {
+		int d = qdev[head], p = qpieces[head++];
+
+		out[(*n)++] = devs[d].name;
+		if (p > 1) {
+			qdev[tail] = d;
+			qpieces[tail++] = p - 1;
+		}
+		for (int c = 0; c < devs[d].nchild; c++) {
+			qdev[tail] = devs[d].child[c];
+			qpieces[tail++] = devs[devs[d].child[c]].pieces;
+		}
+	}
+}
+
+static const char *run_stack(int top)
+{
+	struct bio *bio = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
+
+	log_len = 0;
+	bio->bi_disk = devs[top].disk;
+	bio->bi_flags |= BIO_REMAPPED;
+	bio->bi_iter.bi_sector = devs[top].pieces;
+	bio->bi_end_io = bio_put;
+	generic_make_request(bio);
+	call_log[log_len] = '\0';
+	ck_assert_ptr_null(current->bio_list);
+	return call_log;
+}
+
+static void setup(void)
+{
+	host_printk_quiet = true;
+	host_mm_init(2048 * PAGE_SIZE);
+	ck_assert_int_eq(bioset_init(&test_bs, "test", 4, 0), 0);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 4, 0), 0);
+	ndevs = 0;
+	bio_order = BIO_ORDER_DEPTH;
+}
+
+static void teardown(void)
+{
+	struct gendisk *d, *t;
+
+	list_for_each_entry_safe(d, t, &disk_list, list)
+		list_del_init(&d->list);
+	host_mm_exit();
+}
+
+/* Hand-derived orders: the anchors for the reference models. */
+static const struct {
+	const char *what;
+	const char *depth, *fifo;
+} anchors[] = {
+	{ "leaf",             "D",      "D" },
+	{ "chain of 4",       "ABCD",   "ABCD" },
+	{ "tree",             "ABDECF", "ABCDEF" },
+	{ "split over 2 levels", "TMDTMD", "TTMMDD" },
+};
+
+static int build_anchor(int i)
+{
+	int a, b, c, d, e, f;
+
+	switch (i) {
+	case 0:
+		return add_dev('D', 1);
+	case 1:
+		a = add_dev('A', 1); b = add_dev('B', 1); c = add_dev('C', 1); d = add_dev('D', 1);
+		link_dev(a, b); link_dev(b, c); link_dev(c, d);
+		return a;
+	case 2:
+		a = add_dev('A', 1); b = add_dev('B', 1); c = add_dev('C', 1);
+		d = add_dev('D', 1); e = add_dev('E', 1); f = add_dev('F', 1);
+		link_dev(a, b); link_dev(a, c); link_dev(b, d); link_dev(b, e); link_dev(c, f);
+		return a;
+	default:
+		a = add_dev('T', 2); b = add_dev('M', 1); c = add_dev('D', 1);
+		link_dev(a, b); link_dev(b, c);
+		return a;
+	}
+}
+
+START_TEST(anchor_orders)
+{
+	int top = build_anchor(_i);
+	char want[LOG_MAX];
+	int n = 0;
+
+	bio_order = BIO_ORDER_DEPTH;
+	ck_assert_msg(strcmp(run_stack(top), anchors[_i].depth) == 0,
+		      "%s, depth: got %s want %s", anchors[_i].what, call_log, anchors[_i].depth);
+	expect_depth(top, devs[top].pieces, want, &n);
+	want[n] = '\0';
+	ck_assert_msg(strcmp(want, anchors[_i].depth) == 0, "depth model disagrees: %s", want);
+
+	bio_order = BIO_ORDER_FIFO;
+	ck_assert_msg(strcmp(run_stack(top), anchors[_i].fifo) == 0,
+		      "%s, fifo: got %s want %s", anchors[_i].what, call_log, anchors[_i].fifo);
+	n = 0;
+	expect_fifo(top, want, &n);
+	want[n] = '\0';
+	ck_assert_msg(strcmp(want, anchors[_i].fifo) == 0, "fifo model disagrees: %s", want);
+}
+END_TEST
+
+/*
+ * Every uniform stack of depth 1-4 and fan-out 1-3 (a full tree, up to 40
+ * devices... capped by MAX_DEVS: fan-out 3 stops at depth 2), with and
+ * without a split at the top, against both reference models.
+ */
+START_TEST(stack_table)
+{
+	int depth = 1 + _i % 4, fanout = 1 + (_i / 4) % 3, split = 1 + _i / 12;
+	int level_start = 0, level_n = 1, total = 1;
+	char want[LOG_MAX], name = 'a';
+	int n;
+
+	for (int l = 1; l < depth; l++)
+		total += level_n *= fanout;
+	if (total > MAX_DEVS)
+		return;                         /* too big for the model: skip */
+	add_dev(name++, split);
+	level_n = 1;
+	for (int l = 1; l < depth; l++) {
+		int next_start = ndevs;
+
+		for (int p = level_start; p < level_start + level_n; p++)
+			for (int f = 0; f < fanout; f++)
+				link_dev(p, add_dev(name++, 1));
+		level_start = next_start;
+		level_n *= fanout;
+	}
+	for (int pol = 0; pol < 2; pol++) {
+		bio_order = pol ? BIO_ORDER_FIFO : BIO_ORDER_DEPTH;
+		n = 0;
+		if (pol)
+			expect_fifo(0, want, &n);
+		else
+			expect_depth(0, devs[0].pieces, want, &n);
+		want[n] = '\0';
+		run_stack(0);
+		ck_assert_msg(strcmp(call_log, want) == 0,
+			      "depth %d fanout %d split %d %s: got %s want %s", depth, fanout,
+			      split, pol ? "fifo" : "depth", call_log, want);
+	}
+}
+END_TEST
+
+/* --- split, chain, endio ------------------------------------------------ */
+
+static int parent_ends;
+static blk_status_t parent_status;
+
+static void count_end(struct bio *bio)
+{
+	parent_ends++;
+	parent_status = bio->bi_status;
+}
+
+START_TEST(chain_completes_parent_once_after_children)
+{
+	struct bio *parent = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
+	struct bio *kids[3];
+
+	parent_ends = 0;
+	parent->bi_end_io = count_end;
+	for (int i = 0; i < 3; i++) {
+		kids[i] = bio_alloc_bioset(GFP_NOIO, 0, &fs_bio_set);
+		bio_chain(kids[i], parent);
+	}
+	bio_endio(parent);                      /* its own part is done first */
+	ck_assert_int_eq(parent_ends, 0);
+	bio_endio(kids[1]);
+	kids[0]->bi_status = BLK_STS_IOERR;
+	bio_endio(kids[0]);
+	ck_assert_int_eq(parent_ends, 0);
+	bio_endio(kids[2]);                     /* a later success ... */
+	ck_assert_int_eq(parent_ends, 1);
+	ck_assert_uint_eq(parent_status, BLK_STS_IOERR);   /* ... hides no error */
+}
+END_TEST
+
+START_TEST(split_shares_segments)
+{
+	struct bio *bio = bio_alloc_bioset(GFP_NOIO, 4, &fs_bio_set);
+	struct page *pg = alloc_pages(GFP_KERNEL, 2);
+	struct bio *front;
+	struct bvec_iter it;
+	struct bio_vec bv;
+	unsigned int total = 0, segs = 0;
+
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(bio_add_page(bio, pg + (3 - i), PAGE_SIZE, 0), PAGE_SIZE);
+	bio->bi_opf = REQ_OP_WRITE;
+	bio->bi_iter.bi_sector = 100;
+	front = bio_split(bio, 12, GFP_NOIO, &fs_bio_set);      /* 6 KiB */
+	ck_assert_uint_eq(front->bi_iter.bi_sector, 100);
+	ck_assert_uint_eq(bio_sectors(front), 12);
+	ck_assert_uint_eq(bio->bi_iter.bi_sector, 112);
+	ck_assert_uint_eq(bio_sectors(bio), 20);
+	/* the remainder starts half-way into the second page */
+	bio_for_each_segment(bv, bio, it) {
+		if (segs == 0) {
+			ck_assert_ptr_eq(bv.bv_page, pg + 2);
+			ck_assert_uint_eq(bv.bv_offset, 2048);
+			ck_assert_uint_eq(bv.bv_len, 2048);
+		}
+		total += bv.bv_len;
+		segs++;
+	}
+	ck_assert_uint_eq(total, 10240);
+	ck_assert_uint_eq(segs, 3);
+	bio_put(front);
+	bio_put(bio);
+}
+END_TEST
+
+/* --- partitions: bounds and remap --------------------------------------- */
+
+static sector_t seen_sector;
+static void record_make_request(struct request_queue *q, struct bio *bio)
+{
+	(void)q;
+	seen_sector = bio->bi_iter.bi_sector;
+	bio_endio(bio);
+}
+
+static blk_status_t last_status;
+static void status_end(struct bio *bio)
+{
+	last_status = bio->bi_status;
+	bio_put(bio);
+}
+
+static void submit_to(struct block_device *b, sector_t sector, unsigned int bytes)
+{
+	struct bio *bio = bio_alloc_bioset(GFP_NOIO, 1, &fs_bio_set);
+	struct page *pg = alloc_pages(GFP_KERNEL, 1);
+
+	bio_set_dev(bio, b);
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_opf = REQ_OP_READ;
+	bio_add_page(bio, pg, bytes, 0);
+	bio->bi_end_io = status_end;
+	last_status = 0xff;
+	seen_sector = ~0ull;
+	submit_bio(bio);
+	__free_pages(pg, 1);
+}
+
+START_TEST(partition_remap_and_bounds)
+{
+	struct gendisk *disk = alloc_disk(1);       /* 1: add_disk does not scan */
+	struct block_device *p1;
+
+	strcpy(disk->disk_name, "sdz");
+	disk->queue = blk_alloc_queue(record_make_request, NULL);
+	set_capacity(disk, 1000);
+	/* no table on this fake disk: add a partition by hand */
+	ck_assert_int_eq(add_disk(disk), 0);
+	disk->minors = 16;
+	p1 = add_part(disk, 1, 100, 50);
+	ck_assert_str_eq(p1->bd_name, "sdz1");
+	ck_assert_ptr_eq(lookup_bdev("sdz1"), p1);
+
+	submit_to(p1, 10, 4096);                /* inside: remapped by +100 */
+	ck_assert_uint_eq(last_status, BLK_STS_OK);
+	ck_assert_uint_eq(seen_sector, 110);
+	submit_to(p1, 42, 4096);                /* 42 + 8 = 50: the last sectors */
+	ck_assert_uint_eq(last_status, BLK_STS_OK);
+	submit_to(p1, 43, 4096);                /* one sector past the end */
+	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
+	ck_assert_uint_eq(seen_sector, ~0ull);  /* never reached the driver */
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "beyond end of device"));
+	submit_to(disk->part[0], 992, 4096);    /* whole disk: its last 8 */
+	ck_assert_uint_eq(last_status, BLK_STS_OK);
+	ck_assert_uint_eq(seen_sector, 992);
+}
+END_TEST
+
+START_TEST(dying_queue_fails_bios)
+{
+	struct gendisk *disk = alloc_disk(1);
+
+	strcpy(disk->disk_name, "gone");
+	disk->queue = blk_alloc_queue(record_make_request, NULL);
+	set_capacity(disk, 100);
+	ck_assert_int_eq(add_disk(disk), 0);
+	blk_cleanup_queue(disk->queue);
+	submit_to(disk->part[0], 0, 512);
+	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
+	ck_assert_uint_eq(seen_sector, ~0ull);
+}
+END_TEST
+
+/* --- mempool: exhaustion and waiting ------------------------------------ */
+
+static mempool_t *hook_pool;
+static void *hook_element;
+static int hook_calls;
+
+/* Stands in for "another task completes I/O" while the allocator sleeps. */
+static void free_one_while_asleep(void)
+{
+	hook_calls++;
+	mempool_free(hook_element, hook_pool);
+}
+
+START_TEST(mempool_reserve_only_waits_for_free)
+{
+	mempool_t pool;
+	void *a, *b, *c;
+
+	ck_assert_int_eq(mempool_init(&pool, 2, 64, MEMPOOL_RESERVE_ONLY), 0);
+	a = mempool_alloc(&pool, GFP_NOIO);
+	b = mempool_alloc(&pool, GFP_NOIO);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_null(mempool_alloc(&pool, GFP_ATOMIC));   /* empty: no wait */
+	hook_pool = &pool;
+	hook_element = a;
+	hook_calls = 0;
+	host_schedule_hook = free_one_while_asleep;
+	c = mempool_alloc(&pool, GFP_NOIO);     /* sleeps once, gets a back */
+	host_schedule_hook = NULL;
+	ck_assert_int_eq(hook_calls, 1);
+	ck_assert_ptr_eq(c, a);
+	ck_assert_uint_eq(pool.nr_waits, 1);
+	mempool_free(b, &pool);
+	mempool_free(c, &pool);
+	mempool_exit(&pool);
+}
+END_TEST
+
+START_TEST(mempool_prefers_allocator_then_reserve)
+{
+	mempool_t pool;
+	void *p[8];
+
+	ck_assert_int_eq(mempool_init(&pool, 2, 64, 0), 0);
+	for (int i = 0; i < 8; i++)
+		p[i] = mempool_alloc(&pool, GFP_NOIO);
+	ck_assert_uint_eq(pool.curr_nr, 2);     /* reserve untouched */
+	for (int i = 0; i < 8; i++)
+		mempool_free(p[i], &pool);
+	ck_assert_uint_eq(pool.curr_nr, 2);
+	mempool_exit(&pool);
+}
+END_TEST
+
+START_TEST(nowait_sleep_without_hook_panics)
+{
+	mempool_t pool;
+
+	ck_assert_int_eq(mempool_init(&pool, 1, 64, MEMPOOL_RESERVE_ONLY), 0);
+	mempool_alloc(&pool, GFP_NOIO);
+	mempool_alloc(&pool, GFP_NOIO);         /* would sleep forever: the shim aborts */
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("Bio");
+	TCase *core = tcase_create("Core");
+	TCase *limits = tcase_create("Limits");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_loop_test(core, anchor_orders, 0, sizeof(anchors) / sizeof(anchors[0]));
+	tcase_add_loop_test(core, stack_table, 0, 24);
+	tcase_add_test(core, chain_completes_parent_once_after_children);
+	tcase_add_test(core, split_shares_segments);
+	tcase_add_test(core, partition_remap_and_bounds);
+	suite_add_tcase(s, core);
+
+	tcase_add_checked_fixture(limits, setup, teardown);
+	tcase_add_test(limits, dying_queue_fails_bios);
+	tcase_add_test(limits, mempool_reserve_only_waits_for_free);
+	tcase_add_test(limits, mempool_prefers_allocator_then_reserve);
+	tcase_add_test_raise_signal(limits, nowait_sleep_without_hook_panics, SIGABRT);
+	suite_add_tcase(s, limits);
+	return s;
+}
