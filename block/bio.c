@@ -20,6 +20,7 @@
 #include <spindle/errno.h>
 #include <spindle/irqflags.h>
 #include <spindle/init.h>
+#include "blk.h"
 
 #define FS_BIO_SET_SIZE 64              /* bios in reserve for ordinary I/O */
 
@@ -194,6 +195,8 @@ void bio_endio(struct bio *bio)
 		struct bio *parent;
 
 		if (bio->bi_end_io != bio_chain_endio_marker) {
+			if (bio->bi_acct_part)
+				blk_account_io_done(bio);
 			if (bio->bi_end_io)
 				bio->bi_end_io(bio);
 			return;

@@ -1,7 +1,7 @@
 /*
  * blk-boot.c - the block layer's boot-time actions, for tests and labs:
  *
- *   show=partitions,vmstat       print the file(s), each after a header
+ *   show=partitions,diskstats,vmstat  print the file(s), each after a header
  *                                "==> /proc/<file> <==" as tail(1) does
  *   pattern=write:<dev>:<off>:<len>:<seed>
  *   pattern=verify:<dev>:<off>:<len>:<seed>
@@ -59,6 +59,8 @@ static void show_file(const char *name)
 
 	if (strcmp(name, "partitions") == 0) {
 		blk_show_partitions(buf, sizeof(buf));
+	} else if (strcmp(name, "diskstats") == 0) {
+		blk_show_diskstats(buf, sizeof(buf));
 	} else if (strcmp(name, "vmstat") == 0) {
 		scnprintf(buf, sizeof(buf), "pgpgin %llu\npgpgout %llu\n",
 			  (unsigned long long)vm_events.pgpgin,

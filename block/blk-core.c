@@ -15,6 +15,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/init.h>
+#include <spindle/time.h>
 #include <spindle/sched_debug.h>
 #include "blk.h"
 
@@ -31,6 +32,68 @@ static int __init bio_order_setup(const char *val)
 	return 0;
 }
 __setup("bio_order=", bio_order_setup);
+
+/* --- accounting (/proc/diskstats) --------------------------------------- */
+
+static enum stat_group bio_stat_group(const struct bio *bio)
+{
+	switch (bio_op(bio)) {
+	case REQ_OP_WRITE:      return STAT_WRITE;
+	case REQ_OP_DISCARD:    return STAT_DISCARD;
+	case REQ_OP_FLUSH:      return STAT_FLUSH;
+	default:                return STAT_READ;
+	}
+}
+
+/* Bring io_ticks and time_in_queue up to now, before in_flight changes:
+ * io_ticks grows while anything is in flight, time_in_queue by in_flight
+ * per unit of time -- the sum of every I/O's time, as Linux reports. */
+static void part_stat_update_time(struct disk_stats *st, u64 now)
+{
+	if (st->in_flight) {
+		st->io_ticks_ns += now - st->stamp_ns;
+		st->time_in_queue_ns += (now - st->stamp_ns) * st->in_flight;
+	}
+	st->stamp_ns = now;
+}
+
+/* The partition and, if that is not the whole disk, the disk. */
+#define for_each_acct_part(b, first) \
+	for (struct block_device *b = (first); b; \
+	     b = (b)->bd_partno ? (b)->bd_disk->part[0] : NULL)
+
+void blk_account_io_start(struct bio *bio, struct block_device *part)
+{
+	u64 now = ktime_get_ns();
+	unsigned long flags = local_irq_save();
+
+	bio->bi_acct_part = part;
+	bio->bi_acct_start_ns = now;
+	bio->bi_acct_sectors = bio_sectors(bio);
+	for_each_acct_part(b, part) {
+		part_stat_update_time(&b->stats, now);
+		b->stats.in_flight++;
+	}
+	local_irq_restore(flags);
+}
+
+/* Called by bio_endio() for a bio that was accounted.  Any context. */
+void blk_account_io_done(struct bio *bio)
+{
+	enum stat_group g = bio_stat_group(bio);
+	u64 now = ktime_get_ns();
+	unsigned long flags = local_irq_save();
+
+	for_each_acct_part(b, bio->bi_acct_part) {
+		part_stat_update_time(&b->stats, now);
+		b->stats.in_flight--;
+		b->stats.ios[g]++;
+		b->stats.sectors[g] += bio->bi_acct_sectors;
+		b->stats.nsecs[g] += now - bio->bi_acct_start_ns;
+	}
+	bio->bi_acct_part = NULL;
+	local_irq_restore(flags);
+}
 
 struct request_queue *bio_queue(const struct bio *bio)
 {
@@ -97,6 +160,7 @@ static bool generic_make_request_checks(struct bio *bio)
 		bio_io_error(bio);
 		return false;
 	}
+	blk_account_io_start(bio, part);
 	/* Partition remap: from here on the bio addresses the whole disk. */
 	bio->bi_iter.bi_sector += part->bd_start_sect;
 	bio->bi_partno = 0;

@@ -13,6 +13,12 @@ void blk_queue_exit(struct request_queue *q);
 void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
 			   struct request_queue *q);
 
+/* blk-core.c: /proc/diskstats accounting of bios */
+void blk_account_io_start(struct bio *bio, struct block_device *part);
+void blk_account_io_done(struct bio *bio);
+/* genhd.c: /proc/diskstats text */
+int blk_show_diskstats(char *buf, size_t size);
+
 /* /proc/vmstat counters kept by the block layer. */
 struct vm_events {
 	u64 pgpgin;             /* KiB read from block devices */

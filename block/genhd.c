@@ -16,6 +16,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
+#include <spindle/time.h>
 #include "blk.h"
 
 LIST_HEAD(disk_list);
@@ -159,6 +160,49 @@ int blk_show_partitions(char *buf, size_t size)
 				n += scnprintf(buf + n, size - n, "%4u  %7u %10llu %s\n",
 					       MAJOR(b->bd_dev), MINOR(b->bd_dev),
 					       (unsigned long long)b->bd_nr_sectors / 2, b->bd_name);
+		}
+	mutex_unlock(&disk_list_lock);
+	return n;
+}
+
+/*
+ * /proc/diskstats, Linux's 20 fields per line: reads (completed, merged,
+ * sectors, ms), writes (the same four), I/Os in flight, ms doing I/O,
+ * weighted ms, discards (four), flushes (completed, ms).
+ */
+int blk_show_diskstats(char *buf, size_t size)
+{
+	struct gendisk *disk;
+	int n = 0;
+
+	mutex_lock(&disk_list_lock);
+	list_for_each_entry(disk, &disk_list, list)
+		for (int i = 0; i < DISK_MAX_PARTS; i++) {
+			struct block_device *b = disk->part[i];
+			struct disk_stats st;
+			unsigned long flags;
+
+			if (!b)
+				continue;
+			flags = local_irq_save();
+			st = b->stats;
+			local_irq_restore(flags);
+#define MS(ns) ((unsigned long long)((ns) / NSEC_PER_MSEC))
+#define U(x) ((unsigned long long)(x))
+			n += scnprintf(buf + n, size - n,
+				       "%4u %7u %s %llu %llu %llu %llu %llu %llu %llu %llu %u %llu %llu "
+				       "%llu %llu %llu %llu %llu %llu\n",
+				       MAJOR(b->bd_dev), MINOR(b->bd_dev), b->bd_name,
+				       U(st.ios[STAT_READ]), U(st.merges[STAT_READ]),
+				       U(st.sectors[STAT_READ]), MS(st.nsecs[STAT_READ]),
+				       U(st.ios[STAT_WRITE]), U(st.merges[STAT_WRITE]),
+				       U(st.sectors[STAT_WRITE]), MS(st.nsecs[STAT_WRITE]),
+				       st.in_flight, MS(st.io_ticks_ns), MS(st.time_in_queue_ns),
+				       U(st.ios[STAT_DISCARD]), U(st.merges[STAT_DISCARD]),
+				       U(st.sectors[STAT_DISCARD]), MS(st.nsecs[STAT_DISCARD]),
+				       U(st.ios[STAT_FLUSH]), MS(st.nsecs[STAT_FLUSH]));
+#undef MS
+#undef U
 		}
 	mutex_unlock(&disk_list_lock);
 	return n;

@@ -22,6 +22,7 @@ struct page;
 struct bio;
 struct gendisk;
 struct bio_set;
+struct block_device;
 
 #define SECTOR_SHIFT    9
 #define SECTOR_SIZE     (1 << SECTOR_SHIFT)
@@ -86,6 +87,12 @@ struct bio {
 
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
+
+	/* I/O accounting (/proc/diskstats), set when the bio is first checked
+	 * and remapped; split-off parts and clones carry none */
+	struct block_device *bi_acct_part;
+	u64 bi_acct_start_ns;
+	unsigned int bi_acct_sectors;
 
 	struct bio_vec *bi_io_vec;      /* the segments (maybe another bio's) */
 	struct bio_set *bi_pool;        /* where it came from, for bio_put() */

@@ -53,12 +53,18 @@ struct request_queue {
 	spinlock_t lock;
 };
 
-/* I/O statistics, Linux /proc/diskstats fields (times in ms). */
+/* I/O statistics: Linux's /proc/diskstats fields (times in ms). */
+enum stat_group { STAT_READ, STAT_WRITE, STAT_DISCARD, STAT_FLUSH, NR_STAT_GROUPS };
+
 struct disk_stats {
-	u64 ios[2];                         /* completed, [READ] and [WRITE] */
-	u64 sectors[2];
-	u64 merges[2];
-	u64 ticks[2];
+	u64 ios[NR_STAT_GROUPS];            /* completed */
+	u64 merges[NR_STAT_GROUPS];         /* merged into another (request layer) */
+	u64 sectors[NR_STAT_GROUPS];
+	u64 nsecs[NR_STAT_GROUPS];          /* summed durations */
+	unsigned int in_flight;             /* started, not completed */
+	u64 io_ticks_ns;                    /* time with anything in flight */
+	u64 time_in_queue_ns;               /* in_flight-weighted time */
+	u64 stamp_ns;                       /* when the two above were last updated */
 };
 
 struct block_device {

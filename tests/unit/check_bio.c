@@ -327,10 +327,13 @@ END_TEST
 /* --- partitions: bounds and remap --------------------------------------- */
 
 static sector_t seen_sector;
+static unsigned long long io_time_ns;    /* each I/O "takes" this long */
+
 static void record_make_request(struct request_queue *q, struct bio *bio)
 {
 	(void)q;
 	seen_sector = bio->bi_iter.bi_sector;
+	host_clock_ns += io_time_ns;
 	bio_endio(bio);
 }
 
@@ -384,6 +387,42 @@ START_TEST(partition_remap_and_bounds)
 	submit_to(disk->part[0], 992, 4096);    /* whole disk: its last 8 */
 	ck_assert_uint_eq(last_status, BLK_STS_OK);
 	ck_assert_uint_eq(seen_sector, 992);
+}
+END_TEST
+
+/* /proc/diskstats: counted on the partition and on the whole disk, with
+ * times from the (fake) clock; a refused bio counts nowhere. */
+START_TEST(diskstats_accounting)
+{
+	struct gendisk *disk = alloc_disk(1);
+	struct block_device *p1;
+	char text[1024];
+
+	strcpy(disk->disk_name, "sdy");
+	disk->major = 8;
+	disk->first_minor = 16;
+	disk->queue = blk_alloc_queue(record_make_request, NULL);
+	set_capacity(disk, 1000);
+	ck_assert_int_eq(add_disk(disk), 0);
+	p1 = add_part(disk, 1, 100, 50);
+	io_time_ns = 5000000;                   /* 5 ms */
+	submit_to(p1, 0, 4096);
+	submit_to(p1, 8, 2048);
+	submit_to(p1, 49, 4096);                /* refused: beyond the end */
+	submit_to(disk->part[0], 0, 512);
+	io_time_ns = 0;
+	ck_assert_uint_eq(p1->stats.ios[STAT_READ], 2);
+	ck_assert_uint_eq(p1->stats.sectors[STAT_READ], 12);
+	ck_assert_uint_eq(p1->stats.nsecs[STAT_READ], 10000000);
+	ck_assert_uint_eq(p1->stats.in_flight, 0);
+	ck_assert_uint_eq(p1->stats.io_ticks_ns, 10000000);
+	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_READ], 3);
+	ck_assert_uint_eq(disk->part[0]->stats.sectors[STAT_READ], 13);
+	blk_show_diskstats(text, sizeof(text));
+	ck_assert_ptr_nonnull(strstr(text,
+		"   8      16 sdy 3 0 13 15 0 0 0 0 0 15 15 0 0 0 0 0 0\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"   8      17 sdy1 2 0 12 10 0 0 0 0 0 10 10 0 0 0 0 0 0\n"));
 }
 END_TEST
 
@@ -479,6 +518,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, chain_completes_parent_once_after_children);
 	tcase_add_test(core, split_shares_segments);
 	tcase_add_test(core, partition_remap_and_bounds);
+	tcase_add_test(core, diskstats_accounting);
 	suite_add_tcase(s, core);
 
 	tcase_add_checked_fixture(limits, setup, teardown);

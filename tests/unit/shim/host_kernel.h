@@ -8,5 +8,7 @@ void host_mm_init(size_t bytes);
 void host_mm_exit(void);
 /* What "sleeping" does on the host: see host_kernel.c. */
 extern void (*host_schedule_hook)(void);
+/* ktime_get_ns() on the host: set it to move time. */
+extern unsigned long long host_clock_ns;
 
 #endif
