@@ -20,6 +20,7 @@
 #include <spindle/errno.h>
 #include <spindle/irqflags.h>
 #include <spindle/init.h>
+#include <spindle/sched.h>
 #include "blk.h"
 
 #define FS_BIO_SET_SIZE 64              /* bios in reserve for ordinary I/O */
@@ -33,18 +34,100 @@ static size_t bio_object_size(void)
 	return sizeof(struct bio) + BIO_INLINE_VECS * sizeof(struct bio_vec);
 }
 
+/* The rescuer: submit whatever allocators punted to it (may sleep). */
+static int bio_rescue_thread(void *data)
+{
+	struct bio_set *bs = data;
+
+	for (;;) {
+		unsigned long flags;
+		struct bio *bio;
+
+		spin_lock_irqsave(&bs->rescue_lock, flags);
+		bio = bio_list_pop(&bs->rescue_list);
+		if (!bio) {
+			/* set the state under the lock: a punt cannot slip by */
+			set_current_state(TASK_INTERRUPTIBLE);
+			spin_unlock_irqrestore(&bs->rescue_lock, flags);
+			if (kthread_should_stop())
+				break;
+			schedule();
+			continue;
+		}
+		spin_unlock_irqrestore(&bs->rescue_lock, flags);
+		generic_make_request(bio);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
 int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
 		unsigned int flags)
 {
+	int err;
+
 	bs->name = name;
 	bs->flags = flags;
-	return mempool_init(&bs->pool, pool_size, bio_object_size(),
-			    flags & BIOSET_RESERVE_ONLY ? MEMPOOL_RESERVE_ONLY : 0);
+	bs->rescue_task = NULL;
+	bio_list_init(&bs->rescue_list);
+	spin_lock_init(&bs->rescue_lock);
+	err = mempool_init(&bs->pool, pool_size, bio_object_size(),
+			   flags & BIOSET_RESERVE_ONLY ? MEMPOOL_RESERVE_ONLY : 0);
+	if (err || !(flags & BIOSET_NEED_RESCUER))
+		return err;
+	bs->rescue_task = kthread_run(bio_rescue_thread, bs, "bioset");
+	if (!bs->rescue_task) {
+		mempool_exit(&bs->pool);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void bioset_exit(struct bio_set *bs)
 {
+	if (bs->rescue_task)
+		kthread_stop(bs->rescue_task);
 	mempool_exit(&bs->pool);
+}
+
+/*
+ * Hand the bios of set bs that this task has queued but not yet submitted
+ * (both halves of current->bio_list, see blk-core.c) to the rescuer; the
+ * others stay, in order.
+ */
+static void punt_bios_to_rescuer(struct bio_set *bs)
+{
+	struct bio_list punt = BIO_EMPTY_LIST;
+	unsigned long flags;
+
+	for (int i = 0; i < 2; i++) {
+		struct bio_list keep = BIO_EMPTY_LIST;
+		struct bio *bio;
+
+		while ((bio = bio_list_pop(&current->bio_list[i])) != NULL)
+			bio_list_add(bio->bi_pool == bs ? &punt : &keep, bio);
+		current->bio_list[i] = keep;
+	}
+	if (bio_list_empty(&punt))
+		return;
+	spin_lock_irqsave(&bs->rescue_lock, flags);
+	bio_list_merge(&bs->rescue_list, &punt);
+	spin_unlock_irqrestore(&bs->rescue_lock, flags);
+	wake_up_process(bs->rescue_task);
+}
+
+/* Take a bio from the set's pool, punting to the rescuer before sleeping. */
+static struct bio *bioset_mempool_alloc(struct bio_set *bs, gfp_t gfp)
+{
+	struct bio *bio;
+
+	if (!bs->rescue_task || !current->bio_list || (gfp & __GFP_ATOMIC))
+		return mempool_alloc(&bs->pool, gfp);
+	bio = mempool_alloc(&bs->pool, gfp | __GFP_ATOMIC);
+	if (bio)
+		return bio;
+	punt_bios_to_rescuer(bs);
+	return mempool_alloc(&bs->pool, gfp);
 }
 
 static void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_vecs)
@@ -70,7 +153,7 @@ struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs
 		if (!vecs)
 			return NULL;
 	}
-	bio = mempool_alloc(&bs->pool, gfp);
+	bio = bioset_mempool_alloc(bs, gfp);
 	if (!bio) {
 		kfree(vecs);
 		return NULL;

@@ -226,15 +226,23 @@ void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
  */
 void generic_make_request(struct bio *bio)
 {
-	struct bio_list bio_list_on_stack = BIO_EMPTY_LIST;
+	/*
+	 * bio_list_on_stack[0]: bios queued by the make_request_fn running now.
+	 * bio_list_on_stack[1]: bios that were waiting before it was called.
+	 * current->bio_list points at both, so the hung-task report and the
+	 * bioset rescuer (bio.c) can see every bio this task still owes.
+	 */
+	struct bio_list bio_list_on_stack[2];
 
 	if (current->bio_list) {
 		/* Inside a make_request_fn: queue it, the outer loop runs it. */
-		bio_list_add(current->bio_list, bio);
+		bio_list_add(&current->bio_list[0], bio);
 		return;
 	}
 
-	current->bio_list = &bio_list_on_stack;
+	bio_list_init(&bio_list_on_stack[0]);
+	bio_list_init(&bio_list_on_stack[1]);
+	current->bio_list = bio_list_on_stack;
 	do {
 		struct request_queue *q;
 
@@ -243,18 +251,18 @@ void generic_make_request(struct bio *bio)
 		q = bio_queue(bio);
 		if (blk_queue_enter(q) == 0) {
 			/* what was waiting before this call */
-			struct bio_list hold = bio_list_on_stack;
-
-			bio_list_init(&bio_list_on_stack);
+			bio_list_on_stack[1] = bio_list_on_stack[0];
+			bio_list_init(&bio_list_on_stack[0]);
 			q->make_request_fn(q, bio);
 			blk_queue_exit(q);
-			blk_sort_pending_bios(&bio_list_on_stack, &hold, q);
+			blk_sort_pending_bios(&bio_list_on_stack[0], &bio_list_on_stack[1], q);
+			bio_list_init(&bio_list_on_stack[1]);
 		} else {
 			/* the queue is going away (a removed device) */
 			bio_io_error(bio);
 		}
 next:
-		bio = bio_list_pop(&bio_list_on_stack);
+		bio = bio_list_pop(&bio_list_on_stack[0]);
 	} while (bio);
 	current->bio_list = NULL;
 }
@@ -286,17 +294,12 @@ static const char *const op_names[] = {
  * current->bio_list -- in the seed's deadlock, the very bio the task is
  * waiting for.  Called with the task asleep, so its list does not change.
  */
-static void blk_show_task_io(struct task_struct *p)
+static void show_bio_list(const char *what, struct bio_list *bl)
 {
-	struct bio_list *bl = p->bio_list;
 	struct bio *bio;
 	int n = 0;
 
-	if (!bl) {
-		printk(KERN_ERR "      bio_list: none (not inside generic_make_request)\n");
-		return;
-	}
-	printk(KERN_ERR "      bio_list: %u bio(s) queued, not yet submitted:\n", bio_list_size(bl));
+	printk(KERN_ERR "      %s: %u bio(s)\n", what, bio_list_size(bl));
 	bio_list_for_each(bio, bl) {
 		if (++n > 16) {
 			printk(KERN_ERR "        ...\n");
@@ -306,6 +309,17 @@ static void blk_show_task_io(struct task_struct *p)
 		       bio_op(bio) < ARRAY_SIZE(op_names) ? op_names[bio_op(bio)] : "?",
 		       (unsigned long long)bio->bi_iter.bi_sector, bio_sectors(bio));
 	}
+}
+
+static void blk_show_task_io(struct task_struct *p)
+{
+	if (!p->bio_list) {
+		printk(KERN_ERR "      bio_list: none (not inside generic_make_request)\n");
+		return;
+	}
+	printk(KERN_ERR "      bio_list: queued by this task, not yet submitted:\n");
+	show_bio_list("bio_list[0] (from the running make_request_fn)", &p->bio_list[0]);
+	show_bio_list("bio_list[1] (waiting from before)", &p->bio_list[1]);
 }
 
 static int __init blk_core_init(void)

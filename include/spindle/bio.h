@@ -32,144 +32,6 @@ struct block_device;
 #define BIO_MAX_VECS    256     /* segments in one bio: 1 MiB of pages */
 #define BIO_INLINE_VECS 4       /* small bios carry their vector inline */
 
-static inline enum req_opf bio_op(const struct bio *bio)
-{
-	return (enum req_opf)(bio->bi_opf & REQ_OP_MASK);
-}
-
-static inline bool op_is_write(unsigned int op) { return op & 1; }
-static inline bool bio_is_write(const struct bio *bio) { return op_is_write(bio_op(bio)); }
-#define READ  0
-#define WRITE 1
-static inline int bio_data_dir(const struct bio *bio) { return bio_is_write(bio) ? WRITE : READ; }
-/* Does the operation carry data pages (as opposed to flush/discard)? */
-static inline bool bio_has_data(const struct bio *bio)
-{
-	return bio->bi_iter.bi_size &&
-	       (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE);
-}
-
-static inline unsigned int bio_sectors(const struct bio *bio)
-{
-	return bio->bi_iter.bi_size >> SECTOR_SHIFT;
-}
-
-static inline sector_t bio_end_sector(const struct bio *bio)
-{
-	return bio->bi_iter.bi_sector + bio_sectors(bio);
-}
-
-/* --- walking the segments ---------------------------------------------- */
-
-/* The part of the current bvec the iterator points at. */
-static inline struct bio_vec bvec_iter_bvec(const struct bio_vec *vecs, struct bvec_iter it)
-{
-	const struct bio_vec *v = &vecs[it.bi_idx];
-	struct bio_vec bv = {
-		.bv_page = v->bv_page,
-		.bv_offset = v->bv_offset + it.bi_bvec_done,
-		.bv_len = min(v->bv_len - it.bi_bvec_done, it.bi_size),
-	};
-	return bv;
-}
-
-/* Move the iterator on by bytes (within the bvec array). */
-void bvec_iter_advance(const struct bio_vec *vecs, struct bvec_iter *it, unsigned int bytes);
-
-/*
- * for each (part of a) segment still to do:
- *     struct bio_vec bv; struct bvec_iter iter;
- *     bio_for_each_segment(bv, bio, iter) { copy bv.bv_len bytes at
- *             page_address(bv.bv_page) + bv.bv_offset }
- * iter is a copy: the bio itself does not move.
- */
-#define bio_for_each_segment(bvl, bio, iter) \
-	for ((iter) = (bio)->bi_iter; \
-	     (iter).bi_size && ((bvl) = bvec_iter_bvec((bio)->bi_io_vec, (iter)), 1); \
-	     bvec_iter_advance((bio)->bi_io_vec, &(iter), (bvl).bv_len))
-
-/* Consume bytes from the front of the bio: sector moves on, size shrinks. */
-void bio_advance(struct bio *bio, unsigned int bytes);
-
-/* --- allocation ---------------------------------------------------------- */
-
-/*
- * A bio_set: a source of bios with a reserve (a mempool of min_nr bios),
- * so that allocation with GFP_NOIO never fails -- it may wait for one of
- * the set's bios to be freed, which only completing I/O does.  That wait
- * is exactly what deadlocks if the I/O it waits for is stuck behind the
- * waiter on current->bio_list (seed 001, docs/block.md).
- */
-struct bio_set {
-	const char *name;
-	mempool_t pool;
-	unsigned int flags;
-};
-#define BIOSET_RESERVE_ONLY  (1u << 0)  /* never beyond pool_size: for labs */
-
-int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
-		unsigned int flags);
-void bioset_exit(struct bio_set *bs);
-/* The bioset for ordinary allocations (bio_alloc). */
-extern struct bio_set fs_bio_set;
-
-/*
- * A bio with room for nr_vecs segments (inline up to BIO_INLINE_VECS).
- * From a set with GFP_NOIO/GFP_KERNEL: never NULL, may sleep.  With
- * GFP_ATOMIC, or nr_vecs > BIO_INLINE_VECS and memory short: may be NULL.
- */
-struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs);
-static inline struct bio *bio_alloc(gfp_t gfp, unsigned int nr_vecs)
-{
-	return bio_alloc_bioset(gfp, nr_vecs, &fs_bio_set);
-}
-void bio_get(struct bio *bio);
-void bio_put(struct bio *bio);
-/* Reset a bio for reuse as if newly allocated (keeps its vector space). */
-void bio_reset(struct bio *bio);
-
-/* Append a segment; returns len, or 0 if the bio is full. */
-unsigned int bio_add_page(struct bio *bio, struct page *page,
-			  unsigned int len, unsigned int offset);
-
-/* Point bio at a device: the partition's gendisk and number. */
-void bio_set_dev(struct bio *bio, struct block_device *bdev);
-
-/* --- completion --------------------------------------------------------- */
-
-/* The I/O is over: call bi_end_io (after every chained child).
- * Does not sleep; callable from interrupt handlers. */
-void bio_endio(struct bio *bio);
-static inline void bio_io_error(struct bio *bio)
-{
-	bio->bi_status = BLK_STS_IOERR;
-	bio_endio(bio);
-}
-static inline void bio_wouldblock_error(struct bio *bio)
-{
-	bio->bi_status = BLK_STS_AGAIN;
-	bio_endio(bio);
-}
-int blk_status_to_errno(blk_status_t status);
-
-/* --- split and chain ----------------------------------------------------- */
-
-/*
- * bio_split(): a new bio (from bs) for the first `sectors` of bio, sharing
- * its segments; bio itself is advanced past them.  The caller chains and
- * submits as seed 001 asks: submit the remainder with
- * generic_make_request() and handle the front part itself.
- */
-struct bio *bio_split(struct bio *bio, unsigned int sectors, gfp_t gfp,
-		      struct bio_set *bs);
-/* parent completes only after child has too; the first error wins. */
-void bio_chain(struct bio *child, struct bio *parent);
-/* A bio sharing bio's segments and position (for stacked drivers). */
-struct bio *bio_clone_fast(struct bio *bio, gfp_t gfp, struct bio_set *bs);
-
-/* Submit and sleep until it is done; returns -errno or 0.  May sleep. */
-int submit_bio_wait(struct bio *bio);
-
 /* --- bio lists ----------------------------------------------------------- */
 
 /* A singly linked FIFO of bios through bi_next, with O(1) append. */
@@ -246,5 +108,155 @@ static inline struct bio *bio_list_get(struct bio_list *bl)
 
 #define bio_list_for_each(bio, bl) \
 	for (bio = (bl)->head; bio; bio = bio->bi_next)
+
+static inline enum req_opf bio_op(const struct bio *bio)
+{
+	return (enum req_opf)(bio->bi_opf & REQ_OP_MASK);
+}
+
+static inline bool op_is_write(unsigned int op) { return op & 1; }
+static inline bool bio_is_write(const struct bio *bio) { return op_is_write(bio_op(bio)); }
+#define READ  0
+#define WRITE 1
+static inline int bio_data_dir(const struct bio *bio) { return bio_is_write(bio) ? WRITE : READ; }
+/* Does the operation carry data pages (as opposed to flush/discard)? */
+static inline bool bio_has_data(const struct bio *bio)
+{
+	return bio->bi_iter.bi_size &&
+	       (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE);
+}
+
+static inline unsigned int bio_sectors(const struct bio *bio)
+{
+	return bio->bi_iter.bi_size >> SECTOR_SHIFT;
+}
+
+static inline sector_t bio_end_sector(const struct bio *bio)
+{
+	return bio->bi_iter.bi_sector + bio_sectors(bio);
+}
+
+/* --- walking the segments ---------------------------------------------- */
+
+/* The part of the current bvec the iterator points at. */
+static inline struct bio_vec bvec_iter_bvec(const struct bio_vec *vecs, struct bvec_iter it)
+{
+	const struct bio_vec *v = &vecs[it.bi_idx];
+	struct bio_vec bv = {
+		.bv_page = v->bv_page,
+		.bv_offset = v->bv_offset + it.bi_bvec_done,
+		.bv_len = min(v->bv_len - it.bi_bvec_done, it.bi_size),
+	};
+	return bv;
+}
+
+/* Move the iterator on by bytes (within the bvec array). */
+void bvec_iter_advance(const struct bio_vec *vecs, struct bvec_iter *it, unsigned int bytes);
+
+/*
+ * for each (part of a) segment still to do:
+ *     struct bio_vec bv; struct bvec_iter iter;
+ *     bio_for_each_segment(bv, bio, iter) { copy bv.bv_len bytes at
+ *             page_address(bv.bv_page) + bv.bv_offset }
+ * iter is a copy: the bio itself does not move.
+ */
+#define bio_for_each_segment(bvl, bio, iter) \
+	for ((iter) = (bio)->bi_iter; \
+	     (iter).bi_size && ((bvl) = bvec_iter_bvec((bio)->bi_io_vec, (iter)), 1); \
+	     bvec_iter_advance((bio)->bi_io_vec, &(iter), (bvl).bv_len))
+
+/* Consume bytes from the front of the bio: sector moves on, size shrinks. */
+void bio_advance(struct bio *bio, unsigned int bytes);
+
+/* --- allocation ---------------------------------------------------------- */
+
+/*
+ * A bio_set: a source of bios with a reserve (a mempool of min_nr bios),
+ * so that allocation with GFP_NOIO never fails -- it may wait for one of
+ * the set's bios to be freed, which only completing I/O does.  That wait
+ * is exactly what deadlocks if the I/O it waits for is stuck behind the
+ * waiter on current->bio_list (seed 001, docs/block.md).
+ */
+struct bio_set {
+	const char *name;
+	mempool_t pool;
+	unsigned int flags;
+	/* BIOSET_NEED_RESCUER: the "bioset" thread of the seed article */
+	struct task_struct *rescue_task;
+	struct bio_list rescue_list;    /* bios it is to submit */
+	spinlock_t rescue_lock;
+};
+#define BIOSET_RESERVE_ONLY  (1u << 0)  /* never beyond pool_size: for labs */
+/*
+ * BIOSET_NEED_RESCUER: before an allocation from this set sleeps, the bios
+ * of this set still queued on the allocating task's current->bio_list are
+ * handed to a rescuer thread, which submits them -- so the bio the
+ * allocation waits for cannot be stuck behind the waiter.  The older,
+ * heavier cure for seed 001's deadlock; depth-first order is the newer.
+ */
+#define BIOSET_NEED_RESCUER  (1u << 1)
+
+int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
+		unsigned int flags);
+void bioset_exit(struct bio_set *bs);
+/* The bioset for ordinary allocations (bio_alloc). */
+extern struct bio_set fs_bio_set;
+
+/*
+ * A bio with room for nr_vecs segments (inline up to BIO_INLINE_VECS).
+ * From a set with GFP_NOIO/GFP_KERNEL: never NULL, may sleep.  With
+ * GFP_ATOMIC, or nr_vecs > BIO_INLINE_VECS and memory short: may be NULL.
+ */
+struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs);
+static inline struct bio *bio_alloc(gfp_t gfp, unsigned int nr_vecs)
+{
+	return bio_alloc_bioset(gfp, nr_vecs, &fs_bio_set);
+}
+void bio_get(struct bio *bio);
+void bio_put(struct bio *bio);
+/* Reset a bio for reuse as if newly allocated (keeps its vector space). */
+void bio_reset(struct bio *bio);
+
+/* Append a segment; returns len, or 0 if the bio is full. */
+unsigned int bio_add_page(struct bio *bio, struct page *page,
+			  unsigned int len, unsigned int offset);
+
+/* Point bio at a device: the partition's gendisk and number. */
+void bio_set_dev(struct bio *bio, struct block_device *bdev);
+
+/* --- completion --------------------------------------------------------- */
+
+/* The I/O is over: call bi_end_io (after every chained child).
+ * Does not sleep; callable from interrupt handlers. */
+void bio_endio(struct bio *bio);
+static inline void bio_io_error(struct bio *bio)
+{
+	bio->bi_status = BLK_STS_IOERR;
+	bio_endio(bio);
+}
+static inline void bio_wouldblock_error(struct bio *bio)
+{
+	bio->bi_status = BLK_STS_AGAIN;
+	bio_endio(bio);
+}
+int blk_status_to_errno(blk_status_t status);
+
+/* --- split and chain ----------------------------------------------------- */
+
+/*
+ * bio_split(): a new bio (from bs) for the first `sectors` of bio, sharing
+ * its segments; bio itself is advanced past them.  The caller chains and
+ * submits as seed 001 asks: submit the remainder with
+ * generic_make_request() and handle the front part itself.
+ */
+struct bio *bio_split(struct bio *bio, unsigned int sectors, gfp_t gfp,
+		      struct bio_set *bs);
+/* parent completes only after child has too; the first error wins. */
+void bio_chain(struct bio *child, struct bio *parent);
+/* A bio sharing bio's segments and position (for stacked drivers). */
+struct bio *bio_clone_fast(struct bio *bio, gfp_t gfp, struct bio_set *bs);
+
+/* Submit and sleep until it is done; returns -errno or 0.  May sleep. */
+int submit_bio_wait(struct bio *bio);
 
 #endif /* SPINDLE_BIO_H */

@@ -65,7 +65,9 @@ struct task_struct {
 
 	/* the block layer (include/spindle/bio.h): bios queued by
 	 * generic_make_request() while this task is inside a make_request_fn
-	 * (seed 001's recursion avoidance); NULL when not submitting */
+	 * (seed 001's recursion avoidance): [0] those queued by the running
+	 * make_request_fn, [1] those waiting from before.  NULL when the task
+	 * is not submitting. */
 	struct bio_list *bio_list;
 
 	/* statistics (for /proc/<pid>/stat, the hung-task detector) */

@@ -506,6 +506,58 @@ START_TEST(nowait_sleep_without_hook_panics)
 }
 END_TEST
 
+/*
+ * The rescuer: an allocation from a dry set first hands the set's bios
+ * that this task still has queued (both halves of current->bio_list) to
+ * the rescuer; the rest stay, in order.  The shim's schedule() hook plays
+ * the rescuer thread: it "submits" what it was given, which completes the
+ * I/O and returns the bios to the pool.
+ */
+static struct bio_set rescue_bs;
+
+static void play_rescuer(void)
+{
+	struct bio *bio;
+
+	hook_calls++;
+	while ((bio = bio_list_pop(&rescue_bs.rescue_list)) != NULL)
+		bio_put(bio);
+}
+
+START_TEST(rescuer_takes_only_its_sets_bios)
+{
+	struct bio_list lists[2] = { BIO_EMPTY_LIST, BIO_EMPTY_LIST };
+	struct bio *mine[2], *other[3], *got;
+
+	ck_assert_int_eq(bioset_init(&rescue_bs, "rescue", 2,
+				     BIOSET_RESERVE_ONLY | BIOSET_NEED_RESCUER), 0);
+	ck_assert_ptr_nonnull(rescue_bs.rescue_task);
+	for (int i = 0; i < 3; i++)
+		other[i] = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
+	mine[0] = bio_alloc_bioset(GFP_NOIO, 0, &rescue_bs);
+	mine[1] = bio_alloc_bioset(GFP_NOIO, 0, &rescue_bs);
+	/* as generic_make_request leaves them: new ones in [0], older in [1] */
+	bio_list_add(&lists[0], other[0]);
+	bio_list_add(&lists[0], mine[1]);
+	bio_list_add(&lists[1], mine[0]);
+	bio_list_add(&lists[1], other[1]);
+	bio_list_add(&lists[1], other[2]);
+	current->bio_list = lists;
+	hook_calls = 0;
+	host_schedule_hook = play_rescuer;
+	got = bio_alloc_bioset(GFP_NOIO, 0, &rescue_bs);    /* pool is dry */
+	host_schedule_hook = NULL;
+	current->bio_list = NULL;
+	ck_assert_ptr_nonnull(got);
+	ck_assert_int_eq(hook_calls, 1);
+	ck_assert_ptr_eq(lists[0].head, other[0]);
+	ck_assert_ptr_null(other[0]->bi_next);
+	ck_assert_ptr_eq(lists[1].head, other[1]);
+	ck_assert_ptr_eq(other[1]->bi_next, other[2]);
+	ck_assert_ptr_eq(lists[1].tail, other[2]);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("Bio");
@@ -525,6 +577,7 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, dying_queue_fails_bios);
 	tcase_add_test(limits, mempool_reserve_only_waits_for_free);
 	tcase_add_test(limits, mempool_prefers_allocator_then_reserve);
+	tcase_add_test(limits, rescuer_takes_only_its_sets_bios);
 	tcase_add_test_raise_signal(limits, nowait_sleep_without_hook_panics, SIGABRT);
 	suite_add_tcase(s, limits);
 	return s;

@@ -93,6 +93,32 @@ void yield(void)
 		host_schedule_hook();
 }
 
+/*
+ * Kernel threads do not run on the host: kthread_create() returns a task
+ * that exists (so code that needs one can be set up) but never runs;
+ * tests play its part themselves.
+ */
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fmt, ...)
+{
+	struct task_struct *p = calloc(1, sizeof(*p));
+
+	if (p) {
+		p->threadfn = fn;
+		p->data = data;
+		p->state = TASK_UNINTERRUPTIBLE;
+		strlcpy(p->comm, fmt, sizeof(p->comm));
+	}
+	return p;
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	free(k);
+	return 0;
+}
+
+bool kthread_should_stop(void) { return false; }
+
 bool wake_up_process(struct task_struct *p)
 {
 	bool was_asleep = p->state != TASK_RUNNING;
