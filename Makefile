@@ -73,12 +73,14 @@ KTEST_OBJS := \
 	$(K)/tests/time_test.o \
 	$(K)/tests/pci_test.o \
 	$(K)/tests/block_test.o \
-	$(K)/tests/hung_task_test.o
+	$(K)/tests/hung_task_test.o \
+	$(K)/tests/plug_test.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \
 	$(B)/bio.o \
 	$(B)/blk-core.o \
+	$(B)/blk-plug.o \
 	$(B)/genhd.o \
 	$(B)/partition.o \
 	$(B)/partitions/check.o \

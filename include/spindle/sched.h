@@ -31,6 +31,7 @@
 #include <spindle/irqflags.h>
 
 struct bio_list;
+struct blk_plug;
 
 #define TASK_RUNNING            0
 #define TASK_INTERRUPTIBLE      1
@@ -69,6 +70,9 @@ struct task_struct {
 	 * make_request_fn, [1] those waiting from before.  NULL when the task
 	 * is not submitting. */
 	struct bio_list *bio_list;
+	/* the task's on-stack plug (include/spindle/blk_plug.h), or NULL;
+	 * schedule() flushes it before the task sleeps (seed 002) */
+	struct blk_plug *plug;
 
 	/* statistics (for /proc/<pid>/stat, the hung-task detector) */
 	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */
@@ -91,6 +95,9 @@ static inline void set_current_state(long s)
 void sched_init(void);
 /* Give up the CPU: run the next runnable task (may sleep). */
 void schedule(void);
+/* schedule() for a task waiting for I/O: always sends its plugged I/O
+ * first, whatever its state (Linux's io_schedule). */
+void io_schedule(void);
 /* Sleep for at most timeout jiffies in the current state (set it first);
  * returns the jiffies left (0 if it timed out). */
 long schedule_timeout(long timeout);

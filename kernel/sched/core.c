@@ -27,6 +27,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
+#include <spindle/blk_plug.h>
 #include <asm/desc.h>
 #include <asm/pgtable.h>
 
@@ -155,6 +156,19 @@ static void __schedule(bool preempt)
 	finish_task_switch(prev);
 }
 
+/*
+ * Work a task must hand on before it blocks.  Its plug (seed 002) may hold
+ * I/O it is about to wait for: sent now, or it would wait forever.  Runs
+ * before interrupts go off, because flushing submits I/O.  Preemption does
+ * not come here: a preempted task is still runnable and will finish its
+ * batch itself.
+ */
+static void sched_submit_work(struct task_struct *tsk)
+{
+	if (tsk->state != TASK_RUNNING && blk_needs_flush_plug(tsk))
+		blk_flush_plug(tsk, true);
+}
+
 void schedule(void)
 {
 	unsigned long flags;
@@ -162,9 +176,16 @@ void schedule(void)
 	if (unlikely(in_atomic()))
 		panic("scheduling while atomic: %s, preempt_count %#x",
 		      current->comm, preempt_count());
+	sched_submit_work(current);
 	flags = local_irq_save();
 	__schedule(false);
 	local_irq_restore(flags);
+}
+
+void io_schedule(void)
+{
+	blk_flush_plug(current, true);
+	schedule();
 }
 
 void irq_exit_preempt(bool irqs_were_on)
@@ -355,6 +376,15 @@ void do_exit(int code)
 	struct task_struct *me = current;
 
 	BUG_ON(is_idle(me));
+	if (me->plug) {
+		/* A bug in the task: blk_start_plug() without blk_finish_plug().
+		 * The plug was on a stack frame that has returned; flush what it
+		 * holds while that memory is still intact. */
+		pr_warn("WARNING: %s:%d exited with a plug still attached; flushing it\n",
+			me->comm, me->pid);
+		blk_flush_plug(me, false);
+		me->plug = NULL;
+	}
 	local_irq_disable();
 	me->exit_code = code;
 	me->state = TASK_DEAD;

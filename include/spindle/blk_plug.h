@@ -1,0 +1,65 @@
+/*
+ * blk_plug.h - per-task plugging (seed 002): batching I/O on the
+ * submitter's stack.
+ *
+ *     struct blk_plug plug;
+ *     blk_start_plug(&plug);
+ *     ... submit_bio() several times ...
+ *     blk_finish_plug(&plug);        -- the batch goes down here
+ *
+ * While a plug is active (current->plug), I/O that can wait collects on it
+ * without any lock -- it is this task's alone -- and is sent on in one
+ * batch when the plug is finished, or when the task blocks: schedule()
+ * flushes the plug of a task about to sleep, because the task might be
+ * about to wait for I/O that is still sitting in its own plug, which would
+ * never be sent.  Nested plugs: only the outermost is attached; the inner
+ * start and finish do nothing.
+ *
+ * What collects on a plug today: callbacks (blk_check_plugged), with which
+ * a stacked driver such as raid1 batches its own work.  The request layer
+ * (the next step) adds its plugged requests to the same structure.
+ *
+ * Boot option plug=off makes blk_start_plug() a no-op, for comparison in
+ * labs.
+ */
+#ifndef SPINDLE_BLK_PLUG_H
+#define SPINDLE_BLK_PLUG_H
+
+#include <spindle/list.h>
+#include <spindle/types.h>
+
+struct task_struct;
+struct blk_plug_cb;
+
+typedef void (*blk_plug_cb_fn)(struct blk_plug_cb *cb, bool from_schedule);
+
+struct blk_plug_cb {
+	struct list_head list;
+	blk_plug_cb_fn callback;        /* runs once when the plug is flushed */
+	void *data;                     /* the driver's, identifies the cb */
+};
+
+struct blk_plug {
+	unsigned int magic;             /* catches a plug used after its frame */
+	struct list_head cb_list;       /* struct blk_plug_cb */
+};
+
+void blk_start_plug(struct blk_plug *plug);
+void blk_finish_plug(struct blk_plug *plug);
+
+/*
+ * The callback (fn, data) of the current task's plug, allocated (zeroed,
+ * `size` bytes, at least sizeof(struct blk_plug_cb)) the first time it is
+ * asked for; NULL when the task has no plug (or no memory): then the
+ * driver must not delay its work.  Does not sleep.
+ */
+struct blk_plug_cb *blk_check_plugged(blk_plug_cb_fn fn, void *data, size_t size);
+
+/* Run everything on tsk's plug now; the plug stays attached. */
+void blk_flush_plug(struct task_struct *tsk, bool from_schedule);
+/* Is there anything on tsk's plug? */
+bool blk_needs_flush_plug(struct task_struct *tsk);
+
+extern bool plug_enabled;           /* plug=on|off */
+
+#endif /* SPINDLE_BLK_PLUG_H */
