@@ -44,8 +44,11 @@ struct queue_limits {
 	unsigned int max_sectors;           /* largest I/O, in 512-byte sectors */
 };
 
+struct elevator_queue;
+
 struct request_queue {
 	make_request_fn *make_request_fn;
+	struct elevator_queue *elevator;    /* request-based queues only */
 	void *queuedata;                    /* the driver's */
 	struct queue_limits limits;
 	bool dying;                         /* blk_cleanup_queue(): refuse new I/O */
