@@ -325,6 +325,7 @@ struct bio *bio_clone_fast(struct bio *bio, gfp_t gfp, struct bio_set *bs)
 		return NULL;
 	c->bi_disk = bio->bi_disk;
 	c->bi_partno = bio->bi_partno;
+	c->bi_part = bio->bi_part;
 	c->bi_opf = bio->bi_opf;
 	c->bi_flags |= BIO_CLONED | (bio->bi_flags & BIO_REMAPPED);
 	c->bi_iter = bio->bi_iter;

@@ -21,10 +21,11 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
+#include <spindle/blk_plug.h>
+#include <spindle/wait.h>
 #include "blk.h"
 
 #define ACTION_ARG_LEN   128
-#define PATTERN_BIO_PAGES 16            /* 64 KiB per bio */
 
 enum action_kind { ACTION_SHOW, ACTION_PATTERN };
 
@@ -72,46 +73,103 @@ static void show_file(const char *name)
 	printk("==> /proc/%s <==\n%s", name, buf);
 }
 
+/*
+ * The verifier submits PATTERN_BATCH bios of up to 64 KiB at a time under
+ * one plug, then waits for all of them: like a real writer, it gives a
+ * request-based device the chance to merge them.
+ */
+#define PATTERN_BATCH      8
+#define PATTERN_BIO_ORDER  4            /* 2^4 pages = 64 KiB per bio */
+
+struct pattern_batch {
+	struct wait_queue_head wait;
+	unsigned int pending;           /* bios not yet ended */
+	int error;                      /* the first one's */
+};
+
+static void pattern_end_io(struct bio *bio)
+{
+	struct pattern_batch *b = bio->bi_private;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->wait.lock, flags);
+	if (bio->bi_status && !b->error)
+		b->error = blk_status_to_errno(bio->bi_status);
+	b->pending--;
+	/* under the lock: b is on the waiter's stack (see wait.h) */
+	__wake_up_locked(&b->wait);
+	spin_unlock_irqrestore(&b->wait.lock, flags);
+	bio_put(bio);
+}
+
 /* Write or verify [off, off+len) of bdev; returns NULL or the reason. */
 static const char *pattern_run(struct block_device *bdev, bool write, u64 off,
 			       u64 len, u64 seed, char *why, size_t why_len)
 {
-	struct page *pages = alloc_pages(GFP_KERNEL, 4);        /* 16 pages */
-	const u64 chunk_max = PATTERN_BIO_PAGES * PAGE_SIZE;
+	const u64 chunk_max = PAGE_SIZE << PATTERN_BIO_ORDER;
+	struct page *pages[PATTERN_BATCH];
+	struct pattern_batch b;
 	const char *ret = NULL;
+	int n;
 
-	if (!pages)
-		return "out of memory";
+	init_waitqueue_head(&b.wait);
+	for (n = 0; n < PATTERN_BATCH; n++) {
+		pages[n] = alloc_pages(GFP_KERNEL, PATTERN_BIO_ORDER);
+		if (!pages[n]) {
+			ret = "out of memory";
+			goto out;
+		}
+	}
 	for (u64 done = 0; done < len && !ret; ) {
-		u64 chunk = min(chunk_max, len - done);
-		u8 *buf = page_address(pages);
-		struct bio *bio = bio_alloc(GFP_NOIO, PATTERN_BIO_PAGES);
-		int err;
+		u64 start = done, chunk[PATTERN_BATCH];
+		struct blk_plug plug;
+		int nr = 0;
 
-		bio_set_dev(bio, bdev);
-		bio->bi_iter.bi_sector = (off + done) >> SECTOR_SHIFT;
-		bio->bi_opf = write ? REQ_OP_WRITE : REQ_OP_READ;
-		for (u64 p = 0; p < chunk; p += PAGE_SIZE)
-			bio_add_page(bio, pages + p / PAGE_SIZE, min(PAGE_SIZE, chunk - p), 0);
-		if (write)
-			pattern_fill(buf, off + done, chunk, seed);
-		err = submit_bio_wait(bio);
-		bio_put(bio);
-		if (err) {
-			scnprintf(why, why_len, "I/O error %d at byte %llu", err,
-				  (unsigned long long)(off + done));
+		b.pending = 0;
+		b.error = 0;
+		blk_start_plug(&plug);
+		while (nr < PATTERN_BATCH && done < len) {
+			struct bio *bio = bio_alloc(GFP_NOIO, 1u << PATTERN_BIO_ORDER);
+			u8 *buf = page_address(pages[nr]);
+
+			chunk[nr] = min(chunk_max, len - done);
+			bio_set_dev(bio, bdev);
+			bio->bi_iter.bi_sector = (off + done) >> SECTOR_SHIFT;
+			bio->bi_opf = write ? REQ_OP_WRITE : REQ_OP_READ;
+			bio->bi_end_io = pattern_end_io;
+			bio->bi_private = &b;
+			for (u64 p = 0; p < chunk[nr]; p += PAGE_SIZE)
+				bio_add_page(bio, pages[nr] + p / PAGE_SIZE,
+					     min(PAGE_SIZE, chunk[nr] - p), 0);
+			if (write)
+				pattern_fill(buf, off + done, chunk[nr], seed);
+			spin_lock_irq(&b.wait.lock);
+			b.pending++;
+			spin_unlock_irq(&b.wait.lock);
+			submit_bio(bio);
+			done += chunk[nr++];
+		}
+		blk_finish_plug(&plug);
+		wait_event(b.wait, READ_ONCE(b.pending) == 0);
+		if (b.error) {
+			scnprintf(why, why_len, "I/O error %d in bytes %llu-%llu", b.error,
+				  (unsigned long long)(off + start),
+				  (unsigned long long)(off + done - 1));
 			ret = why;
-		} else if (!write) {
-			s64 bad = pattern_check(buf, off + done, chunk, seed);
+		}
+		for (int i = 0; i < nr && !ret && !write; i++) {
+			s64 bad = pattern_check(page_address(pages[i]), off + start, chunk[i], seed);
 
 			if (bad >= 0) {
 				scnprintf(why, why_len, "%lld", (long long)bad);
 				ret = why;
 			}
+			start += chunk[i];
 		}
-		done += chunk;
 	}
-	__free_pages(pages, 4);
+out:
+	while (n-- > 0)
+		__free_pages(pages[n], PATTERN_BIO_ORDER);
 	return ret;
 }
 

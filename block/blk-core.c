@@ -35,7 +35,7 @@ __setup("bio_order=", bio_order_setup);
 
 /* --- accounting (/proc/diskstats) --------------------------------------- */
 
-static enum stat_group bio_stat_group(const struct bio *bio)
+enum stat_group bio_stat_group(const struct bio *bio)
 {
 	switch (bio_op(bio)) {
 	case REQ_OP_WRITE:      return STAT_WRITE;
@@ -62,14 +62,11 @@ static void part_stat_update_time(struct disk_stats *st, u64 now)
 	for (struct block_device *b = (first); b; \
 	     b = (b)->bd_partno ? (b)->bd_disk->part[0] : NULL)
 
-void blk_account_io_start(struct bio *bio, struct block_device *part)
+/* An I/O to part begins: it is in flight from now. */
+void part_account_start(struct block_device *part, u64 now)
 {
-	u64 now = ktime_get_ns();
 	unsigned long flags = local_irq_save();
 
-	bio->bi_acct_part = part;
-	bio->bi_acct_start_ns = now;
-	bio->bi_acct_sectors = bio_sectors(bio);
 	for_each_acct_part(b, part) {
 		part_stat_update_time(&b->stats, now);
 		b->stats.in_flight++;
@@ -77,22 +74,42 @@ void blk_account_io_start(struct bio *bio, struct block_device *part)
 	local_irq_restore(flags);
 }
 
-/* Called by bio_endio() for a bio that was accounted.  Any context. */
-void blk_account_io_done(struct bio *bio)
+/* An I/O started at `start` ended now; merged_away: it did not complete
+ * on its own but was merged into another (only in_flight changes). */
+void part_account_done(struct block_device *part, enum stat_group g,
+		       unsigned int sectors, u64 start, bool merged_away)
 {
-	enum stat_group g = bio_stat_group(bio);
 	u64 now = ktime_get_ns();
 	unsigned long flags = local_irq_save();
 
-	for_each_acct_part(b, bio->bi_acct_part) {
+	for_each_acct_part(b, part) {
 		part_stat_update_time(&b->stats, now);
 		b->stats.in_flight--;
+		if (merged_away)
+			continue;
 		b->stats.ios[g]++;
-		b->stats.sectors[g] += bio->bi_acct_sectors;
-		b->stats.nsecs[g] += now - bio->bi_acct_start_ns;
+		b->stats.sectors[g] += sectors;
+		b->stats.nsecs[g] += now - start;
 	}
-	bio->bi_acct_part = NULL;
 	local_irq_restore(flags);
+}
+
+/* Bio-based devices account each bio (request-based ones each request,
+ * block/blk-mq.c). */
+static void blk_account_io_start(struct bio *bio, struct block_device *part)
+{
+	bio->bi_acct_part = part;
+	bio->bi_acct_start_ns = ktime_get_ns();
+	bio->bi_acct_sectors = bio_sectors(bio);
+	part_account_start(part, bio->bi_acct_start_ns);
+}
+
+/* Called by bio_endio() for a bio that was accounted.  Any context. */
+void blk_account_io_done(struct bio *bio)
+{
+	part_account_done(bio->bi_acct_part, bio_stat_group(bio), bio->bi_acct_sectors,
+			  bio->bi_acct_start_ns, false);
+	bio->bi_acct_part = NULL;
 }
 
 struct request_queue *bio_queue(const struct bio *bio)
@@ -160,7 +177,9 @@ static bool generic_make_request_checks(struct bio *bio)
 		bio_io_error(bio);
 		return false;
 	}
-	blk_account_io_start(bio, part);
+	bio->bi_part = part;
+	if (!disk->queue->tag_set)
+		blk_account_io_start(bio, part);
 	/* Partition remap: from here on the bio addresses the whole disk. */
 	bio->bi_iter.bi_sector += part->bd_start_sect;
 	bio->bi_partno = 0;

@@ -36,6 +36,8 @@ __setup("plug=", plug_setup);
 void blk_start_plug(struct blk_plug *plug)
 {
 	plug->magic = PLUG_MAGIC;
+	INIT_LIST_HEAD(&plug->mq_list);
+	plug->rq_count = 0;
 	INIT_LIST_HEAD(&plug->cb_list);
 	/* Nested: the outer plug stays in charge; this one is never used. */
 	if (!current->plug && plug_enabled)
@@ -67,13 +69,15 @@ void blk_flush_plug(struct task_struct *tsk, bool from_schedule)
 		return;
 	BUG_ON(plug->magic != PLUG_MAGIC);
 	flush_plug_callbacks(plug, from_schedule);
+	if (!list_empty(&plug->mq_list))
+		blk_mq_flush_plug_list(plug, from_schedule);
 }
 
 bool blk_needs_flush_plug(struct task_struct *tsk)
 {
 	struct blk_plug *plug = tsk->plug;
 
-	return plug && !list_empty(&plug->cb_list);
+	return plug && (!list_empty(&plug->cb_list) || !list_empty(&plug->mq_list));
 }
 
 void blk_finish_plug(struct blk_plug *plug)

@@ -131,15 +131,35 @@ void put_disk(struct gendisk *disk)
 	kfree(disk);
 }
 
+/* "8:1" -> *dev; false if name is not <major>:<minor> (then it is a name). */
+static bool parse_dev_t(const char *name, dev_t *dev)
+{
+	const char *colon = strchr(name, ':');
+	unsigned int major, minor;
+	char buf[16];
+
+	if (!colon || (size_t)(colon - name) >= sizeof(buf))
+		return false;
+	strlcpy(buf, name, colon - name + 1);
+	if (kstrtouint(buf, 10, &major) || kstrtouint(colon + 1, 10, &minor) ||
+	    minor >= (1u << MINORBITS))
+		return false;
+	*dev = MKDEV(major, minor);
+	return true;
+}
+
 struct block_device *lookup_bdev(const char *name)
 {
 	struct block_device *found = NULL;
 	struct gendisk *disk;
+	dev_t dev;
+	bool by_dev = parse_dev_t(name, &dev);
 
 	mutex_lock(&disk_list_lock);
 	list_for_each_entry(disk, &disk_list, list)
 		for (int i = 0; i < DISK_MAX_PARTS && !found; i++)
-			if (disk->part[i] && strcmp(disk->part[i]->bd_name, name) == 0)
+			if (disk->part[i] && (by_dev ? disk->part[i]->bd_dev == dev :
+					      strcmp(disk->part[i]->bd_name, name) == 0))
 				found = disk->part[i];
 	mutex_unlock(&disk_list_lock);
 	return found;

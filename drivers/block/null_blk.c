@@ -17,6 +17,10 @@
  *                                high-resolution timers in Spindle.  Bios
  *                                that arrive while a batch waits end with
  *                                it, so latency is at most this.
+ *   null_blk.queue_mode=<0|2>    0: bio-based (make_request_fn); 2: through
+ *                                the request layer, as Linux's default
+ *                                (merging, elevator, tags)
+ *   null_blk.hw_queue_depth=<n>  queue_mode 2: commands in flight (default 64)
  * irqmode 1 (softirq) does not exist here and is refused.
  */
 #define pr_fmt(fmt) "null_blk: " fmt
@@ -25,20 +29,27 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
+#include <spindle/blk-mq.h>
 
 #define NULLB_MAJOR     252             /* dynamic in Linux; fixed here */
 #define NULLB_MAX       16
 #define NULL_IRQ_NONE   0
 #define NULL_IRQ_TIMER  2
+#define NULL_Q_BIO      0
+#define NULL_Q_MQ       2
 
 static unsigned int nr_devices;
 static unsigned int gb = 250;
 static unsigned int bs = 512;
 static unsigned int irqmode = NULL_IRQ_TIMER;
 static unsigned long long completion_nsec = 10000;
+static unsigned int queue_mode = NULL_Q_MQ;
+static unsigned int hw_queue_depth = 64;
 
 struct nullb {
 	struct gendisk *disk;
+	struct blk_mq_tag_set tag_set;  /* queue_mode 2 */
+	struct list_head pending_rqs;   /* queue_mode 2, irqmode 2 */
 	struct bio_list pending;        /* irqmode 2: waiting for the timer */
 	struct timer_list timer;
 	spinlock_t lock;
@@ -83,6 +94,31 @@ static int __init completion_nsec_setup(const char *v)
 	return kstrtoull(v, 0, &completion_nsec) ? -EINVAL : 0;
 }
 __setup("null_blk.completion_nsec=", completion_nsec_setup);
+static int __init queue_mode_setup(const char *v)
+{
+	unsigned int m;
+
+	if (uint_param(v, &m, 2) || m == 1)
+		return -EINVAL;
+	queue_mode = m;
+	return 0;
+}
+__setup("null_blk.queue_mode=", queue_mode_setup);
+static int __init hw_queue_depth_setup(const char *v)
+{
+	unsigned int d;
+
+	if (uint_param(v, &d, BLK_MQ_MAX_DEPTH) || !d)
+		return -EINVAL;
+	hw_queue_depth = d;
+	return 0;
+}
+__setup("null_blk.hw_queue_depth=", hw_queue_depth_setup);
+
+static u64 null_latency_jiffies(void)
+{
+	return max(1ull, msecs_to_jiffies(DIV_ROUND_UP(completion_nsec, NSEC_PER_MSEC)));
+}
 
 /* Timer: end every bio whose latency has passed.  Interrupt context. */
 static void null_timer_fn(struct timer_list *t)
@@ -92,13 +128,44 @@ static void null_timer_fn(struct timer_list *t)
 	unsigned long flags;
 	struct bio *bio;
 
+	LIST_HEAD(rqs);
+	struct request *rq, *tmp;
+
 	spin_lock_irqsave(&nb->lock, flags);
 	done = nb->pending;
 	bio_list_init(&nb->pending);
+	list_splice_init(&nb->pending_rqs, &rqs);
 	spin_unlock_irqrestore(&nb->lock, flags);
 	while ((bio = bio_list_pop(&done)) != NULL)
 		bio_endio(bio);
+	list_for_each_entry_safe(rq, tmp, &rqs, queuelist) {
+		list_del_init(&rq->queuelist);
+		blk_mq_complete_request(rq, BLK_STS_OK);
+	}
 }
+
+/* queue_mode 2: every request succeeds, now or after the latency. */
+static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
+{
+	struct nullb *nb = q->queuedata;
+	unsigned long flags;
+
+	blk_mq_start_request(rq);
+	if (irqmode == NULL_IRQ_NONE) {
+		blk_mq_complete_request(rq, BLK_STS_OK);
+		return BLK_STS_OK;
+	}
+	spin_lock_irqsave(&nb->lock, flags);
+	list_add_tail(&rq->queuelist, &nb->pending_rqs);
+	if (!nb->timer.pending)
+		mod_timer(&nb->timer, jiffies + null_latency_jiffies());
+	spin_unlock_irqrestore(&nb->lock, flags);
+	return BLK_STS_OK;
+}
+
+static const struct blk_mq_ops null_mq_ops = {
+	.queue_rq = null_queue_rq,
+};
 
 static void null_make_request(struct request_queue *q, struct bio *bio)
 {
@@ -112,8 +179,7 @@ static void null_make_request(struct request_queue *q, struct bio *bio)
 	spin_lock_irqsave(&nb->lock, flags);
 	bio_list_add(&nb->pending, bio);
 	if (!nb->timer.pending)
-		mod_timer(&nb->timer, jiffies +
-			  max(1ull, msecs_to_jiffies(DIV_ROUND_UP(completion_nsec, NSEC_PER_MSEC))));
+		mod_timer(&nb->timer, jiffies + null_latency_jiffies());
 	spin_unlock_irqrestore(&nb->lock, flags);
 }
 
@@ -126,8 +192,16 @@ static int __init null_add_dev(unsigned int i)
 	if (!nb)
 		return -ENOMEM;
 	spin_lock_init(&nb->lock);
+	INIT_LIST_HEAD(&nb->pending_rqs);
 	timer_setup(&nb->timer, null_timer_fn);
-	q = blk_alloc_queue(null_make_request, nb);
+	if (queue_mode == NULL_Q_MQ) {
+		nb->tag_set.ops = &null_mq_ops;
+		nb->tag_set.queue_depth = hw_queue_depth;
+		nb->tag_set.driver_data = nb;
+		q = blk_mq_init_queue(&nb->tag_set);
+	} else {
+		q = blk_alloc_queue(null_make_request, nb);
+	}
 	nb->disk = alloc_disk(1);
 	if (!q || !nb->disk) {
 		kfree(q);
@@ -159,8 +233,8 @@ static int __init null_init(void)
 			return err;
 	}
 	if (nr_devices)
-		pr_info("%u device(s), %u GiB, bs %u, irqmode %u, completion %llu ns\n",
-			nr_devices, gb, bs, irqmode, completion_nsec);
+		pr_info("%u device(s), %u GiB, bs %u, irqmode %u, completion %llu ns, queue_mode %u\n",
+			nr_devices, gb, bs, irqmode, completion_nsec, queue_mode);
 	return 0;
 }
 device_initcall(null_init);

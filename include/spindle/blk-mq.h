@@ -47,7 +47,49 @@ struct request {
 
 	rq_end_io_fn *end_io;           /* for requests without bios (flush) */
 	void *end_io_data;
+	blk_status_t status;            /* set by blk_mq_complete_request() */
 };
+
+/* --- for request-based drivers ------------------------------------------ */
+
+struct blk_mq_ops {
+	/*
+	 * Start rq on the device (called without the queue lock; must not
+	 * sleep).  Return BLK_STS_OK once the device has it, BLK_STS_RESOURCE
+	 * if it cannot take it now (it is retried after a completion), or an
+	 * error to fail it at once.
+	 */
+	blk_status_t (*queue_rq)(struct request_queue *q, struct request *rq);
+};
+
+struct blk_mq_tag_set {
+	const struct blk_mq_ops *ops;
+	unsigned int queue_depth;       /* commands the device takes at once (<= 64) */
+	unsigned int nr_requests;       /* requests that may exist (0: 2 x depth) */
+	void *driver_data;
+};
+
+/* A request-based queue: bios become requests, merged, scheduled by the
+ * elevator (elevator=<name>), dispatched to ops->queue_rq. */
+struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set);
+/* The driver calls this from queue_rq when the command starts. */
+void blk_mq_start_request(struct request *rq);
+/* The device is done with rq: callable from interrupt handlers; the bios
+ * are ended later in task context (kblockd). */
+void blk_mq_complete_request(struct request *rq, blk_status_t status);
+/* End rq now (task context): every bio, then the tag and the request. */
+void blk_mq_end_request(struct request *rq, blk_status_t status);
+/* Send queued requests to the driver while it has free tags. */
+void blk_mq_run_hw_queue(struct request_queue *q);
+/* kblockd's work, callable directly by host tests: end completed requests. */
+void blk_mq_run_completions(void);
+
+/* Walk every segment of every bio of a request. */
+#define __rq_for_each_bio(_bio, rq) \
+	for ((_bio) = (rq)->bio; (_bio); (_bio) = (_bio)->bi_next)
+#define rq_for_each_segment(bvl, rq, _bio, _iter) \
+	__rq_for_each_bio(_bio, rq) \
+		bio_for_each_segment(bvl, _bio, _iter)
 
 static inline sector_t blk_rq_pos(const struct request *rq) { return rq->__sector; }
 static inline unsigned int blk_rq_bytes(const struct request *rq) { return rq->__data_len; }

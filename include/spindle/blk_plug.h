@@ -15,9 +15,9 @@
  * never be sent.  Nested plugs: only the outermost is attached; the inner
  * start and finish do nothing.
  *
- * What collects on a plug today: callbacks (blk_check_plugged), with which
- * a stacked driver such as raid1 batches its own work.  The request layer
- * (the next step) adds its plugged requests to the same structure.
+ * What collects on a plug: requests of request-based queues (block/blk-mq.c,
+ * merged there without a lock) and callbacks (blk_check_plugged), with
+ * which a stacked driver such as raid1 batches its own work.
  *
  * Boot option plug=off makes blk_start_plug() a no-op, for comparison in
  * labs.
@@ -41,8 +41,13 @@ struct blk_plug_cb {
 
 struct blk_plug {
 	unsigned int magic;             /* catches a plug used after its frame */
+	struct list_head mq_list;       /* plugged requests (block/blk-mq.c) */
+	unsigned int rq_count;          /* how many: bounded, see blk-mq.c */
 	struct list_head cb_list;       /* struct blk_plug_cb */
 };
+
+/* block/blk-mq.c: send the plugged requests to their queues. */
+void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule);
 
 void blk_start_plug(struct blk_plug *plug);
 void blk_finish_plug(struct blk_plug *plug);

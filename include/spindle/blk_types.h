@@ -88,8 +88,10 @@ struct bio {
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
 
-	/* I/O accounting (/proc/diskstats), set when the bio is first checked
-	 * and remapped; split-off parts and clones carry none */
+	struct block_device *bi_part;   /* where it was submitted (set at remap) */
+	/* I/O accounting of bio-based devices (/proc/diskstats), set when the
+	 * bio is first checked and remapped; split-off parts and clones carry
+	 * none */
 	struct block_device *bi_acct_part;
 	u64 bi_acct_start_ns;
 	unsigned int bi_acct_sectors;

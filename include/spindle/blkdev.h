@@ -42,18 +42,34 @@ typedef void (make_request_fn)(struct request_queue *q, struct bio *bio);
 struct queue_limits {
 	unsigned int logical_block_size;    /* bytes; 512 unless the device says */
 	unsigned int max_sectors;           /* largest I/O, in 512-byte sectors */
+	unsigned int max_segments;          /* bio_vec segments per request */
 };
 
 struct elevator_queue;
+struct blk_mq_tag_set;
+
+#define BLK_MQ_MAX_DEPTH 64             /* tags: one bit each in a u64 */
 
 struct request_queue {
 	make_request_fn *make_request_fn;
-	struct elevator_queue *elevator;    /* request-based queues only */
 	void *queuedata;                    /* the driver's */
 	struct queue_limits limits;
 	bool dying;                         /* blk_cleanup_queue(): refuse new I/O */
 	int q_usage;                        /* bios inside make_request_fn */
 	spinlock_t lock;
+
+	/* request-based queues only (block/blk-mq.c) */
+	struct blk_mq_tag_set *tag_set;
+	struct elevator_queue *elevator;
+	struct request *rq_pool;            /* nr_requests of them */
+	struct list_head free_rqs;
+	unsigned int nr_requests;
+	struct wait_queue_head rq_wait;     /* waiting for a free request */
+	u64 tags_used;                      /* bit n: tag n is in flight */
+	struct request *tag_rq[BLK_MQ_MAX_DEPTH];
+	struct list_head dispatch;          /* came back busy: retry first */
+	bool busy;                          /* the driver said BLK_STS_RESOURCE */
+	struct bio_set bio_split;           /* for blk_queue_split() */
 };
 
 /* I/O statistics: Linux's /proc/diskstats fields (times in ms). */
@@ -113,7 +129,7 @@ static inline void set_capacity(struct gendisk *d, sector_t s) { d->capacity = s
 
 /* --- for users (above) -------------------------------------------------- */
 
-/* "sda1", "ram0": the block_device, or NULL. */
+/* "sda1", "ram0", or "<major>:<minor>" ("8:1"): the block_device, or NULL. */
 struct block_device *lookup_bdev(const char *name);
 static inline sector_t bdev_nr_sectors(const struct block_device *b) { return b->bd_nr_sectors; }
 

@@ -43,6 +43,13 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe, l
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe);
 /* Wake every task on wq.  Does not sleep. */
 void wake_up(struct wait_queue_head *wq);
+/*
+ * The same with wq->lock already held.  A waker that changes the condition
+ * *and* wakes under the lock is safe even when the waiter's wait queue
+ * lives on the waiter's stack: the waiter cannot see the condition, return
+ * and reuse that memory until the lock is released (completions do this).
+ */
+void __wake_up_locked(struct wait_queue_head *wq);
 #define wake_up_all(wq) wake_up(wq)
 bool waitqueue_active(struct wait_queue_head *wq);
 

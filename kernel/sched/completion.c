@@ -54,8 +54,9 @@ void complete(struct completion *x)
 	spin_lock_irqsave(&x->wait.lock, flags);
 	if (x->done != COMPLETE_ALL)
 		x->done++;
+	/* wake under the lock: x may be on the waiter's stack (see wait.h) */
+	__wake_up_locked(&x->wait);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up(&x->wait);
 }
 
 void complete_all(struct completion *x)
@@ -64,6 +65,6 @@ void complete_all(struct completion *x)
 
 	spin_lock_irqsave(&x->wait.lock, flags);
 	x->done = COMPLETE_ALL;
+	__wake_up_locked(&x->wait);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up(&x->wait);
 }

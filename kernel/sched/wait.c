@@ -34,14 +34,21 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-void wake_up(struct wait_queue_head *wq)
+void __wake_up_locked(struct wait_queue_head *wq)
 {
 	struct wait_queue_entry *wqe;
+
+	assert_spin_locked(&wq->lock);
+	list_for_each_entry(wqe, &wq->head, entry)
+		wake_up_process(wqe->task);
+}
+
+void wake_up(struct wait_queue_head *wq)
+{
 	unsigned long flags;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry(wqe, &wq->head, entry)
-		wake_up_process(wqe->task);
+	__wake_up_locked(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 

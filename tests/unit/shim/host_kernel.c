@@ -81,6 +81,11 @@ void schedule(void)
 	current->state = TASK_RUNNING;
 }
 
+void io_schedule(void)
+{
+	schedule();
+}
+
 long schedule_timeout(long timeout)
 {
 	schedule();

@@ -1,0 +1,548 @@
+/*
+ * blk-mq.c - the request layer: bios in, requests out to the driver.
+ *
+ * Where it sits: a request-based driver (IDE, AHCI, null_blk in
+ * queue_mode=2) gets blk_mq_make_request() as its make_request_fn, so
+ * generic_make_request() hands it bios, already remapped to the whole
+ * disk.  Below, the driver's queue_rq() gets one request at a time and
+ * completes it, usually from its interrupt handler.
+ *
+ * One bio's path (the "make_request" path of DESIGN.md):
+ *
+ *   blk_queue_split        too big for the device: the front part goes on,
+ *                          the rest is resubmitted (seed 001's pattern)
+ *   attempt_plug_merge     glue it to a request on this task's plug: no
+ *                          lock taken, the plug is ours alone (seed 002)
+ *   elevator merge         glue it to a request in the elevator (q->lock),
+ *                          and maybe that request to its neighbour
+ *   get a request          may sleep for one (REQ_NOWAIT: BLK_STS_AGAIN)
+ *   plug it, or insert it into the elevator and run the queue
+ *
+ * Running the queue: while the driver has a free tag, take the elevator's
+ * choice and call queue_rq().  A request the driver cannot take now
+ * (BLK_STS_RESOURCE) waits on q->dispatch until a completion frees a tag.
+ *
+ * Completion: blk_mq_complete_request() may be called from an interrupt
+ * handler; it only queues the request for kblockd, a kernel thread that
+ * ends the bios in task context (bi_end_io may do real work), frees tag and
+ * request, and runs the queue again.
+ *
+ * Locking: q->lock (interrupts off) protects the elevator, the free
+ * requests, the tags and q->dispatch.  queue_rq() is called without it.
+ */
+#include <spindle/blkdev.h>
+#include <spindle/blk-mq.h>
+#include <spindle/blk_plug.h>
+#include <spindle/elevator.h>
+#include <spindle/sched.h>
+#include <spindle/wait.h>
+#include <spindle/time.h>
+#include <spindle/init.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include "blk.h"
+#include "elevator-internal.h"
+
+#define BLK_MAX_REQUEST_COUNT   16      /* a plug flushes itself beyond this */
+#define BIO_SPLIT_POOL          4       /* bios in reserve for splitting */
+#define DEFAULT_MAX_SEGMENTS    128
+
+static void blk_mq_make_request(struct request_queue *q, struct bio *bio);
+
+/* --- requests and tags ---------------------------------------------------- */
+
+struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
+{
+	struct request_queue *q;
+
+	if (!set->queue_depth || set->queue_depth > BLK_MQ_MAX_DEPTH)
+		return NULL;
+	q = blk_alloc_queue(blk_mq_make_request, set->driver_data);
+	if (!q)
+		return NULL;
+	q->tag_set = set;
+	q->limits.max_segments = DEFAULT_MAX_SEGMENTS;
+	q->nr_requests = set->nr_requests ? set->nr_requests : 2 * set->queue_depth;
+	INIT_LIST_HEAD(&q->free_rqs);
+	INIT_LIST_HEAD(&q->dispatch);
+	init_waitqueue_head(&q->rq_wait);
+	q->rq_pool = kcalloc(q->nr_requests, sizeof(struct request), GFP_KERNEL);
+	if (!q->rq_pool || bioset_init(&q->bio_split, "bio_split", BIO_SPLIT_POOL, 0))
+		goto fail;
+	for (unsigned int i = 0; i < q->nr_requests; i++)
+		list_add_tail(&q->rq_pool[i].queuelist, &q->free_rqs);
+	if (elevator_init_queue(q, NULL))
+		goto fail_bs;
+	return q;
+
+fail_bs:
+	bioset_exit(&q->bio_split);
+fail:
+	kfree(q->rq_pool);
+	kfree(q);
+	return NULL;
+}
+
+/* A free request, or NULL.  Caller holds q->lock. */
+static struct request *__blk_mq_get_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	assert_spin_locked(&q->lock);
+	if (list_empty(&q->free_rqs))
+		return NULL;
+	rq = list_first_entry(&q->free_rqs, struct request, queuelist);
+	list_del_init(&rq->queuelist);
+	return rq;
+}
+
+static void blk_mq_free_request(struct request *rq)
+{
+	struct request_queue *q = rq->q;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (rq->tag >= 0) {
+		q->tags_used &= ~(1ull << rq->tag);
+		q->tag_rq[rq->tag] = NULL;
+		q->busy = false;                /* a slot is free: try again */
+	}
+	list_add(&rq->queuelist, &q->free_rqs);
+	spin_unlock_irqrestore(&q->lock, flags);
+	wake_up(&q->rq_wait);
+}
+
+static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, struct bio *bio)
+{
+	memset(rq, 0, sizeof(*rq));
+	INIT_LIST_HEAD(&rq->queuelist);
+	INIT_LIST_HEAD(&rq->elv_sort);
+	rq->q = q;
+	rq->tag = -1;
+	rq->cmd_flags = bio->bi_opf;
+	rq->__sector = bio->bi_iter.bi_sector;
+	rq->__data_len = bio->bi_iter.bi_size;
+	rq->bio = rq->biotail = bio;
+	rq->nr_phys_segments = bio->bi_vcnt;
+	rq->part = bio->bi_part;
+	rq->start_time_ns = ktime_get_ns();
+	bio->bi_next = NULL;
+	if (rq->part)
+		part_account_start(rq->part, rq->start_time_ns);
+}
+
+/*
+ * A request to put bio in.  May sleep until one is freed -- after sending
+ * our own plugged requests, which may be what holds them all (io_schedule
+ * flushes the plug).  With REQ_NOWAIT: NULL instead of sleeping.
+ */
+static struct request *blk_mq_get_request(struct request_queue *q, struct bio *bio)
+{
+	struct request *rq;
+	unsigned long flags;
+
+	for (;;) {
+		DEFINE_WAIT(wait);
+
+		spin_lock_irqsave(&q->lock, flags);
+		rq = __blk_mq_get_request(q);
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (rq || (bio->bi_opf & REQ_NOWAIT))
+			break;
+		prepare_to_wait(&q->rq_wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (list_empty(&q->free_rqs))
+			io_schedule();
+		finish_wait(&q->rq_wait, &wait);
+	}
+	if (rq)
+		blk_rq_init_from_bio(rq, q, bio);
+	return rq;
+}
+
+/* --- merging -------------------------------------------------------------- */
+
+static bool rq_mergeable(const struct request *rq)
+{
+	return (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE) &&
+	       !(rq->cmd_flags & (REQ_NOMERGE | REQ_FUA | REQ_PREFLUSH));
+}
+
+static bool bio_mergeable(const struct bio *bio)
+{
+	return (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE) &&
+	       !(bio->bi_opf & (REQ_NOMERGE | REQ_FUA | REQ_PREFLUSH));
+}
+
+/* Could bio be added to rq without breaking a rule or a limit? */
+static bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
+{
+	const struct queue_limits *lim = &rq->q->limits;
+
+	return rq_mergeable(rq) && bio_mergeable(bio) &&
+	       req_op(rq) == bio_op(bio) &&
+	       rq->bio->bi_disk == bio->bi_disk &&
+	       blk_rq_sectors(rq) + bio_sectors(bio) <= lim->max_sectors &&
+	       rq->nr_phys_segments + bio->bi_vcnt <= lim->max_segments;
+}
+
+/* The merge itself: bio becomes rq's last (back) or first (front) bio. */
+static void blk_rq_merge_bio(struct request *rq, struct bio *bio, enum elv_merge type)
+{
+	if (type == ELEVATOR_BACK_MERGE) {
+		rq->biotail->bi_next = bio;
+		rq->biotail = bio;
+		bio->bi_next = NULL;
+	} else {
+		bio->bi_next = rq->bio;
+		rq->bio = bio;
+		rq->__sector = bio->bi_iter.bi_sector;
+	}
+	rq->__data_len += bio->bi_iter.bi_size;
+	rq->nr_phys_segments += bio->bi_vcnt;
+	if (rq->part)
+		rq->part->stats.merges[rq_data_dir(rq)]++;
+}
+
+static enum elv_merge blk_try_merge(struct request *rq, struct bio *bio)
+{
+	if (blk_rq_end_pos(rq) == bio->bi_iter.bi_sector)
+		return ELEVATOR_BACK_MERGE;
+	if (blk_rq_pos(rq) == bio_end_sector(bio))
+		return ELEVATOR_FRONT_MERGE;
+	return ELEVATOR_NO_MERGE;
+}
+
+/*
+ * attempt_plug_merge - glue bio to a request on this task's plug.
+ * The plug is the task's own: no lock.  Newest requests first, since
+ * sequential I/O continues the most recent one.
+ */
+static bool attempt_plug_merge(struct request_queue *q, struct bio *bio)
+{
+	struct blk_plug *plug = current->plug;
+	struct request *rq;
+
+	if (!plug)
+		return false;
+	list_for_each_entry_reverse(rq, &plug->mq_list, queuelist) {
+		enum elv_merge type;
+
+		if (rq->q != q || !blk_rq_merge_ok(rq, bio))
+			continue;
+		type = blk_try_merge(rq, bio);
+		if (type != ELEVATOR_NO_MERGE) {
+			blk_rq_merge_bio(rq, bio, type);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* After rq grew, see whether it now touches its neighbour and swallow it. */
+static void attempt_rq_merge(struct request_queue *q, struct request *rq, struct request *next)
+{
+	assert_spin_locked(&q->lock);
+	if (!next || req_op(rq) != req_op(next) || !rq_mergeable(rq) || !rq_mergeable(next) ||
+	    blk_rq_end_pos(rq) != blk_rq_pos(next) ||
+	    blk_rq_sectors(rq) + blk_rq_sectors(next) > q->limits.max_sectors ||
+	    rq->nr_phys_segments + next->nr_phys_segments > q->limits.max_segments)
+		return;
+	elv_merge_requests(q, rq, next);
+	rq->biotail->bi_next = next->bio;
+	rq->biotail = next->biotail;
+	rq->__data_len += next->__data_len;
+	rq->nr_phys_segments += next->nr_phys_segments;
+	if (rq->part)
+		rq->part->stats.merges[rq_data_dir(rq)]++;
+	/* next's data completes with rq now: it is no longer in flight */
+	if (next->part)
+		part_account_done(next->part, STAT_READ, 0, 0, true);
+	list_del_init(&next->queuelist);
+	list_add(&next->queuelist, &q->free_rqs);
+	wake_up(&q->rq_wait);
+}
+
+/* elevator merge (back, front, then request-to-request); q->lock held */
+static bool attempt_elv_merge(struct request_queue *q, struct bio *bio)
+{
+	struct request *rq = NULL;
+	enum elv_merge type;
+
+	assert_spin_locked(&q->lock);
+	type = elv_merge(q, &rq, bio);
+	if (type == ELEVATOR_NO_MERGE || !rq || !blk_rq_merge_ok(rq, bio) ||
+	    blk_try_merge(rq, bio) != type)
+		return false;
+	blk_rq_merge_bio(rq, bio, type);
+	elv_merged_request(q, rq, type);
+	if (type == ELEVATOR_BACK_MERGE)
+		attempt_rq_merge(q, rq, elv_latter_request(q, rq));
+	else {
+		struct request *prev = elv_former_request(q, rq);
+
+		if (prev)
+			attempt_rq_merge(q, prev, rq);
+	}
+	return true;
+}
+
+/* --- splitting ------------------------------------------------------------ */
+
+/*
+ * blk_queue_split - make bio fit the device's limits.  If it is too big,
+ * the front part that fits is split off and returned; the rest is chained
+ * to it and resubmitted through generic_make_request(), to come back here
+ * after -- one split per call, as seed 001 asks.
+ */
+static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
+{
+	const struct queue_limits *lim = &q->limits;
+	unsigned int max = lim->max_sectors, segs = 0, sectors = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *split;
+
+	if (!bio_has_data(bio))
+		return bio;
+	bio_for_each_segment(bv, bio, iter) {
+		if (++segs > lim->max_segments)
+			break;
+		sectors += bv.bv_len >> SECTOR_SHIFT;
+		if (sectors >= max)
+			break;
+	}
+	sectors = min(sectors, max);
+	if (sectors >= bio_sectors(bio))
+		return bio;
+	/* keep the split on a logical-block boundary */
+	sectors = ALIGN_DOWN(sectors, lim->logical_block_size >> SECTOR_SHIFT);
+	split = bio_split(bio, sectors, GFP_NOIO, &q->bio_split);
+	bio_chain(split, bio);
+	generic_make_request(bio);
+	return split;
+}
+
+/* --- dispatch ------------------------------------------------------------- */
+
+/* Next request for the driver, with a tag; q->lock held. */
+static struct request *blk_mq_next_to_dispatch(struct request_queue *q)
+{
+	unsigned int depth = q->tag_set->queue_depth;
+	struct request *rq;
+	unsigned int tag;
+
+	assert_spin_locked(&q->lock);
+	if (q->busy)
+		return NULL;
+	for (tag = 0; tag < depth && (q->tags_used & (1ull << tag)); tag++)
+		;
+	if (tag == depth)
+		return NULL;                    /* every slot in use */
+	if (!list_empty(&q->dispatch)) {
+		rq = list_first_entry(&q->dispatch, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+	} else {
+		rq = elv_dispatch_request(q);
+		if (!rq)
+			return NULL;
+	}
+	rq->tag = tag;
+	q->tags_used |= 1ull << tag;
+	q->tag_rq[tag] = rq;
+	return rq;
+}
+
+void blk_mq_run_hw_queue(struct request_queue *q)
+{
+	for (;;) {
+		struct request *rq;
+		unsigned long flags;
+		blk_status_t ret;
+
+		spin_lock_irqsave(&q->lock, flags);
+		rq = blk_mq_next_to_dispatch(q);
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (!rq)
+			return;
+		ret = q->tag_set->ops->queue_rq(q, rq);
+		if (ret == BLK_STS_OK)
+			continue;
+		if (ret == BLK_STS_RESOURCE) {
+			/* the device is full: retry this one first, after a completion */
+			spin_lock_irqsave(&q->lock, flags);
+			q->tags_used &= ~(1ull << rq->tag);
+			q->tag_rq[rq->tag] = NULL;
+			rq->tag = -1;
+			list_add(&rq->queuelist, &q->dispatch);
+			q->busy = true;
+			spin_unlock_irqrestore(&q->lock, flags);
+			return;
+		}
+		blk_mq_end_request(rq, ret);
+	}
+}
+
+void blk_mq_start_request(struct request *rq)
+{
+	rq->io_start_time_ns = ktime_get_ns();
+}
+
+/* Insert a batch (through queuelist) of requests of one queue, and run it. */
+static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *list)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	elv_insert_requests(q, list, false);
+	spin_unlock_irqrestore(&q->lock, flags);
+	blk_mq_run_hw_queue(q);
+}
+
+/*
+ * blk_mq_flush_plug_list - the plugged requests go to their queues' elevators,
+ * one batch per queue (sorted by queue first when several are involved, so
+ * each queue's lock is taken once), and each queue is run.
+ */
+void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
+{
+	(void)from_schedule;
+	while (!list_empty(&plug->mq_list)) {
+		struct request *first = list_first_entry(&plug->mq_list, struct request, queuelist);
+		struct request_queue *q = first->q;
+		struct request *rq, *tmp;
+		LIST_HEAD(batch);
+
+		list_for_each_entry_safe(rq, tmp, &plug->mq_list, queuelist)
+			if (rq->q == q)
+				list_move_tail(&rq->queuelist, &batch);
+		blk_mq_insert_and_run(q, &batch);
+	}
+	plug->rq_count = 0;
+}
+
+/* --- the make_request path -------------------------------------------------- */
+
+static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
+{
+	struct blk_plug *plug;
+	struct request *rq;
+	unsigned long flags;
+	bool merged;
+
+	bio = blk_queue_split(q, bio);
+	if (attempt_plug_merge(q, bio))
+		return;
+	spin_lock_irqsave(&q->lock, flags);
+	merged = attempt_elv_merge(q, bio);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (merged)
+		return;
+
+	rq = blk_mq_get_request(q, bio);
+	if (!rq) {
+		bio_wouldblock_error(bio);      /* REQ_NOWAIT and no request free */
+		return;
+	}
+	plug = current->plug;
+	if (plug && rq_mergeable(rq)) {
+		/* stay on the plug (no lock) until it is flushed */
+		if (plug->rq_count >= BLK_MAX_REQUEST_COUNT)
+			blk_mq_flush_plug_list(plug, false);
+		list_add_tail(&rq->queuelist, &plug->mq_list);
+		plug->rq_count++;
+		return;
+	}
+	{
+		LIST_HEAD(one);
+
+		list_add_tail(&rq->queuelist, &one);
+		blk_mq_insert_and_run(q, &one);
+	}
+}
+
+/* --- completion ------------------------------------------------------------- */
+
+void blk_mq_end_request(struct request *rq, blk_status_t status)
+{
+	struct bio *bio = rq->bio;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq->q->lock, flags);
+	elv_completed_request(rq);
+	spin_unlock_irqrestore(&rq->q->lock, flags);
+	if (rq->part && bio)
+		part_account_done(rq->part, bio_stat_group(bio), blk_rq_sectors(rq),
+				  rq->start_time_ns, false);
+	rq->bio = rq->biotail = NULL;
+	while (bio) {
+		struct bio *next = bio->bi_next;
+
+		bio->bi_next = NULL;
+		if (status)
+			bio->bi_status = status;
+		bio_endio(bio);
+		bio = next;
+	}
+	if (rq->end_io)
+		rq->end_io(rq, status);
+	blk_mq_free_request(rq);
+	blk_mq_run_hw_queue(rq->q);
+}
+
+static LIST_HEAD(completed);            /* requests for kblockd */
+static DEFINE_SPINLOCK(completed_lock);
+static struct task_struct *kblockd_task;
+
+void blk_mq_complete_request(struct request *rq, blk_status_t status)
+{
+	unsigned long flags;
+
+	rq->status = status;
+	spin_lock_irqsave(&completed_lock, flags);
+	list_add_tail(&rq->queuelist, &completed);
+	spin_unlock_irqrestore(&completed_lock, flags);
+	if (kblockd_task)
+		wake_up_process(kblockd_task);
+}
+
+void blk_mq_run_completions(void)
+{
+	for (;;) {
+		struct request *rq = NULL;
+		unsigned long flags;
+
+		spin_lock_irqsave(&completed_lock, flags);
+		if (!list_empty(&completed)) {
+			rq = list_first_entry(&completed, struct request, queuelist);
+			list_del_init(&rq->queuelist);
+		}
+		spin_unlock_irqrestore(&completed_lock, flags);
+		if (!rq)
+			return;
+		blk_mq_end_request(rq, rq->status);
+	}
+}
+
+static int kblockd(void *unused)
+{
+	(void)unused;
+	for (;;) {
+		unsigned long flags;
+
+		blk_mq_run_completions();
+		spin_lock_irqsave(&completed_lock, flags);
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!list_empty(&completed))
+			__set_current_state(TASK_RUNNING);
+		spin_unlock_irqrestore(&completed_lock, flags);
+		schedule();
+	}
+	return 0;
+}
+
+static int __init blk_mq_init(void)
+{
+	kblockd_task = kthread_run(kblockd, NULL, "kblockd");
+	return kblockd_task ? 0 : -ENOMEM;
+}
+core_initcall(blk_mq_init);

@@ -1,0 +1,312 @@
+/*
+ * The request layer (block/blk-mq.c) on the host, with a fake
+ * request-based driver: merging on the plug and in the elevator, the
+ * limits that stop a merge, splitting to max_sectors, the queue depth,
+ * a busy driver, REQ_NOWAIT without a free request, completion of every
+ * bio exactly once, and the elevator's sorting reaching the driver.
+ */
+#include <check.h>
+#include <spindle/blkdev.h>
+#include <spindle/blk-mq.h>
+#include <spindle/blk_plug.h>
+#include <spindle/elevator.h>
+#include <spindle/sched.h>
+#include "shim/host_kernel.h"
+#include "../../block/blk.h"
+#include "../../block/elevator-internal.h"
+
+#define MAX_SEEN 64
+
+static struct request *inflight[MAX_SEEN];
+static int nr_inflight, nr_queue_rq;
+static sector_t seen_pos[MAX_SEEN];
+static unsigned int seen_sectors[MAX_SEEN];
+static int busy_calls;                  /* answer BLK_STS_RESOURCE this many times */
+
+static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
+{
+	(void)q;
+	if (busy_calls) {
+		busy_calls--;
+		return BLK_STS_RESOURCE;
+	}
+	blk_mq_start_request(rq);
+	ck_assert_int_lt(nr_queue_rq, MAX_SEEN);
+	seen_pos[nr_queue_rq] = blk_rq_pos(rq);
+	seen_sectors[nr_queue_rq++] = blk_rq_sectors(rq);
+	inflight[nr_inflight++] = rq;
+	return BLK_STS_OK;
+}
+
+static const struct blk_mq_ops fake_ops = { .queue_rq = fake_queue_rq };
+static struct blk_mq_tag_set set;
+static struct gendisk *disk;
+static struct request_queue *q;
+
+static int ended, ended_ok;
+static blk_status_t last_status;
+
+static void count_end(struct bio *bio)
+{
+	ended++;
+	if (!bio->bi_status)
+		ended_ok++;
+	last_status = bio->bi_status;
+	bio_put(bio);
+}
+
+static struct page *data_pages;
+
+static void submit(unsigned int op, sector_t sector, unsigned int bytes)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 1);
+
+	bio->bi_disk = disk;
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_opf = op;
+	bio->bi_end_io = count_end;
+	if (bytes)
+		bio_add_page(bio, data_pages, bytes, 0);
+	submit_bio(bio);
+}
+
+/* The device finishes the oldest command in flight. */
+static void complete_oldest(blk_status_t status)
+{
+	struct request *rq;
+
+	ck_assert_int_gt(nr_inflight, 0);
+	rq = inflight[0];
+	memmove(inflight, inflight + 1, --nr_inflight * sizeof(inflight[0]));
+	blk_mq_complete_request(rq, status);
+	blk_mq_run_completions();
+}
+
+static void make_queue(unsigned int depth, unsigned int nr_requests,
+		       unsigned int max_sectors, const char *elevator)
+{
+	set.ops = &fake_ops;
+	set.queue_depth = depth;
+	set.nr_requests = nr_requests;
+	q = blk_mq_init_queue(&set);
+	ck_assert_ptr_nonnull(q);
+	blk_queue_max_hw_sectors(q, max_sectors);
+	if (elevator) {
+		elevator_exit_queue(q);
+		ck_assert_int_eq(elevator_init_queue(q, elevator), 0);
+	}
+	disk = alloc_disk(1);
+	strcpy(disk->disk_name, "fake");
+	disk->queue = q;
+	set_capacity(disk, 1 << 20);
+	ck_assert_int_eq(add_disk(disk), 0);
+}
+
+static void setup(void)
+{
+	host_printk_quiet = true;
+	host_mm_init(4096 * PAGE_SIZE);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0), 0);
+	elevator_register_builtin();
+	data_pages = alloc_pages(GFP_KERNEL, 4);
+	nr_inflight = nr_queue_rq = ended = ended_ok = busy_calls = 0;
+	plug_enabled = true;
+	current->plug = NULL;
+}
+
+static void teardown(void)
+{
+	struct gendisk *d, *t;
+
+	list_for_each_entry_safe(d, t, &disk_list, list)
+		list_del_init(&d->list);
+	current->plug = NULL;
+	host_mm_exit();
+}
+
+START_TEST(plugged_sequential_bios_become_one_request)
+{
+	struct blk_plug plug;
+
+	make_queue(4, 0, 1024, "none");
+	blk_start_plug(&plug);
+	for (int i = 0; i < 16; i++)
+		submit(REQ_OP_WRITE, 1000 + 8 * i, 4096);
+	ck_assert_int_eq(nr_queue_rq, 0);               /* all still on the plug */
+	blk_finish_plug(&plug);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_uint_eq(seen_pos[0], 1000);
+	ck_assert_uint_eq(seen_sectors[0], 128);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended_ok, 16);
+	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_WRITE], 1);
+	ck_assert_uint_eq(disk->part[0]->stats.merges[STAT_WRITE], 15);
+	ck_assert_uint_eq(disk->part[0]->stats.sectors[STAT_WRITE], 128);
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+}
+END_TEST
+
+START_TEST(merge_stops_at_max_sectors)
+{
+	struct blk_plug plug;
+
+	make_queue(8, 0, 16, "none");                    /* 8 KiB per request */
+	blk_start_plug(&plug);
+	for (int i = 0; i < 8; i++)
+		submit(REQ_OP_READ, 8 * i, 4096);
+	blk_finish_plug(&plug);
+	ck_assert_int_eq(nr_queue_rq, 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(seen_sectors[i], 16);
+}
+END_TEST
+
+/* Table: pairs of adjacent bios that must not merge. */
+static const struct { unsigned int op1, op2; } no_merge[] = {
+	{ REQ_OP_READ, REQ_OP_WRITE },
+	{ REQ_OP_WRITE, REQ_OP_WRITE | REQ_FUA },
+	{ REQ_OP_WRITE | REQ_NOMERGE, REQ_OP_WRITE },
+	{ REQ_OP_WRITE, REQ_OP_WRITE | REQ_PREFLUSH },
+};
+
+START_TEST(no_merge_across_ops_and_flags)
+{
+	struct blk_plug plug;
+
+	make_queue(8, 0, 1024, "none");
+	blk_start_plug(&plug);
+	submit(no_merge[_i].op1, 0, 4096);
+	submit(no_merge[_i].op2, 8, 4096);
+	blk_finish_plug(&plug);
+	ck_assert_int_eq(nr_queue_rq, 2);
+}
+END_TEST
+
+START_TEST(split_to_max_sectors_completes_parent_once)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 4);
+
+	make_queue(16, 0, 16, "none");
+	for (int i = 0; i < 4; i++)
+		bio_add_page(bio, data_pages + i, PAGE_SIZE, 0);
+	bio->bi_disk = disk;
+	bio->bi_iter.bi_sector = 64;
+	bio->bi_opf = REQ_OP_WRITE;
+	bio->bi_end_io = count_end;
+	submit_bio(bio);
+	ck_assert_int_eq(nr_queue_rq, 2);               /* 32 sectors, 16 each */
+	ck_assert_uint_eq(seen_pos[0], 64);
+	ck_assert_uint_eq(seen_pos[1], 80);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended, 0);                     /* the parent waits */
+	complete_oldest(BLK_STS_IOERR);
+	ck_assert_int_eq(ended, 1);
+	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
+}
+END_TEST
+
+START_TEST(queue_depth_is_respected)
+{
+	make_queue(2, 8, 1024, "none");
+	for (int i = 0; i < 5; i++)
+		submit(REQ_OP_READ, 1000 * i, 4096);    /* not adjacent */
+	ck_assert_int_eq(nr_queue_rq, 2);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(nr_queue_rq, 3);
+	complete_oldest(BLK_STS_OK);
+	complete_oldest(BLK_STS_OK);
+	complete_oldest(BLK_STS_OK);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(nr_queue_rq, 5);
+	ck_assert_int_eq(ended_ok, 5);
+}
+END_TEST
+
+START_TEST(busy_driver_gets_the_request_again)
+{
+	make_queue(4, 8, 1024, "none");
+	submit(REQ_OP_READ, 0, 4096);                   /* dispatched */
+	busy_calls = 1;
+	submit(REQ_OP_READ, 5000, 4096);                /* device full: waits */
+	ck_assert_int_eq(nr_queue_rq, 1);
+	complete_oldest(BLK_STS_OK);                    /* a slot frees: retried */
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(seen_pos[1], 5000);
+}
+END_TEST
+
+START_TEST(nowait_without_free_request_is_again)
+{
+	make_queue(2, 2, 1024, "none");
+	submit(REQ_OP_READ, 0, 4096);
+	submit(REQ_OP_READ, 5000, 4096);                /* both requests in use */
+	submit(REQ_OP_READ | REQ_NOWAIT, 9000, 4096);
+	ck_assert_int_eq(ended, 1);
+	ck_assert_uint_eq(last_status, BLK_STS_AGAIN);
+}
+END_TEST
+
+START_TEST(deadline_sorts_a_plugged_batch)
+{
+	struct blk_plug plug;
+	static const sector_t arrive[] = { 900, 100, 500, 300, 700 };
+
+	make_queue(1, 8, 1024, "mq-deadline");
+	blk_start_plug(&plug);
+	for (unsigned int i = 0; i < 5; i++)
+		submit(REQ_OP_READ, arrive[i], 4096);
+	blk_finish_plug(&plug);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(nr_queue_rq, i + 1);
+		complete_oldest(BLK_STS_OK);
+	}
+	ck_assert_uint_eq(seen_pos[0], 100);
+	ck_assert_uint_eq(seen_pos[1], 300);
+	ck_assert_uint_eq(seen_pos[2], 500);
+	ck_assert_uint_eq(seen_pos[3], 700);
+	ck_assert_uint_eq(seen_pos[4], 900);
+}
+END_TEST
+
+START_TEST(elevator_back_merge_then_request_merge)
+{
+	make_queue(1, 8, 1024, "mq-deadline");
+	submit(REQ_OP_READ, 0, 4096);                   /* dispatched: busy */
+	submit(REQ_OP_READ, 100, 4096);                 /* waits in the elevator */
+	submit(REQ_OP_READ, 116, 4096);                 /* waits too (gap) */
+	submit(REQ_OP_READ, 108, 4096);                 /* fills the gap: back merge
+							 * into 100, then 116 joins */
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(seen_pos[1], 100);
+	ck_assert_uint_eq(seen_sectors[1], 24);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended_ok, 4);
+	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_READ], 2);
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("BlkMq");
+	TCase *core = tcase_create("Core");
+	TCase *limits = tcase_create("Limits");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_test(core, plugged_sequential_bios_become_one_request);
+	tcase_add_test(core, deadline_sorts_a_plugged_batch);
+	tcase_add_test(core, elevator_back_merge_then_request_merge);
+	tcase_add_test(core, split_to_max_sectors_completes_parent_once);
+	suite_add_tcase(s, core);
+
+	tcase_add_checked_fixture(limits, setup, teardown);
+	tcase_add_test(limits, merge_stops_at_max_sectors);
+	tcase_add_loop_test(limits, no_merge_across_ops_and_flags, 0,
+			    sizeof(no_merge) / sizeof(no_merge[0]));
+	tcase_add_test(limits, queue_depth_is_respected);
+	tcase_add_test(limits, busy_driver_gets_the_request_again);
+	tcase_add_test(limits, nowait_without_free_request_is_again);
+	suite_add_tcase(s, limits);
+	return s;
+}
