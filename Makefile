@@ -74,13 +74,19 @@ KTEST_OBJS := \
 	$(K)/tests/pci_test.o \
 	$(K)/tests/block_test.o \
 	$(K)/tests/hung_task_test.o \
-	$(K)/tests/plug_test.o
+	$(K)/tests/plug_test.o \
+	$(K)/tests/dm_test.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \
 	$(B)/bio.o \
 	$(B)/blk-core.o \
 	$(B)/blk-plug.o \
+	$(B)/blk-mq.o \
+	$(B)/elevator.o \
+	$(B)/noop-iosched.o \
+	$(B)/mq-deadline.o \
+	$(B)/cscan-iosched.o \
 	$(B)/genhd.o \
 	$(B)/partition.o \
 	$(B)/partitions/check.o \
@@ -102,6 +108,16 @@ DRIVER_OBJS := \
 	$(D)/pci/pci_names.o \
 	$(D)/block/brd.o \
 	$(D)/block/null_blk.o
+
+# Device-mapper, after every block driver: its device_initcall builds the
+# dm-mod.create= devices on the disks registered above (link order).
+DRIVER_OBJS += \
+	$(D)/md/dm.o \
+	$(D)/md/dm-linear.o \
+	$(D)/md/dm-stripe.o \
+	$(D)/md/dm-flakey.o \
+	$(D)/md/dm-delay.o \
+	$(D)/md/dm-raid1.o
 
 OBJS := $(addprefix $(BUILD)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(KTEST_OBJS) \
 	$(BLOCK_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))

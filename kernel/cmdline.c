@@ -6,8 +6,11 @@
  *
  * parse_args() walks the words in order and calls every matching
  * __setup() handler (include/spindle/init.h).  Words no handler knows are
- * reported once, as Linux does, and otherwise ignored.  Values cannot
- * contain spaces; "key=a,b" style lists are split by their handlers.
+ * reported once, as Linux does, and otherwise ignored.  "key=a,b" style
+ * lists are split by their handlers.  A value that must contain spaces is
+ * put in double quotes, as on Linux (dm-mod.create="lin,,,rw,0 16384
+ * linear ram0 0"): the quotes keep it one word and are removed before the
+ * handler sees it.
  */
 #include <spindle/init.h>
 #include <spindle/printk.h>
@@ -54,19 +57,28 @@ void cmdline_init(const char *grub_line)
 		append(fw, min((size_t)n, sizeof(fw) - 1));
 }
 
-/* Call fn(word) for each space-separated word of the command line. */
+/*
+ * Call fn(word) for each space-separated word of the command line.  A
+ * double quote switches quoting on or off and is not part of the word:
+ * spaces between quotes do not end it.
+ */
 static void for_each_word(void (*fn)(const char *word, void *arg), void *arg)
 {
 	char word[COMMAND_LINE_SIZE];
 	const char *p = saved_command_line;
 
 	while (*p) {
+		bool quoted = false;
 		size_t n = 0;
 
 		while (*p == ' ')
 			p++;
-		while (*p && *p != ' ' && n < sizeof(word) - 1)
-			word[n++] = *p++;
+		for (; *p && (quoted || *p != ' '); p++) {
+			if (*p == '"')
+				quoted = !quoted;
+			else if (n < sizeof(word) - 1)
+				word[n++] = *p;
+		}
 		word[n] = '\0';
 		if (n)
 			fn(word, arg);

@@ -52,7 +52,9 @@ scenario (shown by --list).  Keys marked * may repeat.
     expect: <regex>          * must appear in the log, after the previous
                                expect's match (so expects are in order)
     reject: <regex>          * must not appear anywhere in the log
-    exit: pass | fail | panic | poweroff | any     how QEMU must end (default pass)
+    exit: pass | fail | panic | poweroff | any | timeout
+                               how QEMU must end (default pass); timeout:
+                               the guest is meant to hang (a deadlock lab)
 
 Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide] [index=<n>]
 [format=raw|qcow2] [driver=null-co|null-aio|blkdebug] [config=<file>]
@@ -102,13 +104,16 @@ isa-debug-exit (iobase 0xf4): writing v makes QEMU exit with (v << 1) | 1.
     status 5   panic     the kernel wrote 2: panic
     status 0   poweroff  the guest powered off (ACPI), or reset/triple-
                          faulted (-no-reboot turns a reset into an exit)
-    killed     timeout   still running at its timeout: always a failure
+    killed     timeout   still running at its timeout: a failure, unless
+                         the scenario says exit: timeout
 QEMU itself also exits with status 1 when it cannot start (a bad option, a
 missing file); the runner tells that apart by QEMU's error message on stderr
 ("qemu-error", always a failure).
 
 `exit:` says which endings the scenario accepts: pass = pass; fail = fail or
-panic; panic = panic; poweroff = poweroff; any = any of those four.
+panic; panic = panic; poweroff = poweroff; any = any of those four;
+timeout = only being killed at the timeout -- for a guest that is meant to
+hang (the bio deadlock lab: deadlock-fifo.scn), judged by its expects.
 With `exit: pass` the log must also be clean: no line `TEST ... FAIL...`,
 no `PANIC:`, and if any `TEST ` line was printed, the kernel's closing line
 `<N> passed, <M> failed[, <K> skipped]` must follow the last one, with M = 0
@@ -155,7 +160,7 @@ NATIVE_IF = {"pc": "ide", "q35": "ahci"}   # the machine's own disk controller
 EXTRA_IDE_ID = "pide"           # controller ids the runner adds when needed
 EXTRA_AHCI_ID = "ahci"
 
-EXIT_CHOICES = ("pass", "fail", "panic", "poweroff", "any")
+EXIT_CHOICES = ("pass", "fail", "panic", "poweroff", "any", "timeout")
 DISK_DRIVERS = ("file", "null-co", "null-aio", "blkdebug")
 DISK_FORMATS = ("raw", "qcow2")
 
@@ -576,6 +581,7 @@ ACCEPTED = {                    # exit: <choice> -> outcomes it accepts
     "panic": {"panic"},
     "poweroff": {"poweroff"},
     "any": {"pass", "fail", "panic", "poweroff"},
+    "timeout": {"timeout"},     # the guest is meant to hang: a deadlock lab
 }
 
 TEST_RE = re.compile(r"^TEST \S+ (PASS|FAIL|SKIP)\b")
@@ -1086,6 +1092,16 @@ class SelfTest(unittest.TestCase):
     def test_timeout(self):
         r = self.judge("timeout: 3\nexit: any\n", "timeout", "")
         self.assertEqual(r, ["timed out after 3s: QEMU killed; expected exit: any"])
+
+    def test_expected_hang(self):
+        scn = "timeout: 3\nexit: timeout\nexpect: ^INFO: task init:1 blocked\n"
+        log = "Spindle 0.1\nINFO: task init:1 blocked for more than 2 seconds.\n"
+        self.assertEqual(self.judge(scn, "timeout", log), [])
+        r = self.judge(scn, "timeout", "Spindle 0.1\n")
+        self.assertEqual(r, ["expect (line 3) not found: ^INFO: task init:1 blocked"])
+        r = self.judge(scn, "pass", log)
+        self.assertIn("kernel reported success (QEMU status 1); expected exit: timeout", r[0])
+        self.assertEqual(len(self.judge(scn, "panic", log + "PANIC: x\n")), 1)
 
     def test_other_outcomes(self):
         self.assertEqual(self.judge("exit: poweroff\n", "poweroff", ""), [])

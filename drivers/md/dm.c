@@ -1,0 +1,667 @@
+/*
+ * dm.c - the device-mapper core: mapped devices dm-0, dm-1, ... (major
+ * 253), their tables, and the make_request_fn that cuts bios into pieces
+ * for the targets (dm.h has the target interface, docs/dm.md the tour).
+ *
+ * Where it sits: above it, anything that submits bios to dm-N; below it,
+ * the targets, which point each piece at a device further down (brd,
+ * a partition, another dm device) and resubmit it.  So a bio crosses the
+ * bio layer once per level, and generic_make_request()'s recursion
+ * avoidance (seed 001) is what keeps the kernel stack flat.
+ *
+ * Creating devices (Linux's dm-init syntax, Documentation/admin-guide/
+ * device-mapper/dm-init.rst):
+ *
+ *   dm-mod.create="<name>,<uuid>,<minor>,<flags>,<table>[,<table>...][;<next device>...]"
+ *   <table> = <start_sector> <num_sectors> <target_type> <target_args...>
+ *
+ * uuid and minor may be empty (minor: the lowest free; the disk is
+ * dm-<minor>); flags are "ro" or "rw".  The quotes keep the spaces in one
+ * command-line word (kernel/cmdline.c strips them).  Table lines must
+ * follow each other without gap or overlap from sector 0; any error --
+ * unknown target, bad arguments, missing device, gap -- prints why and
+ * creates nothing (and no later device, which may have stacked on it).
+ * Devices are created by a device_initcall linked after brd and null_blk
+ * (the Makefile's DRIVER_OBJS order), so their disks exist, and before
+ * blk-boot.c's late_initcall runs pattern= on them.  On success, as Linux:
+ *
+ *   device-mapper: init: dm-0 (lin) is ready
+ *
+ * Boot option dm_mod.reserved_bio_based_ios=<n> (Linux's module
+ * parameter, default 16): the bios each device keeps in reserve.
+ *
+ * The I/O path, dm_make_request():
+ *
+ *   1. find the target holding the bio's first sector (binary search);
+ *   2. the piece that fits: up to the target's end and its next
+ *      max_io_len boundary (striped: the chunk);
+ *   3. take ONE bio from the device's bioset: the split-off front if the
+ *      bio goes further (bio_split), else a clone of it all
+ *      (bio_clone_fast); chain it to the bio (bio_chain);
+ *   4. if the bio goes further, submit the rest with
+ *      generic_make_request() -- it is only queued, and runs after
+ *      everything this piece leads to has (bio_order=depth) -- seed 001's
+ *      rule for drivers that split: queue one half, handle the other;
+ *   5. map the piece (target->map) and submit it where the target says;
+ *   6. after the last piece, end the original once: it then completes
+ *      when every piece has (bio_chain counts them), first error winning.
+ *
+ * Every piece is a new bio, never the submitted one, so the submitter's
+ * bio keeps its device and sector for /proc/diskstats and completes at
+ * this level (Linux clones too).  One allocation per call to
+ * make_request_fn is the other half of seed 001: a second allocation
+ * could wait for the first, which is only queued on this task's
+ * bio_list, behind the waiter.
+ *
+ * Why the bioset is BIOSET_RESERVE_ONLY: Linux's takes bios from the
+ * general allocator first and touches the reserve only when memory is
+ * short, so the seed's deadlock there needs memory pressure -- rare, and
+ * never twice the same.  Here the reserve is the only source: with
+ * dm_mod.reserved_bio_based_ios=1, a striped device's second split of a
+ * bio waits for its first piece every time, and under bio_order=fifo that
+ * piece is still queued behind the waiter: the lab's deadlock
+ * (tests/qemu/scenarios/deadlock-fifo.scn) happens on every boot.  The
+ * cost is a cap on pieces in flight per device: a throttle, not a failure.
+ *
+ * REQ_NOWAIT: the bio must not sleep, so its piece is taken with
+ * GFP_ATOMIC; an empty reserve ends it with BLK_STS_AGAIN
+ * (bio_wouldblock_error) instead of waiting.
+ *
+ * Not here (Linux has them): table reload, suspend/resume, ioctls,
+ * dmsetup, per-bio data, partitions on dm devices.
+ *
+ * Context: dm_make_request() may sleep (GFP_NOIO) unless REQ_NOWAIT;
+ * creating and removing devices take dm_mutex (then genhd's list lock).
+ */
+#define pr_fmt(fmt) "device-mapper: " fmt
+#include <spindle/blkdev.h>
+#include <spindle/init.h>
+#include <spindle/mutex.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/time.h>
+#include "dm.h"
+
+#define RESERVED_BIO_BASED_IOS     16      /* Linux's default */
+#define RESERVED_BIO_BASED_IOS_MAX 1024
+#define DM_MAX_MINOR               ((1 << MINORBITS) - 1)
+#define DM_MINORS                  1       /* no partitions on dm devices */
+
+static unsigned int reserved_bio_based_ios = RESERVED_BIO_BASED_IOS;
+static LIST_HEAD(target_types);
+static LIST_HEAD(mapped_devices);
+static DEFINE_MUTEX(dm_mutex);          /* both lists, creation, removal */
+
+/* dm-mod.create= values, in command-line order, until the initcall. */
+struct dm_create_arg {
+	struct list_head list;
+	char spec[];
+};
+static LIST_HEAD(create_args);
+
+/* --- boot options ----------------------------------------------------- */
+
+static int __init dm_reserved_ios_setup(const char *val)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n == 0 || n > RESERVED_BIO_BASED_IOS_MAX)
+		return -EINVAL;
+	reserved_bio_based_ios = n;
+	return 0;
+}
+__setup("dm_mod.reserved_bio_based_ios=", dm_reserved_ios_setup);
+
+static int __init dm_create_setup(const char *val)
+{
+	struct dm_create_arg *a = kmalloc(sizeof(*a) + strlen(val) + 1, GFP_KERNEL);
+
+	if (!a)
+		return -ENOMEM;
+	memcpy(a->spec, val, strlen(val) + 1);
+	list_add_tail(&a->list, &create_args);
+	return 0;
+}
+__setup("dm-mod.create=", dm_create_setup);
+
+unsigned int dm_get_reserved_bio_based_ios(void)
+{
+	return reserved_bio_based_ios;
+}
+
+/* --- target types ------------------------------------------------------- */
+
+int dm_register_target(struct target_type *tt)
+{
+	mutex_lock(&dm_mutex);
+	list_add_tail(&tt->list, &target_types);
+	mutex_unlock(&dm_mutex);
+	return 0;
+}
+
+static struct target_type *dm_find_target_type(const char *name)
+{
+	struct target_type *tt;
+
+	list_for_each_entry(tt, &target_types, list)
+		if (strcmp(tt->name, name) == 0)
+			return tt;
+	return NULL;
+}
+
+/* --- devices below ------------------------------------------------------ */
+
+/* ti->error for messages with a device name in them (tables are only
+ * built with dm_mutex held, so one buffer serves). */
+static char dm_error_buf[96];
+
+int dm_get_device(struct dm_target *ti, const char *path, sector_t start,
+		  sector_t len, struct dm_dev **result)
+{
+	struct dm_table *t = ti->table;
+	struct block_device *bdev;
+	struct dm_dev *d;
+
+	if (strncmp(path, "/dev/", 5) == 0)
+		path += 5;
+	bdev = lookup_bdev(path);
+	if (!bdev) {
+		snprintf(dm_error_buf, sizeof(dm_error_buf), "device %s not found", path);
+		ti->error = dm_error_buf;
+		return -ENXIO;
+	}
+	if (start > bdev_nr_sectors(bdev) || len > bdev_nr_sectors(bdev) - start) {
+		snprintf(dm_error_buf, sizeof(dm_error_buf),
+			 "%s too small: %llu sectors, target needs %llu from %llu",
+			 bdev->bd_name, (unsigned long long)bdev_nr_sectors(bdev),
+			 (unsigned long long)len, (unsigned long long)start);
+		ti->error = dm_error_buf;
+		return -EINVAL;
+	}
+	list_for_each_entry(d, &t->devices, list) {
+		if (d->bdev == bdev) {
+			d->count++;
+			*result = d;
+			return 0;
+		}
+	}
+	/* As Linux's exclusive open: one mapped device per device below. */
+	if (bdev->bd_holder && bdev->bd_holder != t->md) {
+		snprintf(dm_error_buf, sizeof(dm_error_buf), "%s is in use", bdev->bd_name);
+		ti->error = dm_error_buf;
+		return -EBUSY;
+	}
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d) {
+		ti->error = "out of memory";
+		return -ENOMEM;
+	}
+	d->bdev = bdev;
+	d->count = 1;
+	bdev->bd_holder = t->md;
+	list_add_tail(&d->list, &t->devices);
+	*result = d;
+	return 0;
+}
+
+void dm_put_device(struct dm_target *ti, struct dm_dev *d)
+{
+	(void)ti;
+	if (--d->count)
+		return;
+	d->bdev->bd_holder = NULL;
+	list_del(&d->list);
+	kfree(d);
+}
+
+/* --- tables --------------------------------------------------------------- */
+
+static struct dm_table *dm_table_create(struct mapped_device *md, unsigned int max_targets)
+{
+	struct dm_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return NULL;
+	t->targets = kcalloc(max_targets, sizeof(*t->targets), GFP_KERNEL);
+	if (!t->targets) {
+		kfree(t);
+		return NULL;
+	}
+	t->md = md;
+	INIT_LIST_HEAD(&t->devices);
+	return t;
+}
+
+static void dm_table_destroy(struct dm_table *t)
+{
+	for (unsigned int i = t->num_targets; i-- > 0; )
+		if (t->targets[i].type->dtr)
+			t->targets[i].type->dtr(&t->targets[i]);
+	BUG_ON(!list_empty(&t->devices));       /* a dtr forgot dm_put_device */
+	kfree(t->targets);
+	kfree(t);
+}
+
+static sector_t dm_table_size(const struct dm_table *t)
+{
+	const struct dm_target *last = &t->targets[t->num_targets - 1];
+
+	return last->begin + last->len;
+}
+
+/* Split line at spaces into argv; returns the count, or -E2BIG. */
+static int dm_split_args(char *line, char **argv, int max)
+{
+	int argc = 0;
+	char *word;
+
+	while ((word = strsep(&line, " ")) != NULL) {
+		if (!*word)
+			continue;               /* several spaces in a row */
+		if (argc == max)
+			return -E2BIG;
+		argv[argc++] = word;
+	}
+	return argc;
+}
+
+/*
+ * Add one table line, "<start> <length> <type> <args...>".  Lines must
+ * come in order, each starting where the last ended (as Linux's adjoin()):
+ * then the targets are sorted by start sector and cover the device with
+ * neither gap nor overlap.  Prints why on error.
+ */
+static int dm_table_add_target(struct dm_table *t, char *line)
+{
+	char *argv[3 + DM_MAX_TARGET_ARGS];
+	const char *dev = t->md->disk->disk_name, *name = t->md->name;
+	sector_t expected = t->num_targets ? dm_table_size(t) : 0;
+	unsigned long long begin, len;
+	struct dm_target *ti;
+	struct target_type *tt;
+	int argc, err;
+
+	argc = dm_split_args(line, argv, ARRAY_SIZE(argv));
+	if (argc < 0) {
+		pr_warn("table: %s (%s): more than %d target arguments\n", dev, name,
+			DM_MAX_TARGET_ARGS);
+		return argc;
+	}
+	if (argc < 3 || kstrtoull(argv[0], 10, &begin) || kstrtoull(argv[1], 10, &len)) {
+		pr_warn("table: %s (%s): expected <start_sector> <num_sectors> <target_type> <args...>\n",
+			dev, name);
+		return -EINVAL;
+	}
+	if (len == 0 || begin + len < begin) {
+		pr_warn("table: %s (%s): %s target of %llu sectors\n", dev, name, argv[2], len);
+		return -EINVAL;
+	}
+	if (begin != expected) {
+		pr_warn("table: %s (%s): %s target starts at sector %llu, expected %llu (%s)\n",
+			dev, name, argv[2], begin, (unsigned long long)expected,
+			begin > expected ? "a gap" : "an overlap");
+		return -EINVAL;
+	}
+	tt = dm_find_target_type(argv[2]);
+	if (!tt) {
+		pr_warn("table: %s (%s): unknown target type '%s'\n", dev, name, argv[2]);
+		return -EINVAL;
+	}
+	ti = &t->targets[t->num_targets];
+	*ti = (struct dm_target){
+		.table = t, .type = tt, .begin = begin, .len = len, .num_flush_bios = 1,
+	};
+	err = tt->ctr(ti, argc - 3, argv + 3);
+	if (err) {
+		pr_warn("table: %s (%s): %s: %s (%d)\n", dev, name, tt->name,
+			ti->error ? ti->error : "constructor failed", err);
+		return err;
+	}
+	t->num_targets++;
+	return 0;
+}
+
+/* The target holding sector (NULL past the end): binary search, as the
+ * targets are sorted and contiguous. */
+static struct dm_target *dm_table_find_target(struct dm_table *t, sector_t sector)
+{
+	unsigned int lo = 0, hi = t->num_targets;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		struct dm_target *ti = &t->targets[mid];
+
+		if (sector < ti->begin)
+			hi = mid;
+		else if (sector - ti->begin >= ti->len)
+			lo = mid + 1;
+		else
+			return ti;
+	}
+	return NULL;
+}
+
+/* --- the I/O path ---------------------------------------------------------- */
+
+/* How many sectors from sector on the target may take in one piece. */
+static sector_t dm_max_io_len(const struct dm_target *ti, sector_t sector)
+{
+	sector_t offset = dm_target_offset(ti, sector);
+	sector_t len = ti->len - offset;
+
+	if (ti->max_io_len)
+		len = min(len, ti->max_io_len - offset % ti->max_io_len);
+	return len;
+}
+
+/* Give a piece to its target and do what the target says. */
+static void dm_map_piece(struct dm_target *ti, struct bio *piece)
+{
+	int r = ti->type->map(ti, piece);
+
+	switch (r) {
+	case DM_MAPIO_REMAPPED:
+		generic_make_request(piece);
+		break;
+	case DM_MAPIO_SUBMITTED:
+		break;
+	case DM_MAPIO_KILL:
+		bio_io_error(piece);
+		break;
+	default:
+		panic("dm: target %s: map returned %d", ti->type->name, r);
+	}
+}
+
+/*
+ * An empty flush has no sectors to split by, so it walks the table
+ * instead: its bi_sector is the cursor (an empty flush arrives with 0,
+ * as blkdev_issue_flush sends it).  Cursor begin + k is the k-th of the
+ * target's num_flush_bios copies; the next one is begin + k + 1, or the
+ * next target's begin.  Returns the cursor after this one.
+ */
+static sector_t dm_flush_next(const struct dm_target *ti, sector_t sector)
+{
+	if (dm_target_offset(ti, sector) + 1 < ti->num_flush_bios)
+		return sector + 1;
+	return ti->begin + ti->len;
+}
+
+static void dm_make_request(struct request_queue *q, struct bio *bio)
+{
+	struct mapped_device *md = q->queuedata;
+	/* REQ_NOWAIT: do not sleep for a bio, fail with BLK_STS_AGAIN */
+	gfp_t gfp = bio->bi_opf & REQ_NOWAIT ? GFP_ATOMIC : GFP_NOIO;
+	sector_t sector = bio->bi_iter.bi_sector;
+	struct dm_target *ti = dm_table_find_target(md->map, sector);
+	sector_t len = 0, next = 0;
+	struct bio *piece;
+	bool last;
+
+	if (!ti || (md->read_only && bio_is_write(bio))) {
+		bio_io_error(bio);
+		return;
+	}
+	if (bio_sectors(bio)) {
+		len = dm_max_io_len(ti, sector);
+		last = bio_sectors(bio) <= len;
+	} else {
+		next = dm_flush_next(ti, sector);
+		last = next >= dm_table_size(md->map);
+	}
+
+	/* The one allocation of this call (see the top of the file). */
+	if (last || !bio_sectors(bio))
+		piece = bio_clone_fast(bio, gfp, &md->bs);
+	else
+		piece = bio_split(bio, len, gfp, &md->bs);
+	if (!piece) {
+		bio_wouldblock_error(bio);      /* only REQ_NOWAIT gets here */
+		return;
+	}
+	bio_chain(piece, bio);
+
+	if (!last) {
+		/* Queue the rest; it comes back here after the piece has gone
+		 * all the way down (seed 001).  Do not touch bio after this. */
+		if (!bio_sectors(bio))
+			bio->bi_iter.bi_sector = next;
+		generic_make_request(bio);
+	}
+	dm_map_piece(ti, piece);
+	if (last)
+		bio_endio(bio);         /* its own count: done when the pieces are */
+}
+
+/* --- mapped devices ------------------------------------------------------- */
+
+static struct mapped_device *dm_find_md(const char *name)
+{
+	struct mapped_device *md;
+
+	list_for_each_entry(md, &mapped_devices, list)
+		if (strcmp(md->name, name) == 0 || strcmp(md->disk->disk_name, name) == 0)
+			return md;
+	return NULL;
+}
+
+static bool dm_minor_in_use(int minor)
+{
+	struct mapped_device *md;
+
+	list_for_each_entry(md, &mapped_devices, list)
+		if (md->minor == minor)
+			return true;
+	return false;
+}
+
+static void dm_free_md(struct mapped_device *md)
+{
+	bioset_exit(&md->bs);
+	put_disk(md->disk);
+	kfree(md->queue);
+	kfree(md);
+}
+
+/* A mapped device with its disk and bioset, not yet registered. */
+static struct mapped_device *dm_alloc_md(const char *name, const char *uuid,
+					 int minor, bool ro)
+{
+	struct mapped_device *md = kzalloc(sizeof(*md), GFP_KERNEL);
+
+	if (!md)
+		return NULL;
+	strlcpy(md->name, name, sizeof(md->name));
+	strlcpy(md->uuid, uuid, sizeof(md->uuid));
+	md->minor = minor;
+	md->read_only = ro;
+	INIT_LIST_HEAD(&md->list);
+	md->queue = blk_alloc_queue(dm_make_request, md);
+	if (!md->queue)
+		goto out_free_md;
+	md->disk = alloc_disk(DM_MINORS);
+	if (!md->disk)
+		goto out_free_queue;
+	snprintf(md->disk->disk_name, DISK_NAME_LEN, "dm-%d", minor);
+	md->disk->major = DM_MAJOR;
+	md->disk->first_minor = minor;
+	md->disk->queue = md->queue;
+	md->disk->private_data = md;
+	if (bioset_init(&md->bs, md->disk->disk_name, reserved_bio_based_ios,
+			BIOSET_RESERVE_ONLY))
+		goto out_put_disk;
+	return md;
+
+out_put_disk:
+	put_disk(md->disk);
+out_free_queue:
+	kfree(md->queue);
+out_free_md:
+	kfree(md);
+	return NULL;
+}
+
+/*
+ * Check the fields of one device's spec; *minor becomes the one to use.
+ * Prints why on error.  Called with dm_mutex held.
+ */
+static int dm_check_fields(const char *name, const char *uuid, const char *minor_s,
+			   const char *flags, int *minor)
+{
+	unsigned int m;
+
+	if (!*name || strlen(name) >= DM_NAME_LEN || strchr(name, '/')) {
+		pr_warn("init: bad device name '%s'\n", name);
+		return -EINVAL;
+	}
+	if (dm_find_md(name)) {
+		pr_warn("init: %s: name already in use\n", name);
+		return -EBUSY;
+	}
+	if (strlen(uuid) >= DM_UUID_LEN) {
+		pr_warn("init: %s: uuid too long\n", name);
+		return -EINVAL;
+	}
+	if (strcmp(flags, "ro") && strcmp(flags, "rw")) {
+		pr_warn("init: %s: flags must be ro or rw, not '%s'\n", name, flags);
+		return -EINVAL;
+	}
+	if (*minor_s) {
+		if (kstrtouint(minor_s, 10, &m) || m > DM_MAX_MINOR) {
+			pr_warn("init: %s: bad minor '%s'\n", name, minor_s);
+			return -EINVAL;
+		}
+		if (dm_minor_in_use(m)) {
+			pr_warn("init: %s: minor %u already in use\n", name, m);
+			return -EBUSY;
+		}
+		*minor = m;
+		return 0;
+	}
+	for (m = 0; dm_minor_in_use(m); m++)
+		;
+	*minor = m;
+	return 0;
+}
+
+/* "<name>,<uuid>,<minor>,<flags>,<table>[,<table>...]" (modified in place). */
+static int dm_create_one(char *spec, struct mapped_device **result)
+{
+	char *name = strsep(&spec, ","), *uuid = strsep(&spec, ",");
+	char *minor_s = strsep(&spec, ","), *flags = strsep(&spec, ",");
+	struct mapped_device *md;
+	unsigned int nr_lines = 1;
+	struct dm_table *t;
+	char *line;
+	int minor, err;
+
+	if (!flags || !spec || !*spec) {
+		pr_warn("init: '%s': expected <name>,<uuid>,<minor>,<flags>,<table>[,<table>...]\n",
+			name);
+		return -EINVAL;
+	}
+	err = dm_check_fields(name, uuid, minor_s, flags, &minor);
+	if (err)
+		return err;
+	for (const char *p = spec; *p; p++)
+		nr_lines += *p == ',';
+
+	md = dm_alloc_md(name, uuid, minor, strcmp(flags, "ro") == 0);
+	if (!md)
+		return -ENOMEM;
+	t = dm_table_create(md, nr_lines);
+	if (!t) {
+		err = -ENOMEM;
+		goto out_free_md;
+	}
+	while ((line = strsep(&spec, ",")) != NULL) {
+		err = dm_table_add_target(t, line);
+		if (err)
+			goto out_destroy_table;
+	}
+	md->map = t;
+	set_capacity(md->disk, dm_table_size(t));
+	err = add_disk(md->disk);
+	if (err)
+		goto out_destroy_table;
+	list_add_tail(&md->list, &mapped_devices);
+	pr_info("init: %s (%s) is ready\n", md->disk->disk_name, md->name);
+	*result = md;
+	return 0;
+
+out_destroy_table:
+	dm_table_destroy(t);
+out_free_md:
+	dm_free_md(md);
+	pr_warn("init: %s: device not created\n", name);
+	return err;
+}
+
+int dm_create(const char *spec, struct mapped_device **last)
+{
+	size_t size = strlen(spec) + 1;
+	char *copy = kmalloc(size, GFP_KERNEL), *p = copy, *dev;
+	struct mapped_device *md = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, spec, size);
+	mutex_lock(&dm_mutex);
+	while (!err && (dev = strsep(&p, ";")) != NULL)
+		err = dm_create_one(dev, &md);
+	mutex_unlock(&dm_mutex);
+	kfree(copy);
+	if (last)
+		*last = md;
+	return err;
+}
+
+int dm_destroy(struct mapped_device *md)
+{
+	mutex_lock(&dm_mutex);
+	if (md->disk->part[0]->bd_holder) {
+		mutex_unlock(&dm_mutex);
+		return -EBUSY;                  /* a leg of another device */
+	}
+	list_del(&md->list);
+	mutex_unlock(&dm_mutex);
+	del_gendisk(md->disk);                  /* refuses new bios, waits for entered ones */
+	dm_table_destroy(md->map);              /* targets flush what they hold */
+	/* Completions may still be on their way up: wait until every bio of
+	 * the set is back in its reserve. */
+	while (READ_ONCE(md->bs.pool.curr_nr) < md->bs.pool.min_nr)
+		msleep(1);
+	dm_free_md(md);
+	return 0;
+}
+
+struct mapped_device *dm_get_md(const char *name)
+{
+	struct mapped_device *md;
+
+	mutex_lock(&dm_mutex);
+	md = dm_find_md(name);
+	mutex_unlock(&dm_mutex);
+	return md;
+}
+
+/*
+ * Create the dm-mod.create= devices.  A device_initcall, linked after
+ * brd and null_blk (Makefile), so the disks below exist, and before
+ * blk-boot.c's late_initcall, so pattern= can use the new devices.
+ */
+static int __init dm_init_create(void)
+{
+	struct dm_create_arg *a, *tmp;
+	int err = 0;
+
+	list_for_each_entry_safe(a, tmp, &create_args, list) {
+		if (!err)
+			err = dm_create(a->spec, NULL);
+		list_del(&a->list);
+		kfree(a);
+	}
+	return err;
+}
+device_initcall(dm_init_create);

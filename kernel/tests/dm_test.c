@@ -1,0 +1,533 @@
+/*
+ * Device-mapper tests in the kernel (suite "dm"): each case builds its
+ * own stack with dm_create() on RAM disks no mapped device holds yet,
+ * does real I/O through it, looks at the legs directly where the data
+ * must have landed (DESIGN.md's pattern, keyed by the dm device's own
+ * offsets), and removes what it built.  The dm-*.scn scenarios boot with
+ * enough brd RAM disks; without two free ones every case skips.
+ */
+#include <spindle/ktest.h>
+#include <spindle/blkdev.h>
+#include <spindle/pattern.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/time.h>
+#include "../../drivers/md/dm.h"
+
+#define BUF_ORDER       5                       /* 32 pages: 128 KiB */
+#define BUF_BYTES       (PAGE_SIZE << BUF_ORDER)
+#define RAM_MIN_SECTORS 8192                    /* 4 MiB: room for every case */
+#define RAM_MAX         16
+#define RESERVED_IOS_TEST_MAX 64                /* bios the NOWAIT case can hold */
+
+/* The n-th RAM disk (0-based) that no mapped device holds, or NULL. */
+static const char *free_ram(unsigned int n)
+{
+	static char names[2][8];
+	unsigned int found = 0;
+
+	for (unsigned int i = 0; i < RAM_MAX && n < ARRAY_SIZE(names); i++) {
+		struct block_device *b;
+
+		snprintf(names[n], sizeof(names[n]), "ram%u", i);
+		b = lookup_bdev(names[n]);
+		if (b && !b->bd_holder && bdev_nr_sectors(b) >= RAM_MIN_SECTORS && found++ == n)
+			return names[n];
+	}
+	return NULL;
+}
+
+/* Synchronous I/O of len bytes (contiguous pages) at sector. */
+static int dm_rw(struct block_device *b, unsigned int opf, sector_t sector,
+		 struct page *pages, unsigned int len)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, DIV_ROUND_UP(len, PAGE_SIZE));
+	int err;
+
+	bio_set_dev(bio, b);
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_opf = opf;
+	for (unsigned int off = 0; off < len; off += PAGE_SIZE)
+		bio_add_page(bio, pages + off / PAGE_SIZE, min((unsigned int)PAGE_SIZE, len - off), 0);
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}
+
+static int by_name_rw(const char *name, unsigned int opf, sector_t sector,
+		      struct page *pages, unsigned int len)
+{
+	struct block_device *b = lookup_bdev(name);
+
+	return b ? dm_rw(b, opf, sector, pages, len) : -ENXIO;
+}
+
+/* Write the pattern for [dev_off, dev_off + len) of the device at sector. */
+static int write_pattern(const char *name, sector_t sector, u64 dev_off,
+			 struct page *buf, unsigned int len, u64 seed)
+{
+	pattern_fill(page_address(buf), dev_off, len, seed);
+	return by_name_rw(name, REQ_OP_WRITE, sector, buf, len);
+}
+
+/* Read len bytes at sector and check them against the pattern of
+ * dev_off: 0 if they match, else -errno or 1. */
+static int check_pattern(const char *name, sector_t sector, u64 dev_off,
+			 struct page *buf, unsigned int len, u64 seed)
+{
+	int err;
+
+	memset(page_address(buf), 0, len);
+	err = by_name_rw(name, REQ_OP_READ, sector, buf, len);
+	if (err)
+		return err;
+	return pattern_check(page_address(buf), dev_off, len, seed) < 0 ? 0 : 1;
+}
+
+/* "@0" and "@1" in tmpl become a[0] and a[1]. */
+static const char *expand(char *out, size_t size, const char *tmpl, const char *a[2])
+{
+	size_t n = 0;
+
+	for (const char *p = tmpl; *p && n + 1 < size; p++) {
+		if (p[0] == '@' && (p[1] == '0' || p[1] == '1')) {
+			n += strlcpy(out + n, a[p[1] - '0'], size - n);
+			p++;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[min(n, size - 1)] = '\0';
+	return out;
+}
+
+static struct mapped_device *create(const char *tmpl, const char *a[2])
+{
+	struct mapped_device *md = NULL;
+	char spec[256];
+
+	if (dm_create(expand(spec, sizeof(spec), tmpl, a), &md))
+		return NULL;
+	return md;
+}
+
+static const char *dev(struct mapped_device *md)
+{
+	return md->disk->disk_name;
+}
+
+#define NEED_TWO_RAMS(r) do { \
+	r[0] = free_ram(0); r[1] = free_ram(1); \
+	if (!r[0] || !r[1]) \
+		KT_SKIP("needs two free RAM disks of 4 MiB (brd.rd_nr=, brd.rd_size=)"); \
+} while (0)
+
+/* --- Core ------------------------------------------------------------- */
+
+/* Every broken table prints why and leaves nothing behind: no device,
+ * no device below still held. */
+KTEST(dm, table_errors_create_nothing)
+{
+	static const char *const bad[] = {
+		"t-bad,,,rw,0 64 nosuch @0 0",                          /* unknown target */
+		"t-bad,,,rw,0 64 linear @0",                            /* missing offset */
+		"t-bad,,,rw,0 64 linear @0 zero",                       /* bad offset */
+		"t-bad,,,rw,0 64 linear nosuchdev 0",                   /* no device */
+		"t-bad,,,rw,0 64 linear @0 8388608",                    /* beyond its end */
+		"t-bad,,,rw,8 64 linear @0 0",                          /* not from 0 */
+		"t-bad,,,rw,0 64 linear @0 0,128 64 linear @1 0",       /* a gap */
+		"t-bad,,,rw,0 64 linear @0 0,32 64 linear @1 0",        /* an overlap */
+		"t-bad,,,rw,0 64 linear @0 0,64 64 linear nosuch 0",    /* 2nd fails after 1st */
+		"t-bad,,,rw,0 0 linear @0 0",                           /* empty target */
+		"t-bad,,,rx,0 64 linear @0 0",                          /* bad flags */
+		"t-bad,,,rw",                                           /* no table */
+		"t-bad,,x,rw,0 64 linear @0 0",                         /* bad minor */
+		"t-bad,,,rw,0 96 striped 2 6 @0 0 @1 0",                /* chunk not 2^n */
+		"t-bad,,,rw,0 72 striped 2 8 @0 0 @1 0",                /* not whole chunks */
+		"t-bad,,,rw,0 64 striped 2 8 @0 0",                     /* missing stripe */
+		"t-bad,,,rw,0 64 flakey @0 0 1",                        /* missing interval */
+		"t-bad,,,rw,0 64 flakey @0 0 1 1 1 bogus",              /* unknown feature */
+		"t-bad,,,rw,0 64 flakey @0 0 0 0",                      /* both intervals 0 */
+		"t-bad,,,rw,0 64 delay @0 0",                           /* missing delay */
+		"t-bad,,,rw,0 64 mirror disk 1 8 2 @0 0 @1 0",          /* not the core log */
+		"t-bad,,,rw,0 64 mirror core 1 7 2 @0 0 @1 0",          /* region not 2^n */
+		"t-bad,,,rw,0 64 mirror core 1 8 2 @0 0",               /* missing leg */
+		"t-bad,,,rw,0 64 mirror core 1 8 2 @0 0 @1 0 1 bogus",  /* unknown feature */
+	};
+	const char *r[2];
+	char spec[256];
+
+	NEED_TWO_RAMS(r);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		int err = dm_create(expand(spec, sizeof(spec), bad[i], r), NULL);
+
+		KT_ASSERT_MSG(err != 0, "created from '%s'", spec);
+		KT_ASSERT_MSG(!dm_get_md("t-bad"), "a device remains after '%s'", spec);
+		KT_ASSERT_MSG(!lookup_bdev(r[0])->bd_holder && !lookup_bdev(r[1])->bd_holder,
+			      "a device below is still held after '%s'", spec);
+	}
+}
+
+/* Names and numbers: dm-<minor>, major 253, unique names and minors. */
+KTEST(dm, names_and_numbers)
+{
+	struct mapped_device *md, *md2;
+	const char *r[2];
+	char num[16];
+
+	NEED_TWO_RAMS(r);
+	md = create("t-num,,42,rw,0 64 linear @0 0", r);
+	KT_ASSERT(md);
+	KT_ASSERT(strcmp(dev(md), "dm-42") == 0);
+	KT_ASSERT(md->disk->part[0]->bd_dev == MKDEV(DM_MAJOR, 42));
+	KT_ASSERT(dm_get_md("t-num") == md && dm_get_md("dm-42") == md);
+	KT_ASSERT(lookup_bdev("253:42") == md->disk->part[0]);
+	KT_ASSERT(dm_create("t-num,,,rw,0 64 linear @1 0", NULL) != 0);   /* same name */
+	KT_ASSERT(create("t-num2,,42,rw,0 64 linear @1 0", r) == NULL);    /* same minor */
+	/* a device below by <major>:<minor>, and held once per mapped device */
+	snprintf(num, sizeof(num), "%u:%u", MAJOR(lookup_bdev(r[1])->bd_dev),
+		 MINOR(lookup_bdev(r[1])->bd_dev));
+	KT_ASSERT(dm_create("t-busy,,,rw,0 64 linear dm-42 0", NULL) == 0);
+	KT_ASSERT(dm_destroy(md) == -EBUSY);            /* it is a leg of t-busy */
+	KT_ASSERT(dm_destroy(dm_get_md("t-busy")) == 0);
+	{
+		const char *a[2] = { num, r[0] };
+
+		md2 = create("t-num2,,,rw,0 64 linear @0 0", a);
+		KT_ASSERT(md2);
+		KT_ASSERT(create("t-num3,,,rw,0 64 linear @0 64", a) == NULL);  /* held */
+	}
+	KT_ASSERT(dm_destroy(md2) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	KT_ASSERT(!lookup_bdev("dm-42") && !lookup_bdev(r[0])->bd_holder);
+}
+
+/* Linear: what goes in at dm sector s lands at offset + s on the leg. */
+KTEST(dm, linear_remaps)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	const sector_t offset = 4096, s = 100;
+	const unsigned int len = 64 * 1024;
+	struct mapped_device *md;
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	md = create("t-lin,,,rw,0 2048 linear @0 4096", r);
+	KT_ASSERT(md);
+	KT_ASSERT(get_capacity(md->disk) == 2048);
+	KT_ASSERT(write_pattern(dev(md), s, s * SECTOR_SIZE, buf, len, 11) == 0);
+	KT_ASSERT_MSG(check_pattern(r[0], offset + s, s * SECTOR_SIZE, buf, len, 11) == 0,
+		      "the leg does not hold the data at offset + sector");
+	KT_ASSERT(check_pattern(dev(md), s, s * SECTOR_SIZE, buf, len, 11) == 0);
+	/* one sector past the end of the mapped device is refused */
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_WRITE, 2048 - 7, buf, 4096) == -EIO);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_pages(buf, BUF_ORDER);
+}
+
+/* Two linear lines concatenate: the second starts at its own offset. */
+KTEST(dm, linear_concatenates)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	struct mapped_device *md;
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	md = create("t-cat,,,rw,0 64 linear @0 1000,64 64 linear @1 2000", r);
+	KT_ASSERT(md);
+	/* 64 KiB from dm sector 32: 32 sectors on @0, 64 on @1, 32 past it */
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_WRITE, 32, buf, 64 * 1024) == -EIO);
+	KT_ASSERT(write_pattern(dev(md), 32, 32 * SECTOR_SIZE, buf, 32 * 1024, 5) == 0);
+	KT_ASSERT(check_pattern(r[0], 1000 + 32, 32 * SECTOR_SIZE, buf, 16 * 1024, 5) == 0);
+	KT_ASSERT(check_pattern(r[1], 2000, 64 * SECTOR_SIZE, buf, 16 * 1024, 5) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_pages(buf, BUF_ORDER);
+}
+
+/*
+ * Striped, chunk 8: a 64 KiB bio from dm sector 4 crosses 16 chunk
+ * boundaries; each piece must land on stripe c % 2, chunk c / 2 there.
+ */
+KTEST(dm, striped_splits_at_chunks)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	struct page *leg = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	const sector_t first = 4, nr = 128, chunk = 8;
+	const sector_t start[2] = { 64, 128 };
+	struct mapped_device *md;
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf && leg);
+	md = create("t-str,,,rw,0 512 striped 2 8 @0 64 @1 128", r);
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(dev(md), first, first * SECTOR_SIZE, buf, nr * SECTOR_SIZE, 3) == 0);
+	for (unsigned int s = 0; s < 2; s++) {
+		u8 *mem = page_address(leg);
+
+		KT_ASSERT(by_name_rw(r[s], REQ_OP_READ, start[s], leg, 128 * SECTOR_SIZE) == 0);
+		for (sector_t d = first; d < first + nr; d++) {
+			sector_t c = d / chunk, at = (c / 2) * chunk + d % chunk;
+
+			if (c % 2 != s)
+				continue;
+			KT_ASSERT_MSG(pattern_check(mem + at * SECTOR_SIZE, d * SECTOR_SIZE,
+						    SECTOR_SIZE, 3) < 0,
+				      "dm sector %llu not at %s sector %llu",
+				      (unsigned long long)d, r[s], (unsigned long long)(start[s] + at));
+		}
+	}
+	KT_ASSERT(check_pattern(dev(md), first, first * SECTOR_SIZE, buf, nr * SECTOR_SIZE, 3) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_pages(buf, BUF_ORDER);
+	__free_pages(leg, BUF_ORDER);
+}
+
+/* The deadlock lab's stack, striped over two linear devices: it works
+ * under bio_order=depth whatever dm_mod.reserved_bio_based_ios is. */
+KTEST(dm, striped_over_linear)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	struct mapped_device *l0, *l1, *st;
+	const char *r[2], *legs[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	if (bio_order != BIO_ORDER_DEPTH)
+		KT_SKIP("bio_order=fifo deadlocks this stack (deadlock-fifo.scn)");
+	l0 = create("t-l0,,,rw,0 2048 linear @0 0", r);
+	l1 = create("t-l1,,,rw,0 2048 linear @1 0", r);
+	KT_ASSERT(l0 && l1);
+	legs[0] = dev(l0);
+	legs[1] = dev(l1);
+	st = create("t-st,,,rw,0 4096 striped 2 8 @0 0 @1 0", legs);
+	KT_ASSERT(st);
+	for (sector_t s = 0; s < 1024; s += BUF_BYTES / SECTOR_SIZE)
+		KT_ASSERT(write_pattern(dev(st), s, s * SECTOR_SIZE, buf, BUF_BYTES, 8) == 0);
+	for (sector_t s = 0; s < 1024; s += BUF_BYTES / SECTOR_SIZE)
+		KT_ASSERT(check_pattern(dev(st), s, s * SECTOR_SIZE, buf, BUF_BYTES, 8) == 0);
+	/* chunk 1 (dm sectors 8..15) is chunk 0 of the second stripe */
+	KT_ASSERT(check_pattern(r[1], 0, 8 * SECTOR_SIZE, buf, 8 * SECTOR_SIZE, 8) == 0);
+	KT_ASSERT(dm_destroy(st) == 0);
+	KT_ASSERT(dm_destroy(l1) == 0 && dm_destroy(l0) == 0);
+	__free_pages(buf, BUF_ORDER);
+}
+
+/* An empty flush goes to every stripe: a down flakey on either one
+ * fails it. */
+KTEST(dm, flush_reaches_every_stripe)
+{
+	struct mapped_device *fl, *st;
+	const char *r[2], *legs[2];
+
+	NEED_TWO_RAMS(r);
+	fl = create("t-fdown,,,rw,0 1024 flakey @0 0 0 60", r);
+	KT_ASSERT(fl);
+	for (int down = 0; down < 2; down++) {
+		legs[down] = dev(fl);
+		legs[!down] = r[1];
+		st = create("t-fst,,,rw,0 2048 striped 2 8 @0 0 @1 0", legs);
+		KT_ASSERT(st);
+		KT_ASSERT_MSG(by_name_rw(dev(st), REQ_OP_FLUSH, 0, NULL, 0) == -EIO,
+			      "the flush did not reach stripe %d", down);
+		KT_ASSERT(dm_destroy(st) == 0);
+	}
+	KT_ASSERT(dm_destroy(fl) == 0);
+}
+
+/* Flakey: down fails everything; drop_writes and error_writes only
+ * writes; up is linear. */
+KTEST(dm, flakey_fails_while_down)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	const unsigned int len = 16 * 1024;
+	struct mapped_device *md;
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	KT_ASSERT(write_pattern(r[0], 0, 0, buf, len, 31) == 0);
+
+	md = create("t-fl,,,rw,0 1024 flakey @0 0 0 60", r);           /* down 60 s */
+	KT_ASSERT(md);
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_READ, 0, buf, len) == -EIO);
+	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, len, 32) == -EIO);
+	KT_ASSERT(dm_destroy(md) == 0);
+
+	md = create("t-fl,,,rw,0 1024 flakey @0 0 0 60 1 drop_writes", r);
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, len, 33) == 0);     /* "done" */
+	KT_ASSERT_MSG(check_pattern(dev(md), 0, 0, buf, len, 31) == 0,
+		      "a dropped write reached the disk, or reads fail");
+	KT_ASSERT(dm_destroy(md) == 0);
+
+	md = create("t-fl,,,rw,0 1024 flakey @0 0 0 60 1 error_writes", r);
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, len, 34) == -EIO);
+	KT_ASSERT(check_pattern(dev(md), 0, 0, buf, len, 31) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+
+	md = create("t-fl,,,rw,0 1024 flakey @0 0 60 60", r);          /* up 60 s */
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, len, 35) == 0);
+	KT_ASSERT(check_pattern(r[0], 0, 0, buf, len, 35) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_pages(buf, BUF_ORDER);
+}
+
+/* Mirror: a write reaches every leg; reads come back from either. */
+KTEST(dm, raid1_writes_reach_every_leg)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	struct mapped_device *md;
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	md = create("t-m,,,rw,0 1024 mirror core 1 1024 2 @0 0 @1 512", r);
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(dev(md), 16, 16 * SECTOR_SIZE, buf, BUF_BYTES, 41) == 0);
+	KT_ASSERT(check_pattern(r[0], 16, 16 * SECTOR_SIZE, buf, BUF_BYTES, 41) == 0);
+	KT_ASSERT(check_pattern(r[1], 512 + 16, 16 * SECTOR_SIZE, buf, BUF_BYTES, 41) == 0);
+	for (int i = 0; i < 4; i++)     /* round-robin: both legs serve */
+		KT_ASSERT(check_pattern(dev(md), 16, 16 * SECTOR_SIZE, buf, BUF_BYTES, 41) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_pages(buf, BUF_ORDER);
+}
+
+/*
+ * Mirror over a leg that is down (flakey) and a good one: the first read
+ * goes to the bad leg, fails, and is retried on the good one; writes go
+ * on, to the leg left.
+ */
+KTEST(dm, raid1_reads_survive_a_failed_leg)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	struct mapped_device *fl, *md;
+	const char *r[2], *legs[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	fl = create("t-mfl,,,rw,0 1024 flakey @0 0 0 60", r);
+	KT_ASSERT(fl);
+	legs[0] = dev(fl);
+	legs[1] = r[1];
+	md = create("t-m2,,,rw,0 1024 mirror core 2 1024 nosync 2 @0 0 @1 0 1 handle_errors", legs);
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(r[1], 0, 0, buf, BUF_BYTES, 51) == 0);     /* the good copy */
+	for (int i = 0; i < 3; i++)
+		KT_ASSERT_MSG(check_pattern(dev(md), 0, 0, buf, BUF_BYTES, 51) == 0,
+			      "read %d through the mirror failed", i);
+	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, BUF_BYTES, 52) == 0);
+	KT_ASSERT(check_pattern(r[1], 0, 0, buf, BUF_BYTES, 52) == 0);
+	KT_ASSERT(check_pattern(dev(md), 0, 0, buf, BUF_BYTES, 52) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	KT_ASSERT(dm_destroy(fl) == 0);
+	__free_pages(buf, BUF_ORDER);
+}
+
+/* Mirror with every leg down: writes and reads fail, nothing hangs. */
+KTEST(dm, raid1_all_legs_failed)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, 0);
+	struct mapped_device *f0, *f1, *md;
+	const char *r[2], *legs[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	f0 = create("t-a0,,,rw,0 64 flakey @0 0 0 60", r);
+	f1 = create("t-a1,,,rw,0 64 flakey @1 0 0 60", r);
+	KT_ASSERT(f0 && f1);
+	legs[0] = dev(f0);
+	legs[1] = dev(f1);
+	md = create("t-a,,,rw,0 64 mirror core 1 64 2 @0 0 @1 0", legs);
+	KT_ASSERT(md);
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_READ, 0, buf, PAGE_SIZE) == -EIO);
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_WRITE, 0, buf, PAGE_SIZE) == -EIO);
+	KT_ASSERT(dm_destroy(md) == 0);
+	KT_ASSERT(dm_destroy(f1) == 0 && dm_destroy(f0) == 0);
+	__free_page(buf);
+}
+
+/* Delay: a bio waits at least its delay; a separate write class sends
+ * writes to their own device. */
+KTEST(dm, delay_holds_bios)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	const unsigned int delay_ms = 50, len = 16 * 1024;
+	struct mapped_device *md;
+	const char *r[2];
+	u64 j0;
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	md = create("t-dl,,,rw,0 1024 delay @0 0 50", r);
+	KT_ASSERT(md);
+	/* in jiffies, the clock the delay's timer runs on */
+	j0 = jiffies;
+	KT_ASSERT(write_pattern(dev(md), 8, 8 * SECTOR_SIZE, buf, len, 61) == 0);
+	KT_ASSERT_MSG(jiffies - j0 >= msecs_to_jiffies(delay_ms),
+		      "a write came back after %llu jiffies",
+		      (unsigned long long)(jiffies - j0));
+	KT_ASSERT(check_pattern(r[0], 8, 8 * SECTOR_SIZE, buf, len, 61) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+
+	md = create("t-dl,,,rw,0 1024 delay @0 0 0 @1 256 50", r);
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, len, 62) == 0);
+	KT_ASSERT(check_pattern(r[1], 256, 0, buf, len, 62) == 0);     /* writes: @1 */
+	KT_ASSERT(write_pattern(r[0], 0, 0, buf, len, 63) == 0);
+	KT_ASSERT(check_pattern(dev(md), 0, 0, buf, len, 63) == 0);    /* reads: @0 */
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_pages(buf, BUF_ORDER);
+}
+
+/* --- Limits ---------------------------------------------------------- */
+
+/* flags "ro": writes fail, reads pass. */
+KTEST(dm, read_only_refuses_writes)
+{
+	struct page *buf = alloc_page(GFP_KERNEL);
+	struct mapped_device *md;
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	md = create("t-ro,,,ro,0 64 linear @0 0", r);
+	KT_ASSERT(md);
+	KT_ASSERT(md->read_only);
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_WRITE, 0, buf, PAGE_SIZE) == -EIO);
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_READ, 0, buf, PAGE_SIZE) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_page(buf);
+}
+
+/* REQ_NOWAIT with the device's reserve empty: BLK_STS_AGAIN at once,
+ * not a sleep; with a bio back in the reserve it goes through. */
+KTEST(dm, nowait_gets_again_when_reserve_is_empty)
+{
+	struct bio *held[RESERVED_IOS_TEST_MAX];
+	struct page *buf = alloc_page(GFP_KERNEL);
+	struct mapped_device *md;
+	unsigned int n = dm_get_reserved_bio_based_ios();
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	if (n > ARRAY_SIZE(held))
+		KT_SKIP("dm_mod.reserved_bio_based_ios=%u is more than this test holds", n);
+	md = create("t-nw,,,rw,0 64 linear @0 0", r);
+	KT_ASSERT(md);
+	for (unsigned int i = 0; i < n; i++)
+		held[i] = bio_alloc_bioset(GFP_NOIO, 0, &md->bs);
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_READ | REQ_NOWAIT, 0, buf, PAGE_SIZE) == -EAGAIN);
+	bio_put(held[--n]);
+	KT_ASSERT(by_name_rw(dev(md), REQ_OP_READ | REQ_NOWAIT, 0, buf, PAGE_SIZE) == 0);
+	while (n)
+		bio_put(held[--n]);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_page(buf);
+}
