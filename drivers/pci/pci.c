@@ -357,7 +357,7 @@ static int pci_read_base(struct pci_dev *dev, int i, int nbars)
 			extra = 1;
 		}
 	}
-	if (!mask) {                    /* not implemented: reads as zero */
+	if (!mask) {                    /* no such BAR: its mask reads as zero */
 		memset(res, 0, sizeof(*res));
 		return extra;
 	}

@@ -4,7 +4,7 @@
  * How an interrupt reaches the CPU on a PC since the late 1990s:
  *
  *   device --INTx wire--> IOAPIC input (a GSI) --message--> local APIC --> CPU
- *   device --MSI: a memory write to 0xfeeXXXXX------------> local APIC --> CPU
+ *   device --MSI: a memory write to 0xfee?????------------> local APIC --> CPU
  *
  * The IOAPIC turns each input into a message carrying a vector, according
  * to the input's redirection table entry (vector, edge/level, polarity,
