@@ -464,6 +464,7 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 
 void blk_mq_end_request(struct request *rq, blk_status_t status)
 {
+	struct request_queue *q = rq->q;       /* rq may be reused once freed */
 	struct bio *bio = rq->bio;
 	unsigned long flags;
 
@@ -486,7 +487,7 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 	if (rq->end_io)
 		rq->end_io(rq, status);
 	blk_mq_free_request(rq);
-	blk_mq_run_hw_queue(rq->q);
+	blk_mq_run_hw_queue(q);
 }
 
 static LIST_HEAD(completed);            /* requests for kblockd */
