@@ -385,6 +385,14 @@ void blk_mq_run_hw_queue(struct request_queue *q)
 void blk_mq_start_request(struct request *rq)
 {
 	rq->io_start_time_ns = ktime_get_ns();
+	rq->deadline_ns = rq->io_start_time_ns +
+			  jiffies_to_msecs(rq->q->rq_timeout) * NSEC_PER_MSEC;
+	WRITE_ONCE(rq->state, MQ_RQ_IN_FLIGHT);
+}
+
+struct request *blk_mq_tag_to_rq(struct request_queue *q, unsigned int tag)
+{
+	return tag < BLK_MQ_MAX_DEPTH ? q->tag_rq[tag] : NULL;
 }
 
 /* Insert a batch (through queuelist) of requests of one queue, and run it. */
@@ -494,16 +502,56 @@ static LIST_HEAD(completed);            /* requests for kblockd */
 static DEFINE_SPINLOCK(completed_lock);
 static struct task_struct *kblockd_task;
 
-void blk_mq_complete_request(struct request *rq, blk_status_t status)
+bool blk_mq_complete_request(struct request *rq, blk_status_t status)
 {
 	unsigned long flags;
 
-	rq->status = status;
 	spin_lock_irqsave(&completed_lock, flags);
+	if (rq->state == MQ_RQ_COMPLETE) {
+		/* the timeout handler (or the interrupt) got there first */
+		spin_unlock_irqrestore(&completed_lock, flags);
+		return false;
+	}
+	rq->state = MQ_RQ_COMPLETE;
+	rq->status = status;
 	list_add_tail(&rq->queuelist, &completed);
 	spin_unlock_irqrestore(&completed_lock, flags);
 	if (kblockd_task)
 		wake_up_process(kblockd_task);
+	return true;
+}
+
+void blk_mq_requeue_request(struct request *rq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&completed_lock, flags);
+	rq->state = MQ_RQ_COMPLETE;             /* no late completion counts */
+	rq->rq_flags |= RQF_REQUEUE;
+	list_add_tail(&rq->queuelist, &completed);
+	spin_unlock_irqrestore(&completed_lock, flags);
+	if (kblockd_task)
+		wake_up_process(kblockd_task);
+}
+
+/* kblockd: put a requeued request first in line for the driver again. */
+static void __blk_mq_requeue(struct request *rq)
+{
+	struct request_queue *q = rq->q;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	rq->rq_flags &= ~RQF_REQUEUE;
+	rq->state = MQ_RQ_IDLE;
+	if (rq->tag >= 0) {
+		q->tags_used &= ~(1ull << rq->tag);
+		q->tag_rq[rq->tag] = NULL;
+		rq->tag = -1;
+	}
+	list_add(&rq->queuelist, &q->dispatch);
+	q->busy = false;
+	spin_unlock_irqrestore(&q->lock, flags);
+	blk_mq_run_hw_queue(q);
 }
 
 void blk_mq_run_completions(void)
@@ -520,7 +568,10 @@ void blk_mq_run_completions(void)
 		spin_unlock_irqrestore(&completed_lock, flags);
 		if (!rq)
 			return;
-		blk_mq_end_request(rq, rq->status);
+		if (rq->rq_flags & RQF_REQUEUE)
+			__blk_mq_requeue(rq);
+		else
+			blk_mq_end_request(rq, rq->status);
 	}
 }
 

@@ -32,7 +32,15 @@ struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata)
 	q->queuedata = queuedata;
 	q->limits.logical_block_size = SECTOR_SIZE;
 	q->limits.max_sectors = BIO_MAX_VECS * (PAGE_SIZE >> SECTOR_SHIFT);
+	q->limits.max_segments = BIO_MAX_VECS;
+	q->limits.max_segment_size = PAGE_SIZE;
+	q->limits.seg_boundary_mask = ~0ul;
+	q->limits.dma_alignment = SECTOR_SIZE - 1;
+	q->rq_timeout = 30 * HZ;
 	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->flush_pending);
+	INIT_LIST_HEAD(&q->flush_running);
+	INIT_LIST_HEAD(&q->all_queues);
 	return q;
 }
 
@@ -44,6 +52,42 @@ void blk_queue_logical_block_size(struct request_queue *q, unsigned int size)
 void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors)
 {
 	q->limits.max_sectors = sectors;
+}
+
+void blk_queue_max_segments(struct request_queue *q, unsigned int n)
+{
+	q->limits.max_segments = n;
+}
+
+void blk_queue_max_segment_size(struct request_queue *q, unsigned int bytes)
+{
+	q->limits.max_segment_size = bytes;
+}
+
+void blk_queue_segment_boundary(struct request_queue *q, unsigned long mask)
+{
+	q->limits.seg_boundary_mask = mask;
+}
+
+void blk_queue_dma_alignment(struct request_queue *q, unsigned int mask)
+{
+	q->limits.dma_alignment = mask;
+}
+
+void blk_queue_max_discard_sectors(struct request_queue *q, unsigned int sectors)
+{
+	q->limits.max_discard_sectors = sectors;
+}
+
+void blk_queue_write_cache(struct request_queue *q, bool wc, bool fua)
+{
+	q->write_cache = wc;
+	q->fua = wc && fua;
+}
+
+void blk_queue_rq_timeout(struct request_queue *q, unsigned int timeout_jiffies)
+{
+	q->rq_timeout = timeout_jiffies;
 }
 
 void blk_cleanup_queue(struct request_queue *q)

@@ -22,6 +22,10 @@ struct request_queue;
 struct request;
 struct block_device;
 
+/* rq->state: a request is completed once, whoever gets there first -- the
+ * interrupt handler or the timeout handler. */
+enum mq_rq_state { MQ_RQ_IDLE, MQ_RQ_IN_FLIGHT, MQ_RQ_COMPLETE };
+
 typedef void (rq_end_io_fn)(struct request *rq, blk_status_t status);
 
 struct request {
@@ -48,6 +52,23 @@ struct request {
 	rq_end_io_fn *end_io;           /* for requests without bios (flush) */
 	void *end_io_data;
 	blk_status_t status;            /* set by blk_mq_complete_request() */
+
+	enum mq_rq_state state;         /* IDLE -> IN_FLIGHT -> COMPLETE */
+	u64 deadline_ns;                /* ops->timeout after this (ktime) */
+	unsigned int rq_flags;          /* RQF_*: the request layer's own */
+	unsigned int flush_seq;         /* REQ_FSEQ_* steps done (blk-flush.c) */
+	struct list_head flush_list;    /* on q->flush_pending/_running */
+};
+
+/* rq->rq_flags */
+#define RQF_FLUSH_SEQ   (1u << 0)       /* goes through the flush sequence */
+#define RQF_FLUSH_RQ    (1u << 1)       /* the queue's own flush request */
+#define RQF_REQUEUE     (1u << 2)       /* on kblockd's list to be requeued */
+
+/* What a driver's timeout handler did about a late request. */
+enum blk_eh_timer_return {
+	BLK_EH_DONE,            /* handled: the driver has completed it (or will) */
+	BLK_EH_RESET_TIMER,     /* give it another rq_timeout */
 };
 
 /* --- for request-based drivers ------------------------------------------ */
@@ -60,6 +81,15 @@ struct blk_mq_ops {
 	 * error to fail it at once.
 	 */
 	blk_status_t (*queue_rq)(struct request_queue *q, struct request *rq);
+	/*
+	 * rq has been in flight longer than q->rq_timeout.  Called in task
+	 * context (kblockd), may sleep (to reset a channel).  The driver
+	 * either completes rq (blk_mq_complete_request, usually with
+	 * BLK_STS_TIMEOUT or after a retry) and returns BLK_EH_DONE, or returns
+	 * BLK_EH_RESET_TIMER.  Without this op, a late request is completed
+	 * with BLK_STS_TIMEOUT.
+	 */
+	enum blk_eh_timer_return (*timeout)(struct request *rq);
 };
 
 struct blk_mq_tag_set {
@@ -75,8 +105,15 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set);
 /* The driver calls this from queue_rq when the command starts. */
 void blk_mq_start_request(struct request *rq);
 /* The device is done with rq: callable from interrupt handlers; the bios
- * are ended later in task context (kblockd). */
-void blk_mq_complete_request(struct request *rq, blk_status_t status);
+ * are ended later in task context (kblockd).  Returns false (and does
+ * nothing) if rq was already completed -- e.g. by its timeout handler. */
+bool blk_mq_complete_request(struct request *rq, blk_status_t status);
+/* Give rq back to the request layer unfinished: it is dispatched again,
+ * before anything new (an innocent request after a port reset).  Callable
+ * from interrupt handlers; the driver must forget rq's tag. */
+void blk_mq_requeue_request(struct request *rq);
+/* The request in flight with this tag, or NULL (for interrupt handlers). */
+struct request *blk_mq_tag_to_rq(struct request_queue *q, unsigned int tag);
 /* End rq now (task context): every bio, then the tag and the request. */
 void blk_mq_end_request(struct request *rq, blk_status_t status);
 /* Send queued requests to the driver while it has free tags. */

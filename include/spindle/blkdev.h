@@ -39,10 +39,21 @@
 struct request_queue;
 typedef void (make_request_fn)(struct request_queue *q, struct bio *bio);
 
+/*
+ * What the device can take in one command.  The request layer splits and
+ * merges so that every request it hands the driver stays inside these, so
+ * a driver sets them honestly and never has to split a request itself.
+ */
 struct queue_limits {
 	unsigned int logical_block_size;    /* bytes; 512 unless the device says */
 	unsigned int max_sectors;           /* largest I/O, in 512-byte sectors */
 	unsigned int max_segments;          /* bio_vec segments per request */
+	unsigned int max_segment_size;      /* bytes in one segment */
+	unsigned long seg_boundary_mask;    /* no segment crosses a (mask + 1)
+					     * boundary: 0xffff for IDE's PRDs */
+	unsigned int dma_alignment;         /* mask: buffers and lengths aligned
+					     * to (mask + 1) for direct I/O */
+	unsigned int max_discard_sectors;   /* 0: discard not supported */
 };
 
 struct elevator_queue;
@@ -70,6 +81,15 @@ struct request_queue {
 	struct list_head dispatch;          /* came back busy: retry first */
 	bool busy;                          /* the driver said BLK_STS_RESOURCE */
 	struct bio_set bio_split;           /* for blk_queue_split() */
+	unsigned int rq_timeout;            /* jiffies a request may take (30 s) */
+
+	/* volatile write cache (blk_queue_write_cache): flushes and FUA */
+	bool write_cache;                   /* the device has one: honour flushes */
+	bool fua;                           /* the device does FUA writes itself */
+	struct request *flush_rq;           /* the one flush in flight (blk-flush.c) */
+	struct list_head flush_pending;     /* requests waiting for a flush */
+	struct list_head flush_running;     /* ... and those the running one serves */
+	struct list_head all_queues;        /* every request-based queue (timeouts) */
 };
 
 /* I/O statistics: Linux's /proc/diskstats fields (times in ms). */
@@ -118,6 +138,17 @@ struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata);
 void blk_cleanup_queue(struct request_queue *q);
 void blk_queue_logical_block_size(struct request_queue *q, unsigned int size);
 void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors);
+void blk_queue_max_segments(struct request_queue *q, unsigned int n);
+void blk_queue_max_segment_size(struct request_queue *q, unsigned int bytes);
+void blk_queue_segment_boundary(struct request_queue *q, unsigned long mask);
+void blk_queue_dma_alignment(struct request_queue *q, unsigned int mask);
+void blk_queue_max_discard_sectors(struct request_queue *q, unsigned int sectors);
+/* The device has a volatile write cache (wc) and can do FUA writes (fua).
+ * Without wc, flushes complete at once and FUA is dropped; with wc but no
+ * fua, the request layer follows each FUA write with a cache flush. */
+void blk_queue_write_cache(struct request_queue *q, bool wc, bool fua);
+/* How long a request may be in the driver's hands before ops->timeout. */
+void blk_queue_rq_timeout(struct request_queue *q, unsigned int timeout_jiffies);
 
 struct gendisk *alloc_disk(int minors);
 /* Register the disk and its partitions; returns 0 or -errno. */
