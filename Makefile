@@ -83,6 +83,7 @@ BLOCK_OBJS := \
 	$(B)/blk-core.o \
 	$(B)/blk-plug.o \
 	$(B)/blk-mq.o \
+	$(B)/blk-flush.o \
 	$(B)/elevator.o \
 	$(B)/noop-iosched.o \
 	$(B)/mq-deadline.o \

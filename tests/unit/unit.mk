@@ -28,7 +28,8 @@ UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c \
 	block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c \
 	lib/pattern.c kernel/mm/mempool.c \
 	kernel/sched/wait.c kernel/sched/mutex.c kernel/sched/completion.c \
-	block/bio.c block/blk-core.c block/genhd.c block/partition.c block/blk-plug.c block/blk-mq.c
+	block/bio.c block/blk-core.c block/genhd.c block/partition.c block/blk-plug.c block/blk-mq.c \
+	block/blk-flush.c
 # Host stand-ins for kernel services, and the shared main().
 UNIT_SHIM_SRCS := tests/unit/shim/host.c tests/unit/shim/host_kernel.c \
 	tests/unit/unit_main.c
