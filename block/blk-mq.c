@@ -392,6 +392,13 @@ static struct request *blk_mq_next_to_dispatch(struct request_queue *q)
 	rq->tag = tag;
 	q->tags_used |= 1ull << tag;
 	q->tag_rq[tag] = rq;
+	{
+		unsigned int busy = 0;
+
+		for (u64 t = q->tags_used; t; t &= t - 1)       /* count the set bits */
+			busy++;
+		q->tags_peak = max(q->tags_peak, busy);
+	}
 	return rq;
 }
 

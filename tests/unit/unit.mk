@@ -40,6 +40,9 @@ UNIT_TESTS := check_string check_vsprintf check_list check_page_alloc check_slab
 UNIT_LIB_SRCS += block/elevator.c block/noop-iosched.c block/mq-deadline.c \
 	block/cscan-iosched.c
 UNIT_TESTS += check_elevator
+# lib/sort.c, and the benchmark's statistics that use it.
+UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c
+UNIT_TESTS += check_sort
 
 # Recursive (=) so that pkg-config runs only when a unit test is built.
 UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude \
