@@ -85,6 +85,7 @@ BLOCK_OBJS := \
 	$(B)/blk-mq.o \
 	$(B)/blk-flush.o \
 	$(B)/blk-bench.o \
+	$(B)/blk-trace.o \
 	$(B)/elevator.o \
 	$(B)/noop-iosched.o \
 	$(B)/mq-deadline.o \

@@ -2,7 +2,9 @@
  * blk-boot.c - the block layer's boot-time actions, for tests and labs:
  *
  *   show=partitions,diskstats,vmstat  print the file(s), each after a header
- *                                "==> /proc/<file> <==" as tail(1) does
+ *                                "==> /proc/<file> <==" as tail(1) does;
+ *                                show=blktrace prints the events of every
+ *                                disk named by blktrace= (block/blk-trace.c)
  *   pattern=write:<dev>:<off>:<len>:<seed>
  *   pattern=verify:<dev>:<off>:<len>:<seed>
  *                                write or check DESIGN.md's pattern over a
@@ -31,6 +33,7 @@
 #include <spindle/blk_plug.h>
 #include <spindle/wait.h>
 #include <spindle/blk_bench.h>
+#include <spindle/blktrace.h>
 #include <spindle/time.h>
 #include "blk.h"
 
@@ -77,6 +80,9 @@ static void show_file(const char *name)
 		scnprintf(buf, sizeof(buf), "pgpgin %llu\npgpgout %llu\n",
 			  (unsigned long long)vm_events.pgpgin,
 			  (unsigned long long)vm_events.pgpgout);
+	} else if (strcmp(name, "blktrace") == 0) {
+		blk_trace_print_all();          /* each traced disk, own header */
+		return;
 	} else {
 		pr_warn("show=: no such file /proc/%s\n", name);
 		return;

@@ -17,6 +17,7 @@
 #include <spindle/init.h>
 #include <spindle/time.h>
 #include <spindle/sched_debug.h>
+#include <spindle/blktrace.h>
 #include "blk.h"
 
 enum bio_order bio_order = BIO_ORDER_DEPTH;
@@ -199,8 +200,10 @@ static bool generic_make_request_checks(struct bio *bio)
 		bio_io_error(bio);
 		return false;
 	}
-	if (bio->bi_flags & BIO_REMAPPED)
+	if (bio->bi_flags & BIO_REMAPPED) {
+		blk_add_trace_bio(disk->queue, bio, 'Q', 0);   /* a split's rest, again */
 		return true;
+	}
 	if (bio->bi_iter.bi_sector > part->bd_nr_sectors ||
 	    nr > part->bd_nr_sectors - bio->bi_iter.bi_sector) {
 		pr_err("blk: %s: attempt to access beyond end of device: sector %llu + %llu > %llu\n",
@@ -218,6 +221,10 @@ static bool generic_make_request_checks(struct bio *bio)
 	bio->bi_iter.bi_sector += part->bd_start_sect;
 	bio->bi_partno = 0;
 	bio->bi_flags |= BIO_REMAPPED;
+	if (part->bd_partno)
+		blk_add_trace_remap(disk->queue, bio, part->bd_dev,
+				    bio->bi_iter.bi_sector - part->bd_start_sect);
+	blk_add_trace_bio(disk->queue, bio, 'Q', 0);
 	return true;
 }
 

@@ -42,6 +42,7 @@
 #include <spindle/printk.h>
 #include <spindle/mm.h>
 #include <spindle/errno.h>
+#include <spindle/blktrace.h>
 #include "blk.h"
 
 /* The steps, as bits of rq->flush_seq (done ones set). */
@@ -100,6 +101,7 @@ static void blk_flush_complete_seq(struct request *rq, unsigned int seq, blk_sta
 		break;
 	case REQ_FSEQ_DATA:
 		/* straight to the driver, ahead of the elevator's choice */
+		blk_add_trace_rq(rq, 'I', 0);
 		spin_lock_irqsave(&q->lock, flags);
 		list_add_tail(&rq->queuelist, &q->dispatch);
 		spin_unlock_irqrestore(&q->lock, flags);
@@ -163,6 +165,7 @@ static void blk_kick_flush(struct request_queue *q)
 	flush_rq->start_time_ns = ktime_get_ns();
 	list_add_tail(&flush_rq->queuelist, &q->dispatch);
 	spin_unlock_irqrestore(&q->lock, flags);
+	blk_add_trace_rq(flush_rq, 'I', 0);
 	if (flush_rq->part)
 		part_account_start(flush_rq->part, flush_rq->start_time_ns);
 	blk_mq_run_hw_queue(q);

@@ -41,6 +41,7 @@
 #include <spindle/init.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
+#include <spindle/blktrace.h>
 #include "blk.h"
 #include "elevator-internal.h"
 
@@ -178,13 +179,16 @@ static struct request *blk_mq_get_request(struct request_queue *q, struct bio *b
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (rq || (bio->bi_opf & REQ_NOWAIT))
 			break;
+		blk_add_trace_bio(q, bio, 'S', 0);     /* sleeping for a request */
 		prepare_to_wait(&q->rq_wait, &wait, TASK_UNINTERRUPTIBLE);
 		if (list_empty(&q->free_rqs))
 			io_schedule();
 		finish_wait(&q->rq_wait, &wait);
 	}
-	if (rq)
+	if (rq) {
 		blk_rq_init_from_bio(rq, q, bio);
+		blk_add_trace_bio(q, bio, 'G', 0);
+	}
 	return rq;
 }
 
@@ -217,6 +221,7 @@ static bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
 /* The merge itself: bio becomes rq's last (back) or first (front) bio. */
 static void blk_rq_merge_bio(struct request *rq, struct bio *bio, enum elv_merge type)
 {
+	blk_add_trace_bio(rq->q, bio, type == ELEVATOR_BACK_MERGE ? 'M' : 'F', 0);
 	if (type == ELEVATOR_BACK_MERGE) {
 		rq->biotail->bi_next = bio;
 		rq->biotail = bio;
@@ -359,6 +364,7 @@ static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 	/* keep the split on a logical-block boundary */
 	sectors = ALIGN_DOWN(sectors, lim->logical_block_size >> SECTOR_SHIFT);
 split:
+	blk_add_trace_split(q, bio, bio->bi_iter.bi_sector + sectors);
 	split = bio_split(bio, sectors, GFP_NOIO, &q->bio_split);
 	bio_chain(split, bio);
 	generic_make_request(bio);
@@ -414,6 +420,7 @@ void blk_mq_run_hw_queue(struct request_queue *q)
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (!rq)
 			return;
+		blk_add_trace_rq(rq, 'D', 0);
 		ret = q->tag_set->ops->queue_rq(q, rq);
 		if (ret == BLK_STS_OK)
 			continue;
@@ -450,6 +457,10 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
 {
 	unsigned long flags;
 
+	struct request *rq;
+
+	list_for_each_entry(rq, list, queuelist)
+		blk_add_trace_rq(rq, 'I', 0);
 	spin_lock_irqsave(&q->lock, flags);
 	elv_insert_requests(q, list, false);
 	spin_unlock_irqrestore(&q->lock, flags);
@@ -470,9 +481,14 @@ void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
 		struct request *rq, *tmp;
 		LIST_HEAD(batch);
 
+		unsigned int depth = 0;
+
 		list_for_each_entry_safe(rq, tmp, &plug->mq_list, queuelist)
-			if (rq->q == q)
+			if (rq->q == q) {
 				list_move_tail(&rq->queuelist, &batch);
+				depth++;
+			}
+		blk_add_trace_unplug(q, depth);
 		blk_mq_insert_and_run(q, &batch);
 	}
 	plug->rq_count = 0;
@@ -511,6 +527,8 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		/* stay on the plug (no lock) until it is flushed */
 		if (plug->rq_count >= BLK_MAX_REQUEST_COUNT)
 			blk_mq_flush_plug_list(plug, false);
+		if (list_empty(&plug->mq_list))
+			blk_add_trace_plug(q);
 		list_add_tail(&rq->queuelist, &plug->mq_list);
 		plug->rq_count++;
 		return;
@@ -531,6 +549,9 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 	struct bio *bio = rq->bio;
 	unsigned long flags;
 
+	if (!(rq->rq_flags & RQF_TRACED_C))     /* a flush sequence's data step was */
+		blk_add_trace_rq(rq, 'C', blk_status_to_errno(status));
+	rq->rq_flags |= RQF_TRACED_C;
 	if (rq->rq_flags & RQF_FLUSH_RQ) {
 		/* the queue's flush command: free its tag, then go on */
 		blk_mq_free_request(rq);

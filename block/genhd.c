@@ -17,6 +17,7 @@
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/time.h>
+#include <spindle/blktrace.h>
 #include "blk.h"
 
 LIST_HEAD(disk_list);
@@ -169,6 +170,7 @@ int add_disk(struct gendisk *disk)
 		(unsigned long long)(disk->capacity >> (20 - SECTOR_SHIFT)));
 	if (disk->minors > 1)
 		blk_scan_partitions(disk);
+	blk_trace_setup_disk(disk);             /* blktrace=<name>: from now on */
 	return 0;
 }
 

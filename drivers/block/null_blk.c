@@ -21,6 +21,9 @@
  *                                the request layer, as Linux's default
  *                                (merging, elevator, tags)
  *   null_blk.hw_queue_depth=<n>  queue_mode 2: commands in flight (default 64)
+ *   null_blk.max_sectors=<n>     largest request in 512-byte sectors
+ *                                (default 2048, as much as a bio carries):
+ *                                smaller values make the request layer split
  * irqmode 1 (softirq) does not exist here and is refused.
  */
 #define pr_fmt(fmt) "null_blk: " fmt
@@ -45,6 +48,7 @@ static unsigned int irqmode = NULL_IRQ_TIMER;
 static unsigned long long completion_nsec = 10000;
 static unsigned int queue_mode = NULL_Q_MQ;
 static unsigned int hw_queue_depth = 64;
+static unsigned int max_sectors;              /* 0: the queue's default */
 
 struct nullb {
 	struct gendisk *disk;
@@ -114,6 +118,8 @@ static int __init hw_queue_depth_setup(const char *v)
 	return 0;
 }
 __setup("null_blk.hw_queue_depth=", hw_queue_depth_setup);
+static int __init max_sectors_setup(const char *v) { return uint_param(v, &max_sectors, 1u << 16); }
+__setup("null_blk.max_sectors=", max_sectors_setup);
 
 static u64 null_latency_jiffies(void)
 {
@@ -210,6 +216,8 @@ static int __init null_add_dev(unsigned int i)
 		return -ENOMEM;
 	}
 	blk_queue_logical_block_size(q, bs);
+	if (max_sectors)
+		blk_queue_max_hw_sectors(q, max(max_sectors, bs >> SECTOR_SHIFT));
 	snprintf(nb->disk->disk_name, DISK_NAME_LEN, "nullb%u", i);
 	nb->disk->major = NULLB_MAJOR;
 	nb->disk->first_minor = i;

@@ -92,6 +92,7 @@ struct request_queue {
 	struct list_head flush_running;     /* ... and those the running one serves */
 	struct list_head all_queues;        /* every request-based queue (timeouts) */
 	bool discard_warned;                /* said "discard not supported" once */
+	struct blk_trace *blk_trace;        /* blktrace=: this queue's events */
 };
 
 /* I/O statistics: Linux's /proc/diskstats fields (times in ms). */

@@ -12,6 +12,7 @@
 #include <spindle/elevator.h>
 #include <spindle/sched.h>
 #include <spindle/time.h>
+#include <spindle/blktrace.h>
 #include "shim/host_kernel.h"
 #include "../../block/blk.h"
 #include "../../block/elevator-internal.h"
@@ -513,6 +514,50 @@ START_TEST(elevator_back_merge_then_request_merge)
 }
 END_TEST
 
+/* --- blktrace's RWBS letters and line layout ------------------------------- */
+
+START_TEST(rwbs_letters_as_linux)
+{
+	static const struct { u32 opf, bytes; const char *rwbs; } t[] = {
+		{ REQ_OP_READ, 4096, "R" },
+		{ REQ_OP_WRITE | REQ_SYNC, 4096, "WS" },
+		{ REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA | REQ_SYNC, 4096, "FWFS" },
+		{ REQ_OP_WRITE | REQ_PREFLUSH, 0, "FN" },
+		{ REQ_OP_FLUSH, 0, "FN" },
+		{ REQ_OP_DISCARD, 4096, "D" },
+	};
+	char rwbs[8];
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		blk_fill_rwbs(rwbs, t[i].opf, t[i].bytes);
+		ck_assert_str_eq(rwbs, t[i].rwbs);
+	}
+}
+END_TEST
+
+START_TEST(trace_line_layout_as_blkparse)
+{
+	struct blk_trace bt = { 0 };
+	struct blk_trace_event e = {
+		.time_ns = 1234567891, .sector = 223490, .bytes = 4096, .opf = REQ_OP_WRITE,
+		.pid = 697, .dev = MKDEV(8, 0), .action = 'G', .comm = "kjournald",
+	};
+	char line[160];
+
+	blk_trace_format(&bt, &e, 1, line, sizeof(line));
+	ck_assert_str_eq(line, "  8,0    0        1     1.234567891   697  G   W 223490 + 8 [kjournald]");
+	e.action = 'C';
+	e.error = -5;
+	blk_trace_format(&bt, &e, 12, line, sizeof(line));
+	ck_assert_str_eq(line, "  8,0    0       12     1.234567891   697  C   W 223490 + 8 [-5]");
+	e.action = 'A';
+	e.from_dev = MKDEV(8, 1);
+	e.extra = 221442;
+	blk_trace_format(&bt, &e, 3, line, sizeof(line));
+	ck_assert_str_eq(line, "  8,0    0        3     1.234567891   697  A   W 223490 + 8 <- (8,1) 221442");
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("BlkMq");
@@ -551,6 +596,8 @@ Suite *unit_suite(void)
 	tcase_add_test(timeouts, late_request_without_handler_times_out);
 	tcase_add_test(timeouts, timeout_handler_resets_or_completes);
 	tcase_add_test(timeouts, requeued_request_is_dispatched_again);
+	tcase_add_test(timeouts, rwbs_letters_as_linux);
+	tcase_add_test(timeouts, trace_line_layout_as_blkparse);
 	suite_add_tcase(s, timeouts);
 	return s;
 }

@@ -41,7 +41,7 @@ UNIT_LIB_SRCS += block/elevator.c block/noop-iosched.c block/mq-deadline.c \
 	block/cscan-iosched.c
 UNIT_TESTS += check_elevator
 # lib/sort.c, and the benchmark's statistics that use it.
-UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c
+UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c block/blk-trace.c
 UNIT_TESTS += check_sort
 
 # Recursive (=) so that pkg-config runs only when a unit test is built.

@@ -1,0 +1,75 @@
+/*
+ * blktrace.h - block-layer event tracing, in blkparse's text layout.
+ *
+ * Boot option blktrace=<disk>[,<disk>...] records, for each named disk,
+ * every step its I/O takes -- the events of Linux's blktrace:
+ *
+ *   Q  a bio is queued for the disk     A  remapped from a partition
+ *   X  split to the queue's limits      M  back-merged   F  front-merged
+ *   G  got a request   S  slept to get one   P  plug   U  unplug (N requests)
+ *   I  inserted into the elevator       D  dispatched to the driver
+ *   C  completed (with its error code)
+ *
+ * and show=blktrace prints them (then forgets them), one line each:
+ *
+ *     8,0    0        1     0.000000000     1  Q   W 2048 + 8 [init]
+ *
+ * device, cpu, sequence, seconds since tracing began, pid, event, RWBS
+ * (F preflush; R, W, D discard or N none; F fua; S sync), then sector +
+ * sectors and the task's name -- as `blkparse -i sda` prints them, so a
+ * student can read a Linux trace the same way.
+ */
+#ifndef SPINDLE_BLKTRACE_H
+#define SPINDLE_BLKTRACE_H
+
+#include <spindle/types.h>
+
+struct request_queue;
+struct request;
+struct bio;
+struct gendisk;
+
+struct blk_trace_event {
+	u64 time_ns;
+	u64 sector;
+	u64 extra;              /* A: original sector; X: where the rest starts; U: count */
+	u32 bytes;
+	u32 opf;
+	int pid;
+	int error;              /* C */
+	u32 dev;                /* the queue's disk (major << 20 | minor) */
+	u32 from_dev;           /* A: the partition it came from */
+	char action;
+	char comm[16];
+};
+
+struct blk_trace {
+	struct blk_trace_event *ev;
+	unsigned int size;      /* capacity */
+	unsigned int head;      /* events recorded (the ring keeps the last size) */
+	unsigned int shown;     /* events already printed */
+	u64 start_ns;
+	u32 dev;
+	char name[32];
+};
+
+/* Set up tracing for disk if blktrace= names it (add_disk calls this). */
+void blk_trace_setup_disk(struct gendisk *disk);
+
+/* Record events; all do nothing unless the queue is traced. */
+void blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error);
+void blk_add_trace_rq(struct request *rq, char action, int error);
+void blk_add_trace_split(struct request_queue *q, struct bio *bio, u64 split_sector);
+void blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev, u64 from_sector);
+void blk_add_trace_plug(struct request_queue *q);
+void blk_add_trace_unplug(struct request_queue *q, unsigned int depth);
+
+/* One event as blkparse prints it (no newline); seq counts from 1. */
+int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e,
+		     u64 seq, char *buf, size_t size);
+/* Print every traced disk's events (show=blktrace), then forget them. */
+void blk_trace_print_all(void);
+/* The RWBS letters for an opf ("W", "FWS", "FN", ...). */
+void blk_fill_rwbs(char *rwbs, u32 opf, u32 bytes);
+
+#endif /* SPINDLE_BLKTRACE_H */
