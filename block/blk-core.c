@@ -120,30 +120,43 @@ struct request_queue *bio_queue(const struct bio *bio)
 
 /*
  * Enter the queue: refused once blk_cleanup_queue() marked it dying.
- * q_usage counts the bios inside make_request_fn, so cleanup can wait for
- * them to leave.  Does not sleep.
+ * q_usage counts the bios inside make_request_fn, so cleanup and a freeze
+ * can wait for them to leave.  While the queue is frozen (an elevator
+ * switch), wait for the thaw -- or, for a REQ_NOWAIT bio, fail with
+ * -EAGAIN rather than sleep.
  */
-int blk_queue_enter(struct request_queue *q)
+int blk_queue_enter(struct request_queue *q, bool nowait)
 {
 	unsigned long flags;
-	int ret = 0;
 
-	spin_lock_irqsave(&q->lock, flags);
-	if (q->dying)
-		ret = -ENODEV;
-	else
-		q->q_usage++;
-	spin_unlock_irqrestore(&q->lock, flags);
-	return ret;
+	for (;;) {
+		int ret = -EAGAIN;
+
+		spin_lock_irqsave(&q->lock, flags);
+		if (q->dying) {
+			ret = -ENODEV;
+		} else if (!q->mq_freeze_depth) {
+			q->q_usage++;
+			ret = 0;
+		}
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (ret != -EAGAIN || nowait)
+			return ret;
+		wait_event(q->mq_freeze_wq, !READ_ONCE(q->mq_freeze_depth) || READ_ONCE(q->dying));
+	}
 }
 
 void blk_queue_exit(struct request_queue *q)
 {
 	unsigned long flags;
+	bool frozen;
 
 	spin_lock_irqsave(&q->lock, flags);
 	q->q_usage--;
+	frozen = q->mq_freeze_depth;
 	spin_unlock_irqrestore(&q->lock, flags);
+	if (frozen)
+		wake_up_all(&q->mq_freeze_wq);  /* a freezer waits for q_usage */
 }
 
 /*
@@ -305,11 +318,13 @@ void generic_make_request(struct bio *bio)
 	current->bio_list = bio_list_on_stack;
 	do {
 		struct request_queue *q;
+		int err;
 
 		if (!generic_make_request_checks(bio))
 			goto next;
 		q = bio_queue(bio);
-		if (blk_queue_enter(q) == 0) {
+		err = blk_queue_enter(q, bio->bi_opf & REQ_NOWAIT);
+		if (err == 0) {
 			/* what was waiting before this call */
 			bio_list_on_stack[1] = bio_list_on_stack[0];
 			bio_list_init(&bio_list_on_stack[0]);
@@ -317,6 +332,8 @@ void generic_make_request(struct bio *bio)
 			blk_queue_exit(q);
 			blk_sort_pending_bios(&bio_list_on_stack[0], &bio_list_on_stack[1], q);
 			bio_list_init(&bio_list_on_stack[1]);
+		} else if (err == -EAGAIN) {
+			bio_wouldblock_error(bio);      /* frozen, and REQ_NOWAIT */
 		} else {
 			/* the queue is going away (a removed device) */
 			bio_io_error(bio);

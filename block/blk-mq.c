@@ -125,6 +125,8 @@ static void blk_mq_free_request(struct request *rq)
 		list_add(&rq->queuelist, &q->free_rqs);
 	spin_unlock_irqrestore(&q->lock, flags);
 	wake_up(&q->rq_wait);
+	if (READ_ONCE(q->mq_freeze_depth))
+		wake_up_all(&q->mq_freeze_wq);  /* a freezer counts the free ones */
 }
 
 /* Segments a bio really has from its iterator on (a split clone shares
@@ -664,6 +666,48 @@ void blk_mq_run_completions(void)
 		else
 			blk_mq_end_request(rq, rq->status);
 	}
+}
+
+/* --- freezing (for an elevator switch) ------------------------------------- */
+
+/* Has every request come home, and no bio is inside make_request_fn? */
+static bool blk_mq_queue_drained(struct request_queue *q)
+{
+	struct request *rq;
+	unsigned int nr_free = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	list_for_each_entry(rq, &q->free_rqs, queuelist)
+		nr_free++;
+	spin_unlock_irqrestore(&q->lock, flags);
+	return nr_free == q->nr_requests && !READ_ONCE(q->q_usage) &&
+	       list_empty(&q->flush_running) && list_empty(&q->flush_pending);
+}
+
+void blk_mq_freeze_queue(struct request_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->mq_freeze_depth++;
+	spin_unlock_irqrestore(&q->lock, flags);
+	/* our own plugged requests would otherwise never come home */
+	if (current->plug)
+		blk_flush_plug(current, false);
+	wait_event(q->mq_freeze_wq, blk_mq_queue_drained(q));
+}
+
+void blk_mq_unfreeze_queue(struct request_queue *q)
+{
+	unsigned long flags;
+	bool thawed;
+
+	spin_lock_irqsave(&q->lock, flags);
+	thawed = --q->mq_freeze_depth == 0;
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (thawed)
+		wake_up_all(&q->mq_freeze_wq);
 }
 
 /* --- timeouts ---------------------------------------------------------------- */

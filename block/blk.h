@@ -7,7 +7,7 @@
 #include <spindle/blkdev.h>
 
 struct request_queue *bio_queue(const struct bio *bio);
-int blk_queue_enter(struct request_queue *q);
+int blk_queue_enter(struct request_queue *q, bool nowait);
 void blk_queue_exit(struct request_queue *q);
 /* The lab function: order the bios a make_request_fn queued (blk-core.c). */
 void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,

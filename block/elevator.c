@@ -158,6 +158,25 @@ void elevator_exit_queue(struct request_queue *q)
 	kfree(eq);
 }
 
+int elevator_switch(struct request_queue *q, const char *name)
+{
+	char old[ELV_NAME_MAX];
+	int err;
+
+	if (!q->tag_set || !elevator_find(name))
+		return -EINVAL;
+	blk_mq_freeze_queue(q);
+	strlcpy(old, q->elevator ? q->elevator->type->elevator_name : "none", sizeof(old));
+	elevator_exit_queue(q);
+	err = elevator_init_queue(q, name);
+	if (err && elevator_init_queue(q, old))
+		panic("elevator: %s failed and %s cannot come back", name, old);
+	blk_mq_unfreeze_queue(q);
+	if (!err)
+		pr_info("elevator: switched from %s to %s\n", old, name);
+	return err;
+}
+
 int elv_iosched_show(struct request_queue *q, char *buf, size_t size)
 {
 	struct elevator_type *e;

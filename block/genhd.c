@@ -39,6 +39,7 @@ struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata)
 	q->limits.dma_alignment = SECTOR_SIZE - 1;
 	q->rq_timeout = 30 * HZ;
 	spin_lock_init(&q->lock);
+	init_waitqueue_head(&q->mq_freeze_wq);
 	INIT_LIST_HEAD(&q->flush_pending);
 	INIT_LIST_HEAD(&q->flush_running);
 	INIT_LIST_HEAD(&q->all_queues);

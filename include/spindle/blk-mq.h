@@ -122,6 +122,15 @@ void blk_mq_run_hw_queue(struct request_queue *q);
 /* kblockd's work, callable directly by host tests: end completed requests. */
 void blk_mq_run_completions(void);
 
+/*
+ * Freeze: new bios wait in blk_queue_enter() until the thaw; returns once
+ * every request the queue had made has completed (the caller's own plug
+ * is flushed first).  For changing what requests depend on -- the
+ * elevator.  May sleep.  Nests.
+ */
+void blk_mq_freeze_queue(struct request_queue *q);
+void blk_mq_unfreeze_queue(struct request_queue *q);
+
 /* Walk every segment of every bio of a request. */
 #define __rq_for_each_bio(_bio, rq) \
 	for ((_bio) = (rq)->bio; (_bio); (_bio) = (_bio)->bi_next)

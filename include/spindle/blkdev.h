@@ -26,6 +26,7 @@
 #include <spindle/bio.h>
 #include <spindle/list.h>
 #include <spindle/spinlock.h>
+#include <spindle/wait.h>
 
 #define DISK_NAME_LEN   32
 #define DISK_MAX_PARTS  64              /* partition numbers 0 (whole) .. 63 */
@@ -67,6 +68,8 @@ struct request_queue {
 	struct queue_limits limits;
 	bool dying;                         /* blk_cleanup_queue(): refuse new I/O */
 	int q_usage;                        /* bios inside make_request_fn */
+	int mq_freeze_depth;                /* > 0: frozen, new bios wait */
+	struct wait_queue_head mq_freeze_wq;
 	spinlock_t lock;
 
 	/* request-based queues only (block/blk-mq.c) */

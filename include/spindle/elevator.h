@@ -92,5 +92,13 @@ int elv_register(struct elevator_type *e);
 struct elevator_type *elevator_find(const char *name);
 /* "[mq-deadline] none cscan": the registered names, the active one in []. */
 int elv_iosched_show(struct request_queue *q, char *buf, size_t size);
+/*
+ * Switch q to the elevator called name while I/O goes on (what writing
+ * /sys/block/<dev>/queue/scheduler does): the queue is frozen -- new bios
+ * wait at its door, every request already made runs to completion -- then
+ * the old elevator goes, the new one comes, and the queue thaws.  Nothing
+ * is lost.  May sleep.  -EINVAL for an unknown name or a bio-based queue.
+ */
+int elevator_switch(struct request_queue *q, const char *name);
 
 #endif /* SPINDLE_ELEVATOR_H */

@@ -12,6 +12,9 @@
 #include <spindle/time.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
+#include <spindle/blk-mq.h>
+#include <spindle/blk_bench.h>
+#include <spindle/elevator.h>
 
 static int rw(struct block_device *b, bool write, sector_t sector,
 	      struct page *pages, unsigned int offset, unsigned int len)
@@ -108,4 +111,62 @@ KTEST(block, mempool_wait_and_wakeup)
 	KT_ASSERT(w.element == mine);
 	mempool_free(w.element, &pool);
 	mempool_exit(&pool);
+}
+
+/*
+ * An elevator switch while I/O runs loses nothing: a loader thread keeps
+ * 8 random reads in flight on nullb0 (boot with null_blk.nr_devices=1
+ * null_blk.irqmode=2 so commands take a while), and this thread switches
+ * the elevator round and round until the loader is done.  Every read must
+ * complete without error, at least one switch must find I/O in flight
+ * (so the freeze really drained something), and the queue must end thawed
+ * with the last elevator chosen.
+ */
+struct switch_load {
+	struct block_device *bdev;
+	struct bench_result r;
+	int err;
+	struct completion done;
+};
+
+static int switch_loader(void *data)
+{
+	struct switch_load *l = data;
+	struct bench_opts o = { .rw = BENCH_RANDREAD, .bs = 4096, .qd = 8,
+				.size = 1 << 20, .seed = 3 };
+
+	l->err = blk_bench(l->bdev, &o, &l->r);
+	complete(&l->done);
+	return 0;
+}
+
+KTEST(block, elevator_switch_live)
+{
+	static const char *const names[] = { "cscan", "none", "mq-deadline" };
+	struct block_device *b = lookup_bdev("nullb0");
+	struct switch_load l = { 0 };
+	unsigned int switches = 0, overlapped = 0;
+	char buf[64];
+
+	if (!b || !b->bd_disk->queue->tag_set)
+		KT_SKIP("no request-based nullb0 (boot with null_blk.nr_devices=1)");
+	l.bdev = b;
+	init_completion(&l.done);
+	KT_ASSERT(kthread_run(switch_loader, &l, "switch_loader") != NULL);
+	while (!completion_done(&l.done)) {
+		if (READ_ONCE(b->stats.in_flight))
+			overlapped++;
+		KT_ASSERT(elevator_switch(b->bd_disk->queue, names[switches % 3]) == 0);
+		switches++;
+		msleep(1);
+	}
+	wait_for_completion(&l.done);
+	KT_ASSERT_MSG(l.err == 0 && l.r.error == 0, "bench %d, I/O error %d", l.err, l.r.error);
+	KT_ASSERT_MSG(l.r.ios == 256, "%llu of 256 reads completed", (unsigned long long)l.r.ios);
+	KT_ASSERT_MSG(overlapped > 0, "no switch found I/O in flight (%u switches)", switches);
+	KT_ASSERT(b->bd_disk->queue->mq_freeze_depth == 0);
+	elv_iosched_show(b->bd_disk->queue, buf, sizeof(buf));
+	KT_ASSERT_MSG(strstr(buf, names[(switches - 1) % 3]) == strchr(buf, '[') + 1,
+		      "scheduler file says %s", buf);
+	KT_ASSERT(elevator_switch(b->bd_disk->queue, "no-such") == -EINVAL);
 }

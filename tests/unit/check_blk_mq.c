@@ -12,6 +12,7 @@
 #include <spindle/elevator.h>
 #include <spindle/sched.h>
 #include <spindle/time.h>
+#include <spindle/errno.h>
 #include <spindle/blktrace.h>
 #include "shim/host_kernel.h"
 #include "../../block/blk.h"
@@ -514,6 +515,26 @@ START_TEST(elevator_back_merge_then_request_merge)
 }
 END_TEST
 
+/* --- run-time elevator switch ---------------------------------------------- */
+
+START_TEST(elevator_switch_when_idle)
+{
+	char buf[64];
+
+	make_queue(4, 0, 1024, "mq-deadline");
+	ck_assert_int_eq(elevator_switch(q, "cscan"), 0);
+	elv_iosched_show(q, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "mq-deadline none [cscan]\n");
+	ck_assert_int_eq(elevator_switch(q, "noop"), -EINVAL);   /* not ours */
+	elv_iosched_show(q, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "mq-deadline none [cscan]\n");
+	submit(REQ_OP_READ, 0, 4096);                   /* and it still works */
+	complete_all();
+	ck_assert_int_eq(ended_ok, 1);
+	ck_assert_int_eq(q->mq_freeze_depth, 0);
+}
+END_TEST
+
 /* --- blktrace's RWBS letters and line layout ------------------------------- */
 
 START_TEST(rwbs_letters_as_linux)
@@ -596,6 +617,7 @@ Suite *unit_suite(void)
 	tcase_add_test(timeouts, late_request_without_handler_times_out);
 	tcase_add_test(timeouts, timeout_handler_resets_or_completes);
 	tcase_add_test(timeouts, requeued_request_is_dispatched_again);
+	tcase_add_test(timeouts, elevator_switch_when_idle);
 	tcase_add_test(timeouts, rwbs_letters_as_linux);
 	tcase_add_test(timeouts, trace_line_layout_as_blkparse);
 	suite_add_tcase(s, timeouts);
