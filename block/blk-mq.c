@@ -416,9 +416,11 @@ void blk_mq_run_hw_queue(struct request_queue *q)
 		struct request *rq;
 		unsigned long flags;
 		blk_status_t ret;
+		unsigned int seq;
 
 		spin_lock_irqsave(&q->lock, flags);
 		rq = blk_mq_next_to_dispatch(q);
+		seq = q->restart_seq;
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (!rq)
 			return;
@@ -433,6 +435,11 @@ void blk_mq_run_hw_queue(struct request_queue *q)
 			q->tag_rq[rq->tag] = NULL;
 			rq->tag = -1;
 			list_add(&rq->queuelist, &q->dispatch);
+			if (q->restart_seq != seq) {
+				/* the driver freed up meanwhile: try again now */
+				spin_unlock_irqrestore(&q->lock, flags);
+				continue;
+			}
 			q->busy = true;
 			spin_unlock_irqrestore(&q->lock, flags);
 			return;
@@ -773,6 +780,42 @@ void blk_mq_exit_queue(struct request_queue *q)
 
 static struct timer_list blk_mq_timer;
 static bool timeouts_due;
+static bool restarts_due;
+
+void blk_mq_restart_hw_queue(struct request_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->busy = false;
+	q->restart_seq++;
+	q->restart_pending = true;
+	spin_unlock_irqrestore(&q->lock, flags);
+	WRITE_ONCE(restarts_due, true);
+	if (kblockd_task)
+		wake_up_process(kblockd_task);
+}
+
+/* kblockd: run every queue a driver asked to restart. */
+void blk_mq_run_restarts(void)
+{
+	struct request_queue *q;
+
+	WRITE_ONCE(restarts_due, false);
+	mutex_lock(&mq_queues_lock);
+	list_for_each_entry(q, &mq_queues, all_queues) {
+		unsigned long flags;
+		bool run;
+
+		spin_lock_irqsave(&q->lock, flags);
+		run = q->restart_pending;
+		q->restart_pending = false;
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (run)
+			blk_mq_run_hw_queue(q);
+	}
+	mutex_unlock(&mq_queues_lock);
+}
 
 static void blk_mq_timer_fn(struct timer_list *t)
 {
@@ -789,6 +832,10 @@ static int kblockd(void *unused)
 		unsigned long flags;
 
 		blk_mq_run_completions();
+		if (READ_ONCE(restarts_due)) {
+			blk_mq_run_restarts();
+			continue;
+		}
 		if (READ_ONCE(timeouts_due)) {
 			WRITE_ONCE(timeouts_due, false);
 			blk_mq_check_timeouts(ktime_get_ns());
@@ -796,7 +843,7 @@ static int kblockd(void *unused)
 		}
 		spin_lock_irqsave(&completed_lock, flags);
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (!list_empty(&completed) || READ_ONCE(timeouts_due))
+		if (!list_empty(&completed) || READ_ONCE(timeouts_due) || READ_ONCE(restarts_due))
 			__set_current_state(TASK_RUNNING);
 		spin_unlock_irqrestore(&completed_lock, flags);
 		schedule();

@@ -33,6 +33,8 @@ int blk_flush_init_queue(struct request_queue *q);
 void blk_mq_check_timeouts(u64 now);
 /* blk-mq.c: the queue leaves the timeout scan (blk_cleanup_queue) */
 void blk_mq_exit_queue(struct request_queue *q);
+/* blk-mq.c: kblockd's work for blk_mq_restart_hw_queue (host tests call it) */
+void blk_mq_run_restarts(void);
 
 /* /proc/vmstat counters kept by the block layer. */
 struct vm_events {

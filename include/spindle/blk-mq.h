@@ -117,8 +117,15 @@ void blk_mq_requeue_request(struct request *rq);
 struct request *blk_mq_tag_to_rq(struct request_queue *q, unsigned int tag);
 /* End rq now (task context): every bio, then the tag and the request. */
 void blk_mq_end_request(struct request *rq, blk_status_t status);
-/* Send queued requests to the driver while it has free tags. */
+/* Send queued requests to the driver while it has free tags (task context). */
 void blk_mq_run_hw_queue(struct request_queue *q);
+/*
+ * The driver can take commands again although none of q's own completed
+ * -- e.g. IDE: the other disk on the channel finished.  q is run soon by
+ * kblockd.  Callable from interrupt handlers.  A queue_rq() that returned
+ * BLK_STS_RESOURCE before this call is retried: no restart is lost.
+ */
+void blk_mq_restart_hw_queue(struct request_queue *q);
 /* kblockd's work, callable directly by host tests: end completed requests. */
 void blk_mq_run_completions(void);
 

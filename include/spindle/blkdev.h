@@ -84,6 +84,8 @@ struct request_queue {
 	struct request *tag_rq[BLK_MQ_MAX_DEPTH];
 	struct list_head dispatch;          /* came back busy: retry first */
 	bool busy;                          /* the driver said BLK_STS_RESOURCE */
+	unsigned int restart_seq;           /* bumped by blk_mq_restart_hw_queue */
+	bool restart_pending;               /* ... for kblockd to run the queue */
 	struct bio_set bio_split;           /* for blk_queue_split() */
 	unsigned int rq_timeout;            /* jiffies a request may take (30 s) */
 

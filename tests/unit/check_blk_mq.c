@@ -27,11 +27,14 @@ static unsigned int seen_sectors[MAX_SEEN];
 static unsigned int seen_flags[MAX_SEEN];       /* cmd_flags: op and REQ_* */
 static int busy_calls;                  /* answer BLK_STS_RESOURCE this many times */
 
+static bool restart_while_busy;         /* the race: freed before we park */
+
 static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
 {
-	(void)q;
 	if (busy_calls) {
 		busy_calls--;
+		if (restart_while_busy)
+			blk_mq_restart_hw_queue(q);
 		return BLK_STS_RESOURCE;
 	}
 	blk_mq_start_request(rq);
@@ -515,6 +518,30 @@ START_TEST(elevator_back_merge_then_request_merge)
 }
 END_TEST
 
+/* A restart from the driver (its other disk finished) runs a queue that
+ * none of whose own requests is in flight -- even one that races with
+ * the BLK_STS_RESOURCE being handled. */
+START_TEST(restart_runs_a_busy_queue)
+{
+	make_queue(4, 0, 1024, "none");
+	busy_calls = 1;
+	submit(REQ_OP_READ, 0, 4096);
+	ck_assert_int_eq(nr_queue_rq, 0);                /* parked: busy */
+	blk_mq_restart_hw_queue(q);
+	blk_mq_run_restarts();
+	ck_assert_int_eq(nr_queue_rq, 1);
+	complete_all();
+
+	busy_calls = 1;
+	restart_while_busy = true;
+	submit(REQ_OP_READ, 8, 4096);
+	restart_while_busy = false;
+	ck_assert_int_eq(nr_queue_rq, 2);                /* retried at once */
+	complete_all();
+	ck_assert_int_eq(ended_ok, 2);
+}
+END_TEST
+
 /* --- run-time elevator switch ---------------------------------------------- */
 
 START_TEST(elevator_switch_when_idle)
@@ -618,6 +645,7 @@ Suite *unit_suite(void)
 	tcase_add_test(timeouts, timeout_handler_resets_or_completes);
 	tcase_add_test(timeouts, requeued_request_is_dispatched_again);
 	tcase_add_test(timeouts, elevator_switch_when_idle);
+	tcase_add_test(timeouts, restart_runs_a_busy_queue);
 	tcase_add_test(timeouts, rwbs_letters_as_linux);
 	tcase_add_test(timeouts, trace_line_layout_as_blkparse);
 	suite_add_tcase(s, timeouts);
