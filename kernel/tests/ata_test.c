@@ -386,3 +386,54 @@ KTEST(ata, errors)
 	KT_ASSERT(sync_io(b, false, 64, buf, ERR_BIO_BYTES) == BLK_STS_OK);
 	free_pages((unsigned long)buf, 4);
 }
+
+/* --- a lost interrupt ---------------------------------------------------------- */
+
+static int __init ata_test_opt3(const char *v) { (void)v; return 0; }
+__setup("ata_test.lost_irq=", ata_test_opt3);
+
+/*
+ * The device completes the command, but its interrupt never reaches the
+ * CPU: disable_irq() holds it back, as a mis-routed or lost interrupt
+ * would.  Nothing completes the request, so the block layer's timeout scan
+ * (boot with a short ide.timeout=) calls the driver's timeout handler: it
+ * must reset the channel and fail the request with BLK_STS_TIMEOUT.  When
+ * the interrupt is let through afterwards it finds nothing in flight and
+ * is ignored; the next I/O must work.
+ */
+KTEST(ata, lost_irq)
+{
+	char devname[16];
+	struct block_device *b;
+	struct async_io a;
+	struct bio *bio;
+	blk_status_t st;
+	void *buf;
+	int irq;
+	long left;
+
+	if (!cmdline_get("ata_test.lost_irq", devname, sizeof(devname)))
+		KT_SKIP("needs ata_test.lost_irq=<disk> and a short ide.timeout=");
+	b = lookup_bdev(devname);
+	irq = ide_disk_irq(devname);
+	KT_ASSERT_MSG(b && irq >= 0, "no IDE disk %s", devname);
+	buf = (void *)__get_free_pages(GFP_KERNEL, 0);
+	KT_ASSERT(buf);
+
+	disable_irq((unsigned int)irq);
+	bio = start_io(b, false, 4096, buf, PAGE_SIZE, &a);
+	left = wait_for_completion_timeout(&a.done, (long)msecs_to_jiffies(20000));
+	enable_irq((unsigned int)irq);
+	KT_ASSERT_MSG(left > 0, "the request was never timed out");
+	st = a.status;                  /* the completion is consumed: no wait_io() */
+	bio_put(bio);
+	KT_ASSERT_MSG(st == BLK_STS_TIMEOUT, "status %d, want BLK_STS_TIMEOUT", st);
+
+	/* I/O continues after the reset */
+	pattern_fill(buf, 8192 * 512, PAGE_SIZE, 77);
+	KT_ASSERT(sync_io(b, true, 8192, buf, PAGE_SIZE) == BLK_STS_OK);
+	memset(buf, 0, PAGE_SIZE);
+	KT_ASSERT(sync_io(b, false, 8192, buf, PAGE_SIZE) == BLK_STS_OK);
+	KT_ASSERT_MSG(pattern_check(buf, 8192 * 512, PAGE_SIZE, 77) < 0, "data wrong after reset");
+	free_pages((unsigned long)buf, 0);
+}
