@@ -92,7 +92,6 @@ static const struct { u16 cmd, ctl; unsigned int irq; } ide_compat[2] = {
 #define IDE_CMD_TIMEOUT_MS      2000            /* a polled command at probe */
 #define IDE_RESET_TIMEOUT_MS    3000            /* BSY after SRST (spec: 31 s) */
 #define IDE_DEFAULT_TIMEOUT_S   30              /* ide.timeout= default */
-#define IDE_KICK_RETRIES        1000            /* 1 ms each: see ide_kick_channel() */
 #define IDE_PROBE_ATAPI         1               /* ide_identify(): not a disk */
 
 static unsigned int ide_use_dma = 1;            /* ide.dma= */
@@ -141,7 +140,6 @@ struct ide_channel {
 	int selected;                           /* unit in the device register, -1 */
 	u8 waiting;                             /* bit u: unit u was told RESOURCE */
 	int reserved;                           /* unit the channel is kept for, -1 */
-	unsigned int kick_retries;              /* ide_kickd: waits for a park */
 
 	/* the command in flight */
 	struct ide_device *active_dev;
@@ -783,23 +781,19 @@ static enum blk_eh_timer_return ide_timeout(struct request *rq)
  * Why this exists.  Master and slave have separate request queues but
  * share one channel.  When queue_rq() of one meets the channel busy with
  * the other, it answers BLK_STS_RESOURCE; the request layer then parks
- * the request on q->dispatch and marks the queue busy, and retries only
- * when a request of THAT queue completes.  But nothing of that queue is
- * in flight -- the other device's command is.  Someone must run the
- * parked queue when the channel frees, and:
- *   - the interrupt handler may not: blk_mq_run_hw_queue() calls
- *     queue_rq() and takes locks meant for task context;
- *   - kblockd runs only the queue of the request it completed.
- * So ide_kickd, a kernel thread, does it: the interrupt handler notes the
- * channel free and wakes it; it clears the parked queue's busy mark and
- * runs it.  While a sibling waits, a freed channel is reserved for it
- * (chan->reserved), so two busy disks take turns instead of one starving
- * the other.
+ * the request on q->dispatch and retries it only when a request of THAT
+ * queue completes -- but nothing of that queue is in flight, the other
+ * device's command is.  So when the channel frees, the driver says
+ * blk_mq_restart_hw_queue() for the waiting device's queue.  That call
+ * also covers the race where queue_rq() has answered RESOURCE and the
+ * request layer is about to park the request: it retries at once.
  *
- * One race is handled here: queue_rq() has said RESOURCE but the request
- * layer has not yet parked the request (q->busy still false) when the
- * channel frees.  Running the queue then would find nothing; so the
- * thread waits a tick and looks again until the request is parked.
+ * ide_kickd, a kernel thread, does this (and the resets, which sleep):
+ * the interrupt handler notes the channel free and wakes it.  While a
+ * sibling waits, a freed channel is reserved for it (chan->reserved), so
+ * two busy disks take turns instead of one starving the other; the
+ * thread runs the queue itself so that it can see whether the sibling
+ * sent anything, and drop the reservation if not.
  */
 static void ide_kick_channel(struct ide_channel *c)
 {
@@ -808,7 +802,6 @@ static void ide_kick_channel(struct ide_channel *c)
 		struct request_queue *q;
 		unsigned long flags;
 		unsigned int unit;
-		bool parked;
 
 		spin_lock_irqsave(&c->lock, flags);
 		unit = c->reserved >= 0 ? (unsigned int)c->reserved : i;
@@ -817,25 +810,11 @@ static void ide_kick_channel(struct ide_channel *c)
 			spin_unlock_irqrestore(&c->lock, flags);
 			continue;
 		}
-		spin_unlock_irqrestore(&c->lock, flags);
-
-		q = d->q;
-		spin_lock_irqsave(&q->lock, flags);
-		parked = q->busy;
-		q->busy = false;                /* "try again": the block layer's mark */
-		spin_unlock_irqrestore(&q->lock, flags);
-		if (!parked && ++c->kick_retries < IDE_KICK_RETRIES) {
-			msleep(1);              /* not parked yet: see above */
-			return;
-		}
-		if (!parked)
-			pr_warn("%s: queue never parked its request: giving up the kick\n",
-				d->name);
-		c->kick_retries = 0;
-		spin_lock_irqsave(&c->lock, flags);
 		c->waiting &= ~(1u << unit);
 		spin_unlock_irqrestore(&c->lock, flags);
 
+		q = d->q;
+		blk_mq_restart_hw_queue(q);     /* a request being parked now is retried */
 		blk_mq_run_hw_queue(q);
 
 		spin_lock_irqsave(&c->lock, flags);
