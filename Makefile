@@ -75,7 +75,8 @@ KTEST_OBJS := \
 	$(K)/tests/block_test.o \
 	$(K)/tests/hung_task_test.o \
 	$(K)/tests/plug_test.o \
-	$(K)/tests/dm_test.o
+	$(K)/tests/dm_test.o \
+	$(K)/tests/ahci_test.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \
@@ -107,7 +108,8 @@ DRIVER_OBJS := \
 	$(D)/pci/pci.o \
 	$(D)/pci/pci_names.o \
 	$(D)/block/brd.o \
-	$(D)/block/null_blk.o
+	$(D)/block/null_blk.o \
+	$(D)/ahci/ahci.o
 
 # Device-mapper, after every block driver: its device_initcall builds the
 # dm-mod.create= devices on the disks registered above (link order).
