@@ -558,13 +558,14 @@ static void ahci_port_intr(struct ahci_port *port)
 	serr = readl(&port->regs->serr);
 
 	/*
-	 * An error?  Real HBAs say so with TFES (and stop).  QEMU reports a
-	 * failed NCQ command differently (hw/ide/ahci.c, ncq_err()): the Set
-	 * Device Bits FIS carries ERR in the status (PxTFD = 0x0441: ERR, error
-	 * ABRT), PxSERR gets bit <tag> set, the failed tag's PxSACT bit stays
-	 * set -- and only SDBS is raised, never TFES.  Later successes in the
-	 * same batch may rewrite PxTFD, but PxSERR stays until cleared: so for
-	 * NCQ any ERR in PxTFD or a non-zero PxSERR also means "recover".
+	 * An error?  Real HBAs say so with TFES (and halt).  QEMU's emulation
+	 * has changed over versions: the QEMU 7.2 here (Debian 12) raises TFES
+	 * (with SDBS) for a failed NCQ read, error byte 0x04 ABRT, and keeps
+	 * executing the other queued commands -- their Set Device Bits FISes
+	 * may rewrite PxTFD's status byte before we look.  Older upstream code
+	 * (hw/ide/ahci.c ncq_err()) raised only SDBS, put ERR in PxTFD and set
+	 * bit <tag> in PxSERR.  Both leave the failed tag's PxSACT bit set.  So
+	 * for NCQ any ERR in PxTFD or a non-zero PxSERR also means "recover".
 	 */
 	bool error = status & PORT_IRQ_ERROR_MASK;
 
@@ -707,6 +708,26 @@ static int ahci_read_ncq_log(struct ahci_port *port)
 	return log[0] & 0x1f;
 }
 
+/*
+ * ahci_restart_queue - dispatch again after a recovery.  While the port
+ * was frozen, queue_rq answered BLK_STS_RESOURCE, and the request layer
+ * then waits for a completion before it calls queue_rq again (q->busy).
+ * A recovery that completed nothing (an error with no command outstanding)
+ * produces no such completion, so the queue would wait forever: clear the
+ * busy mark ourselves.  The request layer has no call for this yet (Linux:
+ * blk_mq_run_hw_queues() after blk_mq_unquiesce_queue()); it is in the
+ * AHCI report as a wanted change.
+ */
+static void ahci_restart_queue(struct request_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->busy = false;
+	spin_unlock_irqrestore(&q->lock, flags);
+	blk_mq_run_hw_queue(q);
+}
+
 enum ahci_eh_reason { AHCI_EH_ERROR, AHCI_EH_TIMEOUT };
 
 /* One line that says what went wrong, decoded. */
@@ -829,7 +850,9 @@ static void ahci_port_recover(struct ahci_port *port, int timed_out)
 		}
 	}
 
-	/* 7. fail the culprit, give the others back */
+	/* 7. take the outstanding commands back from the port and unfreeze
+	 * *before* completing or requeueing them: each completion runs the
+	 * queue again, and that run must find the port open */
 	spin_lock_irqsave(&port->lock, flags);
 	for (u32 m = outstanding; m; m &= m - 1) {
 		unsigned int slot = __builtin_ctz(m);
@@ -840,8 +863,10 @@ static void ahci_port_recover(struct ahci_port *port, int timed_out)
 	port->issued = port->ncq_issued = 0;
 	port->eh_pending = false;
 	port->eh_irq_status = 0;
+	port->eh_active = false;
 	spin_unlock_irqrestore(&port->lock, flags);
 
+	/* fail the culprit, give the others back */
 	for (u32 m = outstanding; m; m &= m - 1) {
 		unsigned int slot = __builtin_ctz(m);
 		struct request *rq = rqs[slot];
@@ -862,12 +887,7 @@ static void ahci_port_recover(struct ahci_port *port, int timed_out)
 	pr_info("%s: port %u: recovered: %d failed, %d requeued%s\n", port->name,
 		port->port_no, ahci_hweight(failed),
 		ahci_hweight(outstanding & ~failed), reset ? " (after COMRESET)" : "");
-
-	/* unfreeze: the request layer's requeue work runs the queue again */
-	spin_lock_irqsave(&port->lock, flags);
-	port->eh_active = false;
-	spin_unlock_irqrestore(&port->lock, flags);
-	blk_mq_run_hw_queue(port->disk->queue);
+	ahci_restart_queue(port->disk->queue);
 }
 
 /* The recovery thread: one per HBA, woken by the interrupt handler. */
