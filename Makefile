@@ -84,6 +84,8 @@ BLOCK_OBJS := \
 	$(B)/blk-core.o \
 	$(B)/blk-plug.o \
 	$(B)/blk-mq.o \
+	$(B)/blk-flush.o \
+	$(B)/blk-bench.o \
 	$(B)/elevator.o \
 	$(B)/noop-iosched.o \
 	$(B)/mq-deadline.o \
@@ -99,7 +101,8 @@ LIB_OBJS := \
 	lib/string.o \
 	lib/vsprintf.o \
 	lib/crc32.o \
-	lib/pattern.o
+	lib/pattern.o \
+	lib/sort.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \

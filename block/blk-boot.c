@@ -11,6 +11,13 @@
  *                                "PATTERN <op> <dev> <off> <len> OK" or
  *                                "... FAIL: <first bad byte offset or error>"
  *
+ *   bench=<dev>:<rw>:<bs>:<qd>:<size>
+ *                                run the load generator (block/blk-bench.c):
+ *                                rw is read|write|randread|randwrite; prints
+ *                                "BENCH dev=.. rw=.. bs=.. qd=.. iops=..
+ *                                MBps=.. lat_avg_us=.. lat_p99_us=..
+ *                                merges=.. max_inflight=.."
+ *
  * The options are recorded in command-line order while it is parsed and
  * run in that order by a late_initcall, once every driver has registered
  * its disks.  The I/O goes through submit_bio() like any other.
@@ -23,11 +30,13 @@
 #include <spindle/errno.h>
 #include <spindle/blk_plug.h>
 #include <spindle/wait.h>
+#include <spindle/blk_bench.h>
+#include <spindle/time.h>
 #include "blk.h"
 
 #define ACTION_ARG_LEN   128
 
-enum action_kind { ACTION_SHOW, ACTION_PATTERN };
+enum action_kind { ACTION_SHOW, ACTION_PATTERN, ACTION_BENCH };
 
 struct boot_action {
 	struct list_head list;
@@ -53,6 +62,8 @@ static int __init show_setup(const char *val) { return record(ACTION_SHOW, val);
 __setup("show=", show_setup);
 static int __init pattern_setup(const char *val) { return record(ACTION_PATTERN, val); }
 __setup("pattern=", pattern_setup);
+static int __init bench_setup(const char *val) { return record(ACTION_BENCH, val); }
+__setup("bench=", bench_setup);
 
 static void show_file(const char *name)
 {
@@ -213,6 +224,54 @@ static void pattern_action(char *arg)
 		printk("PATTERN %s %s %llu %llu OK\n", op, dev, off, len);
 }
 
+static void bench_action(char *arg)
+{
+	char *dev = strsep(&arg, ":"), *s_rw = strsep(&arg, ":");
+	char *s_bs = strsep(&arg, ":"), *s_qd = strsep(&arg, ":"), *s_size = arg;
+	struct bench_opts o = { .seed = 1 };
+	struct bench_result r;
+	struct block_device *bdev;
+	unsigned long long qd;
+	u64 us, iops, mbps10;
+	char *end;
+	int rw, err;
+
+	if (!dev || !s_rw || !s_bs || !s_qd || !s_size) {
+		pr_warn("bench=: expected <dev>:<rw>:<bs>:<qd>:<size>\n");
+		return;
+	}
+	rw = bench_parse_rw(s_rw);
+	o.bs = (u32)memparse(s_bs, &end);
+	if (rw < 0 || *end || kstrtoull(s_qd, 0, &qd)) {
+		printk("BENCH dev=%s FAIL: bad rw, bs or qd\n", dev);
+		return;
+	}
+	o.rw = rw;
+	o.qd = (u32)qd;
+	o.size = memparse(s_size, &end);
+	bdev = lookup_bdev(dev);
+	if (*end || !bdev) {
+		printk("BENCH dev=%s FAIL: %s\n", dev, bdev ? "bad size" : "no such device");
+		return;
+	}
+	err = blk_bench(bdev, &o, &r);
+	if (err || r.error) {
+		printk("BENCH dev=%s FAIL: %s %d\n", dev, err ? "cannot run" : "I/O error",
+		       err ? err : r.error);
+		return;
+	}
+	us = max_t(u64, r.ns / NSEC_PER_USEC, 1);
+	iops = r.ios * 1000000 / us;
+	mbps10 = r.ios * o.bs * 10 / us;        /* bytes per us = MB/s */
+	printk("BENCH dev=%s rw=%s bs=%u qd=%u iops=%llu MBps=%llu.%llu lat_avg_us=%llu "
+	       "lat_p99_us=%llu merges=%llu max_inflight=%u\n",
+	       dev, bench_rw_names[o.rw], o.bs, o.qd, (unsigned long long)iops,
+	       (unsigned long long)(mbps10 / 10), (unsigned long long)(mbps10 % 10),
+	       (unsigned long long)(r.lat_avg_ns / NSEC_PER_USEC),
+	       (unsigned long long)(r.lat_p99_ns / NSEC_PER_USEC),
+	       (unsigned long long)r.merges, r.max_inflight);
+}
+
 static int __init blk_boot_actions(void)
 {
 	struct boot_action *a, *tmp;
@@ -224,6 +283,8 @@ static int __init blk_boot_actions(void)
 			while ((name = strsep(&p, ",")) != NULL)
 				if (*name)
 					show_file(name);
+		} else if (a->kind == ACTION_BENCH) {
+			bench_action(a->arg);
 		} else {
 			pattern_action(a->arg);
 		}

@@ -150,6 +150,38 @@ void blk_queue_exit(struct request_queue *q)
  * (never touching a neighbour), and partition sectors become disk sectors.
  * Returns false after ending the bio with an error.
  */
+/*
+ * Operations the queue cannot do.  A discard to a device without discard
+ * support fails with "not supported" (-EOPNOTSUPP for the caller).  For a
+ * request-based device without a volatile write cache, flushes mean
+ * nothing: the flags go, and an empty flush is done at once.  (Bio-based
+ * drivers -- brd, dm -- see their flags and decide themselves.)
+ * Returns false after ending the bio.
+ */
+static bool blk_check_op(struct gendisk *disk, struct bio *bio)
+{
+	struct request_queue *q = disk->queue;
+
+	if (bio_op(bio) == REQ_OP_DISCARD && !q->limits.max_discard_sectors) {
+		if (!q->discard_warned) {
+			pr_warn("blk: %s: discard not supported\n", disk->disk_name);
+			q->discard_warned = true;
+		}
+		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return false;
+	}
+	if (q->tag_set && !q->write_cache &&
+	    ((bio->bi_opf & (REQ_PREFLUSH | REQ_FUA)) || bio_op(bio) == REQ_OP_FLUSH)) {
+		bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+		if (!bio->bi_iter.bi_size) {
+			bio_endio(bio);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool generic_make_request_checks(struct bio *bio)
 {
 	struct gendisk *disk = bio->bi_disk;
@@ -177,6 +209,8 @@ static bool generic_make_request_checks(struct bio *bio)
 		bio_io_error(bio);
 		return false;
 	}
+	if (!blk_check_op(disk, bio))
+		return false;
 	bio->bi_part = part;
 	if (!disk->queue->tag_set)
 		blk_account_io_start(bio, part);

@@ -36,6 +36,7 @@
 #include <spindle/elevator.h>
 #include <spindle/sched.h>
 #include <spindle/wait.h>
+#include <spindle/mutex.h>
 #include <spindle/time.h>
 #include <spindle/init.h>
 #include <spindle/printk.h>
@@ -48,6 +49,10 @@
 #define DEFAULT_MAX_SEGMENTS    128
 
 static void blk_mq_make_request(struct request_queue *q, struct bio *bio);
+
+/* Every request-based queue, for the timeout scan. */
+static LIST_HEAD(mq_queues);
+static DEFINE_MUTEX(mq_queues_lock);
 
 /* --- requests and tags ---------------------------------------------------- */
 
@@ -67,17 +72,22 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 	INIT_LIST_HEAD(&q->dispatch);
 	init_waitqueue_head(&q->rq_wait);
 	q->rq_pool = kcalloc(q->nr_requests, sizeof(struct request), GFP_KERNEL);
-	if (!q->rq_pool || bioset_init(&q->bio_split, "bio_split", BIO_SPLIT_POOL, 0))
+	if (!q->rq_pool || blk_flush_init_queue(q) ||
+	    bioset_init(&q->bio_split, "bio_split", BIO_SPLIT_POOL, 0))
 		goto fail;
 	for (unsigned int i = 0; i < q->nr_requests; i++)
 		list_add_tail(&q->rq_pool[i].queuelist, &q->free_rqs);
 	if (elevator_init_queue(q, NULL))
 		goto fail_bs;
+	mutex_lock(&mq_queues_lock);
+	list_add_tail(&q->all_queues, &mq_queues);
+	mutex_unlock(&mq_queues_lock);
 	return q;
 
 fail_bs:
 	bioset_exit(&q->bio_split);
 fail:
+	kfree(q->flush_rq);
 	kfree(q->rq_pool);
 	kfree(q);
 	return NULL;
@@ -105,11 +115,30 @@ static void blk_mq_free_request(struct request *rq)
 	if (rq->tag >= 0) {
 		q->tags_used &= ~(1ull << rq->tag);
 		q->tag_rq[rq->tag] = NULL;
+		rq->tag = -1;
 		q->busy = false;                /* a slot is free: try again */
 	}
-	list_add(&rq->queuelist, &q->free_rqs);
+	/* the flush request is the queue's own; requests in a flush
+	 * sequence live on after their data step */
+	if (!(rq->rq_flags & (RQF_FLUSH_RQ | RQF_FLUSH_SEQ)))
+		list_add(&rq->queuelist, &q->free_rqs);
 	spin_unlock_irqrestore(&q->lock, flags);
 	wake_up(&q->rq_wait);
+}
+
+/* Segments a bio really has from its iterator on (a split clone shares
+ * its parent's whole bio_vec array, so bi_vcnt can overstate it). */
+static unsigned int blk_bio_segments(struct bio *bio)
+{
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	unsigned int n = 0;
+
+	if (!bio_has_data(bio))
+		return 0;
+	bio_for_each_segment(bv, bio, iter)
+		n++;
+	return n;
 }
 
 static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, struct bio *bio)
@@ -123,7 +152,7 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, st
 	rq->__sector = bio->bi_iter.bi_sector;
 	rq->__data_len = bio->bi_iter.bi_size;
 	rq->bio = rq->biotail = bio;
-	rq->nr_phys_segments = bio->bi_vcnt;
+	rq->nr_phys_segments = blk_bio_segments(bio);
 	rq->part = bio->bi_part;
 	rq->start_time_ns = ktime_get_ns();
 	bio->bi_next = NULL;
@@ -182,7 +211,7 @@ static bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
 	       req_op(rq) == bio_op(bio) &&
 	       rq->bio->bi_disk == bio->bi_disk &&
 	       blk_rq_sectors(rq) + bio_sectors(bio) <= lim->max_sectors &&
-	       rq->nr_phys_segments + bio->bi_vcnt <= lim->max_segments;
+	       rq->nr_phys_segments + blk_bio_segments(bio) <= lim->max_segments;
 }
 
 /* The merge itself: bio becomes rq's last (back) or first (front) bio. */
@@ -198,7 +227,7 @@ static void blk_rq_merge_bio(struct request *rq, struct bio *bio, enum elv_merge
 		rq->__sector = bio->bi_iter.bi_sector;
 	}
 	rq->__data_len += bio->bi_iter.bi_size;
-	rq->nr_phys_segments += bio->bi_vcnt;
+	rq->nr_phys_segments += blk_bio_segments(bio);
 	if (rq->part)
 		rq->part->stats.merges[rq_data_dir(rq)]++;
 }
@@ -302,8 +331,21 @@ static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 	struct bio_vec bv;
 	struct bio *split;
 
+	if (bio_op(bio) == REQ_OP_DISCARD) {
+		/* no data, only a range: cut it to what one command may trim */
+		sectors = lim->max_discard_sectors;
+		if (bio_sectors(bio) <= sectors)
+			return bio;
+		goto split;
+	}
 	if (!bio_has_data(bio))
 		return bio;
+	/*
+	 * Count segments and sectors.  Each bio_vec lies within one page, and
+	 * drivers' segment size and boundary limits are at least a page
+	 * (blk_queue_max_segment_size / blk_queue_segment_boundary insist),
+	 * so a bio_vec is always one segment for the device.
+	 */
 	bio_for_each_segment(bv, bio, iter) {
 		if (++segs > lim->max_segments)
 			break;
@@ -316,6 +358,7 @@ static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 		return bio;
 	/* keep the split on a logical-block boundary */
 	sectors = ALIGN_DOWN(sectors, lim->logical_block_size >> SECTOR_SHIFT);
+split:
 	split = bio_split(bio, sectors, GFP_NOIO, &q->bio_split);
 	bio_chain(split, bio);
 	generic_make_request(bio);
@@ -349,6 +392,13 @@ static struct request *blk_mq_next_to_dispatch(struct request_queue *q)
 	rq->tag = tag;
 	q->tags_used |= 1ull << tag;
 	q->tag_rq[tag] = rq;
+	{
+		unsigned int busy = 0;
+
+		for (u64 t = q->tags_used; t; t &= t - 1)       /* count the set bits */
+			busy++;
+		q->tags_peak = max(q->tags_peak, busy);
+	}
 	return rq;
 }
 
@@ -451,6 +501,11 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		bio_wouldblock_error(bio);      /* REQ_NOWAIT and no request free */
 		return;
 	}
+	if ((rq->cmd_flags & (REQ_PREFLUSH | REQ_FUA)) || req_op(rq) == REQ_OP_FLUSH) {
+		/* ordered writes and flushes: a sequence of their own */
+		if (blk_insert_flush(rq))
+			return;
+	}
 	plug = current->plug;
 	if (plug && rq_mergeable(rq)) {
 		/* stay on the plug (no lock) until it is flushed */
@@ -476,12 +531,27 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 	struct bio *bio = rq->bio;
 	unsigned long flags;
 
+	if (rq->rq_flags & RQF_FLUSH_RQ) {
+		/* the queue's flush command: free its tag, then go on */
+		blk_mq_free_request(rq);
+		rq->end_io(rq, status);
+		blk_mq_run_hw_queue(q);
+		return;
+	}
+	if (rq->rq_flags & RQF_FLUSH_SEQ) {
+		/* the data step of a flush sequence: not the end yet */
+		blk_mq_free_request(rq);
+		blk_flush_data_done(rq, status);
+		blk_mq_run_hw_queue(q);
+		return;
+	}
 	spin_lock_irqsave(&rq->q->lock, flags);
 	elv_completed_request(rq);
 	spin_unlock_irqrestore(&rq->q->lock, flags);
+	/* an empty flush was counted by the flush command it waited for */
 	if (rq->part && bio)
 		part_account_done(rq->part, bio_stat_group(bio), blk_rq_sectors(rq),
-				  rq->start_time_ns, false);
+				  rq->start_time_ns, !blk_rq_sectors(rq));
 	rq->bio = rq->biotail = NULL;
 	while (bio) {
 		struct bio *next = bio->bi_next;
@@ -575,6 +645,78 @@ void blk_mq_run_completions(void)
 	}
 }
 
+/* --- timeouts ---------------------------------------------------------------- */
+
+/*
+ * A request the driver started (blk_mq_start_request) and has not
+ * completed after q->rq_timeout is late: a lost interrupt, a hung device.
+ * The driver's timeout handler decides -- usually reset the controller
+ * and fail or retry the request.  rq->state makes sure a completion that
+ * races with the handler counts once.  kblockd runs this once a second;
+ * it is also the only one that ends requests, so a request it looks at
+ * cannot be freed under it.
+ */
+static void blk_mq_rq_timed_out(struct request *rq, u64 now)
+{
+	struct request_queue *q = rq->q;
+	const char *name = rq->part ? rq->part->bd_disk->disk_name : "?";
+	enum blk_eh_timer_return ret;
+
+	pr_warn("blk: %s: request timed out after %llu ms: tag %d, %s sector %llu + %u\n",
+		name, (unsigned long long)(now - rq->io_start_time_ns) / NSEC_PER_MSEC,
+		rq->tag, req_op(rq) == REQ_OP_WRITE ? "write" :
+		req_op(rq) == REQ_OP_READ ? "read" : req_op(rq) == REQ_OP_FLUSH ? "flush" : "discard",
+		(unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
+	if (!q->tag_set->ops->timeout) {
+		blk_mq_complete_request(rq, BLK_STS_TIMEOUT);
+		return;
+	}
+	ret = q->tag_set->ops->timeout(rq);
+	if (ret == BLK_EH_RESET_TIMER && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT)
+		rq->deadline_ns = ktime_get_ns() + jiffies_to_msecs(q->rq_timeout) * NSEC_PER_MSEC;
+}
+
+void blk_mq_check_timeouts(u64 now)
+{
+	struct request_queue *q;
+
+	mutex_lock(&mq_queues_lock);
+	list_for_each_entry(q, &mq_queues, all_queues) {
+		for (unsigned int tag = 0; tag < q->tag_set->queue_depth; tag++) {
+			struct request *rq;
+			unsigned long flags;
+			bool late;
+
+			spin_lock_irqsave(&q->lock, flags);
+			rq = q->tag_rq[tag];
+			late = rq && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT &&
+			       now >= rq->deadline_ns;
+			spin_unlock_irqrestore(&q->lock, flags);
+			if (late)
+				blk_mq_rq_timed_out(rq, now);
+		}
+	}
+	mutex_unlock(&mq_queues_lock);
+}
+
+void blk_mq_exit_queue(struct request_queue *q)
+{
+	mutex_lock(&mq_queues_lock);
+	list_del_init(&q->all_queues);
+	mutex_unlock(&mq_queues_lock);
+}
+
+static struct timer_list blk_mq_timer;
+static bool timeouts_due;
+
+static void blk_mq_timer_fn(struct timer_list *t)
+{
+	WRITE_ONCE(timeouts_due, true);
+	if (kblockd_task)
+		wake_up_process(kblockd_task);
+	mod_timer(t, jiffies + HZ);
+}
+
 static int kblockd(void *unused)
 {
 	(void)unused;
@@ -582,9 +724,14 @@ static int kblockd(void *unused)
 		unsigned long flags;
 
 		blk_mq_run_completions();
+		if (READ_ONCE(timeouts_due)) {
+			WRITE_ONCE(timeouts_due, false);
+			blk_mq_check_timeouts(ktime_get_ns());
+			continue;               /* handlers may have completed some */
+		}
 		spin_lock_irqsave(&completed_lock, flags);
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (!list_empty(&completed))
+		if (!list_empty(&completed) || READ_ONCE(timeouts_due))
 			__set_current_state(TASK_RUNNING);
 		spin_unlock_irqrestore(&completed_lock, flags);
 		schedule();
@@ -595,6 +742,10 @@ static int kblockd(void *unused)
 static int __init blk_mq_init(void)
 {
 	kblockd_task = kthread_run(kblockd, NULL, "kblockd");
-	return kblockd_task ? 0 : -ENOMEM;
+	if (!kblockd_task)
+		return -ENOMEM;
+	timer_setup(&blk_mq_timer, blk_mq_timer_fn);
+	mod_timer(&blk_mq_timer, jiffies + HZ);
+	return 0;
 }
 core_initcall(blk_mq_init);

@@ -23,6 +23,17 @@ void blk_account_io_done(struct bio *bio);
 /* genhd.c: /proc/diskstats text */
 int blk_show_diskstats(char *buf, size_t size);
 
+/* blk-flush.c: the PREFLUSH / DATA / POSTFLUSH sequence of a request */
+struct request;
+bool blk_insert_flush(struct request *rq);
+void blk_flush_data_done(struct request *rq, blk_status_t error);
+int blk_flush_init_queue(struct request_queue *q);
+
+/* blk-mq.c: late requests (kblockd's timer, or host tests with a fake clock) */
+void blk_mq_check_timeouts(u64 now);
+/* blk-mq.c: the queue leaves the timeout scan (blk_cleanup_queue) */
+void blk_mq_exit_queue(struct request_queue *q);
+
 /* /proc/vmstat counters kept by the block layer. */
 struct vm_events {
 	u64 pgpgin;             /* KiB read from block devices */

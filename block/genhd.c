@@ -59,13 +59,27 @@ void blk_queue_max_segments(struct request_queue *q, unsigned int n)
 	q->limits.max_segments = n;
 }
 
+/*
+ * The request layer counts one segment per bio_vec, and a bio_vec never
+ * crosses a page; that is only right while segments may be a page long
+ * and boundaries are at least a page apart.  Every controller here
+ * allows that (IDE: 64 KiB, AHCI: 4 MiB); a smaller limit is refused.
+ */
 void blk_queue_max_segment_size(struct request_queue *q, unsigned int bytes)
 {
+	if (bytes < PAGE_SIZE) {
+		pr_warn("blk: max_segment_size %u below a page: using %lu\n", bytes, PAGE_SIZE);
+		bytes = PAGE_SIZE;
+	}
 	q->limits.max_segment_size = bytes;
 }
 
 void blk_queue_segment_boundary(struct request_queue *q, unsigned long mask)
 {
+	if (mask < PAGE_SIZE - 1) {
+		pr_warn("blk: segment boundary %#lx below a page: using %#lx\n", mask, PAGE_SIZE - 1);
+		mask = PAGE_SIZE - 1;
+	}
 	q->limits.seg_boundary_mask = mask;
 }
 
@@ -98,6 +112,8 @@ void blk_cleanup_queue(struct request_queue *q)
 	spin_lock_irqsave(&q->lock, flags);
 	q->dying = true;
 	spin_unlock_irqrestore(&q->lock, flags);
+	if (q->tag_set)
+		blk_mq_exit_queue(q);
 	/* Bios already inside make_request_fn finish on their own. */
 	while (READ_ONCE(q->q_usage))
 		yield();

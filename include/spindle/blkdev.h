@@ -77,6 +77,7 @@ struct request_queue {
 	unsigned int nr_requests;
 	struct wait_queue_head rq_wait;     /* waiting for a free request */
 	u64 tags_used;                      /* bit n: tag n is in flight */
+	unsigned int tags_peak;             /* most tags in use at once (bench) */
 	struct request *tag_rq[BLK_MQ_MAX_DEPTH];
 	struct list_head dispatch;          /* came back busy: retry first */
 	bool busy;                          /* the driver said BLK_STS_RESOURCE */
@@ -90,6 +91,7 @@ struct request_queue {
 	struct list_head flush_pending;     /* requests waiting for a flush */
 	struct list_head flush_running;     /* ... and those the running one serves */
 	struct list_head all_queues;        /* every request-based queue (timeouts) */
+	bool discard_warned;                /* said "discard not supported" once */
 };
 
 /* I/O statistics: Linux's /proc/diskstats fields (times in ms). */

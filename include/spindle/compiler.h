@@ -40,6 +40,8 @@
 
 #define min(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
 #define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min_t(type, a, b) min((type)(a), (type)(b))
+#define max_t(type, a, b) max((type)(a), (type)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 
 #endif /* SPINDLE_COMPILER_H */

@@ -52,6 +52,14 @@ scenario (shown by --list).  Keys marked * may repeat.
     expect: <regex>          * must appear in the log, after the previous
                                expect's match (so expects are in order)
     reject: <regex>          * must not appear anywhere in the log
+    check: <shell command>   * an outside check, run (bash, from the
+                               repository root) after QEMU has exited,
+                               only if the guest's judgement passed; it
+                               must exit 0, else its output is the reason.
+                               Placeholders {dir}, {src}, {log} (the
+                               cleaned serial log).  E.g. the host reading
+                               the pattern the guest wrote:
+                               check: tools/pattern-check.py {dir}/d.img 0 1M 7
     exit: pass | fail | panic | poweroff | any | timeout
                                how QEMU must end (default pass); timeout:
                                the guest is meant to hang (a deadlock lab)
@@ -210,6 +218,7 @@ class Scenario:
     qemu_args: List[str] = field(default_factory=list)
     expects: List[Expectation] = field(default_factory=list)
     rejects: List[Expectation] = field(default_factory=list)
+    checks: List[str] = field(default_factory=list)
     exit: str = "pass"
 
 
@@ -299,6 +308,10 @@ def parse_scenario(text, name, path=None):
                 raise error("bad regex %r: %s" % (value, e))
             exp = Expectation(value, pattern, lineno)
             (scn.expects if key == "expect" else scn.rejects).append(exp)
+        elif key == "check":
+            if not value:
+                raise error("check needs a shell command")
+            scn.checks.append(value)
         elif key == "disk":
             try:
                 scn.disks.append(parse_disk(value, lineno))
@@ -857,15 +870,39 @@ def run_scenario(scn, cfg):
                 _running.discard(proc)
         if live:
             live.poll(final=True)
-    seconds = time.monotonic() - start
-
     raw = raw_log.read_bytes() if raw_log.exists() else b""
     log = clean_log(raw)
     log_path.write_text(log)
     stderr = (workdir / "qemu.stderr").read_text(errors="replace")
     outcome = outcome_of(proc.returncode, timed_out, stderr)
-    return Result(scn.name, judge(scn, outcome, log, stderr, timeout), seconds,
-                  log_path, log, stderr)
+    reasons = judge(scn, outcome, log, stderr, timeout)
+    if not reasons:
+        reasons = run_checks(scn, workdir, log_path)
+    return Result(scn.name, reasons, time.monotonic() - start, log_path, log, stderr)
+
+
+def run_checks(scn, workdir, log_path):
+    """The scenario's check: commands, in order; the reasons they failed."""
+    env = dict(os.environ)
+    env["PATH"] = env.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+    reasons = []
+    for check in scn.checks:
+        cmd = substitute(check, dir=shlex.quote(str(workdir)),
+                         src=shlex.quote(str(SCENARIO_DIR)),
+                         log=shlex.quote(str(log_path)))
+        try:
+            p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd],
+                               cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=PREP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            reasons.append("check took over %gs: %s" % (PREP_TIMEOUT, check))
+            continue
+        if p.returncode != 0:
+            out = p.stdout.decode(errors="replace").strip()
+            reasons.append("check exited %d: %s%s" % (p.returncode, check,
+                           ("\n        " + out.replace("\n", "\n        ")) if out else ""))
+    return reasons
 
 
 def report(result):
@@ -1121,6 +1158,58 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: warning: TCG doesn't "
                                     "support requested feature\n"), "pass")
         self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: -m x: bad\n"), "qemu-error")
+
+    def test_checks(self):
+        scn = self.scn("check: test -d {dir} && grep -q hello {log}\n"
+                       "check: echo 'the image is wrong'; exit 3\n")
+        self.assertEqual(len(scn.checks), 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "t.log"
+            log.write_text("hello\n")
+            r = run_checks(scn, Path(tmp), log)
+        self.assertEqual(len(r), 1)
+        self.assertIn("check exited 3", r[0])
+        self.assertIn("the image is wrong", r[0])
+        with self.assertRaises(ScenarioError):
+            self.scn("check:\n")
+
+    def test_outside_tools(self):
+        """tools/pattern-check.py and tools/partcheck.py, the checks' oracles."""
+        def tool(*args):
+            return subprocess.run([sys.executable, str(ROOT / "tools" / args[0])] +
+                                  [str(a) for a in args[1:]], capture_output=True, text=True)
+        def splitmix64(x):
+            m = (1 << 64) - 1
+            z = (x + 0x9E3779B97F4A7C15) & m
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+            return z ^ (z >> 31)
+        with tempfile.TemporaryDirectory() as tmp:
+            img = Path(tmp) / "d.img"
+            with open(img, "wb") as f:
+                f.truncate(4 << 20)
+                f.seek(1 << 20)
+                k0 = (1 << 20) // 8
+                f.write(b"".join(splitmix64(7 + k0 + i).to_bytes(8, "little")
+                                 for i in range(512)))
+            self.assertEqual(tool("pattern-check.py", img, "1M", 4096, 7).returncode, 0)
+            self.assertEqual(tool("pattern-check.py", img, "1M", 4096, 8).returncode, 1)
+            self.assertEqual(tool("pattern-check.py", img, "1M", 4104, 7).returncode, 1)
+            self.assertEqual(tool("pattern-check.py", img, "2M", 4096, 7, "--zero").returncode, 0)
+            if shutil.which("sfdisk") or Path("/sbin/sfdisk").exists():
+                env = dict(os.environ, PATH=os.environ.get("PATH", "") + ":/sbin:/usr/sbin")
+                subprocess.run(["sfdisk", "-q", str(img)], input="label: dos\n,1MiB\n,,E\n,1MiB\n",
+                               text=True, check=True, env=env, capture_output=True)
+                log = Path(tmp) / "t.log"
+                table = ("==> /proc/partitions <==\nmajor minor  #blocks  name\n\n"
+                         "   8        0       4096 sda\n   8        1       1024 sda1\n"
+                         "   8        2          1 sda2\n")
+                log.write_text(table + "   8        5       1024 sda5\n")
+                self.assertEqual(tool("partcheck.py", img, "sda", log).returncode, 0)
+                log.write_text(table)
+                r = tool("partcheck.py", img, "sda", log)
+                self.assertEqual(r.returncode, 1)
+                self.assertIn("sda5", r.stdout)
 
     def test_expect_order_and_reject(self):
         scn = "expect: ^Command line\nexpect: ^Spindle[ ]\nreject: TEST boot\\.banner\n"

@@ -11,6 +11,7 @@
 #include <spindle/blk_plug.h>
 #include <spindle/elevator.h>
 #include <spindle/sched.h>
+#include <spindle/time.h>
 #include "shim/host_kernel.h"
 #include "../../block/blk.h"
 #include "../../block/elevator-internal.h"
@@ -21,6 +22,7 @@ static struct request *inflight[MAX_SEEN];
 static int nr_inflight, nr_queue_rq;
 static sector_t seen_pos[MAX_SEEN];
 static unsigned int seen_sectors[MAX_SEEN];
+static unsigned int seen_flags[MAX_SEEN];       /* cmd_flags: op and REQ_* */
 static int busy_calls;                  /* answer BLK_STS_RESOURCE this many times */
 
 static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
@@ -33,6 +35,7 @@ static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
 	blk_mq_start_request(rq);
 	ck_assert_int_lt(nr_queue_rq, MAX_SEEN);
 	seen_pos[nr_queue_rq] = blk_rq_pos(rq);
+	seen_flags[nr_queue_rq] = rq->cmd_flags;
 	seen_sectors[nr_queue_rq++] = blk_rq_sectors(rq);
 	inflight[nr_inflight++] = rq;
 	return BLK_STS_OK;
@@ -169,16 +172,239 @@ static const struct { unsigned int op1, op2; } no_merge[] = {
 	{ REQ_OP_WRITE, REQ_OP_WRITE | REQ_PREFLUSH },
 };
 
+/* Complete whatever the driver has, until it has nothing. */
+static void complete_all(void)
+{
+	while (nr_inflight)
+		complete_oldest(BLK_STS_OK);
+}
+
+static int data_requests_seen(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < nr_queue_rq; i++)
+		n += seen_sectors[i] != 0;
+	return n;
+}
+
 START_TEST(no_merge_across_ops_and_flags)
 {
 	struct blk_plug plug;
 
 	make_queue(8, 0, 1024, "none");
+	blk_queue_write_cache(q, true, true);   /* so FUA and PREFLUSH stay */
 	blk_start_plug(&plug);
 	submit(no_merge[_i].op1, 0, 4096);
 	submit(no_merge[_i].op2, 8, 4096);
 	blk_finish_plug(&plug);
+	complete_all();
+	ck_assert_int_eq(data_requests_seen(), 2);
+	ck_assert_int_eq(ended_ok, 2);
+}
+END_TEST
+
+/* --- flushes and FUA (block/blk-flush.c) ----------------------------------- */
+
+/* A device with a write cache but no FUA: PREFLUSH, the data, POSTFLUSH --
+ * each step only after the previous one completed; the bio ends last. */
+START_TEST(fua_write_becomes_flush_write_flush)
+{
+	make_queue(4, 0, 1024, "none");
+	blk_queue_write_cache(q, true, false);
+	submit(REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, 64, 4096);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_uint_eq(seen_flags[0] & REQ_OP_MASK, REQ_OP_FLUSH);
+	complete_oldest(BLK_STS_OK);
 	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(seen_flags[1], REQ_OP_WRITE);  /* neither flag reaches it */
+	ck_assert_uint_eq(seen_pos[1], 64);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended, 0);                      /* not durable yet */
+	ck_assert_int_eq(nr_queue_rq, 3);
+	ck_assert_uint_eq(seen_flags[2] & REQ_OP_MASK, REQ_OP_FLUSH);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended_ok, 1);
+	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_FLUSH], 2);
+	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_WRITE], 1);
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+}
+END_TEST
+
+/* A device that does FUA itself gets the flag, and no post-flush. */
+START_TEST(fua_device_gets_fua)
+{
+	make_queue(4, 0, 1024, "none");
+	blk_queue_write_cache(q, true, true);
+	submit(REQ_OP_WRITE | REQ_FUA, 64, 4096);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_uint_eq(seen_flags[0], REQ_OP_WRITE | REQ_FUA);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_int_eq(ended_ok, 1);
+}
+END_TEST
+
+/* A failed pre-flush fails the write, which never reaches the device. */
+START_TEST(failed_preflush_fails_the_write)
+{
+	make_queue(4, 0, 1024, "none");
+	blk_queue_write_cache(q, true, false);
+	submit(REQ_OP_WRITE | REQ_PREFLUSH, 64, 4096);
+	complete_oldest(BLK_STS_IOERR);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_int_eq(ended, 1);
+	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+}
+END_TEST
+
+/* Empty flushes that arrive while one runs share the next flush command. */
+START_TEST(waiting_flushes_share_one_command)
+{
+	make_queue(4, 0, 1024, "none");
+	blk_queue_write_cache(q, true, false);
+	submit(REQ_OP_FLUSH, 0, 0);
+	submit(REQ_OP_FLUSH, 0, 0);
+	submit(REQ_OP_WRITE | REQ_PREFLUSH, 0, 0);
+	ck_assert_int_eq(nr_queue_rq, 1);                /* one flush at a time */
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended_ok, 1);
+	ck_assert_int_eq(nr_queue_rq, 2);                /* one for both others */
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended_ok, 3);
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_FLUSH], 2);
+}
+END_TEST
+
+/* No write cache: flags dropped, an empty flush is done at once. */
+START_TEST(no_write_cache_no_flushes)
+{
+	make_queue(4, 0, 1024, "none");
+	submit(REQ_OP_FLUSH, 0, 0);
+	ck_assert_int_eq(ended_ok, 1);
+	submit(REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, 8, 4096);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_uint_eq(seen_flags[0], REQ_OP_WRITE);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 2);
+}
+END_TEST
+
+/* --- discard ---------------------------------------------------------------- */
+
+START_TEST(discard_unsupported_fails_cleanly)
+{
+	make_queue(4, 0, 1024, "none");
+	submit(REQ_OP_DISCARD, 0, 0);
+	ck_assert_int_eq(nr_queue_rq, 0);
+	ck_assert_int_eq(ended, 1);
+	ck_assert_uint_eq(last_status, BLK_STS_NOTSUPP);
+}
+END_TEST
+
+START_TEST(discard_split_to_the_device_limit)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 0);
+
+	make_queue(4, 0, 1024, "none");
+	blk_queue_max_discard_sectors(q, 8);
+	bio->bi_disk = disk;
+	bio->bi_iter.bi_sector = 100;
+	bio->bi_iter.bi_size = 20 * SECTOR_SIZE;
+	bio->bi_opf = REQ_OP_DISCARD;
+	bio->bi_end_io = count_end;
+	submit_bio(bio);
+	ck_assert_int_eq(nr_queue_rq, 3);
+	ck_assert_uint_eq(seen_pos[0], 100);
+	ck_assert_uint_eq(seen_sectors[0], 8);
+	ck_assert_uint_eq(seen_pos[2], 116);
+	ck_assert_uint_eq(seen_sectors[2], 4);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 1);
+	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_DISCARD], 3);
+}
+END_TEST
+
+/* --- timeouts and requeue --------------------------------------------------- */
+
+static int timeouts_called;
+static enum blk_eh_timer_return timeout_answer;
+
+static enum blk_eh_timer_return fake_timeout(struct request *rq)
+{
+	timeouts_called++;
+	if (timeout_answer == BLK_EH_DONE)
+		blk_mq_complete_request(rq, BLK_STS_TIMEOUT);
+	return timeout_answer;
+}
+
+static const struct blk_mq_ops fake_ops_timeout = {
+	.queue_rq = fake_queue_rq, .timeout = fake_timeout,
+};
+
+START_TEST(late_request_without_handler_times_out)
+{
+	make_queue(4, 0, 1024, "none");
+	host_clock_ns = 1000;
+	submit(REQ_OP_READ, 0, 4096);
+	blk_mq_check_timeouts(host_clock_ns + 29 * NSEC_PER_SEC);
+	blk_mq_run_completions();
+	ck_assert_int_eq(ended, 0);                      /* 30 s is the default */
+	blk_mq_check_timeouts(host_clock_ns + 31 * NSEC_PER_SEC);
+	blk_mq_run_completions();
+	ck_assert_int_eq(ended, 1);
+	ck_assert_uint_eq(last_status, BLK_STS_TIMEOUT);
+	/* the device's late answer does not complete it a second time */
+	ck_assert(!blk_mq_complete_request(inflight[0], BLK_STS_OK));
+}
+END_TEST
+
+START_TEST(timeout_handler_resets_or_completes)
+{
+	set.ops = &fake_ops_timeout;
+	make_queue(4, 0, 1024, "none");
+	set.ops = &fake_ops_timeout;
+	blk_queue_rq_timeout(q, 5 * HZ);
+	timeouts_called = 0;
+	timeout_answer = BLK_EH_RESET_TIMER;
+	host_clock_ns = 0;
+	submit(REQ_OP_READ, 0, 4096);
+	host_clock_ns = 6 * NSEC_PER_SEC;
+	blk_mq_check_timeouts(host_clock_ns);
+	ck_assert_int_eq(timeouts_called, 1);
+	blk_mq_check_timeouts(host_clock_ns + 4 * NSEC_PER_SEC);
+	ck_assert_int_eq(timeouts_called, 1);            /* the timer was reset */
+	timeout_answer = BLK_EH_DONE;
+	blk_mq_check_timeouts(host_clock_ns + 6 * NSEC_PER_SEC);
+	ck_assert_int_eq(timeouts_called, 2);
+	blk_mq_run_completions();
+	ck_assert_int_eq(ended, 1);
+	ck_assert_uint_eq(last_status, BLK_STS_TIMEOUT);
+	set.ops = &fake_ops;
+}
+END_TEST
+
+/* A requeued request goes to the driver again, first; its bio ends once. */
+START_TEST(requeued_request_is_dispatched_again)
+{
+	struct request *rq;
+
+	make_queue(1, 0, 1024, "none");
+	submit(REQ_OP_READ, 0, 4096);
+	submit(REQ_OP_READ, 800, 4096);                  /* waits: depth 1 */
+	ck_assert_int_eq(nr_queue_rq, 1);
+	rq = inflight[0];
+	nr_inflight = 0;
+	blk_mq_requeue_request(rq);
+	ck_assert(!blk_mq_complete_request(rq, BLK_STS_OK));
+	blk_mq_run_completions();
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(seen_pos[1], 0);               /* before the one waiting */
+	complete_all();
+	ck_assert_int_eq(ended_ok, 2);
+	ck_assert_int_eq(nr_queue_rq, 3);
 }
 END_TEST
 
@@ -292,6 +518,8 @@ Suite *unit_suite(void)
 	Suite *s = suite_create("BlkMq");
 	TCase *core = tcase_create("Core");
 	TCase *limits = tcase_create("Limits");
+	TCase *flush = tcase_create("FlushDiscard");
+	TCase *timeouts = tcase_create("Timeouts");
 
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, plugged_sequential_bios_become_one_request);
@@ -308,5 +536,21 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, busy_driver_gets_the_request_again);
 	tcase_add_test(limits, nowait_without_free_request_is_again);
 	suite_add_tcase(s, limits);
+
+	tcase_add_checked_fixture(flush, setup, teardown);
+	tcase_add_test(flush, fua_write_becomes_flush_write_flush);
+	tcase_add_test(flush, fua_device_gets_fua);
+	tcase_add_test(flush, failed_preflush_fails_the_write);
+	tcase_add_test(flush, waiting_flushes_share_one_command);
+	tcase_add_test(flush, no_write_cache_no_flushes);
+	tcase_add_test(flush, discard_unsupported_fails_cleanly);
+	tcase_add_test(flush, discard_split_to_the_device_limit);
+	suite_add_tcase(s, flush);
+
+	tcase_add_checked_fixture(timeouts, setup, teardown);
+	tcase_add_test(timeouts, late_request_without_handler_times_out);
+	tcase_add_test(timeouts, timeout_handler_resets_or_completes);
+	tcase_add_test(timeouts, requeued_request_is_dispatched_again);
+	suite_add_tcase(s, timeouts);
 	return s;
 }

@@ -28,7 +28,8 @@ UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c \
 	block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c \
 	lib/pattern.c kernel/mm/mempool.c \
 	kernel/sched/wait.c kernel/sched/mutex.c kernel/sched/completion.c \
-	block/bio.c block/blk-core.c block/genhd.c block/partition.c block/blk-plug.c block/blk-mq.c
+	block/bio.c block/blk-core.c block/genhd.c block/partition.c block/blk-plug.c block/blk-mq.c \
+	block/blk-flush.c
 # Host stand-ins for kernel services, and the shared main().
 UNIT_SHIM_SRCS := tests/unit/shim/host.c tests/unit/shim/host_kernel.c \
 	tests/unit/unit_main.c
@@ -39,6 +40,9 @@ UNIT_TESTS := check_string check_vsprintf check_list check_page_alloc check_slab
 UNIT_LIB_SRCS += block/elevator.c block/noop-iosched.c block/mq-deadline.c \
 	block/cscan-iosched.c
 UNIT_TESTS += check_elevator
+# lib/sort.c, and the benchmark's statistics that use it.
+UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c
+UNIT_TESTS += check_sort
 
 # Recursive (=) so that pkg-config runs only when a unit test is built.
 UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude \

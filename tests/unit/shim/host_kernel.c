@@ -15,6 +15,7 @@
 #include <spindle/printk.h>
 #include <spindle/sched.h>
 #include "host_kernel.h"
+#include <spindle/time.h>
 
 char *host_phys_base;
 volatile unsigned int __preempt_count;
@@ -151,4 +152,30 @@ void host_mm_exit(void)
 	free(mem_map);
 	host_phys_base = NULL;
 	mem_map = NULL;
+}
+
+/*
+ * Timers never fire on the host: a test calls what the timer would have
+ * (e.g. blk_mq_check_timeouts with a moved fake clock) itself.
+ */
+volatile u64 jiffies;
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *))
+{
+	t->function = fn;
+	t->pending = false;
+}
+
+void mod_timer(struct timer_list *t, u64 expires)
+{
+	t->expires = expires;
+	t->pending = true;
+}
+
+bool del_timer(struct timer_list *t)
+{
+	bool was = t->pending;
+
+	t->pending = false;
+	return was;
 }

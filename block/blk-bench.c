@@ -1,0 +1,181 @@
+/*
+ * blk-bench.c - a small load generator (fio's idea in miniature).
+ *
+ * It keeps `qd` bios of `bs` bytes in flight against a device: submit until
+ * qd are out, sleep until one ends, submit the next, until `size` bytes
+ * have moved.  Sequential loads walk the device from sector 0 (wrapping at
+ * its end); random ones pick bs-aligned offsets with splitmix64.  Each
+ * bio's latency is submit -> end_io.  The result reports IOPS, MB/s, the
+ * mean and 99th-percentile latency, the merges the request layer made, and
+ * how deep the queue got at the driver -- the number that shows NCQ at work.
+ *
+ * No plug is used: each bio goes down as it is submitted, as an
+ * asynchronous-I/O engine does, so sequential merges happen only in the
+ * elevator, while requests wait for a free tag.
+ *
+ * Performance is shown by running this, never asserted in a test: the
+ * machines that run the tests are noisy.
+ */
+#include <spindle/blkdev.h>
+#include <spindle/blk_bench.h>
+#include <spindle/bio.h>
+#include <spindle/wait.h>
+#include <spindle/sched.h>
+#include <spindle/time.h>
+#include <spindle/mm.h>
+#include <spindle/sort.h>
+#include <spindle/pattern.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include "blk.h"
+
+#define BENCH_MAX_QD        256
+#define BENCH_MAX_BS        (1u << 20)
+#define BENCH_MAX_SAMPLES   (1u << 16)      /* latencies kept for the p99 */
+
+const char *const bench_rw_names[] = {
+	[BENCH_READ] = "read", [BENCH_WRITE] = "write",
+	[BENCH_RANDREAD] = "randread", [BENCH_RANDWRITE] = "randwrite",
+};
+
+int bench_parse_rw(const char *s)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(bench_rw_names); i++)
+		if (strcmp(s, bench_rw_names[i]) == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+u64 bench_percentile(u64 *lat, size_t n, unsigned int pct)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	sort(lat, n, sizeof(*lat), cmp_u64);
+	rank = DIV_ROUND_UP(n * pct, 100);      /* 1-based nearest rank */
+	return lat[rank ? rank - 1 : 0];
+}
+
+struct bench_ctx {
+	struct wait_queue_head wait;
+	unsigned int inflight, inflight_max;
+	u64 done, lat_sum;
+	u64 *lat;                               /* first BENCH_MAX_SAMPLES */
+	int error;
+};
+
+struct bench_io {
+	struct bench_ctx *ctx;
+	u64 start;
+};
+
+static void bench_end_io(struct bio *bio)
+{
+	struct bench_io *io = bio->bi_private;
+	struct bench_ctx *c = io->ctx;
+	u64 lat = ktime_get_ns() - io->start;
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->wait.lock, flags);
+	if (bio->bi_status && !c->error)
+		c->error = blk_status_to_errno(bio->bi_status);
+	if (c->done < BENCH_MAX_SAMPLES)
+		c->lat[c->done] = lat;
+	c->done++;
+	c->lat_sum += lat;
+	c->inflight--;
+	kfree(io);
+	/* under the lock: c is on the waiter's stack (see wait.h) */
+	__wake_up_locked(&c->wait);
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	bio_put(bio);
+}
+
+static u64 disk_merges(struct block_device *bdev)
+{
+	const struct disk_stats *st = &bdev->bd_disk->part[0]->stats;
+
+	return st->merges[STAT_READ] + st->merges[STAT_WRITE];
+}
+
+int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct bench_result *r)
+{
+	struct request_queue *q = bdev->bd_disk->queue;
+	unsigned int lbs = q->limits.logical_block_size;
+	u64 nr_blocks = (bdev_nr_sectors(bdev) << SECTOR_SHIFT) / (o->bs ? o->bs : 1);
+	bool write = o->rw == BENCH_WRITE || o->rw == BENCH_RANDWRITE;
+	bool random = o->rw == BENCH_RANDREAD || o->rw == BENCH_RANDWRITE;
+	unsigned int order;
+	struct bench_ctx c;
+	struct page *data;
+	u64 total, submitted = 0, rnd = o->seed, start, merges0;
+
+	memset(r, 0, sizeof(*r));
+	if (!o->bs || o->bs % lbs || o->bs > BENCH_MAX_BS || !o->qd || o->qd > BENCH_MAX_QD ||
+	    o->size < o->bs || !nr_blocks)
+		return -EINVAL;
+	total = o->size / o->bs;
+	order = get_order(o->bs);
+	data = alloc_pages(GFP_KERNEL, order);
+	memset(&c, 0, sizeof(c));
+	c.lat = kmalloc(min_t(u64, total, BENCH_MAX_SAMPLES) * sizeof(u64), GFP_KERNEL);
+	if (!data || !c.lat) {
+		if (data)
+			__free_pages(data, order);
+		kfree(c.lat);
+		return -ENOMEM;
+	}
+	if (write)
+		memset(page_address(data), 0xa5, o->bs);
+	init_waitqueue_head(&c.wait);
+	if (q->tag_set)
+		q->tags_peak = 0;
+	merges0 = disk_merges(bdev);
+	start = ktime_get_ns();
+
+	while (submitted < total) {
+		struct bench_io *io;
+		struct bio *bio;
+		u64 block;
+
+		wait_event(c.wait, READ_ONCE(c.inflight) < o->qd);
+		io = kmalloc(sizeof(*io), GFP_KERNEL);
+		bio = bio_alloc(GFP_NOIO, (o->bs + PAGE_SIZE - 1) / PAGE_SIZE);
+		block = random ? splitmix64(rnd++) % nr_blocks : submitted % nr_blocks;
+		bio_set_dev(bio, bdev);
+		bio->bi_iter.bi_sector = block * (o->bs >> SECTOR_SHIFT);
+		bio->bi_opf = write ? REQ_OP_WRITE : REQ_OP_READ;
+		bio->bi_end_io = bench_end_io;
+		bio->bi_private = io;
+		for (u32 off = 0; off < o->bs; off += PAGE_SIZE)
+			bio_add_page(bio, data + off / PAGE_SIZE, min_t(u32, PAGE_SIZE, o->bs - off), 0);
+		io->ctx = &c;
+		spin_lock_irq(&c.wait.lock);
+		c.inflight++;
+		c.inflight_max = max(c.inflight_max, c.inflight);
+		spin_unlock_irq(&c.wait.lock);
+		io->start = ktime_get_ns();
+		submit_bio(bio);
+		submitted++;
+	}
+	wait_event(c.wait, READ_ONCE(c.inflight) == 0);
+
+	r->ns = ktime_get_ns() - start;
+	r->ios = c.done;
+	r->lat_avg_ns = c.done ? c.lat_sum / c.done : 0;
+	r->lat_p99_ns = bench_percentile(c.lat, min_t(u64, c.done, BENCH_MAX_SAMPLES), 99);
+	r->merges = disk_merges(bdev) - merges0;
+	r->max_inflight = q->tag_set ? q->tags_peak : c.inflight_max;
+	r->error = c.error;
+	kfree(c.lat);
+	__free_pages(data, order);
+	return 0;
+}
