@@ -76,7 +76,8 @@ KTEST_OBJS := \
 	$(K)/tests/hung_task_test.o \
 	$(K)/tests/plug_test.o \
 	$(K)/tests/dm_test.o \
-	$(K)/tests/ata_test.o
+	$(K)/tests/ata_test.o \
+	$(K)/tests/ahci_test.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \
@@ -113,7 +114,8 @@ DRIVER_OBJS := \
 	$(D)/pci/pci_names.o \
 	$(D)/block/brd.o \
 	$(D)/block/null_blk.o \
-	$(D)/ata/ata_piix.o
+	$(D)/ata/ata_piix.o \
+	$(D)/ahci/ahci.o
 
 # Device-mapper, after every block driver: its device_initcall builds the
 # dm-mod.create= devices on the disks registered above (link order).

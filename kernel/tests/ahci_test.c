@@ -1,0 +1,352 @@
+/*
+ * AHCI driver tests (suite "ahci", drivers/ahci/).  Scenarios ahci-*.scn
+ * boot with AHCI disks; without them the cases that need a disk skip, so
+ * test=all on a bare machine stays green.
+ *
+ *   fill_prdt       the PRD builder alone, on hand-made requests (no disk)
+ *   ncq_inflight    64 scattered 4 KiB reads at once on sda: the driver
+ *                   had more than one command outstanding, at most 32
+ *   flush           an empty REQ_PREFLUSH bio reaches the disk as FLUSH CACHE EXT
+ *   discard         ahci_test.discard=<dev>:<offset>:<length>: write the
+ *                   pattern (seed 5) over [0, 2 * offset + length), discard
+ *                   the middle; the host checks the image.
+ *                   ahci_test.nodiscard=<dev>: a discard there fails
+ *                   with -EOPNOTSUPP
+ *   errors          ahci_test.bad=<dev>:<sector>[,<sector>...]: sectors the
+ *                   disk fails (blkdebug): 64 reads in flight at once, the
+ *                   ones that cover a bad sector fail with -EIO, all others
+ *                   succeed
+ */
+#include <spindle/ktest.h>
+#include <spindle/blkdev.h>
+#include <spindle/blk-mq.h>
+#include <spindle/bio.h>
+#include <spindle/init.h>
+#include <spindle/pattern.h>
+#include <spindle/completion.h>
+#include <spindle/spinlock.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/printk.h>
+#include "../../drivers/ahci/ahci.h"
+
+#define BATCH           64              /* bios in flight at once */
+#define BATCH_STRIDE    64              /* sectors between their starts */
+#define BATCH_SECTORS   8               /* 4 KiB each */
+
+/* An AHCI disk by name, or NULL (then the case skips). */
+static struct block_device *ahci_bdev(const char *name, struct ahci_port_stats **stats)
+{
+	struct block_device *b = lookup_bdev(name);
+
+	if (!b || b->bd_partno)
+		return NULL;
+	*stats = ahci_disk_stats(b->bd_disk);
+	return *stats ? b : NULL;
+}
+
+/* ---- many bios at once --------------------------------------------------- */
+
+struct batch;
+struct batch_item {
+	struct batch *batch;
+	unsigned int index;
+};
+
+struct batch {
+	spinlock_t lock;
+	int remaining;
+	struct completion done;
+	int status[BATCH];
+	struct batch_item items[BATCH];         /* each bio's bi_private */
+};
+
+static void batch_end_io(struct bio *bio)
+{
+	struct batch_item *item = bio->bi_private;
+	struct batch *b = item->batch;
+	unsigned int i = item->index;
+	unsigned long flags;
+	bool last;
+
+	spin_lock_irqsave(&b->lock, flags);
+	b->status[i] = blk_status_to_errno(bio->bi_status);
+	last = --b->remaining == 0;
+	spin_unlock_irqrestore(&b->lock, flags);
+	bio_put(bio);
+	if (last)
+		complete(&b->done);
+}
+
+/*
+ * Read BATCH 4 KiB pieces at sectors i * BATCH_STRIDE, all submitted
+ * before any is waited for (no plug: each goes to the driver at once, and
+ * the gaps keep them from merging).  status[i] gets each one's -errno.
+ */
+static int read_batch(struct block_device *bdev, struct batch *b)
+{
+	struct page *pages = alloc_pages(GFP_KERNEL, 6);        /* 64 pages */
+
+	if (!pages)
+		return -ENOMEM;
+	spin_lock_init(&b->lock);
+	init_completion(&b->done);
+	b->remaining = BATCH;
+	for (unsigned int i = 0; i < BATCH; i++) {
+		struct bio *bio = bio_alloc(GFP_NOIO, 1);
+
+		bio_set_dev(bio, bdev);
+		bio->bi_iter.bi_sector = (sector_t)i * BATCH_STRIDE;
+		bio->bi_opf = REQ_OP_READ;
+		bio_add_page(bio, pages + i, BATCH_SECTORS * SECTOR_SIZE, 0);
+		b->items[i].batch = b;
+		b->items[i].index = i;
+		b->status[i] = 1;               /* not ended yet */
+		bio->bi_end_io = batch_end_io;
+		bio->bi_private = &b->items[i];
+		submit_bio(bio);
+	}
+	wait_for_completion(&b->done);
+	__free_pages(pages, 6);
+	return 0;
+}
+
+/* ---- the PRD builder alone -------------------------------------------------- */
+
+KTEST(ahci, fill_prdt)
+{
+	struct page *pages = alloc_pages(GFP_KERNEL, 2);        /* 4 contiguous */
+	struct ahci_prd prdt[4];
+	struct request rq;
+	struct bio *bio = bio_alloc(GFP_KERNEL, 4);
+	phys_addr_t base;
+	int n;
+
+	KT_ASSERT(pages && bio);
+	base = page_to_phys(pages);
+	memset(&rq, 0, sizeof(rq));
+	rq.bio = rq.biotail = bio;
+
+	/* pages 0+1 are contiguous (one entry), then page 3, then page 2 */
+	bio_add_page(bio, pages + 0, PAGE_SIZE, 0);
+	bio_add_page(bio, pages + 1, PAGE_SIZE, 0);
+	bio_add_page(bio, pages + 3, 512, 1024);
+	bio_add_page(bio, pages + 2, 1536, 0);
+	rq.__data_len = bio->bi_iter.bi_size;
+	n = ahci_fill_prdt(&rq, prdt, 4);
+	KT_ASSERT_MSG(n == 3, "got %d entries", n);
+	KT_ASSERT(prdt[0].dba == (u32)base && prdt[0].dbau == (u32)(base >> 32));
+	KT_ASSERT_MSG(prdt[0].dbc == 2 * PAGE_SIZE - 1, "dbc 0x%x: count - 1, 8 KiB", prdt[0].dbc);
+	KT_ASSERT(prdt[1].dba == (u32)(base + 3 * PAGE_SIZE + 1024) && prdt[1].dbc == 511);
+	KT_ASSERT(prdt[2].dba == (u32)(base + 2 * PAGE_SIZE) && prdt[2].dbc == 1535);
+	KT_ASSERT_MSG(!(prdt[0].dbc & AHCI_PRD_IRQ), "no interrupt bit wanted");
+
+	/* too few entries */
+	KT_ASSERT(ahci_fill_prdt(&rq, prdt, 2) == -E2BIG);
+	bio_put(bio);
+
+	/* an odd address breaks the word rule */
+	bio = bio_alloc(GFP_KERNEL, 1);
+	bio_add_page(bio, pages, 512, 1);
+	rq.bio = rq.biotail = bio;
+	KT_ASSERT(ahci_fill_prdt(&rq, prdt, 4) == -EINVAL);
+	bio_put(bio);
+	__free_pages(pages, 2);
+}
+
+/* ---- NCQ: more than one command in flight ---------------------------------- */
+
+KTEST(ahci, ncq_inflight)
+{
+	struct ahci_port_stats *st;
+	struct block_device *b = ahci_bdev("sda", &st);
+	static struct batch batch;
+
+	if (!b)
+		KT_SKIP("no AHCI disk sda");
+	if (bdev_nr_sectors(b) < BATCH * BATCH_STRIDE)
+		KT_SKIP("sda is too small");
+	st->max_inflight = 0;
+	KT_ASSERT(read_batch(b, &batch) == 0);
+	for (unsigned int i = 0; i < BATCH; i++)
+		KT_ASSERT_MSG(batch.status[i] == 0, "read %u: %d", i, batch.status[i]);
+	pr_info("ahci_test: sda: %u commands in flight at most (NCQ commands %lu, DMA %lu)\n",
+		st->max_inflight, st->ncq_cmds, st->dma_cmds);
+	KT_ASSERT_MSG(st->max_inflight > 1, "only %u in flight", st->max_inflight);
+	KT_ASSERT_MSG(st->max_inflight <= 32, "%u in flight", st->max_inflight);
+	KT_ASSERT_MSG(st->ncq_cmds > 0, "no NCQ command issued");
+}
+
+/* ---- flush ---------------------------------------------------------------- */
+
+KTEST(ahci, flush)
+{
+	struct ahci_port_stats *st;
+	struct block_device *b = ahci_bdev("sda", &st);
+	unsigned long before;
+	struct bio *bio;
+	int err;
+
+	if (!b)
+		KT_SKIP("no AHCI disk sda");
+	if (!b->bd_disk->queue->write_cache)
+		KT_SKIP("sda has no volatile write cache");
+	before = st->flushes;
+	bio = bio_alloc(GFP_KERNEL, 0);
+	bio_set_dev(bio, b);
+	bio->bi_opf = REQ_OP_FLUSH | REQ_PREFLUSH;
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	KT_ASSERT_MSG(err == 0, "flush: %d", err);
+	KT_ASSERT_MSG(st->flushes == before + 1, "FLUSH CACHE EXT issued %lu times",
+		      st->flushes - before);
+}
+
+/* ---- discard ------------------------------------------------------------- */
+
+static int write_pattern(struct block_device *b, u64 offset, u64 len, u64 seed)
+{
+	struct page *pages = alloc_pages(GFP_KERNEL, 4);        /* 64 KiB */
+	int err = 0;
+
+	if (!pages)
+		return -ENOMEM;
+	for (u64 pos = offset; pos < offset + len && !err; pos += 16 * PAGE_SIZE) {
+		struct bio *bio = bio_alloc(GFP_NOIO, 16);
+
+		pattern_fill(page_address(pages), pos, 16 * PAGE_SIZE, seed);
+		bio_set_dev(bio, b);
+		bio->bi_iter.bi_sector = pos >> SECTOR_SHIFT;
+		bio->bi_opf = REQ_OP_WRITE;
+		for (unsigned int i = 0; i < 16; i++)
+			bio_add_page(bio, pages + i, PAGE_SIZE, 0);
+		err = submit_bio_wait(bio);
+		bio_put(bio);
+	}
+	__free_pages(pages, 4);
+	return err;
+}
+
+static int discard(struct block_device *b, u64 offset, u64 len)
+{
+	struct bio *bio = bio_alloc(GFP_KERNEL, 0);
+	int err;
+
+	bio_set_dev(bio, b);
+	bio->bi_opf = REQ_OP_DISCARD;
+	bio->bi_iter.bi_sector = offset >> SECTOR_SHIFT;
+	bio->bi_iter.bi_size = len;
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}
+
+/* "<dev>:<rest>" -> dev, rest */
+static const char *split_dev(char *opt, char **rest)
+{
+	char *colon = strchr(opt, ':');
+
+	if (!colon)
+		return NULL;
+	*colon = 0;
+	*rest = colon + 1;
+	return opt;
+}
+
+KTEST(ahci, discard)
+{
+	char opt[64], *rest, *colon;
+	struct ahci_port_stats *st;
+	struct block_device *b;
+	unsigned long long off, len;
+	unsigned long before;
+	const char *dev;
+	int err;
+
+	if (cmdline_get("ahci_test.nodiscard", opt, sizeof(opt))) {
+		b = ahci_bdev(opt, &st);
+		KT_ASSERT_MSG(b, "%s is not an AHCI disk", opt);
+		err = discard(b, 0, 4096);
+		KT_ASSERT_MSG(err == -EOPNOTSUPP, "discard on %s (no TRIM): %d", opt, err);
+	}
+	if (!cmdline_get("ahci_test.discard", opt, sizeof(opt)))
+		KT_SKIP("no ahci_test.discard=<dev>:<offset>:<length>");
+	dev = split_dev(opt, &rest);
+	colon = dev ? strchr(rest, ':') : NULL;
+	KT_ASSERT_MSG(colon, "bad ahci_test.discard=");
+	*colon = 0;
+	KT_ASSERT(kstrtoull(rest, 0, &off) == 0 && kstrtoull(colon + 1, 0, &len) == 0);
+	b = ahci_bdev(dev, &st);
+	KT_ASSERT_MSG(b, "%s is not an AHCI disk", dev);
+	KT_ASSERT_MSG(b->bd_disk->queue->limits.max_discard_sectors, "%s: no TRIM", dev);
+
+	KT_ASSERT(write_pattern(b, 0, 2 * off + len, 5) == 0);
+	before = st->trims;
+	err = discard(b, off, len);
+	KT_ASSERT_MSG(err == 0, "discard: %d", err);
+	KT_ASSERT_MSG(st->trims == before + 1, "DSM TRIM issued %lu times", st->trims - before);
+	pr_info("ahci_test: %s: discarded %llu bytes at %llu\n", dev, len, off);
+}
+
+/* ---- errors: exactly the bad reads fail ----------------------------------- */
+
+KTEST(ahci, errors)
+{
+	char opt[128], *rest, *p;
+	sector_t bad[8];
+	unsigned int nbad = 0, nfailed = 0;
+	struct ahci_port_stats *st;
+	struct block_device *b;
+	static struct batch batch;
+	const char *dev;
+
+	if (!cmdline_get("ahci_test.bad", opt, sizeof(opt)))
+		KT_SKIP("no ahci_test.bad=<dev>:<sector>,...");
+	dev = split_dev(opt, &rest);
+	KT_ASSERT_MSG(dev, "bad ahci_test.bad=");
+	for (p = rest; p && *p && nbad < ARRAY_SIZE(bad); ) {
+		char *comma = strchr(p, ',');
+		unsigned long long s;
+
+		if (comma)
+			*comma = 0;
+		KT_ASSERT(kstrtoull(p, 0, &s) == 0);
+		bad[nbad++] = s;
+		p = comma ? comma + 1 : NULL;
+	}
+	b = ahci_bdev(dev, &st);
+	KT_ASSERT_MSG(b, "%s is not an AHCI disk", dev);
+
+	KT_ASSERT(read_batch(b, &batch) == 0);
+	for (unsigned int i = 0; i < BATCH; i++) {
+		sector_t start = (sector_t)i * BATCH_STRIDE;
+		bool covers = false;
+
+		for (unsigned int k = 0; k < nbad; k++)
+			if (bad[k] >= start && bad[k] < start + BATCH_SECTORS)
+				covers = true;
+		if (covers) {
+			KT_ASSERT_MSG(batch.status[i] == -EIO, "read at %llu covers a bad sector: %d",
+				      (unsigned long long)start, batch.status[i]);
+			nfailed++;
+		} else {
+			KT_ASSERT_MSG(batch.status[i] == 0, "read at %llu: %d",
+				      (unsigned long long)start, batch.status[i]);
+		}
+	}
+	pr_info("ahci_test: %s: %u of %u reads failed as expected; %u in flight at most, %lu recoveries, %lu requeued\n",
+		dev, nfailed, BATCH, st->max_inflight, st->errors, st->requeued);
+	KT_ASSERT(nfailed > 0);
+	/* the disk still works after the recoveries */
+	KT_ASSERT(read_batch(b, &batch) == 0);
+	for (unsigned int i = 0; i < BATCH; i++) {
+		sector_t start = (sector_t)i * BATCH_STRIDE;
+		bool covers = false;
+
+		for (unsigned int k = 0; k < nbad; k++)
+			if (bad[k] >= start && bad[k] < start + BATCH_SECTORS)
+				covers = true;
+		KT_ASSERT_MSG((batch.status[i] == -EIO) == covers, "second round, read at %llu: %d",
+			      (unsigned long long)start, batch.status[i]);
+	}
+}
