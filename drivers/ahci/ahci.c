@@ -889,7 +889,7 @@ static int ahci_eh_thread(void *data)
 	struct ahci_host *host = data;
 
 	for (;;) {
-		wait_event(host->eh_wait, ({
+		wait_event_interruptible(host->eh_wait, ({
 			bool any = false;
 
 			for (unsigned int p = 0; p < AHCI_MAX_PORTS; p++)

@@ -839,7 +839,7 @@ static int ide_kickd(void *unused)
 {
 	(void)unused;
 	for (;;) {
-		wait_event(ide_kick_wq, ide_kick_pending());
+		wait_event_interruptible(ide_kick_wq, ide_kick_pending());
 		for (unsigned int i = 0; i < 2; i++) {
 			struct ide_channel *c = &ide_channels[i];
 

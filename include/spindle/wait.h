@@ -75,6 +75,20 @@ bool waitqueue_active(struct wait_queue_head *wq);
 		(void)__wait_event(wq, cond, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT); \
 } while (0)
 
+/*
+ * As wait_event, sleeping TASK_INTERRUPTIBLE: for a kernel thread that
+ * waits idle for work (a recovery thread, a kick thread), as Linux's
+ * kthreads do -- the hung-task detector only watches D-state sleeps, which
+ * mean "waiting for something that should come".  There are no signals
+ * yet, so nothing interrupts it; it returns 0.
+ */
+#define wait_event_interruptible(wq, cond) ({ \
+	might_sleep(); \
+	if (!(cond)) \
+		(void)__wait_event(wq, cond, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT); \
+	0; \
+})
+
 /* As wait_event, giving up after timeout jiffies: returns 0 if cond is
  * still false then, else the jiffies left (at least 1). */
 #define wait_event_timeout(wq, cond, timeout) ({ \
