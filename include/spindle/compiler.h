@@ -8,6 +8,9 @@
 #include <spindle/types.h>
 
 #define __packed        __attribute__((packed))
+#define __weak          __attribute__((weak))
+/* A pointer into user space: never dereference it, copy with uaccess.h. */
+#define __user
 #define __aligned(x)    __attribute__((aligned(x)))
 #define __section(s)    __attribute__((section(s)))
 #define __used          __attribute__((used))
