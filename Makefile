@@ -5,7 +5,8 @@
 #                   (Ctrl-A X quits); ARGS='opt=val ...' adds kernel options
 #   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
 #                   then run `gdb` here (see .gdbinit)
-#   make check      host unit tests (Check)
+#   make check      host unit tests (Check) and the user programs' tests
+#   make user       the user programs (user/user.mk); make initramfs: their cpio
 #   make test       make check, then every QEMU scenario in tests/qemu/
 #   make deps       install the Debian packages the build needs (as root)
 
@@ -146,6 +147,9 @@ ISO        := $(BUILD)/spindle.iso
 all: deps $(ISO)
 iso: deps $(ISO)
 
+# User space: the libc, the programs and build/initramfs.cpio.
+include user/user.mk
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
@@ -182,10 +186,11 @@ $(KERNEL_ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
 	 grep -v -e ksyms -e ' _end$$' $(BUILD)/spindle.nm.0 | cmp -s - $(BUILD)/spindle.nm.1 || \
 	 { echo "ksyms: symbols moved between the two links"; exit 1; }
 
-$(ISO): $(KERNEL_ELF) tools/grub.cfg
+$(ISO): $(KERNEL_ELF) $(INITRAMFS) tools/grub.cfg
 	@mkdir -p $(BUILD)/isodir/boot/grub
 	$(quiet) ISO $@
 	$(Q)cp $(KERNEL_ELF) $(BUILD)/isodir/boot/spindle.elf
+	$(Q)cp $(INITRAMFS) $(BUILD)/isodir/boot/initramfs.cpio
 	$(Q)cp tools/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
@@ -239,12 +244,13 @@ test: deps
 	$(MAKE) check
 	$(MAKE) test-qemu
 
-check: deps
+check: deps check-user
 
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
-	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk
+	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
+	cpio bsdextrautils
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

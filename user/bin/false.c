@@ -1,0 +1,5 @@
+/* false - do nothing, unsuccessfully. */
+int main(void)
+{
+	return 1;
+}

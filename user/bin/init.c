@@ -1,0 +1,107 @@
+/*
+ * init - the first user process (pid 1), contract 7.
+ *
+ *  1. mount the kernel's file systems: proc on /proc, sysfs on /sys,
+ *     devtmpfs on /dev (the directories come with the initramfs; init
+ *     creates nothing);
+ *  2. run `/bin/sh /etc/init.sh` if that file exists (a test's script,
+ *     from QEMU's fw_cfg), else an interactive `/bin/sh` on the console;
+ *  3. meanwhile reap every process that exits: orphans are re-parented
+ *     to pid 1, and a zombie nobody waits for would stay forever;
+ *  4. when the shell ends, sync and power off with its exit status
+ *     (Spindle hands the status to QEMU: 0 = pass, else fail).
+ *
+ * pid 1 must never exit: the kernel has nobody to hand its children to.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/reboot.h>
+
+#define INIT_SCRIPT "/etc/init.sh"
+
+static const struct {
+	const char *fstype, *target;
+} mounts[] = {
+	{ "proc", "/proc" },
+	{ "sysfs", "/sys" },
+	{ "devtmpfs", "/dev" },
+};
+
+static void mount_kernel_filesystems(void)
+{
+	for (unsigned i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++)
+		if (mount(mounts[i].fstype, mounts[i].target, mounts[i].fstype, 0, NULL) < 0)
+			fprintf(stderr, "init: mount %s on %s: %s\n", mounts[i].fstype,
+				mounts[i].target, strerror(errno));
+}
+
+static pid_t start_shell(int script)
+{
+	char *script_argv[] = { "/bin/sh", INIT_SCRIPT, NULL };
+	char *shell_argv[] = { "/bin/sh", NULL };
+	char *envp[] = { "PATH=/bin:/tests", "HOME=/", "TERM=vt100", NULL };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		/* the shell makes its own process group (interactive: the
+		 * console's foreground one); init's stays apart from it */
+		execve("/bin/sh", script ? script_argv : shell_argv, envp);
+		fprintf(stderr, "init: cannot run /bin/sh: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "init: fork: %s\n", strerror(errno));
+	return pid;
+}
+
+/* wait for the shell, reaping every other child that ends meanwhile */
+static int wait_for(pid_t shell)
+{
+	for (;;) {
+		int st = 0;
+		pid_t pid = wait(&st);
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			return 1;               /* no children at all: something broke */
+		if (pid != shell)
+			continue;               /* an orphan, now reaped */
+		if (WIFSIGNALED(st))
+			return 128 + WTERMSIG(st);
+		return WEXITSTATUS(st);
+	}
+}
+
+int main(void)
+{
+	struct stat st;
+	int script, status;
+	pid_t shell;
+
+	/* ^C on the console must not kill init */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	mount_kernel_filesystems();
+	script = stat(INIT_SCRIPT, &st) == 0;
+	shell = start_shell(script);
+	status = shell > 0 ? wait_for(shell) : 127;
+
+	/* reap whatever is left without blocking, then power off */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	printf("init: %s exited with status %d, powering off\n",
+	       script ? "/etc/init.sh" : "the shell", status);
+	fflush(stdout);
+	sync();
+	spindle_reboot(LINUX_REBOOT_CMD_POWER_OFF, status);
+	/* not reached on Spindle; elsewhere (not root?), wait forever */
+	for (;;)
+		sleep(3600);
+}

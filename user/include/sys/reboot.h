@@ -1,0 +1,26 @@
+/*
+ * sys/reboot.h - reboot(169).  The system call takes two magic numbers
+ * first, so that a stray call cannot power the machine off.
+ *
+ * Spindle extension (contract 7): with LINUX_REBOOT_CMD_POWER_OFF the
+ * fourth argument is an exit status, which the kernel hands to QEMU's
+ * isa-debug-exit so a test run reports success or failure.  Linux
+ * ignores that argument for POWER_OFF, so the same call works there.
+ */
+#ifndef _SYS_REBOOT_H
+#define _SYS_REBOOT_H
+
+#define LINUX_REBOOT_MAGIC1        0xfee1dead
+#define LINUX_REBOOT_MAGIC2        672274793
+#define LINUX_REBOOT_CMD_RESTART   0x01234567
+#define LINUX_REBOOT_CMD_HALT      0xCDEF0123
+#define LINUX_REBOOT_CMD_POWER_OFF 0x4321FEDC
+
+#define RB_AUTOBOOT   LINUX_REBOOT_CMD_RESTART
+#define RB_HALT_SYSTEM LINUX_REBOOT_CMD_HALT
+#define RB_POWER_OFF  LINUX_REBOOT_CMD_POWER_OFF
+
+int reboot(int cmd);
+int spindle_reboot(int cmd, int status);
+
+#endif

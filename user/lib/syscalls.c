@@ -1,0 +1,344 @@
+/*
+ * syscalls.c - one small C function per system call of contract 2.
+ *
+ * Each is the libc name for a Linux system call, with Linux's number and
+ * argument order; each turns a -errno result into errno (syscall_ret in
+ * syscall.h).  Wrappers that add behaviour (execvp, sleep, getcwd's
+ * return value ...) are in unistd.c.
+ */
+#include <stdarg.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/mman.h>
+#include <sys/reboot.h>
+#include <dirent.h>
+#include <time.h>
+#include "syscall.h"
+
+int errno;
+
+/* --- files (the fs part implements these in the kernel) --- */
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	return syscall_ret(syscall3(SYS_read, fd, buf, n));
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	return syscall_ret(syscall3(SYS_write, fd, buf, n));
+}
+
+/* mode is read only when O_CREAT asks for it, as POSIX says */
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	if (flags & O_CREAT) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return (int)syscall_ret(syscall3(SYS_open, path, flags, mode));
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	if (flags & O_CREAT) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return (int)syscall_ret(syscall4(SYS_openat, dirfd, path, flags, mode));
+}
+
+int creat(const char *path, mode_t mode)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+}
+
+int close(int fd)
+{
+	return (int)syscall_ret(syscall1(SYS_close, fd));
+}
+
+int stat(const char *path, struct stat *st)
+{
+	return (int)syscall_ret(syscall2(SYS_stat, path, st));
+}
+
+int fstat(int fd, struct stat *st)
+{
+	return (int)syscall_ret(syscall2(SYS_fstat, fd, st));
+}
+
+int lstat(const char *path, struct stat *st)
+{
+	return (int)syscall_ret(syscall2(SYS_lstat, path, st));
+}
+
+off_t lseek(int fd, off_t off, int whence)
+{
+	return syscall_ret(syscall3(SYS_lseek, fd, off, whence));
+}
+
+int ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return (int)syscall_ret(syscall3(SYS_ioctl, fd, request, arg));
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+	return syscall_ret(syscall4(SYS_pread64, fd, buf, n, off));
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	return syscall_ret(syscall4(SYS_pwrite64, fd, buf, n, off));
+}
+
+int pipe(int fds[2])
+{
+	return (int)syscall_ret(syscall1(SYS_pipe, fds));
+}
+
+int pipe2(int fds[2], int flags)
+{
+	return (int)syscall_ret(syscall2(SYS_pipe2, fds, flags));
+}
+
+int dup(int fd)
+{
+	return (int)syscall_ret(syscall1(SYS_dup, fd));
+}
+
+int dup2(int fd, int newfd)
+{
+	return (int)syscall_ret(syscall2(SYS_dup2, fd, newfd));
+}
+
+int fsync(int fd)
+{
+	return (int)syscall_ret(syscall1(SYS_fsync, fd));
+}
+
+int fdatasync(int fd)
+{
+	return (int)syscall_ret(syscall1(SYS_fdatasync, fd));
+}
+
+/* outside contract 2: Spindle answers ENOSYS until the fs part adds it */
+int ftruncate(int fd, off_t length)
+{
+	return (int)syscall_ret(syscall2(SYS_ftruncate, fd, length));
+}
+
+/* the raw call returns the length stored, NUL included; getcwd() is in unistd.c */
+long __getcwd(char *buf, size_t size)
+{
+	return syscall_ret(syscall2(SYS_getcwd, buf, size));
+}
+
+int chdir(const char *path)
+{
+	return (int)syscall_ret(syscall1(SYS_chdir, path));
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	return (int)syscall_ret(syscall2(SYS_mkdir, path, mode));
+}
+
+int rmdir(const char *path)
+{
+	return (int)syscall_ret(syscall1(SYS_rmdir, path));
+}
+
+int unlink(const char *path)
+{
+	return (int)syscall_ret(syscall1(SYS_unlink, path));
+}
+
+void sync(void)
+{
+	syscall0(SYS_sync);
+}
+
+int mount(const char *source, const char *target, const char *fstype,
+	  unsigned long flags, const void *data)
+{
+	return (int)syscall_ret(syscall5(SYS_mount, source, target, fstype, flags, data));
+}
+
+int umount2(const char *target, int flags)
+{
+	return (int)syscall_ret(syscall2(SYS_umount2, target, flags));
+}
+
+int umount(const char *target)
+{
+	return umount2(target, 0);
+}
+
+int getdents64(int fd, void *buf, size_t n)
+{
+	return (int)syscall_ret(syscall3(SYS_getdents64, fd, buf, n));
+}
+
+/* --- processes and memory (the proc part implements these) --- */
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return (void *)syscall_ret(syscall6(SYS_mmap, addr, len, prot, flags, fd, off));
+}
+
+int munmap(void *addr, size_t len)
+{
+	return (int)syscall_ret(syscall2(SYS_munmap, addr, len));
+}
+
+/* brk(12) returns the new break, or the old one when it refused */
+void *__brk(void *addr)
+{
+	return (void *)syscall1(SYS_brk, addr);
+}
+
+int sched_yield(void)
+{
+	return (int)syscall_ret(syscall0(SYS_sched_yield));
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	return (int)syscall_ret(syscall2(SYS_nanosleep, req, rem));
+}
+
+int clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	return (int)syscall_ret(syscall2(SYS_clock_gettime, clk, ts));
+}
+
+pid_t getpid(void)
+{
+	return (pid_t)syscall0(SYS_getpid);
+}
+
+pid_t getppid(void)
+{
+	return (pid_t)syscall0(SYS_getppid);
+}
+
+pid_t getpgrp(void)
+{
+	return (pid_t)syscall0(SYS_getpgrp);
+}
+
+int setpgid(pid_t pid, pid_t pgid)
+{
+	return (int)syscall_ret(syscall2(SYS_setpgid, pid, pgid));
+}
+
+pid_t setsid(void)
+{
+	return (pid_t)syscall_ret(syscall0(SYS_setsid));
+}
+
+pid_t fork(void)
+{
+	return (pid_t)syscall_ret(syscall0(SYS_fork));
+}
+
+/* Spindle's vfork(58) is a fork; calling fork keeps the C semantics simple */
+pid_t vfork(void)
+{
+	return fork();
+}
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	return (int)syscall_ret(syscall3(SYS_execve, path, argv, envp));
+}
+
+/* exit_group(231): the whole process, which is what _exit(2) means */
+void _exit(int status)
+{
+	for (;;) {
+		syscall1(SYS_exit_group, status);
+		syscall1(SYS_exit, status);
+	}
+}
+
+pid_t wait4(pid_t pid, int *status, int options, void *rusage)
+{
+	return (pid_t)syscall_ret(syscall4(SYS_wait4, pid, status, options, rusage));
+}
+
+pid_t waitpid(pid_t pid, int *status, int options)
+{
+	return wait4(pid, status, options, 0);
+}
+
+pid_t wait(int *status)
+{
+	return wait4(-1, status, 0, 0);
+}
+
+int kill(pid_t pid, int sig)
+{
+	return (int)syscall_ret(syscall2(SYS_kill, pid, sig));
+}
+
+int __rt_sigaction(int sig, const void *act, void *old)
+{
+	return (int)syscall_ret(syscall4(SYS_rt_sigaction, sig, act, old, 8));
+}
+
+int sigprocmask(int how, const unsigned long *set, unsigned long *old)
+{
+	return (int)syscall_ret(syscall4(SYS_rt_sigprocmask, how, set, old, 8));
+}
+
+int reboot(int cmd)
+{
+	return spindle_reboot(cmd, 0);
+}
+
+/* contract 7: the fourth argument carries init's exit status on Spindle */
+int spindle_reboot(int cmd, int status)
+{
+	return (int)syscall_ret(syscall4(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+					 (unsigned int)cmd, (long)status));
+}
+
+long __syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	return __sc(nr, a1, a2, a3, a4, a5, a6);
+}
+
+long syscall(long nr, ...)
+{
+	long a[6];
+	va_list ap;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	return syscall_ret(__sc(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+}

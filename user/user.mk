@@ -1,0 +1,125 @@
+# User space: the libc, the programs, and the initramfs that carries them.
+#
+# Included by the top-level Makefile.  Programs are built with the host's gcc
+# as freestanding, static, non-PIE x86-64 ELF executables laid out by
+# user/user.ld (ET_EXEC, two PT_LOAD segments, nothing else), against our
+# own libc in user/lib/ and headers in user/include/.  Because Spindle's
+# system-call ABI is Linux's, the same binaries also run on the build host:
+# that is how `make check-user` tests them (tests/user/run.sh).
+#
+#   build/user/bin/<name>     each program of user/bin/<name>.c
+#   build/user/tests/<name>   each test of user/tests/<name>.c
+#   build/rootfs/             the staging tree: /init, /bin, /tests, /etc,
+#                             and the empty mount points /dev /proc /sys /tmp
+#   build/initramfs.cpio      that tree as a "newc" cpio archive; GRUB loads
+#                             it as a multiboot2 module (tools/grub.cfg)
+#
+# To add a program: write user/bin/<name>.c with a main(); add <name> to
+# USER_PROGS below.  A user-side test goes to user/tests/ and USER_TESTS.
+
+U        := user
+UBUILD   := $(BUILD)/user
+ROOTFS   := $(BUILD)/rootfs
+INITRAMFS := $(BUILD)/initramfs.cpio
+
+USER_PROGS := init sh ls cat echo cp mkdir rm mount umount sync hexdump cmp \
+	sleep true false kill dd poweroff reboot
+USER_TESTS :=
+
+USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
+	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o)
+
+# -mgeneral-regs-only: no SSE/x87 registers, so a kernel that does not yet
+# save the FPU state across a context switch runs these programs safely.
+# -fno-tree-loop-distribute-patterns: keep gcc from turning memset's own
+# loop into a call to memset.
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
+	-fno-pie -fno-pic -fno-stack-protector -fcf-protection=none \
+	-fno-asynchronous-unwind-tables -mgeneral-regs-only \
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(U)/include \
+	-MMD -MP
+USER_LDFLAGS := -static -nostdlib -no-pie -Wl,-T,$(U)/user.ld -Wl,--build-id=none \
+	-Wl,-z,noexecstack
+
+USER_BINS  := $(USER_PROGS:%=$(UBUILD)/bin/%)
+# printf_table is built from tests/user/ (see check-user below)
+USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%) $(UBUILD)/tests/printf_table
+USER_LIBC  := $(UBUILD)/libc.a
+
+.PHONY: user initramfs check-user
+user: $(USER_BINS) $(USER_TBINS)
+initramfs: $(INITRAMFS)
+
+$(UBUILD)/lib/%.o: $(U)/lib/%.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) UCC $<
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(UBUILD)/lib/%.o: $(U)/lib/%.S $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) UAS $<
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(USER_LIBC): $(USER_LIB_OBJS)
+	$(quiet) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(UBUILD)/bin/%.o: $(U)/bin/%.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) UCC $<
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(UBUILD)/tests/%.o: $(U)/tests/%.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) UCC $<
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+# crt0.o first (it holds _start), the libc archive, then libgcc for the
+# 128-bit divisions gcc may call (__udivti3): it needs no C library.
+USER_LINK = $(CC) $(USER_LDFLAGS) -o $@ $(UBUILD)/lib/crt0.o $< $(USER_LIBC) -lgcc
+$(UBUILD)/bin/%: $(UBUILD)/bin/%.o $(USER_LIBC) $(U)/user.ld
+	$(quiet) ULD $@
+	$(Q)$(USER_LINK)
+
+$(UBUILD)/tests/%: $(UBUILD)/tests/%.o $(USER_LIBC) $(U)/user.ld
+	$(quiet) ULD $@
+	$(Q)$(USER_LINK)
+
+# The staging tree is rebuilt from scratch each time, so a program removed
+# from the lists does not linger in the archive.  Its copies lose their
+# debug information (gdb reads the ones in build/user/bin).  cpio is given the names in
+# sorted order with -0 (NUL-separated), `--owner 0:0` so the files are
+# root's, and -H newc: the format the kernel's unpacker reads (fs part).
+$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*)
+	$(quiet) CPIO $@
+	$(Q)rm -rf $(ROOTFS)
+	$(Q)mkdir -p $(ROOTFS)/bin $(ROOTFS)/tests $(ROOTFS)/etc $(ROOTFS)/dev \
+		$(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/tmp
+	$(Q)cp $(USER_BINS) $(ROOTFS)/bin/
+	$(Q)cp $(USER_TBINS) $(ROOTFS)/tests/
+	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
+	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
+	$(Q)cd $(ROOTFS) && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp
+	$(Q)mv $@.tmp $@
+
+# Run on the host: the programs are Linux binaries too (contract 1).
+check-user: $(USER_BINS) $(USER_TBINS) $(UBUILD)/printf_glibc
+	$(Q)sh tests/user/run.sh $(UBUILD)
+
+# The printf table test: one source, built once with our libc (as a user
+# test) and once with the host's glibc, whose output is the oracle.
+$(UBUILD)/tests/printf_table.o: tests/user/printf_table.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) UCC $<
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+$(UBUILD)/printf_glibc: tests/user/printf_table.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O1 -Wno-format -o $@ $<
+
+-include $(USER_LIB_OBJS:.o=.d) $(USER_BINS:=.d) $(USER_TBINS:=.d)
+
+# The programs' objects are intermediate files: keep them (make would
+# otherwise delete them and relink every program each time).
+.SECONDARY: $(USER_BINS:=.o) $(USER_TBINS:=.o)
