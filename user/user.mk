@@ -23,7 +23,8 @@ ROOTFS   := $(BUILD)/rootfs
 INITRAMFS := $(BUILD)/initramfs.cpio
 
 USER_PROGS := init sh ls cat echo cp mkdir rm mount umount sync hexdump cmp \
-	sleep true false kill dd poweroff reboot
+	sleep true false kill ps dd blkstat pattern bench blktrace elevator \
+	poweroff reboot
 USER_TESTS :=
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \

@@ -1,0 +1,355 @@
+/*
+ * bench DEV RW BS QD SIZE   (or bench DEV:RW:BS:QD:SIZE, as the boot option)
+ *
+ * The kernel's bench= load generator (block/blk-bench.c), from user space,
+ * printing the same line:
+ *
+ *   BENCH dev=sda rw=randread bs=4096 qd=32 iops=... MBps=... lat_avg_us=...
+ *         lat_p99_us=... merges=... max_inflight=...
+ *
+ * RW is read|write|randread|randwrite; BS and SIZE take K/M/G; QD is the
+ * number of requests kept in flight.  A process can have only one
+ * synchronous read or write outstanding, so queue depth QD is made of QD
+ * worker processes, each doing O_DIRECT pread/pwrite one after the other;
+ * the disk sees up to QD requests at once.  I/O number i (0 <= i <
+ * SIZE/BS) goes to worker i % QD and to block i (sequential, wrapping at
+ * the device's end) or splitmix64(1 + i) % blocks (random) -- the
+ * kernel's choice of blocks.  Each worker sends its count, latency sum,
+ * start and end times and its latency samples back through a pipe of its
+ * own; the parent merges them: the elapsed time runs from the first
+ * start to the last end, p99 is the nearest-rank 99th percentile.
+ * merges= is the growth of the merge counters in /sys/block/DEV/stat;
+ * max_inflight= is the peak of /sys/block/DEV/inflight as worker 0 saw it
+ * every 32 I/Os (0 if there is no such file) -- an estimate, where the
+ * kernel's bench reports the exact peak of tags in use.
+ *
+ * Writes destroy the data in the range.  Performance is shown by running
+ * this, never asserted by a test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <stdint.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/ioctl.h>
+
+#define MAX_QD        256
+#define MAX_BS        (1u << 20)
+#define MAX_SAMPLES   (1u << 16)        /* latencies kept, over all workers */
+#define SAMPLE_EVERY  32                /* worker 0 reads inflight this often */
+
+static const char *const rw_names[] = { "read", "write", "randread", "randwrite" };
+
+struct job {
+	char dev[64], path[128];
+	int rw;                         /* index into rw_names */
+	uint64_t bs, qd, size, blocks;
+};
+
+/* what a worker sends back, followed by `samples` u64 latencies (ns) */
+struct result {
+	uint64_t ios, lat_sum, start, end, samples, max_inflight;
+	int64_t error;                  /* errno of the first failure, or 0 */
+};
+
+static uint64_t splitmix64(uint64_t x)
+{
+	uint64_t z = x + 0x9E3779B97F4A7C15ull;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 0);
+
+	if (end == s)
+		return -1;
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; end++;
+	}
+	*out = v;
+	return *end ? -1 : 0;
+}
+
+/* read a small sysfs file of numbers into v[]; returns how many */
+static int read_numbers(const char *path, uint64_t *v, int max)
+{
+	char buf[512], *p = buf;
+	int fd = open(path, O_RDONLY), n = 0;
+	ssize_t len;
+
+	if (fd < 0)
+		return 0;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = '\0';
+	while (n < max) {
+		char *end;
+
+		v[n] = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+		n++;
+	}
+	return n;
+}
+
+static uint64_t disk_merges(const struct job *j)
+{
+	char path[160];
+	uint64_t v[11] = { 0 };
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", j->dev);
+	read_numbers(path, v, 11);
+	return v[1] + v[5];             /* read merges, write merges */
+}
+
+static uint64_t disk_inflight(const struct job *j)
+{
+	char path[160];
+	uint64_t v[2] = { 0, 0 };
+
+	snprintf(path, sizeof(path), "/sys/block/%s/inflight", j->dev);
+	read_numbers(path, v, 2);
+	return v[0] + v[1];
+}
+
+static void write_all(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w <= 0) {
+			if (w < 0 && errno == EINTR)
+				continue;
+			_exit(3);
+		}
+		p = (const char *)p + w;
+		n -= (size_t)w;
+	}
+}
+
+/* a worker: I/Os w, w+qd, w+2qd ...; results to fd `out` */
+static void worker(const struct job *j, unsigned w, int out)
+{
+	int write_mode = j->rw == 1 || j->rw == 3, random = j->rw >= 2;
+	uint64_t total = j->size / j->bs, cap = MAX_SAMPLES / j->qd;
+	struct result r = { 0 };
+	uint64_t *lat = malloc((cap ? cap : 1) * sizeof(*lat));
+	void *buf = mmap(NULL, j->bs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd = open(j->path, (write_mode ? O_WRONLY : O_RDONLY) | O_DIRECT);
+
+	if (fd < 0 || buf == MAP_FAILED || !lat) {
+		r.error = fd < 0 ? errno : ENOMEM;
+		write_all(out, &r, sizeof(r));
+		_exit(1);
+	}
+	if (write_mode)
+		memset(buf, 0xa5, j->bs);
+	r.start = now_ns();
+	for (uint64_t i = w; i < total; i += j->qd) {
+		uint64_t block = random ? splitmix64(1 + i) % j->blocks : i % j->blocks;
+		uint64_t t0 = now_ns(), dt;
+		ssize_t n = write_mode ? pwrite(fd, buf, j->bs, (off_t)(block * j->bs))
+				       : pread(fd, buf, j->bs, (off_t)(block * j->bs));
+
+		dt = now_ns() - t0;
+		if (n != (ssize_t)j->bs) {
+			r.error = n < 0 ? errno : EIO;
+			break;
+		}
+		if (r.ios < cap)
+			lat[r.ios] = dt;
+		r.ios++;
+		r.lat_sum += dt;
+		if (w == 0 && r.ios % SAMPLE_EVERY == 1) {
+			uint64_t f = disk_inflight(j);
+
+			if (f > r.max_inflight)
+				r.max_inflight = f;
+		}
+	}
+	r.end = now_ns();
+	r.samples = r.ios < cap ? r.ios : cap;
+	write_all(out, &r, sizeof(r));
+	write_all(out, lat, r.samples * sizeof(*lat));
+	_exit(0);
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+	while (n) {
+		ssize_t got = read(fd, p, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		p = (char *)p + got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int parse_job(int argc, char **argv, struct job *j)
+{
+	char *f[5], *copy;
+	struct stat st;
+	uint64_t bytes = 0;
+	int fd, n = 0;
+
+	if (argc == 2) {                /* DEV:RW:BS:QD:SIZE */
+		copy = argv[1];
+		while (n < 5 && (f[n] = strsep(&copy, ":")) != NULL)
+			n++;
+	} else if (argc == 6) {
+		for (n = 0; n < 5; n++)
+			f[n] = argv[n + 1];
+	}
+	if (n != 5)
+		return -1;
+	snprintf(j->dev, sizeof(j->dev), "%s", f[0]);
+	snprintf(j->path, sizeof(j->path), strchr(f[0], '/') ? "%s" : "/dev/%s", f[0]);
+	j->rw = -1;
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(f[1], rw_names[i]))
+			j->rw = i;
+	if (j->rw < 0 || parse_size(f[2], &j->bs) || parse_size(f[3], &j->qd) ||
+	    parse_size(f[4], &j->size)) {
+		printf("BENCH dev=%s FAIL: bad rw, bs or qd\n", j->dev);
+		return 1;
+	}
+	if (!j->bs || j->bs % 512 || j->bs > MAX_BS || !j->qd || j->qd > MAX_QD ||
+	    j->size < j->bs) {
+		printf("BENCH dev=%s FAIL: cannot run %d\n", j->dev, -EINVAL);
+		return 1;
+	}
+	fd = open(j->path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		printf("BENCH dev=%s FAIL: no such device\n", j->dev);
+		return 1;
+	}
+	if (S_ISBLK(st.st_mode))
+		ioctl(fd, BLKGETSIZE64, &bytes);
+	else
+		bytes = (uint64_t)st.st_size;
+	close(fd);
+	j->blocks = bytes / j->bs;
+	if (!j->blocks) {
+		printf("BENCH dev=%s FAIL: cannot run %d\n", j->dev, -EINVAL);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct job j;
+	int fds[MAX_QD], err, status = 0;
+	pid_t pids[MAX_QD];
+	uint64_t *lat, nlat = 0, ios = 0, lat_sum = 0, first = UINT64_MAX, last = 0;
+	uint64_t merges0, inflight = 0, us, iops, mbps10, p99 = 0;
+	int64_t error = 0;
+
+	err = parse_job(argc, argv, &j);
+	if (err < 0) {
+		fputs("usage: bench DEV RW BS QD SIZE   (RW: read|write|randread|randwrite)\n", stderr);
+		return 2;
+	}
+	if (err)
+		return 1;
+	lat = malloc(MAX_SAMPLES * sizeof(*lat));
+	merges0 = disk_merges(&j);
+	fflush(stdout);
+	for (unsigned w = 0; w < j.qd; w++) {
+		int p[2];
+
+		if (pipe(p) < 0) {
+			perror("bench: pipe");
+			return 1;
+		}
+		pids[w] = fork();
+		if (pids[w] == 0) {
+			close(p[0]);
+			worker(&j, w, p[1]);
+		}
+		close(p[1]);
+		fds[w] = p[0];
+	}
+	/* read every worker's result (a worker may block until its pipe is read) */
+	for (unsigned w = 0; w < j.qd; w++) {
+		struct result r;
+
+		if (read_all(fds[w], &r, sizeof(r)) < 0) {
+			error = error ? error : EIO;
+			continue;
+		}
+		if (r.error && !error)
+			error = r.error;
+		if (nlat + r.samples <= MAX_SAMPLES &&
+		    read_all(fds[w], lat + nlat, r.samples * sizeof(*lat)) == 0)
+			nlat += r.samples;
+		ios += r.ios;
+		lat_sum += r.lat_sum;
+		if (r.ios && r.start < first)
+			first = r.start;
+		if (r.end > last)
+			last = r.end;
+		if (r.max_inflight > inflight)
+			inflight = r.max_inflight;
+		close(fds[w]);
+	}
+	for (unsigned w = 0; w < j.qd; w++)
+		waitpid(pids[w], NULL, 0);
+	if (error) {
+		printf("BENCH dev=%s FAIL: I/O error %d\n", j.dev, (int)-error);
+		return 1;
+	}
+	if (nlat) {
+		qsort(lat, nlat, sizeof(*lat), cmp_u64);
+		p99 = lat[(nlat * 99 + 99) / 100 - 1];      /* nearest rank */
+	}
+	us = first < last ? (last - first) / 1000 : 1;
+	us = us ? us : 1;
+	iops = ios * 1000000 / us;
+	mbps10 = ios * j.bs * 10 / us;          /* bytes per us = MB/s */
+	printf("BENCH dev=%s rw=%s bs=%llu qd=%llu iops=%llu MBps=%llu.%llu lat_avg_us=%llu "
+	       "lat_p99_us=%llu merges=%llu max_inflight=%llu\n",
+	       j.dev, rw_names[j.rw], (unsigned long long)j.bs, (unsigned long long)j.qd,
+	       (unsigned long long)iops, (unsigned long long)(mbps10 / 10),
+	       (unsigned long long)(mbps10 % 10),
+	       (unsigned long long)(ios ? lat_sum / ios / 1000 : 0),
+	       (unsigned long long)(p99 / 1000),
+	       (unsigned long long)(disk_merges(&j) - merges0), (unsigned long long)inflight);
+	return status;
+}
