@@ -51,5 +51,151 @@ out=$(PATH="$BIN" "$BIN/sh" -c 'echo "a  b"; kill -TERM $$' 2>/dev/null; echo "s
 if [ "$out" = "a  b
 st=143" ]; then pass sh_dash_c; else fail sh_dash_c "got: $out"; fi
 
+# --- printf: our libc against glibc, the same table built twice -------------
+"$UB/tests/printf_table" > "$T/printf.ours"
+"$UB/printf_glibc" > "$T/printf.glibc"
+check printf_table "$T/printf.glibc" "$T/printf.ours"
+
+# --- test data: random bytes, and text with repeated lines for hexdump's '*' --
+head -c 200000 /dev/urandom > "$T/rand.bin"
+head -c 1500 /dev/urandom > "$T/small.bin"
+{ printf 'Hello, Spindle!\n'; head -c 4096 /dev/zero; printf 'tail\001\377 end'; } > "$T/text.bin"
+: > "$T/empty"
+
+# --- dd: the same operands through GNU dd and ours, the outputs byte for byte --
+dd_case() {         # dd_case NAME OPERANDS... (if=/of= are added here)
+	name=$1; shift
+	rm -f "$T/dd.gnu" "$T/dd.ours"
+	head -c 30000 /dev/urandom > "$T/dd.old"     # a previous content, for notrunc/seek
+	cp "$T/dd.old" "$T/dd.gnu"; cp "$T/dd.old" "$T/dd.ours"
+	dd if="$T/rand.bin" of="$T/dd.gnu" "$@" 2> "$T/dd.gnu.err"; st_gnu=$?
+	"$BIN/dd" if="$T/rand.bin" of="$T/dd.ours" "$@" 2> "$T/dd.ours.err"; st_ours=$?
+	# the records lines and the byte count must be equal; the times not
+	sed -E 's/copied, .*/copied/' "$T/dd.gnu.err" > "$T/dd.gnu.sum"
+	sed -E 's/copied, .*/copied/' "$T/dd.ours.err" > "$T/dd.ours.sum"
+	if ! cmp -s "$T/dd.gnu" "$T/dd.ours"; then
+		fail "dd_$name" "output files differ: $(cmp "$T/dd.gnu" "$T/dd.ours" 2>&1)"
+	elif [ "$st_gnu" != "$st_ours" ]; then
+		fail "dd_$name" "exit status $st_ours, GNU dd's $st_gnu"
+	elif ! cmp -s "$T/dd.gnu.sum" "$T/dd.ours.sum"; then
+		fail "dd_$name" "summary differs: $(diff "$T/dd.gnu.sum" "$T/dd.ours.sum" | tr '\n' ' ')"
+	else
+		pass "dd_$name"
+	fi
+}
+dd_case bs4k bs=4096
+dd_case bs1M_count bs=1M count=1
+dd_case odd_bs bs=777 count=100
+dd_case default_bs count=50
+dd_case skip_seek bs=1000 skip=3 seek=5 count=7
+dd_case notrunc bs=512 count=2 conv=notrunc
+dd_case seek_notrunc bs=512 seek=3 count=2 conv=notrunc
+dd_case suffix bs=2x1k count=3 conv=fsync
+dd_case ibs_obs ibs=1000 obs=3000
+dd_case status_none bs=64k status=none
+dd_case noxfer bs=64k status=noxfer
+dd_case past_end bs=64k skip=100
+
+# pipes: short reads are partial records; without bs=, output is reblocked
+for args in "bs=1000" ""; do
+	head -c 5000 "$T/rand.bin" | dd of="$T/p.gnu" $args 2> "$T/p.gnu.err"
+	head -c 5000 "$T/rand.bin" | "$BIN/dd" of="$T/p.ours" $args 2> "$T/p.ours.err"
+	sed -E 's/copied, .*/copied/' "$T/p.gnu.err" > "$T/p.gnu.sum"
+	sed -E 's/copied, .*/copied/' "$T/p.ours.err" > "$T/p.ours.sum"
+	if cmp -s "$T/p.gnu" "$T/p.ours" && cmp -s "$T/p.gnu.sum" "$T/p.ours.sum"; then
+		pass "dd_pipe${args:+_bs}"
+	else
+		fail "dd_pipe${args:+_bs}" "$(diff "$T/p.gnu.sum" "$T/p.ours.sum" | tr '\n' ' ')"
+	fi
+done
+
+# the third line's layout, sizes from 0 bytes to 1 GiB: "N bytes (X, Y) copied,
+# T s, R/s" -- same words and units, T a %g number, R a number and unit
+layout() {
+	sed -E -e 's/copied, [0-9.e+-]+ s, [0-9.]+ [kMGT]?B\/s$/copied, T s, R/' \
+	       -e 's/copied, [0-9.e+-]+ s, Infinity B\/s$/copied, T s, R/'
+}
+bad=""
+for spec in "bs=1 count=0" "bs=1 count=1" "bs=999 count=1" "bs=1000 count=1" \
+	    "bs=1024 count=1" "bs=1500 count=1" "bs=4k count=3" "bs=1M count=1" \
+	    "bs=1M count=16" "bs=1000000 count=3" "bs=1M count=1000" "bs=64k count=16384"; do
+	dd if=/dev/zero of=/dev/null $spec 2>&1 | layout > "$T/l.gnu"
+	"$BIN/dd" if=/dev/zero of=/dev/null $spec 2>&1 | layout > "$T/l.ours"
+	cmp -s "$T/l.gnu" "$T/l.ours" || bad="$bad [$spec: $(tail -1 "$T/l.ours") vs $(tail -1 "$T/l.gnu")]"
+done
+if [ -z "$bad" ]; then pass dd_summary_layout; else fail dd_summary_layout "$bad"; fi
+
+# error messages and statuses
+"$BIN/dd" if="$T/nonexistent" of=/dev/null 2> "$T/e1"; s1=$?
+"$BIN/dd" if=/dev/zero bogus=1 2> "$T/e2"; s2=$?
+"$BIN/dd" if=/dev/zero bs=12x 2> "$T/e3"; s3=$?
+if [ $s1 = 1 ] && [ $s2 = 1 ] && [ $s3 = 1 ] &&
+   grep -qx "dd: failed to open '$T/nonexistent': No such file or directory" "$T/e1" &&
+   grep -qx "dd: unrecognized operand 'bogus=1'" "$T/e2" &&
+   grep -qx "dd: invalid number: '12x'" "$T/e3"; then
+	pass dd_errors
+else
+	fail dd_errors "statuses $s1 $s2 $s3: $(cat "$T/e1" "$T/e2" "$T/e3" | tr '\n' ' ')"
+fi
+
+# --- hexdump -C against util-linux's ------------------------------------------
+for f in text.bin small.bin empty rand.bin; do
+	hexdump -C "$T/$f" > "$T/h.host"
+	"$BIN/hexdump" -C "$T/$f" > "$T/h.ours"
+	check "hexdump_${f%.bin}" "$T/h.host" "$T/h.ours"
+done
+hexdump -C -s 10 -n 100 "$T/text.bin" > "$T/h.host"
+"$BIN/hexdump" -C -s 10 -n 100 "$T/text.bin" > "$T/h.ours"
+check hexdump_skip_length "$T/h.host" "$T/h.ours"
+cat "$T/text.bin" | hexdump -C > "$T/h.host"
+cat "$T/text.bin" | "$BIN/hexdump" -C > "$T/h.ours"
+check hexdump_stdin "$T/h.host" "$T/h.ours"
+
+# --- cat, cp, cmp ---------------------------------------------------------------
+"$BIN/cat" "$T/small.bin" "$T/text.bin" > "$T/cat.ours"
+cat "$T/small.bin" "$T/text.bin" > "$T/cat.host"
+check cat_files "$T/cat.host" "$T/cat.ours"
+"$BIN/cat" < "$T/rand.bin" > "$T/cat.stdin"
+check cat_stdin "$T/rand.bin" "$T/cat.stdin"
+"$BIN/cp" "$T/rand.bin" "$T/cp.out" && check cp_file "$T/rand.bin" "$T/cp.out"
+mkdir "$T/cpdir" && "$BIN/cp" "$T/small.bin" "$T/cpdir" && check cp_into_dir "$T/small.bin" "$T/cpdir/small.bin"
+cp "$T/text.bin" "$T/text2.bin"; printf 'X' | dd of="$T/text2.bin" bs=1 seek=4000 conv=notrunc 2>/dev/null
+for pair in "rand.bin rand.bin" "text.bin text2.bin" "small.bin empty" "text.bin small.bin" "small.bin rand.bin"; do
+	set -- $pair
+	(cd "$T" && cmp "$1" "$2" > cmp.host 2>&1; echo "status $?" >> cmp.host)
+	(cd "$T" && "$BIN/cmp" "$1" "$2" > cmp.ours 2>&1; echo "status $?" >> cmp.ours)
+	check "cmp_${1%.bin}_${2%.bin}" "$T/cmp.host" "$T/cmp.ours"
+done
+
+# --- ls, mkdir -p, rm -r --------------------------------------------------------
+mkdir -p "$T/ls/sub" && : > "$T/ls/b" && : > "$T/ls/.hidden" && echo hi > "$T/ls/a"
+(cd "$T/ls" && "$BIN/ls" > "$T/ls.ours" && "$BIN/ls" -a >> "$T/ls.ours" && "$BIN/ls" a sub >> "$T/ls.ours")
+(cd "$T/ls" && ls -1 > "$T/ls.host" && ls -1a >> "$T/ls.host" && ls -1 a sub >> "$T/ls.host")
+check ls_names "$T/ls.host" "$T/ls.ours"
+"$BIN/ls" -l "$T/ls" | awk '{ print $1, $5, $NF }' > "$T/lsl.ours"
+ls -l --time-style=+%s "$T/ls" | tail -n +2 | awk '{ print $1, $5, $NF }' > "$T/lsl.host"
+check ls_long "$T/lsl.host" "$T/lsl.ours"
+"$BIN/mkdir" -p "$T/deep/er/est" && "$BIN/mkdir" -p "$T/deep/er" && : > "$T/deep/er/f" &&
+	"$BIN/rm" -r "$T/deep" && [ ! -e "$T/deep" ] && "$BIN/rm" -f "$T/nothing-here" &&
+	! "$BIN/rm" "$T/nothing-here" 2>/dev/null && pass mkdir_rm || fail mkdir_rm "tree left behind"
+
+# --- pattern: ours writes, tools/pattern-check.py (the outside oracle) reads ----
+truncate -s 8M "$T/disk.img"
+out=$("$BIN/pattern" write "$T/disk.img" 1M 2M 42)
+if [ "$out" = "PATTERN write $T/disk.img 1048576 2097152 OK" ] &&
+   python3 "$ROOT/tools/pattern-check.py" "$T/disk.img" 1M 2M 42 > /dev/null &&
+   python3 "$ROOT/tools/pattern-check.py" "$T/disk.img" 0 1M 0 --zero > /dev/null; then
+	pass pattern_write
+else
+	fail pattern_write "$out / pattern-check: $(python3 "$ROOT/tools/pattern-check.py" "$T/disk.img" 1M 2M 42 2>&1 | head -2)"
+fi
+out=$("$BIN/pattern" verify "$T/disk.img" 1M 2M 42)
+[ "$out" = "PATTERN verify $T/disk.img 1048576 2097152 OK" ] && pass pattern_verify ||
+	fail pattern_verify "$out"
+printf '\125' | dd of="$T/disk.img" bs=1 seek=$((1048576 + 4100)) conv=notrunc 2>/dev/null
+out=$("$BIN/pattern" verify "$T/disk.img" 1M 2M 42); st=$?
+[ "$out" = "PATTERN verify $T/disk.img 1048576 2097152 FAIL: 1052676" ] && [ $st = 1 ] &&
+	pass pattern_detects || fail pattern_detects "$out (status $st)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -489,20 +489,25 @@ static void write_block(const char *buf, size_t n)
 /* skip= on the input: seek if it can, else read and throw away */
 static void skip_input(char *buf)
 {
+	const char *name = o.in_name ? o.in_name : "standard input";
 	uint64_t off = o.skip * o.ibs;
+	struct stat st;
 
 	if (!o.skip)
 		return;
-	if (lseek(in_fd, (off_t)off, SEEK_CUR) >= 0)
+	if (lseek(in_fd, (off_t)off, SEEK_CUR) >= 0) {
+		/* seeking past a file's end works, but GNU warns about it */
+		if (fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && off > (uint64_t)st.st_size)
+			fprintf(stderr, "dd: %s: cannot skip to specified offset\n", name);
 		return;
+	}
 	for (uint64_t i = 0; i < o.skip; i++) {
 		ssize_t r = read_block(buf, (size_t)o.ibs);
 
 		if (r < 0)
-			fail("error reading", o.in_name ? o.in_name : "standard input");
+			fail("error reading", name);
 		if (r == 0) {
-			fprintf(stderr, "dd: '%s': cannot skip to specified offset\n",
-				o.in_name ? o.in_name : "standard input");
+			fprintf(stderr, "dd: %s: cannot skip to specified offset\n", name);
 			return;
 		}
 	}

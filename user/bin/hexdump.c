@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 		have_prev = n == 16;
 		off += n;
 	}
-	if (off || in.status == 0)
+	if (off)                        /* util-linux prints nothing for no input */
 		printf("%08llx\n", off);
 	return in.status;
 }
