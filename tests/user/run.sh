@@ -197,5 +197,21 @@ out=$("$BIN/pattern" verify "$T/disk.img" 1M 2M 42); st=$?
 [ "$out" = "PATTERN verify $T/disk.img 1048576 2097152 FAIL: 1052676" ] && [ $st = 1 ] &&
 	pass pattern_detects || fail pattern_detects "$out (status $st)"
 
+# --- the user-side test programs, on Linux: the answers Spindle must match ----
+# syscalls' block-device cases need a disk: a loop device over a temp file
+# when this host lets us make one (root, loop driver), else they SKIP.
+truncate -s 16M "$T/loop.img"
+loopdev=$(losetup -f --show "$T/loop.img" 2>/dev/null) || loopdev=""
+PATH="$BIN" "$UB/tests/syscalls" "${loopdev#/dev/}" > "$T/syscalls.out" 2>&1
+[ -n "$loopdev" ] && losetup -d "$loopdev"
+if grep -q '^[0-9]* passed, 0 failed' "$T/syscalls.out"; then
+	pass "syscalls_on_linux${loopdev:+_with_loop}"
+else
+	fail syscalls_on_linux "$(grep -e FAIL -e passed "$T/syscalls.out" | tr '\n' ' ')"
+fi
+"$UB/tests/fuzz" 3000 1 > "$T/fuzz.out" 2>&1
+grep -qx '2 passed, 0 failed' "$T/fuzz.out" && pass fuzz_on_linux ||
+	fail fuzz_on_linux "$(tr '\n' ' ' < "$T/fuzz.out")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,420 @@
+/*
+ * syscalls [DEV] - the system-call test: success and error paths, one
+ * TEST line each (DESIGN.md), then "<N> passed, <M> failed[, <K> skipped]".
+ *
+ * Files are made in a fresh directory under /tmp.  DEV (default sda) is a
+ * disk under /dev for the block-device cases -- nothing is written to it:
+ * every write there is aimed past its end.  Without it those cases SKIP,
+ * so this program also runs on a Linux host (make check-user), where the
+ * answers are Linux's own: the same answers Spindle must give.
+ *
+ * To add a case: write `static void t_name(void)` using CHECK/CHECK_ERR
+ * and add it to the table at the bottom.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <signal.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+/* addresses a user may not touch: unmapped low memory, and the kernel's half */
+#define BAD_LOW     ((void *)16)
+#define BAD_KERNEL  ((void *)0xffff800000001000UL)
+
+static int passed, failed, skipped;
+static const char *cur;                 /* the running case's name */
+static int cur_failed, cur_skipped;
+static char dev_path[64];
+
+static void fail_at(int line, const char *what)
+{
+	if (!cur_failed)
+		printf("TEST syscalls.%s FAIL: line %d: %s (errno %d %s)\n", cur, line, what, errno,
+		       strerror(errno));
+	cur_failed = 1;
+}
+
+/* CHECK(cond): the case fails if cond is false */
+#define CHECK(cond) do { if (!(cond)) fail_at(__LINE__, #cond); } while (0)
+/* CHECK_ERR(call, E): call must return -1 with errno E */
+#define CHECK_ERR(call, E) do {                                                 \
+		errno = 0;                                                      \
+		long r_ = (long)(call);                                         \
+		if (r_ != -1 || errno != (E))                                   \
+			fail_at(__LINE__, #call " should fail with " #E);       \
+	} while (0)
+
+static void skip(const char *why)
+{
+	printf("TEST syscalls.%s SKIP: %s\n", cur, why);
+	cur_skipped = 1;
+}
+
+static int have_dev(void)
+{
+	struct stat st;
+
+	if (stat(dev_path, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		skip("no block device to test on");
+		return 0;
+	}
+	return 1;
+}
+
+/* --- file descriptors --- */
+
+static void t_bad_fd(void)
+{
+	char c;
+
+	CHECK_ERR(read(-1, &c, 1), EBADF);
+	CHECK_ERR(write(999, &c, 1), EBADF);
+	CHECK_ERR(close(999), EBADF);
+	CHECK_ERR(dup(-1), EBADF);
+	CHECK_ERR(dup2(999, 5), EBADF);
+	CHECK_ERR(lseek(999, 0, SEEK_SET), EBADF);
+	CHECK_ERR(fsync(999), EBADF);
+	CHECK_ERR(pread(-5, &c, 1, 0), EBADF);
+}
+
+static void t_file_roundtrip(void)
+{
+	char buf[64];
+	struct stat st;
+	int fd = open("f1", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "hello, disk", 11) == 11);
+	CHECK(lseek(fd, 0, SEEK_CUR) == 11);
+	CHECK(lseek(fd, 7, SEEK_SET) == 7);
+	CHECK(read(fd, buf, sizeof(buf)) == 4 && !memcmp(buf, "disk", 4));
+	CHECK(read(fd, buf, sizeof(buf)) == 0);                  /* end of file */
+	CHECK(pread(fd, buf, 5, 0) == 5 && !memcmp(buf, "hello", 5));
+	CHECK(pwrite(fd, "J", 1, 0) == 1);
+	CHECK(lseek(fd, 0, SEEK_CUR) == 11);                     /* pwrite keeps the offset */
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 11 && S_ISREG(st.st_mode));
+	CHECK(fsync(fd) == 0 && fdatasync(fd) == 0);
+	CHECK(close(fd) == 0);
+	CHECK(stat("f1", &st) == 0 && st.st_size == 11);
+	fd = open("f1", O_WRONLY | O_APPEND);
+	CHECK(fd >= 0 && write(fd, "!", 1) == 1 && close(fd) == 0);
+	fd = open("f1", O_RDONLY);
+	CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) == 12 && !memcmp(buf, "Jello, disk!", 12));
+	close(fd);
+	CHECK_ERR(open("f1", O_RDONLY | O_CREAT | O_EXCL, 0644), EEXIST);
+	CHECK_ERR(open("no/such/file", O_RDONLY), ENOENT);
+	CHECK_ERR(open("f1/x", O_RDONLY), ENOTDIR);
+	CHECK_ERR(open("f1", O_RDONLY | O_DIRECTORY), ENOTDIR);
+	CHECK(unlink("f1") == 0);
+	CHECK_ERR(unlink("f1"), ENOENT);
+}
+
+static void t_dup_pipe(void)
+{
+	int p[2], d;
+	char buf[8];
+
+	CHECK(pipe(p) == 0);
+	CHECK(write(p[1], "abc", 3) == 3);
+	d = dup(p[0]);
+	CHECK(d > p[1]);
+	CHECK(read(d, buf, sizeof(buf)) == 3 && !memcmp(buf, "abc", 3));
+	CHECK(dup2(p[1], 20) == 20);
+	CHECK(write(20, "z", 1) == 1 && read(p[0], buf, 1) == 1 && buf[0] == 'z');
+	CHECK_ERR(lseek(p[0], 0, SEEK_SET), ESPIPE);
+	close(20);
+	close(p[1]);
+	CHECK(read(p[0], buf, 1) == 0);                         /* no writer left: EOF */
+	close(p[0]);
+	close(d);
+}
+
+/* --- bad user pointers: the kernel must refuse them, not crash --- */
+
+static void t_efault(void)
+{
+	int p[2], fd = open("f2", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0 && write(fd, "data", 4) == 4);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK_ERR(read(fd, BAD_LOW, 4), EFAULT);
+	CHECK_ERR(read(fd, BAD_KERNEL, 4), EFAULT);
+	CHECK_ERR(write(fd, BAD_LOW, 4), EFAULT);
+	CHECK_ERR(write(fd, BAD_KERNEL, 4), EFAULT);
+	CHECK_ERR(open(BAD_LOW, O_RDONLY), EFAULT);
+	CHECK_ERR(open(BAD_KERNEL, O_RDONLY), EFAULT);
+	CHECK_ERR(stat("f2", BAD_KERNEL), EFAULT);
+	CHECK_ERR(fstat(fd, BAD_LOW), EFAULT);
+	CHECK_ERR(pipe(BAD_KERNEL), EFAULT);
+	CHECK_ERR(getcwd(BAD_KERNEL, 64) ? 0 : -1, EFAULT);
+	CHECK_ERR(clock_gettime(CLOCK_MONOTONIC, BAD_KERNEL), EFAULT);
+	CHECK_ERR(chdir(BAD_LOW), EFAULT);
+	CHECK_ERR(mkdir(BAD_KERNEL, 0755), EFAULT);
+	CHECK_ERR(getdents64(fd, BAD_KERNEL, 4096), ENOTDIR);   /* not a directory first */
+	CHECK(pipe(p) == 0);
+	CHECK_ERR(write(p[1], BAD_KERNEL, 1), EFAULT);
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	unlink("f2");
+}
+
+/* --- directories --- */
+
+static void t_dirs(void)
+{
+	char cwd[256], buf[256];
+	DIR *d;
+	struct dirent *de;
+	int seen = 0, fd;
+
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(mkdir("d", 0755) == 0);
+	CHECK_ERR(mkdir("d", 0755), EEXIST);
+	fd = open("d/inner", O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_ERR(rmdir("d"), ENOTEMPTY);
+	CHECK(chdir("d") == 0);
+	CHECK(getcwd(buf, sizeof(buf)) && strlen(buf) == strlen(cwd) + 2 &&
+	      !strcmp(buf + strlen(cwd), "/d"));
+	CHECK_ERR(getcwd(buf, 2) ? 0 : -1, ERANGE);
+	CHECK(chdir("..") == 0);
+	d = opendir("d");
+	CHECK(d != NULL);
+	while (d && (de = readdir(d)) != NULL)
+		seen |= !strcmp(de->d_name, "inner") ? 1 : !strcmp(de->d_name, ".") ? 2 :
+			!strcmp(de->d_name, "..") ? 4 : 8;
+	CHECK(seen == 7);
+	if (d)
+		closedir(d);
+	CHECK_ERR(chdir("d/inner"), ENOTDIR);
+	CHECK_ERR(rmdir("d/inner"), ENOTDIR);
+	CHECK(unlink("d/inner") == 0);
+	CHECK_ERR(unlink("d"), EISDIR);
+	CHECK(rmdir("d") == 0);
+	CHECK_ERR(rmdir("d"), ENOENT);
+}
+
+/* --- processes --- */
+
+static void t_fork_wait(void)
+{
+	int st = 0, p[2];
+	pid_t pid, me = getpid();
+	char c = 0;
+
+	CHECK(pipe(p) == 0);
+	pid = fork();
+	if (pid == 0) {
+		/* the child: its own pid, the parent's fds, then exit 42 */
+		char r = getppid() == me ? 'y' : 'n';
+
+		write(p[1], &r, 1);
+		_exit(42);
+	}
+	CHECK(pid > 0 && pid != me);
+	CHECK(read(p[0], &c, 1) == 1 && c == 'y');
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42);
+	CHECK_ERR(waitpid(pid, &st, 0), ECHILD);
+	CHECK_ERR(wait(&st), ECHILD);
+	close(p[0]);
+	close(p[1]);
+
+	/* a child killed by a signal */
+	pid = fork();
+	if (pid == 0) {
+		for (;;)
+			sleep(1);
+	}
+	CHECK(kill(pid, SIGKILL) == 0);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_ERR(kill(pid, 0), ESRCH);
+}
+
+static void t_exec(void)
+{
+	char *argv[] = { "/no/such/program", NULL };
+	int st = 0;
+	pid_t pid;
+
+	CHECK_ERR(execve("/no/such/program", argv, NULL), ENOENT);
+	CHECK_ERR(execve(BAD_KERNEL, argv, NULL), EFAULT);
+	pid = fork();
+	if (pid == 0) {
+		char *targv[] = { "true", NULL };
+
+		execvp("true", targv);
+		_exit(99);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void t_misc(void)
+{
+	struct timespec a, b, nap = { 0, 20 * 1000 * 1000 };
+
+	CHECK(getpid() > 0);
+	CHECK(clock_gettime(CLOCK_MONOTONIC, &a) == 0);
+	CHECK(nanosleep(&nap, NULL) == 0);
+	CHECK(clock_gettime(CLOCK_MONOTONIC, &b) == 0);
+	/* never early (a test of "not too fast" only; no upper bound) */
+	CHECK((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) >= 20000000L);
+	CHECK_ERR(syscall(9999), ENOSYS);
+	CHECK(sched_yield() == 0);
+}
+
+static void t_memory(void)
+{
+	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *big;
+
+	CHECK(p != MAP_FAILED);
+	if (p != MAP_FAILED) {
+		CHECK(p[0] == 0 && p[8191] == 0);       /* anonymous memory is zeroed */
+		p[100] = 7;
+		CHECK(munmap(p, 8192) == 0);
+	}
+	big = malloc(1 << 20);
+	CHECK(big != NULL);
+	if (big)
+		memset(big, 1, 1 << 20);
+	free(big);
+	CHECK(sbrk(0) != (void *)-1);
+}
+
+/* --- block devices --- */
+
+static uint64_t dev_size(int fd)
+{
+	uint64_t bytes = 0;
+
+	ioctl(fd, BLKGETSIZE64, &bytes);
+	return bytes;
+}
+
+static void t_blk_direct_align(void)
+{
+	char *buf;
+	int fd;
+
+	if (!have_dev())
+		return;
+	fd = open(dev_path, O_RDONLY | O_DIRECT);
+	CHECK(fd >= 0);
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(pread(fd, buf, 4096, 0) == 4096);                  /* aligned: fine */
+	CHECK_ERR(pread(fd, buf + 1, 4096, 0), EINVAL);          /* memory unaligned */
+	CHECK_ERR(pread(fd, buf, 4096, 100), EINVAL);            /* offset unaligned */
+	CHECK_ERR(pread(fd, buf, 100, 0), EINVAL);               /* length unaligned */
+	close(fd);
+	munmap(buf, 8192);
+}
+
+static void t_blk_excl(void)
+{
+	int a, b, c;
+
+	if (!have_dev())
+		return;
+	/* O_EXCL on a block device: an exclusive claim (as a mount makes) */
+	a = open(dev_path, O_RDONLY | O_EXCL);
+	CHECK(a >= 0);
+	CHECK_ERR(open(dev_path, O_RDONLY | O_EXCL), EBUSY);
+	c = open(dev_path, O_RDONLY);                           /* a plain open still works */
+	CHECK(c >= 0);
+	close(c);
+	close(a);
+	b = open(dev_path, O_RDONLY | O_EXCL);                  /* released on close */
+	CHECK(b >= 0);
+	close(b);
+}
+
+static void t_blk_end(void)
+{
+	char *buf;
+	uint64_t size;
+	int fd;
+
+	if (!have_dev())
+		return;
+	fd = open(dev_path, O_RDWR);
+	CHECK(fd >= 0);
+	size = dev_size(fd);
+	CHECK(size > 8192 && size % 512 == 0);
+	buf = malloc(8192);
+	memset(buf, 0, 8192);
+	CHECK(pread(fd, buf, 4096, (off_t)(size - 512)) == 512);        /* short */
+	CHECK(pread(fd, buf, 4096, (off_t)size) == 0);                  /* at the end */
+	CHECK(pread(fd, buf, 4096, (off_t)size + 4096) == 0);           /* beyond */
+	CHECK_ERR(pwrite(fd, buf, 512, (off_t)size), ENOSPC);
+	CHECK_ERR(pwrite(fd, buf, 4096, (off_t)size + 8192), ENOSPC);
+	CHECK(lseek(fd, 0, SEEK_END) == (off_t)size);
+	close(fd);
+	free(buf);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+	{ "bad_fd", t_bad_fd },
+	{ "file_roundtrip", t_file_roundtrip },
+	{ "dup_pipe", t_dup_pipe },
+	{ "efault", t_efault },
+	{ "dirs", t_dirs },
+	{ "fork_wait", t_fork_wait },
+	{ "exec", t_exec },
+	{ "misc", t_misc },
+	{ "memory", t_memory },
+	{ "blk_direct_align", t_blk_direct_align },
+	{ "blk_excl", t_blk_excl },
+	{ "blk_end", t_blk_end },
+};
+
+int main(int argc, char **argv)
+{
+	char dir[64];
+	const char *only = argc > 2 ? argv[2] : NULL;
+
+	snprintf(dev_path, sizeof(dev_path), "/dev/%s", argc > 1 ? argv[1] : "sda");
+	snprintf(dir, sizeof(dir), "/tmp/syscalls.%d", getpid());
+	if (mkdir(dir, 0755) < 0 || chdir(dir) < 0) {
+		printf("TEST syscalls.setup FAIL: %s: %s\n", dir, strerror(errno));
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (only && strcmp(only, cases[i].name))
+			continue;
+		cur = cases[i].name;
+		cur_failed = cur_skipped = 0;
+		fflush(stdout);
+		cases[i].fn();
+		if (cur_failed)
+			failed++;
+		else if (cur_skipped)
+			skipped++;
+		else {
+			printf("TEST syscalls.%s PASS\n", cur);
+			passed++;
+		}
+	}
+	chdir("/");
+	rmdir(dir);
+	printf("%d passed, %d failed", passed, failed);
+	if (skipped)
+		printf(", %d skipped", skipped);
+	printf("\n");
+	return failed ? 1 : 0;
+}
