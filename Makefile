@@ -127,8 +127,11 @@ DRIVER_OBJS += \
 	$(D)/md/dm-delay.o \
 	$(D)/md/dm-raid1.o
 
+# The file layer: VFS, ramfs, devtmpfs, proc, sysfs, block-device files.
+include fs/fs.mk
+
 OBJS := $(addprefix $(BUILD)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(KTEST_OBJS) \
-	$(BLOCK_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
+	$(BLOCK_OBJS) $(LIB_OBJS) $(FS_OBJS) $(DRIVER_OBJS))
 
 # `make V=1` shows every command; by default one short line per file.
 ifeq ($(V),1)
@@ -244,7 +247,7 @@ check: deps
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
-	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk
+	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk cpio
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

@@ -77,6 +77,12 @@ struct task_struct {
 	/* statistics (for /proc/<pid>/stat, the hung-task detector) */
 	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */
 	u64 sleep_start;                /* ktime_get_ns() when it last slept */
+
+	/* the file layer (include/spindle/fs.h, contract 4 of issue 7): the
+	 * descriptor table and the cwd/root; NULL in a kernel thread that has
+	 * none (it then looks paths up from the namespace's root) */
+	struct files_struct *files;
+	struct fs_struct *fs;
 };
 
 extern struct task_struct *current_task;
