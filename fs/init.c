@@ -21,11 +21,6 @@
 
 #define INIT_SH_MAX     (64 * 1024)     /* bytes of a scenario's init script */
 
-int init_ramfs_fs(void);
-int init_devtmpfs(void);
-int init_proc_fs(void);
-int init_sysfs(void);
-int unpack_to_rootfs(const char *buf, size_t len);
 
 static int __init vfs_init(void)
 {

@@ -63,7 +63,33 @@ struct inode *pseudo_new_dir(struct super_block *sb,
 /* Parse a decimal number from a short string. */
 int pseudo_parse_ul(const char *s, unsigned long *val);
 
+/* boot (init.c calls them; host tests too) */
+int init_ramfs_fs(void);
+int init_devtmpfs(void);
+int init_proc_fs(void);
+int init_sysfs(void);
+/* initramfs.c: unpack a newc cpio archive into "/"; 0 or -EINVAL/-errno */
+int unpack_to_rootfs(const char *buf, size_t len);
+
 /* block_dev.c */
+bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr);
+void bcache_stats(unsigned long *pages, unsigned long *dirty);
+int bd_claim(struct block_device *bdev, void *holder);
+void bd_release(struct block_device *bdev, void *holder);
+
+/* proc.c, sysfs.c: the texts, for tests */
+struct disk_stats;
+int proc_meminfo_show(char *buf, size_t size);
+int proc_vmstat_show(char *buf, size_t size);
+int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size);
+int sysfs_format_stat(const struct disk_stats *s, char *buf, size_t size);
+
+/* tty.c */
+struct tty_struct;
+struct tty_struct *tty_console(void);
+void n_tty_receive_char(struct tty_struct *tty, char c);
+void tty_insert_flip_char(char c);
+
 struct inode;
 int blkdev_open_inode(struct inode *inode, struct file *f);
 

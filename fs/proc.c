@@ -29,8 +29,6 @@
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
 #define PROC_STACK_MAX  64              /* frames in /proc/<pid>/stack */
 
-void bcache_stats(unsigned long *pages, unsigned long *dirty);
-
 /* --- the system-wide files ---------------------------------------------------- */
 
 static int partitions_show(struct inode *inode, char *buf, size_t size)

@@ -43,6 +43,11 @@ UNIT_TESTS += check_elevator
 # lib/sort.c, and the benchmark's statistics that use it.
 UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c block/blk-trace.c
 UNIT_TESTS += check_sort
+# The file layer (fs/fs.mk lists its sources) and its suites.
+include fs/fs.mk
+UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
+UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
+UNIT_TESTS += check_vfs check_initramfs check_block_dev
 
 # Recursive (=) so that pkg-config runs only when a unit test is built.
 UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude \

@@ -1,0 +1,2 @@
+#include <check.h>
+Suite *unit_suite(void) { return suite_create("initramfs"); }
