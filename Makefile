@@ -77,7 +77,8 @@ KTEST_OBJS := \
 	$(K)/tests/plug_test.o \
 	$(K)/tests/dm_test.o \
 	$(K)/tests/ata_test.o \
-	$(K)/tests/ahci_test.o
+	$(K)/tests/ahci_test.o \
+	$(K)/tests/fs_test.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \
