@@ -481,6 +481,12 @@ static char *getname(const char __user *uname)
 	return name;
 }
 
+/*
+ * WITH_NAME(uname, call): copy the user's path in, evaluate call with the
+ * kernel copy available as __name, free the copy; -EFAULT/-ENAMETOOLONG/
+ * -ENOENT from the copy itself.  Just the getname/putname pair of every
+ * path system call, written once.
+ */
 #define WITH_NAME(uname, call) ({ \
 	char *__n = getname(uname); \
 	long __r = IS_ERR(__n) ? PTR_ERR(__n) : (call); \
