@@ -44,7 +44,9 @@ ARCH_OBJS := \
 	$(A)/acpi.o \
 	$(A)/apic.o \
 	$(A)/irq.o \
-	$(A)/time.o
+	$(A)/time.o \
+	$(A)/uaccess.o \
+	$(A)/usercopy.o
 
 # Core kernel services.
 KERNEL_OBJS := \
@@ -77,7 +79,8 @@ KTEST_OBJS := \
 	$(K)/tests/plug_test.o \
 	$(K)/tests/dm_test.o \
 	$(K)/tests/ata_test.o \
-	$(K)/tests/ahci_test.o
+	$(K)/tests/ahci_test.o \
+	$(K)/tests/user_test.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \

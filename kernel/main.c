@@ -37,6 +37,7 @@
 #include <asm/desc.h>
 #include <asm/traps.h>
 #include <asm/cpu.h>
+#include <asm/extable.h>
 
 #define SPINDLE_VERSION "0.1"
 
@@ -87,6 +88,7 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	gdt_init();
 	idt_init();
 	mm_init();
+	uaccess_init();
 	vga_init();
 	irq_init();
 	sched_init();

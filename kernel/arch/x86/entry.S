@@ -28,6 +28,12 @@ vector_\n:
 
 common_interrupt:
 	cld
+	/* Interrupts do not clear RFLAGS.AC: with SMAP, a user program could
+	 * otherwise enter the kernel with user accesses allowed. */
+	testb $1, x86_smap_enabled(%rip)
+	jz 1f
+	clac
+1:
 	pushq %rdi
 	pushq %rsi
 	pushq %rdx

@@ -21,6 +21,7 @@
 #include <asm/cpu.h>
 #include <asm/io.h>
 #include <asm/pgtable.h>
+#include <asm/extable.h>
 
 struct idt_entry {
 	u16 offset_low;
@@ -146,6 +147,19 @@ void die(const char *what, struct pt_regs *regs)
 	qemu_exit(QEMU_EXIT_PANIC);
 }
 
+/*
+ * A page fault.  In kernel mode it is a bug -- unless it happened in one
+ * of the user-copy routines (uaccess.c), which list their instructions in
+ * the exception-fixup table: then the copy resumes at its fixup and
+ * returns the bytes it could not copy.
+ */
+static void do_page_fault(struct pt_regs *regs)
+{
+	if (!user_mode(regs) && fixup_exception(regs))
+		return;
+	die(exception_names[X86_TRAP_PF], regs);
+}
+
 void x86_handle_interrupt(struct pt_regs *regs)
 {
 	if (regs->vector >= FIRST_EXTERNAL_VECTOR) {
@@ -153,6 +167,13 @@ void x86_handle_interrupt(struct pt_regs *regs)
 		irq_exit_preempt(regs->rflags & X86_EFLAGS_IF);
 		return;
 	}
+	if (regs->vector == X86_TRAP_PF) {
+		do_page_fault(regs);
+		return;
+	}
+	/* A non-canonical user pointer raises #GP, not #PF: same fixups. */
+	if (regs->vector == X86_TRAP_GP && !user_mode(regs) && fixup_exception(regs))
+		return;
 	die(exception_names[regs->vector], regs);
 }
 

@@ -1,0 +1,59 @@
+/*
+ * Suite "user": the user/kernel boundary and processes.
+ *
+ * uaccess cases run in the ktest kernel thread (no user mappings at all):
+ * every user address faults, so each copy must come back through the
+ * exception-fixup table with "nothing copied".
+ */
+#include <spindle/ktest.h>
+#include <spindle/uaccess.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/mm.h>
+#include <asm/extable.h>
+
+/* An address in the lower half that nothing maps. */
+#define UNMAPPED_USER ((void __user *)0x10000000ul)
+
+KTEST(user, uaccess_null)
+{
+	char buf[16];
+
+	memset(buf, 0x5a, sizeof(buf));
+	KT_ASSERT(copy_from_user(buf, NULL, sizeof(buf)) == sizeof(buf));
+	for (unsigned i = 0; i < sizeof(buf); i++)
+		KT_ASSERT_MSG(buf[i] == 0, "byte %u not zeroed", i);
+	KT_ASSERT(copy_to_user(NULL, buf, sizeof(buf)) == sizeof(buf));
+	KT_ASSERT(clear_user(NULL, 8) == 8);
+	KT_ASSERT(strncpy_from_user(buf, NULL, sizeof(buf)) == -EFAULT);
+}
+
+KTEST(user, uaccess_kernel_address)
+{
+	static char secret[8] = "kernel!";
+	char buf[8];
+
+	/* access_ok() refuses it before any access is made */
+	KT_ASSERT(!access_ok(secret, sizeof(secret)));
+	KT_ASSERT(copy_from_user(buf, (const void __user *)secret, 8) == 8);
+	KT_ASSERT(copy_to_user((void __user *)secret, "xxxxxxx", 8) == 8);
+	KT_ASSERT(strcmp(secret, "kernel!") == 0);
+	KT_ASSERT(strncpy_from_user(buf, (const char __user *)secret, 8) == -EFAULT);
+	/* a range that starts in user space and runs into the kernel */
+	KT_ASSERT(!access_ok((void __user *)(USER_SPACE_END - 4), 8));
+	KT_ASSERT(access_ok((void __user *)(USER_SPACE_END - 8), 8));
+}
+
+KTEST(user, uaccess_unmapped_fixup)
+{
+	char buf[32];
+
+	/* These do reach the copy instructions, which fault and resume at
+	 * their fixups (the fault handler would die() otherwise). */
+	KT_ASSERT(search_exception_tables(0) == NULL);
+	KT_ASSERT(copy_from_user(buf, UNMAPPED_USER, sizeof(buf)) == sizeof(buf));
+	KT_ASSERT(copy_to_user(UNMAPPED_USER, buf, sizeof(buf)) == sizeof(buf));
+	KT_ASSERT(clear_user(UNMAPPED_USER, sizeof(buf)) == sizeof(buf));
+	KT_ASSERT(strncpy_from_user(buf, UNMAPPED_USER, sizeof(buf)) == -EFAULT);
+	KT_ASSERT(copy_from_user(buf, UNMAPPED_USER, 0) == 0);
+}
