@@ -46,7 +46,10 @@ ARCH_OBJS := \
 	$(A)/irq.o \
 	$(A)/time.o \
 	$(A)/uaccess.o \
-	$(A)/usercopy.o
+	$(A)/usercopy.o \
+	$(A)/syscall.o \
+	$(A)/process.o \
+	$(A)/rtc.o
 
 # Core kernel services.
 KERNEL_OBJS := \
@@ -67,6 +70,16 @@ KERNEL_OBJS := \
 	$(K)/mm/mempool.o \
 	$(K)/timer.o
 
+# Processes and system calls (docs/processes.md).
+KERNEL_OBJS += \
+	$(K)/mm/mmap.o \
+	$(K)/fork.o \
+	$(K)/exec.o \
+	$(K)/exit.o \
+	$(K)/signal.o \
+	$(K)/sys.o \
+	$(K)/fs_fallback.o
+
 # In-kernel test suites (run with test=<suite>).
 KTEST_OBJS := \
 	$(K)/tests/boot_test.o \
@@ -80,7 +93,8 @@ KTEST_OBJS := \
 	$(K)/tests/dm_test.o \
 	$(K)/tests/ata_test.o \
 	$(K)/tests/ahci_test.o \
-	$(K)/tests/user_test.o
+	$(K)/tests/user_test.o \
+	$(K)/tests/user/embed.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \
@@ -192,6 +206,9 @@ $(ISO): $(KERNEL_ELF) tools/grub.cfg
 	$(Q)cp tools/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+# The user suite's test programs, linked into the kernel (user.mk).
+include kernel/tests/user/user.mk
 
 # --- running it ---------------------------------------------------------
 
