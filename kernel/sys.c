@@ -56,6 +56,8 @@ static bool pgrp_in_session(int pgrp, int sid)
 long sys_setpgid(pid_t pid, pid_t pgid)
 {
 	struct task_struct *t;
+	unsigned long flags;
+	long err = 0;
 
 	if (pgid < 0)
 		return -EINVAL;
@@ -63,17 +65,18 @@ long sys_setpgid(pid_t pid, pid_t pgid)
 		pid = current->pid;
 	if (pgid == 0)
 		pgid = pid;
+	flags = local_irq_save();               /* t cannot be reaped meanwhile */
 	t = find_task_by_pid(pid);
 	if (!t || !t->sighand || t->exit_state || (t != current && t->parent != current))
-		return -ESRCH;
-	if (t->sid != current->sid)
-		return -EPERM;
-	if (t->sid == t->pid)
-		return -EPERM;                  /* a session leader stays put */
-	if (pgid != pid && !pgrp_in_session(pgid, current->sid))
-		return -EPERM;
-	t->pgid = pgid;
-	return 0;
+		err = -ESRCH;
+	else if (t->sid != current->sid || t->sid == t->pid)
+		err = -EPERM;                   /* another session, or its leader */
+	else if (pgid != pid && !pgrp_in_session(pgid, current->sid))
+		err = -EPERM;                   /* no such group here */
+	else
+		t->pgid = pgid;
+	local_irq_restore(flags);
+	return err;
 }
 
 /* A new session and group, led by the caller (not already a group leader). */
@@ -115,11 +118,19 @@ long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp)
 	else
 		deadline = now + ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 	/* never early (as msleep): sleep by ticks until the clock has passed
-	 * the deadline; a signal ends it with -EINTR and the time left */
-	while ((now = ktime_get_ns()) < deadline) {
-		u64 left = deadline - now;
+	 * the deadline; a signal ends it with -EINTR and the time left.  The
+	 * state is set before the signal test, so a kill() in between still
+	 * finds us TASK_INTERRUPTIBLE and wakes us (sched.h's rule). */
+	for (;;) {
+		u64 left;
 
+		set_current_state(TASK_INTERRUPTIBLE);
+		now = ktime_get_ns();
+		if (now >= deadline)
+			break;
+		left = deadline - now;
 		if (signal_pending(current)) {
+			__set_current_state(TASK_RUNNING);
 			if (rmtp) {
 				ts.tv_sec = left / NSEC_PER_SEC;
 				ts.tv_nsec = left % NSEC_PER_SEC;
@@ -128,10 +139,10 @@ long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp)
 			}
 			return -EINTR;
 		}
-		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_timeout(min_t(u64, msecs_to_jiffies(left / NSEC_PER_MSEC) + 1,
 				       MAX_SCHEDULE_TIMEOUT / 2));
 	}
+	__set_current_state(TASK_RUNNING);
 	return 0;
 }
 
