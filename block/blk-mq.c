@@ -69,7 +69,8 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 		return NULL;
 	q->tag_set = set;
 	q->limits.max_segments = DEFAULT_MAX_SEGMENTS;
-	q->nr_requests = set->nr_requests ? set->nr_requests : 2 * set->queue_depth;
+	q->nr_requests = set->nr_requests ? set->nr_requests :
+			 max(2 * set->queue_depth, (unsigned int)BLKDEV_DEFAULT_RQ);
 	INIT_LIST_HEAD(&q->free_rqs);
 	INIT_LIST_HEAD(&q->dispatch);
 	init_waitqueue_head(&q->rq_wait);

@@ -1237,6 +1237,33 @@ class SelfTest(unittest.TestCase):
                 self.assertEqual(r.returncode, 1)
                 self.assertIn("sda5", r.stdout)
 
+    def test_trace_report(self):
+        """tools/trace-report.py: counts and latencies from blkparse lines."""
+        lines = ["[    1.0]   8,0    0        1     0.000000000     1  Q   W 0 + 8 [a]",
+                 "  8,0    0        2     0.000100000     1  G   W 0 + 8 [a]",
+                 "  8,0    0        3     0.000200000     1  Q   W 8 + 8 [a]",
+                 "  8,0    0        4     0.000300000     1  M   W 8 + 8 [a]",
+                 "  8,0    0        5     0.000400000     1 UT   N [a] 1",
+                 "  8,0    0        6     0.001000000     1  D   W 0 + 16 [a]",
+                 "  8,0    0        7     0.003000000     2  C   W 0 + 16 [0]",
+                 "  8,0    0        8     0.004000000     1  Q   R 100 + 8 [a]",
+                 "  8,0    0        9     0.005000000     1  D   R 100 + 8 [a]",
+                 "  8,0    0       10     0.006000000     1  D   R 50 + 8 [a]",
+                 "  8,16   0        1     0.000000000     1  Q   R 0 + 8 [a]",
+                 "not a trace line"]
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "t.log"
+            log.write_text("\n".join(lines) + "\n")
+            r = subprocess.run([sys.executable, str(ROOT / "tools" / "trace-report.py"),
+                                str(log), "--dev", "8,0"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {l.split()[0]: l.split() for l in r.stdout.splitlines()[1:3]}
+        # W: 2 queued, 1 merged, 1 request, 1 completed, q2c (3.0 + 2.8)/2 ms, d2c 2 ms
+        self.assertEqual(rows["W"][1:5], ["2", "1", "1", "1"])
+        self.assertEqual(rows["W"][5:], ["2900.0", "2000.0"])
+        self.assertEqual(rows["R"][1:5], ["1", "0", "2", "0"])
+        self.assertIn("dispatch order: 3 requests, 1 descents", r.stdout)
+
     def test_expect_order_and_reject(self):
         scn = "expect: ^Command line\nexpect: ^Spindle[ ]\nreject: TEST boot\\.banner\n"
         r = self.judge(scn, "pass", self.LOG)
