@@ -6,6 +6,22 @@
 
 #include <spindle/fs.h>
 
+/*
+ * The sys_* prototypes (proc's syscalls.h, which the definitions here must
+ * match) and signals.  Both headers use ABI type names the C library also
+ * has, so the host unit tests get bare declarations instead.
+ */
+#ifndef SPINDLE_HOST
+#include <spindle/syscalls.h>
+#include <spindle/signal.h>
+#else
+bool signal_pending(struct task_struct *t);
+int kill_pgrp(int pgrp, int sig);
+#ifndef SIGINT
+#define SIGINT 2
+#endif
+#endif
+
 /* dcache.c: dentries and their counts are under this spinlock */
 extern spinlock_t dcache_lock;
 
@@ -33,10 +49,9 @@ void put_files_struct(struct files_struct *files);
 void current_root_pwd(struct path *root, struct path *pwd);
 
 /*
- * Waits that a signal should interrupt (a pipe, the console).  Signals
- * belong to the process layer; until it is merged nothing interrupts them.
- * After merging, this is signal_pending(current) and the caller returns
- * -EINTR (Linux: -ERESTARTSYS).
+ * Waits that a signal should interrupt (a pipe, the console): true when
+ * current has a signal to act on (signal_pending(), kernel/signal.c); the
+ * wait then ends with -EINTR (Linux: -ERESTARTSYS and a restart).
  */
 bool fs_signal_pending(void);
 

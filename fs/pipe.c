@@ -320,5 +320,5 @@ long sys_pipe(int __user *fildes)
 
 bool fs_signal_pending(void)
 {
-	return false;   /* see internal.h: signal_pending(current) after merging */
+	return signal_pending(current);
 }

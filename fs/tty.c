@@ -36,7 +36,6 @@
 #include <spindle/printk.h>
 #include "internal.h"
 
-#define SIGINT          2
 #define TTY_LINE_MAX    255     /* characters in one line being edited */
 #define TTY_COOKED      1024    /* finished input waiting for a reader */
 #define TTY_FLIP        256     /* raw bytes from the interrupt handler */
@@ -76,13 +75,6 @@ static struct tty_struct console_tty = {
 	.flip_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.flip_wait),
 	.write_lock = __MUTEX_INITIALIZER(console_tty.write_lock),
 };
-
-/* The process layer provides it (contract 5); until then nothing to signal. */
-__weak int kill_pgrp(int pgrp, int sig)
-{
-	(void)pgrp; (void)sig;
-	return -ESRCH;
-}
 
 static void tty_echo(const char *s, size_t len)
 {

@@ -6,7 +6,6 @@
 #include <spindle/uio.h>
 #include <spindle/uaccess.h>
 #include <spindle/string.h>
-#include <spindle/errno.h>
 
 void iov_iter_advance(struct iov_iter *i, size_t bytes)
 {
@@ -55,32 +54,3 @@ size_t iov_iter_zero(size_t bytes, struct iov_iter *i)
 	return n;
 }
 
-/*
- * Until the process layer's uaccess implementation is merged (contract 3:
- * with exception fixup), these weak stand-ins copy nothing: every user
- * copy "faults" (-EFAULT).  No user space exists before that merge, so no
- * caller can tell; the strong definitions replace them at link time.
- */
-__weak unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
-{
-	(void)to; (void)from;
-	return n;
-}
-
-__weak unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
-{
-	(void)to; (void)from;
-	return n;
-}
-
-__weak unsigned long clear_user(void __user *to, unsigned long n)
-{
-	(void)to;
-	return n;
-}
-
-__weak long strncpy_from_user(char *dst, const char __user *src, long count)
-{
-	(void)dst; (void)src; (void)count;
-	return -EFAULT;
-}

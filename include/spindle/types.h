@@ -30,14 +30,15 @@ typedef u64 sector_t;      /* a 512-byte sector number */
 #ifndef SPINDLE_HOST
 typedef long ssize_t;
 typedef u32 dev_t;              /* major:minor of a device */
-typedef long off_t;             /* a file offset (lseek's argument) */
-typedef long long loff_t;       /* a file offset inside the kernel */
+/* The system-call ABI's types, as x86-64 Linux defines them. */
+typedef int pid_t;
+typedef long off_t;
+typedef long long loff_t;
+typedef int clockid_t;
 #else
 #include <sys/types.h>
 #endif
-
-/* The file layer (include/spindle/fs.h): as Linux. */
-typedef unsigned short umode_t; /* file type and permission bits (S_IF*) */
+typedef unsigned short umode_t; /* a file's type and permission bits */
 typedef unsigned long pgoff_t;  /* a page index inside a file or device */
 
 #endif /* SPINDLE_TYPES_H */
