@@ -143,20 +143,21 @@ static char task_state_char(const struct task_struct *p)
 }
 
 /*
- * /proc/<pid>/stat: pid (comm) state, then Linux's fields 4..52 in order.
- * Spindle has no ppid/pgrp/session yet (the process layer adds them), no
- * CPU-time accounting and no user memory map here: those print 0.
- * priority 20 and nice 0 are the values of a normal Linux task; field 38
- * exit_signal is SIGCHLD (17).
+ * /proc/<pid>/stat: pid (comm) state, then Linux's fields 4..52 in order:
+ * ppid, pgrp and session from the process layer; what Spindle does not
+ * track (CPU times, faults, the memory map) prints 0.  tpgid is -1 (no
+ * controlling terminal recorded), priority 20 and nice 0 are a normal
+ * Linux task's values, field 38 exit_signal is SIGCHLD (17).
  */
 int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size)
 {
-	int n = scnprintf(buf, size, "%d (%s) %c", p->pid, p->comm, task_state_char(p));
+	int n = scnprintf(buf, size, "%d (%s) %c %d %d %d 0 -1", p->pid, p->comm,
+			  task_state_char(p), p->parent ? p->parent->pid : 0, p->pgid, p->sid);
 
-	/* 4 ppid .. 17 cutime..cstime: ppid pgrp session tty_nr tpgid flags
-	 * minflt cminflt majflt cmajflt utime stime cutime cstime */
-	for (int f = 4; f <= 17; f++)
-		n += scnprintf(buf + n, size - n, " %d", f == 8 ? -1 : 0);  /* tpgid -1 */
+	/* 9 flags .. 17 cstime: flags minflt cminflt majflt cmajflt utime
+	 * stime cutime cstime */
+	for (int f = 9; f <= 17; f++)
+		n += scnprintf(buf + n, size - n, " 0");
 	n += scnprintf(buf + n, size - n, " 20 0 1 0");  /* priority nice threads itrealvalue */
 	/* 22 starttime .. 52 exit_code: 0, except 38 exit_signal (SIGCHLD) */
 	for (int f = 22; f <= 52; f++)
