@@ -652,14 +652,13 @@ static int blkdev_reread_part(struct block_device *whole)
 				mutex_unlock(&c->lock);
 				bcache_destroy(c);
 			}
-			/* block/ has no "delete partition" yet: see the report */
-			disk->part[p] = NULL;
-			kfree(b);
 		}
 	}
 	mutex_unlock(&bcache_list_lock);
-	if (!err)
+	if (!err) {
+		blk_drop_partitions(disk);
 		blk_scan_partitions(disk);
+	}
 	return err;
 }
 

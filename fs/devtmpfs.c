@@ -69,6 +69,7 @@ static int devtmpfs_iterate(struct file *f, struct dir_context *ctx)
 			return 0;
 	/* then every block device, in registration order */
 	n = ARRAY_SIZE(char_nodes) + 2;
+	mutex_lock(&disk_list_lock);            /* disks and partitions stay put */
 	list_for_each_entry(disk, &disk_list, list)
 		for (int p = 0; p < DISK_MAX_PARTS; p++) {
 			struct block_device *b = disk->part[p];
@@ -79,8 +80,10 @@ static int devtmpfs_iterate(struct file *f, struct dir_context *ctx)
 				continue;
 			if (!dir_emit(ctx, b->bd_name, strlen(b->bd_name),
 				      1000 + MINOR(b->bd_dev) + 4096ull * MAJOR(b->bd_dev), DT_BLK))
-				return 0;
+				goto out;
 		}
+out:
+	mutex_unlock(&disk_list_lock);
 	return 0;
 }
 

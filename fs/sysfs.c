@@ -7,7 +7,9 @@
  *   /sys/block/<disk>/dev                  "major:minor"
  *   /sys/block/<disk>/stat                 Linux's 17 I/O counters
  *   /sys/block/<disk>/trace                the disk's blktrace events in
- *                                          blkparse's layout (blktrace=<disk>)
+ *                                          blkparse's layout; write 1 to start
+ *                                          tracing, 0 to stop (blktrace=<disk>
+ *                                          starts it at boot)
  *   /sys/block/<disk>/<part>/{size,start,stat,dev}
  *   /sys/block/<disk>/queue/scheduler      "[mq-deadline] none cscan"; write
  *                                          a name to switch (elevator_switch)
@@ -88,7 +90,7 @@ static int trace_show(struct inode *inode, char *buf, size_t size)
 	unsigned int first, n = 0;
 
 	if (!bt)
-		return 0;               /* not traced: boot with blktrace=<disk> */
+		return 0;               /* not traced: echo 1 > trace, or blktrace=<disk> */
 	/* the ring keeps the last bt->size events of bt->head recorded */
 	first = bt->head > bt->size ? bt->head - bt->size : 0;
 	for (unsigned int i = first; i < bt->head && size - n > 160; i++) {
@@ -160,7 +162,22 @@ ATTR_RO(stat, stat_show);
 ATTR_RO(nr_requests, nr_requests_show);
 ATTR_RO(max_sectors_kb, max_sectors_kb_show);
 ATTR_RO(logical_block_size, lbs_show);
-static const struct pseudo_file attr_trace = { .show = trace_show, .size_hint = 256 * 1024 };
+/* "1" starts tracing the disk, "0" stops it (blktrace=<disk> starts it at boot). */
+static int trace_store(struct inode *inode, const char *buf, size_t len)
+{
+	struct gendisk *disk = attr_bdev(inode)->bd_disk;
+
+	if (len >= 1 && buf[0] == '1')
+		return blk_trace_start(disk);
+	if (len >= 1 && buf[0] == '0') {
+		blk_trace_stop(disk);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const struct pseudo_file attr_trace = { .show = trace_show, .store = trace_store,
+					       .size_hint = 256 * 1024 };
 static const struct pseudo_file attr_scheduler = { .show = scheduler_show, .store = scheduler_store };
 static const struct pseudo_file attr_iosched = { .show = iosched_show, .store = iosched_store };
 
@@ -172,7 +189,7 @@ struct sysfs_entry {
 
 static const struct sysfs_entry disk_entries[] = {
 	{ "size", 0444, &attr_size }, { "dev", 0444, &attr_dev }, { "stat", 0444, &attr_stat },
-	{ "trace", 0444, &attr_trace }, { "queue", 0555, NULL },
+	{ "trace", 0644, &attr_trace }, { "queue", 0555, NULL },
 };
 static const struct sysfs_entry part_entries[] = {
 	{ "size", 0444, &attr_size }, { "start", 0444, &attr_start },
@@ -355,10 +372,12 @@ static int block_iterate(struct file *f, struct dir_context *ctx)
 
 	if (!dir_emit_dots(f, ctx))
 		return 0;
+	mutex_lock(&disk_list_lock);
 	list_for_each_entry(disk, &disk_list, list)
 		if (n++ >= ctx->pos &&
 		    !dir_emit(ctx, disk->disk_name, strlen(disk->disk_name), 200 + n, DT_DIR))
-			return 0;
+			break;
+	mutex_unlock(&disk_list_lock);
 	return 0;
 }
 
