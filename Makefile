@@ -45,7 +45,12 @@ ARCH_OBJS := \
 	$(A)/acpi.o \
 	$(A)/apic.o \
 	$(A)/irq.o \
-	$(A)/time.o
+	$(A)/time.o \
+	$(A)/uaccess.o \
+	$(A)/usercopy.o \
+	$(A)/syscall.o \
+	$(A)/process.o \
+	$(A)/rtc.o
 
 # Core kernel services.
 KERNEL_OBJS := \
@@ -66,6 +71,16 @@ KERNEL_OBJS := \
 	$(K)/mm/mempool.o \
 	$(K)/timer.o
 
+# Processes and system calls (docs/processes.md).
+KERNEL_OBJS += \
+	$(K)/mm/mmap.o \
+	$(K)/fork.o \
+	$(K)/exec.o \
+	$(K)/exit.o \
+	$(K)/signal.o \
+	$(K)/sys.o \
+	$(K)/fs_fallback.o
+
 # In-kernel test suites (run with test=<suite>).
 KTEST_OBJS := \
 	$(K)/tests/boot_test.o \
@@ -78,7 +93,10 @@ KTEST_OBJS := \
 	$(K)/tests/plug_test.o \
 	$(K)/tests/dm_test.o \
 	$(K)/tests/ata_test.o \
-	$(K)/tests/ahci_test.o
+	$(K)/tests/ahci_test.o \
+	$(K)/tests/user_test.o \
+	$(K)/tests/user/embed.o \
+	$(K)/tests/fs_test.o
 
 # The bio layer (the request layer joins it later).
 BLOCK_OBJS := \
@@ -128,8 +146,11 @@ DRIVER_OBJS += \
 	$(D)/md/dm-delay.o \
 	$(D)/md/dm-raid1.o
 
+# The file layer: VFS, ramfs, devtmpfs, proc, sysfs, block-device files.
+include fs/fs.mk
+
 OBJS := $(addprefix $(BUILD)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(KTEST_OBJS) \
-	$(BLOCK_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
+	$(BLOCK_OBJS) $(LIB_OBJS) $(FS_OBJS) $(DRIVER_OBJS))
 
 # `make V=1` shows every command; by default one short line per file.
 ifeq ($(V),1)
@@ -195,6 +216,9 @@ $(ISO): $(KERNEL_ELF) $(INITRAMFS) tools/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
+# The user suite's test programs, linked into the kernel (user.mk).
+include kernel/tests/user/user.mk
+
 # --- running it ---------------------------------------------------------
 
 QEMUOPTS  = -M q35 -m 256M -no-reboot
@@ -250,7 +274,7 @@ check: deps check-user
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	cpio bsdextrautils
+	gnuplot-nox cpio bsdextrautils
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

@@ -9,9 +9,11 @@
  * mean and 99th-percentile latency, the merges the request layer made, and
  * how deep the queue got at the driver -- the number that shows NCQ at work.
  *
- * No plug is used: each bio goes down as it is submitted, as an
- * asynchronous-I/O engine does, so sequential merges happen only in the
- * elevator, while requests wait for a free tag.
+ * Each refill of the queue -- as many bios as there is room for -- is
+ * submitted under one plug, as Linux's io_submit() does with a batch: at
+ * qd 1 nothing can merge, at higher depths sequential bios merge on the
+ * plug, and later in the elevator while requests wait for a tag.
+ * randrw mixes reads and writes half and half (same seed, same mix).
  *
  * Performance is shown by running this, never asserted in a test: the
  * machines that run the tests are noisy.
@@ -19,6 +21,7 @@
 #include <spindle/blkdev.h>
 #include <spindle/blk_bench.h>
 #include <spindle/bio.h>
+#include <spindle/blk_plug.h>
 #include <spindle/wait.h>
 #include <spindle/sched.h>
 #include <spindle/time.h>
@@ -36,6 +39,7 @@
 const char *const bench_rw_names[] = {
 	[BENCH_READ] = "read", [BENCH_WRITE] = "write",
 	[BENCH_RANDREAD] = "randread", [BENCH_RANDWRITE] = "randwrite",
+	[BENCH_RANDRW] = "randrw",
 };
 
 int bench_parse_rw(const char *s)
@@ -111,8 +115,8 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	struct request_queue *q = bdev->bd_disk->queue;
 	unsigned int lbs = q->limits.logical_block_size;
 	u64 nr_blocks = (bdev_nr_sectors(bdev) << SECTOR_SHIFT) / (o->bs ? o->bs : 1);
-	bool write = o->rw == BENCH_WRITE || o->rw == BENCH_RANDWRITE;
-	bool random = o->rw == BENCH_RANDREAD || o->rw == BENCH_RANDWRITE;
+	bool write = o->rw == BENCH_WRITE || o->rw == BENCH_RANDWRITE || o->rw == BENCH_RANDRW;
+	bool random = o->rw >= BENCH_RANDREAD;
 	unsigned int order;
 	struct bench_ctx c;
 	struct page *data;
@@ -142,29 +146,38 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	start = ktime_get_ns();
 
 	while (submitted < total) {
-		struct bench_io *io;
-		struct bio *bio;
-		u64 block;
+		struct blk_plug plug;
+		unsigned int room;
 
+		/* refill the queue: everything that fits goes under one plug,
+		 * as Linux's io_submit() does with a batch */
 		wait_event(c.wait, READ_ONCE(c.inflight) < o->qd);
-		io = kmalloc(sizeof(*io), GFP_KERNEL);
-		bio = bio_alloc(GFP_NOIO, (o->bs + PAGE_SIZE - 1) / PAGE_SIZE);
-		block = random ? splitmix64(rnd++) % nr_blocks : submitted % nr_blocks;
-		bio_set_dev(bio, bdev);
-		bio->bi_iter.bi_sector = block * (o->bs >> SECTOR_SHIFT);
-		bio->bi_opf = write ? REQ_OP_WRITE : REQ_OP_READ;
-		bio->bi_end_io = bench_end_io;
-		bio->bi_private = io;
-		for (u32 off = 0; off < o->bs; off += PAGE_SIZE)
-			bio_add_page(bio, data + off / PAGE_SIZE, min_t(u32, PAGE_SIZE, o->bs - off), 0);
-		io->ctx = &c;
-		spin_lock_irq(&c.wait.lock);
-		c.inflight++;
-		c.inflight_max = max(c.inflight_max, c.inflight);
-		spin_unlock_irq(&c.wait.lock);
-		io->start = ktime_get_ns();
-		submit_bio(bio);
-		submitted++;
+		room = o->qd - READ_ONCE(c.inflight);
+		blk_start_plug(&plug);
+		while (room-- && submitted < total) {
+			struct bench_io *io = kmalloc(sizeof(*io), GFP_KERNEL);
+			struct bio *bio = bio_alloc(GFP_NOIO, (o->bs + PAGE_SIZE - 1) / PAGE_SIZE);
+			u64 block = random ? splitmix64(rnd++) % nr_blocks : submitted % nr_blocks;
+			bool w = o->rw == BENCH_RANDRW ? splitmix64(rnd++) & 1 : write;
+
+			bio_set_dev(bio, bdev);
+			bio->bi_iter.bi_sector = block * (o->bs >> SECTOR_SHIFT);
+			bio->bi_opf = w ? REQ_OP_WRITE : REQ_OP_READ;
+			bio->bi_end_io = bench_end_io;
+			bio->bi_private = io;
+			for (u32 off = 0; off < o->bs; off += PAGE_SIZE)
+				bio_add_page(bio, data + off / PAGE_SIZE,
+					     min_t(u32, PAGE_SIZE, o->bs - off), 0);
+			io->ctx = &c;
+			spin_lock_irq(&c.wait.lock);
+			c.inflight++;
+			c.inflight_max = max(c.inflight_max, c.inflight);
+			spin_unlock_irq(&c.wait.lock);
+			io->start = ktime_get_ns();
+			submit_bio(bio);
+			submitted++;
+		}
+		blk_finish_plug(&plug);
 	}
 	wait_event(c.wait, READ_ONCE(c.inflight) == 0);
 

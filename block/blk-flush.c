@@ -157,7 +157,7 @@ static void blk_kick_flush(struct request_queue *q)
 	INIT_LIST_HEAD(&flush_rq->flush_list);
 	flush_rq->q = q;
 	flush_rq->tag = -1;
-	flush_rq->cmd_flags = REQ_OP_FLUSH | REQ_SYNC;
+	flush_rq->cmd_flags = REQ_OP_FLUSH;
 	flush_rq->rq_flags = RQF_FLUSH_RQ;
 	flush_rq->end_io = flush_end_io;
 	/* Linux counts flushes on the whole disk */

@@ -50,6 +50,7 @@
 #define DEFAULT_MAX_SEGMENTS    128
 
 static void blk_mq_make_request(struct request_queue *q, struct bio *bio);
+static void __blk_mq_run_hw_queue(struct request_queue *q);
 
 /* Every request-based queue, for the timeout scan. */
 static LIST_HEAD(mq_queues);
@@ -68,7 +69,8 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 		return NULL;
 	q->tag_set = set;
 	q->limits.max_segments = DEFAULT_MAX_SEGMENTS;
-	q->nr_requests = set->nr_requests ? set->nr_requests : 2 * set->queue_depth;
+	q->nr_requests = set->nr_requests ? set->nr_requests :
+			 max(2 * set->queue_depth, (unsigned int)BLKDEV_DEFAULT_RQ);
 	INIT_LIST_HEAD(&q->free_rqs);
 	INIT_LIST_HEAD(&q->dispatch);
 	init_waitqueue_head(&q->rq_wait);
@@ -412,6 +414,23 @@ static struct request *blk_mq_next_to_dispatch(struct request_queue *q)
 
 void blk_mq_run_hw_queue(struct request_queue *q)
 {
+	struct task_struct *outer = READ_ONCE(q->dispatch_task);
+
+	/*
+	 * A driver that completes inside queue_rq() (null_blk irqmode=0)
+	 * ends the request here, and blk_mq_end_request() runs the queue
+	 * again: that inner run is not needed -- this loop goes on while
+	 * tags are free -- and would nest one stack frame per request.
+	 */
+	if (outer == current)
+		return;
+	WRITE_ONCE(q->dispatch_task, current);
+	__blk_mq_run_hw_queue(q);
+	WRITE_ONCE(q->dispatch_task, outer);
+}
+
+static void __blk_mq_run_hw_queue(struct request_queue *q)
+{
 	for (;;) {
 		struct request *rq;
 		unsigned long flags;
@@ -483,7 +502,6 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
  */
 void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
 {
-	(void)from_schedule;
 	while (!list_empty(&plug->mq_list)) {
 		struct request *first = list_first_entry(&plug->mq_list, struct request, queuelist);
 		struct request_queue *q = first->q;
@@ -497,7 +515,7 @@ void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
 				list_move_tail(&rq->queuelist, &batch);
 				depth++;
 			}
-		blk_add_trace_unplug(q, depth);
+		blk_add_trace_unplug(q, depth, from_schedule);
 		blk_mq_insert_and_run(q, &batch);
 	}
 	plug->rq_count = 0;

@@ -20,6 +20,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/irqflags.h>
+#include <spindle/errno.h>
 
 #define BLK_TRACE_EVENTS    4096
 
@@ -51,15 +52,30 @@ static bool name_listed(const char *list, const char *name)
 }
 
 static LIST_HEAD(traced_disks);          /* through a small holder */
-struct traced { struct list_head list; struct request_queue *q; };
+struct traced {
+	struct list_head list;
+	struct request_queue *q;
+	struct blk_trace *stopped;      /* the ring of a stopped trace, kept */
+};
 
-void blk_trace_setup_disk(struct gendisk *disk)
+int blk_trace_start(struct gendisk *disk)
 {
 	struct blk_trace *bt;
 	struct traced *t;
 
-	if (!name_listed(blktrace_disks, disk->disk_name) || disk->queue->blk_trace)
-		return;
+	if (disk->queue->blk_trace)
+		return 0;
+	list_for_each_entry(t, &traced_disks, list)
+		if (t->q == disk->queue && t->stopped) {
+			/* traced before: a fresh start in the same ring */
+			bt = t->stopped;
+			t->stopped = NULL;
+			bt->head = bt->shown = 0;
+			bt->start_ns = ktime_get_ns();
+			WRITE_ONCE(disk->queue->blk_trace, bt);
+			pr_info("blktrace: tracing %s\n", disk->disk_name);
+			return 0;
+		}
 	bt = kzalloc(sizeof(*bt), GFP_KERNEL);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (bt)
@@ -70,7 +86,7 @@ void blk_trace_setup_disk(struct gendisk *disk)
 			kfree(bt->ev);
 		kfree(bt);
 		kfree(t);
-		return;
+		return -ENOMEM;
 	}
 	bt->size = BLK_TRACE_EVENTS;
 	bt->dev = MKDEV(disk->major, disk->first_minor);
@@ -78,8 +94,32 @@ void blk_trace_setup_disk(struct gendisk *disk)
 	strlcpy(bt->name, disk->disk_name, sizeof(bt->name));
 	t->q = disk->queue;
 	list_add_tail(&t->list, &traced_disks);
-	disk->queue->blk_trace = bt;
+	WRITE_ONCE(disk->queue->blk_trace, bt);         /* events from now on */
 	pr_info("blktrace: tracing %s\n", disk->disk_name);
+	return 0;
+}
+
+/*
+ * Stop recording.  The ring stays readable (show=blktrace) until the next
+ * start; an event being recorded right now by kblockd or an interrupt
+ * still finds it.
+ */
+void blk_trace_stop(struct gendisk *disk)
+{
+	struct traced *t;
+
+	list_for_each_entry(t, &traced_disks, list)
+		if (t->q == disk->queue && t->q->blk_trace) {
+			t->stopped = t->q->blk_trace;
+			WRITE_ONCE(t->q->blk_trace, NULL);
+			pr_info("blktrace: stopped tracing %s\n", disk->disk_name);
+		}
+}
+
+void blk_trace_setup_disk(struct gendisk *disk)
+{
+	if (name_listed(blktrace_disks, disk->disk_name))
+		blk_trace_start(disk);
 }
 
 /* A new event slot in q's ring, filled with the common fields; or NULL. */
@@ -103,6 +143,7 @@ static void add_event(struct request_queue *q, char action, u32 opf, u64 sector,
 	e->extra = extra;
 	e->dev = bt->dev;
 	e->from_dev = from_dev;
+	e->implicit = false;
 	e->pid = current ? current->pid : 0;
 	strlcpy(e->comm, current ? current->comm : "?", sizeof(e->comm));
 	local_irq_restore(flags);
@@ -136,9 +177,13 @@ void blk_add_trace_plug(struct request_queue *q)
 	add_event(q, 'P', 0, 0, 0, 0, 0, 0);
 }
 
-void blk_add_trace_unplug(struct request_queue *q, unsigned int depth)
+void blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from_schedule)
 {
+	struct blk_trace *bt = q ? q->blk_trace : NULL;
+
 	add_event(q, 'U', 0, 0, 0, 0, depth, 0);
+	if (bt)
+		bt->ev[(bt->head - 1) % bt->size].implicit = from_schedule;
 }
 
 void blk_fill_rwbs(char *rwbs, u32 opf, u32 bytes)
@@ -169,7 +214,7 @@ void blk_fill_rwbs(char *rwbs, u32 opf, u32 bytes)
 int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e,
 		     u64 seq, char *buf, size_t size)
 {
-	char rwbs[8];
+	char rwbs[8], act[3] = { e->action, '\0', '\0' };
 	u64 secs = e->time_ns / NSEC_PER_SEC, ns = e->time_ns % NSEC_PER_SEC;
 	unsigned long long sector = e->sector, sectors = e->bytes >> SECTOR_SHIFT;
 	int n;
@@ -179,10 +224,12 @@ int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e
 		strlcpy(rwbs, "N", sizeof(rwbs));
 	else
 		blk_fill_rwbs(rwbs, e->opf, e->bytes);
+	if (e->action == 'U' && e->implicit)
+		act[1] = 'T';
 	/* blkparse's "%D %2c %8s %5T.%9t %5p %2a %3d " */
-	n = scnprintf(buf, size, "%3u,%-3u %2d %8llu %5llu.%09llu %5d %2c %3s ",
+	n = scnprintf(buf, size, "%3u,%-3u %2d %8llu %5llu.%09llu %5d %2s %3s ",
 		      MAJOR(e->dev), MINOR(e->dev), 0, (unsigned long long)seq,
-		      (unsigned long long)secs, (unsigned long long)ns, e->pid, e->action, rwbs);
+		      (unsigned long long)secs, (unsigned long long)ns, e->pid, act, rwbs);
 	switch (e->action) {
 	case 'P':
 		n += scnprintf(buf + n, size - n, "[%s]", e->comm);
@@ -220,8 +267,13 @@ void blk_trace_print_all(void)
 	char line[160];
 
 	list_for_each_entry(t, &traced_disks, list) {
-		struct blk_trace *bt = t->q->blk_trace;
-		unsigned int head = READ_ONCE(bt->head), first = bt->shown;
+		struct blk_trace *bt = t->q->blk_trace ? t->q->blk_trace : t->stopped;
+		unsigned int head, first;
+
+		if (!bt)
+			continue;
+		head = READ_ONCE(bt->head);
+		first = bt->shown;
 
 		printk("==> /sys/block/%s/trace <==\n", bt->name);
 		if (head - first > bt->size) {

@@ -21,7 +21,7 @@
 #include "blk.h"
 
 LIST_HEAD(disk_list);
-static DEFINE_MUTEX(disk_list_lock);
+DEFINE_MUTEX(disk_list_lock);
 
 struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata)
 {
@@ -173,6 +173,20 @@ int add_disk(struct gendisk *disk)
 		blk_scan_partitions(disk);
 	blk_trace_setup_disk(disk);             /* blktrace=<name>: from now on */
 	return 0;
+}
+
+/*
+ * Forget disk's partitions (BLKRRPART, before reading the table again).
+ * The caller has made sure none is open or claimed.
+ */
+void blk_drop_partitions(struct gendisk *disk)
+{
+	mutex_lock(&disk_list_lock);
+	for (int p = 1; p < DISK_MAX_PARTS; p++) {
+		kfree(disk->part[p]);
+		disk->part[p] = NULL;
+	}
+	mutex_unlock(&disk_list_lock);
 }
 
 void del_gendisk(struct gendisk *disk)

@@ -33,6 +33,7 @@ enum ktest_result { KTEST_PASS, KTEST_FAIL, KTEST_SKIP };
 struct ktest_state {
 	enum ktest_result result;
 	char reason[KTEST_REASON_LEN];
+	bool reported;                  /* the TEST line was printed elsewhere */
 };
 
 extern const struct ktest_case __ktest_start[], __ktest_end[];
@@ -88,6 +89,12 @@ void ktest_skip(struct ktest_state *kt, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ktest_reported(struct ktest_state *kt, bool passed)
+{
+	kt->result = passed ? KTEST_PASS : KTEST_FAIL;
+	kt->reported = true;
+}
+
 static bool case_before(const struct ktest_case *a, const struct ktest_case *b)
 {
 	int f = strcmp(a->file, b->file);
@@ -121,10 +128,12 @@ static int run_suite(const char *suite, const char *only, int counts[3])
 	for (int i = 0; i < n; i++) {
 		kt.result = KTEST_PASS;
 		kt.reason[0] = '\0';
+		kt.reported = false;
 		cases[i]->fn(&kt);
 		counts[kt.result]++;
-		printk("TEST %s.%s %s%s\n", cases[i]->suite, cases[i]->name,
-		       verdict[kt.result], kt.reason);
+		if (!kt.reported)
+			printk("TEST %s.%s %s%s\n", cases[i]->suite, cases[i]->name,
+			       verdict[kt.result], kt.reason);
 	}
 	return n;
 }

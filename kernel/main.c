@@ -23,6 +23,8 @@
  *   initcalls        subsystems and drivers (PCI, disks, ...), then the
  *                    boot actions (show=, pattern=)
  *   tests            test= runs in-kernel suites; QEMU exits with the verdict
+ *   user space       otherwise pid 1 execs /init (kernel/sys.c,
+ *                    start_user_init()); without one the kernel idles
  */
 #include <spindle/printk.h>
 #include <spindle/console.h>
@@ -33,10 +35,12 @@
 #include <spindle/time.h>
 #include <spindle/ktest.h>
 #include <spindle/ksyms.h>
+#include <spindle/process.h>
 #include <asm/bootinfo.h>
 #include <asm/desc.h>
 #include <asm/traps.h>
 #include <asm/cpu.h>
+#include <asm/extable.h>
 
 #define SPINDLE_VERSION "0.1"
 
@@ -66,8 +70,20 @@ static int kernel_init(void *unused)
 	pr_info("Spindle is ready: %lu KiB RAM free, %u tasks runnable\n",
 		nr_free_pages() * (PAGE_SIZE / 1024), nr_running());
 
-	if (ktest_requested())
+	if (ktest_requested()) {
 		ktest_run_requested();          /* its thread ends with qemu_exit() */
+		/*
+		 * Stay, asleep, rather than exit: an exiting init would free
+		 * its stack at some moment during the first tests, and a test
+		 * that counts free pages (user.no_leaks) would see it.
+		 */
+		for (;;) {
+			set_current_state(TASK_INTERRUPTIBLE);
+			schedule();
+		}
+	}
+	/* pid 1 becomes the first user process, if there is an /init */
+	start_user_init();
 	return 0;
 }
 
@@ -87,6 +103,8 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	gdt_init();
 	idt_init();
 	mm_init();
+	uaccess_init();
+	syscall_init();
 	vga_init();
 	irq_init();
 	sched_init();

@@ -40,6 +40,14 @@ static void console_write(const char *s, size_t len)
 		c->write(c, s, len);
 }
 
+void console_write_raw(const char *s, size_t len)
+{
+	unsigned long flags = local_irq_save();
+
+	console_write(s, len);
+	local_irq_restore(flags);
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
 	static char buf[PRINTK_BUF];       /* protected by disabling interrupts */

@@ -350,12 +350,21 @@ static int ahci_fill_dsm_ranges(u64 *buf, u64 sector, u64 nr_sectors)
 	return n;
 }
 
+/* Is rq one of the suspects to retry without NCQ?  Caller holds port->lock. */
+static int ahci_retry_index(struct ahci_port *port, struct request *rq)
+{
+	for (unsigned int i = 0; i < port->nr_retry; i++)
+		if (port->retry_rqs[i] == rq)
+			return (int)i;
+	return -1;
+}
+
 /* Does this request go to the device as an NCQ command? */
 static bool ahci_rq_is_ncq(struct ahci_port *port, struct request *rq)
 {
 	enum req_opf op = req_op(rq);
 
-	return port->ncq && !port->ncq_retry_left &&
+	return port->ncq && ahci_retry_index(port, rq) < 0 &&
 	       (op == REQ_OP_READ || op == REQ_OP_WRITE);
 }
 
@@ -493,8 +502,12 @@ static blk_status_t ahci_queue_rq(struct request_queue *q, struct request *rq)
 			port->stats.ncq_cmds++;
 		else
 			port->stats.dma_cmds++;
-		if (port->ncq_retry_left)
-			port->ncq_retry_left--;
+		if (!ncq) {
+			int i = ahci_retry_index(port, rq);
+
+			if (i >= 0)     /* a suspect goes alone: take it off the list */
+				port->retry_rqs[i] = port->retry_rqs[--port->nr_retry];
+		}
 	}
 	ahci_issue(port, slot, ncq);
 	spin_unlock_irqrestore(&port->lock, flags);
@@ -758,9 +771,10 @@ static void ahci_eh_report(struct ahci_port *port, enum ahci_eh_reason why,
  *        non-NCQ: the single outstanding command
  *        NCQ:     the NCQ error log names the tag; without a log (QEMU),
  *                 a lone outstanding command is the culprit, else every
- *                 outstanding command is requeued and the next that many
- *                 are issued non-queued, one at a time, so the device
- *                 names the bad one by failing it alone
+ *                 outstanding command is requeued and remembered as a
+ *                 suspect (port->retry_rqs): each suspect is sent again
+ *                 alone, without NCQ, so the device names the bad one by
+ *                 failing it alone
  *        timeout: the timed-out command
  *   7. fail it (BLK_STS_IOERR, or BLK_STS_TIMEOUT), requeue the others
  *      with blk_mq_requeue_request(), unfreeze.
@@ -837,7 +851,6 @@ static void ahci_port_recover(struct ahci_port *port, int timed_out)
 		} else {
 			pr_warn("%s: port %u: no NCQ error log (READ LOG EXT failed): retrying %d commands one at a time without NCQ\n",
 				port->name, port->port_no, ahci_hweight(outstanding));
-			port->ncq_retry_left = ahci_hweight(outstanding);
 			/* the READ LOG EXT attempt may have left an error behind */
 			ahci_clear_port_status(port);
 		}
@@ -858,6 +871,16 @@ static void ahci_port_recover(struct ahci_port *port, int timed_out)
 	port->eh_irq_status = 0;
 	port->eh_active = false;
 	spin_unlock_irqrestore(&port->lock, flags);
+
+	/* without a culprit, every one in flight is a suspect: remember which */
+	if (!failed && ncq && why != AHCI_EH_TIMEOUT) {
+		spin_lock_irqsave(&port->lock, flags);
+		port->nr_retry = 0;
+		for (u32 m = outstanding; m; m &= m - 1)
+			if (rqs[__builtin_ctz(m)])
+				port->retry_rqs[port->nr_retry++] = rqs[__builtin_ctz(m)];
+		spin_unlock_irqrestore(&port->lock, flags);
+	}
 
 	/* fail the culprit, give the others back */
 	for (u32 m = outstanding; m; m &= m - 1) {

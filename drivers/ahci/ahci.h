@@ -345,8 +345,11 @@ struct ahci_port {
 	bool eh_pending;                /* an error waits for the recovery thread */
 	u32 eh_irq_status;              /* PxIS bits that raised it */
 	u32 eh_tfd;                     /* PxTFD when it was raised */
-	unsigned int ncq_retry_left;    /* after an NCQ error without a log:
-					 * issue this many commands non-queued */
+	/* after an NCQ error without a log: the requests that were in
+	 * flight, to be sent again one at a time without NCQ, so that the
+	 * one that fails again is known (ahci_rq_is_ncq) */
+	struct request *retry_rqs[AHCI_MAX_SLOTS];
+	unsigned int nr_retry;
 	struct ahci_port_stats stats;
 };
 

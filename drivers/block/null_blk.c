@@ -158,7 +158,8 @@ static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
 
 	blk_mq_start_request(rq);
 	if (irqmode == NULL_IRQ_NONE) {
-		blk_mq_complete_request(rq, BLK_STS_OK);
+		/* done before queue_rq returns, as Linux's null_blk does */
+		blk_mq_end_request(rq, BLK_STS_OK);
 		return BLK_STS_OK;
 	}
 	spin_lock_irqsave(&nb->lock, flags);

@@ -8,6 +8,7 @@
  * Registers: PC16550D data sheet, table II.
  */
 #include <spindle/console.h>
+#include <spindle/irq.h>
 #include <asm/io.h>
 
 #define COM1            0x3f8
@@ -27,6 +28,8 @@
 #define MCR_DTR_RTS_OUT2 0x0b       /* OUT2 gates the IRQ line on PCs */
 #define LSR_DR          0x01        /* data ready */
 #define LSR_THRE        0x20        /* transmit holding register empty */
+#define IER_RDI         0x01        /* interrupt when received data is available */
+#define COM1_IRQ        4           /* ISA IRQ of COM1 */
 
 #define UART_CLOCK      115200      /* divisor 1 = 115200 baud */
 #define BAUD            115200
@@ -71,4 +74,38 @@ void serial_init(void)
 	outb(UART_FCR(COM1), FCR_ENABLE);
 	outb(UART_MCR(COM1), MCR_DTR_RTS_OUT2);
 	register_console(&serial_console);
+}
+
+/*
+ * Input by interrupt (the console tty, fs/tty.c): each received byte is
+ * handed to rx_handler.  Reading RBR until LSR.DR clears empties the FIFO
+ * and acknowledges the interrupt (PC16550D: "received data available" is
+ * cleared by reading the receiver buffer).
+ */
+static void (*rx_handler)(char c);
+
+static irqreturn_t serial_interrupt(int irq, void *dev_id)
+{
+	bool any = false;
+	int c;
+
+	(void)irq; (void)dev_id;
+	while ((c = serial_getc()) >= 0) {
+		any = true;
+		if (rx_handler)
+			rx_handler((char)c);
+	}
+	return any ? IRQ_HANDLED : IRQ_NONE;
+}
+
+int serial_set_rx_handler(void (*fn)(char c))
+{
+	int err;
+
+	rx_handler = fn;
+	err = request_irq(COM1_IRQ, serial_interrupt, 0, "ttyS0", &rx_handler);
+	if (err)
+		return err;
+	outb(UART_IER(COM1), IER_RDI);
+	return 0;
 }

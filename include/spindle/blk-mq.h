@@ -93,10 +93,18 @@ struct blk_mq_ops {
 	enum blk_eh_timer_return (*timeout)(struct request *rq);
 };
 
+/*
+ * Requests a queue has by default: enough for the elevator to have a
+ * choice even on a disk that takes one command at a time (IDE).  Linux's
+ * old default, BLKDEV_MAX_RQ.
+ */
+#define BLKDEV_DEFAULT_RQ       128
+
 struct blk_mq_tag_set {
 	const struct blk_mq_ops *ops;
 	unsigned int queue_depth;       /* commands the device takes at once (<= 64) */
-	unsigned int nr_requests;       /* requests that may exist (0: 2 x depth) */
+	unsigned int nr_requests;       /* requests that may exist (0: BLKDEV_DEFAULT_RQ,
+					 * or 2 x depth if that is more) */
 	void *driver_data;
 };
 

@@ -11,7 +11,7 @@
 
 struct block_device;
 
-enum bench_rw { BENCH_READ, BENCH_WRITE, BENCH_RANDREAD, BENCH_RANDWRITE };
+enum bench_rw { BENCH_READ, BENCH_WRITE, BENCH_RANDREAD, BENCH_RANDWRITE, BENCH_RANDRW };
 
 struct bench_opts {
 	enum bench_rw rw;

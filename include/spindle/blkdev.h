@@ -58,6 +58,7 @@ struct queue_limits {
 };
 
 struct elevator_queue;
+struct mutex;
 struct blk_mq_tag_set;
 
 #define BLK_MQ_MAX_DEPTH 64             /* tags: one bit each in a u64 */
@@ -86,6 +87,7 @@ struct request_queue {
 	bool busy;                          /* the driver said BLK_STS_RESOURCE */
 	unsigned int restart_seq;           /* bumped by blk_mq_restart_hw_queue */
 	bool restart_pending;               /* ... for kblockd to run the queue */
+	struct task_struct *dispatch_task;  /* running the queue now (blk-mq.c) */
 	struct bio_set bio_split;           /* for blk_queue_split() */
 	unsigned int rq_timeout;            /* jiffies a request may take (30 s) */
 
@@ -175,8 +177,15 @@ static inline sector_t bdev_nr_sectors(const struct block_device *b) { return b-
 void submit_bio(struct bio *bio);
 void generic_make_request(struct bio *bio);
 
-/* Every registered disk, in registration order (genhd.c). */
+/* Every registered disk, in registration order (genhd.c).  Hold
+ * disk_list_lock (a mutex) to walk it or a disk's part[] array. */
 extern struct list_head disk_list;
+extern struct mutex disk_list_lock;
+/* Forget a disk's partitions (before a rescan: BLKRRPART).  The caller
+ * makes sure none is open or claimed.  May sleep. */
+void blk_drop_partitions(struct gendisk *disk);
+/* Read the partition table again and register what it holds. */
+void blk_scan_partitions(struct gendisk *disk);
 
 /*
  * Boot option bio_order=fifo|depth (block/blk-core.c): how

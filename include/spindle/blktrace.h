@@ -6,7 +6,8 @@
  *
  *   Q  a bio is queued for the disk     A  remapped from a partition
  *   X  split to the queue's limits      M  back-merged   F  front-merged
- *   G  got a request   S  slept to get one   P  plug   U  unplug (N requests)
+ *   G  got a request   S  slept to get one   P  plug   U  unplug (N requests;
+ *   UT when schedule() unplugged a task that was going to sleep)
  *   I  inserted into the elevator       D  dispatched to the driver
  *   C  completed (with its error code)
  *
@@ -40,6 +41,7 @@ struct blk_trace_event {
 	u32 dev;                /* the queue's disk (major << 20 | minor) */
 	u32 from_dev;           /* A: the partition it came from */
 	char action;
+	bool implicit;          /* U: from schedule(), printed "UT" as Linux's timer unplug */
 	char comm[16];
 };
 
@@ -62,7 +64,12 @@ void blk_add_trace_rq(struct request *rq, char action, int error);
 void blk_add_trace_split(struct request_queue *q, struct bio *bio, u64 split_sector);
 void blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev, u64 from_sector);
 void blk_add_trace_plug(struct request_queue *q);
-void blk_add_trace_unplug(struct request_queue *q, unsigned int depth);
+void blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from_schedule);
+
+/* Start or stop tracing a disk at run time (sysfs will call these);
+ * start returns 0 or -ENOMEM.  blktrace=<disk> starts it at boot. */
+int blk_trace_start(struct gendisk *disk);
+void blk_trace_stop(struct gendisk *disk);
 
 /* One event as blkparse prints it (no newline); seq counts from 1. */
 int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e,

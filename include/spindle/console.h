@@ -17,11 +17,17 @@ struct console {
 };
 
 void register_console(struct console *con);
+/* Write to every console as is: no timestamp, no loglevel (the console
+ * tty's output, fs/tty.c).  Does not sleep. */
+void console_write_raw(const char *s, size_t len);
 
 /* drivers/char/serial.c and vga.c */
 void serial_init(void);
 void serial_putc(char c);
 int serial_getc(void);          /* -1 when no character is waiting */
 void vga_init(void);
+/* Call fn(c) from the COM1 interrupt for each byte received (the console
+ * tty's input, fs/tty.c); turns the receive interrupt on. */
+int serial_set_rx_handler(void (*fn)(char c));
 
 #endif /* SPINDLE_CONSOLE_H */

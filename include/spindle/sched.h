@@ -32,6 +32,8 @@
 
 struct bio_list;
 struct blk_plug;
+struct mm_struct;
+struct sighand_struct;
 
 #define TASK_RUNNING            0
 #define TASK_INTERRUPTIBLE      1
@@ -77,7 +79,33 @@ struct task_struct {
 	/* statistics (for /proc/<pid>/stat, the hung-task detector) */
 	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */
 	u64 sleep_start;                /* ktime_get_ns() when it last slept */
+
+	/* --- processes (issue 7; kernel/fork.c, exec.c, exit.c, signal.c,
+	 * docs/processes.md).  A kernel thread has mm == NULL and runs on the
+	 * kernel's page tables; exec gives a task an mm and makes it a
+	 * process, fork copies one.  Zero/NULL in a kernel thread. --- */
+	struct mm_struct *mm;           /* user address space, or NULL */
+	struct task_struct *parent;     /* who reaps it with wait4, or NULL */
+	struct list_head children;      /* its children, linked by ->sibling */
+	struct list_head sibling;
+	int exit_state;                 /* 0, EXIT_ZOMBIE, EXIT_DEAD */
+	int wait_status;                /* wait4's status word, once a zombie */
+	int pgid, sid;                  /* process group and session */
+	u64 sig_pending;                /* bit sig-1: sent, not yet acted on */
+	u64 sig_blocked;                /* rt_sigprocmask's mask */
+	struct sighand_struct *sighand; /* actions per signal; NULL: kernel thread */
+	void *fpu_state;                /* 512-byte fxsave area (SSE registers) */
+
+	/* the file layer (include/spindle/fs.h, contract 4 of issue 7): the
+	 * descriptor table and the cwd/root; NULL in a kernel thread that has
+	 * none (it then looks paths up from the namespace's root) */
+	struct files_struct *files;
+	struct fs_struct *fs;
 };
+
+/* exit_state: a zombie has exited and waits for its parent's wait4. */
+#define EXIT_ZOMBIE             16
+#define EXIT_DEAD               32
 
 extern struct task_struct *current_task;
 #define current (current_task)
@@ -116,6 +144,16 @@ void irq_exit_preempt(bool irqs_were_on);
 
 /* Called by timer_tick(): account one tick to the running task. */
 void scheduler_tick(void);
+
+/* A new task that starts at `entry` (asm) the first time it is switched
+ * to, with the task it replaced in %rax; not runnable until
+ * wake_up_process().  fork and kthread_create use it.  NULL: no memory. */
+struct task_struct *create_task(const char *comm, void *entry);
+/* Called first by a new task (ret_from_fork): what __schedule() would
+ * have done after __switch_to. */
+void schedule_tail(struct task_struct *prev);
+/* Find a task by pid (interrupts off while walking); NULL if none. */
+struct task_struct *find_task_by_pid(int pid);
 
 /* Kernel threads. */
 struct task_struct *kthread_create(int (*fn)(void *data), void *data,

@@ -30,8 +30,15 @@ typedef u64 sector_t;      /* a 512-byte sector number */
 #ifndef SPINDLE_HOST
 typedef long ssize_t;
 typedef u32 dev_t;              /* major:minor of a device */
+/* The system-call ABI's types, as x86-64 Linux defines them. */
+typedef int pid_t;
+typedef long off_t;
+typedef long long loff_t;
+typedef int clockid_t;
 #else
 #include <sys/types.h>
 #endif
+typedef unsigned short umode_t; /* a file's type and permission bits */
+typedef unsigned long pgoff_t;  /* a page index inside a file or device */
 
 #endif /* SPINDLE_TYPES_H */

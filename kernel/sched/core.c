@@ -28,8 +28,10 @@
 #include <spindle/string.h>
 #include <spindle/time.h>
 #include <spindle/blk_plug.h>
+#include <spindle/process.h>
 #include <asm/desc.h>
 #include <asm/pgtable.h>
+#include <asm/ptrace.h>
 
 /* The boot task becomes the idle task; it runs on boot.S's stack. */
 extern char boot_stack[];
@@ -150,6 +152,8 @@ static void __schedule(bool preempt)
 
 	current_task = next;
 	tss_set_rsp0((unsigned long)next->stack + THREAD_SIZE);
+	/* the address space (CR3) and the user's SSE registers */
+	switch_mm_fpu(prev, next);
 	preempt_disable();                      /* nobody preempts a half-done switch */
 	prev = __switch_to(&prev->ksp, next->ksp, prev);
 	preempt_enable_no_resched();
@@ -299,20 +303,24 @@ long schedule_timeout_uninterruptible(long timeout)
 
 /* --- kernel threads ---------------------------------------------------- */
 
-void kthread_entry(struct task_struct *prev)
+void schedule_tail(struct task_struct *prev)
 {
 	preempt_enable_no_resched();            /* pairs with __schedule() */
 	finish_task_switch(prev);
+}
+
+void kthread_entry(struct task_struct *prev)
+{
+	schedule_tail(prev);
 	local_irq_enable();
 	do_exit(current->threadfn(current->data));
 }
 
-struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fmt, ...)
+struct task_struct *create_task(const char *comm, void *entry)
 {
 	struct task_struct *p = kzalloc(sizeof(*p), GFP_KERNEL);
 	unsigned long *sp;
 	unsigned long flags;
-	va_list ap;
 
 	if (!p)
 		return NULL;
@@ -321,19 +329,18 @@ struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fm
 		kfree(p);
 		return NULL;
 	}
-	va_start(ap, fmt);
-	vscnprintf(p->comm, sizeof(p->comm), fmt, ap);
-	va_end(ap);
+	strlcpy(p->comm, comm, sizeof(p->comm));
 	p->state = TASK_UNINTERRUPTIBLE;        /* until wake_up_process() */
-	p->threadfn = fn;
-	p->data = data;
 	p->refcount = 1;
 	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
 
-	/* The frame __switch_to pops: six callee-saved registers (rbp = 0
-	 * ends backtraces), then the return address. */
-	sp = (unsigned long *)((char *)p->stack + THREAD_SIZE);
-	*--sp = (unsigned long)ret_from_kthread;
+	/* The top of the stack is the task's struct pt_regs (asm/ptrace.h);
+	 * below it, the frame __switch_to pops: six callee-saved registers
+	 * (rbp = 0 ends backtraces), then the return address. */
+	sp = (unsigned long *)task_pt_regs(p);
+	*--sp = (unsigned long)entry;
 	for (int i = 0; i < 6; i++)
 		*--sp = 0;
 	p->ksp = (unsigned long)sp;
@@ -342,6 +349,38 @@ struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fm
 	p->pid = next_pid++;
 	list_add_tail(&p->tasks, &task_list);
 	local_irq_restore(flags);
+	return p;
+}
+
+struct task_struct *find_task_by_pid(int pid)
+{
+	struct task_struct *p, *found = NULL;
+	unsigned long flags = local_irq_save();
+
+	list_for_each_entry(p, &task_list, tasks) {
+		if (p->pid == pid && p->state != TASK_DEAD) {
+			found = p;
+			break;
+		}
+	}
+	local_irq_restore(flags);
+	return found;
+}
+
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fmt, ...)
+{
+	char comm[TASK_COMM_LEN];
+	struct task_struct *p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(comm, sizeof(comm), fmt, ap);
+	va_end(ap);
+	p = create_task(comm, ret_from_kthread);
+	if (!p)
+		return NULL;
+	p->threadfn = fn;
+	p->data = data;
 	return p;
 }
 
@@ -385,6 +424,9 @@ void do_exit(int code)
 		blk_flush_plug(me, false);
 		me->plug = NULL;
 	}
+	/* A process lets go of its memory and files and becomes a zombie
+	 * for its parent (kernel/exit.c); a plain kernel thread has none. */
+	exit_process(me, code);
 	local_irq_disable();
 	me->exit_code = code;
 	me->state = TASK_DEAD;

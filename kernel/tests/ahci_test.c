@@ -18,6 +18,7 @@
  *                   succeed
  */
 #include <spindle/ktest.h>
+#include <spindle/blktrace.h>
 #include <spindle/blkdev.h>
 #include <spindle/blk-mq.h>
 #include <spindle/bio.h>
@@ -200,6 +201,7 @@ KTEST(ahci, flush)
 	KT_ASSERT_MSG(err == 0, "flush: %d", err);
 	KT_ASSERT_MSG(st->flushes == before + 1, "FLUSH CACHE EXT issued %lu times",
 		      st->flushes - before);
+	blk_trace_print_all();          /* with blktrace=sda: the flush's events */
 }
 
 /* ---- discard ------------------------------------------------------------- */

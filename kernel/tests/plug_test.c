@@ -11,6 +11,12 @@
 #include <spindle/completion.h>
 #include <spindle/time.h>
 #include <spindle/mm.h>
+#include <spindle/blkdev.h>
+#include <spindle/bio.h>
+#include <spindle/mutex.h>
+#include <spindle/wait.h>
+#include <spindle/printk.h>
+#include <spindle/blktrace.h>
 
 static int flushes;
 static bool flushed_from_schedule;
@@ -102,4 +108,152 @@ KTEST(plug, off_means_no_plug)
 	KT_ASSERT(current->plug == NULL);
 	KT_ASSERT(blk_check_plugged(note_flush, &flushes, sizeof(struct blk_plug_cb)) == NULL);
 	blk_finish_plug(&plug);
+}
+
+/* --- plugging on a real request queue (nullb0 in request mode) ----------- */
+
+struct seq_batch {
+	struct wait_queue_head wait;
+	unsigned int pending;
+	int error;
+};
+
+static void seq_end_io(struct bio *bio)
+{
+	struct seq_batch *b = bio->bi_private;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->wait.lock, flags);
+	if (bio->bi_status)
+		b->error = blk_status_to_errno(bio->bi_status);
+	b->pending--;
+	__wake_up_locked(&b->wait);             /* b is on the waiter's stack */
+	spin_unlock_irqrestore(&b->wait.lock, flags);
+	bio_put(bio);
+}
+
+/* nr 4 KiB writes from sector `first` on, under one plug (or none). */
+static int write_sequential(struct block_device *b, unsigned int nr, sector_t first,
+			    struct page *page)
+{
+	struct seq_batch batch = { .pending = nr };
+	struct blk_plug plug;
+
+	init_waitqueue_head(&batch.wait);
+	blk_start_plug(&plug);
+	for (unsigned int i = 0; i < nr; i++) {
+		struct bio *bio = bio_alloc(GFP_NOIO, 1);
+
+		bio_set_dev(bio, b);
+		bio->bi_iter.bi_sector = first + 8 * i;
+		bio->bi_opf = REQ_OP_WRITE;
+		bio->bi_end_io = seq_end_io;
+		bio->bi_private = &batch;
+		bio_add_page(bio, page, PAGE_SIZE, 0);
+		submit_bio(bio);
+	}
+	blk_finish_plug(&plug);
+	wait_event(batch.wait, READ_ONCE(batch.pending) == 0);
+	return batch.error;
+}
+
+/*
+ * 256 sequential 4 KiB writes under one plug reach the driver as a handful
+ * of large requests (merged on the plug; the plug flushes itself every
+ * BLK_MAX_REQUEST_COUNT requests, and a request holds at most
+ * max_segments pages).  With plug=off and a null_blk that completes
+ * inline (irqmode=0), nothing waits anywhere to be merged: 256 requests.
+ * Asserted from the disk's statistics, as iostat would show them.
+ */
+KTEST(plug, sequential_writes_merge)
+{
+	struct block_device *b = lookup_bdev("nullb0");
+	const struct disk_stats *st;
+	u64 ios0, merges0, ios, merges;
+	struct page *page;
+	int err;
+
+	if (!b || !b->bd_disk->queue->tag_set)
+		KT_SKIP("no request-based nullb0 (boot with null_blk.nr_devices=1)");
+	page = alloc_page(GFP_KERNEL);
+	KT_ASSERT(page != NULL);
+	st = &b->bd_disk->part[0]->stats;
+	ios0 = st->ios[STAT_WRITE];
+	merges0 = st->merges[STAT_WRITE];
+	err = write_sequential(b, 256, 0, page);
+	__free_page(page);
+	ios = st->ios[STAT_WRITE] - ios0;
+	merges = st->merges[STAT_WRITE] - merges0;
+	KT_ASSERT_MSG(err == 0, "write error %d", err);
+	printk("plug: 256 x 4 KiB sequential writes: %llu requests, %llu merges (plug=%s)\n",
+	       (unsigned long long)ios, (unsigned long long)merges, plug_enabled ? "on" : "off");
+	KT_ASSERT(ios + merges == 256);
+	if (plug_enabled)
+		KT_ASSERT_MSG(ios <= 8, "%llu requests: the plug did not merge", (unsigned long long)ios);
+	else
+		KT_ASSERT_MSG(ios == 256, "%llu requests with plug=off", (unsigned long long)ios);
+}
+
+/*
+ * Seed 002's point: a task that plugs I/O and then blocks on a mutex held
+ * by a task that waits for that very I/O would deadlock -- unless
+ * schedule() flushes the plug of the task going to sleep.  Here the
+ * holder waits for the plugger's write to complete before it lets go.
+ */
+static DEFINE_MUTEX(plug_lock);
+
+struct mutex_case {
+	struct block_device *b;
+	struct page *page;
+	struct seq_batch batch;
+	struct completion holder_ready;
+};
+
+static int plug_holder(void *data)
+{
+	struct mutex_case *m = data;
+
+	mutex_lock(&plug_lock);
+	complete(&m->holder_ready);
+	/* the plugger's write must reach the disk while it sleeps on us */
+	wait_event(m->batch.wait, READ_ONCE(m->batch.pending) == 0);
+	mutex_unlock(&plug_lock);
+	return 0;
+}
+
+KTEST(plug, sleeping_plugger_does_not_deadlock)
+{
+	struct block_device *b = lookup_bdev("nullb0");
+	struct mutex_case m = { .b = b, .batch = { .pending = 1 } };
+	struct blk_plug plug;
+	struct bio *bio;
+
+	if (!b || !b->bd_disk->queue->tag_set)
+		KT_SKIP("no request-based nullb0 (boot with null_blk.nr_devices=1)");
+	if (!plug_enabled)
+		KT_SKIP("booted with plug=off");
+	m.page = alloc_page(GFP_KERNEL);
+	KT_ASSERT(m.page != NULL);
+	init_waitqueue_head(&m.batch.wait);
+	init_completion(&m.holder_ready);
+	KT_ASSERT(kthread_run(plug_holder, &m, "plug_holder") != NULL);
+	wait_for_completion(&m.holder_ready);
+
+	blk_start_plug(&plug);
+	bio = bio_alloc(GFP_NOIO, 1);
+	bio_set_dev(bio, b);
+	bio->bi_iter.bi_sector = 4096;
+	bio->bi_opf = REQ_OP_WRITE;
+	bio->bi_end_io = seq_end_io;
+	bio->bi_private = &m.batch;
+	bio_add_page(bio, m.page, PAGE_SIZE, 0);
+	submit_bio(bio);                        /* held on our plug */
+	KT_ASSERT(READ_ONCE(m.batch.pending) == 1);
+	mutex_lock(&plug_lock);                 /* sleeps: schedule() unplugs */
+	mutex_unlock(&plug_lock);
+	blk_finish_plug(&plug);
+	KT_ASSERT(READ_ONCE(m.batch.pending) == 0);
+	KT_ASSERT(m.batch.error == 0);
+	__free_page(m.page);
+	blk_trace_print_all();                  /* with blktrace=nullb0: the UT */
 }

@@ -46,8 +46,12 @@ scenario (shown by --list).  Keys marked * may repeat.
                                opt/spindle/init.sh (init runs it with /bin/sh
                                instead of an interactive shell)
     disk: <id> <key=value>...* a disk, created fresh before each boot (below)
-    cdrom: <index>             where the boot CD goes (default 2: hdc on pc,
-                               AHCI port 2 on q35, as QEMU's -cdrom does)
+    cdrom: [ide:|ahci:]<index> where the boot CD goes (default 2 on the
+                               machine's own controller: hdc on pc, AHCI
+                               port 2 on q35, as QEMU's -cdrom does);
+                               `cdrom: ahci:0` on pc puts it on an added
+                               AHCI controller (SeaBIOS boots from there),
+                               freeing all four IDE places for disks
     qemu: <args>             * extra QEMU arguments, split like a shell line
     expect: <regex>          * must appear in the log, after the previous
                                expect's match (so expects are in order)
@@ -215,6 +219,7 @@ class Scenario:
     init: List[str] = field(default_factory=list)
     disks: List[Disk] = field(default_factory=list)
     cdrom_index: int = CDROM_DEFAULT_INDEX
+    cdrom_if: str = ""              # "": the machine's own controller
     qemu_args: List[str] = field(default_factory=list)
     expects: List[Expectation] = field(default_factory=list)
     rejects: List[Expectation] = field(default_factory=list)
@@ -288,9 +293,11 @@ def parse_scenario(text, name, path=None):
                 raise error("exit must be one of %s" % "|".join(EXIT_CHOICES))
             scn.exit = value
         elif key == "cdrom":
-            if not value.isdigit():
-                raise error("cdrom must be an index (e.g. 2)")
-            scn.cdrom_index = int(value)
+            iface, _, index = value.rpartition(":")
+            if not index.isdigit() or iface not in ("", "ide", "ahci"):
+                raise error("cdrom must be an index, or ide:<index> / ahci:<index>")
+            scn.cdrom_index = int(index)
+            scn.cdrom_if = iface
         elif key == "cmdline":
             if value:
                 scn.cmdline.append(value)
@@ -404,10 +411,11 @@ def place_disks(scn):
     """
     native = NATIVE_IF[scn.machine]
     slots = {"ide": IDE_SLOTS, "ahci": AHCI_SLOTS}
-    if scn.cdrom_index >= slots[native]:
+    scn.cdrom_if = scn.cdrom_if or native
+    if scn.cdrom_index >= slots[scn.cdrom_if]:
         raise ValueError("cdrom index %d out of range for %s"
-                         % (scn.cdrom_index, native))
-    used = {(native, scn.cdrom_index): "the boot CD"}
+                         % (scn.cdrom_index, scn.cdrom_if))
+    used = {(scn.cdrom_if, scn.cdrom_index): "the boot CD"}
     ids = set()
     for d in scn.disks:
         if d.id in ids:
@@ -494,21 +502,27 @@ def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
            "-boot", "d"]
 
+    # The controller the machine lacks, if a disk (or the CD) wants it.
+    foreign = {"pc": "ahci", "q35": "ide"}[scn.machine]
+    cd_if = scn.cdrom_if or NATIVE_IF[scn.machine]
+    if cd_if == foreign or any(d.iface == foreign and not d.bus for d in scn.disks):
+        if foreign == "ide":
+            cmd += ["-device", "piix3-ide,id=" + EXTRA_IDE_ID]
+        else:
+            cmd += ["-device", "ahci,id=" + EXTRA_AHCI_ID]
+
     # The boot CD, placed explicitly so that disks can be put around it.
-    if scn.machine == "pc":
+    if cd_if == foreign:
+        bus = ("%s.%d" % (EXTRA_AHCI_ID, scn.cdrom_index) if foreign == "ahci" else
+               "%s.%d,unit=%d" % (EXTRA_IDE_ID, scn.cdrom_index // 2, scn.cdrom_index % 2))
+        cmd += ["-drive", "if=none,id=cd,file=%s,media=cdrom" % qopt(iso),
+                "-device", "ide-cd,drive=cd,bus=" + bus]
+    elif scn.machine == "pc":
         cmd += ["-drive", "file=%s,media=cdrom,if=ide,index=%d"
                 % (qopt(iso), scn.cdrom_index)]
     else:
         cmd += ["-drive", "if=none,id=cd,file=%s,media=cdrom" % qopt(iso),
                 "-device", "ide-cd,drive=cd,bus=ide.%d" % scn.cdrom_index]
-
-    # The controller the machine lacks, if a disk wants it.
-    foreign = {"pc": "ahci", "q35": "ide"}[scn.machine]
-    if any(d.iface == foreign and not d.bus for d in scn.disks):
-        if foreign == "ide":
-            cmd += ["-device", "piix3-ide,id=" + EXTRA_IDE_ID]
-        else:
-            cmd += ["-device", "ahci,id=" + EXTRA_AHCI_ID]
 
     for d in scn.disks:
         source = drive_source(d, workdir) + d.extra
@@ -1159,6 +1173,18 @@ class SelfTest(unittest.TestCase):
                                     "support requested feature\n"), "pass")
         self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: -m x: bad\n"), "qemu-error")
 
+    def test_cdrom_on_the_other_controller(self):
+        line = " ".join(self.cmd("machine: pc\ncdrom: ahci:0\n" +
+                                 "".join("disk: d%d size=1M if=ide index=%d\n" % (i, i)
+                                         for i in range(4))))
+        self.assertIn("-device ahci,id=ahci", line)
+        self.assertIn("-device ide-cd,drive=cd,bus=ahci.0", line)
+        self.assertIn("if=ide,index=2", line)          # hdc is a disk now
+        with self.assertRaises(ScenarioError):
+            self.scn("machine: pc\ncdrom: scsi:0\n")
+        with self.assertRaises(ScenarioError):
+            self.scn("machine: pc\ncdrom: ahci:0\ndisk: a size=1M if=ahci index=0\n")
+
     def test_checks(self):
         scn = self.scn("check: test -d {dir} && grep -q hello {log}\n"
                        "check: echo 'the image is wrong'; exit 3\n")
@@ -1210,6 +1236,33 @@ class SelfTest(unittest.TestCase):
                 r = tool("partcheck.py", img, "sda", log)
                 self.assertEqual(r.returncode, 1)
                 self.assertIn("sda5", r.stdout)
+
+    def test_trace_report(self):
+        """tools/trace-report.py: counts and latencies from blkparse lines."""
+        lines = ["[    1.0]   8,0    0        1     0.000000000     1  Q   W 0 + 8 [a]",
+                 "  8,0    0        2     0.000100000     1  G   W 0 + 8 [a]",
+                 "  8,0    0        3     0.000200000     1  Q   W 8 + 8 [a]",
+                 "  8,0    0        4     0.000300000     1  M   W 8 + 8 [a]",
+                 "  8,0    0        5     0.000400000     1 UT   N [a] 1",
+                 "  8,0    0        6     0.001000000     1  D   W 0 + 16 [a]",
+                 "  8,0    0        7     0.003000000     2  C   W 0 + 16 [0]",
+                 "  8,0    0        8     0.004000000     1  Q   R 100 + 8 [a]",
+                 "  8,0    0        9     0.005000000     1  D   R 100 + 8 [a]",
+                 "  8,0    0       10     0.006000000     1  D   R 50 + 8 [a]",
+                 "  8,16   0        1     0.000000000     1  Q   R 0 + 8 [a]",
+                 "not a trace line"]
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "t.log"
+            log.write_text("\n".join(lines) + "\n")
+            r = subprocess.run([sys.executable, str(ROOT / "tools" / "trace-report.py"),
+                                str(log), "--dev", "8,0"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {l.split()[0]: l.split() for l in r.stdout.splitlines()[1:3]}
+        # W: 2 queued, 1 merged, 1 request, 1 completed, q2c (3.0 + 2.8)/2 ms, d2c 2 ms
+        self.assertEqual(rows["W"][1:5], ["2", "1", "1", "1"])
+        self.assertEqual(rows["W"][5:], ["2900.0", "2000.0"])
+        self.assertEqual(rows["R"][1:5], ["1", "0", "2", "0"])
+        self.assertIn("dispatch order: 3 requests, 1 descents", r.stdout)
 
     def test_expect_order_and_reject(self):
         scn = "expect: ^Command line\nexpect: ^Spindle[ ]\nreject: TEST boot\\.banner\n"

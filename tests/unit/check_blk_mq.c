@@ -25,6 +25,7 @@ static int nr_inflight, nr_queue_rq;
 static sector_t seen_pos[MAX_SEEN];
 static unsigned int seen_sectors[MAX_SEEN];
 static unsigned int seen_flags[MAX_SEEN];       /* cmd_flags: op and REQ_* */
+static struct request_queue *seen_q[MAX_SEEN];
 static int busy_calls;                  /* answer BLK_STS_RESOURCE this many times */
 
 static bool restart_while_busy;         /* the race: freed before we park */
@@ -41,6 +42,7 @@ static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
 	ck_assert_int_lt(nr_queue_rq, MAX_SEEN);
 	seen_pos[nr_queue_rq] = blk_rq_pos(rq);
 	seen_flags[nr_queue_rq] = rq->cmd_flags;
+	seen_q[nr_queue_rq] = q;
 	seen_sectors[nr_queue_rq++] = blk_rq_sectors(rq);
 	inflight[nr_inflight++] = rq;
 	return BLK_STS_OK;
@@ -154,6 +156,81 @@ START_TEST(plugged_sequential_bios_become_one_request)
 }
 END_TEST
 
+/* Complete whatever the driver has, until it has nothing. */
+static void complete_all(void)
+{
+	while (nr_inflight)
+		complete_oldest(BLK_STS_OK);
+}
+
+/* A bio that ends where a plugged request starts joins it at the front. */
+START_TEST(plug_front_merge)
+{
+	struct blk_plug plug;
+
+	make_queue(4, 0, 1024, "none");
+	blk_start_plug(&plug);
+	submit(REQ_OP_WRITE, 8, 4096);
+	submit(REQ_OP_WRITE, 0, 4096);
+	blk_finish_plug(&plug);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_uint_eq(seen_pos[0], 0);
+	ck_assert_uint_eq(seen_sectors[0], 16);
+	ck_assert_uint_eq(disk->part[0]->stats.merges[STAT_WRITE], 1);
+}
+END_TEST
+
+/*
+ * One plug, two disks: bios of different queues never merge, even when
+ * their sectors touch; the flush hands each queue its own batch (all of
+ * A's, then all of B's, in the order each was plugged) -- one queue lock
+ * per queue, as seed 002 sorts by queue.
+ */
+START_TEST(two_queues_on_one_plug)
+{
+	struct request_queue *qa, *qb;
+	struct gendisk *da, *db;
+	static struct blk_mq_tag_set set_b;
+	struct blk_plug plug;
+
+	make_queue(4, 0, 1024, "none");
+	qa = q;
+	da = disk;
+	set_b = set;
+	qb = blk_mq_init_queue(&set_b);
+	ck_assert_ptr_nonnull(qb);
+	db = alloc_disk(1);
+	strcpy(db->disk_name, "fakeb");
+	db->queue = qb;
+	set_capacity(db, 1 << 20);
+	ck_assert_int_eq(add_disk(db), 0);
+
+	blk_start_plug(&plug);
+	disk = da; submit(REQ_OP_WRITE, 0, 4096);
+	disk = db; submit(REQ_OP_WRITE, 8, 4096);       /* touches A's, other disk */
+	disk = da; submit(REQ_OP_WRITE, 8, 4096);       /* merges with A's first */
+	disk = db; submit(REQ_OP_WRITE, 100, 4096);
+	disk = da; submit(REQ_OP_WRITE, 100, 4096);
+	ck_assert_int_eq(nr_queue_rq, 0);
+	blk_finish_plug(&plug);
+	disk = da;
+
+	ck_assert_int_eq(nr_queue_rq, 4);
+	ck_assert_ptr_eq(seen_q[0], qa);
+	ck_assert_uint_eq(seen_pos[0], 0);
+	ck_assert_uint_eq(seen_sectors[0], 16);
+	ck_assert_ptr_eq(seen_q[1], qa);
+	ck_assert_uint_eq(seen_pos[1], 100);
+	ck_assert_ptr_eq(seen_q[2], qb);
+	ck_assert_uint_eq(seen_pos[2], 8);
+	ck_assert_uint_eq(seen_sectors[2], 8);
+	ck_assert_ptr_eq(seen_q[3], qb);
+	ck_assert_uint_eq(seen_pos[3], 100);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 5);
+}
+END_TEST
+
 START_TEST(merge_stops_at_max_sectors)
 {
 	struct blk_plug plug;
@@ -176,13 +253,6 @@ static const struct { unsigned int op1, op2; } no_merge[] = {
 	{ REQ_OP_WRITE | REQ_NOMERGE, REQ_OP_WRITE },
 	{ REQ_OP_WRITE, REQ_OP_WRITE | REQ_PREFLUSH },
 };
-
-/* Complete whatever the driver has, until it has nothing. */
-static void complete_all(void)
-{
-	while (nr_inflight)
-		complete_oldest(BLK_STS_OK);
-}
 
 static int data_requests_seen(void)
 {
@@ -616,6 +686,8 @@ Suite *unit_suite(void)
 
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, plugged_sequential_bios_become_one_request);
+	tcase_add_test(core, plug_front_merge);
+	tcase_add_test(core, two_queues_on_one_plug);
 	tcase_add_test(core, deadline_sorts_a_plugged_batch);
 	tcase_add_test(core, elevator_back_merge_then_request_merge);
 	tcase_add_test(core, split_to_max_sectors_completes_parent_once);

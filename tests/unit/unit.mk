@@ -43,6 +43,19 @@ UNIT_TESTS += check_elevator
 # lib/sort.c, and the benchmark's statistics that use it.
 UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c block/blk-trace.c
 UNIT_TESTS += check_sort
+# The file layer (fs/fs.mk lists its sources) and its suites.
+include fs/fs.mk
+UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
+UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
+UNIT_TESTS += check_vfs check_initramfs check_block_dev
+# check_initramfs's oracle: archives written by the host's cpio.
+UNIT_CPIO_DIR := $(UNIT_BUILD)/cpio
+UNIT_CPIO_STAMP := $(UNIT_CPIO_DIR)/made
+$(UNIT_CPIO_STAMP): tests/unit/cpio/make_archives.sh
+	bash $< $(UNIT_CPIO_DIR)
+	touch $@
+$(UNIT_BUILD)/tests/unit/check_initramfs.o: UNIT_CFLAGS += \
+	-DCPIO_DIR='"$(abspath $(UNIT_CPIO_DIR))"'
 
 # Recursive (=) so that pkg-config runs only when a unit test is built.
 UNIT_CFLAGS = -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude \
@@ -68,7 +81,7 @@ $(UNIT_BUILD)/tests/unit/check_partitions.o: UNIT_CFLAGS += \
 	-DPART_IMAGE_DIR='"$(abspath $(UNIT_PART_DIR))"'
 
 .PHONY: check
-check: $(UNIT_PROGS) $(UNIT_PART_STAMP)
+check: $(UNIT_PROGS) $(UNIT_PART_STAMP) $(UNIT_CPIO_STAMP)
 	@failed=0; \
 	for t in $(UNIT_PROGS); do \
 		echo "== $$t"; \

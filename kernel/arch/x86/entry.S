@@ -12,6 +12,9 @@
  * The exceptions with an error code: 8, 10-14, 17, 21, 29, 30 (Intel SDM
  * vol. 3, table 6-1).
  */
+#include <asm/desc.h>
+#include <asm/ptrace.h>
+
 	.text
 	.code64
 	.altmacro
@@ -28,6 +31,12 @@ vector_\n:
 
 common_interrupt:
 	cld
+	/* Interrupts do not clear RFLAGS.AC: with SMAP, a user program could
+	 * otherwise enter the kernel with user accesses allowed. */
+	testb $1, x86_smap_enabled(%rip)
+	jz 1f
+	clac
+1:
 	pushq %rdi
 	pushq %rsi
 	pushq %rdx
@@ -64,6 +73,101 @@ ret_from_interrupt:
 	popq %rdi
 	addq $16, %rsp          /* vector and error code */
 	iretq
+
+/*
+ * The SYSCALL instruction (a user program's system call) lands here, at
+ * the address in MSR_LSTAR (syscall.c), with:
+ *     rax = the call's number, rdi rsi rdx r10 r8 r9 = its arguments,
+ *     rcx = the user's rip to return to, r11 = the user's rflags,
+ *     rsp = still the USER stack, interrupts off (SFMASK cleared IF).
+ * It builds the same struct pt_regs an interrupt from user mode would
+ * have built at the top of the kernel stack, then calls
+ * do_syscall_64(regs), which runs sys_<name>() and puts the result in
+ * regs->rax.
+ *
+ * The way back: SYSRET when it is safe -- it is fast, but it takes rip
+ * from rcx and rflags from r11, and raises #GP *in ring 0* if rcx is not
+ * canonical (a famous class of bugs).  do_syscall_64() says whether regs
+ * still look like SYSCALL left them with a sane rip; when not (after
+ * execve or a signal changed rip, or a rip no SYSRET can take), the
+ * general path ret_from_interrupt / IRETQ restores everything exactly.
+ */
+	.globl entry_SYSCALL_64
+entry_SYSCALL_64:
+	movq %rsp, syscall_user_rsp(%rip)       /* gdt.c: why no SWAPGS */
+	movq syscall_kernel_rsp(%rip), %rsp     /* top of this task's stack */
+	pushq $GDT_USER_DS                      /* ss */
+	pushq syscall_user_rsp(%rip)            /* rsp */
+	pushq %r11                              /* rflags */
+	pushq $GDT_USER_CS                      /* cs */
+	pushq %rcx                              /* rip */
+	pushq $0                                /* error_code */
+	pushq $SYSCALL_VECTOR                   /* vector: "a system call" */
+	pushq %rdi
+	pushq %rsi
+	pushq %rdx
+	pushq %rcx
+	pushq %rax
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	pushq %rbx
+	pushq %rbp
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	xorl %ebp, %ebp                         /* backtraces stop here */
+	movq %rsp, %rdi
+	call do_syscall_64                      /* returns with interrupts off */
+	testb %al, %al
+	jz ret_from_interrupt                   /* the IRETQ way */
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbp
+	popq %rbx
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rax
+	popq %rcx
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	addq $16, %rsp                          /* vector and error code */
+	movq 0(%rsp), %rcx                      /* rip for SYSRET */
+	movq 16(%rsp), %r11                     /* rflags for SYSRET */
+	movq 24(%rsp), %rsp                     /* the user's stack */
+	sysretq
+
+/*
+ * A forked child's first instructions (its stack was built by fork():
+ * the __switch_to frame returns here, right below its pt_regs, a copy of
+ * the parent's with rax = 0).  Finish the switch, then go to user mode.
+ */
+	.globl ret_from_fork
+ret_from_fork:
+	movq %rax, %rdi                         /* the task we replaced */
+	call schedule_tail
+	movq %rsp, %rdi                         /* = task_pt_regs(current) */
+	call exit_to_user_mode                  /* signals; interrupts off */
+	jmp ret_from_interrupt
+
+/*
+ * void ret_to_user(struct pt_regs *regs): a kernel thread that has just
+ * exec'd a program leaves for user mode for the first time.  regs is the
+ * task's own pt_regs at the top of its stack; everything below it (the
+ * thread's kernel call chain) is abandoned.
+ */
+	.globl ret_to_user
+ret_to_user:
+	movq %rdi, %rsp
+	call exit_to_user_mode
+	jmp ret_from_interrupt
 
 	.set i, 0
 	.rept 256

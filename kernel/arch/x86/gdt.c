@@ -38,9 +38,21 @@ struct desc_ptr {
 	u64 base;
 } __packed;
 
+/*
+ * The SYSCALL instruction does not switch stacks (interrupts do, through
+ * tss.rsp0): entry_SYSCALL_64 (entry.S) does it by hand, parking the
+ * user's rsp in syscall_user_rsp and loading syscall_kernel_rsp.  Linux
+ * keeps these per CPU and reaches them through SWAPGS and %gs; Spindle
+ * has one CPU, so two plain variables do -- and nothing can run between
+ * the save and the load, since SYSCALL turns interrupts off (SFMASK).
+ */
+u64 syscall_kernel_rsp;
+u64 syscall_user_rsp;
+
 void tss_set_rsp0(u64 rsp0)
 {
 	tss.rsp[0] = rsp0;
+	syscall_kernel_rsp = rsp0;
 }
 
 void gdt_init(void)

@@ -40,6 +40,8 @@
 #define PT_ENTRIES        512
 #define CR0_WP            (1ul << 16)          /* ring 0 honours read-only pages */
 #define CR4_PGE           (1ul << 7)           /* global pages */
+#define KSTACK_SLOT_SIZE  (THREAD_SIZE + PAGE_SIZE)
+#define KSTACK_AREA_SIZE  (KSTACK_SLOTS * KSTACK_SLOT_SIZE)
 
 extern char _kernel_phys_start[], _text[], _etext[], _rodata[], _data[], _end[];
 extern char __bss_start[];
@@ -260,9 +262,88 @@ static void paging_init(void)
 	map_kernel_range(_rodata, _data, PAGE_KERNEL_RO);  /* rodata, tables */
 	map_kernel_range(_data, _end, PAGE_KERNEL);        /* data, bss, ksyms */
 
+	/* Every upper-half PML4 entry the kernel may fill later (ioremap,
+	 * kernel stacks): created now, shared by all processes' PML4s. */
+	for (unsigned long va = MMIO_BASE; va < KSTACK_BASE + KSTACK_AREA_SIZE;
+	     va += 1ul << 39)
+		BUG_ON(!walk_create(kernel_pml4, va, 2));
+
 	write_cr4(read_cr4() | CR4_PGE);
 	write_cr0(read_cr0() | CR0_WP);
 	write_cr3(__pa(kernel_pml4));
+}
+
+/* --- user address spaces (asm/pgtable.h) ------------------------------- */
+
+#define PML4_USER_ENTRIES  (PT_ENTRIES / 2)     /* 0..255: the lower half */
+
+pte_t *pgd_alloc(void)
+{
+	pte_t *pml4 = pt_alloc();
+
+	if (!pml4)
+		return NULL;
+	memcpy(pml4 + PML4_USER_ENTRIES, kernel_pml4 + PML4_USER_ENTRIES,
+	       PML4_USER_ENTRIES * sizeof(pte_t));
+	return pml4;
+}
+
+/* Free a page table of `level` (2 = PDPT, 1 = PD, 0 = PT) and every
+ * table below it; the pages a PT maps are the caller's business. */
+static void free_table(pte_t *table, int level)
+{
+	for (int i = 0; level > 0 && i < PT_ENTRIES; i++)
+		if ((table[i] & _PAGE_PRESENT) && !(table[i] & _PAGE_PSE))
+			free_table(__va(table[i] & PTE_ADDR_MASK), level - 1);
+	free_pages((unsigned long)table, 0);
+}
+
+void pgd_free(pte_t *pml4)
+{
+	for (int i = 0; i < PML4_USER_ENTRIES; i++)
+		if (pml4[i] & _PAGE_PRESENT)
+			free_table(__va(pml4[i] & PTE_ADDR_MASK), 2);
+	free_pages((unsigned long)pml4, 0);
+}
+
+pte_t *lookup_pte(pte_t *pml4, unsigned long va)
+{
+	pte_t *table = pml4;
+
+	for (int l = 3; l > 0; l--) {
+		pte_t e = table[pt_index(va, l)];
+
+		if (!(e & _PAGE_PRESENT) || (e & _PAGE_PSE))
+			return NULL;
+		table = __va(e & PTE_ADDR_MASK);
+	}
+	return &table[pt_index(va, 0)];
+}
+
+static void walk_level(pte_t *table, int level, unsigned long base,
+		       unsigned long start, unsigned long end,
+		       pte_visit_t fn, void *arg)
+{
+	unsigned long span = 1ul << (12 + 9 * level);   /* bytes per entry */
+	int nr = level == 3 ? PML4_USER_ENTRIES : PT_ENTRIES;
+
+	for (int i = 0; i < nr; i++) {
+		unsigned long va = base + i * span;
+
+		if (va + span <= start || va >= end || !(table[i] & _PAGE_PRESENT))
+			continue;
+		if (level == 0)
+			fn(&table[i], va, arg);
+		else
+			walk_level(__va(table[i] & PTE_ADDR_MASK), level - 1, va,
+				   start, end, fn, arg);
+	}
+}
+
+void walk_user_ptes(pte_t *pml4, unsigned long start, unsigned long end,
+		    pte_visit_t fn, void *arg)
+{
+	walk_level(pml4, 3, 0, start, end, fn, arg);
 }
 
 void *ioremap(phys_addr_t phys, size_t size)
@@ -308,7 +389,6 @@ void iounmap(void *addr)
  * bitmap.  Pages come from the buddy allocator one at a time, so a stack
  * needs no contiguous memory.
  */
-#define KSTACK_SLOT_SIZE (THREAD_SIZE + PAGE_SIZE)
 static unsigned long kstack_used[KSTACK_SLOTS / (8 * sizeof(unsigned long))];
 static DEFINE_SPINLOCK(kstack_lock);
 

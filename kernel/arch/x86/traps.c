@@ -21,6 +21,11 @@
 #include <asm/cpu.h>
 #include <asm/io.h>
 #include <asm/pgtable.h>
+#include <asm/extable.h>
+#include <spindle/process.h>
+#include <spindle/mm_types.h>
+#include <spindle/signal.h>
+#include <spindle/uaccess.h>
 
 struct idt_entry {
 	u16 offset_low;
@@ -146,14 +151,89 @@ void die(const char *what, struct pt_regs *regs)
 	qemu_exit(QEMU_EXIT_PANIC);
 }
 
+/*
+ * A page fault.
+ *
+ * From user mode: the process touched an address.  Inside a VMA, the page
+ * may just not be there yet (demand-zero: the heap, the stack, mmap);
+ * handle_mm_fault() maps it and the instruction runs again.  Outside
+ * every VMA, or against its rights (a write to text, a jump into data),
+ * the process gets SIGSEGV -- and the kernel says so, in Linux's words.
+ *
+ * From kernel mode it is a bug -- unless it happened in one of the
+ * user-copy routines (uaccess.c), which list their instructions in the
+ * exception-fixup table.  Then the user address is treated as the
+ * process's own access would be (a heap page may need faulting in), and
+ * only if that fails does the copy resume at its fixup and return the
+ * bytes it could not copy.
+ */
+static void do_page_fault(struct pt_regs *regs)
+{
+	unsigned long addr = read_cr2(), ec = regs->error_code;
+	struct mm_struct *mm = current->mm;
+
+	if (user_mode(regs)) {
+		if (handle_mm_fault(mm, addr, ec & PF_WRITE, ec & PF_INSTR) == 0)
+			return;
+		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016llx sp %016llx error %lx in %s[%d]\n",
+		       current->comm, current->pid, addr, (unsigned long long)regs->rip,
+		       (unsigned long long)regs->rsp, ec, current->comm, current->pid);
+		force_sig(SIGSEGV);
+		return;
+	}
+	if (addr < USER_SPACE_END && mm && search_exception_tables(regs->rip) &&
+	    handle_mm_fault(mm, addr, ec & PF_WRITE, false) == 0)
+		return;
+	if (fixup_exception(regs))
+		return;
+	die(exception_names[X86_TRAP_PF], regs);
+}
+
+/* The signal a user-mode exception sends (as Linux's traps.c), or 0 for
+ * the ones that can only mean a broken machine or kernel. */
+static int user_trap_signal(unsigned long vector)
+{
+	switch (vector) {
+	case X86_TRAP_DE: case 16 /* x87 */: case 19 /* SIMD */:
+		return SIGFPE;
+	case X86_TRAP_DB: case X86_TRAP_BP:
+		return SIGTRAP;
+	case X86_TRAP_UD:
+		return SIGILL;
+	case 4 /* overflow */: case 5 /* bound */: case 7 /* no FPU */:
+	case X86_TRAP_GP:
+		return SIGSEGV;
+	case 10 /* TSS */: case 11 /* segment */: case 12 /* stack segment */:
+	case 17 /* alignment */:
+		return SIGBUS;
+	default:
+		return 0;
+	}
+}
+
 void x86_handle_interrupt(struct pt_regs *regs)
 {
+	int sig;
+
 	if (regs->vector >= FIRST_EXTERNAL_VECTOR) {
 		do_irq(regs);
 		irq_exit_preempt(regs->rflags & X86_EFLAGS_IF);
-		return;
+	} else if (regs->vector == X86_TRAP_PF) {
+		do_page_fault(regs);
+	} else if (user_mode(regs) && (sig = user_trap_signal(regs->vector))) {
+		printk(KERN_INFO "traps: %s[%d] %s ip:%llx sp:%llx error:%llx\n",
+		       current->comm, current->pid, exception_names[regs->vector],
+		       (unsigned long long)regs->rip, (unsigned long long)regs->rsp,
+		       (unsigned long long)regs->error_code);
+		force_sig(sig);
+	} else if (regs->vector == X86_TRAP_GP && !user_mode(regs) && fixup_exception(regs)) {
+		/* a non-canonical user pointer raises #GP, not #PF: same fixups */
+	} else {
+		die(exception_names[regs->vector], regs);
 	}
-	die(exception_names[regs->vector], regs);
+	/* On the way back to a process: signals, rescheduling. */
+	if (user_mode(regs))
+		exit_to_user_mode(regs);
 }
 
 void panic(const char *fmt, ...)

@@ -81,5 +81,20 @@ static inline void invlpg(unsigned long va)
 
 #define MSR_EFER     0xc0000080
 #define MSR_APIC_BASE 0x1b
+#define MSR_STAR     0xc0000081     /* SYSCALL/SYSRET segment selectors */
+#define MSR_LSTAR    0xc0000082     /* SYSCALL entry point (64-bit) */
+#define MSR_SYSCALL_MASK 0xc0000084 /* RFLAGS bits SYSCALL clears (SFMASK) */
+#define EFER_SCE     (1ul << 0)     /* SYSCALL/SYSRET enable */
+
+#define X86_CR0_MP   (1ul << 1)     /* monitor coprocessor (FPU/SSE present) */
+#define X86_CR0_EM   (1ul << 2)     /* emulate FPU: must be 0 for SSE */
+#define X86_CR4_OSFXSR (1ul << 9)   /* the OS saves SSE state with fxsave */
+#define X86_CR4_OSXMMEXCPT (1ul << 10) /* SSE exceptions as #XM */
+
+#define X86_EFLAGS_TF (1UL << 8)
+#define X86_EFLAGS_DF (1UL << 10)
+#define X86_EFLAGS_NT (1UL << 14)
+#define X86_EFLAGS_RF (1UL << 16)
+#define X86_EFLAGS_AC (1UL << 18)
 
 #endif /* ASM_CPU_H */

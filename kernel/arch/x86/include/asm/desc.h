@@ -9,7 +9,6 @@
 #ifndef ASM_DESC_H
 #define ASM_DESC_H
 
-#include <spindle/types.h>
 
 #define GDT_KERNEL_CS   0x08
 #define GDT_KERNEL_DS   0x10
@@ -19,9 +18,17 @@
 
 #define IST_DOUBLE_FAULT 1
 
+#ifndef __ASSEMBLER__
+#include <spindle/types.h>
+
+
 void gdt_init(void);
 void idt_init(void);
 /* The kernel stack the CPU loads on entry from ring 3. */
 void tss_set_rsp0(u64 rsp0);
+/* SYSCALL/SYSRET: the MSRs and EFER.SCE (kernel/arch/x86/syscall.c). */
+void syscall_init(void);
+
+#endif /* !__ASSEMBLER__ */
 
 #endif /* ASM_DESC_H */

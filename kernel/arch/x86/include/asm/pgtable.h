@@ -39,6 +39,31 @@ void unmap_page(pte_t *pml4, unsigned long va);
 phys_addr_t virt_to_phys_walk(pte_t *pml4, unsigned long va);
 
 /*
+ * User address spaces (kernel/mm/mmap.c).  A process's PML4 has its own
+ * lower half (entries 0-255, user space) and copies of the kernel's upper
+ * half entries (256-511): those point at the kernel's own PDPTs, so every
+ * kernel mapping is visible in every process (and is supervisor-only, so
+ * user code cannot touch it).  paging_init() creates every upper-half
+ * PML4 entry the kernel will ever use up front, so that a later kernel
+ * mapping (a new ioremap, a new kernel stack) lands in a table that all
+ * processes already share.
+ */
+#define PAGE_USER_RO    (_PAGE_PRESENT | _PAGE_USER | _PAGE_NX)
+#define PAGE_USER_RW    (_PAGE_PRESENT | _PAGE_USER | _PAGE_RW | _PAGE_NX)
+
+pte_t *pgd_alloc(void);                 /* NULL when out of memory */
+/* Free the user half's page-table pages (not the pages they map) and
+ * the PML4 itself. */
+void pgd_free(pte_t *pml4);
+/* The 4 KiB PTE for va, or NULL when a table above it is absent. */
+pte_t *lookup_pte(pte_t *pml4, unsigned long va);
+/* Call fn for every present PTE in [start, end) of the user half,
+ * skipping absent tables whole (so a huge sparse range is cheap). */
+typedef void (*pte_visit_t)(pte_t *pte, unsigned long va, void *arg);
+void walk_user_ptes(pte_t *pml4, unsigned long start, unsigned long end,
+		    pte_visit_t fn, void *arg);
+
+/*
  * Kernel stacks (THREAD_SIZE) in their own area, each with an unmapped
  * guard page below it: running off the end of a stack faults, and the
  * double-fault handler reports "kernel stack overflow".  NULL when out of

@@ -5,6 +5,10 @@
 #ifndef ASM_PTRACE_H
 #define ASM_PTRACE_H
 
+/* pt_regs.vector of a SYSCALL entry: not an IDT vector. */
+#define SYSCALL_VECTOR  0x100
+
+#ifndef __ASSEMBLER__
 #include <spindle/types.h>
 
 struct pt_regs {
@@ -15,6 +19,16 @@ struct pt_regs {
 	u64 rip, cs, rflags, rsp, ss;   /* the CPU's interrupt frame */
 };
 
+/*
+ * Every task keeps a struct pt_regs at the very top of its kernel stack:
+ * an interrupt or system call from user mode saves the user registers
+ * there (the CPU switches to TSS.rsp0 = the top), so the kernel finds a
+ * process's user context at task_pt_regs(current).
+ */
+#define task_pt_regs(t) ((struct pt_regs *)((char *)(t)->stack + THREAD_SIZE) - 1)
+
 static inline bool user_mode(const struct pt_regs *r) { return (r->cs & 3) != 0; }
+
+#endif /* !__ASSEMBLER__ */
 
 #endif /* ASM_PTRACE_H */

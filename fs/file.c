@@ -1,0 +1,327 @@
+/*
+ * file.c - descriptor tables: the small integers a process holds.
+ *
+ * current->files->fd[n] is the struct file behind descriptor n (at most
+ * NR_OPEN_DEFAULT = 64 of them); the lowest free number is handed out
+ * first, as POSIX requires (that is how "close(1); open(...)" redirects
+ * stdout).  A bit per descriptor says O_CLOEXEC: exec closes it.
+ *
+ * Contract 4 with the process layer:
+ *   copy_files(child, parent)   fork: a copy of the table (each file gets
+ *                               one more reference) and of cwd/root
+ *   exit_files(t)               exit: close everything, drop cwd/root
+ *   files_close_on_exec(t)      exec: close the O_CLOEXEC ones
+ *   init_task_files(t)          the first process: 0, 1, 2 on /dev/console,
+ *                               cwd and root "/"
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/sched.h>
+#include <spindle/string.h>
+#include <spindle/uaccess.h>
+#include "internal.h"
+
+static struct files_struct *alloc_files(void)
+{
+	struct files_struct *files = kzalloc(sizeof(*files), GFP_KERNEL);
+
+	if (files) {
+		spin_lock_init(&files->file_lock);
+		files->count = 1;
+	}
+	return files;
+}
+
+struct file *fget(unsigned int fd)
+{
+	struct files_struct *files = current->files;
+	struct file *f = NULL;
+
+	if (!files || fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	spin_lock(&files->file_lock);
+	if (files->fd[fd])
+		f = get_file(files->fd[fd]);
+	spin_unlock(&files->file_lock);
+	return f;
+}
+
+/* The lowest free descriptor >= start; -EMFILE when the table is full. */
+static int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int flags)
+{
+	assert_spin_locked(&files->file_lock);
+	for (unsigned int fd = start; fd < NR_OPEN_DEFAULT; fd++)
+		if (!files->fd[fd]) {
+			/* reserve it until fd_install: a placeholder nobody can use */
+			files->fd[fd] = ERR_PTR(-EBADF);
+			if (flags & O_CLOEXEC)
+				files->close_on_exec |= 1ull << fd;
+			else
+				files->close_on_exec &= ~(1ull << fd);
+			return fd;
+		}
+	return -EMFILE;
+}
+
+int get_unused_fd_flags(unsigned int flags)
+{
+	struct files_struct *files = current->files;
+	int fd;
+
+	if (!files)
+		return -EMFILE;
+	spin_lock(&files->file_lock);
+	fd = __alloc_fd(files, 0, flags);
+	spin_unlock(&files->file_lock);
+	return fd;
+}
+
+static void put_unused_fd(unsigned int fd)
+{
+	struct files_struct *files = current->files;
+
+	spin_lock(&files->file_lock);
+	files->fd[fd] = NULL;
+	spin_unlock(&files->file_lock);
+}
+
+void fd_install(unsigned int fd, struct file *f)
+{
+	struct files_struct *files = current->files;
+
+	spin_lock(&files->file_lock);
+	files->fd[fd] = f;
+	spin_unlock(&files->file_lock);
+}
+
+/* Take fd out of the table; the caller fputs what comes back. */
+static struct file *pick_file(struct files_struct *files, unsigned int fd)
+{
+	struct file *f = NULL;
+
+	if (fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	spin_lock(&files->file_lock);
+	f = files->fd[fd];
+	if (IS_ERR(f))
+		f = NULL;               /* being opened: not closable yet */
+	if (f) {
+		files->fd[fd] = NULL;
+		files->close_on_exec &= ~(1ull << fd);
+	}
+	spin_unlock(&files->file_lock);
+	return f;
+}
+
+int close_fd(unsigned int fd)
+{
+	struct file *f;
+
+	if (!current->files)
+		return -EBADF;
+	f = pick_file(current->files, fd);
+	if (!f)
+		return -EBADF;
+	fput(f);
+	return 0;
+}
+
+long sys_close(unsigned int fd)
+{
+	return close_fd(fd);
+}
+
+long ksys_dup(unsigned int oldfd)
+{
+	struct file *f = fget(oldfd);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	fd = get_unused_fd_flags(0);
+	if (fd < 0) {
+		fput(f);
+		return fd;
+	}
+	fd_install(fd, f);              /* the reference fget took */
+	return fd;
+}
+
+long ksys_dup2(unsigned int oldfd, unsigned int newfd)
+{
+	struct files_struct *files = current->files;
+	struct file *f, *old;
+
+	if (newfd >= NR_OPEN_DEFAULT)
+		return -EBADF;
+	f = fget(oldfd);
+	if (!f)
+		return -EBADF;
+	if (oldfd == newfd) {           /* POSIX: a no-op that checks oldfd */
+		fput(f);
+		return newfd;
+	}
+	spin_lock(&files->file_lock);
+	old = files->fd[newfd];
+	if (IS_ERR(old)) {              /* being opened by another thread */
+		spin_unlock(&files->file_lock);
+		fput(f);
+		return -EBUSY;
+	}
+	files->fd[newfd] = f;
+	files->close_on_exec &= ~(1ull << newfd);
+	spin_unlock(&files->file_lock);
+	fput(old);                      /* close what was there, silently */
+	return newfd;
+}
+
+long sys_dup(unsigned int fildes) { return ksys_dup(fildes); }
+long sys_dup2(unsigned int oldfd, unsigned int newfd) { return ksys_dup2(oldfd, newfd); }
+
+/* --- whole tables: fork, exit, exec --------------------------------------- */
+
+struct files_struct *dup_fd(struct files_struct *old)
+{
+	struct files_struct *files = alloc_files();
+
+	if (!files)
+		return NULL;
+	spin_lock(&old->file_lock);
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *f = old->fd[fd];
+
+		if (f && !IS_ERR(f))
+			files->fd[fd] = get_file(f);
+	}
+	files->close_on_exec = old->close_on_exec;
+	spin_unlock(&old->file_lock);
+	return files;
+}
+
+void put_files_struct(struct files_struct *files)
+{
+	if (--files->count > 0)
+		return;
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *f = pick_file(files, fd);
+
+		if (f)
+			fput(f);
+	}
+	kfree(files);
+}
+
+static struct fs_struct *copy_fs_struct(const struct path *root, const struct path *pwd)
+{
+	struct fs_struct *fs = kzalloc(sizeof(*fs), GFP_KERNEL);
+
+	if (!fs)
+		return NULL;
+	fs->users = 1;
+	fs->root = *root;
+	fs->pwd = *pwd;
+	path_get(&fs->root);
+	path_get(&fs->pwd);
+	return fs;
+}
+
+static void free_fs_struct(struct fs_struct *fs)
+{
+	path_put(&fs->root);
+	path_put(&fs->pwd);
+	kfree(fs);
+}
+
+int copy_files(struct task_struct *child, struct task_struct *parent)
+{
+	struct path root, pwd;
+
+	child->files = NULL;
+	child->fs = NULL;
+	if (parent->files) {
+		child->files = dup_fd(parent->files);
+		if (!child->files)
+			return -ENOMEM;
+	}
+	if (parent->fs) {
+		root = parent->fs->root;
+		pwd = parent->fs->pwd;
+	} else if (root_mnt) {
+		root.mnt = pwd.mnt = root_mnt;
+		root.dentry = pwd.dentry = root_mnt->mnt_root;
+	} else {
+		return 0;
+	}
+	child->fs = copy_fs_struct(&root, &pwd);
+	if (!child->fs) {
+		if (child->files)
+			put_files_struct(child->files);
+		child->files = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void exit_files(struct task_struct *t)
+{
+	struct files_struct *files = t->files;
+	struct fs_struct *fs = t->fs;
+
+	t->files = NULL;
+	t->fs = NULL;
+	if (files)
+		put_files_struct(files);
+	if (fs)
+		free_fs_struct(fs);
+}
+
+void files_close_on_exec(struct task_struct *t)
+{
+	struct files_struct *files = t->files;
+
+	if (!files)
+		return;
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *f;
+
+		if (!(files->close_on_exec & (1ull << fd)))
+			continue;
+		f = pick_file(files, fd);
+		if (f)
+			fput(f);
+	}
+}
+
+int init_task_files(struct task_struct *t)
+{
+	struct path root;
+	struct file *con;
+
+	if (!root_mnt)
+		return -ENOENT;
+	exit_files(t);
+	t->files = alloc_files();
+	if (!t->files)
+		return -ENOMEM;
+	get_root_path(&root);
+	t->fs = copy_fs_struct(&root, &root);
+	path_put(&root);
+	if (!t->fs) {
+		exit_files(t);
+		return -ENOMEM;
+	}
+	/* stdin, stdout, stderr: the console, opened without a path (nothing
+	 * is mounted on /dev yet when the first process starts) */
+	con = tty_open_console();
+	if (IS_ERR(con)) {
+		exit_files(t);
+		return PTR_ERR(con);
+	}
+	t->files->fd[0] = con;
+	t->files->fd[1] = get_file(con);
+	t->files->fd[2] = get_file(con);
+	return 0;
+}
+
+/* kept for the syscall code: release a reserved but unused descriptor */
+void fs_put_unused_fd(unsigned int fd) { put_unused_fd(fd); }

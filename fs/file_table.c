@@ -1,0 +1,65 @@
+/*
+ * file_table.c - struct file: one open() of an inode.
+ *
+ * A file carries what belongs to this opening rather than to the file
+ * itself: the position, the open flags, the access mode.  Descriptors
+ * (dup, fork) share one struct file, so they share the position, as in
+ * Unix.  The last fput() calls the file's release() -- for a block device
+ * that writes back its cache, for a pipe it wakes the other end -- and
+ * lets go of the path.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include "internal.h"
+
+static DEFINE_SPINLOCK(files_lock);     /* f_count of every file */
+
+struct file *alloc_file(const struct path *path, unsigned int flags,
+			const struct file_operations *fop)
+{
+	struct file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->f_count = 1;
+	f->f_flags = flags;
+	switch (flags & O_ACCMODE) {
+	case O_RDONLY: f->f_mode = FMODE_READ; break;
+	case O_WRONLY: f->f_mode = FMODE_WRITE; break;
+	default:       f->f_mode = FMODE_READ | FMODE_WRITE; break;
+	}
+	f->f_op = fop;
+	mutex_init(&f->f_pos_lock);
+	if (path) {
+		f->f_path = *path;
+		path_get(path);
+		f->f_inode = path->dentry->d_inode;
+	}
+	return f;
+}
+
+struct file *get_file(struct file *f)
+{
+	spin_lock(&files_lock);
+	f->f_count++;
+	spin_unlock(&files_lock);
+	return f;
+}
+
+void fput(struct file *f)
+{
+	int left;
+
+	if (!f)
+		return;
+	spin_lock(&files_lock);
+	left = --f->f_count;
+	spin_unlock(&files_lock);
+	if (left)
+		return;
+	if (f->f_op && f->f_op->release)
+		f->f_op->release(f->f_inode, f);
+	if (f->f_path.dentry)
+		path_put(&f->f_path);
+	kfree(f);
+}

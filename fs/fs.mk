@@ -1,0 +1,31 @@
+# The file layer (fs/): included by the top-level Makefile.
+F := fs
+
+FS_OBJS := \
+	lib/iov_iter.o \
+	$(F)/dcache.o \
+	$(F)/inode.o \
+	$(F)/namespace.o \
+	$(F)/namei.o \
+	$(F)/file_table.o \
+	$(F)/file.o \
+	$(F)/open.o \
+	$(F)/read_write.o \
+	$(F)/stat.o \
+	$(F)/readdir.o \
+	$(F)/ioctl.o \
+	$(F)/sync.o \
+	$(F)/pipe.o \
+	$(F)/ramfs.o \
+	$(F)/initramfs.o \
+	$(F)/char_dev.o \
+	$(F)/tty.o \
+	$(F)/pseudo.o \
+	$(F)/devtmpfs.o \
+	$(F)/block_dev.o \
+	$(F)/proc.o \
+	$(F)/sysfs.o \
+	$(F)/init.o
+
+# Everything but the boot glue (init.c) also runs in the host unit tests.
+FS_UNIT_SRCS := $(filter-out $(F)/init.c,$(FS_OBJS:.o=.c))

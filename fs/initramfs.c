@@ -1,0 +1,206 @@
+/*
+ * initramfs.c - unpack a "newc" cpio archive into the root file system.
+ *
+ * GRUB loads build/initramfs.cpio next to the kernel (a multiboot2
+ * module); at boot its bytes become the first files of "/" (fs/init.c
+ * calls unpack_to_rootfs()).  The format, as `cpio -o -H newc` writes it,
+ * is a sequence of entries, each starting on a 4-byte boundary:
+ *
+ *   offset  size  field (ASCII: 6-byte magic, then 13 fields of 8 hex digits)
+ *        0     6  magic "070701" ("070702": the same with a checksum)
+ *        6     8  ino        14  mode       22  uid      30  gid
+ *       38     8  nlink      46  mtime      54  filesize
+ *       62     8  devmajor   70  devminor   78  rdevmajor  86  rdevminor
+ *       94     8  namesize (with its NUL)   102  check
+ *      110        the name, NUL-terminated, padded so the data starts at 4n
+ *                 the data (filesize bytes), padded to 4n
+ *
+ * and the entry named "TRAILER!!!" ends the archive.
+ *
+ * Each entry is checked completely -- magic, hex digits, the name's NUL,
+ * name and data inside the archive -- before anything is made from it,
+ * so a malformed archive leaves exactly the entries before the bad one
+ * and one log line saying where and why.  Directories, regular files,
+ * device nodes and FIFOs are made; symbolic links and hard links are not
+ * supported (skipped with a warning).
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/printk.h>
+#include <spindle/blkdev.h>
+#include "internal.h"
+
+#define pr_fmt_initramfs "initramfs: "
+
+#define CPIO_HDR_LEN    110
+#define CPIO_FIELDS     13
+#define CPIO_TRAILER    "TRAILER!!!"
+
+enum cpio_field {
+	F_INO, F_MODE, F_UID, F_GID, F_NLINK, F_MTIME, F_FILESIZE,
+	F_DEVMAJOR, F_DEVMINOR, F_RDEVMAJOR, F_RDEVMINOR, F_NAMESIZE, F_CHECK,
+};
+
+struct cpio_entry {
+	unsigned long field[CPIO_FIELDS];
+	const char *name;               /* NUL-terminated, inside the archive */
+	const char *data;
+	size_t next;                    /* offset of the following entry */
+};
+
+/* 8 hex digits -> *val; false if any is not a hex digit. */
+static bool parse_hex8(const char *s, unsigned long *val)
+{
+	unsigned long v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		char c = s[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return false;
+		v = (v << 4) | d;
+	}
+	*val = v;
+	return true;
+}
+
+/*
+ * Check and decode the entry at offset off of buf[0..len).  Returns NULL
+ * when it is well-formed, else the reason (for the log line).
+ */
+const char *cpio_parse_entry(const char *buf, size_t len, size_t off, struct cpio_entry *e)
+{
+	size_t name_end, data_off, data_end;
+
+	if (len - off < CPIO_HDR_LEN)
+		return "truncated header";
+	if (memcmp(buf + off, "070701", 6) != 0 && memcmp(buf + off, "070702", 6) != 0)
+		return "bad magic (not a newc cpio archive)";
+	for (int i = 0; i < CPIO_FIELDS; i++)
+		if (!parse_hex8(buf + off + 6 + 8 * i, &e->field[i]))
+			return "bad hex digit in header";
+	if (e->field[F_NAMESIZE] == 0 || e->field[F_NAMESIZE] > PATH_MAX)
+		return "bad name size";
+	name_end = off + CPIO_HDR_LEN + e->field[F_NAMESIZE];
+	if (name_end > len)
+		return "name beyond the end of the archive";
+	if (buf[name_end - 1] != '\0' ||
+	    memchr(buf + off + CPIO_HDR_LEN, '\0', e->field[F_NAMESIZE] - 1))
+		return "name not NUL-terminated";
+	data_off = ALIGN(name_end, 4);
+	data_end = data_off + e->field[F_FILESIZE];
+	if (data_off > len || e->field[F_FILESIZE] > len - data_off)
+		return "data beyond the end of the archive";
+	e->name = buf + off + CPIO_HDR_LEN;
+	e->data = buf + data_off;
+	e->next = ALIGN(data_end, 4);
+	return NULL;
+}
+
+/* "./etc/x" and "/etc/x" -> "/etc/x"; "." and "" -> NULL (the root). */
+static bool cpio_path(const char *name, char *path, size_t size)
+{
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	while (name[0] == '/')
+		name++;
+	if (!name[0] || (name[0] == '.' && !name[1]))
+		return false;
+	return snprintf(path, size, "/%s", name) < (int)size;
+}
+
+static int cpio_write_file(const char *path, umode_t mode, const char *data, size_t size)
+{
+	struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, mode & 07777);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = size ? kernel_write(f, data, size, &pos) : 0;
+	fput(f);
+	if (n < 0)
+		return n;
+	return (size_t)n == size ? 0 : -ENOSPC;
+}
+
+/* Make what one (checked) entry describes. */
+static int cpio_make(const struct cpio_entry *e, const char *path)
+{
+	umode_t mode = e->field[F_MODE];
+	dev_t rdev = MKDEV(e->field[F_RDEVMAJOR], e->field[F_RDEVMINOR]);
+	int err;
+
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		err = do_mkdirat(AT_FDCWD, path, mode & 07777);
+		return err == -EEXIST ? 0 : err;
+	case S_IFREG:
+		return cpio_write_file(path, mode, e->data, e->field[F_FILESIZE]);
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+		err = do_mknodat(AT_FDCWD, path, mode, rdev);
+		return err == -EEXIST ? 0 : err;
+	default:
+		pr_warn(pr_fmt_initramfs "%s: file type %o not supported, skipped\n",
+			path, mode & S_IFMT);
+		return 0;
+	}
+}
+
+int unpack_to_rootfs(const char *buf, size_t len)
+{
+	char *path = kmalloc(PATH_MAX + 1, GFP_KERNEL);
+	size_t off = 0;
+	unsigned int files = 0;
+	const char *why;
+	int err = 0;
+
+	if (!path)
+		return -ENOMEM;
+	for (;;) {
+		struct cpio_entry e;
+
+		/* tools pad archives with zeroes after the trailer (and
+		 * between concatenated archives): skip them */
+		while (off < len && buf[off] == '\0')
+			off++;
+		if (off >= len) {
+			why = "no TRAILER!!! entry";
+			goto bad;
+		}
+		why = cpio_parse_entry(buf, len, off, &e);
+		if (why)
+			goto bad;
+		if (strcmp(e.name, CPIO_TRAILER) == 0)
+			break;
+		if (cpio_path(e.name, path, PATH_MAX + 1)) {
+			err = cpio_make(&e, path);
+			if (err) {
+				pr_err(pr_fmt_initramfs "cannot make %s: error %d; unpacking stopped\n",
+				       path, err);
+				goto out;
+			}
+			files++;
+		}
+		off = e.next;
+	}
+	pr_info(pr_fmt_initramfs "unpacked %u entries (%zu bytes)\n", files, len);
+	goto out;
+bad:
+	pr_err(pr_fmt_initramfs "rejected: %s at offset %zu (%u entries unpacked before it)\n",
+	       why, off, files);
+	err = -EINVAL;
+out:
+	kfree(path);
+	return err;
+}

@@ -1,0 +1,109 @@
+/*
+ * inode.c - inodes: one per file, whatever its type.
+ *
+ * A file system makes an inode with new_inode(), sets its mode, size and
+ * operations, and hangs it on a dentry.  The inode lives as long as
+ * something references it (i_count: dentries and, through them, open
+ * files); the last iput() calls the file system's evict_inode() to free
+ * the data (ramfs: its pages) and frees the inode.  So an unlinked file
+ * that is still open keeps its data until the last close, as in Unix.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/time.h>
+#include <spindle/printk.h>
+#include "internal.h"
+
+static DEFINE_SPINLOCK(inode_lock);     /* i_count of every inode */
+
+u64 fs_now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+struct inode *new_inode(struct super_block *sb)
+{
+	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+
+	if (!inode)
+		return NULL;
+	inode->i_sb = sb;
+	inode->i_ino = ++sb->s_next_ino;
+	inode->i_nlink = 1;
+	inode->i_count = 1;
+	inode->i_mtime_ns = fs_now_ns();
+	mutex_init(&inode->i_mutex);
+	return inode;
+}
+
+void ihold(struct inode *inode)
+{
+	spin_lock(&inode_lock);
+	inode->i_count++;
+	spin_unlock(&inode_lock);
+}
+
+void iput(struct inode *inode)
+{
+	int left;
+
+	if (!inode)
+		return;
+	spin_lock(&inode_lock);
+	left = --inode->i_count;
+	spin_unlock(&inode_lock);
+	if (left < 0)
+		panic("iput: inode %lu count %d", inode->i_ino, left);
+	if (left)
+		return;
+	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->evict_inode)
+		inode->i_sb->s_op->evict_inode(inode);
+	kfree(inode);
+}
+
+/*
+ * Opening a device node or a FIFO does not depend on the file system it
+ * is found in (ramfs from the initramfs, devtmpfs): the inode only says
+ * "character device 1:3" and the VFS picks the driver by number.
+ */
+static int chrdev_open(struct inode *inode, struct file *f)
+{
+	const struct file_operations *fops = chrdev_fops(inode->i_rdev);
+
+	if (!fops)
+		return -ENXIO;
+	f->f_op = fops;
+	if (fops->llseek)
+		f->f_mode |= FMODE_LSEEK;
+	return fops->open ? fops->open(inode, f) : 0;
+}
+
+static const struct file_operations def_chr_fops = {
+	.open = chrdev_open,
+};
+
+int fifo_open(struct inode *inode, struct file *f);
+static const struct file_operations def_fifo_fops = {
+	.open = fifo_open,
+};
+
+static const struct file_operations def_blk_open_fops = {
+	.open = blkdev_open_inode,
+};
+
+void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev)
+{
+	inode->i_mode = mode;
+	if (S_ISCHR(mode)) {
+		inode->i_fop = &def_chr_fops;
+		inode->i_rdev = rdev;
+	} else if (S_ISBLK(mode)) {
+		inode->i_fop = &def_blk_open_fops;
+		inode->i_rdev = rdev;
+	} else if (S_ISFIFO(mode)) {
+		inode->i_fop = &def_fifo_fops;
+	} else {
+		pr_warn("init_special_inode: bogus mode %o for inode %lu\n",
+			mode, inode->i_ino);
+	}
+}

@@ -1,0 +1,111 @@
+/*
+ * internal.h - declarations private to fs/ (not for the rest of the kernel).
+ */
+#ifndef FS_INTERNAL_H
+#define FS_INTERNAL_H
+
+#include <spindle/fs.h>
+
+/*
+ * The sys_* prototypes (proc's syscalls.h, which the definitions here must
+ * match) and signals.  Both headers use ABI type names the C library also
+ * has, so the host unit tests get bare declarations instead.
+ */
+#ifndef SPINDLE_HOST
+#include <spindle/syscalls.h>
+#include <spindle/signal.h>
+#else
+bool signal_pending(struct task_struct *t);
+int kill_pgrp(int pgrp, int sig);
+#ifndef SIGINT
+#define SIGINT 2
+#endif
+#endif
+
+/* dcache.c: dentries and their counts are under this spinlock */
+extern spinlock_t dcache_lock;
+
+/* namespace.c */
+struct vfsmount *lookup_mnt(const struct path *path);
+struct vfsmount *mntget(struct vfsmount *mnt);
+void mntput(struct vfsmount *mnt);
+extern struct vfsmount *root_mnt;
+
+/* namei.c: walk with vfs_lock already held */
+int __path_lookupat(int dfd, const char *name, unsigned int flags,
+		    struct path *path, const char **last, int *last_len);
+/* Create the regular file `name` (open's O_CREAT), vfs_lock held. */
+struct dentry *lookup_one(struct dentry *parent, const char *name, int len);
+
+/* readdir.c */
+bool dir_emit_dots(struct file *f, struct dir_context *ctx);
+
+/* file.c */
+void fs_put_unused_fd(unsigned int fd);
+struct files_struct *dup_fd(struct files_struct *old);
+void put_files_struct(struct files_struct *files);
+
+/* fs_struct of a task, or a shared one for kernel threads */
+void current_root_pwd(struct path *root, struct path *pwd);
+
+/*
+ * Waits that a signal should interrupt (a pipe, the console): true when
+ * current has a signal to act on (signal_pending(), kernel/signal.c); the
+ * wait then ends with -EINTR (Linux: -ERESTARTSYS and a restart).
+ */
+bool fs_signal_pending(void);
+
+/* ramfs.c: the generic in-memory file system, also used for the root */
+int ramfs_fill_super(struct super_block *sb);
+extern const struct inode_operations ramfs_dir_inode_operations;
+int ramfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev);
+
+/* libfs-like helpers for the generated files of proc and sysfs (pseudo.c) */
+struct pseudo_file {
+	/* Fill buf with the whole text; return its length or -errno. */
+	int (*show)(struct inode *inode, char *buf, size_t size);
+	/* A write of buf (len bytes, NUL-terminated copy); 0 or -errno. */
+	int (*store)(struct inode *inode, const char *buf, size_t len);
+	size_t size_hint;               /* buffer for show(): 0 = one page */
+};
+extern const struct file_operations pseudo_file_fops;
+/* An inode for a generated file; i_private = priv, pf in a side field. */
+struct inode *pseudo_new_file(struct super_block *sb, umode_t mode,
+			      const struct pseudo_file *pf, void *priv);
+struct inode *pseudo_new_dir(struct super_block *sb,
+			     const struct inode_operations *iop,
+			     const struct file_operations *fop, void *priv);
+/* Parse a decimal number from a short string. */
+int pseudo_parse_ul(const char *s, unsigned long *val);
+
+/* boot (init.c calls them; host tests too) */
+int init_ramfs_fs(void);
+int init_devtmpfs(void);
+int init_proc_fs(void);
+int init_sysfs(void);
+/* initramfs.c: unpack a newc cpio archive into "/"; 0 or -EINVAL/-errno */
+int unpack_to_rootfs(const char *buf, size_t len);
+
+/* block_dev.c */
+bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr);
+void bcache_stats(unsigned long *pages, unsigned long *dirty);
+int bd_claim(struct block_device *bdev, void *holder);
+void bd_release(struct block_device *bdev, void *holder);
+
+/* proc.c, sysfs.c: the texts, for tests */
+struct disk_stats;
+int proc_meminfo_show(char *buf, size_t size);
+int proc_vmstat_show(char *buf, size_t size);
+int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size);
+int sysfs_format_stat(const struct disk_stats *s, char *buf, size_t size);
+
+/* tty.c */
+struct tty_struct;
+struct tty_struct *tty_console(void);
+void n_tty_receive_char(struct tty_struct *tty, char c);
+void tty_insert_flip_char(char c);
+
+struct inode;
+int blkdev_open_inode(struct inode *inode, struct file *f);
+
+#endif /* FS_INTERNAL_H */

@@ -1,0 +1,584 @@
+/*
+ * namei.c - path lookup: from "/usr/../dev/sda1" to a (mount, dentry).
+ *
+ * The walk starts at the root ("/...") or the cwd (or a directory
+ * descriptor, openat) and takes one component at a time:
+ *
+ *   ""  or "."   stay                  (so "a//b" and "a/./b" are "a/b")
+ *   ".."         go to the parent; at the root of a mount, first step down
+ *                to the directory it is mounted on; at the root, stay
+ *   a name       the current place must be a directory (else ENOTDIR);
+ *                find the child in the dcache or ask the directory's
+ *                lookup() (else ENOENT); if something is mounted on it,
+ *                continue at that mount's root
+ *
+ * Callers that create or remove a name (mkdir, unlink, open with O_CREAT)
+ * stop one component early (LOOKUP_PARENT) and get the last component.
+ * Errors follow Linux: ENOENT, ENOTDIR, ENAMETOOLONG (a component longer
+ * than NAME_MAX, a path longer than PATH_MAX), EEXIST, EISDIR.
+ *
+ * Everything here runs under vfs_lock, one walk or change at a time: a
+ * simple rule a student can check, paid for with no parallel lookups.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/sched.h>
+#include <spindle/uaccess.h>
+#include <spindle/printk.h>
+#include "internal.h"
+
+DEFINE_MUTEX(vfs_lock);
+
+static struct fs_struct *boot_fs;       /* kernel threads without current->fs */
+
+void current_root_pwd(struct path *root, struct path *pwd)
+{
+	struct fs_struct *fs = current->fs;
+
+	if (fs) {
+		*root = fs->root;
+		*pwd = fs->pwd;
+	} else {
+		(void)boot_fs;
+		root->mnt = pwd->mnt = root_mnt;
+		root->dentry = pwd->dentry = root_mnt->mnt_root;
+	}
+}
+
+struct dentry *lookup_one(struct dentry *parent, const char *name, int len)
+{
+	struct inode *dir = parent->d_inode;
+	struct dentry *d, *res;
+
+	if (len > NAME_MAX)
+		return ERR_PTR(-ENAMETOOLONG);
+	d = d_lookup(parent, name, len);
+	if (d)
+		return d;
+	d = d_alloc(parent, name, len);
+	if (IS_ERR(d))
+		return d;
+	if (dir->i_op && dir->i_op->lookup) {
+		res = dir->i_op->lookup(dir, d);
+		if (IS_ERR(res)) {
+			dput(d);
+			return res;
+		}
+	}
+	return d;       /* positive, or negative: the name does not exist */
+}
+
+/* Step onto whatever is mounted on *p (repeatedly: mounts may stack). */
+static void follow_mounts(struct path *p)
+{
+	struct vfsmount *m;
+
+	while ((m = lookup_mnt(p))) {
+		struct path next = { m, m->mnt_root };
+
+		path_get(&next);
+		path_put(p);
+		*p = next;
+	}
+}
+
+static void follow_dotdot(struct path *p, const struct path *root)
+{
+	for (;;) {
+		struct path next;
+
+		if (p->dentry == root->dentry && p->mnt == root->mnt)
+			return;                         /* ".." of the root is the root */
+		if (p->dentry != p->mnt->mnt_root) {
+			next.mnt = p->mnt;
+			next.dentry = p->dentry->d_parent;
+			path_get(&next);
+			path_put(p);
+			*p = next;
+			return;
+		}
+		if (p->mnt->mnt_parent == p->mnt)
+			return;                         /* the root mount's root */
+		/* at a mount's root: continue from its mount point */
+		next.mnt = p->mnt->mnt_parent;
+		next.dentry = p->mnt->mnt_mountpoint;
+		path_get(&next);
+		path_put(p);
+		*p = next;
+	}
+}
+
+static bool is_dir(const struct path *p)
+{
+	return p->dentry->d_inode && S_ISDIR(p->dentry->d_inode->i_mode);
+}
+
+/* Where a relative walk starts: the cwd, or directory descriptor dfd. */
+static int path_start(int dfd, const char *name, struct path *start)
+{
+	struct path root, pwd;
+
+	current_root_pwd(&root, &pwd);
+	if (name[0] == '/') {
+		*start = root;
+	} else if (dfd == AT_FDCWD) {
+		*start = pwd;
+	} else {
+		struct file *f = fget(dfd);
+
+		if (!f)
+			return -EBADF;
+		*start = f->f_path;
+		path_get(start);
+		fput(f);
+		if (!is_dir(start)) {
+			path_put(start);
+			return -ENOTDIR;
+		}
+		return 0;
+	}
+	path_get(start);
+	return 0;
+}
+
+/*
+ * The walk itself; vfs_lock held.  With LOOKUP_PARENT, *path is the
+ * directory holding the last component, returned in *last / *last_len
+ * ("." or ".." included: callers decide what they mean for them).
+ */
+int __path_lookupat(int dfd, const char *name, unsigned int flags,
+		    struct path *path, const char **last, int *last_len)
+{
+	struct path p, root, pwd;
+	bool want_dir = flags & LOOKUP_DIRECTORY;
+	int err;
+
+	if (!name[0])
+		return -ENOENT;
+	if (strnlen(name, PATH_MAX) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	err = path_start(dfd, name, &p);
+	if (err)
+		return err;
+	current_root_pwd(&root, &pwd);
+
+	for (;;) {
+		const char *comp;
+		int len;
+		bool final;
+		struct dentry *d;
+
+		while (*name == '/')
+			name++;
+		comp = name;
+		while (*name && *name != '/')
+			name++;
+		len = name - comp;
+		/* final: nothing but slashes follows; a trailing slash means
+		 * the last component must be a directory, as in Linux */
+		{
+			const char *rest = name;
+
+			while (*rest == '/')
+				rest++;
+			final = *rest == '\0';
+			if (final && *name == '/')
+				want_dir = true;
+		}
+		if (len == 0)                           /* "/" or "a//" */
+			break;
+		if (final && (flags & LOOKUP_PARENT)) {
+			if (!is_dir(&p)) {
+				err = -ENOTDIR;
+				goto fail;
+			}
+			if (last) {
+				*last = comp;
+				*last_len = len;
+			}
+			*path = p;
+			return 0;
+		}
+		if (!is_dir(&p)) {
+			err = -ENOTDIR;
+			goto fail;
+		}
+		if (len > NAME_MAX) {
+			err = -ENAMETOOLONG;
+			goto fail;
+		}
+		if (len == 1 && comp[0] == '.')
+			continue;
+		if (len == 2 && comp[0] == '.' && comp[1] == '.') {
+			follow_dotdot(&p, &root);
+			continue;
+		}
+		d = lookup_one(p.dentry, comp, len);
+		if (IS_ERR(d)) {
+			err = PTR_ERR(d);
+			goto fail;
+		}
+		if (!d->d_inode) {
+			dput(d);
+			err = -ENOENT;
+			goto fail;
+		}
+		dput(p.dentry);
+		p.dentry = d;                           /* same mount, its reference kept */
+		follow_mounts(&p);
+		if (final)
+			break;
+	}
+	if (flags & LOOKUP_PARENT) {
+		/* "/" or "a/..": no last component to hand back */
+		if (last) {
+			*last = ".";
+			*last_len = 1;
+		}
+		*path = p;
+		return 0;
+	}
+	if (want_dir && !is_dir(&p)) {
+		err = -ENOTDIR;
+		goto fail;
+	}
+	*path = p;
+	return 0;
+fail:
+	path_put(&p);
+	return err;
+}
+
+int kern_path_at(int dfd, const char *name, unsigned int flags, struct path *path)
+{
+	int err;
+
+	mutex_lock(&vfs_lock);
+	err = __path_lookupat(dfd, name, flags, path, NULL, NULL);
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+int kern_path(const char *name, unsigned int flags, struct path *path)
+{
+	return kern_path_at(AT_FDCWD, name, flags, path);
+}
+
+static bool is_dot_or_dotdot(const char *s, int len)
+{
+	return (len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.');
+}
+
+/*
+ * Find the parent of name and the (negative) dentry where it would go:
+ * mkdir and mknod.  Returns the dentry with *parent referenced, or ERR_PTR
+ * (EEXIST when the name exists).  vfs_lock held.
+ */
+static struct dentry *filename_create(int dfd, const char *name, struct path *parent)
+{
+	const char *last;
+	int len, err;
+	struct dentry *d;
+
+	err = __path_lookupat(dfd, name, LOOKUP_PARENT, parent, &last, &len);
+	if (err)
+		return ERR_PTR(err);
+	if (is_dot_or_dotdot(last, len)) {
+		d = ERR_PTR(-EEXIST);
+		goto fail;
+	}
+	d = lookup_one(parent->dentry, last, len);
+	if (IS_ERR(d))
+		goto fail;
+	if (d->d_inode) {
+		dput(d);
+		d = ERR_PTR(-EEXIST);
+		goto fail;
+	}
+	return d;
+fail:
+	path_put(parent);
+	return d;
+}
+
+int do_mkdirat(int dfd, const char *name, umode_t mode)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	d = filename_create(dfd, name, &parent);
+	if (IS_ERR(d)) {
+		err = PTR_ERR(d);
+		goto out;
+	}
+	dir = parent.dentry->d_inode;
+	err = dir->i_op && dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 07777) | S_IFDIR)
+					      : -EPERM;
+	dput(d);
+	path_put(&parent);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+int do_mknodat(int dfd, const char *name, umode_t mode, dev_t dev)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	d = filename_create(dfd, name, &parent);
+	if (IS_ERR(d)) {
+		err = PTR_ERR(d);
+		goto out;
+	}
+	dir = parent.dentry->d_inode;
+	err = dir->i_op && dir->i_op->mknod ? dir->i_op->mknod(dir, d, mode, dev) : -EPERM;
+	dput(d);
+	path_put(&parent);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+/*
+ * The existing child called by name's last component, for removal:
+ * *parent referenced.  vfs_lock held.
+ */
+static struct dentry *lookup_for_removal(int dfd, const char *name, struct path *parent,
+					 bool rmdir)
+{
+	const char *last;
+	int len, err;
+	struct dentry *d;
+
+	err = __path_lookupat(dfd, name, LOOKUP_PARENT, parent, &last, &len);
+	if (err)
+		return ERR_PTR(err);
+	if (is_dot_or_dotdot(last, len)) {
+		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR */
+		err = !rmdir ? -EISDIR : len == 1 ? -EINVAL : -ENOTEMPTY;
+		d = ERR_PTR(err);
+		goto fail;
+	}
+	d = lookup_one(parent->dentry, last, len);
+	if (IS_ERR(d))
+		goto fail;
+	if (!d->d_inode) {
+		dput(d);
+		d = ERR_PTR(-ENOENT);
+		goto fail;
+	}
+	return d;
+fail:
+	path_put(parent);
+	return d;
+}
+
+int do_rmdir(int dfd, const char *name)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	d = lookup_for_removal(dfd, name, &parent, true);
+	if (IS_ERR(d)) {
+		err = PTR_ERR(d);
+		goto out;
+	}
+	dir = parent.dentry->d_inode;
+	if (!S_ISDIR(d->d_inode->i_mode))
+		err = -ENOTDIR;
+	else if (d->d_mounted)
+		err = -EBUSY;
+	else if (!dir->i_op || !dir->i_op->rmdir)
+		err = -EPERM;
+	else
+		err = dir->i_op->rmdir(dir, d);
+	if (!err)
+		d_delete(d);
+	dput(d);
+	path_put(&parent);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+int do_unlinkat(int dfd, const char *name)
+{
+	struct path parent;
+	struct dentry *d;
+	struct inode *dir;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	d = lookup_for_removal(dfd, name, &parent, false);
+	if (IS_ERR(d)) {
+		err = PTR_ERR(d);
+		goto out;
+	}
+	dir = parent.dentry->d_inode;
+	if (S_ISDIR(d->d_inode->i_mode))
+		err = -EISDIR;
+	else if (!dir->i_op || !dir->i_op->unlink)
+		err = -EPERM;
+	else
+		err = dir->i_op->unlink(dir, d);
+	if (!err)
+		d_delete(d);
+	dput(d);
+	path_put(&parent);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+int do_chdir(const char *name)
+{
+	struct fs_struct *fs = current->fs;
+	struct path p;
+	int err;
+
+	if (!fs)
+		return -EINVAL;         /* a kernel thread has no cwd of its own */
+	err = kern_path(name, LOOKUP_DIRECTORY, &p);
+	if (err)
+		return err;
+	mutex_lock(&vfs_lock);
+	path_put(&fs->pwd);
+	fs->pwd = p;
+	mutex_unlock(&vfs_lock);
+	return 0;
+}
+
+/* --- the system calls: copy the name in, then the work above ------------- */
+
+/* Copy a path from user space into a fresh PATH_MAX buffer (Linux getname). */
+static char *getname(const char __user *uname)
+{
+	char *name = kmalloc(PATH_MAX, GFP_KERNEL);
+	long len;
+
+	if (!name)
+		return ERR_PTR(-ENOMEM);
+	len = strncpy_from_user(name, uname, PATH_MAX);
+	if (len < 0 || len >= PATH_MAX) {
+		kfree(name);
+		return ERR_PTR(len < 0 ? -EFAULT : -ENAMETOOLONG);
+	}
+	if (len == 0) {
+		kfree(name);
+		return ERR_PTR(-ENOENT);
+	}
+	return name;
+}
+
+/*
+ * WITH_NAME(uname, call): copy the user's path in, evaluate call with the
+ * kernel copy available as __name, free the copy; -EFAULT/-ENAMETOOLONG/
+ * -ENOENT from the copy itself.  Just the getname/putname pair of every
+ * path system call, written once.
+ */
+#define WITH_NAME(uname, call) ({ \
+	char *__n = getname(uname); \
+	long __r = IS_ERR(__n) ? PTR_ERR(__n) : (call); \
+	if (!IS_ERR(__n)) \
+		kfree(__n); \
+	__r; \
+})
+#define __name __n
+
+long sys_mkdir(const char __user *pathname, umode_t mode)
+{
+	return WITH_NAME(pathname, do_mkdirat(AT_FDCWD, __name, mode));
+}
+
+long sys_rmdir(const char __user *pathname)
+{
+	return WITH_NAME(pathname, do_rmdir(AT_FDCWD, __name));
+}
+
+long sys_unlink(const char __user *pathname)
+{
+	return WITH_NAME(pathname, do_unlinkat(AT_FDCWD, __name));
+}
+
+long sys_chdir(const char __user *filename)
+{
+	return WITH_NAME(filename, do_chdir(__name));
+}
+
+long sys_open(const char __user *filename, int flags, umode_t mode)
+{
+	return WITH_NAME(filename, ksys_open(AT_FDCWD, __name, flags, mode));
+}
+
+long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode)
+{
+	return WITH_NAME(filename, ksys_open(dfd, __name, flags, mode));
+}
+
+long sys_stat(const char __user *filename, struct stat __user *statbuf)
+{
+	struct stat st;
+	long err = WITH_NAME(filename, ksys_stat(__name, &st));
+
+	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
+		err = -EFAULT;
+	return err;
+}
+
+/* No symbolic links in Spindle: lstat is stat. */
+long sys_lstat(const char __user *filename, struct stat __user *statbuf)
+{
+	return sys_stat(filename, statbuf);
+}
+
+/* The copy of a small string argument (a mount type, a device name). */
+static char *copy_mount_string(const char __user *s)
+{
+	return s ? getname(s) : NULL;
+}
+
+long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
+	       unsigned long flags, void __user *data)
+{
+	char *dev = NULL, *dir = NULL, *t = NULL;
+	long err;
+
+	(void)data;                     /* no file system takes options yet */
+	dev = copy_mount_string(dev_name);
+	if (IS_ERR(dev))
+		dev = NULL;             /* "none" is fine for virtual ones */
+	t = copy_mount_string(type);
+	if (IS_ERR_OR_NULL(t)) {
+		err = t ? PTR_ERR(t) : -EINVAL;
+		t = NULL;
+		goto out;
+	}
+	dir = getname(dir_name);
+	if (IS_ERR(dir)) {
+		err = PTR_ERR(dir);
+		dir = NULL;
+		goto out;
+	}
+	err = do_mount(dev, dir, t, flags, NULL);
+out:
+	kfree(dev);
+	kfree(dir);
+	kfree(t);
+	return err;
+}
+
+long sys_umount2(char __user *name, int flags)
+{
+	return WITH_NAME(name, do_umount(__name, flags));
+}

@@ -1,0 +1,280 @@
+/*
+ * namespace.c - file system types, super_blocks and the mount table.
+ *
+ * A file system type ("ramfs", "proc", ...) knows how to make a
+ * super_block; mounting one puts a vfsmount on a directory, and path
+ * lookup (namei.c) steps from that directory to the mount's root each
+ * time it meets it.  One tree of mounts for the whole system (Linux has
+ * one per mount namespace).
+ *
+ *       root_mnt (ramfs, "/")
+ *         |-- mounted on /proc: proc's super_block
+ *         `-- mounted on /dev:  devtmpfs's super_block
+ *
+ * A mount is busy -- umount gives EBUSY -- while a path inside it is held
+ * (an open file, a cwd: each holds a reference on the vfsmount) or another
+ * mount sits on top of something in it.  All of this runs under vfs_lock.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/printk.h>
+#include <spindle/blkdev.h>
+#include "internal.h"
+
+static struct file_system_type *file_systems;
+static LIST_HEAD(mount_list);
+static unsigned int next_anon_minor;
+struct vfsmount *root_mnt;
+
+int register_filesystem(struct file_system_type *fs)
+{
+	for (struct file_system_type *p = file_systems; p; p = p->next)
+		if (strcmp(p->name, fs->name) == 0)
+			return p == fs ? 0 : -EBUSY;
+	fs->next = file_systems;
+	file_systems = fs;
+	return 0;
+}
+
+struct file_system_type *get_fs_type(const char *name)
+{
+	for (struct file_system_type *p = file_systems; p; p = p->next)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+/* A super_block without a disk: its st_dev is an anonymous 0:n. */
+struct super_block *sget_anon(struct file_system_type *type)
+{
+	struct super_block *sb = kzalloc(sizeof(*sb), GFP_KERNEL);
+
+	if (!sb)
+		return NULL;
+	sb->s_type = type;
+	sb->s_dev = MKDEV(0, ++next_anon_minor);
+	return sb;
+}
+
+struct dentry *mount_single(struct file_system_type *type,
+			    int (*fill_super)(struct super_block *sb))
+{
+	if (!type->single_sb) {
+		struct super_block *sb = sget_anon(type);
+		int err;
+
+		if (!sb)
+			return ERR_PTR(-ENOMEM);
+		err = fill_super(sb);
+		if (err) {
+			kfree(sb);
+			return ERR_PTR(err);
+		}
+		type->single_sb = sb;
+	}
+	return dget(type->single_sb->s_root);
+}
+
+struct vfsmount *mntget(struct vfsmount *mnt)
+{
+	if (mnt) {
+		spin_lock(&dcache_lock);
+		mnt->mnt_count++;
+		spin_unlock(&dcache_lock);
+	}
+	return mnt;
+}
+
+void mntput(struct vfsmount *mnt)
+{
+	if (!mnt)
+		return;
+	spin_lock(&dcache_lock);
+	if (--mnt->mnt_count < 0)
+		panic("mntput: mount of %s count below zero", mnt->mnt_sb->s_type->name);
+	spin_unlock(&dcache_lock);
+	/* a vfsmount is freed by umount itself, once its count says idle */
+}
+
+void path_get(const struct path *path)
+{
+	mntget(path->mnt);
+	dget(path->dentry);
+}
+
+void path_put(const struct path *path)
+{
+	dput(path->dentry);
+	mntput(path->mnt);
+}
+
+/* The mount on top of path, if path is a mount point (the last mounted). */
+struct vfsmount *lookup_mnt(const struct path *path)
+{
+	struct vfsmount *m, *found = NULL;
+
+	if (!path->dentry->d_mounted)
+		return NULL;
+	list_for_each_entry(m, &mount_list, mnt_list)
+		if (m->mnt_parent == path->mnt && m->mnt_mountpoint == path->dentry)
+			found = m;
+	return found;
+}
+
+static struct vfsmount *alloc_vfsmnt(struct dentry *root, const char *dev_name)
+{
+	struct vfsmount *mnt = kzalloc(sizeof(*mnt), GFP_KERNEL);
+
+	if (!mnt)
+		return NULL;
+	mnt->mnt_root = root;
+	mnt->mnt_sb = root->d_sb;
+	mnt->mnt_count = 1;                     /* "is mounted" */
+	mnt->mnt_parent = mnt;
+	strlcpy(mnt->mnt_devname, dev_name ? dev_name : "none", sizeof(mnt->mnt_devname));
+	root->d_sb->s_mounts++;
+	return mnt;
+}
+
+int init_mount_tree(void)
+{
+	struct file_system_type *type = get_fs_type("rootfs");
+	struct dentry *root;
+
+	if (root_mnt)
+		return 0;
+	if (!type)
+		return -ENODEV;
+	root = type->mount(type, 0, "rootfs", NULL);
+	if (IS_ERR(root))
+		return PTR_ERR(root);
+	root_mnt = alloc_vfsmnt(root, "rootfs");
+	if (!root_mnt)
+		return -ENOMEM;
+	list_add_tail(&root_mnt->mnt_list, &mount_list);
+	return 0;
+}
+
+void get_root_path(struct path *root)
+{
+	root->mnt = root_mnt;
+	root->dentry = root_mnt->mnt_root;
+	path_get(root);
+}
+
+int do_mount(const char *dev_name, const char *dir_name, const char *type_name,
+	     unsigned long flags, void *data)
+{
+	struct file_system_type *type;
+	struct vfsmount *mnt;
+	struct dentry *root;
+	struct path path;
+	int err;
+
+	if (!type_name)
+		return -EINVAL;
+	mutex_lock(&vfs_lock);
+	type = get_fs_type(type_name);
+	err = -ENODEV;
+	if (!type)
+		goto out;
+	err = __path_lookupat(AT_FDCWD, dir_name, LOOKUP_DIRECTORY, &path, NULL, NULL);
+	if (err)
+		goto out;
+	root = type->mount(type, (int)flags, dev_name, data);
+	if (IS_ERR(root)) {
+		err = PTR_ERR(root);
+		goto out_path;
+	}
+	err = -ENOMEM;
+	mnt = alloc_vfsmnt(root, dev_name);
+	if (!mnt) {
+		dput(root);
+		goto out_path;
+	}
+	/* The mount keeps what it sits on: parent mount and mount point. */
+	mnt->mnt_parent = mntget(path.mnt);
+	mnt->mnt_mountpoint = dget(path.dentry);
+	path.dentry->d_mounted++;
+	list_add_tail(&mnt->mnt_list, &mount_list);
+	err = 0;
+out_path:
+	path_put(&path);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+static bool mnt_has_children(struct vfsmount *mnt)
+{
+	struct vfsmount *m;
+
+	list_for_each_entry(m, &mount_list, mnt_list)
+		if (m != mnt && m->mnt_parent == mnt)
+			return true;
+	return false;
+}
+
+int do_umount(const char *name, int flags)
+{
+	struct super_block *sb;
+	struct vfsmount *mnt;
+	struct path path;
+	int err;
+
+	if (flags & ~(MNT_FORCE | MNT_DETACH))
+		return -EINVAL;
+	mutex_lock(&vfs_lock);
+	err = __path_lookupat(AT_FDCWD, name, 0, &path, NULL, NULL);
+	if (err)
+		goto out;
+	mnt = path.mnt;
+	err = -EINVAL;                          /* not the root of a mount */
+	if (path.dentry != mnt->mnt_root)
+		goto out_path;
+	err = -EBUSY;
+	/* busy: the root, a mount on top, or a user besides "mounted" + us */
+	if (mnt == root_mnt || mnt_has_children(mnt) || mnt->mnt_count > 2)
+		goto out_path;
+	path_put(&path);
+
+	list_del(&mnt->mnt_list);
+	mnt->mnt_mountpoint->d_mounted--;
+	dput(mnt->mnt_mountpoint);
+	mntput(mnt->mnt_parent);
+	sb = mnt->mnt_sb;
+	dput(mnt->mnt_root);
+	kfree(mnt);
+	if (--sb->s_mounts == 0 && sb->s_type->kill_sb)
+		sb->s_type->kill_sb(sb);
+	err = 0;
+	goto out;
+out_path:
+	path_put(&path);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+int show_mounts(char *buf, size_t size)
+{
+	struct vfsmount *m;
+	char *where = kmalloc(PATH_MAX, GFP_KERNEL);
+	int n = 0;
+
+	if (!where)
+		return -ENOMEM;
+	mutex_lock(&vfs_lock);
+	list_for_each_entry(m, &mount_list, mnt_list) {
+		struct path p = { m, m->mnt_root };
+
+		if (d_path(&p, where, PATH_MAX) < 0)
+			strlcpy(where, "?", PATH_MAX);
+		n += scnprintf(buf + n, size - n, "%s %s %s rw 0 0\n",
+			       m->mnt_devname, where, m->mnt_sb->s_type->name);
+	}
+	mutex_unlock(&vfs_lock);
+	kfree(where);
+	return n;
+}

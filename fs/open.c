@@ -1,0 +1,187 @@
+/*
+ * open.c - open(2): from a name to a descriptor.
+ *
+ *   1. walk to the parent directory and look the last name up (namei.c);
+ *   2. absent: create it if O_CREAT (the directory's create()), else ENOENT;
+ *      present: EEXIST if O_CREAT|O_EXCL; ENOTDIR if O_DIRECTORY and it is
+ *      not one; EISDIR when a directory is opened for writing;
+ *   3. dentry_open(): a struct file with the inode's file_operations, whose
+ *      open() may swap them (a device node picks its driver here);
+ *   4. O_TRUNC on a regular file opened for writing empties it;
+ *   5. the lowest free descriptor gets the file.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/sched.h>
+#include <spindle/uaccess.h>
+#include "internal.h"
+
+struct file *dentry_open(const struct path *path, int flags)
+{
+	struct inode *inode = path->dentry->d_inode;
+	struct file *f = alloc_file(path, flags, inode->i_fop);
+	int err;
+
+	if (IS_ERR(f))
+		return f;
+	if (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		f->f_mode |= FMODE_LSEEK;
+	if (f->f_op && f->f_op->open) {
+		err = f->f_op->open(inode, f);
+		if (err) {
+			f->f_op = NULL;         /* no release for a failed open */
+			fput(f);
+			return ERR_PTR(err);
+		}
+	}
+	return f;
+}
+
+/* Step 1 and 2 under vfs_lock: the path of the file to open. */
+static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struct path *res)
+{
+	struct path parent;
+	const char *last;
+	int len, err;
+	struct dentry *d;
+
+	if (!(flags & O_CREAT))
+		return __path_lookupat(dfd, name, (flags & O_DIRECTORY) ? LOOKUP_DIRECTORY : 0,
+				       res, NULL, NULL);
+
+	err = __path_lookupat(dfd, name, LOOKUP_PARENT, &parent, &last, &len);
+	if (err)
+		return err;
+	if ((len == 1 && last[0] == '.') || (len == 2 && last[0] == '.' && last[1] == '.') ||
+	    name[strlen(name) - 1] == '/') {
+		path_put(&parent);
+		return -EISDIR;                 /* O_CREAT on a directory name */
+	}
+	d = lookup_one(parent.dentry, last, len);
+	if (IS_ERR(d)) {
+		path_put(&parent);
+		return PTR_ERR(d);
+	}
+	if (!d->d_inode) {
+		struct inode *dir = parent.dentry->d_inode;
+
+		err = dir->i_op && dir->i_op->create ?
+		      dir->i_op->create(dir, d, (mode & 07777) | S_IFREG) : -EACCES;
+		if (err) {
+			dput(d);
+			path_put(&parent);
+			return err;
+		}
+	} else if (flags & O_EXCL) {
+		dput(d);
+		path_put(&parent);
+		return -EEXIST;
+	}
+	res->mnt = parent.mnt;
+	res->dentry = d;
+	mntget(res->mnt);
+	path_put(&parent);
+	/* a mount point opened with O_CREAT: open what is mounted there */
+	{
+		struct vfsmount *m;
+
+		while ((m = lookup_mnt(res))) {
+			struct path next = { m, m->mnt_root };
+
+			path_get(&next);
+			path_put(res);
+			*res = next;
+		}
+	}
+	return 0;
+}
+
+struct file *file_open_at(int dfd, const char *name, int flags, umode_t mode)
+{
+	struct path path;
+	struct inode *inode;
+	struct file *f;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	err = open_lookup(dfd, name, flags, mode, &path);
+	mutex_unlock(&vfs_lock);
+	if (err)
+		return ERR_PTR(err);
+	inode = path.dentry->d_inode;
+	err = 0;
+	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
+		err = -ENOTDIR;
+	else if (S_ISDIR(inode->i_mode) && (flags & O_ACCMODE) != O_RDONLY)
+		err = -EISDIR;
+	if (err) {
+		path_put(&path);
+		return ERR_PTR(err);
+	}
+	f = dentry_open(&path, flags);
+	path_put(&path);
+	if (IS_ERR(f))
+		return f;
+	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (f->f_mode & FMODE_WRITE) &&
+	    inode->i_op && inode->i_op->setsize) {
+		mutex_lock(&inode->i_mutex);
+		err = inode->i_op->setsize(inode, 0);
+		mutex_unlock(&inode->i_mutex);
+		if (err) {
+			fput(f);
+			return ERR_PTR(err);
+		}
+	}
+	return f;
+}
+
+struct file *filp_open(const char *kpath, int flags, umode_t mode)
+{
+	return file_open_at(AT_FDCWD, kpath, flags, mode);
+}
+
+long ksys_open(int dfd, const char *name, int flags, umode_t mode)
+{
+	struct file *f;
+	int fd = get_unused_fd_flags(flags);
+
+	if (fd < 0)
+		return fd;
+	f = file_open_at(dfd, name, flags, mode);
+	if (IS_ERR(f)) {
+		fs_put_unused_fd(fd);
+		return PTR_ERR(f);
+	}
+	fd_install(fd, f);
+	return fd;
+}
+
+int ksys_getcwd(char *buf, unsigned long size)
+{
+	struct path root, pwd;
+	int len;
+
+	mutex_lock(&vfs_lock);
+	current_root_pwd(&root, &pwd);
+	len = d_path(&pwd, buf, size > PATH_MAX ? PATH_MAX : (int)size);
+	mutex_unlock(&vfs_lock);
+	return len < 0 ? -ERANGE : len;         /* Linux: ERANGE if it does not fit */
+}
+
+/* Linux's getcwd returns the length including the NUL. */
+long sys_getcwd(char __user *buf, unsigned long size)
+{
+	char *k = kmalloc(PATH_MAX, GFP_KERNEL);
+	int len;
+
+	if (!k)
+		return -ENOMEM;
+	len = ksys_getcwd(k, PATH_MAX);
+	if (len >= 0 && (unsigned long)len + 1 > size)
+		len = -ERANGE;
+	if (len >= 0 && copy_to_user(buf, k, len + 1))
+		len = -EFAULT;
+	kfree(k);
+	return len < 0 ? len : len + 1;
+}

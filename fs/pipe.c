@@ -1,0 +1,324 @@
+/*
+ * pipe.c - pipe(2) and pipe2(2): a ring of pages between two descriptors.
+ *
+ * The pipe's buffer is PIPE_PAGES pages used as one circular byte ring:
+ * byte number n (counted since the pipe was made) lives at offset
+ * n % PIPE_SIZE.  `head` counts bytes written, `tail` bytes read, so
+ * head - tail is what is waiting.
+ *
+ *   read   blocks while the ring is empty and a writer exists; returns
+ *          what is there (at most what was asked); 0 = end of file once
+ *          every writer has closed
+ *   write  blocks while the ring is full; EPIPE once every reader has
+ *          closed (Linux also sends SIGPIPE: that belongs to the process
+ *          layer, see the report); a write of at most PIPE_BUF bytes goes
+ *          in one piece, never interleaved with another writer's
+ *
+ * Readers and writers sleep on one wait queue, woken at every change.
+ * The ring and the counts are under pipe->mutex, released before sleeping.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/uaccess.h>
+#include "internal.h"
+
+#define PIPE_PAGES      4                       /* 16 KiB of buffer */
+#define PIPE_SIZE       (PIPE_PAGES * PAGE_SIZE)
+#define PIPE_BUF        4096                    /* POSIX: atomic writes up to this */
+
+struct pipe_inode_info {
+	struct mutex mutex;
+	struct wait_queue_head wait;
+	struct page *pages[PIPE_PAGES];
+	u64 head, tail;                         /* bytes written, bytes read */
+	unsigned int readers, writers;
+};
+
+static struct pipe_inode_info *alloc_pipe_info(void)
+{
+	struct pipe_inode_info *pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
+
+	if (!pipe)
+		return NULL;
+	mutex_init(&pipe->mutex);
+	init_waitqueue_head(&pipe->wait);
+	for (int i = 0; i < PIPE_PAGES; i++) {
+		pipe->pages[i] = alloc_page(GFP_KERNEL);
+		if (!pipe->pages[i]) {
+			while (i--)
+				__free_page(pipe->pages[i]);
+			kfree(pipe);
+			return NULL;
+		}
+	}
+	return pipe;
+}
+
+static void free_pipe_info(struct pipe_inode_info *pipe)
+{
+	for (int i = 0; i < PIPE_PAGES; i++)
+		__free_page(pipe->pages[i]);
+	kfree(pipe);
+}
+
+/* Where ring byte n lives, and how many bytes follow it in that page. */
+static char *pipe_byte(struct pipe_inode_info *pipe, u64 n, size_t *room)
+{
+	size_t off = n % PIPE_SIZE;
+
+	*room = PAGE_SIZE - (off & (PAGE_SIZE - 1));
+	return (char *)page_address(pipe->pages[off >> PAGE_SHIFT]) + (off & (PAGE_SIZE - 1));
+}
+
+static ssize_t pipe_read(struct file *f, struct iov_iter *to, loff_t *pos)
+{
+	struct pipe_inode_info *pipe = f->f_inode->i_pipe;
+	ssize_t done = 0;
+
+	(void)pos;
+	mutex_lock(&pipe->mutex);
+	for (;;) {
+		/* copy what is there */
+		while (pipe->head != pipe->tail && iov_iter_count(to)) {
+			size_t room, n, copied;
+			char *src = pipe_byte(pipe, pipe->tail, &room);
+
+			n = min(room, (size_t)(pipe->head - pipe->tail));
+			n = min(n, iov_iter_count(to));
+			copied = copy_to_iter(src, n, to);
+			pipe->tail += copied;
+			done += copied;
+			if (copied < n) {
+				if (!done)
+					done = -EFAULT;
+				goto out;
+			}
+		}
+		if (done || !pipe->writers)
+			break;                  /* something read, or end of file */
+		if (f->f_flags & O_NONBLOCK) {
+			done = -EAGAIN;
+			break;
+		}
+		/* empty, a writer exists: sleep until it writes or closes */
+		mutex_unlock(&pipe->mutex);
+		wait_event_interruptible(pipe->wait,
+			READ_ONCE(pipe->head) != READ_ONCE(pipe->tail) ||
+			!READ_ONCE(pipe->writers) || fs_signal_pending());
+		mutex_lock(&pipe->mutex);
+		if (fs_signal_pending() && pipe->head == pipe->tail) {
+			done = -EINTR;
+			break;
+		}
+	}
+out:
+	mutex_unlock(&pipe->mutex);
+	if (done > 0)
+		wake_up(&pipe->wait);           /* room for the writers */
+	return done;
+}
+
+static ssize_t pipe_write(struct file *f, struct iov_iter *from, loff_t *pos)
+{
+	struct pipe_inode_info *pipe = f->f_inode->i_pipe;
+	size_t total = iov_iter_count(from);
+	ssize_t done = 0;
+
+	(void)pos;
+	mutex_lock(&pipe->mutex);
+	for (;;) {
+		size_t space = PIPE_SIZE - (size_t)(pipe->head - pipe->tail);
+
+		if (!pipe->readers) {
+			if (!done)
+				done = -EPIPE;
+			break;
+		}
+		/* small writes wait for room for all of it: atomic */
+		if (space && !(total <= PIPE_BUF && space < iov_iter_count(from))) {
+			while (space && iov_iter_count(from)) {
+				size_t room, n, copied;
+				char *dst = pipe_byte(pipe, pipe->head, &room);
+
+				n = min(room, space);
+				n = min(n, iov_iter_count(from));
+				copied = copy_from_iter(dst, n, from);
+				pipe->head += copied;
+				space -= copied;
+				done += copied;
+				if (copied < n) {
+					if (!done)
+						done = -EFAULT;
+					goto out;
+				}
+			}
+			wake_up(&pipe->wait);   /* data for the readers */
+		}
+		if (!iov_iter_count(from))
+			break;
+		if (f->f_flags & O_NONBLOCK) {
+			if (!done)
+				done = -EAGAIN;
+			break;
+		}
+		mutex_unlock(&pipe->mutex);
+		wait_event_interruptible(pipe->wait,
+			PIPE_SIZE - (size_t)(READ_ONCE(pipe->head) - READ_ONCE(pipe->tail)) >=
+				min_t(size_t, iov_iter_count(from), total <= PIPE_BUF ? total : 1) ||
+			!READ_ONCE(pipe->readers) || fs_signal_pending());
+		mutex_lock(&pipe->mutex);
+		if (fs_signal_pending()) {
+			if (!done)
+				done = -EINTR;
+			break;
+		}
+	}
+out:
+	mutex_unlock(&pipe->mutex);
+	return done;
+}
+
+static int pipe_release(struct inode *inode, struct file *f)
+{
+	struct pipe_inode_info *pipe = inode->i_pipe;
+	bool last;
+
+	mutex_lock(&pipe->mutex);
+	if (f->f_mode & FMODE_READ)
+		pipe->readers--;
+	if (f->f_mode & FMODE_WRITE)
+		pipe->writers--;
+	last = !pipe->readers && !pipe->writers;
+	mutex_unlock(&pipe->mutex);
+	wake_up(&pipe->wait);           /* EOF for readers, EPIPE for writers */
+	if (last && !inode->i_sb) {     /* an anonymous pipe: nobody can reopen it */
+		inode->i_pipe = NULL;
+		free_pipe_info(pipe);
+	}
+	return 0;
+}
+
+static const struct file_operations pipefifo_fops = {
+	.llseek = no_llseek,
+	.read_iter = pipe_read,
+	.write_iter = pipe_write,
+	.release = pipe_release,
+};
+
+/* Opening a FIFO (a named pipe made with mknod): join its pipe. */
+int fifo_open(struct inode *inode, struct file *f)
+{
+	if (!inode->i_pipe) {
+		inode->i_pipe = alloc_pipe_info();
+		if (!inode->i_pipe)
+			return -ENOMEM;
+	}
+	f->f_op = &pipefifo_fops;
+	mutex_lock(&inode->i_pipe->mutex);
+	if (f->f_mode & FMODE_READ)
+		inode->i_pipe->readers++;
+	if (f->f_mode & FMODE_WRITE)
+		inode->i_pipe->writers++;
+	mutex_unlock(&inode->i_pipe->mutex);
+	wake_up(&inode->i_pipe->wait);
+	return 0;
+}
+
+/*
+ * The two ends of a new pipe: res[0] reads, res[1] writes.  Both files
+ * share one inode (no name, no super_block) through a nameless dentry.
+ */
+int create_pipe_files(struct file **res, int flags)
+{
+	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+	struct dentry *d;
+	struct path path;
+	static unsigned long pipe_ino;
+
+	if (!inode)
+		return -ENFILE;
+	inode->i_pipe = alloc_pipe_info();
+	if (!inode->i_pipe) {
+		kfree(inode);
+		return -ENFILE;
+	}
+	inode->i_mode = S_IFIFO | 0600;
+	inode->i_nlink = 1;
+	inode->i_count = 1;
+	inode->i_ino = ++pipe_ino;
+	mutex_init(&inode->i_mutex);
+	d = d_alloc(NULL, "pipe:", 5);
+	if (IS_ERR(d)) {
+		free_pipe_info(inode->i_pipe);
+		kfree(inode);
+		return PTR_ERR(d);
+	}
+	d_instantiate(d, inode);
+	path.mnt = NULL;
+	path.dentry = d;
+
+	res[0] = alloc_file(&path, O_RDONLY | (flags & O_NONBLOCK), &pipefifo_fops);
+	res[1] = IS_ERR(res[0]) ? res[0] :
+		 alloc_file(&path, O_WRONLY | (flags & O_NONBLOCK), &pipefifo_fops);
+	dput(d);                        /* the files hold it now */
+	if (IS_ERR(res[1])) {
+		if (!IS_ERR(res[0]))
+			fput(res[0]);
+		return -ENFILE;
+	}
+	inode->i_pipe->readers = 1;
+	inode->i_pipe->writers = 1;
+	return 0;
+}
+
+long ksys_pipe2(int fds[2], int flags)
+{
+	struct file *files[2];
+	int fd0, fd1, err;
+
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
+		return -EINVAL;
+	err = create_pipe_files(files, flags);
+	if (err)
+		return err;
+	fd0 = get_unused_fd_flags(flags);
+	fd1 = fd0 < 0 ? fd0 : get_unused_fd_flags(flags);
+	if (fd1 < 0) {
+		if (fd0 >= 0)
+			fs_put_unused_fd(fd0);
+		fput(files[0]);
+		fput(files[1]);
+		return fd1;
+	}
+	fd_install(fd0, files[0]);
+	fd_install(fd1, files[1]);
+	fds[0] = fd0;
+	fds[1] = fd1;
+	return 0;
+}
+
+long sys_pipe2(int __user *fildes, int flags)
+{
+	int fds[2];
+	long err = ksys_pipe2(fds, flags);
+
+	if (err)
+		return err;
+	if (copy_to_user(fildes, fds, sizeof(fds))) {
+		close_fd(fds[0]);
+		close_fd(fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_pipe(int __user *fildes)
+{
+	return sys_pipe2(fildes, 0);
+}
+
+bool fs_signal_pending(void)
+{
+	return signal_pending(current);
+}

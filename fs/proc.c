@@ -1,0 +1,345 @@
+/*
+ * proc.c - procfs ("proc"): the kernel's state as text files, in Linux's
+ * formats so that tools and habits carry over.
+ *
+ *   /proc/partitions  /proc/diskstats   formatted by the block layer
+ *                                       (blk_show_partitions/diskstats)
+ *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
+ *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = block-device cache
+ *   /proc/mounts      one line per mount
+ *   /proc/<pid>/stat  Linux's 52 fields; those Spindle does not track are 0
+ *   /proc/<pid>/stack the kernel backtrace of a sleeping task
+ *   /proc/self        the directory of whoever looks
+ *
+ * Nothing is stored: every lookup builds an inode, every open calls the
+ * file's show() (pseudo.c).  A pid directory holds the pid, not the task,
+ * so a task that exits meanwhile just makes its files fail with ESRCH.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/sched.h>
+#include <spindle/sched_debug.h>
+#include <spindle/ksyms.h>
+#include <spindle/blkdev.h>
+#include <spindle/string.h>
+#include <spindle/printk.h>
+#include "internal.h"
+#include "../block/blk.h"
+
+#define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
+#define PROC_STACK_MAX  64              /* frames in /proc/<pid>/stack */
+
+/* --- the system-wide files ---------------------------------------------------- */
+
+static int partitions_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return blk_show_partitions(buf, size);
+}
+
+static int diskstats_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return blk_show_diskstats(buf, size);
+}
+
+int proc_vmstat_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "nr_free_pages %lu\npgpgin %llu\npgpgout %llu\n",
+			 nr_free_pages(), (unsigned long long)vm_events.pgpgin,
+			 (unsigned long long)vm_events.pgpgout);
+}
+
+static int vmstat_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return proc_vmstat_show(buf, size);
+}
+
+/* One meminfo line as Linux: the label padded to 16 columns, kB. */
+static int meminfo_line(char *buf, size_t size, const char *label, unsigned long pages)
+{
+	char lab[24];
+
+	snprintf(lab, sizeof(lab), "%s:", label);
+	return scnprintf(buf, size, "%-16s%8lu kB\n", lab, pages * (PAGE_SIZE / 1024));
+}
+
+int proc_meminfo_show(char *buf, size_t size)
+{
+	unsigned long cached, dirty, free = nr_free_pages();
+	int n = 0;
+
+	bcache_stats(&cached, &dirty);
+	n += meminfo_line(buf + n, size - n, "MemTotal", totalram_pages());
+	n += meminfo_line(buf + n, size - n, "MemFree", free);
+	n += meminfo_line(buf + n, size - n, "MemAvailable", free + cached - dirty);
+	n += meminfo_line(buf + n, size - n, "Buffers", cached);
+	n += meminfo_line(buf + n, size - n, "Cached", 0);
+	n += meminfo_line(buf + n, size - n, "SwapCached", 0);
+	n += meminfo_line(buf + n, size - n, "SwapTotal", 0);
+	n += meminfo_line(buf + n, size - n, "SwapFree", 0);
+	n += meminfo_line(buf + n, size - n, "Dirty", dirty);
+	n += meminfo_line(buf + n, size - n, "Writeback", 0);
+	return n;
+}
+
+static int meminfo_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return proc_meminfo_show(buf, size);
+}
+
+static int mounts_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return show_mounts(buf, size);
+}
+
+static const struct pseudo_file proc_partitions = { .show = partitions_show, .size_hint = PROC_TEXT_BIG };
+static const struct pseudo_file proc_diskstats = { .show = diskstats_show, .size_hint = PROC_TEXT_BIG };
+static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
+static const struct pseudo_file proc_meminfo = { .show = meminfo_show };
+static const struct pseudo_file proc_mounts = { .show = mounts_show };
+
+static const struct proc_entry {
+	const char *name;
+	const struct pseudo_file *file;
+} proc_root_files[] = {
+	{ "partitions", &proc_partitions },
+	{ "diskstats", &proc_diskstats },
+	{ "vmstat", &proc_vmstat },
+	{ "meminfo", &proc_meminfo },
+	{ "mounts", &proc_mounts },
+};
+
+/* --- tasks --------------------------------------------------------------------- */
+
+/* The task with this pid, referenced; NULL if there is none (any more). */
+static struct task_struct *find_get_task(int pid)
+{
+	struct task_struct *p, *found = NULL;
+	unsigned long flags = local_irq_save();
+
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->pid == pid && p->state != TASK_DEAD) {
+			get_task_struct(p);
+			found = p;
+			break;
+		}
+	local_irq_restore(flags);
+	return found;
+}
+
+static char task_state_char(const struct task_struct *p)
+{
+	switch (p->state) {
+	case TASK_RUNNING:         return 'R';
+	case TASK_INTERRUPTIBLE:   return 'S';
+	case TASK_UNINTERRUPTIBLE: return 'D';
+	case TASK_DEAD:            return 'X';
+	default:                   return '?';
+	}
+}
+
+/*
+ * /proc/<pid>/stat: pid (comm) state, then Linux's fields 4..52 in order:
+ * ppid, pgrp and session from the process layer; what Spindle does not
+ * track (CPU times, faults, the memory map) prints 0.  tpgid is -1 (no
+ * controlling terminal recorded), priority 20 and nice 0 are a normal
+ * Linux task's values, field 38 exit_signal is SIGCHLD (17).
+ */
+int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size)
+{
+	int n = scnprintf(buf, size, "%d (%s) %c %d %d %d 0 -1", p->pid, p->comm,
+			  task_state_char(p), p->parent ? p->parent->pid : 0, p->pgid, p->sid);
+
+	/* 9 flags .. 17 cstime: flags minflt cminflt majflt cmajflt utime
+	 * stime cutime cstime */
+	for (int f = 9; f <= 17; f++)
+		n += scnprintf(buf + n, size - n, " 0");
+	n += scnprintf(buf + n, size - n, " 20 0 1 0");  /* priority nice threads itrealvalue */
+	/* 22 starttime .. 52 exit_code: 0, except 38 exit_signal (SIGCHLD) */
+	for (int f = 22; f <= 52; f++)
+		n += scnprintf(buf + n, size - n, " %d", f == 38 ? 17 : 0);
+	n += scnprintf(buf + n, size - n, "\n");
+	return n;
+}
+
+static int pid_stat_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	int n;
+
+	if (!p)
+		return -ESRCH;
+	n = proc_pid_stat_format(p, buf, size);
+	put_task_struct(p);
+	return n;
+}
+
+/* Linux's layout: "[<0>] function+0xoff/0xsize" (addresses hidden). */
+static int pid_stack_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	unsigned long frames[PROC_STACK_MAX];
+	unsigned int nr;
+	int n = 0;
+
+	if (!p)
+		return -ESRCH;
+	nr = stack_trace_save_tsk(p, frames, PROC_STACK_MAX);
+	for (unsigned int i = 0; i < nr; i++) {
+		char sym[96];
+
+		ksym_snprint(sym, sizeof(sym), frames[i]);
+		n += scnprintf(buf + n, size - n, "[<0>] %s\n", sym);
+	}
+	put_task_struct(p);
+	return n;
+}
+
+static const struct pseudo_file pid_stat = { .show = pid_stat_show };
+static const struct pseudo_file pid_stack = { .show = pid_stack_show };
+
+static const struct proc_entry pid_files[] = {
+	{ "stat", &pid_stat },
+	{ "stack", &pid_stack },
+};
+
+static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(pid_files); i++)
+		if (strcmp(dentry->d_name, pid_files[i].name) == 0) {
+			struct inode *inode = pseudo_new_file(dir->i_sb, 0444, pid_files[i].file,
+							      dir->i_private);
+			if (!inode)
+				return ERR_PTR(-ENOMEM);
+			d_add(dentry, inode);
+		}
+	return NULL;
+}
+
+static int proc_pid_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	while (ctx->pos - 2 < (loff_t)ARRAY_SIZE(pid_files)) {
+		const char *name = pid_files[ctx->pos - 2].name;
+
+		if (!dir_emit(ctx, name, strlen(name), 10 + ctx->pos, DT_REG))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_pid_iops = { .lookup = proc_pid_lookup };
+static const struct file_operations proc_pid_fops = { .iterate = proc_pid_iterate };
+
+static struct inode *proc_pid_dir(struct super_block *sb, int pid)
+{
+	return pseudo_new_dir(sb, &proc_pid_iops, &proc_pid_fops, (void *)(long)pid);
+}
+
+/* --- the root directory ------------------------------------------------------- */
+
+static bool parse_pid(const char *s, int *pid)
+{
+	int v;
+
+	if (!s[0] || s[0] == '0' || kstrtoint(s, 10, &v) || v <= 0)
+		return false;
+	*pid = v;
+	return true;
+}
+
+static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = NULL;
+	int pid;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(proc_root_files); i++)
+		if (strcmp(dentry->d_name, proc_root_files[i].name) == 0)
+			inode = pseudo_new_file(dir->i_sb, 0444, proc_root_files[i].file, NULL);
+	if (!inode && strcmp(dentry->d_name, "self") == 0) {
+		/* Linux: a symbolic link to the pid; here the directory itself */
+		inode = proc_pid_dir(dir->i_sb, current->pid);
+	} else if (!inode && parse_pid(dentry->d_name, &pid)) {
+		struct task_struct *p = find_get_task(pid);
+
+		if (p) {
+			put_task_struct(p);
+			inode = proc_pid_dir(dir->i_sb, pid);
+		}
+	}
+	if (inode)
+		d_add(dentry, inode);
+	return NULL;
+}
+
+/* The n-th live task's pid (n from 0), or 0. */
+static int nth_pid(loff_t n)
+{
+	struct task_struct *p;
+	int pid = 0;
+	unsigned long flags = local_irq_save();
+
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->state != TASK_DEAD && n-- == 0) {
+			pid = p->pid;
+			break;
+		}
+	local_irq_restore(flags);
+	return pid;
+}
+
+static int proc_root_iterate(struct file *f, struct dir_context *ctx)
+{
+	const loff_t nfixed = ARRAY_SIZE(proc_root_files);
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	while (ctx->pos - 2 < nfixed) {
+		const char *name = proc_root_files[ctx->pos - 2].name;
+
+		if (!dir_emit(ctx, name, strlen(name), 10 + ctx->pos, DT_REG))
+			return 0;
+	}
+	if (ctx->pos - 2 == nfixed && !dir_emit(ctx, "self", 4, 9, DT_DIR))
+		return 0;
+	for (;;) {
+		char name[16];
+		int pid = nth_pid(ctx->pos - 3 - nfixed), len;
+
+		if (!pid)
+			return 0;
+		len = snprintf(name, sizeof(name), "%d", pid);
+		if (!dir_emit(ctx, name, len, 1000 + pid, DT_DIR))
+			return 0;
+	}
+}
+
+static const struct inode_operations proc_root_iops = { .lookup = proc_root_lookup };
+static const struct file_operations proc_root_fops = { .iterate = proc_root_iterate };
+
+static int proc_fill_super(struct super_block *sb)
+{
+	sb->s_root = d_make_root(pseudo_new_dir(sb, &proc_root_iops, &proc_root_fops, NULL));
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static struct dentry *proc_mount(struct file_system_type *type, int flags,
+				 const char *dev_name, void *data)
+{
+	(void)flags; (void)dev_name; (void)data;
+	return mount_single(type, proc_fill_super);
+}
+
+static struct file_system_type proc_fs_type = {
+	.name = "proc", .mount = proc_mount,
+};
+
+int init_proc_fs(void)
+{
+	return register_filesystem(&proc_fs_type);
+}

@@ -1,0 +1,231 @@
+/*
+ * read_write.c - read, write, lseek, pread, pwrite: the descriptor to the
+ * file's read_iter()/write_iter().
+ *
+ * A read(fd, buf, n) becomes: fget(fd) -> an ITER_UBUF iov_iter over buf
+ * -> vfs_read(), which checks the access mode and calls the file's
+ * read_iter() with the position -> e.g. ramfs copies from its pages,
+ * a block device from its cache or through a bio (block_dev.c) -> the
+ * new position is stored back in f_pos.  The kernel's own reads
+ * (kernel_read: exec, the init script) take the same path with an
+ * ITER_KVEC.  f_pos_lock keeps two descriptors sharing a file (dup, fork)
+ * from reading the same bytes twice.
+ */
+#include <spindle/fs.h>
+#include <spindle/uaccess.h>
+#include "internal.h"
+
+#define MAX_RW_COUNT    0x7ffff000ul    /* Linux's cap on one read or write */
+
+ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos)
+{
+	if (!(f->f_mode & FMODE_READ))
+		return -EBADF;
+	if (f->f_inode && S_ISDIR(f->f_inode->i_mode))
+		return -EISDIR;
+	if (!f->f_op || !f->f_op->read_iter)
+		return -EINVAL;
+	if (to->count > MAX_RW_COUNT)
+		to->count = MAX_RW_COUNT;
+	if (!to->count)
+		return 0;
+	return f->f_op->read_iter(f, to, pos);
+}
+
+ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos)
+{
+	if (!(f->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (!f->f_op || !f->f_op->write_iter)
+		return -EINVAL;
+	if (from->count > MAX_RW_COUNT)
+		from->count = MAX_RW_COUNT;
+	if (!from->count)
+		return 0;
+	return f->f_op->write_iter(f, from, pos);
+}
+
+/* The read or write at f_pos, moving it; seekable files lock it. */
+static ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write)
+{
+	bool lock = f->f_mode & FMODE_LSEEK;
+	loff_t pos;
+	ssize_t ret;
+
+	if (lock)
+		mutex_lock(&f->f_pos_lock);
+	pos = f->f_pos;
+	ret = write ? vfs_write(f, it, &pos) : vfs_read(f, it, &pos);
+	if (ret > 0)
+		f->f_pos = pos;
+	if (lock)
+		mutex_unlock(&f->f_pos_lock);
+	return ret;
+}
+
+ssize_t kernel_read(struct file *f, void *buf, size_t count, loff_t *pos)
+{
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_DEST, buf, count);
+	if (!pos)
+		return rw_at_fpos(f, &it, false);
+	return vfs_read(f, &it, pos);
+}
+
+ssize_t kernel_write(struct file *f, const void *buf, size_t count, loff_t *pos)
+{
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_SOURCE, (void *)buf, count);
+	if (!pos)
+		return rw_at_fpos(f, &it, true);
+	return vfs_write(f, &it, pos);
+}
+
+long ksys_read(unsigned int fd, struct iov_iter *to)
+{
+	struct file *f = fget(fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = rw_at_fpos(f, to, false);
+	fput(f);
+	return ret;
+}
+
+long ksys_write(unsigned int fd, struct iov_iter *from)
+{
+	struct file *f = fget(fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = rw_at_fpos(f, from, true);
+	fput(f);
+	return ret;
+}
+
+static long pread_pwrite(unsigned int fd, struct iov_iter *it, loff_t pos, bool write)
+{
+	struct file *f;
+	long ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (!(f->f_mode & FMODE_LSEEK))
+		ret = -ESPIPE;                  /* a pipe or a tty has no offsets */
+	else
+		ret = write ? vfs_write(f, it, &pos) : vfs_read(f, it, &pos);
+	fput(f);
+	return ret;
+}
+
+long ksys_pread(unsigned int fd, struct iov_iter *to, loff_t pos)
+{
+	return pread_pwrite(fd, to, pos, false);
+}
+
+long ksys_pwrite(unsigned int fd, struct iov_iter *from, loff_t pos)
+{
+	return pread_pwrite(fd, from, pos, true);
+}
+
+long sys_read(unsigned int fd, char __user *buf, size_t count)
+{
+	struct iov_iter it;
+
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	iov_iter_ubuf(&it, ITER_DEST, buf, count);
+	return ksys_read(fd, &it);
+}
+
+long sys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	struct iov_iter it;
+
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	iov_iter_ubuf(&it, ITER_SOURCE, (void __user *)buf, count);
+	return ksys_write(fd, &it);
+}
+
+long sys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos)
+{
+	struct iov_iter it;
+
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	iov_iter_ubuf(&it, ITER_DEST, buf, count);
+	return ksys_pread(fd, &it, pos);
+}
+
+long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t pos)
+{
+	struct iov_iter it;
+
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	iov_iter_ubuf(&it, ITER_SOURCE, (void __user *)buf, count);
+	return ksys_pwrite(fd, &it, pos);
+}
+
+/* --- lseek ----------------------------------------------------------------- */
+
+/* SEEK_SET/CUR/END against i_size; a negative result is EINVAL. */
+loff_t generic_file_llseek(struct file *f, loff_t offset, int whence)
+{
+	loff_t base;
+
+	switch (whence) {
+	case SEEK_SET: base = 0; break;
+	case SEEK_CUR: base = f->f_pos; break;
+	case SEEK_END: base = f->f_inode->i_size; break;
+	default: return -EINVAL;
+	}
+	if (base + offset < 0)
+		return -EINVAL;
+	f->f_pos = base + offset;
+	return f->f_pos;
+}
+
+loff_t no_llseek(struct file *f, loff_t offset, int whence)
+{
+	(void)f; (void)offset; (void)whence;
+	return -ESPIPE;
+}
+
+loff_t vfs_llseek(struct file *f, loff_t offset, int whence)
+{
+	loff_t ret;
+
+	if (!(f->f_mode & FMODE_LSEEK))
+		return -ESPIPE;
+	mutex_lock(&f->f_pos_lock);
+	ret = f->f_op && f->f_op->llseek ? f->f_op->llseek(f, offset, whence)
+					 : generic_file_llseek(f, offset, whence);
+	mutex_unlock(&f->f_pos_lock);
+	return ret;
+}
+
+long ksys_lseek(unsigned int fd, off_t offset, unsigned int whence)
+{
+	struct file *f = fget(fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = vfs_llseek(f, offset, (int)whence);
+	fput(f);
+	return ret;
+}
+
+long sys_lseek(unsigned int fd, off_t offset, unsigned int whence)
+{
+	return ksys_lseek(fd, offset, whence);
+}

@@ -1,0 +1,65 @@
+/*
+ * stat.c - stat(2), fstat(2): an inode described in Linux's struct stat.
+ */
+#include <spindle/fs.h>
+#include <spindle/blkdev.h>
+#include <spindle/string.h>
+#include <spindle/uaccess.h>
+#include "internal.h"
+
+#define STAT_BLKSIZE    4096    /* st_blksize: "the best I/O size": a page */
+
+int vfs_getattr(struct inode *inode, struct stat *st)
+{
+	dev_t sdev = inode->i_sb ? inode->i_sb->s_dev : 0;
+
+	memset(st, 0, sizeof(*st));
+	st->st_dev = new_encode_dev(MAJOR(sdev), MINOR(sdev));
+	st->st_ino = inode->i_ino;
+	st->st_nlink = inode->i_nlink;
+	st->st_mode = inode->i_mode;
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		st->st_rdev = new_encode_dev(MAJOR(inode->i_rdev), MINOR(inode->i_rdev));
+	/* a device node's size is 0 in stat, as Linux (BLKGETSIZE64 tells) */
+	st->st_size = inode->i_size;
+	st->st_blksize = STAT_BLKSIZE;
+	st->st_blocks = (inode->i_size + 511) / 512;
+	st->st_atime = st->st_mtime = st->st_ctime = inode->i_mtime_ns / 1000000000ull;
+	st->st_atime_nsec = st->st_mtime_nsec = st->st_ctime_nsec =
+		inode->i_mtime_ns % 1000000000ull;
+	return 0;
+}
+
+long ksys_stat(const char *name, struct stat *st)
+{
+	struct path p;
+	int err = kern_path(name, 0, &p);
+
+	if (err)
+		return err;
+	err = vfs_getattr(p.dentry->d_inode, st);
+	path_put(&p);
+	return err;
+}
+
+long ksys_fstat(unsigned int fd, struct stat *st)
+{
+	struct file *f = fget(fd);
+	int err;
+
+	if (!f)
+		return -EBADF;
+	err = vfs_getattr(f->f_inode, st);
+	fput(f);
+	return err;
+}
+
+long sys_fstat(unsigned int fd, struct stat __user *statbuf)
+{
+	struct stat st;
+	long err = ksys_fstat(fd, &st);
+
+	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
+		err = -EFAULT;
+	return err;
+}

@@ -1,0 +1,399 @@
+/*
+ * tty.c - the console terminal, /dev/console (5:1): COM1 in, printk's
+ * consoles (COM1 and the VGA mirror) out, with a canonical line
+ * discipline in between.
+ *
+ * Input takes two steps, as Linux's flip buffer and its work queue do:
+ *
+ *   COM1 interrupt  -> tty_insert_flip_char(): the byte goes into a small
+ *                      raw ring (interrupt context: no echo, no signals);
+ *   "tty" thread    -> n_tty_receive_char(), one byte at a time, in task
+ *                      context: editing, echo, ^C -> kill_pgrp(SIGINT).
+ *
+ * Canonical mode ("cooked"): the line is edited in line[] and readers see
+ * it only when it is finished:
+ *
+ *   Enter (CR or LF)   the line + '\n' becomes readable
+ *   Backspace / DEL    erase one character (echo "\b \b")
+ *   ^U                 erase the whole line
+ *   ^C                 drop the line, echo "^C", SIGINT to the foreground
+ *                      process group (TIOCSPGRP sets it; contract 5)
+ *   ^D                 the line so far becomes readable without '\n'; on
+ *                      an empty line a read returns 0: end of file
+ *
+ * A read returns at most one line.  Output is written to the consoles raw
+ * (console_write_raw: no printk timestamp).  Raw mode is not supported:
+ * TCSETS is accepted and ignored.
+ */
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/blkdev.h>
+#include <spindle/sched.h>
+#include <spindle/console.h>
+#include <spindle/string.h>
+#include <spindle/uaccess.h>
+#include <spindle/init.h>
+#include <spindle/printk.h>
+#include "internal.h"
+
+#define TTY_LINE_MAX    255     /* characters in one line being edited */
+#define TTY_COOKED      1024    /* finished input waiting for a reader */
+#define TTY_FLIP        256     /* raw bytes from the interrupt handler */
+#define TTY_EOF         (-1)    /* in cooked[]: ^D on an empty line */
+#define TTY_BREAK       (-2)    /* in cooked[]: end of a ^D-pushed line */
+
+#define TCGETS          0x5401
+#define TCSETS          0x5402
+#define TCSETSW         0x5403
+#define TCSETSF         0x5404
+#define TIOCGPGRP       0x540F
+#define TIOCSPGRP       0x5410
+#define TIOCGWINSZ      0x5413
+
+#define CTRL(c)         ((c) & 0x1f)
+
+struct tty_struct {
+	/* the line being edited (the tty thread only) */
+	char line[TTY_LINE_MAX];
+	int line_len;
+	/* finished input: bytes, TTY_EOF and TTY_BREAK marks; under lock */
+	short cooked[TTY_COOKED];
+	unsigned int c_head, c_tail;
+	/* raw bytes from the interrupt handler; under lock (irqsave) */
+	char flip[TTY_FLIP];
+	unsigned int f_head, f_tail;
+	spinlock_t lock;
+	struct wait_queue_head read_wait;       /* readers: a line is ready */
+	struct wait_queue_head flip_wait;       /* the tty thread: raw input */
+	int pgrp;                               /* foreground process group */
+	struct mutex write_lock;
+};
+
+static struct tty_struct console_tty = {
+	.lock = __SPIN_LOCK_UNLOCKED(console_tty.lock),
+	.read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
+	.flip_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.flip_wait),
+	.write_lock = __MUTEX_INITIALIZER(console_tty.write_lock),
+};
+
+static void tty_echo(const char *s, size_t len)
+{
+	console_write_raw(s, len);
+}
+
+/* Make n bytes of the edited line (and an optional mark) readable. */
+static void tty_push_line(struct tty_struct *tty, bool newline, short mark)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	for (int i = 0; i < tty->line_len && tty->c_head - tty->c_tail < TTY_COOKED; i++)
+		tty->cooked[tty->c_head++ % TTY_COOKED] = (unsigned char)tty->line[i];
+	if (newline && tty->c_head - tty->c_tail < TTY_COOKED)
+		tty->cooked[tty->c_head++ % TTY_COOKED] = '\n';
+	if (mark && tty->c_head - tty->c_tail < TTY_COOKED)
+		tty->cooked[tty->c_head++ % TTY_COOKED] = mark;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	tty->line_len = 0;
+	wake_up(&tty->read_wait);
+}
+
+/* The line discipline: one input byte, in task context. */
+void n_tty_receive_char(struct tty_struct *tty, char c)
+{
+	if (c == '\r')
+		c = '\n';                               /* ICRNL */
+	switch (c) {
+	case '\n':
+		tty_echo("\n", 1);
+		tty_push_line(tty, true, 0);
+		break;
+	case '\b':
+	case 0x7f:                                      /* VERASE */
+		if (tty->line_len) {
+			tty->line_len--;
+			tty_echo("\b \b", 3);
+		}
+		break;
+	case CTRL('U'):                                 /* VKILL */
+		while (tty->line_len) {
+			tty->line_len--;
+			tty_echo("\b \b", 3);
+		}
+		break;
+	case CTRL('C'):                                 /* VINTR */
+		tty->line_len = 0;
+		tty_echo("^C\n", 3);
+		if (tty->pgrp > 0)
+			kill_pgrp(tty->pgrp, SIGINT);
+		break;
+	case CTRL('D'):                                 /* VEOF */
+		tty_push_line(tty, false, tty->line_len ? TTY_BREAK : TTY_EOF);
+		break;
+	default:
+		if ((unsigned char)c < ' ' && c != '\t')
+			break;                          /* other controls: ignored */
+		if (tty->line_len < TTY_LINE_MAX - 1) {
+			tty->line[tty->line_len++] = c;
+			tty_echo(&c, 1);
+		}
+		break;
+	}
+}
+
+/* From the COM1 interrupt handler: queue the byte for the tty thread. */
+void tty_insert_flip_char(char c)
+{
+	struct tty_struct *tty = &console_tty;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	if (tty->f_head - tty->f_tail < TTY_FLIP)
+		tty->flip[tty->f_head++ % TTY_FLIP] = c;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	wake_up(&tty->flip_wait);
+}
+
+/* Take one raw byte, or -1. */
+static int tty_flip_pop(struct tty_struct *tty)
+{
+	unsigned long flags;
+	int c = -1;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	if (tty->f_head != tty->f_tail)
+		c = (unsigned char)tty->flip[tty->f_tail++ % TTY_FLIP];
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return c;
+}
+
+static int tty_thread(void *unused)
+{
+	struct tty_struct *tty = &console_tty;
+
+	(void)unused;
+	for (;;) {
+		int c;
+
+		wait_event_interruptible(tty->flip_wait,
+			READ_ONCE(tty->f_head) != READ_ONCE(tty->f_tail));
+		while ((c = tty_flip_pop(tty)) >= 0)
+			n_tty_receive_char(tty, (char)c);
+	}
+	return 0;
+}
+
+/*
+ * Copy out at most one line.  Returns bytes copied, 0 at an EOF mark,
+ * -EAGAIN when nothing is ready.
+ */
+static ssize_t tty_take(struct tty_struct *tty, struct iov_iter *to)
+{
+	char buf[64];
+	ssize_t done = 0;
+
+	for (;;) {
+		unsigned long flags;
+		size_t n = 0;
+		bool stop = false, eof = false;
+
+		spin_lock_irqsave(&tty->lock, flags);
+		while (tty->c_head != tty->c_tail && n < sizeof(buf) &&
+		       n < iov_iter_count(to)) {
+			short v = tty->cooked[tty->c_tail % TTY_COOKED];
+
+			if (v == TTY_BREAK) {           /* end of a ^D-pushed line */
+				tty->c_tail++;
+				if (done || n) {
+					stop = true;
+					break;
+				}
+				continue;
+			}
+			if (v == TTY_EOF) {             /* alone, it is the read: 0 */
+				if (!done && !n) {
+					tty->c_tail++;
+					eof = true;
+				}
+				stop = true;
+				break;
+			}
+			tty->c_tail++;
+			buf[n++] = (char)v;
+			if (v == '\n') {
+				stop = true;
+				break;
+			}
+		}
+		if (tty->c_head == tty->c_tail)
+			stop = true;
+		spin_unlock_irqrestore(&tty->lock, flags);
+		if (n && copy_to_iter(buf, n, to) < n)
+			return done ? done : -EFAULT;
+		done += n;
+		if (eof)
+			return 0;
+		if (stop || !iov_iter_count(to))
+			return done ? done : -EAGAIN;
+	}
+}
+
+static ssize_t tty_read(struct file *f, struct iov_iter *to, loff_t *pos)
+{
+	struct tty_struct *tty = f->private_data;
+
+	(void)pos;
+	for (;;) {
+		ssize_t n = tty_take(tty, to);
+
+		if (n != -EAGAIN || (f->f_flags & O_NONBLOCK))
+			return n;
+		wait_event_interruptible(tty->read_wait,
+			READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) || fs_signal_pending());
+		if (fs_signal_pending())
+			return -EINTR;
+	}
+}
+
+static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
+{
+	struct tty_struct *tty = f->private_data;
+	char buf[128];
+	ssize_t done = 0;
+
+	(void)pos;
+	mutex_lock(&tty->write_lock);
+	while (iov_iter_count(from)) {
+		size_t want = min(sizeof(buf), iov_iter_count(from));
+		size_t n = copy_from_iter(buf, want, from);
+
+		if (n)
+			console_write_raw(buf, n);
+		done += n;
+		if (n < want) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+	}
+	mutex_unlock(&tty->write_lock);
+	return done;
+}
+
+/* struct termios as the kernel's TCGETS writes it (36 bytes on x86-64). */
+struct kernel_termios {
+	u32 c_iflag, c_oflag, c_cflag, c_lflag;
+	u8 c_line;
+	u8 c_cc[19];
+};
+#define TTY_ICRNL   0000400
+#define TTY_OPOST   0000001
+#define TTY_ONLCR   0000004
+#define TTY_B115200 0010002
+#define TTY_CS8     0000060
+#define TTY_CREAD   0000200
+#define TTY_ISIG    0000001
+#define TTY_ICANON  0000002
+#define TTY_ECHO    0000010
+#define TTY_ECHOE   0000020
+
+static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct tty_struct *tty = f->private_data;
+	void __user *p = (void __user *)arg;
+
+	switch (cmd) {
+	case TCGETS: {
+		struct kernel_termios t = {
+			.c_iflag = TTY_ICRNL, .c_oflag = TTY_OPOST | TTY_ONLCR,
+			.c_cflag = TTY_B115200 | TTY_CS8 | TTY_CREAD,
+			.c_lflag = TTY_ISIG | TTY_ICANON | TTY_ECHO | TTY_ECHOE,
+			.c_cc = { CTRL('C'), 0x1c, 0x7f, CTRL('U'), CTRL('D'), 0, 1 },
+		};
+		return copy_to_user(p, &t, sizeof(t)) ? -EFAULT : 0;
+	}
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		return 0;               /* canonical mode only: accepted, ignored */
+	case TIOCGPGRP:
+		return copy_to_user(p, &tty->pgrp, sizeof(int)) ? -EFAULT : 0;
+	case TIOCSPGRP: {
+		int pgrp;
+
+		if (copy_from_user(&pgrp, p, sizeof(pgrp)))
+			return -EFAULT;
+		if (pgrp < 0)
+			return -EINVAL;
+		tty->pgrp = pgrp;
+		return 0;
+	}
+	case TIOCGWINSZ: {
+		u16 ws[4] = { 25, 80, 0, 0 };   /* rows, columns: the VGA screen */
+
+		return copy_to_user(p, ws, sizeof(ws)) ? -EFAULT : 0;
+	}
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int tty_open(struct inode *inode, struct file *f)
+{
+	(void)inode;
+	f->private_data = &console_tty;
+	return 0;
+}
+
+const struct file_operations tty_fops = {
+	.llseek = NULL,
+	.read_iter = tty_read,
+	.write_iter = tty_write,
+	.unlocked_ioctl = tty_ioctl,
+	.open = tty_open,
+};
+
+/* The console as a file with no path (the first process's 0, 1, 2). */
+struct file *tty_open_console(void)
+{
+	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+	struct dentry *d;
+	struct path path = { NULL, NULL };
+	struct file *f;
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_count = 1;
+	inode->i_nlink = 1;
+	inode->i_mode = S_IFCHR | 0600;
+	inode->i_rdev = MKDEV(TTYAUX_MAJOR, 1);
+	mutex_init(&inode->i_mutex);
+	d = d_alloc(NULL, "console", 7);
+	if (IS_ERR(d)) {
+		kfree(inode);
+		return ERR_CAST(d);
+	}
+	d_instantiate(d, inode);
+	path.dentry = d;
+	f = alloc_file(&path, O_RDWR, &tty_fops);
+	dput(d);
+	if (!IS_ERR(f))
+		tty_open(inode, f);
+	return f;
+}
+
+/* Test hooks: the console tty itself, and its foreground group. */
+struct tty_struct *tty_console(void) { return &console_tty; }
+
+#ifndef SPINDLE_HOST
+static int tty_init(void)
+{
+	if (!kthread_run(tty_thread, NULL, "tty"))
+		return -ENOMEM;
+	serial_set_rx_handler(tty_insert_flip_char);
+	return 0;
+}
+device_initcall(tty_init);
+#else
+int tty_thread_fn(void *unused) { return tty_thread(unused); }
+#endif

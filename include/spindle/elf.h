@@ -1,0 +1,77 @@
+/*
+ * elf.h - the ELF64 structures exec reads (System V ABI, "ELF-64 Object
+ * File Format" 1.5, and the x86-64 psABI for the auxiliary vector).
+ */
+#ifndef SPINDLE_ELF_H
+#define SPINDLE_ELF_H
+
+#include <spindle/types.h>
+#include <spindle/compiler.h>
+
+#define EI_NIDENT       16
+#define ELFMAG          "\177ELF"
+#define EI_CLASS        4
+#define ELFCLASS64      2
+#define EI_DATA         5
+#define ELFDATA2LSB     1               /* little-endian */
+#define EI_VERSION      6
+#define EV_CURRENT      1
+
+#define ET_EXEC         2               /* fixed-address executable */
+#define ET_DYN          3               /* shared object, or a PIE */
+#define EM_X86_64       62
+
+typedef struct {
+	u8  e_ident[EI_NIDENT];
+	u16 e_type;
+	u16 e_machine;
+	u32 e_version;
+	u64 e_entry;                    /* where execution starts */
+	u64 e_phoff;                    /* program header table: file offset */
+	u64 e_shoff;
+	u32 e_flags;
+	u16 e_ehsize;
+	u16 e_phentsize;
+	u16 e_phnum;
+	u16 e_shentsize;
+	u16 e_shnum;
+	u16 e_shstrndx;
+} Elf64_Ehdr;
+BUILD_BUG_ON(sizeof(Elf64_Ehdr) != 64);
+
+#define PT_LOAD         1               /* a segment to map */
+#define PT_INTERP       3               /* needs a dynamic loader */
+#define PT_PHDR         6               /* the program headers themselves */
+#define PF_X            0x1
+#define PF_W            0x2
+#define PF_R            0x4
+
+typedef struct {
+	u32 p_type;
+	u32 p_flags;
+	u64 p_offset;                   /* where its bytes are in the file */
+	u64 p_vaddr;                    /* where they go in memory */
+	u64 p_paddr;
+	u64 p_filesz;                   /* bytes from the file ... */
+	u64 p_memsz;                    /* ... and the rest (bss) zero */
+	u64 p_align;
+} Elf64_Phdr;
+BUILD_BUG_ON(sizeof(Elf64_Phdr) != 56);
+
+/* The auxiliary vector: what the kernel tells a new program about itself,
+ * as (type, value) pairs above envp on its stack. */
+#define AT_NULL         0
+#define AT_PHDR         3               /* address of the program headers */
+#define AT_PHENT        4
+#define AT_PHNUM        5
+#define AT_PAGESZ       6
+#define AT_ENTRY        9
+#define AT_UID          11
+#define AT_EUID         12
+#define AT_GID          13
+#define AT_EGID         14
+#define AT_SECURE       23
+#define AT_RANDOM       25              /* 16 random bytes (stack protector seed) */
+#define AT_EXECFN       31              /* the path exec'd */
+
+#endif /* SPINDLE_ELF_H */

@@ -1,0 +1,357 @@
+/*
+ * fs.h - the virtual file system (VFS): the objects every file system
+ * shares, and the interface of the file layer to the rest of the kernel.
+ *
+ * Where it sits: system calls (read, open, mkdir ...) above; below, the
+ * file systems (ramfs, devtmpfs, proc, sysfs, pipes) and the block-device
+ * files, which turn reads and writes into bios for the block layer.
+ *
+ *   struct inode        one file: type and mode, size, device number, the
+ *                       operations of its file system (i_op, i_fop) and the
+ *                       file system's private data.
+ *   struct dentry       one name: "usr" inside its parent directory, and
+ *                       the inode it names.  Dentries form the tree path
+ *                       lookup walks (the "dcache", fs/dcache.c).
+ *   struct super_block  one mounted instance of a file system, with its
+ *                       root dentry.
+ *   struct vfsmount     one place a super_block is mounted (fs/namespace.c).
+ *   struct path         (vfsmount, dentry): a name, unambiguous across mounts.
+ *   struct file         one open(): the position, the flags, the ops.
+ *                       Descriptors (fs/file.c) are indexes into a per-task
+ *                       table of struct file pointers.
+ *
+ * Rules for callers:
+ *   - objects are reference counted: dget/dput, mntget/mntput, get_file/
+ *     fput.  Whoever keeps a pointer holds a reference.
+ *   - path lookup, creation, removal and mounting run under vfs_lock (a
+ *     mutex, fs/namei.c); reads and writes of open files do not take it.
+ *   - a __user pointer is never dereferenced: iov_iter (uio.h) and the
+ *     uaccess.h functions copy.
+ *   - functions returning a pointer return ERR_PTR(-errno) on failure.
+ */
+#ifndef SPINDLE_FS_H
+#define SPINDLE_FS_H
+
+#include <spindle/types.h>
+#include <spindle/compiler.h>
+#include <spindle/list.h>
+#include <spindle/mutex.h>
+#include <spindle/spinlock.h>
+#include <spindle/wait.h>
+#include <spindle/uio.h>
+#include <spindle/err.h>
+#include <spindle/errno.h>
+#include <spindle/fcntl.h>
+#include <spindle/stat.h>
+
+struct task_struct;
+struct block_device;
+struct pipe_inode_info;
+struct super_block;
+struct vfsmount;
+struct dentry;
+struct inode;
+struct file;
+
+#define NAME_MAX        255             /* bytes in one path component */
+#define PATH_MAX        4096            /* bytes in a path, with its NUL */
+#define NR_OPEN_DEFAULT 64              /* descriptors per task (0..63) */
+
+typedef unsigned int fmode_t;
+#define FMODE_READ      0x1u
+#define FMODE_WRITE     0x2u
+#define FMODE_LSEEK     0x4u            /* lseek makes sense (not a pipe) */
+#define FMODE_EXCL      0x8u            /* block device opened with O_EXCL */
+
+/* --- operations a file system supplies ----------------------------------- */
+
+/*
+ * getdents64 fills a buffer through this: iterate() calls dir_emit() for
+ * each entry from ctx->pos on, advancing ctx->pos after each, and stops
+ * when dir_emit() returns false (the caller's buffer is full).  pos is
+ * the file system's own cookie (here: the index of the entry).
+ */
+struct dir_context;
+typedef bool (*filldir_t)(struct dir_context *ctx, const char *name, int len,
+			  loff_t pos, u64 ino, unsigned int d_type);
+struct dir_context {
+	filldir_t actor;
+	loff_t pos;
+};
+static inline bool dir_emit(struct dir_context *ctx, const char *name, int len,
+			    u64 ino, unsigned int d_type)
+{
+	return ctx->actor(ctx, name, len, ctx->pos, ino, d_type);
+}
+
+struct file_operations {
+	loff_t (*llseek)(struct file *f, loff_t offset, int whence);
+	ssize_t (*read_iter)(struct file *f, struct iov_iter *to, loff_t *pos);
+	ssize_t (*write_iter)(struct file *f, struct iov_iter *from, loff_t *pos);
+	int (*iterate)(struct file *f, struct dir_context *ctx);
+	long (*unlocked_ioctl)(struct file *f, unsigned int cmd, unsigned long arg);
+	int (*fsync)(struct file *f, int datasync);
+	int (*open)(struct inode *inode, struct file *f);
+	int (*release)(struct inode *inode, struct file *f);
+};
+
+struct inode_operations {
+	/* Fill in dentry (d_add) if dir has that name; leave it negative if
+	 * not.  Return NULL, or ERR_PTR on a real error. */
+	struct dentry *(*lookup)(struct inode *dir, struct dentry *dentry);
+	int (*create)(struct inode *dir, struct dentry *dentry, umode_t mode);
+	int (*mkdir)(struct inode *dir, struct dentry *dentry, umode_t mode);
+	int (*rmdir)(struct inode *dir, struct dentry *dentry);
+	int (*unlink)(struct inode *dir, struct dentry *dentry);
+	int (*mknod)(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev);
+	/* Change the size (O_TRUNC): regular files only. */
+	int (*setsize)(struct inode *inode, loff_t size);
+};
+
+struct super_operations {
+	/* The last reference to inode is gone: free what the fs attached. */
+	void (*evict_inode)(struct inode *inode);
+};
+
+/* --- the objects ---------------------------------------------------------- */
+
+struct inode {
+	umode_t i_mode;
+	unsigned int i_nlink;
+	unsigned long i_ino;
+	loff_t i_size;
+	dev_t i_rdev;                   /* device nodes: what they open */
+	u64 i_mtime_ns;                 /* last change of data (also atime/ctime) */
+	struct super_block *i_sb;
+	const struct inode_operations *i_op;
+	const struct file_operations *i_fop;
+	struct mutex i_mutex;           /* serialises writers of the data */
+	int i_count;                    /* references (dentries, mostly) */
+	struct pipe_inode_info *i_pipe; /* a FIFO's buffer */
+	void *i_private;                /* the file system's */
+	const void *i_fop_data;         /* generated files: how to make the text */
+	const void *i_fop_arg;          /* ... and an argument for it (sysfs: a
+					 * tunable's name) */
+};
+
+/* d_flags */
+#define DCACHE_PINNED   0x1u    /* holds a reference on itself: the name lives
+				 * in the dcache only (ramfs), until d_delete */
+#define DCACHE_HASHED   0x2u    /* on its parent's d_subdirs: findable */
+
+struct dentry {
+	char d_name[NAME_MAX + 1];
+	struct inode *d_inode;          /* NULL: a negative dentry ("no such") */
+	struct dentry *d_parent;        /* the root of a super_block: itself */
+	struct list_head d_child;       /* on the parent's d_subdirs */
+	struct list_head d_subdirs;
+	struct super_block *d_sb;
+	int d_count;
+	unsigned int d_flags;
+	int d_mounted;                  /* mounts on top of this dentry */
+	void *d_fsdata;                 /* the file system's */
+};
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+};
+
+struct file_system_type {
+	const char *name;
+	/* Make (or find) a super_block; return its root, referenced. */
+	struct dentry *(*mount)(struct file_system_type *fs_type, int flags,
+				const char *dev_name, void *data);
+	/* The last mount went away. */
+	void (*kill_sb)(struct super_block *sb);
+	struct file_system_type *next;
+	struct super_block *single_sb;  /* mount_single(): the one instance */
+};
+
+/* s_flags */
+#define SB_PINNED_DENTRIES 0x1u /* names exist only in the dcache (ramfs) */
+
+struct super_block {
+	struct file_system_type *s_type;
+	const struct super_operations *s_op;
+	struct dentry *s_root;
+	dev_t s_dev;                    /* an anonymous device number, 0:n */
+	unsigned int s_flags;
+	unsigned long s_next_ino;
+	int s_mounts;                   /* vfsmounts of this super_block */
+	void *s_fs_info;
+};
+
+struct vfsmount {
+	struct dentry *mnt_root;
+	struct super_block *mnt_sb;
+	struct vfsmount *mnt_parent;    /* the root mount: itself */
+	struct dentry *mnt_mountpoint;  /* in mnt_parent */
+	struct list_head mnt_list;      /* every mount, in mount order */
+	int mnt_count;                  /* 1 while mounted + one per user */
+	char mnt_devname[32];           /* mount(2)'s source, for /proc/mounts */
+};
+
+struct file {
+	struct path f_path;
+	struct inode *f_inode;
+	const struct file_operations *f_op;
+	unsigned int f_flags;           /* O_* as open(2) got them */
+	fmode_t f_mode;
+	loff_t f_pos;
+	struct mutex f_pos_lock;        /* read/write/lseek of a shared file */
+	int f_count;                    /* descriptors and kernel users */
+	void *private_data;             /* the file system's or the driver's */
+};
+
+/* Per task (contract 4): the descriptor table and the cwd/root. */
+struct files_struct {
+	spinlock_t file_lock;
+	int count;                      /* tasks sharing it (always 1 today) */
+	struct file *fd[NR_OPEN_DEFAULT];
+	u64 close_on_exec;              /* bit n: O_CLOEXEC on fd n */
+};
+
+struct fs_struct {
+	int users;
+	struct path root, pwd;
+};
+
+/* --- inodes and dentries (fs/inode.c, fs/dcache.c) ------------------------ */
+
+struct inode *new_inode(struct super_block *sb);
+void ihold(struct inode *inode);
+void iput(struct inode *inode);
+/* A device node or FIFO: point i_fop at what opening it needs. */
+void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev);
+u64 fs_now_ns(void);
+
+struct dentry *d_alloc(struct dentry *parent, const char *name, int len);
+struct dentry *d_make_root(struct inode *root_inode);
+void d_instantiate(struct dentry *dentry, struct inode *inode);
+void d_add(struct dentry *dentry, struct inode *inode);
+/* ramfs: keep this name alive in the dcache until d_delete(). */
+void d_pin(struct dentry *dentry);
+/* The name is gone (unlink/rmdir): unhash it, drop the pin. */
+void d_delete(struct dentry *dentry);
+struct dentry *dget(struct dentry *dentry);
+void dput(struct dentry *dentry);
+/* The hashed child of parent called name, referenced; or NULL. */
+struct dentry *d_lookup(struct dentry *parent, const char *name, int len);
+/* The child at index n of parent's cached children (ramfs readdir). */
+struct dentry *d_child_at(struct dentry *parent, loff_t n);
+/* Write the absolute name of path into buf (getcwd); returns the length
+ * or -ENAMETOOLONG. */
+int d_path(const struct path *path, char *buf, int size);
+
+void path_get(const struct path *path);
+void path_put(const struct path *path);
+
+/* --- path lookup and the namespace (fs/namei.c, fs/namespace.c) ----------- */
+
+extern struct mutex vfs_lock;
+
+#define LOOKUP_DIRECTORY 0x1u   /* the last component must be a directory */
+#define LOOKUP_PARENT    0x2u   /* stop at the parent of the last component */
+
+/* Resolve name (absolute, or relative to dfd / the cwd).  On success
+ * *path holds references.  Takes vfs_lock. */
+int kern_path(const char *name, unsigned int flags, struct path *path);
+int kern_path_at(int dfd, const char *name, unsigned int flags, struct path *path);
+
+int do_mkdirat(int dfd, const char *name, umode_t mode);
+int do_rmdir(int dfd, const char *name);
+int do_unlinkat(int dfd, const char *name);
+int do_mknodat(int dfd, const char *name, umode_t mode, dev_t dev);
+int do_mount(const char *dev_name, const char *dir_name, const char *type,
+	     unsigned long flags, void *data);
+int do_umount(const char *name, int flags);
+int do_chdir(const char *name);
+
+int register_filesystem(struct file_system_type *fs);
+struct file_system_type *get_fs_type(const char *name);
+struct super_block *sget_anon(struct file_system_type *type);
+/* A file system that has one super_block however often it is mounted
+ * (proc, sysfs, devtmpfs): fill_super runs the first time. */
+struct dentry *mount_single(struct file_system_type *type,
+			    int (*fill_super)(struct super_block *sb));
+/* Mount the root file system (ramfs) at boot. */
+int init_mount_tree(void);
+/* The namespace's root, referenced (for kernel threads without fs). */
+void get_root_path(struct path *root);
+/* Each mount as "devname mountpoint type rw 0 0\n" (/proc/mounts). */
+int show_mounts(char *buf, size_t size);
+
+/* --- open files (fs/open.c, fs/file_table.c, fs/read_write.c) ------------- */
+
+struct file *alloc_file(const struct path *path, unsigned int flags,
+			const struct file_operations *fop);
+struct file *get_file(struct file *f);
+void fput(struct file *f);
+/* Open by kernel path (contract 3): ERR_PTR(-errno) on failure. */
+struct file *filp_open(const char *kpath, int flags, umode_t mode);
+struct file *file_open_at(int dfd, const char *kpath, int flags, umode_t mode);
+struct file *dentry_open(const struct path *path, int flags);
+
+ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos);
+ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos);
+/* Kernel reads and writes into kernel buffers (contract 3). */
+ssize_t kernel_read(struct file *f, void *buf, size_t count, loff_t *pos);
+ssize_t kernel_write(struct file *f, const void *buf, size_t count, loff_t *pos);
+loff_t vfs_llseek(struct file *f, loff_t offset, int whence);
+loff_t generic_file_llseek(struct file *f, loff_t offset, int whence);
+loff_t no_llseek(struct file *f, loff_t offset, int whence);
+int vfs_fsync(struct file *f, int datasync);
+int vfs_getattr(struct inode *inode, struct stat *st);
+int vfs_iterate(struct file *f, struct dir_context *ctx);
+
+/* --- descriptors (fs/file.c), contract 4 --------------------------------- */
+
+struct file *fget(unsigned int fd);     /* referenced, or NULL */
+int get_unused_fd_flags(unsigned int flags);
+void fd_install(unsigned int fd, struct file *f);
+int close_fd(unsigned int fd);
+int copy_files(struct task_struct *child, struct task_struct *parent);
+void exit_files(struct task_struct *t);
+void files_close_on_exec(struct task_struct *t);
+int init_task_files(struct task_struct *t);
+
+/* --- the kernel-side system calls that take kernel pointers --------------- */
+
+long ksys_read(unsigned int fd, struct iov_iter *to);
+long ksys_write(unsigned int fd, struct iov_iter *from);
+long ksys_pread(unsigned int fd, struct iov_iter *to, loff_t pos);
+long ksys_pwrite(unsigned int fd, struct iov_iter *from, loff_t pos);
+long ksys_open(int dfd, const char *name, int flags, umode_t mode);
+long ksys_lseek(unsigned int fd, off_t offset, unsigned int whence);
+long ksys_dup(unsigned int fd);
+long ksys_dup2(unsigned int oldfd, unsigned int newfd);
+long ksys_fsync(unsigned int fd, int datasync);
+long ksys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long ksys_stat(const char *name, struct stat *st);
+long ksys_fstat(unsigned int fd, struct stat *st);
+long ksys_pipe2(int fds[2], int flags);
+long ksys_getdents64(unsigned int fd, void *buf, unsigned int count);
+int ksys_getcwd(char *buf, unsigned long size);
+void ksys_sync(void);
+
+/* --- pipes (fs/pipe.c) ---------------------------------------------------- */
+
+int create_pipe_files(struct file **res, int flags);
+
+/* --- block-device files (fs/block_dev.c) ---------------------------------- */
+
+extern const struct file_operations def_blk_fops;
+/* Write back every dirty cached block-device page (sync(2)). */
+int sync_blockdevs(void);
+
+/* --- character devices (fs/char_dev.c): major/minor -> file operations ---- */
+
+#define MEM_MAJOR       1       /* /dev/null 1:3, /dev/zero 1:5 */
+#define TTYAUX_MAJOR    5       /* /dev/console 5:1 */
+const struct file_operations *chrdev_fops(dev_t dev);
+extern const struct file_operations tty_fops;
+/* The console tty's file, for init_task_files (fs/tty.c). */
+struct file *tty_open_console(void);
+
+#endif /* SPINDLE_FS_H */

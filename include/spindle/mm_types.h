@@ -1,0 +1,85 @@
+/*
+ * mm_types.h - a process's address space: struct mm_struct and its VMAs.
+ *
+ * The lower half of the 48-bit address space belongs to the process:
+ *
+ *   0x0000000000400000   program text and data (the ELF's PT_LOAD segments)
+ *   ...                  the brk heap, from the end of the data upwards
+ *   ...                  anonymous mmap areas, handed out top-down from
+ *                        mmap_base (below the stack and its guard gap)
+ *   STACK_TOP - 8 MiB    the stack, 8 MiB, growing down from STACK_TOP
+ *   0x00007ffffffff000   STACK_TOP (one unmapped page below the end)
+ *
+ * Each range the process may touch is a VMA (struct vm_area_struct, as in
+ * Linux): start, end, permissions.  The page tables hold only the pages
+ * actually in memory; a fault in a VMA whose page is absent is answered
+ * by allocating a zeroed page (demand-zero: heap, stack, mmap, bss), a
+ * fault outside every VMA -- or against its permissions -- is SIGSEGV.
+ * The kernel half of every process's PML4 points at the kernel's own
+ * tables, so the kernel is mapped (supervisor-only) in every process.
+ */
+#ifndef SPINDLE_MM_TYPES_H
+#define SPINDLE_MM_TYPES_H
+
+#include <spindle/types.h>
+#include <spindle/list.h>
+#include <spindle/mm.h>
+
+#define PAGE_ALIGN(x)       ALIGN((unsigned long)(x), PAGE_SIZE)
+
+#define USER_TEXT_START     0x400000ul
+#define STACK_TOP           0x00007ffffffff000ul
+#define STACK_SIZE          (8ul << 20)     /* as Linux's default ulimit -s */
+#define STACK_GUARD_GAP     (1ul << 20)     /* never mapped below the stack */
+#define MMAP_BASE           (STACK_TOP - STACK_SIZE - STACK_GUARD_GAP)
+
+/* vm_flags: what the process may do with the pages */
+#define VM_READ             0x1ul
+#define VM_WRITE            0x2ul
+#define VM_EXEC             0x4ul
+#define VM_STACK            0x100ul         /* the stack (for /proc/<pid>/maps) */
+#define VM_HEAP             0x200ul         /* the brk heap */
+
+struct vm_area_struct {
+	unsigned long vm_start;         /* first byte */
+	unsigned long vm_end;           /* first byte after */
+	unsigned long vm_flags;
+	struct list_head vm_list;       /* mm->mmap, sorted by address */
+};
+
+struct mm_struct {
+	u64 *pgd;                       /* the PML4 (kernel virtual address) */
+	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
+	int map_count;
+	unsigned long start_code, end_code;
+	unsigned long start_brk, brk;   /* heap: [start_brk, brk) */
+	unsigned long start_stack;      /* the initial stack pointer */
+	unsigned long mmap_base;        /* mmap areas are found below this */
+	unsigned long nr_pages;         /* pages in memory (resident) */
+};
+
+/* kernel/mm/mmap.c.  All may sleep unless noted. */
+struct mm_struct *mm_alloc(void);
+void mmput(struct mm_struct *mm);
+struct mm_struct *dup_mm(struct mm_struct *old);
+/* The first VMA with vm_end > addr (it may start above addr), or NULL. */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+/* Add [start, end) with flags; -EINVAL if it overlaps a VMA, -ENOMEM. */
+int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
+	       unsigned long flags);
+/* Remove [start, end) from the VMAs and free its pages. */
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+/* The page for addr in mm (allocated and zeroed if absent, when allowed
+ * by a VMA), as a kernel pointer through the direct map; NULL if addr is
+ * in no VMA or memory is short.  For exec, which fills a new mm. */
+void *mm_get_page(struct mm_struct *mm, unsigned long addr);
+
+/*
+ * A page fault at addr in mm.  write/exec/user: what the access was.
+ * Returns 0 when the page is now mapped (the instruction retries), or
+ * -EFAULT (no VMA, or the VMA forbids the access), -ENOMEM.
+ * Does not sleep: runs in the fault handler with interrupts off.
+ */
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec);
+
+#endif /* SPINDLE_MM_TYPES_H */

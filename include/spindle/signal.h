@@ -1,0 +1,99 @@
+/*
+ * signal.h - signals, with Linux's numbers and x86-64 ABI structures.
+ *
+ * A signal is a bit in the target's sig_pending (task_struct).  Sending
+ * only sets the bit (and wakes the target if it sleeps interruptibly);
+ * the target acts on it itself, on its way back to user mode
+ * (exit_to_user_mode(), kernel/signal.c): ignore it, die of it (the
+ * default action of most), or run the process's handler in a signal
+ * frame that rt_sigreturn(15) takes down again.  See docs/processes.md.
+ *
+ * For other subsystems: kill_pgrp() (the console's ^C), send_sig(), and
+ * signal_pending() -- a task sleeping TASK_INTERRUPTIBLE should check it
+ * after each wake-up and return -EINTR (wait4, nanosleep, pipes, the tty).
+ */
+#ifndef SPINDLE_SIGNAL_H
+#define SPINDLE_SIGNAL_H
+
+#include <spindle/types.h>
+#include <spindle/compiler.h>
+
+#define SIGHUP           1
+#define SIGINT           2
+#define SIGQUIT          3
+#define SIGILL           4
+#define SIGTRAP          5
+#define SIGABRT          6
+#define SIGBUS           7
+#define SIGFPE           8
+#define SIGKILL          9
+#define SIGUSR1         10
+#define SIGSEGV         11
+#define SIGUSR2         12
+#define SIGPIPE         13
+#define SIGALRM         14
+#define SIGTERM         15
+#define SIGSTKFLT       16
+#define SIGCHLD         17
+#define SIGCONT         18
+#define SIGSTOP         19
+#define SIGTSTP         20
+#define SIGTTIN         21
+#define SIGTTOU         22
+#define SIGURG          23
+#define SIGXCPU         24
+#define SIGXFSZ         25
+#define SIGVTALRM       26
+#define SIGPROF         27
+#define SIGWINCH        28
+#define SIGIO           29
+#define SIGPWR          30
+#define SIGSYS          31
+#define _NSIG           64
+
+#define SIG_DFL         ((unsigned long)0)
+#define SIG_IGN         ((unsigned long)1)
+
+/* sa_flags */
+#define SA_NOCLDSTOP    0x00000001
+#define SA_NOCLDWAIT    0x00000002
+#define SA_SIGINFO      0x00000004
+#define SA_RESTORER     0x04000000
+#define SA_ONSTACK      0x08000000
+#define SA_RESTART      0x10000000
+#define SA_NODEFER      0x40000000
+#define SA_RESETHAND    0x80000000
+
+/* rt_sigprocmask's how */
+#define SIG_BLOCK       0
+#define SIG_UNBLOCK     1
+#define SIG_SETMASK     2
+
+typedef u64 sigset_t;                   /* bit sig-1 (the kernel's sigset) */
+
+#define sigmask(sig)    (1ull << ((sig) - 1))
+
+/* The rt_sigaction argument, as x86-64 Linux lays it out. */
+struct sigaction {
+	unsigned long sa_handler;       /* SIG_DFL, SIG_IGN or a function */
+	unsigned long sa_flags;
+	unsigned long sa_restorer;      /* calls rt_sigreturn (libc provides it) */
+	sigset_t sa_mask;               /* blocked while the handler runs */
+};
+
+struct sighand_struct {
+	struct sigaction action[_NSIG]; /* [sig - 1] */
+};
+
+struct task_struct;
+
+/* Send sig to one task (a process); 0 or -errno.  Does not sleep,
+ * callable from interrupt handlers. */
+int send_sig(int sig, struct task_struct *t);
+/* Send sig to every process in process group pgrp (the console's ^C);
+ * 0 if one at least got it, -ESRCH if the group is empty. */
+int kill_pgrp(int pgrp, int sig);
+/* Does t have a signal to act on (pending and not blocked)? */
+bool signal_pending(struct task_struct *t);
+
+#endif /* SPINDLE_SIGNAL_H */

@@ -1,0 +1,84 @@
+/*
+ * stat.h - file types and modes, struct stat and struct linux_dirent64 in
+ * the Linux x86-64 layout (contract 1 of issue 7), and how a device
+ * number is packed into st_rdev.
+ */
+#ifndef SPINDLE_STAT_H
+#define SPINDLE_STAT_H
+
+#include <spindle/types.h>
+#include <spindle/compiler.h>
+
+#define S_IFMT   0170000
+#define S_IFSOCK 0140000
+#define S_IFLNK  0120000
+#define S_IFREG  0100000
+#define S_IFBLK  0060000
+#define S_IFDIR  0040000
+#define S_IFCHR  0020000
+#define S_IFIFO  0010000
+
+#define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)
+#define S_ISDIR(m)  (((m) & S_IFMT) == S_IFDIR)
+#define S_ISCHR(m)  (((m) & S_IFMT) == S_IFCHR)
+#define S_ISBLK(m)  (((m) & S_IFMT) == S_IFBLK)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
+#define S_ISLNK(m)  (((m) & S_IFMT) == S_IFLNK)
+
+/* getdents64's d_type: the file type, S_IF* >> 12 */
+#define DT_UNKNOWN 0
+#define DT_FIFO    1
+#define DT_CHR     2
+#define DT_DIR     4
+#define DT_BLK     6
+#define DT_REG     8
+#define DT_LNK     10
+#define S_DT(mode) (((mode) & S_IFMT) >> 12)
+
+/* What stat(2) writes: 144 bytes, x86-64 Linux's arch/x86 layout. */
+struct stat {
+	u64 st_dev;
+	u64 st_ino;
+	u64 st_nlink;                   /* before st_mode on x86-64 */
+	u32 st_mode;
+	u32 st_uid;
+	u32 st_gid;
+	u32 __pad0;
+	u64 st_rdev;
+	s64 st_size;
+	s64 st_blksize;
+	s64 st_blocks;                  /* in 512-byte units, whatever st_blksize */
+	u64 st_atime;
+	u64 st_atime_nsec;
+	u64 st_mtime;
+	u64 st_mtime_nsec;
+	u64 st_ctime;
+	u64 st_ctime_nsec;
+	s64 __reserved[3];
+};
+BUILD_BUG_ON(sizeof(struct stat) != 144);
+BUILD_BUG_ON(offsetof(struct stat, st_mode) != 24);
+BUILD_BUG_ON(offsetof(struct stat, st_size) != 48);
+
+/* One getdents64 record; d_reclen rounds the whole record up to 8 bytes. */
+struct linux_dirent64 {
+	u64 d_ino;
+	s64 d_off;                      /* where the next record's read starts */
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+BUILD_BUG_ON(offsetof(struct linux_dirent64, d_name) != 19);
+
+/*
+ * st_rdev as Linux's new_encode_dev(): 12 bits of major and 20 of minor
+ * packed so that small numbers keep the old 8:8 layout -- minor's low
+ * byte, then major, then the rest of minor.  glibc's major()/minor()
+ * undo it.
+ */
+static inline u64 new_encode_dev(unsigned int major, unsigned int minor)
+{
+	return (minor & 0xff) | ((u64)major << 8) | ((u64)(minor & ~0xffu) << 12);
+}
+
+#endif /* SPINDLE_STAT_H */

@@ -1,0 +1,178 @@
+/*
+ * syscalls.h - every system call Spindle implements, with Linux's x86-64
+ * number and Linux's prototype (contract 2 of issue 7).
+ *
+ * A user program puts the number in rax and up to six arguments in rdi,
+ * rsi, rdx, r10, r8, r9, and executes SYSCALL; the kernel's entry
+ * (kernel/arch/x86/entry.S) saves the registers as a struct pt_regs and
+ * kernel/arch/x86/syscall.c calls sys_<name>() from the table with the
+ * registers cast to these types.  The result comes back in rax: a value,
+ * or -errno (-4095..-1).  Unknown numbers return -ENOSYS.
+ *
+ * Who implements what: the process calls are kernel/ (fork.c, exec.c,
+ * exit.c, signal.c, sys.c, mm/mmap.c); the file calls are fs/.  Names
+ * follow the syscall's name (sys_stat for stat(4), sys_uname for
+ * uname(63), sys_umount2 for umount2(166)), where Linux's own functions
+ * are sys_newstat, sys_newuname and sys_umount.
+ */
+#ifndef SPINDLE_SYSCALLS_H
+#define SPINDLE_SYSCALLS_H
+
+#include <spindle/types.h>
+#include <spindle/compiler.h>
+#include <spindle/signal.h>
+
+struct stat;
+struct linux_dirent64;
+struct timespec;
+struct rusage;
+struct new_utsname;
+struct sigaction;
+
+/* Linux's x86-64 numbers (arch/x86/entry/syscalls/syscall_64.tbl) */
+#define __NR_read               0
+#define __NR_write              1
+#define __NR_open               2
+#define __NR_close              3
+#define __NR_stat               4
+#define __NR_fstat              5
+#define __NR_lstat              6
+#define __NR_lseek              8
+#define __NR_mmap               9
+#define __NR_munmap             11
+#define __NR_brk                12
+#define __NR_rt_sigaction       13
+#define __NR_rt_sigprocmask     14
+#define __NR_rt_sigreturn       15
+#define __NR_ioctl              16
+#define __NR_pread64            17
+#define __NR_pwrite64           18
+#define __NR_pipe               22
+#define __NR_sched_yield        24
+#define __NR_dup                32
+#define __NR_dup2               33
+#define __NR_nanosleep          35
+#define __NR_getpid             39
+#define __NR_fork               57
+#define __NR_vfork              58
+#define __NR_execve             59
+#define __NR_exit               60
+#define __NR_wait4              61
+#define __NR_kill               62
+#define __NR_uname              63
+#define __NR_fsync              74
+#define __NR_fdatasync          75
+#define __NR_getcwd             79
+#define __NR_chdir              80
+#define __NR_mkdir              83
+#define __NR_rmdir              84
+#define __NR_unlink             87
+#define __NR_setpgid            109
+#define __NR_getppid            110
+#define __NR_getpgrp            111
+#define __NR_setsid             112
+#define __NR_sync               162
+#define __NR_mount              165
+#define __NR_umount2            166
+#define __NR_reboot             169
+#define __NR_getdents64         217
+#define __NR_clock_gettime      228
+#define __NR_exit_group         231
+#define __NR_openat             257
+#define __NR_pipe2              293
+#define NR_syscalls             294     /* table size: highest number + 1 */
+
+/* --- files (fs/) ---------------------------------------------------- */
+long sys_read(unsigned int fd, char __user *buf, size_t count);
+long sys_write(unsigned int fd, const char __user *buf, size_t count);
+long sys_open(const char __user *filename, int flags, umode_t mode);
+long sys_close(unsigned int fd);
+long sys_stat(const char __user *filename, struct stat __user *statbuf);
+long sys_fstat(unsigned int fd, struct stat __user *statbuf);
+long sys_lstat(const char __user *filename, struct stat __user *statbuf);
+long sys_lseek(unsigned int fd, off_t offset, unsigned int whence);
+long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long sys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos);
+long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t pos);
+long sys_pipe(int __user *fildes);
+long sys_dup(unsigned int fildes);
+long sys_dup2(unsigned int oldfd, unsigned int newfd);
+long sys_fsync(unsigned int fd);
+long sys_fdatasync(unsigned int fd);
+long sys_getcwd(char __user *buf, unsigned long size);
+long sys_chdir(const char __user *filename);
+long sys_mkdir(const char __user *pathname, umode_t mode);
+long sys_rmdir(const char __user *pathname);
+long sys_unlink(const char __user *pathname);
+long sys_sync(void);
+long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
+	       unsigned long flags, void __user *data);
+long sys_umount2(char __user *name, int flags);
+long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent,
+		    unsigned int count);
+long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
+long sys_pipe2(int __user *fildes, int flags);
+
+/* --- processes (kernel/) ------------------------------------------- */
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+	      unsigned long flags, unsigned long fd, unsigned long off);
+long sys_munmap(unsigned long addr, size_t len);
+long sys_brk(unsigned long brk);
+long sys_rt_sigaction(int sig, const struct sigaction __user *act,
+		      struct sigaction __user *oact, size_t sigsetsize);
+long sys_rt_sigprocmask(int how, sigset_t __user *set, sigset_t __user *oset,
+			size_t sigsetsize);
+long sys_rt_sigreturn(void);
+long sys_sched_yield(void);
+long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp);
+long sys_getpid(void);
+long sys_fork(void);
+long sys_vfork(void);
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp);
+long sys_exit(int error_code);
+long sys_wait4(pid_t pid, int __user *stat_addr, int options, struct rusage __user *ru);
+long sys_kill(pid_t pid, int sig);
+long sys_uname(struct new_utsname __user *name);
+long sys_setpgid(pid_t pid, pid_t pgid);
+long sys_getppid(void);
+long sys_getpgrp(void);
+long sys_setsid(void);
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
+long sys_clock_gettime(clockid_t which_clock, struct timespec __user *tp);
+long sys_exit_group(int error_code);
+
+/* The x86-64 user ABI structures the process calls use. */
+struct timespec {
+	long tv_sec;
+	long tv_nsec;
+};
+
+struct new_utsname {
+	char sysname[65];
+	char nodename[65];
+	char release[65];
+	char version[65];
+	char machine[65];
+	char domainname[65];
+};
+
+#define CLOCK_REALTIME          0
+#define CLOCK_MONOTONIC         1
+
+/* reboot(2) */
+#define LINUX_REBOOT_MAGIC1     0xfee1dead
+#define LINUX_REBOOT_MAGIC2     672274793
+#define LINUX_REBOOT_MAGIC2A    85072278
+#define LINUX_REBOOT_MAGIC2B    369367448
+#define LINUX_REBOOT_MAGIC2C    537993216
+#define LINUX_REBOOT_CMD_RESTART    0x01234567
+#define LINUX_REBOOT_CMD_HALT       0xcdef0123
+#define LINUX_REBOOT_CMD_POWER_OFF  0x4321fedc
+#define LINUX_REBOOT_CMD_CAD_ON     0x89abcdef
+#define LINUX_REBOOT_CMD_CAD_OFF    0x00000000
+
+/* fs/ provides it (contract 7); a weak no-op stands in until then. */
+void ksys_sync(void);
+
+#endif /* SPINDLE_SYSCALLS_H */

@@ -1,0 +1,108 @@
+/*
+ * process.c - the per-task CPU state a context switch must carry beyond
+ * the kernel registers (switch.S): which page tables are live (CR3), and
+ * the user's SSE/x87 registers.
+ *
+ * CR3: a process's PML4 (mm->pgd), or the kernel's own for a kernel
+ * thread.  The kernel half is the same in both, and its pages are
+ * global (_PAGE_GLOBAL), so reloading CR3 flushes only user mappings.
+ *
+ * SSE: user programs compiled by gcc use the XMM registers (memcpy,
+ * floating point); the kernel is built without SSE and never touches
+ * them.  So the registers in the CPU always belong to the last process
+ * that ran in user mode, and are swapped on every switch with fxsave /
+ * fxrstor (512 bytes, 16-byte aligned; SDM vol. 1, 10.5).  Linux saves
+ * lazily and with xsave; eager fxsave is the simple correct version.
+ */
+#include <spindle/process.h>
+#include <spindle/mm_types.h>
+#include <spindle/sched.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <asm/pgtable.h>
+#include <asm/cpu.h>
+
+#define FXSAVE_SIZE     512
+#define FX_FCW          0       /* offsets in the fxsave image */
+#define FX_MXCSR        24
+#define FCW_DEFAULT     0x037f  /* x87: all exceptions masked, 64-bit precision */
+#define MXCSR_DEFAULT   0x1f80  /* SSE: all exceptions masked, round to nearest */
+
+static inline void fxsave(void *area)
+{
+	__asm__ volatile("fxsave64 (%0)" :: "r"(area) : "memory");
+}
+
+static inline void fxrstor(const void *area)
+{
+	__asm__ volatile("fxrstor64 (%0)" :: "r"(area) : "memory");
+}
+
+void switch_mm_fpu(struct task_struct *prev, struct task_struct *next)
+{
+	unsigned long cr3 = next->mm ? __pa(next->mm->pgd) : __pa(kernel_pml4);
+
+	if (prev->fpu_state)
+		fxsave(prev->fpu_state);
+	if (read_cr3() != cr3)
+		write_cr3(cr3);
+	if (next->fpu_state)
+		fxrstor(next->fpu_state);
+}
+
+static int fpu_alloc(struct task_struct *t)
+{
+	if (!t->fpu_state)
+		t->fpu_state = kzalloc(FXSAVE_SIZE, GFP_KERNEL);   /* a 512-byte object: 512-aligned */
+	return t->fpu_state ? 0 : -ENOMEM;
+}
+
+/* exec: the state a new program starts with, loaded into the CPU now
+ * (the task goes straight to user mode, no switch in between). */
+int fpu_init_state(struct task_struct *t)
+{
+	if (fpu_alloc(t))
+		return -ENOMEM;
+	memset(t->fpu_state, 0, FXSAVE_SIZE);
+	*(u16 *)((char *)t->fpu_state + FX_FCW) = FCW_DEFAULT;
+	*(u32 *)((char *)t->fpu_state + FX_MXCSR) = MXCSR_DEFAULT;
+	if (t == current)
+		fxrstor(t->fpu_state);
+	return 0;
+}
+
+/* fork: the child gets the parent's registers as they are now. */
+int fpu_copy_current(struct task_struct *child)
+{
+	if (fpu_alloc(child))
+		return -ENOMEM;
+	if (current->fpu_state)
+		fxsave(child->fpu_state);
+	else
+		return fpu_init_state(child);
+	return 0;
+}
+
+void fpu_free(struct task_struct *t)
+{
+	unsigned long flags = local_irq_save();
+	void *f = t->fpu_state;
+
+	t->fpu_state = NULL;            /* no switch may save into it now */
+	local_irq_restore(flags);
+	kfree(f);
+}
+
+/* For signal frames (kernel/signal.c): the live state to a buffer, and
+ * back from one a process may have scribbled on. */
+void fpu_save_current(void *area)
+{
+	fxsave(area);
+}
+
+void fpu_restore_current(void *area)
+{
+	/* A reserved MXCSR bit set makes fxrstor fault in the kernel. */
+	*(u32 *)((char *)area + FX_MXCSR) &= 0xffbf;
+	fxrstor(area);
+}

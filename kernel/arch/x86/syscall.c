@@ -1,0 +1,176 @@
+/*
+ * syscall.c - system calls: the MSRs behind SYSCALL, the dispatch table,
+ * and the C half of the entry (the assembly half is entry_SYSCALL_64 in
+ * entry.S).  Numbers, names and prototypes: include/spindle/syscalls.h.
+ *
+ * The path of one call, e.g. write(1, buf, 5) from a user program:
+ *   1. the program: rax = 1, rdi = 1, rsi = buf, rdx = 5; SYSCALL
+ *   2. the CPU: rcx = rip, r11 = rflags, CS/SS from MSR_STAR, rip from
+ *      MSR_LSTAR, RFLAGS &= ~MSR_SYSCALL_MASK (interrupts off)
+ *   3. entry_SYSCALL_64: switch to the kernel stack, save a pt_regs
+ *   4. do_syscall_64(): interrupts on, sys_call_table[1](regs) ->
+ *      __x64_sys_write(regs) -> sys_write(1, buf, 5); rax = the result
+ *   5. exit_to_user_mode(): reschedule if due, act on pending signals
+ *   6. back to entry.S: SYSRET (or IRETQ, see there) to the program.
+ */
+#include <spindle/syscalls.h>
+#include <spindle/process.h>
+#include <spindle/errno.h>
+#include <spindle/sched.h>
+#include <asm/ptrace.h>
+#include <asm/desc.h>
+#include <asm/cpu.h>
+
+extern char entry_SYSCALL_64[];
+
+/*
+ * MSR_STAR (SDM vol. 3, 5.8.8): bits 47:32 are the kernel CS for SYSCALL
+ * (SS = CS + 8); bits 63:48 the base for SYSRET to 64-bit mode: CS = base
+ * + 16, SS = base + 8, both with RPL 3.  Hence the GDT's order: kernel
+ * code 0x08, kernel data 0x10, user data 0x18, user code 0x20.
+ */
+void syscall_init(void)
+{
+	BUILD_BUG_ON(GDT_USER_CS != ((GDT_KERNEL_DS + 16) | 3));
+	BUILD_BUG_ON(GDT_USER_DS != ((GDT_KERNEL_DS + 8) | 3));
+	wrmsr(MSR_STAR, ((u64)GDT_KERNEL_DS << 48) | ((u64)GDT_KERNEL_CS << 32));
+	wrmsr(MSR_LSTAR, (u64)entry_SYSCALL_64);
+	/* Cleared on entry: IF (entry.S must switch stacks first), DF (the
+	 * ABI says clear), TF (no single-stepping into the kernel), AC (SMAP
+	 * on), NT. */
+	wrmsr(MSR_SYSCALL_MASK, X86_EFLAGS_IF | X86_EFLAGS_DF | X86_EFLAGS_TF |
+	      X86_EFLAGS_AC | X86_EFLAGS_NT);
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+}
+
+/*
+ * One wrapper per call turns the saved registers into the typed
+ * arguments of sys_<name>() (arguments 1-6: rdi, rsi, rdx, r10, r8, r9;
+ * r10 stands in for rcx, which SYSCALL uses for the return address).
+ */
+typedef long (*syscall_fn_t)(const struct pt_regs *regs);
+
+#define SYSCALL0(name) \
+	static long __x64_sys_##name(const struct pt_regs *r) { (void)r; return sys_##name(); }
+#define SYSCALL1(name, t1) \
+	static long __x64_sys_##name(const struct pt_regs *r) \
+	{ return sys_##name((t1)r->rdi); }
+#define SYSCALL2(name, t1, t2) \
+	static long __x64_sys_##name(const struct pt_regs *r) \
+	{ return sys_##name((t1)r->rdi, (t2)r->rsi); }
+#define SYSCALL3(name, t1, t2, t3) \
+	static long __x64_sys_##name(const struct pt_regs *r) \
+	{ return sys_##name((t1)r->rdi, (t2)r->rsi, (t3)r->rdx); }
+#define SYSCALL4(name, t1, t2, t3, t4) \
+	static long __x64_sys_##name(const struct pt_regs *r) \
+	{ return sys_##name((t1)r->rdi, (t2)r->rsi, (t3)r->rdx, (t4)r->r10); }
+#define SYSCALL5(name, t1, t2, t3, t4, t5) \
+	static long __x64_sys_##name(const struct pt_regs *r) \
+	{ return sys_##name((t1)r->rdi, (t2)r->rsi, (t3)r->rdx, (t4)r->r10, (t5)r->r8); }
+#define SYSCALL6(name, t1, t2, t3, t4, t5, t6) \
+	static long __x64_sys_##name(const struct pt_regs *r) \
+	{ return sys_##name((t1)r->rdi, (t2)r->rsi, (t3)r->rdx, (t4)r->r10, (t5)r->r8, (t6)r->r9); }
+
+#define U(t) t __user *
+
+SYSCALL3(read, unsigned int, U(char), size_t)
+SYSCALL3(write, unsigned int, U(const char), size_t)
+SYSCALL3(open, U(const char), int, umode_t)
+SYSCALL1(close, unsigned int)
+SYSCALL2(stat, U(const char), U(struct stat))
+SYSCALL2(fstat, unsigned int, U(struct stat))
+SYSCALL2(lstat, U(const char), U(struct stat))
+SYSCALL3(lseek, unsigned int, off_t, unsigned int)
+SYSCALL6(mmap, unsigned long, unsigned long, unsigned long, unsigned long,
+	 unsigned long, unsigned long)
+SYSCALL2(munmap, unsigned long, size_t)
+SYSCALL1(brk, unsigned long)
+SYSCALL4(rt_sigaction, int, U(const struct sigaction), U(struct sigaction), size_t)
+SYSCALL4(rt_sigprocmask, int, U(sigset_t), U(sigset_t), size_t)
+SYSCALL0(rt_sigreturn)
+SYSCALL3(ioctl, unsigned int, unsigned int, unsigned long)
+SYSCALL4(pread64, unsigned int, U(char), size_t, loff_t)
+SYSCALL4(pwrite64, unsigned int, U(const char), size_t, loff_t)
+SYSCALL1(pipe, U(int))
+SYSCALL0(sched_yield)
+SYSCALL1(dup, unsigned int)
+SYSCALL2(dup2, unsigned int, unsigned int)
+SYSCALL2(nanosleep, U(struct timespec), U(struct timespec))
+SYSCALL0(getpid)
+SYSCALL0(fork)
+SYSCALL0(vfork)
+SYSCALL3(execve, U(const char), const char __user *const __user *,
+	 const char __user *const __user *)
+SYSCALL1(exit, int)
+SYSCALL4(wait4, pid_t, U(int), int, U(struct rusage))
+SYSCALL2(kill, pid_t, int)
+SYSCALL1(uname, U(struct new_utsname))
+SYSCALL1(fsync, unsigned int)
+SYSCALL1(fdatasync, unsigned int)
+SYSCALL2(getcwd, U(char), unsigned long)
+SYSCALL1(chdir, U(const char))
+SYSCALL2(mkdir, U(const char), umode_t)
+SYSCALL1(rmdir, U(const char))
+SYSCALL1(unlink, U(const char))
+SYSCALL2(setpgid, pid_t, pid_t)
+SYSCALL0(getppid)
+SYSCALL0(getpgrp)
+SYSCALL0(setsid)
+SYSCALL0(sync)
+SYSCALL5(mount, U(char), U(char), U(char), unsigned long, U(void))
+SYSCALL2(umount2, U(char), int)
+SYSCALL4(reboot, int, int, unsigned int, U(void))
+SYSCALL3(getdents64, unsigned int, U(struct linux_dirent64), unsigned int)
+SYSCALL2(clock_gettime, clockid_t, U(struct timespec))
+SYSCALL1(exit_group, int)
+SYSCALL4(openat, int, U(const char), int, umode_t)
+SYSCALL2(pipe2, U(int), int)
+
+#define SYSCALL_ENTRY(name) [__NR_##name] = __x64_sys_##name
+
+static const syscall_fn_t sys_call_table[NR_syscalls] = {
+	SYSCALL_ENTRY(read), SYSCALL_ENTRY(write), SYSCALL_ENTRY(open),
+	SYSCALL_ENTRY(close), SYSCALL_ENTRY(stat), SYSCALL_ENTRY(fstat),
+	SYSCALL_ENTRY(lstat), SYSCALL_ENTRY(lseek), SYSCALL_ENTRY(mmap),
+	SYSCALL_ENTRY(munmap), SYSCALL_ENTRY(brk), SYSCALL_ENTRY(rt_sigaction),
+	SYSCALL_ENTRY(rt_sigprocmask), SYSCALL_ENTRY(rt_sigreturn),
+	SYSCALL_ENTRY(ioctl), SYSCALL_ENTRY(pread64), SYSCALL_ENTRY(pwrite64),
+	SYSCALL_ENTRY(pipe), SYSCALL_ENTRY(sched_yield), SYSCALL_ENTRY(dup),
+	SYSCALL_ENTRY(dup2), SYSCALL_ENTRY(nanosleep), SYSCALL_ENTRY(getpid),
+	SYSCALL_ENTRY(fork), SYSCALL_ENTRY(vfork), SYSCALL_ENTRY(execve),
+	SYSCALL_ENTRY(exit), SYSCALL_ENTRY(wait4), SYSCALL_ENTRY(kill),
+	SYSCALL_ENTRY(uname), SYSCALL_ENTRY(fsync), SYSCALL_ENTRY(fdatasync),
+	SYSCALL_ENTRY(getcwd), SYSCALL_ENTRY(chdir), SYSCALL_ENTRY(mkdir),
+	SYSCALL_ENTRY(rmdir), SYSCALL_ENTRY(unlink), SYSCALL_ENTRY(setpgid),
+	SYSCALL_ENTRY(getppid), SYSCALL_ENTRY(getpgrp), SYSCALL_ENTRY(setsid),
+	SYSCALL_ENTRY(sync), SYSCALL_ENTRY(mount), SYSCALL_ENTRY(umount2),
+	SYSCALL_ENTRY(reboot), SYSCALL_ENTRY(getdents64),
+	SYSCALL_ENTRY(clock_gettime), SYSCALL_ENTRY(exit_group),
+	SYSCALL_ENTRY(openat), SYSCALL_ENTRY(pipe2),
+};
+
+/* Can SYSRET return to what regs describe?  Only if rcx/r11 still hold
+ * rip/rflags as SYSCALL left them, rip is a canonical user address, and
+ * no flag SYSRET would mishandle (RF, TF) is set. */
+static bool sysret_ok(const struct pt_regs *regs)
+{
+	return regs->rcx == regs->rip && regs->r11 == regs->rflags &&
+	       regs->cs == GDT_USER_CS && regs->ss == GDT_USER_DS &&
+	       regs->rip < 0x00007ffffffff000ul &&
+	       !(regs->rflags & (X86_EFLAGS_RF | X86_EFLAGS_TF));
+}
+
+/* Called by entry_SYSCALL_64 with interrupts off; returns with them off,
+ * true when the SYSRET way back is safe. */
+bool do_syscall_64(struct pt_regs *regs)
+{
+	unsigned long nr = regs->rax;
+
+	local_irq_enable();
+	if (nr < NR_syscalls && sys_call_table[nr])
+		regs->rax = sys_call_table[nr](regs);
+	else
+		regs->rax = -ENOSYS;
+	exit_to_user_mode(regs);
+	return sysret_ok(regs);
+}

@@ -1,0 +1,497 @@
+/*
+ * exec.c - execve(2): replace a process's program with an ELF executable.
+ *
+ * Spindle runs static, non-PIE x86-64 executables (ELF type ET_EXEC):
+ * no dynamic loader, no relocation -- each PT_LOAD segment goes to the
+ * address the linker chose.  The steps, in the order Linux takes them:
+ *
+ *   1. open the file (fs: filp_open, kernel_read; contract 3)
+ *   2. copy the argument and environment strings out of the OLD address
+ *      space into a kernel buffer (E2BIG beyond ARG_MAX, EFAULT)
+ *   3. read and check the ELF header and program headers (ENOEXEC)
+ *   4. build a NEW address space off to the side: every PT_LOAD segment
+ *      a VMA with its rights, its file bytes copied in, the rest (bss)
+ *      zero; the stack VMA with argc, argv, envp and the auxiliary
+ *      vector laid out as the System V ABI says (below)
+ *   5. the point of no return: switch to the new mm, free the old one,
+ *      reset signal handlers, close close-on-exec files, and set the
+ *      saved user registers so that the return to user mode lands on the
+ *      entry point with rsp at argc.
+ * Any failure before step 5 leaves the calling program as it was, and
+ * execve returns -errno to it.
+ *
+ * The initial stack (x86-64 psABI 3.4.1), from STACK_TOP down:
+ *
+ *      argument and environment strings, NUL-terminated
+ *      16 random bytes (AT_RANDOM points here)
+ *      padding to 16 bytes
+ *      auxv: (AT_PHDR, addr) ... (AT_NULL, 0)
+ *      0, envp[envc-1] ... envp[0]
+ *      0, argv[argc-1] ... argv[0]
+ *      argc                                    <- rsp, 16-byte aligned
+ *
+ * Programs linked into the kernel image for the user test suite (see
+ * kernel/tests/user/) are found under /ktest/<name> when no file of that
+ * name exists, so the suite runs with or without a filesystem.
+ */
+#define pr_fmt(fmt) "exec: " fmt
+#include <spindle/process.h>
+#include <spindle/mm_types.h>
+#include <spindle/signal.h>
+#include <spindle/syscalls.h>
+#include <spindle/uaccess.h>
+#include <spindle/sched.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/printk.h>
+#include <spindle/elf.h>
+#include <spindle/mm.h>
+#include <asm/ptrace.h>
+#include <asm/pgtable.h>
+#include <asm/desc.h>
+#include <asm/cpu.h>
+
+#define ARG_MAX         (128 * 1024)    /* strings + their pointers, as the historical ARG_MAX */
+#define PATH_MAX        4096
+#define MAX_PHNUM       64
+#define MMAP_MIN_ADDR   0x10000ul       /* no segment below: NULL must fault */
+#define NR_AUXV         12              /* pairs written by create_elf_tables() */
+#define O_RDONLY        0
+
+/* fs/ provides these (contract 3 and 4); kernel/fs_fallback.c has weak
+ * stand-ins (no files: -ENOENT) until it is merged. */
+struct file;
+struct file *filp_open(const char *path, int flags, umode_t mode);
+ssize_t kernel_read(struct file *f, void *buf, size_t count, loff_t *pos);
+void fput(struct file *f);
+void files_close_on_exec(struct task_struct *t);
+
+/* fs returns ERR_PTR(-errno) (include/spindle/err.h, fs's); read it here
+ * without depending on that header. */
+static inline bool file_is_err(const struct file *f)
+{
+	return (unsigned long)f >= (unsigned long)-4095;
+}
+
+/* Programs linked into the kernel (kernel/tests/user/embed.S). */
+extern const u8 usertest_elf_start[], usertest_elf_end[];
+extern const u8 notelf_start[], notelf_end[];
+static const struct {
+	const char *path;
+	const u8 *start, *end;
+} builtin_programs[] = {
+	{ "/ktest/usertest", usertest_elf_start, usertest_elf_end },
+	{ "/ktest/notelf", notelf_start, notelf_end },
+};
+
+struct linux_binprm {
+	const char *filename;
+	struct file *file;              /* the program, through fs ... */
+	const u8 *image;                /* ... or one linked into the kernel */
+	size_t image_size;
+	char *strings;                  /* argv's, then envp's, each with its NUL */
+	size_t strings_len;
+	int argc, envc;
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph;
+	struct mm_struct *mm;           /* the new address space */
+	unsigned long phdr_addr;        /* where the program headers are mapped */
+	unsigned long load_end;         /* end of the highest segment: the heap starts here */
+	unsigned long sp;               /* the initial stack pointer */
+};
+
+/* Where argv/envp come from: a user array of user strings (execve) or a
+ * kernel one (kernel_execve). */
+struct arg_src {
+	bool user;
+	const void *vec;
+};
+
+static int exec_open(struct linux_binprm *b)
+{
+	struct file *f = filp_open(b->filename, O_RDONLY, 0);
+
+	if (!file_is_err(f)) {
+		b->file = f;
+		return 0;
+	}
+	if ((long)f != -ENOENT)
+		return (int)(long)f;
+	for (unsigned i = 0; i < ARRAY_SIZE(builtin_programs); i++) {
+		if (strcmp(b->filename, builtin_programs[i].path) == 0) {
+			b->image = builtin_programs[i].start;
+			b->image_size = builtin_programs[i].end - builtin_programs[i].start;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Read len bytes at pos of the program; a short file is not an ELF. */
+static int exec_read(struct linux_binprm *b, void *buf, size_t len, u64 pos)
+{
+	if (b->file) {
+		loff_t p = pos;
+		ssize_t n = kernel_read(b->file, buf, len, &p);
+
+		if (n < 0)
+			return n;
+		return (size_t)n == len ? 0 : -ENOEXEC;
+	}
+	if (pos > b->image_size || len > b->image_size - pos)
+		return -ENOEXEC;
+	memcpy(buf, b->image + pos, len);
+	return 0;
+}
+
+static int get_arg_ptr(struct arg_src *src, int i, const char **out)
+{
+	if (!src->vec) {
+		*out = NULL;
+	} else if (src->user) {
+		const char __user *const __user *v = src->vec;
+
+		if (copy_from_user(out, v + i, sizeof(*out)))
+			return -EFAULT;
+	} else {
+		*out = ((const char *const *)src->vec)[i];
+	}
+	return 0;
+}
+
+/* Append the strings of src to b->strings; count them in *count. */
+static int copy_strings(struct linux_binprm *b, struct arg_src *src, int *count)
+{
+	for (int i = 0;; i++) {
+		const char *s;
+		size_t nptrs = b->argc + b->envc + 2;   /* incl. both NULLs */
+		long room = ARG_MAX - (long)b->strings_len - (long)(nptrs * sizeof(long));
+		long n;
+		int err = get_arg_ptr(src, i, &s);
+
+		if (err)
+			return err;
+		if (!s)
+			return 0;
+		if (room <= 0)
+			return -E2BIG;
+		if (src->user) {
+			n = strncpy_from_user(b->strings + b->strings_len, s, room);
+			if (n < 0)
+				return n;
+		} else {
+			n = strnlen(s, room);
+			memcpy(b->strings + b->strings_len, s, n < room ? n + 1 : n);
+		}
+		if (n >= room)
+			return -E2BIG;          /* no NUL within what is left */
+		b->strings_len += n + 1;
+		(*count)++;
+	}
+}
+
+static int check_elf_header(struct linux_binprm *b)
+{
+	const Elf64_Ehdr *eh = &b->eh;
+
+	if (memcmp(eh->e_ident, ELFMAG, 4) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_ident[EI_VERSION] != EV_CURRENT ||
+	    eh->e_machine != EM_X86_64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    eh->e_phnum == 0 || eh->e_phnum > MAX_PHNUM)
+		return -ENOEXEC;
+	if (eh->e_type != ET_EXEC) {
+		/* ET_DYN: a PIE or a shared library; Linux would relocate it */
+		pr_info("%s: not a static non-PIE executable (ELF type %u)\n",
+			b->filename, eh->e_type);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/* Copy len bytes from buf to addr in mm (not the live one: through the
+ * direct map, allocating pages in its VMAs as needed). */
+static int mm_write(struct mm_struct *mm, unsigned long addr, const void *buf, size_t len)
+{
+	while (len) {
+		size_t off = addr & ~PAGE_MASK, n = min(len, PAGE_SIZE - off);
+		char *page = mm_get_page(mm, addr);
+
+		if (!page)
+			return -ENOMEM;
+		memcpy(page + off, buf, n);
+		addr += n;
+		buf = (const char *)buf + n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* One PT_LOAD segment: its VMA, then its bytes from the file. */
+static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
+{
+	unsigned long start = ALIGN_DOWN(ph->p_vaddr, PAGE_SIZE), end, vm_flags = 0;
+	int err;
+
+	if (ph->p_memsz == 0)
+		return 0;
+	if (ph->p_filesz > ph->p_memsz || ph->p_vaddr < MMAP_MIN_ADDR ||
+	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > MMAP_BASE / 2)
+		return -ENOEXEC;
+	end = PAGE_ALIGN(ph->p_vaddr + ph->p_memsz);
+	if (ph->p_flags & PF_R)
+		vm_flags |= VM_READ;
+	if (ph->p_flags & PF_W)
+		vm_flags |= VM_WRITE;
+	if (ph->p_flags & PF_X)
+		vm_flags |= VM_EXEC;
+	/* Segments may not share a page: Spindle's loader copies, so each
+	 * page has one set of rights.  ld's default layout for static
+	 * executables puts each segment on its own pages. */
+	err = mm_add_vma(b->mm, start, end, vm_flags);
+	if (err)
+		return err == -EINVAL ? -ENOEXEC : err;
+
+	for (u64 off = 0; off < ph->p_filesz;) {
+		unsigned long addr = ph->p_vaddr + off;
+		size_t n = min((size_t)(ph->p_filesz - off), PAGE_SIZE - (addr & ~PAGE_MASK));
+		char *page = mm_get_page(b->mm, addr);
+
+		if (!page)
+			return -ENOMEM;
+		err = exec_read(b, page + (addr & ~PAGE_MASK), n, ph->p_offset + off);
+		if (err)
+			return err;
+		off += n;
+	}
+	/* the rest of [p_vaddr, p_vaddr + p_memsz) is bss: its pages come
+	 * zeroed, the partial one already, the others on first touch */
+	if (vm_flags & VM_EXEC) {
+		b->mm->start_code = start;
+		b->mm->end_code = end;
+	}
+	/* the program headers, if this segment holds them (AT_PHDR) */
+	if (ph->p_offset <= b->eh.e_phoff &&
+	    b->eh.e_phoff + b->eh.e_phnum * sizeof(Elf64_Phdr) <= ph->p_offset + ph->p_filesz)
+		b->phdr_addr = ph->p_vaddr + (b->eh.e_phoff - ph->p_offset);
+	b->load_end = max(b->load_end, end);
+	return 0;
+}
+
+static int load_elf_binary(struct linux_binprm *b)
+{
+	size_t phsize;
+	int err, nr_load = 0;
+
+	err = exec_read(b, &b->eh, sizeof(b->eh), 0);
+	if (err)
+		return err;
+	err = check_elf_header(b);
+	if (err)
+		return err;
+	phsize = b->eh.e_phnum * sizeof(Elf64_Phdr);
+	b->ph = kmalloc(phsize, GFP_KERNEL);
+	if (!b->ph)
+		return -ENOMEM;
+	err = exec_read(b, b->ph, phsize, b->eh.e_phoff);
+	if (err)
+		return err;
+	for (int i = 0; i < b->eh.e_phnum; i++) {
+		if (b->ph[i].p_type == PT_INTERP) {
+			pr_info("%s: dynamically linked, not supported\n", b->filename);
+			return -ENOEXEC;
+		}
+	}
+	b->mm = mm_alloc();
+	if (!b->mm)
+		return -ENOMEM;
+	for (int i = 0; i < b->eh.e_phnum; i++) {
+		if (b->ph[i].p_type != PT_LOAD)
+			continue;
+		err = load_segment(b, &b->ph[i]);
+		if (err)
+			return err;
+		nr_load++;
+	}
+	if (!nr_load || b->eh.e_entry < b->mm->start_code || b->eh.e_entry >= b->mm->end_code)
+		return -ENOEXEC;                /* no code, or the entry is not in it */
+	b->mm->start_brk = b->mm->brk = b->load_end;
+	return 0;
+}
+
+static u64 exec_random(void)
+{
+	/* splitmix64 over the TSC: unpredictable enough for a teaching kernel */
+	u64 z = rdtsc() + 0x9E3779B97F4A7C15ull;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* The initial stack: strings, then the vectors (see the top comment). */
+static int create_elf_tables(struct linux_binprm *b)
+{
+	struct mm_struct *mm = b->mm;
+	unsigned long p = STACK_TOP, strings_at, random_at, str;
+	size_t nwords = 1 + b->argc + 1 + b->envc + 1 + 2 * NR_AUXV;
+	u64 rnd[2] = { exec_random(), exec_random() }, *v;
+	int err, i, k = 0;
+
+	err = mm_add_vma(mm, STACK_TOP - STACK_SIZE, STACK_TOP, VM_READ | VM_WRITE | VM_STACK);
+	if (err)
+		return err == -EINVAL ? -ENOEXEC : err;     /* a segment sits there */
+	p -= b->strings_len;
+	strings_at = p;
+	p -= sizeof(rnd);
+	random_at = p;
+	p = ALIGN_DOWN(p, 16);
+	b->sp = ALIGN_DOWN(p - nwords * sizeof(u64), 16);
+	mm->start_stack = b->sp;
+
+	v = kmalloc(nwords * sizeof(u64), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	str = strings_at;
+	v[k++] = b->argc;
+	for (i = 0; i < b->argc; i++) {
+		v[k++] = str;
+		str += strlen(b->strings + (str - strings_at)) + 1;
+	}
+	v[k++] = 0;                             /* argv's terminator */
+	for (i = 0; i < b->envc; i++) {
+		v[k++] = str;
+		str += strlen(b->strings + (str - strings_at)) + 1;
+	}
+	v[k++] = 0;                             /* envp's terminator */
+#define AUX(type, val) do { v[k++] = (type); v[k++] = (val); } while (0)
+	AUX(AT_PHDR, b->phdr_addr);
+	AUX(AT_PHENT, sizeof(Elf64_Phdr));
+	AUX(AT_PHNUM, b->eh.e_phnum);
+	AUX(AT_PAGESZ, PAGE_SIZE);
+	AUX(AT_ENTRY, b->eh.e_entry);
+	AUX(AT_UID, 0);
+	AUX(AT_EUID, 0);
+	AUX(AT_GID, 0);
+	AUX(AT_EGID, 0);
+	AUX(AT_SECURE, 0);
+	AUX(AT_RANDOM, random_at);
+	AUX(AT_NULL, 0);
+#undef AUX
+	BUG_ON((size_t)k != nwords);
+	err = mm_write(mm, strings_at, b->strings, b->strings_len);
+	if (!err)
+		err = mm_write(mm, random_at, rnd, sizeof(rnd));
+	if (!err)
+		err = mm_write(mm, b->sp, v, nwords * sizeof(u64));
+	kfree(v);
+	return err;
+}
+
+/* Step 5: nothing may fail from here on. */
+static void exec_commit(struct linux_binprm *b)
+{
+	struct task_struct *t = current;
+	struct mm_struct *old = t->mm;
+	struct pt_regs *regs = task_pt_regs(t);
+	const char *base = strrchr(b->filename, '/');
+	unsigned long flags;
+
+	flags = local_irq_save();
+	t->mm = b->mm;
+	write_cr3(__pa(b->mm->pgd));
+	local_irq_restore(flags);
+	b->mm = NULL;
+	mmput(old);
+
+	/* Handlers belong to the old program's code: back to SIG_DFL.
+	 * Ignored signals stay ignored, the mask and pending ones stay. */
+	for (int i = 0; i < _NSIG; i++)
+		if (t->sighand->action[i].sa_handler != SIG_IGN)
+			memset(&t->sighand->action[i], 0, sizeof(t->sighand->action[i]));
+	files_close_on_exec(t);
+	strlcpy(t->comm, base ? base + 1 : b->filename, sizeof(t->comm));
+
+	memset(regs, 0, sizeof(*regs));
+	regs->rip = b->eh.e_entry;
+	regs->rsp = b->sp;
+	regs->cs = GDT_USER_CS;
+	regs->ss = GDT_USER_DS;
+	regs->rflags = X86_EFLAGS_IF | 0x2;     /* bit 1 is always set */
+}
+
+static int do_execve(const char *filename, struct arg_src argv, struct arg_src envp)
+{
+	struct linux_binprm *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	int err;
+
+	might_sleep();
+	if (!b)
+		return -ENOMEM;
+	b->filename = filename;
+	err = exec_open(b);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	b->strings = kmalloc(ARG_MAX, GFP_KERNEL);
+	if (!b->strings)
+		goto out;
+	err = copy_strings(b, &argv, &b->argc);
+	if (!err)
+		err = copy_strings(b, &envp, &b->envc);
+	if (!err)
+		err = load_elf_binary(b);
+	if (!err)
+		err = create_elf_tables(b);
+	if (err)
+		goto out;
+	/* a kernel thread becoming a process gets its signal state */
+	err = -ENOMEM;
+	if (!current->sighand &&
+	    !(current->sighand = kzalloc(sizeof(*current->sighand), GFP_KERNEL)))
+		goto out;
+	err = fpu_init_state(current);          /* the last step that may fail */
+	if (err)
+		goto out;
+	exec_commit(b);
+out:
+	if (b->file)
+		fput(b->file);
+	if (b->mm)
+		mmput(b->mm);
+	kfree(b->ph);
+	kfree(b->strings);
+	kfree(b);
+	return err;
+}
+
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp)
+{
+	char *path = kmalloc(PATH_MAX, GFP_KERNEL);
+	long n, err;
+
+	if (!path)
+		return -ENOMEM;
+	n = strncpy_from_user(path, filename, PATH_MAX);
+	if (n < 0)
+		err = n;
+	else if (n == PATH_MAX)
+		err = -ENAMETOOLONG;
+	else if (n == 0)
+		err = -ENOENT;
+	else
+		err = do_execve(path, (struct arg_src){ true, argv },
+				(struct arg_src){ true, envp });
+	kfree(path);
+	return err;
+}
+
+int kernel_execve(const char *path, const char *const argv[], const char *const envp[])
+{
+	int err = do_execve(path, (struct arg_src){ false, argv },
+			    (struct arg_src){ false, envp });
+
+	if (err)
+		return err;
+	ret_to_user(task_pt_regs(current));
+}

@@ -1,0 +1,399 @@
+/*
+ * mmap.c - user address spaces: VMAs, demand-zero faults, fork's copy,
+ * brk, mmap and munmap (include/spindle/mm_types.h).
+ *
+ * Where it sits: exec (kernel/exec.c) builds a new mm, fork
+ * (kernel/fork.c) copies one, exit frees it; the page-fault handler
+ * (kernel/arch/x86/traps.c) calls handle_mm_fault(); the page tables
+ * themselves are the architecture's (asm/pgtable.h).
+ *
+ * Policy, and why:
+ *   - Anonymous memory (heap, stack, mmap, bss) is demand-zero: a VMA
+ *     costs nothing until a page is touched, and the first touch faults
+ *     and gets a zeroed page.  An 8 MiB stack or a large malloc arena
+ *     would otherwise be allocated whole for programs that use a page.
+ *   - The program's text and data are loaded eagerly by exec (the file is
+ *     read once, no page cache behind it yet).
+ *   - fork copies every page present in the parent at once (no
+ *     copy-on-write): simple, and Spindle's processes are small.
+ *   - A process may not eat the kernel's last USER_RESERVE_PAGES pages:
+ *     the kernel must still be able to allocate requests and task
+ *     structures.  A fault that would is treated as a bad access
+ *     (SIGSEGV; Linux would call the OOM killer instead).
+ *
+ * Locking: one CPU and no threads, so an mm is only changed by its own
+ * process (or, for a new mm, by the exec or fork building it).  Faults
+ * run with interrupts off and do not sleep.
+ */
+#include <spindle/mm_types.h>
+#include <spindle/mm.h>
+#include <spindle/sched.h>
+#include <spindle/errno.h>
+#include <spindle/string.h>
+#include <spindle/syscalls.h>
+#include <spindle/printk.h>
+#include <asm/pgtable.h>
+#include <asm/cpu.h>
+
+#define USER_RESERVE_PAGES  512         /* 2 MiB the kernel keeps for itself */
+
+/* mmap's prot and flags (Linux's values) */
+#define PROT_READ           0x1
+#define PROT_WRITE          0x2
+#define PROT_EXEC           0x4
+#define MAP_SHARED          0x01
+#define MAP_PRIVATE         0x02
+#define MAP_FIXED           0x10
+#define MAP_ANONYMOUS       0x20
+
+static inline pte_t *mm_pgd(struct mm_struct *mm)
+{
+	return (pte_t *)mm->pgd;
+}
+
+static u64 vm_page_prot(unsigned long vm_flags)
+{
+	u64 prot = _PAGE_PRESENT | _PAGE_USER;
+
+	if (vm_flags & VM_WRITE)
+		prot |= _PAGE_RW;
+	if (!(vm_flags & VM_EXEC))
+		prot |= _PAGE_NX;
+	return prot;
+}
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm), GFP_KERNEL);
+
+	if (!mm)
+		return NULL;
+	mm->pgd = (u64 *)pgd_alloc();
+	if (!mm->pgd) {
+		kfree(mm);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&mm->mmap);
+	mm->mmap_base = MMAP_BASE;
+	return mm;
+}
+
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma->vm_end > addr)
+			return vma;
+	return NULL;
+}
+
+int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
+	       unsigned long flags)
+{
+	struct vm_area_struct *vma, *next = find_vma(mm, start);
+
+	if (start >= end || end > STACK_TOP || (start | end) & ~PAGE_MASK)
+		return -EINVAL;
+	if (next && next->vm_start < end)
+		return -EINVAL;                 /* overlaps */
+	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
+	if (!vma)
+		return -ENOMEM;
+	vma->vm_start = start;
+	vma->vm_end = end;
+	vma->vm_flags = flags;
+	/* keep the list sorted: insert before the first VMA above us */
+	list_add_tail(&vma->vm_list, next ? &next->vm_list : &mm->mmap);
+	mm->map_count++;
+	return 0;
+}
+
+static void free_user_pte(pte_t *pte, unsigned long va, void *arg)
+{
+	struct mm_struct *mm = arg;
+
+	free_pages((unsigned long)__va(*pte & PTE_ADDR_MASK), 0);
+	*pte = 0;
+	invlpg(va);                     /* harmless if mm is not loaded */
+	mm->nr_pages--;
+}
+
+void mmput(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma, *tmp;
+
+	if (!mm)
+		return;
+	BUG_ON(read_cr3() == __pa(mm->pgd));    /* never free the live tables */
+	walk_user_ptes(mm_pgd(mm), 0, STACK_TOP, free_user_pte, mm);
+	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
+		list_del(&vma->vm_list);
+		kfree(vma);
+	}
+	pgd_free(mm_pgd(mm));
+	kfree(mm);
+}
+
+/* Map a fresh zeroed page at addr (page-aligned) with the VMA's rights. */
+static void *map_zero_page(struct mm_struct *mm, unsigned long addr,
+			   unsigned long vm_flags, gfp_t gfp)
+{
+	struct page *pg;
+
+	if (nr_free_pages() < USER_RESERVE_PAGES)
+		return NULL;
+	pg = alloc_page(gfp | __GFP_ZERO);
+	if (!pg)
+		return NULL;
+	if (map_page(mm_pgd(mm), addr, page_to_phys(pg), vm_page_prot(vm_flags))) {
+		__free_page(pg);
+		return NULL;
+	}
+	mm->nr_pages++;
+	return page_address(pg);
+}
+
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec)
+{
+	struct vm_area_struct *vma;
+	pte_t *pte;
+
+	if (!mm || addr >= STACK_TOP)
+		return -EFAULT;
+	vma = find_vma(mm, addr);
+	if (!vma || addr < vma->vm_start)
+		return -EFAULT;                 /* in no VMA: segfault */
+	if ((write && !(vma->vm_flags & VM_WRITE)) ||
+	    (exec && !(vma->vm_flags & VM_EXEC)) ||
+	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return -EFAULT;                 /* against the VMA's rights */
+	pte = lookup_pte(mm_pgd(mm), addr);
+	if (pte && (*pte & _PAGE_PRESENT))
+		return -EFAULT;                 /* present, yet it faulted: a protection fault */
+	/* Demand-zero: the first touch of an anonymous page. */
+	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_ATOMIC) ? 0 : -ENOMEM;
+}
+
+void *mm_get_page(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	pte_t *pte = lookup_pte(mm_pgd(mm), addr);
+
+	if (pte && (*pte & _PAGE_PRESENT))
+		return __va(*pte & PTE_ADDR_MASK);
+	if (!vma || addr < vma->vm_start)
+		return NULL;
+	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
+}
+
+/* --- fork: an eager copy ---------------------------------------------- */
+
+struct copy_ctx {
+	struct mm_struct *dst;
+	int err;
+};
+
+static void copy_user_pte(pte_t *pte, unsigned long va, void *arg)
+{
+	struct copy_ctx *c = arg;
+	struct page *pg;
+
+	if (c->err)
+		return;
+	if (nr_free_pages() < USER_RESERVE_PAGES || !(pg = alloc_page(GFP_KERNEL))) {
+		c->err = -ENOMEM;
+		return;
+	}
+	memcpy(page_address(pg), __va(*pte & PTE_ADDR_MASK), PAGE_SIZE);
+	/* same rights; accessed/dirty bits start afresh */
+	if (map_page(mm_pgd(c->dst), va, page_to_phys(pg),
+		     *pte & ~(PTE_ADDR_MASK | _PAGE_ACCESSED | _PAGE_DIRTY))) {
+		__free_page(pg);
+		c->err = -ENOMEM;
+		return;
+	}
+	c->dst->nr_pages++;
+}
+
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma;
+	struct copy_ctx c = { mm, 0 };
+
+	if (!mm)
+		return NULL;
+	list_for_each_entry(vma, &old->mmap, vm_list) {
+		c.err = mm_add_vma(mm, vma->vm_start, vma->vm_end, vma->vm_flags);
+		if (c.err)
+			goto fail;
+	}
+	walk_user_ptes(mm_pgd(old), 0, STACK_TOP, copy_user_pte, &c);
+	if (c.err)
+		goto fail;
+	mm->start_code = old->start_code;
+	mm->end_code = old->end_code;
+	mm->start_brk = old->start_brk;
+	mm->brk = old->brk;
+	mm->start_stack = old->start_stack;
+	mm->mmap_base = old->mmap_base;
+	return mm;
+fail:
+	mmput(mm);
+	return NULL;
+}
+
+/* --- munmap, mmap, brk ------------------------------------------------ */
+
+/* Cut [start, end) out of the VMA list: a VMA may shrink, split in two,
+ * or go; then free the pages of the range. */
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	struct vm_area_struct *vma, *tmp;
+	unsigned long end;
+
+	if ((start & ~PAGE_MASK) || !len || start >= STACK_TOP)
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (!len || len > STACK_TOP - start)
+		return -EINVAL;
+	end = start + len;
+	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
+		if (vma->vm_end <= start || vma->vm_start >= end)
+			continue;
+		if (vma->vm_start < start && vma->vm_end > end) {
+			/* the hole is inside: split, keep both ends */
+			struct vm_area_struct *upper = kzalloc(sizeof(*upper), GFP_KERNEL);
+
+			if (!upper)
+				return -ENOMEM;
+			*upper = *vma;
+			upper->vm_start = end;
+			vma->vm_end = start;
+			list_add(&upper->vm_list, &vma->vm_list);
+			mm->map_count++;
+		} else if (vma->vm_start < start) {
+			vma->vm_end = start;            /* keep the lower part */
+		} else if (vma->vm_end > end) {
+			vma->vm_start = end;            /* keep the upper part */
+		} else {
+			list_del(&vma->vm_list);        /* all of it goes */
+			kfree(vma);
+			mm->map_count--;
+		}
+	}
+	walk_user_ptes(mm_pgd(mm), start, end, free_user_pte, mm);
+	return 0;
+}
+
+/* A free range of len bytes below mm->mmap_base, highest first (as
+ * Linux's top-down layout); 0 if none. */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+{
+	struct vm_area_struct *vma;
+	unsigned long top = mm->mmap_base;      /* the gap being looked at ends here */
+
+	list_for_each_entry_reverse(vma, &mm->mmap, vm_list) {
+		if (vma->vm_end <= top && top - vma->vm_end >= len)
+			return top - len;       /* [vm_end, top) is big enough */
+		if (vma->vm_start < top)
+			top = vma->vm_start;
+		if (top < USER_TEXT_START + len)
+			return 0;
+	}
+	return top >= USER_TEXT_START + len ? top - len : 0;
+}
+
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+	      unsigned long flags, unsigned long fd, unsigned long off)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long vm_flags = 0;
+	int err;
+
+	(void)fd;
+	if (!mm)
+		return -EINVAL;
+	if (!len || (off & ~PAGE_MASK))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (!len || len > MMAP_BASE)
+		return -ENOMEM;
+	/* Spindle maps anonymous private memory only: no files behind
+	 * mappings yet, and no sharing between processes. */
+	if ((flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_PRIVATE)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return -ENODEV;
+	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -EINVAL;
+	if (prot & PROT_READ)
+		vm_flags |= VM_READ;
+	if (prot & PROT_WRITE)
+		vm_flags |= VM_WRITE | VM_READ;         /* x86 cannot write-only */
+	if (prot & PROT_EXEC)
+		vm_flags |= VM_EXEC | VM_READ;
+	if (flags & MAP_FIXED) {
+		if ((addr & ~PAGE_MASK) || addr < PAGE_SIZE ||
+		    addr >= STACK_TOP || len > STACK_TOP - addr)
+			return -EINVAL;
+		err = do_munmap(mm, addr, len);         /* MAP_FIXED replaces */
+	} else {
+		/* the hint is only a hint: use it if that range is free */
+		struct vm_area_struct *v;
+
+		addr = PAGE_ALIGN(addr);
+		if (addr < USER_TEXT_START || addr > STACK_TOP - len ||
+		    ((v = find_vma(mm, addr)) && v->vm_start < addr + len))
+			addr = get_unmapped_area(mm, len);
+		if (!addr)
+			return -ENOMEM;
+		err = 0;
+	}
+	if (!err)
+		err = mm_add_vma(mm, addr, addr + len, vm_flags);
+	return err ? (err == -EINVAL ? -ENOMEM : err) : (long)addr;
+}
+
+long sys_munmap(unsigned long addr, size_t len)
+{
+	if (!current->mm)
+		return -EINVAL;
+	return do_munmap(current->mm, addr, len);
+}
+
+/*
+ * brk: move the end of the heap.  As Linux, the result is the new break
+ * on success and the old one on failure (libc compares); brk(0) asks
+ * where it is.  The heap is one VMA, [start_brk, PAGE_ALIGN(brk)).
+ */
+long sys_brk(unsigned long brk)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long old_end, new_end;
+	struct vm_area_struct *vma;
+
+	if (!mm)
+		return -EINVAL;
+	if (brk < mm->start_brk || brk >= MMAP_BASE)
+		return mm->brk;
+	old_end = PAGE_ALIGN(mm->brk);
+	new_end = PAGE_ALIGN(brk);
+	if (new_end < old_end) {
+		if (do_munmap(mm, new_end, old_end - new_end))
+			return mm->brk;
+	} else if (new_end > old_end) {
+		vma = find_vma(mm, old_end);
+		if (vma && vma->vm_start < new_end)
+			return mm->brk;                 /* would run into a mapping */
+		/* grow the heap VMA (or start it) */
+		vma = old_end > mm->start_brk ? find_vma(mm, old_end - 1) : NULL;
+		if (vma && (vma->vm_flags & VM_HEAP) && vma->vm_end == old_end)
+			vma->vm_end = new_end;
+		else if (mm_add_vma(mm, old_end, new_end, VM_READ | VM_WRITE | VM_HEAP))
+			return mm->brk;
+	}
+	mm->brk = brk;
+	return brk;
+}

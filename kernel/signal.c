@@ -1,0 +1,389 @@
+/*
+ * signal.c - sending signals and acting on them (include/spindle/signal.h).
+ *
+ * Sending (kill, the console's ^C, a fault) sets a bit in the target's
+ * sig_pending and, if the target sleeps TASK_INTERRUPTIBLE, wakes it so
+ * that its wait4/nanosleep/read returns -EINTR.  Nothing else happens at
+ * the sender: the target acts on its signals itself, on its way back to
+ * user mode (exit_to_user_mode()), where it is in a clean state -- no
+ * locks held, its user registers saved in its pt_regs.  There, for each
+ * pending signal that is not blocked:
+ *
+ *   SIG_IGN                 dropped
+ *   SIG_DFL                 the default: ignore (SIGCHLD, SIGURG, SIGWINCH,
+ *                           SIGCONT; and the stop signals, as Spindle has no
+ *                           job control) or terminate, wait4 status = sig
+ *   a handler               a signal frame is pushed on the user stack with
+ *                           the interrupted registers; the process resumes
+ *                           in the handler, whose return address is the
+ *                           libc's restorer, which calls rt_sigreturn(15) to
+ *                           restore them.
+ *
+ * SIGKILL cannot be caught, blocked or ignored.  Interrupted system calls
+ * return -EINTR (no SA_RESTART restarting).
+ */
+#define pr_fmt(fmt) "signal: " fmt
+#include <spindle/signal.h>
+#include <spindle/process.h>
+#include <spindle/syscalls.h>
+#include <spindle/uaccess.h>
+#include <spindle/sched.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/printk.h>
+#include <spindle/mm.h>
+#include <asm/ptrace.h>
+#include <asm/desc.h>
+#include <asm/cpu.h>
+
+#define UNBLOCKABLE     (sigmask(SIGKILL) | sigmask(SIGSTOP))
+
+static bool valid_signal(int sig)
+{
+	return sig >= 1 && sig <= _NSIG;
+}
+
+/* Is this signal's default action to do nothing? */
+static bool sig_default_ignored(int sig)
+{
+	switch (sig) {
+	case SIGCHLD: case SIGURG: case SIGWINCH: case SIGCONT:
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return true;
+	default:
+		return sig > SIGSYS && sig < 34;        /* unused numbers */
+	}
+}
+
+static unsigned long sig_handler(struct task_struct *t, int sig)
+{
+	return t->sighand ? t->sighand->action[sig - 1].sa_handler : SIG_DFL;
+}
+
+bool signal_pending(struct task_struct *t)
+{
+	return (READ_ONCE(t->sig_pending) & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
+}
+
+/* Caller has interrupts off. */
+static void __send_sig(int sig, struct task_struct *t)
+{
+	unsigned long h = sig_handler(t, sig);
+
+	/* An ignored signal is dropped at once, as Linux does. */
+	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig))))
+		return;
+	t->sig_pending |= sigmask(sig);
+	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
+		wake_up_process(t);
+}
+
+int send_sig(int sig, struct task_struct *t)
+{
+	unsigned long flags;
+
+	if (!valid_signal(sig))
+		return -EINVAL;
+	if (!t->sighand || t->exit_state)
+		return -ESRCH;                  /* kernel threads and zombies */
+	flags = local_irq_save();
+	__send_sig(sig, t);
+	local_irq_restore(flags);
+	return 0;
+}
+
+void force_sig(int sig)
+{
+	struct task_struct *t = current;
+	unsigned long flags = local_irq_save();
+
+	t->sig_blocked &= ~sigmask(sig);
+	if (t->sighand && t->sighand->action[sig - 1].sa_handler == SIG_IGN)
+		t->sighand->action[sig - 1].sa_handler = SIG_DFL;
+	t->sig_pending |= sigmask(sig);
+	local_irq_restore(flags);
+}
+
+/* Send sig to every process for which match(t, arg); sig 0 only checks
+ * that one exists.  Returns 0 if any matched, -ESRCH if none. */
+static int send_sig_matching(int sig, bool (*match)(struct task_struct *, long), long arg)
+{
+	struct task_struct *t;
+	unsigned long flags = local_irq_save();
+	int found = 0;
+
+	list_for_each_entry(t, &task_list, tasks) {
+		if (!t->sighand || t->exit_state || t->state == TASK_DEAD || !match(t, arg))
+			continue;
+		found = 1;
+		if (sig)
+			__send_sig(sig, t);
+	}
+	local_irq_restore(flags);
+	return found ? 0 : -ESRCH;
+}
+
+static bool in_pgrp(struct task_struct *t, long pgrp)
+{
+	return t->pgid == pgrp;
+}
+
+static bool is_pid(struct task_struct *t, long pid)
+{
+	return t->pid == pid;
+}
+
+/* kill(-1, sig): everyone but init and the sender, as Linux. */
+static bool not_init_nor_self(struct task_struct *t, long unused)
+{
+	(void)unused;
+	return t->pid != 1 && t != current;
+}
+
+int kill_pgrp(int pgrp, int sig)
+{
+	if (!valid_signal(sig) || pgrp <= 0)
+		return -EINVAL;
+	return send_sig_matching(sig, in_pgrp, pgrp);
+}
+
+long sys_kill(pid_t pid, int sig)
+{
+	if (sig && !valid_signal(sig))
+		return -EINVAL;
+	if (pid > 0)
+		return send_sig_matching(sig, is_pid, pid);
+	if (pid == 0)
+		return send_sig_matching(sig, in_pgrp, current->pgid);
+	if (pid == -1)
+		return send_sig_matching(sig, not_init_nor_self, 0);
+	if (pid == (pid_t)0x80000000)
+		return -ESRCH;                  /* -INT_MIN does not exist */
+	return send_sig_matching(sig, in_pgrp, -pid);
+}
+
+long sys_rt_sigaction(int sig, const struct sigaction __user *act,
+		      struct sigaction __user *oact, size_t sigsetsize)
+{
+	struct sigaction new, *cur;
+
+	if (sigsetsize != sizeof(sigset_t) || !valid_signal(sig))
+		return -EINVAL;
+	if (!current->sighand)
+		return -EINVAL;
+	cur = &current->sighand->action[sig - 1];
+	if (act && copy_from_user(&new, act, sizeof(new)))
+		return -EFAULT;
+	if (oact && copy_to_user(oact, cur, sizeof(*cur)))
+		return -EFAULT;
+	if (act) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			return -EINVAL;
+		new.sa_mask &= ~UNBLOCKABLE;
+		*cur = new;
+		/* setting SIG_IGN drops what is pending (POSIX) */
+		if (new.sa_handler == SIG_IGN ||
+		    (new.sa_handler == SIG_DFL && sig_default_ignored(sig)))
+			current->sig_pending &= ~sigmask(sig);
+	}
+	return 0;
+}
+
+long sys_rt_sigprocmask(int how, sigset_t __user *set, sigset_t __user *oset,
+			size_t sigsetsize)
+{
+	sigset_t new, old = current->sig_blocked;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (set) {
+		if (copy_from_user(&new, set, sizeof(new)))
+			return -EFAULT;
+		switch (how) {
+		case SIG_BLOCK:   new = old | new; break;
+		case SIG_UNBLOCK: new = old & ~new; break;
+		case SIG_SETMASK: break;
+		default:          return -EINVAL;
+		}
+		current->sig_blocked = new & ~UNBLOCKABLE;
+	}
+	if (oset && copy_to_user(oset, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+/* --- handler frames (x86-64 Linux's layout: struct rt_sigframe) -------- */
+
+struct sigcontext {
+	u64 r8, r9, r10, r11, r12, r13, r14, r15;
+	u64 rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
+	u16 cs, gs, fs, ss;
+	u64 err, trapno, oldmask, cr2;
+	u64 fpstate;                    /* user address of the fxsave image */
+	u64 reserved1[8];
+};
+
+struct ucontext {
+	u64 uc_flags;
+	u64 uc_link;
+	struct { u64 ss_sp; s32 ss_flags; u32 pad; u64 ss_size; } uc_stack;
+	struct sigcontext uc_mcontext;
+	sigset_t uc_sigmask;
+};
+
+struct siginfo {
+	s32 si_signo, si_errno, si_code, pad;
+	u8 fields[112];
+};
+
+struct rt_sigframe {
+	u64 pretcode;                   /* the handler returns here: sa_restorer */
+	struct ucontext uc;
+	struct siginfo info;
+};
+BUILD_BUG_ON(sizeof(struct siginfo) != 128);
+BUILD_BUG_ON(offsetof(struct ucontext, uc_mcontext) != 40);
+
+#define RED_ZONE        128             /* the ABI's scratch area below rsp */
+#define FXSAVE_SIZE     512
+/* Flags a program may change through rt_sigreturn: arithmetic, DF, TF, AC. */
+#define FIX_EFLAGS      0x40dd5ul
+
+static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
+{
+	unsigned long sp = regs->rsp - RED_ZONE;
+	unsigned long fp_addr;
+	struct rt_sigframe *f, frame;
+	void *fx;
+	int err = 0;
+
+	if (!(ka->sa_flags & SA_RESTORER))
+		return -EFAULT;                 /* x86-64 needs a restorer (libc's) */
+	fp_addr = (sp - FXSAVE_SIZE) & ~63ul;
+	sp = fp_addr - sizeof(struct rt_sigframe);
+	sp = ((sp + 8) & ~15ul) - 8;            /* as if `call` had pushed pretcode */
+	f = (struct rt_sigframe *)sp;
+
+	memset(&frame, 0, sizeof(frame));
+	frame.pretcode = ka->sa_restorer;
+	frame.uc.uc_sigmask = current->sig_blocked;
+	frame.uc.uc_mcontext = (struct sigcontext){
+		.r8 = regs->r8, .r9 = regs->r9, .r10 = regs->r10, .r11 = regs->r11,
+		.r12 = regs->r12, .r13 = regs->r13, .r14 = regs->r14, .r15 = regs->r15,
+		.rdi = regs->rdi, .rsi = regs->rsi, .rbp = regs->rbp, .rbx = regs->rbx,
+		.rdx = regs->rdx, .rax = regs->rax, .rcx = regs->rcx, .rsp = regs->rsp,
+		.rip = regs->rip, .eflags = regs->rflags, .cs = regs->cs, .ss = regs->ss,
+		.trapno = regs->vector, .err = regs->error_code,
+		.oldmask = current->sig_blocked, .fpstate = fp_addr,
+	};
+	frame.info.si_signo = sig;
+	/* the SSE registers too: the handler may use them (a 512-byte
+	 * kmalloc object is 512-aligned, as fxsave needs 16) */
+	fx = kmalloc(FXSAVE_SIZE, GFP_KERNEL);
+	if (!fx)
+		return -ENOMEM;
+	fpu_save_current(fx);
+	if (copy_to_user((void __user *)fp_addr, fx, FXSAVE_SIZE) ||
+	    copy_to_user(f, &frame, sizeof(frame)))
+		err = -EFAULT;
+	kfree(fx);
+	if (err)
+		return err;
+
+	regs->rdi = sig;
+	regs->rsi = (u64)&f->info;
+	regs->rdx = (u64)&f->uc;
+	regs->rax = 0;
+	regs->rsp = sp;
+	regs->rip = ka->sa_handler;
+	regs->rflags &= ~(X86_EFLAGS_DF | X86_EFLAGS_TF);
+	regs->cs = GDT_USER_CS;
+	regs->ss = GDT_USER_DS;
+
+	current->sig_blocked |= ka->sa_mask;
+	if (!(ka->sa_flags & SA_NODEFER))
+		current->sig_blocked |= sigmask(sig);
+	current->sig_blocked &= ~UNBLOCKABLE;
+	if (ka->sa_flags & SA_RESETHAND)
+		ka->sa_handler = SIG_DFL;
+	return 0;
+}
+
+long sys_rt_sigreturn(void)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	struct rt_sigframe __user *f = (void __user *)(regs->rsp - 8);
+	struct rt_sigframe frame;
+	struct sigcontext *sc = &frame.uc.uc_mcontext;
+	void *fx = kmalloc(FXSAVE_SIZE, GFP_KERNEL);
+
+	if (!fx || copy_from_user(&frame, f, sizeof(frame)) ||
+	    (sc->fpstate && copy_from_user(fx, (void __user *)sc->fpstate, FXSAVE_SIZE)))
+		goto bad;
+	regs->r8 = sc->r8; regs->r9 = sc->r9; regs->r10 = sc->r10; regs->r11 = sc->r11;
+	regs->r12 = sc->r12; regs->r13 = sc->r13; regs->r14 = sc->r14; regs->r15 = sc->r15;
+	regs->rdi = sc->rdi; regs->rsi = sc->rsi; regs->rbp = sc->rbp; regs->rbx = sc->rbx;
+	regs->rdx = sc->rdx; regs->rax = sc->rax; regs->rcx = sc->rcx; regs->rsp = sc->rsp;
+	regs->rip = sc->rip;
+	/* never trust the frame with privileges: user segments, IF on */
+	regs->rflags = (regs->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS) | X86_EFLAGS_IF;
+	regs->cs = GDT_USER_CS;
+	regs->ss = GDT_USER_DS;
+	current->sig_blocked = frame.uc.uc_sigmask & ~UNBLOCKABLE;
+	if (sc->fpstate)
+		fpu_restore_current(fx);
+	kfree(fx);
+	return regs->rax;                       /* what the interrupted code had */
+bad:
+	kfree(fx);
+	printk(KERN_INFO "%s[%d]: bad frame in rt_sigreturn ip %llx sp %llx\n",
+	       current->comm, current->pid, (unsigned long long)regs->rip,
+	       (unsigned long long)regs->rsp);
+	force_sig(SIGSEGV);
+	return 0;
+}
+
+/* Take the lowest pending, unblocked signal and act on it. */
+static void do_signal(struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	u64 ready = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
+	struct sigaction *ka;
+	int sig;
+
+	if (!ready)
+		return;
+	sig = __builtin_ctzll(ready) + 1;
+	t->sig_pending &= ~sigmask(sig);
+	ka = &t->sighand->action[sig - 1];
+	if (sig == SIGKILL || ka->sa_handler == SIG_DFL) {
+		if (sig != SIGKILL && sig_default_ignored(sig))
+			return;
+		do_group_exit(W_EXITCODE(0, sig));
+	}
+	if (ka->sa_handler == SIG_IGN)
+		return;
+	if (setup_rt_frame(sig, ka, regs)) {
+		printk(KERN_INFO "%s[%d]: cannot deliver signal %d (no restorer or bad stack), killing it\n",
+		       t->comm, t->pid, sig);
+		do_group_exit(W_EXITCODE(0, SIGSEGV));
+	}
+}
+
+void exit_to_user_mode(struct pt_regs *regs)
+{
+	for (;;) {
+		local_irq_disable();
+		if (need_resched) {
+			local_irq_enable();
+			schedule();
+			continue;
+		}
+		if (current->sighand && signal_pending(current)) {
+			local_irq_enable();
+			do_signal(regs);
+			continue;
+		}
+		return;                         /* interrupts off, as entry.S needs */
+	}
+}

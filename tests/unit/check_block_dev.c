@@ -1,0 +1,381 @@
+/*
+ * Block-device files (fs/block_dev.c) over a fake RAM disk: the buffered
+ * path's cache (nothing reaches the disk before write-back; fsync writes
+ * back and sends a PREFLUSH), the end of the device, O_DIRECT's alignment
+ * rules and its coherence with the cache, the BLK* ioctls, O_EXCL
+ * holders; and the sysfs files of the disk in Linux's formats.
+ */
+#include <check.h>
+#include <spindle/fs.h>
+#include <spindle/blkdev.h>
+#include <spindle/bio.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/printk.h>
+#include "shim/host_kernel.h"
+#include "shim/host_fs.h"
+#include "../../fs/internal.h"
+#include "../../block/blk.h"
+
+#define FAKE_SECTORS    2049            /* 1 MiB + one sector: a partial last page */
+#define FAKE_BYTES      (FAKE_SECTORS * 512)
+
+static unsigned char *ram;
+static int nr_write_bios, nr_read_bios, nr_flushes;
+static struct gendisk *disk;
+
+/* A brd-like bio-based disk: copies at once, counts what it sees. */
+static void fake_make_request(struct request_queue *q, struct bio *bio)
+{
+	struct bio_vec bv;
+	struct bvec_iter iter;
+	u64 pos = bio->bi_iter.bi_sector * 512;
+
+	(void)q;
+	if (bio->bi_opf & REQ_PREFLUSH)
+		nr_flushes++;
+	if (bio_has_data(bio))
+		*(bio_is_write(bio) ? &nr_write_bios : &nr_read_bios) += 1;
+	bio_for_each_segment(bv, bio, iter) {
+		char *p = (char *)page_address(bv.bv_page) + bv.bv_offset;
+
+		if (bio_is_write(bio))
+			memcpy(ram + pos, p, bv.bv_len);
+		else
+			memcpy(p, ram + pos, bv.bv_len);
+		pos += bv.bv_len;
+	}
+	bio_endio(bio);
+}
+
+static void setup(void)
+{
+	struct request_queue *q;
+
+	host_printk_quiet = true;
+	host_mm_init(8192 * PAGE_SIZE);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0), 0);
+	host_vfs_init();
+	ram = calloc(1, FAKE_BYTES);
+	for (int i = 0; i < FAKE_BYTES; i++)
+		ram[i] = (unsigned char)(i / 512);
+	q = blk_alloc_queue(fake_make_request, NULL);
+	disk = alloc_disk(16);
+	strcpy(disk->disk_name, "fake");
+	disk->major = 240;
+	disk->queue = q;
+	set_capacity(disk, FAKE_SECTORS);
+	ck_assert_int_eq(add_disk(disk), 0);    /* no table: no partitions */
+	ck_assert_ptr_nonnull(add_part(disk, 1, 8, 1024));   /* fake1: 512 KiB at 4 KiB */
+	nr_write_bios = nr_read_bios = nr_flushes = 0;
+	ck_assert_int_eq(do_mkdirat(AT_FDCWD, "/dev", 0755), 0);
+	ck_assert_int_eq(do_mount("none", "/dev", "devtmpfs", 0, NULL), 0);
+	ck_assert_int_eq(do_mkdirat(AT_FDCWD, "/sys", 0755), 0);
+	ck_assert_int_eq(do_mount("none", "/sys", "sysfs", 0, NULL), 0);
+}
+
+static void teardown(void)
+{
+	exit_files(current);
+	free(ram);
+}
+
+static struct file *open_dev(const char *path, int flags)
+{
+	struct file *f = filp_open(path, flags, 0);
+
+	ck_assert_msg(!IS_ERR(f), "%s: %ld", path, PTR_ERR(f));
+	return f;
+}
+
+START_TEST(buffered_write_stays_in_cache_until_fsync)
+{
+	struct file *f = open_dev("/dev/fake", O_RDWR);
+	char buf[100];
+	loff_t pos = 1000;
+	struct stat st;
+
+	ck_assert_int_eq(kernel_write(f, "spindle", 7, &pos), 7);
+	ck_assert_int_eq(nr_write_bios, 0);             /* only the cache knows */
+	ck_assert(memcmp(ram + 1000, "spindle", 7) != 0);
+	pos = 998;
+	ck_assert_int_eq(kernel_read(f, buf, 11, &pos), 11);
+	ck_assert_int_eq(memcmp(buf + 2, "spindle", 7), 0);
+	ck_assert_int_eq(buf[0], 1);                    /* sector 1 of the disk */
+	ck_assert_int_eq(vfs_fsync(f, 0), 0);
+	ck_assert_int_eq(nr_write_bios, 1);             /* one dirty page, one bio */
+	ck_assert_int_eq(nr_flushes, 1);                /* then the cache flush */
+	ck_assert_int_eq(memcmp(ram + 1000, "spindle", 7), 0);
+	ck_assert_int_eq(ram[999], 1);                  /* read-modify-write kept it */
+	ck_assert_int_eq(vfs_getattr(f->f_inode, &st), 0);
+	ck_assert(S_ISBLK(st.st_mode));
+	ck_assert_uint_eq(st.st_rdev, new_encode_dev(240, 0));
+	fput(f);
+}
+END_TEST
+
+START_TEST(last_close_and_sync_write_back)
+{
+	struct file *f = open_dev("/dev/fake1", O_WRONLY);
+	loff_t pos = 0;
+	static char page[8192];
+
+	memset(page, 0xab, sizeof(page));
+	ck_assert_int_eq(kernel_write(f, page, sizeof(page), &pos), (long)sizeof(page));
+	ck_assert_int_eq(nr_read_bios, 0);     /* whole pages are not read first */
+	fput(f);                               /* the last close writes back */
+	ck_assert_int_eq(ram[8 * 512], 0xab);  /* fake1 starts at sector 8 */
+	ck_assert_int_eq(ram[8 * 512 + 8191], 0xab);
+	ck_assert_int_eq(ram[8 * 512 + 8192], 16 + 8);
+
+	f = open_dev("/dev/fake", O_WRONLY);
+	pos = 5;
+	kernel_write(f, "z", 1, &pos);
+	ksys_sync();
+	ck_assert_int_eq(ram[5], 'z');
+	ck_assert_int_ge(nr_flushes, 1);
+	fput(f);
+}
+END_TEST
+
+START_TEST(end_of_device_short_read_enospc_write)
+{
+	struct file *f = open_dev("/dev/fake", O_RDWR);
+	char buf[2048];
+	loff_t pos = FAKE_BYTES - 100;
+
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), 100);   /* short */
+	ck_assert_int_eq(buf[99], (char)(FAKE_SECTORS - 1));
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), 0);     /* at the end */
+	pos = FAKE_BYTES - 10;
+	ck_assert_int_eq(kernel_write(f, buf, 100, &pos), 10);           /* up to the end */
+	ck_assert_int_eq(kernel_write(f, buf, 100, &pos), -ENOSPC);
+	pos = FAKE_BYTES + 4096;
+	ck_assert_int_eq(kernel_write(f, buf, 1, &pos), -ENOSPC);
+	ck_assert_int_eq(vfs_llseek(f, 0, SEEK_END), FAKE_BYTES);
+	ck_assert_int_eq(vfs_fsync(f, 0), 0);                   /* the partial last page */
+	ck_assert_int_eq(ram[FAKE_BYTES - 1], 0);
+	fput(f);
+}
+END_TEST
+
+static const struct dio_case {
+	unsigned int lbs;
+	long long pos;
+	size_t count;
+	unsigned long addr;
+	bool ok;
+} dio_cases[] = {
+	{ 512, 0, 512, 0x1000, true },
+	{ 512, 512, 4096, 0x1200, true },
+	{ 512, 100, 512, 0x1000, false },       /* offset */
+	{ 512, 0, 100, 0x1000, false },         /* length */
+	{ 512, 0, 512, 0x1001, false },         /* buffer address */
+	{ 4096, 512, 4096, 0x1000, false },     /* 4K-sector disk: 512 is not enough */
+	{ 4096, 8192, 8192, 0x3000, true },
+};
+
+START_TEST(dio_alignment_rule_table)
+{
+	const struct dio_case *c = &dio_cases[_i];
+
+	ck_assert_int_eq(blkdev_dio_aligned(c->lbs, c->pos, c->count, c->addr), c->ok);
+}
+END_TEST
+
+START_TEST(direct_io_bypasses_cache_and_stays_coherent)
+{
+	struct file *cached = open_dev("/dev/fake", O_RDWR);
+	struct file *direct = open_dev("/dev/fake", O_RDWR | O_DIRECT);
+	char *buf = aligned_alloc(4096, 8192);
+	loff_t pos;
+
+	/* misaligned: EINVAL, nothing sent */
+	pos = 100;
+	ck_assert_int_eq(kernel_read(direct, buf, 512, &pos), -EINVAL);
+	pos = 0;
+	ck_assert_int_eq(kernel_read(direct, buf + 1, 512, &pos), -EINVAL);
+	ck_assert_int_eq(kernel_read(direct, buf, 100, &pos), -EINVAL);
+	ck_assert_int_eq(nr_read_bios, 0);
+
+	/* a dirty cached page is written back before a direct read */
+	pos = 4096;
+	kernel_write(cached, "cached", 6, &pos);
+	nr_read_bios = nr_write_bios = 0;
+	pos = 4096;
+	ck_assert_int_eq(kernel_read(direct, buf, 512, &pos), 512);
+	ck_assert_int_eq(memcmp(buf, "cached", 6), 0);
+	ck_assert_int_eq(nr_read_bios, 1);
+	ck_assert_int_eq(nr_write_bios, 1);
+
+	/* a direct write goes straight down and drops the stale cached page */
+	memset(buf, 'D', 1024);
+	pos = 4096;
+	ck_assert_int_eq(kernel_write(direct, buf, 1024, &pos), 1024);
+	ck_assert_int_eq(nr_write_bios, 2);
+	ck_assert_int_eq(ram[4096], 'D');
+	pos = 4096;
+	memset(buf, 0, 16);
+	ck_assert_int_eq(kernel_read(cached, buf, 16, &pos), 16);
+	ck_assert_int_eq(buf[0], 'D');
+	/* reads past the end: short, then 0; writes: ENOSPC */
+	pos = FAKE_BYTES - 512;
+	ck_assert_int_eq(kernel_read(direct, buf, 4096, &pos), 512);
+	ck_assert_int_eq(kernel_read(direct, buf, 512, &pos), 0);
+	ck_assert_int_eq(kernel_write(direct, buf, 512, &pos), -ENOSPC);
+	free(buf);
+	fput(direct);
+	fput(cached);
+}
+END_TEST
+
+START_TEST(ioctls_as_linux)
+{
+	struct file *f = open_dev("/dev/fake", O_RDONLY);
+	struct file *part;
+	long fd;
+	u64 size = 0;
+	int ssz = 0;
+
+	fput(f);
+	fd = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ksys_ioctl(fd, 0x80081272, (unsigned long)&size), 0);  /* BLKGETSIZE64 */
+	ck_assert_uint_eq(size, FAKE_BYTES);
+	ck_assert_int_eq(ksys_ioctl(fd, 0x1268, (unsigned long)&ssz), 0);        /* BLKSSZGET */
+	ck_assert_int_eq(ssz, 512);
+	ck_assert_int_eq(ksys_ioctl(fd, 0x1261, 0), 0);                          /* BLKFLSBUF */
+	ck_assert_int_eq(ksys_ioctl(fd, 0x5401, 0), -ENOTTY);
+	/* BLKRRPART: EBUSY while a partition is open, then re-reads (no table) */
+	part = open_dev("/dev/fake1", O_RDONLY);
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), -EBUSY);
+	fput(part);
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), 0);
+	ck_assert_ptr_null(lookup_bdev("fake1"));
+	ck_assert_int_eq(PTR_ERR(filp_open("/dev/fake1", O_RDONLY, 0)), -ENOENT);
+	close_fd(fd);
+}
+END_TEST
+
+START_TEST(o_excl_holders)
+{
+	struct file *a = open_dev("/dev/fake1", O_RDONLY | O_EXCL);
+	struct file *b, *c;
+
+	ck_assert_int_eq(PTR_ERR(filp_open("/dev/fake1", O_RDONLY | O_EXCL, 0)), -EBUSY);
+	ck_assert_int_eq(PTR_ERR(filp_open("/dev/fake", O_RDONLY | O_EXCL, 0)), -EBUSY);
+	b = open_dev("/dev/fake1", O_RDONLY);           /* not exclusive: allowed */
+	fput(b);
+	fput(a);
+	c = open_dev("/dev/fake", O_RDONLY | O_EXCL);   /* free again */
+	ck_assert_int_eq(PTR_ERR(filp_open("/dev/fake1", O_RDONLY | O_EXCL, 0)), -EBUSY);
+	fput(c);
+	/* a device-mapper leg is held the same way */
+	disk->part[1]->bd_holder = (void *)0x1;
+	ck_assert_int_eq(PTR_ERR(filp_open("/dev/fake1", O_RDONLY | O_EXCL, 0)), -EBUSY);
+	disk->part[1]->bd_holder = NULL;
+}
+END_TEST
+
+static long slurp(const char *path, char *buf, size_t size)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	loff_t pos = 0;
+	long n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, size - 1, &pos);
+	fput(f);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+START_TEST(sysfs_block_files_in_linux_format)
+{
+	char buf[512];
+	unsigned long long v[17];
+	struct file *f;
+	loff_t pos = 0;
+
+	ck_assert_int_gt(slurp("/sys/block/fake/size", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "2049\n");
+	slurp("/sys/block/fake/fake1/start", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "8\n");
+	slurp("/sys/block/fake/fake1/size", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1024\n");
+	slurp("/sys/block/fake/dev", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "240:0\n");
+	slurp("/sys/block/fake/queue/scheduler", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "none\n");                /* bio-based, as Linux */
+	slurp("/sys/block/fake/queue/logical_block_size", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "512\n");
+	ck_assert_int_eq(slurp("/sys/block/fake1/size", buf, sizeof(buf)), -ENOENT);
+	/* stat: 17 fields each at least 8 wide */
+	disk->part[0]->stats.ios[STAT_READ] = 3;
+	disk->part[0]->stats.sectors[STAT_WRITE] = 24;
+	slurp("/sys/block/fake/stat", buf, sizeof(buf));
+	ck_assert_int_eq(sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+				"%llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+				&v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
+				&v[14], &v[15], &v[16]), 17);
+	ck_assert_uint_eq(v[0], 3);
+	ck_assert_uint_eq(v[6], 24);
+	ck_assert_int_eq(strlen(buf), 17 * 9);
+	ck_assert_int_eq(strncmp(buf, "       3        0", 17), 0);
+	/* writing an unknown scheduler: EINVAL (and a bio-based queue has none) */
+	f = filp_open("/sys/block/fake/queue/scheduler", O_WRONLY, 0);
+	ck_assert(!IS_ERR(f));
+	ck_assert_int_eq(kernel_write(f, "cscan\n", 6, &pos), -EINVAL);
+	fput(f);
+	/* /proc/partitions is the block layer's text */
+	ck_assert_int_eq(do_mkdirat(AT_FDCWD, "/proc", 0555), 0);
+	ck_assert_int_eq(do_mount("proc", "/proc", "proc", 0, NULL), 0);
+	slurp("/proc/partitions", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "major minor  #blocks  name\n\n"
+			      " 240        0       1024 fake\n"
+			      " 240        1        512 fake1\n");
+}
+END_TEST
+
+START_TEST(devtmpfs_lists_disks_registered_later)
+{
+	char buf[256];
+	struct gendisk *d2;
+	struct stat st;
+
+	ck_assert_int_eq(ksys_stat("/dev/late", &st), -ENOENT);
+	d2 = alloc_disk(1);
+	strcpy(d2->disk_name, "late");
+	d2->major = 241;
+	d2->queue = blk_alloc_queue(fake_make_request, NULL);
+	set_capacity(d2, 8);
+	ck_assert_int_eq(add_disk(d2), 0);
+	ck_assert_int_eq(ksys_stat("/dev/late", &st), 0);
+	ck_assert_uint_eq(st.st_rdev, new_encode_dev(241, 0));
+	ck_assert_int_eq(slurp("/sys/block/late/size", buf, sizeof(buf)), 2);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("block_dev");
+	TCase *core = tcase_create("Core");
+	TCase *limits = tcase_create("Limits");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_test(core, buffered_write_stays_in_cache_until_fsync);
+	tcase_add_test(core, last_close_and_sync_write_back);
+	tcase_add_test(core, direct_io_bypasses_cache_and_stays_coherent);
+	tcase_add_test(core, ioctls_as_linux);
+	tcase_add_test(core, sysfs_block_files_in_linux_format);
+	tcase_add_test(core, devtmpfs_lists_disks_registered_later);
+	suite_add_tcase(s, core);
+
+	tcase_add_checked_fixture(limits, setup, teardown);
+	tcase_add_test(limits, end_of_device_short_read_enospc_write);
+	tcase_add_loop_test(limits, dio_alignment_rule_table, 0, ARRAY_SIZE(dio_cases));
+	tcase_add_test(limits, o_excl_holders);
+	suite_add_tcase(s, limits);
+	return s;
+}

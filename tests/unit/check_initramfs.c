@@ -1,0 +1,282 @@
+/*
+ * The initramfs unpacker (fs/initramfs.c) fed archives made by the host's
+ * GNU cpio (-H newc; tests/unit/cpio/make_archives.sh) and malformed
+ * copies of them: every malformed archive is rejected with a log line,
+ * and whatever was made before the bad spot is complete -- never half a
+ * file.
+ */
+#include <check.h>
+#include <spindle/fs.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/printk.h>
+#include "shim/host_kernel.h"
+#include "shim/host_fs.h"
+#include "../../fs/internal.h"
+
+#ifndef CPIO_DIR
+#define CPIO_DIR "build/unit/cpio"
+#endif
+
+static char *good;
+static size_t good_len;
+
+static void load_good(void)
+{
+	const char *dir = getenv("CPIO_DIR") ? getenv("CPIO_DIR") : CPIO_DIR;
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/good.cpio", dir);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "no %s: run tests/unit/cpio/make_archives.sh", path);
+	good = malloc(1 << 20);
+	good_len = fread(good, 1, 1 << 20, f);
+	fclose(f);
+	ck_assert_uint_gt(good_len, 0);
+}
+
+static void setup(void)
+{
+	host_printk_quiet = true;
+	host_printk_reset();
+	host_mm_init(4096 * PAGE_SIZE);
+	host_vfs_init();
+	load_good();
+}
+
+static void teardown(void)
+{
+	exit_files(current);
+	free(good);
+}
+
+/* The contents of a file, or -errno. */
+static long slurp(const char *path, char *buf, size_t size)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	loff_t pos = 0;
+	long n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, size, &pos);
+	fput(f);
+	return n;
+}
+
+static char *find_trailer(void)
+{
+	for (size_t i = 0; i + 10 <= good_len; i++)
+		if (memcmp(good + i, "TRAILER!!!", 10) == 0)
+			return good + i;
+	ck_abort_msg("no trailer in good.cpio");
+	return NULL;
+}
+
+static const char motd[] = "hello from the initramfs\n";
+static const char init_sh[] = "#!/bin/sh\necho init\n";
+#define BIG_LEN 20000
+
+static bool big_ok(const char *buf)
+{
+	for (int i = 0; i < BIG_LEN; i++)
+		if ((unsigned char)buf[i] != (i * 13) % 256)
+			return false;
+	return true;
+}
+
+START_TEST(good_archive_unpacks_completely)
+{
+	static char buf[BIG_LEN + 100];
+	struct stat st;
+
+	ck_assert_int_eq(unpack_to_rootfs(good, good_len), 0);
+	ck_assert_int_eq(slurp("/etc/motd", buf, sizeof(buf)), (long)strlen(motd));
+	ck_assert_int_eq(memcmp(buf, motd, strlen(motd)), 0);
+	ck_assert_int_eq(slurp("/init", buf, sizeof(buf)), (long)strlen(init_sh));
+	ck_assert_int_eq(ksys_stat("/init", &st), 0);
+	ck_assert_int_eq(st.st_mode, S_IFREG | 0755);
+	ck_assert_int_eq(slurp("/bin/big", buf, sizeof(buf)), BIG_LEN);
+	ck_assert(big_ok(buf));
+	ck_assert_int_eq(ksys_stat("/etc/rc.d/emptyfile", &st), 0);
+	ck_assert_int_eq(st.st_size, 0);
+	ck_assert_int_eq(ksys_stat("/empty", &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "initramfs: unpacked"));
+	/* unpacking twice (a second module) overwrites, no error */
+	ck_assert_int_eq(unpack_to_rootfs(good, good_len), 0);
+}
+END_TEST
+
+/* Whatever exists after a failed unpack is whole. */
+static void assert_nothing_half_made(void)
+{
+	static char buf[BIG_LEN + 100];
+	long n;
+
+	n = slurp("/etc/motd", buf, sizeof(buf));
+	ck_assert(n == -ENOENT || (n == (long)strlen(motd) && !memcmp(buf, motd, n)));
+	n = slurp("/init", buf, sizeof(buf));
+	ck_assert(n == -ENOENT || (n == (long)strlen(init_sh) && !memcmp(buf, init_sh, n)));
+	n = slurp("/bin/big", buf, sizeof(buf));
+	ck_assert_msg(n == -ENOENT || (n == BIG_LEN && big_ok(buf)), "bin/big: %ld bytes", n);
+}
+
+/* Cut the archive everywhere (in steps) before the trailer. */
+START_TEST(truncated_archives_are_rejected_cleanly)
+{
+	char *trailer = find_trailer();
+	size_t end = trailer - good;
+
+	for (size_t cut = _i; cut < end; cut += 211) {
+		/* a fresh root for each cut (the old tree is simply leaked) */
+		exit_files(current);
+		root_mnt = NULL;
+		host_vfs_init();
+		host_printk_reset();
+		ck_assert_int_eq(unpack_to_rootfs(good, cut), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(host_printk_buf, "initramfs: rejected: "));
+		assert_nothing_half_made();
+	}
+}
+END_TEST
+
+/* Offset of the n-th entry header (0 = first). */
+static size_t entry_offset(int n)
+{
+	size_t off = 0;
+
+	while (n--) {
+		unsigned long namesize, filesize;
+		char f[9] = { 0 };
+
+		memcpy(f, good + off + 94, 8);
+		namesize = strtoul(f, NULL, 16);
+		memcpy(f, good + off + 54, 8);
+		filesize = strtoul(f, NULL, 16);
+		off = ALIGN(ALIGN(off + 110 + namesize, 4) + filesize, 4);
+	}
+	return off;
+}
+
+static const struct corruption {
+	const char *what;
+	int entry;              /* which header */
+	int at;                 /* byte in it */
+	char byte;
+	const char *log;
+} corruptions[] = {
+	{ "magic of the first", 0, 0, '1', "bad magic" },
+	{ "magic of the third", 2, 5, '9', "bad magic" },
+	{ "hex digit in a size", 3, 60, 'g', "bad hex digit" },
+	{ "name size too large", 2, 95, 'f', "name" },
+	{ "file size too large", 4, 54, '7', "data beyond the end" },
+	{ "name without its NUL", 1, 110 + 1, 'x', "name not NUL-terminated" },
+};
+
+START_TEST(corrupted_headers_are_rejected)
+{
+	const struct corruption *c = &corruptions[_i];
+	size_t off = entry_offset(c->entry);
+	char *bad = malloc(good_len);
+
+	memcpy(bad, good, good_len);
+	if (c->at == 110 + 1) {
+		/* overwrite the name's NUL */
+		char f[9] = { 0 };
+
+		memcpy(f, good + off + 94, 8);
+		bad[off + 110 + strtoul(f, NULL, 16) - 1] = c->byte;
+	} else {
+		bad[off + c->at] = c->byte;
+	}
+	ck_assert_int_eq(unpack_to_rootfs(bad, good_len), -EINVAL);
+	ck_assert_msg(strstr(host_printk_buf, c->log) != NULL, "%s: log was %s", c->what,
+		      host_printk_buf);
+	assert_nothing_half_made();
+	free(bad);
+}
+END_TEST
+
+START_TEST(missing_trailer_is_rejected_after_the_files)
+{
+	char *trailer = find_trailer();
+	size_t end = trailer - good - 110;              /* the trailer's header */
+	static char buf[BIG_LEN + 100];
+
+	ck_assert_int_eq(unpack_to_rootfs(good, end), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "no TRAILER!!!"));
+	ck_assert_int_eq(slurp("/bin/big", buf, sizeof(buf)), BIG_LEN);  /* all made */
+	ck_assert_int_eq(unpack_to_rootfs("", 0), -EINVAL);
+}
+END_TEST
+
+/* A newc header by hand, for entries GNU cpio needs root to make. */
+static size_t put_entry(char *p, const char *name, unsigned int mode,
+			unsigned int rmaj, unsigned int rmin)
+{
+	size_t n = sprintf(p, "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+			   1u, mode, 0u, 0u, 1u, 0u, 0u, 0u, 0u, rmaj, rmin,
+			   (unsigned int)strlen(name) + 1, 0u);
+
+	strcpy(p + n, name);
+	n += strlen(name) + 1;
+	while (n % 4)
+		p[n++] = '\0';
+	return n;
+}
+
+START_TEST(device_nodes_and_fifos)
+{
+	char ar[1024];
+	size_t n = 0;
+	struct stat st;
+	struct file *f;
+
+	memset(ar, 0, sizeof(ar));
+	n += put_entry(ar + n, "dev", S_IFDIR | 0755, 0, 0);
+	n += put_entry(ar + n, "dev/null", S_IFCHR | 0666, 1, 3);
+	n += put_entry(ar + n, "dev/sda", S_IFBLK | 0660, 8, 0);
+	n += put_entry(ar + n, "dev/fifo", S_IFIFO | 0644, 0, 0);
+	n += put_entry(ar + n, "dev/link", 0120777, 0, 0);      /* symlink: skipped */
+	n += put_entry(ar + n, "TRAILER!!!", 0, 0, 0);
+	ck_assert_int_eq(unpack_to_rootfs(ar, n + 64), 0);      /* + zero padding */
+	ck_assert_int_eq(ksys_stat("/dev/null", &st), 0);
+	ck_assert_int_eq(st.st_mode, S_IFCHR | 0666);
+	ck_assert_uint_eq(st.st_rdev, 0x103);
+	ck_assert_int_eq(ksys_stat("/dev/sda", &st), 0);
+	ck_assert_uint_eq(st.st_rdev, 0x800);
+	ck_assert_int_eq(ksys_stat("/dev/fifo", &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert_int_eq(ksys_stat("/dev/link", &st), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "not supported"));
+	/* the node opens the memory device */
+	f = filp_open("/dev/null", O_WRONLY, 0);
+	ck_assert(!IS_ERR(f));
+	ck_assert_int_eq(kernel_write(f, "x", 1, NULL), 1);
+	fput(f);
+	/* no disk 8:0 on the host */
+	ck_assert_int_eq(PTR_ERR(filp_open("/dev/sda", O_RDONLY, 0)), -ENXIO);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("initramfs");
+	TCase *core = tcase_create("Core");
+	TCase *limits = tcase_create("Limits");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_test(core, good_archive_unpacks_completely);
+	tcase_add_test(core, device_nodes_and_fifos);
+	suite_add_tcase(s, core);
+
+	tcase_set_timeout(limits, 60);
+	tcase_add_checked_fixture(limits, setup, teardown);
+	tcase_add_loop_test(limits, truncated_archives_are_rejected_cleanly, 0, 4);
+	tcase_add_loop_test(limits, corrupted_headers_are_rejected, 0, ARRAY_SIZE(corruptions));
+	tcase_add_test(limits, missing_trailer_is_rejected_after_the_files);
+	suite_add_tcase(s, limits);
+	return s;
+}

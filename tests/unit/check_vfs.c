@@ -1,0 +1,604 @@
+/*
+ * The VFS on the host: path lookup and its errors, ramfs files and
+ * directories, the descriptor table (contract 4), pipes, mounts, devtmpfs,
+ * proc, and the console tty's line discipline.  Everything goes through
+ * the sys_* functions with the test's buffers as "user" pointers, so the
+ * checks are those a user program would make; errors are Linux's.
+ */
+#include <check.h>
+#include <spindle/fs.h>
+#include <spindle/sched.h>
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/printk.h>
+#include "shim/host_kernel.h"
+#include "shim/host_fs.h"
+#include "../../fs/internal.h"
+
+long sys_read(unsigned int fd, char *buf, size_t count);
+long sys_write(unsigned int fd, const char *buf, size_t count);
+long sys_open(const char *filename, int flags, umode_t mode);
+long sys_openat(int dfd, const char *filename, int flags, umode_t mode);
+long sys_close(unsigned int fd);
+long sys_stat(const char *filename, struct stat *statbuf);
+long sys_fstat(unsigned int fd, struct stat *statbuf);
+long sys_lseek(unsigned int fd, off_t offset, unsigned int whence);
+long sys_pread64(unsigned int fd, char *buf, size_t count, loff_t pos);
+long sys_pwrite64(unsigned int fd, const char *buf, size_t count, loff_t pos);
+long sys_pipe(int *fildes);
+long sys_pipe2(int *fildes, int flags);
+long sys_dup(unsigned int fildes);
+long sys_dup2(unsigned int oldfd, unsigned int newfd);
+long sys_getcwd(char *buf, unsigned long size);
+long sys_chdir(const char *filename);
+long sys_mkdir(const char *pathname, umode_t mode);
+long sys_rmdir(const char *pathname);
+long sys_unlink(const char *pathname);
+long sys_mount(char *dev_name, char *dir_name, char *type, unsigned long flags, void *data);
+long sys_umount2(char *name, int flags);
+long sys_getdents64(unsigned int fd, struct linux_dirent64 *dirent, unsigned int count);
+long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long sys_fsync(unsigned int fd);
+
+static void setup(void)
+{
+	host_printk_quiet = true;
+	host_mm_init(4096 * PAGE_SIZE);
+	host_vfs_init();
+}
+
+static void teardown(void)
+{
+	exit_files(current);
+}
+
+/* Make a file with the given contents. */
+static void make_file(const char *path, const char *text)
+{
+	long fd = sys_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_write(fd, text, strlen(text)), (long)strlen(text));
+	ck_assert_int_eq(sys_close(fd), 0);
+}
+
+static long read_all(const char *path, char *buf, size_t size)
+{
+	long fd = sys_open(path, O_RDONLY, 0), n, total = 0;
+
+	if (fd < 0)
+		return fd;
+	while ((n = sys_read(fd, buf + total, size - 1 - total)) > 0)
+		total += n;
+	buf[total] = '\0';
+	sys_close(fd);
+	return n < 0 ? n : total;
+}
+
+/* --- Path lookup ------------------------------------------------------------- */
+
+START_TEST(lookup_absolute_relative_dot_dotdot)
+{
+	struct stat st;
+	char cwd[64];
+
+	ck_assert_int_eq(sys_mkdir("/a", 0755), 0);
+	ck_assert_int_eq(sys_mkdir("/a/b", 0755), 0);
+	make_file("/a/b/f", "x");
+	ck_assert_int_eq(sys_stat("/a/b/f", &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_int_eq(sys_stat("//a/./b/../b//f", &st), 0);
+	ck_assert_int_eq(sys_stat("/../../a/b/f", &st), 0);    /* ".." of / is / */
+	ck_assert_int_eq(sys_stat("/a/b/", &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(sys_chdir("/a"), 0);
+	ck_assert_int_eq(sys_stat("b/f", &st), 0);
+	ck_assert_int_eq(sys_stat("./b/../b/f", &st), 0);
+	ck_assert_int_eq(sys_getcwd(cwd, sizeof(cwd)), 3);     /* "/a" + NUL */
+	ck_assert_str_eq(cwd, "/a");
+	ck_assert_int_eq(sys_chdir("b"), 0);
+	ck_assert_int_eq(sys_getcwd(cwd, sizeof(cwd)), 5);
+	ck_assert_str_eq(cwd, "/a/b");
+	ck_assert_int_eq(sys_getcwd(cwd, 4), -ERANGE);
+	ck_assert_int_eq(sys_chdir(".."), 0);
+	ck_assert_int_eq(sys_chdir(".."), 0);
+	ck_assert_int_eq(sys_getcwd(cwd, sizeof(cwd)), 2);
+	ck_assert_str_eq(cwd, "/");
+}
+END_TEST
+
+START_TEST(lookup_errors_as_linux)
+{
+	struct stat st;
+	char longname[300], longpath[PATH_MAX + 10];
+
+	make_file("/f", "x");
+	ck_assert_int_eq(sys_stat("/nope", &st), -ENOENT);
+	ck_assert_int_eq(sys_stat("/nope/x", &st), -ENOENT);
+	ck_assert_int_eq(sys_stat("/f/x", &st), -ENOTDIR);
+	ck_assert_int_eq(sys_stat("/f/", &st), -ENOTDIR);
+	ck_assert_int_eq(sys_stat("", &st), -ENOENT);
+	ck_assert_int_eq(sys_chdir("/f"), -ENOTDIR);
+	memset(longname, 'n', sizeof(longname));
+	longname[0] = '/';
+	longname[NAME_MAX + 2] = '\0';          /* a component of 256 bytes */
+	ck_assert_int_eq(sys_stat(longname, &st), -ENAMETOOLONG);
+	ck_assert_int_eq(sys_mkdir(longname, 0755), -ENAMETOOLONG);
+	longname[NAME_MAX + 1] = '\0';          /* 255: allowed */
+	ck_assert_int_eq(sys_mkdir(longname, 0755), 0);
+	memset(longpath, '/', sizeof(longpath));
+	longpath[sizeof(longpath) - 1] = '\0';
+	ck_assert_int_eq(sys_stat(longpath, &st), -ENAMETOOLONG);
+	ck_assert_int_eq(sys_stat((const char *)0xffff800000000000ul, &st), -EFAULT);
+}
+END_TEST
+
+START_TEST(create_and_remove_errors_as_linux)
+{
+	ck_assert_int_eq(sys_mkdir("/d", 0755), 0);
+	ck_assert_int_eq(sys_mkdir("/d", 0755), -EEXIST);
+	ck_assert_int_eq(sys_mkdir("/", 0755), -EEXIST);
+	ck_assert_int_eq(sys_mkdir("/x/y", 0755), -ENOENT);
+	make_file("/d/f", "x");
+	ck_assert_int_eq(sys_open("/d/f", O_CREAT | O_EXCL | O_WRONLY, 0644), -EEXIST);
+	ck_assert_int_eq(sys_open("/d", O_WRONLY, 0), -EISDIR);
+	ck_assert_int_eq(sys_open("/d/f", O_RDONLY | O_DIRECTORY, 0), -ENOTDIR);
+	ck_assert_int_eq(sys_open("/d/nope", O_RDONLY, 0), -ENOENT);
+	ck_assert_int_eq(sys_unlink("/d"), -EISDIR);
+	ck_assert_int_eq(sys_rmdir("/d"), -ENOTEMPTY);
+	ck_assert_int_eq(sys_rmdir("/d/f"), -ENOTDIR);
+	ck_assert_int_eq(sys_rmdir("/d/."), -EINVAL);
+	ck_assert_int_eq(sys_unlink("/d/nope"), -ENOENT);
+	ck_assert_int_eq(sys_unlink("/d/f"), 0);
+	ck_assert_int_eq(sys_unlink("/d/f"), -ENOENT);
+	ck_assert_int_eq(sys_rmdir("/d"), 0);
+	ck_assert_int_eq(sys_rmdir("/d"), -ENOENT);
+}
+END_TEST
+
+/* --- ramfs ---------------------------------------------------------------------- */
+
+START_TEST(ramfs_read_write_seek_truncate_append)
+{
+	char buf[64];
+	long fd;
+	struct stat st;
+
+	make_file("/f", "hello world");
+	ck_assert_int_eq(read_all("/f", buf, sizeof(buf)), 11);
+	ck_assert_str_eq(buf, "hello world");
+	fd = sys_open("/f", O_RDWR, 0);
+	ck_assert_int_eq(sys_lseek(fd, -5, SEEK_END), 6);
+	ck_assert_int_eq(sys_read(fd, buf, 5), 5);
+	ck_assert_int_eq(memcmp(buf, "world", 5), 0);
+	ck_assert_int_eq(sys_read(fd, buf, 5), 0);             /* end of file */
+	ck_assert_int_eq(sys_lseek(fd, -1, SEEK_SET), -EINVAL);
+	ck_assert_int_eq(sys_pwrite64(fd, "W", 1, 6), 1);
+	ck_assert_int_eq(sys_pread64(fd, buf, 5, 6), 5);
+	ck_assert_int_eq(memcmp(buf, "World", 5), 0);
+	/* a hole past the end reads as zeroes */
+	ck_assert_int_eq(sys_pwrite64(fd, "!", 1, 3 * PAGE_SIZE), 1);
+	ck_assert_int_eq(sys_fstat(fd, &st), 0);
+	ck_assert_int_eq(st.st_size, 3 * PAGE_SIZE + 1);
+	ck_assert_int_eq(sys_pread64(fd, buf, 4, PAGE_SIZE), 4);
+	ck_assert_int_eq(memcmp(buf, "\0\0\0\0", 4), 0);
+	ck_assert_int_eq(sys_fsync(fd), 0);
+	sys_close(fd);
+	/* O_APPEND writes at the end whatever the position */
+	fd = sys_open("/f", O_WRONLY | O_TRUNC | O_APPEND, 0);
+	ck_assert_int_eq(sys_write(fd, "ab", 2), 2);
+	ck_assert_int_eq(sys_lseek(fd, 0, SEEK_SET), 0);
+	ck_assert_int_eq(sys_write(fd, "cd", 2), 2);
+	sys_close(fd);
+	ck_assert_int_eq(read_all("/f", buf, sizeof(buf)), 4);
+	ck_assert_str_eq(buf, "abcd");
+}
+END_TEST
+
+START_TEST(ramfs_unlinked_file_lives_while_open)
+{
+	char buf[16];
+	long fd;
+	unsigned long before = nr_free_pages();
+
+	make_file("/f", "still here");
+	fd = sys_open("/f", O_RDONLY, 0);
+	ck_assert_int_eq(sys_unlink("/f"), 0);
+	ck_assert_int_eq(sys_open("/f", O_RDONLY, 0), -ENOENT);
+	ck_assert_int_eq(sys_read(fd, buf, sizeof(buf)), 10);
+	sys_close(fd);
+	ck_assert_uint_ge(nr_free_pages() + 1, before);          /* the page is back */
+}
+END_TEST
+
+START_TEST(ramfs_large_file_round_trip)
+{
+	static char in[5 * 4096 + 123], out[sizeof(in) + 1];
+	long fd;
+
+	for (size_t i = 0; i < sizeof(in); i++)
+		in[i] = (char)(i * 7 + 3);
+	fd = sys_open("/big", O_RDWR | O_CREAT, 0600);
+	ck_assert_int_eq(sys_write(fd, in, sizeof(in)), (long)sizeof(in));
+	ck_assert_int_eq(sys_lseek(fd, 0, SEEK_SET), 0);
+	ck_assert_int_eq(sys_read(fd, out, sizeof(out)), (long)sizeof(in));
+	ck_assert_int_eq(memcmp(in, out, sizeof(in)), 0);
+	sys_close(fd);
+}
+END_TEST
+
+/* Collect the names getdents64 returns, "name:type " each. */
+static void list_dir(const char *path, char *out, size_t size, unsigned int bufsize)
+{
+	char buf[1024];
+	long fd = sys_open(path, O_RDONLY | O_DIRECTORY, 0), n;
+
+	ck_assert_int_ge(fd, 0);
+	out[0] = '\0';
+	while ((n = sys_getdents64(fd, (struct linux_dirent64 *)buf, bufsize)) > 0) {
+		for (long off = 0; off < n; ) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			char one[300];
+
+			ck_assert_int_eq(d->d_reclen % 8, 0);
+			snprintf(one, sizeof(one), "%s:%u ", d->d_name, d->d_type);
+			strlcat(out, one, size);
+			off += d->d_reclen;
+		}
+	}
+	ck_assert_int_eq(n, 0);
+	sys_close(fd);
+}
+
+START_TEST(getdents64_lists_entries_with_types)
+{
+	char names[512];
+	char tiny[8];
+	long fd;
+
+	sys_mkdir("/d", 0755);
+	sys_mkdir("/d/sub", 0755);
+	make_file("/d/file", "");
+	list_dir("/d", names, sizeof(names), sizeof(names));
+	ck_assert_str_eq(names, ".:4 ..:4 sub:4 file:8 ");
+	/* a small buffer: one record per call, same result */
+	list_dir("/d", names, sizeof(names), 32);
+	ck_assert_str_eq(names, ".:4 ..:4 sub:4 file:8 ");
+	fd = sys_open("/d", O_RDONLY, 0);
+	ck_assert_int_eq(sys_getdents64(fd, (struct linux_dirent64 *)tiny, sizeof(tiny)), -EINVAL);
+	sys_close(fd);
+	fd = sys_open("/d/file", O_RDONLY, 0);
+	ck_assert_int_eq(sys_getdents64(fd, (struct linux_dirent64 *)names, 100), -ENOTDIR);
+	sys_close(fd);
+}
+END_TEST
+
+/* --- descriptors -------------------------------------------------------------- */
+
+START_TEST(fd_lowest_free_dup_dup2_close)
+{
+	long fd, fd2;
+	char c;
+
+	make_file("/f", "ab");
+	fd = sys_open("/f", O_RDONLY, 0);
+	ck_assert_int_eq(fd, 3);                /* 0-2 are the console */
+	fd2 = sys_dup(fd);
+	ck_assert_int_eq(fd2, 4);
+	ck_assert_int_eq(sys_read(fd, &c, 1), 1);
+	ck_assert_int_eq(sys_read(fd2, &c, 1), 1);     /* shared position */
+	ck_assert_int_eq(c, 'b');
+	ck_assert_int_eq(sys_close(1), 0);
+	ck_assert_int_eq(sys_dup(fd), 1);       /* the lowest free: stdout */
+	ck_assert_int_eq(sys_dup2(fd, 10), 10);
+	ck_assert_int_eq(sys_dup2(fd, fd), fd);
+	ck_assert_int_eq(sys_dup2(40, 11), -EBADF);
+	ck_assert_int_eq(sys_dup2(fd, 64), -EBADF);
+	ck_assert_int_eq(sys_close(10), 0);
+	ck_assert_int_eq(sys_close(10), -EBADF);
+	ck_assert_int_eq(sys_close(99), -EBADF);
+	ck_assert_int_eq(sys_read(20, &c, 1), -EBADF);
+	ck_assert_int_eq(sys_write(fd, "x", 1), -EBADF);  /* opened read-only */
+}
+END_TEST
+
+START_TEST(fd_table_full_is_emfile)
+{
+	int n = 0;
+
+	make_file("/f", "");
+	while (sys_open("/f", O_RDONLY, 0) >= 0)
+		n++;
+	ck_assert_int_eq(n, NR_OPEN_DEFAULT - 3);
+	ck_assert_int_eq(sys_open("/f", O_RDONLY, 0), -EMFILE);
+	ck_assert_int_eq(sys_dup(0), -EMFILE);
+}
+END_TEST
+
+START_TEST(fork_copies_table_exec_closes_cloexec)
+{
+	struct task_struct child = { .pid = 2 };
+	struct task_struct *parent = current;
+	long keep, shut;
+	char c;
+
+	make_file("/f", "xyz");
+	keep = sys_open("/f", O_RDONLY, 0);
+	shut = sys_open("/f", O_RDONLY | O_CLOEXEC, 0);
+	sys_mkdir("/d", 0755);
+	sys_chdir("/d");
+	ck_assert_int_eq(copy_files(&child, parent), 0);
+	current_task = &child;
+	ck_assert_int_eq(sys_read(keep, &c, 1), 1);    /* the child reads 'x' */
+	files_close_on_exec(&child);
+	ck_assert_int_eq(sys_read(shut, &c, 1), -EBADF);
+	ck_assert_int_eq(sys_read(keep, &c, 1), 1);
+	ck_assert_int_eq(sys_open("../f", O_RDONLY, 0), 3 > shut ? 3 : shut);  /* cwd /d */
+	exit_files(&child);
+	current_task = parent;
+	/* the file position is shared with the parent, as after fork() */
+	ck_assert_int_eq(sys_read(keep, &c, 1), 1);
+	ck_assert_int_eq(c, 'z');
+	ck_assert_int_eq(sys_read(shut, &c, 1), 1);    /* still open here */
+}
+END_TEST
+
+/* --- pipes -------------------------------------------------------------------- */
+
+START_TEST(pipe_data_eof_epipe)
+{
+	int fds[2];
+	char buf[16];
+
+	ck_assert_int_eq(sys_pipe(fds), 0);
+	ck_assert_int_eq(sys_write(fds[1], "hello", 5), 5);
+	ck_assert_int_eq(sys_read(fds[0], buf, 3), 3);
+	ck_assert_int_eq(memcmp(buf, "hel", 3), 0);
+	ck_assert_int_eq(sys_read(fds[0], buf, 16), 2);
+	ck_assert_int_eq(sys_lseek(fds[0], 0, SEEK_SET), -ESPIPE);
+	ck_assert_int_eq(sys_pread64(fds[0], buf, 1, 0), -ESPIPE);
+	ck_assert_int_eq(sys_read(fds[1], buf, 1), -EBADF);
+	ck_assert_int_eq(sys_close(fds[1]), 0);
+	ck_assert_int_eq(sys_read(fds[0], buf, 16), 0);        /* no writer: EOF */
+	sys_close(fds[0]);
+
+	ck_assert_int_eq(sys_pipe2(fds, O_NONBLOCK | O_CLOEXEC), 0);
+	ck_assert_int_eq(sys_read(fds[0], buf, 1), -EAGAIN);
+	ck_assert_int_eq(sys_close(fds[0]), 0);
+	ck_assert_int_eq(sys_write(fds[1], "x", 1), -EPIPE);   /* no reader */
+	sys_close(fds[1]);
+	ck_assert_int_eq(sys_pipe2(fds, 0x1), -EINVAL);
+}
+END_TEST
+
+START_TEST(pipe_ring_wraps_and_fills)
+{
+	static char in[3000], out[3000];
+	int fds[2];
+	long n, total = 0;
+
+
+	ck_assert_int_eq(sys_pipe2(fds, O_NONBLOCK), 0);
+	/* many rounds through the 16 KiB ring, each checked */
+	for (int round = 0; round < 40; round++) {
+		for (size_t i = 0; i < sizeof(in); i++)
+			in[i] = (char)(round * 31 + i);
+		ck_assert_int_eq(sys_write(fds[1], in, sizeof(in)), (long)sizeof(in));
+		ck_assert_int_eq(sys_read(fds[0], out, sizeof(out)), (long)sizeof(out));
+		ck_assert_int_eq(memcmp(in, out, sizeof(in)), 0);
+	}
+	/* fill it: a write of <= PIPE_BUF bytes goes in whole or not at all */
+	while ((n = sys_write(fds[1], in, sizeof(in))) > 0)
+		total += n;
+	ck_assert_int_eq(n, -EAGAIN);
+	ck_assert_int_eq(total, 15000);                 /* 5 x 3000; 1384 left */
+	ck_assert_int_eq(sys_write(fds[1], in, 1384), 1384);
+	ck_assert_int_eq(sys_write(fds[1], in, 1), -EAGAIN);
+	sys_close(fds[0]);
+	sys_close(fds[1]);
+}
+END_TEST
+
+/* --- mounts, devtmpfs, proc ------------------------------------------------------ */
+
+START_TEST(mount_umount_busy)
+{
+	char buf[512];
+	long fd;
+
+	sys_mkdir("/proc", 0555);
+	ck_assert_int_eq(sys_mount("none", "/proc", "nosuchfs", 0, NULL), -ENODEV);
+	ck_assert_int_eq(sys_mount("none", "/nope", "proc", 0, NULL), -ENOENT);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	ck_assert_int_gt(read_all("/proc/meminfo", buf, sizeof(buf)), 0);
+	ck_assert_ptr_nonnull(strstr(buf, "MemTotal:"));
+	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "rootfs / rootfs rw 0 0\nproc /proc proc rw 0 0\n");
+	fd = sys_open("/proc/vmstat", O_RDONLY, 0);
+	ck_assert_int_eq(sys_umount2("/proc", 0), -EBUSY);     /* a file is open */
+	sys_close(fd);
+	ck_assert_int_eq(sys_chdir("/proc"), 0);
+	ck_assert_int_eq(sys_umount2("/proc", 0), -EBUSY);     /* it is our cwd */
+	ck_assert_int_eq(sys_chdir("/"), 0);
+	ck_assert_int_eq(sys_umount2("/", 0), -EBUSY);
+	ck_assert_int_eq(sys_umount2("/nope", 0), -ENOENT);
+	sys_mkdir("/d", 0755);
+	ck_assert_int_eq(sys_umount2("/d", 0), -EINVAL);       /* not a mount */
+	ck_assert_int_eq(sys_umount2("/proc", 0), 0);
+	ck_assert_int_eq(read_all("/proc/meminfo", buf, sizeof(buf)), -ENOENT);
+	/* a ramfs on a directory hides what is below, until umount */
+	make_file("/d/under", "u");
+	ck_assert_int_eq(sys_mount("none", "/d", "tmpfs", 0, NULL), 0);
+	ck_assert_int_eq(read_all("/d/under", buf, sizeof(buf)), -ENOENT);
+	make_file("/d/over", "o");
+	ck_assert_int_eq(sys_rmdir("/d"), -EBUSY);
+	ck_assert_int_eq(sys_umount2("/d", 0), 0);
+	ck_assert_int_eq(read_all("/d/under", buf, sizeof(buf)), 1);
+	ck_assert_int_eq(read_all("/d/over", buf, sizeof(buf)), -ENOENT);
+}
+END_TEST
+
+START_TEST(devtmpfs_null_zero_console_nodes)
+{
+	char names[512], buf[8];
+	struct stat st;
+	long fd;
+
+	sys_mkdir("/dev", 0755);
+	ck_assert_int_eq(sys_mount("none", "/dev", "devtmpfs", 0, NULL), 0);
+	list_dir("/dev", names, sizeof(names), sizeof(names));
+	ck_assert_str_eq(names, ".:4 ..:4 console:2 null:2 zero:2 ");
+	ck_assert_int_eq(sys_stat("/dev/null", &st), 0);
+	ck_assert_int_eq(st.st_mode, S_IFCHR | 0666);
+	ck_assert_uint_eq(st.st_rdev, 0x103);           /* new_encode_dev(1, 3) */
+	fd = sys_open("/dev/null", O_RDWR, 0);
+	ck_assert_int_eq(sys_write(fd, "abc", 3), 3);
+	ck_assert_int_eq(sys_read(fd, buf, 8), 0);
+	sys_close(fd);
+	fd = sys_open("/dev/zero", O_RDONLY, 0);
+	memset(buf, 1, sizeof(buf));
+	ck_assert_int_eq(sys_read(fd, buf, 8), 8);
+	ck_assert_int_eq(memcmp(buf, "\0\0\0\0\0\0\0\0", 8), 0);
+	sys_close(fd);
+	ck_assert_int_eq(sys_stat("/dev/sdz", &st), -ENOENT);
+}
+END_TEST
+
+START_TEST(stat_encodes_device_numbers_as_linux)
+{
+	ck_assert_uint_eq(new_encode_dev(8, 1), 0x801);
+	ck_assert_uint_eq(new_encode_dev(253, 0), 0xfd00);
+	ck_assert_uint_eq(new_encode_dev(8, 300), (300 & 0xff) | (8 << 8) | ((300 & ~0xff) << 12));
+	ck_assert_uint_eq(sizeof(struct stat), 144);
+}
+END_TEST
+
+START_TEST(proc_pid_stat_has_52_fields)
+{
+	char buf[1024];
+	int fields = 0;
+	char *p;
+
+	sys_mkdir("/proc", 0555);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	strcpy(current->comm, "host");
+	ck_assert_int_gt(read_all("/proc/self/stat", buf, sizeof(buf)), 0);
+	ck_assert_int_eq(strncmp(buf, "1 (host) R 0 0 0 0 -1 ", 22), 0);
+	for (p = buf; *p; p++)
+		if (*p == ' ')
+			fields++;
+	ck_assert_int_eq(fields + 1, 52);
+	ck_assert_int_gt(read_all("/proc/1/stat", buf, sizeof(buf)), 0);
+	ck_assert_int_eq(read_all("/proc/99/stat", buf, sizeof(buf)), -ENOENT);
+	ck_assert_int_eq(read_all("/proc/1/stack", buf, sizeof(buf)), 0);
+}
+END_TEST
+
+START_TEST(proc_meminfo_layout_as_linux)
+{
+	char buf[1024];
+	unsigned long v;
+	char label[32];
+
+	proc_meminfo_show(buf, sizeof(buf));
+	/* "MemTotal:       16380 kB": label, padding to column 16, %8lu kB */
+	ck_assert_int_eq(sscanf(buf, "%31s %lu kB", label, &v), 2);
+	ck_assert_str_eq(label, "MemTotal:");
+	ck_assert_uint_eq(v, totalram_pages() * 4);
+	ck_assert_int_eq(strchr(buf, '\n') - buf, 16 + 8 + 3);
+	ck_assert_ptr_nonnull(strstr(buf, "\nMemFree:        "));
+	proc_vmstat_show(buf, sizeof(buf));
+	ck_assert_int_eq(strncmp(buf, "nr_free_pages ", 14), 0);
+	ck_assert_ptr_nonnull(strstr(buf, "\npgpgin "));
+	ck_assert_ptr_nonnull(strstr(buf, "\npgpgout "));
+}
+END_TEST
+
+/* --- the console tty ------------------------------------------------------------- */
+
+static int sigint_pgrp;
+int kill_pgrp(int pgrp, int sig)
+{
+	if (sig == 2)
+		sigint_pgrp = pgrp;
+	return 0;
+}
+
+static void type(const char *s)
+{
+	while (*s)
+		n_tty_receive_char(tty_console(), *s++);
+}
+
+START_TEST(tty_canonical_editing_echo_eof_intr)
+{
+	char buf[64];
+	int pgrp = 7;
+
+	host_console_len = 0;
+	type("ls -x\x7f\x7fl\r");
+	ck_assert_str_eq(host_console_buf, "ls -x\b \b\b \bl\n");
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 5);
+	ck_assert_int_eq(memcmp(buf, "ls l\n", 5), 0);
+	/* ^U kills the line; a read returns at most one line */
+	type("junk\x15one\ntwo\n");
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 4);
+	ck_assert_int_eq(memcmp(buf, "one\n", 4), 0);
+	ck_assert_int_eq(sys_read(0, buf, 2), 2);       /* a short read ... */
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 2);   /* ... the rest */
+	ck_assert_int_eq(memcmp(buf, "o\n", 2), 0);
+	/* ^D: the pending text without newline, then on an empty line EOF */
+	type("abc\x04");
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 3);
+	type("\x04");
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 0);
+	/* ^C: SIGINT to the foreground group set with TIOCSPGRP */
+	ck_assert_int_eq(sys_ioctl(0, 0x5410, (unsigned long)&pgrp), 0);
+	pgrp = 0;
+	ck_assert_int_eq(sys_ioctl(0, 0x540F, (unsigned long)&pgrp), 0);
+	ck_assert_int_eq(pgrp, 7);
+	host_console_len = 0;
+	type("half\x03");
+	ck_assert_int_eq(sigint_pgrp, 7);
+	ck_assert_str_eq(host_console_buf, "half^C\n");
+	type("x\n");
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 2);    /* "half" is gone */
+	/* output goes raw to the consoles */
+	host_console_len = 0;
+	ck_assert_int_eq(sys_write(1, "out\n", 4), 4);
+	ck_assert_str_eq(host_console_buf, "out\n");
+	ck_assert_int_eq(sys_ioctl(1, 0x1234, 0), -ENOTTY);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("VFS");
+	TCase *core = tcase_create("Core");
+	TCase *limits = tcase_create("Limits");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_test(core, lookup_absolute_relative_dot_dotdot);
+	tcase_add_test(core, ramfs_read_write_seek_truncate_append);
+	tcase_add_test(core, ramfs_large_file_round_trip);
+	tcase_add_test(core, getdents64_lists_entries_with_types);
+	tcase_add_test(core, fd_lowest_free_dup_dup2_close);
+	tcase_add_test(core, fork_copies_table_exec_closes_cloexec);
+	tcase_add_test(core, pipe_data_eof_epipe);
+	tcase_add_test(core, mount_umount_busy);
+	tcase_add_test(core, devtmpfs_null_zero_console_nodes);
+	tcase_add_test(core, proc_pid_stat_has_52_fields);
+	tcase_add_test(core, proc_meminfo_layout_as_linux);
+	tcase_add_test(core, tty_canonical_editing_echo_eof_intr);
+	suite_add_tcase(s, core);
+
+	tcase_add_checked_fixture(limits, setup, teardown);
+	tcase_add_test(limits, lookup_errors_as_linux);
+	tcase_add_test(limits, create_and_remove_errors_as_linux);
+	tcase_add_test(limits, ramfs_unlinked_file_lives_while_open);
+	tcase_add_test(limits, fd_table_full_is_emfile);
+	tcase_add_test(limits, pipe_ring_wraps_and_fills);
+	tcase_add_test(limits, stat_encodes_device_numbers_as_linux);
+	suite_add_tcase(s, limits);
+	return s;
+}

@@ -1,0 +1,16 @@
+#!/bin/bash
+# Outside oracle for check_initramfs: archives written by the host's GNU
+# cpio (-o -H newc), from a small tree made here.  Usage: make_archives.sh DIR
+set -euo pipefail
+out=$1
+rm -rf "$out"
+mkdir -p "$out/tree"
+cd "$out/tree"
+mkdir -p bin etc/rc.d empty
+printf 'hello from the initramfs\n' > etc/motd
+printf '#!/bin/sh\necho init\n' > init
+chmod 755 init
+: > etc/rc.d/emptyfile
+# a file of several pages, bytes i*13 mod 256 (the test recomputes them)
+python3 -c 'import sys; sys.stdout.buffer.write(bytes((i*13) % 256 for i in range(20000)))' > bin/big
+find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../good.cpio

@@ -1,0 +1,113 @@
+/*
+ * Host stand-ins for what the file layer (fs/) needs from the rest of the
+ * kernel: user copies (a host test's buffers are "user space": access_ok()
+ * then memcpy, as the brief of issue 7 asks), the raw console (captured in
+ * host_console_buf for the tty tests), the task list and the symbolised
+ * backtrace of /proc/<pid>/stack (empty: nothing sleeps on the host).
+ */
+#include <spindle/uaccess.h>
+#include <spindle/console.h>
+#include <spindle/sched.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/printk.h>
+#include "host_fs.h"
+#include "../../../fs/internal.h"
+
+unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
+{
+	if (!access_ok(to, n) || !to)
+		return n;
+	memcpy(to, from, n);
+	return 0;
+}
+
+unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+	if (!access_ok(from, n) || !from)
+		return n;
+	memcpy(to, from, n);
+	return 0;
+}
+
+unsigned long clear_user(void __user *to, unsigned long n)
+{
+	if (!access_ok(to, n) || !to)
+		return n;
+	memset(to, 0, n);
+	return 0;
+}
+
+long strncpy_from_user(char *dst, const char __user *src, long count)
+{
+	long i;
+
+	if (!src || !access_ok(src, 1))
+		return -EFAULT;
+	for (i = 0; i < count; i++) {
+		dst[i] = src[i];
+		if (!dst[i])
+			return i;
+	}
+	return count;
+}
+
+char host_console_buf[HOST_CONSOLE_BUF];
+size_t host_console_len;
+
+void console_write_raw(const char *s, size_t len)
+{
+	if (host_console_len + len >= sizeof(host_console_buf))
+		len = sizeof(host_console_buf) - 1 - host_console_len;
+	memcpy(host_console_buf + host_console_len, s, len);
+	host_console_len += len;
+	host_console_buf[host_console_len] = '\0';
+}
+
+LIST_HEAD(task_list);
+
+void get_task_struct(struct task_struct *p) { p->refcount++; }
+void put_task_struct(struct task_struct *p) { p->refcount--; }
+
+unsigned int stack_trace_save_tsk(struct task_struct *p, unsigned long *store,
+				  unsigned int size)
+{
+	(void)p; (void)store; (void)size;
+	return 0;
+}
+
+int ksym_snprint(char *buf, size_t len, unsigned long addr)
+{
+	return scnprintf(buf, len, "%#lx", addr);
+}
+
+/* A fresh file tree: ramfs at "/", the other types registered, and the
+ * test task with descriptors 0-2 on the console and cwd "/". */
+void host_vfs_init(void)
+{
+	init_ramfs_fs();
+	init_devtmpfs();
+	init_proc_fs();
+	init_sysfs();
+	if (init_mount_tree())
+		abort();
+	if (!current->tasks.next)
+		list_add_tail(&current->tasks, &task_list);
+	current->pid = 1;
+	if (init_task_files(current))
+		abort();
+}
+
+/* Signals (kernel/signal.c) do not exist on the host: nothing is pending,
+ * and a ^C goes nowhere unless a test defines its own kill_pgrp. */
+bool signal_pending(struct task_struct *t)
+{
+	(void)t;
+	return false;
+}
+
+__weak int kill_pgrp(int pgrp, int sig)
+{
+	(void)pgrp; (void)sig;
+	return -ESRCH;
+}

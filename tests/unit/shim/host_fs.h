@@ -1,0 +1,13 @@
+/* Host stand-ins for the file layer's tests (host_fs.c). */
+#ifndef HOST_FS_H
+#define HOST_FS_H
+
+#include <stddef.h>
+
+#define HOST_CONSOLE_BUF 8192
+extern char host_console_buf[HOST_CONSOLE_BUF];
+extern size_t host_console_len;
+
+void host_vfs_init(void);
+
+#endif
