@@ -40,7 +40,9 @@ struct file *fget(unsigned int fd)
 	if (!files || fd >= NR_OPEN_DEFAULT)
 		return NULL;
 	spin_lock(&files->file_lock);
-	if (files->fd[fd])
+	/* a slot reserved by an open still in progress holds an error
+	 * pointer: not a file yet (openat(fd, ...) naming it found one) */
+	if (files->fd[fd] && !IS_ERR(files->fd[fd]))
 		f = get_file(files->fd[fd]);
 	spin_unlock(&files->file_lock);
 	return f;

@@ -278,14 +278,16 @@ static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
 }
 
 /* The n-th live task's pid (n from 0), or 0. */
+/* The pid of the n-th live task (the idle task, pid 0, is not listed,
+ * as in Linux), or -1 past the end. */
 static int nth_pid(loff_t n)
 {
 	struct task_struct *p;
-	int pid = 0;
+	int pid = -1;
 	unsigned long flags = local_irq_save();
 
 	list_for_each_entry(p, &task_list, tasks)
-		if (p->state != TASK_DEAD && n-- == 0) {
+		if (p->pid && p->state != TASK_DEAD && n-- == 0) {
 			pid = p->pid;
 			break;
 		}
@@ -311,7 +313,7 @@ static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 		char name[16];
 		int pid = nth_pid(ctx->pos - 3 - nfixed), len;
 
-		if (!pid)
+		if (pid < 0)
 			return 0;
 		len = snprintf(name, sizeof(name), "%d", pid);
 		if (!dir_emit(ctx, name, len, 1000 + pid, DT_DIR))

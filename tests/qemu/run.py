@@ -647,14 +647,19 @@ def describe(outcome, stderr=""):
 
 
 def check_test_lines(text):
-    """The kernel's test-report rules for `exit: pass`: list what's wrong."""
+    """The kernel's test-report rules for `exit: pass`: list what's wrong.
+
+    A log may hold several test runs (the kernel's suites, then user-space
+    test programs run one after another), each ending with its closing
+    line: every closing line must agree with the TEST lines since the one
+    before it, and no TEST line may come after the last closing line.
+    """
     problems = []
-    lines = text.splitlines()
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
-    last_test = None
-    for i, line in enumerate(lines):
+    pending = False             # TEST lines not yet covered by a closing line
+    for line in text.splitlines():
         if line.startswith("TEST "):
-            last_test = i
+            pending = True
             m = TEST_RE.match(line)
             if m:
                 counts[m.group(1)] += 1
@@ -662,28 +667,22 @@ def check_test_lines(text):
                 problems.append("test failed: " + line)
         if "PANIC:" in line:
             problems.append("panic: " + line.strip())
-    if last_test is None:
-        return problems
-
-    # The closing line must come after the last TEST line; the last one counts.
-    closing = None
-    for line in lines[last_test + 1:]:
-        m = CLOSING_RE.match(line.strip())
-        if m:
-            closing = m
-    if closing is None:
+        closing = CLOSING_RE.match(line.strip())
+        if closing and pending:
+            passed, failed = int(closing.group(1)), int(closing.group(2))
+            if failed:
+                problems.append("closing line reports %d failed" % failed)
+            said = [("passed", passed, counts["PASS"]), ("failed", failed, counts["FAIL"])]
+            if closing.group(3) is not None:
+                said.append(("skipped", int(closing.group(3)), counts["SKIP"]))
+            for word, n, seen in said:
+                if n != seen:
+                    problems.append("closing line says %d %s but the log has %d such "
+                                    "TEST lines" % (n, word, seen))
+            counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+            pending = False
+    if pending:
         problems.append("no closing line '<N> passed, <M> failed' after the last TEST line")
-        return problems
-    passed, failed = int(closing.group(1)), int(closing.group(2))
-    if failed:
-        problems.append("closing line reports %d failed" % failed)
-    said = [("passed", passed, counts["PASS"]), ("failed", failed, counts["FAIL"])]
-    if closing.group(3) is not None:
-        said.append(("skipped", int(closing.group(3)), counts["SKIP"]))
-    for word, n, seen in said:
-        if n != seen:
-            problems.append("closing line says %d %s but the log has %d such TEST lines"
-                            % (n, word, seen))
     return problems
 
 
@@ -1114,6 +1113,14 @@ class SelfTest(unittest.TestCase):
         log = self.LOG.replace("0 failed", "1 failed")
         self.assertTrue(any("reports 1 failed" in x for x in
                             self.judge(self.BOOT, "pass", log)))
+
+    def test_two_runs_each_closed(self):
+        two = CLOSING_OK + "TEST user.a PASS\n1 passed, 0 failed\n"
+        self.assertEqual(self.judge("", "pass", two), [])
+        r = self.judge("", "pass", CLOSING_OK + "TEST user.a PASS\n2 passed, 0 failed\n")
+        self.assertEqual(r, ["closing line says 2 passed but the log has 1 such TEST lines"])
+        r = self.judge("", "pass", CLOSING_OK + "TEST user.a PASS\n")
+        self.assertIn("no closing line", r[0])
 
     def test_missing_closing_line(self):
         log = self.LOG.replace("2 passed, 0 failed\n", "")

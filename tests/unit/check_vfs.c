@@ -302,6 +302,18 @@ START_TEST(fd_lowest_free_dup_dup2_close)
 }
 END_TEST
 
+/* The fuzzer's find: openat() relative to the very descriptor the open
+ * has reserved for itself (a placeholder, not yet a file) is EBADF,
+ * not a kernel crash. */
+START_TEST(openat_on_a_reserved_descriptor_is_ebadf)
+{
+	make_file("/f", "x");
+	/* 3 is the lowest free descriptor: the open reserves it first */
+	ck_assert_int_eq(sys_openat(3, "f", O_RDONLY, 0), -EBADF);
+	ck_assert_int_eq(sys_open("/f", O_RDONLY, 0), 3);      /* and gave it back */
+}
+END_TEST
+
 START_TEST(fd_table_full_is_emfile)
 {
 	int n = 0;
@@ -579,6 +591,7 @@ Suite *unit_suite(void)
 
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, lookup_absolute_relative_dot_dotdot);
+	tcase_add_test(core, openat_on_a_reserved_descriptor_is_ebadf);
 	tcase_add_test(core, ramfs_read_write_seek_truncate_append);
 	tcase_add_test(core, ramfs_large_file_round_trip);
 	tcase_add_test(core, getdents64_lists_entries_with_types);
