@@ -78,8 +78,7 @@ KERNEL_OBJS += \
 	$(K)/exec.o \
 	$(K)/exit.o \
 	$(K)/signal.o \
-	$(K)/sys.o \
-	$(K)/fs_fallback.o
+	$(K)/sys.o
 
 # In-kernel test suites (run with test=<suite>).
 KTEST_OBJS := \

@@ -35,6 +35,8 @@
  * name exists, so the suite runs with or without a filesystem.
  */
 #define pr_fmt(fmt) "exec: " fmt
+#include <spindle/fs.h>
+#include <spindle/err.h>
 #include <spindle/process.h>
 #include <spindle/mm_types.h>
 #include <spindle/signal.h>
@@ -56,21 +58,11 @@
 #define MAX_PHNUM       64
 #define MMAP_MIN_ADDR   0x10000ul       /* no segment below: NULL must fault */
 #define NR_AUXV         12              /* pairs written by create_elf_tables() */
-#define O_RDONLY        0
 
-/* fs/ provides these (contract 3 and 4); kernel/fs_fallback.c has weak
- * stand-ins (no files: -ENOENT) until it is merged. */
-struct file;
-struct file *filp_open(const char *path, int flags, umode_t mode);
-ssize_t kernel_read(struct file *f, void *buf, size_t count, loff_t *pos);
-void fput(struct file *f);
-void files_close_on_exec(struct task_struct *t);
-
-/* fs returns ERR_PTR(-errno) (include/spindle/err.h, fs's); read it here
- * without depending on that header. */
+/* fs returns ERR_PTR(-errno) (include/spindle/err.h). */
 static inline bool file_is_err(const struct file *f)
 {
-	return (unsigned long)f >= (unsigned long)-4095;
+	return IS_ERR(f);
 }
 
 /* Programs linked into the kernel (kernel/tests/user/embed.S). */

@@ -21,6 +21,8 @@
  * Locking: the parent/children links and exit_state change with
  * interrupts off (one CPU; kill_pgrp() may run in an interrupt handler).
  */
+#include <spindle/fs.h>
+#include <spindle/err.h>
 #include <spindle/process.h>
 #include <spindle/mm_types.h>
 #include <spindle/signal.h>
@@ -34,8 +36,6 @@
 
 struct task_struct *init_process;
 
-/* fs/ provides it (contract 4); kernel/fs_fallback.c has a weak no-op. */
-void exit_files(struct task_struct *t);
 
 /* Free what a reaped zombie still holds; drop the parent's reference. */
 static void release_task(struct task_struct *t)

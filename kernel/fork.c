@@ -9,6 +9,8 @@
  * ret_from_fork (entry.S), which leaves for user mode from its copy of
  * the parent's pt_regs.  vfork is fork here (the copy is eager anyway).
  */
+#include <spindle/fs.h>
+#include <spindle/err.h>
 #include <spindle/process.h>
 #include <spindle/mm_types.h>
 #include <spindle/signal.h>
@@ -21,9 +23,6 @@
 #include <asm/ptrace.h>
 #include <asm/pgtable.h>
 
-/* fs/ provides these (contract 4); kernel/fs_fallback.c has weak no-ops. */
-int copy_files(struct task_struct *child, struct task_struct *parent);
-int init_task_files(struct task_struct *t);
 
 /* Make child a child of the current task; interrupts off inside. */
 static void link_child(struct task_struct *child)

@@ -5,6 +5,8 @@
  * user process at the end of boot.
  */
 #define pr_fmt(fmt) "init: " fmt
+#include <spindle/fs.h>
+#include <spindle/err.h>
 #include <spindle/process.h>
 #include <spindle/signal.h>
 #include <spindle/syscalls.h>
@@ -230,8 +232,6 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg)
 	}
 }
 
-/* fs/ provides it (contract 4); kernel/fs_fallback.c has a weak stand-in. */
-int init_task_files(struct task_struct *t);
 
 /*
  * The end of boot (kernel/main.c): pid 1, the "init" kernel thread, execs
