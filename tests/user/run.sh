@@ -96,12 +96,18 @@ dd_case status_none bs=64k status=none
 dd_case noxfer bs=64k status=noxfer
 dd_case past_end bs=64k skip=100
 
-# pipes: short reads are partial records; without bs=, output is reblocked
+# pipes: short reads are partial records; without bs=, output is reblocked.
+# How a pipe's writer and reader interleave is up to the host's scheduler,
+# so the split between full and partial records may differ from run to run
+# (5+0 or 4+2 records for the same 5000 bytes): compare the data and the
+# bytes line, and only the shape of the records lines.
 for args in "bs=1000" ""; do
 	head -c 5000 "$T/rand.bin" | dd of="$T/p.gnu" $args 2> "$T/p.gnu.err"
 	head -c 5000 "$T/rand.bin" | "$BIN/dd" of="$T/p.ours" $args 2> "$T/p.ours.err"
-	sed -E 's/copied, .*/copied/' "$T/p.gnu.err" > "$T/p.gnu.sum"
-	sed -E 's/copied, .*/copied/' "$T/p.ours.err" > "$T/p.ours.sum"
+	for w in gnu ours; do
+		sed -E 's/copied, .*/copied/; s/^[0-9]+\+[0-9]+ records (in|out)$/N+M records \1/' \
+			"$T/p.$w.err" > "$T/p.$w.sum"
+	done
 	if cmp -s "$T/p.gnu" "$T/p.ours" && cmp -s "$T/p.gnu.sum" "$T/p.ours.sum"; then
 		pass "dd_pipe${args:+_bs}"
 	else
