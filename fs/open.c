@@ -136,6 +136,34 @@ struct file *file_open_at(int dfd, const char *name, int flags, umode_t mode)
 	return f;
 }
 
+/*
+ * ftruncate(fd, length): a regular file, open for writing, gets exactly
+ * length bytes -- cut, or grown with zeros (dd seek=N without
+ * conv=notrunc does this).  Errors as Linux: EBADF, EINVAL for a
+ * negative length, anything but a regular file, or a file not open for
+ * writing.
+ */
+long sys_ftruncate(unsigned int fd, off_t length)
+{
+	struct file *f = fget(fd);
+	struct inode *inode;
+	long err;
+
+	if (!f)
+		return -EBADF;
+	inode = f->f_inode;
+	if (length < 0 || !S_ISREG(inode->i_mode) || !(f->f_mode & FMODE_WRITE) ||
+	    !inode->i_op || !inode->i_op->setsize) {
+		fput(f);
+		return -EINVAL;
+	}
+	mutex_lock(&inode->i_mutex);
+	err = inode->i_op->setsize(inode, length);
+	mutex_unlock(&inode->i_mutex);
+	fput(f);
+	return err;
+}
+
 struct file *filp_open(const char *kpath, int flags, umode_t mode)
 {
 	return file_open_at(AT_FDCWD, kpath, flags, mode);

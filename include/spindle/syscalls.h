@@ -62,6 +62,7 @@ struct sigaction;
 #define __NR_uname              63
 #define __NR_fsync              74
 #define __NR_fdatasync          75
+#define __NR_ftruncate          77
 #define __NR_getcwd             79
 #define __NR_chdir              80
 #define __NR_mkdir              83
@@ -99,6 +100,7 @@ long sys_dup(unsigned int fildes);
 long sys_dup2(unsigned int oldfd, unsigned int newfd);
 long sys_fsync(unsigned int fd);
 long sys_fdatasync(unsigned int fd);
+long sys_ftruncate(unsigned int fd, off_t length);
 long sys_getcwd(char __user *buf, unsigned long size);
 long sys_chdir(const char __user *filename);
 long sys_mkdir(const char __user *pathname, umode_t mode);

@@ -25,6 +25,7 @@ long sys_fstat(unsigned int fd, struct stat *statbuf);
 long sys_lseek(unsigned int fd, off_t offset, unsigned int whence);
 long sys_pread64(unsigned int fd, char *buf, size_t count, loff_t pos);
 long sys_pwrite64(unsigned int fd, const char *buf, size_t count, loff_t pos);
+long sys_ftruncate(unsigned int fd, off_t length);
 long sys_pipe(int *fildes);
 long sys_pipe2(int *fildes, int flags);
 long sys_dup(unsigned int fildes);
@@ -314,6 +315,26 @@ START_TEST(openat_on_a_reserved_descriptor_is_ebadf)
 }
 END_TEST
 
+START_TEST(ftruncate_cuts_and_grows_with_zeros)
+{
+	char buf[16];
+	long fd, ro;
+
+	make_file("/f", "abcdef");
+	fd = sys_open("/f", O_RDWR, 0);
+	ro = sys_open("/f", O_RDONLY, 0);
+	ck_assert_int_eq(sys_ftruncate(fd, 3), 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, sizeof(buf), 0), 3);
+	ck_assert_int_eq(memcmp(buf, "abc", 3), 0);
+	ck_assert_int_eq(sys_ftruncate(fd, 8), 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, sizeof(buf), 0), 8);
+	ck_assert_int_eq(memcmp(buf, "abc\0\0\0\0\0", 8), 0);      /* grown with zeros */
+	ck_assert_int_eq(sys_ftruncate(ro, 1), -EINVAL);        /* not open for writing */
+	ck_assert_int_eq(sys_ftruncate(fd, -1), -EINVAL);
+	ck_assert_int_eq(sys_ftruncate(40, 0), -EBADF);
+}
+END_TEST
+
 START_TEST(fd_table_full_is_emfile)
 {
 	int n = 0;
@@ -592,6 +613,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, lookup_absolute_relative_dot_dotdot);
 	tcase_add_test(core, openat_on_a_reserved_descriptor_is_ebadf);
+	tcase_add_test(core, ftruncate_cuts_and_grows_with_zeros);
 	tcase_add_test(core, ramfs_read_write_seek_truncate_append);
 	tcase_add_test(core, ramfs_large_file_round_trip);
 	tcase_add_test(core, getdents64_lists_entries_with_types);

@@ -46,7 +46,7 @@
 #define SYS_uname          63
 #define SYS_fsync          74
 #define SYS_fdatasync      75
-#define SYS_ftruncate      77      /* not in contract 2 yet: ENOSYS on Spindle */
+#define SYS_ftruncate      77
 #define SYS_getcwd         79
 #define SYS_chdir          80
 #define SYS_mkdir          83

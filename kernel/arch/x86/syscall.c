@@ -107,6 +107,7 @@ SYSCALL2(kill, pid_t, int)
 SYSCALL1(uname, U(struct new_utsname))
 SYSCALL1(fsync, unsigned int)
 SYSCALL1(fdatasync, unsigned int)
+SYSCALL2(ftruncate, unsigned int, off_t)
 SYSCALL2(getcwd, U(char), unsigned long)
 SYSCALL1(chdir, U(const char))
 SYSCALL2(mkdir, U(const char), umode_t)
@@ -140,6 +141,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(fork), SYSCALL_ENTRY(vfork), SYSCALL_ENTRY(execve),
 	SYSCALL_ENTRY(exit), SYSCALL_ENTRY(wait4), SYSCALL_ENTRY(kill),
 	SYSCALL_ENTRY(uname), SYSCALL_ENTRY(fsync), SYSCALL_ENTRY(fdatasync),
+	SYSCALL_ENTRY(ftruncate),
 	SYSCALL_ENTRY(getcwd), SYSCALL_ENTRY(chdir), SYSCALL_ENTRY(mkdir),
 	SYSCALL_ENTRY(rmdir), SYSCALL_ENTRY(unlink), SYSCALL_ENTRY(setpgid),
 	SYSCALL_ENTRY(getppid), SYSCALL_ENTRY(getpgrp), SYSCALL_ENTRY(setsid),
