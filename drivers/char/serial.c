@@ -17,6 +17,7 @@
 #define UART_DLL(b)     ((b) + 0)   /* divisor latch low (DLAB=1) */
 #define UART_IER(b)     ((b) + 1)   /* interrupt enable (DLAB=0) */
 #define UART_DLM(b)     ((b) + 1)   /* divisor latch high (DLAB=1) */
+#define UART_IIR(b)     ((b) + 2)   /* interrupt identification (read) */
 #define UART_FCR(b)     ((b) + 2)   /* FIFO control (write) */
 #define UART_LCR(b)     ((b) + 3)   /* line control */
 #define UART_MCR(b)     ((b) + 4)   /* modem control */
@@ -29,6 +30,7 @@
 #define LSR_DR          0x01        /* data ready */
 #define LSR_THRE        0x20        /* transmit holding register empty */
 #define IER_RDI         0x01        /* interrupt when received data is available */
+#define IIR_NO_INT      0x01        /* no interrupt pending */
 #define COM1_IRQ        4           /* ISA IRQ of COM1 */
 
 #define UART_CLOCK      115200      /* divisor 1 = 115200 baud */
@@ -86,16 +88,20 @@ static void (*rx_handler)(char c);
 
 static irqreturn_t serial_interrupt(int irq, void *dev_id)
 {
-	bool any = false;
 	int c;
 
 	(void)irq; (void)dev_id;
-	while ((c = serial_getc()) >= 0) {
-		any = true;
+	/*
+	 * Ours if the UART says an interrupt is pending.  With the FIFO on,
+	 * that may be the "character timeout" one whose bytes an earlier
+	 * interrupt already took: still ours, handled by reading IIR.
+	 */
+	if (inb(UART_IIR(COM1)) & IIR_NO_INT)
+		return IRQ_NONE;
+	while ((c = serial_getc()) >= 0)
 		if (rx_handler)
 			rx_handler((char)c);
-	}
-	return any ? IRQ_HANDLED : IRQ_NONE;
+	return IRQ_HANDLED;
 }
 
 int serial_set_rx_handler(void (*fn)(char c))

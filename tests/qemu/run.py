@@ -56,6 +56,12 @@ scenario (shown by --list).  Keys marked * may repeat.
     expect: <regex>          * must appear in the log, after the previous
                                expect's match (so expects are in order)
     reject: <regex>          * must not appear anywhere in the log
+    type: <regex> => <text>  * keyboard input on the serial console: once
+                               <regex> matches the log (after where the
+                               previous type: matched), <text> is sent;
+                               escapes \n \r \t \\ and \xHH (\x03 is
+                               Ctrl-C).  E.g. type: ^/ # $ => echo hi\n
+                               (the shell's prompt, then a command line)
     check: <shell command>   * an outside check, run (bash, from the
                                repository root) after QEMU has exited,
                                only if the guest's judgement passed; it
@@ -224,6 +230,7 @@ class Scenario:
     expects: List[Expectation] = field(default_factory=list)
     rejects: List[Expectation] = field(default_factory=list)
     checks: List[str] = field(default_factory=list)
+    typing: List[tuple] = field(default_factory=list)   # (compiled regex, bytes)
     exit: str = "pass"
 
 
@@ -315,6 +322,16 @@ def parse_scenario(text, name, path=None):
                 raise error("bad regex %r: %s" % (value, e))
             exp = Expectation(value, pattern, lineno)
             (scn.expects if key == "expect" else scn.rejects).append(exp)
+        elif key == "type":
+            regex, arrow, text = value.partition("=>")
+            if not arrow or not regex.strip():
+                raise error("type needs '<regex> => <text>'")
+            try:
+                pattern = re.compile(regex.strip(), re.MULTILINE)
+                data = decode_typing(text.lstrip(" "))
+            except (re.error, ValueError) as e:
+                raise error("type: %s" % e)
+            scn.typing.append((pattern, data))
         elif key == "check":
             if not value:
                 raise error("check needs a shell command")
@@ -333,6 +350,27 @@ def parse_scenario(text, name, path=None):
     except ValueError as e:
         raise ScenarioError("%s: %s" % (where, e))
     return scn
+
+
+def decode_typing(text):
+    """'echo hi\\n' -> b'echo hi\\n' with the escapes a type: line allows."""
+    out, i = bytearray(), 0
+    while i < len(text):
+        c = text[i]
+        if c != "\\":
+            out += c.encode()
+            i += 1
+            continue
+        nxt = text[i + 1:i + 2]
+        if nxt in ("n", "r", "t", "\\"):
+            out += {"n": b"\n", "r": b"\r", "t": b"\t", "\\": b"\\"}[nxt]
+            i += 2
+        elif nxt == "x" and re.match(r"[0-9a-fA-F]{2}$", text[i + 2:i + 4]):
+            out.append(int(text[i + 2:i + 4], 16))
+            i += 4
+        else:
+            raise ValueError("bad escape in %r" % text)
+    return bytes(out)
 
 
 def parse_disk(value, lineno):
@@ -483,6 +521,64 @@ def drive_source(disk, workdir):
     return ["file=" + qopt(img), "format=" + disk.format]
 
 
+def serial_sock(raw_log):
+    return raw_log.parent / "serial.sock"
+
+
+def serial_chardev(scn, raw_log):
+    """COM1: a file -- or, when the scenario types, a socket the runner
+    connects to (QEMU waits for it), still logged to the same file."""
+    if not scn.typing:
+        return "file,id=serial0,path=" + qopt(raw_log)
+    return ("socket,id=serial0,path=%s,server=on,wait=on,logfile=%s"
+            % (qopt(serial_sock(raw_log)), qopt(raw_log)))
+
+
+class Typist:
+    """Types a scenario's type: lines into the serial socket, each once the
+    log shows its regex, and drains what the guest writes there (the log
+    file has it too)."""
+
+    def __init__(self, scn, raw_log, deadline):
+        import socket
+        self.steps, self.raw_log, self.pos = list(scn.typing), raw_log, 0
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        while True:                                 # QEMU creates it at start
+            try:
+                self.sock.connect(str(serial_sock(raw_log)))
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(POLL_INTERVAL)
+        self.sock.setblocking(False)
+
+    def poll(self):
+        try:
+            while self.sock.recv(65536):
+                pass
+        except OSError:
+            pass
+        if not self.steps:
+            return
+        try:
+            text = message_text(clean_log(self.raw_log.read_bytes()))
+        except FileNotFoundError:
+            return
+        pattern, data = self.steps[0]
+        m = pattern.search(text, self.pos)
+        if m:
+            self.pos = m.end()
+            self.steps.pop(0)
+            try:
+                self.sock.sendall(data)
+            except OSError:
+                pass
+
+    def close(self):
+        self.sock.close()
+
+
 def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
                  accel="tcg"):
     """Build the argument list that boots scenario scn.
@@ -497,7 +593,7 @@ def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
            "-display", "none",
            "-no-reboot",               # a reset ends QEMU (status 0)
            "-monitor", "none",
-           "-chardev", "file,id=serial0,path=" + qopt(raw_log),
+           "-chardev", serial_chardev(scn, raw_log),
            "-serial", "chardev:serial0",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
            "-boot", "d"]
@@ -616,9 +712,10 @@ CLOSING_RE = re.compile(r"^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$")
 
 
 def qemu_errors(stderr):
-    """QEMU's own error lines (warnings are not errors)."""
+    """QEMU's own error lines (warnings and notes are not errors: "info:
+    QEMU waiting for connection" comes with every typed-into console)."""
     return [l for l in stderr.splitlines()
-            if l.strip() and "warning:" not in l]
+            if l.strip() and "warning:" not in l and ": info:" not in l]
 
 
 def outcome_of(status, timed_out, stderr=""):
@@ -868,8 +965,13 @@ def run_scenario(scn, cfg):
             _running.add(proc)
         live = LiveLog(raw_log) if cfg.verbose else None
         deadline = time.monotonic() + timeout
+        typist = None
         try:
+            if scn.typing:
+                typist = Typist(scn, raw_log, deadline)
             while proc.poll() is None:
+                if typist:
+                    typist.poll()
                 if time.monotonic() >= deadline:
                     timed_out = True
                     kill_group(proc)
@@ -878,7 +980,13 @@ def run_scenario(scn, cfg):
                 if live:
                     live.poll()
                 time.sleep(POLL_INTERVAL)
+        except OSError as e:                # the serial socket never came
+            kill_group(proc)
+            proc.wait()
+            return Result(scn.name, ["cannot connect to the serial socket: %s" % e])
         finally:
+            if typist:
+                typist.close()
             with _running_lock:
                 _running.discard(proc)
         if live:
@@ -1191,6 +1299,16 @@ class SelfTest(unittest.TestCase):
             self.scn("machine: pc\ncdrom: scsi:0\n")
         with self.assertRaises(ScenarioError):
             self.scn("machine: pc\ncdrom: ahci:0\ndisk: a size=1M if=ahci index=0\n")
+
+    def test_typing(self):
+        s = self.scn("type: ^/ # $ => echo hi\\n\ntype: sleep => \\x03\n")
+        self.assertEqual([d for _, d in s.typing], [b"echo hi\n", b"\x03"])
+        line = " ".join(self.cmd("type: x => y\n"))
+        self.assertIn("socket,id=serial0,path=/w/serial.sock,server=on,wait=on,"
+                      "logfile=/w/serial.raw", line)
+        for bad in ("type: no arrow\n", "type: x => \\q\n", "type: ( => x\n"):
+            with self.assertRaises(ScenarioError):
+                self.scn(bad)
 
     def test_checks(self):
         scn = self.scn("check: test -d {dir} && grep -q hello {log}\n"

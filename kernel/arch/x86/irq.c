@@ -36,6 +36,10 @@
  * disabled: a level-triggered line nobody services would otherwise
  * interrupt forever and the machine would do nothing else. */
 #define IRQ_UNHANDLED_LIMIT     10000
+/* A stray unclaimed interrupt now and then is normal (a UART's FIFO
+ * timeout after the bytes were read, a late edge); this many in a row is
+ * worth a report. */
+#define IRQ_UNHANDLED_REPORT    100
 
 BUILD_BUG_ON(IRQ0_VECTOR + NR_IRQS != FIRST_SYSTEM_VECTOR);
 
@@ -291,16 +295,17 @@ int irq_set_level_triggered(unsigned int irq, bool active_low)
 	return err;
 }
 
-/* An interrupt no handler claimed.  Reported once; stopped if it persists. */
+/* An interrupt no handler claimed.  Reported once it keeps happening;
+ * stopped if it persists. */
 static void note_unhandled(unsigned int irq, struct irq_desc *d)
 {
-	if (!d->reported) {
+	if (++d->unhandled >= IRQ_UNHANDLED_REPORT && !d->reported) {
 		d->reported = true;
 		pr_err("irq %u: nobody cared (no handler returned IRQ_HANDLED)\n", irq);
 		for (struct irqaction *a = d->action; a; a = a->next)
 			pr_err("irq %u: handler %s\n", irq, a->name);
 	}
-	if (++d->unhandled == IRQ_UNHANDLED_LIMIT) {
+	if (d->unhandled == IRQ_UNHANDLED_LIMIT) {
 		pr_err("irq %u: %u unhandled interrupts in a row, disabling it\n",
 		       irq, IRQ_UNHANDLED_LIMIT);
 		d->depth++;
