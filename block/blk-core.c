@@ -63,14 +63,22 @@ static void part_stat_update_time(struct disk_stats *st, u64 now)
 	for (struct block_device *b = (first); b; \
 	     b = (b)->bd_partno ? (b)->bd_disk->part[0] : NULL)
 
+/* Which in_flight_rw counter a stat group counts in: writes and discards
+ * write, reads and flushes do not (Linux's op_is_write). */
+static int stat_group_dir(enum stat_group g)
+{
+	return g == STAT_WRITE || g == STAT_DISCARD;
+}
+
 /* An I/O to part begins: it is in flight from now. */
-void part_account_start(struct block_device *part, u64 now)
+void part_account_start(struct block_device *part, enum stat_group g, u64 now)
 {
 	unsigned long flags = local_irq_save();
 
 	for_each_acct_part(b, part) {
 		part_stat_update_time(&b->stats, now);
 		b->stats.in_flight++;
+		b->stats.in_flight_rw[stat_group_dir(g)]++;
 	}
 	local_irq_restore(flags);
 }
@@ -86,6 +94,7 @@ void part_account_done(struct block_device *part, enum stat_group g,
 	for_each_acct_part(b, part) {
 		part_stat_update_time(&b->stats, now);
 		b->stats.in_flight--;
+		b->stats.in_flight_rw[stat_group_dir(g)]--;
 		if (merged_away)
 			continue;
 		b->stats.ios[g]++;
@@ -102,7 +111,7 @@ static void blk_account_io_start(struct bio *bio, struct block_device *part)
 	bio->bi_acct_part = part;
 	bio->bi_acct_start_ns = ktime_get_ns();
 	bio->bi_acct_sectors = bio_sectors(bio);
-	part_account_start(part, bio->bi_acct_start_ns);
+	part_account_start(part, bio_stat_group(bio), bio->bi_acct_start_ns);
 }
 
 /* Called by bio_endio() for a bio that was accounted.  Any context. */

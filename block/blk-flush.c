@@ -167,7 +167,7 @@ static void blk_kick_flush(struct request_queue *q)
 	spin_unlock_irqrestore(&q->lock, flags);
 	blk_add_trace_rq(flush_rq, 'I', 0);
 	if (flush_rq->part)
-		part_account_start(flush_rq->part, flush_rq->start_time_ns);
+		part_account_start(flush_rq->part, STAT_FLUSH, flush_rq->start_time_ns);
 	blk_mq_run_hw_queue(q);
 }
 

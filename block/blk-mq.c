@@ -162,7 +162,7 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, st
 	rq->start_time_ns = ktime_get_ns();
 	bio->bi_next = NULL;
 	if (rq->part)
-		part_account_start(rq->part, rq->start_time_ns);
+		part_account_start(rq->part, bio_stat_group(bio), rq->start_time_ns);
 }
 
 /*
@@ -294,7 +294,7 @@ static void attempt_rq_merge(struct request_queue *q, struct request *rq, struct
 		rq->part->stats.merges[rq_data_dir(rq)]++;
 	/* next's data completes with rq now: it is no longer in flight */
 	if (next->part)
-		part_account_done(next->part, STAT_READ, 0, 0, true);
+		part_account_done(next->part, bio_stat_group(next->bio), 0, 0, true);
 	list_del_init(&next->queuelist);
 	list_add(&next->queuelist, &q->free_rqs);
 	wake_up(&q->rq_wait);

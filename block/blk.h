@@ -16,7 +16,7 @@ void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
 /* blk-core.c: /proc/diskstats accounting, of bios (bio-based devices) or
  * of requests (request-based ones, blk-mq.c) */
 enum stat_group bio_stat_group(const struct bio *bio);
-void part_account_start(struct block_device *part, u64 now);
+void part_account_start(struct block_device *part, enum stat_group g, u64 now);
 void part_account_done(struct block_device *part, enum stat_group g,
 		       unsigned int sectors, u64 start, bool merged_away);
 void blk_account_io_done(struct bio *bio);

@@ -159,6 +159,37 @@ ATTR_RO(size, size_show);
 ATTR_RO(start, start_show);
 ATTR_RO(dev, dev_show);
 ATTR_RO(stat, stat_show);
+/* inflight: reads and writes started and not completed, as Linux's
+ * "%8u %8u" -- what bench samples for its max_inflight. */
+static int inflight_show(struct inode *inode, char *buf, size_t size)
+{
+	const struct disk_stats *st = &attr_bdev(inode)->stats;
+
+	return scnprintf(buf, size, "%8u %8u\n", READ_ONCE(st->in_flight_rw[0]),
+			 READ_ONCE(st->in_flight_rw[1]));
+}
+ATTR_RO(inflight, inflight_show);
+
+/*
+ * queue/tags_peak -- Spindle's own file, not Linux's: the most tags the
+ * driver held at once since it was last reset by writing 0.  It is how
+ * bench (user/bin/bench.c, and the kernel's bench=) shows a queue depth
+ * at work: NCQ's 32 commands, IDE's one.
+ */
+static int tags_peak_show(struct inode *inode, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", READ_ONCE(attr_queue(inode)->tags_peak));
+}
+
+static int tags_peak_store(struct inode *inode, const char *buf, size_t len)
+{
+	if (len < 1 || buf[0] != '0')
+		return -EINVAL;
+	WRITE_ONCE(attr_queue(inode)->tags_peak, 0);
+	return 0;
+}
+static const struct pseudo_file attr_tags_peak = { .show = tags_peak_show,
+						   .store = tags_peak_store };
 ATTR_RO(nr_requests, nr_requests_show);
 ATTR_RO(max_sectors_kb, max_sectors_kb_show);
 ATTR_RO(logical_block_size, lbs_show);
@@ -189,16 +220,19 @@ struct sysfs_entry {
 
 static const struct sysfs_entry disk_entries[] = {
 	{ "size", 0444, &attr_size }, { "dev", 0444, &attr_dev }, { "stat", 0444, &attr_stat },
-	{ "trace", 0644, &attr_trace }, { "queue", 0555, NULL },
+	{ "trace", 0644, &attr_trace }, { "inflight", 0444, &attr_inflight },
+	{ "queue", 0555, NULL },
 };
 static const struct sysfs_entry part_entries[] = {
 	{ "size", 0444, &attr_size }, { "start", 0444, &attr_start },
 	{ "dev", 0444, &attr_dev }, { "stat", 0444, &attr_stat },
+	{ "inflight", 0444, &attr_inflight },
 };
 static const struct sysfs_entry queue_entries[] = {
 	{ "scheduler", 0644, &attr_scheduler }, { "nr_requests", 0444, &attr_nr_requests },
 	{ "max_sectors_kb", 0444, &attr_max_sectors_kb },
 	{ "logical_block_size", 0444, &attr_logical_block_size }, { "iosched", 0555, NULL },
+	{ "tags_peak", 0644, &attr_tags_peak },
 };
 
 /* --- directories ------------------------------------------------------------------ */

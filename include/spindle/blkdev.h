@@ -111,6 +111,7 @@ struct disk_stats {
 	u64 sectors[NR_STAT_GROUPS];
 	u64 nsecs[NR_STAT_GROUPS];          /* summed durations */
 	unsigned int in_flight;             /* started, not completed */
+	unsigned int in_flight_rw[2];       /* ... of them reads, writes (sysfs inflight) */
 	u64 io_ticks_ns;                    /* time with anything in flight */
 	u64 time_in_queue_ns;               /* in_flight-weighted time */
 	u64 stamp_ns;                       /* when the two above were last updated */

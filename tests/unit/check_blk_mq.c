@@ -147,7 +147,10 @@ START_TEST(plugged_sequential_bios_become_one_request)
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_uint_eq(seen_pos[0], 1000);
 	ck_assert_uint_eq(seen_sectors[0], 128);
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[1], 1);     /* one write */
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[0], 0);
 	complete_oldest(BLK_STS_OK);
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[1], 0);
 	ck_assert_int_eq(ended_ok, 16);
 	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_WRITE], 1);
 	ck_assert_uint_eq(disk->part[0]->stats.merges[STAT_WRITE], 15);

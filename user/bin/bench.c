@@ -19,9 +19,10 @@
  * own; the parent merges them: the elapsed time runs from the first
  * start to the last end, p99 is the nearest-rank 99th percentile.
  * merges= is the growth of the merge counters in /sys/block/DEV/stat;
- * max_inflight= is the peak of /sys/block/DEV/inflight as worker 0 saw it
- * every 32 I/Os (0 if there is no such file) -- an estimate, where the
- * kernel's bench reports the exact peak of tags in use.
+ * max_inflight= is the most commands the driver held at once during the
+ * run: /sys/block/DEV/queue/tags_peak, reset to 0 before the workers
+ * start (Spindle's own file; the kernel's bench= reads the same counter;
+ * 0 for a bio-based device, which has no tags).
  *
  * Writes destroy the data in the range.  Performance is shown by running
  * this, never asserted by a test.
@@ -42,7 +43,6 @@
 #define MAX_QD        256
 #define MAX_BS        (1u << 20)
 #define MAX_SAMPLES   (1u << 16)        /* latencies kept, over all workers */
-#define SAMPLE_EVERY  32                /* worker 0 reads inflight this often */
 
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite" };
 
@@ -54,7 +54,7 @@ struct job {
 
 /* what a worker sends back, followed by `samples` u64 latencies (ns) */
 struct result {
-	uint64_t ios, lat_sum, start, end, samples, max_inflight;
+	uint64_t ios, lat_sum, start, end, samples;
 	int64_t error;                  /* errno of the first failure, or 0 */
 };
 
@@ -127,14 +127,33 @@ static uint64_t disk_merges(const struct job *j)
 	return v[1] + v[5];             /* read merges, write merges */
 }
 
-static uint64_t disk_inflight(const struct job *j)
+/* DEV's queue/tags_peak file (see the top of this file). */
+static void tags_peak_path(const struct job *j, char *path, size_t size)
+{
+	snprintf(path, size, "/sys/block/%s/queue/tags_peak", j->dev);
+}
+
+static void tags_peak_reset(const struct job *j)
 {
 	char path[160];
-	uint64_t v[2] = { 0, 0 };
+	int fd;
 
-	snprintf(path, sizeof(path), "/sys/block/%s/inflight", j->dev);
-	read_numbers(path, v, 2);
-	return v[0] + v[1];
+	tags_peak_path(j, path, sizeof(path));
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		write(fd, "0", 1);
+		close(fd);
+	}
+}
+
+static uint64_t tags_peak(const struct job *j)
+{
+	char path[160];
+	uint64_t v = 0;
+
+	tags_peak_path(j, path, sizeof(path));
+	read_numbers(path, &v, 1);
+	return v;
 }
 
 static void write_all(int fd, const void *p, size_t n)
@@ -172,8 +191,10 @@ static void worker(const struct job *j, unsigned w, int out)
 	r.start = now_ns();
 	for (uint64_t i = w; i < total; i += j->qd) {
 		uint64_t block = random ? splitmix64(1 + i) % j->blocks : i % j->blocks;
-		uint64_t t0 = now_ns(), dt;
-		ssize_t n = write_mode ? pwrite(fd, buf, j->bs, (off_t)(block * j->bs))
+		uint64_t t0, dt;
+		ssize_t n;
+		t0 = now_ns();
+		n = write_mode ? pwrite(fd, buf, j->bs, (off_t)(block * j->bs))
 				       : pread(fd, buf, j->bs, (off_t)(block * j->bs));
 
 		dt = now_ns() - t0;
@@ -185,12 +206,6 @@ static void worker(const struct job *j, unsigned w, int out)
 			lat[r.ios] = dt;
 		r.ios++;
 		r.lat_sum += dt;
-		if (w == 0 && r.ios % SAMPLE_EVERY == 1) {
-			uint64_t f = disk_inflight(j);
-
-			if (f > r.max_inflight)
-				r.max_inflight = f;
-		}
 	}
 	r.end = now_ns();
 	r.samples = r.ios < cap ? r.ios : cap;
@@ -278,7 +293,7 @@ int main(int argc, char **argv)
 	int fds[MAX_QD], err, status = 0;
 	pid_t pids[MAX_QD];
 	uint64_t *lat, nlat = 0, ios = 0, lat_sum = 0, first = UINT64_MAX, last = 0;
-	uint64_t merges0, inflight = 0, us, iops, mbps10, p99 = 0;
+	uint64_t merges0, us, iops, mbps10, p99 = 0;
 	int64_t error = 0;
 
 	err = parse_job(argc, argv, &j);
@@ -290,6 +305,7 @@ int main(int argc, char **argv)
 		return 1;
 	lat = malloc(MAX_SAMPLES * sizeof(*lat));
 	merges0 = disk_merges(&j);
+	tags_peak_reset(&j);
 	fflush(stdout);
 	for (unsigned w = 0; w < j.qd; w++) {
 		int p[2];
@@ -325,8 +341,6 @@ int main(int argc, char **argv)
 			first = r.start;
 		if (r.end > last)
 			last = r.end;
-		if (r.max_inflight > inflight)
-			inflight = r.max_inflight;
 		close(fds[w]);
 	}
 	for (unsigned w = 0; w < j.qd; w++)
@@ -350,6 +364,6 @@ int main(int argc, char **argv)
 	       (unsigned long long)(mbps10 % 10),
 	       (unsigned long long)(ios ? lat_sum / ios / 1000 : 0),
 	       (unsigned long long)(p99 / 1000),
-	       (unsigned long long)(disk_merges(&j) - merges0), (unsigned long long)inflight);
+	       (unsigned long long)(disk_merges(&j) - merges0), (unsigned long long)tags_peak(&j));
 	return status;
 }
