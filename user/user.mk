@@ -92,7 +92,8 @@ $(UBUILD)/tests/%: $(UBUILD)/tests/%.o $(USER_LIBC) $(U)/user.ld
 # debug information (gdb reads the ones in build/user/bin).  cpio is given the names in
 # sorted order with -0 (NUL-separated), `--owner 0:0` so the files are
 # root's, and -H newc: the format the kernel's unpacker reads (fs part).
-$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*)
+$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
+		$(wildcard tests/user/sh/*)
 	$(quiet) CPIO $@
 	$(Q)rm -rf $(ROOTFS)
 	$(Q)mkdir -p $(ROOTFS)/bin $(ROOTFS)/tests $(ROOTFS)/etc $(ROOTFS)/dev \
@@ -101,6 +102,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*)
 	$(Q)cp $(USER_TBINS) $(ROOTFS)/tests/
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
+	$(Q)mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/
 	$(Q)cd $(ROOTFS) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp
 	$(Q)mv $@.tmp $@
