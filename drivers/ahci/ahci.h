@@ -363,7 +363,7 @@ struct ahci_host {
 	u32 ports_impl;                 /* PI */
 	int irq;
 	bool msi;
-	struct ahci_port *ports[AHCI_MAX_PORTS];  /* NULL: not implemented */
+	struct ahci_port *ports[AHCI_MAX_PORTS];  /* NULL: no such port (PI bit clear) */
 
 	/* recovery: one thread per host, woken by the interrupt handler */
 	struct task_struct *eh_thread;
