@@ -170,3 +170,70 @@ KTEST(block, elevator_switch_live)
 		      "scheduler file says %s", buf);
 	KT_ASSERT(elevator_switch(b->bd_disk->queue, "no-such") == -EINVAL);
 }
+
+/*
+ * REQ_NOWAIT on a full queue: with every request of nullb0 taken by
+ * commands the (slow) device has not finished, a bio that may not sleep
+ * for a request completes at once with BLK_STS_AGAIN (-EAGAIN) -- what
+ * io_uring and RWF_NOWAIT callers rely on -- while the others complete
+ * normally.
+ */
+struct nowait_batch {
+	struct wait_queue_head wait;
+	unsigned int pending, errors;
+};
+
+static void nowait_end_io(struct bio *bio)
+{
+	struct nowait_batch *b = bio->bi_private;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->wait.lock, flags);
+	if (bio->bi_status)
+		b->errors++;
+	b->pending--;
+	__wake_up_locked(&b->wait);             /* b is on the waiter's stack */
+	spin_unlock_irqrestore(&b->wait.lock, flags);
+	bio_put(bio);
+}
+
+KTEST(block, nowait_on_full_queue)
+{
+	struct block_device *b = lookup_bdev("nullb0");
+	struct nowait_batch batch = { 0 };
+	struct request_queue *q;
+	struct page *page;
+	struct bio *bio;
+	unsigned int n;
+	int err;
+
+	if (!b || !b->bd_disk->queue->tag_set)
+		KT_SKIP("no request-based nullb0 (boot with null_blk.nr_devices=1)");
+	q = b->bd_disk->queue;
+	page = alloc_page(GFP_KERNEL);
+	KT_ASSERT(page != NULL);
+	init_waitqueue_head(&batch.wait);
+	n = q->nr_requests;
+	batch.pending = n;
+	for (unsigned int i = 0; i < n; i++) {          /* far apart: no merging */
+		bio = bio_alloc(GFP_NOIO, 1);
+		bio_set_dev(bio, b);
+		bio->bi_iter.bi_sector = (sector_t)i * 4096;
+		bio->bi_opf = REQ_OP_READ;
+		bio->bi_end_io = nowait_end_io;
+		bio->bi_private = &batch;
+		bio_add_page(bio, page, PAGE_SIZE, 0);
+		submit_bio(bio);
+	}
+	bio = bio_alloc(GFP_NOIO, 1);
+	bio_set_dev(bio, b);
+	bio->bi_iter.bi_sector = 1;
+	bio->bi_opf = REQ_OP_READ | REQ_NOWAIT;
+	bio_add_page(bio, page, PAGE_SIZE, 0);
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	wait_event(batch.wait, READ_ONCE(batch.pending) == 0);
+	__free_page(page);
+	KT_ASSERT_MSG(err == -EAGAIN, "REQ_NOWAIT with %u requests taken: %d", n, err);
+	KT_ASSERT_MSG(batch.errors == 0, "%u of the %u reads failed", batch.errors, n);
+}
