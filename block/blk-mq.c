@@ -120,6 +120,7 @@ static void blk_mq_free_request(struct request *rq)
 		q->tag_rq[rq->tag] = NULL;
 		rq->tag = -1;
 		q->busy = false;                /* a slot is free: try again */
+		q->restart_seq++;               /* ... also for a run parking now */
 	}
 	/* the flush request is the queue's own; requests in a flush
 	 * sequence live on after their data step */
@@ -414,19 +415,20 @@ static struct request *blk_mq_next_to_dispatch(struct request_queue *q)
 
 void blk_mq_run_hw_queue(struct request_queue *q)
 {
-	struct task_struct *outer = READ_ONCE(q->dispatch_task);
+	struct request_queue *outer = current->blk_dispatch_q;
 
 	/*
 	 * A driver that completes inside queue_rq() (null_blk irqmode=0)
 	 * ends the request here, and blk_mq_end_request() runs the queue
 	 * again: that inner run is not needed -- this loop goes on while
-	 * tags are free -- and would nest one stack frame per request.
+	 * tags are free -- and would nest one stack frame per request.  The
+	 * mark is the task's own: another task may run the queue meanwhile.
 	 */
-	if (outer == current)
+	if (outer == q)
 		return;
-	WRITE_ONCE(q->dispatch_task, current);
+	current->blk_dispatch_q = q;
 	__blk_mq_run_hw_queue(q);
-	WRITE_ONCE(q->dispatch_task, outer);
+	current->blk_dispatch_q = outer;
 }
 
 static void __blk_mq_run_hw_queue(struct request_queue *q)
@@ -469,6 +471,10 @@ static void __blk_mq_run_hw_queue(struct request_queue *q)
 
 void blk_mq_start_request(struct request *rq)
 {
+	unsigned long flags = local_irq_save();
+
+	rq->gen = ++rq->q->rq_gen;              /* this dispatch, for the timeout scan */
+	local_irq_restore(flags);
 	rq->io_start_time_ns = ktime_get_ns();
 	rq->deadline_ns = rq->io_start_time_ns +
 			  jiffies_to_msecs(rq->q->rq_timeout) * NSEC_PER_MSEC;
@@ -668,6 +674,7 @@ static void __blk_mq_requeue(struct request *rq)
 	}
 	list_add(&rq->queuelist, &q->dispatch);
 	q->busy = false;
+	q->restart_seq++;
 	spin_unlock_irqrestore(&q->lock, flags);
 	blk_mq_run_hw_queue(q);
 }
@@ -742,25 +749,37 @@ void blk_mq_unfreeze_queue(struct request_queue *q)
  * completed after q->rq_timeout is late: a lost interrupt, a hung device.
  * The driver's timeout handler decides -- usually reset the controller
  * and fail or retry the request.  rq->state makes sure a completion that
- * races with the handler counts once.  kblockd runs this once a second;
- * it is also the only one that ends requests, so a request it looks at
- * cannot be freed under it.
+ * races with the handler counts once.  kblockd runs this once a second.
+ *
+ * A request can end while kblockd looks at it (a submitter ends one that
+ * queue_rq refused, null_blk irqmode=0 ends them inline) and be reused:
+ * so the late one is recognised by the number of its dispatch (rq->gen)
+ * as well as its tag, checked under q->lock -- and without a driver
+ * handler, completed under it.  A driver's handler may sleep, so it runs
+ * unlocked and checks the request against its own state (IDE: the
+ * channel's active request; AHCI: the slot's).
  */
-static void blk_mq_rq_timed_out(struct request *rq, u64 now)
+static void blk_mq_rq_timed_out(struct request_queue *q, unsigned int tag,
+				struct request *rq, u64 gen, u64 now)
 {
-	struct request_queue *q = rq->q;
 	const char *name = rq->part ? rq->part->bd_disk->disk_name : "?";
 	enum blk_eh_timer_return ret;
+	unsigned long flags;
+	bool still;
 
 	pr_warn("blk: %s: request timed out after %llu ms: tag %d, %s sector %llu + %u\n",
 		name, (unsigned long long)(now - rq->io_start_time_ns) / NSEC_PER_MSEC,
 		rq->tag, req_op(rq) == REQ_OP_WRITE ? "write" :
 		req_op(rq) == REQ_OP_READ ? "read" : req_op(rq) == REQ_OP_FLUSH ? "flush" : "discard",
 		(unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
-	if (!q->tag_set->ops->timeout) {
+	spin_lock_irqsave(&q->lock, flags);
+	still = q->tag_rq[tag] == rq && rq->gen == gen &&
+		READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT;
+	if (still && !q->tag_set->ops->timeout)
 		blk_mq_complete_request(rq, BLK_STS_TIMEOUT);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (!still || !q->tag_set->ops->timeout)
 		return;
-	}
 	ret = q->tag_set->ops->timeout(rq);
 	if (ret == BLK_EH_RESET_TIMER && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT)
 		rq->deadline_ns = ktime_get_ns() + jiffies_to_msecs(q->rq_timeout) * NSEC_PER_MSEC;
@@ -777,13 +796,17 @@ void blk_mq_check_timeouts(u64 now)
 			unsigned long flags;
 			bool late;
 
+			u64 gen = 0;
+
 			spin_lock_irqsave(&q->lock, flags);
 			rq = q->tag_rq[tag];
 			late = rq && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT &&
 			       now >= rq->deadline_ns;
+			if (late)
+				gen = rq->gen;
 			spin_unlock_irqrestore(&q->lock, flags);
 			if (late)
-				blk_mq_rq_timed_out(rq, now);
+				blk_mq_rq_timed_out(q, tag, rq, gen, now);
 		}
 	}
 	mutex_unlock(&mq_queues_lock);

@@ -124,7 +124,7 @@ void blk_trace_setup_disk(struct gendisk *disk)
 
 /* A new event slot in q's ring, filled with the common fields; or NULL. */
 static void add_event(struct request_queue *q, char action, u32 opf, u64 sector,
-		      u32 bytes, int error, u64 extra, u32 from_dev)
+		      u32 bytes, int error, u64 extra, u32 from_dev, bool implicit)
 {
 	struct blk_trace *bt = q ? q->blk_trace : NULL;
 	struct blk_trace_event *e;
@@ -143,7 +143,7 @@ static void add_event(struct request_queue *q, char action, u32 opf, u64 sector,
 	e->extra = extra;
 	e->dev = bt->dev;
 	e->from_dev = from_dev;
-	e->implicit = false;
+	e->implicit = implicit;
 	e->pid = current ? current->pid : 0;
 	strlcpy(e->comm, current ? current->comm : "?", sizeof(e->comm));
 	local_irq_restore(flags);
@@ -152,38 +152,35 @@ static void add_event(struct request_queue *q, char action, u32 opf, u64 sector,
 void blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error)
 {
 	add_event(q, action, bio->bi_opf, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
-		  error, 0, 0);
+		  error, 0, 0, false);
 }
 
 void blk_add_trace_rq(struct request *rq, char action, int error)
 {
-	add_event(rq->q, action, rq->cmd_flags, blk_rq_pos(rq), blk_rq_bytes(rq), error, 0, 0);
+	add_event(rq->q, action, rq->cmd_flags, blk_rq_pos(rq), blk_rq_bytes(rq), error, 0, 0,
+		  false);
 }
 
 void blk_add_trace_split(struct request_queue *q, struct bio *bio, u64 split_sector)
 {
 	add_event(q, 'X', bio->bi_opf, bio->bi_iter.bi_sector, bio->bi_iter.bi_size, 0,
-		  split_sector, 0);
+		  split_sector, 0, false);
 }
 
 void blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev, u64 from_sector)
 {
 	add_event(q, 'A', bio->bi_opf, bio->bi_iter.bi_sector, bio->bi_iter.bi_size, 0,
-		  from_sector, from_dev);
+		  from_sector, from_dev, false);
 }
 
 void blk_add_trace_plug(struct request_queue *q)
 {
-	add_event(q, 'P', 0, 0, 0, 0, 0, 0);
+	add_event(q, 'P', 0, 0, 0, 0, 0, 0, false);
 }
 
 void blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from_schedule)
 {
-	struct blk_trace *bt = q ? q->blk_trace : NULL;
-
-	add_event(q, 'U', 0, 0, 0, 0, depth, 0);
-	if (bt)
-		bt->ev[(bt->head - 1) % bt->size].implicit = from_schedule;
+	add_event(q, 'U', 0, 0, 0, 0, depth, 0, from_schedule);
 }
 
 void blk_fill_rwbs(char *rwbs, u32 opf, u32 bytes)

@@ -420,12 +420,27 @@ static ssize_t bcache_write(struct bdev_cache *c, struct iov_iter *from, loff_t 
 		struct bcache_page *bp;
 		size_t copied;
 
+		bool whole, fresh;
+
 		n = min_t(size_t, n, size - *pos);
 		/* a write of the whole page need not read it first */
-		bp = bcache_get(c, index, !(off == 0 && n == valid), &err);
+		whole = off == 0 && n == valid;
+		fresh = whole && !bcache_find(c, index);
+		bp = bcache_get(c, index, !whole, &err);
 		if (!bp)
 			break;
 		copied = copy_from_iter((char *)page_address(bp->page) + off, n, from);
+		if (fresh && copied < n) {
+			/*
+			 * The page was never read from the disk, trusting this
+			 * write to cover it, and the user's buffer ran out (a
+			 * fault): what it holds is neither the disk's data nor
+			 * the write.  Drop it, and count none of it as written.
+			 */
+			bcache_drop(c, bp);
+			err = -EFAULT;
+			break;
+		}
 		if (copied && !bp->dirty) {
 			bp->dirty = true;
 			c->nr_dirty++;

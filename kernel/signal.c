@@ -259,6 +259,10 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 
 	if (!(ka->sa_flags & SA_RESTORER))
 		return -EFAULT;                 /* x86-64 needs a restorer (libc's) */
+	/* A handler outside user space would be entered by IRETQ with a
+	 * non-canonical (or kernel) rip: a #GP in ring 0 on Intel. */
+	if (ka->sa_handler >= USER_SPACE_END)
+		return -EFAULT;
 	fp_addr = (sp - FXSAVE_SIZE) & ~63ul;
 	sp = fp_addr - sizeof(struct rt_sigframe);
 	sp = ((sp + 8) & ~15ul) - 8;            /* as if `call` had pushed pretcode */
@@ -319,6 +323,10 @@ long sys_rt_sigreturn(void)
 
 	if (!fx || copy_from_user(&frame, f, sizeof(frame)) ||
 	    (sc->fpstate && copy_from_user(fx, (void __user *)sc->fpstate, FXSAVE_SIZE)))
+		goto bad;
+	/* the frame is the user's to write: never return to a rip outside
+	 * user space (IRETQ to a non-canonical one faults in ring 0) */
+	if (sc->rip >= USER_SPACE_END)
 		goto bad;
 	regs->r8 = sc->r8; regs->r9 = sc->r9; regs->r10 = sc->r10; regs->r11 = sc->r11;
 	regs->r12 = sc->r12; regs->r13 = sc->r13; regs->r14 = sc->r14; regs->r15 = sc->r15;

@@ -55,6 +55,7 @@ struct request {
 
 	enum mq_rq_state state;         /* IDLE -> IN_FLIGHT -> COMPLETE */
 	u64 deadline_ns;                /* ops->timeout after this (ktime) */
+	u64 gen;                        /* which dispatch of the queue this is */
 	unsigned int rq_flags;          /* RQF_*: the request layer's own */
 	unsigned int flush_seq;         /* REQ_FSEQ_* steps done (blk-flush.c) */
 	struct list_head flush_list;    /* on q->flush_pending/_running */

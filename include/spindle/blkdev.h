@@ -87,9 +87,9 @@ struct request_queue {
 	bool busy;                          /* the driver said BLK_STS_RESOURCE */
 	unsigned int restart_seq;           /* bumped by blk_mq_restart_hw_queue */
 	bool restart_pending;               /* ... for kblockd to run the queue */
-	struct task_struct *dispatch_task;  /* running the queue now (blk-mq.c) */
 	struct bio_set bio_split;           /* for blk_queue_split() */
 	unsigned int rq_timeout;            /* jiffies a request may take (30 s) */
+	u64 rq_gen;                         /* dispatches so far (request gen) */
 
 	/* volatile write cache (blk_queue_write_cache): flushes and FUA */
 	bool write_cache;                   /* the device has one: honour flushes */

@@ -75,6 +75,9 @@ struct task_struct {
 	/* the task's on-stack plug (include/spindle/blk_plug.h), or NULL;
 	 * schedule() flushes it before the task sleeps (seed 002) */
 	struct blk_plug *plug;
+	/* the request queue this task is dispatching to right now, if any
+	 * (block/blk-mq.c: an inline completion does not nest a second run) */
+	struct request_queue *blk_dispatch_q;
 
 	/* statistics (for /proc/<pid>/stat, the hung-task detector) */
 	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */
