@@ -96,6 +96,22 @@ fail:
 	return NULL;
 }
 
+/*
+ * Undo blk_mq_init_queue() for a queue that never carried I/O -- a
+ * driver's error path when its disk could not be registered.
+ */
+void blk_mq_destroy_queue(struct request_queue *q)
+{
+	if (!q)
+		return;
+	blk_mq_exit_queue(q);                   /* off the timeout scan first */
+	elevator_exit_queue(q);
+	bioset_exit(&q->bio_split);
+	kfree(q->flush_rq);
+	kfree(q->rq_pool);
+	kfree(q);
+}
+
 /* A free request, or NULL.  Caller holds q->lock. */
 static struct request *__blk_mq_get_request(struct request_queue *q)
 {

@@ -464,7 +464,10 @@ static void ahci_issue(struct ahci_port *port, unsigned int slot, bool ncq)
  * outstanding (SATA §13.6.3).  So a non-NCQ command waits until no NCQ
  * command is active, and NCQ commands wait while a non-NCQ one is: we
  * answer BLK_STS_RESOURCE and the request layer retries after the next
- * completion -- which is certain, since something is outstanding.
+ * completion -- certain, since something is outstanding; and if that
+ * completion lands while the refused request is still being parked, the
+ * request layer notices (restart_seq) and retries at once.  After a
+ * recovery, which may complete nothing, ahci_restart_queue() does it.
  */
 static blk_status_t ahci_queue_rq(struct request_queue *q, struct request *rq)
 {
@@ -590,7 +593,9 @@ static void ahci_port_intr(struct ahci_port *port)
 	 * command that ended with an error also clears PxCI (in QEMU), so
 	 * with an error it is left for the recovery to judge. */
 	done = __ahci_finished_slots(port, ci, sact);
-	if (error && !port->ncq_issued)
+	/* ... also when the error was seen by an earlier interrupt and the
+	 * recovery thread has not taken over yet */
+	if ((error || port->eh_pending) && !port->ncq_issued)
 		done = 0;
 	__ahci_complete_slots(port, done, BLK_STS_OK);
 
@@ -1148,7 +1153,7 @@ static int ahci_add_disk(struct ahci_port *port)
 	q = blk_mq_init_queue(&port->tag_set);
 	disk = alloc_disk(SD_MINORS);
 	if (!q || !disk) {
-		kfree(q);
+		blk_mq_destroy_queue(q);
 		kfree(disk);
 		return -ENOMEM;
 	}
@@ -1172,7 +1177,7 @@ static int ahci_add_disk(struct ahci_port *port)
 	err = add_disk(disk);                   /* reads the partition table */
 	if (err) {
 		put_disk(disk);
-		kfree(q);
+		blk_mq_destroy_queue(q);
 		port->disk = NULL;
 		return err;
 	}

@@ -199,6 +199,18 @@ static inline u8 ide_bm_read(struct ide_channel *c, unsigned int reg) { return i
 static inline void ide_bm_write(struct ide_channel *c, unsigned int reg, u8 v) { outb(c->bmdma_base + reg, v); }
 
 /*
+ * Clear status bits (write 1 to clear: ATA_DMA_INTR, ATA_DMA_ERR).  The
+ * register's other writable bits -- "drive 0/1 DMA capable", set by the
+ * BIOS -- are written back as they are (SFF-8038i), not zeroed.
+ */
+static inline void ide_bm_clear_status(struct ide_channel *c, u8 bits)
+{
+	u8 keep = ide_bm_read(c, ATA_DMA_STATUS) & ~(ATA_DMA_INTR | ATA_DMA_ERR);
+
+	ide_bm_write(c, ATA_DMA_STATUS, keep | bits);
+}
+
+/*
  * ATA-8 ATA/ATAPI host adapters: after selecting a device or writing a
  * command, status is valid only 400 ns later.  Four reads of the
  * alternate status register take at least that long on ISA timing.
@@ -429,8 +441,11 @@ static void ide_command_failed(struct ide_channel *c, u8 status, const char *why
 
 /*
  * ide_issue - start rq on the (idle) channel.  Caller holds chan->lock and
- * has checked !chan->busy.  Does not sleep: the only waits are bounded
- * polls of a few microseconds (device select, DRQ before PIO-out data).
+ * has checked !chan->busy.  Does not sleep, but may busy-wait with
+ * interrupts off: a healthy device answers device select and the DRQ
+ * before PIO-out data within microseconds; a slow or sick one holds the
+ * CPU up to IDE_SELECT_TIMEOUT_US + IDE_DRQ_TIMEOUT_US (110 ms) -- the
+ * price of keeping the issue path this simple.
  */
 static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struct request *rq)
 {
@@ -494,7 +509,7 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
 		/* SFF-8038i §3: table address, direction, clear status, command, start */
 		outl(c->bmdma_base + ATA_DMA_TABLE_OFS, (u32)c->prd_dma);
 		ide_bm_write(c, ATA_DMA_CMD, write ? 0 : ATA_DMA_WR);
-		ide_bm_write(c, ATA_DMA_STATUS, ATA_DMA_INTR | ATA_DMA_ERR);
+		ide_bm_clear_status(c, ATA_DMA_INTR | ATA_DMA_ERR);
 		ide_write(c, ATA_REG_CMD, c->command);
 		ide_bm_write(c, ATA_DMA_CMD, (write ? 0 : ATA_DMA_WR) | ATA_DMA_START);
 		return BLK_STS_OK;
@@ -602,7 +617,7 @@ static u8 ide_bmdma_stop(struct ide_channel *c)
 		return 0;
 	bmst = ide_bm_read(c, ATA_DMA_STATUS);
 	ide_bm_write(c, ATA_DMA_CMD, ide_bm_read(c, ATA_DMA_CMD) & ~ATA_DMA_START);
-	ide_bm_write(c, ATA_DMA_STATUS, ATA_DMA_INTR | ATA_DMA_ERR);    /* write 1 to clear */
+	ide_bm_clear_status(c, ATA_DMA_INTR | ATA_DMA_ERR);    /* write 1 to clear */
 	return bmst;
 }
 
@@ -633,7 +648,7 @@ static irqreturn_t ide_interrupt(int irq, void *dev_id)
 		/* nothing in flight (a late interrupt after a reset or timeout) */
 		(void)ide_read(c, ATA_REG_STATUS);
 		if (c->bmdma_base)
-			ide_bm_write(c, ATA_DMA_STATUS, ATA_DMA_INTR);
+			ide_bm_clear_status(c, ATA_DMA_INTR);
 		spin_unlock_irqrestore(&c->lock, flags);
 		return c->irq_shared ? IRQ_NONE : IRQ_HANDLED;
 	}
@@ -655,7 +670,7 @@ static irqreturn_t ide_interrupt(int irq, void *dev_id)
 		break;
 	case IDE_PROTO_NODATA:
 		if (c->bmdma_base)
-			ide_bm_write(c, ATA_DMA_STATUS, ATA_DMA_INTR);
+			ide_bm_clear_status(c, ATA_DMA_INTR);
 		if (status & (ATA_ERR | ATA_DF))
 			ide_command_failed(c, status, NULL);
 		else
@@ -663,7 +678,7 @@ static irqreturn_t ide_interrupt(int irq, void *dev_id)
 		break;
 	case IDE_PROTO_PIO_IN:
 		if (c->bmdma_base)
-			ide_bm_write(c, ATA_DMA_STATUS, ATA_DMA_INTR);
+			ide_bm_clear_status(c, ATA_DMA_INTR);
 		if (status & (ATA_ERR | ATA_DF))
 			ide_command_failed(c, status, NULL);
 		else if (!(status & ATA_DRQ))
@@ -676,7 +691,7 @@ static irqreturn_t ide_interrupt(int irq, void *dev_id)
 		break;
 	case IDE_PROTO_PIO_OUT:
 		if (c->bmdma_base)
-			ide_bm_write(c, ATA_DMA_STATUS, ATA_DMA_INTR);
+			ide_bm_clear_status(c, ATA_DMA_INTR);
 		if (status & (ATA_ERR | ATA_DF))
 			ide_command_failed(c, status, NULL);
 		else if (!c->left)
@@ -717,8 +732,13 @@ static void ide_reset_channel(struct ide_channel *c)
 		pr_err("ide%u: still busy %u ms after reset (status 0x%02x)\n",
 		       c->index, IDE_RESET_TIMEOUT_MS, st);
 	for (unsigned int u = 0; u < 2; u++)
-		if (c->devs[u] && c->devs[u]->mult > 1)
-			ide_set_multiple(c, c->devs[u]);
+		if (c->devs[u] && c->devs[u]->mult > 1 && ide_set_multiple(c, c->devs[u])) {
+			/* refused after the reset: READ/WRITE MULTIPLE would be
+			 * aborted from now on, so one sector per interrupt */
+			pr_warn("%s: SET MULTIPLE refused after reset: PIO one sector at a time\n",
+				c->devs[u]->name);
+			c->devs[u]->mult = 1;
+		}
 	(void)ide_read(c, ATA_REG_STATUS);              /* drop any INTRQ */
 	ide_devctl(c, 0);                               /* nIEN clear: interrupts on */
 	pr_info("ide%u: channel reset\n", c->index);
@@ -1031,8 +1051,9 @@ static int ide_register_disk(struct ide_device *d)
 	/*
 	 * LBA28 counts at most 256 sectors.  LBA48 could do 65536; 1 MiB is
 	 * a cap that keeps a PIO command (which holds the channel for every
-	 * block) bounded and fits the PRD table: 256 segments of at most
-	 * 64 KiB, each cut in at most two by a 64 KiB boundary = 512 PRDs.
+	 * block) bounded and fits the PRD table: with the segment boundary
+	 * below, no segment crosses 64 KiB, so each is one PRD (the builder
+	 * still splits one that would, for other callers).
 	 */
 	blk_queue_max_hw_sectors(q, d->lba48 ? IDE_MAX_SECTORS_LBA48 : IDE_MAX_SECTORS_LBA28);
 	blk_queue_max_segments(q, IDE_MAX_SEGMENTS);
@@ -1139,7 +1160,7 @@ static void ide_start_channel(struct ide_channel *c)
 		return;
 	}
 	if (c->bmdma_base)
-		ide_bm_write(c, ATA_DMA_STATUS, ATA_DMA_INTR | ATA_DMA_ERR);
+		ide_bm_clear_status(c, ATA_DMA_INTR | ATA_DMA_ERR);
 	(void)ide_read(c, ATA_REG_STATUS);
 	ide_devctl(c, 0);                       /* nIEN clear: the device may interrupt */
 	for (unsigned int u = 0; u < 2; u++)

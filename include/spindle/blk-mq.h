@@ -112,6 +112,8 @@ struct blk_mq_tag_set {
 /* A request-based queue: bios become requests, merged, scheduled by the
  * elevator (elevator=<name>), dispatched to ops->queue_rq. */
 struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set);
+/* Free a queue that never carried I/O (a driver's error path). */
+void blk_mq_destroy_queue(struct request_queue *q);
 /* The driver calls this from queue_rq when the command starts. */
 void blk_mq_start_request(struct request *rq);
 /* The device is done with rq: callable from interrupt handlers; the bios
