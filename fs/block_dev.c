@@ -577,10 +577,7 @@ static loff_t blkdev_llseek(struct file *f, loff_t offset, int whence)
 	case SEEK_END: base = bdev_size(c->bdev); break;
 	default: return -EINVAL;
 	}
-	if (base + offset < 0)
-		return -EINVAL;
-	f->f_pos = base + offset;
-	return f->f_pos;
+	return vfs_setpos(f, base, offset, bdev_size(c->bdev));    /* not past the end */
 }
 
 static int blkdev_fsync(struct file *f, int datasync)

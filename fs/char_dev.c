@@ -39,11 +39,13 @@ static ssize_t zero_read(struct file *f, struct iov_iter *to, loff_t *pos)
 	return n ? (ssize_t)n : -EFAULT;
 }
 
+/* /dev/null and /dev/zero have no position: every seek succeeds and
+ * leaves it at 0, as Linux's null_lseek. */
 static loff_t mem_lseek(struct file *f, loff_t offset, int whence)
 {
-	(void)whence;
-	f->f_pos = offset;      /* anything goes, as Linux's null_lseek */
-	return offset;
+	(void)offset; (void)whence;
+	f->f_pos = 0;
+	return 0;
 }
 
 static const struct file_operations null_fops = {

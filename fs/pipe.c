@@ -175,6 +175,8 @@ static ssize_t pipe_write(struct file *f, struct iov_iter *from, loff_t *pos)
 		}
 	}
 out:
+	if (done > 0)
+		wake_up(&pipe->wait);   /* even a short write brought data */
 	mutex_unlock(&pipe->mutex);
 	return done;
 }

@@ -274,10 +274,16 @@ static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	}
 	if (inode)
 		d_add(dentry, inode);
+	/*
+	 * "self" means a different process for each caller: never let this
+	 * dentry be found by a later lookup while someone holds it (a shell
+	 * that did cd /proc/self would otherwise be everyone's self).
+	 */
+	if (inode && strcmp(dentry->d_name, "self") == 0)
+		d_delete(dentry);
 	return NULL;
 }
 
-/* The n-th live task's pid (n from 0), or 0. */
 /* The pid of the n-th live task (the idle task, pid 0, is not listed,
  * as in Linux), or -1 past the end. */
 static int nth_pid(loff_t n)

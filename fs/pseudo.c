@@ -107,10 +107,9 @@ static loff_t pseudo_llseek(struct file *f, loff_t offset, int whence)
 	loff_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f->f_pos :
 		      whence == SEEK_END ? (loff_t)pb->len : -1;
 
-	if (base < 0 || base + offset < 0)
+	if (base < 0)
 		return -EINVAL;
-	f->f_pos = base + offset;
-	return f->f_pos;
+	return vfs_setpos(f, base, offset, MAX_LFS_FILESIZE);
 }
 
 const struct file_operations pseudo_file_fops = {

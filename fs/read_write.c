@@ -178,6 +178,20 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t 
 /* --- lseek ----------------------------------------------------------------- */
 
 /* SEEK_SET/CUR/END against i_size; a negative result is EINVAL. */
+/*
+ * The end of every llseek: the new position is base + offset, which must
+ * not overflow, be negative, or pass maxsize (EINVAL, as Linux).
+ */
+loff_t vfs_setpos(struct file *f, loff_t base, loff_t offset, loff_t maxsize)
+{
+	loff_t pos;
+
+	if (__builtin_add_overflow(base, offset, &pos) || pos < 0 || pos > maxsize)
+		return -EINVAL;
+	f->f_pos = pos;
+	return pos;
+}
+
 loff_t generic_file_llseek(struct file *f, loff_t offset, int whence)
 {
 	loff_t base;
@@ -188,10 +202,7 @@ loff_t generic_file_llseek(struct file *f, loff_t offset, int whence)
 	case SEEK_END: base = f->f_inode->i_size; break;
 	default: return -EINVAL;
 	}
-	if (base + offset < 0)
-		return -EINVAL;
-	f->f_pos = base + offset;
-	return f->f_pos;
+	return vfs_setpos(f, base, offset, MAX_LFS_FILESIZE);  /* past the end: a hole */
 }
 
 loff_t no_llseek(struct file *f, loff_t offset, int whence)

@@ -299,6 +299,8 @@ ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos);
 ssize_t kernel_read(struct file *f, void *buf, size_t count, loff_t *pos);
 ssize_t kernel_write(struct file *f, const void *buf, size_t count, loff_t *pos);
 loff_t vfs_llseek(struct file *f, loff_t offset, int whence);
+#define MAX_LFS_FILESIZE ((loff_t)(~0ull >> 1))     /* the largest loff_t */
+loff_t vfs_setpos(struct file *f, loff_t base, loff_t offset, loff_t maxsize);
 loff_t generic_file_llseek(struct file *f, loff_t offset, int whence);
 loff_t no_llseek(struct file *f, loff_t offset, int whence);
 int vfs_fsync(struct file *f, int datasync);

@@ -153,6 +153,8 @@ START_TEST(end_of_device_short_read_enospc_write)
 	pos = FAKE_BYTES + 4096;
 	ck_assert_int_eq(kernel_write(f, buf, 1, &pos), -ENOSPC);
 	ck_assert_int_eq(vfs_llseek(f, 0, SEEK_END), FAKE_BYTES);
+	ck_assert_int_eq(vfs_llseek(f, 1, SEEK_END), -EINVAL);  /* not past a device's end */
+	ck_assert_int_eq(vfs_llseek(f, 0, SEEK_CUR), FAKE_BYTES);
 	ck_assert_int_eq(vfs_fsync(f, 0), 0);                   /* the partial last page */
 	ck_assert_int_eq(ram[FAKE_BYTES - 1], 0);
 	fput(f);

@@ -335,6 +335,25 @@ START_TEST(ftruncate_cuts_and_grows_with_zeros)
 }
 END_TEST
 
+/* lseek: a position may pass the end of a file (a hole to come), but not
+ * overflow or go negative -- EINVAL, never a wrapped position. */
+START_TEST(lseek_overflow_is_einval)
+{
+	const loff_t max = (loff_t)(~0ull >> 1);
+	long fd;
+
+	make_file("/f", "abc");
+	fd = sys_open("/f", O_RDONLY, 0);
+	ck_assert_int_eq(sys_lseek(fd, 100, SEEK_SET), 100);
+	ck_assert_int_eq(sys_lseek(fd, -1, SEEK_END), 2);
+	ck_assert_int_eq(sys_lseek(fd, -3, SEEK_CUR), -EINVAL);
+	ck_assert(sys_lseek(fd, max, SEEK_SET) == max);
+	ck_assert_int_eq(sys_lseek(fd, 1, SEEK_CUR), -EINVAL);
+	ck_assert(sys_lseek(fd, 0, SEEK_CUR) == max);          /* unchanged */
+	ck_assert_int_eq(sys_lseek(fd, 0, 7), -EINVAL);
+}
+END_TEST
+
 START_TEST(fd_table_full_is_emfile)
 {
 	int n = 0;
@@ -614,6 +633,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, lookup_absolute_relative_dot_dotdot);
 	tcase_add_test(core, openat_on_a_reserved_descriptor_is_ebadf);
 	tcase_add_test(core, ftruncate_cuts_and_grows_with_zeros);
+	tcase_add_test(core, lseek_overflow_is_einval);
 	tcase_add_test(core, ramfs_read_write_seek_truncate_append);
 	tcase_add_test(core, ramfs_large_file_round_trip);
 	tcase_add_test(core, getdents64_lists_entries_with_types);
