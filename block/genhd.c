@@ -178,14 +178,18 @@ int add_disk(struct gendisk *disk)
 /*
  * Forget disk's partitions (BLKRRPART, before reading the table again).
  * The caller has made sure none is open or claimed.
+ *
+ * The block_device structures are unlinked but not freed: a sysfs file
+ * (/sys/block/sda/sda1/size) may still point at one, and block_device has
+ * no reference count yet (Linux counts references on the bdev inode).  A
+ * few hundred bytes per partition per BLKRRPART stay allocated -- the
+ * price of never reading freed memory.  Their statistics stop counting.
  */
 void blk_drop_partitions(struct gendisk *disk)
 {
 	mutex_lock(&disk_list_lock);
-	for (int p = 1; p < DISK_MAX_PARTS; p++) {
-		kfree(disk->part[p]);
+	for (int p = 1; p < DISK_MAX_PARTS; p++)
 		disk->part[p] = NULL;
-	}
 	mutex_unlock(&disk_list_lock);
 }
 

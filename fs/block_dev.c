@@ -665,12 +665,12 @@ static int blkdev_reread_part(struct block_device *whole)
 				bcache_destroy(c);
 			}
 		}
-	}
-	mutex_unlock(&bcache_list_lock);
-	if (!err) {
+		/* still under the lock: an open of a partition now being
+		 * freed waits, and then finds the new table's */
 		blk_drop_partitions(disk);
 		blk_scan_partitions(disk);
 	}
+	mutex_unlock(&bcache_list_lock);
 	return err;
 }
 
@@ -722,15 +722,21 @@ static bool bd_may_claim(struct block_device *bdev, void *holder)
 	return true;
 }
 
+/* Caller holds bcache_list_lock. */
+static int __bd_claim(struct block_device *bdev, void *holder)
+{
+	if (!bd_may_claim(bdev, holder))
+		return -EBUSY;
+	bdev->bd_holder = holder;
+	return 0;
+}
+
 int bd_claim(struct block_device *bdev, void *holder)
 {
-	int err = 0;
+	int err;
 
 	mutex_lock(&bcache_list_lock);
-	if (bd_may_claim(bdev, holder))
-		bdev->bd_holder = holder;
-	else
-		err = -EBUSY;
+	err = __bd_claim(bdev, holder);
 	mutex_unlock(&bcache_list_lock);
 	return err;
 }
@@ -744,11 +750,11 @@ void bd_release(struct block_device *bdev, void *holder)
 }
 
 /* The cache of bdev, made on first open; an opener counted.  */
-static struct bdev_cache *bcache_open(struct block_device *bdev)
+static struct bdev_cache *__bcache_open(struct block_device *bdev)
 {
 	struct bdev_cache *c;
 
-	mutex_lock(&bcache_list_lock);
+	assert_mutex_held(&bcache_list_lock);
 	c = bcache_lookup(bdev);
 	if (!c) {
 		c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -763,7 +769,6 @@ static struct bdev_cache *bcache_open(struct block_device *bdev)
 	}
 	if (c)
 		c->openers++;
-	mutex_unlock(&bcache_list_lock);
 	return c;
 }
 
@@ -775,14 +780,16 @@ static int blkdev_release(struct inode *inode, struct file *f)
 	(void)inode;
 	if (f->f_mode & FMODE_EXCL)
 		bd_release(c->bdev, f);
+	/* under the list lock throughout: BLKRRPART may not destroy c until
+	 * its last opener has written it back */
 	mutex_lock(&bcache_list_lock);
 	last = --c->openers == 0;
-	mutex_unlock(&bcache_list_lock);
 	if (last) {                     /* the last close writes back */
 		mutex_lock(&c->lock);
 		bcache_writeback(c);
 		mutex_unlock(&c->lock);
 	}
+	mutex_unlock(&bcache_list_lock);
 	return 0;
 }
 
@@ -803,22 +810,32 @@ int blkdev_open_inode(struct inode *inode, struct file *f)
 	struct bdev_cache *c;
 
 	snprintf(name, sizeof(name), "%u:%u", MAJOR(inode->i_rdev), MINOR(inode->i_rdev));
+	/*
+	 * Find, claim and count the opener under one lock: BLKRRPART frees
+	 * partitions under it too, so the block_device found here cannot go
+	 * away before this open is counted.
+	 */
+	mutex_lock(&bcache_list_lock);
 	bdev = lookup_bdev(name);
-	if (!bdev)
+	if (!bdev) {
+		mutex_unlock(&bcache_list_lock);
 		return -ENXIO;
+	}
 	if (f->f_flags & O_EXCL) {
-		int err = bd_claim(bdev, f);
+		int err = __bd_claim(bdev, f);
 
-		if (err)
+		if (err) {
+			mutex_unlock(&bcache_list_lock);
 			return err;
+		}
 		f->f_mode |= FMODE_EXCL;
 	}
-	c = bcache_open(bdev);
-	if (!c) {
-		if (f->f_mode & FMODE_EXCL)
-			bd_release(bdev, f);
+	c = __bcache_open(bdev);
+	if (!c && (f->f_mode & FMODE_EXCL))
+		bdev->bd_holder = NULL;
+	mutex_unlock(&bcache_list_lock);
+	if (!c)
 		return -ENOMEM;
-	}
 	f->f_op = &def_blk_fops;
 	f->private_data = c;
 	return 0;
