@@ -48,6 +48,7 @@ struct dentry *d_alloc(struct dentry *parent, const char *name, int len)
 		parent->d_count++;              /* the child's reference */
 		d->d_parent = parent;
 		d->d_sb = parent->d_sb;
+		d->d_seq = parent->d_next_seq++;
 		list_add_tail(&d->d_child, &parent->d_subdirs);
 		d->d_flags |= DCACHE_HASHED;
 		spin_unlock(&dcache_lock);
@@ -164,6 +165,23 @@ struct dentry *d_lookup(struct dentry *parent, const char *name, int len)
 	list_for_each_entry(d, &parent->d_subdirs, d_child)
 		if (d->d_inode && (int)strlen(d->d_name) == len &&
 		    memcmp(d->d_name, name, len) == 0) {
+			d->d_count++;
+			found = d;
+			break;
+		}
+	spin_unlock(&dcache_lock);
+	return found;
+}
+
+/* The first positive child whose d_seq is at least seq (a reference
+ * taken), or NULL: children are listed in creation order. */
+struct dentry *d_child_from(struct dentry *parent, u64 seq)
+{
+	struct dentry *d, *found = NULL;
+
+	spin_lock(&dcache_lock);
+	list_for_each_entry(d, &parent->d_subdirs, d_child)
+		if (d->d_inode && d->d_seq >= seq) {
 			d->d_count++;
 			found = d;
 			break;

@@ -555,9 +555,9 @@ long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	long err;
 
 	(void)data;                     /* no file system takes options yet */
-	dev = copy_mount_string(dev_name);
+	dev = copy_mount_string(dev_name);      /* NULL: "none", fine for virtual ones */
 	if (IS_ERR(dev))
-		dev = NULL;             /* "none" is fine for virtual ones */
+		return PTR_ERR(dev);            /* a bad pointer is EFAULT, as Linux */
 	t = copy_mount_string(type);
 	if (IS_ERR_OR_NULL(t)) {
 		err = t ? PTR_ERR(t) : -EINVAL;

@@ -166,11 +166,14 @@ static int ramfs_iterate(struct file *f, struct dir_context *ctx)
 	if (!dir_emit_dots(f, ctx))
 		return 0;
 	for (;;) {
-		struct dentry *child = d_child_at(dir, ctx->pos - 2);
+		/* positions are the children's d_seq + 2: stable, so an entry
+		 * unlinked between two getdents calls shifts nothing */
+		struct dentry *child = d_child_from(dir, (u64)(ctx->pos - 2));
 		bool more;
 
 		if (!child)
 			return 0;
+		ctx->pos = (loff_t)child->d_seq + 2;
 		more = dir_emit(ctx, child->d_name, strlen(child->d_name),
 				child->d_inode->i_ino, S_DT(child->d_inode->i_mode));
 		dput(child);

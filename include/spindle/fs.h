@@ -149,6 +149,10 @@ struct dentry {
 	int d_count;
 	unsigned int d_flags;
 	int d_mounted;                  /* mounts on top of this dentry */
+	u64 d_seq;                      /* its place among its siblings: never
+					 * reused, so getdents resumes right even
+					 * after an unlink between two calls */
+	u64 d_next_seq;                 /* for the next child */
 	void *d_fsdata;                 /* the file system's */
 };
 
@@ -238,8 +242,10 @@ struct dentry *dget(struct dentry *dentry);
 void dput(struct dentry *dentry);
 /* The hashed child of parent called name, referenced; or NULL. */
 struct dentry *d_lookup(struct dentry *parent, const char *name, int len);
-/* The child at index n of parent's cached children (ramfs readdir). */
+/* The child at index n of parent's cached children. */
 struct dentry *d_child_at(struct dentry *parent, loff_t n);
+/* The first child placed at or after seq (d_seq: ramfs readdir). */
+struct dentry *d_child_from(struct dentry *parent, u64 seq);
 /* Write the absolute name of path into buf (getcwd); returns the length
  * or -ENAMETOOLONG. */
 int d_path(const struct path *path, char *buf, int size);

@@ -354,6 +354,42 @@ START_TEST(lseek_overflow_is_einval)
 }
 END_TEST
 
+/* rm -r's pattern: read part of a directory, unlink what was read, read
+ * on -- nothing may be skipped (positions do not shift on unlink). */
+START_TEST(getdents_resumes_right_after_unlink)
+{
+	char buf[256], name[16];
+	int seen = 0;
+	long fd;
+
+	ck_assert_int_eq(sys_mkdir("/d", 0755), 0);
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "/d/file%02d", i);
+		make_file(name, "x");
+	}
+	fd = sys_open("/d", O_RDONLY | O_DIRECTORY, 0);
+	for (;;) {
+		long n = sys_getdents64(fd, (struct linux_dirent64 *)buf, sizeof(buf));
+
+		ck_assert_int_ge(n, 0);
+		if (n == 0)
+			break;
+		for (long off = 0; off < n; ) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+
+			if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..")) {
+				snprintf(name, sizeof(name), "/d/%s", d->d_name);
+				ck_assert_int_eq(sys_unlink(name), 0);
+				seen++;
+			}
+			off += d->d_reclen;
+		}
+	}
+	ck_assert_int_eq(seen, 40);
+	ck_assert_int_eq(sys_rmdir("/d"), 0);           /* really empty */
+}
+END_TEST
+
 START_TEST(fd_table_full_is_emfile)
 {
 	int n = 0;
@@ -634,6 +670,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, openat_on_a_reserved_descriptor_is_ebadf);
 	tcase_add_test(core, ftruncate_cuts_and_grows_with_zeros);
 	tcase_add_test(core, lseek_overflow_is_einval);
+	tcase_add_test(core, getdents_resumes_right_after_unlink);
 	tcase_add_test(core, ramfs_read_write_seek_truncate_append);
 	tcase_add_test(core, ramfs_large_file_round_trip);
 	tcase_add_test(core, getdents64_lists_entries_with_types);
