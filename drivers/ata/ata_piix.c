@@ -88,6 +88,7 @@ static const struct { u16 cmd, ctl; unsigned int irq; } ide_compat[2] = {
 #define IDE_NR_REQUESTS         32              /* per disk, for merging/sorting */
 #define IDE_POLL_US             10              /* poll step */
 #define IDE_SELECT_TIMEOUT_US   10000           /* device select: 10 ms */
+#define IDE_MAX_STUCK           3               /* resets before a device is dead */
 #define IDE_DRQ_TIMEOUT_US      100000          /* DRQ after a write command */
 #define IDE_CMD_TIMEOUT_MS      2000            /* a polled command at probe */
 #define IDE_RESET_TIMEOUT_MS    3000            /* BSY after SRST (spec: 31 s) */
@@ -120,6 +121,9 @@ struct ide_device {
 	bool flush_ext;                         /* FLUSH CACHE EXT supported */
 	unsigned int mult;                      /* sectors per DRQ block (1: SET
 						 * MULTIPLE not used) */
+	unsigned int stuck;                     /* resets in a row that did not
+						 * make it answer a select */
+	bool dead;                              /* gave up on it: I/O fails */
 	struct blk_mq_tag_set tag_set;
 	struct request_queue *q;
 	struct gendisk *disk;
@@ -482,14 +486,25 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
 		return BLK_STS_NOTSUPP;
 	}
 
+	if (d->dead)
+		return BLK_STS_IOERR;
 	if (!ide_select(c, d->unit)) {
-		/* the device is still busy from before: reset, then retry rq */
+		/* the device is still busy from before: reset, then retry rq --
+		 * a few times; a device that never answers again is given up,
+		 * or the channel (and its other disk) would wait forever */
+		if (++d->stuck > IDE_MAX_STUCK) {
+			pr_err("%s: no answer to select after %u resets: failing its I/O\n",
+			       d->name, IDE_MAX_STUCK);
+			d->dead = true;
+			return BLK_STS_IOERR;
+		}
 		c->busy = true;
 		c->needs_reset = true;
 		c->waiting |= 1u << d->unit;
 		wake_up(&ide_kick_wq);
 		return BLK_STS_RESOURCE;
 	}
+	d->stuck = 0;
 
 	blk_mq_start_request(rq);
 	c->busy = true;
