@@ -386,6 +386,14 @@ static blk_status_t ahci_build_cmd(struct ahci_port *port, struct request *rq, b
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
 		n = ahci_fill_prdt(rq, t->prdt, AHCI_MAX_PRD);
+		/* an HBA without 64-bit addressing (CAP.S64A clear) ignores
+		 * DBAU: a buffer above 4 GiB would be written elsewhere */
+		if (n > 0 && !(port->host->cap & HOST_CAP_S64A))
+			for (int i = 0; i < n; i++)
+				if (t->prdt[i].dbau) {
+					n = -ERANGE;
+					break;
+				}
 		if (n <= 0 || sectors == 0 || sectors > AHCI_MAX_SECTORS) {
 			pr_err("%s: cannot map request at %llu (%u sectors): %d\n",
 			       port->name, (unsigned long long)lba, sectors, n);
