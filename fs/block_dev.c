@@ -21,7 +21,10 @@
  *     pages for a device yet) and goes down in bios of up to
  *     BDEV_DIO_PAGES pages, each waited for with submit_bio_wait().
  *     Cached pages in the range are written back first, and a direct
- *     write drops them after, so the two paths never disagree.
+ *     write that succeeds drops them after, so the two paths agree --
+ *     on the same device: a partition and its whole disk have separate
+ *     caches, as in Linux, so writing sda1 and reading sda can show old
+ *     data until write-back.
  *
  * Reads at or past the end return 0 (a read across it is short); writes
  * at or past it fail with ENOSPC.  fsync writes back and then sends an

@@ -17,7 +17,8 @@
  *
  * A child holds a reference on its parent, so a directory lives while
  * anything below it does.  Counts and the child lists are under
- * dcache_lock (a spinlock: dput is called from anywhere); structure
+ * dcache_lock (a spinlock: dput is called from any task context, also
+ * with other locks held -- not from interrupts, it may free); structure
  * changes (create, delete, mount) happen under vfs_lock as well.
  */
 #include <spindle/fs.h>

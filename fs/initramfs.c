@@ -21,8 +21,10 @@
  * name and data inside the archive -- before anything is made from it,
  * so a malformed archive leaves exactly the entries before the bad one
  * and one log line saying where and why.  Directories, regular files,
- * device nodes and FIFOs are made; symbolic links and hard links are not
- * supported (skipped with a warning).
+ * device nodes and FIFOs are made; symbolic links are not supported
+ * (skipped with a warning).  Hard links are not recognised: an entry
+ * that newc stores as a link (data given only with its last name)
+ * becomes an empty file under the other names.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>

@@ -34,7 +34,8 @@ extern struct vfsmount *root_mnt;
 /* namei.c: walk with vfs_lock already held */
 int __path_lookupat(int dfd, const char *name, unsigned int flags,
 		    struct path *path, const char **last, int *last_len);
-/* Create the regular file `name` (open's O_CREAT), vfs_lock held. */
+/* The child dentry `name` of parent, found or newly allocated -- maybe
+ * negative (no such file yet: open's O_CREAT fills it); vfs_lock held. */
 struct dentry *lookup_one(struct dentry *parent, const char *name, int len);
 
 /* readdir.c */

@@ -288,6 +288,10 @@ static struct dentry *filename_create(int dfd, const char *name, struct path *pa
 		d = ERR_PTR(-EEXIST);
 		goto fail;
 	}
+	if (!parent->dentry->d_inode->i_nlink) {
+		d = ERR_PTR(-ENOENT);           /* a removed directory: no new names */
+		goto fail;
+	}
 	d = lookup_one(parent->dentry, last, len);
 	if (IS_ERR(d))
 		goto fail;

@@ -66,7 +66,9 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 	if (!d->d_inode) {
 		struct inode *dir = parent.dentry->d_inode;
 
-		err = dir->i_op && dir->i_op->create ?
+		/* a removed directory (a cwd kept after rmdir) takes no new
+		 * names: ENOENT, as Linux */
+		err = !dir->i_nlink ? -ENOENT : dir->i_op && dir->i_op->create ?
 		      dir->i_op->create(dir, d, (mode & 07777) | S_IFREG) : -EACCES;
 		if (err) {
 			dput(d);

@@ -100,7 +100,7 @@ static const struct pseudo_file proc_partitions = { .show = partitions_show, .si
 static const struct pseudo_file proc_diskstats = { .show = diskstats_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
 static const struct pseudo_file proc_meminfo = { .show = meminfo_show };
-static const struct pseudo_file proc_mounts = { .show = mounts_show };
+static const struct pseudo_file proc_mounts = { .show = mounts_show, .size_hint = PROC_TEXT_BIG };
 
 static const struct proc_entry {
 	const char *name;
@@ -200,7 +200,7 @@ static int pid_stack_show(struct inode *inode, char *buf, size_t size)
 }
 
 static const struct pseudo_file pid_stat = { .show = pid_stat_show };
-static const struct pseudo_file pid_stack = { .show = pid_stack_show };
+static const struct pseudo_file pid_stack = { .show = pid_stack_show, .size_hint = PROC_TEXT_BIG };
 
 static const struct proc_entry pid_files[] = {
 	{ "stat", &pid_stat },

@@ -390,6 +390,18 @@ START_TEST(getdents_resumes_right_after_unlink)
 }
 END_TEST
 
+/* A directory removed while it is someone's cwd takes no new names. */
+START_TEST(no_new_names_in_a_removed_directory)
+{
+	ck_assert_int_eq(sys_mkdir("/gone", 0755), 0);
+	ck_assert_int_eq(sys_chdir("/gone"), 0);
+	ck_assert_int_eq(sys_rmdir("/gone"), 0);
+	ck_assert_int_eq(sys_open("f", O_WRONLY | O_CREAT, 0644), -ENOENT);
+	ck_assert_int_eq(sys_mkdir("sub", 0755), -ENOENT);
+	ck_assert_int_eq(sys_chdir("/"), 0);
+}
+END_TEST
+
 START_TEST(fd_table_full_is_emfile)
 {
 	int n = 0;
@@ -671,6 +683,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, ftruncate_cuts_and_grows_with_zeros);
 	tcase_add_test(core, lseek_overflow_is_einval);
 	tcase_add_test(core, getdents_resumes_right_after_unlink);
+	tcase_add_test(core, no_new_names_in_a_removed_directory);
 	tcase_add_test(core, ramfs_read_write_seek_truncate_append);
 	tcase_add_test(core, ramfs_large_file_round_trip);
 	tcase_add_test(core, getdents64_lists_entries_with_types);
