@@ -490,6 +490,8 @@ static blk_status_t ahci_queue_rq(struct request_queue *q, struct request *rq)
 	if (slot >= port->host->nr_slots)
 		return BLK_STS_IOERR;
 
+	if (READ_ONCE(port->dead))
+		return BLK_STS_IOERR;           /* recovery gave the device up */
 	spin_lock_irqsave(&port->lock, flags);
 	ncq = ahci_rq_is_ncq(port, rq);
 	if (port->eh_active || port->eh_pending ||
@@ -844,14 +846,19 @@ static void ahci_port_recover(struct ahci_port *port, int timed_out)
 
 	/* 5. clean and restart */
 	ahci_clear_port_status(port);
-	if (!(readl(&port->regs->tfd) & (ATA_BUSY | ATA_DRQ)))
+	if (!(readl(&port->regs->tfd) & (ATA_BUSY | ATA_DRQ))) {
 		ahci_start_engine(port);
-	else
-		pr_err("%s: port %u: device still busy after reset: port left stopped\n",
+	} else {
+		/* no use requeueing into a stopped port: give the disk up */
+		pr_err("%s: port %u: device still busy after reset: port stopped, failing its I/O\n",
 		       port->name, port->port_no);
+		port->dead = true;
+	}
 
 	/* 6. who failed? */
-	if (why == AHCI_EH_TIMEOUT) {
+	if (port->dead) {
+		failed = outstanding;           /* everyone: nothing will run */
+	} else if (why == AHCI_EH_TIMEOUT) {
 		failed = (1u << timed_out) & outstanding;
 	} else if (!ncq || ahci_hweight(outstanding) == 1) {
 		failed = outstanding;           /* the single outstanding command */

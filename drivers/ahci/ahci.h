@@ -343,6 +343,8 @@ struct ahci_port {
 	bool eh_active;                 /* recovery owns the port: issue nothing,
 					 * the interrupt handler only acknowledges */
 	bool eh_pending;                /* an error waits for the recovery thread */
+	bool dead;                      /* recovery could not revive the device:
+					 * every request fails from now on */
 	u32 eh_irq_status;              /* PxIS bits that raised it */
 	u32 eh_tfd;                     /* PxTFD when it was raised */
 	/* after an NCQ error without a log: the requests that were in
