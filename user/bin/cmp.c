@@ -23,7 +23,9 @@ static struct side a, b;
 static int next_byte(struct side *s)
 {
 	if (s->pos == s->len) {
-		s->len = read(s->fd, s->buf, sizeof(s->buf));
+		do                              /* a signal is not an error */
+			s->len = read(s->fd, s->buf, sizeof(s->buf));
+		while (s->len < 0 && errno == EINTR);
 		s->pos = 0;
 		if (s->len < 0) {
 			fprintf(stderr, "cmp: %s: %s\n", s->name, strerror(errno));

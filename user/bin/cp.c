@@ -12,7 +12,7 @@ static char buf[65536];
 static int copy(const char *src, const char *dst)
 {
 	int in, out, status = 0;
-	struct stat st;
+	struct stat st, dst_st;
 	ssize_t n;
 
 	in = open(src, O_RDONLY);
@@ -25,18 +25,31 @@ static int copy(const char *src, const char *dst)
 		close(in);
 		return 1;
 	}
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	/* copying a file onto itself would truncate it first: refuse, as GNU */
+	if (stat(dst, &dst_st) == 0 && dst_st.st_dev == st.st_dev && dst_st.st_ino == st.st_ino) {
+		fprintf(stderr, "cp: '%s' and '%s' are the same file\n", src, dst);
+		close(in);
+		return 1;
+	}
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 07777);
 	if (out < 0) {
 		fprintf(stderr, "cp: cannot create '%s': %s\n", dst, strerror(errno));
 		close(in);
 		return 1;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0) {
+	for (;;) {
 		char *p = buf;
 
+		n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;               /* a signal, not an error: again */
+		if (n <= 0)
+			break;
 		while (n > 0) {
 			ssize_t w = write(out, p, (size_t)n);
 
+			if (w < 0 && errno == EINTR)
+				continue;
 			if (w <= 0) {
 				fprintf(stderr, "cp: error writing '%s': %s\n", dst, strerror(errno));
 				status = 1;

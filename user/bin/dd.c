@@ -43,7 +43,7 @@
 
 struct dd_opts {
 	const char *in_name, *out_name;
-	uint64_t ibs, obs, count, skip, seek;
+	uint64_t bs, ibs, obs, count, skip, seek;
 	int bs_given;
 	int iflags, oflags;             /* O_DIRECT */
 	int fullblock;
@@ -207,7 +207,7 @@ static void parse_operand(const char *arg)
 			exit(1);
 		}
 		if (KEY("bs")) {
-			o.ibs = o.obs = n;
+			o.bs = n;               /* wins over ibs=/obs=, in any order */
 			o.bs_given = 1;
 		} else if (KEY("ibs")) {
 			o.ibs = n;
@@ -440,11 +440,11 @@ static ssize_t read_block(char *buf, size_t n)
 	static ssize_t prev = 0;
 	size_t got = 0;
 
-	do {
+	for (;;) {
 		ssize_t r = read(in_fd, buf + got, n - got);
 
 		if (r < 0 && errno == EINTR)
-			continue;
+			continue;               /* a signal: read again, not the end */
 		/* GNU: under O_DIRECT, the read after a short one may fail
 		 * with EINVAL (an unaligned offset): that is the end */
 		if (r < 0 && errno == EINVAL && (o.iflags & O_DIRECT) && prev > 0 &&
@@ -456,7 +456,9 @@ static ssize_t read_block(char *buf, size_t n)
 		if (r == 0)
 			break;
 		got += (size_t)r;
-	} while (o.fullblock && got < n);
+		if (!o.fullblock || got >= n)
+			break;
+	}
 	return (ssize_t)got;
 }
 
@@ -527,13 +529,14 @@ static void open_files(void)
 		out_fd = open(o.out_name, O_WRONLY | O_CREAT | trunc | o.oflags, 0666);
 		if (out_fd < 0)
 			fail_early("failed to open", o.out_name);
-		if (o.seek && lseek(out_fd, (off_t)(o.seek * o.obs), SEEK_SET) < 0)
-			fail_early("cannot seek in", o.out_name);
 		/* GNU: with seek= and no notrunc, cut a regular file there */
 		if (o.seek && !o.conv_notrunc && fstat(out_fd, &st) == 0 &&
 		    S_ISREG(st.st_mode) && ftruncate(out_fd, (off_t)(o.seek * o.obs)) < 0)
 			fail_early("failed to truncate to the seek offset in", o.out_name);
 	}
+	/* seek= applies to standard output too (dd ... seek=2 1<>file) */
+	if (o.seek && lseek(out_fd, (off_t)(o.seek * o.obs), SEEK_SET) < 0)
+		fail_early("cannot seek in", o.out_name ? o.out_name : "standard output");
 }
 
 int main(int argc, char **argv)
@@ -543,6 +546,8 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++)
 		parse_operand(argv[i]);
+	if (o.bs_given)
+		o.ibs = o.obs = o.bs;
 	open_files();
 	ibuf = alloc_buffer(o.ibs);
 	/* without bs=, input is regrouped into obs-sized output blocks */

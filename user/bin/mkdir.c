@@ -15,6 +15,10 @@ static int make_parents(const char *path)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	if (!len) {
+		errno = ENOENT;                 /* mkdir -p "" */
+		return -1;
+	}
 	memcpy(buf, path, len + 1);
 	/* make each prefix that ends before a '/', then the whole path */
 	for (char *p = buf + 1; ; p++) {

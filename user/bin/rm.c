@@ -85,7 +85,18 @@ int main(int argc, char **argv)
 		fputs("rm: missing operand\n", stderr);
 		return 2;
 	}
-	for (int i = optind; i < argc; i++)
+	for (int i = optind; i < argc; i++) {
+		const char *base = strrchr(argv[i], '/');
+
+		base = base ? base + 1 : argv[i];
+		if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+			/* as GNU: never empty the directory you stand in */
+			fprintf(stderr, "rm: refusing to remove '.' or '..' directory: skipping '%s'\n",
+				argv[i]);
+			status = 1;
+			continue;
+		}
 		status |= remove_path(argv[i]);
+	}
 	return status;
 }

@@ -77,7 +77,8 @@ static int errexit;                     /* set -e */
 static int interactive;
 static int shell_pgrp;
 static char *script_args[10];           /* $0..$9 */
-static int script_argc;                 /* $# + 1 */
+static int script_argc;                 /* how many of $0..$9 are set */
+static int script_nargs;                /* $# + 1: all the arguments */
 
 /* shell variables that are not exported: a short list of "NAME=value" */
 #define MAX_VARS 64
@@ -209,7 +210,7 @@ static void expand_dollar(const char **pp, struct strbuf *out)
 		sb_add(out, num, strlen(num));
 		*pp = p + 1;
 	} else if (*p == '#') {
-		snprintf(num, sizeof(num), "%d", script_argc > 0 ? script_argc - 1 : 0);
+		snprintf(num, sizeof(num), "%d", script_nargs > 0 ? script_nargs - 1 : 0);
 		sb_add(out, num, strlen(num));
 		*pp = p + 1;
 	} else if (*p >= '0' && *p <= '9') {
@@ -344,17 +345,15 @@ static int word_length(const char *p)
 static int lex_redir(const char *p, int fd, struct redir *r)
 {
 	r->dup_fd = -1;
-	if (p[0] == '>' && p[1] == '&' && p[2] >= '0' && p[2] <= '9') {
-		r->fd = fd < 0 ? 1 : fd;
+	if ((p[0] == '>' || p[0] == '<') && p[1] == '&' && p[2] >= '0' && p[2] <= '9') {
+		int len = 2;
+
+		r->fd = fd < 0 ? (p[0] == '>') : fd;
 		r->flags = -1;
-		r->dup_fd = p[2] - '0';
-		return 3;
-	}
-	if (p[0] == '<' && p[1] == '&' && p[2] >= '0' && p[2] <= '9') {
-		r->fd = fd < 0 ? 0 : fd;
-		r->flags = -1;
-		r->dup_fd = p[2] - '0';
-		return 3;
+		r->dup_fd = 0;
+		while (p[len] >= '0' && p[len] <= '9' && r->dup_fd < 10000)
+			r->dup_fd = r->dup_fd * 10 + (p[len++] - '0');
+		return len;
 	}
 	if (p[0] == '>' && p[1] == '>') {
 		r->fd = fd < 0 ? 1 : fd;
@@ -529,6 +528,7 @@ static void exec_program(char **argv)
 }
 
 static int builtin(char **argv, int in_child);
+static int is_builtin(const char *name);
 
 /*
  * In the child, after fork: join the job's process group (pgid 0 = become
@@ -587,7 +587,7 @@ static void reclaim_terminal(void)
 static int run_pipeline(struct command *cmds, int n)
 {
 	pid_t pids[MAX_PIPE], pgid = 0;
-	int in = -1, status = 0;
+	int in = -1, status = 0, failed = 0;
 
 	fflush(stdout);
 	fflush(stderr);
@@ -597,12 +597,21 @@ static int run_pipeline(struct command *cmds, int n)
 
 		if (i < n - 1 && pipe(fds) < 0) {
 			perror("sh: pipe");
-			return 1;
-		}
-		pid = fork();
-		if (pid < 0) {
+			failed = 1;
+		} else if ((pid = fork()) < 0) {
 			perror("sh: fork");
-			return 1;
+			if (fds[0] >= 0) {
+				close(fds[0]);
+				close(fds[1]);
+			}
+			failed = 1;
+		}
+		if (failed) {
+			/* reap the stages already started, then report failure */
+			if (in >= 0)
+				close(in);
+			n = i;
+			break;
 		}
 		if (pid == 0) {
 			if (in >= 0) {
@@ -640,7 +649,7 @@ static int run_pipeline(struct command *cmds, int n)
 			status = decode_status(st);
 	}
 	reclaim_terminal();
-	return status;
+	return failed ? 1 : status;
 }
 
 /* a lone command: assignments and builtins run in the shell itself */
@@ -660,13 +669,29 @@ static int run_simple(struct command *c)
 		}
 		return 0;
 	}
-	if (first == 0 && c->nredirs == 0 && build_argv(c, 0, argv) > 0) {
-		status = builtin(argv, 0);
-		free_argv(argv);
-		if (status >= 0) {
-			fflush(stdout);         /* keep the order with later children */
+	if (first == 0 && build_argv(c, 0, argv) > 0) {
+		if (is_builtin(argv[0])) {
+			/*
+			 * A builtin changes the shell itself (cd, exit, export), so it
+			 * runs here, not in a child: its redirections are applied to
+			 * the shell's own descriptors and undone afterwards.
+			 */
+			int saved[3] = { dup(0), dup(1), dup(2) };
+
+			fflush(stdout);
+			status = apply_redirs(c) < 0 ? 1 : builtin(argv, 0);
+			fflush(stdout);
+			fflush(stderr);
+			for (int fd = 0; fd < 3; fd++) {
+				if (saved[fd] >= 0) {
+					dup2(saved[fd], fd);
+					close(saved[fd]);
+				}
+			}
+			free_argv(argv);
 			return status;
 		}
+		free_argv(argv);
 	}
 	return run_pipeline(c, 1);
 }
@@ -707,6 +732,16 @@ static int builtin_export(char **argv)
 }
 
 /* run a builtin; returns its status, or -1 if argv[0] is not one */
+static int is_builtin(const char *name)
+{
+	static const char *const names[] = { "exit", "cd", "export", "unset", "set", "pwd" };
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int builtin(char **argv, int in_child)
 {
 	const char *name = argv[0];
@@ -859,7 +894,7 @@ static int read_line(char *buf, size_t size)
 {
 	size_t n = 0;
 
-	while (n < size - 1) {
+	for (;;) {
 		char c;
 		ssize_t r = read(0, &c, 1);
 
@@ -867,6 +902,16 @@ static int read_line(char *buf, size_t size)
 			continue;
 		if (r <= 0)
 			break;
+		if (n == size - 1) {
+			/* too long: drop the rest of it, never run it as a
+			 * second command */
+			if (c != '\n')
+				continue;
+			fputs("sh: line too long\n", stderr);
+			last_status = 2;
+			buf[0] = '\0';
+			return 1;
+		}
 		buf[n++] = c;
 		if (c == '\n')
 			break;
@@ -932,7 +977,8 @@ static void interactive_loop(void)
 
 static void set_args(char **argv, int argc)
 {
-	script_argc = argc < 10 ? argc : 10;
+	script_nargs = argc;                    /* $# counts them all ... */
+	script_argc = argc < 10 ? argc : 10;    /* ... $0..$9 name the first */
 	for (int i = 0; i < script_argc; i++)
 		script_args[i] = argv[i];
 }
