@@ -1,7 +1,7 @@
 /*
  * cmp [-s] FILE1 FILE2 - compare two files byte by byte.  Prints the first
  * difference as GNU cmp does ("a b differ: byte 5, line 1"), or
- * "cmp: EOF on a after byte N, in line L" when one is a prefix of the other.
+ * "cmp: EOF on a after byte N, line L" when one is a prefix of the other.
  * Exit 0: same; 1: different; 2: trouble.  -s: say nothing.
  */
 #include <stdio.h>
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 			else if (byte == 1)
 				fprintf(stderr, "cmp: EOF on %s which is empty\n", shorter);
 			else
-				fprintf(stderr, "cmp: EOF on %s after byte %llu, in line %llu\n",
+				fprintf(stderr, "cmp: EOF on %s after byte %llu, line %llu\n",
 					shorter, byte - 1, line - (last == '\n'));
 			return 1;
 		}

@@ -120,8 +120,14 @@ static unsigned long long parse_unsigned(const char *s, char **end, int base,
 unsigned long long strtoull(const char *s, char **end, int base)
 {
 	int neg;
-	unsigned long long v = parse_unsigned(s, end, base, ULLONG_MAX, &neg);
+	int saved = errno;
+	unsigned long long v;
 
+	errno = 0;
+	v = parse_unsigned(s, end, base, ULLONG_MAX, &neg);
+	if (errno == ERANGE)
+		return ULLONG_MAX;              /* overflow: no sign applied (C11) */
+	errno = saved;
 	return neg ? -v : v;
 }
 
