@@ -45,7 +45,10 @@ KTEST(plug, schedule_flushes_before_sleep)
 	blk_start_plug(&plug);
 	park();
 	KT_ASSERT(flushes == 0);
-	msleep(2);                      /* sleeps: schedule() flushes first */
+	/* sleeps: schedule() flushes first.  Long enough that the wake-up
+	 * cannot land between schedule()'s "about to sleep?" check and the
+	 * flush, however loaded the host */
+	msleep(50);
 	KT_ASSERT_MSG(flushes == 1, "flushes %d", flushes);
 	KT_ASSERT(flushed_from_schedule);
 	/* flushed while the task was already marked as going to sleep */

@@ -13,6 +13,7 @@
  * lazy disable with replay, and bad requests.
  */
 #include <spindle/ktest.h>
+#include <spindle/irqflags.h>
 #include <spindle/time.h>
 #include <spindle/irq.h>
 #include <spindle/sched.h>
@@ -145,14 +146,19 @@ KTEST(time, del_timer_prevents_firing)
 KTEST(time, mod_timer_rearms_once)
 {
 	struct test_timer a = { 0 }, b = { 0 };
+	unsigned long flags;
 
 	/* Re-arming a pending timer moves it; it must not sit on the list
 	 * twice.  b, due between a's two expiry times, checks the order. */
 	timer_setup(&a.timer, test_timer_fn);
 	timer_setup(&b.timer, test_timer_fn);
+	/* no tick between the three calls, however loaded the host: a must
+	 * still be pending when it is re-armed, or it would fire twice */
+	flags = local_irq_save();
 	mod_timer(&a.timer, jiffies + msecs_to_jiffies(2));
 	mod_timer(&b.timer, jiffies + msecs_to_jiffies(5));
 	mod_timer(&a.timer, jiffies + msecs_to_jiffies(10));
+	local_irq_restore(flags);
 	wait_for_flag(&a.fired);
 	wait_for_flag(&b.fired);
 	msleep(20);
