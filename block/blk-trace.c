@@ -116,6 +116,18 @@ void blk_trace_stop(struct gendisk *disk)
 		}
 }
 
+struct blk_trace *blk_trace_ring(struct request_queue *q)
+{
+	struct traced *t;
+
+	if (q->blk_trace)
+		return q->blk_trace;
+	list_for_each_entry(t, &traced_disks, list)
+		if (t->q == q)
+			return t->stopped;
+	return NULL;
+}
+
 void blk_trace_setup_disk(struct gendisk *disk)
 {
 	if (name_listed(blktrace_disks, disk->disk_name))

@@ -86,7 +86,7 @@ static int stat_show(struct inode *inode, char *buf, size_t size)
 
 static int trace_show(struct inode *inode, char *buf, size_t size)
 {
-	struct blk_trace *bt = attr_queue(inode)->blk_trace;
+	struct blk_trace *bt = blk_trace_ring(attr_queue(inode));
 	unsigned int first, n = 0;
 
 	if (!bt)

@@ -70,6 +70,9 @@ void blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from
  * start returns 0 or -ENOMEM.  blktrace=<disk> starts it at boot. */
 int blk_trace_start(struct gendisk *disk);
 void blk_trace_stop(struct gendisk *disk);
+/* The ring to read: the running trace's, or the last one stopped (its
+ * events stay readable until tracing starts again); NULL if never traced. */
+struct blk_trace *blk_trace_ring(struct request_queue *q);
 
 /* One event as blkparse prints it (no newline); seq counts from 1. */
 int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e,
