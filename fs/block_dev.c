@@ -484,10 +484,16 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 	if (*pos >= size)
 		return write ? -ENOSPC : 0;
 
+	/*
+	 * The cache's dirty data in the range reaches the disk first.  The
+	 * cache lock is held only around the cache work, not across the
+	 * I/O: direct I/O from several tasks runs in parallel, as it does
+	 * in Linux (bench's workers keep the queue busy).
+	 */
 	mutex_lock(&c->lock);
-	/* the cache's dirty data in the range reaches the disk first */
 	err = bcache_writeback_range(c, *pos >> PAGE_SHIFT,
 				     (*pos + iov_iter_count(it) + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	mutex_unlock(&c->lock);
 	while (!err && iov_iter_count(it) && *pos < size) {
 		size_t len = min_t(size_t, iov_iter_count(it), (size_t)BDEV_DIO_PAGES * PAGE_SIZE);
 		unsigned int npages, i;
@@ -531,17 +537,18 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 			break;
 		if (write) {
 			/* cached copies of what we just wrote are stale now */
+			mutex_lock(&c->lock);
 			for (pgoff_t p = *pos >> PAGE_SHIFT; p < (*pos + len + PAGE_SIZE - 1) >> PAGE_SHIFT; p++) {
 				struct bcache_page *bp = bcache_find(c, p);
 
 				if (bp)
 					bcache_drop(c, bp);
 			}
+			mutex_unlock(&c->lock);
 		}
 		*pos += len;
 		done += len;
 	}
-	mutex_unlock(&c->lock);
 	return done ? done : err;
 }
 
