@@ -156,19 +156,11 @@ static uint64_t tags_peak(const struct job *j)
 	return v;
 }
 
-static void write_all(int fd, const void *p, size_t n)
+/* results to the parent, or die: the parent sees a short read */
+static void send_all(int fd, const void *p, size_t n)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w <= 0) {
-			if (w < 0 && errno == EINTR)
-				continue;
-			_exit(3);
-		}
-		p = (const char *)p + w;
-		n -= (size_t)w;
-	}
+	if (write_all(fd, p, n))
+		_exit(3);
 }
 
 /* a worker: I/Os w, w+qd, w+2qd ...; results to fd `out` */
@@ -183,7 +175,7 @@ static void worker(const struct job *j, unsigned w, int out)
 
 	if (fd < 0 || buf == MAP_FAILED || !lat) {
 		r.error = fd < 0 ? errno : ENOMEM;
-		write_all(out, &r, sizeof(r));
+		send_all(out, &r, sizeof(r));
 		_exit(1);
 	}
 	if (write_mode)
@@ -209,8 +201,8 @@ static void worker(const struct job *j, unsigned w, int out)
 	}
 	r.end = now_ns();
 	r.samples = r.ios < cap ? r.ios : cap;
-	write_all(out, &r, sizeof(r));
-	write_all(out, lat, r.samples * sizeof(*lat));
+	send_all(out, &r, sizeof(r));
+	send_all(out, lat, r.samples * sizeof(*lat));
 	_exit(0);
 }
 

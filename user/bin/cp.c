@@ -38,25 +38,15 @@ static int copy(const char *src, const char *dst)
 		return 1;
 	}
 	for (;;) {
-		char *p = buf;
-
 		n = read(in, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;               /* a signal, not an error: again */
 		if (n <= 0)
 			break;
-		while (n > 0) {
-			ssize_t w = write(out, p, (size_t)n);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				fprintf(stderr, "cp: error writing '%s': %s\n", dst, strerror(errno));
-				status = 1;
-				goto done;
-			}
-			p += w;
-			n -= w;
+		if (write_all(out, buf, (size_t)n)) {
+			fprintf(stderr, "cp: error writing '%s': %s\n", dst, strerror(errno));
+			status = 1;
+			goto done;
 		}
 	}
 	if (n < 0) {

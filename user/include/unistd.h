@@ -23,6 +23,9 @@ extern char **environ;
 
 ssize_t read(int fd, void *buf, size_t n);
 ssize_t write(int fd, const void *buf, size_t n);
+/* Spindle's libc, not POSIX: write all n bytes, retrying short writes and
+ * writes a signal interrupted; 0, or -1 with errno (user/lib/stdio.c). */
+int write_all(int fd, const void *buf, size_t n);
 int close(int fd);
 off_t lseek(int fd, off_t off, int whence);
 ssize_t pread(int fd, void *buf, size_t n, off_t off);

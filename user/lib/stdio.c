@@ -43,9 +43,11 @@ static void choose_buffering(FILE *f)
 		f->mode = BUF_LINE;
 }
 
-/* write all of it, retrying after short writes and EINTR */
-static int write_all(int fd, const char *p, size_t n)
+/* write all of it, retrying after short writes and EINTR (unistd.h) */
+int write_all(int fd, const void *buf, size_t n)
 {
+	const char *p = buf;
+
 	while (n) {
 		ssize_t w = write(fd, p, n);
 
