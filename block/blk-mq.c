@@ -125,6 +125,17 @@ static struct request *__blk_mq_get_request(struct request_queue *q)
 	return rq;
 }
 
+/* rq gives its tag back (if it has one); q->lock held. */
+static void __blk_mq_put_tag(struct request_queue *q, struct request *rq)
+{
+	assert_spin_locked(&q->lock);
+	if (rq->tag < 0)
+		return;
+	q->tags_used &= ~(1ull << rq->tag);
+	q->tag_rq[rq->tag] = NULL;
+	rq->tag = -1;
+}
+
 static void blk_mq_free_request(struct request *rq)
 {
 	struct request_queue *q = rq->q;
@@ -132,9 +143,7 @@ static void blk_mq_free_request(struct request *rq)
 
 	spin_lock_irqsave(&q->lock, flags);
 	if (rq->tag >= 0) {
-		q->tags_used &= ~(1ull << rq->tag);
-		q->tag_rq[rq->tag] = NULL;
-		rq->tag = -1;
+		__blk_mq_put_tag(q, rq);
 		q->busy = false;                /* a slot is free: try again */
 		q->restart_seq++;               /* ... also for a run parking now */
 	}
@@ -468,9 +477,7 @@ static void __blk_mq_run_hw_queue(struct request_queue *q)
 		if (ret == BLK_STS_RESOURCE) {
 			/* the device is full: retry this one first, after a completion */
 			spin_lock_irqsave(&q->lock, flags);
-			q->tags_used &= ~(1ull << rq->tag);
-			q->tag_rq[rq->tag] = NULL;
-			rq->tag = -1;
+			__blk_mq_put_tag(q, rq);
 			list_add(&rq->queuelist, &q->dispatch);
 			if (q->restart_seq != seq) {
 				/* the driver freed up meanwhile: try again now */
@@ -683,11 +690,7 @@ static void __blk_mq_requeue(struct request *rq)
 	spin_lock_irqsave(&q->lock, flags);
 	rq->rq_flags &= ~RQF_REQUEUE;
 	rq->state = MQ_RQ_IDLE;
-	if (rq->tag >= 0) {
-		q->tags_used &= ~(1ull << rq->tag);
-		q->tag_rq[rq->tag] = NULL;
-		rq->tag = -1;
-	}
+	__blk_mq_put_tag(q, rq);
 	list_add(&rq->queuelist, &q->dispatch);
 	q->busy = false;
 	q->restart_seq++;
