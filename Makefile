@@ -9,6 +9,9 @@
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
 #   make test       make check, then every QEMU scenario in tests/qemu/
 #   make deps       install the Debian packages the build needs (as root)
+#   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
+#   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
+#   make test-labs  every lab's skeleton: builds, fails only its own lab
 
 K       := kernel
 A       := kernel/arch/x86
@@ -163,7 +166,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean
+.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -270,6 +273,18 @@ test: deps
 	$(MAKE) test-qemu
 
 check: deps check-user
+
+# --- labs (labs/README.md) --------------------------------------------------
+
+lab:
+	@test -n "$(N)" -a -n "$(DIR)" || { echo "usage: make lab N=<lab> DIR=<new folder>"; exit 2; }
+	@$(PYTHON) tools/mklab.py $(N) $(DIR)
+
+grade: deps
+	@$(PYTHON) tools/grade.py $(if $(LAB),--lab $(LAB))
+
+test-labs: deps
+	@sh tools/test-labs.sh
 
 # --- dependencies ---------------------------------------------------------
 

@@ -35,6 +35,7 @@ __setup("plug=", plug_setup);
 
 void blk_start_plug(struct blk_plug *plug)
 {
+	/* LAB 3 BEGIN */
 	plug->magic = PLUG_MAGIC;
 	INIT_LIST_HEAD(&plug->mq_list);
 	plug->rq_count = 0;
@@ -42,6 +43,7 @@ void blk_start_plug(struct blk_plug *plug)
 	/* Nested: the outer plug stays in charge; this one is never used. */
 	if (!current->plug && plug_enabled)
 		current->plug = plug;
+	/* LAB 3 END: (void)plug; */
 }
 
 /* Run and free every callback; each may queue new ones, so loop. */
@@ -63,6 +65,7 @@ static void flush_plug_callbacks(struct blk_plug *plug, bool from_schedule)
 
 void blk_flush_plug(struct task_struct *tsk, bool from_schedule)
 {
+	/* LAB 3 BEGIN */
 	struct blk_plug *plug = tsk->plug;
 
 	if (!plug)
@@ -71,6 +74,7 @@ void blk_flush_plug(struct task_struct *tsk, bool from_schedule)
 	flush_plug_callbacks(plug, from_schedule);
 	if (!list_empty(&plug->mq_list))
 		blk_mq_flush_plug_list(plug, from_schedule);
+	/* LAB 3 END: (void)tsk; (void)from_schedule; (void)flush_plug_callbacks; */
 }
 
 bool blk_needs_flush_plug(struct task_struct *tsk)
@@ -82,10 +86,12 @@ bool blk_needs_flush_plug(struct task_struct *tsk)
 
 void blk_finish_plug(struct blk_plug *plug)
 {
+	/* LAB 3 BEGIN */
 	if (plug != current->plug)
 		return;                 /* an inner (nested) plug, or plug=off */
 	blk_flush_plug(current, false);
 	current->plug = NULL;
+	/* LAB 3 END: (void)plug; */
 }
 
 struct blk_plug_cb *blk_check_plugged(blk_plug_cb_fn fn, void *data, size_t size)

@@ -132,6 +132,8 @@ missing file); the runner tells that apart by QEMU's error message on stderr
 panic; panic = panic; poweroff = poweroff; any = any of those four;
 timeout = only being killed at the timeout -- for a guest that is meant to
 hang (the bio deadlock lab: deadlock-fifo.scn), judged by its expects.
+Such a guest is stopped as soon as every expect has matched, in order (it
+hangs as it should; the rest of the timeout would only be waited out).
 With `exit: pass` the log must also be clean: no line `TEST ... FAIL...`,
 no `PANIC:`, and if any `TEST ` line was printed, the kernel's closing line
 `<N> passed, <M> failed[, <K> skipped]` must follow the last one, with M = 0
@@ -932,6 +934,25 @@ class LiveLog:
                 print(text.rstrip("\n"), flush=True)
 
 
+HANG_LOOK_INTERVAL = 0.5       # seconds between looks at a meant-to-hang guest's log
+
+
+def hang_reached(scn, raw_log):
+    """A guest meant to hang (exit: timeout) has shown every expect, in
+    order: it hangs as the scenario says, so waiting out the timeout would
+    only cost time.  The rejects are judged on the log as it stands."""
+    if not scn.expects or not raw_log.exists():
+        return False
+    text = message_text(clean_log(raw_log.read_bytes()))
+    pos = 0
+    for exp in scn.expects:
+        m = exp.pattern.search(text, pos)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
+
 def run_scenario(scn, cfg):
     """Boot scenario scn and judge it.  Returns a Result."""
     workdir = cfg.build_dir / scn.name
@@ -969,14 +990,19 @@ def run_scenario(scn, cfg):
         try:
             if scn.typing:
                 typist = Typist(scn, raw_log, deadline)
+            next_look = time.monotonic() + HANG_LOOK_INTERVAL
             while proc.poll() is None:
                 if typist:
                     typist.poll()
-                if time.monotonic() >= deadline:
+                now = time.monotonic()
+                if now >= deadline or (scn.exit == "timeout" and now >= next_look and
+                                       hang_reached(scn, raw_log)):
                     timed_out = True
                     kill_group(proc)
                     proc.wait()
                     break
+                if now >= next_look:
+                    next_look = now + HANG_LOOK_INTERVAL
                 if live:
                     live.poll()
                 time.sleep(POLL_INTERVAL)

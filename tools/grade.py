@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+r"""Grade Spindle's labs: a line per test with its points, then `Score: X/Y`.
+
+    make grade                 in a student's tree: that tree's lab;
+                               in the reference tree: every lab
+    make grade LAB=3           one lab (LAB=3,5 several)
+    tools/grade.py --json F    also write the verdicts as JSON (the class grader)
+
+Where it sits: each lab's folder holds `grade`, its grading definition, one
+test a line:
+
+    <points> unit <program> <test> [<test>...]   Check tests of build/unit/<program>
+                                                 (names or globs; all must pass)
+    <points> scenario <name>                     a QEMU scenario: labs/NN-name/<name>.scn,
+                                                 else tests/qemu/scenarios/<name>.scn
+    <points> ktest <name> <suite.case> [...]     in-kernel test cases, by their TEST
+                                                 lines in that scenario's log (one boot
+                                                 serves every line that names it)
+
+The grader builds the tree (kernel, initramfs, unit-test programs), runs
+each Check program once with CK_VERBOSITY=verbose and reads one verdict per
+test, boots each scenario with tests/qemu/run.py's own functions, and
+prints, per test, OK / FAIL / TIMEOUT with the time it took and its points.
+A failing line names its log.  The exit status is 0 only at full marks.
+
+It does not trust the tree it grades: in a student's tree (one with .lab/,
+written by tools/mklab.py) every file of the manifest -- the grading
+definitions, the tests, the tools that judge -- is compared with its
+SHA-256 and restored from .lab/pristine.tar when changed, and the grader
+says so.  In a git checkout it names any local change to those files.
+
+Verdicts repeat: the lab scenarios that can run under QEMU's instruction
+counter (`-icount shift=0,sleep=off`) say so in their own `qemu:` line, and
+every other one is judged only on facts that do not depend on timing
+(data written, order from the trace, ranges).  TIMEOUT_SCALE=<f> stretches
+every timeout, for a slow machine; tools/lab-repeat.sh runs a grade many
+times and counts the verdicts.
+"""
+import argparse
+import fnmatch
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LABS = ROOT / "labs"
+sys.path.insert(0, str(ROOT / "tests" / "qemu"))
+import run as scenario_runner           # noqa: E402  (tests/qemu/run.py)
+
+CHECK_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>-?\d+):(?P<kind>[PFE]):"
+                        r"(?P<tcase>[^:]+):(?P<test>[^:]+):(?P<iter>\d+): ?(?P<msg>.*)$")
+UNIT_TIMEOUT = 30               # seconds per Check test (Check's CK_DEFAULT_TIMEOUT)
+
+
+class Test:
+    """One graded line."""
+
+    def __init__(self, lab, points, kind, args, where):
+        self.lab, self.points, self.kind, self.args, self.where = lab, points, kind, args, where
+        self.verdict, self.seconds, self.why, self.log = None, 0.0, "", None
+
+    @property
+    def name(self):
+        if self.kind == "unit":
+            return "%s: %s" % (self.args[0], " ".join(self.args[1:]))
+        if self.kind == "ktest":
+            return "%s: %s" % (self.args[0], " ".join(self.args[1:]))
+        return "scenario %s" % self.args[0]
+
+    @property
+    def earned(self):
+        return self.points if self.verdict == "OK" else 0
+
+
+class Lab:
+    def __init__(self, number, folder):
+        self.number, self.folder = number, folder
+        self.title = folder.name[3:]
+        readme = folder / "README.md"
+        if readme.exists():
+            first = readme.read_text().splitlines()[:1]
+            if first and first[0].startswith("#"):
+                self.title = first[0].lstrip("# ").strip()
+        self.tests = []
+        spec = folder / "grade"
+        for i, raw in enumerate(spec.read_text().splitlines(), 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            words = line.split()
+            where = "%s:%d" % (spec.relative_to(ROOT), i)
+            if len(words) < 3 or not words[0].isdigit() or \
+                    words[1] not in ("unit", "scenario", "ktest"):
+                raise SystemExit("grade: %s: expected '<points> unit|scenario|ktest ...': %s"
+                                 % (where, raw))
+            if words[1] in ("unit", "ktest") and len(words) < 4:
+                raise SystemExit("grade: %s: a %s line names a %s and its tests"
+                                 % (where, words[1], "program" if words[1] == "unit" else "scenario"))
+            self.tests.append(Test(self, int(words[0]), words[1], words[2:], where))
+
+    def scenario_path(self, name):
+        for p in (self.folder / (name + ".scn"), scenario_runner.SCENARIO_DIR / (name + ".scn")):
+            if p.exists():
+                return p
+        raise SystemExit("grade: lab %d: no scenario %s (in %s or tests/qemu/scenarios)"
+                         % (self.number, name, self.folder.relative_to(ROOT)))
+
+
+def all_labs():
+    out = {}
+    for d in sorted(LABS.glob("[0-9][0-9]-*")):
+        if (d / "grade").exists():
+            out[int(d.name[:2])] = Lab(int(d.name[:2]), d)
+    return out
+
+
+# --- the grader's own files ------------------------------------------------
+
+def verify_pristine():
+    """Restore what a student changed of the grader's files; say what."""
+    meta = ROOT / ".lab"
+    if (meta / "manifest").exists():
+        changed = []
+        for line in (meta / "manifest").read_text().splitlines():
+            digest, path = line.split(None, 1)
+            f = ROOT / path
+            if not f.exists() or hashlib.sha256(f.read_bytes()).hexdigest() != digest:
+                changed.append(path)
+        if changed:
+            with tarfile.open(fileobj=io.BytesIO((meta / "pristine.tar").read_bytes())) as tar:
+                for path in changed:
+                    tar.extract(path, ROOT)
+            for path in changed:
+                print("grade: %s was changed; restored the handed-out copy" % path)
+        return changed
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--", "labs", "tests",
+                              "kernel/tests", "user/tests", "tools/grade.py"],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             check=True).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    changed = [l[3:] for l in out.splitlines() if l.strip()]
+    for path in changed:
+        print("grade: note: %s differs from git's HEAD (grading it as it is)" % path)
+    return changed
+
+
+# --- building --------------------------------------------------------------
+
+def build(out_dir):
+    log = out_dir / "build.log"
+    with open(log, "w") as f:
+        p = subprocess.run(["make", "-C", str(ROOT), "iso", "unit-progs"],
+                           stdout=f, stderr=subprocess.STDOUT)
+    return p.returncode == 0, log
+
+
+# --- unit tests --------------------------------------------------------------
+
+def run_unit_program(program, out_dir, cache):
+    """{test name: (verdict, message)} of one Check program, run once."""
+    if program in cache:
+        return cache[program]
+    exe = ROOT / "build" / "unit" / program
+    log = out_dir / (program + ".log")
+    env = dict(os.environ, CK_VERBOSITY="verbose",
+               CK_DEFAULT_TIMEOUT=str(UNIT_TIMEOUT * timeout_scale()))
+    env.pop("CK_RUN_CASE", None)
+    env.pop("CK_RUN_SUITE", None)
+    start = time.monotonic()
+    try:
+        p = subprocess.run([str(exe)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=600 * timeout_scale())
+        text = p.stdout.decode(errors="replace")
+    except FileNotFoundError:
+        text = "%s: not built\n" % exe
+    except subprocess.TimeoutExpired as e:
+        text = (e.stdout or b"").decode(errors="replace") + "\n(program killed after 600s)\n"
+    log.write_text(text)
+    results = {}
+    for line in text.splitlines():
+        m = CHECK_LINE.match(line)
+        if m:
+            msg = m.group("msg")
+            verdict = "OK" if m.group("kind") == "P" else \
+                "TIMEOUT" if "timeout expired" in msg.lower() else "FAIL"
+            name = m.group("test")
+            # a loop test reports once per iteration: its first failure stands
+            if name not in results or results[name][0] == "OK":
+                if verdict != "OK" and m.group("iter") != "0":
+                    msg = "%s (table row %s)" % (msg, m.group("iter"))
+                results[name] = (verdict, msg)
+    cache[program] = (results, log, time.monotonic() - start)
+    return cache[program]
+
+
+def grade_unit(test, out_dir, cache):
+    program, patterns = test.args[0], test.args[1:]
+    results, log, seconds = run_unit_program(program, out_dir, cache)
+    test.seconds, test.log = seconds, log
+    chosen = [n for n in results if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+    missing = [p for p in patterns if not any(fnmatch.fnmatchcase(n, p) for n in results)]
+    if missing:
+        test.verdict = "FAIL"
+        test.why = "no result for %s (did %s build and run?)" % (", ".join(missing), program)
+        return
+    bad = [(n, results[n]) for n in chosen if results[n][0] != "OK"]
+    if not bad:
+        test.verdict = "OK"
+        return
+    test.verdict = "TIMEOUT" if any(v == "TIMEOUT" for _, (v, _) in bad) else "FAIL"
+    test.why = "; ".join("%s: %s" % (n, msg) for n, (_, msg) in bad[:3])
+
+
+# --- scenarios ---------------------------------------------------------------
+
+def timeout_scale():
+    try:
+        return float(os.environ.get("TIMEOUT_SCALE") or 1)
+    except ValueError:
+        raise SystemExit("grade: TIMEOUT_SCALE must be a number")
+
+
+KTEST_LINE = re.compile(r"^TEST (\S+) (PASS|FAIL|SKIP)\b:? ?(.*)$", re.M)
+
+
+def boot(test, out_dir, cache):
+    """Run test's scenario once per grade; (Result, verdict, why)."""
+    key = ("scenario", test.lab.number, test.args[0])
+    if key in cache:
+        return cache[key]
+    path = test.lab.scenario_path(test.args[0])
+    cfg = scenario_runner.Config(iso=ROOT / "build" / "spindle.iso",
+                                 build_dir=out_dir / "qemu",
+                                 qemu=os.environ.get("QEMU") or "qemu-system-x86_64",
+                                 timeout_scale=timeout_scale())
+    cfg.build_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        scn = scenario_runner.load_scenario(path)
+    except scenario_runner.ScenarioError as e:
+        cache[key] = (None, "FAIL", "bad scenario file: %s" % e)
+        return cache[key]
+    r = scenario_runner.run_scenario(scn, cfg)
+    if r.passed:
+        cache[key] = (r, "OK", "")
+    else:
+        cache[key] = (r, "TIMEOUT" if r.reasons[0].startswith("timed out") else "FAIL",
+                      r.reasons[0])
+    return cache[key]
+
+
+def grade_scenario(test, out_dir, cache):
+    r, test.verdict, test.why = boot(test, out_dir, cache)
+    if r:
+        test.seconds, test.log = r.seconds, r.log_path
+
+
+def grade_ktest(test, out_dir, cache):
+    """Every named TEST line PASS; a missing line is the boot's verdict."""
+    r, verdict, why = boot(test, out_dir, cache)
+    if r is None:
+        test.verdict, test.why = verdict, why
+        return
+    test.seconds, test.log = r.seconds, r.log_path
+    seen = {m.group(1): (m.group(2), m.group(3)) for m in KTEST_LINE.finditer(scenario_runner.message_text(r.log))}
+    problems = []
+    for pat in test.args[1:]:
+        hits = [n for n in seen if fnmatch.fnmatchcase(n, pat)]
+        if not hits:
+            problems.append("no TEST %s line (%s)" % (pat, why or "the boot ended without it"))
+        problems += ["TEST %s %s %s" % (n, seen[n][0], seen[n][1]) for n in hits
+                     if seen[n][0] != "PASS"]
+    if not problems:
+        test.verdict = "OK"
+    else:
+        test.verdict = "TIMEOUT" if verdict == "TIMEOUT" and \
+            any(p.startswith("no TEST") for p in problems) else "FAIL"
+        test.why = "; ".join(problems[:3])
+
+
+# --- the report --------------------------------------------------------------
+
+def rel(p):
+    try:
+        return str(Path(p).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+def report(test):
+    line = "%s: %s (%.1fs) %d/%d" % (test.name, test.verdict, test.seconds,
+                                     test.earned, test.points)
+    print(line)
+    if test.verdict != "OK":
+        if test.why:
+            print("    " + test.why.replace("\n", "\n    "))
+        if test.log:
+            print("    log: %s" % rel(test.log))
+    sys.stdout.flush()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Grade Spindle's labs.")
+    ap.add_argument("--lab", default=os.environ.get("LAB", ""),
+                    help="lab number(s), comma-separated (default: the tree's lab, or all)")
+    ap.add_argument("--out", type=Path, default=ROOT / "build" / "grade",
+                    help="folder for logs (default build/grade)")
+    ap.add_argument("--no-build", action="store_true", help="grade what is built already")
+    ap.add_argument("--json", type=Path, help="also write the verdicts to this file")
+    args = ap.parse_args(argv)
+
+    labs = all_labs()
+    mine = ROOT / ".lab" / "lab"
+    if args.lab:
+        try:
+            wanted = [int(x) for x in args.lab.split(",") if x]
+        except ValueError:
+            ap.error("LAB must be numbers, e.g. LAB=3 or LAB=3,5")
+    elif mine.exists():
+        wanted = [int(mine.read_text())]
+    else:
+        wanted = sorted(labs)
+    for n in wanted:
+        if n not in labs:
+            ap.error("no lab %d (labs: %s)" % (n, ", ".join(map(str, sorted(labs)))))
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    changed = verify_pristine()
+    if mine.exists():
+        labs = all_labs()                   # re-read: a grade file may have been restored
+    built, build_log = (True, None) if args.no_build else build(args.out)
+    cache = {}
+    for n in wanted:
+        lab = labs[n]
+        print("== lab %d: %s ==" % (n, lab.title))
+        for t in lab.tests:
+            if not built:
+                t.verdict, t.why, t.log = "FAIL", "the tree does not build", build_log
+            elif t.kind == "unit":
+                grade_unit(t, args.out, cache)
+            elif t.kind == "ktest":
+                grade_ktest(t, args.out, cache)
+            else:
+                grade_scenario(t, args.out, cache)
+            report(t)
+    tests = [t for n in wanted for t in labs[n].tests]
+    score, possible = sum(t.earned for t in tests), sum(t.points for t in tests)
+    if args.json:
+        args.json.write_text(json.dumps({
+            "labs": wanted, "score": score, "possible": possible,
+            "changed_files": changed, "built": built,
+            "tests": [{"lab": t.lab.number, "name": t.name, "verdict": t.verdict,
+                       "points": t.points, "earned": t.earned,
+                       "seconds": round(t.seconds, 1), "why": t.why} for t in tests],
+        }, indent=1) + "\n")
+    print("Score: %d/%d" % (score, possible))
+    return 0 if score == possible else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

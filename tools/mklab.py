@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+r"""Write a student's tree for one lab: Spindle minus that lab's own code.
+
+    make lab N=3 DIR=~/lab3          (or: tools/mklab.py 3 ~/lab3)
+    tools/mklab.py --list            the labs and the regions each removes
+    tools/mklab.py --check           every marker well formed (used by CI)
+
+Where it sits: the solution stays in the kernel, bracketed where it is,
+
+    bool attempt_plug_merge(...)
+    {
+            /* LAB 3 BEGIN */
+            ... the reference code ...
+            /* LAB 3 END: return false; */
+    }
+
+and this script copies the repository (the files git tracks, or every file
+outside build/ when there is no git) to DIR.  In DIR the regions of lab N
+are replaced by one comment that points at the handout, followed by what
+the END marker gives after its colon (a stub that compiles: `return
+-ENOSYS;`, `(void)plug;`, nothing); the marker lines of every other lab
+are dropped and their code kept.  So lab N starts from the complete
+reference kernel minus lab N, as xv6's lab branches do, and no lab needs
+another one finished.
+
+The tree gets a .lab/ folder for the grader: `lab` (the number), the
+manifest of the grader's own files and tests with their SHA-256, and a tar
+of the same files, from which `make grade` restores anything a student
+changed (saying so).  When git is installed the tree is also a fresh git
+repository with one commit, so `git diff` shows the student's work.
+"""
+import argparse
+import hashlib
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LABS = ROOT / "labs"
+
+BEGIN_RE = re.compile(r"^(\s*)/\* LAB (\d+) BEGIN\b[^*]*\*/\s*$")
+END_RE = re.compile(r"^(\s*)/\* LAB (\d+) END(?::\s?(.*?))?\s*\*/\s*$")
+ANY_RE = re.compile(r"/\*\s*LAB\s+\d+\s+(BEGIN|END)")
+MARKED_SUFFIXES = (".c", ".h", ".S")
+
+# What the grader trusts only from a pristine copy: the grading definitions
+# and handouts, every test, and the tools that build and judge them.
+PROTECTED = ("labs/", "tests/", "kernel/tests/", "user/tests/",
+             "tools/grade.py", "tools/mklab.py", "tools/cscan-model.py",
+             "tools/pattern-check.py", "tools/trace-report.py",
+             "tools/partcheck.py")
+
+
+class MarkerError(Exception):
+    pass
+
+
+def lab_dirs():
+    """{number: folder} for labs/NN-name/."""
+    out = {}
+    for d in sorted(LABS.glob("[0-9][0-9]-*")):
+        if d.is_dir():
+            out[int(d.name[:2])] = d
+    return out
+
+
+def source_files(root=ROOT):
+    """The repository's files, relative paths: git's list when it has one."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root, check=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        files = [f for f in out.decode().split("\0") if f]
+        if files:
+            return sorted(f for f in files if (root / f).is_file())
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    files = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = Path(dirpath).relative_to(root)
+        dirnames[:] = [d for d in dirnames
+                       if not (rel == Path(".") and d in ("build", ".git"))]
+        files += [str(rel / f) if str(rel) != "." else f for f in filenames]
+    return sorted(files)
+
+
+def regions(path, text):
+    """[(lab, first line, last line, indent, stub)] of one file, 0-based and
+    inclusive; raises MarkerError on a marker that does not pair up."""
+    out, open_ = [], None
+    for i, line in enumerate(text.splitlines()):
+        b, e = BEGIN_RE.match(line), END_RE.match(line)
+        if b:
+            if open_:
+                raise MarkerError("%s:%d: LAB %s BEGIN inside LAB %d (opened at line %d)"
+                                  % (path, i + 1, b.group(2), open_[0], open_[1] + 1))
+            open_ = (int(b.group(2)), i, b.group(1))
+        elif e:
+            if not open_ or open_[0] != int(e.group(2)):
+                raise MarkerError("%s:%d: LAB %s END without its BEGIN"
+                                  % (path, i + 1, e.group(2)))
+            out.append((open_[0], open_[1], i, open_[2], (e.group(3) or "").strip()))
+            open_ = None
+        elif ANY_RE.search(line):
+            raise MarkerError("%s:%d: a LAB marker must be alone on its line: %s"
+                              % (path, i + 1, line.strip()))
+    if open_:
+        raise MarkerError("%s:%d: LAB %d BEGIN never ends" % (path, open_[1] + 1, open_[0]))
+    return out
+
+
+def all_regions():
+    """{path: regions} for every marked source file of the repository."""
+    found = {}
+    for f in source_files():
+        if not f.endswith(MARKED_SUFFIXES):
+            continue
+        text = (ROOT / f).read_text(errors="replace")
+        if "LAB " not in text:
+            continue
+        r = regions(f, text)
+        if r:
+            found[f] = r
+    return found
+
+
+def transform(text, lab, regs, handout):
+    """text with lab's regions stubbed out and other labs' markers dropped."""
+    lines = text.splitlines(keepends=True)
+    out, i = [], 0
+    for (n, first, last, indent, stub) in regs:
+        out += lines[i:first]
+        if n == lab:
+            out.append("%s/* LAB %d: your code here (%s). */\n" % (indent, n, handout))
+            if stub:
+                out.append("%s%s\n" % (indent, stub))
+        else:
+            out += lines[first + 1:last]
+        i = last + 1
+    out += lines[i:]
+    return "".join(out)
+
+
+def protected(path):
+    return any(path == p or (p.endswith("/") and path.startswith(p)) for p in PROTECTED)
+
+
+def write_tree(lab, dest):
+    labs = lab_dirs()
+    if lab not in labs:
+        raise SystemExit("mklab: no lab %d (labs: %s)" % (lab, ", ".join(map(str, sorted(labs)))))
+    handout = "labs/%s/README.md" % labs[lab].name
+    if dest.exists() and any(dest.iterdir()):
+        raise SystemExit("mklab: %s exists and is not empty: choose a new folder" % dest)
+    marked = all_regions()
+    if not any(n == lab for regs in marked.values() for (n, *_rest) in regs):
+        raise SystemExit("mklab: lab %d marks no code (no /* LAB %d BEGIN */ anywhere)" % (lab, lab))
+    dest.mkdir(parents=True, exist_ok=True)
+    manifest, tar_buf = [], io.BytesIO()
+    with tarfile.open(fileobj=tar_buf, mode="w") as tar:
+        for f in source_files():
+            src, dst = ROOT / f, dest / f
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if f in marked:
+                dst.write_text(transform(src.read_text(), lab, marked[f], handout))
+                shutil.copymode(src, dst)
+            else:
+                shutil.copy2(src, dst)
+            if protected(f):
+                manifest.append("%s  %s\n" % (hashlib.sha256(dst.read_bytes()).hexdigest(), f))
+                tar.add(dst, arcname=f)
+    meta = dest / ".lab"
+    meta.mkdir()
+    (meta / "lab").write_text("%d\n" % lab)
+    (meta / "manifest").write_text("".join(manifest))
+    (meta / "pristine.tar").write_bytes(tar_buf.getvalue())
+    if shutil.which("git"):
+        git = ["git", "-c", "user.name=Spindle labs", "-c", "user.email=labs@spindle.invalid"]
+        subprocess.run(git + ["init", "-q"], cwd=dest, check=True)
+        subprocess.run(git + ["add", "-A"], cwd=dest, check=True)
+        subprocess.run(git + ["commit", "-q", "-m",
+                              "Spindle lab %d handout (%s)" % (lab, labs[lab].name)],
+                       cwd=dest, check=True)
+    removed = sum(1 for regs in marked.values() for r in regs if r[0] == lab)
+    print("mklab: lab %d (%s) written to %s: %d region(s) to write; read %s"
+          % (lab, labs[lab].name, dest, removed, handout))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Write a student's tree for one lab.")
+    ap.add_argument("lab", nargs="?", type=int, help="the lab's number")
+    ap.add_argument("dir", nargs="?", type=Path, help="the folder to create")
+    ap.add_argument("--list", action="store_true", help="list the labs and their regions")
+    ap.add_argument("--check", action="store_true", help="check every marker and exit")
+    args = ap.parse_args(argv)
+    try:
+        marked = all_regions()
+    except MarkerError as e:
+        print("mklab: %s" % e, file=sys.stderr)
+        return 1
+    labs = lab_dirs()
+    if args.check or args.list:
+        bad = 0
+        for n in sorted(labs):
+            here = ["%s:%d" % (f, first + 1) for f, regs in sorted(marked.items())
+                    for (m, first, *_rest) in regs if m == n]
+            if args.list:
+                print("%2d %-24s %s" % (n, labs[n].name, " ".join(here) or "(no code marked)"))
+            if not here:
+                print("mklab: lab %d marks no code" % n, file=sys.stderr)
+                bad = 1
+        stray = sorted({m for regs in marked.values() for (m, *_r) in regs} - set(labs))
+        if stray:
+            print("mklab: markers for labs without a folder: %s" % stray, file=sys.stderr)
+            bad = 1
+        return bad
+    if args.lab is None or args.dir is None:
+        ap.error("usage: mklab.py N DIR (make lab N=<n> DIR=<path>)")
+    write_tree(args.lab, args.dir.expanduser().resolve())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
