@@ -284,7 +284,7 @@ grade: deps
 	@$(PYTHON) tools/grade.py $(if $(LAB),--lab $(LAB))
 
 test-labs: deps
-	@sh tools/test-labs.sh
+	@$(PYTHON) tools/test-labs.py
 
 # --- dependencies ---------------------------------------------------------
 

@@ -266,6 +266,7 @@ static bool generic_make_request_checks(struct bio *bio)
 void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
 			   struct request_queue *q)
 {
+	/* LAB 5 BEGIN */
 	struct bio_list lower = BIO_EMPTY_LIST, same = BIO_EMPTY_LIST;
 	struct bio *bio;
 
@@ -283,6 +284,11 @@ void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
 	bio_list_merge(on_stack, &lower);
 	bio_list_merge(on_stack, &same);
 	bio_list_merge(on_stack, hold);
+	/* LAB 5 END:
+	 * (void)q;
+	 * bio_list_merge(hold, on_stack);
+	 * *on_stack = *hold;
+	 */
 }
 
 /*
@@ -314,6 +320,7 @@ void generic_make_request(struct bio *bio)
 	 * current->bio_list points at both, so the hung-task report and the
 	 * bioset rescuer (bio.c) can see every bio this task still owes.
 	 */
+	/* LAB 5 BEGIN */
 	struct bio_list bio_list_on_stack[2];
 
 	if (current->bio_list) {
@@ -351,6 +358,23 @@ next:
 		bio = bio_list_pop(&bio_list_on_stack[0]);
 	} while (bio);
 	current->bio_list = NULL;
+	/* LAB 5 END:
+	 * struct request_queue *q;
+	 * int err;
+	 *
+	 * if (!generic_make_request_checks(bio))
+	 * 	return;
+	 * q = bio_queue(bio);
+	 * err = blk_queue_enter(q, bio->bi_opf & REQ_NOWAIT);
+	 * if (err == 0) {
+	 * 	q->make_request_fn(q, bio);	// direct recursion: a stack frame per level
+	 * 	blk_queue_exit(q);
+	 * } else if (err == -EAGAIN) {
+	 * 	bio_wouldblock_error(bio);
+	 * } else {
+	 * 	bio_io_error(bio);
+	 * }
+	 */
 }
 
 /*

@@ -57,6 +57,7 @@ static void cscan_insert_requests(struct request_queue *q, struct list_head *lis
 	struct cscan_data *cd = cscan_data(q);
 
 	assert_spin_locked(&q->lock);
+	/* LAB 4 BEGIN */
 	if (at_head) {
 		list_splice_init(list, &cd->dispatch);
 		return;
@@ -67,6 +68,10 @@ static void cscan_insert_requests(struct request_queue *q, struct list_head *lis
 		list_del_init(&rq->queuelist);
 		elv_sort_add(&cd->sorted, rq);
 	}
+	/* LAB 4 END:
+	 * (void)at_head;			// for now: one FIFO, as "none"
+	 * list_splice_tail_init(list, &cd->dispatch);
+	 */
 }
 
 /*
@@ -82,6 +87,7 @@ static void cscan_insert_requests(struct request_queue *q, struct list_head *lis
 static struct request *cscan_dispatch_request(struct request_queue *q)
 {
 	struct cscan_data *cd = cscan_data(q);
+	/* LAB 4 BEGIN */
 	struct request *rq, *pos;
 
 	assert_spin_locked(&q->lock);
@@ -106,6 +112,15 @@ static struct request *cscan_dispatch_request(struct request_queue *q)
 	list_del_init(&rq->elv_sort);
 	cd->head_pos = blk_rq_end_pos(rq);
 	return rq;
+	/* LAB 4 END:
+	 * struct request *rq;		// for now: the oldest first, as "none"
+	 *
+	 * assert_spin_locked(&q->lock);
+	 * rq = list_first_entry_or_null(&cd->dispatch, struct request, queuelist);
+	 * if (rq)
+	 * 	list_del_init(&rq->queuelist);
+	 * return rq;
+	 */
 }
 
 static bool cscan_has_work(struct request_queue *q)

@@ -16,6 +16,9 @@ test a line:
     <points> ktest <name> <suite.case> [...]     in-kernel test cases, by their TEST
                                                  lines in that scenario's log (one boot
                                                  serves every line that names it)
+    uses <lab> [<lab>...]                        these tests also run code another lab
+                                                 removes (that lab's skeleton may fail
+                                                 them; tools/test-labs.sh allows it)
 
 The grader builds the tree (kernel, initramfs, unit-test programs), runs
 each Check program once with CK_VERBOSITY=verbose and reads one verdict per
@@ -88,7 +91,7 @@ class Lab:
             first = readme.read_text().splitlines()[:1]
             if first and first[0].startswith("#"):
                 self.title = first[0].lstrip("# ").strip()
-        self.tests = []
+        self.tests, self.uses = [], set()
         spec = folder / "grade"
         for i, raw in enumerate(spec.read_text().splitlines(), 1):
             line = raw.split("#", 1)[0].strip()
@@ -96,6 +99,9 @@ class Lab:
                 continue
             words = line.split()
             where = "%s:%d" % (spec.relative_to(ROOT), i)
+            if words[0] == "uses" and len(words) > 1 and all(w.isdigit() for w in words[1:]):
+                self.uses |= {int(w) for w in words[1:]}
+                continue
             if len(words) < 3 or not words[0].isdigit() or \
                     words[1] not in ("unit", "scenario", "ktest"):
                 raise SystemExit("grade: %s: expected '<points> unit|scenario|ktest ...': %s"
@@ -356,6 +362,9 @@ def main(argv=None):
     if args.json:
         args.json.write_text(json.dumps({
             "labs": wanted, "score": score, "possible": possible,
+            "per_lab": {str(n): [sum(t.earned for t in labs[n].tests),
+                                 sum(t.points for t in labs[n].tests)] for n in wanted},
+            "uses": {str(n): sorted(labs[n].uses) for n in wanted},
             "changed_files": changed, "built": built,
             "tests": [{"lab": t.lab.number, "name": t.name, "verdict": t.verdict,
                        "points": t.points, "earned": t.earned,

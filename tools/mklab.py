@@ -14,6 +14,14 @@ Where it sits: the solution stays in the kernel, bracketed where it is,
             /* LAB 3 END: return false; */
     }
 
+or, for a stub of several lines, the END marker opens a comment whose
+lines (after their " * ") are the stub's lines:
+
+            /* LAB 5 END:
+             * 	if (!generic_make_request_checks(bio))
+             * 		return;
+             */
+
 and this script copies the repository (the files git tracks, or every file
 outside build/ when there is no git) to DIR.  In DIR the regions of lab N
 are replaced by one comment that points at the handout, followed by what
@@ -45,6 +53,9 @@ LABS = ROOT / "labs"
 
 BEGIN_RE = re.compile(r"^(\s*)/\* LAB (\d+) BEGIN\b[^*]*\*/\s*$")
 END_RE = re.compile(r"^(\s*)/\* LAB (\d+) END(?::\s?(.*?))?\s*\*/\s*$")
+END_OPEN_RE = re.compile(r"^(\s*)/\* LAB (\d+) END:\s*$")    # a stub of several lines
+STUB_LINE_RE = re.compile(r"^\s*\*(?: (.*))?$")
+STUB_CLOSE_RE = re.compile(r"^\s*\*/\s*$")
 ANY_RE = re.compile(r"/\*\s*LAB\s+\d+\s+(BEGIN|END)")
 MARKED_SUFFIXES = (".c", ".h", ".S")
 
@@ -89,12 +100,37 @@ def source_files(root=ROOT):
 
 
 def regions(path, text):
-    """[(lab, first line, last line, indent, stub)] of one file, 0-based and
-    inclusive; raises MarkerError on a marker that does not pair up."""
+    """[(lab, begin line, end line, last line, indent, stub)] of one file,
+    0-based: the solution is the lines strictly between begin and end, and
+    the region (markers and stub included) runs from begin to last.
+    Raises MarkerError on a marker that does not pair up."""
     out, open_ = [], None
-    for i, line in enumerate(text.splitlines()):
-        b, e = BEGIN_RE.match(line), END_RE.match(line)
-        if b:
+    lines = text.splitlines()
+    i = -1
+    while i + 1 < len(lines):
+        i += 1
+        line = lines[i]
+        b, e, eo = BEGIN_RE.match(line), END_RE.match(line), END_OPEN_RE.match(line)
+        if eo:
+            if not open_ or open_[0] != int(eo.group(2)):
+                raise MarkerError("%s:%d: LAB %s END without its BEGIN"
+                                  % (path, i + 1, eo.group(2)))
+            stub, start = [], i
+            while True:
+                i += 1
+                if i >= len(lines):
+                    raise MarkerError("%s:%d: the stub of LAB %s END never closes"
+                                      % (path, start + 1, eo.group(2)))
+                if STUB_CLOSE_RE.match(lines[i]):
+                    break
+                m = STUB_LINE_RE.match(lines[i])
+                if not m:
+                    raise MarkerError("%s:%d: a stub line starts with ' * ': %s"
+                                      % (path, i + 1, lines[i].strip()))
+                stub.append(m.group(1) or "")
+            out.append((open_[0], open_[1], start, i, open_[2], "\n".join(stub)))
+            open_ = None
+        elif b:
             if open_:
                 raise MarkerError("%s:%d: LAB %s BEGIN inside LAB %d (opened at line %d)"
                                   % (path, i + 1, b.group(2), open_[0], open_[1] + 1))
@@ -103,7 +139,7 @@ def regions(path, text):
             if not open_ or open_[0] != int(e.group(2)):
                 raise MarkerError("%s:%d: LAB %s END without its BEGIN"
                                   % (path, i + 1, e.group(2)))
-            out.append((open_[0], open_[1], i, open_[2], (e.group(3) or "").strip()))
+            out.append((open_[0], open_[1], i, i, open_[2], (e.group(3) or "").strip()))
             open_ = None
         elif ANY_RE.search(line):
             raise MarkerError("%s:%d: a LAB marker must be alone on its line: %s"
@@ -132,14 +168,14 @@ def transform(text, lab, regs, handout):
     """text with lab's regions stubbed out and other labs' markers dropped."""
     lines = text.splitlines(keepends=True)
     out, i = [], 0
-    for (n, first, last, indent, stub) in regs:
+    for (n, first, end, last, indent, stub) in regs:
         out += lines[i:first]
         if n == lab:
             out.append("%s/* LAB %d: your code here (%s). */\n" % (indent, n, handout))
-            if stub:
-                out.append("%s%s\n" % (indent, stub))
+            for stub_line in stub.split("\n") if stub else []:
+                out.append("%s%s\n" % (indent, stub_line) if stub_line.strip() else "\n")
         else:
-            out += lines[first + 1:last]
+            out += lines[first + 1:end]
         i = last + 1
     out += lines[i:]
     return "".join(out)

@@ -11,6 +11,7 @@ in the spirit of Pintos's .ck files.
 Usage
     tests/qemu/run.py                   run every scenario, one at a time
     tests/qemu/run.py boot-pc 'boot-*'  run the scenarios named (globs work)
+    tests/qemu/run.py labs/03-plug/lab3-plug.scn   a scenario file kept elsewhere
     tests/qemu/run.py -j 2              run two guests at once
     tests/qemu/run.py -v boot-q35       also stream the serial output live
     tests/qemu/run.py --list            list the scenarios
@@ -1461,11 +1462,16 @@ def selftest():
 
 def select(patterns, paths):
     """Scenario paths whose name matches one of patterns (names or globs;
-    'boot-pc', 'boot-pc.scn' and tests/qemu/scenarios/boot-pc.scn all do)."""
+    'boot-pc', 'boot-pc.scn' and tests/qemu/scenarios/boot-pc.scn all do;
+    a path to a .scn file elsewhere, e.g. labs/03-plug/lab3-plug.scn, runs it)."""
     if not patterns:
         return paths
     chosen = []
     for pat in patterns:
+        if pat.endswith(".scn") and Path(pat).is_file() and \
+                Path(pat).resolve().parent != SCENARIO_DIR:
+            chosen.append(Path(pat).resolve())      # a scenario kept elsewhere (labs/)
+            continue
         pat = Path(pat).name
         if pat.endswith(".scn"):
             pat = pat[:-4]

@@ -36,6 +36,7 @@ static struct model_dev devs[MAX_DEVS];
 static int ndevs;
 static char call_log[LOG_MAX];
 static int log_len;
+static int nesting, max_nesting;        /* make_request_fn calls inside one another */
 static struct bio_set test_bs;
 
 /* bi_iter.bi_sector carries how many pieces of the bio are left. */
@@ -46,6 +47,8 @@ static void model_make_request(struct request_queue *q, struct bio *bio)
 
 	ck_assert_int_lt(log_len, LOG_MAX - 1);
 	call_log[log_len++] = d->name;
+	if (++nesting > max_nesting)
+		max_nesting = nesting;
 	if (pieces > 1) {
 		struct bio *rest = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
 
@@ -66,6 +69,7 @@ static void model_make_request(struct request_queue *q, struct bio *bio)
 		generic_make_request(b);
 	}
 	bio_endio(bio);
+	nesting--;
 }
 
 static int add_dev(char name, int pieces)
@@ -126,6 +130,7 @@ static const char *run_stack(int top)
 	struct bio *bio = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
 
 	log_len = 0;
+	nesting = max_nesting = 0;
 	bio->bi_disk = devs[top].disk;
 	bio->bi_flags |= BIO_REMAPPED;
 	bio->bi_iter.bi_sector = devs[top].pieces;
@@ -251,6 +256,39 @@ START_TEST(stack_table)
 		ck_assert_msg(strcmp(call_log, want) == 0,
 			      "depth %d fanout %d split %d %s: got %s want %s", depth, fanout,
 			      split, pol ? "fifo" : "depth", call_log, want);
+	}
+}
+END_TEST
+
+/*
+ * The point of current->bio_list: however deep the stack of devices, one
+ * make_request_fn never runs inside another, so the kernel stack does not
+ * grow with the stack of devices.  A chain of 8 and a split over 2 levels,
+ * under both orders.
+ */
+START_TEST(make_request_never_nests)
+{
+	int top = add_dev('a', 1), prev = top;
+
+	for (int i = 1; i < 8; i++) {
+		int d = add_dev('a' + i, 1);
+
+		link_dev(prev, d);
+		prev = d;
+	}
+	for (int pol = 0; pol < 2; pol++) {
+		bio_order = pol ? BIO_ORDER_FIFO : BIO_ORDER_DEPTH;
+		ck_assert_str_eq(run_stack(top), "abcdefgh");
+		ck_assert_msg(max_nesting == 1, "%s: make_request_fn calls nested %d deep",
+			      pol ? "fifo" : "depth", max_nesting);
+	}
+	top = add_dev('T', 3);
+	link_dev(top, add_dev('M', 2));
+	for (int pol = 0; pol < 2; pol++) {
+		bio_order = pol ? BIO_ORDER_FIFO : BIO_ORDER_DEPTH;
+		run_stack(top);
+		ck_assert_msg(max_nesting == 1, "%s, split: make_request_fn calls nested %d deep",
+			      pol ? "fifo" : "depth", max_nesting);
 	}
 }
 END_TEST
@@ -567,6 +605,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_loop_test(core, anchor_orders, 0, sizeof(anchors) / sizeof(anchors[0]));
 	tcase_add_loop_test(core, stack_table, 0, 24);
+	tcase_add_test(core, make_request_never_nests);
 	tcase_add_test(core, chain_completes_parent_once_after_children);
 	tcase_add_test(core, split_shares_segments);
 	tcase_add_test(core, partition_remap_and_bounds);
