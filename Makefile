@@ -12,6 +12,7 @@
 #   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
 #   make test-labs  every lab's skeleton: builds, fails only its own lab
+#   make replay R=<dir>   run a recorded scenario again, exactly
 
 K       := kernel
 A       := kernel/arch/x86
@@ -166,7 +167,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs
+.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -286,11 +287,17 @@ grade: deps
 test-labs: deps
 	@$(PYTHON) tools/test-labs.py
 
+# A recorded run (a scenario with `record: yes`, or RECORD=1): boot it
+# again instruction for instruction, e.g. R=build/grade/qemu/lab1-linear
+replay: deps
+	@test -n "$(R)" || { echo "usage: make replay R=<a scenario's folder under build/>"; exit 2; }
+	@$(PYTHON) tests/qemu/run.py --replay $(R)
+
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	gnuplot-nox cpio bsdextrautils
+	gnuplot-nox cpio bsdextrautils parallel
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

@@ -164,7 +164,8 @@ def verify_pristine():
 def build(out_dir):
     log = out_dir / "build.log"
     with open(log, "w") as f:
-        p = subprocess.run(["make", "-C", str(ROOT), "iso", "unit-progs"],
+        p = subprocess.run(["make", "-C", str(ROOT), "-j", os.environ.get("GRADE_JOBS", "2"),
+                            "iso", "unit-progs"],
                            stdout=f, stderr=subprocess.STDOUT)
     return p.returncode == 0, log
 

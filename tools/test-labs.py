@@ -12,12 +12,17 @@ and checks three things:
   3. in lab N's skeleton every other lab still gets full marks, except a
      lab whose grading definition says `uses N` (its tests run lab N's code
      too, e.g. a stack of dm devices splits bios with lab 1's bio_split).
+Then the class grader (tools/grade-class.py) grades a folder of three lab 3
+submissions -- the reference tree, the skeleton, and a half-done patch
+(the plug attached and flushed, but no plug merge and no flush from
+schedule()) -- and the CSV must rank them: full marks, least, between.
 Skeletons are written to build/labs/skel-N and graded N at a time (default
 2: two guests at once, which the verdicts must survive).  Prints a table
 and exits 0 only if every check holds.
 """
 import argparse
 import concurrent.futures
+import csv
 import json
 import shutil
 import subprocess
@@ -62,10 +67,56 @@ def skeleton(n):
     return n, verdicts, str(log)
 
 
+def class_check(lab=3, half_done_file="block/blk-plug.c"):
+    """The class grader on three submissions; the problems found."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import mklab
+    subs = OUT / "class-submissions"
+    if subs.exists():
+        shutil.rmtree(subs)
+    subs.mkdir(parents=True)
+    ref = subs / "reference"
+    ref.mkdir()
+    for f in mklab.source_files():
+        (ref / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, ref / f)
+    skel = subs / "skeleton"
+    subprocess.run([sys.executable, str(ROOT / "tools" / "mklab.py"), str(lab), str(skel)],
+                   check=True, stdout=subprocess.DEVNULL)
+    # half done: the skeleton with one file's regions written as the reference has them
+    half = OUT / "class-half-done"
+    if half.exists():
+        shutil.rmtree(half)
+    shutil.copytree(skel, half)
+    marked = mklab.all_regions()
+    text = (ROOT / half_done_file).read_text()
+    (half / half_done_file).write_text(mklab.transform(text, 0, marked[half_done_file], ""))
+    diff = subprocess.run(["git", "diff"], cwd=half, stdout=subprocess.PIPE, check=True).stdout
+    (subs / "half-done.patch").write_bytes(diff)
+    shutil.rmtree(skel / ".git")
+    out_csv = OUT / "class.csv"
+    p = subprocess.run([sys.executable, str(ROOT / "tools" / "grade-class.py"), str(lab),
+                        str(subs), str(out_csv)], cwd=ROOT)
+    if p.returncode != 0 or not out_csv.exists():
+        return ["class grader failed (exit %d)" % p.returncode]
+    rows = {r["submission"]: r for r in csv.DictReader(open(out_csv))}
+    print("class grader: " + ", ".join("%s %s/%s" % (n, r["total"], r["possible"])
+                                       for n, r in sorted(rows.items())))
+    try:
+        full = int(rows["reference"]["possible"])
+        got = {n: int(rows[n]["total"]) for n in ("reference", "skeleton", "half-done.patch")}
+    except (KeyError, ValueError) as e:
+        return ["class grader's CSV lacks a row or a number: %s (%s)" % (e, out_csv)]
+    if not (got["reference"] == full and got["skeleton"] < got["half-done.patch"] < full):
+        return ["class grader's ranking is wrong: %s of %d (%s)" % (got, full, out_csv)]
+    return []
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Check every lab's skeleton against the grader.")
     ap.add_argument("labs", nargs="*", type=int)
     ap.add_argument("-j", dest="jobs", type=int, default=2)
+    ap.add_argument("--no-class", action="store_true", help="skip the class grader's check")
     args = ap.parse_args(argv)
     wanted = args.labs or labs()
     OUT.mkdir(parents=True, exist_ok=True)
@@ -106,6 +157,8 @@ def main(argv=None):
             if not ok:
                 problems.append("lab %d skeleton: lab %d scores %d/%d, %s (see %s)"
                                 % (n, m, got, possible, what, log))
+    if not args.no_class:
+        problems += class_check()
     for p in problems:
         print("test-labs: " + p)
     print("test-labs: %s" % ("all labs hold" if not problems else "%d problem(s)" % len(problems)))

@@ -230,6 +230,7 @@ class Scenario:
     cdrom_index: int = CDROM_DEFAULT_INDEX
     cdrom_if: str = ""              # "": the machine's own controller
     qemu_args: List[str] = field(default_factory=list)
+    record: bool = False        # record: yes -- QEMU record/replay (make replay)
     expects: List[Expectation] = field(default_factory=list)
     rejects: List[Expectation] = field(default_factory=list)
     checks: List[str] = field(default_factory=list)
@@ -278,7 +279,7 @@ def parse_scenario(text, name, path=None):
         if not colon or not key.isidentifier():
             raise error("expected 'key: value', got %r" % line)
 
-        if key in ("machine", "memory", "timeout", "exit", "cdrom"):
+        if key in ("machine", "memory", "timeout", "exit", "cdrom", "record"):
             if key in seen_single:
                 raise error("'%s' given twice" % key)
             seen_single.add(key)
@@ -313,6 +314,10 @@ def parse_scenario(text, name, path=None):
                 scn.cmdline.append(value)
         elif key == "init":
             scn.init.append(value)
+        elif key == "record":
+            if value not in ("yes", "no"):
+                raise error("record must be yes or no")
+            scn.record = value == "yes"
         elif key == "qemu":
             try:
                 scn.qemu_args.extend(shlex.split(value))
@@ -650,6 +655,45 @@ def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
     return cmd
 
 
+def rr_command(cmd, mode, rrfile):
+    """cmd under QEMU's record/replay (mode "record" or "replay"): every
+    drive behind a blkreplay driver, the instruction counter in rr mode
+    (the scenario's own -icount is replaced), the RTC on the virtual clock
+    and no network, as docs/system/replay.rst of QEMU asks.  A replay
+    needs the disks as they were before the recorded boot: prepare() makes
+    them again the same way."""
+    out, i, n = [], 0, 0
+    while i < len(cmd):
+        a = cmd[i]
+        if a == "-icount" and i + 1 < len(cmd):
+            i += 2
+            continue
+        if a == "-drive" and i + 1 < len(cmd):
+            opts = cmd[i + 1].split(",")
+            keys = dict(o.split("=", 1) for o in opts if "=" in o)
+            n += 1
+            if keys.get("if") == "none":
+                real = keys["id"] + "-direct"
+                opts = ["id=" + real if o == "id=" + keys["id"] else o for o in opts]
+                out += ["-drive", ",".join(opts),
+                        "-drive", "driver=blkreplay,if=none,image=%s,id=%s" % (real, keys["id"])]
+            else:           # pc's legacy if=ide,index=N: the same, spelled out
+                index = int(keys.get("index", 0))
+                real, rid = "rr%d-direct" % n, "rr%d" % n
+                opts = [o for o in opts if not o.startswith(("if=", "index="))]
+                kind = "ide-cd" if keys.get("media") == "cdrom" else "ide-hd"
+                out += ["-drive", ",".join(["if=none", "id=" + real] + opts),
+                        "-drive", "driver=blkreplay,if=none,image=%s,id=%s" % (real, rid),
+                        "-device", "%s,drive=%s,bus=ide.%d,unit=%d"
+                        % (kind, rid, index // 2, index % 2)]
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out + ["-icount", "shift=0,rr=%s,rrfile=%s" % (mode, qopt(rrfile)),
+                  "-rtc", "clock=vm", "-net", "none"]
+
+
 # ---------------------------------------------------------------------------
 # Cleaning the serial log
 # ---------------------------------------------------------------------------
@@ -833,6 +877,7 @@ class Config:
     accel: str = "tcg"
     timeout_scale: float = 1.0
     verbose: bool = False
+    record: bool = False        # RECORD=1: record every scenario (make replay)
 
 
 @dataclass
@@ -966,6 +1011,10 @@ def run_scenario(scn, cfg):
         return Result(scn.name, [str(e)], time.monotonic() - start)
 
     cmd = qemu_command(scn, cfg.iso, workdir, raw_log, cfg.qemu, cfg.accel)
+    recording = scn.record or cfg.record
+    if recording:
+        cmd = rr_command(cmd, "record", workdir / "replay.bin")
+        (workdir / "scenario").write_text(str(scn.path) + "\n")
     (workdir / "qemu.cmd").write_text(
         "cd %s && %s\n" % (shlex.quote(str(ROOT)), " ".join(shlex.quote(a) for a in cmd)))
     if cfg.verbose:
@@ -1026,7 +1075,48 @@ def run_scenario(scn, cfg):
     reasons = judge(scn, outcome, log, stderr, timeout)
     if not reasons:
         reasons = run_checks(scn, workdir, log_path)
+    if recording:
+        (workdir / "recorded.log").write_text(log)
+        if reasons:
+            reasons.append("recorded: replay it exactly with `make replay R=%s`"
+                           % os.path.relpath(workdir, ROOT))
     return Result(scn.name, reasons, time.monotonic() - start, log_path, log, stderr)
+
+
+def replay(recorded, cfg):
+    """Boot a recorded scenario again from its log (recorded/replay.bin),
+    on disks made afresh, and compare its serial log with the recorded one.
+    Returns an exit status."""
+    recorded = recorded.resolve()
+    try:
+        scn = load_scenario(Path((recorded / "scenario").read_text().strip()))
+    except OSError:
+        print("run.py: %s holds no recorded run (scenario file missing)" % recorded,
+              file=sys.stderr)
+        return 2
+    workdir = recorded.parent / (recorded.name + "-replay")
+    raw_log = workdir / "serial.raw"
+    prepare(scn, workdir)
+    cmd = rr_command(qemu_command(scn, cfg.iso, workdir, raw_log, cfg.qemu, cfg.accel),
+                     "replay", recorded / "replay.bin")
+    (workdir / "qemu.cmd").write_text(
+        "cd %s && %s\n" % (shlex.quote(str(ROOT)), " ".join(shlex.quote(a) for a in cmd)))
+    timeout = scn.timeout * cfg.timeout_scale * 4      # replay runs slower than the record
+    with open(workdir / "qemu.stderr", "wb") as err:
+        try:
+            subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
+                           timeout=timeout)
+        except subprocess.TimeoutExpired:
+            print("run.py: the replay did not end within %gs" % timeout)
+            return 1
+    log = clean_log(raw_log.read_bytes() if raw_log.exists() else b"")
+    (workdir / "replayed.log").write_text(log)
+    before = (recorded / "recorded.log").read_text()
+    print("replayed %s from %s: %s" % (scn.name, recorded / "replay.bin",
+          "the serial log is identical (%d bytes)" % len(log) if log == before else
+          "the serial log DIFFERS from the recorded one"))
+    print("log: %s" % (workdir / "replayed.log"))
+    return 0 if log == before else 1
 
 
 def run_checks(scn, workdir, log_path):
@@ -1503,10 +1593,15 @@ def main(argv=None):
                     help="the ISO to boot (default build/spindle.iso)")
     ap.add_argument("--selftest", action="store_true",
                     help="test the runner itself, on canned logs")
+    ap.add_argument("--replay", type=Path, metavar="DIR",
+                    help="replay the recorded run kept in DIR (build/qemu/<name>)")
     args = ap.parse_args(argv)
 
     if args.selftest:
         return selftest()
+    if args.replay:
+        return replay(args.replay, Config(iso=args.iso.resolve(),
+                                          qemu=os.environ.get("QEMU") or "qemu-system-x86_64"))
     if args.jobs < 1:
         ap.error("-j needs a positive number")
     if args.verbose and args.jobs > 1:
@@ -1536,7 +1631,7 @@ def main(argv=None):
     cfg = Config(iso=args.iso.resolve(),
                  qemu=os.environ.get("QEMU") or "qemu-system-x86_64",
                  accel="kvm" if os.environ.get("ACCEL") == "kvm" else "tcg",
-                 verbose=args.verbose)
+                 verbose=args.verbose, record=os.environ.get("RECORD") == "1")
     try:
         cfg.timeout_scale = float(os.environ.get("TIMEOUT_SCALE") or 1)
     except ValueError:
