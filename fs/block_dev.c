@@ -18,8 +18,9 @@
  *   O_DIRECT: no cache.  Buffer address, length and file offset must be
  *     multiples of the logical block size (EINVAL otherwise, as Linux);
  *     the data is bounced through kernel pages (Spindle cannot pin user
- *     pages for a device yet) and goes down in bios of up to
- *     BDEV_DIO_PAGES pages, each waited for with submit_bio_wait().
+ *     pages for a device yet; a read's are zeroed first) and goes down in
+ *     bios of up to BDEV_DIO_PAGES pages, each waited for with
+ *     submit_bio_wait().
  *     Cached pages in the range are written back first, and a direct
  *     write that succeeds drops them after, so the two paths agree --
  *     on the same device: a partition and its whole disk have separate
@@ -38,7 +39,9 @@
  * cannot allocate its sorted list goes in batches from the stack, so
  * fsync still writes; a cache page that cannot be allocated is taken from
  * the cache's own clean pages, and only with none is a buffered read or
- * write -ENOMEM; O_DIRECT bounce pages wait on a small reserve.
+ * write -ENOMEM; O_DIRECT bounce pages wait on a small reserve.  Every
+ * page a read hands to user space starts zeroed, so a device that fills
+ * nothing (null_blk) shows zeros, never old kernel memory.
  *
  * O_EXCL claims the device (bd_holder): a second exclusive open, of it,
  * of its whole disk or of one of its partitions, fails with EBUSY while
@@ -554,11 +557,14 @@ bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned lon
  * direct I/O keeps going when memory is gone.  The first page of a bio
  * may wait for the reserve -- holding nothing else, so the wait ends when
  * another task's direct I/O gives its pages back; the rest are taken only
- * if there are some now, and the bio is shorter otherwise.
+ * if there are some now, and the bio is shorter otherwise.  Pages for a
+ * read are zeroed: a device that does not fill the buffer (null_blk,
+ * QEMU's null-co) must leave zeros there, not what the page held before
+ * -- with Linux's zero-copy it would be the user's own buffer.
  */
 static mempool_t dio_page_pool;
 
-static unsigned int dio_get_pages(struct page **pages, unsigned int want)
+static unsigned int dio_get_pages(struct page **pages, unsigned int want, bool zero)
 {
 	unsigned int n;
 
@@ -567,6 +573,8 @@ static unsigned int dio_get_pages(struct page **pages, unsigned int want)
 
 		if (!p)
 			break;
+		if (zero)
+			memset(p, 0, PAGE_SIZE);
 		pages[n] = virt_to_page(p);
 	}
 	return n;
@@ -587,7 +595,7 @@ static ssize_t blkdev_dio_bio(struct block_device *bdev, struct iov_iter *it, lo
 	struct bio *bio;
 	int err = 0;
 
-	npages = dio_get_pages(pages, DIV_ROUND_UP(len, PAGE_SIZE));
+	npages = dio_get_pages(pages, DIV_ROUND_UP(len, PAGE_SIZE), !write);
 	len = min_t(size_t, len, (size_t)npages * PAGE_SIZE);
 	bio = bio_alloc(GFP_NOIO, npages);              /* waits, never NULL */
 	bio_set_dev(bio, bdev);

@@ -444,6 +444,43 @@ START_TEST(buffered_io_with_no_memory_and_no_cache_is_enomem)
 }
 END_TEST
 
+/*
+ * A device that does not fill a read's buffer (null_blk): O_DIRECT must
+ * return zeros, not what its bounce pages held before -- here, pages a
+ * "previous user" filled with 0xEE and freed just before the read.
+ */
+START_TEST(direct_read_of_unfilled_buffer_is_zeros)
+{
+	struct file *direct = open_dev("/dev/fake", O_RDONLY | O_DIRECT);
+	struct file *cached = open_dev("/dev/fake", O_RDONLY);
+	unsigned char *buf = aligned_alloc(4096, 65536);
+	struct page *old[16];
+	loff_t pos;
+
+	for (int i = 0; i < 16; i++) {
+		old[i] = alloc_page(GFP_KERNEL);
+		memset(page_address(old[i]), 0xee, PAGE_SIZE);
+	}
+	for (int i = 15; i >= 0; i--)
+		__free_page(old[i]);
+	fake_nofill = true;
+	memset(buf, 0x11, 65536);
+	pos = 0;
+	ck_assert_int_eq(kernel_read(direct, buf, 65536, &pos), 65536);
+	for (int i = 0; i < 65536; i++)
+		ck_assert_msg(buf[i] == 0, "byte %d is %#x", i, buf[i]);
+	/* the buffered path too: a cache page starts as zeros */
+	memset(buf, 0x11, 65536);
+	pos = 65536;
+	ck_assert_int_eq(kernel_read(cached, buf, 65536, &pos), 65536);
+	for (int i = 0; i < 65536; i++)
+		ck_assert_msg(buf[i] == 0, "cached byte %d is %#x", i, buf[i]);
+	free(buf);
+	fput(direct);
+	fput(cached);
+}
+END_TEST
+
 /* O_DIRECT with no memory: bounce pages from the reserve, shorter bios. */
 START_TEST(direct_io_with_no_memory)
 {
@@ -485,6 +522,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(limits, dio_alignment_rule_table, 0, ARRAY_SIZE(dio_cases));
 	tcase_add_test(limits, o_excl_holders);
 	tcase_add_test(limits, fsync_writes_back_with_no_memory);
+	tcase_add_test(limits, direct_read_of_unfilled_buffer_is_zeros);
 	tcase_add_test(limits, buffered_read_with_no_memory_reuses_clean_pages);
 	tcase_add_test(limits, buffered_io_with_no_memory_and_no_cache_is_enomem);
 	tcase_add_test(limits, direct_io_with_no_memory);
