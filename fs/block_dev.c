@@ -64,6 +64,7 @@
 #include <spindle/sort.h>
 #include <spindle/mempool.h>
 #include <spindle/init.h>
+#include <spindle/err.h>
 #include "internal.h"
 #include "../block/blk.h"
 
@@ -766,13 +767,23 @@ static void bcache_destroy(struct bdev_cache *c)
 }
 
 /*
- * BLKRRPART: forget the partitions and read the table again.  Refused
- * (EBUSY) while a partition is open or claimed.  The partitions' caches
- * are written back and freed with them.
+ * BLKRRPART: forget the partitions and read the table again, as Linux's
+ * disk_scan_partitions():
+ *   - EINVAL on a partition, or a disk that cannot have any;
+ *   - EBUSY while another open file holds the disk with O_EXCL (the
+ *     holder itself may rescan), or a partition is open or claimed;
+ *   - the disk's own dirty cached pages are written back first: a table
+ *     just written through the cache (fdisk's way) is the one read;
+ *   - the table is read before anything is dropped, so a rescan that
+ *     cannot read it (ENOMEM, EIO) leaves the old partitions in place.
+ * The partitions' caches are written back and freed with them.
  */
-static int blkdev_reread_part(struct block_device *whole)
+static int blkdev_reread_part(struct file *f)
 {
+	struct bdev_cache *wc = f->private_data;
+	struct block_device *whole = wc->bdev;
 	struct gendisk *disk = whole->bd_disk;
+	struct parsed_partitions *state;
 	int err = 0;
 
 	if (whole->bd_partno)
@@ -780,7 +791,9 @@ static int blkdev_reread_part(struct block_device *whole)
 	if (disk->minors <= 1)
 		return -EINVAL;
 	mutex_lock(&bcache_list_lock);
-	for (int p = 1; p < DISK_MAX_PARTS; p++) {
+	if (whole->bd_holder && whole->bd_holder != f)
+		err = -EBUSY;
+	for (int p = 1; !err && p < DISK_MAX_PARTS; p++) {
 		struct block_device *b = disk->part[p];
 		struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
 
@@ -788,24 +801,34 @@ static int blkdev_reread_part(struct block_device *whole)
 			err = -EBUSY;
 	}
 	if (!err) {
-		for (int p = 1; p < DISK_MAX_PARTS; p++) {
-			struct block_device *b = disk->part[p];
-			struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
-
-			if (!b)
-				continue;
-			if (c) {
-				mutex_lock(&c->lock);
-				bcache_writeback(c);
-				mutex_unlock(&c->lock);
-				bcache_destroy(c);
-			}
-		}
-		/* still under the lock: an open of a partition now being
-		 * freed waits, and then finds the new table's */
-		blk_drop_partitions(disk);
-		blk_scan_partitions(disk);
+		mutex_lock(&wc->lock);
+		err = bcache_writeback(wc);
+		mutex_unlock(&wc->lock);
 	}
+	if (err)
+		goto out;
+	state = blk_read_partitions(disk);
+	if (IS_ERR(state)) {
+		err = PTR_ERR(state);
+		goto out;
+	}
+	for (int p = 1; p < DISK_MAX_PARTS; p++) {
+		struct block_device *b = disk->part[p];
+		struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
+
+		if (c) {
+			mutex_lock(&c->lock);
+			bcache_writeback(c);
+			mutex_unlock(&c->lock);
+			bcache_destroy(c);
+		}
+	}
+	/* still under the lock: an open of a partition now being freed
+	 * waits, and then finds the new table's */
+	blk_drop_partitions(disk);
+	blk_add_partitions(disk, state);
+	kfree(state);
+out:
 	mutex_unlock(&bcache_list_lock);
 	return err;
 }
@@ -835,7 +858,7 @@ static long blkdev_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case BLKFLSBUF:
 		return bcache_flush_and_drop(c);
 	case BLKRRPART:
-		return blkdev_reread_part(bdev);
+		return blkdev_reread_part(f);
 	default:
 		return -ENOTTY;
 	}

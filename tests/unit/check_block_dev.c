@@ -262,6 +262,51 @@ START_TEST(ioctls_as_linux)
 }
 END_TEST
 
+static void eat_all_memory(void);
+
+/*
+ * BLKRRPART as Linux's disk_scan_partitions: EBUSY while another file
+ * holds the disk with O_EXCL, allowed for the holder; the table is read
+ * after the disk's cache is written back, so one written through the
+ * cache counts; a rescan that cannot read (no memory) keeps the old
+ * partitions and says -ENOMEM.
+ */
+START_TEST(blkrrpart_holder_cache_and_failed_read)
+{
+	static unsigned char mbr[512];
+	long excl, fd;
+	loff_t pos = 0;
+	struct file *w;
+
+	excl = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY | O_EXCL, 0);
+	fd = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY, 0);
+	ck_assert_int_ge(excl, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), -EBUSY);
+	ck_assert_ptr_nonnull(lookup_bdev("fake1"));            /* untouched */
+	ck_assert_int_eq(ksys_ioctl(excl, 0x125f, 0), 0);       /* the holder may */
+	close_fd(excl);
+	/* a table in the cache only: two partitions of 64 and 128 sectors */
+	mbr[446 + 4] = 0x83; mbr[446 + 8] = 64; mbr[446 + 12] = 64;
+	mbr[462 + 4] = 0x83; mbr[462 + 8] = 128; mbr[462 + 13] = 1;     /* 256 sectors */
+	mbr[510] = 0x55; mbr[511] = 0xaa;
+	w = open_dev("/dev/fake", O_RDWR);
+	ck_assert_int_eq(kernel_write(w, mbr, 512, &pos), 512);
+	ck_assert(ram[510] != 0x55);                            /* not on the disk yet */
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), 0);
+	ck_assert_int_eq(ram[510], 0x55);                       /* written back first */
+	ck_assert_ptr_nonnull(lookup_bdev("fake1"));
+	ck_assert_uint_eq(bdev_nr_sectors(lookup_bdev("fake1")), 64);
+	ck_assert_uint_eq(bdev_nr_sectors(lookup_bdev("fake2")), 256);
+	/* no memory to read the table: the partitions stay */
+	eat_all_memory();
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), -ENOMEM);
+	ck_assert_uint_eq(bdev_nr_sectors(lookup_bdev("fake2")), 256);
+	fput(w);
+	close_fd(fd);
+}
+END_TEST
+
 START_TEST(o_excl_holders)
 {
 	struct file *a = open_dev("/dev/fake1", O_RDONLY | O_EXCL);
@@ -521,6 +566,7 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, end_of_device_short_read_enospc_write);
 	tcase_add_loop_test(limits, dio_alignment_rule_table, 0, ARRAY_SIZE(dio_cases));
 	tcase_add_test(limits, o_excl_holders);
+	tcase_add_test(limits, blkrrpart_holder_cache_and_failed_read);
 	tcase_add_test(limits, fsync_writes_back_with_no_memory);
 	tcase_add_test(limits, direct_read_of_unfilled_buffer_is_zeros);
 	tcase_add_test(limits, buffered_read_with_no_memory_reuses_clean_pages);
