@@ -635,6 +635,35 @@ START_TEST(elevator_switch_when_idle)
 }
 END_TEST
 
+/*
+ * A switch with no memory for the new elevator: -ENOMEM, and the old one
+ * stays, tunables and all, without needing memory to come back.  (The
+ * switch used to free it first, then make a fresh one with default
+ * tunables -- and panic if that failed too.)
+ */
+START_TEST(elevator_switch_with_no_memory_keeps_the_old_one)
+{
+	char buf[64];
+
+	make_queue(4, 0, 1024, "mq-deadline");
+	ck_assert_int_eq(elv_attr_store(q, "read_expire", "123"), 0);
+	while (alloc_page(GFP_KERNEL))
+		;
+	for (size_t size = 16; size <= KMALLOC_MAX_CACHE_SIZE; size *= 2)
+		while (kmalloc(size, GFP_KERNEL))
+			;
+	ck_assert_int_eq(elevator_switch(q, "cscan"), -ENOMEM);
+	elv_iosched_show(q, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[mq-deadline] none cscan\n");
+	elv_attr_show(q, "read_expire", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "123\n");                /* the same one, not a new one */
+	ck_assert_int_eq(q->mq_freeze_depth, 0);
+	submit(REQ_OP_READ, 0, 4096);                   /* and it still works */
+	complete_all();
+	ck_assert_int_eq(ended_ok, 1);
+}
+END_TEST
+
 /* --- blktrace's RWBS letters and line layout ------------------------------- */
 
 START_TEST(rwbs_letters_as_linux)
@@ -720,6 +749,7 @@ Suite *unit_suite(void)
 	tcase_add_test(timeouts, timeout_handler_resets_or_completes);
 	tcase_add_test(timeouts, requeued_request_is_dispatched_again);
 	tcase_add_test(timeouts, elevator_switch_when_idle);
+	tcase_add_test(timeouts, elevator_switch_with_no_memory_keeps_the_old_one);
 	tcase_add_test(timeouts, restart_runs_a_busy_queue);
 	tcase_add_test(timeouts, rwbs_letters_as_linux);
 	tcase_add_test(timeouts, trace_line_layout_as_blkparse);
