@@ -20,8 +20,8 @@
  *      into it until the kernel refuses the page (EFAULT);
  *   3. ROUNDS times: free a few pages (shrink the last file), dirty part
  *      of the first MiB again (same bytes), fsync, pread uncached parts
- *      (buffered and O_DIRECT), then take the freed pages back and do the
- *      same with nothing free;
+ *      (buffered and O_DIRECT), BLKRRPART, switch DEV's elevator, then
+ *      take the freed pages back and do the same with nothing free;
  *   4. give everything back; fsync must now be 0 and the first MiB read
  *      back with O_DIRECT must be the pattern (the scenario also checks
  *      the disk image from the host).
@@ -40,6 +40,11 @@
 #include <sys/stat.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
+
+#ifndef BLKRRPART
+#define BLKRRPART 0x125f
+#endif
 
 #define PATTERN_SEED  11
 #define DIRTY_BYTES   (1024 * 1024)             /* the pattern: 256 pages */
@@ -70,7 +75,8 @@ struct outcome {
 	int ok, enomem, bad;
 	int bad_ret, bad_errno;                 /* the first bad answer */
 };
-static struct outcome o_fsync, o_pread, o_direct;
+static struct outcome o_fsync, o_pread, o_direct, o_rrpart, o_elv;
+static char sched_path[96];
 
 static int passed, failed;
 
@@ -214,6 +220,19 @@ static void io_round(int r)
 	memset(buf, 0xa5, READ_BYTES);
 	note(&o_direct, pread(fd_direct, buf, READ_BYTES, rd + READ_BYTES), READ_BYTES,
 	     buf, zeros);
+	/* the rest of the block layer's allocations: a rescan, an elevator switch */
+	note(&o_rrpart, ioctl(fd_dev, BLKRRPART, 0), 0, NULL, NULL);
+	{
+		const char *elv = r % 2 ? "mq-deadline" : "cscan";
+		int fd = open(sched_path, O_WRONLY);
+
+		if (fd < 0)
+			note(&o_elv, -1, 0, NULL, NULL);
+		else {
+			note(&o_elv, write(fd, elv, strlen(elv)), strlen(elv), NULL, NULL);
+			close(fd);
+		}
+	}
 }
 
 static void release_all(void)
@@ -234,6 +253,8 @@ int main(int argc, char **argv)
 	int err;
 
 	snprintf(dev, sizeof(dev), "/dev/%s", argc > 1 ? argv[1] : "sda");
+	snprintf(sched_path, sizeof(sched_path), "/sys/block/%s/queue/scheduler",
+		 argc > 1 ? argv[1] : "sda");
 	for (size_t k = 0; k < DIRTY_BYTES / 8; k++)
 		w[k] = splitmix64(PATTERN_SEED + k);
 	memset(chunk, 0x5a, sizeof(chunk));
@@ -275,10 +296,11 @@ int main(int argc, char **argv)
 		 "%ld anonymous pages", stop_errno, file_mib, anon_pages);
 	report("fill", stop_errno == ENOSPC || stop_errno == ENOMEM, why);
 	printf("hostile_oom_io: %ld MiB of files (ramfs %s), %ld anonymous pages; "
-	       "fsync %d ok %d ENOMEM, pread %d ok %d ENOMEM, direct %d ok %d ENOMEM\n",
+	       "fsync %d ok %d ENOMEM, pread %d ok %d ENOMEM, direct %d ok %d ENOMEM, "
+	       "BLKRRPART %d ok %d ENOMEM, elevator %d ok %d ENOMEM\n",
 	       file_mib, ramfs_mounted ? "mounted" : "not mounted", anon_pages,
 	       o_fsync.ok, o_fsync.enomem, o_pread.ok, o_pread.enomem,
-	       o_direct.ok, o_direct.enomem);
+	       o_direct.ok, o_direct.enomem, o_rrpart.ok, o_rrpart.enomem, o_elv.ok, o_elv.enomem);
 	snprintf(why, sizeof(why), "%d bad answers, the first %d errno %d",
 		 o_fsync.bad, o_fsync.bad_ret, o_fsync.bad_errno);
 	report("fsync_under_oom", !o_fsync.bad, why);
@@ -288,6 +310,12 @@ int main(int argc, char **argv)
 	snprintf(why, sizeof(why), "%d bad answers (wrong bytes or errno), the first %d errno %d",
 		 o_direct.bad, o_direct.bad_ret, o_direct.bad_errno);
 	report("direct_under_oom", !o_direct.bad, why);
+	snprintf(why, sizeof(why), "%d bad answers, the first %d errno %d",
+		 o_rrpart.bad, o_rrpart.bad_ret, o_rrpart.bad_errno);
+	report("rrpart_under_oom", !o_rrpart.bad, why);
+	snprintf(why, sizeof(why), "%d bad answers, the first %d errno %d",
+		 o_elv.bad, o_elv.bad_ret, o_elv.bad_errno);
+	report("elevator_under_oom", !o_elv.bad, why);
 
 	err = fsync(fd_dev) ? errno : 0;
 	snprintf(why, sizeof(why), "fsync after the memory came back: errno %d", err);
