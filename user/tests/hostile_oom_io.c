@@ -11,7 +11,7 @@
  * Steps, on DEV (default sda; the first 1 MiB is overwritten, the rest
  * only read: it must be a fresh, zeroed disk):
  *   1. write the verification pattern (lib/pattern.c's: 64-bit word k of
- *      the device is splitmix64(PATTERN_SEED + k)) to DEV's first MiB
+ *      the device is splitmix64(PATTERN_BASE + k)) to DEV's first MiB
  *      through the cache, so 256 pages are dirty;
  *   2. take all the memory: files in /tmp until a write fails (ENOSPC or
  *      ENOMEM -- /tmp may have a size limit), then files in a ramfs
@@ -46,7 +46,7 @@
 #define BLKRRPART 0x125f
 #endif
 
-#define PATTERN_SEED  11
+#define PATTERN_BASE  11                        /* pattern-check.py's last argument */
 #define DIRTY_BYTES   (1024 * 1024)             /* the pattern: 256 pages */
 #define FILE_BYTES    (1024 * 1024)             /* one filler file */
 #define MAX_FILES     2048                      /* 2 GiB: more than any test guest */
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 	snprintf(sched_path, sizeof(sched_path), "/sys/block/%s/queue/scheduler",
 		 argc > 1 ? argv[1] : "sda");
 	for (size_t k = 0; k < DIRTY_BYTES / 8; k++)
-		w[k] = splitmix64(PATTERN_SEED + k);
+		w[k] = splitmix64(PATTERN_BASE + k);
 	memset(chunk, 0x5a, sizeof(chunk));
 	/* fault in all of bss now: with no memory, a first touch is SIGSEGV */
 	memset(buf, 0, sizeof(buf));
