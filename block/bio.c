@@ -8,7 +8,11 @@
  * submitted, only its bi_end_io may touch it.
  *
  * Memory: a bio and its first BIO_INLINE_VECS segments are one object from
- * the bio_set's mempool; a bigger segment array is kmalloc'ed beside it.
+ * the bio_set's mempool; a bigger segment array is kmalloc'ed beside it,
+ * and when kmalloc fails, a set made with BIOSET_NEED_BVECS (fs_bio_set)
+ * hands out a BIO_MAX_VECS array from its second mempool instead -- so a
+ * sleeping bio_alloc() of any size waits for memory rather than failing,
+ * as Linux's bvec_alloc() falls back to its biovec pool.
  *
  * Portable: host unit tests run this file.
  */
@@ -23,7 +27,9 @@
 #include <spindle/sched.h>
 #include "blk.h"
 
-#define FS_BIO_SET_SIZE 64              /* bios in reserve for ordinary I/O */
+#define FS_BIO_SET_SIZE 64              /* bios (and big bvec arrays) in reserve
+					   for ordinary I/O: 64 in flight */
+#define BVEC_POOL_BYTES (BIO_MAX_VECS * sizeof(struct bio_vec))    /* 4 KiB */
 
 static void bio_chain_endio_marker(struct bio *bio);
 
@@ -73,20 +79,36 @@ int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
 	spin_lock_init(&bs->rescue_lock);
 	err = mempool_init(&bs->pool, pool_size, bio_object_size(),
 			   flags & BIOSET_RESERVE_ONLY ? MEMPOOL_RESERVE_ONLY : 0);
-	if (err || !(flags & BIOSET_NEED_RESCUER))
+	if (err)
 		return err;
-	bs->rescue_task = kthread_run(bio_rescue_thread, bs, "bioset");
-	if (!bs->rescue_task) {
-		mempool_exit(&bs->pool);
-		return -ENOMEM;
+	if (flags & BIOSET_NEED_BVECS) {
+		err = mempool_init(&bs->bvec_pool, pool_size, BVEC_POOL_BYTES, 0);
+		if (err)
+			goto out_pool;
+	}
+	if (flags & BIOSET_NEED_RESCUER) {
+		bs->rescue_task = kthread_run(bio_rescue_thread, bs, "bioset");
+		if (!bs->rescue_task) {
+			err = -ENOMEM;
+			goto out_bvec;
+		}
 	}
 	return 0;
+
+out_bvec:
+	if (flags & BIOSET_NEED_BVECS)
+		mempool_exit(&bs->bvec_pool);
+out_pool:
+	mempool_exit(&bs->pool);
+	return err;
 }
 
 void bioset_exit(struct bio_set *bs)
 {
 	if (bs->rescue_task)
 		kthread_stop(bs->rescue_task);
+	if (bs->flags & BIOSET_NEED_BVECS)
+		mempool_exit(&bs->bvec_pool);
 	mempool_exit(&bs->pool);
 }
 
@@ -116,18 +138,52 @@ static void punt_bios_to_rescuer(struct bio_set *bs)
 	wake_up_process(bs->rescue_task);
 }
 
-/* Take a bio from the set's pool, punting to the rescuer before sleeping. */
-static struct bio *bioset_mempool_alloc(struct bio_set *bs, gfp_t gfp)
+/*
+ * Take an object from one of the set's pools (its bios or its bvec
+ * arrays), punting to the rescuer before sleeping: what this task has
+ * queued may be what would give one back.
+ */
+static void *bioset_mempool_alloc(struct bio_set *bs, mempool_t *pool, gfp_t gfp)
 {
-	struct bio *bio;
+	void *e;
 
 	if (!bs->rescue_task || !current->bio_list || (gfp & __GFP_ATOMIC))
-		return mempool_alloc(&bs->pool, gfp);
-	bio = mempool_alloc(&bs->pool, gfp | __GFP_ATOMIC);
-	if (bio)
-		return bio;
+		return mempool_alloc(pool, gfp);
+	e = mempool_alloc(pool, gfp | __GFP_ATOMIC);
+	if (e)
+		return e;
 	punt_bios_to_rescuer(bs);
-	return mempool_alloc(&bs->pool, gfp);
+	return mempool_alloc(pool, gfp);
+}
+
+/*
+ * A segment array for *nr_vecs (> BIO_INLINE_VECS) segments: kmalloc'ed
+ * to size while memory lasts, else a BIO_MAX_VECS array from the set's
+ * bvec pool (*nr_vecs is raised to say so; bvec_free() gives it back).
+ * NULL only for an atomic caller, or from a set without a bvec pool.
+ */
+static struct bio_vec *bvec_alloc(struct bio_set *bs, gfp_t gfp, unsigned short *nr_vecs)
+{
+	struct bio_vec *vecs = kmalloc(*nr_vecs * sizeof(*vecs), gfp | __GFP_ATOMIC);
+
+	if (vecs || !(bs->flags & BIOSET_NEED_BVECS))
+		return vecs;
+	vecs = bioset_mempool_alloc(bs, &bs->bvec_pool, gfp);
+	if (vecs)
+		*nr_vecs = BIO_MAX_VECS;
+	return vecs;
+}
+
+/*
+ * Every BIO_MAX_VECS array goes through the pool, kmalloc'ed or not: they
+ * are the pool's size, and a free is what refills its reserve.
+ */
+static void bvec_free(struct bio_set *bs, struct bio_vec *vecs, unsigned short nr_vecs)
+{
+	if (nr_vecs == BIO_MAX_VECS && (bs->flags & BIOSET_NEED_BVECS))
+		mempool_free(vecs, &bs->bvec_pool);
+	else
+		kfree(vecs);
 }
 
 static void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_vecs)
@@ -141,25 +197,29 @@ static void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_v
 
 struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs)
 {
+	unsigned short max_vecs = (unsigned short)nr_vecs;
 	struct bio_vec *vecs = NULL;
 	struct bio *bio;
 
-	if (nr_vecs > BIO_MAX_VECS)
+	if (nr_vecs > BIO_MAX_VECS) {
+		pr_warn("bio: %u segments asked for, the most is %u\n", nr_vecs, BIO_MAX_VECS);
 		return NULL;
+	}
 	if (nr_vecs > BIO_INLINE_VECS) {
-		/* The segment array is not reserved: it may fail, but before we
-		 * take a bio from the pool, so nothing is held if it does. */
-		vecs = kmalloc(nr_vecs * sizeof(*vecs), gfp);
+		/* The segment array first: if it fails (atomic caller), no bio
+		 * is held.  A sleeping caller may wait here for a free array. */
+		vecs = bvec_alloc(bs, gfp, &max_vecs);
 		if (!vecs)
 			return NULL;
 	}
-	bio = bioset_mempool_alloc(bs, gfp);
+	bio = bioset_mempool_alloc(bs, &bs->pool, gfp);
 	if (!bio) {
-		kfree(vecs);
+		if (vecs)
+			bvec_free(bs, vecs, max_vecs);
 		return NULL;
 	}
 	if (vecs)
-		bio_init(bio, vecs, nr_vecs);
+		bio_init(bio, vecs, max_vecs);
 	else
 		bio_init(bio, bio->bi_inline_vecs, BIO_INLINE_VECS);
 	bio->bi_pool = bs;
@@ -193,7 +253,7 @@ void bio_put(struct bio *bio)
 	if (!last)
 		return;
 	if (bio->bi_io_vec != bio->bi_inline_vecs && !(bio->bi_flags & BIO_CLONED))
-		kfree(bio->bi_io_vec);
+		bvec_free(bio->bi_pool, bio->bi_io_vec, bio->bi_max_vecs);
 	mempool_free(bio, &bio->bi_pool->pool);
 }
 
@@ -381,6 +441,6 @@ int submit_bio_wait(struct bio *bio)
 
 static int __init bio_init_fs_set(void)
 {
-	return bioset_init(&fs_bio_set, "fs_bio_set", FS_BIO_SET_SIZE, 0);
+	return bioset_init(&fs_bio_set, "fs_bio_set", FS_BIO_SET_SIZE, BIOSET_NEED_BVECS);
 }
 core_initcall(bio_init_fs_set);

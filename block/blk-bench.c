@@ -68,17 +68,25 @@ u64 bench_percentile(u64 *lat, size_t n, unsigned int pct)
 	return lat[rank ? rank - 1 : 0];
 }
 
+/*
+ * One I/O in flight.  There are qd of them, made before the run and kept
+ * on a free list: nothing is allocated per I/O, so the loop cannot meet a
+ * failed allocation halfway (a run that cannot have its memory fails at
+ * the start with -ENOMEM).
+ */
+struct bench_io {
+	struct bench_ctx *ctx;
+	u64 start;
+	struct bench_io *next_free;
+};
+
 struct bench_ctx {
 	struct wait_queue_head wait;
 	unsigned int inflight, inflight_max;
 	u64 done, lat_sum;
 	u64 *lat;                               /* first BENCH_MAX_SAMPLES */
 	int error;
-};
-
-struct bench_io {
-	struct bench_ctx *ctx;
-	u64 start;
+	struct bench_io *free_ios;              /* under wait.lock */
 };
 
 static void bench_end_io(struct bio *bio)
@@ -96,7 +104,8 @@ static void bench_end_io(struct bio *bio)
 	c->done++;
 	c->lat_sum += lat;
 	c->inflight--;
-	kfree(io);
+	io->next_free = c->free_ios;
+	c->free_ios = io;
 	/* under the lock: c is on the waiter's stack (see wait.h) */
 	__wake_up_locked(&c->wait);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
@@ -118,6 +127,7 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	bool write = o->rw == BENCH_WRITE || o->rw == BENCH_RANDWRITE || o->rw == BENCH_RANDRW;
 	bool random = o->rw >= BENCH_RANDREAD;
 	unsigned int order;
+	struct bench_io *ios;
 	struct bench_ctx c;
 	struct page *data;
 	u64 total, submitted = 0, rnd = o->seed, start, merges0;
@@ -131,11 +141,18 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	data = alloc_pages(GFP_KERNEL, order);
 	memset(&c, 0, sizeof(c));
 	c.lat = kmalloc(min_t(u64, total, BENCH_MAX_SAMPLES) * sizeof(u64), GFP_KERNEL);
-	if (!data || !c.lat) {
+	ios = kcalloc(o->qd, sizeof(*ios), GFP_KERNEL);
+	if (!data || !c.lat || !ios) {
 		if (data)
 			__free_pages(data, order);
 		kfree(c.lat);
+		kfree(ios);
 		return -ENOMEM;
+	}
+	for (u32 i = 0; i < o->qd; i++) {
+		ios[i].ctx = &c;
+		ios[i].next_free = c.free_ios;
+		c.free_ios = &ios[i];
 	}
 	if (write)
 		memset(page_address(data), 0xa5, o->bs);
@@ -155,7 +172,7 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 		room = o->qd - READ_ONCE(c.inflight);
 		blk_start_plug(&plug);
 		while (room-- && submitted < total) {
-			struct bench_io *io = kmalloc(sizeof(*io), GFP_KERNEL);
+			struct bench_io *io;
 			struct bio *bio = bio_alloc(GFP_NOIO, (o->bs + PAGE_SIZE - 1) / PAGE_SIZE);
 			u64 block = random ? splitmix64(rnd++) % nr_blocks : submitted % nr_blocks;
 			bool w = o->rw == BENCH_RANDRW ? splitmix64(rnd++) & 1 : write;
@@ -164,16 +181,17 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 			bio->bi_iter.bi_sector = block * (o->bs >> SECTOR_SHIFT);
 			bio->bi_opf = w ? REQ_OP_WRITE : REQ_OP_READ;
 			bio->bi_end_io = bench_end_io;
-			bio->bi_private = io;
 			for (u32 off = 0; off < o->bs; off += PAGE_SIZE)
 				bio_add_page(bio, data + off / PAGE_SIZE,
 					     min_t(u32, PAGE_SIZE, o->bs - off), 0);
-			io->ctx = &c;
 			spin_lock_irq(&c.wait.lock);
+			io = c.free_ios;        /* fewer than qd in flight: never NULL */
+			c.free_ios = io->next_free;
 			c.inflight++;
 			c.inflight_max = max(c.inflight_max, c.inflight);
 			spin_unlock_irq(&c.wait.lock);
 			io->start = ktime_get_ns();
+			bio->bi_private = io;
 			submit_bio(bio);
 			submitted++;
 		}
@@ -189,6 +207,7 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	r->max_inflight = q->tag_set ? q->tags_peak : c.inflight_max;
 	r->error = c.error;
 	kfree(c.lat);
+	kfree(ios);
 	__free_pages(data, order);
 	return 0;
 }

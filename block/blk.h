@@ -48,6 +48,10 @@ struct block_device *add_part(struct gendisk *disk, int partno,
 			      sector_t start, sector_t len);
 /* partition.c: read the table, add a block_device per partition. */
 void blk_scan_partitions(struct gendisk *disk);
+/* ... in two steps, so a rescan that cannot read keeps the old ones. */
+struct parsed_partitions;
+struct parsed_partitions *blk_read_partitions(struct gendisk *disk);
+void blk_add_partitions(struct gendisk *disk, const struct parsed_partitions *state);
 /* /proc/partitions text */
 int blk_show_partitions(char *buf, size_t size);
 

@@ -158,8 +158,28 @@ void elevator_exit_queue(struct request_queue *q)
 	kfree(eq);
 }
 
+/* Put eq in as q's elevator; returns the one it replaces. */
+static struct elevator_queue *elevator_swap(struct request_queue *q, struct elevator_queue *eq)
+{
+	struct elevator_queue *was;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	was = q->elevator;
+	q->elevator = eq;
+	spin_unlock_irqrestore(&q->lock, flags);
+	return was;
+}
+
+/*
+ * The new elevator is made while the old one is set aside, not freed:
+ * if the new one cannot be had (no memory), the old one goes back as it
+ * was -- tunables and all -- needing no memory to do so.  Only then is
+ * the old one torn down.
+ */
 int elevator_switch(struct request_queue *q, const char *name)
 {
+	struct elevator_queue *old_eq, *new_eq;
 	char old[ELV_NAME_MAX];
 	int err;
 
@@ -167,12 +187,17 @@ int elevator_switch(struct request_queue *q, const char *name)
 		return -EINVAL;
 	blk_mq_freeze_queue(q);
 	strlcpy(old, q->elevator ? q->elevator->type->elevator_name : "none", sizeof(old));
-	elevator_exit_queue(q);
+	old_eq = elevator_swap(q, NULL);
 	err = elevator_init_queue(q, name);
-	if (err && elevator_init_queue(q, old))
-		panic("elevator: %s failed and %s cannot come back", name, old);
+	new_eq = elevator_swap(q, old_eq);
+	if (!err) {
+		elevator_exit_queue(q);         /* the old one, drained by the freeze */
+		elevator_swap(q, new_eq);
+	}
 	blk_mq_unfreeze_queue(q);
-	if (!err)
+	if (err)
+		pr_warn("elevator: cannot switch to %s (%d), %s stays\n", name, err, old);
+	else
 		pr_info("elevator: switched from %s to %s\n", old, name);
 	return err;
 }

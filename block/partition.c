@@ -10,6 +10,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
+#include <spindle/err.h>
 #include "blk.h"
 #include "partitions/check.h"
 
@@ -42,24 +43,42 @@ static int part_read(void *ctx, sector_t sector, unsigned int count, void *buf)
 	return err;
 }
 
-void blk_scan_partitions(struct gendisk *disk)
+/*
+ * Read disk's partition table into a new state (the caller kfree()s it):
+ * nothing is changed yet, so a rescan that cannot read the table -- no
+ * memory, an I/O error -- leaves the partitions there were.  An ERR_PTR
+ * on failure, already logged.  May sleep.
+ */
+struct parsed_partitions *blk_read_partitions(struct gendisk *disk)
 {
 	struct parsed_partitions *state = kzalloc(sizeof(*state), GFP_KERNEL);
 	int found;
 
 	if (!state) {
 		pr_warn("%s: no memory to read the partition table\n", disk->disk_name);
-		return;
+		return ERR_PTR(-ENOMEM);
 	}
 	state->name = disk->disk_name;
 	state->capacity = disk->capacity;
 	state->read = part_read;
 	state->ctx = disk->part[0];
 	found = check_partition(state);
-	if (found < 0)
+	if (found < 0) {
 		pr_warn("%s: unable to read partition table (%d)\n", disk->disk_name, found);
-	for (int p = 1; found > 0 && p < DISK_MAX_PARTS && p < disk->minors; p++) {
-		struct parsed_partition *pp = &state->parts[p];
+		kfree(state);
+		return ERR_PTR(found);
+	}
+	if (found == 0)         /* no table: nothing a parser left counts */
+		memset(state->parts, 0, sizeof(state->parts));
+	return state;
+}
+
+/* Register a block_device for each partition blk_read_partitions() found. */
+void blk_add_partitions(struct gendisk *disk, const struct parsed_partitions *state)
+{
+	for (int p = 1; p < DISK_MAX_PARTS && p < disk->minors; p++) {
+		const struct parsed_partition *pp = &state->parts[p];
+		sector_t size = pp->size;
 
 		if (!pp->present)
 			continue;
@@ -74,9 +93,18 @@ void blk_scan_partitions(struct gendisk *disk)
 		 * (1 KiB in /proc/partitions), so nothing writes over the
 		 * logical partitions through it. */
 		if (msdos_is_extended(pp->sys_ind))
-			pp->size = min(pp->size, (sector_t)MSDOS_EXTENDED_LINUX_SIZE);
-		if (!add_part(disk, p, pp->from, pp->size))
+			size = min(size, (sector_t)MSDOS_EXTENDED_LINUX_SIZE);
+		if (!add_part(disk, p, pp->from, size))
 			pr_warn("%s: no memory for partition %d\n", disk->disk_name, p);
 	}
+}
+
+void blk_scan_partitions(struct gendisk *disk)
+{
+	struct parsed_partitions *state = blk_read_partitions(disk);
+
+	if (IS_ERR(state))
+		return;
+	blk_add_partitions(disk, state);
 	kfree(state);
 }

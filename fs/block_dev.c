@@ -18,8 +18,9 @@
  *   O_DIRECT: no cache.  Buffer address, length and file offset must be
  *     multiples of the logical block size (EINVAL otherwise, as Linux);
  *     the data is bounced through kernel pages (Spindle cannot pin user
- *     pages for a device yet) and goes down in bios of up to
- *     BDEV_DIO_PAGES pages, each waited for with submit_bio_wait().
+ *     pages for a device yet; a read's are zeroed first) and goes down in
+ *     bios of up to BDEV_DIO_PAGES pages, each waited for with
+ *     submit_bio_wait().
  *     Cached pages in the range are written back first, and a direct
  *     write that succeeds drops them after, so the two paths agree --
  *     on the same device: a partition and its whole disk have separate
@@ -32,6 +33,15 @@
  * is flushed too.  Each partition has its own cache (as Linux): writing
  * sda1 and reading the same bytes through sda can see stale data until
  * sda1's cache is written back.
+ *
+ * When memory runs out (docs/block.md, "When memory runs out"): bios
+ * come from fs_bio_set's reserves and wait, never fail; write-back that
+ * cannot allocate its sorted list goes in batches from the stack, so
+ * fsync still writes; a cache page that cannot be allocated is taken from
+ * the cache's own clean pages, and only with none is a buffered read or
+ * write -ENOMEM; O_DIRECT bounce pages wait on a small reserve.  Every
+ * page a read hands to user space starts zeroed, so a device that fills
+ * nothing (null_blk) shows zeros, never old kernel memory.
  *
  * O_EXCL claims the device (bd_holder): a second exclusive open, of it,
  * of its whole disk or of one of its partitions, fails with EBUSY while
@@ -52,6 +62,9 @@
 #include <spindle/completion.h>
 #include <spindle/uaccess.h>
 #include <spindle/sort.h>
+#include <spindle/mempool.h>
+#include <spindle/init.h>
+#include <spindle/err.h>
 #include "internal.h"
 #include "../block/blk.h"
 
@@ -60,6 +73,8 @@
 #define BCACHE_MIN_PAGES    256     /* a device's cache holds at least 1 MiB ... */
 #define BCACHE_RAM_SHARE    16      /* ... and at most 1/16 of RAM */
 #define BDEV_DIO_PAGES      64      /* O_DIRECT bounce: 256 KiB per bio */
+#define BDEV_DIO_RESERVE    16      /* bounce pages kept for when memory is gone */
+#define BCACHE_WB_BATCH     64      /* dirty pages per write-back pass without memory */
 
 /* BLK* ioctls: Linux's numbers (_IO(0x12, n), _IOR(0x12, 114, size_t)) */
 #define BLKRRPART       0x125f
@@ -152,16 +167,43 @@ static void bcache_drop(struct bdev_cache *c, struct bcache_page *bp)
 	kfree(bp);
 }
 
-static struct bcache_page *bcache_alloc(pgoff_t index)
+/*
+ * No memory for a new page: take this cache's least recently used clean
+ * page out of the cache and hand it back zeroed, for index -- what
+ * reclaim would have done to it.  NULL if every page is dirty.  c->lock held.
+ */
+static struct bcache_page *bcache_reclaim_one(struct bdev_cache *c, pgoff_t index)
+{
+	struct bcache_page *bp;
+
+	list_for_each_entry(bp, &c->lru, lru) {
+		if (bp->dirty)
+			continue;
+		list_del(&bp->hash);
+		list_del(&bp->lru);
+		c->nr_pages--;
+		memset(page_address(bp->page), 0, PAGE_SIZE);
+		bp->index = index;
+		return bp;
+	}
+	return NULL;
+}
+
+/*
+ * A zeroed page for index, not yet in the cache: a read that fails or a
+ * device that fills nothing leaves zeros, never old memory.  When memory
+ * is gone, one of the cache's own clean pages; else NULL (-ENOMEM).
+ */
+static struct bcache_page *bcache_alloc(struct bdev_cache *c, pgoff_t index)
 {
 	struct bcache_page *bp = kzalloc(sizeof(*bp), GFP_KERNEL);
 
 	if (!bp)
-		return NULL;
+		return bcache_reclaim_one(c, index);
 	bp->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!bp->page) {
 		kfree(bp);
-		return NULL;
+		return bcache_reclaim_one(c, index);
 	}
 	bp->index = index;
 	return bp;
@@ -222,31 +264,35 @@ static void bcache_submit_run(struct bdev_cache *c, struct bcache_page **run,
 }
 
 /*
- * Write every dirty page of c (or only those in [from, to) pages) to the
- * disk and wait.  Pages are marked clean before the bios go: a write that
- * then fails is reported (-EIO) and the data is lost, as Linux does after
- * reporting a write-back error.  c->lock held.  May sleep.
+ * Take up to max dirty pages of c in [from, to) pages into list, marking
+ * them clean (see bcache_writeback_range); returns how many.
  */
-static int bcache_writeback_range(struct bdev_cache *c, pgoff_t from, pgoff_t to)
+static unsigned int bcache_collect_dirty(struct bdev_cache *c, pgoff_t from, pgoff_t to,
+					 struct bcache_page **list, unsigned int max)
 {
-	struct bcache_page **dirty, *bp;
-	struct bcache_wb wb;
-	struct blk_plug plug;
-	unsigned int n = 0, start;
+	struct bcache_page *bp;
+	unsigned int n = 0;
 
-	if (!c->nr_dirty)
-		return 0;
-	dirty = kmalloc(c->nr_dirty * sizeof(*dirty), GFP_KERNEL);
-	if (!dirty)
-		return -ENOMEM;
-	list_for_each_entry(bp, &c->lru, lru)
+	list_for_each_entry(bp, &c->lru, lru) {
+		if (n == max)
+			break;
 		if (bp->dirty && bp->index >= from && bp->index < to) {
-			dirty[n++] = bp;
+			list[n++] = bp;
 			bp->dirty = false;
 			c->nr_dirty--;
 		}
-	sort(dirty, n, sizeof(*dirty), bp_index_cmp);
+	}
+	return n;
+}
 
+/* Send the n pages of list, sorted, as runs of consecutive pages, and wait. */
+static int bcache_write_pages(struct bdev_cache *c, struct bcache_page **dirty, unsigned int n)
+{
+	struct bcache_wb wb;
+	struct blk_plug plug;
+	unsigned int start;
+
+	sort(dirty, n, sizeof(*dirty), bp_index_cmp);
 	spin_lock_init(&wb.lock);
 	wb.pending = 1;                 /* ours, dropped after the last submit */
 	wb.error = 0;
@@ -267,10 +313,48 @@ static int bcache_writeback_range(struct bdev_cache *c, pgoff_t from, pgoff_t to
 		complete(&wb.done);
 	spin_unlock_irq(&wb.lock);
 	wait_for_completion(&wb.done);
-	kfree(dirty);
-	if (wb.error)
-		pr_err("%s: write-back failed (%d): data lost\n", c->bdev->bd_name, wb.error);
 	return wb.error;
+}
+
+/*
+ * Write every dirty page of c (or only those in [from, to) pages) to the
+ * disk and wait.  Pages are marked clean before the bios go: a write that
+ * then fails is reported (-EIO) and the data is lost, as Linux does after
+ * reporting a write-back error.  c->lock held.  May sleep.
+ *
+ * Write-back is how memory comes back, so it must work when there is
+ * none: the list of dirty pages is kmalloc'ed for one sorted pass, and if
+ * that fails the pages go in passes of BCACHE_WB_BATCH from a list on the
+ * stack (fewer merges, same data).  The bios wait on fs_bio_set's
+ * reserves rather than fail.
+ */
+static int bcache_writeback_range(struct bdev_cache *c, pgoff_t from, pgoff_t to)
+{
+	struct bcache_page *batch[BCACHE_WB_BATCH], **dirty;
+	unsigned int max, n;
+	int err = 0;
+
+	if (!c->nr_dirty)
+		return 0;
+	max = c->nr_dirty;
+	dirty = kmalloc(max * sizeof(*dirty), GFP_NOIO);
+	if (!dirty) {
+		dirty = batch;
+		max = BCACHE_WB_BATCH;
+	}
+	while ((n = bcache_collect_dirty(c, from, to, dirty, max)) != 0) {
+		int e = bcache_write_pages(c, dirty, n);
+
+		if (e && !err)
+			err = e;
+		if (dirty != batch)
+			break;          /* the whole range was in one pass */
+	}
+	if (dirty != batch)
+		kfree(dirty);
+	if (err)
+		pr_err("%s: write-back failed (%d): data lost\n", c->bdev->bd_name, err);
+	return err;
 }
 
 static int bcache_writeback(struct bdev_cache *c)
@@ -326,7 +410,7 @@ static int bcache_read_pages(struct bdev_cache *c, pgoff_t index)
 
 	while (n < BCACHE_RA_PAGES && bcache_page_bytes(c->bdev, index + n) &&
 	       (n == 0 || !bcache_find(c, index + n))) {
-		run[n] = bcache_alloc(index + n);
+		run[n] = bcache_alloc(c, index + n);
 		if (!run[n])
 			break;
 		n++;
@@ -365,7 +449,7 @@ static struct bcache_page *bcache_get(struct bdev_cache *c, pgoff_t index, bool 
 		*err = bcache_read_pages(c, index);
 		return *err ? NULL : bcache_find(c, index);
 	}
-	bp = bcache_alloc(index);
+	bp = bcache_alloc(c, index);
 	if (!bp) {
 		*err = -ENOMEM;
 		return NULL;
@@ -469,12 +553,80 @@ bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned lon
 	return !(((unsigned long)pos | count | addr) & mask);
 }
 
+/*
+ * Bounce pages for O_DIRECT come from a page pool with a small reserve, so
+ * direct I/O keeps going when memory is gone.  The first page of a bio
+ * may wait for the reserve -- holding nothing else, so the wait ends when
+ * another task's direct I/O gives its pages back; the rest are taken only
+ * if there are some now, and the bio is shorter otherwise.  Pages for a
+ * read are zeroed: a device that does not fill the buffer (null_blk,
+ * QEMU's null-co) must leave zeros there, not what the page held before
+ * -- with Linux's zero-copy it would be the user's own buffer.
+ */
+static mempool_t dio_page_pool;
+
+static unsigned int dio_get_pages(struct page **pages, unsigned int want, bool zero)
+{
+	unsigned int n;
+
+	for (n = 0; n < want; n++) {
+		void *p = mempool_alloc(&dio_page_pool, n ? GFP_ATOMIC : GFP_KERNEL);
+
+		if (!p)
+			break;
+		if (zero)
+			memset(p, 0, PAGE_SIZE);
+		pages[n] = virt_to_page(p);
+	}
+	return n;
+}
+
+static void dio_put_pages(struct page **pages, unsigned int n)
+{
+	while (n--)
+		mempool_free(page_address(pages[n]), &dio_page_pool);
+}
+
+/* One bio's worth of direct I/O at *pos: len bytes at most; returns bytes or -errno. */
+static ssize_t blkdev_dio_bio(struct block_device *bdev, struct iov_iter *it, loff_t pos,
+			      size_t len, bool write)
+{
+	struct page *pages[BDEV_DIO_PAGES];
+	unsigned int npages, i;
+	struct bio *bio;
+	int err = 0;
+
+	npages = dio_get_pages(pages, DIV_ROUND_UP(len, PAGE_SIZE), !write);
+	len = min_t(size_t, len, (size_t)npages * PAGE_SIZE);
+	bio = bio_alloc(GFP_NOIO, npages);              /* waits, never NULL */
+	bio_set_dev(bio, bdev);
+	bio->bi_iter.bi_sector = pos >> SECTOR_SHIFT;
+	bio->bi_opf = write ? REQ_OP_WRITE | REQ_SYNC : REQ_OP_READ;
+	for (i = 0; i < npages; i++) {
+		unsigned int n = min_t(size_t, PAGE_SIZE, len - (size_t)i * PAGE_SIZE);
+
+		if (write && !err && copy_from_iter(page_address(pages[i]), n, it) < n)
+			err = -EFAULT;
+		bio_add_page(bio, pages[i], n, 0);
+	}
+	if (!err)
+		err = submit_bio_wait(bio);
+	bio_put(bio);
+	for (i = 0; i < npages && !err && !write; i++) {
+		unsigned int n = min_t(size_t, PAGE_SIZE, len - (size_t)i * PAGE_SIZE);
+
+		if (copy_to_iter(page_address(pages[i]), n, it) < n)
+			err = -EFAULT;
+	}
+	dio_put_pages(pages, npages);
+	return err ? err : (ssize_t)len;
+}
+
 static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_t *pos,
 				bool write)
 {
 	struct block_device *bdev = c->bdev;
 	loff_t size = bdev_size(bdev);
-	struct page *pages[BDEV_DIO_PAGES];
 	ssize_t done = 0;
 	int err = 0;
 
@@ -496,49 +648,18 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 	mutex_unlock(&c->lock);
 	while (!err && iov_iter_count(it) && *pos < size) {
 		size_t len = min_t(size_t, iov_iter_count(it), (size_t)BDEV_DIO_PAGES * PAGE_SIZE);
-		unsigned int npages, i;
-		struct bio *bio;
+		ssize_t n;
 
 		len = min_t(size_t, len, size - *pos);
-		npages = DIV_ROUND_UP(len, PAGE_SIZE);
-		for (i = 0; i < npages; i++) {
-			pages[i] = alloc_page(GFP_KERNEL);
-			if (!pages[i])
-				break;
-		}
-		if (i < npages) {
-			while (i--)
-				__free_page(pages[i]);
-			err = -ENOMEM;
+		n = blkdev_dio_bio(bdev, it, *pos, len, write);
+		if (n < 0) {
+			err = n;
 			break;
 		}
-		bio = bio_alloc(GFP_NOIO, npages);
-		bio_set_dev(bio, bdev);
-		bio->bi_iter.bi_sector = *pos >> SECTOR_SHIFT;
-		bio->bi_opf = write ? REQ_OP_WRITE | REQ_SYNC : REQ_OP_READ;
-		for (i = 0; i < npages; i++) {
-			unsigned int n = min_t(size_t, PAGE_SIZE, len - (size_t)i * PAGE_SIZE);
-
-			if (write && copy_from_iter(page_address(pages[i]), n, it) < n)
-				err = -EFAULT;
-			bio_add_page(bio, pages[i], n, 0);
-		}
-		if (!err)
-			err = submit_bio_wait(bio);
-		bio_put(bio);
-		for (i = 0; i < npages; i++) {
-			unsigned int n = min_t(size_t, PAGE_SIZE, len - (size_t)i * PAGE_SIZE);
-
-			if (!err && !write && copy_to_iter(page_address(pages[i]), n, it) < n)
-				err = -EFAULT;
-			__free_page(pages[i]);
-		}
-		if (err)
-			break;
 		if (write) {
 			/* cached copies of what we just wrote are stale now */
 			mutex_lock(&c->lock);
-			for (pgoff_t p = *pos >> PAGE_SHIFT; p < (*pos + len + PAGE_SIZE - 1) >> PAGE_SHIFT; p++) {
+			for (pgoff_t p = *pos >> PAGE_SHIFT; p < (*pos + n + PAGE_SIZE - 1) >> PAGE_SHIFT; p++) {
 				struct bcache_page *bp = bcache_find(c, p);
 
 				if (bp)
@@ -546,11 +667,17 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 			}
 			mutex_unlock(&c->lock);
 		}
-		*pos += len;
-		done += len;
+		*pos += n;
+		done += n;
 	}
 	return done ? done : err;
 }
+
+int __init blkdev_dio_init(void)
+{
+	return mempool_init(&dio_page_pool, BDEV_DIO_RESERVE, PAGE_SIZE, 0);
+}
+subsys_initcall(blkdev_dio_init);
 
 /* --- the file operations ------------------------------------------------------- */
 
@@ -640,13 +767,23 @@ static void bcache_destroy(struct bdev_cache *c)
 }
 
 /*
- * BLKRRPART: forget the partitions and read the table again.  Refused
- * (EBUSY) while a partition is open or claimed.  The partitions' caches
- * are written back and freed with them.
+ * BLKRRPART: forget the partitions and read the table again, as Linux's
+ * disk_scan_partitions():
+ *   - EINVAL on a partition, or a disk that cannot have any;
+ *   - EBUSY while another open file holds the disk with O_EXCL (the
+ *     holder itself may rescan), or a partition is open or claimed;
+ *   - the disk's own dirty cached pages are written back first: a table
+ *     just written through the cache (fdisk's way) is the one read;
+ *   - the table is read before anything is dropped, so a rescan that
+ *     cannot read it (ENOMEM, EIO) leaves the old partitions in place.
+ * The partitions' caches are written back and freed with them.
  */
-static int blkdev_reread_part(struct block_device *whole)
+static int blkdev_reread_part(struct file *f)
 {
+	struct bdev_cache *wc = f->private_data;
+	struct block_device *whole = wc->bdev;
 	struct gendisk *disk = whole->bd_disk;
+	struct parsed_partitions *state;
 	int err = 0;
 
 	if (whole->bd_partno)
@@ -654,7 +791,9 @@ static int blkdev_reread_part(struct block_device *whole)
 	if (disk->minors <= 1)
 		return -EINVAL;
 	mutex_lock(&bcache_list_lock);
-	for (int p = 1; p < DISK_MAX_PARTS; p++) {
+	if (whole->bd_holder && whole->bd_holder != f)
+		err = -EBUSY;
+	for (int p = 1; !err && p < DISK_MAX_PARTS; p++) {
 		struct block_device *b = disk->part[p];
 		struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
 
@@ -662,24 +801,34 @@ static int blkdev_reread_part(struct block_device *whole)
 			err = -EBUSY;
 	}
 	if (!err) {
-		for (int p = 1; p < DISK_MAX_PARTS; p++) {
-			struct block_device *b = disk->part[p];
-			struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
-
-			if (!b)
-				continue;
-			if (c) {
-				mutex_lock(&c->lock);
-				bcache_writeback(c);
-				mutex_unlock(&c->lock);
-				bcache_destroy(c);
-			}
-		}
-		/* still under the lock: an open of a partition now being
-		 * freed waits, and then finds the new table's */
-		blk_drop_partitions(disk);
-		blk_scan_partitions(disk);
+		mutex_lock(&wc->lock);
+		err = bcache_writeback(wc);
+		mutex_unlock(&wc->lock);
 	}
+	if (err)
+		goto out;
+	state = blk_read_partitions(disk);
+	if (IS_ERR(state)) {
+		err = PTR_ERR(state);
+		goto out;
+	}
+	for (int p = 1; p < DISK_MAX_PARTS; p++) {
+		struct block_device *b = disk->part[p];
+		struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
+
+		if (c) {
+			mutex_lock(&c->lock);
+			bcache_writeback(c);
+			mutex_unlock(&c->lock);
+			bcache_destroy(c);
+		}
+	}
+	/* still under the lock: an open of a partition now being freed
+	 * waits, and then finds the new table's */
+	blk_drop_partitions(disk);
+	blk_add_partitions(disk, state);
+	kfree(state);
+out:
 	mutex_unlock(&bcache_list_lock);
 	return err;
 }
@@ -709,7 +858,7 @@ static long blkdev_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case BLKFLSBUF:
 		return bcache_flush_and_drop(c);
 	case BLKRRPART:
-		return blkdev_reread_part(bdev);
+		return blkdev_reread_part(f);
 	default:
 		return -ENOTTY;
 	}

@@ -180,6 +180,7 @@ void bio_advance(struct bio *bio, unsigned int bytes);
 struct bio_set {
 	const char *name;
 	mempool_t pool;
+	mempool_t bvec_pool;            /* BIOSET_NEED_BVECS: BIO_MAX_VECS arrays */
 	unsigned int flags;
 	/* BIOSET_NEED_RESCUER: the "bioset" thread of the seed article */
 	struct task_struct *rescue_task;
@@ -195,6 +196,13 @@ struct bio_set {
  * heavier cure for seed 001's deadlock; depth-first order is the newer.
  */
 #define BIOSET_NEED_RESCUER  (1u << 1)
+/*
+ * BIOSET_NEED_BVECS: a second reserve, of BIO_MAX_VECS segment arrays, for
+ * bios bigger than BIO_INLINE_VECS (as Linux's flag of the same name).  A
+ * set that only clones and splits, sharing another bio's segments, needs
+ * none.
+ */
+#define BIOSET_NEED_BVECS    (1u << 2)
 
 int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
 		unsigned int flags);
@@ -203,9 +211,13 @@ void bioset_exit(struct bio_set *bs);
 extern struct bio_set fs_bio_set;
 
 /*
- * A bio with room for nr_vecs segments (inline up to BIO_INLINE_VECS).
- * From a set with GFP_NOIO/GFP_KERNEL: never NULL, may sleep.  With
- * GFP_ATOMIC, or nr_vecs > BIO_INLINE_VECS and memory short: may be NULL.
+ * A bio with room for nr_vecs (<= BIO_MAX_VECS) segments, inline up to
+ * BIO_INLINE_VECS.  GFP_NOIO/GFP_KERNEL: never NULL -- when memory is
+ * short it waits for one of the set's bios (and, with BIOSET_NEED_BVECS,
+ * a segment array) to be freed, so it may sleep.  NULL with GFP_ATOMIC
+ * when memory and reserve are empty, for nr_vecs > BIO_INLINE_VECS from a
+ * set without BIOSET_NEED_BVECS when kmalloc fails, and for nr_vecs >
+ * BIO_MAX_VECS.  bio_alloc() uses fs_bio_set, which has both reserves.
  */
 struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs);
 static inline struct bio *bio_alloc(gfp_t gfp, unsigned int nr_vecs)

@@ -96,8 +96,10 @@ int elv_iosched_show(struct request_queue *q, char *buf, size_t size);
  * Switch q to the elevator called name while I/O goes on (what writing
  * /sys/block/<dev>/queue/scheduler does): the queue is frozen -- new bios
  * wait at its door, every request already made runs to completion -- then
- * the old elevator goes, the new one comes, and the queue thaws.  Nothing
- * is lost.  May sleep.  -EINVAL for an unknown name or a bio-based queue.
+ * the new elevator is made, the old one goes, and the queue thaws.
+ * Nothing is lost.  May sleep.  -EINVAL for an unknown name or a
+ * bio-based queue; -ENOMEM when the new one cannot be made, and then the
+ * old one stays as it was.
  */
 int elevator_switch(struct request_queue *q, const char *name);
 

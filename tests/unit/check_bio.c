@@ -146,7 +146,7 @@ static void setup(void)
 	host_printk_quiet = true;
 	host_mm_init(2048 * PAGE_SIZE);
 	ck_assert_int_eq(bioset_init(&test_bs, "test", 4, 0), 0);
-	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 4, 0), 0);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 4, BIOSET_NEED_BVECS), 0);
 	ndevs = 0;
 	bio_order = BIO_ORDER_DEPTH;
 }
@@ -545,6 +545,91 @@ START_TEST(nowait_sleep_without_hook_panics)
 END_TEST
 
 /*
+ * Out of memory: a sleeping bio_alloc() of a big bio does not fail.  The
+ * fake RAM is eaten whole (every page, then every kmalloc object left in
+ * a slab), so kmalloc of a segment array fails as it does in a full
+ * kernel; the bio must come from fs_bio_set's reserves, and when those
+ * are dry too the allocation waits for a bio to be freed -- the shim's
+ * schedule() hook plays the I/O that completes -- instead of returning
+ * NULL for the caller to dereference.
+ */
+static void eat_all_memory(void)
+{
+	while (alloc_page(GFP_KERNEL))
+		;
+	for (size_t size = 16; size <= KMALLOC_MAX_CACHE_SIZE; size *= 2)
+		while (kmalloc(size, GFP_KERNEL))
+			;
+	ck_assert_ptr_null(kmalloc(BIO_MAX_VECS * sizeof(struct bio_vec), GFP_KERNEL));
+}
+
+static struct bio *hook_bio;
+
+static void complete_one_bio(void)
+{
+	hook_calls++;
+	bio_put(hook_bio);
+}
+
+/* Fill a bio with n distinct pages (none merges with the one before). */
+static unsigned int fill_pages(struct bio *bio, unsigned int n)
+{
+	unsigned int added = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		added += bio_add_page(bio, pfn_to_page(1 + 2 * i), PAGE_SIZE, 0) ? 1 : 0;
+	return added;
+}
+
+START_TEST(bio_alloc_uses_bvec_reserve_when_memory_is_gone)
+{
+	struct bio *big[4], *got;
+
+	eat_all_memory();
+	/* the reserve holds 4 bios and 4 arrays: all four come from it */
+	for (int i = 0; i < 4; i++) {
+		big[i] = bio_alloc(GFP_NOIO, 64 + i);
+		ck_assert_ptr_nonnull(big[i]);
+		ck_assert_uint_ge(big[i]->bi_max_vecs, 64 + i);
+		ck_assert_uint_eq(fill_pages(big[i], 64 + i), 64 + i);
+		ck_assert_uint_eq(big[i]->bi_iter.bi_size, (64 + i) * PAGE_SIZE);
+	}
+	ck_assert_uint_eq(fs_bio_set.bvec_pool.curr_nr, 0);
+	/* dry: an atomic caller gets NULL, a sleeping one waits */
+	ck_assert_ptr_null(bio_alloc(GFP_ATOMIC, 16));
+	hook_bio = big[2];
+	hook_calls = 0;
+	host_schedule_hook = complete_one_bio;
+	got = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
+	host_schedule_hook = NULL;
+	ck_assert_ptr_nonnull(got);
+	ck_assert_int_eq(hook_calls, 1);
+	ck_assert_uint_eq(fs_bio_set.bvec_pool.nr_waits, 1);
+	ck_assert_uint_eq(fill_pages(got, BIO_MAX_VECS), BIO_MAX_VECS);
+	/* every array and bio goes back to the reserve it came from */
+	bio_put(got);
+	bio_put(big[0]);
+	bio_put(big[1]);
+	bio_put(big[3]);
+	ck_assert_uint_eq(fs_bio_set.bvec_pool.curr_nr, 4);
+	ck_assert_uint_eq(fs_bio_set.pool.curr_nr, 4);
+}
+END_TEST
+
+/* Memory to spare: a big bio's array is kmalloc'ed to size, the reserve untouched. */
+START_TEST(bio_alloc_prefers_kmalloc_for_bvecs)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 32);
+
+	ck_assert_ptr_nonnull(bio);
+	ck_assert_uint_eq(bio->bi_max_vecs, 32);
+	ck_assert_uint_eq(fs_bio_set.bvec_pool.curr_nr, 4);
+	bio_put(bio);
+	ck_assert_uint_eq(fs_bio_set.bvec_pool.curr_nr, 4);
+}
+END_TEST
+
+/*
  * The rescuer: an allocation from a dry set first hands the set's bios
  * that this task still has queued (both halves of current->bio_list) to
  * the rescuer; the rest stay, in order.  The shim's schedule() hook plays
@@ -617,6 +702,8 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, mempool_reserve_only_waits_for_free);
 	tcase_add_test(limits, mempool_prefers_allocator_then_reserve);
 	tcase_add_test(limits, rescuer_takes_only_its_sets_bios);
+	tcase_add_test(limits, bio_alloc_uses_bvec_reserve_when_memory_is_gone);
+	tcase_add_test(limits, bio_alloc_prefers_kmalloc_for_bvecs);
 	tcase_add_test_raise_signal(limits, nowait_sleep_without_hook_panics, SIGABRT);
 	suite_add_tcase(s, limits);
 	return s;

@@ -14,6 +14,7 @@
 #include <spindle/time.h>
 #include <spindle/errno.h>
 #include <spindle/blktrace.h>
+#include <spindle/blk_bench.h>
 #include "shim/host_kernel.h"
 #include "../../block/blk.h"
 #include "../../block/elevator-internal.h"
@@ -635,6 +636,73 @@ START_TEST(elevator_switch_when_idle)
 }
 END_TEST
 
+/*
+ * A switch with no memory for the new elevator: -ENOMEM, and the old one
+ * stays, tunables and all, without needing memory to come back.  (The
+ * switch used to free it first, then make a fresh one with default
+ * tunables -- and panic if that failed too.)
+ */
+START_TEST(elevator_switch_with_no_memory_keeps_the_old_one)
+{
+	char buf[64];
+
+	make_queue(4, 0, 1024, "mq-deadline");
+	ck_assert_int_eq(elv_attr_store(q, "read_expire", "123"), 0);
+	while (alloc_page(GFP_KERNEL))
+		;
+	for (size_t size = 16; size <= KMALLOC_MAX_CACHE_SIZE; size *= 2)
+		while (kmalloc(size, GFP_KERNEL))
+			;
+	ck_assert_int_eq(elevator_switch(q, "cscan"), -ENOMEM);
+	elv_iosched_show(q, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[mq-deadline] none cscan\n");
+	elv_attr_show(q, "read_expire", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "123\n");                /* the same one, not a new one */
+	ck_assert_int_eq(q->mq_freeze_depth, 0);
+	submit(REQ_OP_READ, 0, 4096);                   /* and it still works */
+	complete_all();
+	ck_assert_int_eq(ended_ok, 1);
+}
+END_TEST
+
+/*
+ * bench= with just enough memory to start: its per-I/O records are made
+ * before the run, so nothing in the loop can fail to allocate (it used
+ * to kmalloc one per I/O and use it unchecked).  Two pages are left: the
+ * data page and one kmalloc-128 slab, which holds both the 16 latency
+ * samples and the 4 records; the bios come from fs_bio_set's reserve.
+ */
+static void device_completes_all(void)
+{
+	while (nr_inflight)
+		complete_oldest(BLK_STS_OK);
+}
+
+START_TEST(bench_needs_no_memory_per_io)
+{
+	struct bench_opts o = { .rw = BENCH_READ, .bs = 4096, .qd = 4, .size = 16 * 4096 };
+	struct bench_result r;
+	struct page *spare[2];
+
+	make_queue(4, 0, 1024, "none");
+	spare[0] = alloc_page(GFP_KERNEL);
+	spare[1] = alloc_page(GFP_KERNEL);
+	while (alloc_page(GFP_KERNEL))
+		;
+	for (size_t size = 16; size <= KMALLOC_MAX_CACHE_SIZE; size *= 2)
+		while (kmalloc(size, GFP_KERNEL))
+			;
+	__free_page(spare[0]);
+	__free_page(spare[1]);
+	host_schedule_hook = device_completes_all;
+	ck_assert_int_eq(blk_bench(disk->part[0], &o, &r), 0);
+	host_schedule_hook = NULL;
+	ck_assert_int_eq(r.error, 0);
+	ck_assert_uint_eq(r.ios, 16);
+	ck_assert_uint_le(r.max_inflight, 4);
+}
+END_TEST
+
 /* --- blktrace's RWBS letters and line layout ------------------------------- */
 
 START_TEST(rwbs_letters_as_linux)
@@ -720,6 +788,8 @@ Suite *unit_suite(void)
 	tcase_add_test(timeouts, timeout_handler_resets_or_completes);
 	tcase_add_test(timeouts, requeued_request_is_dispatched_again);
 	tcase_add_test(timeouts, elevator_switch_when_idle);
+	tcase_add_test(timeouts, elevator_switch_with_no_memory_keeps_the_old_one);
+	tcase_add_test(timeouts, bench_needs_no_memory_per_io);
 	tcase_add_test(timeouts, restart_runs_a_busy_queue);
 	tcase_add_test(timeouts, rwbs_letters_as_linux);
 	tcase_add_test(timeouts, trace_line_layout_as_blkparse);

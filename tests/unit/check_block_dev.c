@@ -22,6 +22,7 @@
 
 static unsigned char *ram;
 static int nr_write_bios, nr_read_bios, nr_flushes;
+static bool fake_nofill;                /* reads leave the buffer alone (null_blk) */
 static struct gendisk *disk;
 
 /* A brd-like bio-based disk: copies at once, counts what it sees. */
@@ -41,7 +42,7 @@ static void fake_make_request(struct request_queue *q, struct bio *bio)
 
 		if (bio_is_write(bio))
 			memcpy(ram + pos, p, bv.bv_len);
-		else
+		else if (!fake_nofill)
 			memcpy(p, ram + pos, bv.bv_len);
 		pos += bv.bv_len;
 	}
@@ -54,7 +55,9 @@ static void setup(void)
 
 	host_printk_quiet = true;
 	host_mm_init(8192 * PAGE_SIZE);
-	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0), 0);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, BIOSET_NEED_BVECS), 0);
+	ck_assert_int_eq(blkdev_dio_init(), 0);
+	fake_nofill = false;
 	host_vfs_init();
 	ram = calloc(1, FAKE_BYTES);
 	for (int i = 0; i < FAKE_BYTES; i++)
@@ -259,6 +262,51 @@ START_TEST(ioctls_as_linux)
 }
 END_TEST
 
+static void eat_all_memory(void);
+
+/*
+ * BLKRRPART as Linux's disk_scan_partitions: EBUSY while another file
+ * holds the disk with O_EXCL, allowed for the holder; the table is read
+ * after the disk's cache is written back, so one written through the
+ * cache counts; a rescan that cannot read (no memory) keeps the old
+ * partitions and says -ENOMEM.
+ */
+START_TEST(blkrrpart_holder_cache_and_failed_read)
+{
+	static unsigned char mbr[512];
+	long excl, fd;
+	loff_t pos = 0;
+	struct file *w;
+
+	excl = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY | O_EXCL, 0);
+	fd = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY, 0);
+	ck_assert_int_ge(excl, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), -EBUSY);
+	ck_assert_ptr_nonnull(lookup_bdev("fake1"));            /* untouched */
+	ck_assert_int_eq(ksys_ioctl(excl, 0x125f, 0), 0);       /* the holder may */
+	close_fd(excl);
+	/* a table in the cache only: two partitions of 64 and 128 sectors */
+	mbr[446 + 4] = 0x83; mbr[446 + 8] = 64; mbr[446 + 12] = 64;
+	mbr[462 + 4] = 0x83; mbr[462 + 8] = 128; mbr[462 + 13] = 1;     /* 256 sectors */
+	mbr[510] = 0x55; mbr[511] = 0xaa;
+	w = open_dev("/dev/fake", O_RDWR);
+	ck_assert_int_eq(kernel_write(w, mbr, 512, &pos), 512);
+	ck_assert(ram[510] != 0x55);                            /* not on the disk yet */
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), 0);
+	ck_assert_int_eq(ram[510], 0x55);                       /* written back first */
+	ck_assert_ptr_nonnull(lookup_bdev("fake1"));
+	ck_assert_uint_eq(bdev_nr_sectors(lookup_bdev("fake1")), 64);
+	ck_assert_uint_eq(bdev_nr_sectors(lookup_bdev("fake2")), 256);
+	/* no memory to read the table: the partitions stay */
+	eat_all_memory();
+	ck_assert_int_eq(ksys_ioctl(fd, 0x125f, 0), -ENOMEM);
+	ck_assert_uint_eq(bdev_nr_sectors(lookup_bdev("fake2")), 256);
+	fput(w);
+	close_fd(fd);
+}
+END_TEST
+
 START_TEST(o_excl_holders)
 {
 	struct file *a = open_dev("/dev/fake1", O_RDONLY | O_EXCL);
@@ -359,6 +407,146 @@ START_TEST(devtmpfs_lists_disks_registered_later)
 }
 END_TEST
 
+/* --- out of memory ------------------------------------------------------- */
+
+/* Every page, then every kmalloc object left in a slab: kmalloc fails. */
+static void eat_all_memory(void)
+{
+	while (alloc_page(GFP_KERNEL))
+		;
+	for (size_t size = 16; size <= KMALLOC_MAX_CACHE_SIZE; size *= 2)
+		while (kmalloc(size, GFP_KERNEL))
+			;
+	ck_assert_ptr_null(kmalloc(16, GFP_KERNEL));
+}
+
+/*
+ * fsync with no memory left: the list of dirty pages cannot be kmalloc'ed
+ * and neither can a bio's segment array.  Write-back goes in batches from
+ * the stack and the bios come from fs_bio_set's reserves; every dirty
+ * byte reaches the disk and fsync returns 0.
+ */
+START_TEST(fsync_writes_back_with_no_memory)
+{
+	struct file *f = open_dev("/dev/fake", O_RDWR);
+	static unsigned char data[FAKE_BYTES];
+	loff_t pos = 0;
+
+	for (int i = 0; i < FAKE_BYTES; i++)
+		data[i] = (unsigned char)(i * 7 + 3);
+	ck_assert_int_eq(kernel_write(f, data, FAKE_BYTES, &pos), FAKE_BYTES);
+	ck_assert_int_eq(nr_write_bios, 0);
+	eat_all_memory();
+	ck_assert_int_eq(vfs_fsync(f, 0), 0);
+	ck_assert_int_eq(memcmp(ram, data, FAKE_BYTES), 0);
+	ck_assert_int_eq(nr_flushes, 1);
+	/* a read of what is cached needs no memory and sees the same bytes */
+	pos = 4096;
+	memset(data, 0, 4096);
+	ck_assert_int_eq(kernel_read(f, data, 4096, &pos), 4096);
+	ck_assert_int_eq(memcmp(data, ram + 4096, 4096), 0);
+	fput(f);
+}
+END_TEST
+
+/*
+ * A buffered read of pages not cached, with no memory: the cache gives up
+ * its own least recently used clean pages for them (reclaim), so the read
+ * works and returns the disk's bytes; with every page dirty and nothing
+ * free, it is -ENOMEM, never a crash.
+ */
+START_TEST(buffered_read_with_no_memory_reuses_clean_pages)
+{
+	struct file *f = open_dev("/dev/fake", O_RDWR);
+	static unsigned char got[65536];
+	loff_t pos = 0;
+
+	ck_assert_int_eq(kernel_read(f, got, 65536, &pos), 65536);      /* 16 clean pages */
+	eat_all_memory();
+	pos = 524288;
+	ck_assert_int_eq(kernel_read(f, got, 65536, &pos), 65536);
+	ck_assert_int_eq(memcmp(got, ram + 524288, 65536), 0);
+	pos = 0;
+	ck_assert_int_eq(kernel_read(f, got, 4096, &pos), 4096);        /* read again */
+	ck_assert_int_eq(memcmp(got, ram, 4096), 0);
+	fput(f);
+}
+END_TEST
+
+/* Nothing cached and nothing free: a buffered read or write is -ENOMEM. */
+START_TEST(buffered_io_with_no_memory_and_no_cache_is_enomem)
+{
+	struct file *f = open_dev("/dev/fake", O_RDWR);
+	char got[512];
+	loff_t pos = 8192;
+
+	eat_all_memory();
+	ck_assert_int_eq(kernel_read(f, got, sizeof(got), &pos), -ENOMEM);
+	ck_assert_int_eq(kernel_write(f, got, sizeof(got), &pos), -ENOMEM);
+	ck_assert_int_eq(nr_read_bios + nr_write_bios, 0);
+	ck_assert_int_eq(vfs_fsync(f, 0), 0);   /* nothing dirty: only the flush */
+	fput(f);
+}
+END_TEST
+
+/*
+ * A device that does not fill a read's buffer (null_blk): O_DIRECT must
+ * return zeros, not what its bounce pages held before -- here, pages a
+ * "previous user" filled with 0xEE and freed just before the read.
+ */
+START_TEST(direct_read_of_unfilled_buffer_is_zeros)
+{
+	struct file *direct = open_dev("/dev/fake", O_RDONLY | O_DIRECT);
+	struct file *cached = open_dev("/dev/fake", O_RDONLY);
+	unsigned char *buf = aligned_alloc(4096, 65536);
+	struct page *old[16];
+	loff_t pos;
+
+	for (int i = 0; i < 16; i++) {
+		old[i] = alloc_page(GFP_KERNEL);
+		memset(page_address(old[i]), 0xee, PAGE_SIZE);
+	}
+	for (int i = 15; i >= 0; i--)
+		__free_page(old[i]);
+	fake_nofill = true;
+	memset(buf, 0x11, 65536);
+	pos = 0;
+	ck_assert_int_eq(kernel_read(direct, buf, 65536, &pos), 65536);
+	for (int i = 0; i < 65536; i++)
+		ck_assert_msg(buf[i] == 0, "byte %d is %#x", i, buf[i]);
+	/* the buffered path too: a cache page starts as zeros */
+	memset(buf, 0x11, 65536);
+	pos = 65536;
+	ck_assert_int_eq(kernel_read(cached, buf, 65536, &pos), 65536);
+	for (int i = 0; i < 65536; i++)
+		ck_assert_msg(buf[i] == 0, "cached byte %d is %#x", i, buf[i]);
+	free(buf);
+	fput(direct);
+	fput(cached);
+}
+END_TEST
+
+/* O_DIRECT with no memory: bounce pages from the reserve, shorter bios. */
+START_TEST(direct_io_with_no_memory)
+{
+	struct file *direct = open_dev("/dev/fake", O_RDWR | O_DIRECT);
+	unsigned char *buf = aligned_alloc(4096, 262144);
+	loff_t pos = 0;
+
+	eat_all_memory();
+	ck_assert_int_eq(kernel_read(direct, buf, 262144, &pos), 262144);
+	ck_assert_int_eq(memcmp(buf, ram, 262144), 0);
+	ck_assert_int_gt(nr_read_bios, 1);     /* the reserve is smaller than 64 pages */
+	memset(buf, 'w', 262144);
+	pos = 4096;
+	ck_assert_int_eq(kernel_write(direct, buf, 262144, &pos), 262144);
+	ck_assert_int_eq(ram[4096], 'w');
+	ck_assert_int_eq(ram[4096 + 262143], 'w');
+	free(buf);
+	fput(direct);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("block_dev");
@@ -378,6 +566,12 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, end_of_device_short_read_enospc_write);
 	tcase_add_loop_test(limits, dio_alignment_rule_table, 0, ARRAY_SIZE(dio_cases));
 	tcase_add_test(limits, o_excl_holders);
+	tcase_add_test(limits, blkrrpart_holder_cache_and_failed_read);
+	tcase_add_test(limits, fsync_writes_back_with_no_memory);
+	tcase_add_test(limits, direct_read_of_unfilled_buffer_is_zeros);
+	tcase_add_test(limits, buffered_read_with_no_memory_reuses_clean_pages);
+	tcase_add_test(limits, buffered_io_with_no_memory_and_no_cache_is_enomem);
+	tcase_add_test(limits, direct_io_with_no_memory);
 	suite_add_tcase(s, limits);
 	return s;
 }
