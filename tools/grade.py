@@ -90,7 +90,7 @@ class Lab:
         if readme.exists():
             first = readme.read_text().splitlines()[:1]
             if first and first[0].startswith("#"):
-                self.title = first[0].lstrip("# ").strip()
+                self.title = re.sub(r"^Lab \d+:\s*", "", first[0].lstrip("# ").strip())
         self.tests, self.uses = [], set()
         spec = folder / "grade"
         for i, raw in enumerate(spec.read_text().splitlines(), 1):
@@ -259,8 +259,9 @@ def boot(test, out_dir, cache):
     if r.passed:
         cache[key] = (r, "OK", "")
     else:
-        cache[key] = (r, "TIMEOUT" if r.reasons[0].startswith("timed out") else "FAIL",
-                      r.reasons[0])
+        why = r.reasons[0]
+        why += "".join("\n" + x for x in r.reasons[1:] if x.startswith("recorded:"))
+        cache[key] = (r, "TIMEOUT" if r.reasons[0].startswith("timed out") else "FAIL", why)
     return cache[key]
 
 
