@@ -7,7 +7,7 @@
  *                                disk named by blktrace= (block/blk-trace.c)
  *   pattern=write:<dev>:<off>:<len>:<seed>
  *   pattern=verify:<dev>:<off>:<len>:<seed>
- *                                write or check DESIGN.md's pattern over a
+ *                                write or check the verification pattern over a
  *                                byte range (multiples of 512; K/M/G
  *                                suffixes), printing
  *                                "PATTERN <op> <dev> <off> <len> OK" or

@@ -251,8 +251,8 @@ static bool generic_make_request_checks(struct bio *bio)
 }
 
 /*
- * Seed 001's sort, run after each make_request_fn returns: the bios it
- * queued (on_stack) are split into those for *lower* devices and those for
+ * The depth-first sort of Linux commit 79bd99596b73 (Linux 4.11), run
+ * after each make_request_fn returns: the bios it queued (on_stack) are split into those for *lower* devices and those for
  * the *same* device, and the list becomes lower, then same, then what was
  * already waiting before the call (hold) -- each group in submission
  * order.  So a bio's children are all handled before its siblings
@@ -401,7 +401,7 @@ static const char *const op_names[] = {
 
 /*
  * For the hung-task report: the bios a stuck task still has queued on
- * current->bio_list -- in the seed's deadlock, the very bio the task is
+ * current->bio_list -- in the deadlock of the old FIFO bio order, the very bio the task is
  * waiting for.  Called with the task asleep, so its list does not change.
  */
 static void show_bio_list(const char *what, struct bio_list *bl)

@@ -7,12 +7,12 @@
  * disk.  Below, the driver's queue_rq() gets one request at a time and
  * completes it, usually from its interrupt handler.
  *
- * One bio's path (the "make_request" path of DESIGN.md):
+ * One bio's path (the "make_request" path):
  *
  *   blk_queue_split        too big for the device: the front part goes on,
- *                          the rest is resubmitted (seed 001's pattern)
+ *                          the rest is resubmitted (the split pattern of Linux commit 79bd99596b73)
  *   attempt_plug_merge     glue it to a request on this task's plug: no
- *                          lock taken, the plug is ours alone (seed 002)
+ *                          lock taken, the plug is ours alone (Linux commit 73c101011926)
  *   elevator merge         glue it to a request in the elevator (q->lock),
  *                          and maybe that request to its neighbour
  *   get a request          may sleep for one (REQ_NOWAIT: BLK_STS_AGAIN)
@@ -358,7 +358,7 @@ static bool attempt_elv_merge(struct request_queue *q, struct bio *bio)
  * blk_queue_split - make bio fit the device's limits.  If it is too big,
  * the front part that fits is split off and returned; the rest is chained
  * to it and resubmitted through generic_make_request(), to come back here
- * after -- one split per call, as seed 001 asks.
+ * after -- one split per call, as Linux commit 79bd99596b73 asks.
  */
 static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 {

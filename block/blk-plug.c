@@ -1,5 +1,5 @@
 /*
- * blk-plug.c - per-task plugging (seed 002; include/spindle/blk_plug.h).
+ * blk-plug.c - per-task plugging (Linux commit 73c101011926; include/spindle/blk_plug.h).
  *
  * Where it sits: between the submitters (who bracket a batch with
  * blk_start_plug/blk_finish_plug) and the drivers and, later, the request

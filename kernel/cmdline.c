@@ -1,6 +1,6 @@
 /*
  * The kernel command line: GRUB's line, then the QEMU fw_cfg file
- * opt/spindle/cmdline when present (DESIGN.md), joined with a space.
+ * opt/spindle/cmdline when present, joined with a space.
  * Tests put their options in the fw_cfg file, so one ISO serves every
  * scenario; `make qemu ARGS='...'` does the same.
  *

@@ -3,7 +3,7 @@
  *
  * A task in TASK_UNINTERRUPTIBLE waits for an event nothing else can
  * interrupt -- in the I/O path, the completion of its bio.  If that event
- * never comes (a lost interrupt, or the bio deadlock of seed 001 under
+ * never comes (a lost interrupt, or the bio deadlock of the old FIFO order under
  * bio_order=fifo), the task stops without a word.  khungtaskd makes such
  * a task visible: it wakes every timeout / HUNG_TASK_CHECKS_PER_TIMEOUT,
  * looks at every task, and reports one that has been asleep in D state

@@ -1,5 +1,5 @@
 /*
- * pattern.c - DESIGN.md's verification pattern (include/spindle/pattern.h):
+ * pattern.c - the project's verification pattern (include/spindle/pattern.h):
  * word k of a device is splitmix64(seed + k), little-endian.
  * splitmix64 (Steele, Lea and Flood, 2014) is a tiny, well-mixed 64-bit
  * generator: every word differs, so a misplaced sector is caught too.

@@ -2,7 +2,7 @@
 """pattern-check.py IMG OFFSET LENGTH SEED [--zero] - the host's view of a guest's writes.
 
 Reads the raw disk image IMG (as QEMU's guest saw it: a raw file) and checks
-that bytes [OFFSET, OFFSET+LENGTH) hold the DESIGN.md verification pattern
+that bytes [OFFSET, OFFSET+LENGTH) hold the project's verification pattern
 for SEED: the 8-byte little-endian word at byte offset 8*k of the device is
 splitmix64(SEED + k), k counted from the start of the image.  With --zero,
 checks that the range reads as zeros instead (after a discard).

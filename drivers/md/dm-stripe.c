@@ -14,7 +14,7 @@
  * stripe uses length / num_stripes sectors of its device from its offset.
  *
  * A bio that crosses a chunk boundary is split there, from the mapped
- * device's bioset, seed 001's way: the rest is submitted with
+ * device's bioset, the way Linux commit 79bd99596b73 asks: the rest is submitted with
  * generic_make_request() and only the front is mapped now.  The split
  * itself is done by the core (dm.c, dm_make_request), told the boundary
  * by ti->max_io_len = chunk_size, because the core may already have

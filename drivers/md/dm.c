@@ -7,7 +7,7 @@
  * the targets, which point each piece at a device further down (brd,
  * a partition, another dm device) and resubmit it.  So a bio crosses the
  * bio layer once per level, and generic_make_request()'s recursion
- * avoidance (seed 001) is what keeps the kernel stack flat.
+ * avoidance (Linux commit 79bd99596b73) is what keeps the kernel stack flat.
  *
  * Creating devices (Linux's dm-init syntax, Documentation/admin-guide/
  * device-mapper/dm-init.rst):
@@ -40,8 +40,9 @@
  *      (bio_clone_fast); chain it to the bio (bio_chain);
  *   4. if the bio goes further, submit the rest with
  *      generic_make_request() -- it is only queued, and runs after
- *      everything this piece leads to has (bio_order=depth) -- seed 001's
- *      rule for drivers that split: queue one half, handle the other;
+ *      everything this piece leads to has (bio_order=depth) -- the rule
+ *      of Linux commit 79bd99596b73 for drivers that split: queue one
+ *      half, handle the other;
  *   5. map the piece (target->map) and submit it where the target says;
  *   6. after the last piece, end the original once: it then completes
  *      when every piece has (bio_chain counts them), first error winning.
@@ -49,13 +50,13 @@
  * Every piece is a new bio, never the submitted one, so the submitter's
  * bio keeps its device and sector for /proc/diskstats and completes at
  * this level (Linux clones too).  One allocation per call to
- * make_request_fn is the other half of seed 001: a second allocation
+ * make_request_fn is the other half of Linux commit 79bd99596b73: a second allocation
  * could wait for the first, which is only queued on this task's
  * bio_list, behind the waiter.
  *
  * Why the bioset is BIOSET_RESERVE_ONLY: Linux's takes bios from the
  * general allocator first and touches the reserve only when memory is
- * short, so the seed's deadlock there needs memory pressure -- rare, and
+ * short, so the deadlock of the old FIFO bio order there needs memory pressure -- rare, and
  * never twice the same.  Here the reserve is the only source: with
  * dm_mod.reserved_bio_based_ios=1, a striped device's second split of a
  * bio waits for its first piece every time, and under bio_order=fifo that
@@ -423,7 +424,7 @@ static void dm_make_request(struct request_queue *q, struct bio *bio)
 
 	if (!last) {
 		/* Queue the rest; it comes back here after the piece has gone
-		 * all the way down (seed 001).  Do not touch bio after this. */
+		 * all the way down (Linux commit 79bd99596b73).  Do not touch bio after this. */
 		if (!bio_sectors(bio))
 			bio->bi_iter.bi_sector = next;
 		generic_make_request(bio);

@@ -38,7 +38,7 @@
  *                             ended it itself;
  *         DM_MAPIO_KILL       the core ends it with BLK_STS_IOERR.
  *       map() runs inside generic_make_request(): it must never wait for
- *       I/O (its own submissions have not even started -- seed 001), and
+ *       I/O (its own submissions have not even started -- Linux commit 79bd99596b73), and
  *       the core has already taken this call's one bio from the device's
  *       bioset; a target that needs more bios per piece (raid1: one per
  *       leg) hands the piece to a thread of its own.

@@ -175,14 +175,14 @@ void bio_advance(struct bio *bio, unsigned int bytes);
  * so that allocation with GFP_NOIO never fails -- it may wait for one of
  * the set's bios to be freed, which only completing I/O does.  That wait
  * is exactly what deadlocks if the I/O it waits for is stuck behind the
- * waiter on current->bio_list (seed 001, docs/block.md).
+ * waiter on current->bio_list (Linux commit 79bd99596b73, docs/block.md).
  */
 struct bio_set {
 	const char *name;
 	mempool_t pool;
 	mempool_t bvec_pool;            /* BIOSET_NEED_BVECS: BIO_MAX_VECS arrays */
 	unsigned int flags;
-	/* BIOSET_NEED_RESCUER: the "bioset" thread of the seed article */
+	/* BIOSET_NEED_RESCUER: Linux's per-bioset rescuer thread ("bioset") */
 	struct task_struct *rescue_task;
 	struct bio_list rescue_list;    /* bios it is to submit */
 	spinlock_t rescue_lock;
@@ -193,7 +193,7 @@ struct bio_set {
  * of this set still queued on the allocating task's current->bio_list are
  * handed to a rescuer thread, which submits them -- so the bio the
  * allocation waits for cannot be stuck behind the waiter.  The older,
- * heavier cure for seed 001's deadlock; depth-first order is the newer.
+ * heavier cure for the deadlock of the old FIFO bio order; depth-first order is the newer.
  */
 #define BIOSET_NEED_RESCUER  (1u << 1)
 /*
@@ -258,7 +258,7 @@ int blk_status_to_errno(blk_status_t status);
 /*
  * bio_split(): a new bio (from bs) for the first `sectors` of bio, sharing
  * its segments; bio itself is advanced past them.  The caller chains and
- * submits as seed 001 asks: submit the remainder with
+ * submits as Linux commit 79bd99596b73 asks: submit the remainder with
  * generic_make_request() and handle the front part itself.
  */
 struct bio *bio_split(struct bio *bio, unsigned int sectors, gfp_t gfp,

@@ -1,5 +1,5 @@
 /*
- * blk_plug.h - per-task plugging (seed 002): batching I/O on the
+ * blk_plug.h - per-task plugging (Linux commit 73c101011926): batching I/O on the
  * submitter's stack.
  *
  *     struct blk_plug plug;

@@ -13,7 +13,7 @@
  *     remapped from partition to whole disk and checked against the
  *     disk's size; it must eventually bio_endio() the bio, and may submit
  *     other bios with generic_make_request() (they are queued on
- *     current->bio_list and run after it returns: seed 001).
+ *     current->bio_list and run after it returns: Linux commit 79bd99596b73).
  *
  * A gendisk is the disk; each partition, and the whole disk as partition
  * 0, is a struct block_device with its start and size (the article:
@@ -144,8 +144,9 @@ struct gendisk {
 /* --- for drivers (below) ---------------------------------------------- */
 
 struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata);
-/* Mark the queue dying: new bios fail with BLK_STS_IOERR (seed 001's
- * else-branch), then wait for the bios already inside to leave.  May sleep. */
+/* Mark the queue dying: new bios fail with BLK_STS_IOERR (the else-branch
+ * of generic_make_request's loop), then wait for the bios already inside
+ * to leave.  May sleep. */
 void blk_cleanup_queue(struct request_queue *q);
 void blk_queue_logical_block_size(struct request_queue *q, unsigned int size);
 void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors);
@@ -192,7 +193,7 @@ void blk_scan_partitions(struct gendisk *disk);
  * Boot option bio_order=fifo|depth (block/blk-core.c): how
  * generic_make_request() orders bios queued by a make_request_fn.
  * depth (default): lower devices first, then the same device, then what
- * was waiting -- Linux since 4.11 (seed 001).  fifo: strictly in
+ * was waiting -- Linux since 4.11 (Linux commit 79bd99596b73).  fifo: strictly in
  * submission order, as before 4.11; deadlocks stacks that split.
  */
 enum bio_order { BIO_ORDER_DEPTH, BIO_ORDER_FIFO };

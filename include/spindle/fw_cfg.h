@@ -2,7 +2,7 @@
  * QEMU's firmware configuration device (fw_cfg): named files the host puts
  * in the guest with `-fw_cfg name=opt/...,file=PATH|string=...`.
  * Tests use opt/spindle/cmdline to pass kernel options without rebuilding
- * the ISO (DESIGN.md).
+ * the ISO.
  */
 #ifndef SPINDLE_FW_CFG_H
 #define SPINDLE_FW_CFG_H

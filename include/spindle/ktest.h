@@ -5,7 +5,7 @@
  * with test=<suite>[,<suite>...] (or test=all, or test=<suite>.<case>
  * for a single case) runs those suites in a
  * kernel thread, one case after another, and prints one line per case on
- * the serial console (DESIGN.md):
+ * the serial console:
  *
  *     TEST <suite>.<case> PASS
  *     TEST <suite>.<case> FAIL: <reason>

@@ -11,7 +11,7 @@
  * for a sleeping caller and never starts I/O itself.
  *
  * MEMPOOL_RESERVE_ONLY makes the reserve the only source, so a lab can
- * run a pool dry deterministically (the seed-001 deadlock).
+ * run a pool dry deterministically (the deadlock of the old FIFO bio order).
  */
 #ifndef SPINDLE_MEMPOOL_H
 #define SPINDLE_MEMPOOL_H

@@ -1,5 +1,5 @@
 /*
- * pattern.h - the verification pattern of DESIGN.md (lib/pattern.c).
+ * pattern.h - the project's verification pattern (lib/pattern.c).
  *
  * The 8-byte little-endian word at byte offset 8*k of a device, for seed
  * s, is splitmix64(s + k), k counted from the start of the device named.

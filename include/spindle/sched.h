@@ -68,12 +68,12 @@ struct task_struct {
 
 	/* the block layer (include/spindle/bio.h): bios queued by
 	 * generic_make_request() while this task is inside a make_request_fn
-	 * (seed 001's recursion avoidance): [0] those queued by the running
+	 * (recursion avoidance): [0] those queued by the running
 	 * make_request_fn, [1] those waiting from before.  NULL when the task
 	 * is not submitting. */
 	struct bio_list *bio_list;
 	/* the task's on-stack plug (include/spindle/blk_plug.h), or NULL;
-	 * schedule() flushes it before the task sleeps (seed 002) */
+	 * schedule() flushes it before the task sleeps (Linux commit 73c101011926) */
 	struct blk_plug *plug;
 	/* the request queue this task is dispatching to right now, if any
 	 * (block/blk-mq.c: an inline completion does not nest a second run) */

@@ -161,7 +161,7 @@ static void __schedule(bool preempt)
 }
 
 /*
- * Work a task must hand on before it blocks.  Its plug (seed 002) may hold
+ * Work a task must hand on before it blocks.  Its plug (Linux commit 73c101011926) may hold
  * I/O it is about to wait for: sent now, or it would wait forever.  Runs
  * before interrupts go off, because flushing submits I/O.  Preemption does
  * not come here: a preempted task is still runnable and will finish its

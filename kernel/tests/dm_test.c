@@ -2,7 +2,7 @@
  * Device-mapper tests in the kernel (suite "dm"): each case builds its
  * own stack with dm_create() on RAM disks no mapped device holds yet,
  * does real I/O through it, looks at the legs directly where the data
- * must have landed (DESIGN.md's pattern, keyed by the dm device's own
+ * must have landed (the verification pattern, keyed by the dm device's own
  * offsets), and removes what it built.  The dm-*.scn scenarios boot with
  * enough brd RAM disks; without two free ones every case skips.
  */

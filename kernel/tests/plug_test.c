@@ -1,5 +1,5 @@
 /*
- * Plugging meets the scheduler (seed 002): a task that sleeps has its plug
+ * Plugging meets the scheduler (Linux commit 73c101011926): a task that sleeps has its plug
  * flushed by schedule() -- before it sleeps, since what it waits for may
  * be on that plug -- io_schedule() flushes even a running task's plug, a
  * preempted task keeps its batch, and a task that exits with a plug
@@ -198,7 +198,7 @@ KTEST(plug, sequential_writes_merge)
 }
 
 /*
- * Seed 002's point: a task that plugs I/O and then blocks on a mutex held
+ * The point of Linux commit 73c101011926: a task that plugs I/O and then blocks on a mutex held
  * by a task that waits for that very I/O would deadlock -- unless
  * schedule() flushes the plug of the task going to sleep.  Here the
  * holder waits for the plugger's write to complete before it lets go.

@@ -1,12 +1,12 @@
 /*
  * The bio layer on the host: generic_make_request()'s ordering under both
- * policies over model device stacks (seed 001), split and chain
+ * policies over model device stacks (Linux commit 79bd99596b73), split and chain
  * completion, partition bounds and remapping, mempool exhaustion and
  * waiting.
  *
  * The model: each device has up to three children and may split each bio
  * it gets into `pieces`.  Its make_request_fn logs its name, submits the
- * remainder of a split to itself first (as seed 001 asks drivers to do),
+ * remainder of a split to itself first (as Linux commit 79bd99596b73 asks drivers to do),
  * then one clone of the front part to each child, and ends the bio; a
  * device without children just ends it.  Two reference models, written
  * independently of blk-core.c, say what order to expect:

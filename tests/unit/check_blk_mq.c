@@ -188,7 +188,7 @@ END_TEST
  * One plug, two disks: bios of different queues never merge, even when
  * their sectors touch; the flush hands each queue its own batch (all of
  * A's, then all of B's, in the order each was plugged) -- one queue lock
- * per queue, as seed 002 sorts by queue.
+ * per queue, as Linux commit 73c101011926 sorts by queue.
  */
 START_TEST(two_queues_on_one_plug)
 {

@@ -890,7 +890,7 @@ struct fuzz {
 
 static u64 fuzz_rand(struct fuzz *f)
 {
-	/* splitmix64 (DESIGN.md's verification pattern uses it too) */
+	/* splitmix64 (the project's verification pattern uses it too) */
 	u64 z = (f->rng += 0x9e3779b97f4a7c15ull);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -1,5 +1,5 @@
 /*
- * DESIGN.md's verification pattern (lib/pattern.c): known splitmix64
+ * the project's verification pattern (lib/pattern.c): known splitmix64
  * values, word k counted from the device start, the first bad byte found.
  */
 #include <check.h>

@@ -1,5 +1,5 @@
 /*
- * Per-task plugging (block/blk-plug.c, seed 002) on the host: callbacks
+ * Per-task plugging (block/blk-plug.c, Linux commit 73c101011926) on the host: callbacks
  * collect on the task's plug and run once when it is flushed, nested
  * plugs defer to the outermost, plug=off turns it all off.  That
  * schedule() flushes a sleeping task's plug is tested in the kernel

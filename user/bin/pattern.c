@@ -1,6 +1,6 @@
 /*
- * pattern write|verify DEV OFFSET LENGTH SEED - DESIGN.md's verification
- * pattern, from user space; the same line as the kernel's pattern= boot
+ * pattern write|verify DEV OFFSET LENGTH SEED - the verification pattern,
+ * from user space; the same line as the kernel's pattern= boot
  * option:
  *
  *   PATTERN write sda 0 1048576 OK

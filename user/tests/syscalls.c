@@ -1,6 +1,6 @@
 /*
  * syscalls [DEV] - the system-call test: success and error paths, one
- * TEST line each (DESIGN.md), then "<N> passed, <M> failed[, <K> skipped]".
+ * TEST line each, then "<N> passed, <M> failed[, <K> skipped]".
  *
  * Files are made in a fresh directory under /tmp.  DEV (default sda) is a
  * disk under /dev for the block-device cases -- nothing is written to it:

@@ -83,7 +83,7 @@ void idt_init(void)
 
 void qemu_exit(int code)
 {
-	/* isa-debug-exit at 0xf4 (DESIGN.md); without it, just stop. */
+	/* isa-debug-exit at 0xf4; without it, just stop. */
 	cli();
 	outl(0xf4, (u32)code);
 	for (;;)
