@@ -12,6 +12,9 @@ and checks three things:
   3. in lab N's skeleton every other lab still gets full marks, except a
      lab whose grading definition says `uses N` (its tests run lab N's code
      too, e.g. a stack of dm devices splits bios with lab 1's bio_split).
+Then a student's tampering: in lab 3's skeleton a test made to pass
+whatever the code does, and the lab's points raised, must be restored by
+the grader, which says so, and the score must stay the skeleton's.
 Then the class grader (tools/grade-class.py) grades a folder of three lab 3
 submissions -- the reference tree, the skeleton, and a half-done patch
 (the plug attached and flushed, but no plug merge and no flush from
@@ -65,6 +68,37 @@ def skeleton(n):
         return n, None, p.stdout.decode()
     verdicts, log = grade(tree, "skel-%d" % n)
     return n, verdicts, str(log)
+
+
+def tamper_check(lab=3, test_file="tests/unit/check_plug.c"):
+    """A changed test and grading file in a graded skeleton; the problems."""
+    tree = OUT / ("skel-%d" % lab)
+    before = json.loads((OUT / ("grade-skel-%d" % lab) / "verdicts.json").read_text())
+    f = tree / test_file
+    f.write_text(f.read_text().replace("ck_assert", "(void)"))
+    g = tree / "labs" / [d.name for d in (tree / "labs").glob("%02d-*" % lab)][0] / "grade"
+    g.write_text(g.read_text().replace("\n5 ", "\n50 "))
+    out = OUT / "grade-tamper"
+    p = subprocess.run([sys.executable, str(tree / "tools" / "grade.py"), "--out", str(out),
+                        "--json", str(out / "verdicts.json")], cwd=tree,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    text = p.stdout.decode(errors="replace")
+    (OUT / "grade-tamper.txt").write_text(text)
+    problems = []
+    for changed in (test_file, str(g.relative_to(tree))):
+        if "grade: %s was changed; restored" % changed not in text:
+            problems.append("tampering: the grader did not report restoring %s (see %s)"
+                            % (changed, OUT / "grade-tamper.txt"))
+    after = json.loads((out / "verdicts.json").read_text())
+    if (after["score"], after["possible"]) != (before["per_lab"][str(lab)][0],
+                                               before["per_lab"][str(lab)][1]):
+        problems.append("tampering changed the score: %d/%d, the skeleton had %s"
+                        % (after["score"], after["possible"], before["per_lab"][str(lab)]))
+    if p.returncode == 0:
+        problems.append("grade.py exited 0 below full marks")
+    print("tampering: %s, score %d/%d" % ("restored" if not problems else "NOT HANDLED",
+                                         after["score"], after["possible"]))
+    return problems
 
 
 def class_check(lab=3, half_done_file="block/blk-plug.c"):
@@ -157,6 +191,8 @@ def main(argv=None):
             if not ok:
                 problems.append("lab %d skeleton: lab %d scores %d/%d, %s (see %s)"
                                 % (n, m, got, possible, what, log))
+    if 3 in wanted:
+        problems += tamper_check()
     if not args.no_class:
         problems += class_check()
     for p in problems:
