@@ -6,6 +6,7 @@
 #   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
 #                   then run `gdb` here (see .gdbinit)
 #   make check      host unit tests (Check) and the user programs' tests
+#   make check-asan the host unit tests under AddressSanitizer and UBSan
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
 #   make test       make check, then every QEMU scenario in tests/qemu/
 #   make deps       install the Debian packages the build needs (as root)
@@ -167,7 +168,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay
+.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay check-asan
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -274,6 +275,10 @@ test: deps
 	$(MAKE) test-qemu
 
 check: deps check-user
+
+# The host unit tests again under ASan and UBSan (tests/unit/unit.mk).
+check-asan: deps
+	$(MAKE) UNIT_SAN=1 check-unit
 
 # --- labs (labs/README.md) --------------------------------------------------
 
