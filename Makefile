@@ -248,9 +248,12 @@ $(DISKS):
 	@mkdir -p $(BUILD)
 	truncate -s $(DISK_SIZE) $@
 
+# ARGS reaches the file through the environment, quotes and all
+# (dm-mod.create="..." keeps its double quotes).
+$(BUILD)/cmdline: export SPINDLE_ARGS := $(ARGS)
 $(BUILD)/cmdline: FORCE
 	@mkdir -p $(BUILD)
-	@printf '%s' "$(ARGS)" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@printf '%s' "$$SPINDLE_ARGS" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 FORCE:
 
 # QEMU's status 1 is the kernel's own "success" exit through isa-debug-exit

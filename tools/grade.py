@@ -18,7 +18,7 @@ test a line:
                                                  serves every line that names it)
     uses <lab> [<lab>...]                        these tests also run code another lab
                                                  removes (that lab's skeleton may fail
-                                                 them; tools/test-labs.sh allows it)
+                                                 them; tools/test-labs.py allows it)
 
 The grader builds the tree (kernel, initramfs, unit-test programs), runs
 each Check program once with CK_VERBOSITY=verbose and reads one verdict per

@@ -64,6 +64,15 @@ static struct kmem_cache *kmalloc_cache(size_t size)
 	return c;
 }
 
+#ifdef SPINDLE_HOST
+/* Host tests only: forget every slab, as the fake RAM under them is freed
+ * (tests/unit/shim/host_kernel.c, host_mm_exit). */
+void kmem_host_reset(void)
+{
+	memset(kmalloc_caches, 0, sizeof(kmalloc_caches));
+}
+#endif
+
 /* A new slab: one page, every object on its freelist. Caller holds lock. */
 static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 {

@@ -146,8 +146,16 @@ void host_mm_init(size_t bytes)
 	free_pages_range(1, npages);    /* pfn 0 stays reserved, as in the kernel */
 }
 
+void kmem_host_reset(void);    /* kernel/mm/slab.c */
+
+/*
+ * The fake RAM goes, and with it every slab the kmalloc caches knew: a
+ * test run in one process (CK_FORK=no, under gdb) starts the next test
+ * with empty caches, as a fresh fork would.
+ */
 void host_mm_exit(void)
 {
+	kmem_host_reset();
 	free(host_phys_base);
 	free(mem_map);
 	host_phys_base = NULL;
