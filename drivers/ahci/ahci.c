@@ -388,10 +388,10 @@ static bool ahci_rq_is_ncq(struct ahci_port *port, struct request *rq)
 /*
  * ahci_fill_fpdma - the command FIS and header of slot rq->tag for rq as
  * READ or WRITE FPDMA QUEUED, its PRD table already holding @nr_prd
- * entries.  The queued commands move the fields round (SATA 3.x §13.6.4.1,
- * ACS-3 §7.23/§7.60): the sector count goes in FEATURES 15:0, and COUNT
- * 7:3 carries the tag -- the slot number, which is how the device's Set
- * Device Bits FIS later names the command that finished.
+ * entries.  The queued commands move the fields round (SATA 3.x §13.6.4.1;
+ * ACS-3, READ/WRITE FPDMA QUEUED): the sector count goes in FEATURES 15:0,
+ * and COUNT 7:3 carries the tag -- the slot number, which is how the
+ * device's Set Device Bits FIS later names the command that finished.
  */
 static void ahci_fill_fpdma(struct ahci_port *port, struct request *rq, unsigned int nr_prd)
 {
@@ -587,7 +587,7 @@ static void __ahci_complete_slots(struct ahci_port *port, u32 done, blk_status_t
  * report)?  Caller holds port->lock and has acknowledged PxIS.
  *
  *   NCQ:     the device clears a tag's PxSACT bit with a Set Device Bits
- *            FIS when that command ends well (AHCI §5.3.8); PxCI bits
+ *            FIS when that command ends well (AHCI 1.3.1 §3.3.13); PxCI bits
  *            clear as soon as the HBA has sent a command, long before.
  *   non-NCQ: the HBA clears the slot's PxCI bit when the command ends.
  */
