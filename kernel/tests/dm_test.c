@@ -443,12 +443,12 @@ KTEST(dm, raid1_writes_reach_every_leg)
 
 /* Which of two patterns 4 KiB at sector 0 of name holds: 0, 1, or -1
  * (neither, or the read failed). */
-static int which_pattern(const char *name, struct page *buf, const u64 seeds[2])
+static int which_pattern(const char *name, struct page *buf, const u64 pats[2])
 {
 	if (by_name_rw(name, REQ_OP_READ, 0, buf, PAGE_SIZE))
 		return -1;
 	for (int i = 0; i < 2; i++)
-		if (pattern_check(page_address(buf), 0, PAGE_SIZE, seeds[i]) < 0)
+		if (pattern_check(page_address(buf), 0, PAGE_SIZE, pats[i]) < 0)
 			return i;
 	return -1;
 }
@@ -461,19 +461,19 @@ static int which_pattern(const char *name, struct page *buf, const u64 seeds[2])
 KTEST(dm, raid1_reads_alternate_legs)
 {
 	struct page *buf = alloc_pages(GFP_KERNEL, 0);
-	const u64 seeds[2] = { 61, 62 };
+	const u64 pats[2] = { 61, 62 };
 	struct mapped_device *md;
 	const char *r[2];
 	int prev = -1;
 
 	NEED_TWO_RAMS(r);
 	KT_ASSERT(buf);
-	KT_ASSERT(write_pattern(r[0], 0, 0, buf, PAGE_SIZE, seeds[0]) == 0);
-	KT_ASSERT(write_pattern(r[1], 0, 0, buf, PAGE_SIZE, seeds[1]) == 0);
+	KT_ASSERT(write_pattern(r[0], 0, 0, buf, PAGE_SIZE, pats[0]) == 0);
+	KT_ASSERT(write_pattern(r[1], 0, 0, buf, PAGE_SIZE, pats[1]) == 0);
 	md = create("t-mrr,,,rw,0 1024 mirror core 2 1024 nosync 2 @0 0 @1 0", r);
 	KT_ASSERT(md);
 	for (int i = 0; i < 6; i++) {
-		int leg = which_pattern(dev(md), buf, seeds);
+		int leg = which_pattern(dev(md), buf, pats);
 
 		KT_ASSERT_MSG(leg >= 0, "read %d: neither leg's data", i);
 		KT_ASSERT_MSG(leg != prev, "reads %d and %d both from %s", i - 1, i, r[leg]);
@@ -492,25 +492,25 @@ KTEST(dm, raid1_reads_alternate_legs)
 KTEST(dm, raid1_failed_leg_is_not_read)
 {
 	struct page *buf = alloc_pages(GFP_KERNEL, 0);
-	const u64 seeds[2] = { 63, 64 };        /* the old data, the new */
+	const u64 pats[2] = { 63, 64 };        /* the old data, the new */
 	struct mapped_device *fl, *md;
 	const char *r[2], *legs[2];
 
 	NEED_TWO_RAMS(r);
 	KT_ASSERT(buf);
-	KT_ASSERT(write_pattern(r[0], 0, 0, buf, PAGE_SIZE, seeds[0]) == 0);
-	KT_ASSERT(write_pattern(r[1], 0, 0, buf, PAGE_SIZE, seeds[0]) == 0);
+	KT_ASSERT(write_pattern(r[0], 0, 0, buf, PAGE_SIZE, pats[0]) == 0);
+	KT_ASSERT(write_pattern(r[1], 0, 0, buf, PAGE_SIZE, pats[0]) == 0);
 	fl = create("t-mew,,,rw,0 1024 flakey @0 0 0 60 1 error_writes", r);
 	KT_ASSERT(fl);
 	legs[0] = dev(fl);
 	legs[1] = r[1];
 	md = create("t-mew2,,,rw,0 1024 mirror core 2 1024 nosync 2 @0 0 @1 0 1 handle_errors", legs);
 	KT_ASSERT(md);
-	KT_ASSERT_MSG(write_pattern(dev(md), 0, 0, buf, PAGE_SIZE, seeds[1]) == 0,
+	KT_ASSERT_MSG(write_pattern(dev(md), 0, 0, buf, PAGE_SIZE, pats[1]) == 0,
 		      "a write that one leg took failed");
-	KT_ASSERT(which_pattern(r[1], buf, seeds) == 1);
+	KT_ASSERT(which_pattern(r[1], buf, pats) == 1);
 	for (int i = 0; i < 4; i++)
-		KT_ASSERT_MSG(which_pattern(dev(md), buf, seeds) == 1,
+		KT_ASSERT_MSG(which_pattern(dev(md), buf, pats) == 1,
 			      "read %d came from the failed leg (old data)", i);
 	KT_ASSERT(dm_destroy(md) == 0);
 	KT_ASSERT(dm_destroy(fl) == 0);
