@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
-"""pattern-check.py IMG OFFSET LENGTH SEED [--zero] - the host's view of a guest's writes.
+"""pattern-check.py IMG OFFSET LENGTH SEED [--zero] [--base=B] [--stripe=N:I:CHUNK] - the host's view of a guest's writes.
 
 Reads the raw disk image IMG (as QEMU's guest saw it: a raw file) and checks
-that bytes [OFFSET, OFFSET+LENGTH) hold the project's verification pattern
-for SEED: the 8-byte little-endian word at byte offset 8*k of the device is
-splitmix64(SEED + k), k counted from the start of the image.  With --zero,
-checks that the range reads as zeros instead (after a discard).
+that bytes [OFFSET, OFFSET+LENGTH) hold the verification pattern of the
+kernel's pattern= option (lib/pattern.c) for SEED: the 8-byte little-endian
+word at byte offset 8*k of the device is splitmix64(SEED + k), k counted
+from the start of the image.  With --zero, checks that the range reads as
+zeros instead (after a discard).
 
 OFFSET and LENGTH take K, M, G suffixes (binary) and must be multiples of 8.
 To check a partition, give its start on the disk as --base=<bytes>: k then
 counts from the partition's start, as the guest's pattern= does.
 
+To check one leg of a device-mapper striped target, --stripe=N:I:CHUNK
+says the range is stripe I (0-based) of N, in chunks of CHUNK bytes (K, M
+suffixes), and --base is that stripe's start on the disk: byte x of the
+stripe holds byte ((x / CHUNK) * N + I) * CHUNK + x % CHUNK of the
+striped device, whose pattern the guest wrote (dm-stripe.c's map, the
+other way round).  OFFSET and LENGTH then count in the stripe.
+
 Exit status 0 when every word matches; 1 with the first mismatches
 (offset, expected, found) otherwise; 2 on bad arguments.  This is the
-"outside oracle" of the IDE and AHCI scenarios: the guest's own verify
+"outside oracle" of the IDE, AHCI and dm scenarios: the guest's own verify
 could agree with a bug in its write path, the host cannot.
 """
 import struct
@@ -42,9 +50,21 @@ def main(argv):
     opts = [a for a in argv if a.startswith("--")]
     zero = "--zero" in opts
     base = 0
+    stripe = None                   # (stripes, index, chunk bytes)
     for o in opts:
         if o.startswith("--base="):
             base = size(o.split("=", 1)[1])
+        elif o.startswith("--stripe="):
+            try:
+                n, i, chunk = o.split("=", 1)[1].split(":")
+                stripe = (int(n, 0), int(i, 0), size(chunk))
+            except ValueError:
+                stripe = (0, 0, 0)
+            if not (stripe[0] > 0 and 0 <= stripe[1] < stripe[0] and
+                    stripe[2] > 0 and stripe[2] % 8 == 0):
+                print("pattern-check: --stripe=N:I:CHUNK wants 0 <= I < N and CHUNK a "
+                      "positive multiple of 8", file=sys.stderr)
+                return 2
         elif o != "--zero":
             print("pattern-check: unknown option %s" % o, file=sys.stderr)
             return 2
@@ -71,7 +91,12 @@ def main(argv):
             words = struct.unpack("<%dQ" % n, data[:n * 8])
             k0 = (offset + done) // 8
             for i, w in enumerate(words):
-                want = 0 if zero else splitmix64((seed + k0 + i) & MASK)
+                k = k0 + i
+                if stripe:              # the striped device's word here
+                    stripes, index, chunk = stripe
+                    x = 8 * k
+                    k = (((x // chunk) * stripes + index) * chunk + x % chunk) // 8
+                want = 0 if zero else splitmix64((seed + k) & MASK)
                 if w != want:
                     nbad += 1
                     if len(bad) < 5:

@@ -11,14 +11,17 @@
  * One command's life (docs/ahci.md draws the memory):
  *
  *   ahci_queue_rq(rq)        slot = rq->tag
+ *     ahci_rq_is_ncq()       queued (FPDMA QUEUED) or alone (DMA EXT)?
  *     ahci_fill_prdt()       request segments -> PRD table of the slot
- *     ahci_fill_fis()        the ATA command -> command FIS of the slot
+ *     ahci_fill_fpdma()      NCQ: command FIS and header of the slot
+ *     ahci_fill_fis()        otherwise: the ATA command -> command FIS,
  *     ahci_fill_hdr()        command header: FIS length, PRD count, W bit
  *     ahci_issue()           NCQ: PxSACT |= bit, then PxCI |= bit
  *   ... the HBA runs it ...
  *   ahci_interrupt()         HBA IS says which port
- *     ahci_port_intr()       ack PxIS, read PxCI/PxSACT, complete the
- *                            slots that were issued and are no longer set
+ *     ahci_port_intr()       ack PxIS, then
+ *       __ahci_port_done()   read PxCI/PxSACT: the issued slots that ended
+ *       __ahci_complete_slots()  complete each of them
  *
  * Port state machine (per port):
  *
@@ -240,8 +243,19 @@ static int ahci_comreset(struct ahci_port *port)
 
 /* ---- building a command ----------------------------------------------------- */
 
+/* One PRD entry: @len bytes at @addr (AHCI §4.2.3.3: DBC holds len - 1;
+ * the interrupt bit stays clear, the port interrupts once per command). */
+static void ahci_set_prd(struct ahci_prd *e, phys_addr_t addr, u32 len)
+{
+	e->dba = lower_32(addr);
+	e->dbau = upper_32(addr);
+	e->reserved = 0;
+	e->dbc = len - 1;
+}
+
 int ahci_fill_prdt(struct request *rq, struct ahci_prd *prdt, unsigned int max_entries)
 {
+	/* LAB 2 BEGIN */
 	struct bvec_iter iter;
 	struct bio_vec bv;
 	struct bio *bio;
@@ -258,7 +272,9 @@ int ahci_fill_prdt(struct request *rq, struct ahci_prd *prdt, unsigned int max_e
 		if ((addr & 1) || (len & 1) || !len)
 			return -EINVAL;
 		/* Continue the current entry if this segment follows it in
-		 * physical memory and the entry stays within 4 MiB. */
+		 * physical memory and the entry stays within 4 MiB.  Unlike
+		 * the IDE bus master there is no 64 KiB rule, and DBAU makes
+		 * the 4 GiB line nothing special either. */
 		if (run_len && run_start + run_len == addr &&
 		    run_len + len <= AHCI_PRD_MAX_BYTES) {
 			run_len += len;
@@ -267,11 +283,7 @@ int ahci_fill_prdt(struct request *rq, struct ahci_prd *prdt, unsigned int max_e
 		if (run_len) {
 			if ((unsigned int)n == max_entries)
 				return -E2BIG;
-			prdt[n].dba = lower_32(run_start);
-			prdt[n].dbau = upper_32(run_start);
-			prdt[n].reserved = 0;
-			prdt[n].dbc = run_len - 1;      /* 0-based count */
-			n++;
+			ahci_set_prd(&prdt[n++], run_start, run_len);
 		}
 		run_start = addr;
 		run_len = len;
@@ -279,13 +291,10 @@ int ahci_fill_prdt(struct request *rq, struct ahci_prd *prdt, unsigned int max_e
 	if (run_len) {
 		if ((unsigned int)n == max_entries)
 			return -E2BIG;
-		prdt[n].dba = lower_32(run_start);
-		prdt[n].dbau = upper_32(run_start);
-		prdt[n].reserved = 0;
-		prdt[n].dbc = run_len - 1;
-		n++;
+		ahci_set_prd(&prdt[n++], run_start, run_len);
 	}
 	return n;
+	/* LAB 2 END: struct bvec_iter iter; struct bio_vec bv; struct bio *bio; int n = 0; rq_for_each_segment(bv, rq, bio, iter) { if ((unsigned int)n == max_entries) return -E2BIG; ahci_set_prd(&prdt[n++], page_to_phys(bv.bv_page) + bv.bv_offset, bv.bv_len); } return n; */
 }
 
 /*
@@ -359,13 +368,42 @@ static int ahci_retry_index(struct ahci_port *port, struct request *rq)
 	return -1;
 }
 
-/* Does this request go to the device as an NCQ command? */
+/*
+ * Does this request go to the device as an NCQ command?  Only reads and
+ * writes have queued forms; a port whose disk or HBA cannot queue
+ * (port->ncq) sends everything as before NCQ; and a suspect of an NCQ
+ * error is retried alone, non-queued (ahci_port_recover()).  A false
+ * here is always safe: queue_rq then sends the request alone.
+ */
 static bool ahci_rq_is_ncq(struct ahci_port *port, struct request *rq)
 {
+	/* LAB 7 BEGIN */
 	enum req_opf op = req_op(rq);
 
 	return port->ncq && ahci_retry_index(port, rq) < 0 &&
 	       (op == REQ_OP_READ || op == REQ_OP_WRITE);
+	/* LAB 7 END: (void)port; (void)rq; return false; */
+}
+
+/*
+ * ahci_fill_fpdma - the command FIS and header of slot rq->tag for rq as
+ * READ or WRITE FPDMA QUEUED, its PRD table already holding @nr_prd
+ * entries.  The queued commands move the fields round (SATA 3.x §13.6.4.1;
+ * ACS-3, READ/WRITE FPDMA QUEUED): the sector count goes in FEATURES 15:0,
+ * and COUNT 7:3 carries the tag -- the slot number, which is how the
+ * device's Set Device Bits FIS later names the command that finished.
+ */
+static void ahci_fill_fpdma(struct ahci_port *port, struct request *rq, unsigned int nr_prd)
+{
+	/* LAB 7 BEGIN */
+	unsigned int slot = rq->tag;
+	struct fis_reg_h2d *fis = (struct fis_reg_h2d *)port->tables[slot].cfis;
+	bool write = rq_data_dir(rq) == WRITE;
+
+	ahci_fill_fis(fis, write ? ATA_CMD_WRITE_FPDMA : ATA_CMD_READ_FPDMA,
+		      blk_rq_pos(rq), (u16)(slot << 3), (u16)blk_rq_sectors(rq), ATA_DEVICE_LBA);
+	ahci_fill_hdr(port, slot, nr_prd, write);
+	/* LAB 7 END: (void)port; (void)rq; (void)nr_prd; */
 }
 
 /*
@@ -399,13 +437,13 @@ static blk_status_t ahci_build_cmd(struct ahci_port *port, struct request *rq, b
 			       port->name, (unsigned long long)lba, sectors, n);
 			return BLK_STS_IOERR;
 		}
-		if (ncq)
-			/* count in FEATURES, tag in COUNT 7:3 (SATA §13.6.4.1) */
-			ahci_fill_fis(fis, rq_data_dir(rq) ? ATA_CMD_WRITE_FPDMA : ATA_CMD_READ_FPDMA,
-				      lba, slot << 3, sectors, ATA_DEVICE_LBA);
-		else
-			ahci_fill_fis(fis, rq_data_dir(rq) ? ATA_CMD_WRITE_DMA_EXT : ATA_CMD_READ_DMA_EXT,
-				      lba, sectors, 0, ATA_DEVICE_LBA);
+		if (ncq) {
+			ahci_fill_fpdma(port, rq, n);
+			return BLK_STS_OK;
+		}
+		/* non-queued: count in COUNT, the tag means nothing to the disk */
+		ahci_fill_fis(fis, rq_data_dir(rq) ? ATA_CMD_WRITE_DMA_EXT : ATA_CMD_READ_DMA_EXT,
+			      lba, sectors, 0, ATA_DEVICE_LBA);
 		ahci_fill_hdr(port, slot, n, rq_data_dir(rq));
 		return BLK_STS_OK;
 	case REQ_OP_FLUSH:
@@ -424,10 +462,7 @@ static blk_status_t ahci_build_cmd(struct ahci_port *port, struct request *rq, b
 			       port->name, sectors, (unsigned long long)lba);
 			return BLK_STS_IOERR;
 		}
-		t->prdt[0].dba = lower_32(buf_dma);
-		t->prdt[0].dbau = upper_32(buf_dma);
-		t->prdt[0].reserved = 0;
-		t->prdt[0].dbc = AHCI_DSM_BUF_BYTES - 1;
+		ahci_set_prd(&t->prdt[0], buf_dma, AHCI_DSM_BUF_BYTES);
 		/* DSM: feature TRIM, count = payload blocks of 512 bytes */
 		ahci_fill_fis(fis, ATA_CMD_DSM, 0, 1, ATA_DSM_TRIM, ATA_DEVICE_LBA);
 		ahci_fill_hdr(port, slot, 1, true);
@@ -546,14 +581,50 @@ static void __ahci_complete_slots(struct ahci_port *port, u32 done, blk_status_t
 	}
 }
 
-/* Which issued slots has the HBA finished?  Caller holds port->lock. */
-static u32 __ahci_finished_slots(struct ahci_port *port, u32 ci, u32 sact)
+/*
+ * __ahci_port_done - which issued slots has the port finished, and is
+ * there an error for the recovery thread (*error; *tfd is PxTFD, for its
+ * report)?  Caller holds port->lock and has acknowledged PxIS.
+ *
+ *   NCQ:     the device clears a tag's PxSACT bit with a Set Device Bits
+ *            FIS when that command ends well (AHCI 1.3.1 §3.3.13); PxCI bits
+ *            clear as soon as the HBA has sent a command, long before.
+ *   non-NCQ: the HBA clears the slot's PxCI bit when the command ends.
+ */
+static u32 __ahci_port_done(struct ahci_port *port, u32 status, u32 *tfd, bool *error)
 {
-	/* NCQ: the device clears PxSACT bits with Set Device Bits FISes.
-	 * Non-NCQ: the HBA clears the PxCI bit when the command ends. */
+	/* LAB 7 BEGIN */
+	u32 ci = readl(&port->regs->ci);
+	u32 sact = readl(&port->regs->sact);
+	u32 serr;
+
+	*tfd = readl(&port->regs->tfd);
+	serr = readl(&port->regs->serr);
+	/*
+	 * An error?  Real HBAs say so with TFES (and halt).  QEMU's emulation
+	 * has changed over versions: the QEMU 7.2 here (Debian 12) raises TFES
+	 * (with SDBS) for a failed NCQ read, error byte 0x04 ABRT, and keeps
+	 * executing the other queued commands -- their Set Device Bits FISes
+	 * may rewrite PxTFD's status byte before we look.  Older upstream code
+	 * (hw/ide/ahci.c ncq_err()) raised only SDBS, put ERR in PxTFD and set
+	 * bit <tag> in PxSERR.  Both leave the failed tag's PxSACT bit set.  So
+	 * for NCQ any ERR in PxTFD or a non-zero PxSERR also means "recover".
+	 */
+	*error = status & PORT_IRQ_ERROR_MASK;
+	if (port->ncq_issued && ((*tfd & ATA_ERR) || serr))
+		*error = true;
+	/* Completions that arrived before the error are real: for NCQ, tags
+	 * whose PxSACT bit the device cleared finished well. */
 	if (port->ncq_issued)
 		return port->ncq_issued & ~sact;
+	/* A non-NCQ command that ended with an error also clears PxCI (in
+	 * QEMU), so with an error -- this one, or one an earlier interrupt
+	 * saw and the recovery thread has not taken over yet -- it is left
+	 * for the recovery to judge. */
+	if (*error || port->eh_pending)
+		return 0;
 	return port->issued & ~ci;
+	/* LAB 7 END: *tfd = readl(&port->regs->tfd); *error = status & PORT_IRQ_ERROR_MASK; return *error || port->eh_pending ? 0 : port->issued & ~readl(&port->regs->ci); */
 }
 
 /*
@@ -567,7 +638,8 @@ static u32 __ahci_finished_slots(struct ahci_port *port, u32 ci, u32 sact)
  */
 static void ahci_port_intr(struct ahci_port *port)
 {
-	u32 status, ci, sact, tfd, serr, done;
+	u32 status, tfd, done;
+	bool error;
 
 	status = readl(&port->regs->is);
 	writel(status, &port->regs->is);                /* RW1C: ack first */
@@ -578,35 +650,7 @@ static void ahci_port_intr(struct ahci_port *port)
 		spin_unlock(&port->lock);
 		return;
 	}
-	ci = readl(&port->regs->ci);
-	sact = readl(&port->regs->sact);
-	tfd = readl(&port->regs->tfd);
-	serr = readl(&port->regs->serr);
-
-	/*
-	 * An error?  Real HBAs say so with TFES (and halt).  QEMU's emulation
-	 * has changed over versions: the QEMU 7.2 here (Debian 12) raises TFES
-	 * (with SDBS) for a failed NCQ read, error byte 0x04 ABRT, and keeps
-	 * executing the other queued commands -- their Set Device Bits FISes
-	 * may rewrite PxTFD's status byte before we look.  Older upstream code
-	 * (hw/ide/ahci.c ncq_err()) raised only SDBS, put ERR in PxTFD and set
-	 * bit <tag> in PxSERR.  Both leave the failed tag's PxSACT bit set.  So
-	 * for NCQ any ERR in PxTFD or a non-zero PxSERR also means "recover".
-	 */
-	bool error = status & PORT_IRQ_ERROR_MASK;
-
-	if (port->ncq_issued && ((tfd & ATA_ERR) || serr))
-		error = true;
-
-	/* Completions that arrived before the error are real: for NCQ, tags
-	 * whose PxSACT bit the device cleared finished well.  A non-NCQ
-	 * command that ended with an error also clears PxCI (in QEMU), so
-	 * with an error it is left for the recovery to judge. */
-	done = __ahci_finished_slots(port, ci, sact);
-	/* ... also when the error was seen by an earlier interrupt and the
-	 * recovery thread has not taken over yet */
-	if ((error || port->eh_pending) && !port->ncq_issued)
-		done = 0;
+	done = __ahci_port_done(port, status, &tfd, &error);
 	__ahci_complete_slots(port, done, BLK_STS_OK);
 
 	if (error && !port->eh_pending) {
@@ -660,10 +704,7 @@ static int ahci_exec_polled(struct ahci_port *port, u8 command, u64 lba, u16 cou
 	u32 tfd;
 
 	ahci_fill_fis((struct fis_reg_h2d *)t->cfis, command, lba, count, 0, ATA_DEVICE_LBA);
-	t->prdt[0].dba = lower_32(buf_dma);
-	t->prdt[0].dbau = upper_32(buf_dma);
-	t->prdt[0].reserved = 0;
-	t->prdt[0].dbc = len - 1;
+	ahci_set_prd(&t->prdt[0], buf_dma, len);
 	ahci_fill_hdr(port, 0, 1, false);
 	writel(0xffffffff, &port->regs->is);
 	writel(1u, &port->regs->ci);

@@ -27,8 +27,9 @@
  * when none is left).
  *
  * Why a thread (kmirrord, as Linux's): a write needs one bio per leg,
- * and a make_request_fn may take only one bio from a pool per call (seed
- * 001) -- the core already took it for the piece.  So map() only queues
+ * and a make_request_fn may take only one bio from a pool per call (two
+ * from a one-bio reserve would wait for each other) -- the core already
+ * took it for the piece.  So map() only queues
  * the piece and wakes kmirrord, where generic_make_request() is the
  * outermost call: each clone goes all the way down before the next is
  * allocated, and waiting for a bio from this target's own bioset waits
@@ -86,6 +87,7 @@ struct mirror_io {
 /* A leg's I/O failed: drop it, report once.  Any context. */
 static void mirror_fail_leg(struct mirror_set *ms, unsigned int leg)
 {
+	/* LAB 6 BEGIN */
 	unsigned int left = 0;
 	bool first = false;
 	unsigned long flags;
@@ -100,6 +102,7 @@ static void mirror_fail_leg(struct mirror_set *ms, unsigned int leg)
 	if (first)
 		pr_err("%s failed, continuing with %u legs\n",
 		       ms->mirror[leg].dev->bdev->bd_name, left);
+	/* LAB 6 END: (void)ms; (void)leg; */
 }
 
 /* Hand a piece to kmirrord.  Does not sleep. */
@@ -127,6 +130,7 @@ static bool mirror_leg_failed(struct mirror_set *ms, unsigned int leg)
 /* The next healthy leg after the last one read, or -1 if none. */
 static int mirror_choose_read(struct mirror_set *ms)
 {
+	/* LAB 6 BEGIN */
 	unsigned long flags;
 	int leg = -1;
 
@@ -141,6 +145,7 @@ static int mirror_choose_read(struct mirror_set *ms)
 	}
 	spin_unlock_irqrestore(&ms->lock, flags);
 	return leg;
+	/* LAB 6 END: (void)ms; return -1; */
 }
 
 /* A clone of the piece aimed at leg.  May sleep (kmirrord only). */
@@ -206,6 +211,7 @@ static void mirror_write_endio(struct bio *clone)
 /* Every healthy leg gets a clone.  kmirrord only. */
 static void mirror_write(struct mirror_set *ms, struct bio *bio)
 {
+	/* LAB 6 BEGIN */
 	struct mirror_io *mio = mirror_io_alloc(ms, bio);
 	unsigned long flags;
 
@@ -222,6 +228,7 @@ static void mirror_write(struct mirror_set *ms, struct bio *bio)
 		generic_make_request(clone);
 	}
 	mirror_io_put(mio);             /* the +1 held while issuing */
+	/* LAB 6 END: (void)ms; (void)mirror_leg_failed; (void)mirror_write_endio; bio_io_error(bio); */
 }
 
 static void mirror_read_endio(struct bio *clone)

@@ -4,6 +4,9 @@
  * test=all on a bare machine stays green.
  *
  *   fill_prdt       the PRD builder alone, on hand-made requests (no disk)
+ *   fill_prdt_cases the same, table-driven, on made-up physical addresses:
+ *                   contiguous runs merge up to 4 MiB, no 64 KiB rule,
+ *                   buffers above and across 4 GiB (DBAU), the limits
  *   ncq_inflight    64 scattered 4 KiB reads at once on sda: the driver
  *                   had more than one command outstanding, at most 32
  *   flush           an empty REQ_PREFLUSH bio reaches the disk as FLUSH CACHE EXT
@@ -153,6 +156,95 @@ KTEST(ahci, fill_prdt)
 	KT_ASSERT(ahci_fill_prdt(&rq, prdt, 4) == -EINVAL);
 	bio_put(bio);
 	__free_pages(pages, 2);
+}
+
+/*
+ * The builder reads only page_to_phys(bv_page) + bv_offset and bv_len, so
+ * a request can describe any physical address -- above 4 GiB, where the
+ * test machines have no memory, or a 4 MiB run -- without touching it.
+ */
+#define PRDT_CASE_SEGS  4
+
+struct prdt_case {
+	const char *what;
+	struct { u64 phys; unsigned int len; } segs[PRDT_CASE_SEGS];
+	unsigned int max;               /* table entries allowed */
+	int ret;                        /* entries, or -errno */
+	struct { u64 addr; u32 dbc; } want[PRDT_CASE_SEGS];
+};
+
+static const struct prdt_case prdt_cases[] = {
+	{ "one page", { { 0x100000, 4096 } }, 4, 1, { { 0x100000, 4095 } } },
+	{ "contiguous pages merge", { { 0x200000, 4096 }, { 0x201000, 4096 } }, 4, 1,
+	  { { 0x200000, 8191 } } },
+	{ "a gap starts a new entry", { { 0x200000, 4096 }, { 0x202000, 512 } }, 4, 2,
+	  { { 0x200000, 4095 }, { 0x202000, 511 } } },
+	{ "backwards is not contiguous", { { 0x301000, 4096 }, { 0x300000, 4096 } }, 4, 2,
+	  { { 0x301000, 4095 }, { 0x300000, 4095 } } },
+	{ "no 64 KiB rule: across a boundary, one entry", { { 0x40f000, 8192 } }, 4, 1,
+	  { { 0x40f000, 8191 } } },
+	{ "above 4 GiB: DBAU", { { 0x123456000ull, 4096 } }, 4, 1,
+	  { { 0x123456000ull, 4095 } } },
+	{ "across 4 GiB: one entry", { { 0xfffff000ull, 4096 }, { 0x100000000ull, 4096 } }, 4, 1,
+	  { { 0xfffff000ull, 8191 } } },
+	{ "4 MiB is one entry", { { 0x1000000, 2u << 20 }, { 0x1200000, 2u << 20 } }, 4, 1,
+	  { { 0x1000000, (4u << 20) - 1 } } },
+	{ "past 4 MiB: a second entry", { { 0x1000000, 4u << 20 }, { 0x1400000, 4096 } }, 4, 2,
+	  { { 0x1000000, (4u << 20) - 1 }, { 0x1400000, 4095 } } },
+	{ "exactly max entries", { { 0x100000, 512 }, { 0x200000, 512 } }, 2, 2,
+	  { { 0x100000, 511 }, { 0x200000, 511 } } },
+	{ "one too many", { { 0x100000, 512 }, { 0x200000, 512 }, { 0x300000, 512 } }, 2, -E2BIG, { { 0, 0 } } },
+	{ "odd address", { { 0x100001, 512 } }, 4, -EINVAL, { { 0, 0 } } },
+	{ "odd length", { { 0x100000, 511 } }, 4, -EINVAL, { { 0, 0 } } },
+};
+
+static int prdt_run_case(const struct prdt_case *tc, struct ahci_prd *prdt)
+{
+	struct bio_vec vecs[PRDT_CASE_SEGS];
+	struct bio bio;
+	struct request rq;
+	unsigned int n = 0, bytes = 0;
+
+	memset(&bio, 0, sizeof(bio));
+	memset(&rq, 0, sizeof(rq));
+	for (; n < PRDT_CASE_SEGS && tc->segs[n].len; n++) {
+		vecs[n].bv_page = pfn_to_page(tc->segs[n].phys >> PAGE_SHIFT);
+		vecs[n].bv_offset = (unsigned int)(tc->segs[n].phys & (PAGE_SIZE - 1));
+		vecs[n].bv_len = tc->segs[n].len;
+		bytes += tc->segs[n].len;
+	}
+	bio.bi_io_vec = vecs;
+	bio.bi_vcnt = (unsigned short)n;
+	bio.bi_iter.bi_size = bytes;
+	bio.bi_opf = REQ_OP_WRITE;
+	rq.bio = rq.biotail = &bio;
+	rq.__data_len = bytes;
+	rq.cmd_flags = REQ_OP_WRITE;
+	return ahci_fill_prdt(&rq, prdt, tc->max);
+}
+
+KTEST(ahci, fill_prdt_cases)
+{
+	struct ahci_prd prdt[PRDT_CASE_SEGS];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(prdt_cases); i++) {
+		const struct prdt_case *tc = &prdt_cases[i];
+		int ret;
+
+		memset(prdt, 0xee, sizeof(prdt));
+		ret = prdt_run_case(tc, prdt);
+		KT_ASSERT_MSG(ret == tc->ret, "%s: returned %d, want %d", tc->what, ret, tc->ret);
+		for (int e = 0; e < ret; e++) {
+			u64 addr = (u64)prdt[e].dbau << 32 | prdt[e].dba;
+
+			KT_ASSERT_MSG(addr == tc->want[e].addr && prdt[e].dbc == tc->want[e].dbc,
+				      "%s: entry %d is (%#llx, dbc %#x), want (%#llx, dbc %#x)",
+				      tc->what, e, (unsigned long long)addr, prdt[e].dbc,
+				      (unsigned long long)tc->want[e].addr, tc->want[e].dbc);
+			KT_ASSERT_MSG(prdt[e].reserved == 0, "%s: entry %d: reserved dword %#x",
+				      tc->what, e, prdt[e].reserved);
+		}
+	}
 }
 
 /* ---- NCQ: more than one command in flight ---------------------------------- */

@@ -286,6 +286,49 @@ KTEST(dm, striped_splits_at_chunks)
 	__free_pages(leg, BUF_ORDER);
 }
 
+/*
+ * Striped over three stripes (a RAM disk may hold two of them, at
+ * different offsets), chunk 16: with three, chunk c is on stripe c % 3 at
+ * chunk c / 3 there -- a map that took "every other chunk" would pass two
+ * stripes and fail here.
+ */
+KTEST(dm, striped_three_stripes)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	struct page *leg = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	const sector_t nr = 256, chunk = 16;
+	struct { unsigned int ram; sector_t start; } stripe[3] = { { 0, 0 }, { 1, 32 }, { 0, 1024 } };
+	struct mapped_device *md;
+	const char *r[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf && leg);
+	md = create("t-str3,,,rw,0 768 striped 3 16 @0 0 @1 32 @0 1024", r);
+	KT_ASSERT(md);
+	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, nr * SECTOR_SIZE, 9) == 0);
+	for (unsigned int s = 0; s < 3; s++) {
+		u8 *mem = page_address(leg);
+
+		KT_ASSERT(by_name_rw(r[stripe[s].ram], REQ_OP_READ, stripe[s].start, leg,
+				     128 * SECTOR_SIZE) == 0);
+		for (sector_t d = 0; d < nr; d++) {
+			sector_t c = d / chunk, at = (c / 3) * chunk + d % chunk;
+
+			if (c % 3 != s)
+				continue;
+			KT_ASSERT_MSG(pattern_check(mem + at * SECTOR_SIZE, d * SECTOR_SIZE,
+						    SECTOR_SIZE, 9) < 0,
+				      "dm sector %llu not at %s sector %llu",
+				      (unsigned long long)d, r[stripe[s].ram],
+				      (unsigned long long)(stripe[s].start + at));
+		}
+	}
+	KT_ASSERT(check_pattern(dev(md), 0, 0, buf, nr * SECTOR_SIZE, 9) == 0);
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_pages(buf, BUF_ORDER);
+	__free_pages(leg, BUF_ORDER);
+}
+
 /* The deadlock lab's stack, striped over two linear devices: it works
  * under bio_order=depth whatever dm_mod.reserved_bio_based_ios is. */
 KTEST(dm, striped_over_linear)
@@ -396,6 +439,82 @@ KTEST(dm, raid1_writes_reach_every_leg)
 		KT_ASSERT(check_pattern(dev(md), 16, 16 * SECTOR_SIZE, buf, BUF_BYTES, 41) == 0);
 	KT_ASSERT(dm_destroy(md) == 0);
 	__free_pages(buf, BUF_ORDER);
+}
+
+/* Which of two patterns 4 KiB at sector 0 of name holds: 0, 1, or -1
+ * (neither, or the read failed). */
+static int which_pattern(const char *name, struct page *buf, const u64 pats[2])
+{
+	if (by_name_rw(name, REQ_OP_READ, 0, buf, PAGE_SIZE))
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if (pattern_check(page_address(buf), 0, PAGE_SIZE, pats[i]) < 0)
+			return i;
+	return -1;
+}
+
+/*
+ * Read balancing, made visible: the legs of a nosync mirror hold
+ * different data, so each read shows which leg served it.  Round-robin:
+ * consecutive reads alternate between the two healthy legs.
+ */
+KTEST(dm, raid1_reads_alternate_legs)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, 0);
+	const u64 pats[2] = { 61, 62 };
+	struct mapped_device *md;
+	const char *r[2];
+	int prev = -1;
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	KT_ASSERT(write_pattern(r[0], 0, 0, buf, PAGE_SIZE, pats[0]) == 0);
+	KT_ASSERT(write_pattern(r[1], 0, 0, buf, PAGE_SIZE, pats[1]) == 0);
+	md = create("t-mrr,,,rw,0 1024 mirror core 2 1024 nosync 2 @0 0 @1 0", r);
+	KT_ASSERT(md);
+	for (int i = 0; i < 6; i++) {
+		int leg = which_pattern(dev(md), buf, pats);
+
+		KT_ASSERT_MSG(leg >= 0, "read %d: neither leg's data", i);
+		KT_ASSERT_MSG(leg != prev, "reads %d and %d both from %s", i - 1, i, r[leg]);
+		prev = leg;
+	}
+	KT_ASSERT(dm_destroy(md) == 0);
+	__free_page(buf);
+}
+
+/*
+ * A leg whose write failed is dropped: leg 0 fails writes but still
+ * answers reads (flakey error_writes) with old data.  After the first
+ * write through the mirror, every read must come from leg 1 -- a mirror
+ * that kept leg 0 would serve every other read from its stale copy.
+ */
+KTEST(dm, raid1_failed_leg_is_not_read)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, 0);
+	const u64 pats[2] = { 63, 64 };        /* the old data, the new */
+	struct mapped_device *fl, *md;
+	const char *r[2], *legs[2];
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	KT_ASSERT(write_pattern(r[0], 0, 0, buf, PAGE_SIZE, pats[0]) == 0);
+	KT_ASSERT(write_pattern(r[1], 0, 0, buf, PAGE_SIZE, pats[0]) == 0);
+	fl = create("t-mew,,,rw,0 1024 flakey @0 0 0 60 1 error_writes", r);
+	KT_ASSERT(fl);
+	legs[0] = dev(fl);
+	legs[1] = r[1];
+	md = create("t-mew2,,,rw,0 1024 mirror core 2 1024 nosync 2 @0 0 @1 0 1 handle_errors", legs);
+	KT_ASSERT(md);
+	KT_ASSERT_MSG(write_pattern(dev(md), 0, 0, buf, PAGE_SIZE, pats[1]) == 0,
+		      "a write that one leg took failed");
+	KT_ASSERT(which_pattern(r[1], buf, pats) == 1);
+	for (int i = 0; i < 4; i++)
+		KT_ASSERT_MSG(which_pattern(dev(md), buf, pats) == 1,
+			      "read %d came from the failed leg (old data)", i);
+	KT_ASSERT(dm_destroy(md) == 0);
+	KT_ASSERT(dm_destroy(fl) == 0);
+	__free_page(buf);
 }
 
 /*

@@ -1464,6 +1464,26 @@ class SelfTest(unittest.TestCase):
             self.assertEqual(tool("pattern-check.py", img, "1M", 4096, 8).returncode, 1)
             self.assertEqual(tool("pattern-check.py", img, "1M", 4104, 7).returncode, 1)
             self.assertEqual(tool("pattern-check.py", img, "2M", 4096, 7, "--zero").returncode, 0)
+            # stripe 1 of 2, 4 KiB chunks, at 3 MiB: its chunk j is chunk
+            # 2j + 1 of the striped device
+            with open(img, "r+b") as f:
+                f.seek(3 << 20)
+                for j in range(4):
+                    k0 = ((2 * j + 1) * 4096) // 8
+                    f.write(b"".join(splitmix64(9 + k0 + i).to_bytes(8, "little")
+                                     for i in range(512)))
+            striped = ("--base=3M", "--stripe=2:1:4K")
+            self.assertEqual(tool("pattern-check.py", img, 0, "16K", 9, *striped).returncode, 0)
+            self.assertEqual(tool("pattern-check.py", img, "4K", "8K", 9, *striped).returncode, 0)
+            self.assertEqual(tool("pattern-check.py", img, 0, "16K", 9, "--base=3M",
+                                  "--stripe=2:0:4K").returncode, 1)
+            self.assertEqual(tool("pattern-check.py", img, 0, "16K", 9, "--base=3M",
+                                  "--stripe=2:1:8K").returncode, 1)
+            self.assertEqual(tool("pattern-check.py", img, 0, "16K", 9, "--base=3M").returncode, 1)
+            self.assertEqual(tool("pattern-check.py", img, 0, "16K", 9,
+                                  "--stripe=2:2:4K").returncode, 2)
+            self.assertEqual(tool("pattern-check.py", img, 0, "16K", 9,
+                                  "--stripe=2:1").returncode, 2)
             if shutil.which("sfdisk") or Path("/sbin/sfdisk").exists():
                 env = dict(os.environ, PATH=os.environ.get("PATH", "") + ":/sbin:/usr/sbin")
                 subprocess.run(["sfdisk", "-q", str(img)], input="label: dos\n,1MiB\n,,E\n,1MiB\n",
