@@ -354,6 +354,50 @@ START_TEST(lseek_overflow_is_einval)
 }
 END_TEST
 
+/*
+ * A position is never negative, and [pos, pos + count) must fit in a
+ * loff_t (Linux's rw_verify_area): EINVAL, and the buffer untouched.
+ * A huge unsigned offset (an ELF's p_offset of 2^63) arrives here as a
+ * negative loff_t; ramfs must never compute "i_size - pos" with it.
+ */
+START_TEST(negative_or_wrapping_position_is_einval)
+{
+	const loff_t max = (loff_t)(~0ull >> 1);
+	char buf[8];
+	struct file *f;
+	loff_t pos;
+	long fd;
+
+	make_file("/f", "abcdefgh");
+	f = filp_open("/f", O_RDWR, 0);
+	ck_assert(!IS_ERR(f));
+	memset(buf, 'x', sizeof(buf));
+	pos = (loff_t)(1ull << 63);                     /* 2^63 as a loff_t */
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), -EINVAL);
+	pos = -1;
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), -EINVAL);
+	ck_assert_int_eq(kernel_write(f, "zz", 2, &pos), -EINVAL);
+	ck_assert(pos == -1);                           /* not moved */
+	pos = max - 3;                                  /* the range would wrap */
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), -EINVAL);
+	ck_assert_int_eq(kernel_write(f, buf, sizeof(buf), &pos), -EINVAL);
+	ck_assert_mem_eq(buf, "xxxxxxxx", sizeof(buf)); /* no zeros "read" */
+	pos = 2;
+	ck_assert_int_eq(kernel_read(f, buf, 3, &pos), 3);
+	ck_assert_mem_eq(buf, "cde", 3);
+	fput(f);
+
+	fd = sys_open("/f", O_RDWR, 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, 1, -1), -EINVAL);
+	ck_assert_int_eq(sys_pwrite64(fd, buf, 1, (loff_t)(1ull << 63)), -EINVAL);
+	ck_assert_int_eq(sys_pwrite64(fd, buf, 8, max - 3), -EINVAL);
+	ck_assert(sys_lseek(fd, max, SEEK_SET) == max);
+	ck_assert_int_eq(sys_read(fd, buf, 2), -EINVAL);
+	ck_assert_int_eq(sys_write(fd, buf, 2), -EINVAL);
+	ck_assert_int_eq(sys_close(fd), 0);
+}
+END_TEST
+
 /* rm -r's pattern: read part of a directory, unlink what was read, read
  * on -- nothing may be skipped (positions do not shift on unlink). */
 START_TEST(getdents_resumes_right_after_unlink)
@@ -699,6 +743,7 @@ Suite *unit_suite(void)
 
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, lookup_errors_as_linux);
+	tcase_add_test(limits, negative_or_wrapping_position_is_einval);
 	tcase_add_test(limits, create_and_remove_errors_as_linux);
 	tcase_add_test(limits, ramfs_unlinked_file_lives_while_open);
 	tcase_add_test(limits, fd_table_full_is_emfile);
