@@ -174,6 +174,7 @@ struct file_system_type {
 
 /* s_flags */
 #define SB_PINNED_DENTRIES 0x1u /* names exist only in the dcache (ramfs) */
+#define SB_I_NOEXEC     0x2u    /* nothing in it is a program (proc, sysfs), as Linux */
 
 struct super_block {
 	struct file_system_type *s_type;
