@@ -26,6 +26,7 @@
 #include <spindle/sched.h>
 #include <spindle/uaccess.h>
 #include <spindle/printk.h>
+#include <spindle/mempool.h>
 #include "internal.h"
 
 DEFINE_MUTEX(vfs_lock);
@@ -465,21 +466,41 @@ int do_chdir(const char *name)
 
 /* --- the system calls: copy the name in, then the work above ------------- */
 
-/* Copy a path from user space into a fresh PATH_MAX buffer (Linux getname). */
+/*
+ * The buffers path names are copied into (Linux's names_cache).  They
+ * come from a mempool: unlink() and rmdir() are how a program frees the
+ * memory a full file system holds, so they must work when kmalloc has
+ * nothing left -- the reserve always holds a few names, and a caller that
+ * finds it empty waits for one of the (short-lived) others to come back.
+ */
+#define NAMES_RESERVE   4
+static mempool_t names_pool;
+
+int names_cache_init(void)
+{
+	return mempool_init(&names_pool, NAMES_RESERVE, PATH_MAX, 0);
+}
+
+static void putname(char *name)
+{
+	mempool_free(name, &names_pool);        /* NULL is fine */
+}
+
+/* Copy a path from user space into a PATH_MAX buffer (Linux getname). */
 static char *getname(const char __user *uname)
 {
-	char *name = kmalloc(PATH_MAX, GFP_KERNEL);
+	char *name = mempool_alloc(&names_pool, GFP_KERNEL);
 	long len;
 
 	if (!name)
 		return ERR_PTR(-ENOMEM);
 	len = strncpy_from_user(name, uname, PATH_MAX);
 	if (len < 0 || len >= PATH_MAX) {
-		kfree(name);
+		putname(name);
 		return ERR_PTR(len < 0 ? -EFAULT : -ENAMETOOLONG);
 	}
 	if (len == 0) {
-		kfree(name);
+		putname(name);
 		return ERR_PTR(-ENOENT);
 	}
 	return name;
@@ -495,7 +516,7 @@ static char *getname(const char __user *uname)
 	char *__n = getname(uname); \
 	long __r = IS_ERR(__n) ? PTR_ERR(__n) : (call); \
 	if (!IS_ERR(__n)) \
-		kfree(__n); \
+		putname(__n); \
 	__r; \
 })
 #define __name __n
@@ -552,13 +573,35 @@ static char *copy_mount_string(const char __user *s)
 	return s ? getname(s) : NULL;
 }
 
+/*
+ * mount(2)'s data: for every Spindle file system a text of options
+ * ("size=64m,mode=1777"), at most a page as in Linux's
+ * copy_mount_options; NULL when there is none.
+ */
+static char *copy_mount_options(const void __user *data)
+{
+	char *k;
+	long n;
+
+	if (!data)
+		return NULL;
+	k = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	n = strncpy_from_user(k, data, PAGE_SIZE);
+	if (n < 0 || n == PAGE_SIZE) {
+		kfree(k);
+		return ERR_PTR(n < 0 ? -EFAULT : -EINVAL);
+	}
+	return k;
+}
+
 long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	       unsigned long flags, void __user *data)
 {
-	char *dev = NULL, *dir = NULL, *t = NULL;
+	char *dev = NULL, *dir = NULL, *t = NULL, *opts = NULL;
 	long err;
 
-	(void)data;                     /* no file system takes options yet */
 	dev = copy_mount_string(dev_name);      /* NULL: "none", fine for virtual ones */
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);            /* a bad pointer is EFAULT, as Linux */
@@ -574,11 +617,18 @@ long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 		dir = NULL;
 		goto out;
 	}
-	err = do_mount(dev, dir, t, flags, NULL);
+	opts = copy_mount_options(data);
+	if (IS_ERR(opts)) {
+		err = PTR_ERR(opts);
+		opts = NULL;
+		goto out;
+	}
+	err = do_mount(dev, dir, t, flags, opts);
 out:
-	kfree(dev);
-	kfree(dir);
-	kfree(t);
+	putname(dev);
+	putname(dir);
+	putname(t);
+	kfree(opts);
 	return err;
 }
 

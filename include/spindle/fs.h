@@ -111,6 +111,8 @@ struct inode_operations {
 struct super_operations {
 	/* The last reference to inode is gone: free what the fs attached. */
 	void (*evict_inode)(struct inode *inode);
+	/* Mount options for /proc/mounts, each ",key=value"; chars written. */
+	int (*show_options)(struct super_block *sb, char *buf, size_t size);
 };
 
 /* --- the objects ---------------------------------------------------------- */

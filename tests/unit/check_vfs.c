@@ -547,7 +547,7 @@ END_TEST
 
 START_TEST(mount_umount_busy)
 {
-	char buf[512];
+	char buf[512], want[200];
 	long fd;
 
 	sys_mkdir("/proc", 0555);
@@ -557,7 +557,10 @@ START_TEST(mount_umount_busy)
 	ck_assert_int_gt(read_all("/proc/meminfo", buf, sizeof(buf)), 0);
 	ck_assert_ptr_nonnull(strstr(buf, "MemTotal:"));
 	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "rootfs / rootfs rw 0 0\nproc /proc proc rw 0 0\n");
+	/* rootfs has tmpfs's limits: half of RAM, in pages and in inodes */
+	snprintf(want, sizeof(want), "rootfs / rootfs rw,size=%luk,nr_inodes=%lu,mode=755 0 0\n"
+		 "proc /proc proc rw 0 0\n", totalram_pages() / 2 * 4, totalram_pages() / 2);
+	ck_assert_str_eq(buf, want);
 	fd = sys_open("/proc/vmstat", O_RDONLY, 0);
 	ck_assert_int_eq(sys_umount2("/proc", 0), -EBUSY);     /* a file is open */
 	sys_close(fd);
@@ -579,6 +582,146 @@ START_TEST(mount_umount_busy)
 	ck_assert_int_eq(sys_umount2("/d", 0), 0);
 	ck_assert_int_eq(read_all("/d/under", buf, sizeof(buf)), 1);
 	ck_assert_int_eq(read_all("/d/over", buf, sizeof(buf)), -ENOENT);
+}
+END_TEST
+
+/* Write `total` bytes of 'x' in 4 KiB pieces; what was written, or -errno
+ * if not even the first piece went in.  *err: the error that stopped it. */
+static long fill(const char *path, long total, long *err)
+{
+	static char chunk[4096];
+	long fd = sys_open(path, O_WRONLY | O_CREAT | O_APPEND, 0600), done = 0, n = 0;
+
+	ck_assert_int_ge(fd, 0);
+	memset(chunk, 'x', sizeof(chunk));
+	while (done < total && (n = sys_write(fd, chunk, sizeof(chunk))) > 0)
+		done += n;
+	*err = n < 0 ? n : 0;
+	ck_assert_int_eq(sys_close(fd), 0);
+	return done;
+}
+
+/*
+ * tmpfs's size=: writes stop with ENOSPC at the limit (not when memory
+ * runs out), and unlink gives every page back: a second fill gets
+ * exactly as far as the first.
+ */
+START_TEST(tmpfs_size_limit_is_enospc_and_unlink_returns_it)
+{
+	unsigned long before;
+	long err, first, again;
+
+	sys_mkdir("/t", 0755);
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=64k"), 0);
+	before = nr_free_pages();
+	first = fill("/t/a", 1 << 20, &err);
+	ck_assert_int_eq(err, -ENOSPC);
+	ck_assert_int_le(first, 64 * 1024);
+	ck_assert_int_ge(first, 64 * 1024 - 4096);      /* less one page of index */
+	ck_assert_int_eq(fill("/t/b", 4096, &err), 0);  /* another file: full too */
+	ck_assert_int_eq(err, -ENOSPC);
+	ck_assert_int_eq(sys_unlink("/t/a"), 0);
+	ck_assert_int_eq(sys_unlink("/t/b"), 0);
+	ck_assert_uint_eq(nr_free_pages(), before);
+	again = fill("/t/c", 1 << 20, &err);
+	ck_assert_int_eq(err, -ENOSPC);
+	ck_assert_int_eq(again, first);
+	ck_assert_int_eq(sys_unlink("/t/c"), 0);
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+}
+END_TEST
+
+/* The mount options tmpfs takes, and the figures /proc/mounts shows. */
+START_TEST(tmpfs_mount_options_as_linux)
+{
+	static const struct {
+		const char *opts;
+		long err;
+		const char *shown;      /* the options part of the /proc/mounts line */
+	} cases[] = {
+		{ "size=1m", 0, "rw,size=1024k,nr_inodes=%lu " },
+		{ "size=1000", 0, "rw,size=4k,nr_inodes=%lu " },        /* up to a page */
+		{ "size=2M,mode=700", 0, "rw,size=2048k,nr_inodes=%lu,mode=700 " },
+		{ "nr_inodes=5,size=0x2000", 0, "rw,size=8k,nr_inodes=5 " },
+		{ "size=0", 0, "rw,size=0k,nr_inodes=%lu " },          /* 0: no limit */
+		{ "size=12x", -EINVAL, NULL },
+		{ "size=", -EINVAL, NULL },
+		{ "size=-1", -EINVAL, NULL },
+		{ "size=99999999999999999%", -EINVAL, NULL },
+		{ "mode=8", -EINVAL, NULL },
+		{ "nosuchoption=1", -EINVAL, NULL },
+	};
+	char buf[512], want[100], *line;
+
+	sys_mkdir("/proc", 0555);
+	sys_mkdir("/t", 0755);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
+		ck_assert_msg(sys_mount("none", "/t", "tmpfs", 0, (void *)cases[i].opts) ==
+			      cases[i].err, "%s", cases[i].opts);
+		if (cases[i].err)
+			continue;
+		ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
+		line = strstr(buf, "none /t tmpfs ");
+		ck_assert_ptr_nonnull(line);
+		snprintf(want, sizeof(want), cases[i].shown, totalram_pages() / 2);
+		ck_assert_msg(strncmp(line + 14, want, strlen(want)) == 0, "%s: %s", cases[i].opts,
+			      line);
+		ck_assert_int_eq(sys_umount2("/t", 0), 0);
+	}
+	/* a share of RAM, as Linux's size=50% */
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=50%"), 0);
+	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "none /t tmpfs rw,size=%luk,", totalram_pages() * 50 / 100 * 4);
+	ck_assert_ptr_nonnull(strstr(buf, want));
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+	/* ramfs is Linux's ramfs: no limit, and size= is ignored */
+	ck_assert_int_eq(sys_mount("none", "/t", "ramfs", 0, "size=4k"), 0);
+	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
+	ck_assert_ptr_nonnull(strstr(buf, "none /t ramfs rw 0 0\n"));
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+}
+END_TEST
+
+/* nr_inodes= counts every inode, the root's too. */
+START_TEST(tmpfs_nr_inodes_is_enospc)
+{
+	sys_mkdir("/t", 0755);
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "nr_inodes=3"), 0);
+	make_file("/t/a", "a");
+	ck_assert_int_eq(sys_mkdir("/t/d", 0755), 0);
+	ck_assert_int_eq(sys_open("/t/b", O_WRONLY | O_CREAT, 0600), -ENOSPC);
+	ck_assert_int_eq(sys_mkdir("/t/e", 0755), -ENOSPC);
+	ck_assert_int_eq(sys_unlink("/t/a"), 0);
+	make_file("/t/b", "b");                         /* the inode came back */
+}
+END_TEST
+
+/*
+ * Freeing must not need memory: with every free page taken, unlink and
+ * close still work and give the file's pages back (before the path-name
+ * reserve, unlink failed with ENOMEM and nothing could be freed).
+ */
+START_TEST(unlink_and_close_work_with_no_free_memory)
+{
+	struct list_head hog = LIST_HEAD_INIT(hog);
+	struct page *pg, *tmp;
+	unsigned long freed;
+	long fd, err;
+
+	ck_assert_int_eq(fill("/f", 8 * 4096, &err), 8 * 4096);
+	fd = sys_open("/f", O_RDONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	while ((pg = alloc_page(GFP_KERNEL)))
+		list_add(&pg->lru, &hog);
+	ck_assert_uint_eq(nr_free_pages(), 0);
+	ck_assert_int_eq(sys_unlink("/f"), 0);
+	ck_assert_uint_eq(nr_free_pages(), 0);          /* still open: data kept */
+	ck_assert_int_eq(sys_close(fd), 0);
+	freed = nr_free_pages();
+	ck_assert_uint_ge(freed, 8);                    /* the data pages, at least */
+	list_for_each_entry_safe(pg, tmp, &hog, lru)
+		__free_page(pg);
 }
 END_TEST
 
@@ -744,6 +887,10 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, lookup_errors_as_linux);
 	tcase_add_test(limits, negative_or_wrapping_position_is_einval);
+	tcase_add_test(limits, tmpfs_size_limit_is_enospc_and_unlink_returns_it);
+	tcase_add_test(limits, tmpfs_mount_options_as_linux);
+	tcase_add_test(limits, tmpfs_nr_inodes_is_enospc);
+	tcase_add_test(limits, unlink_and_close_work_with_no_free_memory);
 	tcase_add_test(limits, create_and_remove_errors_as_linux);
 	tcase_add_test(limits, ramfs_unlinked_file_lives_while_open);
 	tcase_add_test(limits, fd_table_full_is_emfile);
