@@ -543,6 +543,60 @@ START_TEST(pipe_ring_wraps_and_fills)
 }
 END_TEST
 
+/* Does the FIFO at path hold a pipe buffer right now? */
+static bool fifo_has_buffer(const char *path)
+{
+	struct path p;
+	bool has;
+
+	ck_assert_int_eq(kern_path(path, 0, &p), 0);
+	ck_assert(S_ISFIFO(p.dentry->d_inode->i_mode));
+	has = p.dentry->d_inode->i_pipe != NULL;
+	path_put(&p);
+	return has;
+}
+
+/*
+ * A FIFO's 16 KiB buffer lives while a file is open on it, as Linux's
+ * put_pipe_info: make, open, use, close and delete many FIFOs and every
+ * page comes back (before, each opened FIFO kept its buffer forever).
+ */
+START_TEST(fifo_buffers_are_freed)
+{
+	unsigned long before;
+	char buf[4];
+	long r, w;
+
+	ck_assert_int_eq(do_mknodat(AT_FDCWD, "/kept", S_IFIFO | 0644, 0), 0);
+	ck_assert(!fifo_has_buffer("/kept"));
+	before = nr_free_pages();
+	for (int i = 0; i < 32; i++) {
+		ck_assert_int_eq(do_mknodat(AT_FDCWD, "/fifo", S_IFIFO | 0644, 0), 0);
+		r = sys_open("/fifo", O_RDONLY | O_NONBLOCK, 0);
+		w = sys_open("/fifo", O_WRONLY, 0);
+		ck_assert(r >= 0 && w >= 0);
+		ck_assert(fifo_has_buffer("/fifo"));
+		ck_assert_int_eq(sys_write(w, "hi", 2), 2);
+		ck_assert_int_eq(sys_read(r, buf, sizeof(buf)), 2);
+		ck_assert_int_eq(sys_close(w), 0);
+		ck_assert_int_eq(sys_close(r), 0);
+		ck_assert_int_eq(sys_unlink("/fifo"), 0);
+	}
+	ck_assert_uint_eq(nr_free_pages(), before);
+	/* one that stays in its directory: no buffer once nobody has it open */
+	r = sys_open("/kept", O_RDWR, 0);
+	ck_assert(fifo_has_buffer("/kept"));
+	ck_assert_int_eq(sys_close(r), 0);
+	ck_assert(!fifo_has_buffer("/kept"));
+	ck_assert_uint_eq(nr_free_pages(), before);
+	/* and it works again: a new buffer, empty */
+	r = sys_open("/kept", O_RDWR, 0);
+	ck_assert_int_eq(sys_write(r, "ab", 2), 2);
+	ck_assert_int_eq(sys_read(r, buf, sizeof(buf)), 2);
+	ck_assert_int_eq(sys_close(r), 0);
+}
+END_TEST
+
 /* --- mounts, devtmpfs, proc ------------------------------------------------------ */
 
 START_TEST(mount_umount_busy)
@@ -891,6 +945,7 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, tmpfs_mount_options_as_linux);
 	tcase_add_test(limits, tmpfs_nr_inodes_is_enospc);
 	tcase_add_test(limits, unlink_and_close_work_with_no_free_memory);
+	tcase_add_test(limits, fifo_buffers_are_freed);
 	tcase_add_test(limits, create_and_remove_errors_as_linux);
 	tcase_add_test(limits, ramfs_unlinked_file_lives_while_open);
 	tcase_add_test(limits, fd_table_full_is_emfile);
