@@ -835,6 +835,43 @@ START_TEST(proc_pid_stat_has_52_fields)
 }
 END_TEST
 
+/*
+ * /proc listed in pieces while processes exit: every process alive
+ * throughout is listed once.  (Positions were indexes into the task
+ * list, so an exit before the reader's place made it skip a process.)
+ */
+START_TEST(proc_listing_skips_no_process_when_one_exits)
+{
+	static struct task_struct tasks[5];
+	char buf[64], seen[200] = "";
+	long fd, n;
+
+	sys_mkdir("/proc", 0555);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	for (int i = 0; i < 5; i++) {
+		tasks[i].pid = 2 + i;                   /* pids 2..6; we are 1 */
+		tasks[i].state = TASK_RUNNING;
+		list_add_tail(&tasks[i].tasks, &task_list);
+	}
+	fd = sys_open("/proc", O_RDONLY | O_DIRECTORY, 0);
+	ck_assert_int_ge(fd, 0);
+	/* one record per call (a 32-byte buffer holds one short name) */
+	while ((n = sys_getdents64(fd, (struct linux_dirent64 *)buf, 32)) > 0) {
+		struct linux_dirent64 *d = (struct linux_dirent64 *)buf;
+
+		strcat(seen, d->d_name);
+		strcat(seen, " ");
+		if (strcmp(d->d_name, "3") == 0)
+			list_del(&tasks[0].tasks);      /* pid 2 exits, behind us */
+	}
+	ck_assert_int_eq(n, 0);
+	sys_close(fd);
+	ck_assert_ptr_nonnull(strstr(seen, " self 1 2 3 4 5 6 "));
+	for (int i = 1; i < 5; i++)
+		list_del(&tasks[i].tasks);
+}
+END_TEST
+
 START_TEST(proc_meminfo_layout_as_linux)
 {
 	char buf[1024];
@@ -935,6 +972,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, devtmpfs_null_zero_console_nodes);
 	tcase_add_test(core, proc_pid_stat_has_52_fields);
 	tcase_add_test(core, proc_meminfo_layout_as_linux);
+	tcase_add_test(core, proc_listing_skips_no_process_when_one_exits);
 	tcase_add_test(core, tty_canonical_editing_echo_eof_intr);
 	suite_add_tcase(s, core);
 
