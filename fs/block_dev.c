@@ -208,6 +208,15 @@ static void bcache_submit_run(struct bdev_cache *c, struct bcache_page **run,
 {
 	struct bio *bio = bio_alloc(GFP_NOIO, n);
 
+	if (!bio) {
+		/* no memory for a long segment array: send the run in bios
+		 * of BIO_INLINE_VECS pages, which come from the bio_set's
+		 * reserve and cannot fail -- write-back is how memory is
+		 * freed, it must not need any */
+		for (unsigned int i = 0; i < n; i += BIO_INLINE_VECS)
+			bcache_submit_run(c, run + i, min_t(unsigned int, n - i, BIO_INLINE_VECS), wb);
+		return;
+	}
 	bio_set_dev(bio, c->bdev);
 	bio->bi_iter.bi_sector = (sector_t)run[0]->index << (PAGE_SHIFT - SECTOR_SHIFT);
 	bio->bi_opf = REQ_OP_WRITE;
@@ -236,9 +245,24 @@ static int bcache_writeback_range(struct bdev_cache *c, pgoff_t from, pgoff_t to
 
 	if (!c->nr_dirty)
 		return 0;
+	spin_lock_init(&wb.lock);
+	wb.pending = 1;                 /* ours, dropped after the last submit */
+	wb.error = 0;
+	init_completion(&wb.done);
+	blk_start_plug(&plug);
 	dirty = kmalloc(c->nr_dirty * sizeof(*dirty), GFP_KERNEL);
-	if (!dirty)
-		return -ENOMEM;
+	if (!dirty) {
+		/* Memory is short -- maybe this very close is what frees it:
+		 * unsorted, one page per bio (the plug still merges what it
+		 * can), rather than fail and keep the pages dirty. */
+		list_for_each_entry(bp, &c->lru, lru)
+			if (bp->dirty && bp->index >= from && bp->index < to) {
+				bp->dirty = false;
+				c->nr_dirty--;
+				bcache_submit_run(c, &bp, 1, &wb);
+			}
+		goto wait;
+	}
 	list_for_each_entry(bp, &c->lru, lru)
 		if (bp->dirty && bp->index >= from && bp->index < to) {
 			dirty[n++] = bp;
@@ -246,12 +270,6 @@ static int bcache_writeback_range(struct bdev_cache *c, pgoff_t from, pgoff_t to
 			c->nr_dirty--;
 		}
 	sort(dirty, n, sizeof(*dirty), bp_index_cmp);
-
-	spin_lock_init(&wb.lock);
-	wb.pending = 1;                 /* ours, dropped after the last submit */
-	wb.error = 0;
-	init_completion(&wb.done);
-	blk_start_plug(&plug);
 	for (start = 0; start < n; ) {
 		unsigned int len = 1;
 
@@ -261,6 +279,7 @@ static int bcache_writeback_range(struct bdev_cache *c, pgoff_t from, pgoff_t to
 		bcache_submit_run(c, dirty + start, len, &wb);
 		start += len;
 	}
+wait:
 	blk_finish_plug(&plug);
 	spin_lock_irq(&wb.lock);
 	if (--wb.pending == 0)
@@ -334,6 +353,16 @@ static int bcache_read_pages(struct bdev_cache *c, pgoff_t index)
 	if (!n)
 		return -ENOMEM;
 	bio = bio_alloc(GFP_NOIO, n);
+	if (!bio) {
+		/* no memory for the segment array: read only what a bio's
+		 * inline vectors hold (that bio comes from the reserve) */
+		while (n > BIO_INLINE_VECS) {
+			n--;
+			__free_page(run[n]->page);
+			kfree(run[n]);
+		}
+		bio = bio_alloc(GFP_NOIO, n);
+	}
 	bio_set_dev(bio, c->bdev);
 	bio->bi_iter.bi_sector = (sector_t)index << (PAGE_SHIFT - SECTOR_SHIFT);
 	bio->bi_opf = REQ_OP_READ;
@@ -501,6 +530,16 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 
 		len = min_t(size_t, len, size - *pos);
 		npages = DIV_ROUND_UP(len, PAGE_SIZE);
+		bio = bio_alloc(GFP_NOIO, npages);
+		if (!bio) {
+			/* no memory for the segment array: a shorter step
+			 * (whole pages, so still block-aligned) in a bio from
+			 * the reserve */
+			npages = BIO_INLINE_VECS;
+			len = min_t(size_t, len, (size_t)npages * PAGE_SIZE);
+			npages = DIV_ROUND_UP(len, PAGE_SIZE);
+			bio = bio_alloc(GFP_NOIO, npages);
+		}
 		for (i = 0; i < npages; i++) {
 			pages[i] = alloc_page(GFP_KERNEL);
 			if (!pages[i])
@@ -509,10 +548,10 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 		if (i < npages) {
 			while (i--)
 				__free_page(pages[i]);
+			bio_put(bio);
 			err = -ENOMEM;
 			break;
 		}
-		bio = bio_alloc(GFP_NOIO, npages);
 		bio_set_dev(bio, bdev);
 		bio->bi_iter.bi_sector = *pos >> SECTOR_SHIFT;
 		bio->bi_opf = write ? REQ_OP_WRITE | REQ_SYNC : REQ_OP_READ;

@@ -359,6 +359,116 @@ START_TEST(devtmpfs_lists_disks_registered_later)
 }
 END_TEST
 
+/*
+ * Memory taken from everyone: every free page, then every free object of
+ * every kmalloc size, so the next allocation of any kind fails.  Pages
+ * can be handed back a few at a time.
+ */
+struct hog {
+	struct list_head pages;
+	void *objs;                     /* a chain through the objects */
+};
+
+static void hog_all(struct hog *h)
+{
+	struct page *pg;
+	void *p;
+
+	INIT_LIST_HEAD(&h->pages);
+	h->objs = NULL;
+	while ((pg = alloc_page(GFP_KERNEL)))
+		list_add(&pg->lru, &h->pages);
+	for (size_t size = 16; size <= 2048; size *= 2)
+		while ((p = kmalloc(size, GFP_KERNEL))) {
+			*(void **)p = h->objs;
+			h->objs = p;
+		}
+	ck_assert_uint_eq(nr_free_pages(), 0);
+}
+
+static void hog_give_back(struct hog *h, int n)
+{
+	while (n-- > 0 && !list_empty(&h->pages)) {
+		struct page *pg = list_first_entry(&h->pages, struct page, lru);
+
+		list_del(&pg->lru);
+		__free_page(pg);
+	}
+}
+
+static void hog_release(struct hog *h)
+{
+	while (h->objs) {
+		void *next = *(void **)h->objs;
+
+		kfree(h->objs);
+		h->objs = next;
+	}
+	hog_give_back(h, 1 << 30);
+}
+
+/*
+ * Freeing must not need memory: the last close of a device with dirty
+ * pages writes them back even when kmalloc has nothing left (it needed
+ * an array to sort them: ENOMEM, and the data stayed in memory only).
+ */
+START_TEST(last_close_writes_back_with_no_free_memory)
+{
+	struct file *f = open_dev("/dev/fake", O_WRONLY);
+	static char page[4096];
+	struct hog h;
+	loff_t pos;
+
+	memset(page, 0xcd, sizeof(page));
+	for (int i = 0; i < 3; i++) {                   /* pages 0, 2, 4 */
+		pos = 2 * i * 4096;
+		ck_assert_int_eq(kernel_write(f, page, sizeof(page), &pos), 4096);
+	}
+	hog_all(&h);
+	fput(f);                                        /* the last close */
+	hog_release(&h);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(ram[2 * i * 4096], 0xcd);
+		ck_assert_int_eq(ram[2 * i * 4096 + 4095], 0xcd);
+		ck_assert_int_eq(ram[(2 * i + 1) * 4096], (2 * i + 1) * 8);  /* untouched */
+	}
+}
+END_TEST
+
+/*
+ * A few pages but no memory for a bio's segment array: reads (with
+ * readahead) and direct I/O use a smaller bio from the reserve, or say
+ * ENOMEM -- before, bio_alloc's NULL was dereferenced.
+ */
+START_TEST(reads_with_no_memory_for_a_segment_array)
+{
+	struct file *f = open_dev("/dev/fake", O_RDONLY);
+	struct file *direct = open_dev("/dev/fake", O_RDONLY | O_DIRECT);
+	char *buf = aligned_alloc(4096, 65536);
+	struct hog h;
+	loff_t pos = 3 * 512 + 7;
+	long n;
+
+	hog_all(&h);
+	hog_give_back(&h, 8);           /* room for some readahead, no more */
+	ck_assert_int_eq(kernel_read(f, buf, 1, &pos), 1);
+	ck_assert_int_eq(buf[0], 3);                    /* sector 3's byte */
+	hog_release(&h);
+
+	hog_all(&h);
+	hog_give_back(&h, 16);          /* the bounce pages, not the array too */
+	pos = 65536;
+	n = kernel_read(direct, buf, 65536, &pos);
+	ck_assert(n == -ENOMEM || n == 65536 || n == 16384);
+	if (n > 0)
+		ck_assert_int_eq(buf[0], 128);          /* sector 128 */
+	hog_release(&h);
+	fput(direct);
+	fput(f);
+	free(buf);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("block_dev");
@@ -378,6 +488,8 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, end_of_device_short_read_enospc_write);
 	tcase_add_loop_test(limits, dio_alignment_rule_table, 0, ARRAY_SIZE(dio_cases));
 	tcase_add_test(limits, o_excl_holders);
+	tcase_add_test(limits, last_close_writes_back_with_no_free_memory);
+	tcase_add_test(limits, reads_with_no_memory_for_a_segment_array);
 	suite_add_tcase(s, limits);
 	return s;
 }
