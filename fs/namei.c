@@ -27,6 +27,7 @@
 #include <spindle/uaccess.h>
 #include <spindle/printk.h>
 #include <spindle/mempool.h>
+#include <spindle/blkdev.h>
 #include "internal.h"
 
 DEFINE_MUTEX(vfs_lock);
@@ -534,6 +535,43 @@ long sys_rmdir(const char __user *pathname)
 long sys_unlink(const char __user *pathname)
 {
 	return WITH_NAME(pathname, do_unlinkat(AT_FDCWD, __name));
+}
+
+/*
+ * mknod(2): a FIFO, a device node, or (type 0 or S_IFREG) an empty
+ * regular file, as Linux's may_mknod decides: a directory is EPERM (that
+ * is mkdir's job), a socket EPERM too (no file system here can hold one;
+ * Linux's man page: "the file system does not support the type"), any
+ * other type EINVAL.  dev is user space's encoding (new_decode_dev).
+ */
+static int mknod_checked(const char *name, umode_t mode, unsigned int dev)
+{
+	unsigned int major = (dev & 0xfff00) >> 8;
+	unsigned int minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+
+	mode &= S_IFMT | 07777;
+	switch (mode & S_IFMT) {
+	case 0:
+		mode |= S_IFREG;
+		/* fall through */
+	case S_IFREG:
+	case S_IFIFO:
+	case S_IFCHR:
+	case S_IFBLK:
+		break;
+	case S_IFDIR:
+	case S_IFSOCK:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+	return do_mknodat(AT_FDCWD, name, mode,
+			  S_ISCHR(mode) || S_ISBLK(mode) ? MKDEV(major, minor) : 0);
+}
+
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev)
+{
+	return WITH_NAME(filename, mknod_checked(__name, mode, dev));
 }
 
 long sys_chdir(const char __user *filename)

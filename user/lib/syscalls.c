@@ -165,6 +165,17 @@ int mkdir(const char *path, mode_t mode)
 	return (int)syscall_ret(syscall2(SYS_mkdir, path, mode));
 }
 
+/* dev as Linux's new_encode_dev of major/minor (makedev in sys/stat.h) */
+int mknod(const char *path, mode_t mode, dev_t dev)
+{
+	return (int)syscall_ret(syscall3(SYS_mknod, path, mode, dev));
+}
+
+int mkfifo(const char *path, mode_t mode)
+{
+	return mknod(path, S_IFIFO | (mode & 07777), 0);
+}
+
 int rmdir(const char *path)
 {
 	return (int)syscall_ret(syscall1(SYS_rmdir, path));

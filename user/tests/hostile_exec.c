@@ -5,10 +5,10 @@
  * else) and rejects an ELF whose headers point outside the file or
  * describe impossible segments (ENOEXEC).  This suite checks both:
  *
- *   - a directory, /dev/null, a /proc file, /dev/console and a disk with
- *     a valid ELF written on it (DISK, e.g. sdb: its first 64 KiB are
- *     overwritten) must all give EACCES -- /dev/console must not block,
- *     the disk's program must not run;
+ *   - a directory, /dev/null, a FIFO, a /proc file, /dev/console and a
+ *     disk with a valid ELF written on it (DISK, e.g. sdb: its first
+ *     64 KiB are overwritten) must all give EACCES -- /dev/console must
+ *     not block, the disk's program must not run;
  *   - copies of /bin/true, each with one header field made hostile
  *     (offsets of 2^63 and more, ranges that wrap, bytes past the end,
  *     p_filesz > p_memsz, overlapping segments) must give ENOEXEC, and
@@ -150,6 +150,13 @@ static int exec_crafted(void (*mutate)(char *img))
 
 static void t_directory(void)     { CHECK_ERR(try_exec("/tmp"), EACCES); }
 static void t_dev_null(void)      { CHECK_ERR(try_exec("/dev/null"), EACCES); }
+
+static void t_fifo(void)
+{
+	CHECK(mkfifo(CRAFTED ".fifo", 0755) == 0);
+	CHECK_ERR(try_exec(CRAFTED ".fifo"), EACCES);
+	CHECK(unlink(CRAFTED ".fifo") == 0);
+}
 static void t_proc_file(void)     { CHECK_ERR(try_exec("/proc/meminfo"), EACCES); }
 /* before the check, the loader's first read waited for a console line */
 static void t_console(void)       { CHECK_ERR(try_exec("/dev/console"), EACCES); }
@@ -230,6 +237,7 @@ static void t_still_runs(void)
 static const struct hostile_case cases[] = {
 	{ "directory", t_directory },
 	{ "dev_null", t_dev_null },
+	{ "fifo", t_fifo },
 	{ "proc_file", t_proc_file },
 	{ "control", t_control },
 	{ "phoff_2_63", t_phoff_2_63 },
