@@ -94,6 +94,7 @@ static int devtmpfs_fill_super(struct super_block *sb)
 {
 	struct inode *root = pseudo_new_dir(sb, &devtmpfs_dir_iops, &devtmpfs_dir_fops, NULL);
 
+	sb->s_magic = TMPFS_MAGIC;      /* Linux's devtmpfs is a tmpfs */
 	if (root)
 		root->i_mode = S_IFDIR | 0755;
 	sb->s_root = d_make_root(root);

@@ -599,6 +599,16 @@ long sys_stat(const char __user *filename, struct stat __user *statbuf)
 	return err;
 }
 
+long sys_statfs(const char __user *pathname, struct statfs __user *ubuf)
+{
+	struct statfs buf;
+	long err = WITH_NAME(pathname, ksys_statfs(__name, &buf));
+
+	if (!err && copy_to_user(ubuf, &buf, sizeof(buf)))
+		err = -EFAULT;
+	return err;
+}
+
 /* No symbolic links in Spindle: lstat is stat. */
 long sys_lstat(const char __user *filename, struct stat __user *statbuf)
 {

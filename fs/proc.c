@@ -341,6 +341,7 @@ static const struct file_operations proc_root_fops = { .iterate = proc_root_iter
 
 static int proc_fill_super(struct super_block *sb)
 {
+	sb->s_magic = PROC_SUPER_MAGIC;
 	sb->s_flags |= SB_I_NOEXEC;    /* generated text is never a program */
 	sb->s_root = d_make_root(pseudo_new_dir(sb, &proc_root_iops, &proc_root_fops, NULL));
 	return sb->s_root ? 0 : -ENOMEM;

@@ -12,8 +12,8 @@
  * Limits, as Linux's tmpfs (mm/shmem.c): memory that a file system holds
  * is memory nobody else can have, so a program that fills it must get
  * ENOSPC long before fork() gets ENOMEM.  Each "tmpfs" and the "rootfs"
- * instance counts its pages -- file data and the page-index arrays that
- * find it -- against `size=` (default: half of RAM) and its inodes
+ * instance counts its pages -- file data and large page-index arrays
+ * -- against `size=` (default: half of RAM) and its inodes
  * against `nr_inodes=` (default: half of RAM's page count).  Mount
  * options: size=<bytes>[k|m|g|t] or size=<n>% (of RAM), nr_inodes=<n>
  * [k|m|g], mode=<octal> (the root directory's); 0 means no limit.
@@ -84,10 +84,17 @@ static void ramfs_uncharge_pages(struct super_block *sb, unsigned long n)
 	ramfs_uncharge(&RAMFS_SB(sb)->used_pages, n, RAMFS_SB(sb));
 }
 
-/* What a pages[] array of n slots costs, in pages. */
+/*
+ * What a pages[] array of n slots is charged, in pages: the whole pages
+ * kmalloc takes for a large one.  A small one (files up to 1 MiB) is a
+ * slab object like the inode itself, bounded with it by nr_inodes --
+ * charging it a page would halve the room for small files.
+ */
 static unsigned long ramfs_slots_pages(unsigned long n)
 {
-	return DIV_ROUND_UP(n * sizeof(struct page *), PAGE_SIZE);
+	size_t bytes = n * sizeof(struct page *);
+
+	return bytes > KMALLOC_MAX_CACHE_SIZE ? DIV_ROUND_UP(bytes, PAGE_SIZE) : 0;
 }
 
 static const struct file_operations ramfs_file_operations;
@@ -130,10 +137,12 @@ static void ramfs_evict_inode(struct inode *inode)
 }
 
 static int ramfs_show_options(struct super_block *sb, char *buf, size_t size);
+static void ramfs_statfs(struct super_block *sb, struct statfs *buf);
 
 static const struct super_operations ramfs_super_ops = {
 	.evict_inode = ramfs_evict_inode,
 	.show_options = ramfs_show_options,
+	.statfs = ramfs_statfs,
 };
 
 /* A new inode; NULL when nr_inodes= is reached or memory is short. */
@@ -530,12 +539,33 @@ static int ramfs_show_options(struct super_block *sb, char *buf, size_t size)
 	return n;
 }
 
+/* statfs: tmpfs's figures (shmem_statfs); ramfs's are all 0 (no limit) */
+static void ramfs_statfs(struct super_block *sb, struct statfs *buf)
+{
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+
+	if (!sbi->limited)
+		return;
+	spin_lock(&sbi->lock);
+	if (sbi->max_pages) {
+		buf->f_blocks = sbi->max_pages;
+		buf->f_bfree = buf->f_bavail = sbi->max_pages - min(sbi->used_pages, sbi->max_pages);
+	}
+	if (sbi->max_inodes) {
+		buf->f_files = sbi->max_inodes;
+		buf->f_ffree = sbi->max_inodes - min(sbi->used_inodes, sbi->max_inodes);
+	}
+	spin_unlock(&sbi->lock);
+}
+
 int ramfs_fill_super(struct super_block *sb)
 {
 	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
 	struct inode *root;
 
 	sb->s_op = &ramfs_super_ops;
+	/* rootfs with tmpfs's limits is Linux's tmpfs-backed rootfs */
+	sb->s_magic = sbi->limited ? TMPFS_MAGIC : RAMFS_MAGIC;
 	sb->s_flags |= SB_PINNED_DENTRIES;
 	root = ramfs_get_inode(sb, S_IFDIR | sbi->root_mode, 0);
 	sb->s_root = d_make_root(root);

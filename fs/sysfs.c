@@ -442,6 +442,7 @@ static const struct file_operations sysfs_root_fops = { .iterate = sysfs_root_it
 
 static int sysfs_fill_super(struct super_block *sb)
 {
+	sb->s_magic = SYSFS_MAGIC;
 	sb->s_flags |= SB_I_NOEXEC;    /* generated text is never a program */
 	sb->s_root = d_make_root(pseudo_new_dir(sb, &sysfs_root_iops, &sysfs_root_fops, NULL));
 	return sb->s_root ? 0 : -ENOMEM;

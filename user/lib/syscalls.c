@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -174,6 +175,16 @@ int mknod(const char *path, mode_t mode, dev_t dev)
 int mkfifo(const char *path, mode_t mode)
 {
 	return mknod(path, S_IFIFO | (mode & 07777), 0);
+}
+
+int statfs(const char *path, struct statfs *buf)
+{
+	return (int)syscall_ret(syscall2(SYS_statfs, path, buf));
+}
+
+int fstatfs(int fd, struct statfs *buf)
+{
+	return (int)syscall_ret(syscall2(SYS_fstatfs, fd, buf));
 }
 
 int rmdir(const char *path)

@@ -6,7 +6,8 @@
  * Linux's default.  Filling it must end with ENOSPC at that size -- not
  * ENOMEM, not a panic, and not with the kernel's memory gone: while it
  * is full, fork and exec still work, and unlink gives every page back
- * (a second fill gets exactly as far as the first).  Before tmpfs had a
+ * (a second fill gets exactly as far as the first); statfs tells the same
+ * story as it goes.  Before tmpfs had a
  * limit, a 128 MiB guest let a program write ~120 MiB to /tmp, after
  * which every fork, and unlink itself, failed with ENOMEM.
  */
@@ -17,6 +18,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <sys/statfs.h>
 #include "hostile.h"
 
 #define FILL_A          "/tmp/hostile_fill.a"
@@ -71,6 +73,28 @@ static void t_limit_shown(void)
 	if (size && size < strchr(line, '\n'))
 		limit = strtoll(size + 5, NULL, 10) * 1024;
 	CHECK(limit > 0);
+}
+
+/* statfs agrees with /proc/mounts, and an empty /tmp is all free. */
+static void t_statfs_empty(void)
+{
+	struct statfs b;
+
+	CHECK(statfs("/tmp", &b) == 0);
+	CHECK(b.f_type == TMPFS_MAGIC && b.f_bsize == 4096);
+	CHECK(limit > 0 && (long long)b.f_blocks * b.f_bsize == limit);
+	CHECK(b.f_bfree == b.f_blocks && b.f_bavail == b.f_blocks);
+	CHECK(b.f_files > 0 && b.f_ffree < b.f_files);  /* the root's inode */
+}
+
+/* Full: (almost) nothing free, as statfs says it. */
+static void t_statfs_full(void)
+{
+	struct statfs b;
+
+	CHECK(statfs("/tmp", &b) == 0);
+	CHECK(b.f_bfree <= b.f_blocks / 64);            /* an index array's room */
+	CHECK((long long)(b.f_blocks - b.f_bfree) * b.f_bsize >= first_fill);
 }
 
 static void t_fill_enospc(void)
@@ -136,6 +160,7 @@ static void t_unlink_frees(void)
 /* Every page came back: the same fill gets exactly as far. */
 static void t_refill_same(void)
 {
+	struct statfs b;
 	int err;
 	long long again = fill(FILL_A, &err);
 
@@ -143,11 +168,14 @@ static void t_refill_same(void)
 	CHECK(err == ENOSPC);
 	CHECK(again == first_fill);
 	CHECK(unlink(FILL_A) == 0);
+	CHECK(statfs("/tmp", &b) == 0 && b.f_bfree == b.f_blocks);
 }
 
 static const struct hostile_case cases[] = {
 	{ "limit_shown", t_limit_shown },
+	{ "statfs_empty", t_statfs_empty },
 	{ "fill_enospc", t_fill_enospc },
+	{ "statfs_full", t_statfs_full },
 	{ "still_full", t_still_full },
 	{ "fork_while_full", t_fork_while_full },
 	{ "exec_while_full", t_exec_while_full },
