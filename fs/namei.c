@@ -473,6 +473,8 @@ int do_chdir(const char *name)
  * memory a full file system holds, so they must work when kmalloc has
  * nothing left -- the reserve always holds a few names, and a caller that
  * finds it empty waits for one of the (short-lived) others to come back.
+ * The rule that makes the wait safe: a task holds at most one name from
+ * the pool at a time (mount's other strings come from kmalloc).
  */
 #define NAMES_RESERVE   4
 static mempool_t names_pool;
@@ -615,10 +617,29 @@ long sys_lstat(const char __user *filename, struct stat __user *statbuf)
 	return sys_stat(filename, statbuf);
 }
 
-/* The copy of a small string argument (a mount type, a device name). */
+/*
+ * The copy of a small string argument (a mount type, a device name), as
+ * Linux's strndup_user: plain kmalloc, not the names reserve -- mount
+ * needs three strings at once, and two mounts each holding part of the
+ * reserve while waiting for the rest would wait forever.  Every caller
+ * of getname() holds one name at a time.
+ */
 static char *copy_mount_string(const char __user *s)
 {
-	return s ? getname(s) : NULL;
+	char *k;
+	long n;
+
+	if (!s)
+		return NULL;
+	k = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	n = strncpy_from_user(k, s, PATH_MAX);
+	if (n < 0 || n == PATH_MAX) {
+		kfree(k);
+		return ERR_PTR(n < 0 ? -EFAULT : -ENAMETOOLONG);
+	}
+	return k;
 }
 
 /*
@@ -673,9 +694,9 @@ long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	}
 	err = do_mount(dev, dir, t, flags, opts);
 out:
-	putname(dev);
+	kfree(dev);
 	putname(dir);
-	putname(t);
+	kfree(t);
 	kfree(opts);
 	return err;
 }
