@@ -44,6 +44,7 @@ struct ramfs_sb_info {
 	unsigned long max_inodes;       /* nr_inodes=; 0: no limit */
 	unsigned long used_inodes;
 	umode_t root_mode;
+	bool dying;                     /* unmounted: free with the last inode */
 };
 
 static struct ramfs_sb_info *RAMFS_SB(struct super_block *sb)
@@ -121,11 +122,26 @@ static void ramfs_free_pages_from(struct inode *inode, unsigned long from)
 	ramfs_uncharge_pages(inode->i_sb, freed);
 }
 
+/* Give the inode back; the last one of an unmounted instance frees it. */
+static void ramfs_put_inode_count(struct super_block *sb)
+{
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+	bool last;
+
+	spin_lock(&sbi->lock);
+	sbi->used_inodes -= min(sbi->used_inodes, 1ul);
+	last = sbi->dying && !sbi->used_inodes;
+	spin_unlock(&sbi->lock);
+	if (last) {
+		kfree(sbi);
+		kfree(sb);
+	}
+}
+
 /* The last reference (an unlinked file's last close, or exit): free only. */
 static void ramfs_evict_inode(struct inode *inode)
 {
 	struct ramfs_file *rf = ramfs_data(inode);
-	struct ramfs_sb_info *sbi = RAMFS_SB(inode->i_sb);
 
 	if (S_ISREG(inode->i_mode) && rf) {
 		ramfs_free_pages_from(inode, 0);
@@ -133,7 +149,7 @@ static void ramfs_evict_inode(struct inode *inode)
 		kfree(rf->pages);
 		kfree(rf);
 	}
-	ramfs_uncharge(&sbi->used_inodes, 1, sbi);
+	ramfs_put_inode_count(inode->i_sb);     /* may free the super_block */
 }
 
 static int ramfs_show_options(struct super_block *sb, char *buf, size_t size);
@@ -617,12 +633,27 @@ static void ramfs_delete_tree(struct dentry *dentry)
 	}
 }
 
-/* The last umount: everything in it goes (open files keep their inode). */
+/*
+ * The last umount: everything in it goes.  umount refused while a file
+ * or a cwd was inside, so normally every inode is evicted here; the
+ * super_block and its counters go with the last of them, now or when
+ * whatever still holds one lets go (repeated mount/umount leaks nothing).
+ */
 static void ramfs_kill_sb(struct super_block *sb)
 {
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+	bool last;
+
 	ramfs_delete_tree(sb->s_root);
 	dput(sb->s_root);
-	/* the super_block stays allocated: open files may still point at it */
+	spin_lock(&sbi->lock);
+	sbi->dying = true;
+	last = !sbi->used_inodes;
+	spin_unlock(&sbi->lock);
+	if (last) {
+		kfree(sbi);
+		kfree(sb);
+	}
 }
 
 /* rootfs: Linux's is tmpfs when it has tmpfs, with tmpfs's limits */

@@ -794,6 +794,29 @@ START_TEST(tmpfs_mount_options_as_linux)
 }
 END_TEST
 
+/* A tmpfs mounted, used and unmounted: its super_block goes too. */
+static void tmpfs_cycle(void)
+{
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=1m"), 0);
+	make_file("/t/f", "data");
+	ck_assert_int_eq(sys_mkdir("/t/d", 0755), 0);
+	make_file("/t/d/g", "more");
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+}
+
+START_TEST(tmpfs_mount_umount_leaks_nothing)
+{
+	unsigned long before;
+
+	sys_mkdir("/t", 0755);
+	tmpfs_cycle();                  /* the slabs' first objects */
+	before = nr_free_pages();
+	for (int i = 0; i < 256; i++)
+		tmpfs_cycle();
+	ck_assert_uint_eq(nr_free_pages(), before);
+}
+END_TEST
+
 /* nr_inodes= counts every inode, the root's too. */
 START_TEST(tmpfs_nr_inodes_is_enospc)
 {
@@ -1040,6 +1063,7 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, tmpfs_mount_options_as_linux);
 	tcase_add_test(limits, statfs_figures_as_linux);
 	tcase_add_test(limits, tmpfs_nr_inodes_is_enospc);
+	tcase_add_test(limits, tmpfs_mount_umount_leaks_nothing);
 	tcase_add_test(limits, unlink_and_close_work_with_no_free_memory);
 	tcase_add_test(limits, fifo_buffers_are_freed);
 	tcase_add_test(limits, create_and_remove_errors_as_linux);
