@@ -119,6 +119,7 @@ static void ramfs_free_pages_from(struct inode *inode, unsigned long from)
 			rf->pages[i] = NULL;
 			freed++;
 		}
+	inode->i_blocks -= min(inode->i_blocks, freed * (PAGE_SIZE / 512));
 	ramfs_uncharge_pages(inode->i_sb, freed);
 }
 
@@ -346,6 +347,8 @@ static struct page *ramfs_alloc_data_page(struct inode *inode)
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!page)
 		ramfs_uncharge_pages(inode->i_sb, 1);
+	else
+		inode->i_blocks += PAGE_SIZE / 512;     /* st_blocks */
 	return page;
 }
 

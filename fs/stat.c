@@ -24,7 +24,9 @@ int vfs_getattr(struct inode *inode, struct stat *st)
 	/* a device node's size is 0 in stat, as Linux (BLKGETSIZE64 tells) */
 	st->st_size = inode->i_size;
 	st->st_blksize = STAT_BLKSIZE;
-	st->st_blocks = (inode->i_size + 511) / 512;
+	/* what the file holds, as Linux: a hole costs nothing, and a device
+	 * node or a generated file holds no blocks at all */
+	st->st_blocks = inode->i_blocks;
 	st->st_atime = st->st_mtime = st->st_ctime = inode->i_mtime_ns / 1000000000ull;
 	st->st_atime_nsec = st->st_mtime_nsec = st->st_ctime_nsec =
 		inode->i_mtime_ns % 1000000000ull;

@@ -124,6 +124,7 @@ struct inode {
 	unsigned int i_nlink;
 	unsigned long i_ino;
 	loff_t i_size;
+	u64 i_blocks;                   /* 512-byte units held (st_blocks): ramfs's pages */
 	dev_t i_rdev;                   /* device nodes: what they open */
 	u64 i_mtime_ns;                 /* last change of data (also atime/ctime) */
 	struct super_block *i_sb;

@@ -354,6 +354,30 @@ START_TEST(lseek_overflow_is_einval)
 }
 END_TEST
 
+/* The largest file size there is: a hole, stat-able without overflow. */
+START_TEST(largest_size_is_a_hole)
+{
+	const loff_t max = (loff_t)(~0ull >> 1);
+	struct stat st;
+	char buf[4] = "xxx";
+	long fd;
+
+	fd = sys_open("/f", O_RDWR | O_CREAT, 0600);
+	ck_assert_int_eq(sys_ftruncate(fd, max), 0);
+	ck_assert_int_eq(sys_fstat(fd, &st), 0);
+	ck_assert(st.st_size == max);
+	ck_assert_int_eq(st.st_blocks, 0);              /* all hole */
+	ck_assert_int_eq(sys_pwrite64(fd, "abc", 3, 1 << 20), 3);
+	ck_assert_int_eq(sys_fstat(fd, &st), 0);
+	ck_assert_int_eq(st.st_blocks, 8);              /* one page, as tmpfs's */
+	ck_assert_int_eq(sys_pread64(fd, buf, 3, max - 3), 3);  /* zeros, up to the end */
+	ck_assert_mem_eq(buf, "\0\0\0", 3);
+	ck_assert_int_eq(sys_pread64(fd, buf, 3, max - 1), -EINVAL);   /* would wrap */
+	ck_assert_int_eq(sys_ftruncate(fd, 0), 0);
+	ck_assert_int_eq(sys_close(fd), 0);
+}
+END_TEST
+
 /*
  * A position is never negative, and [pos, pos + count) must fit in a
  * loff_t (Linux's rw_verify_area): EINVAL, and the buffer untouched.
@@ -1059,6 +1083,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, lookup_errors_as_linux);
 	tcase_add_test(limits, negative_or_wrapping_position_is_einval);
+	tcase_add_test(limits, largest_size_is_a_hole);
 	tcase_add_test(limits, tmpfs_size_limit_is_enospc_and_unlink_returns_it);
 	tcase_add_test(limits, tmpfs_mount_options_as_linux);
 	tcase_add_test(limits, statfs_figures_as_linux);
