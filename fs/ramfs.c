@@ -624,16 +624,33 @@ fail:
 	return ERR_PTR(err);
 }
 
-/* Forget every name below dentry, deepest first. */
-static void ramfs_delete_tree(struct dentry *dentry)
+/*
+ * Forget every name below root, deepest first.  A loop, not recursion:
+ * chdir and mkdir make trees of any depth (only one path is limited to
+ * PATH_MAX), and a recursion thousands deep would overrun the kernel
+ * stack.  Walk down the first children to a leaf, delete it, step back
+ * up to its parent and go on; each child holds its parent, so the
+ * parent stays while we stand on the child.
+ */
+static void ramfs_delete_tree(struct dentry *root)
 {
-	struct dentry *child;
+	struct dentry *cur = dget(root), *next;
 
-	while ((child = d_child_at(dentry, 0))) {
-		ramfs_delete_tree(child);
-		d_delete(child);
-		dput(child);
+	for (;;) {
+		next = d_child_at(cur, 0);
+		if (next) {                     /* down */
+			dput(cur);
+			cur = next;
+			continue;
+		}
+		if (cur == root)
+			break;
+		next = dget(cur->d_parent);     /* up, deleting the leaf */
+		d_delete(cur);
+		dput(cur);
+		cur = next;
 	}
+	dput(cur);
 }
 
 /*

@@ -841,6 +841,31 @@ START_TEST(tmpfs_mount_umount_leaks_nothing)
 }
 END_TEST
 
+/* A tree deeper than any path (chdir, mkdir, again): getcwd is
+ * ENAMETOOLONG as Linux, and umount frees all of it, side branches too. */
+START_TEST(deep_tree_umount_frees_everything)
+{
+	unsigned long before;
+	char cwd[64];
+
+	sys_mkdir("/t", 0755);
+	tmpfs_cycle();
+	before = nr_free_pages();
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "nr_inodes=0"), 0);
+	ck_assert_int_eq(sys_chdir("/t"), 0);
+	for (int i = 0; i < 2100; i++) {        /* "/t" + 2100 x "/d": past PATH_MAX */
+		ck_assert_int_eq(sys_mkdir("d", 0755), 0);
+		if (i % 100 == 0)
+			make_file("side", "branch");
+		ck_assert_int_eq(sys_chdir("d"), 0);
+	}
+	ck_assert_int_eq(sys_getcwd(cwd, sizeof(cwd)), -ENAMETOOLONG);
+	ck_assert_int_eq(sys_chdir("/"), 0);
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+	ck_assert_uint_eq(nr_free_pages(), before);
+}
+END_TEST
+
 /* nr_inodes= counts every inode, the root's too. */
 START_TEST(tmpfs_nr_inodes_is_enospc)
 {
@@ -1089,6 +1114,7 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, statfs_figures_as_linux);
 	tcase_add_test(limits, tmpfs_nr_inodes_is_enospc);
 	tcase_add_test(limits, tmpfs_mount_umount_leaks_nothing);
+	tcase_add_test(limits, deep_tree_umount_frees_everything);
 	tcase_add_test(limits, unlink_and_close_work_with_no_free_memory);
 	tcase_add_test(limits, fifo_buffers_are_freed);
 	tcase_add_test(limits, create_and_remove_errors_as_linux);
