@@ -360,6 +360,68 @@ START_TEST(devtmpfs_lists_disks_registered_later)
 END_TEST
 
 /*
+ * List dir one record per getdents64 call, calling between(name) after
+ * each; the names, space-separated.
+ */
+static void list_piecewise(const char *dir, char *out, size_t size,
+			   void (*between)(const char *name))
+{
+	char buf[32];
+	long fd = ksys_open(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY, 0), n;
+
+	ck_assert_int_ge(fd, 0);
+	out[0] = '\0';
+	while ((n = ksys_getdents64(fd, buf, sizeof(buf))) > 0) {
+		struct linux_dirent64 *d = (struct linux_dirent64 *)buf;
+
+		strlcat(out, d->d_name, size);
+		strlcat(out, " ", size);
+		between(d->d_name);
+	}
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(close_fd(fd), 0);
+}
+
+static struct gendisk *second;
+
+/* BLKRRPART's effect on fake, once fake1 was read */
+static void drop_after_fake1(const char *name)
+{
+	if (strcmp(name, "fake1") == 0)
+		blk_drop_partitions(disk);
+}
+
+/* the first disk going away, once it was read */
+static void del_after_fake(const char *name)
+{
+	if (strcmp(name, "fake") == 0)
+		del_gendisk(disk);
+}
+
+/*
+ * /dev and /sys/block listed in pieces while partitions or disks go: a
+ * device still there is listed (positions were indexes into the disk
+ * list, so one dropped before the reader's place made it skip the next).
+ */
+START_TEST(listings_skip_nothing_when_devices_go)
+{
+	char names[256];
+
+	second = alloc_disk(1);
+	strcpy(second->disk_name, "zz");
+	second->major = 241;
+	second->queue = blk_alloc_queue(fake_make_request, NULL);
+	set_capacity(second, 8);
+	ck_assert_int_eq(add_disk(second), 0);
+	ck_assert_ptr_nonnull(add_part(disk, 2, 1032, 8));     /* fake2 */
+	list_piecewise("/dev", names, sizeof(names), drop_after_fake1);
+	ck_assert_str_eq(names, ". .. console null zero fake fake1 zz ");
+	list_piecewise("/sys/block", names, sizeof(names), del_after_fake);
+	ck_assert_str_eq(names, ". .. fake zz ");
+}
+END_TEST
+
+/*
  * Memory taken from everyone: every free page, then every free object of
  * every kmalloc size, so the next allocation of any kind fails.  Pages
  * can be handed back a few at a time.
@@ -489,6 +551,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(limits, dio_alignment_rule_table, 0, ARRAY_SIZE(dio_cases));
 	tcase_add_test(limits, o_excl_holders);
 	tcase_add_test(limits, last_close_writes_back_with_no_free_memory);
+	tcase_add_test(limits, listings_skip_nothing_when_devices_go);
 	tcase_add_test(limits, reads_with_no_memory_for_a_segment_array);
 	suite_add_tcase(s, limits);
 	return s;
