@@ -463,8 +463,8 @@ static const struct inode_operations ramfs_file_inode_operations = {
 static struct file_system_type rootfs_fs_type, ramfs_fs_type, tmpfs_fs_type;
 
 /* tmpfs's defaults (shmem_default_max_blocks/inodes): half of RAM, and
- * a root anyone may make names in (sticky: only the owner removes them).
- * ramfs's root and rootfs's are 0755, as Linux's. */
+ * a root of mode 1777; ramfs's and rootfs's are 0755, as Linux's.
+ * (Spindle checks no permissions: the mode is what stat shows.) */
 static void ramfs_default_limits(struct ramfs_sb_info *sbi, struct file_system_type *type)
 {
 	sbi->max_pages = totalram_pages() / 2;
@@ -495,10 +495,11 @@ static int ramfs_parse_one(struct ramfs_sb_info *sbi, const char *name, char *op
 		v = memparse(val, &rest);
 		if (rest == val)
 			goto bad_value;
-		if (*rest == '%') {     /* a share of RAM, as shmem_parse_one */
-			if (__builtin_mul_overflow(v, (unsigned long long)totalram_pages(), &v))
+		if (*rest == '%') {     /* a share of RAM in bytes, as shmem_parse_one */
+			if (__builtin_mul_overflow(v, (unsigned long long)totalram_pages() * PAGE_SIZE,
+						   &v))
 				goto bad_value;
-			v = v / 100 * PAGE_SIZE;
+			v /= 100;
 			rest++;
 		}
 		if (*rest)
@@ -544,7 +545,6 @@ static int ramfs_parse_options(struct ramfs_sb_info *sbi, const char *name, cons
 static int ramfs_show_options(struct super_block *sb, char *buf, size_t size)
 {
 	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
-
 	int n;
 
 	if (!sbi->limited)
