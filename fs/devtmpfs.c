@@ -56,10 +56,35 @@ static struct dentry *devtmpfs_lookup(struct inode *dir, struct dentry *dentry)
 	return NULL;
 }
 
+/* The block device with the smallest number >= from; disk_list_lock held. */
+static struct block_device *next_bdev(dev_t from)
+{
+	struct block_device *best = NULL;
+	struct gendisk *disk;
+
+	list_for_each_entry(disk, &disk_list, list)
+		for (int p = 0; p < DISK_MAX_PARTS; p++) {
+			struct block_device *b = disk->part[p];
+
+			if (b && b->bd_dev >= from && (!best || b->bd_dev < best->bd_dev))
+				best = b;
+		}
+	return best;
+}
+
+/*
+ * ".", "..", the character nodes, then every block device by device
+ * number.  A block device's position is DEVTMPFS_BDEV_POS + its dev_t,
+ * not its index: partitions dropped by BLKRRPART between two getdents
+ * calls shift nothing, so a listing in pieces skips no device.
+ */
+#define DEVTMPFS_BDEV_POS       (2 + (loff_t)ARRAY_SIZE(char_nodes))
+
 static int devtmpfs_iterate(struct file *f, struct dir_context *ctx)
 {
-	struct gendisk *disk;
+	struct block_device *b;
 	loff_t n;
+	bool more = true;
 
 	if (!dir_emit_dots(f, ctx))
 		return 0;
@@ -67,22 +92,13 @@ static int devtmpfs_iterate(struct file *f, struct dir_context *ctx)
 		if (!dir_emit(ctx, char_nodes[n].name, strlen(char_nodes[n].name),
 			      100 + n, DT_CHR))
 			return 0;
-	/* then every block device, in registration order */
-	n = ARRAY_SIZE(char_nodes) + 2;
 	mutex_lock(&disk_list_lock);            /* disks and partitions stay put */
-	list_for_each_entry(disk, &disk_list, list)
-		for (int p = 0; p < DISK_MAX_PARTS; p++) {
-			struct block_device *b = disk->part[p];
-
-			if (!b)
-				continue;
-			if (n++ < ctx->pos)
-				continue;
-			if (!dir_emit(ctx, b->bd_name, strlen(b->bd_name),
-				      1000 + MINOR(b->bd_dev) + 4096ull * MAJOR(b->bd_dev), DT_BLK))
-				goto out;
-		}
-out:
+	while (more && ctx->pos - DEVTMPFS_BDEV_POS < (loff_t)1 << 32 &&
+	       (b = next_bdev((dev_t)(ctx->pos - DEVTMPFS_BDEV_POS)))) {
+		ctx->pos = DEVTMPFS_BDEV_POS + b->bd_dev;
+		more = dir_emit(ctx, b->bd_name, strlen(b->bd_name),
+				1000 + MINOR(b->bd_dev) + 4096ull * MAJOR(b->bd_dev), DT_BLK);
+	}
 	mutex_unlock(&disk_list_lock);
 	return 0;
 }
@@ -94,6 +110,7 @@ static int devtmpfs_fill_super(struct super_block *sb)
 {
 	struct inode *root = pseudo_new_dir(sb, &devtmpfs_dir_iops, &devtmpfs_dir_fops, NULL);
 
+	sb->s_magic = TMPFS_MAGIC;      /* Linux's devtmpfs is a tmpfs */
 	if (root)
 		root->i_mode = S_IFDIR | 0755;
 	sb->s_root = d_make_root(root);

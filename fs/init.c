@@ -26,6 +26,8 @@ static int __init vfs_init(void)
 {
 	int err;
 
+	if (names_cache_init())
+		panic("VFS: no memory for the path-name reserve");
 	init_ramfs_fs();
 	init_devtmpfs();
 	init_proc_fs();

@@ -15,7 +15,11 @@
  *      110        the name, NUL-terminated, padded so the data starts at 4n
  *                 the data (filesize bytes), padded to 4n
  *
- * and the entry named "TRAILER!!!" ends the archive.
+ * and the entry named "TRAILER!!!" ends the archive.  Another archive
+ * may follow, after zeroes up to a 4-byte boundary: as in Linux, the
+ * buffer is a sequence of archives (that is how a boot loader adds early
+ * files to an initramfs), unpacked in order, later files replacing
+ * earlier ones of the same name.
  *
  * Each entry is checked completely -- magic, hex digits, the name's NUL,
  * name and data inside the archive -- before anything is made from it,
@@ -163,7 +167,8 @@ int unpack_to_rootfs(const char *buf, size_t len)
 {
 	char *path = kmalloc(PATH_MAX + 1, GFP_KERNEL);
 	size_t off = 0;
-	unsigned int files = 0;
+	unsigned int files = 0, archives = 0;
+	bool in_archive = false;
 	const char *why;
 	int err = 0;
 
@@ -172,10 +177,18 @@ int unpack_to_rootfs(const char *buf, size_t len)
 	for (;;) {
 		struct cpio_entry e;
 
-		/* tools pad archives with zeroes after the trailer (and
-		 * between concatenated archives): skip them */
-		while (off < len && buf[off] == '\0')
-			off++;
+		if (!in_archive) {
+			/* tools pad archives with zeroes after the trailer,
+			 * and concatenated archives are padded to 4 bytes */
+			while (off < len && buf[off] == '\0')
+				off++;
+			if (off >= len && archives)
+				break;                  /* the last archive ended */
+			if (archives && off % 4) {
+				why = "archive not on a 4-byte boundary";
+				goto bad;
+			}
+		}
 		if (off >= len) {
 			why = "no TRAILER!!! entry";
 			goto bad;
@@ -183,8 +196,13 @@ int unpack_to_rootfs(const char *buf, size_t len)
 		why = cpio_parse_entry(buf, len, off, &e);
 		if (why)
 			goto bad;
-		if (strcmp(e.name, CPIO_TRAILER) == 0)
-			break;
+		in_archive = true;
+		if (strcmp(e.name, CPIO_TRAILER) == 0) {
+			archives++;
+			in_archive = false;
+			off = e.next;
+			continue;
+		}
 		if (cpio_path(e.name, path, PATH_MAX + 1)) {
 			err = cpio_make(&e, path);
 			if (err) {
@@ -196,7 +214,8 @@ int unpack_to_rootfs(const char *buf, size_t len)
 		}
 		off = e.next;
 	}
-	pr_info(pr_fmt_initramfs "unpacked %u entries (%zu bytes)\n", files, len);
+	pr_info(pr_fmt_initramfs "unpacked %u entries from %u archive%s (%zu bytes)\n",
+		files, archives, archives == 1 ? "" : "s", len);
 	goto out;
 bad:
 	pr_err(pr_fmt_initramfs "rejected: %s at offset %zu (%u entries unpacked before it)\n",

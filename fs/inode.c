@@ -58,6 +58,10 @@ void iput(struct inode *inode)
 		return;
 	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->evict_inode)
 		inode->i_sb->s_op->evict_inode(inode);
+	/* the last close frees a FIFO's buffer; whatever file system the
+	 * FIFO lived in, none may outlive its inode */
+	if (inode->i_pipe)
+		free_pipe_info(inode->i_pipe);
 	kfree(inode);
 }
 

@@ -26,6 +26,8 @@
 #include <spindle/sched.h>
 #include <spindle/uaccess.h>
 #include <spindle/printk.h>
+#include <spindle/mempool.h>
+#include <spindle/blkdev.h>
 #include "internal.h"
 
 DEFINE_MUTEX(vfs_lock);
@@ -465,21 +467,43 @@ int do_chdir(const char *name)
 
 /* --- the system calls: copy the name in, then the work above ------------- */
 
-/* Copy a path from user space into a fresh PATH_MAX buffer (Linux getname). */
+/*
+ * The buffers path names are copied into (Linux's names_cache).  They
+ * come from a mempool: unlink() and rmdir() are how a program frees the
+ * memory a full file system holds, so they must work when kmalloc has
+ * nothing left -- the reserve always holds a few names, and a caller that
+ * finds it empty waits for one of the (short-lived) others to come back.
+ * The rule that makes the wait safe: a task holds at most one name from
+ * the pool at a time (mount's other strings come from kmalloc).
+ */
+#define NAMES_RESERVE   4
+static mempool_t names_pool;
+
+int names_cache_init(void)
+{
+	return mempool_init(&names_pool, NAMES_RESERVE, PATH_MAX, 0);
+}
+
+static void putname(char *name)
+{
+	mempool_free(name, &names_pool);        /* NULL is fine */
+}
+
+/* Copy a path from user space into a PATH_MAX buffer (Linux getname). */
 static char *getname(const char __user *uname)
 {
-	char *name = kmalloc(PATH_MAX, GFP_KERNEL);
+	char *name = mempool_alloc(&names_pool, GFP_KERNEL);
 	long len;
 
 	if (!name)
 		return ERR_PTR(-ENOMEM);
 	len = strncpy_from_user(name, uname, PATH_MAX);
 	if (len < 0 || len >= PATH_MAX) {
-		kfree(name);
+		putname(name);
 		return ERR_PTR(len < 0 ? -EFAULT : -ENAMETOOLONG);
 	}
 	if (len == 0) {
-		kfree(name);
+		putname(name);
 		return ERR_PTR(-ENOENT);
 	}
 	return name;
@@ -495,7 +519,7 @@ static char *getname(const char __user *uname)
 	char *__n = getname(uname); \
 	long __r = IS_ERR(__n) ? PTR_ERR(__n) : (call); \
 	if (!IS_ERR(__n)) \
-		kfree(__n); \
+		putname(__n); \
 	__r; \
 })
 #define __name __n
@@ -513,6 +537,43 @@ long sys_rmdir(const char __user *pathname)
 long sys_unlink(const char __user *pathname)
 {
 	return WITH_NAME(pathname, do_unlinkat(AT_FDCWD, __name));
+}
+
+/*
+ * mknod(2): a FIFO, a device node, or (type 0 or S_IFREG) an empty
+ * regular file, as Linux's may_mknod decides: a directory is EPERM (that
+ * is mkdir's job), a socket EPERM too (no file system here can hold one;
+ * Linux's man page: "the file system does not support the type"), any
+ * other type EINVAL.  dev is user space's encoding (new_decode_dev).
+ */
+static int mknod_checked(const char *name, umode_t mode, unsigned int dev)
+{
+	unsigned int major = (dev & 0xfff00) >> 8;
+	unsigned int minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+
+	mode &= S_IFMT | 07777;
+	switch (mode & S_IFMT) {
+	case 0:
+		mode |= S_IFREG;
+		/* fall through */
+	case S_IFREG:
+	case S_IFIFO:
+	case S_IFCHR:
+	case S_IFBLK:
+		break;
+	case S_IFDIR:
+	case S_IFSOCK:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+	return do_mknodat(AT_FDCWD, name, mode,
+			  S_ISCHR(mode) || S_ISBLK(mode) ? MKDEV(major, minor) : 0);
+}
+
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev)
+{
+	return WITH_NAME(filename, mknod_checked(__name, mode, dev));
 }
 
 long sys_chdir(const char __user *filename)
@@ -540,25 +601,76 @@ long sys_stat(const char __user *filename, struct stat __user *statbuf)
 	return err;
 }
 
+long sys_statfs(const char __user *pathname, struct statfs __user *ubuf)
+{
+	struct statfs buf;
+	long err = WITH_NAME(pathname, ksys_statfs(__name, &buf));
+
+	if (!err && copy_to_user(ubuf, &buf, sizeof(buf)))
+		err = -EFAULT;
+	return err;
+}
+
 /* No symbolic links in Spindle: lstat is stat. */
 long sys_lstat(const char __user *filename, struct stat __user *statbuf)
 {
 	return sys_stat(filename, statbuf);
 }
 
-/* The copy of a small string argument (a mount type, a device name). */
+/*
+ * The copy of a small string argument (a mount type, a device name), as
+ * Linux's strndup_user: plain kmalloc, not the names reserve -- mount
+ * needs three strings at once, and two mounts each holding part of the
+ * reserve while waiting for the rest would wait forever.  Every caller
+ * of getname() holds one name at a time.
+ */
 static char *copy_mount_string(const char __user *s)
 {
-	return s ? getname(s) : NULL;
+	char *k;
+	long n;
+
+	if (!s)
+		return NULL;
+	k = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	n = strncpy_from_user(k, s, PATH_MAX);
+	if (n < 0 || n == PATH_MAX) {
+		kfree(k);
+		return ERR_PTR(n < 0 ? -EFAULT : -ENAMETOOLONG);
+	}
+	return k;
+}
+
+/*
+ * mount(2)'s data: for every Spindle file system a text of options
+ * ("size=64m,mode=1777"), at most a page as in Linux's
+ * copy_mount_options; NULL when there is none.
+ */
+static char *copy_mount_options(const void __user *data)
+{
+	char *k;
+	long n;
+
+	if (!data)
+		return NULL;
+	k = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	n = strncpy_from_user(k, data, PAGE_SIZE);
+	if (n < 0 || n == PAGE_SIZE) {
+		kfree(k);
+		return ERR_PTR(n < 0 ? -EFAULT : -EINVAL);
+	}
+	return k;
 }
 
 long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	       unsigned long flags, void __user *data)
 {
-	char *dev = NULL, *dir = NULL, *t = NULL;
+	char *dev = NULL, *dir = NULL, *t = NULL, *opts = NULL;
 	long err;
 
-	(void)data;                     /* no file system takes options yet */
 	dev = copy_mount_string(dev_name);      /* NULL: "none", fine for virtual ones */
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);            /* a bad pointer is EFAULT, as Linux */
@@ -574,11 +686,18 @@ long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 		dir = NULL;
 		goto out;
 	}
-	err = do_mount(dev, dir, t, flags, NULL);
+	opts = copy_mount_options(data);
+	if (IS_ERR(opts)) {
+		err = PTR_ERR(opts);
+		opts = NULL;
+		goto out;
+	}
+	err = do_mount(dev, dir, t, flags, opts);
 out:
 	kfree(dev);
-	kfree(dir);
+	putname(dir);
 	kfree(t);
+	kfree(opts);
 	return err;
 }
 

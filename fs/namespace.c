@@ -182,7 +182,7 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type_name,
 	err = __path_lookupat(AT_FDCWD, dir_name, LOOKUP_DIRECTORY, &path, NULL, NULL);
 	if (err)
 		goto out;
-	root = type->mount(type, (int)flags, dev_name, data);
+	root = type->mount(type, (int)flags, dev_name, data);    /* data: options text */
 	if (IS_ERR(root)) {
 		err = PTR_ERR(root);
 		goto out_path;
@@ -271,8 +271,11 @@ int show_mounts(char *buf, size_t size)
 
 		if (d_path(&p, where, PATH_MAX) < 0)
 			strlcpy(where, "?", PATH_MAX);
-		n += scnprintf(buf + n, size - n, "%s %s %s rw 0 0\n",
+		n += scnprintf(buf + n, size - n, "%s %s %s rw",
 			       m->mnt_devname, where, m->mnt_sb->s_type->name);
+		if (m->mnt_sb->s_op && m->mnt_sb->s_op->show_options)
+			n += m->mnt_sb->s_op->show_options(m->mnt_sb, buf + n, size - n);
+		n += scnprintf(buf + n, size - n, " 0 0\n");
 	}
 	mutex_unlock(&vfs_lock);
 	kfree(where);

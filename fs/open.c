@@ -196,7 +196,11 @@ int ksys_getcwd(char *buf, unsigned long size)
 	current_root_pwd(&root, &pwd);
 	len = d_path(&pwd, buf, size > PATH_MAX ? PATH_MAX : (int)size);
 	mutex_unlock(&vfs_lock);
-	return len < 0 ? -ERANGE : len;         /* Linux: ERANGE if it does not fit */
+	/* Linux: ENAMETOOLONG past PATH_MAX (a tree made with chdir and
+	 * mkdir can be that deep), else ERANGE if it does not fit */
+	if (len < 0)
+		return size >= PATH_MAX ? -ENAMETOOLONG : -ERANGE;
+	return len;
 }
 
 /* Linux's getcwd returns the length including the NUL. */

@@ -16,6 +16,14 @@
  *
  * Readers and writers sleep on one wait queue, woken at every change.
  * The ring and the counts are under pipe->mutex, released before sleeping.
+ *
+ * Lifetime, as Linux's put_pipe_info: the buffer lives while a file is
+ * open on it (pipe->files).  The last close frees it -- for a FIFO too,
+ * whose inode stays in its directory with no buffer until the next open
+ * makes a fresh one (the data of a FIFO nobody has open is gone, as in
+ * Linux).  inode->i_pipe is set and cleared under the inode's i_mutex, so
+ * an open racing with the last close either joins the old buffer before
+ * it is counted out or makes a new one.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -33,6 +41,7 @@ struct pipe_inode_info {
 	struct page *pages[PIPE_PAGES];
 	u64 head, tail;                         /* bytes written, bytes read */
 	unsigned int readers, writers;
+	unsigned int files;                     /* open files: the last frees it */
 };
 
 static struct pipe_inode_info *alloc_pipe_info(void)
@@ -55,7 +64,7 @@ static struct pipe_inode_info *alloc_pipe_info(void)
 	return pipe;
 }
 
-static void free_pipe_info(struct pipe_inode_info *pipe)
+void free_pipe_info(struct pipe_inode_info *pipe)
 {
 	for (int i = 0; i < PIPE_PAGES; i++)
 		__free_page(pipe->pages[i]);
@@ -186,18 +195,20 @@ static int pipe_release(struct inode *inode, struct file *f)
 	struct pipe_inode_info *pipe = inode->i_pipe;
 	bool last;
 
+	mutex_lock(&inode->i_mutex);
 	mutex_lock(&pipe->mutex);
 	if (f->f_mode & FMODE_READ)
 		pipe->readers--;
 	if (f->f_mode & FMODE_WRITE)
 		pipe->writers--;
-	last = !pipe->readers && !pipe->writers;
+	last = --pipe->files == 0;
+	if (last)
+		inode->i_pipe = NULL;   /* a FIFO's next open makes a new one */
 	mutex_unlock(&pipe->mutex);
+	mutex_unlock(&inode->i_mutex);
 	wake_up(&pipe->wait);           /* EOF for readers, EPIPE for writers */
-	if (last && !inode->i_sb) {     /* an anonymous pipe: nobody can reopen it */
-		inode->i_pipe = NULL;
-		free_pipe_info(pipe);
-	}
+	if (last)
+		free_pipe_info(pipe);   /* no file left, so no sleeper either */
 	return 0;
 }
 
@@ -211,19 +222,27 @@ static const struct file_operations pipefifo_fops = {
 /* Opening a FIFO (a named pipe made with mknod): join its pipe. */
 int fifo_open(struct inode *inode, struct file *f)
 {
+	struct pipe_inode_info *pipe;
+
+	mutex_lock(&inode->i_mutex);
 	if (!inode->i_pipe) {
 		inode->i_pipe = alloc_pipe_info();
-		if (!inode->i_pipe)
+		if (!inode->i_pipe) {
+			mutex_unlock(&inode->i_mutex);
 			return -ENOMEM;
+		}
 	}
+	pipe = inode->i_pipe;
 	f->f_op = &pipefifo_fops;
-	mutex_lock(&inode->i_pipe->mutex);
+	mutex_lock(&pipe->mutex);
+	pipe->files++;
 	if (f->f_mode & FMODE_READ)
-		inode->i_pipe->readers++;
+		pipe->readers++;
 	if (f->f_mode & FMODE_WRITE)
-		inode->i_pipe->writers++;
-	mutex_unlock(&inode->i_pipe->mutex);
-	wake_up(&inode->i_pipe->wait);
+		pipe->writers++;
+	mutex_unlock(&pipe->mutex);
+	mutex_unlock(&inode->i_mutex);
+	wake_up(&pipe->wait);
 	return 0;
 }
 
@@ -259,6 +278,11 @@ int create_pipe_files(struct file **res, int flags)
 	d_instantiate(d, inode);
 	path.mnt = NULL;
 	path.dentry = d;
+	/* counted before the files exist: if the second cannot be made, the
+	 * first one's release and the inode's eviction free the buffer */
+	inode->i_pipe->readers = 1;
+	inode->i_pipe->writers = 1;
+	inode->i_pipe->files = 2;
 
 	res[0] = alloc_file(&path, O_RDONLY | (flags & O_NONBLOCK), &pipefifo_fops);
 	res[1] = IS_ERR(res[0]) ? res[0] :
@@ -269,8 +293,6 @@ int create_pipe_files(struct file **res, int flags)
 			fput(res[0]);
 		return -ENFILE;
 	}
-	inode->i_pipe->readers = 1;
-	inode->i_pipe->writers = 1;
 	return 0;
 }
 

@@ -284,22 +284,30 @@ static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	return NULL;
 }
 
-/* The pid of the n-th live task (the idle task, pid 0, is not listed,
- * as in Linux), or -1 past the end. */
-static int nth_pid(loff_t n)
+/* The smallest pid >= from of a live task (the idle task, pid 0, is not
+ * listed, as in Linux), or -1 if there is none. */
+static int next_pid(loff_t from)
 {
 	struct task_struct *p;
 	int pid = -1;
 	unsigned long flags = local_irq_save();
 
 	list_for_each_entry(p, &task_list, tasks)
-		if (p->pid && p->state != TASK_DEAD && n-- == 0) {
+		if (p->pid && p->state != TASK_DEAD && p->pid >= from &&
+		    (pid < 0 || p->pid < pid))
 			pid = p->pid;
-			break;
-		}
 	local_irq_restore(flags);
 	return pid;
 }
+
+/*
+ * ".", "..", the fixed files, "self", then one directory per live pid in
+ * pid order.  A pid's position is PROC_PID_POS + pid (Linux's
+ * TGID_OFFSET), not its index in the task list: a task that exits
+ * between two getdents calls then shifts nothing, and a listing taken
+ * in pieces skips no living process.
+ */
+#define PROC_PID_POS    (3 + (loff_t)ARRAY_SIZE(proc_root_files))
 
 static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 {
@@ -317,10 +325,11 @@ static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 		return 0;
 	for (;;) {
 		char name[16];
-		int pid = nth_pid(ctx->pos - 3 - nfixed), len;
+		int pid = next_pid(ctx->pos - PROC_PID_POS), len;
 
 		if (pid < 0)
 			return 0;
+		ctx->pos = PROC_PID_POS + pid;
 		len = snprintf(name, sizeof(name), "%d", pid);
 		if (!dir_emit(ctx, name, len, 1000 + pid, DT_DIR))
 			return 0;
@@ -332,6 +341,8 @@ static const struct file_operations proc_root_fops = { .iterate = proc_root_iter
 
 static int proc_fill_super(struct super_block *sb)
 {
+	sb->s_magic = PROC_SUPER_MAGIC;
+	sb->s_flags |= SB_I_NOEXEC;    /* generated text is never a program */
 	sb->s_root = d_make_root(pseudo_new_dir(sb, &proc_root_iops, &proc_root_fops, NULL));
 	return sb->s_root ? 0 : -ENOMEM;
 }

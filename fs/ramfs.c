@@ -9,8 +9,20 @@
  * written is a hole and reads as zeroes.  Nothing is ever written to a
  * disk, so fsync has nothing to do and the data is gone at power-off.
  *
+ * Limits, as Linux's tmpfs (mm/shmem.c): memory that a file system holds
+ * is memory nobody else can have, so a program that fills it must get
+ * ENOSPC long before fork() gets ENOMEM.  Each "tmpfs" and the "rootfs"
+ * instance counts its pages -- file data and large page-index arrays
+ * -- against `size=` (default: half of RAM) and its inodes
+ * against `nr_inodes=` (default: half of RAM's page count).  Mount
+ * options: size=<bytes>[k|m|g|t] or size=<n>% (of RAM), nr_inodes=<n>
+ * [k|m|g], mode=<octal> (the root directory's); 0 means no limit.
+ * "ramfs" is Linux's ramfs: no limit, every option but mode= ignored.
+ * Freeing -- truncate, unlink, the last close, exit -- allocates nothing.
+ *
  * Locking: namespace changes come in under vfs_lock; data under the
- * inode's i_mutex (reads too, so a read never sees a half-truncated file).
+ * inode's i_mutex (reads too, so a read never sees a half-truncated file);
+ * the counters under the super_block's ramfs_sb_info lock.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -23,6 +35,69 @@ struct ramfs_file {
 	unsigned long nr_slots;         /* length of pages[] */
 };
 
+/* One instance's limits and use (sb->s_fs_info). */
+struct ramfs_sb_info {
+	spinlock_t lock;
+	bool limited;                   /* tmpfs and rootfs; not ramfs */
+	unsigned long max_pages;        /* size= in pages; 0: no limit */
+	unsigned long used_pages;       /* data pages + pages[] arrays */
+	unsigned long max_inodes;       /* nr_inodes=; 0: no limit */
+	unsigned long used_inodes;
+	umode_t root_mode;
+	bool dying;                     /* unmounted: free with the last inode */
+};
+
+static struct ramfs_sb_info *RAMFS_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+/* Take n pages (or one inode) from the instance's budget; false: full. */
+static bool ramfs_charge(unsigned long *used, unsigned long max, unsigned long n,
+			 struct ramfs_sb_info *sbi)
+{
+	bool ok;
+
+	spin_lock(&sbi->lock);
+	ok = !sbi->limited || !max || (*used <= max && n <= max - *used);
+	if (ok)
+		*used += n;
+	spin_unlock(&sbi->lock);
+	return ok;
+}
+
+static void ramfs_uncharge(unsigned long *used, unsigned long n, struct ramfs_sb_info *sbi)
+{
+	spin_lock(&sbi->lock);
+	*used -= min(*used, n);
+	spin_unlock(&sbi->lock);
+}
+
+static bool ramfs_charge_pages(struct super_block *sb, unsigned long n)
+{
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+
+	return ramfs_charge(&sbi->used_pages, sbi->max_pages, n, sbi);
+}
+
+static void ramfs_uncharge_pages(struct super_block *sb, unsigned long n)
+{
+	ramfs_uncharge(&RAMFS_SB(sb)->used_pages, n, RAMFS_SB(sb));
+}
+
+/*
+ * What a pages[] array of n slots is charged, in pages: the whole pages
+ * kmalloc takes for a large one.  A small one (files up to 1 MiB) is a
+ * slab object like the inode itself, bounded with it by nr_inodes --
+ * charging it a page would halve the room for small files.
+ */
+static unsigned long ramfs_slots_pages(unsigned long n)
+{
+	size_t bytes = n * sizeof(struct page *);
+
+	return bytes > KMALLOC_MAX_CACHE_SIZE ? DIV_ROUND_UP(bytes, PAGE_SIZE) : 0;
+}
+
 static const struct file_operations ramfs_file_operations;
 static const struct file_operations ramfs_dir_operations;
 static const struct inode_operations ramfs_file_inode_operations;
@@ -32,43 +107,80 @@ static struct ramfs_file *ramfs_data(struct inode *inode)
 	return inode->i_private;
 }
 
-/* Free every page from index `from` on. */
-static void ramfs_free_pages_from(struct ramfs_file *rf, unsigned long from)
+/* Free every page from index `from` on, giving them back to the budget. */
+static void ramfs_free_pages_from(struct inode *inode, unsigned long from)
 {
+	struct ramfs_file *rf = ramfs_data(inode);
+	unsigned long freed = 0;
+
 	for (unsigned long i = from; i < rf->nr_slots; i++)
 		if (rf->pages[i]) {
 			__free_page(rf->pages[i]);
 			rf->pages[i] = NULL;
+			freed++;
 		}
+	inode->i_blocks -= min(inode->i_blocks, freed * (PAGE_SIZE / 512));
+	ramfs_uncharge_pages(inode->i_sb, freed);
 }
 
+/* Give the inode back; the last one of an unmounted instance frees it. */
+static void ramfs_put_inode_count(struct super_block *sb)
+{
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+	bool last;
+
+	spin_lock(&sbi->lock);
+	sbi->used_inodes -= min(sbi->used_inodes, 1ul);
+	last = sbi->dying && !sbi->used_inodes;
+	spin_unlock(&sbi->lock);
+	if (last) {
+		kfree(sbi);
+		kfree(sb);
+	}
+}
+
+/* The last reference (an unlinked file's last close, or exit): free only. */
 static void ramfs_evict_inode(struct inode *inode)
 {
 	struct ramfs_file *rf = ramfs_data(inode);
 
 	if (S_ISREG(inode->i_mode) && rf) {
-		ramfs_free_pages_from(rf, 0);
+		ramfs_free_pages_from(inode, 0);
+		ramfs_uncharge_pages(inode->i_sb, ramfs_slots_pages(rf->nr_slots));
 		kfree(rf->pages);
 		kfree(rf);
 	}
+	ramfs_put_inode_count(inode->i_sb);     /* may free the super_block */
 }
+
+static int ramfs_show_options(struct super_block *sb, char *buf, size_t size);
+static void ramfs_statfs(struct super_block *sb, struct statfs *buf);
 
 static const struct super_operations ramfs_super_ops = {
 	.evict_inode = ramfs_evict_inode,
+	.show_options = ramfs_show_options,
+	.statfs = ramfs_statfs,
 };
 
+/* A new inode; NULL when nr_inodes= is reached or memory is short. */
 static struct inode *ramfs_get_inode(struct super_block *sb, umode_t mode, dev_t dev)
 {
-	struct inode *inode = new_inode(sb);
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+	struct inode *inode;
 
-	if (!inode)
+	if (!ramfs_charge(&sbi->used_inodes, sbi->max_inodes, 1, sbi))
 		return NULL;
+	inode = new_inode(sb);
+	if (!inode) {
+		ramfs_uncharge(&sbi->used_inodes, 1, sbi);
+		return NULL;
+	}
 	inode->i_mode = mode;
 	switch (mode & S_IFMT) {
 	case S_IFREG:
 		inode->i_private = kzalloc(sizeof(struct ramfs_file), GFP_KERNEL);
 		if (!inode->i_private) {
-			iput(inode);
+			iput(inode);            /* evict gives the inode back */
 			return NULL;
 		}
 		inode->i_op = &ramfs_file_inode_operations;
@@ -190,25 +302,54 @@ static const struct file_operations ramfs_dir_operations = {
 
 /* --- regular files ----------------------------------------------------------- */
 
-/* Make pages[] long enough for index; false when memory is short. */
-static bool ramfs_grow_slots(struct ramfs_file *rf, unsigned long index)
+/*
+ * Make pages[] long enough for index; false when the budget or memory is
+ * short.  The array is charged too: a sparse file with one page at 1 GiB
+ * needs a 2 MiB array, and that memory is as gone as a data page.
+ */
+static bool ramfs_grow_slots(struct inode *inode, unsigned long index)
 {
-	unsigned long n = rf->nr_slots ? rf->nr_slots : 8;
+	struct ramfs_file *rf = ramfs_data(inode);
+	unsigned long n = rf->nr_slots ? rf->nr_slots : 8, cost;
 	struct page **p;
 
 	if (index < rf->nr_slots)
 		return true;
-	while (n <= index)
+	while (n <= index) {
+		if (n > ~0ul / 2 / sizeof(*p))
+			return false;           /* no such array could exist */
 		n *= 2;
-	p = kcalloc(n, sizeof(*p), GFP_KERNEL);
-	if (!p)
+	}
+	cost = ramfs_slots_pages(n);
+	if (!ramfs_charge_pages(inode->i_sb, cost))
 		return false;
+	p = kcalloc(n, sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		ramfs_uncharge_pages(inode->i_sb, cost);
+		return false;
+	}
 	if (rf->nr_slots)
 		memcpy(p, rf->pages, rf->nr_slots * sizeof(*p));
 	kfree(rf->pages);
+	ramfs_uncharge_pages(inode->i_sb, ramfs_slots_pages(rf->nr_slots));
 	rf->pages = p;
 	rf->nr_slots = n;
 	return true;
+}
+
+/* A zeroed page for index, within the budget; NULL: the "disk" is full. */
+static struct page *ramfs_alloc_data_page(struct inode *inode)
+{
+	struct page *page;
+
+	if (!ramfs_charge_pages(inode->i_sb, 1))
+		return NULL;
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!page)
+		ramfs_uncharge_pages(inode->i_sb, 1);
+	else
+		inode->i_blocks += PAGE_SIZE / 512;     /* st_blocks */
+	return page;
 }
 
 static ssize_t ramfs_read_iter(struct file *f, struct iov_iter *to, loff_t *pos)
@@ -255,10 +396,10 @@ static ssize_t ramfs_write_iter(struct file *f, struct iov_iter *from, loff_t *p
 		size_t n = min(PAGE_SIZE - off, iov_iter_count(from));
 		size_t copied;
 
-		if (!ramfs_grow_slots(rf, index))
+		if (!ramfs_grow_slots(inode, index))
 			break;
 		if (!rf->pages[index]) {
-			rf->pages[index] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+			rf->pages[index] = ramfs_alloc_data_page(inode);
 			if (!rf->pages[index])
 				break;
 		}
@@ -274,7 +415,7 @@ static ssize_t ramfs_write_iter(struct file *f, struct iov_iter *from, loff_t *p
 		}
 	}
 	if (!done && iov_iter_count(from))
-		done = -ENOSPC;                 /* out of memory: the "disk" is full */
+		done = -ENOSPC;                 /* size= reached, or out of memory */
 out:
 	if (done > 0)
 		inode->i_mtime_ns = fs_now_ns();
@@ -289,7 +430,7 @@ static int ramfs_setsize(struct inode *inode, loff_t size)
 	unsigned long keep = DIV_ROUND_UP((unsigned long)size, PAGE_SIZE);
 
 	if (size < inode->i_size) {
-		ramfs_free_pages_from(rf, keep);
+		ramfs_free_pages_from(inode, keep);
 		/* zero the tail of the last page kept: a later grow must read 0 */
 		if ((size & (PAGE_SIZE - 1)) && keep - 1 < rf->nr_slots && rf->pages[keep - 1])
 			memset((char *)page_address(rf->pages[keep - 1]) + (size & (PAGE_SIZE - 1)),
@@ -319,13 +460,133 @@ static const struct inode_operations ramfs_file_inode_operations = {
 
 /* --- the file system -------------------------------------------------------- */
 
+static struct file_system_type rootfs_fs_type, ramfs_fs_type, tmpfs_fs_type;
+
+/* tmpfs's defaults (shmem_default_max_blocks/inodes): half of RAM, and
+ * a root of mode 1777; ramfs's and rootfs's are 0755, as Linux's.
+ * (Spindle checks no permissions: the mode is what stat shows.) */
+static void ramfs_default_limits(struct ramfs_sb_info *sbi, struct file_system_type *type)
+{
+	sbi->max_pages = totalram_pages() / 2;
+	sbi->max_inodes = totalram_pages() / 2;
+	sbi->root_mode = type == &tmpfs_fs_type ? 01777 : 0755;
+}
+
+/* One "key=value" of the mount data; -EINVAL with a log line if bad. */
+static int ramfs_parse_one(struct ramfs_sb_info *sbi, const char *name, char *opt)
+{
+	char *val = strchr(opt, '=');
+	unsigned long long v;
+	char *rest;
+
+	if (val)
+		*val++ = '\0';
+	if (strcmp(opt, "mode") == 0 && val) {
+		unsigned int mode;
+
+		if (kstrtouint(val, 8, &mode) || mode > 07777)
+			goto bad_value;
+		sbi->root_mode = mode;
+		return 0;
+	}
+	if (!sbi->limited)
+		return 0;       /* ramfs: "traditionally ignored all mount options" */
+	if (strcmp(opt, "size") == 0 && val) {
+		v = memparse(val, &rest);
+		if (rest == val)
+			goto bad_value;
+		if (*rest == '%') {     /* a share of RAM in bytes, as shmem_parse_one */
+			if (__builtin_mul_overflow(v, (unsigned long long)totalram_pages() * PAGE_SIZE,
+						   &v))
+				goto bad_value;
+			v /= 100;
+			rest++;
+		}
+		if (*rest)
+			goto bad_value;
+		sbi->max_pages = v / PAGE_SIZE + (v % PAGE_SIZE != 0);
+		return 0;
+	}
+	if (strcmp(opt, "nr_inodes") == 0 && val) {
+		v = memparse(val, &rest);
+		if (rest == val || *rest)
+			goto bad_value;
+		sbi->max_inodes = v;
+		return 0;
+	}
+	pr_warn("%s: unknown mount option '%s'\n", name, opt);
+	return -EINVAL;
+bad_value:
+	pr_warn("%s: bad value '%s' for mount option '%s'\n", name, val ? val : "", opt);
+	return -EINVAL;
+}
+
+/* "size=64m,mode=1777": every option, in order. */
+static int ramfs_parse_options(struct ramfs_sb_info *sbi, const char *name, const char *data)
+{
+	char *copy, *p, *opt;
+	int err = 0;
+
+	if (!data || !*data)
+		return 0;
+	copy = kmalloc(strlen(data) + 1, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	strlcpy(copy, data, strlen(data) + 1);
+	p = copy;
+	while (!err && (opt = strsep(&p, ",")))
+		if (*opt)
+			err = ramfs_parse_one(sbi, name, opt);
+	kfree(copy);
+	return err;
+}
+
+/* The options part of a /proc/mounts line, after "rw". */
+static int ramfs_show_options(struct super_block *sb, char *buf, size_t size)
+{
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+	int n;
+
+	if (!sbi->limited)
+		return 0;
+	/* Linux leaves out what is the default; Spindle always shows the
+	 * limits, so a student sees what a full /tmp will stop at */
+	n = scnprintf(buf, size, ",size=%luk,nr_inodes=%lu",
+		      sbi->max_pages * (PAGE_SIZE / 1024), sbi->max_inodes);
+	if (sbi->root_mode != 01777)
+		n += scnprintf(buf + n, size - n, ",mode=%o", sbi->root_mode);
+	return n;
+}
+
+/* statfs: tmpfs's figures (shmem_statfs); ramfs's are all 0 (no limit) */
+static void ramfs_statfs(struct super_block *sb, struct statfs *buf)
+{
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+
+	if (!sbi->limited)
+		return;
+	spin_lock(&sbi->lock);
+	if (sbi->max_pages) {
+		buf->f_blocks = sbi->max_pages;
+		buf->f_bfree = buf->f_bavail = sbi->max_pages - min(sbi->used_pages, sbi->max_pages);
+	}
+	if (sbi->max_inodes) {
+		buf->f_files = sbi->max_inodes;
+		buf->f_ffree = sbi->max_inodes - min(sbi->used_inodes, sbi->max_inodes);
+	}
+	spin_unlock(&sbi->lock);
+}
+
 int ramfs_fill_super(struct super_block *sb)
 {
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
 	struct inode *root;
 
 	sb->s_op = &ramfs_super_ops;
+	/* rootfs with tmpfs's limits is Linux's tmpfs-backed rootfs */
+	sb->s_magic = sbi->limited ? TMPFS_MAGIC : RAMFS_MAGIC;
 	sb->s_flags |= SB_PINNED_DENTRIES;
-	root = ramfs_get_inode(sb, S_IFDIR | 0755, 0);
+	root = ramfs_get_inode(sb, S_IFDIR | sbi->root_mode, 0);
 	sb->s_root = d_make_root(root);
 	return sb->s_root ? 0 : -ENOMEM;
 }
@@ -333,40 +594,89 @@ int ramfs_fill_super(struct super_block *sb)
 static struct dentry *ramfs_mount(struct file_system_type *type, int flags,
 				  const char *dev_name, void *data)
 {
-	struct super_block *sb = sget_anon(type);
+	struct super_block *sb;
+	struct ramfs_sb_info *sbi;
 	int err;
 
-	(void)flags; (void)dev_name; (void)data;
-	if (!sb)
+	(void)flags; (void)dev_name;
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi)
 		return ERR_PTR(-ENOMEM);
+	spin_lock_init(&sbi->lock);
+	sbi->limited = type != &ramfs_fs_type;
+	ramfs_default_limits(sbi, type);
+	err = ramfs_parse_options(sbi, type->name, data);
+	if (err)
+		goto fail;
+	err = -ENOMEM;
+	sb = sget_anon(type);
+	if (!sb)
+		goto fail;
+	sb->s_fs_info = sbi;
 	err = ramfs_fill_super(sb);
 	if (err) {
 		kfree(sb);
-		return ERR_PTR(err);
+		goto fail;
 	}
 	return dget(sb->s_root);
+fail:
+	kfree(sbi);
+	return ERR_PTR(err);
 }
 
-/* Forget every name below dentry, deepest first. */
-static void ramfs_delete_tree(struct dentry *dentry)
+/*
+ * Forget every name below root, deepest first.  A loop, not recursion:
+ * chdir and mkdir make trees of any depth (only one path is limited to
+ * PATH_MAX), and a recursion thousands deep would overrun the kernel
+ * stack.  Walk down the first children to a leaf, delete it, step back
+ * up to its parent and go on; each child holds its parent, so the
+ * parent stays while we stand on the child.
+ */
+static void ramfs_delete_tree(struct dentry *root)
 {
-	struct dentry *child;
+	struct dentry *cur = dget(root), *next;
 
-	while ((child = d_child_at(dentry, 0))) {
-		ramfs_delete_tree(child);
-		d_delete(child);
-		dput(child);
+	for (;;) {
+		next = d_child_at(cur, 0);
+		if (next) {                     /* down */
+			dput(cur);
+			cur = next;
+			continue;
+		}
+		if (cur == root)
+			break;
+		next = dget(cur->d_parent);     /* up, deleting the leaf */
+		d_delete(cur);
+		dput(cur);
+		cur = next;
+	}
+	dput(cur);
+}
+
+/*
+ * The last umount: everything in it goes.  umount refused while a file
+ * or a cwd was inside, so normally every inode is evicted here; the
+ * super_block and its counters go with the last of them, now or when
+ * whatever still holds one lets go (repeated mount/umount leaks nothing).
+ */
+static void ramfs_kill_sb(struct super_block *sb)
+{
+	struct ramfs_sb_info *sbi = RAMFS_SB(sb);
+	bool last;
+
+	ramfs_delete_tree(sb->s_root);
+	dput(sb->s_root);
+	spin_lock(&sbi->lock);
+	sbi->dying = true;
+	last = !sbi->used_inodes;
+	spin_unlock(&sbi->lock);
+	if (last) {
+		kfree(sbi);
+		kfree(sb);
 	}
 }
 
-/* The last umount: everything in it goes (open files keep their inode). */
-static void ramfs_kill_sb(struct super_block *sb)
-{
-	ramfs_delete_tree(sb->s_root);
-	dput(sb->s_root);
-	/* the super_block stays allocated: open files may still point at it */
-}
-
+/* rootfs: Linux's is tmpfs when it has tmpfs, with tmpfs's limits */
 static struct file_system_type rootfs_fs_type = {
 	.name = "rootfs", .mount = ramfs_mount,
 };

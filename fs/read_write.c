@@ -17,14 +17,38 @@
 
 #define MAX_RW_COUNT    0x7ffff000ul    /* Linux's cap on one read or write */
 
+/*
+ * Linux's rw_verify_area: a position is a byte offset, never negative,
+ * and the range [pos, pos + count) must be representable in a loff_t.
+ * Without this check a position that arrived as a huge unsigned number
+ * (an ELF's p_offset, a pread's offset) reaches the file system as a
+ * negative loff_t, where "i_size - pos" overflows.  Spindle has no file
+ * with unsigned offsets (Linux's /dev/mem), so both are EINVAL.
+ */
+static int rw_verify_area(loff_t pos, size_t count)
+{
+	loff_t end;
+
+	if (pos < 0 || (ssize_t)count < 0)
+		return -EINVAL;
+	if (__builtin_add_overflow(pos, (loff_t)count, &end))
+		return -EINVAL;
+	return 0;
+}
+
 ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos)
 {
+	int err;
+
 	if (!(f->f_mode & FMODE_READ))
 		return -EBADF;
 	if (f->f_inode && S_ISDIR(f->f_inode->i_mode))
 		return -EISDIR;
 	if (!f->f_op || !f->f_op->read_iter)
 		return -EINVAL;
+	err = rw_verify_area(*pos, to->count);
+	if (err)
+		return err;
 	if (to->count > MAX_RW_COUNT)
 		to->count = MAX_RW_COUNT;
 	if (!to->count)
@@ -34,10 +58,15 @@ ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos)
 
 ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos)
 {
+	int err;
+
 	if (!(f->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if (!f->f_op || !f->f_op->write_iter)
 		return -EINVAL;
+	err = rw_verify_area(*pos, from->count);
+	if (err)
+		return err;
 	if (from->count > MAX_RW_COUNT)
 		from->count = MAX_RW_COUNT;
 	if (!from->count)

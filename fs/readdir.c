@@ -7,6 +7,13 @@
  * at the end) and says "full" when the next would not fit.  f_pos is the
  * file system's position cookie, so the next call continues there; a
  * buffer too small for even one record is EINVAL, as Linux.
+ *
+ * The position moves only past what reached the user: the records are
+ * copied out one by one under f_pos_lock, and if the user's buffer
+ * faults part-way, f_pos is the d_off of the last record copied (the
+ * call returns those bytes; EFAULT if there were none), so a retry with
+ * a good buffer lists the rest -- as Linux's filldir64, which writes
+ * each record straight to the user and stops at the first fault.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -48,14 +55,16 @@ static bool filldir64(struct dir_context *ctx, const char *name, int len,
 	return true;
 }
 
+static bool can_iterate(struct file *f)
+{
+	return S_ISDIR(f->f_inode->i_mode) && f->f_op && f->f_op->iterate;
+}
+
 int vfs_iterate(struct file *f, struct dir_context *ctx)
 {
-	struct inode *inode = f->f_inode;
 	int err;
 
-	if (!S_ISDIR(inode->i_mode))
-		return -ENOTDIR;
-	if (!f->f_op || !f->f_op->iterate)
+	if (!can_iterate(f))
 		return -ENOTDIR;
 	mutex_lock(&f->f_pos_lock);
 	ctx->pos = f->f_pos;
@@ -63,6 +72,12 @@ int vfs_iterate(struct file *f, struct dir_context *ctx)
 	f->f_pos = ctx->pos;
 	mutex_unlock(&f->f_pos_lock);
 	return err;
+}
+
+/* The records filled, or the reason there are none (EINVAL: too small). */
+static long getdents_result(const struct getdents_ctx *g)
+{
+	return g->error && !g->used ? g->error : (long)g->used;
 }
 
 long ksys_getdents64(unsigned int fd, void *buf, unsigned int count)
@@ -75,24 +90,67 @@ long ksys_getdents64(unsigned int fd, void *buf, unsigned int count)
 		return -EBADF;
 	err = vfs_iterate(f, &g.ctx);
 	fput(f);
-	if (err)
-		return err;
-	return g.error && !g.used ? g.error : (long)g.used;
+	return err ? err : getdents_result(&g);
+}
+
+/*
+ * Copy g's records to the user, whole records only, up to the first that
+ * faults.  Returns the bytes copied; *pos becomes the d_off of the last
+ * record copied (unchanged if none was).
+ */
+static long getdents_copy_out(struct linux_dirent64 __user *dirent,
+			      const struct getdents_ctx *g, loff_t *pos)
+{
+	unsigned int off = 0;
+
+	while (off < g->used) {
+		const struct linux_dirent64 *d = (const void *)(g->buf + off);
+
+		if (copy_to_user((char __user *)dirent + off, d, d->d_reclen))
+			break;
+		*pos = d->d_off;
+		off += d->d_reclen;
+	}
+	return off;
 }
 
 long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent, unsigned int count)
 {
 	unsigned int size = count > GETDENTS_MAX ? GETDENTS_MAX : count;
-	char *k = kmalloc(size ? size : 1, GFP_KERNEL);
-	long n;
+	struct getdents_ctx g = { .ctx.actor = filldir64, .size = size };
+	struct file *f;
+	long ret;
 
-	if (!k)
-		return -ENOMEM;
-	n = ksys_getdents64(fd, k, size);
-	if (n > 0 && copy_to_user(dirent, k, n))
-		n = -EFAULT;
-	kfree(k);
-	return n;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	ret = -ENOTDIR;
+	if (!can_iterate(f))
+		goto out;
+	ret = -ENOMEM;
+	g.buf = kmalloc(size ? size : 1, GFP_KERNEL);
+	if (!g.buf)
+		goto out;
+	mutex_lock(&f->f_pos_lock);
+	g.ctx.pos = f->f_pos;
+	ret = f->f_op->iterate(f, &g.ctx);
+	if (!ret && g.used) {
+		loff_t pos = f->f_pos;
+		long copied = getdents_copy_out(dirent, &g, &pos);
+
+		/* all of it: the file system's own position (it may have
+		 * moved past entries it skipped); else past what arrived */
+		f->f_pos = copied == (long)g.used ? g.ctx.pos : pos;
+		ret = copied ? copied : -EFAULT;
+	} else if (!ret) {
+		f->f_pos = g.ctx.pos;
+		ret = getdents_result(&g);
+	}
+	mutex_unlock(&f->f_pos_lock);
+	kfree(g.buf);
+out:
+	fput(f);
+	return ret;
 }
 
 /* "." and ".." at positions 0 and 1, for every directory's iterate(). */

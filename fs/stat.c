@@ -1,5 +1,6 @@
 /*
- * stat.c - stat(2), fstat(2): an inode described in Linux's struct stat.
+ * stat.c - stat(2), fstat(2): an inode described in Linux's struct stat;
+ * statfs(2), fstatfs(2): the file system it lives in, in struct statfs.
  */
 #include <spindle/fs.h>
 #include <spindle/blkdev.h>
@@ -23,7 +24,9 @@ int vfs_getattr(struct inode *inode, struct stat *st)
 	/* a device node's size is 0 in stat, as Linux (BLKGETSIZE64 tells) */
 	st->st_size = inode->i_size;
 	st->st_blksize = STAT_BLKSIZE;
-	st->st_blocks = (inode->i_size + 511) / 512;
+	/* what the file holds, as Linux: a hole costs nothing, and a device
+	 * node or a generated file holds no blocks at all */
+	st->st_blocks = inode->i_blocks;
 	st->st_atime = st->st_mtime = st->st_ctime = inode->i_mtime_ns / 1000000000ull;
 	st->st_atime_nsec = st->st_mtime_nsec = st->st_ctime_nsec =
 		inode->i_mtime_ns % 1000000000ull;
@@ -60,6 +63,67 @@ long sys_fstat(unsigned int fd, struct stat __user *statbuf)
 	long err = ksys_fstat(fd, &st);
 
 	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
+		err = -EFAULT;
+	return err;
+}
+
+/*
+ * Linux's vfs_statfs: what every file system shares (its magic, the page
+ * as block size, NAME_MAX, ST_VALID), then the file system's own figures
+ * -- tmpfs's size= and what is used of it; none for the generated ones,
+ * as Linux's simple_statfs.
+ */
+static void statfs_common(struct statfs *buf, unsigned long magic)
+{
+	memset(buf, 0, sizeof(*buf));
+	buf->f_type = magic;
+	buf->f_bsize = buf->f_frsize = PAGE_SIZE;
+	buf->f_namelen = NAME_MAX;
+	buf->f_flags = ST_VALID;                /* every mount is rw */
+}
+
+int vfs_statfs(struct super_block *sb, struct statfs *buf)
+{
+	statfs_common(buf, sb->s_magic);
+	if (sb->s_op && sb->s_op->statfs)
+		sb->s_op->statfs(sb, buf);
+	return 0;
+}
+
+long ksys_statfs(const char *name, struct statfs *buf)
+{
+	struct path p;
+	int err = kern_path(name, 0, &p);
+
+	if (err)
+		return err;
+	err = vfs_statfs(p.dentry->d_sb, buf);
+	path_put(&p);
+	return err;
+}
+
+long ksys_fstatfs(unsigned int fd, struct statfs *buf)
+{
+	struct file *f = fget(fd);
+	int err;
+
+	if (!f)
+		return -EBADF;
+	err = 0;
+	if (f->f_inode->i_sb)
+		err = vfs_statfs(f->f_inode->i_sb, buf);
+	else    /* a pipe: Linux answers for its internal pipefs */
+		statfs_common(buf, PIPEFS_MAGIC);
+	fput(f);
+	return err;
+}
+
+long sys_fstatfs(unsigned int fd, struct statfs __user *ubuf)
+{
+	struct statfs buf;
+	long err = ksys_fstatfs(fd, &buf);
+
+	if (!err && copy_to_user(ubuf, &buf, sizeof(buf)))
 		err = -EFAULT;
 	return err;
 }

@@ -300,11 +300,14 @@ static int disk_iterate(struct file *f, struct dir_context *ctx)
 
 	if (!dir_emit_dots(f, ctx) || !table_iterate(ctx, disk_entries, ARRAY_SIZE(disk_entries), 2))
 		return 0;
+	/* partition p sits at position n + p - 1 whether or not the ones
+	 * before it exist: BLKRRPART between two calls shifts nothing */
 	for (int p = 1; p < DISK_MAX_PARTS; p++) {
 		struct block_device *b = whole->bd_disk->part[p];
 
-		if (!b || n++ < ctx->pos)
+		if (!b || n + p - 1 < ctx->pos)
 			continue;
+		ctx->pos = n + p - 1;
 		if (!dir_emit(ctx, b->bd_name, strlen(b->bd_name), 500 + p, DT_DIR))
 			return 0;
 	}
@@ -399,18 +402,34 @@ static struct dentry *block_lookup(struct inode *dir, struct dentry *dentry)
 	return NULL;
 }
 
+/* The registered disk with the smallest whole-disk number >= from. */
+static struct gendisk *next_disk(dev_t from)
+{
+	struct gendisk *disk, *best = NULL;
+
+	list_for_each_entry(disk, &disk_list, list)
+		if (disk->part[0] && disk->part[0]->bd_dev >= from &&
+		    (!best || disk->part[0]->bd_dev < best->part[0]->bd_dev))
+			best = disk;
+	return best;
+}
+
+/* One directory per disk, by device number: a disk's position is 2 + its
+ * dev_t, so a disk that goes away between two calls shifts nothing. */
 static int block_iterate(struct file *f, struct dir_context *ctx)
 {
 	struct gendisk *disk;
-	loff_t n = 2;
+	bool more = true;
 
 	if (!dir_emit_dots(f, ctx))
 		return 0;
 	mutex_lock(&disk_list_lock);
-	list_for_each_entry(disk, &disk_list, list)
-		if (n++ >= ctx->pos &&
-		    !dir_emit(ctx, disk->disk_name, strlen(disk->disk_name), 200 + n, DT_DIR))
-			break;
+	while (more && ctx->pos - 2 < (loff_t)1 << 32 &&
+	       (disk = next_disk((dev_t)(ctx->pos - 2)))) {
+		ctx->pos = 2 + disk->part[0]->bd_dev;
+		more = dir_emit(ctx, disk->disk_name, strlen(disk->disk_name),
+				200 + disk->part[0]->bd_dev, DT_DIR);
+	}
 	mutex_unlock(&disk_list_lock);
 	return 0;
 }
@@ -442,6 +461,8 @@ static const struct file_operations sysfs_root_fops = { .iterate = sysfs_root_it
 
 static int sysfs_fill_super(struct super_block *sb)
 {
+	sb->s_magic = SYSFS_MAGIC;
+	sb->s_flags |= SB_I_NOEXEC;    /* generated text is never a program */
 	sb->s_root = d_make_root(pseudo_new_dir(sb, &sysfs_root_iops, &sysfs_root_fops, NULL));
 	return sb->s_root ? 0 : -ENOMEM;
 }

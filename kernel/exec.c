@@ -80,7 +80,7 @@ struct linux_binprm {
 	const char *filename;
 	struct file *file;              /* the program, through fs ... */
 	const u8 *image;                /* ... or one linked into the kernel */
-	size_t image_size;
+	size_t image_size;              /* of either: no offset beyond it is read */
 	char *strings;                  /* argv's, then envp's, each with its NUL */
 	size_t strings_len;
 	int argc, envc;
@@ -104,7 +104,25 @@ static int exec_open(struct linux_binprm *b)
 	struct file *f = filp_open(b->filename, O_RDONLY, 0);
 
 	if (!file_is_err(f)) {
+		/* Linux's do_open_execat: only a regular file is a program.
+		 * A directory, a device node (/dev/console would block in the
+		 * first read, /dev/sdb would run whatever was written to it),
+		 * a FIFO is EACCES before any byte of it is read. */
+		if (!S_ISREG(f->f_inode->i_mode)) {
+			pr_info("%s: not a regular file (mode %o)\n", b->filename,
+				f->f_inode->i_mode & S_IFMT);
+			fput(f);
+			return -EACCES;
+		}
+		/* path_noexec: proc and sysfs files are regular, but text */
+		if (f->f_inode->i_sb && (f->f_inode->i_sb->s_flags & SB_I_NOEXEC)) {
+			pr_info("%s: on a %s file system, which holds no programs\n",
+				b->filename, f->f_inode->i_sb->s_type->name);
+			fput(f);
+			return -EACCES;
+		}
 		b->file = f;
+		b->image_size = f->f_inode->i_size;
 		return 0;
 	}
 	if ((long)f != -ENOENT)
@@ -119,19 +137,26 @@ static int exec_open(struct linux_binprm *b)
 	return -ENOENT;
 }
 
+/* Is [pos, pos + len) inside the program's bytes?  (No overflow: the
+ * offsets come straight from the file, any u64 at all.) */
+static bool exec_range_ok(const struct linux_binprm *b, u64 pos, u64 len)
+{
+	return pos <= b->image_size && len <= b->image_size - pos;
+}
+
 /* Read len bytes at pos of the program; a short file is not an ELF. */
 static int exec_read(struct linux_binprm *b, void *buf, size_t len, u64 pos)
 {
+	if (!exec_range_ok(b, pos, len))
+		return -ENOEXEC;
 	if (b->file) {
-		loff_t p = pos;
+		loff_t p = pos;         /* < image_size = i_size: not negative */
 		ssize_t n = kernel_read(b->file, buf, len, &p);
 
 		if (n < 0)
 			return n;
 		return (size_t)n == len ? 0 : -ENOEXEC;
 	}
-	if (pos > b->image_size || len > b->image_size - pos)
-		return -ENOEXEC;
 	memcpy(buf, b->image + pos, len);
 	return 0;
 }
@@ -227,8 +252,21 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	if (ph->p_memsz == 0)
 		return 0;
 	if (ph->p_filesz > ph->p_memsz || ph->p_vaddr < MMAP_MIN_ADDR ||
-	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > MMAP_BASE / 2)
+	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > MMAP_BASE / 2) {
+		pr_info("%s: PT_LOAD at %#llx, %#llx bytes (%#llx from the file): "
+			"not a user address range\n", b->filename,
+			(unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_memsz,
+			(unsigned long long)ph->p_filesz);
 		return -ENOEXEC;
+	}
+	/* The file bytes must exist: checked before any page is allocated,
+	 * so a p_offset past the end cannot make the loader fill memory. */
+	if (!exec_range_ok(b, ph->p_offset, ph->p_filesz)) {
+		pr_info("%s: PT_LOAD bytes %#llx+%#llx lie beyond the file (%zu bytes)\n",
+			b->filename, (unsigned long long)ph->p_offset,
+			(unsigned long long)ph->p_filesz, b->image_size);
+		return -ENOEXEC;
+	}
 	end = PAGE_ALIGN(ph->p_vaddr + ph->p_memsz);
 	if (ph->p_flags & PF_R)
 		vm_flags |= VM_READ;
@@ -280,7 +318,12 @@ static int load_elf_binary(struct linux_binprm *b)
 	err = check_elf_header(b);
 	if (err)
 		return err;
-	phsize = b->eh.e_phnum * sizeof(Elf64_Phdr);
+	phsize = b->eh.e_phnum * sizeof(Elf64_Phdr);      /* <= MAX_PHNUM entries */
+	if (!exec_range_ok(b, b->eh.e_phoff, phsize)) {
+		pr_info("%s: program headers at %#llx lie beyond the file (%zu bytes)\n",
+			b->filename, (unsigned long long)b->eh.e_phoff, b->image_size);
+		return -ENOEXEC;
+	}
 	b->ph = kmalloc(phsize, GFP_KERNEL);
 	if (!b->ph)
 		return -ENOMEM;

@@ -111,6 +111,10 @@ struct inode_operations {
 struct super_operations {
 	/* The last reference to inode is gone: free what the fs attached. */
 	void (*evict_inode)(struct inode *inode);
+	/* Mount options for /proc/mounts, each ",key=value"; chars written. */
+	int (*show_options)(struct super_block *sb, char *buf, size_t size);
+	/* Fill in the sizes of a statfs the VFS has prefilled (type, names). */
+	void (*statfs)(struct super_block *sb, struct statfs *buf);
 };
 
 /* --- the objects ---------------------------------------------------------- */
@@ -120,6 +124,7 @@ struct inode {
 	unsigned int i_nlink;
 	unsigned long i_ino;
 	loff_t i_size;
+	u64 i_blocks;                   /* 512-byte units held (st_blocks): ramfs's pages */
 	dev_t i_rdev;                   /* device nodes: what they open */
 	u64 i_mtime_ns;                 /* last change of data (also atime/ctime) */
 	struct super_block *i_sb;
@@ -174,6 +179,7 @@ struct file_system_type {
 
 /* s_flags */
 #define SB_PINNED_DENTRIES 0x1u /* names exist only in the dcache (ramfs) */
+#define SB_I_NOEXEC     0x2u    /* nothing in it is a program (proc, sysfs), as Linux */
 
 struct super_block {
 	struct file_system_type *s_type;
@@ -181,6 +187,7 @@ struct super_block {
 	struct dentry *s_root;
 	dev_t s_dev;                    /* an anonymous device number, 0:n */
 	unsigned int s_flags;
+	unsigned long s_magic;          /* statfs's f_type (Linux's magic.h) */
 	unsigned long s_next_ino;
 	int s_mounts;                   /* vfsmounts of this super_block */
 	void *s_fs_info;
@@ -311,6 +318,7 @@ loff_t generic_file_llseek(struct file *f, loff_t offset, int whence);
 loff_t no_llseek(struct file *f, loff_t offset, int whence);
 int vfs_fsync(struct file *f, int datasync);
 int vfs_getattr(struct inode *inode, struct stat *st);
+int vfs_statfs(struct super_block *sb, struct statfs *buf);
 int vfs_iterate(struct file *f, struct dir_context *ctx);
 
 /* --- descriptors (fs/file.c), contract 4 --------------------------------- */
@@ -338,6 +346,8 @@ long ksys_fsync(unsigned int fd, int datasync);
 long ksys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long ksys_stat(const char *name, struct stat *st);
 long ksys_fstat(unsigned int fd, struct stat *st);
+long ksys_statfs(const char *name, struct statfs *buf);
+long ksys_fstatfs(unsigned int fd, struct statfs *buf);
 long ksys_pipe2(int fds[2], int flags);
 long ksys_getdents64(unsigned int fd, void *buf, unsigned int count);
 int ksys_getcwd(char *buf, unsigned long size);

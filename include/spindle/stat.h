@@ -71,6 +71,37 @@ struct linux_dirent64 {
 BUILD_BUG_ON(offsetof(struct linux_dirent64, d_name) != 19);
 
 /*
+ * statfs(2)/fstatfs(2)'s answer, x86-64 Linux's layout (asm-generic
+ * statfs.h with 64-bit words): sizes in f_bsize units, inode counts,
+ * f_type the file system's magic number.
+ */
+struct statfs {
+	s64 f_type;
+	s64 f_bsize;
+	u64 f_blocks;                   /* size; 0: no limit (or not counted) */
+	u64 f_bfree;
+	u64 f_bavail;                   /* free to a user (no root reserve here) */
+	u64 f_files;                    /* inodes; 0: no limit */
+	u64 f_ffree;
+	s32 f_fsid[2];
+	s64 f_namelen;
+	s64 f_frsize;
+	s64 f_flags;                    /* ST_VALID, and the mount's ST_* flags */
+	s64 f_spare[4];
+};
+BUILD_BUG_ON(sizeof(struct statfs) != 120);
+BUILD_BUG_ON(offsetof(struct statfs, f_namelen) != 64);
+
+#define ST_VALID        0x0020  /* f_flags is meaningful (Linux) */
+
+/* f_type: Linux's magic numbers (include/uapi/linux/magic.h) */
+#define RAMFS_MAGIC             0x858458f6
+#define TMPFS_MAGIC             0x01021994
+#define PROC_SUPER_MAGIC        0x9fa0
+#define SYSFS_MAGIC             0x62656572
+#define PIPEFS_MAGIC            0x50495045
+
+/*
  * st_rdev as Linux's new_encode_dev(): 12 bits of major and 20 of minor
  * packed so that small numbers keep the old 8:8 layout -- minor's low
  * byte, then major, then the rest of minor.  glibc's major()/minor()

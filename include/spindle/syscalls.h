@@ -24,6 +24,7 @@
 
 struct stat;
 struct linux_dirent64;
+struct statfs;
 struct timespec;
 struct rusage;
 struct new_utsname;
@@ -68,6 +69,9 @@ struct sigaction;
 #define __NR_mkdir              83
 #define __NR_rmdir              84
 #define __NR_unlink             87
+#define __NR_mknod              133
+#define __NR_statfs             137
+#define __NR_fstatfs            138
 #define __NR_setpgid            109
 #define __NR_getppid            110
 #define __NR_getpgrp            111
@@ -106,6 +110,9 @@ long sys_chdir(const char __user *filename);
 long sys_mkdir(const char __user *pathname, umode_t mode);
 long sys_rmdir(const char __user *pathname);
 long sys_unlink(const char __user *pathname);
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev);
+long sys_statfs(const char __user *pathname, struct statfs __user *buf);
+long sys_fstatfs(unsigned int fd, struct statfs __user *buf);
 long sys_sync(void);
 long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	       unsigned long flags, void __user *data);

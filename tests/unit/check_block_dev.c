@@ -450,6 +450,68 @@ START_TEST(fsync_writes_back_with_no_memory)
 END_TEST
 
 /*
+ * List dir one record per getdents64 call, calling between(name) after
+ * each; the names, space-separated.
+ */
+static void list_piecewise(const char *dir, char *out, size_t size,
+			   void (*between)(const char *name))
+{
+	char buf[32];
+	long fd = ksys_open(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY, 0), n;
+
+	ck_assert_int_ge(fd, 0);
+	out[0] = '\0';
+	while ((n = ksys_getdents64(fd, buf, sizeof(buf))) > 0) {
+		struct linux_dirent64 *d = (struct linux_dirent64 *)buf;
+
+		strlcat(out, d->d_name, size);
+		strlcat(out, " ", size);
+		between(d->d_name);
+	}
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(close_fd(fd), 0);
+}
+
+static struct gendisk *second;
+
+/* BLKRRPART's effect on fake, once fake1 was read */
+static void drop_after_fake1(const char *name)
+{
+	if (strcmp(name, "fake1") == 0)
+		blk_drop_partitions(disk);
+}
+
+/* the first disk going away, once it was read */
+static void del_after_fake(const char *name)
+{
+	if (strcmp(name, "fake") == 0)
+		del_gendisk(disk);
+}
+
+/*
+ * /dev and /sys/block listed in pieces while partitions or disks go: a
+ * device still there is listed (positions were indexes into the disk
+ * list, so one dropped before the reader's place made it skip the next).
+ */
+START_TEST(listings_skip_nothing_when_devices_go)
+{
+	char names[256];
+
+	second = alloc_disk(1);
+	strcpy(second->disk_name, "zz");
+	second->major = 241;
+	second->queue = blk_alloc_queue(fake_make_request, NULL);
+	set_capacity(second, 8);
+	ck_assert_int_eq(add_disk(second), 0);
+	ck_assert_ptr_nonnull(add_part(disk, 2, 1032, 8));     /* fake2 */
+	list_piecewise("/dev", names, sizeof(names), drop_after_fake1);
+	ck_assert_str_eq(names, ". .. console null zero fake fake1 zz ");
+	list_piecewise("/sys/block", names, sizeof(names), del_after_fake);
+	ck_assert_str_eq(names, ". .. fake zz ");
+}
+END_TEST
+
+/*
  * A buffered read of pages not cached, with no memory: the cache gives up
  * its own least recently used clean pages for them (reclaim), so the read
  * works and returns the disk's bytes; with every page dirty and nothing
@@ -547,6 +609,116 @@ START_TEST(direct_io_with_no_memory)
 }
 END_TEST
 
+/*
+ * Memory taken from everyone: every free page, then every free object of
+ * every kmalloc size, so the next allocation of any kind fails.  Pages
+ * can be handed back a few at a time.
+ */
+struct hog {
+	struct list_head pages;
+	void *objs;                     /* a chain through the objects */
+};
+
+static void hog_all(struct hog *h)
+{
+	struct page *pg;
+	void *p;
+
+	INIT_LIST_HEAD(&h->pages);
+	h->objs = NULL;
+	while ((pg = alloc_page(GFP_KERNEL)))
+		list_add(&pg->lru, &h->pages);
+	for (size_t size = 16; size <= 2048; size *= 2)
+		while ((p = kmalloc(size, GFP_KERNEL))) {
+			*(void **)p = h->objs;
+			h->objs = p;
+		}
+	ck_assert_uint_eq(nr_free_pages(), 0);
+}
+
+static void hog_give_back(struct hog *h, int n)
+{
+	while (n-- > 0 && !list_empty(&h->pages)) {
+		struct page *pg = list_first_entry(&h->pages, struct page, lru);
+
+		list_del(&pg->lru);
+		__free_page(pg);
+	}
+}
+
+static void hog_release(struct hog *h)
+{
+	while (h->objs) {
+		void *next = *(void **)h->objs;
+
+		kfree(h->objs);
+		h->objs = next;
+	}
+	hog_give_back(h, 1 << 30);
+}
+
+/*
+ * Freeing must not need memory: the last close of a device with dirty
+ * pages writes them back even when kmalloc has nothing left (it needed
+ * an array to sort them: ENOMEM, and the data stayed in memory only).
+ */
+START_TEST(last_close_writes_back_with_no_free_memory)
+{
+	struct file *f = open_dev("/dev/fake", O_WRONLY);
+	static char page[4096];
+	struct hog h;
+	loff_t pos;
+
+	memset(page, 0xcd, sizeof(page));
+	for (int i = 0; i < 3; i++) {                   /* pages 0, 2, 4 */
+		pos = 2 * i * 4096;
+		ck_assert_int_eq(kernel_write(f, page, sizeof(page), &pos), 4096);
+	}
+	hog_all(&h);
+	fput(f);                                        /* the last close */
+	hog_release(&h);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(ram[2 * i * 4096], 0xcd);
+		ck_assert_int_eq(ram[2 * i * 4096 + 4095], 0xcd);
+		ck_assert_int_eq(ram[(2 * i + 1) * 4096], (2 * i + 1) * 8);  /* untouched */
+	}
+}
+END_TEST
+
+/*
+ * A few pages but no memory for a bio's segment array: reads (with
+ * readahead) and direct I/O use a smaller bio from the reserve, or say
+ * ENOMEM -- before, bio_alloc's NULL was dereferenced.
+ */
+START_TEST(reads_with_no_memory_for_a_segment_array)
+{
+	struct file *f = open_dev("/dev/fake", O_RDONLY);
+	struct file *direct = open_dev("/dev/fake", O_RDONLY | O_DIRECT);
+	unsigned char *buf = aligned_alloc(4096, 65536);
+	struct hog h;
+	loff_t pos = 3 * 512 + 7;
+	long n;
+
+	hog_all(&h);
+	hog_give_back(&h, 8);           /* room for some readahead, no more */
+	ck_assert_int_eq(kernel_read(f, buf, 1, &pos), 1);
+	ck_assert_int_eq(buf[0], 3);                    /* sector 3's byte */
+	hog_release(&h);
+
+	hog_all(&h);
+	hog_give_back(&h, 16);          /* the bounce pages, not the array too */
+	pos = 65536;
+	n = kernel_read(direct, buf, 65536, &pos);
+	ck_assert(n == -ENOMEM || n == 65536 || n == 16384);
+	if (n > 0)
+		ck_assert_int_eq(buf[0], 128);          /* sector 128 */
+	hog_release(&h);
+	fput(direct);
+	fput(f);
+	free(buf);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("block_dev");
@@ -572,6 +744,10 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, buffered_read_with_no_memory_reuses_clean_pages);
 	tcase_add_test(limits, buffered_io_with_no_memory_and_no_cache_is_enomem);
 	tcase_add_test(limits, direct_io_with_no_memory);
+
+	tcase_add_test(limits, last_close_writes_back_with_no_free_memory);
+	tcase_add_test(limits, listings_skip_nothing_when_devices_go);
+	tcase_add_test(limits, reads_with_no_memory_for_a_segment_array);
 	suite_add_tcase(s, limits);
 	return s;
 }

@@ -227,6 +227,18 @@ static size_t put_entry(char *p, const char *name, unsigned int mode,
 	return n;
 }
 
+/* A FIFO made by mknod has no pipe buffer until someone opens it. */
+static bool fifo_has_buffer(const char *path)
+{
+	struct path p;
+	bool has;
+
+	ck_assert_int_eq(kern_path(path, 0, &p), 0);
+	has = p.dentry->d_inode->i_pipe != NULL;
+	path_put(&p);
+	return has;
+}
+
 START_TEST(device_nodes_and_fifos)
 {
 	char ar[1024];
@@ -249,6 +261,7 @@ START_TEST(device_nodes_and_fifos)
 	ck_assert_uint_eq(st.st_rdev, 0x800);
 	ck_assert_int_eq(ksys_stat("/dev/fifo", &st), 0);
 	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert(!fifo_has_buffer("/dev/fifo"));       /* made, not opened */
 	ck_assert_int_eq(ksys_stat("/dev/link", &st), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(host_printk_buf, "not supported"));
 	/* the node opens the memory device */
@@ -261,6 +274,82 @@ START_TEST(device_nodes_and_fifos)
 }
 END_TEST
 
+#define CPIO_HDR_LEN_TEST 110   /* a newc header's length */
+
+static char *load_cpio(const char *name, size_t *len)
+{
+	const char *dir = getenv("CPIO_DIR") ? getenv("CPIO_DIR") : CPIO_DIR;
+	char path[512], *buf = malloc(1 << 20);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "no %s: run tests/unit/cpio/make_archives.sh", path);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Two archives one after the other, as Linux accepts them (a boot
+ * loader's early files added to an initramfs): both unpack, the second's
+ * files replacing the first's.  The host's cpio pads each to 512 bytes.
+ */
+START_TEST(concatenated_archives_both_unpack)
+{
+	size_t extra_len;
+	char *extra = load_cpio("extra.cpio", &extra_len);
+	static char both[1 << 21], buf[BIG_LEN + 100];
+
+	memcpy(both, good, good_len);
+	memcpy(both + good_len, extra, extra_len);
+	ck_assert_int_eq(unpack_to_rootfs(both, good_len + extra_len), 0);
+	ck_assert_int_eq(slurp("/bin/big", buf, sizeof(buf)), BIG_LEN);     /* the first's */
+	ck_assert_int_eq(slurp("/etc/early", buf, sizeof(buf)), 6);         /* the second's */
+	ck_assert_mem_eq(buf, "early\n", 6);
+	ck_assert_int_eq(slurp("/etc/motd", buf, sizeof(buf)), 9);          /* replaced */
+	ck_assert_mem_eq(buf, "replaced\n", 9);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "from 2 archives"));
+	free(extra);
+}
+END_TEST
+
+/* Hand-made archives: padding of zeros to 4 bytes between them is fine;
+ * one that starts off a 4-byte boundary, or junk after a trailer, is
+ * rejected (Linux: "invalid magic at start of compressed archive"). */
+START_TEST(concatenation_padding_and_junk)
+{
+	static char ar[2048];
+	size_t n = 0, first;
+	struct stat st;
+
+	memset(ar, 0, sizeof(ar));
+	n += put_entry(ar + n, "a", S_IFDIR | 0755, 0, 0);
+	n += put_entry(ar + n, "TRAILER!!!", 0, 0, 0);
+	first = n + 4;                                  /* 4 zeros between */
+	n = first;
+	n += put_entry(ar + n, "b", S_IFDIR | 0755, 0, 0);
+	n += put_entry(ar + n, "TRAILER!!!", 0, 0, 0);
+	ck_assert_int_eq(unpack_to_rootfs(ar, n), 0);
+	ck_assert_int_eq(ksys_stat("/a", &st), 0);
+	ck_assert_int_eq(ksys_stat("/b", &st), 0);
+
+	/* the second archive two bytes late */
+	memmove(ar + first + 2, ar + first, n - first);
+	memset(ar + first, 0, 2);
+	host_printk_reset();
+	ck_assert_int_eq(unpack_to_rootfs(ar, n + 2), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "4-byte boundary"));
+
+	/* junk after the first trailer */
+	memset(ar + first - 4, 0, n + 2 - (first - 4));
+	memset(ar + first, 'j', CPIO_HDR_LEN_TEST);
+	host_printk_reset();
+	ck_assert_int_eq(unpack_to_rootfs(ar, first + CPIO_HDR_LEN_TEST), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "bad magic"));
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("initramfs");
@@ -270,6 +359,8 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, good_archive_unpacks_completely);
 	tcase_add_test(core, device_nodes_and_fifos);
+	tcase_add_test(core, concatenated_archives_both_unpack);
+	tcase_add_test(core, concatenation_padding_and_junk);
 	suite_add_tcase(s, core);
 
 	tcase_set_timeout(limits, 60);

@@ -354,6 +354,74 @@ START_TEST(lseek_overflow_is_einval)
 }
 END_TEST
 
+/* The largest file size there is: a hole, stat-able without overflow. */
+START_TEST(largest_size_is_a_hole)
+{
+	const loff_t max = (loff_t)(~0ull >> 1);
+	struct stat st;
+	char buf[4] = "xxx";
+	long fd;
+
+	fd = sys_open("/f", O_RDWR | O_CREAT, 0600);
+	ck_assert_int_eq(sys_ftruncate(fd, max), 0);
+	ck_assert_int_eq(sys_fstat(fd, &st), 0);
+	ck_assert(st.st_size == max);
+	ck_assert_int_eq(st.st_blocks, 0);              /* all hole */
+	ck_assert_int_eq(sys_pwrite64(fd, "abc", 3, 1 << 20), 3);
+	ck_assert_int_eq(sys_fstat(fd, &st), 0);
+	ck_assert_int_eq(st.st_blocks, 8);              /* one page, as tmpfs's */
+	ck_assert_int_eq(sys_pread64(fd, buf, 3, max - 3), 3);  /* zeros, up to the end */
+	ck_assert_mem_eq(buf, "\0\0\0", 3);
+	ck_assert_int_eq(sys_pread64(fd, buf, 3, max - 1), -EINVAL);   /* would wrap */
+	ck_assert_int_eq(sys_ftruncate(fd, 0), 0);
+	ck_assert_int_eq(sys_close(fd), 0);
+}
+END_TEST
+
+/*
+ * A position is never negative, and [pos, pos + count) must fit in a
+ * loff_t (Linux's rw_verify_area): EINVAL, and the buffer untouched.
+ * A huge unsigned offset (an ELF's p_offset of 2^63) arrives here as a
+ * negative loff_t; ramfs must never compute "i_size - pos" with it.
+ */
+START_TEST(negative_or_wrapping_position_is_einval)
+{
+	const loff_t max = (loff_t)(~0ull >> 1);
+	char buf[8];
+	struct file *f;
+	loff_t pos;
+	long fd;
+
+	make_file("/f", "abcdefgh");
+	f = filp_open("/f", O_RDWR, 0);
+	ck_assert(!IS_ERR(f));
+	memset(buf, 'x', sizeof(buf));
+	pos = (loff_t)(1ull << 63);                     /* 2^63 as a loff_t */
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), -EINVAL);
+	pos = -1;
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), -EINVAL);
+	ck_assert_int_eq(kernel_write(f, "zz", 2, &pos), -EINVAL);
+	ck_assert(pos == -1);                           /* not moved */
+	pos = max - 3;                                  /* the range would wrap */
+	ck_assert_int_eq(kernel_read(f, buf, sizeof(buf), &pos), -EINVAL);
+	ck_assert_int_eq(kernel_write(f, buf, sizeof(buf), &pos), -EINVAL);
+	ck_assert_mem_eq(buf, "xxxxxxxx", sizeof(buf)); /* no zeros "read" */
+	pos = 2;
+	ck_assert_int_eq(kernel_read(f, buf, 3, &pos), 3);
+	ck_assert_mem_eq(buf, "cde", 3);
+	fput(f);
+
+	fd = sys_open("/f", O_RDWR, 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, 1, -1), -EINVAL);
+	ck_assert_int_eq(sys_pwrite64(fd, buf, 1, (loff_t)(1ull << 63)), -EINVAL);
+	ck_assert_int_eq(sys_pwrite64(fd, buf, 8, max - 3), -EINVAL);
+	ck_assert(sys_lseek(fd, max, SEEK_SET) == max);
+	ck_assert_int_eq(sys_read(fd, buf, 2), -EINVAL);
+	ck_assert_int_eq(sys_write(fd, buf, 2), -EINVAL);
+	ck_assert_int_eq(sys_close(fd), 0);
+}
+END_TEST
+
 /* rm -r's pattern: read part of a directory, unlink what was read, read
  * on -- nothing may be skipped (positions do not shift on unlink). */
 START_TEST(getdents_resumes_right_after_unlink)
@@ -499,11 +567,65 @@ START_TEST(pipe_ring_wraps_and_fills)
 }
 END_TEST
 
+/* Does the FIFO at path hold a pipe buffer right now? */
+static bool fifo_has_buffer(const char *path)
+{
+	struct path p;
+	bool has;
+
+	ck_assert_int_eq(kern_path(path, 0, &p), 0);
+	ck_assert(S_ISFIFO(p.dentry->d_inode->i_mode));
+	has = p.dentry->d_inode->i_pipe != NULL;
+	path_put(&p);
+	return has;
+}
+
+/*
+ * A FIFO's 16 KiB buffer lives while a file is open on it, as Linux's
+ * put_pipe_info: make, open, use, close and delete many FIFOs and every
+ * page comes back (before, each opened FIFO kept its buffer forever).
+ */
+START_TEST(fifo_buffers_are_freed)
+{
+	unsigned long before;
+	char buf[4];
+	long r, w;
+
+	ck_assert_int_eq(do_mknodat(AT_FDCWD, "/kept", S_IFIFO | 0644, 0), 0);
+	ck_assert(!fifo_has_buffer("/kept"));
+	before = nr_free_pages();
+	for (int i = 0; i < 32; i++) {
+		ck_assert_int_eq(do_mknodat(AT_FDCWD, "/fifo", S_IFIFO | 0644, 0), 0);
+		r = sys_open("/fifo", O_RDONLY | O_NONBLOCK, 0);
+		w = sys_open("/fifo", O_WRONLY, 0);
+		ck_assert(r >= 0 && w >= 0);
+		ck_assert(fifo_has_buffer("/fifo"));
+		ck_assert_int_eq(sys_write(w, "hi", 2), 2);
+		ck_assert_int_eq(sys_read(r, buf, sizeof(buf)), 2);
+		ck_assert_int_eq(sys_close(w), 0);
+		ck_assert_int_eq(sys_close(r), 0);
+		ck_assert_int_eq(sys_unlink("/fifo"), 0);
+	}
+	ck_assert_uint_eq(nr_free_pages(), before);
+	/* one that stays in its directory: no buffer once nobody has it open */
+	r = sys_open("/kept", O_RDWR, 0);
+	ck_assert(fifo_has_buffer("/kept"));
+	ck_assert_int_eq(sys_close(r), 0);
+	ck_assert(!fifo_has_buffer("/kept"));
+	ck_assert_uint_eq(nr_free_pages(), before);
+	/* and it works again: a new buffer, empty */
+	r = sys_open("/kept", O_RDWR, 0);
+	ck_assert_int_eq(sys_write(r, "ab", 2), 2);
+	ck_assert_int_eq(sys_read(r, buf, sizeof(buf)), 2);
+	ck_assert_int_eq(sys_close(r), 0);
+}
+END_TEST
+
 /* --- mounts, devtmpfs, proc ------------------------------------------------------ */
 
 START_TEST(mount_umount_busy)
 {
-	char buf[512];
+	char buf[512], want[200];
 	long fd;
 
 	sys_mkdir("/proc", 0555);
@@ -513,7 +635,10 @@ START_TEST(mount_umount_busy)
 	ck_assert_int_gt(read_all("/proc/meminfo", buf, sizeof(buf)), 0);
 	ck_assert_ptr_nonnull(strstr(buf, "MemTotal:"));
 	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "rootfs / rootfs rw 0 0\nproc /proc proc rw 0 0\n");
+	/* rootfs has tmpfs's limits: half of RAM, in pages and in inodes */
+	snprintf(want, sizeof(want), "rootfs / rootfs rw,size=%luk,nr_inodes=%lu,mode=755 0 0\n"
+		 "proc /proc proc rw 0 0\n", totalram_pages() / 2 * 4, totalram_pages() / 2);
+	ck_assert_str_eq(buf, want);
 	fd = sys_open("/proc/vmstat", O_RDONLY, 0);
 	ck_assert_int_eq(sys_umount2("/proc", 0), -EBUSY);     /* a file is open */
 	sys_close(fd);
@@ -535,6 +660,252 @@ START_TEST(mount_umount_busy)
 	ck_assert_int_eq(sys_umount2("/d", 0), 0);
 	ck_assert_int_eq(read_all("/d/under", buf, sizeof(buf)), 1);
 	ck_assert_int_eq(read_all("/d/over", buf, sizeof(buf)), -ENOENT);
+}
+END_TEST
+
+/* Write `total` bytes of 'x' in 4 KiB pieces; what was written, or -errno
+ * if not even the first piece went in.  *err: the error that stopped it. */
+static long fill(const char *path, long total, long *err)
+{
+	static char chunk[4096];
+	long fd = sys_open(path, O_WRONLY | O_CREAT | O_APPEND, 0600), done = 0, n = 0;
+
+	ck_assert_int_ge(fd, 0);
+	memset(chunk, 'x', sizeof(chunk));
+	while (done < total && (n = sys_write(fd, chunk, sizeof(chunk))) > 0)
+		done += n;
+	*err = n < 0 ? n : 0;
+	ck_assert_int_eq(sys_close(fd), 0);
+	return done;
+}
+
+/*
+ * tmpfs's size=: writes stop with ENOSPC at the limit (not when memory
+ * runs out), and unlink gives every page back: a second fill gets
+ * exactly as far as the first.
+ */
+START_TEST(tmpfs_size_limit_is_enospc_and_unlink_returns_it)
+{
+	unsigned long before;
+	long err, first, again;
+
+	sys_mkdir("/t", 0755);
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=64k"), 0);
+	before = nr_free_pages();
+	first = fill("/t/a", 1 << 20, &err);
+	ck_assert_int_eq(err, -ENOSPC);
+	ck_assert_int_eq(first, 64 * 1024);             /* a small file: data only */
+	ck_assert_int_eq(fill("/t/b", 4096, &err), 0);  /* another file: full too */
+	ck_assert_int_eq(err, -ENOSPC);
+	ck_assert_int_eq(sys_unlink("/t/a"), 0);
+	ck_assert_int_eq(sys_unlink("/t/b"), 0);
+	ck_assert_uint_eq(nr_free_pages(), before);
+	again = fill("/t/c", 1 << 20, &err);
+	ck_assert_int_eq(err, -ENOSPC);
+	ck_assert_int_eq(again, first);
+	ck_assert_int_eq(sys_unlink("/t/c"), 0);
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+}
+END_TEST
+
+/* statfs: tmpfs's size= and nr_inodes= and what is used of them, as
+ * Linux's shmem_statfs; the others' magic numbers with no figures. */
+START_TEST(statfs_figures_as_linux)
+{
+	static char big[2 << 20];
+	struct statfs b;
+	int fds[2];
+	long fd;
+
+	sys_mkdir("/t", 0755);
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=4m,nr_inodes=10"), 0);
+	ck_assert_int_eq(ksys_statfs("/t", &b), 0);
+	ck_assert_int_eq(b.f_type, TMPFS_MAGIC);
+	ck_assert_int_eq(b.f_bsize, 4096);
+	ck_assert_int_eq(b.f_frsize, 4096);
+	ck_assert_int_eq(b.f_namelen, 255);
+	ck_assert_int_eq(b.f_flags, ST_VALID);
+	ck_assert_uint_eq(b.f_blocks, 1024);
+	ck_assert_uint_eq(b.f_bfree, 1024);
+	ck_assert_uint_eq(b.f_bavail, 1024);
+	ck_assert_uint_eq(b.f_files, 10);
+	ck_assert_uint_eq(b.f_ffree, 9);                /* the root's inode */
+	make_file("/t/small", "abc");
+	ck_assert_int_eq(ksys_statfs("/t/small", &b), 0);
+	ck_assert_uint_eq(b.f_bfree, 1023);
+	ck_assert_uint_eq(b.f_ffree, 8);
+	/* 2 MiB: 512 data pages and a 4 KiB index array */
+	fd = sys_open("/t/big", O_WRONLY | O_CREAT, 0600);
+	ck_assert_int_eq(sys_write(fd, big, sizeof(big)), (long)sizeof(big));
+	ck_assert_int_eq(ksys_fstatfs(fd, &b), 0);
+	ck_assert_uint_eq(b.f_bfree, 1023 - 512 - 1);
+	sys_close(fd);
+	ck_assert_int_eq(sys_unlink("/t/big"), 0);
+	ck_assert_int_eq(sys_unlink("/t/small"), 0);
+	ck_assert_int_eq(ksys_statfs("/t", &b), 0);
+	ck_assert_uint_eq(b.f_bfree, 1024);
+	ck_assert_uint_eq(b.f_ffree, 9);
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+
+	ck_assert_int_eq(sys_mount("none", "/t", "ramfs", 0, NULL), 0);
+	ck_assert_int_eq(ksys_statfs("/t", &b), 0);
+	ck_assert_int_eq(b.f_type, RAMFS_MAGIC);
+	ck_assert_uint_eq(b.f_blocks, 0);               /* no limit */
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+	sys_mkdir("/proc", 0555);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	ck_assert_int_eq(ksys_statfs("/proc/meminfo", &b), 0);
+	ck_assert_int_eq(b.f_type, PROC_SUPER_MAGIC);
+	ck_assert_int_eq(ksys_statfs("/nope", &b), -ENOENT);
+	ck_assert_int_eq(ksys_fstatfs(99, &b), -EBADF);
+	ck_assert_int_eq(sys_pipe(fds), 0);
+	ck_assert_int_eq(ksys_fstatfs(fds[0], &b), 0);
+	ck_assert_int_eq(b.f_type, PIPEFS_MAGIC);
+	sys_close(fds[0]);
+	sys_close(fds[1]);
+}
+END_TEST
+
+/* The mount options tmpfs takes, and the figures /proc/mounts shows. */
+START_TEST(tmpfs_mount_options_as_linux)
+{
+	static const struct {
+		const char *opts;
+		long err;
+		const char *shown;      /* the options part of the /proc/mounts line */
+	} cases[] = {
+		{ "size=1m", 0, "rw,size=1024k,nr_inodes=%lu " },
+		{ "size=1000", 0, "rw,size=4k,nr_inodes=%lu " },        /* up to a page */
+		{ "size=2M,mode=700", 0, "rw,size=2048k,nr_inodes=%lu,mode=700 " },
+		{ "nr_inodes=5,size=0x2000", 0, "rw,size=8k,nr_inodes=5 " },
+		{ "size=0", 0, "rw,size=0k,nr_inodes=%lu " },          /* 0: no limit */
+		{ "size=12x", -EINVAL, NULL },
+		{ "size=", -EINVAL, NULL },
+		{ "size=-1", -EINVAL, NULL },
+		{ "size=99999999999999999%", -EINVAL, NULL },
+		{ "mode=8", -EINVAL, NULL },
+		{ "nosuchoption=1", -EINVAL, NULL },
+	};
+	char buf[512], want[100], *line;
+
+	sys_mkdir("/proc", 0555);
+	sys_mkdir("/t", 0755);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
+		ck_assert_msg(sys_mount("none", "/t", "tmpfs", 0, (void *)cases[i].opts) ==
+			      cases[i].err, "%s", cases[i].opts);
+		if (cases[i].err)
+			continue;
+		ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
+		line = strstr(buf, "none /t tmpfs ");
+		ck_assert_ptr_nonnull(line);
+		snprintf(want, sizeof(want), cases[i].shown, totalram_pages() / 2);
+		ck_assert_msg(strncmp(line + 14, want, strlen(want)) == 0, "%s: %s", cases[i].opts,
+			      line);
+		ck_assert_int_eq(sys_umount2("/t", 0), 0);
+	}
+	/* a share of RAM, as Linux's size=50% */
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=50%"), 0);
+	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "none /t tmpfs rw,size=%luk,",   /* bytes, rounded up */
+		 (totalram_pages() * 4096 * 50 / 100 + 4095) / 4096 * 4);
+	ck_assert_ptr_nonnull(strstr(buf, want));
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+	/* ramfs is Linux's ramfs: no limit, and size= is ignored */
+	ck_assert_int_eq(sys_mount("none", "/t", "ramfs", 0, "size=4k"), 0);
+	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
+	ck_assert_ptr_nonnull(strstr(buf, "none /t ramfs rw 0 0\n"));
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+}
+END_TEST
+
+/* A tmpfs mounted, used and unmounted: its super_block goes too. */
+static void tmpfs_cycle(void)
+{
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=1m"), 0);
+	make_file("/t/f", "data");
+	ck_assert_int_eq(sys_mkdir("/t/d", 0755), 0);
+	make_file("/t/d/g", "more");
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+}
+
+START_TEST(tmpfs_mount_umount_leaks_nothing)
+{
+	unsigned long before;
+
+	sys_mkdir("/t", 0755);
+	tmpfs_cycle();                  /* the slabs' first objects */
+	before = nr_free_pages();
+	for (int i = 0; i < 256; i++)
+		tmpfs_cycle();
+	ck_assert_uint_eq(nr_free_pages(), before);
+}
+END_TEST
+
+/* A tree deeper than any path (chdir, mkdir, again): getcwd is
+ * ENAMETOOLONG as Linux, and umount frees all of it, side branches too. */
+START_TEST(deep_tree_umount_frees_everything)
+{
+	unsigned long before;
+	char cwd[64];
+
+	sys_mkdir("/t", 0755);
+	tmpfs_cycle();
+	before = nr_free_pages();
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "nr_inodes=0"), 0);
+	ck_assert_int_eq(sys_chdir("/t"), 0);
+	for (int i = 0; i < 2100; i++) {        /* "/t" + 2100 x "/d": past PATH_MAX */
+		ck_assert_int_eq(sys_mkdir("d", 0755), 0);
+		if (i % 100 == 0)
+			make_file("side", "branch");
+		ck_assert_int_eq(sys_chdir("d"), 0);
+	}
+	ck_assert_int_eq(sys_getcwd(cwd, sizeof(cwd)), -ENAMETOOLONG);
+	ck_assert_int_eq(sys_chdir("/"), 0);
+	ck_assert_int_eq(sys_umount2("/t", 0), 0);
+	ck_assert_uint_eq(nr_free_pages(), before);
+}
+END_TEST
+
+/* nr_inodes= counts every inode, the root's too. */
+START_TEST(tmpfs_nr_inodes_is_enospc)
+{
+	sys_mkdir("/t", 0755);
+	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "nr_inodes=3"), 0);
+	make_file("/t/a", "a");
+	ck_assert_int_eq(sys_mkdir("/t/d", 0755), 0);
+	ck_assert_int_eq(sys_open("/t/b", O_WRONLY | O_CREAT, 0600), -ENOSPC);
+	ck_assert_int_eq(sys_mkdir("/t/e", 0755), -ENOSPC);
+	ck_assert_int_eq(sys_unlink("/t/a"), 0);
+	make_file("/t/b", "b");                         /* the inode came back */
+}
+END_TEST
+
+/*
+ * Freeing must not need memory: with every free page taken, unlink and
+ * close still work and give the file's pages back (before the path-name
+ * reserve, unlink failed with ENOMEM and nothing could be freed).
+ */
+START_TEST(unlink_and_close_work_with_no_free_memory)
+{
+	struct list_head hog = LIST_HEAD_INIT(hog);
+	struct page *pg, *tmp;
+	unsigned long freed;
+	long fd, err;
+
+	ck_assert_int_eq(fill("/f", 8 * 4096, &err), 8 * 4096);
+	fd = sys_open("/f", O_RDONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	while ((pg = alloc_page(GFP_KERNEL)))
+		list_add(&pg->lru, &hog);
+	ck_assert_uint_eq(nr_free_pages(), 0);
+	ck_assert_int_eq(sys_unlink("/f"), 0);
+	ck_assert_uint_eq(nr_free_pages(), 0);          /* still open: data kept */
+	ck_assert_int_eq(sys_close(fd), 0);
+	freed = nr_free_pages();
+	ck_assert_uint_ge(freed, 8);                    /* the data pages, at least */
+	list_for_each_entry_safe(pg, tmp, &hog, lru)
+		__free_page(pg);
 }
 END_TEST
 
@@ -591,6 +962,43 @@ START_TEST(proc_pid_stat_has_52_fields)
 	ck_assert_int_gt(read_all("/proc/1/stat", buf, sizeof(buf)), 0);
 	ck_assert_int_eq(read_all("/proc/99/stat", buf, sizeof(buf)), -ENOENT);
 	ck_assert_int_eq(read_all("/proc/1/stack", buf, sizeof(buf)), 0);
+}
+END_TEST
+
+/*
+ * /proc listed in pieces while processes exit: every process alive
+ * throughout is listed once.  (Positions were indexes into the task
+ * list, so an exit before the reader's place made it skip a process.)
+ */
+START_TEST(proc_listing_skips_no_process_when_one_exits)
+{
+	static struct task_struct tasks[5];
+	char buf[64], seen[200] = "";
+	long fd, n;
+
+	sys_mkdir("/proc", 0555);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	for (int i = 0; i < 5; i++) {
+		tasks[i].pid = 2 + i;                   /* pids 2..6; we are 1 */
+		tasks[i].state = TASK_RUNNING;
+		list_add_tail(&tasks[i].tasks, &task_list);
+	}
+	fd = sys_open("/proc", O_RDONLY | O_DIRECTORY, 0);
+	ck_assert_int_ge(fd, 0);
+	/* one record per call (a 32-byte buffer holds one short name) */
+	while ((n = sys_getdents64(fd, (struct linux_dirent64 *)buf, 32)) > 0) {
+		struct linux_dirent64 *d = (struct linux_dirent64 *)buf;
+
+		strcat(seen, d->d_name);
+		strcat(seen, " ");
+		if (strcmp(d->d_name, "3") == 0)
+			list_del(&tasks[0].tasks);      /* pid 2 exits, behind us */
+	}
+	ck_assert_int_eq(n, 0);
+	sys_close(fd);
+	ck_assert_ptr_nonnull(strstr(seen, " self 1 2 3 4 5 6 "));
+	for (int i = 1; i < 5; i++)
+		list_del(&tasks[i].tasks);
 }
 END_TEST
 
@@ -694,11 +1102,22 @@ Suite *unit_suite(void)
 	tcase_add_test(core, devtmpfs_null_zero_console_nodes);
 	tcase_add_test(core, proc_pid_stat_has_52_fields);
 	tcase_add_test(core, proc_meminfo_layout_as_linux);
+	tcase_add_test(core, proc_listing_skips_no_process_when_one_exits);
 	tcase_add_test(core, tty_canonical_editing_echo_eof_intr);
 	suite_add_tcase(s, core);
 
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, lookup_errors_as_linux);
+	tcase_add_test(limits, negative_or_wrapping_position_is_einval);
+	tcase_add_test(limits, largest_size_is_a_hole);
+	tcase_add_test(limits, tmpfs_size_limit_is_enospc_and_unlink_returns_it);
+	tcase_add_test(limits, tmpfs_mount_options_as_linux);
+	tcase_add_test(limits, statfs_figures_as_linux);
+	tcase_add_test(limits, tmpfs_nr_inodes_is_enospc);
+	tcase_add_test(limits, tmpfs_mount_umount_leaks_nothing);
+	tcase_add_test(limits, deep_tree_umount_frees_everything);
+	tcase_add_test(limits, unlink_and_close_work_with_no_free_memory);
+	tcase_add_test(limits, fifo_buffers_are_freed);
 	tcase_add_test(limits, create_and_remove_errors_as_linux);
 	tcase_add_test(limits, ramfs_unlinked_file_lives_while_open);
 	tcase_add_test(limits, fd_table_full_is_emfile);

@@ -2,8 +2,8 @@
  * init - the first user process (pid 1), contract 7.
  *
  *  1. mount the kernel's file systems: proc on /proc, sysfs on /sys,
- *     devtmpfs on /dev (the directories come with the initramfs; init
- *     creates nothing);
+ *     devtmpfs on /dev, a tmpfs on /tmp (the directories come with the
+ *     initramfs; init creates nothing);
  *  2. run `/bin/sh /etc/init.sh` if that file exists (a test's script,
  *     from QEMU's fw_cfg), else an interactive `/bin/sh` on the console;
  *  3. meanwhile reap every process that exits: orphans are re-parented
@@ -26,17 +26,21 @@
 #define INIT_SCRIPT "/etc/init.sh"
 
 static const struct {
-	const char *fstype, *target;
+	const char *fstype, *target, *options;
 } mounts[] = {
-	{ "proc", "/proc" },
-	{ "sysfs", "/sys" },
-	{ "devtmpfs", "/dev" },
+	{ "proc", "/proc", NULL },
+	{ "sysfs", "/sys", NULL },
+	{ "devtmpfs", "/dev", NULL },
+	/* a tmpfs of its own, as Linux distributions mount it: filling it
+	 * stops at its size (half of RAM) and leaves / alone */
+	{ "tmpfs", "/tmp", NULL },
 };
 
 static void mount_kernel_filesystems(void)
 {
 	for (unsigned i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++)
-		if (mount(mounts[i].fstype, mounts[i].target, mounts[i].fstype, 0, NULL) < 0)
+		if (mount(mounts[i].fstype, mounts[i].target, mounts[i].fstype, 0,
+			  mounts[i].options) < 0)
 			fprintf(stderr, "init: mount %s on %s: %s\n", mounts[i].fstype,
 				mounts[i].target, strerror(errno));
 }

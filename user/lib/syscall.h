@@ -52,6 +52,9 @@
 #define SYS_mkdir          83
 #define SYS_rmdir          84
 #define SYS_unlink         87
+#define SYS_mknod         133
+#define SYS_statfs        137
+#define SYS_fstatfs       138
 #define SYS_setpgid       109
 #define SYS_getppid       110
 #define SYS_getpgrp       111

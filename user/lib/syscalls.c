@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -163,6 +164,27 @@ int chdir(const char *path)
 int mkdir(const char *path, mode_t mode)
 {
 	return (int)syscall_ret(syscall2(SYS_mkdir, path, mode));
+}
+
+/* dev as Linux's new_encode_dev of major/minor (makedev in sys/stat.h) */
+int mknod(const char *path, mode_t mode, dev_t dev)
+{
+	return (int)syscall_ret(syscall3(SYS_mknod, path, mode, dev));
+}
+
+int mkfifo(const char *path, mode_t mode)
+{
+	return mknod(path, S_IFIFO | (mode & 07777), 0);
+}
+
+int statfs(const char *path, struct statfs *buf)
+{
+	return (int)syscall_ret(syscall2(SYS_statfs, path, buf));
+}
+
+int fstatfs(int fd, struct statfs *buf)
+{
+	return (int)syscall_ret(syscall2(SYS_fstatfs, fd, buf));
 }
 
 int rmdir(const char *path)

@@ -40,6 +40,7 @@ static const int calls[] = {
 	32, 33, 39, 61, 63, 74, 75,     /* dup dup2 getpid wait4 uname fsync fdatasync */
 	79, 83, 84, 87,                 /* getcwd mkdir rmdir unlink */
 	109, 110, 111, 112, 162,        /* setpgid getppid getpgrp setsid sync */
+	137, 138,                       /* statfs fstatfs */
 	217, 228, 257, 293,             /* getdents64 clock_gettime openat pipe2 */
 	500, -1,                        /* numbers nobody implements */
 };

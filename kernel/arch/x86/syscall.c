@@ -113,6 +113,9 @@ SYSCALL1(chdir, U(const char))
 SYSCALL2(mkdir, U(const char), umode_t)
 SYSCALL1(rmdir, U(const char))
 SYSCALL1(unlink, U(const char))
+SYSCALL3(mknod, U(const char), umode_t, unsigned int)
+SYSCALL2(statfs, U(const char), U(struct statfs))
+SYSCALL2(fstatfs, unsigned int, U(struct statfs))
 SYSCALL2(setpgid, pid_t, pid_t)
 SYSCALL0(getppid)
 SYSCALL0(getpgrp)
@@ -143,7 +146,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(uname), SYSCALL_ENTRY(fsync), SYSCALL_ENTRY(fdatasync),
 	SYSCALL_ENTRY(ftruncate),
 	SYSCALL_ENTRY(getcwd), SYSCALL_ENTRY(chdir), SYSCALL_ENTRY(mkdir),
-	SYSCALL_ENTRY(rmdir), SYSCALL_ENTRY(unlink), SYSCALL_ENTRY(setpgid),
+	SYSCALL_ENTRY(rmdir), SYSCALL_ENTRY(unlink), SYSCALL_ENTRY(mknod),
+	SYSCALL_ENTRY(statfs), SYSCALL_ENTRY(fstatfs), SYSCALL_ENTRY(setpgid),
 	SYSCALL_ENTRY(getppid), SYSCALL_ENTRY(getpgrp), SYSCALL_ENTRY(setsid),
 	SYSCALL_ENTRY(sync), SYSCALL_ENTRY(mount), SYSCALL_ENTRY(umount2),
 	SYSCALL_ENTRY(reboot), SYSCALL_ENTRY(getdents64),

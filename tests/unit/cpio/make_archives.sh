@@ -14,3 +14,10 @@ chmod 755 init
 # a file of several pages, bytes i*13 mod 256 (the test recomputes them)
 python3 -c 'import sys; sys.stdout.buffer.write(bytes((i*13) % 256 for i in range(20000)))' > bin/big
 find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../good.cpio
+# a second archive to concatenate with the first: a new file, and one
+# that replaces the first archive's etc/motd
+mkdir -p ../extra/etc
+cd ../extra
+printf 'early\n' > etc/early
+printf 'replaced\n' > etc/motd
+find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../extra.cpio

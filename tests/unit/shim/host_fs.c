@@ -85,6 +85,8 @@ int ksym_snprint(char *buf, size_t len, unsigned long addr)
  * test task with descriptors 0-2 on the console and cwd "/". */
 void host_vfs_init(void)
 {
+	if (names_cache_init())
+		abort();
 	init_ramfs_fs();
 	init_devtmpfs();
 	init_proc_fs();

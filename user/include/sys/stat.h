@@ -54,10 +54,14 @@ _Static_assert(sizeof(struct stat) == 144, "x86-64 Linux struct stat");
 /* major/minor as Linux's new_encode_dev packs them into dev_t */
 #define major(d) ((unsigned int)((((d) >> 32) & 0xfffff000) | (((d) >> 8) & 0xfff)))
 #define minor(d) ((unsigned int)((((d) >> 12) & 0xffffff00) | ((d) & 0xff)))
+#define makedev(ma, mi) ((dev_t)((((ma) & 0xfffull) << 8) | (((ma) & ~0xfffull) << 32) | \
+				 ((mi) & 0xffull) | (((mi) & ~0xffull) << 12)))
 
 int stat(const char *path, struct stat *st);
 int lstat(const char *path, struct stat *st);
 int fstat(int fd, struct stat *st);
 int mkdir(const char *path, mode_t mode);
+int mknod(const char *path, mode_t mode, dev_t dev);
+int mkfifo(const char *path, mode_t mode);
 
 #endif
