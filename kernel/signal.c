@@ -282,8 +282,11 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 	};
 	frame.info.si_signo = sig;
 	/* the SSE registers too: the handler may use them (a 512-byte
-	 * kmalloc object is 512-aligned, as fxsave needs 16) */
-	fx = kmalloc(FXSAVE_SIZE, GFP_KERNEL);
+	 * kmalloc object is 512-aligned, as fxsave needs 16).  Zeroed:
+	 * fxsave writes only bytes 0..415, and the rest of a recycled
+	 * buffer is whatever kernel object lived there before -- copied to
+	 * the user's stack it would hand out kernel pointers. */
+	fx = kzalloc(FXSAVE_SIZE, GFP_KERNEL);
 	if (!fx)
 		return -ENOMEM;
 	fpu_save_current(fx);

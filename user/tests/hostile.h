@@ -1,0 +1,82 @@
+/*
+ * hostile.h - the little harness the hostile_* programs share.
+ *
+ * Each hostile program attacks one promise the kernel makes to user space
+ * (docs/processes.md, "What the kernel promises a hostile program") and
+ * prints one TEST line per case in the layout of user/tests/syscalls.c,
+ * then "<N> passed, <M> failed".  A case is `static void t_name(void)`
+ * using CHECK(); main() runs the table through hostile_run().
+ */
+#ifndef HOSTILE_H
+#define HOSTILE_H
+
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+
+static const char *hostile_suite;
+static const char *hostile_case;
+static int hostile_failed_now, hostile_skipped_now;
+
+static void hostile_fail(int line, const char *what)
+{
+	if (!hostile_failed_now)
+		printf("TEST %s.%s FAIL: line %d: %s (errno %d %s)\n", hostile_suite,
+		       hostile_case, line, what, errno, strerror(errno));
+	hostile_failed_now = 1;
+}
+
+#define CHECK(cond) do { if (!(cond)) hostile_fail(__LINE__, #cond); } while (0)
+/* CHECK_MSG: as CHECK, with a formatted reason */
+#define CHECK_MSG(cond, ...) do {                                               \
+		if (!(cond) && !hostile_failed_now) {                           \
+			char m_[160];                                           \
+			snprintf(m_, sizeof(m_), __VA_ARGS__);                  \
+			hostile_fail(__LINE__, m_);                             \
+		}                                                               \
+	} while (0)
+
+static inline void hostile_skip(const char *why)
+{
+	printf("TEST %s.%s SKIP: %s\n", hostile_suite, hostile_case, why);
+	hostile_skipped_now = 1;
+}
+
+struct hostile_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+/* Run every case (or only the one named `only`); returns main's status. */
+static inline int hostile_run(const char *suite, const struct hostile_case *c, int n,
+			      const char *only)
+{
+	int passed = 0, failed = 0, skipped = 0;
+
+	hostile_suite = suite;
+	for (int i = 0; i < n; i++) {
+		if (only && strcmp(only, c[i].name))
+			continue;
+		hostile_case = c[i].name;
+		hostile_failed_now = hostile_skipped_now = 0;
+		fflush(stdout);
+		c[i].fn();
+		fflush(stdout);
+		if (hostile_failed_now)
+			failed++;
+		else if (hostile_skipped_now)
+			skipped++;
+		else {
+			printf("TEST %s.%s PASS\n", suite, c[i].name);
+			passed++;
+		}
+	}
+	printf("%d passed, %d failed", passed, failed);
+	if (skipped)
+		printf(", %d skipped", skipped);
+	printf("\n");
+	fflush(stdout);
+	return failed ? 1 : 0;
+}
+
+#endif /* HOSTILE_H */
