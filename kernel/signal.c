@@ -19,7 +19,8 @@
  *                           libc's restorer, which calls rt_sigreturn(15) to
  *                           restore them.
  *
- * SIGKILL cannot be caught, blocked or ignored.  Interrupted system calls
+ * SIGKILL cannot be caught, blocked or ignored -- except by pid 1, which
+ * is sent nothing it has no handler for.  Interrupted system calls
  * return -EINTR (no SA_RESTART restarting).
  */
 #define pr_fmt(fmt) "signal: " fmt
@@ -72,6 +73,12 @@ static void __send_sig(int sig, struct task_struct *t)
 
 	/* An ignored signal is dropped at once, as Linux does. */
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig))))
+		return;
+	/* init gets only the signals it has a handler for: the default
+	 * action would end pid 1, and with it the machine.  SIGKILL and
+	 * SIGSTOP too (Linux's SIGNAL_UNKILLABLE, sig_task_ignored()); a
+	 * fault in init is force_sig() and still kills it. */
+	if (t == init_process && h == SIG_DFL)
 		return;
 	t->sig_pending |= sigmask(sig);
 	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
