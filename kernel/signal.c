@@ -66,6 +66,28 @@ bool signal_pending(struct task_struct *t)
 	return (READ_ONCE(t->sig_pending) & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
 }
 
+/*
+ * Will t die of a signal it has already been sent?  SIGKILL, or any
+ * unblocked signal whose action is the default "terminate": Linux turns
+ * those into a group SIGKILL as they are sent (complete_signal()), and its
+ * fatal_signal_pending() then sees them the same way.  Long system calls
+ * (fork, a big console write) check it to stop early.
+ */
+bool fatal_signal_pending(struct task_struct *t)
+{
+	u64 ready = READ_ONCE(t->sig_pending) & ~(t->sig_blocked & ~UNBLOCKABLE);
+
+	if (ready & sigmask(SIGKILL))
+		return true;
+	for (; ready; ready &= ready - 1) {
+		int sig = __builtin_ctzll(ready) + 1;
+
+		if (sig_handler(t, sig) == SIG_DFL && !sig_default_ignored(sig))
+			return true;
+	}
+	return false;
+}
+
 /* Caller has interrupts off. */
 static void __send_sig(int sig, struct task_struct *t)
 {

@@ -87,5 +87,9 @@ void force_sig(int sig);
 
 /* pid 1, once it is a user process (orphans are reparented to it). */
 extern struct task_struct *init_process;
+/* Test seam (kernel/tests/user_test.c): called, when set, by fork right
+ * after the child's task exists and before it is a member of anything --
+ * where a signal to the parent's group can arrive.  NULL otherwise. */
+extern void (*fork_test_hook)(struct task_struct *child);
 
 #endif /* SPINDLE_PROCESS_H */

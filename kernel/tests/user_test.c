@@ -69,6 +69,7 @@ KTEST(user, uaccess_unmapped_fixup)
 #include <spindle/process.h>
 #include <spindle/sched.h>
 #include <spindle/printk.h>
+#include <spindle/signal.h>
 
 static unsigned long free_at_start;     /* pages free before the first process */
 
@@ -108,6 +109,29 @@ USER_CASE(exec)
 USER_CASE(fpu)
 USER_CASE(reboot)
 USER_CASE(fuzz)
+
+/* fork_killed: SIGKILL to the forker's group right after the child's task
+ * is created, once, for the forking child the user side sets up (a group
+ * leader whose parent is a user process; usertest.c says why). */
+static bool fork_kill_done;
+
+static void fork_kill_group(struct task_struct *child)
+{
+	(void)child;
+	if (fork_kill_done || current->pgid != current->pid ||
+	    !current->parent || !current->parent->mm)
+		return;
+	fork_kill_done = true;
+	kill_pgrp(current->pgid, SIGKILL);
+}
+
+KTEST(user, fork_killed)
+{
+	fork_kill_done = false;
+	fork_test_hook = fork_kill_group;
+	run_user_case(kt, "fork_killed");
+	fork_test_hook = NULL;
+}
 
 /* Every process above has exited and been reaped: their address spaces,
  * page tables, kernel stacks and task structures must all be back. */
