@@ -356,12 +356,18 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case TIOCGPGRP:
 		return copy_to_user(p, &tty->pgrp, sizeof(int)) ? -EFAULT : 0;
 	case TIOCSPGRP: {
-		int pgrp;
+		int pgrp, sid;
 
 		if (copy_from_user(&pgrp, p, sizeof(pgrp)))
 			return -EFAULT;
 		if (pgrp < 0)
 			return -EINVAL;
+		/* as Linux's tiocspgrp(): a group that exists, in our session */
+		sid = session_of_pgrp(pgrp);
+		if (sid < 0)
+			return -ESRCH;
+		if (sid != current->sid)
+			return -EPERM;
 		tty->pgrp = pgrp;
 		return 0;
 	}

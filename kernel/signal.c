@@ -133,6 +133,16 @@ void force_sig(int sig)
 	local_irq_restore(flags);
 }
 
+/* A fault's signal, with what its siginfo says: si_code (FPE_FLTDIV ...)
+ * and si_addr (the faulting instruction or address). */
+void force_sig_fault(int sig, int code, unsigned long addr)
+{
+	current->fault_sig = sig;
+	current->fault_code = code;
+	current->fault_addr = addr;
+	force_sig(sig);
+}
+
 /* Send sig to every process for which match(t, arg); sig 0 only checks
  * that one exists.  Returns 0 if any matched, -ESRCH if none. */
 static int send_sig_matching(int sig, bool (*match)(struct task_struct *, long), long arg)
@@ -310,6 +320,11 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 		.oldmask = current->sig_blocked, .fpstate = fp_addr,
 	};
 	frame.info.si_signo = sig;
+	if (sig == current->fault_sig) {        /* si_code 0 otherwise: SI_USER */
+		frame.info.si_code = current->fault_code;
+		memcpy(frame.info.fields, &current->fault_addr, sizeof(u64));   /* si_addr */
+		current->fault_sig = 0;
+	}
 	/* the SSE registers too: the handler may use them (a 512-byte
 	 * kmalloc object is 512-aligned, as fxsave needs 16).  Zeroed:
 	 * fxsave writes only bytes 0..415, and the rest of a recycled

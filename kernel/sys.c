@@ -52,6 +52,31 @@ static bool pgrp_in_session(int pgrp, int sid)
 }
 
 /*
+ * The session of process group pgrp, for TIOCSPGRP (Linux's
+ * session_of_pgrp()): that of a member, else that of the process whose
+ * pid it is; -ESRCH when the number is nobody's.
+ */
+int session_of_pgrp(int pgrp)
+{
+	struct task_struct *t;
+	unsigned long flags = local_irq_save();
+	int sid = -ESRCH, pid_sid = -ESRCH;
+
+	list_for_each_entry(t, &task_list, tasks) {
+		if (!t->sighand || t->state == TASK_DEAD)
+			continue;
+		if (t->pgid == pgrp) {
+			sid = t->sid;
+			break;
+		}
+		if (t->pid == pgrp)
+			pid_sid = t->sid;
+	}
+	local_irq_restore(flags);
+	return sid >= 0 ? sid : pid_sid;
+}
+
+/*
  * setpgid(pid, pgid): move pid (0: the caller) -- the caller or one of
  * its children -- into process group pgid (0: its own pid).  A shell
  * puts each job in its own group, so that ^C reaches the job only.
