@@ -285,7 +285,10 @@ static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
 	ssize_t done = 0;
 
 	(void)pos;
-	mutex_lock(&tty->write_lock);
+	/* another writer may hold it for seconds: wait killably (Linux's
+	 * tty_write_lock() waits interruptibly too) */
+	if (mutex_lock_interruptible(&tty->write_lock))
+		return -EINTR;
 	while (iov_iter_count(from)) {
 		size_t want = min(sizeof(buf), iov_iter_count(from));
 		size_t n;

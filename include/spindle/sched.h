@@ -176,6 +176,9 @@ int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
 void do_exit(int code) __attribute__((noreturn));
 
+/* Does t have a signal to act on (pending, not blocked)?  kernel/signal.c;
+ * here too because sleeping code tests it (signal.h has the rest). */
+bool signal_pending(struct task_struct *t);
 /* The session of process group pgrp (or of process pgrp), or -ESRCH
  * (kernel/sys.c; TIOCSPGRP checks it). */
 int session_of_pgrp(int pgrp);

@@ -11,6 +11,9 @@
  *   write_interrupted  the same with SIGUSR1, which the child handles:
  *                      write() returns the bytes written so far, more than
  *                      0 and fewer than 4 MiB, as Linux's n_tty_write().
+ *   write_lock_killed  a second writer, asleep on the console's write lock
+ *                      behind a 4 MiB write, dies of SIGKILL while the big
+ *                      write is still going.
  * read (the scenario types two lines, each after a prompt):
  *   read_efault        a read into an unmapped buffer fails with EFAULT
  *                      and the line stays: the next read returns all of it
@@ -140,6 +143,63 @@ static void t_write_interrupted(void)
 	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
 }
 
+/* Is pid asleep waiting for a mutex (the console's write lock)? */
+static int in_mutex_wait(pid_t pid)
+{
+	char path[64], buf[2048];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strstr(buf, "mutex_lock") != NULL && strstr(buf, "tty_write") != NULL;
+}
+
+static int write_small(void)
+{
+	write(1, "hostile_console: the waiter wrote\n", 34);
+	return 0;
+}
+
+/* A writer waiting for the console's write lock behind a 4 MiB write
+ * dies of SIGKILL at once -- while the big writer is still writing. */
+static void t_write_lock_killed(void)
+{
+	pid_t big_writer = start_big_writer(write_all_big), waiter;
+	int st;
+
+	if (big_writer <= 0)
+		return;
+	waiter = fork();
+	if (waiter == 0)
+		_exit(write_small());
+	CHECK(waiter > 0);
+	while (waiter > 0 && !in_mutex_wait(waiter)) {
+		if (waitpid(waiter, &st, WNOHANG) == waiter) {
+			CHECK_MSG(0, "the waiter ended before it waited (status %#x)", st);
+			waiter = -1;
+			break;
+		}
+		sched_yield();
+	}
+	if (waiter > 0) {
+		CHECK(kill(waiter, SIGKILL) == 0);
+		CHECK(waitpid(waiter, &st, 0) == waiter);
+		CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "waiter status %#x", st);
+		/* it died first: the big write is still going */
+		CHECK(waitpid(big_writer, &st, WNOHANG) == 0);
+	}
+	kill(big_writer, SIGKILL);
+	waitpid(big_writer, &st, 0);
+	printf("\n");
+}
+
 /* --- reading --- */
 
 /* A page we own, followed by one that is unmapped. */
@@ -192,6 +252,7 @@ static void t_read_partial(void)
 static const struct hostile_case write_cases[] = {
 	{ "write_killed", t_write_killed },
 	{ "write_interrupted", t_write_interrupted },
+	{ "write_lock_killed", t_write_lock_killed },
 };
 
 static const struct hostile_case read_cases[] = {
@@ -202,7 +263,7 @@ static const struct hostile_case read_cases[] = {
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "write") == 0)
-		return hostile_run("hostile_console", write_cases, 2, argc > 2 ? argv[2] : NULL);
+		return hostile_run("hostile_console", write_cases, 3, argc > 2 ? argv[2] : NULL);
 	if (argc > 1 && strcmp(argv[1], "read") == 0)
 		return hostile_run("hostile_console", read_cases, 2, argc > 2 ? argv[2] : NULL);
 	fprintf(stderr, "usage: hostile_console write|read [case]\n");
