@@ -32,6 +32,7 @@
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
+#include <spindle/ratelimit.h>
 #include <spindle/mm.h>
 #include <asm/ptrace.h>
 #include <asm/desc.h>
@@ -391,9 +392,9 @@ long sys_rt_sigreturn(void)
 	return regs->rax;                       /* what the interrupted code had */
 bad:
 	kfree(fx);
-	printk(KERN_INFO "%s[%d]: bad frame in rt_sigreturn ip %llx sp %llx\n",
-	       current->comm, current->pid, (unsigned long long)regs->rip,
-	       (unsigned long long)regs->rsp);
+	printk_ratelimited(KERN_INFO "%s[%d]: bad frame in rt_sigreturn ip %llx sp %llx\n",
+			   current->comm, current->pid, (unsigned long long)regs->rip,
+			   (unsigned long long)regs->rsp);
 	force_sig(SIGSEGV);
 	return 0;
 }
@@ -419,8 +420,8 @@ static void do_signal(struct pt_regs *regs)
 	if (ka->sa_handler == SIG_IGN)
 		return;
 	if (setup_rt_frame(sig, ka, regs)) {
-		printk(KERN_INFO "%s[%d]: cannot deliver signal %d (no restorer or bad stack), killing it\n",
-		       t->comm, t->pid, sig);
+		printk_ratelimited(KERN_INFO "%s[%d]: cannot deliver signal %d (no restorer or bad stack), killing it\n",
+				   t->comm, t->pid, sig);
 		do_group_exit(W_EXITCODE(0, SIGSEGV));
 	}
 }

@@ -9,6 +9,10 @@
  *   segv_flood      200 children segfault as fast as they can; the kernel's
  *                   "segfault at" lines are rate-limited (the scenario counts
  *                   them: at most 10 per 5 s, as Linux's printk_ratelimited)
+ *   sigreturn_flood 200 rt_sigreturns with a bad frame: the same for "bad
+ *                   frame in rt_sigreturn"
+ *   exec_flood      200 execs of a PIE-typed file: ENOEXEC each time, and the
+ *                   same for "not a static non-PIE executable"
  *   tiocspgrp       the console's foreground group can only be set to a
  *                   group that exists (ESRCH) in our own session (EPERM)
  */
@@ -21,6 +25,7 @@
 #include <stdint.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
+#include <fcntl.h>
 #include "hostile.h"
 
 #define FPE_INTDIV      1
@@ -154,6 +159,52 @@ static void t_segv_flood(void)
 	CHECK_MSG(bad == 0, "%d of %d children did not die of SIGSEGV", bad, FLOOD);
 }
 
+/* rt_sigreturn with the stack pointer in unmapped memory: a bad frame */
+static void bad_sigreturn(void)
+{
+	__asm__ volatile("movq $16, %%rsp\n\t"
+			 "movl $15, %%eax\n\t"
+			 "syscall" : : : "memory");
+}
+
+static void t_sigreturn_flood(void)
+{
+	int bad = 0;
+
+	for (int i = 0; i < FLOOD; i++) {
+		int st = fault_status(bad_sigreturn, 0);
+
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+			bad++;
+	}
+	CHECK_MSG(bad == 0, "%d of %d children did not die of SIGSEGV", bad, FLOOD);
+}
+
+/* exec of a PIE-typed ELF: ENOEXEC, and a log line -- rate-limited */
+static void t_exec_flood(void)
+{
+	static char hdr[4096];
+	char *argv[] = { "/tmp/hostile_dyn", NULL };
+	int fd = open("/tests/hostile_traps", O_RDONLY), bad = 0;
+	long n;
+
+	CHECK(fd >= 0);
+	n = fd >= 0 ? read(fd, hdr, sizeof(hdr)) : -1;
+	close(fd);
+	CHECK(n == sizeof(hdr));
+	hdr[16] = 3;                            /* e_type = ET_DYN */
+	fd = open("/tmp/hostile_dyn", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	CHECK(fd >= 0 && write(fd, hdr, n) == n);
+	close(fd);
+	for (int i = 0; i < FLOOD; i++) {
+		errno = 0;
+		if (execve(argv[0], argv, NULL) != -1 || errno != ENOEXEC)
+			bad++;
+	}
+	unlink("/tmp/hostile_dyn");
+	CHECK_MSG(bad == 0, "%d of %d execs did not fail with ENOEXEC", bad, FLOOD);
+}
+
 static void t_tiocspgrp(void)
 {
 	pid_t mine = tcgetpgrp(0), child;
@@ -204,6 +255,8 @@ static const struct hostile_case cases[] = {
 	{ "simd_sigfpe", t_simd_sigfpe },
 	{ "int_div", t_int_div },
 	{ "segv_flood", t_segv_flood },
+	{ "sigreturn_flood", t_sigreturn_flood },
+	{ "exec_flood", t_exec_flood },
 	{ "tiocspgrp", t_tiocspgrp },
 };
 
