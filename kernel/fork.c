@@ -37,14 +37,20 @@ static void link_child(struct task_struct *child)
 	local_irq_restore(flags);
 }
 
-/* Undo create_task() for a child that never ran. */
+/* Undo create_task() for a child that never ran.  Someone may still hold
+ * a reference -- /proc found it on the task list -- so p->stack goes NULL
+ * before the stack is freed, with interrupts off: stack_trace_save_tsk()
+ * (/proc/<pid>/stack) tests it the same way and must not walk a freed
+ * stack. */
 static void free_unborn(struct task_struct *p)
 {
 	unsigned long flags = local_irq_save();
+	void *stack = p->stack;
 
 	list_del_init(&p->tasks);
+	p->stack = NULL;
 	local_irq_restore(flags);
-	kstack_free(p->stack);
+	kstack_free(stack);
 	kfree(p->sighand);
 	kfree(p->fpu_state);
 	p->state = TASK_DEAD;
