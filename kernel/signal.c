@@ -131,6 +131,7 @@ void force_sig(int sig)
 	if (t->sighand && t->sighand->action[sig - 1].sa_handler == SIG_IGN)
 		t->sighand->action[sig - 1].sa_handler = SIG_DFL;
 	t->sig_pending |= sigmask(sig);
+	t->sig_forced |= sigmask(sig);          /* a fault: even init dies of it */
 	local_irq_restore(flags);
 }
 
@@ -223,8 +224,10 @@ long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 		*cur = new;
 		/* setting SIG_IGN drops what is pending (POSIX) */
 		if (new.sa_handler == SIG_IGN ||
-		    (new.sa_handler == SIG_DFL && sig_default_ignored(sig)))
+		    (new.sa_handler == SIG_DFL && sig_default_ignored(sig))) {
 			current->sig_pending &= ~sigmask(sig);
+			current->sig_forced &= ~sigmask(sig);
+		}
 	}
 	return 0;
 }
@@ -405,15 +408,24 @@ static void do_signal(struct pt_regs *regs)
 	struct task_struct *t = current;
 	u64 ready = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
 	struct sigaction *ka;
+	bool forced;
 	int sig;
 
 	if (!ready)
 		return;
 	sig = __builtin_ctzll(ready) + 1;
 	t->sig_pending &= ~sigmask(sig);
+	forced = t->sig_forced & sigmask(sig);
+	t->sig_forced &= ~sigmask(sig);
 	ka = &t->sighand->action[sig - 1];
 	if (sig == SIGKILL || ka->sa_handler == SIG_DFL) {
 		if (sig != SIGKILL && sig_default_ignored(sig))
+			return;
+		/* sent while init had a handler, which it has since reset:
+		 * dropped now, as at sending (Linux's get_signal() does the
+		 * same for SIGNAL_UNKILLABLE).  A fault's force_sig() still
+		 * kills it. */
+		if (t == init_process && sig != SIGKILL && !forced)
 			return;
 		do_group_exit(W_EXITCODE(0, sig));
 	}

@@ -96,6 +96,7 @@ struct task_struct {
 	int pgid, sid;                  /* process group and session */
 	u64 sig_pending;                /* bit sig-1: sent, not yet acted on */
 	u64 sig_blocked;                /* rt_sigprocmask's mask */
+	u64 sig_forced;                 /* of sig_pending: sent by force_sig() (a fault) */
 	struct sighand_struct *sighand; /* actions per signal; NULL: kernel thread */
 	/* the siginfo of a fault's signal (force_sig_fault()): si_code and
 	 * si_addr for the frame of signal fault_sig; 0 when none */
