@@ -66,6 +66,7 @@ struct tty_struct {
 	struct wait_queue_head read_wait;       /* readers: a line is ready */
 	struct wait_queue_head flip_wait;       /* the tty thread: raw input */
 	int pgrp;                               /* foreground process group */
+	struct mutex read_lock;                 /* one reader moves c_tail at a time */
 	struct mutex write_lock;
 };
 
@@ -73,6 +74,7 @@ static struct tty_struct console_tty = {
 	.lock = __SPIN_LOCK_UNLOCKED(console_tty.lock),
 	.read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
 	.flip_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.flip_wait),
+	.read_lock = __MUTEX_INITIALIZER(console_tty.read_lock),
 	.write_lock = __MUTEX_INITIALIZER(console_tty.write_lock),
 };
 
@@ -186,53 +188,71 @@ static int tty_thread(void *unused)
 /*
  * Copy out at most one line.  Returns bytes copied, 0 at an EOF mark,
  * -EAGAIN when nothing is ready.
+ *
+ * Bytes leave cooked[] only once they are in the reader's buffer: each
+ * chunk is gathered with a private tail, copied, and then the tail moves
+ * past what the copy took.  A buffer that runs into an unmapped page gets
+ * what fits (or -EFAULT if nothing did) and the rest of the line stays
+ * for the next read -- a typed line is not lost to a bad pointer.  Readers
+ * hold read_lock, so nobody else moves the tail meanwhile.
  */
 static ssize_t tty_take(struct tty_struct *tty, struct iov_iter *to)
 {
 	char buf[64];
+	unsigned int after[64];         /* the tail just past buf[i] */
 	ssize_t done = 0;
 
 	for (;;) {
 		unsigned long flags;
-		size_t n = 0;
+		unsigned int tail, start;
+		size_t n = 0, copied;
 		bool stop = false, eof = false;
 
 		spin_lock_irqsave(&tty->lock, flags);
-		while (tty->c_head != tty->c_tail && n < sizeof(buf) &&
-		       n < iov_iter_count(to)) {
-			short v = tty->cooked[tty->c_tail % TTY_COOKED];
+		tail = start = tty->c_tail;
+		while (tty->c_head != tail && n < sizeof(buf) && n < iov_iter_count(to)) {
+			short v = tty->cooked[tail % TTY_COOKED];
 
 			if (v == TTY_BREAK) {           /* end of a ^D-pushed line */
-				tty->c_tail++;
 				if (done || n) {
+					tail++;
 					stop = true;
 					break;
 				}
+				start = ++tail;         /* a leftover mark: drop it */
 				continue;
 			}
 			if (v == TTY_EOF) {             /* alone, it is the read: 0 */
 				if (!done && !n) {
-					tty->c_tail++;
+					start = ++tail;
 					eof = true;
 				}
 				stop = true;
 				break;
 			}
-			tty->c_tail++;
-			buf[n++] = (char)v;
+			buf[n] = (char)v;
+			after[n++] = ++tail;
 			if (v == '\n') {
 				stop = true;
 				break;
 			}
 		}
-		if (tty->c_head == tty->c_tail)
+		if (tty->c_head == tail)
 			stop = true;
+		tty->c_tail = start;            /* marks dropped above are gone */
 		spin_unlock_irqrestore(&tty->lock, flags);
-		if (n && copy_to_iter(buf, n, to) < n)
-			return done ? done : -EFAULT;
-		done += n;
 		if (eof)
 			return 0;
+		copied = n ? copy_to_iter(buf, n, to) : 0;
+		spin_lock_irqsave(&tty->lock, flags);
+		if (copied == n)
+			tty->c_tail = tail;     /* and a closing mark, if any */
+		else if (copied)
+			tty->c_tail = after[copied - 1];
+		spin_unlock_irqrestore(&tty->lock, flags);
+		done += copied;
+		if (copied < n)
+			return done ? done : -EFAULT;
 		if (stop || !iov_iter_count(to))
 			return done ? done : -EAGAIN;
 	}
@@ -244,8 +264,11 @@ static ssize_t tty_read(struct file *f, struct iov_iter *to, loff_t *pos)
 
 	(void)pos;
 	for (;;) {
-		ssize_t n = tty_take(tty, to);
+		ssize_t n;
 
+		mutex_lock(&tty->read_lock);
+		n = tty_take(tty, to);
+		mutex_unlock(&tty->read_lock);
 		if (n != -EAGAIN || (f->f_flags & O_NONBLOCK))
 			return n;
 		wait_event_interruptible(tty->read_wait,
@@ -262,10 +285,27 @@ static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
 	ssize_t done = 0;
 
 	(void)pos;
-	mutex_lock(&tty->write_lock);
+	/* another writer may hold it for seconds: wait killably (Linux's
+	 * tty_write_lock() waits interruptibly too) */
+	if (mutex_lock_interruptible(&tty->write_lock))
+		return -EINTR;
 	while (iov_iter_count(from)) {
 		size_t want = min(sizeof(buf), iov_iter_count(from));
-		size_t n = copy_from_iter(buf, want, from);
+		size_t n;
+
+		/*
+		 * A console write of megabytes takes seconds (every byte goes
+		 * out through the UART and the VGA mirror).  Stop for a
+		 * signal, as Linux's n_tty_write() does: a dying task at once,
+		 * another with the count written so far (or -EINTR if none;
+		 * Linux would restart the call under SA_RESTART).
+		 */
+		if (signal_pending(current)) {
+			if (!done)
+				done = -EINTR;
+			break;
+		}
+		n = copy_from_iter(buf, want, from);
 
 		if (n)
 			console_write_raw(buf, n);
@@ -319,12 +359,18 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case TIOCGPGRP:
 		return copy_to_user(p, &tty->pgrp, sizeof(int)) ? -EFAULT : 0;
 	case TIOCSPGRP: {
-		int pgrp;
+		int pgrp, sid;
 
 		if (copy_from_user(&pgrp, p, sizeof(pgrp)))
 			return -EFAULT;
 		if (pgrp < 0)
 			return -EINVAL;
+		/* as Linux's tiocspgrp(): a group that exists, in our session */
+		sid = session_of_pgrp(pgrp);
+		if (sid < 0)
+			return -ESRCH;
+		if (sid != current->sid)
+			return -EPERM;
 		tty->pgrp = pgrp;
 		return 0;
 	}

@@ -46,6 +46,7 @@
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
+#include <spindle/ratelimit.h>
 #include <spindle/elf.h>
 #include <spindle/mm.h>
 #include <asm/ptrace.h>
@@ -218,8 +219,9 @@ static int check_elf_header(struct linux_binprm *b)
 		return -ENOEXEC;
 	if (eh->e_type != ET_EXEC) {
 		/* ET_DYN: a PIE or a shared library; Linux would relocate it */
-		pr_info("%s: not a static non-PIE executable (ELF type %u)\n",
-			b->filename, eh->e_type);
+		/* rate-limited, as every line a user can cause at will */
+		printk_ratelimited(KERN_INFO "%s: not a static non-PIE executable (ELF type %u)\n",
+				   b->filename, eh->e_type);
 		return -ENOEXEC;
 	}
 	return 0;
@@ -332,7 +334,8 @@ static int load_elf_binary(struct linux_binprm *b)
 		return err;
 	for (int i = 0; i < b->eh.e_phnum; i++) {
 		if (b->ph[i].p_type == PT_INTERP) {
-			pr_info("%s: dynamically linked, not supported\n", b->filename);
+			printk_ratelimited(KERN_INFO "%s: dynamically linked, not supported\n",
+					   b->filename);
 			return -ENOEXEC;
 		}
 	}

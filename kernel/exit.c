@@ -9,7 +9,9 @@
  * the status and frees the rest ("reaping").
  *
  * A parent that exits first leaves orphans: they are given to pid 1
- * (init), whose job includes reaping them.  When pid 1 is not a user
+ * (init), whose job includes reaping them.  init itself must never exit:
+ * signals it has no handler for are not delivered to it (signal.c), and
+ * if it exits anyway the kernel panics, as Linux does.  When pid 1 is not a user
  * process (no /init, so the kernel runs alone) orphans have nobody and
  * reap themselves on exit.
  *
@@ -30,6 +32,7 @@
 #include <spindle/uaccess.h>
 #include <spindle/sched.h>
 #include <spindle/errno.h>
+#include <spindle/printk.h>
 #include <spindle/mm.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
@@ -91,6 +94,11 @@ void exit_process(struct task_struct *t, int code)
 
 	if (!t->mm && !t->parent && !t->sighand && list_empty(&t->children))
 		return;                         /* a kernel thread, nothing to do */
+	/* pid 1 is the reaper of every orphan and holds the console: with it
+	 * gone the machine can only sit idle.  Linux panics here, in these
+	 * words, and so a test whose init dies fails at once. */
+	if (t == init_process)
+		panic("Attempted to kill init! exitcode=0x%08x", code);
 	exit_mm(t);
 	exit_files(t);
 	fpu_free(t);

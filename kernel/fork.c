@@ -24,6 +24,8 @@
 #include <asm/pgtable.h>
 
 
+void (*fork_test_hook)(struct task_struct *child);
+
 /* Make child a child of the current task; interrupts off inside. */
 static void link_child(struct task_struct *child)
 {
@@ -35,14 +37,20 @@ static void link_child(struct task_struct *child)
 	local_irq_restore(flags);
 }
 
-/* Undo create_task() for a child that never ran. */
+/* Undo create_task() for a child that never ran.  Someone may still hold
+ * a reference -- /proc found it on the task list -- so p->stack goes NULL
+ * before the stack is freed, with interrupts off: stack_trace_save_tsk()
+ * (/proc/<pid>/stack) tests it the same way and must not walk a freed
+ * stack. */
 static void free_unborn(struct task_struct *p)
 {
 	unsigned long flags = local_irq_save();
+	void *stack = p->stack;
 
 	list_del_init(&p->tasks);
+	p->stack = NULL;
 	local_irq_restore(flags);
-	kstack_free(p->stack);
+	kstack_free(stack);
 	kfree(p->sighand);
 	kfree(p->fpu_state);
 	p->state = TASK_DEAD;
@@ -53,13 +61,18 @@ long sys_fork(void)
 {
 	struct task_struct *parent = current, *child;
 	struct pt_regs *regs;
+	unsigned long flags;
 	int err = -ENOMEM;
 
 	if (!parent->mm)
 		return -EINVAL;
+	if (fatal_signal_pending(parent))
+		return -EINTR;                  /* dying: no child to outlive us */
 	child = create_task(parent->comm, ret_from_fork);
 	if (!child)
 		return -ENOMEM;
+	if (fork_test_hook)
+		fork_test_hook(child);
 	child->sighand = kmalloc(sizeof(*child->sighand), GFP_KERNEL);
 	if (!child->sighand || fpu_copy_current(child))
 		goto fail;
@@ -82,8 +95,30 @@ long sys_fork(void)
 		child->mm = NULL;
 		goto fail;
 	}
+	/*
+	 * The moment the child becomes a process others can signal.  A kill
+	 * of our group that came while we were copying found the child not
+	 * yet in it (or only half made) and left it out -- but it did reach
+	 * us.  So test for it here, with interrupts off, in the same step as
+	 * linking: a kill before this point is pending in the parent and the
+	 * child is thrown away; a kill after it finds the child complete in
+	 * the group (kill walks the task list with interrupts off, so it is
+	 * atomic against this).  Without it a fork bomb's members keep
+	 * appearing after `kill(-pgrp, SIGKILL)`.  Linux's copy_process()
+	 * makes the same test under tasklist_lock.
+	 */
+	flags = local_irq_save();
+	if (fatal_signal_pending(parent)) {
+		local_irq_restore(flags);
+		exit_files(child);
+		mmput(child->mm);
+		child->mm = NULL;
+		err = -EINTR;
+		goto fail;
+	}
 	link_child(child);
 	wake_up_process(child);
+	local_irq_restore(flags);
 	return child->pid;
 fail:
 	free_unborn(child);

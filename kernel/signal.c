@@ -19,7 +19,8 @@
  *                           libc's restorer, which calls rt_sigreturn(15) to
  *                           restore them.
  *
- * SIGKILL cannot be caught, blocked or ignored.  Interrupted system calls
+ * SIGKILL cannot be caught, blocked or ignored -- except by pid 1, which
+ * is sent nothing it has no handler for.  Interrupted system calls
  * return -EINTR (no SA_RESTART restarting).
  */
 #define pr_fmt(fmt) "signal: " fmt
@@ -31,6 +32,7 @@
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
+#include <spindle/ratelimit.h>
 #include <spindle/mm.h>
 #include <asm/ptrace.h>
 #include <asm/desc.h>
@@ -65,6 +67,28 @@ bool signal_pending(struct task_struct *t)
 	return (READ_ONCE(t->sig_pending) & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
 }
 
+/*
+ * Will t die of a signal it has already been sent?  SIGKILL, or any
+ * unblocked signal whose action is the default "terminate": Linux turns
+ * those into a group SIGKILL as they are sent (complete_signal()), and its
+ * fatal_signal_pending() then sees them the same way.  Long system calls
+ * (fork, a big console write) check it to stop early.
+ */
+bool fatal_signal_pending(struct task_struct *t)
+{
+	u64 ready = READ_ONCE(t->sig_pending) & ~(t->sig_blocked & ~UNBLOCKABLE);
+
+	if (ready & sigmask(SIGKILL))
+		return true;
+	for (; ready; ready &= ready - 1) {
+		int sig = __builtin_ctzll(ready) + 1;
+
+		if (sig_handler(t, sig) == SIG_DFL && !sig_default_ignored(sig))
+			return true;
+	}
+	return false;
+}
+
 /* Caller has interrupts off. */
 static void __send_sig(int sig, struct task_struct *t)
 {
@@ -72,6 +96,12 @@ static void __send_sig(int sig, struct task_struct *t)
 
 	/* An ignored signal is dropped at once, as Linux does. */
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig))))
+		return;
+	/* init gets only the signals it has a handler for: the default
+	 * action would end pid 1, and with it the machine.  SIGKILL and
+	 * SIGSTOP too (Linux's SIGNAL_UNKILLABLE, sig_task_ignored()); a
+	 * fault in init is force_sig() and still kills it. */
+	if (t == init_process && h == SIG_DFL)
 		return;
 	t->sig_pending |= sigmask(sig);
 	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
@@ -101,7 +131,18 @@ void force_sig(int sig)
 	if (t->sighand && t->sighand->action[sig - 1].sa_handler == SIG_IGN)
 		t->sighand->action[sig - 1].sa_handler = SIG_DFL;
 	t->sig_pending |= sigmask(sig);
+	t->sig_forced |= sigmask(sig);          /* a fault: even init dies of it */
 	local_irq_restore(flags);
+}
+
+/* A fault's signal, with what its siginfo says: si_code (FPE_FLTDIV ...)
+ * and si_addr (the faulting instruction or address). */
+void force_sig_fault(int sig, int code, unsigned long addr)
+{
+	current->fault_sig = sig;
+	current->fault_code = code;
+	current->fault_addr = addr;
+	force_sig(sig);
 }
 
 /* Send sig to every process for which match(t, arg); sig 0 only checks
@@ -183,8 +224,10 @@ long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 		*cur = new;
 		/* setting SIG_IGN drops what is pending (POSIX) */
 		if (new.sa_handler == SIG_IGN ||
-		    (new.sa_handler == SIG_DFL && sig_default_ignored(sig)))
+		    (new.sa_handler == SIG_DFL && sig_default_ignored(sig))) {
 			current->sig_pending &= ~sigmask(sig);
+			current->sig_forced &= ~sigmask(sig);
+		}
 	}
 	return 0;
 }
@@ -281,9 +324,17 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 		.oldmask = current->sig_blocked, .fpstate = fp_addr,
 	};
 	frame.info.si_signo = sig;
+	if (sig == current->fault_sig) {        /* si_code 0 otherwise: SI_USER */
+		frame.info.si_code = current->fault_code;
+		memcpy(frame.info.fields, &current->fault_addr, sizeof(u64));   /* si_addr */
+		current->fault_sig = 0;
+	}
 	/* the SSE registers too: the handler may use them (a 512-byte
-	 * kmalloc object is 512-aligned, as fxsave needs 16) */
-	fx = kmalloc(FXSAVE_SIZE, GFP_KERNEL);
+	 * kmalloc object is 512-aligned, as fxsave needs 16).  Zeroed:
+	 * fxsave writes only bytes 0..415, and the rest of a recycled
+	 * buffer is whatever kernel object lived there before -- copied to
+	 * the user's stack it would hand out kernel pointers. */
+	fx = kzalloc(FXSAVE_SIZE, GFP_KERNEL);
 	if (!fx)
 		return -ENOMEM;
 	fpu_save_current(fx);
@@ -344,9 +395,9 @@ long sys_rt_sigreturn(void)
 	return regs->rax;                       /* what the interrupted code had */
 bad:
 	kfree(fx);
-	printk(KERN_INFO "%s[%d]: bad frame in rt_sigreturn ip %llx sp %llx\n",
-	       current->comm, current->pid, (unsigned long long)regs->rip,
-	       (unsigned long long)regs->rsp);
+	printk_ratelimited(KERN_INFO "%s[%d]: bad frame in rt_sigreturn ip %llx sp %llx\n",
+			   current->comm, current->pid, (unsigned long long)regs->rip,
+			   (unsigned long long)regs->rsp);
 	force_sig(SIGSEGV);
 	return 0;
 }
@@ -357,23 +408,32 @@ static void do_signal(struct pt_regs *regs)
 	struct task_struct *t = current;
 	u64 ready = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
 	struct sigaction *ka;
+	bool forced;
 	int sig;
 
 	if (!ready)
 		return;
 	sig = __builtin_ctzll(ready) + 1;
 	t->sig_pending &= ~sigmask(sig);
+	forced = t->sig_forced & sigmask(sig);
+	t->sig_forced &= ~sigmask(sig);
 	ka = &t->sighand->action[sig - 1];
 	if (sig == SIGKILL || ka->sa_handler == SIG_DFL) {
 		if (sig != SIGKILL && sig_default_ignored(sig))
+			return;
+		/* sent while init had a handler, which it has since reset:
+		 * dropped now, as at sending (Linux's get_signal() does the
+		 * same for SIGNAL_UNKILLABLE).  A fault's force_sig() still
+		 * kills it. */
+		if (t == init_process && sig != SIGKILL && !forced)
 			return;
 		do_group_exit(W_EXITCODE(0, sig));
 	}
 	if (ka->sa_handler == SIG_IGN)
 		return;
 	if (setup_rt_frame(sig, ka, regs)) {
-		printk(KERN_INFO "%s[%d]: cannot deliver signal %d (no restorer or bad stack), killing it\n",
-		       t->comm, t->pid, sig);
+		printk_ratelimited(KERN_INFO "%s[%d]: cannot deliver signal %d (no restorer or bad stack), killing it\n",
+				   t->comm, t->pid, sig);
 		do_group_exit(W_EXITCODE(0, SIGSEGV));
 	}
 }

@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) "init: " fmt
 #include <spindle/fs.h>
+#include <spindle/init.h>
 #include <spindle/err.h>
 #include <spindle/process.h>
 #include <spindle/signal.h>
@@ -48,6 +49,31 @@ static bool pgrp_in_session(int pgrp, int sid)
 			found = true;
 	local_irq_restore(flags);
 	return found;
+}
+
+/*
+ * The session of process group pgrp, for TIOCSPGRP (Linux's
+ * session_of_pgrp()): that of a member, else that of the process whose
+ * pid it is; -ESRCH when the number is nobody's.
+ */
+int session_of_pgrp(int pgrp)
+{
+	struct task_struct *t;
+	unsigned long flags = local_irq_save();
+	int sid = -ESRCH, pid_sid = -ESRCH;
+
+	list_for_each_entry(t, &task_list, tasks) {
+		if (!t->sighand || t->state == TASK_DEAD)
+			continue;
+		if (t->pgid == pgrp) {
+			sid = t->sid;
+			break;
+		}
+		if (t->pid == pgrp)
+			pid_sid = t->sid;
+	}
+	local_irq_restore(flags);
+	return sid >= 0 ? sid : pid_sid;
 }
 
 /*
@@ -238,8 +264,20 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg)
  * /init -- or /sbin/init -- and becomes the first user process, ancestor
  * of all others.  When neither exists (no initramfs) the kernel says so
  * once and carries on as before: the tests and scenarios that need no
- * user space keep working.
+ * user space keep working.  `init=<path>` runs that program instead, as
+ * on Linux, which panics if it cannot ("Requested init ... failed").
  */
+static char execute_command[128];
+
+static int init_setup(const char *val)
+{
+	if (!*val || strlen(val) >= sizeof(execute_command))
+		return -EINVAL;
+	strlcpy(execute_command, val, sizeof(execute_command));
+	return 0;
+}
+__setup("init=", init_setup);
+
 int start_user_init(void)
 {
 	static const char *const paths[] = { "/init", "/sbin/init" };
@@ -253,6 +291,12 @@ int start_user_init(void)
 		return err;
 	}
 	init_process = current;
+	if (execute_command[0]) {
+		const char *argv[] = { execute_command, NULL };
+
+		err = kernel_execve(execute_command, argv, envp);
+		panic("Requested init %s failed (error %d).", execute_command, err);
+	}
 	for (unsigned i = 0; i < ARRAY_SIZE(paths); i++) {
 		const char *argv[] = { paths[i], NULL };
 

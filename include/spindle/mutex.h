@@ -29,6 +29,9 @@ struct mutex {
 
 void mutex_init(struct mutex *m);
 void mutex_lock(struct mutex *m);
+/* The same, but a signal ends the wait: 0 with the lock, or -EINTR
+ * without it.  May sleep. */
+int mutex_lock_interruptible(struct mutex *m);
 /* Returns true if it got the mutex; never sleeps. */
 bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);

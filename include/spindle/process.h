@@ -84,8 +84,23 @@ void exit_to_user_mode(struct pt_regs *regs);
 /* A fault or trap in user mode: the process gets sig (kernel/signal.c),
  * even if it blocks or ignores it. */
 void force_sig(int sig);
+/* The same for a fault, with the siginfo's si_code and si_addr. */
+void force_sig_fault(int sig, int code, unsigned long addr);
+
+/* si_code values of SIGFPE (Linux's asm-generic/siginfo.h) */
+#define FPE_INTDIV      1               /* integer divide by zero */
+#define FPE_INTOVF      2               /* integer overflow */
+#define FPE_FLTDIV      3               /* floating-point divide by zero */
+#define FPE_FLTOVF      4               /* floating-point overflow */
+#define FPE_FLTUND      5               /* floating-point underflow */
+#define FPE_FLTRES      6               /* floating-point inexact result */
+#define FPE_FLTINV      7               /* floating-point invalid operation */
 
 /* pid 1, once it is a user process (orphans are reparented to it). */
 extern struct task_struct *init_process;
+/* Test seam (kernel/tests/user_test.c): called, when set, by fork right
+ * after the child's task exists and before it is a member of anything --
+ * where a signal to the parent's group can arrive.  NULL otherwise. */
+extern void (*fork_test_hook)(struct task_struct *child);
 
 #endif /* SPINDLE_PROCESS_H */

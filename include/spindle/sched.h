@@ -96,7 +96,12 @@ struct task_struct {
 	int pgid, sid;                  /* process group and session */
 	u64 sig_pending;                /* bit sig-1: sent, not yet acted on */
 	u64 sig_blocked;                /* rt_sigprocmask's mask */
+	u64 sig_forced;                 /* of sig_pending: sent by force_sig() (a fault) */
 	struct sighand_struct *sighand; /* actions per signal; NULL: kernel thread */
+	/* the siginfo of a fault's signal (force_sig_fault()): si_code and
+	 * si_addr for the frame of signal fault_sig; 0 when none */
+	int fault_sig, fault_code;
+	unsigned long fault_addr;
 	void *fpu_state;                /* 512-byte fxsave area (SSE registers) */
 
 	/* the file layer (include/spindle/fs.h, contract 4 of issue 7): the
@@ -171,6 +176,13 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data,
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
 void do_exit(int code) __attribute__((noreturn));
+
+/* Does t have a signal to act on (pending, not blocked)?  kernel/signal.c;
+ * here too because sleeping code tests it (signal.h has the rest). */
+bool signal_pending(struct task_struct *t);
+/* The session of process group pgrp (or of process pgrp), or -ESRCH
+ * (kernel/sys.c; TIOCSPGRP checks it). */
+int session_of_pgrp(int pgrp);
 
 /* Keep a task_struct alive after the task exits (e.g. to read exit_code). */
 void get_task_struct(struct task_struct *p);

@@ -95,5 +95,8 @@ int send_sig(int sig, struct task_struct *t);
 int kill_pgrp(int pgrp, int sig);
 /* Does t have a signal to act on (pending and not blocked)? */
 bool signal_pending(struct task_struct *t);
+/* Will t die of a signal already sent (SIGKILL, or one whose action is the
+ * default "terminate")?  For loops that must end early for a dying task. */
+bool fatal_signal_pending(struct task_struct *t);
 
 #endif /* SPINDLE_SIGNAL_H */

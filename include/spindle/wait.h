@@ -79,8 +79,10 @@ bool waitqueue_active(struct wait_queue_head *wq);
  * As wait_event, sleeping TASK_INTERRUPTIBLE: for a kernel thread that
  * waits idle for work (a recovery thread, a kick thread), as Linux's
  * kthreads do -- the hung-task detector only watches D-state sleeps, which
- * mean "waiting for something that should come".  There are no signals
- * yet, so nothing interrupts it; it returns 0.
+ * mean "waiting for something that should come".  It returns 0 and only
+ * when cond is true: a process that must stop for a signal puts the test
+ * in cond (`... || signal_pending(current)`, as the pipes and the tty do)
+ * and returns -EINTR itself.
  */
 #define wait_event_interruptible(wq, cond) ({ \
 	might_sleep(); \

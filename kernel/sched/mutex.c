@@ -11,6 +11,7 @@
  */
 #include <spindle/mutex.h>
 #include <spindle/printk.h>
+#include <spindle/errno.h>
 
 struct mutex_waiter {
 	struct list_head list;
@@ -64,6 +65,47 @@ void mutex_lock(struct mutex *m)
 	}
 	__set_current_state(TASK_RUNNING);
 	spin_unlock_irqrestore(&m->wait_lock, flags);
+}
+
+/*
+ * As mutex_lock(), but a signal ends the wait: -EINTR, not holding it.
+ * For locks a process may wait on for a long time on behalf of a system
+ * call -- the console's write lock, held through a megabyte write -- so
+ * that a kill ends the waiter (Linux's mutex_lock_interruptible()).
+ * A hand-off that races with the signal wins: the owner is us, return 0.
+ */
+int mutex_lock_interruptible(struct mutex *m)
+{
+	struct mutex_waiter w = { .task = current };
+	unsigned long flags;
+	int ret = 0;
+
+	might_sleep();
+	spin_lock_irqsave(&m->wait_lock, flags);
+	if (m->owner == current)
+		panic("mutex_lock: %s already holds mutex %s (deadlock)", current->comm, m->name);
+	if (!m->owner) {
+		m->owner = current;
+		spin_unlock_irqrestore(&m->wait_lock, flags);
+		return 0;
+	}
+	list_add_tail(&w.list, &m->wait_list);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (m->owner == current)
+			break;
+		if (signal_pending(current)) {
+			list_del_init(&w.list);
+			ret = -EINTR;
+			break;
+		}
+		spin_unlock_irqrestore(&m->wait_lock, flags);
+		schedule();
+		spin_lock_irqsave(&m->wait_lock, flags);
+	}
+	__set_current_state(TASK_RUNNING);
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+	return ret;
 }
 
 void mutex_unlock(struct mutex *m)

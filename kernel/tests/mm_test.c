@@ -6,6 +6,8 @@
 #include <spindle/mm.h>
 #include <spindle/string.h>
 #include <asm/io.h>
+#include <asm/layout.h>
+#include <asm/pgtable.h>
 
 /* A small deterministic pseudo-random generator for the churn tests. */
 static u32 lcg(u32 *s)
@@ -212,4 +214,59 @@ KTEST(mm, ioremap_alias)
 	KT_ASSERT(buf[5] == 0x12345678);
 	iounmap((void *)alias);
 	kfree(buf);
+}
+
+/*
+ * Two tasks populating the same kernel page-table range: task A allocates
+ * a table for an empty entry and is preempted before installing it; task B
+ * installs its own table there and maps a page (a new kernel stack, say);
+ * then A resumes.  If A installs its table blindly, B's mapping is gone
+ * and B's stack faults when first used -- a double fault in __switch_to
+ * under a fork bomb.  pt_populate_hook plays task B at exactly that point.
+ * The range is an unused part of the kernel-stack area (no slot reaches
+ * it), so its tables are fresh the first time this runs.
+ */
+#define PT_RACE_VA      (KSTACK_BASE + (256ul << 30))
+
+static struct page *pt_race_page_b;
+static bool pt_race_hook_ran;
+
+static void pt_race_other_task(unsigned long va)
+{
+	(void)va;
+	pt_populate_hook = NULL;                /* task B does not race itself */
+	pt_race_hook_ran = true;
+	if (map_page(kernel_pml4, PT_RACE_VA + PAGE_SIZE, page_to_phys(pt_race_page_b), PAGE_KERNEL))
+		pt_race_page_b = NULL;
+}
+
+KTEST(mm, page_table_populate_race)
+{
+	struct page *a = alloc_page(GFP_KERNEL);
+	phys_addr_t pa_a, pa_b;
+	bool map_ok;
+
+	pt_race_page_b = alloc_page(GFP_KERNEL);
+	KT_ASSERT(a != NULL && pt_race_page_b != NULL);
+	pa_a = page_to_phys(a);
+	pa_b = page_to_phys(pt_race_page_b);
+	if (virt_to_phys_walk(kernel_pml4, PT_RACE_VA) != (phys_addr_t)-1 ||
+	    virt_to_phys_walk(kernel_pml4, PT_RACE_VA + PAGE_SIZE) != (phys_addr_t)-1)
+		KT_SKIP("test range already mapped");
+	pt_race_hook_ran = false;
+	pt_populate_hook = pt_race_other_task;
+	map_ok = map_page(kernel_pml4, PT_RACE_VA, pa_a, PAGE_KERNEL) == 0;
+	pt_populate_hook = NULL;
+	KT_ASSERT(map_ok && pt_race_page_b != NULL);
+	KT_ASSERT_MSG(pt_race_hook_ran, "the range already had its tables");
+
+	bool a_ok = virt_to_phys_walk(kernel_pml4, PT_RACE_VA) == pa_a;
+	bool b_ok = virt_to_phys_walk(kernel_pml4, PT_RACE_VA + PAGE_SIZE) == pa_b;
+
+	unmap_page(kernel_pml4, PT_RACE_VA);
+	unmap_page(kernel_pml4, PT_RACE_VA + PAGE_SIZE);
+	__free_page(a);
+	__free_page(pt_race_page_b);
+	KT_ASSERT(a_ok);
+	KT_ASSERT_MSG(b_ok, "the page mapped by the other task was lost");
 }

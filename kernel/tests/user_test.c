@@ -69,6 +69,8 @@ KTEST(user, uaccess_unmapped_fixup)
 #include <spindle/process.h>
 #include <spindle/sched.h>
 #include <spindle/printk.h>
+#include <spindle/signal.h>
+#include <spindle/sched_debug.h>
 
 static unsigned long free_at_start;     /* pages free before the first process */
 
@@ -108,6 +110,45 @@ USER_CASE(exec)
 USER_CASE(fpu)
 USER_CASE(reboot)
 USER_CASE(fuzz)
+
+/* fork_killed: SIGKILL to the forker's group right after the child's task
+ * is created, once, for the forking child the user side sets up (a group
+ * leader whose parent is a user process; usertest.c says why). */
+static bool fork_kill_done;
+static struct task_struct *fork_kill_child;    /* held, as /proc would hold it */
+
+static void fork_kill_group(struct task_struct *child)
+{
+	if (fork_kill_done || current->pgid != current->pid ||
+	    !current->parent || !current->parent->mm)
+		return;
+	fork_kill_done = true;
+	get_task_struct(child);
+	fork_kill_child = child;
+	kill_pgrp(current->pgid, SIGKILL);
+}
+
+KTEST(user, fork_killed)
+{
+	struct task_struct *child;
+	unsigned long frames[8];
+	unsigned int n;
+	void *stack;
+
+	fork_kill_done = false;
+	fork_kill_child = NULL;
+	fork_test_hook = fork_kill_group;
+	run_user_case(kt, "fork_killed");
+	fork_test_hook = NULL;
+	child = fork_kill_child;
+	KT_ASSERT_MSG(child != NULL, "the fork hook never ran");
+	/* the child fork gave up on: a reader holding it (/proc/<pid>/stack)
+	 * must find no stack to walk, not a freed one */
+	n = stack_trace_save_tsk(child, frames, ARRAY_SIZE(frames));
+	stack = child->stack;
+	put_task_struct(child);
+	KT_ASSERT_MSG(stack == NULL && n == 0, "stack %p, %u frames", stack, n);
+}
 
 /* Every process above has exited and been reaped: their address spaces,
  * page tables, kernel stacks and task structures must all be back. */

@@ -1,15 +1,13 @@
 /*
- * hostile.h - the TEST-line harness shared by the hostile_* programs.
+ * hostile.h - the little harness the hostile_* programs share.
  *
- * Each hostile_<suite> program attacks one promise of the kernel (see
+ * Each hostile program attacks one promise the kernel makes to user space
+ * (docs/processes.md, "What the kernel promises a hostile program", and
  * docs/fs.md, "What the file layer promises a hostile program") and
- * prints, as user/tests/syscalls.c does, one line per case:
- *
- *      TEST <suite>.<case> PASS
- *      TEST <suite>.<case> FAIL: line <n>: <what> (errno <e> <name>)
- *
- * and at the end "<N> passed, <M> failed".  The suite's main() calls
- * hostile_run() with its table; a case uses CHECK and CHECK_ERR.
+ * prints one TEST line per case in the layout of user/tests/syscalls.c,
+ * then "<N> passed, <M> failed".  A case is `static void t_name(void)`
+ * using CHECK(), CHECK_MSG() and CHECK_ERR(); main() runs the table
+ * through hostile_run().
  */
 #ifndef HOSTILE_H
 #define HOSTILE_H
@@ -18,26 +16,41 @@
 #include <string.h>
 #include <errno.h>
 
-static const char *h_suite, *h_case;
-static int h_failed_now;
+static const char *hostile_suite;
+static const char *hostile_case;
+static int hostile_failed_now, hostile_skipped_now;
 
-static void h_fail_at(int line, const char *what)
+static void hostile_fail(int line, const char *what)
 {
-	if (!h_failed_now)
-		printf("TEST %s.%s FAIL: line %d: %s (errno %d %s)\n", h_suite, h_case, line,
-		       what, errno, strerror(errno));
-	h_failed_now = 1;
+	if (!hostile_failed_now)
+		printf("TEST %s.%s FAIL: line %d: %s (errno %d %s)\n", hostile_suite,
+		       hostile_case, line, what, errno, strerror(errno));
+	hostile_failed_now = 1;
 }
 
-/* CHECK(cond): the case fails if cond is false */
-#define CHECK(cond) do { if (!(cond)) h_fail_at(__LINE__, #cond); } while (0)
+#define CHECK(cond) do { if (!(cond)) hostile_fail(__LINE__, #cond); } while (0)
+/* CHECK_MSG: as CHECK, with a formatted reason */
+#define CHECK_MSG(cond, ...) do {                                               \
+		if (!(cond) && !hostile_failed_now) {                           \
+			char m_[160];                                           \
+			snprintf(m_, sizeof(m_), __VA_ARGS__);                  \
+			hostile_fail(__LINE__, m_);                             \
+		}                                                               \
+	} while (0)
+
 /* CHECK_ERR(call, E): call must return -1 with errno E */
 #define CHECK_ERR(call, E) do {                                                 \
 		errno = 0;                                                      \
 		long r_ = (long)(call);                                         \
 		if (r_ != -1 || errno != (E))                                   \
-			h_fail_at(__LINE__, #call " should fail with " #E);     \
+			hostile_fail(__LINE__, #call " should fail with " #E);  \
 	} while (0)
+
+static inline void hostile_skip(const char *why)
+{
+	printf("TEST %s.%s SKIP: %s\n", hostile_suite, hostile_case, why);
+	hostile_skipped_now = 1;
+}
 
 struct hostile_case {
 	const char *name;
@@ -45,28 +58,34 @@ struct hostile_case {
 };
 
 /* Run every case (or only the one named `only`); returns main's status. */
-static int hostile_run(const char *suite, const struct hostile_case *cases, int n,
-		       const char *only)
+static inline int hostile_run(const char *suite, const struct hostile_case *c, int n,
+			      const char *only)
 {
-	int passed = 0, failed = 0;
+	int passed = 0, failed = 0, skipped = 0;
 
-	h_suite = suite;
+	hostile_suite = suite;
 	for (int i = 0; i < n; i++) {
-		if (only && strcmp(only, cases[i].name))
+		if (only && strcmp(only, c[i].name))
 			continue;
-		h_case = cases[i].name;
-		h_failed_now = 0;
+		hostile_case = c[i].name;
+		hostile_failed_now = hostile_skipped_now = 0;
 		fflush(stdout);
-		cases[i].fn();
-		if (h_failed_now) {
+		c[i].fn();
+		fflush(stdout);
+		if (hostile_failed_now)
 			failed++;
-		} else {
-			printf("TEST %s.%s PASS\n", suite, h_case);
+		else if (hostile_skipped_now)
+			skipped++;
+		else {
+			printf("TEST %s.%s PASS\n", suite, c[i].name);
 			passed++;
 		}
-		fflush(stdout);
 	}
-	printf("%d passed, %d failed\n", passed, failed);
+	printf("%d passed, %d failed", passed, failed);
+	if (skipped)
+		printf(", %d skipped", skipped);
+	printf("\n");
+	fflush(stdout);
 	return failed ? 1 : 0;
 }
 

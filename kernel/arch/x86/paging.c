@@ -138,10 +138,20 @@ static pte_t *pt_alloc(void)
 	return __va(memblock_alloc(PAGE_SIZE, BOOT_MAPPED_END));
 }
 
+/* Give back a table pt_alloc() made and nobody used. */
+static void pt_free(pte_t *table)
+{
+	if (page_alloc_ready)
+		__free_page(virt_to_page(table));
+	/* before the page allocator, memblock memory is not given back */
+}
+
 static unsigned int pt_index(unsigned long va, int level)
 {
 	return (va >> (12 + 9 * level)) & (PT_ENTRIES - 1);
 }
+
+void (*pt_populate_hook)(unsigned long va);
 
 /* The entry for va at `level` (0 = PT ... 3 = PML4), creating the tables
  * above it as needed; NULL when out of memory. */
@@ -154,11 +164,31 @@ static pte_t *walk_create(pte_t *pml4, unsigned long va, int level)
 
 		if (!(*e & _PAGE_PRESENT)) {
 			pte_t *next = pt_alloc();
+			unsigned long flags;
 
 			if (!next)
 				return NULL;
-			/* intermediate entries allow everything; leaves decide */
-			*e = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
+			if (pt_populate_hook)
+				pt_populate_hook(va);
+			/*
+			 * The kernel half is shared by every task, and we may
+			 * have been preempted since the test above: another
+			 * task (a fork making a stack in the same 2 MiB) may
+			 * have installed a table here meanwhile.  Installing
+			 * ours over it would silently unmap what it mapped, so
+			 * test again with interrupts off and keep the one that
+			 * is there -- Linux's __pte_alloc() does the same under
+			 * the page-table lock.
+			 */
+			flags = local_irq_save();
+			if (*e & _PAGE_PRESENT) {
+				local_irq_restore(flags);
+				pt_free(next);
+			} else {
+				/* intermediate entries allow everything; leaves decide */
+				*e = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
+				local_irq_restore(flags);
+			}
 		}
 		BUG_ON(*e & _PAGE_PSE);
 		table = __va(*e & PTE_ADDR_MASK);

@@ -13,6 +13,7 @@
  * entry.S happens when the task is next chosen to run.
  */
 #include <spindle/printk.h>
+#include <spindle/ratelimit.h>
 #include <spindle/compiler.h>
 #include <spindle/ksyms.h>
 #include <spindle/sched.h>
@@ -175,7 +176,8 @@ static void do_page_fault(struct pt_regs *regs)
 	if (user_mode(regs)) {
 		if (handle_mm_fault(mm, addr, ec & PF_WRITE, ec & PF_INSTR) == 0)
 			return;
-		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016llx sp %016llx error %lx in %s[%d]\n",
+		/* rate-limited: a crashing loop must not flood the console */
+		printk_ratelimited(KERN_INFO "%s[%d]: segfault at %lx ip %016llx sp %016llx error %lx in %s[%d]\n",
 		       current->comm, current->pid, addr, (unsigned long long)regs->rip,
 		       (unsigned long long)regs->rsp, ec, current->comm, current->pid);
 		force_sig(SIGSEGV);
@@ -189,12 +191,47 @@ static void do_page_fault(struct pt_regs *regs)
 	die(exception_names[X86_TRAP_PF], regs);
 }
 
+/*
+ * x87 (#MF, vector 16) and SIMD (#XM, vector 19) errors: which exception
+ * it was, as Linux's fpu__exception_code().  The user's FPU state is still
+ * in the CPU (the kernel does not use it), so read the status and control
+ * words -- or MXCSR -- straight from there: an error that is raised and
+ * not masked is the one.  0: none (a spurious #MF), no signal.
+ */
+static int math_error_code(unsigned long vector)
+{
+	unsigned int err;
+
+	if (vector == X86_TRAP_MF) {
+		u16 swd, cwd;
+
+		__asm__ volatile("fnstsw %0; fnstcw %1" : "=m"(swd), "=m"(cwd));
+		err = swd & ~cwd;
+	} else {
+		u32 mxcsr;
+
+		__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+		err = mxcsr & ~(mxcsr >> 7);    /* flags 0..5, masks 7..12 */
+	}
+	if (err & 0x001)
+		return FPE_FLTINV;              /* invalid operation (or stack fault) */
+	if (err & 0x004)
+		return FPE_FLTDIV;
+	if (err & 0x008)
+		return FPE_FLTOVF;
+	if (err & 0x012)
+		return FPE_FLTUND;              /* underflow, or a denormal operand */
+	if (err & 0x020)
+		return FPE_FLTRES;
+	return 0;
+}
+
 /* The signal a user-mode exception sends (as Linux's traps.c), or 0 for
  * the ones that can only mean a broken machine or kernel. */
 static int user_trap_signal(unsigned long vector)
 {
 	switch (vector) {
-	case X86_TRAP_DE: case 16 /* x87 */: case 19 /* SIMD */:
+	case X86_TRAP_DE: case X86_TRAP_MF: case X86_TRAP_XF:
 		return SIGFPE;
 	case X86_TRAP_DB: case X86_TRAP_BP:
 		return SIGTRAP;
@@ -220,12 +257,20 @@ void x86_handle_interrupt(struct pt_regs *regs)
 		irq_exit_preempt(regs->rflags & X86_EFLAGS_IF);
 	} else if (regs->vector == X86_TRAP_PF) {
 		do_page_fault(regs);
+	} else if (user_mode(regs) && (regs->vector == X86_TRAP_MF || regs->vector == X86_TRAP_XF)) {
+		int code = math_error_code(regs->vector);
+
+		if (code)
+			force_sig_fault(SIGFPE, code, regs->rip);
 	} else if (user_mode(regs) && (sig = user_trap_signal(regs->vector))) {
-		printk(KERN_INFO "traps: %s[%d] %s ip:%llx sp:%llx error:%llx\n",
-		       current->comm, current->pid, exception_names[regs->vector],
-		       (unsigned long long)regs->rip, (unsigned long long)regs->rsp,
-		       (unsigned long long)regs->error_code);
-		force_sig(sig);
+		printk_ratelimited(KERN_INFO "traps: %s[%d] %s ip:%llx sp:%llx error:%llx\n",
+				   current->comm, current->pid, exception_names[regs->vector],
+				   (unsigned long long)regs->rip, (unsigned long long)regs->rsp,
+				   (unsigned long long)regs->error_code);
+		if (regs->vector == X86_TRAP_DE)
+			force_sig_fault(sig, FPE_INTDIV, regs->rip);
+		else
+			force_sig(sig);
 	} else if (regs->vector == X86_TRAP_GP && !user_mode(regs) && fixup_exception(regs)) {
 		/* a non-canonical user pointer raises #GP, not #PF: same fixups */
 	} else {

@@ -123,7 +123,10 @@ void uaccess_init(void)
 {
 	u32 a, b, c, d;
 
-	write_cr0((read_cr0() & ~X86_CR0_EM) | X86_CR0_MP);
+	/* NE: an x87 error is exception 16 (#MF), which becomes SIGFPE;
+	 * without it the CPU signals the error on the old FERR# pin, which
+	 * nothing listens to, and the program never learns of it. */
+	write_cr0((read_cr0() & ~X86_CR0_EM) | X86_CR0_MP | X86_CR0_NE);
 	write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
 
 	cpuid(0, 0, &a, &b, &c, &d);

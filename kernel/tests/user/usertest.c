@@ -668,6 +668,45 @@ static const char *t_pgrp(void)
 	return NULL;
 }
 
+/*
+ * fork_killed: a kill of the group that arrives while a member is inside
+ * fork() must not let the new child escape.  The kernel side (user_test.c)
+ * sets fork_test_hook to send SIGKILL to the forking process's group at
+ * the worst moment -- the child's task exists but is not in the group yet
+ * -- whenever the forker leads its own group and has a user parent: our
+ * child A below.  A's fork must then fail (A dies of SIGKILL), or any
+ * child it made must die with it: the group ends up empty.
+ */
+static int fork_killed_child(void)
+{
+	long pid;
+
+	sc2(NR_setpgid, 0, 0);
+	pid = sc0(NR_fork);                     /* the kill comes in here */
+	if (pid == 0)
+		for (;;)
+			msleep(1000);           /* an escaped member lives on */
+	return 0;                               /* A must not get here */
+}
+
+static const char *t_fork_killed(void)
+{
+	long pid = sc0(NR_fork);
+	int status = -1;
+	long alive;
+
+	CHECK(pid >= 0);
+	if (pid == 0)
+		sys_exit(fork_killed_child());
+	CHECK_EQ(sc4(NR_wait4, pid, &status, 0, 0), pid);
+	alive = sc2(NR_kill, -pid, 0);
+	if (alive == 0)
+		sc2(NR_kill, -pid, SIGKILL);    /* clean up after a failure */
+	CHECK_EQ(WTERMSIG(status), SIGKILL);
+	CHECK_EQ(alive, -ESRCH);                /* nobody left in A's group */
+	return NULL;
+}
+
 static char big[200 * 1024];
 
 static const char *t_exec(void)
@@ -873,6 +912,7 @@ static const struct test {
 	{ "mmap", t_mmap }, { "fork_wait", t_fork_wait }, { "segv", t_segv },
 	{ "signals", t_signals }, { "pgrp", t_pgrp }, { "exec", t_exec },
 	{ "fpu", t_fpu }, { "reboot", t_reboot }, { "fuzz", t_fuzz },
+	{ "fork_killed", t_fork_killed },
 };
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))
 

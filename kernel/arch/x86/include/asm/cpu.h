@@ -88,6 +88,7 @@ static inline void invlpg(unsigned long va)
 
 #define X86_CR0_MP   (1ul << 1)     /* monitor coprocessor (FPU/SSE present) */
 #define X86_CR0_EM   (1ul << 2)     /* emulate FPU: must be 0 for SSE */
+#define X86_CR0_NE   (1ul << 5)     /* x87 errors as #MF (vector 16), not the FERR# pin */
 #define X86_CR4_OSFXSR (1ul << 9)   /* the OS saves SSE state with fxsave */
 #define X86_CR4_OSXMMEXCPT (1ul << 10) /* SSE exceptions as #XM */
 

@@ -14,6 +14,8 @@
 #define X86_TRAP_DF   8     /* double fault */
 #define X86_TRAP_GP  13     /* general protection */
 #define X86_TRAP_PF  14     /* page fault */
+#define X86_TRAP_MF  16     /* x87 floating-point error (CR0.NE set) */
+#define X86_TRAP_XF  19     /* SIMD floating-point error (CR4.OSXMMEXCPT set) */
 
 #define FIRST_EXTERNAL_VECTOR 0x20
 
