@@ -14,6 +14,7 @@
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
 #   make test-labs  every lab's skeleton: builds, fails only its own lab
 #   make replay R=<dir>   run a recorded scenario again, exactly
+#   make soak       the long runs (tests/qemu/soak/): the fork bomb, 200 rounds
 
 K       := kernel
 A       := kernel/arch/x86
@@ -168,7 +169,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay check-asan
+.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay check-asan soak
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -294,6 +295,10 @@ grade: deps
 
 test-labs: deps
 	@$(PYTHON) tools/test-labs.py
+
+# Long runs that make test leaves out (tests/qemu/soak/): make soak.
+soak: deps $(ISO)
+	$(PYTHON) tests/qemu/run.py $(wildcard tests/qemu/soak/*.scn)
 
 # A recorded run (a scenario with `record: yes`, or RECORD=1): boot it
 # again instruction for instruction, e.g. R=build/grade/qemu/lab1-linear

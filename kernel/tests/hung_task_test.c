@@ -147,7 +147,10 @@ KTEST(hung_task, reports_blocked_task)
 		}
 	}
 	if (reports) {
-		msleep(timeout_ms);
+		/* in short sleeps: one msleep(timeout) is itself a D-state sleep
+		 * the detector would report on a host slow enough to stretch it */
+		for (u64 ms = 0; ms < timeout_ms; ms += HUNG_TEST_POLL_MS)
+			msleep(HUNG_TEST_POLL_MS);
 		reports_later = READ_ONCE(hung_task_reports) - before;
 	}
 	complete(&hung_release);
