@@ -35,7 +35,10 @@ says so.  In a git checkout it names any local change to those files.
 Verdicts repeat: the lab scenarios that can run under QEMU's instruction
 counter (`-icount shift=0,sleep=off`) say so in their own `qemu:` line, and
 every other one is judged only on facts that do not depend on timing
-(data written, order from the trace, ranges).  TIMEOUT_SCALE=<f> stretches
+(data written, order from the trace, ranges) and are recorded (`record:
+yes`, QEMU's record/replay), so that a failing run's line names the
+`make replay R=...` that boots it again exactly; RECORD=1 records every
+scenario of the grade.  TIMEOUT_SCALE=<f> stretches
 every timeout, for a slow machine; tools/lab-repeat.sh runs a grade many
 times and counts the verdicts.
 """
@@ -248,7 +251,8 @@ def boot(test, out_dir, cache):
     cfg = scenario_runner.Config(iso=ROOT / "build" / "spindle.iso",
                                  build_dir=out_dir / "qemu",
                                  qemu=os.environ.get("QEMU") or "qemu-system-x86_64",
-                                 timeout_scale=timeout_scale())
+                                 timeout_scale=timeout_scale(),
+                                 record=os.environ.get("RECORD") == "1")
     cfg.build_dir.mkdir(parents=True, exist_ok=True)
     try:
         scn = scenario_runner.load_scenario(path)
