@@ -81,9 +81,9 @@ int pseudo_parse_ul(const char *s, unsigned long *val);
 
 /* boot (init.c calls them; host tests too) */
 int init_ramfs_fs(void);
-int names_cache_init(void);
+int names_cache_init(void);    /* namei.c: the path-name buffers' reserve */
 struct pipe_inode_info;
-void free_pipe_info(struct pipe_inode_info *pipe);     /* pipe.c */            /* namei.c: the path-name buffers' reserve */
+void free_pipe_info(struct pipe_inode_info *pipe);     /* pipe.c */
 int init_devtmpfs(void);
 int init_proc_fs(void);
 int init_sysfs(void);

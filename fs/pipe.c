@@ -204,9 +204,12 @@ static int pipe_release(struct inode *inode, struct file *f)
 	last = --pipe->files == 0;
 	if (last)
 		inode->i_pipe = NULL;   /* a FIFO's next open makes a new one */
+	else
+		/* EOF for readers, EPIPE for writers; still under i_mutex, so
+		 * the other end's release cannot free the pipe under us */
+		wake_up(&pipe->wait);
 	mutex_unlock(&pipe->mutex);
 	mutex_unlock(&inode->i_mutex);
-	wake_up(&pipe->wait);           /* EOF for readers, EPIPE for writers */
 	if (last)
 		free_pipe_info(pipe);   /* no file left, so no sleeper either */
 	return 0;

@@ -110,14 +110,14 @@ static int exec_open(struct linux_binprm *b)
 		 * first read, /dev/sdb would run whatever was written to it),
 		 * a FIFO is EACCES before any byte of it is read. */
 		if (!S_ISREG(f->f_inode->i_mode)) {
-			pr_info("%s: not a regular file (mode %o)\n", b->filename,
+			printk_ratelimited(KERN_INFO "%s: not a regular file (mode %o)\n", b->filename,
 				f->f_inode->i_mode & S_IFMT);
 			fput(f);
 			return -EACCES;
 		}
 		/* path_noexec: proc and sysfs files are regular, but text */
 		if (f->f_inode->i_sb && (f->f_inode->i_sb->s_flags & SB_I_NOEXEC)) {
-			pr_info("%s: on a %s file system, which holds no programs\n",
+			printk_ratelimited(KERN_INFO "%s: on a %s file system, which holds no programs\n",
 				b->filename, f->f_inode->i_sb->s_type->name);
 			fput(f);
 			return -EACCES;
@@ -255,7 +255,7 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 		return 0;
 	if (ph->p_filesz > ph->p_memsz || ph->p_vaddr < MMAP_MIN_ADDR ||
 	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > MMAP_BASE / 2) {
-		pr_info("%s: PT_LOAD at %#llx, %#llx bytes (%#llx from the file): "
+		printk_ratelimited(KERN_INFO "%s: PT_LOAD at %#llx, %#llx bytes (%#llx from the file): "
 			"not a user address range\n", b->filename,
 			(unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_memsz,
 			(unsigned long long)ph->p_filesz);
@@ -264,7 +264,7 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	/* The file bytes must exist: checked before any page is allocated,
 	 * so a p_offset past the end cannot make the loader fill memory. */
 	if (!exec_range_ok(b, ph->p_offset, ph->p_filesz)) {
-		pr_info("%s: PT_LOAD bytes %#llx+%#llx lie beyond the file (%zu bytes)\n",
+		printk_ratelimited(KERN_INFO "%s: PT_LOAD bytes %#llx+%#llx lie beyond the file (%zu bytes)\n",
 			b->filename, (unsigned long long)ph->p_offset,
 			(unsigned long long)ph->p_filesz, b->image_size);
 		return -ENOEXEC;
@@ -322,7 +322,7 @@ static int load_elf_binary(struct linux_binprm *b)
 		return err;
 	phsize = b->eh.e_phnum * sizeof(Elf64_Phdr);      /* <= MAX_PHNUM entries */
 	if (!exec_range_ok(b, b->eh.e_phoff, phsize)) {
-		pr_info("%s: program headers at %#llx lie beyond the file (%zu bytes)\n",
+		printk_ratelimited(KERN_INFO "%s: program headers at %#llx lie beyond the file (%zu bytes)\n",
 			b->filename, (unsigned long long)b->eh.e_phoff, b->image_size);
 		return -ENOEXEC;
 	}

@@ -344,6 +344,10 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 	kfree(fx);
 	if (err)
 		return err;
+	/* The handler starts with a clean FPU, as Linux's (fpu__clear_user_
+	 * states): an x87 error left pending would fault again at its first
+	 * x87 instruction.  sigreturn brings the interrupted state back. */
+	fpu_init_state(current);
 
 	regs->rdi = sig;
 	regs->rsi = (u64)&f->info;

@@ -17,7 +17,11 @@ Because the reference sees the insertions in the order this run made
 them, a run whose requests arrived in another order than a previous run
 is judged on its own arrivals: a correct elevator never fails it, and a
 wrong one fails whatever the timing.  Requests that a dispatched request
-swallowed (merged into it while queued) leave the model with it.
+swallowed (merged into it while queued: same operation, a start inside
+it) leave the model with it; two requests that start at the same sector
+(a read and a write of one block) stay two.  Requeued and at-head
+requests (flushes), which skip the sweep, are not modelled: judge a
+trace without them.
 
 Exit status 0 when every dispatch matches (prints a one-line summary), 1
 with the first mismatch (what was queued, what the reference chose, what
@@ -34,26 +38,32 @@ trace_report = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(trace_report)
 
 
+def op_of(rwbs):
+    return "W" if "W" in rwbs else "D" if "D" in rwbs else "R"
+
+
 def reference_choice(queued, head):
     """C-SCAN: the lowest start at or above head, else the lowest of all."""
-    above = [s for s in queued if s >= head]
-    return min(above) if above else min(queued)
+    starts = [s for s, _ in queued]
+    above = [s for s in starts if s >= head]
+    return min(above) if above else min(starts)
 
 
 def judge(events):
     """(ok, message) for the trace's I/F/D events."""
-    queued = []                 # start sectors of requests in the elevator
+    queued = []                 # (start sector, op) of requests in the elevator
     head, dispatched = 0, 0
     for n, ev in enumerate(events):
         act, sector = ev["action"], ev["sector"]
         if sector is None:
             continue
+        op = op_of(ev["rwbs"])
         if act == "I":
-            queued.append(sector)
+            queued.append((sector, op))
         elif act == "F":
             end = sector + ev["sectors"]
-            if end in queued:               # the request starting at end grew down
-                queued[queued.index(end)] = sector
+            if (end, op) in queued:         # the request starting at end grew down
+                queued[queued.index((end, op))] = (sector, op)
         elif act == "D":
             if not queued:
                 return False, ("event %d: D %d + %d with nothing queued in the model "
@@ -63,10 +73,13 @@ def judge(events):
                 return False, ("dispatch %d: the trace sends %d + %d, C-SCAN would send %d "
                                "(head %d; queued: %s)"
                                % (dispatched + 1, sector, ev["sectors"], want, head,
-                                  " ".join(map(str, sorted(queued)))))
+                                  " ".join(str(s) for s, _ in sorted(queued))))
             end = sector + ev["sectors"]
-            queued.remove(sector)
-            queued = [s for s in queued if not sector <= s < end]   # merged into it
+            mine = (sector, op) if (sector, op) in queued else \
+                next(q for q in queued if q[0] == sector)
+            queued.remove(mine)
+            # requests merged into it while queued: its op, a start inside it
+            queued = [q for q in queued if not (q[1] == mine[1] and sector < q[0] < end)]
             head = end
             dispatched += 1
     if dispatched == 0:

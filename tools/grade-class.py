@@ -6,10 +6,10 @@
 
 SUBMISSIONS is a folder with one entry per student:
     <name>/                a Spindle tree (the student's lab folder, or a clone of it)
-    <name>.patch|.diff     a patch: applied to a fresh skeleton of LAB
-                           (tools/mklab.py), or, if it does not apply there,
-                           to a fresh copy of this reference tree (a patch
-                           against main)
+    <name>.patch|.diff     a patch against LAB's skeleton (`git diff` in the
+                           student's tree): applied to a fresh one
+                           (tools/mklab.py); one that does not apply is a
+                           row with its reason, not a grade
 Each is copied into build/class/<name>/, and this tree's own grading files
 and tests (the manifest mklab.py protects: labs/, tests/, kernel/tests/,
 user/tests/, the judging tools) are written over the copy, so that nothing
@@ -46,12 +46,6 @@ def submissions(folder):
     return out
 
 
-def copy_reference(dest):
-    for f in mklab.source_files():
-        (dest / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / f, dest / f)
-
-
 def prepare(lab, sub, ws):
     """Make ws the tree to grade; returns None or the reason it cannot be."""
     if ws.exists():
@@ -63,14 +57,11 @@ def prepare(lab, sub, ws):
         subprocess.run([sys.executable, str(ROOT / "tools" / "mklab.py"), str(lab), str(ws)],
                        check=True, stdout=subprocess.DEVNULL)
         apply = ["git", "apply", "--whitespace=nowarn", str(sub.resolve())]
-        if subprocess.run(apply, cwd=ws, stderr=subprocess.DEVNULL).returncode != 0:
-            shutil.rmtree(ws)
-            ws.mkdir(parents=True)
-            copy_reference(ws)
-            p = subprocess.run(apply, cwd=ws, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            if p.returncode != 0:
-                return "the patch applies neither to lab %d's skeleton nor to the reference: %s" \
-                    % (lab, p.stdout.decode(errors="replace").strip().splitlines()[:1])
+        p = subprocess.run(apply, cwd=ws, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if p.returncode != 0:
+            # (never onto the reference: that already holds the solution)
+            return "the patch does not apply to lab %d's skeleton: %s" \
+                % (lab, " ".join(p.stdout.decode(errors="replace").strip().splitlines()[:1]))
     # This tree's grader and tests, whatever the submission holds.
     for f in mklab.source_files():
         if mklab.protected(f):
@@ -81,13 +72,16 @@ def prepare(lab, sub, ws):
 
 
 def grade_one(lab, sub, ws):
-    """Grade one submission (run by GNU parallel); writes ws/verdicts.json."""
-    why = prepare(lab, Path(sub), Path(ws))
-    verdicts = Path(ws).with_suffix(".json")
+    """Grade one submission (run by GNU parallel); writes <ws>.json.  Any
+    failure is that submission's row, never the class run's end."""
+    verdicts, log = Path(ws + ".json"), Path(ws + ".log")
+    try:
+        why = prepare(lab, Path(sub), Path(ws))
+    except (OSError, subprocess.CalledProcessError, shutil.Error) as e:
+        why = "cannot prepare the submission: %s" % e
     if why:
         verdicts.write_text(json.dumps({"error": why}) + "\n")
         return 0
-    log = Path(ws).with_suffix(".log")
     with open(log, "w") as f:
         subprocess.run([sys.executable, str(Path(ws) / "tools" / "grade.py"), "--lab", str(lab),
                         "--json", str(verdicts)], cwd=ws, stdout=f, stderr=subprocess.STDOUT)
@@ -109,7 +103,7 @@ def main(argv=None):
     ap.add_argument("--sshloginfile", help="GNU parallel's --sshloginfile (several machines)")
     args = ap.parse_args(argv)
 
-    labs = {int(d.name[:2]): d for d in (ROOT / "labs").glob("[0-9][0-9]-*")}
+    labs = mklab.lab_dirs()
     if args.lab not in labs:
         ap.error("no lab %d" % args.lab)
     if not shutil.which("parallel"):
@@ -119,18 +113,27 @@ def main(argv=None):
     if not subs:
         print("grade-class: no submissions in %s" % args.submissions, file=sys.stderr)
         return 2
+    stems = [s.stem for s in subs]
+    twice = sorted({n for n in stems if stems.count(n) > 1})
+    if twice:
+        print("grade-class: two submissions share a name: %s (e.g. a folder and a patch)"
+              % ", ".join(twice), file=sys.stderr)
+        return 2
     WORK.mkdir(parents=True, exist_ok=True)
     jobs = ["%s\t%s" % (s.resolve(), WORK / s.stem) for s in subs]
     cmd = ["parallel", "--colsep", "\t", "-j", str(args.jobs), "--joblog", str(WORK / "joblog")]
     if args.sshloginfile:
         cmd += ["--sshloginfile", args.sshloginfile]
     cmd += [sys.executable, str(Path(__file__).resolve()), "--one", str(args.lab), "{1}", "{2}"]
-    subprocess.run(cmd, input="\n".join(jobs) + "\n", text=True, check=True)
+    subprocess.run(cmd, input="\n".join(jobs) + "\n", text=True)
 
     names = None
     rows = []
     for s in subs:
-        v = json.loads((WORK / (s.stem + ".json")).read_text())
+        try:
+            v = json.loads((WORK / (s.stem + ".json")).read_text())
+        except (OSError, ValueError):
+            v = {"error": "no verdicts (see %s)" % (WORK / (s.stem + ".log"))}
         if "error" in v:
             rows.append((s.name, v, None))
             continue

@@ -39,7 +39,7 @@ every other one is judged only on facts that do not depend on timing
 yes`, QEMU's record/replay), so that a failing run's line names the
 `make replay R=...` that boots it again exactly; RECORD=1 records every
 scenario of the grade.  TIMEOUT_SCALE=<f> stretches
-every timeout, for a slow machine; tools/lab-repeat.sh runs a grade many
+every timeout, for a slow machine; tools/lab-repeat.py runs a grade many
 times and counts the verdicts.
 """
 import argparse
@@ -59,6 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LABS = ROOT / "labs"
 sys.path.insert(0, str(ROOT / "tests" / "qemu"))
 import run as scenario_runner           # noqa: E402  (tests/qemu/run.py)
+sys.path.insert(0, str(ROOT / "tools"))
+import mklab                            # noqa: E402  (what the grader protects)
 
 CHECK_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>-?\d+):(?P<kind>[PFE]):"
                         r"(?P<tcase>[^:]+):(?P<test>[^:]+):(?P<iter>\d+): ?(?P<msg>.*)$")
@@ -150,8 +152,7 @@ def verify_pristine():
                 print("grade: %s was changed; restored the handed-out copy" % path)
         return changed
     try:
-        out = subprocess.run(["git", "status", "--porcelain", "--", "labs", "tests",
-                              "kernel/tests", "user/tests", "tools/grade.py"],
+        out = subprocess.run(["git", "status", "--porcelain", "--"] + list(mklab.PROTECTED),
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                              check=True).stdout.decode()
     except (OSError, subprocess.CalledProcessError):
@@ -181,10 +182,13 @@ def run_unit_program(program, out_dir, cache):
         return cache[program]
     exe = ROOT / "build" / "unit" / program
     log = out_dir / (program + ".log")
-    env = dict(os.environ, CK_VERBOSITY="verbose",
+    # Check's own settings, whatever the student's shell exports: every test
+    # forked (a crash or a hang is that test's, and timeouts work), none left out
+    env = dict(os.environ, CK_VERBOSITY="verbose", CK_FORK="yes",
                CK_DEFAULT_TIMEOUT=str(UNIT_TIMEOUT * timeout_scale()))
-    env.pop("CK_RUN_CASE", None)
-    env.pop("CK_RUN_SUITE", None)
+    for k in ("CK_RUN_CASE", "CK_RUN_SUITE", "CK_INCLUDE_TAGS", "CK_EXCLUDE_TAGS",
+              "CK_TIMEOUT_MULTIPLIER"):
+        env.pop(k, None)
     start = time.monotonic()
     try:
         p = subprocess.run([str(exe)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
@@ -282,7 +286,12 @@ def grade_ktest(test, out_dir, cache):
         test.verdict, test.why = verdict, why
         return
     test.seconds, test.log = r.seconds, r.log_path
-    seen = {m.group(1): (m.group(2), m.group(3)) for m in KTEST_LINE.finditer(scenario_runner.message_text(r.log))}
+    seen = {}
+    for m in KTEST_LINE.finditer(scenario_runner.message_text(r.log)):
+        # a case that failed once stays failed: a later PASS line of the
+        # same name (a second run, or a forged printk) does not clear it
+        if m.group(1) not in seen or seen[m.group(1)][0] == "PASS":
+            seen[m.group(1)] = (m.group(2), m.group(3))
     problems = []
     for pat in test.args[1:]:
         hits = [n for n in seen if fnmatch.fnmatchcase(n, pat)]

@@ -1,6 +1,6 @@
 /*
  * fcntl.h - open(2) flags, lseek(2) whences, the AT_ constants, mount
- * flags: the numbers of the Linux x86-64 ABI (contract 1 of issue 7), so
+ * flags: the numbers of the Linux x86-64 ABI, so
  * that a program built for Spindle runs unchanged on Linux (octal, as
  * Linux writes them).
  */

@@ -1,5 +1,5 @@
 /*
- * process.h - the life of a process: exec, fork, exit, wait (issue 7).
+ * process.h - the life of a process: exec, fork, exit, wait.
  *
  * A process is a task (include/spindle/sched.h) with a user address space
  * (task->mm, include/spindle/mm_types.h), a parent, and signal state.

@@ -83,7 +83,7 @@ struct task_struct {
 	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */
 	u64 sleep_start;                /* ktime_get_ns() when it last slept */
 
-	/* --- processes (issue 7; kernel/fork.c, exec.c, exit.c, signal.c,
+	/* --- processes (kernel/fork.c, exec.c, exit.c, signal.c,
 	 * docs/processes.md).  A kernel thread has mm == NULL and runs on the
 	 * kernel's page tables; exec gives a task an mm and makes it a
 	 * process, fork copies one.  Zero/NULL in a kernel thread. --- */
@@ -104,7 +104,7 @@ struct task_struct {
 	unsigned long fault_addr;
 	void *fpu_state;                /* 512-byte fxsave area (SSE registers) */
 
-	/* the file layer (include/spindle/fs.h, contract 4 of issue 7): the
+	/* the file layer (include/spindle/fs.h): the
 	 * descriptor table and the cwd/root; NULL in a kernel thread that has
 	 * none (it then looks paths up from the namespace's root) */
 	struct files_struct *files;

@@ -1,6 +1,6 @@
 /*
  * stat.h - file types and modes, struct stat and struct linux_dirent64 in
- * the Linux x86-64 layout (contract 1 of issue 7), and how a device
+ * the Linux x86-64 layout, and how a device
  * number is packed into st_rdev.
  */
 #ifndef SPINDLE_STAT_H

@@ -1,6 +1,6 @@
 /*
  * syscalls.h - every system call Spindle implements, with Linux's x86-64
- * number and Linux's prototype (contract 2 of issue 7).
+ * number and Linux's prototype.
  *
  * A user program puts the number in rax and up to six arguments in rdi,
  * rsi, rdx, r10, r8, r9, and executes SYSCALL; the kernel's entry

@@ -133,8 +133,10 @@ missing file); the runner tells that apart by QEMU's error message on stderr
 panic; panic = panic; poweroff = poweroff; any = any of those four;
 timeout = only being killed at the timeout -- for a guest that is meant to
 hang (the bio deadlock lab: deadlock-fifo.scn), judged by its expects.
-Such a guest is stopped as soon as every expect has matched, in order (it
-hangs as it should; the rest of the timeout would only be waited out).
+Such a guest is stopped 3 s after every expect has matched, in order (it
+hangs as it should; those seconds give a reject -- a writer that got
+through after all -- time to show; the rest of the timeout would only be
+waited out).
 With `exit: pass` the log must also be clean: no line `TEST ... FAIL...`,
 no `PANIC:`, and if any `TEST ` line was printed, the kernel's closing line
 `<N> passed, <M> failed[, <K> skipped]` must follow the last one, with M = 0
@@ -981,6 +983,8 @@ class LiveLog:
 
 
 HANG_LOOK_INTERVAL = 0.5       # seconds between looks at a meant-to-hang guest's log
+HANG_GRACE = 3.0               # ...and how long it runs on once it hangs as expected,
+                               # so that a reject after the hang still shows
 
 
 def hang_reached(scn, raw_log):
@@ -1041,12 +1045,15 @@ def run_scenario(scn, cfg):
             if scn.typing:
                 typist = Typist(scn, raw_log, deadline)
             next_look = time.monotonic() + HANG_LOOK_INTERVAL
+            hung_at = None
             while proc.poll() is None:
                 if typist:
                     typist.poll()
                 now = time.monotonic()
-                if now >= deadline or (scn.exit == "timeout" and now >= next_look and
-                                       hang_reached(scn, raw_log)):
+                if scn.exit == "timeout" and hung_at is None and now >= next_look and \
+                        hang_reached(scn, raw_log):
+                    hung_at = now
+                if now >= deadline or (hung_at is not None and now >= hung_at + HANG_GRACE):
                     timed_out = True
                     kill_group(proc)
                     proc.wait()

@@ -117,6 +117,35 @@ static void t_x87_sigfpe(void)
 	check_fpe(x87_divide_by_zero, FPE_FLTDIV);
 }
 
+/* A SIGFPE handler starts with a clean x87: no error pending (FSW.ES), the
+ * default control word -- else its own first x87 instruction would fault
+ * again, and a handler that returns or longjmps would loop. */
+static void exit_if_fpu_clean(int sig)
+{
+	unsigned short sw, cw;
+
+	(void)sig;
+	__asm__ volatile("fnstsw %0\n\tfnstcw %1" : "=m"(sw), "=m"(cw));
+	_exit(!(sw & 0x80) && cw == 0x037f ? 0 : 10);
+}
+
+static void t_x87_handler_starts_clean(void)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct sigaction sa = { .sa_handler = exit_if_fpu_clean };
+
+		sigaction(SIGFPE, &sa, NULL);
+		x87_divide_by_zero();
+		_exit(20);                      /* no signal: wrong */
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		  "status %#x: the handler ran with the faulting FPU state", st);
+}
+
 static void t_simd_sigfpe(void)
 {
 	int st = fault_status(simd_divide_by_zero, 0);
@@ -252,6 +281,7 @@ static void t_tiocspgrp(void)
 
 static const struct hostile_case cases[] = {
 	{ "x87_sigfpe", t_x87_sigfpe },
+	{ "x87_handler_starts_clean", t_x87_handler_starts_clean },
 	{ "simd_sigfpe", t_simd_sigfpe },
 	{ "int_div", t_int_div },
 	{ "segv_flood", t_segv_flood },

@@ -1,7 +1,7 @@
 /*
  * Host stand-ins for what the file layer (fs/) needs from the rest of the
  * kernel: user copies (a host test's buffers are "user space": access_ok()
- * then memcpy, as the brief of issue 7 asks), the raw console (captured in
+ * then memcpy), the raw console (captured in
  * host_console_buf for the tty tests), the task list and the symbolised
  * backtrace of /proc/<pid>/stack (empty: nothing sleeps on the host).
  */
