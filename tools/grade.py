@@ -56,7 +56,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LABS = ROOT / "labs"
 sys.path.insert(0, str(ROOT / "tests" / "qemu"))
 import run as scenario_runner           # noqa: E402  (tests/qemu/run.py)
 sys.path.insert(0, str(ROOT / "tools"))
@@ -125,11 +124,7 @@ class Lab:
 
 
 def all_labs():
-    out = {}
-    for d in sorted(LABS.glob("[0-9][0-9]-*")):
-        if (d / "grade").exists():
-            out[int(d.name[:2])] = Lab(int(d.name[:2]), d)
-    return out
+    return {n: Lab(n, d) for n, d in mklab.lab_dirs().items() if (d / "grade").exists()}
 
 
 # --- the grader's own files ------------------------------------------------

@@ -40,41 +40,13 @@ bool mutex_trylock(struct mutex *m)
 	return got;
 }
 
-void mutex_lock(struct mutex *m)
-{
-	struct mutex_waiter w = { .task = current };
-	unsigned long flags;
-
-	might_sleep();
-	spin_lock_irqsave(&m->wait_lock, flags);
-	if (m->owner == current)
-		panic("mutex_lock: %s already holds mutex %s (deadlock)", current->comm, m->name);
-	if (!m->owner) {
-		m->owner = current;
-		spin_unlock_irqrestore(&m->wait_lock, flags);
-		return;
-	}
-	list_add_tail(&w.list, &m->wait_list);
-	for (;;) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (m->owner == current)        /* handed over by mutex_unlock */
-			break;
-		spin_unlock_irqrestore(&m->wait_lock, flags);
-		schedule();
-		spin_lock_irqsave(&m->wait_lock, flags);
-	}
-	__set_current_state(TASK_RUNNING);
-	spin_unlock_irqrestore(&m->wait_lock, flags);
-}
-
 /*
- * As mutex_lock(), but a signal ends the wait: -EINTR, not holding it.
- * For locks a process may wait on for a long time on behalf of a system
- * call -- the console's write lock, held through a megabyte write -- so
- * that a kill ends the waiter (Linux's mutex_lock_interruptible()).
- * A hand-off that races with the signal wins: the owner is us, return 0.
+ * The one wait of both lock calls (Linux's __mutex_lock_common): take the
+ * mutex if it is free, else queue and sleep in @state until mutex_unlock
+ * hands it over.  TASK_INTERRUPTIBLE: a signal ends the wait with -EINTR,
+ * not holding it -- but a hand-off that races with the signal wins.
  */
-int mutex_lock_interruptible(struct mutex *m)
+static int __mutex_lock_common(struct mutex *m, long state)
 {
 	struct mutex_waiter w = { .task = current };
 	unsigned long flags;
@@ -91,10 +63,10 @@ int mutex_lock_interruptible(struct mutex *m)
 	}
 	list_add_tail(&w.list, &m->wait_list);
 	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (m->owner == current)
+		set_current_state(state);
+		if (m->owner == current)        /* handed over by mutex_unlock */
 			break;
-		if (signal_pending(current)) {
+		if (state == TASK_INTERRUPTIBLE && signal_pending(current)) {
 			list_del_init(&w.list);
 			ret = -EINTR;
 			break;
@@ -106,6 +78,22 @@ int mutex_lock_interruptible(struct mutex *m)
 	__set_current_state(TASK_RUNNING);
 	spin_unlock_irqrestore(&m->wait_lock, flags);
 	return ret;
+}
+
+void mutex_lock(struct mutex *m)
+{
+	__mutex_lock_common(m, TASK_UNINTERRUPTIBLE);
+}
+
+/*
+ * As mutex_lock(), but a signal ends the wait: -EINTR, not holding it.
+ * For locks a process may wait on for a long time on behalf of a system
+ * call -- the console's write lock, held through a megabyte write -- so
+ * that a kill ends the waiter (Linux's mutex_lock_interruptible()).
+ */
+int mutex_lock_interruptible(struct mutex *m)
+{
+	return __mutex_lock_common(m, TASK_INTERRUPTIBLE);
 }
 
 void mutex_unlock(struct mutex *m)
