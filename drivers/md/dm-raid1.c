@@ -37,12 +37,16 @@
  * failed read comes back to it for its retry (a completion may run in
  * interrupt context, where nothing may be submitted).
  *
+ * Under a plug, map() parks the pieces on the plug instead
+ * (mirror_unplug(), below) and the plug's flush hands them over at once.
+ *
  *   map() ─queue─> kmirrord ─┬─ clone ─> leg 0 ─┐  mirror_write_endio:
  *                            └─ clone ─> leg 1 ─┤  last one ends the piece
  *
  * Where it sits: dm.c above, the legs below.
  */
 #define pr_fmt(fmt) "device-mapper: raid1: " fmt
+#include <spindle/blk_plug.h>
 #include <spindle/init.h>
 #include <spindle/mempool.h>
 #include <spindle/printk.h>
@@ -424,10 +428,44 @@ static void mirror_dtr(struct dm_target *ti)
 	kfree(ms);
 }
 
+/*
+ * Under a plug, pieces wait on the submitter's plug and reach kmirrord in
+ * one batch when the plug is flushed -- one wakeup of the thread per
+ * batch, not per bio, and the batch's clones go down together.  This is
+ * how Linux's md raid1 parks its writes (raid1_unplug()).  The callback
+ * runs from blk_finish_plug() or from schedule(); it only takes a
+ * spinlock and wakes the thread, which is safe from both.
+ */
+struct mirror_plug_cb {
+	struct blk_plug_cb cb;          /* cb.data is the mirror_set */
+	struct bio_list pending;
+};
+
+static void mirror_unplug(struct blk_plug_cb *cb, bool from_schedule)
+{
+	struct mirror_plug_cb *mcb = container_of(cb, struct mirror_plug_cb, cb);
+	struct mirror_set *ms = cb->data;
+	unsigned long flags;
+
+	(void)from_schedule;
+	spin_lock_irqsave(&ms->lock, flags);
+	bio_list_merge(&ms->queued, &mcb->pending);
+	spin_unlock_irqrestore(&ms->lock, flags);
+	wake_up_process(ms->thread);
+	kfree(mcb);
+}
+
 /* Does not sleep: kmirrord does the work. */
 static int mirror_map(struct dm_target *ti, struct bio *bio)
 {
-	mirror_queue(ti->private, bio);
+	struct mirror_set *ms = ti->private;
+	struct blk_plug_cb *cb;
+
+	cb = blk_check_plugged(mirror_unplug, ms, sizeof(struct mirror_plug_cb));
+	if (cb)
+		bio_list_add(&container_of(cb, struct mirror_plug_cb, cb)->pending, bio);
+	else
+		mirror_queue(ms, bio);  /* no plug (or no memory): at once */
 	return DM_MAPIO_SUBMITTED;
 }
 

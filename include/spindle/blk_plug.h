@@ -17,7 +17,7 @@
  *
  * What collects on a plug: requests of request-based queues (block/blk-mq.c,
  * merged there without a lock) and callbacks (blk_check_plugged), with
- * which a stacked driver such as raid1 batches its own work.
+ * which a stacked driver batches its own work (dm-raid1's mirror_map()).
  *
  * Boot option plug=off makes blk_start_plug() a no-op, for comparison in
  * labs.

@@ -8,6 +8,9 @@
  */
 #include <spindle/ktest.h>
 #include <spindle/blkdev.h>
+#include <spindle/blk_plug.h>
+#include <spindle/completion.h>
+#include <spindle/sched.h>
 #include <spindle/pattern.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
@@ -439,6 +442,94 @@ KTEST(dm, raid1_writes_reach_every_leg)
 		KT_ASSERT(check_pattern(dev(md), 16, 16 * SECTOR_SIZE, buf, BUF_BYTES, 41) == 0);
 	KT_ASSERT(dm_destroy(md) == 0);
 	__free_pages(buf, BUF_ORDER);
+}
+
+/*
+ * Under a plug, a mirror's writes wait on the submitter's plug (the
+ * callback of blk_check_plugged(), as md raid1 does) and reach kmirrord
+ * together at blk_finish_plug(): before it, nothing has started; after
+ * it, every write is on both legs.  No more writes than the device's
+ * reserve of bios (dm_mod.reserved_bio_based_ios): one more would wait
+ * for a bio, and a task that sleeps flushes its plug -- correctly, but
+ * then the writes start before blk_finish_plug().
+ */
+#define PLUGGED_WRITES 8
+
+struct plugged_writes {
+	spinlock_t lock;
+	unsigned int finished, expected;
+	struct completion all;          /* when finished reaches expected */
+};
+
+static void plugged_write_endio(struct bio *bio)
+{
+	struct plugged_writes *pw = bio->bi_private;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pw->lock, flags);
+	if (++pw->finished == pw->expected)
+		complete(&pw->all);
+	spin_unlock_irqrestore(&pw->lock, flags);
+}
+
+KTEST(dm, raid1_batches_under_a_plug)
+{
+	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
+	struct bio *bios[PLUGGED_WRITES];
+	struct plugged_writes pw;
+	struct mapped_device *md;
+	struct blk_plug plug;
+	unsigned int started, failed = 0;
+	unsigned long flags;
+	bool parked, plugged;
+	const char *r[2];
+	unsigned int n = min(PLUGGED_WRITES + 0u, dm_get_reserved_bio_based_ios());
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	md = create("t-mp,,,rw,0 1024 mirror core 1 1024 2 @0 0 @1 512", r);
+	KT_ASSERT(md);
+	spin_lock_init(&pw.lock);
+	pw.finished = 0;
+	pw.expected = n;
+	init_completion(&pw.all);
+	blk_start_plug(&plug);
+	plugged = current->plug == &plug;
+	for (unsigned int i = 0; i < n; i++) {
+		struct bio *bio = bio_alloc(GFP_NOIO, 1);
+
+		pattern_fill(page_address(buf + i), i * PAGE_SIZE, PAGE_SIZE, 71);
+		bio_set_dev(bio, lookup_bdev(dev(md)));
+		bio->bi_iter.bi_sector = i * (PAGE_SIZE / SECTOR_SIZE);
+		bio->bi_opf = REQ_OP_WRITE;
+		bio->bi_end_io = plugged_write_endio;
+		bio->bi_private = &pw;
+		bio_add_page(bio, buf + i, PAGE_SIZE, 0);
+		bios[i] = bio;
+		submit_bio(bio);
+	}
+	parked = blk_needs_flush_plug(current);
+	spin_lock_irqsave(&pw.lock, flags);
+	started = pw.finished;
+	spin_unlock_irqrestore(&pw.lock, flags);
+	blk_finish_plug(&plug);
+	wait_for_completion(&pw.all);   /* nothing in flight past this line */
+	for (unsigned int i = 0; i < n; i++) {
+		failed += bios[i]->bi_status != BLK_STS_OK;
+		bio_put(bios[i]);
+	}
+	KT_ASSERT(dm_destroy(md) == 0);
+	KT_ASSERT_MSG(failed == 0, "%u writes failed", failed);
+	if (plugged) {
+		KT_ASSERT_MSG(parked, "raid1 parked nothing on the plug");
+		KT_ASSERT_MSG(started == 0, "%u of %u writes finished before the plug was flushed",
+			      started, n);
+	}
+	KT_ASSERT(check_pattern(r[0], 0, 0, buf, n * PAGE_SIZE, 71) == 0);
+	KT_ASSERT(check_pattern(r[1], 512, 0, buf, n * PAGE_SIZE, 71) == 0);
+	__free_pages(buf, BUF_ORDER);
+	if (!plugged)
+		KT_SKIP("plug=off: the writes went out one by one (and reached both legs)");
 }
 
 /* Which of two patterns 4 KiB at sector 0 of name holds: 0, 1, or -1

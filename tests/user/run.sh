@@ -8,7 +8,7 @@
 # tools/pattern-check.py).  Everything runs in a temporary directory and
 # takes a second or two.
 #
-# Prints DESIGN.md's lines: "TEST user.<case> PASS" or "... FAIL: <why>",
+# Prints the test-output lines of docs/testing.md: "TEST user.<case> PASS" or "... FAIL: <why>",
 # then "<N> passed, <M> failed"; exit status 0 only if nothing failed.
 # Called by `make check-user` (and so by `make check`).
 
