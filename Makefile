@@ -103,7 +103,7 @@ KTEST_OBJS := \
 	$(K)/tests/user/embed.o \
 	$(K)/tests/fs_test.o
 
-# The bio layer (the request layer joins it later).
+# The block layer: bios, the plug, the request layer and its elevators.
 BLOCK_OBJS := \
 	$(B)/bio.o \
 	$(B)/blk-core.o \

@@ -226,24 +226,6 @@ struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs
 	return bio;
 }
 
-void bio_reset(struct bio *bio)
-{
-	struct bio_vec *vecs = bio->bi_io_vec;
-	unsigned short max = bio->bi_max_vecs;
-	struct bio_set *bs = bio->bi_pool;
-
-	bio_init(bio, vecs, max);
-	bio->bi_pool = bs;
-}
-
-void bio_get(struct bio *bio)
-{
-	unsigned long flags = local_irq_save();
-
-	bio->__bi_cnt++;
-	local_irq_restore(flags);
-}
-
 void bio_put(struct bio *bio)
 {
 	unsigned long flags = local_irq_save();

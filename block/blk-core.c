@@ -169,11 +169,6 @@ void blk_queue_exit(struct request_queue *q)
 }
 
 /*
- * Checks before a bio may go to its device: it fits in its partition
- * (never touching a neighbour), and partition sectors become disk sectors.
- * Returns false after ending the bio with an error.
- */
-/*
  * Operations the queue cannot do.  A discard to a device without discard
  * support fails with "not supported" (-EOPNOTSUPP for the caller).  For a
  * request-based device without a volatile write cache, flushes mean
@@ -205,6 +200,11 @@ static bool blk_check_op(struct gendisk *disk, struct bio *bio)
 	return true;
 }
 
+/*
+ * Checks before a bio may go to its device: it fits in its partition
+ * (never touching a neighbour), and partition sectors become disk sectors.
+ * Returns false after ending the bio with an error.
+ */
 static bool generic_make_request_checks(struct bio *bio)
 {
 	struct gendisk *disk = bio->bi_disk;

@@ -506,11 +506,6 @@ void blk_mq_start_request(struct request *rq)
 	WRITE_ONCE(rq->state, MQ_RQ_IN_FLIGHT);
 }
 
-struct request *blk_mq_tag_to_rq(struct request_queue *q, unsigned int tag)
-{
-	return tag < BLK_MQ_MAX_DEPTH ? q->tag_rq[tag] : NULL;
-}
-
 /* Insert a batch (through queuelist) of requests of one queue, and run it. */
 static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *list)
 {

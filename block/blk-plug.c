@@ -2,8 +2,9 @@
  * blk-plug.c - per-task plugging (Linux commit 73c101011926; include/spindle/blk_plug.h).
  *
  * Where it sits: between the submitters (who bracket a batch with
- * blk_start_plug/blk_finish_plug) and the drivers and, later, the request
- * layer (which park work on the plug instead of sending it at once).  The
+ * blk_start_plug/blk_finish_plug) and the request layer and stacked
+ * drivers (which park work on the plug instead of sending it at once:
+ * blk-mq's requests, dm-raid1's callback).  The
  * scheduler calls blk_flush_plug() from schedule() for a task about to
  * sleep, and io_schedule() always does.
  *

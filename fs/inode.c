@@ -36,13 +36,6 @@ struct inode *new_inode(struct super_block *sb)
 	return inode;
 }
 
-void ihold(struct inode *inode)
-{
-	spin_lock(&inode_lock);
-	inode->i_count++;
-	spin_unlock(&inode_lock);
-}
-
 void iput(struct inode *inode)
 {
 	int left;

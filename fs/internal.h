@@ -76,8 +76,6 @@ struct inode *pseudo_new_file(struct super_block *sb, umode_t mode,
 struct inode *pseudo_new_dir(struct super_block *sb,
 			     const struct inode_operations *iop,
 			     const struct file_operations *fop, void *priv);
-/* Parse a decimal number from a short string. */
-int pseudo_parse_ul(const char *s, unsigned long *val);
 
 /* boot (init.c calls them; host tests too) */
 int init_ramfs_fs(void);

@@ -149,18 +149,3 @@ struct inode *pseudo_new_dir(struct super_block *sb, const struct inode_operatio
 	return inode;
 }
 
-int pseudo_parse_ul(const char *s, unsigned long *val)
-{
-	char buf[32];
-	size_t n = strlcpy(buf, s, sizeof(buf));
-	unsigned long long v;
-
-	if (n >= sizeof(buf))
-		return -EINVAL;
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	if (kstrtoull(buf, 10, &v))
-		return -EINVAL;
-	*val = v;
-	return 0;
-}

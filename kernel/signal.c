@@ -108,20 +108,6 @@ static void __send_sig(int sig, struct task_struct *t)
 		wake_up_process(t);
 }
 
-int send_sig(int sig, struct task_struct *t)
-{
-	unsigned long flags;
-
-	if (!valid_signal(sig))
-		return -EINVAL;
-	if (!t->sighand || t->exit_state)
-		return -ESRCH;                  /* kernel threads and zombies */
-	flags = local_irq_save();
-	__send_sig(sig, t);
-	local_irq_restore(flags);
-	return 0;
-}
-
 void force_sig(int sig)
 {
 	struct task_struct *t = current;

@@ -242,11 +242,6 @@ void pci_set_master(struct pci_dev *dev)
 	pci_command_update(dev, 0, PCI_COMMAND_MASTER);
 }
 
-void pci_clear_master(struct pci_dev *dev)
-{
-	pci_command_update(dev, PCI_COMMAND_MASTER, 0);
-}
-
 void pci_intx(struct pci_dev *dev, bool enable)
 {
 	if (enable)

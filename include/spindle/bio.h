@@ -224,10 +224,7 @@ static inline struct bio *bio_alloc(gfp_t gfp, unsigned int nr_vecs)
 {
 	return bio_alloc_bioset(gfp, nr_vecs, &fs_bio_set);
 }
-void bio_get(struct bio *bio);
 void bio_put(struct bio *bio);
-/* Reset a bio for reuse as if newly allocated (keeps its vector space). */
-void bio_reset(struct bio *bio);
 
 /* Append a segment; returns len, or 0 if the bio is full. */
 unsigned int bio_add_page(struct bio *bio, struct page *page,

@@ -124,8 +124,6 @@ bool blk_mq_complete_request(struct request *rq, blk_status_t status);
  * before anything new (an innocent request after a port reset).  Callable
  * from interrupt handlers; the driver must forget rq's tag. */
 void blk_mq_requeue_request(struct request *rq);
-/* The request in flight with this tag, or NULL (for interrupt handlers). */
-struct request *blk_mq_tag_to_rq(struct request_queue *q, unsigned int tag);
 /* End rq now (task context): every bio, then the tag and the request. */
 void blk_mq_end_request(struct request *rq, blk_status_t status);
 /* Send queued requests to the driver while it has free tags (task context). */

@@ -83,7 +83,7 @@ struct bio {
 	struct bvec_iter bi_iter;
 
 	int __bi_remaining;             /* bio_chain(): children not yet ended, +1 */
-	int __bi_cnt;                   /* references: bio_get()/bio_put() */
+	int __bi_cnt;                   /* references: bio_put() drops one */
 
 	bio_end_io_t *bi_end_io;
 	void *bi_private;

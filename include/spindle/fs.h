@@ -231,7 +231,6 @@ struct fs_struct {
 /* --- inodes and dentries (fs/inode.c, fs/dcache.c) ------------------------ */
 
 struct inode *new_inode(struct super_block *sb);
-void ihold(struct inode *inode);
 void iput(struct inode *inode);
 /* A device node or FIFO: point i_fop at what opening it needs. */
 void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev);

@@ -32,8 +32,6 @@ void mutex_lock(struct mutex *m);
 /* The same, but a signal ends the wait: 0 with the lock, or -EINTR
  * without it.  May sleep. */
 int mutex_lock_interruptible(struct mutex *m);
-/* Returns true if it got the mutex; never sleeps. */
-bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 static inline bool mutex_is_locked(struct mutex *m) { return READ_ONCE(m->owner) != NULL; }
 

@@ -221,7 +221,6 @@ int pci_write_config_dword(const struct pci_dev *dev, int where, u32 val);
 int pci_enable_device(struct pci_dev *dev);
 /* Let the device master the bus: needed before it may DMA. */
 void pci_set_master(struct pci_dev *dev);
-void pci_clear_master(struct pci_dev *dev);
 /* Allow (true) or forbid (false) the device's INTx# interrupt. */
 void pci_intx(struct pci_dev *dev, bool enable);
 

@@ -8,7 +8,7 @@
  * default action of most), or run the process's handler in a signal
  * frame that rt_sigreturn(15) takes down again.  See docs/processes.md.
  *
- * For other subsystems: kill_pgrp() (the console's ^C), send_sig(), and
+ * For other subsystems: kill_pgrp() (the console's ^C) and
  * signal_pending() -- a task sleeping TASK_INTERRUPTIBLE should check it
  * after each wake-up and return -EINTR (wait4, nanosleep, pipes, the tty).
  */
@@ -87,9 +87,6 @@ struct sighand_struct {
 
 struct task_struct;
 
-/* Send sig to one task (a process); 0 or -errno.  Does not sleep,
- * callable from interrupt handlers. */
-int send_sig(int sig, struct task_struct *t);
 /* Send sig to every process in process group pgrp (the console's ^C);
  * 0 if one at least got it, -ESRCH if the group is empty. */
 int kill_pgrp(int pgrp, int sig);

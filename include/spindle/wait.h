@@ -51,7 +51,6 @@ void wake_up(struct wait_queue_head *wq);
  */
 void __wake_up_locked(struct wait_queue_head *wq);
 #define wake_up_all(wq) wake_up(wq)
-bool waitqueue_active(struct wait_queue_head *wq);
 
 #define __wait_event(wq, cond, state, timeout) ({ \
 	long __t = (timeout); \

@@ -26,20 +26,6 @@ void mutex_init(struct mutex *m)
 	m->name = "mutex";
 }
 
-bool mutex_trylock(struct mutex *m)
-{
-	unsigned long flags;
-	bool got = false;
-
-	spin_lock_irqsave(&m->wait_lock, flags);
-	if (!m->owner) {
-		m->owner = current;
-		got = true;
-	}
-	spin_unlock_irqrestore(&m->wait_lock, flags);
-	return got;
-}
-
 /*
  * The one wait of both lock calls (Linux's __mutex_lock_common): take the
  * mutex if it is free, else queue and sleep in @state until mutex_unlock

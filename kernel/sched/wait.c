@@ -52,7 +52,3 @@ void wake_up(struct wait_queue_head *wq)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-bool waitqueue_active(struct wait_queue_head *wq)
-{
-	return !list_empty(&wq->head);
-}
