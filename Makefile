@@ -128,6 +128,7 @@ LIB_OBJS := \
 	lib/vsprintf.o \
 	lib/crc32.o \
 	lib/pattern.o \
+	lib/ratelimit.o \
 	lib/sort.o
 
 DRIVER_OBJS := \

@@ -25,6 +25,7 @@
 #include <spindle/irqflags.h>
 #include <spindle/init.h>
 #include <spindle/sched.h>
+#include <spindle/uio.h>
 #include "blk.h"
 
 #define FS_BIO_SET_SIZE 64              /* bios (and big bvec arrays) in reserve
@@ -256,6 +257,59 @@ unsigned int bio_add_page(struct bio *bio, struct page *page,
 	}
 	bio->bi_iter.bi_size += len;
 	return len;
+}
+
+int bio_iov_iter_get_pages(struct bio *bio, struct iov_iter *iter)
+{
+	unsigned long addr = iov_iter_addr(iter);
+	size_t left = iov_iter_count(iter);
+	unsigned int offset = addr & ~PAGE_MASK;
+	unsigned int room = bio->bi_max_vecs - bio->bi_vcnt;
+	unsigned int want = min_t(size_t, room, DIV_ROUND_UP(offset + left, PAGE_SIZE));
+	struct page *pages[16];
+	size_t added = 0;
+
+	if (!left || !want)
+		return left ? -EFAULT : 0;
+	while (want) {
+		unsigned int n = min_t(unsigned int, want, ARRAY_SIZE(pages));
+		long got;
+
+		if (user_backed_iter(iter)) {
+			got = pin_user_pages_fast(addr, n, iter->data_source ? 0 : FOLL_WRITE, pages);
+			if (got < 0)
+				break;
+			bio->bi_flags |= BIO_PAGE_PINNED;
+		} else {
+			for (got = 0; got < n; got++)
+				pages[got] = virt_to_page((void *)(addr + got * PAGE_SIZE - offset));
+		}
+		for (long i = 0; i < got; i++) {
+			unsigned int len = min_t(size_t, PAGE_SIZE - offset, left);
+
+			bio_add_page(bio, pages[i], len, offset);       /* room was counted */
+			addr += len;
+			left -= len;
+			added += len;
+			offset = 0;
+		}
+		want -= got;
+		if (got < n)
+			break;                  /* the rest is not ours to use */
+	}
+	if (!added)
+		return -EFAULT;
+	iov_iter_advance(iter, added);
+	return 0;
+}
+
+void bio_release_pages(struct bio *bio)
+{
+	if (!(bio->bi_flags & BIO_PAGE_PINNED))
+		return;
+	for (unsigned int i = 0; i < bio->bi_vcnt; i++)
+		unpin_user_page(bio->bi_io_vec[i].bv_page);
+	bio->bi_flags &= ~BIO_PAGE_PINNED;
 }
 
 void bvec_iter_advance(const struct bio_vec *vecs, struct bvec_iter *it, unsigned int bytes)

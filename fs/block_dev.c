@@ -15,17 +15,20 @@
  *     is full.  Write-back sends the dirty runs as bios under a plug, so
  *     the request layer can merge them, and waits for all of them.
  *
- *   O_DIRECT: no cache.  Buffer address, length and file offset must be
- *     multiples of the logical block size (EINVAL otherwise, as Linux);
- *     the data is bounced through kernel pages (Spindle cannot pin user
- *     pages for a device yet; a read's are zeroed first) and goes down in
- *     bios of up to BDEV_DIO_PAGES pages, each waited for with
- *     submit_bio_wait().
+ *   O_DIRECT: no cache, and no copy.  Buffer address, length and file
+ *     offset must be multiples of the logical block size (EINVAL
+ *     otherwise, as Linux).  The caller's own pages are pinned and put in
+ *     bios of up to BIO_MAX_VECS pages, sent together (under a plug) and
+ *     waited for together: the device's DMA reads or fills the user's
+ *     buffer itself.  A buffer that is not all there (unmapped part way)
+ *     gives a short transfer up to the hole; if its first page is
+ *     missing, EFAULT.
  *     Cached pages in the range are written back first, and a direct
- *     write that succeeds drops them after, so the two paths agree --
- *     on the same device: a partition and its whole disk have separate
- *     caches, as in Linux, so writing sda1 and reading sda can show old
- *     data until write-back.
+ *     write drops them after, so the two paths agree -- except a page a
+ *     buffered write dirtied meanwhile, which is kept (and reported), so
+ *     that write is not lost.  On the same device only: a partition and
+ *     its whole disk have separate caches, as in Linux, so writing sda1
+ *     and reading sda can show old data until write-back.
  *
  * Reads at or past the end return 0 (a read across it is short); writes
  * at or past it fail with ENOSPC.  fsync writes back and then sends an
@@ -39,18 +42,21 @@
  * cannot allocate its sorted list goes in batches from the stack, so
  * fsync still writes; a cache page that cannot be allocated is taken from
  * the cache's own clean pages, and only with none is a buffered read or
- * write -ENOMEM; O_DIRECT bounce pages wait on a small reserve.  Every
- * page a read hands to user space starts zeroed, so a device that fills
- * nothing (null_blk) shows zeros, never old kernel memory.
+ * write -ENOMEM; O_DIRECT needs no memory but its bios.  Every cache
+ * page starts zeroed, so a buffered read of a device that fills nothing
+ * (null_blk) shows zeros, never old kernel memory.
  *
  * O_EXCL claims the device (bd_holder): a second exclusive open, of it,
  * of its whole disk or of one of its partitions, fails with EBUSY while
  * the first is open -- and so does one of a disk device-mapper uses as a
  * leg (drivers/md/dm.c claims its legs the same way).
  *
- * Locking: a device's cache is under its mutex, held across the I/O it
- * waits for (simple, and one device's readers and writers take turns).
- * The list of caches is under bcache_list_lock, taken first.
+ * Locking: a device's cache is under its mutex, held across the I/O of
+ * buffered reads, writes and write-back (simple: one device's buffered
+ * readers and writers take turns).  Direct I/O takes it only around its
+ * cache work (write-back before, invalidation after), never across its
+ * own I/O, so direct readers and writers run in parallel.  The list of
+ * caches is under bcache_list_lock, taken first.
  */
 #include <spindle/fs.h>
 #include <spindle/blkdev.h>
@@ -62,8 +68,7 @@
 #include <spindle/completion.h>
 #include <spindle/uaccess.h>
 #include <spindle/sort.h>
-#include <spindle/mempool.h>
-#include <spindle/init.h>
+#include <spindle/ratelimit.h>
 #include <spindle/err.h>
 #include "internal.h"
 #include "../block/blk.h"
@@ -72,8 +77,6 @@
 #define BCACHE_RA_PAGES     32      /* pages read in one bio on a miss: 128 KiB */
 #define BCACHE_MIN_PAGES    256     /* a device's cache holds at least 1 MiB ... */
 #define BCACHE_RAM_SHARE    16      /* ... and at most 1/16 of RAM */
-#define BDEV_DIO_PAGES      64      /* O_DIRECT bounce: 256 KiB per bio */
-#define BDEV_DIO_RESERVE    16      /* bounce pages kept for when memory is gone */
 #define BCACHE_WB_BATCH     64      /* dirty pages per write-back pass without memory */
 
 /* BLK* ioctls: Linux's numbers (_IO(0x12, n), _IOR(0x12, 114, size_t)) */
@@ -543,7 +546,7 @@ static ssize_t bcache_write(struct bdev_cache *c, struct iov_iter *from, loff_t 
 	return done ? done : err;
 }
 
-/* --- O_DIRECT ------------------------------------------------------------------ */
+/* --- O_DIRECT: the device reads and writes the caller's own pages --------------- */
 
 /* Linux's rule: offset, length and buffer address on logical blocks. */
 bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr)
@@ -554,72 +557,69 @@ bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned lon
 }
 
 /*
- * Bounce pages for O_DIRECT come from a page pool with a small reserve, so
- * direct I/O keeps going when memory is gone.  The first page of a bio
- * may wait for the reserve -- holding nothing else, so the wait ends when
- * another task's direct I/O gives its pages back; the rest are taken only
- * if there are some now, and the bio is shorter otherwise.  Pages for a
- * read are zeroed: a device that does not fill the buffer (null_blk,
- * QEMU's null-co) must leave zeros there, not what the page held before
- * -- with Linux's zero-copy it would be the user's own buffer.
+ * One direct read or write (Linux's struct blkdev_dio): its bios go down
+ * together -- under a plug when there are several, as Linux's
+ * __blkdev_direct_IO() sends them -- each over up to BIO_MAX_VECS pages of the
+ * caller's buffer -- no copy: bio_iov_iter_get_pages() pins the user's
+ * pages, the device's DMA goes straight to and from them, and each bio's
+ * completion unpins its own.  ref counts the bios in flight plus one for
+ * the submitter, so the last of them, whoever it is, wakes the caller.
+ * A read leaves in the buffer what the device put there: a device that
+ * fills nothing (null_blk) leaves the caller's own bytes, as on Linux.
+ * (Spindle's anonymous pages have no dirty bit to set after a read; with
+ * a page cache behind mmap, this is where Linux marks them dirty.)
  */
-static mempool_t dio_page_pool;
+struct blkdev_dio {
+	unsigned int ref;               /* bios in flight, +1 for the submitter */
+	int error;                      /* the first error of any bio */
+	struct completion done;
+};
 
-static unsigned int dio_get_pages(struct page **pages, unsigned int want, bool zero)
+static void blkdev_dio_put(struct blkdev_dio *dio)
 {
-	unsigned int n;
-
-	for (n = 0; n < want; n++) {
-		void *p = mempool_alloc(&dio_page_pool, n ? GFP_ATOMIC : GFP_KERNEL);
-
-		if (!p)
-			break;
-		if (zero)
-			memset(p, 0, PAGE_SIZE);
-		pages[n] = virt_to_page(p);
-	}
-	return n;
+	if (__atomic_sub_fetch(&dio->ref, 1, __ATOMIC_ACQ_REL) == 0)
+		complete(&dio->done);
 }
 
-static void dio_put_pages(struct page **pages, unsigned int n)
+static void blkdev_dio_end_io(struct bio *bio)
 {
-	while (n--)
-		mempool_free(page_address(pages[n]), &dio_page_pool);
-}
+	struct blkdev_dio *dio = bio->bi_private;
+	int zero = 0;
 
-/* One bio's worth of direct I/O at *pos: len bytes at most; returns bytes or -errno. */
-static ssize_t blkdev_dio_bio(struct block_device *bdev, struct iov_iter *it, loff_t pos,
-			      size_t len, bool write)
-{
-	struct page *pages[BDEV_DIO_PAGES];
-	unsigned int npages, i;
-	struct bio *bio;
-	int err = 0;
-
-	npages = dio_get_pages(pages, DIV_ROUND_UP(len, PAGE_SIZE), !write);
-	len = min_t(size_t, len, (size_t)npages * PAGE_SIZE);
-	bio = bio_alloc(GFP_NOIO, npages);              /* waits, never NULL */
-	bio_set_dev(bio, bdev);
-	bio->bi_iter.bi_sector = pos >> SECTOR_SHIFT;
-	bio->bi_opf = write ? REQ_OP_WRITE | REQ_SYNC : REQ_OP_READ;
-	for (i = 0; i < npages; i++) {
-		unsigned int n = min_t(size_t, PAGE_SIZE, len - (size_t)i * PAGE_SIZE);
-
-		if (write && !err && copy_from_iter(page_address(pages[i]), n, it) < n)
-			err = -EFAULT;
-		bio_add_page(bio, pages[i], n, 0);
-	}
-	if (!err)
-		err = submit_bio_wait(bio);
+	if (bio->bi_status)
+		__atomic_compare_exchange_n(&dio->error, &zero, blk_status_to_errno(bio->bi_status),
+					    false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	bio_release_pages(bio);
 	bio_put(bio);
-	for (i = 0; i < npages && !err && !write; i++) {
-		unsigned int n = min_t(size_t, PAGE_SIZE, len - (size_t)i * PAGE_SIZE);
+	blkdev_dio_put(dio);
+}
 
-		if (copy_to_iter(page_address(pages[i]), n, it) < n)
-			err = -EFAULT;
+/*
+ * After a direct write, cached copies of the range are stale: drop them.
+ * Not a page a buffered write dirtied again while the direct write was
+ * on its way, though: dropping it would lose that write.  It stays (it
+ * reaches the disk at the next write-back, after the direct data) and
+ * the kernel says so, as Linux does when its invalidation fails.
+ */
+static void bcache_invalidate_range(struct bdev_cache *c, loff_t pos, size_t len)
+{
+	unsigned int kept = 0;
+
+	mutex_lock(&c->lock);
+	for (pgoff_t p = pos >> PAGE_SHIFT; p < (pos + len + PAGE_SIZE - 1) >> PAGE_SHIFT; p++) {
+		struct bcache_page *bp = bcache_find(c, p);
+
+		if (bp && bp->dirty)
+			kept++;
+		else if (bp)
+			bcache_drop(c, bp);
 	}
-	dio_put_pages(pages, npages);
-	return err ? err : (ssize_t)len;
+	mutex_unlock(&c->lock);
+	if (kept)
+		printk_ratelimited(KERN_WARNING "%s: direct write at byte %lld: %u cached page(s) dirtied "
+				   "by a buffered write meanwhile were kept, not invalidated "
+				   "(possible data corruption from mixing buffered and direct I/O)\n",
+				   c->bdev->bd_name, (long long)pos, kept);
 }
 
 static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_t *pos,
@@ -627,14 +627,20 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 {
 	struct block_device *bdev = c->bdev;
 	loff_t size = bdev_size(bdev);
-	ssize_t done = 0;
+	size_t count = iov_iter_count(it), beyond, done = 0;
+	struct blkdev_dio dio = { .ref = 1 };
+	struct blk_plug plug;
+	bool plugged;
 	int err = 0;
 
-	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, iov_iter_count(it),
-				iov_iter_addr(it)))
+	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, count, iov_iter_addr(it)))
 		return -EINVAL;
 	if (*pos >= size)
 		return write ? -ENOSPC : 0;
+	/* across the end: a short transfer (Linux's iov_iter_truncate) */
+	beyond = count > (size_t)(size - *pos) ? count - (size_t)(size - *pos) : 0;
+	it->count -= beyond;
+	init_completion(&dio.done);
 
 	/*
 	 * The cache's dirty data in the range reaches the disk first.  The
@@ -646,38 +652,50 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 	err = bcache_writeback_range(c, *pos >> PAGE_SHIFT,
 				     (*pos + iov_iter_count(it) + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	mutex_unlock(&c->lock);
-	while (!err && iov_iter_count(it) && *pos < size) {
-		size_t len = min_t(size_t, iov_iter_count(it), (size_t)BDEV_DIO_PAGES * PAGE_SIZE);
-		ssize_t n;
 
-		len = min_t(size_t, len, size - *pos);
-		n = blkdev_dio_bio(bdev, it, *pos, len, write);
-		if (n < 0) {
-			err = n;
+	plugged = DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + iov_iter_count(it),
+			       PAGE_SIZE) > BIO_MAX_VECS;
+	if (plugged)
+		blk_start_plug(&plug);
+	while (!err && iov_iter_count(it)) {
+		unsigned long addr = iov_iter_addr(it);
+		unsigned int nr = min_t(size_t, BIO_MAX_VECS,
+					DIV_ROUND_UP((addr & ~PAGE_MASK) + iov_iter_count(it), PAGE_SIZE));
+		struct bio *bio = bio_alloc(GFP_NOIO, nr);      /* waits, never NULL */
+		bool stopped;
+
+		bio_set_dev(bio, bdev);
+		bio->bi_iter.bi_sector = (*pos + done) >> SECTOR_SHIFT;
+		/* REQ_SYNC: the caller waits for it (Linux's synchronous dio) */
+		bio->bi_opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
+		bio->bi_end_io = blkdev_dio_end_io;
+		bio->bi_private = &dio;
+		err = bio_iov_iter_get_pages(bio, it);
+		if (err) {
+			bio_put(bio);
 			break;
 		}
-		if (write) {
-			/* cached copies of what we just wrote are stale now */
-			mutex_lock(&c->lock);
-			for (pgoff_t p = *pos >> PAGE_SHIFT; p < (*pos + n + PAGE_SIZE - 1) >> PAGE_SHIFT; p++) {
-				struct bcache_page *bp = bcache_find(c, p);
-
-				if (bp)
-					bcache_drop(c, bp);
-			}
-			mutex_unlock(&c->lock);
-		}
-		*pos += n;
-		done += n;
+		/* room left and bytes left, yet it stopped: the buffer did */
+		stopped = iov_iter_count(it) && bio->bi_vcnt < min_t(unsigned int, nr, bio->bi_max_vecs);
+		done += bio->bi_iter.bi_size;
+		__atomic_add_fetch(&dio.ref, 1, __ATOMIC_RELAXED);
+		submit_bio(bio);
+		if (stopped)
+			break;
 	}
-	return done ? done : err;
-}
+	if (plugged)
+		blk_finish_plug(&plug);
+	blkdev_dio_put(&dio);
+	wait_for_completion(&dio.done);
+	it->count += beyond;
 
-int __init blkdev_dio_init(void)
-{
-	return mempool_init(&dio_page_pool, BDEV_DIO_RESERVE, PAGE_SIZE, 0);
+	if (write && done)
+		bcache_invalidate_range(c, *pos, done);
+	if (dio.error)
+		return dio.error;
+	*pos += done;
+	return done ? (ssize_t)done : err;
 }
-subsys_initcall(blkdev_dio_init);
 
 /* --- the file operations ------------------------------------------------------- */
 

@@ -91,8 +91,6 @@ int unpack_to_rootfs(const char *buf, size_t len);
 /* block_dev.c */
 bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr);
 void bcache_stats(unsigned long *pages, unsigned long *dirty);
-/* The reserve of O_DIRECT bounce pages (an initcall; host tests call it). */
-int blkdev_dio_init(void);
 int bd_claim(struct block_device *bdev, void *holder);
 void bd_release(struct block_device *bdev, void *holder);
 

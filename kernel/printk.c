@@ -12,7 +12,6 @@
  */
 #include <spindle/printk.h>
 #include <spindle/console.h>
-#include <spindle/ratelimit.h>
 #include <spindle/irqflags.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
@@ -103,34 +102,3 @@ static int __init loglevel_setup(const char *val)
 }
 __setup("loglevel=", loglevel_setup);
 
-/*
- * Rate limiting (include/spindle/ratelimit.h), Linux's ___ratelimit():
- * count events in the current interval; when an interval has passed, say
- * how many were dropped in it and start a new one.
- */
-int ___ratelimit(struct ratelimit_state *rs, const char *func)
-{
-	unsigned long flags;
-	int missed = 0, ok;
-
-	if (!rs->interval)
-		return 1;
-	flags = local_irq_save();
-	if (!rs->begin)
-		rs->begin = jiffies;
-	if (time_after(jiffies, rs->begin + rs->interval)) {
-		missed = rs->missed;
-		rs->missed = 0;
-		rs->begin = jiffies;
-		rs->printed = 0;
-	}
-	ok = rs->burst > rs->printed;
-	if (ok)
-		rs->printed++;
-	else
-		rs->missed++;
-	local_irq_restore(flags);
-	if (missed)
-		printk(KERN_WARNING "%s: %d callbacks suppressed\n", func, missed);
-	return ok;
-}

@@ -230,6 +230,23 @@ void bio_put(struct bio *bio);
 unsigned int bio_add_page(struct bio *bio, struct page *page,
 			  unsigned int len, unsigned int offset);
 
+/*
+ * Direct I/O without a copy (Linux's bio_iov_iter_get_pages): add the
+ * pages of the iterator's buffer itself to bio, as many as it has room
+ * for, and advance the iterator past them.  A user buffer's pages are
+ * pinned (pin_user_pages_fast) and the bio marked BIO_PAGE_PINNED; a
+ * kernel buffer's are used as they are -- its owner keeps it until the
+ * I/O ends.  0 if at least one byte was added; -EFAULT if the buffer's
+ * first page is not there to be used, the iterator unmoved.  A buffer
+ * that stops being accessible part way gives a shorter bio (its caller
+ * sees a short transfer, as in Linux).  May sleep (faults pages in).
+ */
+struct iov_iter;
+int bio_iov_iter_get_pages(struct bio *bio, struct iov_iter *iter);
+/* After the I/O: unpin what bio_iov_iter_get_pages pinned (from bi_end_io
+ * too: does not sleep). */
+void bio_release_pages(struct bio *bio);
+
 /* Point bio at a device: the partition's gendisk and number. */
 void bio_set_dev(struct bio *bio, struct block_device *bdev);
 

@@ -105,5 +105,6 @@ struct bio {
 #define BIO_CHAIN       (1u << 0)   /* __bi_remaining is in use */
 #define BIO_CLONED      (1u << 1)   /* bi_io_vec belongs to another bio */
 #define BIO_REMAPPED    (1u << 2)   /* partition offset already applied */
+#define BIO_PAGE_PINNED (1u << 3)   /* pages pinned from user space: unpin at the end */
 
 #endif /* SPINDLE_BLK_TYPES_H */

@@ -45,6 +45,7 @@ struct page {
 	unsigned int inuse;             /* slab: objects handed out */
 	struct kmem_cache *slab_cache;  /* slab: owning cache */
 	void *freelist;                 /* slab: first free object */
+	unsigned int _refcount;         /* head of an allocation: its users */
 };
 
 #define PG_reserved     0x1ul   /* not RAM, or used by the kernel image */
@@ -85,6 +86,37 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
 static inline struct page *alloc_page(gfp_t gfp) { return alloc_pages(gfp, 0); }
 static inline void __free_page(struct page *p) { __free_pages(p, 0); }
+/*
+ * A page's users (Linux's page refcount).  alloc_pages() hands out the
+ * head page of a block with one reference, the caller's; get_page() adds
+ * one (direct I/O pins a user's page so that munmap or exit cannot free
+ * it under a device's DMA), and __free_pages() -- or put_page() -- drops
+ * one: the block goes back to the buddy lists only with the last.  Only
+ * the head page of an allocation counts; safe from interrupt handlers
+ * (a bio's completion drops its pins).
+ */
+static inline void get_page(struct page *page)
+{
+	__atomic_add_fetch(&page->_refcount, 1, __ATOMIC_RELAXED);
+}
+static inline unsigned int page_count(const struct page *page)
+{
+	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
+}
+static inline void put_page(struct page *page) { __free_pages(page, page->order); }
+/*
+ * Pin nr_pages pages of the current process from user address start
+ * (rounded down to its page) for a device's I/O, faulting in the absent
+ * ones; FOLL_WRITE: the device will write them.  Returns how many were
+ * pinned from the first (fewer at the first page the process may not
+ * access that way), or -EFAULT if not even the first.  Each pinned page
+ * is released with unpin_user_page(), after the I/O.  May sleep.
+ * (kernel/mm/mmap.c)
+ */
+#define FOLL_WRITE      0x01u
+long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
+			 unsigned int gup_flags, struct page **pages);
+void unpin_user_page(struct page *page);
 /* Kernel-virtual versions. */
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 void free_pages(unsigned long addr, unsigned int order);

@@ -187,6 +187,67 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr)
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
 }
 
+/* --- pinning a user's pages for a device (Linux's pin_user_pages) ------ */
+
+/*
+ * The page behind user address addr, faulted in if absent, if the VMA
+ * allows the access: write means the device will write the page (a
+ * read(2) into it).  NULL if not.
+ */
+static struct page *user_page_for_io(struct mm_struct *mm, unsigned long addr, bool write)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	pte_t *pte;
+
+	if (!vma || addr < vma->vm_start)
+		return NULL;
+	if (write ? !(vma->vm_flags & VM_WRITE) : !(vma->vm_flags & (VM_READ | VM_WRITE)))
+		return NULL;
+	pte = lookup_pte(mm_pgd(mm), addr);
+	if (!pte || !(*pte & _PAGE_PRESENT)) {
+		void *kaddr = map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
+
+		return kaddr ? virt_to_page(kaddr) : NULL;
+	}
+	if (!(*pte & _PAGE_USER) || (write && !(*pte & _PAGE_RW)))
+		return NULL;
+	return pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
+}
+
+/*
+ * Direct I/O hands the user's own pages to the device, so they must stay
+ * where they are until the device is done, whatever the process does
+ * meanwhile (munmap, exit, a kill): each page gets a reference that only
+ * unpin_user_page() drops.  With Spindle's rules (no swap, no
+ * copy-on-write, fork copies at once) a pinned page never moves; a page
+ * unmapped while pinned is freed by the unpin.
+ */
+long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
+			 unsigned int gup_flags, struct page **pages)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned int i;
+
+	start &= PAGE_MASK;
+	if (!mm || start >= STACK_TOP || nr_pages > (STACK_TOP - start) >> PAGE_SHIFT)
+		return -EFAULT;
+	for (i = 0; i < nr_pages; i++) {
+		struct page *pg = user_page_for_io(mm, start + ((unsigned long)i << PAGE_SHIFT),
+						   gup_flags & FOLL_WRITE);
+
+		if (!pg)
+			break;
+		get_page(pg);
+		pages[i] = pg;
+	}
+	return i ? (long)i : -EFAULT;
+}
+
+void unpin_user_page(struct page *page)
+{
+	put_page(page);
+}
+
 /* --- fork: an eager copy ---------------------------------------------- */
 
 struct copy_ctx {

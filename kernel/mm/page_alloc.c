@@ -9,8 +9,10 @@
  *   alloc_pages(order): take a block from the smallest non-empty list of
  *     order >= the one asked for; while it is too big, split it in halves
  *     and put the upper half back on the list one order down.
- *   __free_pages(page, order): while the buddy is free and of the same
- *     order, take it off its list and merge; put the result on its list.
+ *   __free_pages(page, order): drop the caller's reference (get_page()
+ *     may have added others: a page pinned for direct I/O); with the
+ *     last one, while the buddy is free and of the same order, take it
+ *     off its list and merge; put the result on its list.
  *
  * Because blocks are naturally aligned, an allocation of order n is aligned
  * to 2^n pages: dma_alloc_coherent() relies on that.
@@ -197,6 +199,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		return NULL;
 	page->flags |= PG_head;
 	page->order = order;
+	page->_refcount = 1;
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 	return page;
@@ -217,6 +220,11 @@ void __free_pages(struct page *page, unsigned int order)
 	if ((page->flags & PG_head) && page->order != order)
 		panic("__free_pages: pfn %#lx allocated with order %u, freed with %u",
 		      page_to_pfn(page), page->order, order);
+	/* Someone else still uses it (get_page(): direct I/O into it): the
+	 * last of them frees it. */
+	if ((page->flags & PG_head) &&
+	    __atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
 	page->flags &= ~PG_head;
 	zone = page_zone(page);
 	spin_lock_irqsave(&zone->lock, flags);

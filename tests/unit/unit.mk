@@ -34,7 +34,7 @@ endif
 UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c \
 	kernel/mm/page_alloc.c kernel/mm/slab.c kernel/mm/dma.c \
 	block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c \
-	lib/pattern.c kernel/mm/mempool.c \
+	lib/pattern.c lib/ratelimit.c kernel/mm/mempool.c \
 	kernel/sched/wait.c kernel/sched/mutex.c kernel/sched/completion.c \
 	block/bio.c block/blk-core.c block/genhd.c block/partition.c block/blk-plug.c block/blk-mq.c \
 	block/blk-flush.c

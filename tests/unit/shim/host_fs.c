@@ -6,6 +6,7 @@
  * backtrace of /proc/<pid>/stack (empty: nothing sleeps on the host).
  */
 #include <spindle/uaccess.h>
+#include <spindle/mm.h>
 #include <spindle/console.h>
 #include <spindle/sched.h>
 #include <spindle/string.h>
@@ -28,6 +29,45 @@ unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 		return n;
 	memcpy(to, from, n);
 	return 0;
+}
+
+/*
+ * Direct I/O's pinning.  A host test's "user" buffer must lie in the fake
+ * RAM (allocated with alloc_pages()), where pages have a struct page; a
+ * page outside it, a free one, or the one holding host_user_hole, is "not
+ * mapped", as an unmapped user page would be.  A block of several pages
+ * counts its users on its head page only, so only a head is pinned.
+ */
+unsigned long host_user_hole;
+
+long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
+			 unsigned int gup_flags, struct page **pages)
+{
+	unsigned long ram = (unsigned long)host_phys_base, ram_end = ram + max_pfn * PAGE_SIZE;
+	unsigned int i;
+
+	(void)gup_flags;
+	start &= PAGE_MASK;
+	for (i = 0; i < nr_pages; i++) {
+		unsigned long a = start + (unsigned long)i * PAGE_SIZE;
+		struct page *pg;
+
+		if (a < ram + PAGE_SIZE || a >= ram_end || a == (host_user_hole & PAGE_MASK))
+			break;
+		pg = virt_to_page((void *)a);
+		if (pg->flags & (PG_buddy | PG_reserved))
+			break;
+		if (pg->flags & PG_head)
+			get_page(pg);
+		pages[i] = pg;
+	}
+	return i ? (long)i : -EFAULT;
+}
+
+void unpin_user_page(struct page *page)
+{
+	if (page->flags & PG_head)
+		put_page(page);
 }
 
 unsigned long clear_user(void __user *to, unsigned long n)

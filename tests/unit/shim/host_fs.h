@@ -10,4 +10,8 @@ extern size_t host_console_len;
 
 void host_vfs_init(void);
 
+/* Direct I/O's pin_user_pages_fast() treats the page holding this
+ * address as unmapped (0: none); see host_fs.c. */
+extern unsigned long host_user_hole;
+
 #endif

@@ -1,0 +1,232 @@
+/*
+ * dio_zerocopy DEV [SLOWDEV] - O_DIRECT on the caller's own pages.
+ *
+ * With zero-copy direct I/O the device's DMA reads and fills the user's
+ * buffer itself (fs/block_dev.c pins its pages).  This checks what that
+ * must keep true, on DEV (e.g. sda on AHCI, hda on IDE):
+ *
+ *   offsets   buffers at every 512-byte offset in a page, of one block,
+ *             one page, 17 pages and 1 MiB, written at consecutive places
+ *             from 1 MiB on with the verification pattern (seed 9, counted
+ *             from the start of DEV: the host checks the raw image) and
+ *             read back into a buffer at another offset;
+ *   hole      a buffer whose third page is unmapped: the write is short,
+ *             up to the hole, and nothing past it reaches the disk (at
+ *             16 MiB: the host checks that the rest is still zeros); a
+ *             buffer starting in the hole is EFAULT; the same for reads;
+ *   killed    (with SLOWDEV, a disk that answers slowly) a child killed
+ *             with SIGKILL while its direct read is in flight dies of it,
+ *             and after several rounds free memory is back where it was:
+ *             the pinned pages were released when the I/O ended.
+ *
+ * Prints "TEST dio_zerocopy.<case> PASS|FAIL: ..." and the closing count.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include "hostile.h"
+
+#define SEED            9
+#define AREA            (1ul << 20)     /* the offsets case writes from here */
+#define HOLE_AT         (16ul << 20)    /* the hole case writes here */
+#define BIG             (1ul << 20)
+#define KILL_BYTES      (8ul << 20)
+#define KILL_ROUNDS     4
+
+static const char *dev_name, *slow_name;
+static unsigned char buf[BIG + 8192] __attribute__((aligned(4096)));
+static unsigned char back[BIG + 8192] __attribute__((aligned(4096)));
+
+static uint64_t splitmix64(uint64_t x)
+{
+	uint64_t z = x + 0x9E3779B97F4A7C15ull;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* The pattern's bytes for device bytes [dev_off, dev_off + len), into p. */
+static void fill_pattern(unsigned char *p, uint64_t dev_off, size_t len)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = splitmix64(SEED + (dev_off + i) / 8);
+
+		memcpy(p + i, &w, 8);
+	}
+}
+
+static int open_dev(const char *name, int flags)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	return open(path, flags);
+}
+
+static void t_offsets(void)
+{
+	static const size_t lens[] = { 512, 4096, 17 * 4096, BIG };
+	int fd = open_dev(dev_name, O_RDWR | O_DIRECT);
+	uint64_t at = AREA;
+
+	CHECK(fd >= 0);
+	for (unsigned int off = 0; off < 4096 && fd >= 0; off += 512) {
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			size_t len = lens[l];
+			unsigned int boff = (4096 - off) % 4096;
+			long n;
+
+			fill_pattern(buf + off, at, len);
+			n = pwrite(fd, buf + off, len, at);
+			CHECK_MSG(n == (long)len, "pwrite of %zu bytes from offset %u: %ld", len, off, n);
+			memset(back, 0xa5, sizeof(back));
+			n = pread(fd, back + boff, len, at);
+			CHECK_MSG(n == (long)len, "pread of %zu bytes into offset %u: %ld", len, boff, n);
+			CHECK_MSG(!memcmp(back + boff, buf + off, len),
+				  "%zu bytes read into offset %u differ from those written", len, boff);
+			CHECK_MSG(back[boff + len] == 0xa5, "the read went past its %zu bytes", len);
+			at += len;
+		}
+	}
+	printf("dio_zerocopy: offsets wrote [%lu, %llu)\n", AREA, (unsigned long long)at);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void t_hole(void)
+{
+	int fd = open_dev(dev_name, O_RDWR | O_DIRECT);
+	unsigned char *p = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long n;
+
+	CHECK(fd >= 0);
+	CHECK(p != MAP_FAILED);
+	if (fd < 0 || p == MAP_FAILED)
+		return;
+	fill_pattern(p + 512, HOLE_AT, 3 * 4096);
+	CHECK(munmap(p + 2 * 4096, 4096) == 0);
+	n = pwrite(fd, p + 512, 3 * 4096, HOLE_AT);
+	CHECK_MSG(n == 2 * 4096 - 512, "write across the hole: %ld, not the %d bytes before it",
+		  n, 2 * 4096 - 512);
+	CHECK_ERR(pwrite(fd, p + 2 * 4096, 4096, HOLE_AT + 65536), EFAULT);
+	memset(p, 0, 2 * 4096);
+	n = pread(fd, p + 512, 3 * 4096, HOLE_AT);
+	CHECK_MSG(n == 2 * 4096 - 512, "read across the hole: %ld", n);
+	fill_pattern(back, HOLE_AT, 2 * 4096 - 512);
+	CHECK_MSG(!memcmp(p + 512, back, 2 * 4096 - 512), "what was read back is not what was written");
+	CHECK_ERR(pread(fd, p + 2 * 4096 + 512, 4096, HOLE_AT), EFAULT);
+	munmap(p, 4 * 4096);
+	close(fd);
+}
+
+/* MemFree from /proc/meminfo, in KiB; -1 if it cannot be read. */
+static long mem_free_kb(void)
+{
+	char text[2048], *s;
+	int fd = open("/proc/meminfo", O_RDONLY);
+	long n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	s = strstr(text, "MemFree:");
+	return s ? strtol(s + 8, NULL, 10) : -1;
+}
+
+/* The state letter of /proc/<pid>/stat ('R', 'S', 'D', ...), or 0. */
+static char task_state(pid_t pid)
+{
+	char path[64], text[512], *close_paren;
+	int fd;
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	close_paren = strrchr(text, ')');
+	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
+/* One child, killed in the middle of its direct read of the slow disk. */
+static int kill_one_reader(void)
+{
+	unsigned char *p = mmap(NULL, KILL_BYTES, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd = open_dev(slow_name, O_RDONLY | O_DIRECT), status = 0;
+	pid_t pid;
+	char state;
+
+	if (p == MAP_FAILED || fd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		pread(fd, p, KILL_BYTES, 0);
+		_exit(0);                       /* only if the kill came too late */
+	}
+	/* Wait until it sleeps in the I/O (state D), then kill it there. */
+	while ((state = task_state(pid)) != 'D' && state != 0 && state != 'Z')
+		sched_yield();
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	munmap(p, KILL_BYTES);
+	close(fd);
+	if (state != 'D')
+		return -2;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? 0 : -3;
+}
+
+static void t_killed(void)
+{
+	long before, after;
+	int r;
+
+	if (!slow_name) {
+		hostile_skip("no slow disk given");
+		return;
+	}
+	r = kill_one_reader();                  /* warm up: the fork's own memory */
+	CHECK_MSG(r == 0, "the first reader: %d (-2: never seen in D, -3: not killed)", r);
+	before = mem_free_kb();
+	for (int i = 0; i < KILL_ROUNDS && r == 0; i++) {
+		r = kill_one_reader();
+		CHECK_MSG(r == 0, "reader %d: %d (-2: never seen in D, -3: not killed)", i, r);
+	}
+	after = mem_free_kb();
+	printf("dio_zerocopy: MemFree %ld kB before %d killed readers, %ld kB after\n",
+	       before, KILL_ROUNDS, after);
+	/* each round pinned 8 MiB; a leak would show as that much per round */
+	CHECK_MSG(before > 0 && after > 0 && after >= before - 1024,
+		  "MemFree went from %ld kB to %ld kB", before, after);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct hostile_case cases[] = {
+		{ "offsets", t_offsets },
+		{ "hole", t_hole },
+		{ "killed", t_killed },
+	};
+
+	dev_name = argc > 1 ? argv[1] : "sda";
+	slow_name = argc > 2 ? argv[2] : NULL;
+	return hostile_run("dio_zerocopy", cases, sizeof(cases) / sizeof(cases[0]), NULL);
+}
