@@ -54,6 +54,7 @@ ARCH_OBJS := \
 	$(A)/time.o \
 	$(A)/uaccess.o \
 	$(A)/usercopy.o \
+	$(A)/memcpy.o \
 	$(A)/syscall.o \
 	$(A)/process.o \
 	$(A)/rtc.o

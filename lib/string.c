@@ -30,6 +30,7 @@ typedef unsigned long __attribute__((may_alias)) word_t;
 #define WORD_SIZE sizeof(word_t)
 #define WORD_ALIGNED(p) (((uintptr_t)(p) & (WORD_SIZE - 1)) == 0)
 
+#ifndef __HAVE_ARCH_MEMSET
 void *memset(void *s, int c, size_t n)
 {
 	unsigned char *p = s;
@@ -44,7 +45,9 @@ void *memset(void *s, int c, size_t n)
 		*p++ = (unsigned char)c;
 	return s;
 }
+#endif
 
+#ifndef __HAVE_ARCH_MEMCPY
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
@@ -64,6 +67,7 @@ void *memcpy(void *dst, const void *src, size_t n)
 		*d++ = *s++;
 	return dst;
 }
+#endif
 
 /*
  * The buffers may overlap, so copy in the direction that reads every byte

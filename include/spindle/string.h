@@ -7,6 +7,12 @@
 
 #include <spindle/types.h>
 
+/* In the kernel, memcpy and memset are the CPU's string instructions
+ * (kernel/arch/x86/memcpy.S); the C versions serve the host builds. */
+#ifndef SPINDLE_HOST
+#define __HAVE_ARCH_MEMCPY
+#define __HAVE_ARCH_MEMSET
+#endif
 void *memset(void *s, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);

@@ -56,6 +56,20 @@ include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
 UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
 UNIT_TESTS += check_vfs check_initramfs check_block_dev
+# The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
+# assembled for the host -- memcpy and memset under other names, the
+# host's libc has its own -- and checked at every alignment and length.
+UNIT_TESTS += check_memcpy
+UNIT_ARCH_OBJS := $(UNIT_BUILD)/arch/memcpy.o $(UNIT_BUILD)/arch/usercopy.o
+$(UNIT_BUILD)/check_memcpy: $(UNIT_ARCH_OBJS)
+# the exception table's absolute addresses: not position-independent
+$(UNIT_BUILD)/check_memcpy: UNIT_LDLIBS += -no-pie
+$(UNIT_BUILD)/arch/memcpy.o: kernel/arch/x86/memcpy.S tests/unit/unit.mk
+	@mkdir -p $(@D)
+	$(UNIT_CC) -DMEMCPY=arch_memcpy -DMEMSET=arch_memset -c -o $@ $<
+$(UNIT_BUILD)/arch/usercopy.o: kernel/arch/x86/usercopy.S tests/unit/unit.mk
+	@mkdir -p $(@D)
+	$(UNIT_CC) -Iinclude -Ikernel/arch/x86/include -c -o $@ $<
 # check_initramfs's oracle: archives written by the host's cpio.
 UNIT_CPIO_DIR := $(UNIT_BUILD)/cpio
 UNIT_CPIO_STAMP := $(UNIT_CPIO_DIR)/made

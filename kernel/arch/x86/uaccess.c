@@ -33,9 +33,11 @@
 #define CR4_SMAP        (1ul << 21)     /* no kernel data access to user pages unless AC */
 #define CPUID7_EBX_SMEP (1u << 7)
 #define CPUID7_EBX_SMAP (1u << 20)
+#define CPUID7_EBX_ERMS (1u << 9)       /* fast `rep movsb` (memcpy.S) */
 
 /* Read by usercopy.S and entry.S: is stac/clac available and needed? */
 bool x86_smap_enabled;
+extern bool x86_erms;             /* memcpy.S */
 bool x86_smep_enabled;
 
 extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];
@@ -142,7 +144,9 @@ void uaccess_init(void)
 		write_cr4(read_cr4() | CR4_SMAP);
 		x86_smap_enabled = true;
 	}
-	pr_info("SMEP %s, SMAP %s\n",
+	x86_erms = b & CPUID7_EBX_ERMS;
+	pr_info("SMEP %s, SMAP %s; copies by %s\n",
 		x86_smep_enabled ? "enabled" : "not supported by this CPU",
-		x86_smap_enabled ? "enabled" : "not supported by this CPU");
+		x86_smap_enabled ? "enabled" : "not supported by this CPU",
+		x86_erms ? "rep movsb (ERMS)" : "rep movsq");
 }

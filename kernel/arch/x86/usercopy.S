@@ -13,6 +13,12 @@
  * fixup for a copy is simply "return %rcx": exactly Linux's contract,
  * copy_*_user() returns the number of bytes NOT copied.
  *
+ * For speed (see memcpy.S) the bulk goes by quadwords, `rep movsq`, unless
+ * the CPU has ERMS.  A fault there leaves %rcx = quadwords not done; the
+ * fixup turns that back into bytes and finishes with `rep movsb` from the
+ * same place, which faults again at the exact byte -- so the count of
+ * bytes not copied stays exact.
+ *
  * SMAP (Supervisor Mode Access Prevention) makes the CPU refuse kernel
  * accesses to user pages unless RFLAGS.AC is set: `stac` sets it, `clac`
  * clears it, and only these routines do so -- a stray dereference of a
@@ -47,11 +53,21 @@
 __copy_user:
 	movq %rdx, %rcx
 	ASM_STAC
-1:	rep movsb
-2:	ASM_CLAC
+	testb $1, x86_erms(%rip)
+	jnz 2f
+	movl %edx, %r8d
+	andl $7, %r8d                   /* the bytes after the last quadword */
+	shrq $3, %rcx
+1:	rep movsq
+	movl %r8d, %ecx
+2:	rep movsb
+3:	ASM_CLAC
 	movq %rcx, %rax
 	ret
-	_ASM_EXTABLE 1b, 2b
+4:	leaq (%r8, %rcx, 8), %rcx       /* a fault in the quadwords: bytes left */
+	jmp 2b
+	_ASM_EXTABLE 1b, 4b
+	_ASM_EXTABLE 2b, 3b
 
 /*
  * unsigned long __clear_user(void *to, unsigned long n)
@@ -62,11 +78,21 @@ __clear_user:
 	movq %rsi, %rcx
 	xorl %eax, %eax
 	ASM_STAC
-3:	rep stosb
-4:	ASM_CLAC
+	testb $1, x86_erms(%rip)
+	jnz 7f
+	movl %esi, %r8d
+	andl $7, %r8d
+	shrq $3, %rcx
+6:	rep stosq
+	movl %r8d, %ecx
+7:	rep stosb
+8:	ASM_CLAC
 	movq %rcx, %rax
 	ret
-	_ASM_EXTABLE 3b, 4b
+9:	leaq (%r8, %rcx, 8), %rcx       /* the same for the quadwords of zeros */
+	jmp 7b
+	_ASM_EXTABLE 6b, 9b
+	_ASM_EXTABLE 7b, 8b
 
 /*
  * long __strncpy_from_user(char *dst, const char *src, long count)
@@ -95,3 +121,5 @@ __strncpy_from_user:
 	movq $-EFAULT, %rax
 	ret
 	_ASM_EXTABLE 5b, .Lstr_fault
+
+	.section .note.GNU-stack, "", @progbits
