@@ -381,6 +381,41 @@ static bool ahci_rq_is_ncq(struct ahci_port *port, struct request *rq)
 }
 
 /*
+ * ahci_build_trim - slot rq->tag as DATA SET MANAGEMENT / TRIM (ACS §7.5):
+ * the ranges go in the slot's 512-byte payload, which the HBA sends as
+ * the command's data; the taskfile has feature TRIM, count = payload
+ * blocks, and is a 48-bit command whose LBA field is unused.  Returns
+ * BLK_STS_OK, or the status to fail rq with.
+ */
+static blk_status_t ahci_build_trim(struct ahci_port *port, struct request *rq)
+{
+	unsigned int slot = rq->tag;
+	struct ahci_cmd_table *t = &port->tables[slot];
+	u8 *buf = port->dsm_bufs + slot * AHCI_DSM_BUF_BYTES;
+	phys_addr_t buf_dma = port->dsm_bufs_dma + slot * AHCI_DSM_BUF_BYTES;
+	struct ata_taskfile tf;
+
+	if (!port->ata.trim)
+		return BLK_STS_NOTSUPP;
+	if (ahci_fill_dsm_ranges((u64 *)buf, blk_rq_pos(rq), blk_rq_sectors(rq)) < 0) {
+		pr_err("%s: discard of %u sectors at %llu is larger than one TRIM payload\n",
+		       port->name, blk_rq_sectors(rq), (unsigned long long)blk_rq_pos(rq));
+		return BLK_STS_IOERR;
+	}
+	ahci_set_prd(&t->prdt[0], buf_dma, AHCI_DSM_BUF_BYTES);
+	ata_tf_init(&tf, &port->ata);
+	tf.protocol = ATA_PROT_DMA;
+	tf.flags |= ATA_TFLAG_LBA48 | ATA_TFLAG_WRITE;
+	tf.command = ATA_CMD_DSM;
+	tf.feature = ATA_DSM_TRIM;
+	tf.nsect = 1;
+	tf.device |= ATA_LBA;
+	ahci_tf_to_fis(&tf, (struct fis_reg_h2d *)t->cfis);
+	ahci_fill_hdr(port, slot, 1, true);
+	return BLK_STS_OK;
+}
+
+/*
  * ahci_build_cmd - fill slot rq->tag's command table and header for rq.
  * Returns BLK_STS_OK, or the status to fail rq with.  Does not touch the
  * HBA's registers; the slot is ours (the request layer owns the tag).
@@ -430,32 +465,8 @@ static blk_status_t ahci_build_cmd(struct ahci_port *port, struct request *rq, b
 		ahci_tf_to_fis(&tf, fis);
 		ahci_fill_hdr(port, slot, 0, false);
 		return BLK_STS_OK;
-	case REQ_OP_DISCARD: {
-		u8 *buf = port->dsm_bufs + slot * AHCI_DSM_BUF_BYTES;
-		phys_addr_t buf_dma = port->dsm_bufs_dma + slot * AHCI_DSM_BUF_BYTES;
-
-		if (!port->ata.trim)
-			return BLK_STS_NOTSUPP;
-		n = ahci_fill_dsm_ranges((u64 *)buf, lba, sectors);
-		if (n < 0) {
-			pr_err("%s: discard of %u sectors at %llu is larger than one TRIM payload\n",
-			       port->name, sectors, (unsigned long long)lba);
-			return BLK_STS_IOERR;
-		}
-		ahci_set_prd(&t->prdt[0], buf_dma, AHCI_DSM_BUF_BYTES);
-		/* DSM (ACS §7.5): feature TRIM, count = payload blocks of 512
-		 * bytes, a 48-bit command whose LBA field is unused */
-		ata_tf_init(&tf, &port->ata);
-		tf.protocol = ATA_PROT_DMA;
-		tf.flags |= ATA_TFLAG_LBA48 | ATA_TFLAG_WRITE;
-		tf.command = ATA_CMD_DSM;
-		tf.feature = ATA_DSM_TRIM;
-		tf.nsect = 1;
-		tf.device |= ATA_LBA;
-		ahci_tf_to_fis(&tf, fis);
-		ahci_fill_hdr(port, slot, 1, true);
-		return BLK_STS_OK;
-	}
+	case REQ_OP_DISCARD:
+		return ahci_build_trim(port, rq);
 	}
 	return BLK_STS_NOTSUPP;
 }

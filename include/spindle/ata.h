@@ -103,12 +103,12 @@
 #define ATA_DSM_RANGES_PER_BLOCK  64
 
 /* Sector count fields: 8 bits for 28-bit commands, 16 for EXT and FPDMA,
- * with 0 meaning the largest count (ACS §4.1). */
+ * with 0 meaning the largest count. */
 #define ATA_MAX_SECTORS         256
 #define ATA_MAX_SECTORS_LBA48   65536
 #define ATA_MAX_TAG             31      /* NCQ tags 0..31: 5 bits */
 
-/* --- IDENTIFY DEVICE words (ACS §7.16.7, table 45) ----------------------- */
+/* --- IDENTIFY DEVICE words (ACS, IDENTIFY DEVICE data) --------------------- */
 #define ATA_ID_WORDS            256
 #define ATA_ID_CONFIG           0       /* bit 15: 1 = not an ATA device */
 #define ATA_ID_SERNO            10      /* 10-19: serial number, 20 chars */
