@@ -6,12 +6,13 @@
  * Where it sits: called by the controller drivers -- drivers/ata/ata_piix.c
  * (IDE: it writes a taskfile into a channel's registers) and
  * drivers/ahci/ahci.c (AHCI: it packs one into a Register H2D FIS) --
- * and calls nothing but string formatting.  No hardware, no locks, no
- * sleeping: every function here is a pure function of its arguments, which
- * is why it also builds for the host and is tested there
- * (tests/unit/check_ata.c).  Linux keeps the same pieces in
- * drivers/ata/libata-core.c (ata_dev_configure, ata_build_rw_tf,
- * ata_id_c_string) and libata-eh.c (the error-bit names).
+ * and calls nothing but string formatting and printk.  No hardware, no
+ * locks, no sleeping: but for ata_dev_print(), every function here is a
+ * pure function of its arguments, which is why it also builds for the
+ * host and is tested there (tests/unit/check_ata.c).  Linux keeps the
+ * same pieces in drivers/ata/libata-core.c (ata_dev_configure,
+ * ata_build_rw_tf, ata_id_c_string) and libata-eh.c (the error-bit
+ * names).
  *
  * Interface: include/spindle/ata.h, part 2.  The one rule for a driver:
  * the taskfile is complete when ata_build_*_tf() returns -- write every
