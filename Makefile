@@ -140,6 +140,7 @@ DRIVER_OBJS := \
 	$(D)/pci/pci_names.o \
 	$(D)/block/brd.o \
 	$(D)/block/null_blk.o \
+	$(D)/ata/libata-core.o \
 	$(D)/ata/ata_piix.o \
 	$(D)/ahci/ahci.o
 

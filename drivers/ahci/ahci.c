@@ -7,14 +7,19 @@
  * command slot.  Below us the HBA fetches the command from RAM, talks to the
  * disk in FISes, moves the data by DMA and raises an interrupt; the
  * handler completes the request with blk_mq_complete_request().
+ * Beside it: the shared ATA layer (<spindle/ata.h>, drivers/ata/
+ * libata-core.c, see docs/ata.md) reads IDENTIFY and builds the taskfile
+ * of every command, as for the IDE driver; this file keeps what is the
+ * HBA's: ports, the command list and tables, FISes, NCQ slots, recovery.
  *
  * One command's life (docs/ahci.md draws the memory):
  *
  *   ahci_queue_rq(rq)        slot = rq->tag
- *     ahci_rq_is_ncq()       queued (FPDMA QUEUED) or alone (DMA EXT)?
+ *     ahci_rq_is_ncq()       queued (FPDMA QUEUED) or alone (DMA)?
  *     ahci_fill_prdt()       request segments -> PRD table of the slot
- *     ahci_fill_fpdma()      NCQ: command FIS and header of the slot
- *     ahci_fill_fis()        otherwise: the ATA command -> command FIS,
+ *     ata_build_rw_tf()      the ATA command as a taskfile (libata-core:
+ *                            the same as the IDE driver's)
+ *     ahci_tf_to_fis()       taskfile -> the slot's command FIS
  *     ahci_fill_hdr()        command header: FIS length, PRD count, W bit
  *     ahci_issue()           NCQ: PxSACT |= bit, then PxCI |= bit
  *   ... the HBA runs it ...
@@ -32,16 +37,17 @@
  *                            stuck, find the failed command, fail it,
  *                            requeue the innocent ones, restart)
  *
- * Supported: LBA48 disks, READ/WRITE DMA EXT, NCQ (READ/WRITE FPDMA
- * QUEUED, up to 32 tags), FLUSH CACHE EXT, DSM TRIM, MSI or INTx, error
- * recovery (NCQ error log, COMRESET), timeouts.
+ * Supported: ATA disks (LBA28 and LBA48), READ/WRITE DMA [EXT], NCQ
+ * (READ/WRITE FPDMA QUEUED, up to 32 tags), FLUSH CACHE [EXT], DSM TRIM,
+ * MSI or INTx, error recovery (NCQ error log, COMRESET), timeouts.
  * Not supported: ATAPI (the boot CD is recognised and skipped), port
  * multipliers, hot plug, power management, FUA (the block layer emulates
- * it with a flush), disks without LBA48.
+ * it with a flush).
  *
  * Limits and why: 128 PRD entries per command (max_segments; a table is
  * 2176 bytes, 68 KiB per port); 2048 sectors (1 MiB) per command -- the
- * commands allow 65536 but larger requests only add latency; TRIM payload
+ * EXT commands allow 65536 but larger requests only add latency (256 on
+ * a disk without LBA48); TRIM payload
  * of one 512-byte block = 64 ranges of up to 65535 sectors.
  *
  * Boot options: ahci.timeout=<seconds> (default 30) before a command is
@@ -66,6 +72,7 @@
 #include <spindle/time.h>
 #include <spindle/sched.h>
 #include <asm/io.h>
+#include <spindle/ata.h>
 #include "ahci.h"
 
 #define SD_MAJOR                8
@@ -125,21 +132,6 @@ static int ahci_wait_reg(u32 *reg, u32 mask, u32 want, unsigned int timeout_ms)
 			return (readl(reg) & mask) == want ? 0 : -ETIMEDOUT;
 		msleep(1);
 	}
-}
-
-/* "{ UNC ABRT }" for an ATA error byte. */
-static void ahci_decode_error(u8 err, char *buf, size_t size)
-{
-	static const char *const names[8] = {
-		"AMNF", "NM", "ABRT", "MCR", "IDNF", "MC", "UNC", "ICRC",
-	};
-	size_t n = snprintf(buf, size, "{");
-
-	for (int b = 7; b >= 0; b--)
-		if (err & (1u << b) && n < size)
-			n += snprintf(buf + n, size - n, " %s", names[b]);
-	if (n < size)
-		snprintf(buf + n, size - n, " }");
 }
 
 /* "TFES HBFS ..." for PxIS error bits. */
@@ -298,28 +290,31 @@ int ahci_fill_prdt(struct request *rq, struct ahci_prd *prdt, unsigned int max_e
 }
 
 /*
- * ahci_fill_fis - an H2D register FIS for an LBA48 command.
- * NCQ commands (FPDMA QUEUED) put the sector count in the features field
- * and the tag in bits 7:3 of the count field (SATA §13.6.4.1).
+ * ahci_tf_to_fis - pack a taskfile into the Register Host-to-Device FIS
+ * of a command table (SATA 3.x §10.5.5; Linux's ata_tf_to_fis()).  On an
+ * IDE channel the same bytes go to the registers one by one, the hob_*
+ * ones first; here each has its own field, so an LBA28 taskfile simply
+ * leaves the upper fields zero.  The C bit says "this FIS is a command".
  */
-static void ahci_fill_fis(struct fis_reg_h2d *fis, u8 command, u64 lba, u16 count,
-			  u16 features, u8 device)
+static void ahci_tf_to_fis(const struct ata_taskfile *tf, struct fis_reg_h2d *fis)
 {
 	memset(fis, 0, sizeof(*fis));
 	fis->type = FIS_TYPE_REG_H2D;
 	fis->flags = FIS_H2D_CMD;
-	fis->command = command;
-	fis->featurel = features & 0xff;
-	fis->featureh = features >> 8;
-	fis->lba0 = lba;
-	fis->lba1 = lba >> 8;
-	fis->lba2 = lba >> 16;
-	fis->lba3 = lba >> 24;
-	fis->lba4 = lba >> 32;
-	fis->lba5 = lba >> 40;
-	fis->device = device;
-	fis->countl = count & 0xff;
-	fis->counth = count >> 8;
+	fis->command = tf->command;
+	fis->featurel = tf->feature;
+	fis->lba0 = tf->lbal;
+	fis->lba1 = tf->lbam;
+	fis->lba2 = tf->lbah;
+	fis->device = tf->device;
+	fis->countl = tf->nsect;
+	if (tf->flags & ATA_TFLAG_LBA48) {
+		fis->lba3 = tf->hob_lbal;
+		fis->lba4 = tf->hob_lbam;
+		fis->lba5 = tf->hob_lbah;
+		fis->featureh = tf->hob_feature;
+		fis->counth = tf->hob_nsect;
+	}
 }
 
 /* The command header of @slot: FIS length, PRD count, direction, table. */
@@ -348,9 +343,9 @@ static int ahci_fill_dsm_ranges(u64 *buf, u64 sector, u64 nr_sectors)
 
 	memset(buf, 0, AHCI_DSM_BUF_BYTES);
 	while (nr_sectors) {
-		u64 count = min(nr_sectors, (u64)ATA_DSM_ENTRY_MAX_SECTORS);
+		u64 count = min(nr_sectors, (u64)ATA_DSM_RANGE_MAX_SECTORS);
 
-		if (n == AHCI_DSM_ENTRIES)
+		if (n == ATA_DSM_RANGES_PER_BLOCK)
 			return -E2BIG;
 		buf[n++] = sector | (count << 48);
 		sector += count;
@@ -386,24 +381,38 @@ static bool ahci_rq_is_ncq(struct ahci_port *port, struct request *rq)
 }
 
 /*
- * ahci_fill_fpdma - the command FIS and header of slot rq->tag for rq as
- * READ or WRITE FPDMA QUEUED, its PRD table already holding @nr_prd
- * entries.  The queued commands move the fields round (SATA 3.x §13.6.4.1;
- * ACS-3, READ/WRITE FPDMA QUEUED): the sector count goes in FEATURES 15:0,
- * and COUNT 7:3 carries the tag -- the slot number, which is how the
- * device's Set Device Bits FIS later names the command that finished.
+ * ahci_build_trim - slot rq->tag as DATA SET MANAGEMENT / TRIM (ACS §7.5):
+ * the ranges go in the slot's 512-byte payload, which the HBA sends as
+ * the command's data; the taskfile has feature TRIM, count = payload
+ * blocks, and is a 48-bit command whose LBA field is unused.  Returns
+ * BLK_STS_OK, or the status to fail rq with.
  */
-static void ahci_fill_fpdma(struct ahci_port *port, struct request *rq, unsigned int nr_prd)
+static blk_status_t ahci_build_trim(struct ahci_port *port, struct request *rq)
 {
-	/* LAB 7 BEGIN */
 	unsigned int slot = rq->tag;
-	struct fis_reg_h2d *fis = (struct fis_reg_h2d *)port->tables[slot].cfis;
-	bool write = rq_data_dir(rq) == WRITE;
+	struct ahci_cmd_table *t = &port->tables[slot];
+	u8 *buf = port->dsm_bufs + slot * AHCI_DSM_BUF_BYTES;
+	phys_addr_t buf_dma = port->dsm_bufs_dma + slot * AHCI_DSM_BUF_BYTES;
+	struct ata_taskfile tf;
 
-	ahci_fill_fis(fis, write ? ATA_CMD_WRITE_FPDMA : ATA_CMD_READ_FPDMA,
-		      blk_rq_pos(rq), (u16)(slot << 3), (u16)blk_rq_sectors(rq), ATA_DEVICE_LBA);
-	ahci_fill_hdr(port, slot, nr_prd, write);
-	/* LAB 7 END: (void)port; (void)rq; (void)nr_prd; */
+	if (!port->ata.trim)
+		return BLK_STS_NOTSUPP;
+	if (ahci_fill_dsm_ranges((u64 *)buf, blk_rq_pos(rq), blk_rq_sectors(rq)) < 0) {
+		pr_err("%s: discard of %u sectors at %llu is larger than one TRIM payload\n",
+		       port->name, blk_rq_sectors(rq), (unsigned long long)blk_rq_pos(rq));
+		return BLK_STS_IOERR;
+	}
+	ahci_set_prd(&t->prdt[0], buf_dma, AHCI_DSM_BUF_BYTES);
+	ata_tf_init(&tf, &port->ata);
+	tf.protocol = ATA_PROT_DMA;
+	tf.flags |= ATA_TFLAG_LBA48 | ATA_TFLAG_WRITE;
+	tf.command = ATA_CMD_DSM;
+	tf.feature = ATA_DSM_TRIM;
+	tf.nsect = 1;
+	tf.device |= ATA_LBA;
+	ahci_tf_to_fis(&tf, (struct fis_reg_h2d *)t->cfis);
+	ahci_fill_hdr(port, slot, 1, true);
+	return BLK_STS_OK;
 }
 
 /*
@@ -418,7 +427,9 @@ static blk_status_t ahci_build_cmd(struct ahci_port *port, struct request *rq, b
 	struct fis_reg_h2d *fis = (struct fis_reg_h2d *)t->cfis;
 	u64 lba = blk_rq_pos(rq);
 	unsigned int sectors = blk_rq_sectors(rq);
-	int n;
+	bool write = rq_data_dir(rq) == WRITE;
+	struct ata_taskfile tf;
+	int n, err;
 
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
@@ -437,37 +448,25 @@ static blk_status_t ahci_build_cmd(struct ahci_port *port, struct request *rq, b
 			       port->name, (unsigned long long)lba, sectors, n);
 			return BLK_STS_IOERR;
 		}
-		if (ncq) {
-			ahci_fill_fpdma(port, rq, n);
-			return BLK_STS_OK;
-		}
-		/* non-queued: count in COUNT, the tag means nothing to the disk */
-		ahci_fill_fis(fis, rq_data_dir(rq) ? ATA_CMD_WRITE_DMA_EXT : ATA_CMD_READ_DMA_EXT,
-			      lba, sectors, 0, ATA_DEVICE_LBA);
-		ahci_fill_hdr(port, slot, n, rq_data_dir(rq));
-		return BLK_STS_OK;
-	case REQ_OP_FLUSH:
-		ahci_fill_fis(fis, port->flush_cmd, 0, 0, 0, ATA_DEVICE_LBA);
-		ahci_fill_hdr(port, slot, 0, false);
-		return BLK_STS_OK;
-	case REQ_OP_DISCARD: {
-		u8 *buf = port->dsm_bufs + slot * AHCI_DSM_BUF_BYTES;
-		phys_addr_t buf_dma = port->dsm_bufs_dma + slot * AHCI_DSM_BUF_BYTES;
-
-		if (!port->trim)
-			return BLK_STS_NOTSUPP;
-		n = ahci_fill_dsm_ranges((u64 *)buf, lba, sectors);
-		if (n < 0) {
-			pr_err("%s: discard of %u sectors at %llu is larger than one TRIM payload\n",
-			       port->name, sectors, (unsigned long long)lba);
+		/* NCQ: the slot is the tag the device answers with; non-queued,
+		 * the tag means nothing to the disk */
+		err = ata_build_rw_tf(&tf, &port->ata, ncq ? ATA_PROT_NCQ : ATA_PROT_DMA,
+				      write, lba, sectors, slot);
+		if (err) {
+			pr_err("%s: no %s command for %u sectors at %llu (%d)\n", port->name,
+			       ncq ? "NCQ" : "DMA", sectors, (unsigned long long)lba, err);
 			return BLK_STS_IOERR;
 		}
-		ahci_set_prd(&t->prdt[0], buf_dma, AHCI_DSM_BUF_BYTES);
-		/* DSM: feature TRIM, count = payload blocks of 512 bytes */
-		ahci_fill_fis(fis, ATA_CMD_DSM, 0, 1, ATA_DSM_TRIM, ATA_DEVICE_LBA);
-		ahci_fill_hdr(port, slot, 1, true);
+		ahci_tf_to_fis(&tf, fis);
+		ahci_fill_hdr(port, slot, n, write);
 		return BLK_STS_OK;
-	}
+	case REQ_OP_FLUSH:
+		ata_build_flush_tf(&tf, &port->ata);
+		ahci_tf_to_fis(&tf, fis);
+		ahci_fill_hdr(port, slot, 0, false);
+		return BLK_STS_OK;
+	case REQ_OP_DISCARD:
+		return ahci_build_trim(port, rq);
 	}
 	return BLK_STS_NOTSUPP;
 }
@@ -520,7 +519,7 @@ static blk_status_t ahci_queue_rq(struct request_queue *q, struct request *rq)
 	blk_status_t sts;
 	bool ncq;
 
-	if (req_op(rq) == REQ_OP_DISCARD && !port->trim)
+	if (req_op(rq) == REQ_OP_DISCARD && !port->ata.trim)
 		return BLK_STS_NOTSUPP;
 	if (slot >= port->host->nr_slots)
 		return BLK_STS_IOERR;
@@ -696,14 +695,14 @@ static irqreturn_t ahci_interrupt(int irq, void *dev_id)
  * handler leaves the port alone meanwhile (eh_active).  May sleep.
  * Returns 0, -EIO (the device reported an error) or -ETIMEDOUT.
  */
-static int ahci_exec_polled(struct ahci_port *port, u8 command, u64 lba, u16 count,
+static int ahci_exec_polled(struct ahci_port *port, const struct ata_taskfile *tf,
 			    phys_addr_t buf_dma, unsigned int len)
 {
 	struct ahci_cmd_table *t = &port->tables[0];
 	u64 end = jiffies + msecs_to_jiffies(AHCI_POLL_CMD_TIMEOUT_MS);
 	u32 tfd;
 
-	ahci_fill_fis((struct fis_reg_h2d *)t->cfis, command, lba, count, 0, ATA_DEVICE_LBA);
+	ahci_tf_to_fis(tf, (struct fis_reg_h2d *)t->cfis);
 	ahci_set_prd(&t->prdt[0], buf_dma, len);
 	ahci_fill_hdr(port, 0, 1, false);
 	writel(0xffffffff, &port->regs->is);
@@ -766,10 +765,17 @@ static void ahci_eh_drain(struct ahci_port *port)
 static int ahci_read_ncq_log(struct ahci_port *port)
 {
 	const u8 *log = (const u8 *)port->identify;
+	struct ata_taskfile tf;
 	int err;
 
-	err = ahci_exec_polled(port, ATA_CMD_READ_LOG_EXT, ATA_LOG_NCQ_ERROR, 1,
-			       port->identify_dma, 512);
+	/* READ LOG EXT: log address in LBA 7:0, page count in COUNT 15:0 */
+	ata_tf_init(&tf, &port->ata);
+	tf.protocol = ATA_PROT_PIO;
+	tf.flags |= ATA_TFLAG_LBA48;
+	tf.command = ATA_CMD_READ_LOG_EXT;
+	tf.lbal = ATA_LOG_SATA_NCQ;
+	tf.nsect = 1;
+	err = ahci_exec_polled(port, &tf, port->identify_dma, 512);
 	if (err)
 		return -1;
 	if (log[0] & 0x80)              /* NQ: not a queued command */
@@ -796,17 +802,18 @@ enum ahci_eh_reason { AHCI_EH_ERROR, AHCI_EH_TIMEOUT };
 static void ahci_eh_report(struct ahci_port *port, enum ahci_eh_reason why,
 			   u32 irq_status, u32 tfd, u32 serr, u32 outstanding, bool ncq)
 {
-	char errs[48], irqs[64];
+	char st[48], errs[64], irqs[64];
 
-	ahci_decode_error(tfd >> 8, errs, sizeof(errs));
+	ata_decode_status(st, sizeof(st), (u8)tfd);
+	ata_decode_error(errs, sizeof(errs), (u8)(tfd >> PORT_TFDATA_ERR_SHIFT));
 	ahci_decode_irq(irq_status, irqs, sizeof(irqs));
 	if (why == AHCI_EH_TIMEOUT)
-		pr_err("%s: port %u: command timeout: status 0x%02x error 0x%02x %s SError 0x%08x, %s slots 0x%08x outstanding\n",
-		       port->name, port->port_no, tfd & 0xff, (tfd >> 8) & 0xff, errs, serr,
+		pr_err("%s: port %u: command timeout: status %s error %s SError 0x%08x, %s slots 0x%08x outstanding\n",
+		       port->name, port->port_no, st, errs, serr,
 		       ncq ? "NCQ" : "non-NCQ", outstanding);
 	else
-		pr_err("%s: port %u: task file error: status 0x%02x error 0x%02x %s PxIS %s SError 0x%08x, %s slots 0x%08x outstanding\n",
-		       port->name, port->port_no, tfd & 0xff, (tfd >> 8) & 0xff, errs, irqs,
+		pr_err("%s: port %u: task file error: status %s error %s PxIS %s SError 0x%08x, %s slots 0x%08x outstanding\n",
+		       port->name, port->port_no, st, errs, irqs,
 		       serr, ncq ? "NCQ" : "non-NCQ", outstanding);
 }
 
@@ -1028,23 +1035,6 @@ static const struct blk_mq_ops ahci_mq_ops = {
 
 /* ---- probing: ports, devices, disks ---------------------------------------- */
 
-/* IDENTIFY strings are byte-swapped words, space padded (ACS-3 §3.4.9). */
-static void ata_id_string(const u16 *id, unsigned int word, unsigned int len, char *out)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < len / 2; i++) {
-		out[n++] = id[word + i] >> 8;
-		out[n++] = id[word + i] & 0xff;
-	}
-	while (n && out[n - 1] == ' ')
-		n--;
-	out[n] = 0;
-	for (i = 0; out[i] == ' '; i++)
-		;
-	memmove(out, out + i, n - i + 1);
-}
-
 /* Allocate a port's DMA memory and point the HBA at it (engine stopped). */
 static int ahci_port_alloc(struct ahci_port *port)
 {
@@ -1142,21 +1132,24 @@ static long ahci_port_start(struct ahci_port *port)
 }
 
 /*
- * ahci_identify - IDENTIFY DEVICE, and what the driver takes from it:
- * capacity (LBA48 words 100-103), NCQ and its depth (76 bit 8, 75), write
- * cache (85 bit 5), FLUSH CACHE EXT (83 bit 13), TRIM (169 bit 0).
+ * ahci_identify - IDENTIFY DEVICE, read by libata-core into port->ata as
+ * for an IDE disk, and what this driver makes of it: NCQ if both the disk
+ * (word 76) and the HBA (CAP.SNCQ) can, with as many tags as both take.
+ * Logs the description every ATA disk gets, then this port's choices.
  */
 static int ahci_identify(struct ahci_port *port)
 {
 	const u16 *id = port->identify;
-	char model[41], serial[21];
-	unsigned int depth = 1;
+	struct ata_taskfile tf;
 	int err;
 
 	spin_lock_irq(&port->lock);
 	port->eh_active = true;         /* the handler leaves the port to us */
 	spin_unlock_irq(&port->lock);
-	err = ahci_exec_polled(port, ATA_CMD_IDENTIFY, 0, 1, port->identify_dma, 512);
+	ata_tf_init(&tf, &port->ata);
+	tf.protocol = ATA_PROT_PIO;
+	tf.command = ATA_CMD_ID_ATA;
+	err = ahci_exec_polled(port, &tf, port->identify_dma, 512);
 	ahci_clear_port_status(port);
 	spin_lock_irq(&port->lock);
 	port->eh_active = false;
@@ -1167,32 +1160,22 @@ static int ahci_identify(struct ahci_port *port)
 		       readl(&port->regs->tfd));
 		return err;
 	}
-	if (!(id[ATA_ID_CMDSET_83] & (1u << 10))) {
-		pr_err("%s: port %u: disk without LBA48: not supported\n",
-		       pci_name(port->host->pdev), port->port_no);
-		return -ENODEV;
+	err = ata_dev_parse_id(&port->ata, id);
+	if (err) {
+		pr_err("%s: port %u: %s: not supported (%d)\n", pci_name(port->host->pdev),
+		       port->port_no, err == -EOPNOTSUPP ? "disk without LBA" : "not an ATA disk",
+		       err);
+		return err;
 	}
-	ata_id_string(id, ATA_ID_MODEL, 40, model);
-	ata_id_string(id, ATA_ID_SERIAL, 20, serial);
-	port->capacity = (u64)id[ATA_ID_LBA48_CAP] | (u64)id[ATA_ID_LBA48_CAP + 1] << 16 |
-			 (u64)id[ATA_ID_LBA48_CAP + 2] << 32 | (u64)id[ATA_ID_LBA48_CAP + 3] << 48;
-	if (id[ATA_ID_SATA_CAP] & (1u << 8)) {
-		depth = (id[ATA_ID_QUEUE_DEPTH] & 0x1f) + 1;
-		port->ncq = (port->host->cap & HOST_CAP_SNCQ) && depth > 1;
-	}
-	port->write_cache = id[ATA_ID_CMDSET_85] & (1u << 5);
-	port->flush_cmd = id[ATA_ID_CMDSET_83] & (1u << 13) ? ATA_CMD_FLUSH_EXT : ATA_CMD_FLUSH;
-	port->trim = id[ATA_ID_DSM] & 1u;
-	port->tag_set.queue_depth = port->ncq ? min(depth, port->host->nr_slots) : 1;
+	port->ncq = port->ata.ncq && (port->host->cap & HOST_CAP_SNCQ) &&
+		    port->ata.queue_depth > 1;
+	port->tag_set.queue_depth = port->ncq ?
+		min(port->ata.queue_depth, port->host->nr_slots) : 1;
 
-	pr_info("%s: port %u: %s, serial %s, %llu sectors (%llu MiB)\n", port->name,
-		port->port_no, model, serial, (unsigned long long)port->capacity,
-		(unsigned long long)(port->capacity >> 11));
-	pr_info("%s: NCQ %s (depth %u, using %u), write cache %s, %s, TRIM %s\n",
-		port->name, id[ATA_ID_SATA_CAP] & (1u << 8) ? "yes" : "no", depth,
-		port->tag_set.queue_depth, port->write_cache ? "on" : "off",
-		port->flush_cmd == ATA_CMD_FLUSH_EXT ? "FLUSH CACHE EXT" : "FLUSH CACHE",
-		port->trim ? "yes" : "no");
+	ata_dev_print(port->name, &port->ata);
+	pr_info("%s: port %u, queue depth %u%s, TRIM %s\n", port->name, port->port_no,
+		port->tag_set.queue_depth, port->ncq ? " (NCQ)" : "",
+		port->ata.trim ? "used" : "not supported");
 	return 0;
 }
 
@@ -1214,13 +1197,13 @@ static int ahci_add_disk(struct ahci_port *port)
 		return -ENOMEM;
 	}
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
-	blk_queue_max_hw_sectors(q, AHCI_MAX_SECTORS);
+	blk_queue_max_hw_sectors(q, min(port->ata.max_sectors, (unsigned int)AHCI_MAX_SECTORS));
 	blk_queue_max_segments(q, AHCI_MAX_PRD);
 	blk_queue_max_segment_size(q, AHCI_PRD_MAX_BYTES);
 	blk_queue_dma_alignment(q, 1);          /* words (PRD bit 0 reserved) */
-	blk_queue_max_discard_sectors(q, port->trim ?
-				      ATA_DSM_ENTRY_MAX_SECTORS * AHCI_DSM_ENTRIES : 0);
-	blk_queue_write_cache(q, port->write_cache, false);
+	blk_queue_max_discard_sectors(q, port->ata.trim ?
+				      ATA_DSM_RANGE_MAX_SECTORS * ATA_DSM_RANGES_PER_BLOCK : 0);
+	blk_queue_write_cache(q, port->ata.wcache, false);
 	blk_queue_rq_timeout(q, ahci_timeout_s * HZ);
 
 	memcpy(disk->disk_name, port->name, sizeof(port->name));
@@ -1228,7 +1211,7 @@ static int ahci_add_disk(struct ahci_port *port)
 	disk->first_minor = index * SD_MINORS;
 	disk->queue = q;
 	disk->private_data = port;
-	set_capacity(disk, port->capacity);
+	set_capacity(disk, port->ata.n_sectors);
 	port->disk = disk;
 	err = add_disk(disk);                   /* reads the partition table */
 	if (err) {

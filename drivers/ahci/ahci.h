@@ -1,10 +1,15 @@
 /*
  * ahci.h - the AHCI host bus adapter as the driver sees it: its registers,
- * the memory structures it shares with the driver, the ATA commands the
- * driver sends, and the driver's own state (drivers/ahci/ahci.c).
+ * the memory structures it shares with the driver, the FIS that carries a
+ * command, and the driver's own state (drivers/ahci/ahci.c).
  *
- * Spec references are to "Serial ATA AHCI 1.3.1" (AHCI) and ATA/ATAPI
- * Command Set ACS-3 (ACS).  docs/ahci.md draws the structures.
+ * The ATA commands themselves, the status and error bits in PxTFD and the
+ * IDENTIFY words are the ATA protocol, the same as on an IDE channel:
+ * they are in <spindle/ata.h>, and the taskfile of each command is built
+ * by drivers/ata/libata-core.c.  Only its packing into a FIS is AHCI's.
+ *
+ * Spec references are to "Serial ATA AHCI 1.3.1" (AHCI) and SATA 3.x
+ * (FIS layouts).  docs/ahci.md draws the structures.
  *
  * The registers are reached through the ABAR (PCI BAR 5), mapped uncached:
  *
@@ -30,6 +35,7 @@
 #include <spindle/mutex.h>
 #include <spindle/wait.h>
 #include <spindle/blk-mq.h>
+#include <spindle/ata.h>
 
 struct pci_dev;
 struct gendisk;
@@ -157,17 +163,9 @@ _Static_assert(offsetof(struct ahci_port_regs, ci) == 0x38, "PxCI at 0x38");
 #define SATA_SIG_PM             0x96690101  /* port multiplier */
 #define SATA_SIG_NONE           0xffffffff  /* no D2H FIS received yet */
 
-/* PxTFD status byte / ATA Status register (ACS §6.2) */
-#define ATA_BUSY                0x80        /* BSY */
-#define ATA_DRDY                0x40        /* device ready */
-#define ATA_DF                  0x20        /* device fault */
-#define ATA_DRQ                 0x08        /* data request */
-#define ATA_ERR                 0x01        /* error: see the error byte */
-/* ATA Error register (ACS §6.3) */
-#define ATA_ICRC                0x80        /* interface CRC error */
-#define ATA_UNC                 0x40        /* uncorrectable data */
-#define ATA_IDNF                0x10        /* ID not found (bad LBA) */
-#define ATA_ABRT                0x04        /* command aborted */
+/* PxTFD (AHCI §3.3.8): the status byte in 7:0, the error byte in 15:8 --
+ * ATA_BUSY, ATA_ERR, ATA_ABORTED ... of <spindle/ata.h>. */
+#define PORT_TFDATA_ERR_SHIFT   8
 
 /* ---- Memory shared with the HBA (AHCI §4.2) ------------------------------ */
 
@@ -251,39 +249,10 @@ _Static_assert(sizeof(struct fis_reg_h2d) == 20, "H2D register FIS is 20 bytes")
 
 #define FIS_TYPE_REG_H2D        0x27
 #define FIS_H2D_CMD             0x80        /* C bit */
-#define ATA_DEVICE_LBA          0x40
-#define ATA_DEVICE_FUA_NCQ      0x80
 #define FIS_H2D_DWORDS          (sizeof(struct fis_reg_h2d) / 4)
 
-/* ATA commands used (ACS-3 §7) */
-#define ATA_CMD_DSM             0x06        /* DATA SET MANAGEMENT (TRIM) */
-#define  ATA_DSM_TRIM           0x01        /*   feature: TRIM */
-#define ATA_CMD_READ_DMA_EXT    0x25
-#define ATA_CMD_READ_LOG_EXT    0x2f
-#define  ATA_LOG_NCQ_ERROR      0x10        /*   log page: NCQ Command Error */
-#define ATA_CMD_WRITE_DMA_EXT   0x35
-#define ATA_CMD_READ_FPDMA      0x60        /* READ FPDMA QUEUED (NCQ) */
-#define ATA_CMD_WRITE_FPDMA     0x61        /* WRITE FPDMA QUEUED (NCQ) */
-#define ATA_CMD_FLUSH           0xe7        /* FLUSH CACHE (28-bit) */
-#define ATA_CMD_FLUSH_EXT       0xea        /* FLUSH CACHE EXT */
-#define ATA_CMD_IDENTIFY        0xec        /* IDENTIFY DEVICE */
-
-/* IDENTIFY DEVICE words (ACS-3 §7.12.7) */
-#define ATA_ID_SERIAL           10          /* 20 bytes, 10..19 */
-#define ATA_ID_MODEL            27          /* 40 bytes, 27..46 */
-#define ATA_ID_LBA28_CAP        60          /* 60..61 */
-#define ATA_ID_QUEUE_DEPTH      75          /* 4:0 = depth - 1 */
-#define ATA_ID_SATA_CAP         76          /* bit 8: NCQ supported */
-#define ATA_ID_CMDSET_82        82          /* bit 5: write cache supported */
-#define ATA_ID_CMDSET_83        83          /* bit 10: LBA48; bit 13: FLUSH EXT */
-#define ATA_ID_CMDSET_85        85          /* bit 5: write cache enabled */
-#define ATA_ID_LBA48_CAP        100         /* 100..103 */
-#define ATA_ID_DSM              169         /* bit 0: TRIM supported */
-
-/* DSM TRIM payload: 8-byte entries, LBA 47:0 and count 63:48 (ACS-3 §7.5) */
-#define ATA_DSM_ENTRY_MAX_SECTORS 0xffffu
-#define AHCI_DSM_BUF_BYTES      512         /* one 512-byte payload block */
-#define AHCI_DSM_ENTRIES        (AHCI_DSM_BUF_BYTES / 8)
+/* The DSM TRIM payload of one command: one 512-byte block of ranges. */
+#define AHCI_DSM_BUF_BYTES      512
 
 /* ---- The driver's state ----------------------------------------------- */
 
@@ -291,7 +260,7 @@ _Static_assert(sizeof(struct fis_reg_h2d) == 20, "H2D register FIS is 20 bytes")
 struct ahci_port_stats {
 	unsigned int max_inflight;      /* most slots outstanding at once */
 	unsigned long ncq_cmds;         /* READ/WRITE FPDMA QUEUED issued */
-	unsigned long dma_cmds;         /* READ/WRITE DMA EXT issued */
+	unsigned long dma_cmds;         /* READ/WRITE DMA [EXT] issued */
 	unsigned long flushes;          /* FLUSH CACHE (EXT) issued */
 	unsigned long trims;            /* DATA SET MANAGEMENT issued */
 	unsigned long errors;           /* recoveries run (errors, timeouts) */
@@ -322,11 +291,9 @@ struct ahci_port {
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
 	char name[8];                   /* "sda": for messages */
-	bool ncq;                       /* issue READ/WRITE as FPDMA QUEUED */
-	bool trim;                      /* DSM TRIM supported */
-	bool write_cache;               /* volatile cache enabled */
-	u8 flush_cmd;                   /* FLUSH CACHE EXT, or FLUSH CACHE */
-	u64 capacity;                   /* sectors */
+	struct ata_device ata;          /* what IDENTIFY said (libata-core) */
+	bool ncq;                       /* issue READ/WRITE as FPDMA QUEUED:
+					 * the disk and the HBA both can */
 
 	/*
 	 * What is outstanding, protected by lock (taken with interrupts off:

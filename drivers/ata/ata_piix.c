@@ -6,6 +6,11 @@
  * has its own request queue of depth 1; queue_rq() turns a request into
  * one ATA command, and the channel's interrupt completes it.  Above:
  * partitions, the page cache, the pattern verifier -- all through bios.
+ * Beside it: the shared ATA layer (<spindle/ata.h>, libata-core.c, see
+ * docs/ata.md), which reads IDENTIFY and builds every command's
+ * taskfile, for the AHCI driver too.  This file keeps what is the
+ * channel's: its registers and their timing, PIO data, the PRD table and
+ * the bus master, the sharing of one channel by two devices, resets.
  *
  * Hardware (docs/ide.md has the register map): a PCI IDE function (class
  * 01:01) with two channels.  Each channel is a small "task file" of
@@ -40,7 +45,7 @@
  * controller, hot plug, power management.
  *
  * Limits: one command per channel; 256 sectors per command for LBA28-only
- * disks (the count register is 8 bits, 0 = 256), IDE_MAX_SECTORS_LBA48
+ * disks (the count register is 8 bits, 0 = 256), IDE_MAX_SECTORS
  * otherwise; segments bounded by the one-page PRD table.
  *
  * Boot options: ide.dma=0 (PIO only; default 1), ide.timeout=<seconds>
@@ -63,6 +68,7 @@
 #include <spindle/time.h>
 #include <spindle/wait.h>
 #include <asm/io.h>
+#include <spindle/ata.h>
 #include "ata.h"
 
 #define PCI_CLASS_STORAGE_IDE   0x0101          /* base 01, sub 01 */
@@ -81,8 +87,7 @@ static const struct { u16 cmd, ctl; unsigned int irq; } ide_compat[2] = {
 };
 
 /* Tunables. */
-#define IDE_MAX_SECTORS_LBA28   256             /* count register 0 = 256 */
-#define IDE_MAX_SECTORS_LBA48   2048            /* 1 MiB: a cap, see below */
+#define IDE_MAX_SECTORS         2048            /* 1 MiB: a cap, see below */
 #define IDE_MAX_SEGMENTS        (ATA_PRD_MAX / 2)  /* each segment <= 2 PRDs */
 #define IDE_MAX_MULT            16              /* sectors per DRQ block */
 #define IDE_NR_REQUESTS         32              /* per disk, for merging/sorting */
@@ -110,17 +115,12 @@ struct ide_channel;
 
 struct ide_device {
 	struct ide_channel *chan;
-	unsigned int unit;                      /* 0 master, 1 slave */
+	unsigned int unit;                      /* 0 master, 1 slave (= ata.devno) */
 	char name[8];                           /* "hda" */
-	char model[ATA_ID_PROD_LEN + 1];
-	char serial[ATA_ID_SERNO_LEN + 1];
-	u64 sectors;                            /* capacity */
-	bool lba48;
+	struct ata_device ata;                  /* what IDENTIFY said; ata.multi_count
+						 * is the sectors per DRQ block in
+						 * use (1: SET MULTIPLE not used) */
 	bool dma;                               /* use bus-master DMA */
-	bool wcache;                            /* write cache enabled */
-	bool flush_ext;                         /* FLUSH CACHE EXT supported */
-	unsigned int mult;                      /* sectors per DRQ block (1: SET
-						 * MULTIPLE not used) */
 	unsigned int stuck;                     /* resets in a row that did not
 						 * make it answer a select */
 	bool dead;                              /* gave up on it: I/O fails */
@@ -149,7 +149,7 @@ struct ide_channel {
 	struct ide_device *active_dev;
 	struct request *active_rq;
 	enum ide_proto proto;
-	u8 command;
+	u8 command;                             /* for the log lines */
 	unsigned int left;                      /* PIO: sectors still to move */
 	struct bio *pio_bio;                    /* PIO: where in the data we are */
 	struct bvec_iter pio_iter;
@@ -265,82 +265,32 @@ static bool ide_select(struct ide_channel *c, unsigned int unit)
 		ide_delay400(c);
 		c->selected = (int)unit;
 	}
-	return !(ide_wait_clear(c, ATA_BSY | ATA_DRQ, IDE_SELECT_TIMEOUT_US) & (ATA_BSY | ATA_DRQ));
+	return !(ide_wait_clear(c, ATA_BUSY | ATA_DRQ, IDE_SELECT_TIMEOUT_US) & (ATA_BUSY | ATA_DRQ));
 }
 
 /*
- * Load the task file for a read/write/flush: LBA28 writes each register
- * once; LBA48 writes the "previous" (high-order, HOB) bytes first, then
- * the low bytes to the same registers -- each register is a two-deep FIFO.
+ * ide_tf_load - write a taskfile built by libata-core into the channel's
+ * registers, all but the command.  An LBA48 taskfile writes the "previous"
+ * (high-order, hob_*) bytes first, then the low bytes to the same
+ * registers: on a parallel channel each register is a two-deep FIFO,
+ * and the device takes the older byte as the high one.  Caller holds chan->lock or owns the channel.
  */
-static void ide_load_taskfile(struct ide_channel *c, unsigned int unit, bool lba48,
-			      u64 lba, unsigned int nsect)
+static void ide_tf_load(struct ide_channel *c, const struct ata_taskfile *tf)
 {
-	u8 dev = ATA_DEVICE_OBS | ATA_LBA | (unit ? ATA_DEV1 : 0);
-
-	if (lba48) {
-		ide_write(c, ATA_REG_NSECT, (u8)(nsect >> 8));          /* 0 = 65536 */
-		ide_write(c, ATA_REG_LBAL, (u8)(lba >> 24));
-		ide_write(c, ATA_REG_LBAM, (u8)(lba >> 32));
-		ide_write(c, ATA_REG_LBAH, (u8)(lba >> 40));
-	} else {
-		dev |= (u8)((lba >> 24) & 0x0f);                        /* LBA 27:24 */
+	if (tf->flags & ATA_TFLAG_LBA48) {
+		ide_write(c, ATA_REG_FEATURE, tf->hob_feature);
+		ide_write(c, ATA_REG_NSECT, tf->hob_nsect);
+		ide_write(c, ATA_REG_LBAL, tf->hob_lbal);
+		ide_write(c, ATA_REG_LBAM, tf->hob_lbam);
+		ide_write(c, ATA_REG_LBAH, tf->hob_lbah);
 	}
-	ide_write(c, ATA_REG_NSECT, (u8)nsect);                         /* 0 = 256 */
-	ide_write(c, ATA_REG_LBAL, (u8)lba);
-	ide_write(c, ATA_REG_LBAM, (u8)(lba >> 8));
-	ide_write(c, ATA_REG_LBAH, (u8)(lba >> 16));
-	ide_write(c, ATA_REG_DEVICE, dev);
-	c->selected = (int)unit;
-}
-
-/* --- decoding, for log lines ---------------------------------------------- */
-
-static void ata_decode_bits(char *buf, size_t size, u8 v, const char *const names[8])
-{
-	size_t n = 0;
-
-	n += scnprintf(buf + n, size - n, "0x%02x {", v);
-	for (int bit = 7; bit >= 0 && n < size; bit--)
-		if (v & (1u << bit))
-			n += scnprintf(buf + n, size - n, " %s", names[bit]);
-	if (n < size)
-		snprintf(buf + n, size - n, " }");
-}
-
-void ata_decode_status(char *buf, size_t size, u8 status)
-{
-	static const char *const names[8] = { "ERR", "IDX", "CORR", "DRQ", "DSC", "DF", "DRDY", "BSY" };
-
-	ata_decode_bits(buf, size, status, names);
-}
-
-void ata_decode_error(char *buf, size_t size, u8 error)
-{
-	static const char *const names[8] = { "AMNF", "TRK0NF", "ABRT", "MCR", "IDNF", "MC", "UNC", "ICRC" };
-
-	ata_decode_bits(buf, size, error, names);
-}
-
-static const char *ata_command_name(u8 cmd)
-{
-	switch (cmd) {
-	case ATA_CMD_READ_PIO:          return "READ SECTORS";
-	case ATA_CMD_READ_PIO_EXT:      return "READ SECTORS EXT";
-	case ATA_CMD_READ_MULTI:        return "READ MULTIPLE";
-	case ATA_CMD_READ_MULTI_EXT:    return "READ MULTIPLE EXT";
-	case ATA_CMD_READ_DMA:          return "READ DMA";
-	case ATA_CMD_READ_DMA_EXT:      return "READ DMA EXT";
-	case ATA_CMD_WRITE_PIO:         return "WRITE SECTORS";
-	case ATA_CMD_WRITE_PIO_EXT:     return "WRITE SECTORS EXT";
-	case ATA_CMD_WRITE_MULTI:       return "WRITE MULTIPLE";
-	case ATA_CMD_WRITE_MULTI_EXT:   return "WRITE MULTIPLE EXT";
-	case ATA_CMD_WRITE_DMA:         return "WRITE DMA";
-	case ATA_CMD_WRITE_DMA_EXT:     return "WRITE DMA EXT";
-	case ATA_CMD_FLUSH:             return "FLUSH CACHE";
-	case ATA_CMD_FLUSH_EXT:         return "FLUSH CACHE EXT";
-	default:                        return "command";
-	}
+	ide_write(c, ATA_REG_FEATURE, tf->feature);
+	ide_write(c, ATA_REG_NSECT, tf->nsect);
+	ide_write(c, ATA_REG_LBAL, tf->lbal);
+	ide_write(c, ATA_REG_LBAM, tf->lbam);
+	ide_write(c, ATA_REG_LBAH, tf->lbah);
+	ide_write(c, ATA_REG_DEVICE, tf->device);
+	c->selected = (tf->device & ATA_DEV1) ? 1 : 0;
 }
 
 /* --- the PRD table ---------------------------------------------------------- */
@@ -417,7 +367,7 @@ static void ide_pio_data(struct ide_channel *c, unsigned int bytes, bool write)
 /* The next DRQ block: all sectors left, at most one "multiple" block. */
 static unsigned int ide_pio_block(struct ide_channel *c)
 {
-	return min(c->left, c->active_dev->mult);
+	return min(c->left, c->active_dev->ata.multi_count);
 }
 
 static void ide_pio_transfer_block(struct ide_channel *c, bool write)
@@ -429,18 +379,6 @@ static void ide_pio_transfer_block(struct ide_channel *c, bool write)
 }
 
 /* --- issuing a command ---------------------------------------------------- */
-
-static u8 ide_pick_command(const struct ide_device *d, bool write, bool dma, bool lba48)
-{
-	if (dma)
-		return write ? (lba48 ? ATA_CMD_WRITE_DMA_EXT : ATA_CMD_WRITE_DMA)
-			     : (lba48 ? ATA_CMD_READ_DMA_EXT : ATA_CMD_READ_DMA);
-	if (d->mult > 1)
-		return write ? (lba48 ? ATA_CMD_WRITE_MULTI_EXT : ATA_CMD_WRITE_MULTI)
-			     : (lba48 ? ATA_CMD_READ_MULTI_EXT : ATA_CMD_READ_MULTI);
-	return write ? (lba48 ? ATA_CMD_WRITE_PIO_EXT : ATA_CMD_WRITE_PIO)
-		     : (lba48 ? ATA_CMD_READ_PIO_EXT : ATA_CMD_READ_PIO);
-}
 
 static void ide_end_command(struct ide_channel *c, blk_status_t status);
 static void ide_command_failed(struct ide_channel *c, u8 status, const char *why);
@@ -458,21 +396,19 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
 	u64 lba = blk_rq_pos(rq);
 	unsigned int nsect = blk_rq_sectors(rq);
 	bool write = rq_data_dir(rq) == WRITE;
-	bool lba48 = false, dma = false;
+	struct ata_taskfile tf;
+	bool dma = false;
+	int err;
 	u8 st;
 
 	assert_spin_locked(&c->lock);
 	switch (req_op(rq)) {
 	case REQ_OP_FLUSH:
 		c->proto = IDE_PROTO_NODATA;
-		c->command = d->flush_ext ? ATA_CMD_FLUSH_EXT : ATA_CMD_FLUSH;
+		ata_build_flush_tf(&tf, &d->ata);
 		break;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		/* LBA28 reaches sector 2^28 - 1 and counts up to 256. */
-		lba48 = lba + nsect >= (1ull << 28) || nsect > IDE_MAX_SECTORS_LBA28;
-		if (lba48 && !d->lba48)
-			return BLK_STS_IOERR;   /* the limits make this impossible */
 		if (d->dma) {
 			int n = ata_build_prd_table(rq, c->prd, ATA_PRD_MAX);
 
@@ -487,7 +423,16 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
 					d->name, (unsigned long long)lba, n);
 		}
 		c->proto = dma ? IDE_PROTO_DMA : write ? IDE_PROTO_PIO_OUT : IDE_PROTO_PIO_IN;
-		c->command = ide_pick_command(d, write, dma, lba48);
+		/* LBA28 when the range fits it, else LBA48 (libata-core) */
+		err = ata_build_rw_tf(&tf, &d->ata, dma ? ATA_PROT_DMA : ATA_PROT_PIO,
+				      write, lba, nsect, 0);
+		if (err) {
+			/* the queue limits make this impossible: say so */
+			pr_err("%s: no %s command for %u sectors at LBA %llu (%d)\n",
+			       d->name, write ? "write" : "read", nsect,
+			       (unsigned long long)lba, err);
+			return BLK_STS_IOERR;
+		}
 		break;
 	default:
 		return BLK_STS_NOTSUPP;
@@ -522,11 +467,8 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
 	if (rq->bio)
 		c->pio_iter = rq->bio->bi_iter;
 
-	if (c->proto == IDE_PROTO_NODATA) {
-		ide_write(c, ATA_REG_DEVICE, ATA_DEVICE_OBS | (d->unit ? ATA_DEV1 : 0));
-	} else {
-		ide_load_taskfile(c, d->unit, lba48, lba, nsect);
-	}
+	c->command = tf.command;
+	ide_tf_load(c, &tf);
 	if (dma) {
 		/* SFF-8038i §3: table address, direction, clear status, command, start */
 		outl(c->bmdma_base + ATA_DMA_TABLE_OFS, (u32)c->prd_dma);
@@ -544,8 +486,8 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
 		 * and the end, is announced by an interrupt.
 		 */
 		ide_delay400(c);
-		st = ide_wait_clear(c, ATA_BSY, IDE_DRQ_TIMEOUT_US);
-		if ((st & (ATA_BSY | ATA_ERR | ATA_DF)) || !(st & ATA_DRQ)) {
+		st = ide_wait_clear(c, ATA_BUSY, IDE_DRQ_TIMEOUT_US);
+		if ((st & (ATA_BUSY | ATA_ERR | ATA_DF)) || !(st & ATA_DRQ)) {
 			/* read status: acknowledge whatever interrupt it raised */
 			ide_command_failed(c, ide_read(c, ATA_REG_STATUS), "no DRQ for data");
 			return BLK_STS_OK;      /* rq is started, and completed */
@@ -622,10 +564,10 @@ static void ide_command_failed(struct ide_channel *c, u8 status, const char *why
 	ata_decode_status(sbuf, sizeof(sbuf), status);
 	ata_decode_error(ebuf, sizeof(ebuf), error);
 	pr_err("%s: %s failed at LBA %llu%s%s: status %s error %s\n",
-	       c->active_dev->name, ata_command_name(c->command),
+	       c->active_dev->name, ata_get_cmd_name(c->command),
 	       (unsigned long long)blk_rq_pos(rq), why ? ": " : "", why ? why : "",
 	       sbuf, ebuf);
-	if (status & (ATA_BSY | ATA_DRQ))
+	if (status & (ATA_BUSY | ATA_DRQ))
 		c->needs_reset = true;
 	ide_end_command(c, BLK_STS_IOERR);
 }
@@ -675,7 +617,7 @@ static irqreturn_t ide_interrupt(int irq, void *dev_id)
 		return c->irq_shared ? IRQ_NONE : IRQ_HANDLED;
 	}
 	status = ide_read(c, ATA_REG_STATUS);
-	if (status & ATA_BSY) {
+	if (status & ATA_BUSY) {
 		spin_unlock_irqrestore(&c->lock, flags);
 		return IRQ_NONE;                /* not from our device (yet) */
 	}
@@ -748,18 +690,19 @@ static void ide_reset_channel(struct ide_channel *c)
 	udelay(10);
 	ide_devctl(c, ATA_NIEN);
 	msleep(2);
-	st = ide_wait_clear_sleep(c, ATA_BSY, IDE_RESET_TIMEOUT_MS);
+	st = ide_wait_clear_sleep(c, ATA_BUSY, IDE_RESET_TIMEOUT_MS);
 	c->selected = -1;
-	if (st & ATA_BSY)
+	if (st & ATA_BUSY)
 		pr_err("ide%u: still busy %u ms after reset (status 0x%02x)\n",
 		       c->index, IDE_RESET_TIMEOUT_MS, st);
 	for (unsigned int u = 0; u < 2; u++)
-		if (c->devs[u] && c->devs[u]->mult > 1 && ide_set_multiple(c, c->devs[u])) {
+		if (c->devs[u] && c->devs[u]->ata.multi_count > 1 &&
+		    ide_set_multiple(c, c->devs[u])) {
 			/* refused after the reset: READ/WRITE MULTIPLE would be
 			 * aborted from now on, so one sector per interrupt */
 			pr_warn("%s: SET MULTIPLE refused after reset: PIO one sector at a time\n",
 				c->devs[u]->name);
-			c->devs[u]->mult = 1;
+			c->devs[u]->ata.multi_count = 1;
 		}
 	(void)ide_read(c, ATA_REG_STATUS);              /* drop any INTRQ */
 	ide_devctl(c, 0);                               /* nIEN clear: interrupts on */
@@ -809,7 +752,7 @@ static enum blk_eh_timer_return ide_timeout(struct request *rq)
 
 	ata_decode_status(sbuf, sizeof(sbuf), st);
 	pr_err("%s: %s timed out at LBA %llu (status %s): resetting ide%u\n",
-	       d->name, ata_command_name(command), (unsigned long long)blk_rq_pos(rq),
+	       d->name, ata_get_cmd_name(command), (unsigned long long)blk_rq_pos(rq),
 	       sbuf, c->index);
 	ide_reset_channel(c);
 	blk_mq_complete_request(rq, BLK_STS_TIMEOUT);
@@ -905,7 +848,7 @@ static u8 ide_exec_polled(struct ide_channel *c, unsigned int unit, u8 cmd, u8 n
 	ide_write(c, ATA_REG_NSECT, nsect);
 	ide_write(c, ATA_REG_CMD, cmd);
 	ide_delay400(c);
-	return ide_wait_clear(c, ATA_BSY, IDE_CMD_TIMEOUT_MS * 1000ul);
+	return ide_wait_clear(c, ATA_BUSY, IDE_CMD_TIMEOUT_MS * 1000ul);
 }
 
 static int ide_set_multiple(struct ide_channel *c, struct ide_device *d)
@@ -913,34 +856,9 @@ static int ide_set_multiple(struct ide_channel *c, struct ide_device *d)
 	u8 st;
 
 	ide_devctl(c, ATA_NIEN);
-	st = ide_exec_polled(c, d->unit, ATA_CMD_SET_MULTI, (u8)d->mult);
+	st = ide_exec_polled(c, d->unit, ATA_CMD_SET_MULTI, (u8)d->ata.multi_count);
 	(void)ide_read(c, ATA_REG_STATUS);
-	return (st & (ATA_BSY | ATA_ERR | ATA_DF)) ? -EIO : 0;
-}
-
-/* IDENTIFY strings: two characters per word, first in the high byte. */
-static void ata_id_string(const u16 *id, unsigned int word, unsigned int len, char *out)
-{
-	unsigned int i;
-
-	for (i = 0; i < len; i += 2) {
-		out[i] = (char)(id[word + i / 2] >> 8);
-		out[i + 1] = (char)(id[word + i / 2] & 0xff);
-	}
-	out[len] = '\0';
-	while (len && out[len - 1] == ' ')
-		out[--len] = '\0';
-}
-
-static int ata_highest_bit(unsigned int v)
-{
-	int b = -1;
-
-	while (v) {
-		b++;
-		v >>= 1;
-	}
-	return b;
+	return (st & (ATA_BUSY | ATA_ERR | ATA_DF)) ? -EIO : 0;
 }
 
 /*
@@ -959,8 +877,8 @@ static int ide_identify(struct ide_channel *c, unsigned int unit, u16 *id)
 	st = ide_altstatus(c);
 	if (st == 0xff)
 		return -ENODEV;         /* floating bus: nobody drives the lines */
-	st = ide_wait_clear(c, ATA_BSY, IDE_CMD_TIMEOUT_MS * 1000ul);
-	if (st & ATA_BSY)
+	st = ide_wait_clear(c, ATA_BUSY, IDE_CMD_TIMEOUT_MS * 1000ul);
+	if (st & ATA_BUSY)
 		return -ENODEV;
 	/* ATAPI devices leave status 0 after reset; look at the signature first */
 	sig = (u16)(ide_read(c, ATA_REG_LBAM) | (ide_read(c, ATA_REG_LBAH) << 8));
@@ -979,15 +897,15 @@ static int ide_identify(struct ide_channel *c, unsigned int unit, u16 *id)
 	st = ide_altstatus(c);
 	if (st == 0)
 		return -ENODEV;
-	st = ide_wait_clear(c, ATA_BSY, IDE_CMD_TIMEOUT_MS * 1000ul);
+	st = ide_wait_clear(c, ATA_BUSY, IDE_CMD_TIMEOUT_MS * 1000ul);
 	(void)ide_read(c, ATA_REG_STATUS);
-	if (st & (ATA_BSY | ATA_ERR | ATA_DF) || !(st & ATA_DRQ)) {
+	if (st & (ATA_BUSY | ATA_ERR | ATA_DF) || !(st & ATA_DRQ)) {
 		/* aborted: an empty position (QEMU) or an ATAPI device */
 		sig = (u16)(ide_read(c, ATA_REG_LBAM) | (ide_read(c, ATA_REG_LBAH) << 8));
 		return (sig == ATA_SIG_ATAPI || sig == ATA_SIG_SATAPI) ? IDE_PROBE_ATAPI : -ENODEV;
 	}
 	insw(c->cmd_base + ATA_REG_DATA, id, ATA_ID_WORDS);
-	if (id[ATA_ID_CONFIG] & 0x8000)
+	if (!ata_id_is_ata(id))
 		return IDE_PROBE_ATAPI;
 	return 0;
 }
@@ -996,55 +914,33 @@ static const char *const ide_position[4] = {
 	"primary master", "primary slave", "secondary master", "secondary slave",
 };
 
-/* Fill d from IDENTIFY data; log it in two lines.  -EOPNOTSUPP without LBA. */
+/*
+ * Fill d from IDENTIFY data (libata-core reads it, as for an AHCI disk)
+ * and log it: the description every ATA disk gets, then what is this
+ * channel's -- position, transfer modes, DMA or PIO.  -EOPNOTSUPP for a
+ * disk without LBA.
+ */
 static int ide_parse_identify(struct ide_device *d, const u16 *id)
 {
 	struct ide_channel *c = d->chan;
-	int mw = -1, udma = -1, mw_on = -1, udma_on = -1;
 	char modes[64];
+	int err;
 
-	ata_id_string(id, ATA_ID_PROD, ATA_ID_PROD_LEN, d->model);
-	ata_id_string(id, ATA_ID_SERNO, ATA_ID_SERNO_LEN, d->serial);
-	if (!(id[ATA_ID_CAPABILITY] & (1u << 9))) {
-		pr_warn("%s: %s: no LBA (CHS only): not supported\n", d->name, d->model);
-		return -EOPNOTSUPP;
-	}
-	d->lba48 = (id[ATA_ID_COMMAND_SET_2] & (1u << 10)) &&
-		   (id[ATA_ID_CFS_ENABLE_2] & (1u << 10));
-	if (d->lba48)
-		d->sectors = (u64)id[100] | (u64)id[101] << 16 | (u64)id[102] << 32 |
-			     (u64)id[103] << 48;
-	else
-		d->sectors = (u64)id[60] | (u64)id[61] << 16;
-	d->wcache = (id[ATA_ID_COMMAND_SET_1] & (1u << 5)) && (id[ATA_ID_CFS_ENABLE_1] & (1u << 5));
-	d->flush_ext = d->lba48 && (id[ATA_ID_CFS_ENABLE_2] & (1u << 13));
+	err = ata_dev_parse_id(&d->ata, id);
+	if (err == -EOPNOTSUPP)
+		pr_warn("%s: %s: no LBA (CHS only): not supported\n", d->name, d->ata.model);
+	if (err)
+		return err;
+	d->ata.devno = d->unit;
+	d->dma = ide_use_dma && c->bmdma_base && d->ata.dma;
+	d->ata.multi_count = min(d->ata.max_multi, (unsigned int)IDE_MAX_MULT);
+	if (d->ata.multi_count < 2)
+		d->ata.multi_count = 1;
 
-	mw = ata_highest_bit(id[ATA_ID_MWDMA_MODES] & 0x7);
-	mw_on = ata_highest_bit((id[ATA_ID_MWDMA_MODES] >> 8) & 0x7);
-	if (id[ATA_ID_FIELD_VALID] & (1u << 2)) {
-		udma = ata_highest_bit(id[ATA_ID_UDMA_MODES] & 0x7f);
-		udma_on = ata_highest_bit((id[ATA_ID_UDMA_MODES] >> 8) & 0x7f);
-	}
-	d->dma = ide_use_dma && c->bmdma_base && (id[ATA_ID_CAPABILITY] & (1u << 8));
-	d->mult = min((unsigned int)(id[ATA_ID_MAX_MULTSECT] & 0xff), (unsigned int)IDE_MAX_MULT);
-	if (d->mult < 2)
-		d->mult = 1;
-
-	/* highest supported modes, then the one the device has selected */
-	if (udma_on >= 0)
-		snprintf(modes, sizeof(modes), "MWDMA%d UDMA%d (UDMA%d selected)", mw, udma, udma_on);
-	else if (mw_on >= 0)
-		snprintf(modes, sizeof(modes), "MWDMA%d UDMA%d (MWDMA%d selected)", mw, udma, mw_on);
-	else
-		snprintf(modes, sizeof(modes), "MWDMA%d UDMA%d (none selected)", mw, udma);
-	pr_info("%s: %s, serial %s, %llu sectors (%llu MiB), %s, on %s\n",
-		d->name, d->model, d->serial, (unsigned long long)d->sectors,
-		(unsigned long long)(d->sectors >> 11), d->lba48 ? "LBA48" : "LBA28",
-		ide_position[c->index * 2 + d->unit]);
-	pr_info("%s: %s, write cache %s, %s; I/O by %s\n", d->name,
-		mw < 0 && udma < 0 ? "no DMA modes" : modes,
-		d->wcache ? "enabled" : "off",
-		d->flush_ext ? "FLUSH CACHE EXT" : "FLUSH CACHE",
+	ata_dev_modes(&d->ata, modes, sizeof(modes));
+	ata_dev_print(d->name, &d->ata);
+	pr_info("%s: on %s, %s, %u sectors per PIO block; I/O by %s\n", d->name,
+		ide_position[c->index * 2 + d->unit], modes, d->ata.multi_count,
 		d->dma ? "DMA" : "PIO");
 	return 0;
 }
@@ -1077,14 +973,14 @@ static int ide_register_disk(struct ide_device *d)
 	 * below, no segment crosses 64 KiB, so each is one PRD (the builder
 	 * still splits one that would, for other callers).
 	 */
-	blk_queue_max_hw_sectors(q, d->lba48 ? IDE_MAX_SECTORS_LBA48 : IDE_MAX_SECTORS_LBA28);
+	blk_queue_max_hw_sectors(q, min(d->ata.max_sectors, (unsigned int)IDE_MAX_SECTORS));
 	blk_queue_max_segments(q, IDE_MAX_SEGMENTS);
 	blk_queue_max_segment_size(q, (unsigned int)ATA_PRD_BOUNDARY);
 	blk_queue_segment_boundary(q, ATA_PRD_BOUNDARY - 1);
 	/* SFF-8038i: PRD regions are word-aligned with even counts; the
 	 * Linux SFF drivers ask 4-byte alignment of the PIIX: so do we. */
 	blk_queue_dma_alignment(q, 3);
-	blk_queue_write_cache(q, d->wcache, false);     /* FUA: emulated above */
+	blk_queue_write_cache(q, d->ata.wcache, false); /* FUA: emulated above */
 	blk_queue_rq_timeout(q, ide_timeout_s * HZ);
 
 	disk = alloc_disk(IDE_MINORS);
@@ -1095,7 +991,7 @@ static int ide_register_disk(struct ide_device *d)
 	disk->first_minor = (int)d->unit * IDE_MINORS;
 	disk->queue = q;
 	disk->private_data = d;
-	set_capacity(disk, d->sectors);
+	set_capacity(disk, d->ata.n_sectors);
 	d->disk = disk;
 	err = add_disk(disk);
 	if (err)
@@ -1121,8 +1017,8 @@ static void ide_probe_channel(struct ide_channel *c)
 	udelay(10);
 	ide_devctl(c, ATA_NIEN);
 	mdelay(2);
-	st = ide_wait_clear(c, ATA_BSY, IDE_RESET_TIMEOUT_MS * 1000ul);
-	if (st & ATA_BSY) {
+	st = ide_wait_clear(c, ATA_BUSY, IDE_RESET_TIMEOUT_MS * 1000ul);
+	if (st & ATA_BUSY) {
 		pr_warn("ide%u: busy after reset (status 0x%02x): ignored\n", c->index, st);
 		goto out;
 	}
@@ -1148,10 +1044,10 @@ static void ide_probe_channel(struct ide_channel *c)
 			kfree(d);
 			continue;
 		}
-		if (d->mult > 1 && ide_set_multiple(c, d)) {
+		if (d->ata.multi_count > 1 && ide_set_multiple(c, d)) {
 			pr_warn("%s: SET MULTIPLE MODE %u refused: one sector per block\n",
-				d->name, d->mult);
-			d->mult = 1;
+				d->name, d->ata.multi_count);
+			d->ata.multi_count = 1;
 		}
 		c->devs[unit] = d;
 	}

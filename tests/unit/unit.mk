@@ -51,6 +51,9 @@ UNIT_TESTS += check_elevator
 # lib/sort.c, and the benchmark's statistics that use it.
 UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c block/blk-trace.c
 UNIT_TESTS += check_sort
+# The shared ATA layer both disk drivers use (IDENTIFY, taskfiles, decoding).
+UNIT_LIB_SRCS += drivers/ata/libata-core.c
+UNIT_TESTS += check_ata
 # The file layer (fs/fs.mk lists its sources) and its suites.
 include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
