@@ -15,6 +15,8 @@
 #   make test-labs  every lab's skeleton: builds, fails only its own lab
 #   make replay R=<dir>   run a recorded scenario again, exactly
 #   make soak       the long runs (tests/qemu/soak/): the fork bomb, 200 rounds
+#   make perf       instructions per I/O (under -icount) and IOPS, MB/s
+#                   (docs/performance.md; RUNS=<n> wall-clock boots)
 
 K       := kernel
 A       := kernel/arch/x86
@@ -172,7 +174,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay check-asan soak
+.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay check-asan soak perf
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -302,6 +304,12 @@ test-labs: deps
 # Long runs that make test leaves out (tests/qemu/soak/): make soak.
 soak: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py $(wildcard tests/qemu/soak/*.scn)
+
+# Performance figures (tools/perf.py, docs/performance.md): shown, never
+# asserted by a test.
+RUNS ?= 3
+perf: deps $(ISO)
+	$(PYTHON) tools/perf.py --runs $(RUNS)
 
 # A recorded run (a scenario with `record: yes`, or RECORD=1): boot it
 # again instruction for instruction, e.g. R=build/grade/qemu/lab1-linear

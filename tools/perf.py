@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""perf.py [--runs N] [--icount-only] - Spindle's performance, in figures that repeat.
+
+`make perf` runs this.  It boots the fixed workloads of
+tests/qemu/perf/perf.scn (bench's O_DIRECT reads and writes on null_blk, a
+RAM disk and QEMU null-co disks on AHCI and IDE; buffered dd of a block
+device) twice:
+
+  under -icount shift=0,sleep=off   QEMU counts guest instructions as
+                                    nanoseconds, so a run's "time" is its
+                                    instruction count: the same figures
+                                    come back on a busy machine, run after
+                                    run.  Reported: guest instructions per
+                                    I/O (per MiB for dd).
+  in wall-clock time                what a user sees on this machine, with
+                                    its noise: IOPS and MB/s, the median
+                                    of --runs boots (default 3).
+
+and prints one table.  docs/performance.md explains the method (what
+icount models and what it does not) and keeps the latest table.
+Exit status: 0, or 1 if a boot failed (its log is in build/qemu/).
+"""
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "tests/qemu/perf/perf.scn"
+WORK = ROOT / "build/perf"
+
+BENCH_RE = re.compile(r"^BENCH dev=(\S+) rw=(\S+) bs=(\d+) qd=(\d+) iops=(\d+) MBps=([\d.]+)")
+DD_RE = re.compile(r"^(\d+) bytes .* copied, ([\d.]+) s")
+
+
+def boot(name, icount):
+    """Run the scenario once (as build/perf/<name>.scn); its parsed figures."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    text = SCENARIO.read_text()
+    if icount:
+        text += "qemu: -icount shift=0,sleep=off\n"
+    scn = WORK / (name + ".scn")
+    scn.write_text(text)
+    r = subprocess.run([sys.executable, str(ROOT / "tests/qemu/run.py"), str(scn)],
+                       cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout)
+        raise SystemExit("perf: the %s boot failed (see build/qemu/%s.log)" % (name, name))
+    return parse((ROOT / "build/qemu" / (name + ".log")).read_text())
+
+
+def parse(log):
+    """{key: (ns per I/O, IOPS, MB/s)}; key is (dev, workload) in run order."""
+    out, dd_what = {}, None
+    for line in log.splitlines():
+        line = re.sub(r"^\[[ \d.]+\] ", "", line)
+        m = BENCH_RE.match(line)
+        if m:
+            dev, rw, bs, qd, iops, mbps = m.groups()
+            bs, iops = int(bs), int(iops)
+            size = "%dK" % (bs // 1024) if bs < 1 << 20 else "%dM" % (bs >> 20)
+            key = (dev, "%s %s QD%s" % (rw, size, qd))
+            out[key] = (1e9 / iops if iops else float("inf"), iops, float(mbps))
+            continue
+        if line.startswith("PERF dd "):
+            dd_what = line[len("PERF dd "):]
+            continue
+        m = DD_RE.match(line)
+        if m and dd_what:
+            nbytes, secs = int(m.group(1)), float(m.group(2))
+            mib = nbytes / (1 << 20)
+            out[("sda", "dd %s 1M (buffered)" % dd_what)] = (
+                secs * 1e9 / mib, mib / secs if secs else 0, nbytes / secs / 1e6 if secs else 0)
+            dd_what = None
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3, help="wall-clock boots (median)")
+    ap.add_argument("--icount-only", action="store_true", help="skip the wall-clock boots")
+    args = ap.parse_args()
+
+    counted = boot("perf-icount", True)
+    walls = [] if args.icount_only else [boot("perf-wall-%d" % i, False) for i in range(args.runs)]
+
+    print("%-8s %-26s %14s %12s %10s" % ("device", "workload", "instr per I/O", "IOPS", "MB/s"))
+    for key, (ns, _, _) in counted.items():
+        dev, what = key
+        unit = "per MiB" if what.startswith("dd") else ""
+        if walls and all(key in w for w in walls):
+            iops = statistics.median(w[key][1] for w in walls)
+            mbps = statistics.median(w[key][2] for w in walls)
+            wall = "%12.0f %10.1f" % (iops, mbps)
+        else:
+            wall = "%12s %10s" % ("-", "-")
+        print("%-8s %-26s %14s %s%s" % (dev, what, "{:,.0f}".format(ns), wall,
+                                        "   (instructions " + unit + ")" if unit else ""))
+    if walls:
+        print("(instructions: one -icount boot, exact; IOPS and MB/s: median of %d "
+              "wall-clock boots)" % len(walls))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
