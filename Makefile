@@ -7,6 +7,8 @@
 #                   then run `gdb` here (see .gdbinit)
 #   make check      host unit tests (Check) and the user programs' tests
 #   make check-asan the host unit tests under AddressSanitizer and UBSan
+#   make fuzz       the parsers of outside data under libFuzzer, 180 s each
+#                   (FUZZ_SECONDS=, FUZZ_TARGETS=); make fuzz-smoke: 8 s each
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
 #   make test       make check, then every QEMU scenario in tests/qemu/
 #   make deps       install the Debian packages the build needs (as root)
@@ -316,6 +318,9 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 # is installed; otherwise the exact apt-get line is printed.
 deps:
 	@sh tools/install-deps.sh $(DEB_PACKAGES)
+
+# Fuzzing (tests/fuzz/fuzz.mk; adds its toolchain to DEB_PACKAGES).
+include tests/fuzz/fuzz.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# make-corpus.sh [TARGET...] - write the seed corpus of the fuzz targets,
+# tests/fuzz/corpus/<target>/, with the host's own tools.
+#
+# The seeds are committed (make fuzz does not run this): a valid input of
+# each kind the parser knows, made by the tool a user would use (sfdisk,
+# GNU cpio, gcc and ld), and a few near-valid ones -- a valid input with
+# one field poked -- that take the fuzzer straight to the error paths.
+# Run it again after changing it, and commit what changed.  IDs and times
+# are fixed so that the same tools write the same bytes.
+set -euo pipefail
+cd "$(dirname "$0")"
+out=corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+targets=${*:-partitions dm cmdline elf initramfs}
+
+# poke FILE OFFSET HEXBYTES: overwrite bytes in place ("55aa" = 0x55 0xaa).
+poke() {
+	printf "$(printf '%s' "$3" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# --- partitions: small disk images (the input is the disk) ----------------
+# sfdisk's table-length keeps a GPT's entry array to one sector, so a whole
+# GPT disk fits in 16 KiB.
+part_image() {     # NAME KIB (script on stdin)
+	local img=$out/partitions/$1
+	rm -f "$img"
+	truncate -s "$2K" "$img"
+	sfdisk -q --no-reread --no-tell-kernel "$img" > /dev/null
+}
+
+corpus_partitions() {
+	mkdir -p $out/partitions
+	part_image mbr-primary 8 <<-EOF
+		label: dos
+		label-id: 0x5350494e
+		1, 4, 83, *
+		5, 6, 83
+		11, , c
+	EOF
+	part_image mbr-extended 16 <<-EOF
+		label: dos
+		label-id: 0x5350494f
+		1, 4, 83
+		5, , 5
+		6, 4, 83
+		11, 4, 82
+		16, , 83
+	EOF
+	part_image gpt 16 <<-EOF
+		label: gpt
+		label-id: 5350494E-444C-4500-8000-000000000001
+		table-length: 4
+		first-lba: 3
+		start=3, size=10, type=L, uuid=5350494E-444C-4500-8000-000000000011
+		start=13, size=8, type=S, uuid=5350494E-444C-4500-8000-000000000012
+		start=21, type=L, uuid=5350494E-444C-4500-8000-000000000013
+	EOF
+	# A hybrid MBR: the protective entry and one that mirrors p1.
+	cp $out/partitions/gpt $out/partitions/gpt-hybrid
+	poke $out/partitions/gpt-hybrid $((446 + 16)) 0000000083000000030000000a000000
+	# Near-valid: the primary header's CRC broken (the backup is used),
+	# then both headers' (no usable GPT).
+	cp $out/partitions/gpt $out/partitions/gpt-bad-primary
+	poke $out/partitions/gpt-bad-primary $((512 + 16)) 00000000
+	cp $out/partitions/gpt-bad-primary $out/partitions/gpt-bad-both
+	poke $out/partitions/gpt-bad-both $((16 * 1024 - 512 + 16)) 00000000
+	# An MBR whose p2 overlaps p1, and an EBR chain that loops to itself.
+	cp $out/partitions/mbr-primary $out/partitions/mbr-overlap
+	poke $out/partitions/mbr-overlap $((446 + 16 + 8)) 02000000
+	cp $out/partitions/mbr-extended $out/partitions/mbr-ebr-loop
+	poke $out/partitions/mbr-ebr-loop $((5 * 512 + 446 + 16 + 8)) 00000000
+}
+
+for t in $targets; do
+	"corpus_$t"
+done
+ls -l $out/*/ | awk '$5 > 16384 { print "make-corpus: " $NF " is over 16 KiB"; bad = 1 } END { exit bad }'
