@@ -9,6 +9,7 @@
 # Run it again after changing it, and commit what changed.  IDs and times
 # are fixed so that the same tools write the same bytes.
 set -euo pipefail
+umask 022
 cd "$(dirname "$0")"
 out=corpus
 tmp=$(mktemp -d)
@@ -72,6 +73,40 @@ corpus_partitions() {
 	poke $out/partitions/mbr-overlap $((446 + 16 + 8)) 02000000
 	cp $out/partitions/mbr-extended $out/partitions/mbr-ebr-loop
 	poke $out/partitions/mbr-ebr-loop $((5 * 512 + 446 + 16 + 8)) 00000000
+}
+
+# --- initramfs: newc archives by GNU cpio ---------------------------------
+# newc_of DIR: the archive of the tree under DIR, names sorted, with the
+# fields that vary between machines (inode, owner, time) fixed.
+newc_of() {
+	(cd "$1" && find . | LC_ALL=C sort |
+		cpio -o -H newc --quiet --reproducible --owner=0:0)
+}
+
+corpus_initramfs() {
+	local d=$out/initramfs t=$tmp/rootfs
+	mkdir -p "$d" "$t/etc/rc.d" "$t/bin" "$t/empty"
+	printf 'hello\n' > "$t/etc/motd"
+	printf '#!/bin/sh\necho init\n' > "$t/init"
+	chmod 755 "$t/init"
+	: > "$t/etc/rc.d/empty"
+	mkfifo "$t/fifo"
+	ln -s ../init "$t/bin/link"             # skipped: no symlinks
+	find "$t" -exec touch -h -d @0 {} +
+	newc_of "$t" > "$d/rootfs"
+	# Two archives in a row, as a boot loader adds early files.
+	mkdir -p "$tmp/early/etc"
+	printf 'early\n' > "$tmp/early/etc/early"
+	find "$tmp/early" -exec touch -d @0 {} +
+	{ newc_of "$tmp/early"; newc_of "$t"; } > "$d/two-archives"
+	# Near-valid: cut before the trailer, a bad hex digit in the first
+	# header's file size, an absurd name size, and no archive at all.
+	head -c 300 "$d/rootfs" > "$d/truncated"
+	cp "$d/rootfs" "$d/bad-hex"
+	poke "$d/bad-hex" 54 7a
+	cp "$d/rootfs" "$d/bad-namesize"
+	poke "$d/bad-namesize" 94 4646464646464646
+	printf 'TRAILER!!!' > "$d/not-cpio"
 }
 
 for t in $targets; do
