@@ -146,6 +146,7 @@ DRIVER_OBJS := \
 # Device-mapper, after every block driver: its device_initcall builds the
 # dm-mod.create= devices on the disks registered above (link order).
 DRIVER_OBJS += \
+	$(D)/md/dm-init.o \
 	$(D)/md/dm.o \
 	$(D)/md/dm-linear.o \
 	$(D)/md/dm-stripe.o \

@@ -75,6 +75,26 @@ corpus_partitions() {
 	poke $out/partitions/mbr-ebr-loop $((5 * 512 + 446 + 16 + 8)) 00000000
 }
 
+# --- dm: dm-mod.create= values, as docs/dm.md and the scenarios write them
+seed() {          # TARGET NAME TEXT: one seed, the text without a newline
+	printf '%s' "$3" > "$out/$1/$2"
+}
+
+corpus_dm() {
+	mkdir -p $out/dm
+	seed dm linear 'lin,,,rw,0 16384 linear ram0 0'
+	seed dm two-lines 'lin,5d41-uuid,3,ro,0 8192 linear /dev/ram0 0,8192 8192 linear ram1 100'
+	seed dm striped 'str,,,rw,0 32768 striped 2 64 ram0 0 ram1 0'
+	seed dm stack 'a,,,rw,0 4096 linear ram0 0;b,,,rw,0 4096 flakey dm-0 0 5 5'
+	seed dm mirror 'm,,,rw,0 4096 raid1 core 2 128 nosync 2 ram0 0 ram1 0'
+	seed dm delay 'd,,,rw,0 4096 delay ram0 0 10 ram1 0 20'
+	# Near-valid: a gap, an overlap, a length that wraps, a missing field.
+	seed dm gap 'g,,,rw,0 8 linear ram0 0,16 8 linear ram0 8'
+	seed dm overlap 'o,,,rw,0 8 linear ram0 0,4 8 linear ram0 8'
+	seed dm wrap 'w,,,rw,1 18446744073709551615 linear ram0 0'
+	seed dm no-table 'n,,,rw'
+}
+
 # --- initramfs: newc archives by GNU cpio ---------------------------------
 # newc_of DIR: the archive of the tree under DIR, names sorted, with the
 # fields that vary between machines (inode, owner, time) fixed.
