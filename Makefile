@@ -128,6 +128,7 @@ BLOCK_OBJS := \
 LIB_OBJS := \
 	lib/string.o \
 	lib/vsprintf.o \
+	lib/cmdline.o \
 	lib/crc32.o \
 	lib/pattern.o \
 	lib/sort.o

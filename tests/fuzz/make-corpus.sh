@@ -95,6 +95,25 @@ corpus_dm() {
 	seed dm no-table 'n,,,rw'
 }
 
+# --- cmdline: GRUB's line, a NUL, then the fw_cfg file -------------------
+# The files are the command lines the QEMU scenarios boot with, every
+# eighth of them (they repeat each other's options), plus a file with
+# newlines and an unclosed quote.
+corpus_cmdline() {
+	local d=$out/cmdline i=0
+	mkdir -p "$d"
+	rm -f "$d"/scn-*
+	grep -h '^cmdline:' ../qemu/scenarios/*.scn | sed 's/^cmdline: *//' |
+		LC_ALL=C sort -u | awk 'NR % 8 == 1' |
+		while IFS= read -r line; do
+			printf '/boot/spindle.elf\0%s' "$line" > "$d/scn-$i"
+			i=$((i + 1))
+		done
+	printf '/boot/spindle.elf' > "$d/grub-only"
+	printf '/boot/spindle.elf\0test=dm\ndm-mod.create="a,,,rw,0 8 linear ram0 0"\r\n\tquiet\n' > "$d/file-lines"
+	printf 'BOOT_IMAGE=/boot/spindle.elf "unclosed\0 x=1' > "$d/unclosed"
+}
+
 # --- initramfs: newc archives by GNU cpio ---------------------------------
 # newc_of DIR: the archive of the tree under DIR, names sorted, with the
 # fields that vary between machines (inode, owner, time) fixed.

@@ -53,8 +53,8 @@ UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c block/blk-trace.c
 UNIT_TESTS += check_sort
 # The parsers of outside data that live beside kernel-only code, split
 # out so that they run here and under the fuzzer (tests/fuzz/).
-UNIT_LIB_SRCS += drivers/md/dm-init.c
-UNIT_TESTS += check_dm_init
+UNIT_LIB_SRCS += drivers/md/dm-init.c lib/cmdline.c
+UNIT_TESTS += check_dm_init check_cmdline
 # The file layer (fs/fs.mk lists its sources) and its suites.
 include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
