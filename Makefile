@@ -84,6 +84,7 @@ KERNEL_OBJS += \
 	$(K)/mm/mmap.o \
 	$(K)/fork.o \
 	$(K)/exec.o \
+	$(K)/elf_check.o \
 	$(K)/exit.o \
 	$(K)/signal.o \
 	$(K)/sys.o

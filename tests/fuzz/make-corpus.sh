@@ -114,6 +114,42 @@ corpus_cmdline() {
 	printf 'BOOT_IMAGE=/boot/spindle.elf "unclosed\0 x=1' > "$d/unclosed"
 }
 
+# --- elf: programs built by the host's gcc and ld, stripped ----------------
+corpus_elf() {
+	local d=$out/elf
+	mkdir -p "$d"
+	cat > "$tmp/prog.c" <<-'C'
+		char bss[8192];
+		const char message[] = "hello";
+		void _start(void)
+		{
+			bss[0] = message[0];
+			for (;;)
+				;
+		}
+	C
+	gcc -O1 -s -static -nostdlib -no-pie -fno-pic -o "$d/static" "$tmp/prog.c"
+	gcc -O1 -s -nostdlib -pie -fpie -o "$d/pie" "$tmp/prog.c"
+	# The pokes below know ld's layout: program headers at 64, the text
+	# segment second (index 1), the bss segment fourth (index 3), a
+	# PT_NOTE fifth.
+	readelf -hW "$d/static" | grep -q 'Start of program headers: *64 ' ||
+		{ echo "make-corpus: unexpected ELF layout" >&2; exit 1; }
+	local ph=64 size=56
+	# Near-valid: a PT_INTERP (the note's type changed), the entry in the data, more file bytes than memory bytes,
+	# two segments in one page, a file cut inside its program headers.
+	rm -f "$d/interp"
+	cp "$d/static" "$d/interp"
+	poke "$d/interp" $((ph + 4 * size)) 03000000
+	cp "$d/static" "$d/entry-in-data"
+	poke "$d/entry-in-data" 24 0030400000000000
+	cp "$d/static" "$d/filesz-big"
+	poke "$d/filesz-big" $((ph + size + 32)) 0020000000000000
+	cp "$d/static" "$d/shared-page"
+	poke "$d/shared-page" $((ph + 3 * size + 16)) 0018400000000000
+	head -c 200 "$d/static" > "$d/cut"
+}
+
 # --- initramfs: newc archives by GNU cpio ---------------------------------
 # newc_of DIR: the archive of the tree under DIR, names sorted, with the
 # fields that vary between machines (inode, owner, time) fixed.
