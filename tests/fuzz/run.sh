@@ -2,7 +2,7 @@
 # run.sh BUILD NAME SECONDS - run one fuzz target (make fuzz, tests/fuzz/fuzz.mk)
 # and print its summary line:
 #
-#   fuzz dm: 2113204 execs, cov 412 edges (last new at exec 803112), corpus 187, crashes 0
+#   fuzz dm: 1524548 execs, cov 187 edges (last new at exec 205607), corpus 410, crashes 0
 #
 # The fuzzer reads the committed seeds (tests/fuzz/corpus/NAME/) and the
 # corpus of earlier runs, and writes what it finds only to
