@@ -19,8 +19,10 @@
  *     only for an archive that ends with its trailer; otherwise -EINVAL
  *     and one "rejected:" line whose count is again what it made before;
  *   - every file it opens is closed, every allocation freed (LeakSanitizer).
- * The fake file layer fails a write once 1 MiB has been written (a full
- * RAM disk), so the unpacker's error path runs too: -ENOSPC, said so.
+ * The fake file layer holds FAKE_FS_BYTES of file data and then fails
+ * the write (a full RAM disk): small against the seeds' files, so that
+ * the fuzzer's longer inputs reach the unpacker's error path too --
+ * -ENOSPC, and a line saying so.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -30,7 +32,7 @@
 #include "../../fs/internal.h"
 #include "fuzz.h"
 
-#define FAKE_FS_BYTES (1 << 20)         /* bytes written before -ENOSPC */
+#define FAKE_FS_BYTES 1024              /* bytes written before -ENOSPC */
 
 static struct {
 	const u8 *data;                 /* the input */
