@@ -7,6 +7,8 @@
 #                   then run `gdb` here (see .gdbinit)
 #   make check      host unit tests (Check) and the user programs' tests
 #   make check-asan the host unit tests under AddressSanitizer and UBSan
+#   make fuzz       the parsers of outside data under libFuzzer, 180 s each
+#                   (FUZZ_SECONDS=, FUZZ_TARGETS=); make fuzz-smoke: 8 s each
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
 #   make test       make check, then every QEMU scenario in tests/qemu/
 #   make deps       install the Debian packages the build needs (as root)
@@ -85,6 +87,7 @@ KERNEL_OBJS += \
 	$(K)/mm/mmap.o \
 	$(K)/fork.o \
 	$(K)/exec.o \
+	$(K)/elf_check.o \
 	$(K)/exit.o \
 	$(K)/signal.o \
 	$(K)/sys.o
@@ -129,6 +132,7 @@ BLOCK_OBJS := \
 LIB_OBJS := \
 	lib/string.o \
 	lib/vsprintf.o \
+	lib/cmdline.o \
 	lib/crc32.o \
 	lib/pattern.o \
 	lib/ratelimit.o \
@@ -149,6 +153,7 @@ DRIVER_OBJS := \
 # Device-mapper, after every block driver: its device_initcall builds the
 # dm-mod.create= devices on the disks registered above (link order).
 DRIVER_OBJS += \
+	$(D)/md/dm-init.o \
 	$(D)/md/dm.o \
 	$(D)/md/dm-linear.o \
 	$(D)/md/dm-stripe.o \
@@ -327,6 +332,9 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 # is installed; otherwise the exact apt-get line is printed.
 deps:
 	@sh tools/install-deps.sh $(DEB_PACKAGES)
+
+# Fuzzing (tests/fuzz/fuzz.mk; adds its toolchain to DEB_PACKAGES).
+include tests/fuzz/fuzz.mk
 
 clean:
 	rm -rf $(BUILD)

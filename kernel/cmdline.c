@@ -10,9 +10,12 @@
  * lists are split by their handlers.  A value that must contain spaces is
  * put in double quotes, as on Linux (dm-mod.create="lin,,,rw,0 16384
  * linear ram0 0"): the quotes keep it one word and are removed before the
- * handler sees it.
+ * handler sees it.  The text work -- joining, cutting into words,
+ * matching -- is in lib/cmdline.c (portable, fuzzed on the host); this
+ * file is where the line comes from and where its words go.
  */
 #include <spindle/init.h>
+#include <spindle/cmdline.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/fw_cfg.h>
@@ -26,20 +29,7 @@ extern const struct kernel_param __setup_start[], __setup_end[];
 
 static void append(const char *s, size_t n)
 {
-	size_t len = strlen(saved_command_line);
-
-	if (len && n)
-		strlcat(saved_command_line, " ", sizeof(saved_command_line));
-	len = strlen(saved_command_line);
-	for (size_t i = 0; i < n && len + 1 < sizeof(saved_command_line); i++) {
-		char c = s[i];
-
-		/* newlines from a file become spaces; a NUL ends the text */
-		if (c == '\0')
-			break;
-		saved_command_line[len++] = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-	}
-	saved_command_line[len] = '\0';
+	cmdline_append(saved_command_line, sizeof(saved_command_line), s, n);
 }
 
 void cmdline_init(const char *grub_line)
@@ -57,47 +47,16 @@ void cmdline_init(const char *grub_line)
 		append(fw, min((size_t)n, sizeof(fw) - 1));
 }
 
-/*
- * Call fn(word) for each space-separated word of the command line.  A
- * double quote switches quoting on or off and is not part of the word:
- * spaces between quotes do not end it.
- */
+/* Call fn(word) for each word of the command line (next_arg()). */
 static void for_each_word(void (*fn)(const char *word, void *arg), void *arg)
 {
 	char word[COMMAND_LINE_SIZE];
 	const char *p = saved_command_line;
 
-	while (*p) {
-		bool quoted = false;
-		size_t n = 0;
-
-		while (*p == ' ')
-			p++;
-		for (; *p && (quoted || *p != ' '); p++) {
-			if (*p == '"')
-				quoted = !quoted;
-			else if (n < sizeof(word) - 1)
-				word[n++] = *p;
-		}
-		word[n] = '\0';
-		if (n)
+	while ((p = next_arg(p, word, sizeof(word))) != NULL) {
+		if (word[0])
 			fn(word, arg);
 	}
-}
-
-static bool param_matches(const struct kernel_param *kp, const char *word,
-			  const char **val)
-{
-	size_t n = strlen(kp->str);
-
-	if (kp->str[n - 1] == '=') {
-		if (strncmp(word, kp->str, n) != 0)
-			return false;
-		*val = word + n;
-		return true;
-	}
-	*val = "";
-	return strcmp(word, kp->str) == 0;
 }
 
 static void parse_one(const char *word, void *arg)
@@ -107,7 +66,7 @@ static void parse_one(const char *word, void *arg)
 
 	(void)arg;
 	for (const struct kernel_param *kp = __setup_start; kp < __setup_end; kp++) {
-		if (!param_matches(kp, word, &val))
+		if (!cmdline_param_match(kp->str, word, &val))
 			continue;
 		known = true;
 		if (kp->setup(val) != 0)

@@ -8,7 +8,8 @@
  *   1. open the file (fs: filp_open, kernel_read; contract 3)
  *   2. copy the argument and environment strings out of the OLD address
  *      space into a kernel buffer (E2BIG beyond ARG_MAX, EFAULT)
- *   3. read and check the ELF header and program headers (ENOEXEC)
+ *   3. read and check the ELF header and program headers (ENOEXEC;
+ *      the checks are kernel/elf_check.c, all done before step 4)
  *   4. build a NEW address space off to the side: every PT_LOAD segment
  *      a VMA with its rights, its file bytes copied in, the rest (bss)
  *      zero; the stack VMA with argc, argv, envp and the auxiliary
@@ -56,8 +57,6 @@
 
 #define ARG_MAX         (128 * 1024)    /* strings + their pointers, as the historical ARG_MAX */
 #define PATH_MAX        4096
-#define MAX_PHNUM       64
-#define MMAP_MIN_ADDR   0x10000ul       /* no segment below: NULL must fault */
 #define NR_AUXV         12              /* pairs written by create_elf_tables() */
 
 /* fs returns ERR_PTR(-errno) (include/spindle/err.h). */
@@ -208,25 +207,6 @@ static int copy_strings(struct linux_binprm *b, struct arg_src *src, int *count)
 	}
 }
 
-static int check_elf_header(struct linux_binprm *b)
-{
-	const Elf64_Ehdr *eh = &b->eh;
-
-	if (memcmp(eh->e_ident, ELFMAG, 4) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_ident[EI_VERSION] != EV_CURRENT ||
-	    eh->e_machine != EM_X86_64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
-	    eh->e_phnum == 0 || eh->e_phnum > MAX_PHNUM)
-		return -ENOEXEC;
-	if (eh->e_type != ET_EXEC) {
-		/* ET_DYN: a PIE or a shared library; Linux would relocate it */
-		/* rate-limited, as every line a user can cause at will */
-		printk_ratelimited(KERN_INFO "%s: not a static non-PIE executable (ELF type %u)\n",
-				   b->filename, eh->e_type);
-		return -ENOEXEC;
-	}
-	return 0;
-}
-
 /* Copy len bytes from buf to addr in mm (not the live one: through the
  * direct map, allocating pages in its VMAs as needed). */
 static int mm_write(struct mm_struct *mm, unsigned long addr, const void *buf, size_t len)
@@ -245,7 +225,8 @@ static int mm_write(struct mm_struct *mm, unsigned long addr, const void *buf, s
 	return 0;
 }
 
-/* One PT_LOAD segment: its VMA, then its bytes from the file. */
+/* One PT_LOAD segment, checked by elf_check_phdrs(): its VMA, then its
+ * bytes from the file. */
 static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 {
 	unsigned long start = ALIGN_DOWN(ph->p_vaddr, PAGE_SIZE), end, vm_flags = 0;
@@ -253,22 +234,6 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 
 	if (ph->p_memsz == 0)
 		return 0;
-	if (ph->p_filesz > ph->p_memsz || ph->p_vaddr < MMAP_MIN_ADDR ||
-	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > MMAP_BASE / 2) {
-		printk_ratelimited(KERN_INFO "%s: PT_LOAD at %#llx, %#llx bytes (%#llx from the file): "
-			"not a user address range\n", b->filename,
-			(unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_memsz,
-			(unsigned long long)ph->p_filesz);
-		return -ENOEXEC;
-	}
-	/* The file bytes must exist: checked before any page is allocated,
-	 * so a p_offset past the end cannot make the loader fill memory. */
-	if (!exec_range_ok(b, ph->p_offset, ph->p_filesz)) {
-		printk_ratelimited(KERN_INFO "%s: PT_LOAD bytes %#llx+%#llx lie beyond the file (%zu bytes)\n",
-			b->filename, (unsigned long long)ph->p_offset,
-			(unsigned long long)ph->p_filesz, b->image_size);
-		return -ENOEXEC;
-	}
 	end = PAGE_ALIGN(ph->p_vaddr + ph->p_memsz);
 	if (ph->p_flags & PF_R)
 		vm_flags |= VM_READ;
@@ -277,8 +242,8 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	if (ph->p_flags & PF_X)
 		vm_flags |= VM_EXEC;
 	/* Segments may not share a page: Spindle's loader copies, so each
-	 * page has one set of rights.  ld's default layout for static
-	 * executables puts each segment on its own pages. */
+	 * page has one set of rights.  elf_check_phdrs() has refused such a
+	 * program already; mm_add_vma() would refuse it again. */
 	err = mm_add_vma(b->mm, start, end, vm_flags);
 	if (err)
 		return err == -EINVAL ? -ENOEXEC : err;
@@ -309,36 +274,39 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	return 0;
 }
 
+/* Say why a program was refused, if it is worth a line: rate-limited, as
+ * every line a user can cause at will. */
+static int exec_refuse(const struct linux_binprm *b, int err, const char *why)
+{
+	if (why[0])
+		printk_ratelimited(KERN_INFO "%s: %s\n", b->filename, why);
+	return err;
+}
+
 static int load_elf_binary(struct linux_binprm *b)
 {
+	char why[ELF_WHY_LEN];
 	size_t phsize;
-	int err, nr_load = 0;
+	int err;
 
 	err = exec_read(b, &b->eh, sizeof(b->eh), 0);
 	if (err)
 		return err;
-	err = check_elf_header(b);
+	/* Every check that needs no memory first (kernel/elf_check.c). */
+	err = elf_check_header(&b->eh, b->image_size, why, sizeof(why));
 	if (err)
-		return err;
-	phsize = b->eh.e_phnum * sizeof(Elf64_Phdr);      /* <= MAX_PHNUM entries */
-	if (!exec_range_ok(b, b->eh.e_phoff, phsize)) {
-		printk_ratelimited(KERN_INFO "%s: program headers at %#llx lie beyond the file (%zu bytes)\n",
-			b->filename, (unsigned long long)b->eh.e_phoff, b->image_size);
-		return -ENOEXEC;
-	}
+		return exec_refuse(b, err, why);
+	phsize = b->eh.e_phnum * sizeof(Elf64_Phdr);      /* <= ELF_MAX_PHNUM entries */
 	b->ph = kmalloc(phsize, GFP_KERNEL);
 	if (!b->ph)
 		return -ENOMEM;
 	err = exec_read(b, b->ph, phsize, b->eh.e_phoff);
 	if (err)
 		return err;
-	for (int i = 0; i < b->eh.e_phnum; i++) {
-		if (b->ph[i].p_type == PT_INTERP) {
-			printk_ratelimited(KERN_INFO "%s: dynamically linked, not supported\n",
-					   b->filename);
-			return -ENOEXEC;
-		}
-	}
+	err = elf_check_phdrs(&b->eh, b->ph, b->image_size, why, sizeof(why));
+	if (err)
+		return exec_refuse(b, err, why);
+
 	b->mm = mm_alloc();
 	if (!b->mm)
 		return -ENOMEM;
@@ -348,10 +316,7 @@ static int load_elf_binary(struct linux_binprm *b)
 		err = load_segment(b, &b->ph[i]);
 		if (err)
 			return err;
-		nr_load++;
 	}
-	if (!nr_load || b->eh.e_entry < b->mm->start_code || b->eh.e_entry >= b->mm->end_code)
-		return -ENOEXEC;                /* no code, or the entry is not in it */
 	b->mm->start_brk = b->mm->brk = b->load_end;
 	return 0;
 }

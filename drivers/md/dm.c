@@ -9,8 +9,8 @@
  * bio layer once per level, and generic_make_request()'s recursion
  * avoidance (Linux commit 79bd99596b73) is what keeps the kernel stack flat.
  *
- * Creating devices (Linux's dm-init syntax, Documentation/admin-guide/
- * device-mapper/dm-init.rst):
+ * Creating devices (Linux's dm-init syntax; dm-init.c cuts the text into
+ * fields and lines and checks them, this file builds what they describe):
  *
  *   dm-mod.create="<name>,<uuid>,<minor>,<flags>,<table>[,<table>...][;<next device>...]"
  *   <table> = <start_sector> <num_sectors> <target_type> <target_args...>
@@ -85,7 +85,6 @@
 
 #define RESERVED_BIO_BASED_IOS     16      /* Linux's default */
 #define RESERVED_BIO_BASED_IOS_MAX 1024
-#define DM_MAX_MINOR               ((1 << MINORBITS) - 1)
 #define DM_MINORS                  1       /* no partitions on dm devices */
 
 static unsigned int reserved_bio_based_ios = RESERVED_BIO_BASED_IOS;
@@ -250,69 +249,30 @@ static sector_t dm_table_size(const struct dm_table *t)
 	return last->begin + last->len;
 }
 
-/* Split line at spaces into argv; returns the count, or -E2BIG. */
-static int dm_split_args(char *line, char **argv, int max)
-{
-	int argc = 0;
-	char *word;
-
-	while ((word = strsep(&line, " ")) != NULL) {
-		if (!*word)
-			continue;               /* several spaces in a row */
-		if (argc == max)
-			return -E2BIG;
-		argv[argc++] = word;
-	}
-	return argc;
-}
-
 /*
- * Add one table line, "<start> <length> <type> <args...>".  Lines must
- * come in order, each starting where the last ended (as Linux's adjoin()):
- * then the targets are sorted by start sector and cover the device with
- * neither gap nor overlap.  Prints why on error.
+ * Add one table line, parsed and checked by dm_parse_table_entry()
+ * (dm-init.c): it starts where the last one ended, so the targets stay
+ * sorted and contiguous.  Here: its type must exist, and its constructor
+ * accept its arguments.  Prints why on error.
  */
-static int dm_table_add_target(struct dm_table *t, char *line)
+static int dm_table_add_target(struct dm_table *t, struct dm_table_entry *te)
 {
-	char *argv[3 + DM_MAX_TARGET_ARGS];
 	const char *dev = t->md->disk->disk_name, *name = t->md->name;
-	sector_t expected = t->num_targets ? dm_table_size(t) : 0;
-	unsigned long long begin, len;
 	struct dm_target *ti;
 	struct target_type *tt;
-	int argc, err;
+	int err;
 
-	argc = dm_split_args(line, argv, ARRAY_SIZE(argv));
-	if (argc < 0) {
-		pr_warn("table: %s (%s): more than %d target arguments\n", dev, name,
-			DM_MAX_TARGET_ARGS);
-		return argc;
-	}
-	if (argc < 3 || kstrtoull(argv[0], 10, &begin) || kstrtoull(argv[1], 10, &len)) {
-		pr_warn("table: %s (%s): expected <start_sector> <num_sectors> <target_type> <args...>\n",
-			dev, name);
-		return -EINVAL;
-	}
-	if (len == 0 || begin + len < begin) {
-		pr_warn("table: %s (%s): %s target of %llu sectors\n", dev, name, argv[2], len);
-		return -EINVAL;
-	}
-	if (begin != expected) {
-		pr_warn("table: %s (%s): %s target starts at sector %llu, expected %llu (%s)\n",
-			dev, name, argv[2], begin, (unsigned long long)expected,
-			begin > expected ? "a gap" : "an overlap");
-		return -EINVAL;
-	}
-	tt = dm_find_target_type(argv[2]);
+	tt = dm_find_target_type(te->type);
 	if (!tt) {
-		pr_warn("table: %s (%s): unknown target type '%s'\n", dev, name, argv[2]);
+		pr_warn("table: %s (%s): unknown target type '%s'\n", dev, name, te->type);
 		return -EINVAL;
 	}
 	ti = &t->targets[t->num_targets];
 	*ti = (struct dm_target){
-		.table = t, .type = tt, .begin = begin, .len = len, .num_flush_bios = 1,
+		.table = t, .type = tt, .begin = te->begin, .len = te->len,
+		.num_flush_bios = 1,
 	};
-	err = tt->ctr(ti, argc - 3, argv + 3);
+	err = tt->ctr(ti, te->argc, te->argv);
 	if (err) {
 		pr_warn("table: %s (%s): %s: %s (%d)\n", dev, name, tt->name,
 			ti->error ? ti->error : "constructor failed", err);
@@ -503,40 +463,24 @@ out_free_md:
 }
 
 /*
- * Check the fields of one device's spec; *minor becomes the one to use.
- * Prints why on error.  Called with dm_mutex held.
+ * What the parser (dm-init.c) cannot know: are the name and the minor
+ * free?  *minor becomes the one to use.  Prints why on error.  Called with
+ * dm_mutex held.
  */
-static int dm_check_fields(const char *name, const char *uuid, const char *minor_s,
-			   const char *flags, int *minor)
+static int dm_check_free(const struct dm_device_entry *de, int *minor)
 {
-	unsigned int m;
+	int m;
 
-	if (!*name || strlen(name) >= DM_NAME_LEN || strchr(name, '/')) {
-		pr_warn("init: bad device name '%s'\n", name);
-		return -EINVAL;
-	}
-	if (dm_find_md(name)) {
-		pr_warn("init: %s: name already in use\n", name);
+	if (dm_find_md(de->name)) {
+		pr_warn("init: %s: name already in use\n", de->name);
 		return -EBUSY;
 	}
-	if (strlen(uuid) >= DM_UUID_LEN) {
-		pr_warn("init: %s: uuid too long\n", name);
-		return -EINVAL;
-	}
-	if (strcmp(flags, "ro") && strcmp(flags, "rw")) {
-		pr_warn("init: %s: flags must be ro or rw, not '%s'\n", name, flags);
-		return -EINVAL;
-	}
-	if (*minor_s) {
-		if (kstrtouint(minor_s, 10, &m) || m > DM_MAX_MINOR) {
-			pr_warn("init: %s: bad minor '%s'\n", name, minor_s);
-			return -EINVAL;
-		}
-		if (dm_minor_in_use(m)) {
-			pr_warn("init: %s: minor %u already in use\n", name, m);
+	if (de->minor >= 0) {
+		if (dm_minor_in_use(de->minor)) {
+			pr_warn("init: %s: minor %d already in use\n", de->name, de->minor);
 			return -EBUSY;
 		}
-		*minor = m;
+		*minor = de->minor;
 		return 0;
 	}
 	for (m = 0; dm_minor_in_use(m); m++)
@@ -545,40 +489,44 @@ static int dm_check_fields(const char *name, const char *uuid, const char *minor
 	return 0;
 }
 
-/* "<name>,<uuid>,<minor>,<flags>,<table>[,<table>...]" (modified in place). */
+/* One device: "<name>,<uuid>,<minor>,<flags>,<table>[,<table>...]"
+ * (modified in place). */
 static int dm_create_one(char *spec, struct mapped_device **result)
 {
-	char *name = strsep(&spec, ","), *uuid = strsep(&spec, ",");
-	char *minor_s = strsep(&spec, ","), *flags = strsep(&spec, ",");
+	char why[DM_PARSE_WHY_LEN];
+	struct dm_device_entry de;
+	struct dm_table_entry te;
 	struct mapped_device *md;
-	unsigned int nr_lines = 1;
 	struct dm_table *t;
-	char *line;
+	sector_t start = 0;
 	int minor, err;
 
-	if (!flags || !spec || !*spec) {
-		pr_warn("init: '%s': expected <name>,<uuid>,<minor>,<flags>,<table>[,<table>...]\n",
-			name);
-		return -EINVAL;
+	err = dm_parse_device_entry(spec, &de, why, sizeof(why));
+	if (err) {
+		pr_warn("init: %s\n", why);
+		return err;
 	}
-	err = dm_check_fields(name, uuid, minor_s, flags, &minor);
+	err = dm_check_free(&de, &minor);
 	if (err)
 		return err;
-	for (const char *p = spec; *p; p++)
-		nr_lines += *p == ',';
 
-	md = dm_alloc_md(name, uuid, minor, strcmp(flags, "ro") == 0);
+	md = dm_alloc_md(de.name, de.uuid, minor, de.ro);
 	if (!md)
 		return -ENOMEM;
-	t = dm_table_create(md, nr_lines);
+	t = dm_table_create(md, de.nr_lines);
 	if (!t) {
 		err = -ENOMEM;
 		goto out_free_md;
 	}
-	while ((line = strsep(&spec, ",")) != NULL) {
-		err = dm_table_add_target(t, line);
+	while ((err = dm_parse_table_entry(&de.table, start, &te, why, sizeof(why))) > 0) {
+		err = dm_table_add_target(t, &te);
 		if (err)
 			goto out_destroy_table;
+		start = te.begin + te.len;
+	}
+	if (err) {
+		pr_warn("table: %s (%s): %s\n", md->disk->disk_name, md->name, why);
+		goto out_destroy_table;
 	}
 	md->map = t;
 	set_capacity(md->disk, dm_table_size(t));
@@ -594,7 +542,7 @@ out_destroy_table:
 	dm_table_destroy(t);
 out_free_md:
 	dm_free_md(md);
-	pr_warn("init: %s: device not created\n", name);
+	pr_warn("init: %s: device not created\n", de.name);
 	return err;
 }
 
@@ -609,7 +557,7 @@ int dm_create(const char *spec, struct mapped_device **last)
 		return -ENOMEM;
 	memcpy(copy, spec, size);
 	mutex_lock(&dm_mutex);
-	while (!err && (dev = strsep(&p, ";")) != NULL)
+	while (!err && (dev = dm_next_device(&p)) != NULL)
 		err = dm_create_one(dev, &md);
 	mutex_unlock(&dm_mutex);
 	kfree(copy);

@@ -52,11 +52,9 @@
 
 #include <spindle/blkdev.h>
 #include <spindle/list.h>
+#include "dm-init.h"            /* DM_NAME_LEN ..., the boot option's parser */
 
 #define DM_MAJOR        253             /* Linux's usual dynamic pick, fixed here */
-#define DM_NAME_LEN     128             /* as Linux's dm-ioctl.h */
-#define DM_UUID_LEN     129
-#define DM_MAX_TARGET_ARGS 64           /* words after "<start> <len> <type>" */
 
 /* map() results (Linux's names) */
 #define DM_MAPIO_SUBMITTED  0

@@ -74,4 +74,31 @@ BUILD_BUG_ON(sizeof(Elf64_Phdr) != 56);
 #define AT_RANDOM       25              /* 16 random bytes (stack protector seed) */
 #define AT_EXECFN       31              /* the path exec'd */
 
+/*
+ * What exec checks before it allocates anything for a program
+ * (kernel/elf_check.c; portable, also run by the host unit tests and the
+ * fuzzer).  file_size is the program's size in bytes; every offset and
+ * size in the headers is checked against it, so that no later read or
+ * copy can leave the file.  Each returns 0, or -ENOEXEC with the reason
+ * in why (why_len bytes) -- "" for a file that is not an x86-64 ELF
+ * executable at all (a script, a text file), which is not worth a log line.
+ */
+#define ELF_MAX_PHNUM   64              /* program headers exec reads */
+#define ELF_WHY_LEN     128             /* a reason's buffer, for callers */
+
+/* The ELF header (the first sizeof(Elf64_Ehdr) bytes of the file). */
+int elf_check_header(const Elf64_Ehdr *eh, u64 file_size, char *why, size_t why_len);
+
+/*
+ * The program headers (eh->e_phnum of them, read from eh->e_phoff), of a
+ * header that passed elf_check_header().  After this, exec may trust that
+ * there is no PT_INTERP; that every PT_LOAD with bytes in memory lies in
+ * the user range ELF_MIN_VADDR..ELF_MAX_VADDR, takes no more bytes from
+ * the file than it has in memory and finds them in the file, and shares
+ * no page with another segment; and that the entry point lies in the
+ * pages of the last executable segment (which becomes the mm's code).
+ */
+int elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, u64 file_size,
+		    char *why, size_t why_len);
+
 #endif /* SPINDLE_ELF_H */

@@ -54,6 +54,18 @@ UNIT_TESTS += check_sort
 # The shared ATA layer both disk drivers use (IDENTIFY, taskfiles, decoding).
 UNIT_LIB_SRCS += drivers/ata/libata-core.c
 UNIT_TESTS += check_ata
+# The parsers of outside data that live beside kernel-only code, split
+# out so that they run here and under the fuzzer (tests/fuzz/).
+UNIT_LIB_SRCS += drivers/md/dm-init.c lib/cmdline.c kernel/elf_check.c
+UNIT_TESTS += check_dm_init check_cmdline check_elf
+# check_elf's oracle: programs built by the host's gcc, and readelf's view.
+UNIT_ELF_DIR := $(UNIT_BUILD)/elf
+UNIT_ELF_STAMP := $(UNIT_ELF_DIR)/made
+$(UNIT_ELF_STAMP): tests/unit/elf/make_elves.sh
+	bash $< $(UNIT_ELF_DIR)
+	touch $@
+$(UNIT_BUILD)/tests/unit/check_elf.o: UNIT_CFLAGS += \
+	-DELF_DIR='"$(abspath $(UNIT_ELF_DIR))"'
 # The file layer (fs/fs.mk lists its sources) and its suites.
 include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
@@ -111,7 +123,7 @@ $(UNIT_BUILD)/tests/unit/check_partitions.o: UNIT_CFLAGS += \
 
 .PHONY: check check-unit unit-progs
 # Every program and the data it reads, built but not run (the lab grader).
-unit-progs: $(UNIT_PROGS) $(UNIT_PART_STAMP) $(UNIT_CPIO_STAMP)
+unit-progs: $(UNIT_PROGS) $(UNIT_PART_STAMP) $(UNIT_CPIO_STAMP) $(UNIT_ELF_STAMP)
 
 check: check-unit
 check-unit: unit-progs
