@@ -67,6 +67,7 @@ ARCH_OBJS := \
 KERNEL_OBJS := \
 	$(K)/main.o \
 	$(K)/printk.o \
+	$(K)/profile.o \
 	$(K)/cmdline.o \
 	$(K)/ksyms.o \
 	$(K)/ktest.o \
@@ -221,6 +222,7 @@ $(KERNEL_ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
 	@$(NM) -n $@ | grep -v -e ksyms -e ' _end$$' > $(BUILD)/spindle.nm.1; \
 	 grep -v -e ksyms -e ' _end$$' $(BUILD)/spindle.nm.0 | cmp -s - $(BUILD)/spindle.nm.1 || \
 	 { echo "ksyms: symbols moved between the two links"; exit 1; }
+	@$(NM) -n $@ > $(BUILD)/System.map     # for readprofile(8) and people
 
 $(ISO): $(KERNEL_ELF) $(INITRAMFS) tools/grub.cfg
 	@mkdir -p $(BUILD)/isodir/boot/grub

@@ -7,6 +7,8 @@
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
  *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = block-device cache
  *   /proc/mounts      one line per mount
+ *   /proc/profile     the kernel profiler's counts, with profile= (binary,
+ *                     Linux's layout for readprofile(8); a write resets)
  *   /proc/<pid>/stat  Linux's 52 fields; those Spindle does not track are 0
  *   /proc/<pid>/stack the kernel backtrace of a sleeping task
  *   /proc/self        the directory of whoever looks
@@ -20,6 +22,7 @@
 #include <spindle/sched.h>
 #include <spindle/sched_debug.h>
 #include <spindle/ksyms.h>
+#include <spindle/profile.h>
 #include <spindle/blkdev.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
@@ -101,6 +104,24 @@ static const struct pseudo_file proc_diskstats = { .show = diskstats_show, .size
 static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
 static const struct pseudo_file proc_meminfo = { .show = meminfo_show };
 static const struct pseudo_file proc_mounts = { .show = mounts_show, .size_hint = PROC_TEXT_BIG };
+
+static int profile_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return (int)profile_read(buf, size);
+}
+
+static int profile_store(struct inode *inode, const char *buf, size_t len)
+{
+	(void)inode;
+	(void)buf;
+	(void)len;
+	profile_reset();
+	return 0;
+}
+
+/* Its size is known once profile= has been read: set at lookup. */
+static struct pseudo_file proc_profile = { .show = profile_show, .store = profile_store };
 
 static const struct proc_entry {
 	const char *name;
@@ -261,7 +282,11 @@ static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	for (unsigned int i = 0; i < ARRAY_SIZE(proc_root_files); i++)
 		if (strcmp(dentry->d_name, proc_root_files[i].name) == 0)
 			inode = pseudo_new_file(dir->i_sb, 0444, proc_root_files[i].file, NULL);
-	if (!inode && strcmp(dentry->d_name, "self") == 0) {
+	if (!inode && strcmp(dentry->d_name, "profile") == 0 && profile_size()) {
+		/* only with profile= (as Linux); root's, like Linux's 0600 */
+		proc_profile.size_hint = profile_size();
+		inode = pseudo_new_file(dir->i_sb, 0600, &proc_profile, NULL);
+	} else if (!inode && strcmp(dentry->d_name, "self") == 0) {
 		/* Linux: a symbolic link to the pid; here the directory itself */
 		inode = proc_pid_dir(dir->i_sb, current->pid);
 	} else if (!inode && parse_pid(dentry->d_name, &pid)) {

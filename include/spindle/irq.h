@@ -42,6 +42,12 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 
 #define IRQF_SHARED     0x00000080ul    /* others may share the irq */
 
+/* The registers the current interrupt stopped (Linux's get_irq_regs()):
+ * valid in a handler, for the profiler; NULL outside interrupts. */
+struct pt_regs;
+extern struct pt_regs *__irq_regs;
+static inline struct pt_regs *get_irq_regs(void) { return __irq_regs; }
+
 #define NR_IRQS_LEGACY  16              /* the ISA IRQs */
 #define FIRST_MSI_IRQ   48
 #define NR_IRQS         208             /* vectors 0x20..0xef */

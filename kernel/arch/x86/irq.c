@@ -313,9 +313,12 @@ static void note_unhandled(unsigned int irq, struct irq_desc *d)
 	}
 }
 
+struct pt_regs *__irq_regs;
+
 void do_irq(struct pt_regs *regs)
 {
 	unsigned int vector = regs->vector, irq;
+	struct pt_regs *old_regs;
 	struct irq_desc *d;
 
 	/*
@@ -340,6 +343,8 @@ void do_irq(struct pt_regs *regs)
 	irq = vector - IRQ0_VECTOR;
 	d = &irq_desc[irq];
 	__preempt_count += HARDIRQ_OFFSET;      /* in_irq() from here */
+	old_regs = __irq_regs;
+	__irq_regs = regs;
 	if (unlikely(d->depth || !d->action)) {
 		/* Disabled, or nobody has asked for it: keep the input quiet.
 		 * A disabled irq gets its interrupt on enable_irq(). */
@@ -371,6 +376,7 @@ void do_irq(struct pt_regs *regs)
 	 * while the handlers run waits in the APIC (interrupts are off).
 	 */
 	apic_eoi();
+	__irq_regs = old_regs;
 	__preempt_count -= HARDIRQ_OFFSET;
 }
 

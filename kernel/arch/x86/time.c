@@ -26,6 +26,7 @@
  */
 #include <spindle/time.h>
 #include <spindle/irq.h>
+#include <spindle/profile.h>
 #include <spindle/printk.h>
 #include <spindle/compiler.h>
 #include <asm/cpu.h>
@@ -168,6 +169,7 @@ static irqreturn_t timer_interrupt(int irq __unused, void *dev_id __unused)
 {
 	u64 due = (ktime_get_ns() - tick_start_ns + tick_nsec / 2) / tick_nsec;
 
+	profile_tick(get_irq_regs());   /* profile=: where the kernel was */
 	while (ticks_done < due) {
 		ticks_done++;
 		timer_tick();

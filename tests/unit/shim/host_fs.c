@@ -7,6 +7,7 @@
  */
 #include <spindle/uaccess.h>
 #include <spindle/mm.h>
+#include <spindle/profile.h>
 #include <spindle/console.h>
 #include <spindle/sched.h>
 #include <spindle/string.h>
@@ -68,6 +69,24 @@ void unpin_user_page(struct page *page)
 {
 	if (page->flags & PG_head)
 		put_page(page);
+}
+
+/* The kernel profiler (kernel/profile.c) does not run on the host:
+ * profiling is off, so /proc/profile does not exist. */
+size_t profile_size(void)
+{
+	return 0;
+}
+
+size_t profile_read(void *buf, size_t size)
+{
+	(void)buf;
+	(void)size;
+	return 0;
+}
+
+void profile_reset(void)
+{
 }
 
 unsigned long clear_user(void __user *to, unsigned long n)
