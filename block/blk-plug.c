@@ -17,6 +17,7 @@
 #include <spindle/init.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
+#include "blk.h"
 
 #define PLUG_MAGIC 0x91827364
 

@@ -35,6 +35,10 @@ void blk_mq_check_timeouts(u64 now);
 void blk_mq_exit_queue(struct request_queue *q);
 /* blk-mq.c: kblockd's work for blk_mq_restart_hw_queue (host tests call it) */
 void blk_mq_run_restarts(void);
+/* blk-mq.c: send a plug's requests to their queues (blk-plug.c calls it
+ * when the plug is flushed: blk_finish_plug, or its task goes to sleep) */
+struct blk_plug;
+void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule);
 
 /* /proc/vmstat counters kept by the block layer. */
 struct vm_events {
@@ -46,8 +50,7 @@ extern struct vm_events vm_events;
 /* genhd.c */
 struct block_device *add_part(struct gendisk *disk, int partno,
 			      sector_t start, sector_t len);
-/* partition.c: read the table, add a block_device per partition. */
-void blk_scan_partitions(struct gendisk *disk);
+/* partition.c: blk_scan_partitions() (blkdev.h) ... */
 /* ... in two steps, so a rescan that cannot read keeps the old ones. */
 struct parsed_partitions;
 struct parsed_partitions *blk_read_partitions(struct gendisk *disk);

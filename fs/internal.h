@@ -91,8 +91,6 @@ int unpack_to_rootfs(const char *buf, size_t len);
 /* block_dev.c */
 bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr);
 void bcache_stats(unsigned long *pages, unsigned long *dirty);
-int bd_claim(struct block_device *bdev, void *holder);
-void bd_release(struct block_device *bdev, void *holder);
 
 /* proc.c, sysfs.c: the texts, for tests */
 struct disk_stats;

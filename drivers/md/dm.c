@@ -185,20 +185,21 @@ int dm_get_device(struct dm_target *ti, const char *path, sector_t start,
 			return 0;
 		}
 	}
-	/* As Linux's exclusive open: one mapped device per device below. */
-	if (bdev->bd_holder && bdev->bd_holder != t->md) {
-		snprintf(dm_error_buf, sizeof(dm_error_buf), "%s is in use", bdev->bd_name);
-		ti->error = dm_error_buf;
-		return -EBUSY;
-	}
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d) {
 		ti->error = "out of memory";
 		return -ENOMEM;
 	}
+	/* As Linux's exclusive open: one mapped device per device below,
+	 * and not one whose disk or partition someone else holds. */
+	if (bd_claim(bdev, t->md)) {
+		kfree(d);
+		snprintf(dm_error_buf, sizeof(dm_error_buf), "%s is in use", bdev->bd_name);
+		ti->error = dm_error_buf;
+		return -EBUSY;
+	}
 	d->bdev = bdev;
 	d->count = 1;
-	bdev->bd_holder = t->md;
 	list_add_tail(&d->list, &t->devices);
 	*result = d;
 	return 0;
@@ -209,7 +210,7 @@ void dm_put_device(struct dm_target *ti, struct dm_dev *d)
 	(void)ti;
 	if (--d->count)
 		return;
-	d->bdev->bd_holder = NULL;
+	bd_release(d->bdev, ti->table->md);
 	list_del(&d->list);
 	kfree(d);
 }

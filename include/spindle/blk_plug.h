@@ -46,9 +46,6 @@ struct blk_plug {
 	struct list_head cb_list;       /* struct blk_plug_cb */
 };
 
-/* block/blk-mq.c: send the plugged requests to their queues. */
-void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule);
-
 void blk_start_plug(struct blk_plug *plug);
 void blk_finish_plug(struct blk_plug *plug);
 

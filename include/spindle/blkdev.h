@@ -190,6 +190,15 @@ void blk_drop_partitions(struct gendisk *disk);
 void blk_scan_partitions(struct gendisk *disk);
 
 /*
+ * Exclusive claims (Linux's bd_holder; fs/block_dev.c): open(O_EXCL) and
+ * device-mapper's legs.  bd_claim() fails with -EBUSY while another holder
+ * has the device, its whole disk or one of its partitions; the same holder
+ * may claim again.  bd_release() gives a claim back.  May sleep.
+ */
+int bd_claim(struct block_device *bdev, void *holder);
+void bd_release(struct block_device *bdev, void *holder);
+
+/*
  * Boot option bio_order=fifo|depth (block/blk-core.c): how
  * generic_make_request() orders bios queued by a make_request_fn.
  * depth (default): lower devices first, then the same device, then what
