@@ -328,7 +328,7 @@ replay: deps
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	gnuplot-nox cpio bsdextrautils parallel
+	gnuplot-nox cpio bsdextrautils parallel blktrace util-linux
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

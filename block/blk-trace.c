@@ -270,6 +270,158 @@ int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e
 	return n;
 }
 
+/* --- Linux's binary format (include/uapi/linux/blktrace_api.h) --------------- */
+
+#define BLK_IO_TRACE_MAGIC      0x65617400u
+#define BLK_IO_TRACE_VERSION    0x07u
+
+/* categories, in the action's upper 16 bits */
+enum {
+	BLK_TC_READ = 1 << 0, BLK_TC_WRITE = 1 << 1, BLK_TC_FLUSH = 1 << 2,
+	BLK_TC_SYNC = 1 << 3, BLK_TC_QUEUE = 1 << 4, BLK_TC_REQUEUE = 1 << 5,
+	BLK_TC_ISSUE = 1 << 6, BLK_TC_COMPLETE = 1 << 7, BLK_TC_NOTIFY = 1 << 10,
+	BLK_TC_DISCARD = 1 << 13, BLK_TC_FUA = 1 << 15,
+};
+#define BLK_TC_ACT(c)           ((u32)(c) << 16)
+
+/* actions, in the lower 16 */
+enum {
+	__BLK_TA_QUEUE = 1, __BLK_TA_BACKMERGE, __BLK_TA_FRONTMERGE, __BLK_TA_GETRQ,
+	__BLK_TA_SLEEPRQ, __BLK_TA_REQUEUE, __BLK_TA_ISSUE, __BLK_TA_COMPLETE,
+	__BLK_TA_PLUG, __BLK_TA_UNPLUG_IO, __BLK_TA_UNPLUG_TIMER, __BLK_TA_INSERT,
+	__BLK_TA_SPLIT, __BLK_TA_BOUNCE, __BLK_TA_REMAP,
+};
+#define __BLK_TN_PROCESS        0       /* a note: pid -> name */
+
+struct blk_io_trace {
+	u32 magic;              /* BLK_IO_TRACE_MAGIC | version */
+	u32 sequence;
+	u64 time;               /* ns */
+	u64 sector;
+	u32 bytes;
+	u32 action;             /* category bits << 16 | action */
+	u32 pid;
+	u32 device;             /* the kernel's dev_t: major << 20 | minor */
+	u32 cpu;
+	u16 error;
+	u16 pdu_len;            /* payload bytes after the record */
+} __packed;
+
+struct blk_io_trace_remap {     /* A's payload; big-endian, as Linux's */
+	u32 device_from;
+	u32 device_to;
+	u64 sector_from;
+} __packed;
+
+/* Spindle's event letter -> Linux's action with its category. */
+static u32 blk_trace_action(const struct blk_trace_event *e)
+{
+	u32 op = e->opf & REQ_OP_MASK, what;
+
+	switch (e->action) {
+	case 'Q': what = __BLK_TA_QUEUE | BLK_TC_ACT(BLK_TC_QUEUE); break;
+	case 'M': what = __BLK_TA_BACKMERGE | BLK_TC_ACT(BLK_TC_QUEUE); break;
+	case 'F': what = __BLK_TA_FRONTMERGE | BLK_TC_ACT(BLK_TC_QUEUE); break;
+	case 'G': what = __BLK_TA_GETRQ | BLK_TC_ACT(BLK_TC_QUEUE); break;
+	case 'S': what = __BLK_TA_SLEEPRQ | BLK_TC_ACT(BLK_TC_QUEUE); break;
+	case 'R': what = __BLK_TA_REQUEUE | BLK_TC_ACT(BLK_TC_REQUEUE); break;
+	case 'D': what = __BLK_TA_ISSUE | BLK_TC_ACT(BLK_TC_ISSUE); break;
+	case 'C': what = __BLK_TA_COMPLETE | BLK_TC_ACT(BLK_TC_COMPLETE); break;
+	case 'I': what = __BLK_TA_INSERT | BLK_TC_ACT(BLK_TC_QUEUE); break;
+	case 'X': what = __BLK_TA_SPLIT; break;
+	case 'A': what = __BLK_TA_REMAP | BLK_TC_ACT(BLK_TC_QUEUE); break;
+	case 'P': return __BLK_TA_PLUG | BLK_TC_ACT(BLK_TC_QUEUE);
+	case 'U': return (e->implicit ? __BLK_TA_UNPLUG_TIMER : __BLK_TA_UNPLUG_IO) |
+			 BLK_TC_ACT(BLK_TC_QUEUE);
+	default: return 0;
+	}
+	/* the request's direction and flags, as Linux's __blk_add_trace */
+	what |= BLK_TC_ACT(op_is_write(op) ? BLK_TC_WRITE : BLK_TC_READ);
+	if (e->opf & REQ_SYNC)
+		what |= BLK_TC_ACT(BLK_TC_SYNC);
+	if (e->opf & REQ_PREFLUSH || op == REQ_OP_FLUSH)
+		what |= BLK_TC_ACT(BLK_TC_FLUSH);
+	if (e->opf & REQ_FUA)
+		what |= BLK_TC_ACT(BLK_TC_FUA);
+	if (op == REQ_OP_DISCARD)
+		what |= BLK_TC_ACT(BLK_TC_DISCARD);
+	return what;
+}
+
+/* One record and its payload at buf; the bytes it took, 0 if no room. */
+static size_t put_record(void *buf, size_t room, const struct blk_io_trace *t,
+			 const void *pdu)
+{
+	size_t n = sizeof(*t) + t->pdu_len;
+
+	if (n > room)
+		return 0;
+	memcpy(buf, t, sizeof(*t));
+	memcpy((char *)buf + sizeof(*t), pdu, t->pdu_len);
+	return n;
+}
+
+size_t blk_trace_binary(const struct blk_trace *bt, void *buf, size_t size)
+{
+	int named[64];                  /* pids whose name was noted */
+	unsigned int nnamed = 0, first;
+	size_t used = 0;
+
+	if (!bt)
+		return 0;
+	first = bt->head > bt->size ? bt->head - bt->size : 0;
+	for (unsigned int i = first; i < bt->head; i++) {
+		const struct blk_trace_event *e = &bt->ev[i % bt->size];
+		struct blk_io_trace t = {
+			.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION,
+			.sequence = i + 1, .time = e->time_ns, .sector = e->sector,
+			.bytes = e->bytes, .action = blk_trace_action(e), .pid = (u32)e->pid,
+			/* -errno in 16 bits, as Linux stores it (blkparse shows -5 as 65531) */
+			.device = e->dev, .error = (u16)e->error,
+		};
+		union {
+			u64 be64;
+			struct blk_io_trace_remap remap;
+		} pdu;
+		bool known = false;
+		size_t n;
+
+		for (unsigned int k = 0; k < nnamed; k++)
+			known |= named[k] == e->pid;
+		if (!known) {
+			/* blkparse learns a pid's name from a note before its events */
+			struct blk_io_trace note = {
+				.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION,
+				.time = e->time_ns, .pid = (u32)e->pid, .device = e->dev,
+				.action = __BLK_TN_PROCESS | BLK_TC_ACT(BLK_TC_NOTIFY),
+				.pdu_len = sizeof(e->comm),     /* NUL-padded, as Linux sends it */
+			};
+
+			n = put_record((char *)buf + used, size - used, &note, e->comm);
+			if (!n)
+				break;
+			used += n;
+			if (nnamed < ARRAY_SIZE(named))
+				named[nnamed++] = e->pid;
+		}
+		if (e->action == 'U' || e->action == 'X') {
+			/* U: the number of requests; X: where the second part starts */
+			pdu.be64 = __builtin_bswap64(e->extra);
+			t.pdu_len = sizeof(pdu.be64);
+		} else if (e->action == 'A') {
+			pdu.remap.device_from = __builtin_bswap32(e->from_dev);
+			pdu.remap.device_to = __builtin_bswap32(e->dev);
+			pdu.remap.sector_from = __builtin_bswap64(e->extra);
+			t.pdu_len = sizeof(pdu.remap);
+		}
+		n = put_record((char *)buf + used, size - used, &t, &pdu);
+		if (!n)
+			break;
+		used += n;
+	}
+	return used;
+}
+
 void blk_trace_print_all(void)
 {
 	struct traced *t;

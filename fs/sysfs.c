@@ -10,6 +10,8 @@
  *                                          blkparse's layout; write 1 to start
  *                                          tracing, 0 to stop (blktrace=<disk>
  *                                          starts it at boot)
+ *   /sys/block/<disk>/trace0               the same events in Linux's binary
+ *                                          blktrace format (blkparse -i)
  *   /sys/block/<disk>/<part>/{size,start,stat,dev}
  *   /sys/block/<disk>/queue/scheduler      "[mq-deadline] none cscan"; write
  *                                          a name to switch (elevator_switch)
@@ -98,6 +100,13 @@ static int trace_show(struct inode *inode, char *buf, size_t size)
 		n += scnprintf(buf + n, size - n, "\n");
 	}
 	return n;
+}
+
+/* trace0: the same events in Linux's binary blktrace format (what Linux's
+ * debugfs block/<dev>/trace0 gives blktrace), for blkparse, btt, iowatcher. */
+static int trace0_show(struct inode *inode, char *buf, size_t size)
+{
+	return (int)blk_trace_binary(blk_trace_ring(attr_queue(inode)), buf, size);
 }
 
 static int scheduler_show(struct inode *inode, char *buf, size_t size)
@@ -209,6 +218,8 @@ static int trace_store(struct inode *inode, const char *buf, size_t len)
 
 static const struct pseudo_file attr_trace = { .show = trace_show, .store = trace_store,
 					       .size_hint = 256 * 1024 };
+/* 4096 events of 48 bytes and a payload of at most 16, and the notes */
+static const struct pseudo_file attr_trace0 = { .show = trace0_show, .size_hint = 320 * 1024 };
 static const struct pseudo_file attr_scheduler = { .show = scheduler_show, .store = scheduler_store };
 static const struct pseudo_file attr_iosched = { .show = iosched_show, .store = iosched_store };
 
@@ -220,7 +231,8 @@ struct sysfs_entry {
 
 static const struct sysfs_entry disk_entries[] = {
 	{ "size", 0444, &attr_size }, { "dev", 0444, &attr_dev }, { "stat", 0444, &attr_stat },
-	{ "trace", 0644, &attr_trace }, { "inflight", 0444, &attr_inflight },
+	{ "trace", 0644, &attr_trace }, { "trace0", 0444, &attr_trace0 },
+	{ "inflight", 0444, &attr_inflight },
 	{ "queue", 0555, NULL },
 };
 static const struct sysfs_entry part_entries[] = {

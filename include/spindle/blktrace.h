@@ -77,6 +77,14 @@ struct blk_trace *blk_trace_ring(struct request_queue *q);
 /* One event as blkparse prints it (no newline); seq counts from 1. */
 int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e,
 		     u64 seq, char *buf, size_t size);
+/*
+ * The ring's events in Linux's binary blktrace format (struct
+ * blk_io_trace records, with their payloads, and a "process" note giving
+ * the name of each pid before its first event) -- the file that Linux's
+ * blktrace writes as <dev>.blktrace.0 and that blkparse, btt and
+ * iowatcher read.  Fills buf with whole records; returns the bytes used.
+ */
+size_t blk_trace_binary(const struct blk_trace *bt, void *buf, size_t size);
 /* Print every traced disk's events (show=blktrace), then forget them. */
 void blk_trace_print_all(void);
 /* The RWBS letters for an opf ("W", "FWS", "FN", ...). */
