@@ -4,11 +4,13 @@
 #   make qemu       boot it in QEMU, serial console on this terminal
 #                   (Ctrl-A X quits); ARGS='opt=val ...' adds kernel options
 #   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
-#                   then run `gdb` here (see .gdbinit)
+#                   then `make gdb` in another terminal (.gdbinit and the
+#                   sp-* commands of tools/gdb/, docs/debugging.md)
 #   make check      host unit tests (Check) and the user programs' tests
 #   make check-asan the host unit tests under AddressSanitizer and UBSan
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
-#   make test       make check, then every QEMU scenario in tests/qemu/
+#   make test       make check, then every QEMU scenario in tests/qemu/,
+#                   then the GDB helpers' tests (make test-gdb)
 #   make deps       install the Debian packages the build needs (as root)
 #   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
@@ -169,7 +171,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay check-asan soak
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -263,8 +265,18 @@ qemu: deps $(ISO) $(BUILD)/cmdline $(DISKS)
 	$(QEMU) $(QEMUOPTS) || [ $$? -eq 1 ]
 
 qemu-gdb: deps $(ISO) $(BUILD)/cmdline $(DISKS)
-	@echo "*** Now run 'gdb' in another window (Ctrl-A X quits QEMU)."
+	@echo "*** Now run 'make gdb' in another window (Ctrl-A X quits QEMU)."
 	$(QEMU) $(QEMUOPTS) -S -gdb tcp::$(GDBPORT) || [ $$? -eq 1 ]
+
+# GDB set up as .gdbinit does, but with every step given explicitly (-nx:
+# no auto-load, so this folder need not be in GDB's auto-load safe path):
+# the symbols, the sp-* commands of tools/gdb/spindle.py, and a connection
+# to `make qemu-gdb`'s stub.
+GDBOPTS  = -q -nx -ex 'set confirm off' -ex 'set pagination off'
+GDBOPTS += -ex 'file $(KERNEL_ELF)' -x tools/gdb/spindle.py
+GDBOPTS += -ex 'target remote localhost:$(GDBPORT)'
+gdb: deps $(KERNEL_ELF)
+	gdb $(GDBOPTS)
 
 # --- tests ----------------------------------------------------------------
 
@@ -273,10 +285,15 @@ include tests/unit/unit.mk
 test-qemu: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py $(T)
 
-# Host unit tests first (fast, precise), then the scenarios.
+# Host unit tests first (fast, precise), then the scenarios, then the GDB
+# helpers on halted guests (tests/gdb/, some 10 seconds).
 test: deps
 	$(MAKE) check
 	$(MAKE) test-qemu
+	$(MAKE) test-gdb
+
+test-gdb: deps $(ISO)
+	$(PYTHON) tests/gdb/run.py $(T)
 
 check: deps check-user
 
@@ -310,7 +327,7 @@ replay: deps
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	gnuplot-nox cpio bsdextrautils parallel
+	gnuplot-nox cpio bsdextrautils parallel gdb
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
