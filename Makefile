@@ -17,6 +17,10 @@
 #   make test-labs  every lab's skeleton: builds, fails only its own lab
 #   make replay R=<dir>   run a recorded scenario again, exactly
 #   make soak       the long runs (tests/qemu/soak/): the fork bomb, 200 rounds
+#   make compile_commands.json   the compilation database for clangd and
+#                   other editors' tools (bear, on a build of its own)
+#   make format-check  clang-format on the lines changed since main
+#   make lint       gcc -fanalyzer and cppcheck over the kernel (tools/lint/)
 
 K       := kernel
 A       := kernel/arch/x86
@@ -172,6 +176,7 @@ KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
 .PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak
+.PHONY: compile_commands.json format-check lint
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -323,11 +328,22 @@ replay: deps
 	@test -n "$(R)" || { echo "usage: make replay R=<a scenario's folder under build/>"; exit 2; }
 	@$(PYTHON) tests/qemu/run.py --replay $(R)
 
+# --- developer tools --------------------------------------------------------
+
+# bear records every compiler call of a build; to see them all it needs a
+# build that compiles everything, so it gets a fresh folder of its own
+# (the kernel and the user programs, as built for the guest).
+COMPDB_BUILD := $(BUILD)/compdb
+compile_commands.json: deps
+	rm -rf $(COMPDB_BUILD)
+	bear --output $@.tmp -- $(MAKE) BUILD=$(COMPDB_BUILD) $(COMPDB_BUILD)/spindle.elf user
+	mv $@.tmp $@
+
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	gnuplot-nox cpio bsdextrautils parallel gdb
+	gnuplot-nox cpio bsdextrautils parallel gdb bear
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
