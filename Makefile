@@ -339,11 +339,15 @@ compile_commands.json: deps
 	bear --output $@.tmp -- $(MAKE) BUILD=$(COMPDB_BUILD) $(COMPDB_BUILD)/spindle.elf user
 	mv $@.tmp $@
 
+# clang-format (.clang-format) on the lines changed since main only.
+format-check: deps
+	@$(PYTHON) tools/lint/format-check.py
+
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	gnuplot-nox cpio bsdextrautils parallel gdb bear
+	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
