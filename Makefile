@@ -343,11 +343,17 @@ compile_commands.json: deps
 format-check: deps
 	@$(PYTHON) tools/lint/format-check.py
 
+# GCC's -fanalyzer and cppcheck over the kernel's C sources, built as the
+# kernel is (tools/lint/lint.py; its suppression lists say why for each).
+LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(K)/tests/user/embed.o,$(OBJS)))
+lint: deps
+	@LINT_CFLAGS='$(CFLAGS)' $(PYTHON) tools/lint/lint.py -j 2 $(wildcard $(LINT_SRCS))
+
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format
+	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
