@@ -27,6 +27,12 @@
 # expect: ^nullb0: queue 0x[0-9a-f]+, 128 requests \(127 free\), depth 64, tags in use 0x1$
 # expect: ^  rq 0x[0-9a-f]+  tag  0  MQ_RQ_IDLE\s+W 4096\+8  1 bio\(s\)  with the driver \(tag_rq\[0\]\)$
 # expect: ^bio 0x[0-9a-f]+  nullb0 W 4096\+8 \[REMAPPED\]  from bio_set fs_bio_set  vcnt=1 end_io=seq_end_io\+0x0$
+# sp-bt on the CPU: the request goes down from schedule(), in mutex_lock()
+# expect: ^#0\s+0x[0-9a-f]+ null_queue_rq\+0x0\s+drivers/block/null_blk\.c:\d+$
+# expect: ^#\d+\s+0x[0-9a-f]+ blk_flush_plug\+0x[0-9a-f]+\s+block/blk-plug\.c:\d+$
+# expect: ^#\d+\s+0x[0-9a-f]+ schedule\+0x[0-9a-f]+\s+kernel/sched/core\.c:\d+$
+# expect: ^#\d+\s+0x[0-9a-f]+ mutex_lock\+0x[0-9a-f]+\s+kernel/sched/mutex\.c:\d+$
+# expect: ^#\d+\s+0x[0-9a-f]+ __ktest_fn_plug_sleeping_plugger_does_not_deadlock\+0x[0-9a-f]+ kernel/tests/plug_test\.c:\d+$
 # expect: ^nullb0 \(\d+ sectors\): request-based, queue_rq null_queue_rq, elevator mq-deadline, depth 64$
 # reject: Python Exception
 # reject: ^Error
@@ -41,4 +47,5 @@ break *null_queue_rq
 continue
 sp-rq nullb0
 sp-bio ((struct request *)$rsi)->bio
+sp-bt
 sp-dev-stack nullb0

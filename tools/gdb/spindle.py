@@ -209,22 +209,33 @@ def stack_trace(p):
     """p's return addresses, innermost first: kernel/sched/debug.c's walk
     of the frame-pointer chain from the frame __switch_to leaves at ksp
     (six pushed registers, rbp last, then the return address), with the
-    same checks against a corrupt chain.  For the running task, from the
-    registers."""
+    same checks against a corrupt chain.  For the task on the CPU, its pc
+    first, then the return addresses of GDB's own unwinder."""
     if not int(p["stack"]):
         return []
     bottom, top = stack_bounds(p)
     if int(p) == int(current_task()):
-        trace = [int(gdb.parse_and_eval("$pc"))]
-        rbp = int(gdb.parse_and_eval("$rbp"))
-        prev = int(gdb.parse_and_eval("$rsp")) - 8
-    else:
-        ksp = int(p["ksp"])
-        if ksp < bottom or ksp > top - 7 * 8 or ksp & 7:
-            return []
-        trace = [read_ulong(ksp + 6 * 8)]
-        rbp = read_ulong(ksp + 5 * 8)
-        prev = ksp
+        # The debug info's frame tables are right even at a breakpoint on
+        # a function's first instruction, before its prologue has pushed
+        # rbp, where a frame-pointer walk would skip the caller.
+        # Inlined calls share their caller's pc: one entry per real frame,
+        # as the kernel's walk; it ends where the stack or the code does
+        # (GDB would go on past ret_from_kthread into stale words).
+        trace, frame = [], gdb.newest_frame()
+        while frame is not None and len(trace) < MAX_DEPTH:
+            sp = int(frame.read_register("rsp"))
+            if not bottom <= sp < top or not data_symbol(int(frame.pc())):
+                break
+            if frame.type() != gdb.INLINE_FRAME:
+                trace.append(int(frame.pc()))
+            frame = frame.older()
+        return trace
+    ksp = int(p["ksp"])
+    if ksp < bottom or ksp > top - 7 * 8 or ksp & 7:
+        return []
+    trace = [read_ulong(ksp + 6 * 8)]
+    rbp = read_ulong(ksp + 5 * 8)
+    prev = ksp
     while len(trace) < MAX_DEPTH:
         if rbp is None or rbp <= prev or rbp & 7 or rbp > top - 16:
             break
@@ -413,8 +424,11 @@ task on the CPU.  Each frame with its source line."""
             gdb.write("no backtrace: %s\n" % ("the task has exited"
                                                 if not int(p["stack"]) else
                                                 "ksp is not on its stack"))
+        on_cpu = int(p) == int(current_task())
         for i, pc in enumerate(trace):
-            sal = gdb.find_pc_line(pc - 1)      # the call, not the return
+            # a return address's line is the call's: look just before it
+            # (but the CPU's own pc is where it stands)
+            sal = gdb.find_pc_line(pc if on_cpu and i == 0 else pc - 1)
             where = "%s:%d" % (sal.symtab.filename, sal.line) if sal.symtab else ""
             gdb.write("#%-2d %#018x %-36s %s\n" % (i, pc, symbolise(pc), where))
 
