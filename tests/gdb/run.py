@@ -8,8 +8,12 @@ command line this script borrows -- under GDB, stops it at a breakpoint
 on a known function, runs the helpers, and judges what they print.
 
 Usage
-    tests/gdb/run.py                 every case
+    tests/gdb/run.py                 every case, and the constants check
     tests/gdb/run.py lab5-fifo-hangs the cases named
+
+The constants check: the few #defines the helpers repeat (task states,
+REQ_* and BIO_* flags) and the kernel's list of sleep primitives
+(kernel/sched/debug.c) must be the kernel's own, read from the sources.
 
 A case file is a GDB script whose leading comment lines carry the test:
 
@@ -187,6 +191,60 @@ def run_case(qr, path):
     return name, reasons, out
 
 
+def helper_constants():
+    """The module-level constants of tools/gdb/spindle.py, evaluated from
+    its source (it imports gdb, so it cannot be imported here)."""
+    import ast
+    tree = ast.parse(HELPERS.read_text())
+    values = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and node.targets[0].id.isupper() and \
+                not isinstance(node.value, ast.Dict):
+            expr = ast.Expression(node.value)
+            values[node.targets[0].id] = eval(compile(expr, str(HELPERS), "eval"),
+                                              {"__builtins__": {}}, {})
+    return values
+
+
+def header_defines(path):
+    """{NAME: value} of the `#define NAME <integer expression>` lines."""
+    out = {}
+    for m in re.finditer(r"^#define\s+([A-Z_0-9]+)\s+([0-9xu() <]+?)\s*(?:/\*.*)?$",
+                         (ROOT / path).read_text(), re.M):
+        try:
+            out[m.group(1)] = eval(m.group(2).replace("u", ""), {"__builtins__": {}}, {})
+        except SyntaxError:
+            pass
+    return out
+
+
+def check_constants():
+    """The helpers repeat a few #defines and one list of the kernel's (they
+    are not in the debug information); the reasons they differ, if any."""
+    c = helper_constants()
+    reasons = []
+    sched = header_defines("include/spindle/sched.h")
+    for name in ("TASK_RUNNING", "TASK_INTERRUPTIBLE", "TASK_UNINTERRUPTIBLE",
+                 "TASK_DEAD", "EXIT_ZOMBIE", "THREAD_SIZE"):
+        if sched.get(name) != c[name]:
+            reasons.append("%s: sched.h %s, spindle.py %s" % (name, sched.get(name), c[name]))
+    types = header_defines("include/spindle/blk_types.h")
+    for bit, name in c["REQ_FLAGS"]:
+        if types.get("REQ_" + name) != bit:
+            reasons.append("REQ_%s: blk_types.h %s, spindle.py %s" % (name, types.get("REQ_" + name), bit))
+    for bit, name in c["BIO_FLAGS"]:
+        if types.get("BIO_" + name) != bit:
+            reasons.append("BIO_%s: blk_types.h %s, spindle.py %s" % (name, types.get("BIO_" + name), bit))
+    debug = (ROOT / "kernel/sched/debug.c").read_text()
+    m = re.search(r"sched_function_prefixes\[\] = \{(.*?)\};", debug, re.S)
+    prefixes = tuple(re.findall(r'"([^"]+)"', m.group(1))) if m else None
+    if prefixes != c["SCHED_PREFIXES"]:
+        reasons.append("sched_function_prefixes: debug.c %s, spindle.py %s"
+                       % (prefixes, c["SCHED_PREFIXES"]))
+    return reasons
+
+
 def main(argv):
     if not ELF.exists() or not ISO.exists():
         print("tests/gdb: build the kernel first (make)", file=sys.stderr)
@@ -200,6 +258,11 @@ def main(argv):
     BUILD.mkdir(parents=True, exist_ok=True)
     qr = scenario_runner()
     failed = 0
+    if not argv:
+        reasons = check_constants()
+        print("%s gdb/constants%s" % ("FAIL" if reasons else "PASS",
+                                       ": " + "; ".join(reasons) if reasons else ""))
+        failed += bool(reasons)
     for path in cases:
         name, reasons, out = run_case(qr, path)
         if reasons:
@@ -212,7 +275,8 @@ def main(argv):
                 print("  " + line)
         else:
             print("PASS gdb/%s" % name)
-    print("%d passed, %d failed" % (len(cases) - failed, failed))
+    total = len(cases) + (0 if argv else 1)
+    print("%d passed, %d failed" % (total - failed, failed))
     return 1 if failed else 0
 
 

@@ -30,8 +30,9 @@
 #
 # The structures' field names are read from the kernel's debug
 # information, so a renamed field fails loudly here; the few constants
-# that are #defines (flags, task states) are repeated below with the
-# header they come from.
+# that are #defines (flags, task states) and the kernel's list of sleep
+# primitives are repeated below with the file they come from, and
+# tests/gdb/run.py checks them against those files.
 
 import gdb
 
@@ -138,13 +139,6 @@ def data_symbol(addr):
         return None
     name = out.split(" in section")[0]
     return name.replace(" + ", "+")
-
-
-def function_of(pc):
-    block = gdb.block_for_pc(pc)
-    while block is not None and block.function is None:
-        block = block.superblock
-    return block.function.name if block is not None else None
 
 
 # --- tasks -------------------------------------------------------------------
@@ -668,7 +662,6 @@ blk_start_plug() and blk_finish_plug(): the requests held on it
         gdb.write("%#x: rq_count %d\n" % (int(plug), int(plug["rq_count"])))
         gdb.write("  mq_list: %d request(s)\n" % len(rqs))
         for rq in rqs:
-            disk = rq["q"]
             gdb.write("    %s  %s\n" % (rq_line(rq), queue_disk_name(rq["q"])))
             for bio in bio_chain(rq["bio"]):
                 gdb.write("      bio %#x  %s\n" % (int(bio), bio_line(bio)))
