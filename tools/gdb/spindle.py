@@ -295,6 +295,20 @@ def list_head_of(node, is_member):
     return None
 
 
+def name_of(addr):
+    """An object's address as a reader can place it: the variable it is
+    in, or which task's stack it is on (a completion or wait queue
+    declared in a function), or just the address (allocated memory)."""
+    sym = data_symbol(addr)
+    if sym:
+        return sym
+    for t in all_tasks():
+        bottom, top = stack_bounds(t)
+        if bottom and bottom <= addr < top:
+            return "%#x on %s:%d's stack" % (addr, cstr(t["comm"]), int(t["pid"]))
+    return "%#x" % addr
+
+
 def describe_wait_head(head, trace):
     """Name the wait_queue_head at address head as well as memory allows."""
     wq = head - offsetof("struct wait_queue_head", "head")
@@ -302,14 +316,14 @@ def describe_wait_head(head, trace):
     if any(f.startswith("wait_for_completion") for f in funcs):
         c = wq - offsetof("struct completion", "wait")
         done = int(gdb.Value(c).cast(T("struct completion").pointer())["done"])
-        return "completion %s (done=%d)" % (data_symbol(c) or "%#x" % c, done)
+        return "completion %s (done=%d)" % (name_of(c), done)
     if any(f.startswith("mempool_alloc") for f in funcs):
         pool = wq - offsetof("struct mempool", "wait")
         mp = gdb.Value(pool).cast(T("struct mempool").pointer())
         return "mempool %s (%d of %d in reserve)%s" % (
-            "%#x" % pool, int(mp["curr_nr"]), int(mp["min_nr"]),
+            name_of(pool), int(mp["curr_nr"]), int(mp["min_nr"]),
             bio_set_of_pool(pool))
-    return "wait queue %s" % (data_symbol(wq) or "%#x" % wq)
+    return "wait queue %s" % name_of(wq)
 
 
 def bio_set_of_pool(pool):
