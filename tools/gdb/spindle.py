@@ -681,8 +681,8 @@ blk_start_plug() and blk_finish_plug(): the requests held on it
                 gdb.write("      bio %#x  %s\n" % (int(bio), bio_line(bio)))
         gdb.write("  cb_list: %d callback(s)\n" % len(cbs))
         for cb in cbs:
-            gdb.write("    cb %#x  %s  data %#x\n" % (
-                int(cb), symbolise(int(cb["callback"])), int(cb["data"])))
+            gdb.write("    cb %#x  %s  data %s\n" % (
+                int(cb), symbolise(int(cb["callback"])), name_of(int(cb["data"]))))
 
 
 def queue_disk_name(q):
