@@ -4,13 +4,15 @@
 #   make qemu       boot it in QEMU, serial console on this terminal
 #                   (Ctrl-A X quits); ARGS='opt=val ...' adds kernel options
 #   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
-#                   then run `gdb` here (see .gdbinit)
+#                   then `make gdb` in another terminal (.gdbinit and the
+#                   sp-* commands of tools/gdb/, docs/debugging.md)
 #   make check      host unit tests (Check) and the user programs' tests
 #   make check-asan the host unit tests under AddressSanitizer and UBSan
 #   make fuzz       the parsers of outside data under libFuzzer, 180 s each
 #                   (FUZZ_SECONDS=, FUZZ_TARGETS=); make fuzz-smoke: 8 s each
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
-#   make test       make check, then every QEMU scenario in tests/qemu/
+#   make test       make check, then every QEMU scenario in tests/qemu/,
+#                   then the GDB helpers' tests (make test-gdb)
 #   make deps       install the Debian packages the build needs (as root)
 #   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
@@ -19,6 +21,10 @@
 #   make soak       the long runs (tests/qemu/soak/): the fork bomb, 200 rounds
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
+#   make compile_commands.json   the compilation database for clangd and
+#                   other editors' tools (bear, on a build of its own)
+#   make format-check  clang-format on the lines changed since main
+#   make lint       gcc -fanalyzer and cppcheck over the kernel (tools/lint/)
 
 K       := kernel
 A       := kernel/arch/x86
@@ -180,7 +186,8 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb check test test-qemu deps clean lab grade test-labs replay check-asan soak perf
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak perf
+.PHONY: compile_commands.json format-check lint
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -275,8 +282,18 @@ qemu: deps $(ISO) $(BUILD)/cmdline $(DISKS)
 	$(QEMU) $(QEMUOPTS) || [ $$? -eq 1 ]
 
 qemu-gdb: deps $(ISO) $(BUILD)/cmdline $(DISKS)
-	@echo "*** Now run 'gdb' in another window (Ctrl-A X quits QEMU)."
+	@echo "*** Now run 'make gdb' in another window (Ctrl-A X quits QEMU)."
 	$(QEMU) $(QEMUOPTS) -S -gdb tcp::$(GDBPORT) || [ $$? -eq 1 ]
+
+# GDB set up as .gdbinit does, but with every step given explicitly (-nx:
+# no auto-load, so this folder need not be in GDB's auto-load safe path):
+# the symbols, the sp-* commands of tools/gdb/spindle.py, and a connection
+# to `make qemu-gdb`'s stub.
+GDBOPTS  = -q -nx -ex 'set confirm off' -ex 'set pagination off'
+GDBOPTS += -ex 'file $(KERNEL_ELF)' -x tools/gdb/spindle.py
+GDBOPTS += -ex 'target remote localhost:$(GDBPORT)'
+gdb: deps $(KERNEL_ELF)
+	gdb $(GDBOPTS)
 
 # --- tests ----------------------------------------------------------------
 
@@ -285,10 +302,15 @@ include tests/unit/unit.mk
 test-qemu: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py $(T)
 
-# Host unit tests first (fast, precise), then the scenarios.
+# Host unit tests first (fast, precise), then the scenarios, then the GDB
+# helpers on halted guests (tests/gdb/, some 10 seconds).
 test: deps
 	$(MAKE) check
 	$(MAKE) test-qemu
+	$(MAKE) test-gdb
+
+test-gdb: deps $(ISO)
+	$(PYTHON) tests/gdb/run.py $(T)
 
 check: deps check-user
 
@@ -324,11 +346,33 @@ replay: deps
 	@test -n "$(R)" || { echo "usage: make replay R=<a scenario's folder under build/>"; exit 2; }
 	@$(PYTHON) tests/qemu/run.py --replay $(R)
 
+# --- developer tools --------------------------------------------------------
+
+# bear records every compiler call of a build; to see them all it needs a
+# build that compiles everything, so it gets a fresh folder of its own
+# (the kernel and the user programs, as built for the guest).
+COMPDB_BUILD := $(BUILD)/compdb
+compile_commands.json: deps
+	rm -rf $(COMPDB_BUILD)
+	bear --output $@.tmp -- $(MAKE) BUILD=$(COMPDB_BUILD) $(COMPDB_BUILD)/spindle.elf user
+	mv $@.tmp $@
+
+# clang-format (.clang-format) on the lines changed since main only.
+format-check: deps
+	@$(PYTHON) tools/lint/format-check.py
+
+# GCC's -fanalyzer and cppcheck over the kernel's C sources, built as the
+# kernel is (tools/lint/lint.py; its suppression lists say why for each).
+LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(K)/tests/user/embed.o,$(OBJS)))
+lint: deps
+	@LINT_CFLAGS='$(CFLAGS)' $(PYTHON) tools/lint/lint.py -j 2 $(wildcard $(LINT_SRCS))
+
 # --- dependencies ---------------------------------------------------------
 
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
-	gnuplot-nox cpio bsdextrautils parallel blktrace util-linux
+	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
+	blktrace util-linux
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

@@ -142,10 +142,11 @@ static inline sector_t bio_end_sector(const struct bio *bio)
 static inline struct bio_vec bvec_iter_bvec(const struct bio_vec *vecs, struct bvec_iter it)
 {
 	const struct bio_vec *v = &vecs[it.bi_idx];
+	unsigned int len = min(v->bv_len - it.bi_bvec_done, it.bi_size);
 	struct bio_vec bv = {
 		.bv_page = v->bv_page,
 		.bv_offset = v->bv_offset + it.bi_bvec_done,
-		.bv_len = min(v->bv_len - it.bi_bvec_done, it.bi_size),
+		.bv_len = len,
 	};
 	return bv;
 }

@@ -142,7 +142,7 @@ KTEST(pci, host_bridge)
 
 KTEST(pci, list_sorted)
 {
-	struct pci_dev *dev = NULL, *prev = NULL;
+	struct pci_dev *dev, *prev = NULL;
 	int walked = 0, listed = 0;
 
 	list_for_each_entry(dev, &pci_devices, global_list)

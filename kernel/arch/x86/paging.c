@@ -259,6 +259,7 @@ static void map_direct(phys_addr_t base, phys_addr_t end)
 		} else {
 			pte_t *pde = walk_create(kernel_pml4, va, 1);
 
+			BUG_ON(!pde);
 			/* already covered by a 2 MiB page from another range */
 			if (!(*pde & _PAGE_PSE))
 				BUG_ON(map_page(kernel_pml4, va, base, PAGE_KERNEL));
