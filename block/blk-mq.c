@@ -42,6 +42,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/blktrace.h>
+#include <spindle/ratelimit.h>
 #include "blk.h"
 #include "elevator-internal.h"
 
@@ -596,11 +597,54 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 
 /* --- completion ------------------------------------------------------------- */
 
+static const char *blk_status_to_str(blk_status_t status)
+{
+	switch (status) {
+	case BLK_STS_NOTSUPP: return "operation not supported";
+	case BLK_STS_TIMEOUT: return "timeout";
+	case BLK_STS_NOSPC: return "critical space allocation";
+	case BLK_STS_RESOURCE: return "kernel resource";
+	default: return "I/O";
+	}
+}
+
+static const char *blk_op_str(unsigned int op)
+{
+	static const char *const names[] = {
+		[REQ_OP_READ] = "READ",
+		[REQ_OP_WRITE] = "WRITE",
+		[REQ_OP_FLUSH] = "FLUSH",
+		[REQ_OP_DISCARD] = "DISCARD",
+	};
+
+	return op < ARRAY_SIZE(names) && names[op] ? names[op] : "UNKNOWN";
+}
+
+/*
+ * A request that failed says so in the log, in Linux's words (its
+ * blk_print_req_error), so that the disk and the sector can be found the
+ * same way on both: "I/O error, dev sda, sector 963 op 0x0:(READ) flags
+ * 0x0 phys_seg 1 prio class 0".  Rate-limited: a dying disk fails every
+ * request.  Not for REQ_NOWAIT's "would block", which is no error.
+ */
+static void blk_print_req_error(struct request *rq, blk_status_t status)
+{
+	printk_ratelimited(KERN_ERR "%s error, dev %s, sector %llu op 0x%x:(%s) flags 0x%x "
+				    "phys_seg %u prio class 0\n",
+			   blk_status_to_str(status),
+			   rq->part ? rq->part->bd_disk->disk_name : "?",
+			   (unsigned long long)blk_rq_pos(rq), req_op(rq), blk_op_str(req_op(rq)),
+			   rq->cmd_flags & ~REQ_OP_MASK, rq->nr_phys_segments);
+}
+
 void blk_mq_end_request(struct request *rq, blk_status_t status)
 {
 	struct request_queue *q = rq->q;       /* rq may be reused once freed */
 	struct bio *bio = rq->bio;
 	unsigned long flags;
+
+	if (status != BLK_STS_OK && status != BLK_STS_AGAIN)
+		blk_print_req_error(rq, status);
 
 	if (!(rq->rq_flags & RQF_TRACED_C))     /* a flush sequence's data step was */
 		blk_add_trace_rq(rq, 'C', blk_status_to_errno(status));
