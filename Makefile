@@ -19,6 +19,8 @@
 #   make test-labs  every lab's skeleton: builds, fails only its own lab
 #   make replay R=<dir>   run a recorded scenario again, exactly
 #   make soak       the long runs (tests/qemu/soak/): the fork bomb, 200 rounds
+#   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear
+#                   and dm-raid1, once and sticky (SHORT=1: the CI subset)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make compile_commands.json   the compilation database for clangd and
@@ -186,7 +188,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak perf
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak perf fault-matrix
 .PHONY: compile_commands.json format-check lint
 all: deps $(ISO)
 iso: deps $(ISO)
@@ -333,6 +335,11 @@ test-labs: deps
 # Long runs that make test leaves out (tests/qemu/soak/): make soak.
 soak: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py $(wildcard tests/qemu/soak/*.scn)
+
+# I/O errors on emulated disks, cell by cell (tools/fault-matrix.py,
+# docs/testing.md); SHORT=1: the CI subset.
+fault-matrix: deps $(ISO)
+	$(PYTHON) tools/fault-matrix.py $(if $(SHORT),--short)
 
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.

@@ -1,0 +1,181 @@
+/*
+ * faultcheck DEV OP KIND EXPECT - one cell of the fault matrix
+ * (tools/fault-matrix.py): I/O to a disk that QEMU's blkdebug makes fail.
+ *
+ * DEV is the device to use (sda, hda, or dm-0 stacked over them).  The
+ * first 2 MiB are written and read in 64 KiB O_DIRECT chunks with the
+ * verification pattern (seed 11, counted from DEV's start); one chunk,
+ * BAD_CHUNK, holds the sector blkdebug fails.  OP says which operation
+ * fails: read, write or flush (fsync's cache flush); KIND whether it fails
+ * once (the next try succeeds) or every time (sticky).  EXPECT is what the
+ * caller must see: "error" (the operation returns -1 with EIO or ENOSPC)
+ * or "data" (a mirror: the operation succeeds from or to the other leg).
+ *
+ * What is checked, in the guest: every other chunk is written and read
+ * back intact; the failing operation gives the expected answer; after a
+ * one-shot fault, a second try succeeds.  The host then checks the raw
+ * image (tools/fault-matrix.py): the pattern where the guest says it
+ * wrote it.  Prints "TEST faultcheck.<op>_<kind> PASS|FAIL: ..." and the
+ * closing count.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#define SEED        11
+#define CHUNK       (64 * 1024)
+#define CHUNKS      32                  /* 2 MiB */
+#define BAD_CHUNK   8                   /* holds sector 1029 */
+
+static unsigned char buf[CHUNK] __attribute__((aligned(4096)));
+static unsigned char want[CHUNK];
+static char why[200];
+
+static uint64_t splitmix64(uint64_t x)
+{
+	uint64_t z = x + 0x9E3779B97F4A7C15ull;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static void fill_pattern(unsigned char *p, uint64_t off, size_t len)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = splitmix64(SEED + (off + i) / 8);
+
+		memcpy(p + i, &w, 8);
+	}
+}
+
+static int is_fault_errno(int e)
+{
+	return e == EIO || e == ENOSPC;
+}
+
+/* One chunk's write: 0, or the errno. */
+static int write_chunk(int fd, int c)
+{
+	fill_pattern(buf, (uint64_t)c * CHUNK, CHUNK);
+	return pwrite(fd, buf, CHUNK, (off_t)c * CHUNK) == CHUNK ? 0 : (errno ? errno : EIO);
+}
+
+/* One chunk's read and check: 0, the errno, or -1 for wrong data. */
+static int read_chunk(int fd, int c)
+{
+	memset(buf, 0, CHUNK);
+	if (pread(fd, buf, CHUNK, (off_t)c * CHUNK) != CHUNK)
+		return errno ? errno : EIO;
+	fill_pattern(want, (uint64_t)c * CHUNK, CHUNK);
+	return memcmp(buf, want, CHUNK) ? -1 : 0;
+}
+
+/*
+ * The faulty operation's answer against EXPECT.  first: the errno of the
+ * first try (0: it succeeded); again: of a second try after it failed.
+ */
+static int judge(const char *what, int sticky, int expect_error, int first, int again)
+{
+	if (!expect_error) {
+		if (first)
+			snprintf(why, sizeof(why), "%s failed (errno %d) on a mirror", what, first);
+		return !first;
+	}
+	if (sticky) {
+		if (!is_fault_errno(first))
+			snprintf(why, sizeof(why), "%s: errno %d, not EIO or ENOSPC", what, first);
+		return is_fault_errno(first);
+	}
+	/* once: it may fail (then with EIO/ENOSPC), and the retry succeeds */
+	if (first && !is_fault_errno(first)) {
+		snprintf(why, sizeof(why), "%s: errno %d, not EIO or ENOSPC", what, first);
+		return 0;
+	}
+	if (first && again) {
+		snprintf(why, sizeof(why), "%s failed again (errno %d) after a one-shot fault", what, again);
+		return 0;
+	}
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	char path[64], name[64];
+	int fd, ok = 1, sticky, expect_error, first = 0, again = 0;
+	const char *op;
+
+	if (argc != 5) {
+		fputs("usage: faultcheck DEV read|write|flush once|sticky error|data\n", stderr);
+		return 2;
+	}
+	op = argv[2];
+	sticky = !strcmp(argv[3], "sticky");
+	expect_error = !strcmp(argv[4], "error");
+	snprintf(name, sizeof(name), "%s_%s", op, argv[3]);
+	snprintf(path, sizeof(path), "/dev/%s", argv[1]);
+	fd = open(path, O_RDWR | O_DIRECT);
+	if (fd < 0) {
+		printf("TEST faultcheck.%s FAIL: open %s: %s\n0 passed, 1 failed\n", name, path,
+		       strerror(errno));
+		return 1;
+	}
+	why[0] = '\0';
+	/* writes: every chunk; the bad one (write faults) judged */
+	for (int c = 0; c < CHUNKS && ok; c++) {
+		int e = write_chunk(fd, c);
+
+		if (c == BAD_CHUNK && !strcmp(op, "write")) {
+			first = e;
+			if (e && !sticky)
+				again = write_chunk(fd, c);
+			ok = judge("the write", sticky, expect_error, first, again);
+		} else if (e) {
+			snprintf(why, sizeof(why), "write of chunk %d failed: errno %d", c, e);
+			ok = 0;
+		}
+	}
+	if (ok && !strcmp(op, "flush")) {
+		first = fsync(fd) ? errno : 0;
+		if (first && !sticky)
+			again = fsync(fd) ? errno : 0;
+		ok = judge("fsync", sticky, expect_error, first, again);
+	} else if (ok && fsync(fd)) {
+		snprintf(why, sizeof(why), "fsync failed: errno %d", errno);
+		ok = 0;
+	}
+	/* reads: every chunk back; the bad one (read faults) judged */
+	for (int c = 0; c < CHUNKS && ok; c++) {
+		int e;
+
+		if (c == BAD_CHUNK && !strcmp(op, "write") && sticky && expect_error)
+			continue;               /* never written: nothing to compare */
+		e = read_chunk(fd, c);
+		if (c == BAD_CHUNK && !strcmp(op, "read")) {
+			first = e;
+			if (e > 0 && !sticky)
+				again = read_chunk(fd, c);
+			if (first < 0 || again < 0) {
+				snprintf(why, sizeof(why), "chunk %d read back wrong", c);
+				ok = 0;
+			} else {
+				ok = judge("the read", sticky, expect_error, first, again);
+			}
+		} else if (e) {
+			snprintf(why, sizeof(why), "chunk %d: %s (%d)", c,
+				 e < 0 ? "read back wrong" : "read failed", e);
+			ok = 0;
+		}
+	}
+	close(fd);
+	printf("faultcheck: %s on %s: first try errno %d, second %d\n", name, argv[1], first, again);
+	if (ok)
+		printf("TEST faultcheck.%s PASS\n1 passed, 0 failed\n", name);
+	else
+		printf("TEST faultcheck.%s FAIL: %s\n0 passed, 1 failed\n", name, why);
+	return ok ? 0 : 1;
+}
