@@ -21,6 +21,8 @@
 #   make soak       the long runs (tests/qemu/soak/): the fork bomb, 200 rounds
 #   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear
 #                   and dm-raid1, once and sticky (SHORT=1: the CI subset)
+#   make powercut N=50  cut the power N times under a writing guest; no
+#                   write it was told is durable may be lost
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make compile_commands.json   the compilation database for clangd and
@@ -188,7 +190,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak perf fault-matrix
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak perf fault-matrix powercut
 .PHONY: compile_commands.json format-check lint
 all: deps $(ISO)
 iso: deps $(ISO)
@@ -340,6 +342,11 @@ soak: deps $(ISO)
 # docs/testing.md); SHORT=1: the CI subset.
 fault-matrix: deps $(ISO)
 	$(PYTHON) tools/fault-matrix.py $(if $(SHORT),--short)
+
+# Power cuts under a writing guest (tools/powercut.py): N=<cuts>.
+N ?= 10
+powercut: deps $(ISO)
+	$(PYTHON) tools/powercut.py -n $(N)
 
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.
