@@ -63,12 +63,10 @@
 #include <spindle/mutex.h>
 #include <spindle/wait.h>
 #include <spindle/sched.h>
-#include <spindle/signal.h>
 #include <spindle/time.h>
 #include <spindle/uaccess.h>
 #include <spindle/uio.h>
 #include <spindle/errno.h>
-#include <spindle/syscalls.h>
 #include <spindle/printk.h>
 
 #define AIO_MAX_NR              65536   /* events over all contexts (Linux's aio-max-nr) */
@@ -421,7 +419,7 @@ static long aio_read_events(struct kioctx *ctx, struct io_event __user *events, 
 
 /* A user's timeout as jiffies to sleep: never early, so one tick more
  * than the time rounded up (the current tick is partly gone). */
-static long timespec_to_timeout(const struct timespec *ts)
+static long timespec_to_timeout(const struct __kernel_timespec *ts)
 {
 	u64 ns_per_tick = NSEC_PER_SEC / HZ;
 	u64 ticks;
@@ -433,18 +431,18 @@ static long timespec_to_timeout(const struct timespec *ts)
 }
 
 long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
-		      struct io_event __user *events, struct timespec __user *timeout)
+		      struct io_event __user *events, struct __kernel_timespec __user *timeout)
 {
 	struct kioctx *ctx = lookup_ioctx(ctx_id);
 	long left = MAX_SCHEDULE_TIMEOUT, got = 0;
-	struct timespec ts;
+	struct __kernel_timespec ts;
 
 	if (!ctx || min_nr < 0 || nr < 0 || min_nr > nr)
 		return -EINVAL;
 	if (timeout) {
 		if (copy_from_user(&ts, timeout, sizeof(ts)))
 			return -EFAULT;
-		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long long)NSEC_PER_SEC)
 			return -EINVAL;
 		left = ts.tv_sec || ts.tv_nsec ? timespec_to_timeout(&ts) : 0;
 	}

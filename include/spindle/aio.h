@@ -64,6 +64,12 @@ struct iocb {
 	u32 aio_resfd;
 };
 
+/* io_getevents' timeout (Linux's include/uapi/linux/time_types.h) */
+struct __kernel_timespec {
+	s64 tv_sec;
+	long long tv_nsec;
+};
+
 _Static_assert(sizeof(struct io_event) == 32, "io_event is 32 bytes in Linux's ABI");
 _Static_assert(sizeof(struct iocb) == 64, "iocb is 64 bytes in Linux's ABI");
 _Static_assert(__builtin_offsetof(struct iocb, aio_lio_opcode) == 16, "iocb layout");

@@ -30,6 +30,7 @@ struct rusage;
 struct new_utsname;
 struct iocb;
 struct io_event;
+struct __kernel_timespec;
 struct sigaction;
 
 /* Linux's x86-64 numbers (arch/x86/entry/syscalls/syscall_64.tbl) */
@@ -133,7 +134,7 @@ long sys_io_setup(unsigned int nr_events, unsigned long __user *ctxp);
 long sys_io_destroy(unsigned long ctx_id);
 long sys_io_submit(unsigned long ctx_id, long nr, struct iocb __user *__user *iocbpp);
 long sys_io_getevents(unsigned long ctx_id, long min_nr, long nr,
-		      struct io_event __user *events, struct timespec __user *timeout);
+		      struct io_event __user *events, struct __kernel_timespec __user *timeout);
 long sys_io_cancel(unsigned long ctx_id, struct iocb __user *iocb,
 		   struct io_event __user *result);
 

@@ -132,7 +132,7 @@ SYSCALL2(pipe2, U(int), int)
 SYSCALL2(io_setup, unsigned int, U(unsigned long))
 SYSCALL1(io_destroy, unsigned long)
 SYSCALL3(io_submit, unsigned long, long, struct iocb __user *__user *)
-SYSCALL5(io_getevents, unsigned long, long, long, U(struct io_event), U(struct timespec))
+SYSCALL5(io_getevents, unsigned long, long, long, U(struct io_event), U(struct __kernel_timespec))
 SYSCALL3(io_cancel, unsigned long, U(struct iocb), U(struct io_event))
 
 #define SYSCALL_ENTRY(name) [__NR_##name] = __x64_sys_##name
