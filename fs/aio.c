@@ -481,7 +481,8 @@ long sys_io_cancel(aio_context_t ctx_id, struct iocb __user *iocb,
 	(void)result;
 	if (!lookup_ioctx(ctx_id))
 		return -EINVAL;
-	if (copy_from_user(&key, &iocb->aio_key, sizeof(key)))
+	/* the address by hand: iocb may be any value, NULL included */
+	if (copy_from_user(&key, (char __user *)iocb + offsetof(struct iocb, aio_key), sizeof(key)))
 		return -EFAULT;
 	return -EINVAL;
 }
