@@ -275,6 +275,8 @@ static int aio_start(struct aio_kiocb *req, const struct iocb *iocb)
 			return -EBADF;
 		if ((s64)iocb->aio_nbytes < 0)
 			return -EINVAL;
+		if (iocb->aio_offset < 0 && (f->f_mode & FMODE_LSEEK))
+			return -EINVAL;         /* Linux's rw_verify_area, before queueing */
 		if (!access_ok(buf, iocb->aio_nbytes))
 			return -EFAULT;
 		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, iocb->aio_nbytes);

@@ -330,6 +330,8 @@ START_TEST(bad_arguments)
 	prep(&cb, IOCB_CMD_PREAD, fd, buf, 4096, 0, 0);
 	cb.aio_reserved2 = 1;
 	ck_assert_int_eq(sys_io_submit(ctx, 1, list), -EINVAL);
+	prep(&cb, IOCB_CMD_PREAD, fd, buf, 4096, -4096, 0);
+	ck_assert_int_eq(sys_io_submit(ctx, 1, list), -EINVAL);
 	ck_assert_int_eq(sys_io_getevents(ctx, 2, 1, ev, NULL), -EINVAL);
 	ck_assert_int_eq(sys_io_getevents(ctx, 0, 1, ev, &bad_ts), -EINVAL);
 	ck_assert_int_eq(sys_io_getevents(ctx + 1000, 0, 1, ev, NULL), -EINVAL);

@@ -26,7 +26,7 @@
  *             for io_setup: EFAULT;
  *   einval    a context that is not one (io_submit, io_getevents,
  *             io_destroy, io_cancel), io_setup with *ctxp != 0 or 0
- *             events, an unknown opcode: EINVAL; io_cancel of a read in
+ *             events, an unknown opcode, a negative offset: EINVAL; io_cancel of a read in
  *             flight: EINVAL (block I/O cannot be called back);
  *   timeout   (SLOWDEV: half a second a request) io_getevents with a
  *             50 ms timeout returns 0 after at least 50 ms, the read
@@ -407,6 +407,8 @@ static void t_einval(void)
 	CHECK(io_setup(4, &ctx) == 0);
 	CHECK_ERR(io_getevents(ctx, 2, 1, ev, NULL), EINVAL);   /* min_nr > nr */
 	prep(&cb, 99, fd, rbuf, RD_BS, 0, 1);
+	CHECK_ERR(io_submit(ctx, 1, list), EINVAL);
+	prep(&cb, IOCB_CMD_PREAD, fd, rbuf, RD_BS, -4096, 1);
 	CHECK_ERR(io_submit(ctx, 1, list), EINVAL);
 	/* a read in flight (on the slow disk, if there is one, it stays
 	 * in flight for half a second) cannot be called back */
