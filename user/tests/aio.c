@@ -35,8 +35,9 @@
  *   destroy   (SLOWDEV) io_destroy with 8 reads in flight waits for them
  *             and returns 0; the context is gone after;
  *   exit      (SLOWDEV) children that exit with 16 reads of 64 KiB in
- *             flight: the kernel waits for them, and after several rounds
- *             MemFree is back where it was.
+ *             flight, and children killed with SIGKILL while they sleep
+ *             in io_getevents for theirs: the kernel waits for the reads,
+ *             and after several rounds MemFree is back where it was.
  *
  * -n: DEV keeps no data (null_blk): the data checks are skipped.
  * -S: the kernel is Spindle: its exact limits (EAGAIN at nr_events + 1)
@@ -574,6 +575,78 @@ static int exit_one(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* The state letter of /proc/<pid>/stat ('R', 'S', 'D', ...), or 0. */
+static char task_state(pid_t pid)
+{
+	char path[64], text[512], *close_paren;
+	int fd;
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	close_paren = strrchr(text, ')');
+	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
+/*
+ * A child with 16 reads in flight, asleep in io_getevents, killed there:
+ * it must die of SIGKILL (the wait is interruptible) and its exit must
+ * wait for the reads.  0, or -1 (no child), -2 (never seen asleep), -3
+ * (not killed by the signal).
+ */
+static int kill_one(void)
+{
+	int status = 0, pfd[2];
+	pid_t pid;
+	char state, c;
+
+	if (pipe(pfd) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		static struct iocb cbs[16];
+		static struct io_event ev[16];
+		struct iocb *list[16];
+		aio_context_t ctx = 0;
+		int fd = open_dev(slow_name, O_RDONLY | O_DIRECT);
+
+		if (fd < 0 || io_setup(16, &ctx))
+			_exit(2);
+		for (int i = 0; i < 16; i++) {
+			prep(&cbs[i], IOCB_CMD_PREAD, fd, rbuf + i * SLOW_BS, SLOW_BS, i * SLOW_BS, i);
+			list[i] = &cbs[i];
+		}
+		if (io_submit(ctx, 16, list) != 16)
+			_exit(3);
+		write(pfd[1], "s", 1);          /* submitted: now it waits */
+		io_getevents(ctx, 16, 16, ev, NULL);
+		_exit(0);                       /* only if the kill came too late */
+	}
+	close(pfd[1]);
+	if (pid < 0 || read(pfd[0], &c, 1) != 1) {
+		close(pfd[0]);
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+		return -1;
+	}
+	close(pfd[0]);
+	/* wait until it sleeps in io_getevents (state S), then kill it there */
+	while ((state = task_state(pid)) != 'S' && state != 0 && state != 'Z')
+		sched_yield();
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	if (state != 'S')
+		return -2;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? 0 : -3;
+}
+
 static void t_exit(void)
 {
 	long before, after;
@@ -589,10 +662,15 @@ static void t_exit(void)
 	for (int i = 0; i < EXIT_ROUNDS && r == 0; i++) {
 		r = exit_one();
 		CHECK_MSG(r == 0, "child %d: %d", i, r);
+		if (r == 0) {
+			r = kill_one();
+			CHECK_MSG(r == 0, "killed child %d: %d (-2: never seen asleep, -3: not killed)",
+				  i, r);
+		}
 	}
 	after = mem_free_kb();
-	printf("aio: MemFree %ld kB before %d children exited with AIO in flight, %ld kB after\n",
-	       before, EXIT_ROUNDS, after);
+	printf("aio: MemFree %ld kB before %d children exited and %d were killed with AIO in "
+	       "flight, %ld kB after\n", before, EXIT_ROUNDS, EXIT_ROUNDS, after);
 	/* each child pinned 1 MiB and had a context: a leak shows per round */
 	CHECK_MSG(before > 0 && after > 0 && after >= before - 512,
 		  "MemFree went from %ld kB to %ld kB", before, after);
