@@ -70,6 +70,7 @@
 #include <spindle/sort.h>
 #include <spindle/ratelimit.h>
 #include <spindle/err.h>
+#include <spindle/aio.h>
 #include "internal.h"
 #include "../block/blk.h"
 
@@ -563,7 +564,12 @@ bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned lon
  * caller's buffer -- no copy: bio_iov_iter_get_pages() pins the user's
  * pages, the device's DMA goes straight to and from them, and each bio's
  * completion unpins its own.  ref counts the bios in flight plus one for
- * the submitter, so the last of them, whoever it is, wakes the caller.
+ * the submitter, so the last of them, whoever it is, wakes the caller
+ * -- or, for an asynchronous request (io_submit, fs/aio.c), completes its
+ * kiocb: the last bio's completion, in interrupt context, calls
+ * ki_complete() with the bytes or the first error, and frees the dio.
+ * The synchronous call is the same machinery plus a wait, as in Linux,
+ * where a sync read is an async one that waits.
  * A read leaves in the buffer what the device put there: a device that
  * fills nothing (null_blk) leaves the caller's own bytes, as on Linux.
  * (Spindle's anonymous pages have no dirty bit to set after a read; with
@@ -572,13 +578,26 @@ bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned lon
 struct blkdev_dio {
 	unsigned int ref;               /* bios in flight, +1 for the submitter */
 	int error;                      /* the first error of any bio */
-	struct completion done;
+	size_t size;                    /* bytes in the bios sent */
+	struct kiocb *iocb;             /* async: completed by the last bio; NULL: sync */
+	struct completion done;         /* sync: the caller waits here */
 };
 
 static void blkdev_dio_put(struct blkdev_dio *dio)
 {
-	if (__atomic_sub_fetch(&dio->ref, 1, __ATOMIC_ACQ_REL) == 0)
+	struct kiocb *iocb = dio->iocb;
+	long res;
+
+	if (__atomic_sub_fetch(&dio->ref, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (!iocb) {
 		complete(&dio->done);
+		return;
+	}
+	/* the last reference of an async dio: nobody waits, tell the kiocb */
+	res = dio->error ? dio->error : (long)dio->size;
+	kfree(dio);
+	iocb->ki_complete(iocb, res);
 }
 
 static void blkdev_dio_end_io(struct bio *bio)
@@ -622,37 +641,20 @@ static void bcache_invalidate_range(struct bdev_cache *c, loff_t pos, size_t len
 				   c->bdev->bd_name, (long long)pos, kept);
 }
 
-static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_t *pos,
-				bool write)
+/*
+ * Send the bios of one direct read or write of it, from pos, counted in
+ * dio.  Returns the bytes sent in them; *errp is the error that stopped
+ * it before any bio was sent (a buffer whose first page is missing).
+ */
+static size_t blkdev_dio_submit(struct block_device *bdev, struct blkdev_dio *dio,
+				struct iov_iter *it, loff_t pos, bool write, int *errp)
 {
-	struct block_device *bdev = c->bdev;
-	loff_t size = bdev_size(bdev);
-	size_t count = iov_iter_count(it), beyond, done = 0;
-	struct blkdev_dio dio = { .ref = 1 };
 	struct blk_plug plug;
 	bool plugged;
+	size_t done = 0;
 	int err = 0;
 
-	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, count, iov_iter_addr(it)))
-		return -EINVAL;
-	if (*pos >= size)
-		return write ? -ENOSPC : 0;
-	/* across the end: a short transfer (Linux's iov_iter_truncate) */
-	beyond = count > (size_t)(size - *pos) ? count - (size_t)(size - *pos) : 0;
-	it->count -= beyond;
-	init_completion(&dio.done);
-
-	/*
-	 * The cache's dirty data in the range reaches the disk first.  The
-	 * cache lock is held only around the cache work, not across the
-	 * I/O: direct I/O from several tasks runs in parallel, as it does
-	 * in Linux (bench's workers keep the queue busy).
-	 */
-	mutex_lock(&c->lock);
-	err = bcache_writeback_range(c, *pos >> PAGE_SHIFT,
-				     (*pos + iov_iter_count(it) + PAGE_SIZE - 1) >> PAGE_SHIFT);
-	mutex_unlock(&c->lock);
-
+	/* several bios: under a plug (inside io_submit's own, a no-op) */
 	plugged = DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + iov_iter_count(it),
 			       PAGE_SIZE) > BIO_MAX_VECS;
 	if (plugged)
@@ -665,11 +667,12 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 		bool stopped;
 
 		bio_set_dev(bio, bdev);
-		bio->bi_iter.bi_sector = (*pos + done) >> SECTOR_SHIFT;
-		/* REQ_SYNC: the caller waits for it (Linux's synchronous dio) */
+		bio->bi_iter.bi_sector = (pos + done) >> SECTOR_SHIFT;
+		/* REQ_SYNC: someone waits for it (the synchronous caller, or
+		 * io_getevents: either way soon, unlike write-back) */
 		bio->bi_opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
 		bio->bi_end_io = blkdev_dio_end_io;
-		bio->bi_private = &dio;
+		bio->bi_private = dio;
 		err = bio_iov_iter_get_pages(bio, it);
 		if (err) {
 			bio_put(bio);
@@ -678,23 +681,107 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 		/* room left and bytes left, yet it stopped: the buffer did */
 		stopped = iov_iter_count(it) && bio->bi_vcnt < min_t(unsigned int, nr, bio->bi_max_vecs);
 		done += bio->bi_iter.bi_size;
-		__atomic_add_fetch(&dio.ref, 1, __ATOMIC_RELAXED);
+		dio->size = done;
+		__atomic_add_fetch(&dio->ref, 1, __ATOMIC_RELAXED);
 		submit_bio(bio);
 		if (stopped)
 			break;
 	}
 	if (plugged)
 		blk_finish_plug(&plug);
-	blkdev_dio_put(&dio);
-	wait_for_completion(&dio.done);
+	*errp = err;
+	return done;
+}
+
+/*
+ * Linux's blkdev_direct_IO.  iocb NULL: synchronous, and *pos moves on.
+ * Otherwise asynchronous, from *pos == iocb->ki_pos: -EIOCBQUEUED once a
+ * bio is on its way (the result comes through iocb->ki_complete), or the
+ * result itself when nothing was sent.
+ */
+static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_t *pos,
+				bool write, struct kiocb *iocb)
+{
+	struct block_device *bdev = c->bdev;
+	loff_t size = bdev_size(bdev);
+	size_t count = iov_iter_count(it), beyond, done;
+	struct blkdev_dio sync_dio, *dio = &sync_dio;
+	int err = 0;
+
+	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, count, iov_iter_addr(it)))
+		return -EINVAL;
+	if (*pos >= size)
+		return write ? -ENOSPC : 0;
+	/* across the end: a short transfer (Linux's iov_iter_truncate) */
+	beyond = count > (size_t)(size - *pos) ? count - (size_t)(size - *pos) : 0;
+	count -= beyond;
+
+	/*
+	 * The cache's dirty data in the range reaches the disk first.  The
+	 * cache lock is held only around the cache work, not across the
+	 * I/O: direct I/O from several tasks runs in parallel, as it does
+	 * in Linux (bench's workers keep the queue busy).
+	 *
+	 * An async write cannot drop the stale cached copies after its I/O
+	 * (that takes the mutex, and its end is an interrupt), so it drops
+	 * them now, before its bios go, as Linux's kiocb_invalidate_pages()
+	 * does for every direct write.  A buffered read of the same blocks
+	 * while the write is in flight may cache the old data again: mixing
+	 * the two on the same blocks at the same time is the user's race, in
+	 * Linux too.
+	 */
+	mutex_lock(&c->lock);
+	err = bcache_writeback_range(c, *pos >> PAGE_SHIFT,
+				     (*pos + count + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	mutex_unlock(&c->lock);
+	if (err)
+		return err;
+	if (!count)
+		return 0;
+	if (iocb && write)
+		bcache_invalidate_range(c, *pos, count);
+
+	if (iocb) {
+		dio = kmalloc(sizeof(*dio), GFP_NOIO);
+		if (!dio)
+			return -ENOMEM;
+	}
+	*dio = (struct blkdev_dio){ .ref = 1, .iocb = iocb };
+	if (!iocb)
+		init_completion(&dio->done);
+
+	it->count -= beyond;
+	done = blkdev_dio_submit(bdev, dio, it, *pos, write, &err);
 	it->count += beyond;
 
+	if (iocb) {
+		if (!done) {                    /* nothing sent: the answer is now */
+			kfree(dio);
+			return err;
+		}
+		blkdev_dio_put(dio);            /* the last bio, or this, completes iocb */
+		return -EIOCBQUEUED;
+	}
+	blkdev_dio_put(dio);
+	wait_for_completion(&dio->done);
 	if (write && done)
 		bcache_invalidate_range(c, *pos, done);
-	if (dio.error)
-		return dio.error;
+	if (dio->error)
+		return dio->error;
 	*pos += done;
 	return done ? (ssize_t)done : err;
+}
+
+/* An O_DIRECT read or write for io_submit (fs/aio.c). */
+ssize_t blkdev_direct_IO_async(struct kiocb *iocb, struct iov_iter *it, bool write)
+{
+	struct file *f = iocb->ki_filp;
+
+	if (f->f_op != &def_blk_fops || !(f->f_flags & O_DIRECT))
+		return -EINVAL;
+	if (iocb->ki_pos < 0)
+		return -EINVAL;
+	return blkdev_direct_IO(f->private_data, it, &iocb->ki_pos, write, iocb);
 }
 
 /* --- the file operations ------------------------------------------------------- */
@@ -706,7 +793,7 @@ static ssize_t blkdev_read_iter(struct file *f, struct iov_iter *to, loff_t *pos
 	if (*pos < 0)
 		return -EINVAL;
 	if (f->f_flags & O_DIRECT)
-		return blkdev_direct_IO(c, to, pos, false);
+		return blkdev_direct_IO(c, to, pos, false, NULL);
 	return bcache_read(c, to, pos);
 }
 
@@ -717,7 +804,7 @@ static ssize_t blkdev_write_iter(struct file *f, struct iov_iter *from, loff_t *
 	if (*pos < 0)
 		return -EINVAL;
 	if (f->f_flags & O_DIRECT)
-		return blkdev_direct_IO(c, from, pos, true);
+		return blkdev_direct_IO(c, from, pos, true, NULL);
 	return bcache_write(c, from, pos);
 }
 

@@ -23,6 +23,7 @@ FS_OBJS := \
 	$(F)/pseudo.o \
 	$(F)/devtmpfs.o \
 	$(F)/block_dev.o \
+	$(F)/aio.o \
 	$(F)/proc.o \
 	$(F)/sysfs.o \
 	$(F)/init.o

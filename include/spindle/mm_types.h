@@ -40,6 +40,8 @@
 #define VM_STACK            0x100ul         /* the stack (for /proc/<pid>/maps) */
 #define VM_HEAP             0x200ul         /* the brk heap */
 
+struct kioctx;
+
 struct vm_area_struct {
 	unsigned long vm_start;         /* first byte */
 	unsigned long vm_end;           /* first byte after */
@@ -56,6 +58,9 @@ struct mm_struct {
 	unsigned long start_stack;      /* the initial stack pointer */
 	unsigned long mmap_base;        /* mmap areas are found below this */
 	unsigned long nr_pages;         /* pages in memory (resident) */
+	/* its AIO contexts (fs/aio.c), singly linked; NULL: none.  Not
+	 * copied by fork: a child starts with none, as in Linux. */
+	struct kioctx *ioctx_list;
 };
 
 /* kernel/mm/mmap.c.  All may sleep unless noted. */

@@ -28,6 +28,9 @@ struct statfs;
 struct timespec;
 struct rusage;
 struct new_utsname;
+struct iocb;
+struct io_event;
+struct __kernel_timespec;
 struct sigaction;
 
 /* Linux's x86-64 numbers (arch/x86/entry/syscalls/syscall_64.tbl) */
@@ -80,6 +83,11 @@ struct sigaction;
 #define __NR_mount              165
 #define __NR_umount2            166
 #define __NR_reboot             169
+#define __NR_io_setup           206
+#define __NR_io_destroy         207
+#define __NR_io_getevents       208
+#define __NR_io_submit          209
+#define __NR_io_cancel          210
 #define __NR_getdents64         217
 #define __NR_clock_gettime      228
 #define __NR_exit_group         231
@@ -121,6 +129,14 @@ long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent,
 		    unsigned int count);
 long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
 long sys_pipe2(int __user *fildes, int flags);
+/* asynchronous I/O (fs/aio.c); aio_context_t is an unsigned long */
+long sys_io_setup(unsigned int nr_events, unsigned long __user *ctxp);
+long sys_io_destroy(unsigned long ctx_id);
+long sys_io_submit(unsigned long ctx_id, long nr, struct iocb __user *__user *iocbpp);
+long sys_io_getevents(unsigned long ctx_id, long min_nr, long nr,
+		      struct io_event __user *events, struct __kernel_timespec __user *timeout);
+long sys_io_cancel(unsigned long ctx_id, struct iocb __user *iocb,
+		   struct io_event __user *result);
 
 /* --- processes (kernel/) ------------------------------------------- */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,

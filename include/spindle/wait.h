@@ -103,4 +103,24 @@ void __wake_up_locked(struct wait_queue_head *wq);
 	__r; \
 })
 
+/*
+ * As wait_event_timeout, sleeping TASK_INTERRUPTIBLE (a process waiting
+ * for something it asked for, that may never come: io_getevents).  The
+ * same rule as wait_event_interruptible: a signal does not end the wait
+ * by itself -- a caller that must stop for one puts
+ * `|| signal_pending(current)` in cond and returns -EINTR itself.
+ * Returns 0 if cond is still false when the time is up, else the
+ * jiffies left (at least 1).
+ */
+#define wait_event_interruptible_timeout(wq, cond, timeout) ({ \
+	long __r = (timeout); \
+	might_sleep(); \
+	if (!(cond)) { \
+		__r = __wait_event(wq, cond, TASK_INTERRUPTIBLE, __r); \
+		if (!__r && (cond)) \
+			__r = 1; \
+	} \
+	__r; \
+})
+
 #endif /* SPINDLE_WAIT_H */

@@ -32,6 +32,7 @@
 #include <spindle/string.h>
 #include <spindle/syscalls.h>
 #include <spindle/printk.h>
+#include <spindle/aio.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
 
@@ -125,6 +126,9 @@ void mmput(struct mm_struct *mm)
 
 	if (!mm)
 		return;
+	/* I/O still in flight into these pages finishes first (Linux's
+	 * __mmput calls exit_aio too) */
+	exit_aio(mm);
 	BUG_ON(read_cr3() == __pa(mm->pgd));    /* never free the live tables */
 	walk_user_ptes(mm_pgd(mm), 0, STACK_TOP, free_user_pte, mm);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {

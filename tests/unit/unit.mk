@@ -70,7 +70,7 @@ $(UNIT_BUILD)/tests/unit/check_elf.o: UNIT_CFLAGS += \
 include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
 UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
-UNIT_TESTS += check_vfs check_initramfs check_block_dev
+UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio
 # The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
 # assembled for the host -- memcpy and memset under other names, the
 # host's libc has its own -- and checked at every alignment and length.

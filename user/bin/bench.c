@@ -1,5 +1,6 @@
 /*
- * bench DEV RW BS QD SIZE   (or bench DEV:RW:BS:QD:SIZE, as the boot option)
+ * bench DEV RW BS QD SIZE [ENGINE]   (or bench DEV:RW:BS:QD:SIZE[:ENGINE],
+ *                                     as the boot option)
  *
  * The kernel's bench= load generator (block/blk-bench.c), from user space,
  * printing the same line:
@@ -8,21 +9,33 @@
  *         lat_p99_us=... merges=... max_inflight=...
  *
  * RW is read|write|randread|randwrite; BS and SIZE take K/M/G; QD is the
- * number of requests kept in flight.  A process can have only one
- * synchronous read or write outstanding, so queue depth QD is made of QD
- * worker processes, each doing O_DIRECT pread/pwrite one after the other;
- * the disk sees up to QD requests at once.  I/O number i (0 <= i <
- * SIZE/BS) goes to worker i % QD and to block i (sequential, wrapping at
- * the device's end) or splitmix64(1 + i) % blocks (random) -- the
- * kernel's choice of blocks.  Each worker sends its count, latency sum,
- * start and end times and its latency samples back through a pipe of its
- * own; the parent merges them: the elapsed time runs from the first
- * start to the last end, p99 is the nearest-rank 99th percentile.
+ * number of requests kept in flight, by one of two engines (fio's names):
+ *
+ *   aio    (the default when QD > 1) ONE process keeps QD O_DIRECT I/Os
+ *          in flight with io_submit/io_getevents (docs/aio.md): the
+ *          first QD go in one io_submit, and each io_getevents that
+ *          returns completions is followed by one io_submit refilling
+ *          the slots they freed.  A latency runs from the io_submit of
+ *          an I/O to the io_getevents that returned its event.
+ *   psync  (the default when QD is 1) a process can have only one
+ *          synchronous read or write outstanding, so QD is made of QD
+ *          worker processes, each doing O_DIRECT pread/pwrite one after
+ *          the other.  Each worker sends its count, latency sum, start
+ *          and end times and its latency samples back through a pipe of
+ *          its own; the parent merges them.
+ *
+ * Either way the disk sees up to QD requests at once, and I/O number i
+ * (0 <= i < SIZE/BS) goes to block i (sequential, wrapping at the
+ * device's end) or splitmix64(1 + i) % blocks (random) -- the kernel's
+ * choice of blocks; with psync it is worker i % QD's.  The elapsed time
+ * runs from the first start to the last end, p99 is the nearest-rank
+ * 99th percentile.
  * merges= is the growth of the merge counters in /sys/block/DEV/stat;
  * max_inflight= is the most commands the driver held at once during the
  * run: /sys/block/DEV/queue/tags_peak, reset to 0 before the workers
  * start (Spindle's own file; the kernel's bench= reads the same counter;
- * 0 for a bio-based device, which has no tags).
+ * 0 for a bio-based device, which has no tags).  The line does not name
+ * the engine: scenarios and labs match it up to its end.
  *
  * Writes destroy the data in the range.  Performance is shown by running
  * this, never asserted by a test.
@@ -39,17 +52,21 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
+#include <linux/aio_abi.h>
 
 #define MAX_QD        256
 #define MAX_BS        (1u << 20)
 #define MAX_SAMPLES   (1u << 16)        /* latencies kept, over all workers */
 
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite" };
+static const char *const engine_names[] = { "psync", "aio" };
+enum { ENGINE_PSYNC, ENGINE_AIO };
 
 struct job {
 	char dev[64], path[128];
 	int rw;                         /* index into rw_names */
 	uint64_t bs, qd, size, blocks;
+	int engine;                     /* ENGINE_PSYNC or ENGINE_AIO */
 };
 
 /* what a worker sends back, followed by `samples` u64 latencies (ns) */
@@ -206,6 +223,116 @@ static void worker(const struct job *j, unsigned w, int out)
 	_exit(0);
 }
 
+/* The block of I/O number i (see the top of this file). */
+static uint64_t job_block(const struct job *j, uint64_t i)
+{
+	return j->rw >= 2 ? splitmix64(1 + i) % j->blocks : i % j->blocks;
+}
+
+/*
+ * The aio engine: this one process keeps qd I/Os in flight.  Slot s of
+ * the context has its own buffer and its own iocb; io_submit sends the
+ * first qd in one batch, then each io_getevents that returns some
+ * completions is followed by one io_submit of as many new I/Os, into the
+ * slots just freed.  A latency is from the io_submit that sent the I/O to
+ * the io_getevents that returned its event.  Fills r and lat (up to cap
+ * samples); returns 0, or -1 with r->error set.
+ */
+static int run_aio(const struct job *j, struct result *r, uint64_t *lat, uint64_t cap)
+{
+	int write_mode = j->rw == 1 || j->rw == 3;
+	uint64_t total = j->size / j->bs, next = 0, done = 0;
+	struct iocb *cbs = calloc(j->qd, sizeof(*cbs));
+	struct iocb **batch = calloc(j->qd, sizeof(*batch));
+	struct io_event *ev = calloc(j->qd, sizeof(*ev));
+	uint64_t *sent_at = calloc(j->qd, sizeof(*sent_at));
+	unsigned char *buf = mmap(NULL, j->qd * j->bs, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd = open(j->path, (write_mode ? O_WRONLY : O_RDONLY) | O_DIRECT);
+	aio_context_t ctx = 0;
+	uint64_t *free_slots = calloc(j->qd, sizeof(*free_slots)), nfree = j->qd;
+
+	memset(r, 0, sizeof(*r));
+	if (fd < 0 || buf == MAP_FAILED || !cbs || !batch || !ev || !sent_at || !free_slots) {
+		r->error = fd < 0 ? errno : ENOMEM;
+		return -1;
+	}
+	if (io_setup(j->qd, &ctx) < 0) {
+		r->error = errno;
+		return -1;
+	}
+	if (write_mode)
+		memset(buf, 0xa5, j->qd * j->bs);
+	for (uint64_t s = 0; s < j->qd; s++)
+		free_slots[s] = j->qd - 1 - s;
+	r->start = now_ns();
+	while (done < total && !r->error) {
+		long n = 0, got;
+		uint64_t t;
+
+		/* fill every free slot with the next I/O, one io_submit */
+		while (nfree && next < total) {
+			uint64_t s = free_slots[--nfree];
+			struct iocb *cb = &cbs[s];
+
+			memset(cb, 0, sizeof(*cb));
+			cb->aio_lio_opcode = write_mode ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD;
+			cb->aio_fildes = fd;
+			cb->aio_buf = (uint64_t)(uintptr_t)(buf + s * j->bs);
+			cb->aio_nbytes = j->bs;
+			cb->aio_offset = (int64_t)(job_block(j, next) * j->bs);
+			cb->aio_data = s;
+			batch[n++] = cb;
+			next++;
+		}
+		t = now_ns();
+		for (long k = 0; k < n; k++)
+			sent_at[batch[k]->aio_data] = t;
+		for (long k = 0; k < n; ) {
+			long m = io_submit(ctx, n - k, batch + k);
+
+			if (m <= 0) {
+				r->error = m < 0 ? errno : EIO;
+				break;
+			}
+			k += m;
+		}
+		if (r->error)
+			break;
+		got = io_getevents(ctx, 1, (long)j->qd, ev, NULL);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			r->error = got < 0 ? errno : EIO;
+			break;
+		}
+		t = now_ns();
+		for (long k = 0; k < got; k++) {
+			uint64_t s = ev[k].data, dt = t - sent_at[s];
+
+			if (ev[k].res != (int64_t)j->bs && !r->error)
+				r->error = ev[k].res < 0 ? -ev[k].res : EIO;
+			if (r->ios < cap)
+				lat[r->ios] = dt;
+			r->ios++;
+			r->lat_sum += dt;
+			free_slots[nfree++] = s;
+			done++;
+		}
+	}
+	r->end = now_ns();
+	r->samples = r->ios < cap ? r->ios : cap;
+	io_destroy(ctx);                /* waits for any still in flight */
+	close(fd);
+	munmap(buf, j->qd * j->bs);
+	free(cbs);
+	free(batch);
+	free(ev);
+	free(sent_at);
+	free(free_slots);
+	return r->error ? -1 : 0;
+}
+
 static int read_all(int fd, void *p, size_t n)
 {
 	while (n) {
@@ -230,20 +357,20 @@ static int cmp_u64(const void *a, const void *b)
 
 static int parse_job(int argc, char **argv, struct job *j)
 {
-	char *f[5], *copy;
+	char *f[6], *copy;
 	struct stat st;
 	uint64_t bytes = 0;
 	int fd, n = 0;
 
-	if (argc == 2) {                /* DEV:RW:BS:QD:SIZE */
+	if (argc == 2) {                /* DEV:RW:BS:QD:SIZE[:ENGINE] */
 		copy = argv[1];
-		while (n < 5 && (f[n] = strsep(&copy, ":")) != NULL)
+		while (n < 6 && (f[n] = strsep(&copy, ":")) != NULL)
 			n++;
-	} else if (argc == 6) {
-		for (n = 0; n < 5; n++)
+	} else if (argc == 6 || argc == 7) {
+		for (n = 0; n < argc - 1; n++)
 			f[n] = argv[n + 1];
 	}
-	if (n != 5)
+	if (n != 5 && n != 6)
 		return -1;
 	snprintf(j->dev, sizeof(j->dev), "%s", f[0]);
 	snprintf(j->path, sizeof(j->path), strchr(f[0], '/') ? "%s" : "/dev/%s", f[0]);
@@ -255,6 +382,17 @@ static int parse_job(int argc, char **argv, struct job *j)
 	    parse_size(f[4], &j->size)) {
 		printf("BENCH dev=%s FAIL: bad rw, bs or qd\n", j->dev);
 		return 1;
+	}
+	j->engine = j->qd > 1 ? ENGINE_AIO : ENGINE_PSYNC;
+	if (n == 6) {
+		j->engine = -1;
+		for (int i = 0; i < 2; i++)
+			if (!strcmp(f[5], engine_names[i]))
+				j->engine = i;
+		if (j->engine < 0) {
+			printf("BENCH dev=%s FAIL: bad engine (psync or aio)\n", j->dev);
+			return 1;
+		}
 	}
 	if (!j->bs || j->bs % 512 || j->bs > MAX_BS || !j->qd || j->qd > MAX_QD ||
 	    j->size < j->bs) {
@@ -290,7 +428,8 @@ int main(int argc, char **argv)
 
 	err = parse_job(argc, argv, &j);
 	if (err < 0) {
-		fputs("usage: bench DEV RW BS QD SIZE   (RW: read|write|randread|randwrite)\n", stderr);
+		fputs("usage: bench DEV RW BS QD SIZE [psync|aio]   (RW: read|write|randread|randwrite)\n",
+		      stderr);
 		return 2;
 	}
 	if (err)
@@ -299,6 +438,18 @@ int main(int argc, char **argv)
 	merges0 = disk_merges(&j);
 	tags_peak_reset(&j);
 	fflush(stdout);
+	if (j.engine == ENGINE_AIO) {
+		struct result r;
+
+		run_aio(&j, &r, lat, MAX_SAMPLES);
+		error = r.error;
+		nlat = r.samples;
+		ios = r.ios;
+		lat_sum = r.lat_sum;
+		first = r.start;
+		last = r.end;
+		goto report;
+	}
 	for (unsigned w = 0; w < j.qd; w++) {
 		int p[2];
 
@@ -337,6 +488,7 @@ int main(int argc, char **argv)
 	}
 	for (unsigned w = 0; w < j.qd; w++)
 		waitpid(pids[w], NULL, 0);
+report:
 	if (error) {
 		printf("BENCH dev=%s FAIL: I/O error %d\n", j.dev, (int)-error);
 		return 1;

@@ -63,6 +63,11 @@
 #define SYS_mount         165
 #define SYS_umount2       166
 #define SYS_reboot        169
+#define SYS_io_setup      206
+#define SYS_io_destroy    207
+#define SYS_io_getevents  208
+#define SYS_io_submit     209
+#define SYS_io_cancel     210
 #define SYS_getdents64    217
 #define SYS_clock_gettime 228
 #define SYS_exit_group    231

@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <time.h>
 #include "syscall.h"
+#include <linux/aio_abi.h>
 
 int errno;
 
@@ -363,4 +364,32 @@ long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	return syscall_ret(__sc(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+}
+
+/* --- asynchronous I/O (linux/aio_abi.h): the raw calls, no libaio ------- */
+
+int io_setup(unsigned int nr_events, aio_context_t *ctxp)
+{
+	return (int)syscall_ret(syscall2(SYS_io_setup, nr_events, ctxp));
+}
+
+int io_destroy(aio_context_t ctx)
+{
+	return (int)syscall_ret(syscall1(SYS_io_destroy, ctx));
+}
+
+long io_submit(aio_context_t ctx, long nr, struct iocb **iocbpp)
+{
+	return syscall_ret(syscall3(SYS_io_submit, ctx, nr, iocbpp));
+}
+
+long io_getevents(aio_context_t ctx, long min_nr, long nr, struct io_event *events,
+		  struct timespec *timeout)
+{
+	return syscall_ret(syscall5(SYS_io_getevents, ctx, min_nr, nr, events, timeout));
+}
+
+int io_cancel(aio_context_t ctx, struct iocb *iocb, struct io_event *result)
+{
+	return (int)syscall_ret(syscall3(SYS_io_cancel, ctx, iocb, result));
 }

@@ -129,6 +129,11 @@ SYSCALL2(clock_gettime, clockid_t, U(struct timespec))
 SYSCALL1(exit_group, int)
 SYSCALL4(openat, int, U(const char), int, umode_t)
 SYSCALL2(pipe2, U(int), int)
+SYSCALL2(io_setup, unsigned int, U(unsigned long))
+SYSCALL1(io_destroy, unsigned long)
+SYSCALL3(io_submit, unsigned long, long, struct iocb __user *__user *)
+SYSCALL5(io_getevents, unsigned long, long, long, U(struct io_event), U(struct __kernel_timespec))
+SYSCALL3(io_cancel, unsigned long, U(struct iocb), U(struct io_event))
 
 #define SYSCALL_ENTRY(name) [__NR_##name] = __x64_sys_##name
 
@@ -153,6 +158,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(reboot), SYSCALL_ENTRY(getdents64),
 	SYSCALL_ENTRY(clock_gettime), SYSCALL_ENTRY(exit_group),
 	SYSCALL_ENTRY(openat), SYSCALL_ENTRY(pipe2),
+	SYSCALL_ENTRY(io_setup), SYSCALL_ENTRY(io_destroy), SYSCALL_ENTRY(io_getevents),
+	SYSCALL_ENTRY(io_submit), SYSCALL_ENTRY(io_cancel),
 };
 
 /* Can SYSRET return to what regs describe?  Only if rcx/r11 still hold

@@ -1,0 +1,490 @@
+/*
+ * aio.c - asynchronous I/O from one process: Linux's io_setup, io_submit,
+ * io_getevents, io_cancel and io_destroy, with the libaio ABI
+ * (include/spindle/aio.h, docs/aio.md).
+ *
+ * Where it sits: beside read_write.c, above fs/block_dev.c.  A process
+ * makes a context (io_setup), hands it a batch of requests (io_submit)
+ * and collects their completions later (io_getevents), so one process
+ * keeps many I/Os in flight -- what a synchronous pread() cannot do.
+ *
+ *   io_submit --> one blk_plug around the whole batch --> per iocb:
+ *     O_DIRECT read/write of a block device: blkdev_direct_IO_async()
+ *       pins the buffer, sends the bios, returns -EIOCBQUEUED; the last
+ *       bio's completion (an interrupt) calls aio_complete(), which puts
+ *       the request on the context's completion list and wakes the
+ *       context's wait queue;
+ *     anything else that reads or writes (a buffered block device, a
+ *       ramfs file, a pipe) runs synchronously here, and so does
+ *     IOCB_CMD_FSYNC/FDSYNC: its event is posted at once (Linux runs
+ *       those on a workqueue; here io_submit itself does the work);
+ *   blk_finish_plug --> the batch reaches the driver, merged;
+ *   io_getevents --> sleeps (interruptibly, with the timeout) on the
+ *     wait queue until min_nr events are there, copies them out.
+ *
+ * The completion list is the context's ring.  Linux's ring is an array
+ * mapped into the process; Spindle's lives in kernel memory and
+ * io_getevents copies out.  The request itself is the list entry: it
+ * holds a reference to its file, and an interrupt handler must not drop
+ * that (a last fput may sleep), so the request stays until reaped and
+ * the file is put then, in process context.  Each request counts from
+ * io_submit until io_getevents reaps it (reqs_active), and io_submit
+ * refuses one more than nr_events with EAGAIN, as Linux: every request
+ * has room for its event.
+ *
+ * Errors: a bad context is EINVAL; a bad user pointer EFAULT; a bad
+ * descriptor EBADF; an opcode not listed above (PREADV, POLL, NOOP...)
+ * EINVAL, returned by io_submit.  What the read or write itself says
+ * (EINVAL for a misaligned O_DIRECT buffer, EIO) is the event's res.
+ * io_cancel cannot take back block I/O once it is sent: EINVAL, as Linux
+ * answers for requests that have no cancel method.
+ *
+ * Exit: a process that exits (or execs) with I/O in flight waits for it
+ * in exit_aio(), called from mmput(): its address space and its
+ * contexts go after the last completion, never before, so no interrupt
+ * handler posts into freed memory.  io_destroy does the same for one
+ * context.
+ *
+ * Locking: aio_mutex guards every address space's list of contexts and
+ * aio_nr.  A context's counters and completion list are under its wait
+ * queue's own spinlock, with interrupts off (completions come from disk
+ * interrupts); the completer wakes the waiters under that same lock
+ * (__wake_up_locked), so a destroyer that has seen the last completion
+ * and taken the lock once may free the context.  One process uses its
+ * contexts (Spindle has no threads; a vfork child runs only while its
+ * parent waits).
+ */
+#include <spindle/aio.h>
+#include <spindle/fs.h>
+#include <spindle/fcntl.h>
+#include <spindle/blk_plug.h>
+#include <spindle/mm.h>
+#include <spindle/mm_types.h>
+#include <spindle/mutex.h>
+#include <spindle/wait.h>
+#include <spindle/sched.h>
+#include <spindle/time.h>
+#include <spindle/uaccess.h>
+#include <spindle/uio.h>
+#include <spindle/errno.h>
+#include <spindle/printk.h>
+
+#define AIO_MAX_NR              65536   /* events over all contexts (Linux's aio-max-nr) */
+#define AIO_MAX_EVENTS          (0x10000000u / sizeof(struct io_event))  /* per context, Linux's */
+
+/* One context (Linux's struct kioctx). */
+struct kioctx {
+	struct kioctx *next;            /* the address space's next context */
+	aio_context_t user_id;          /* what io_setup gave the user */
+	unsigned int max_reqs;          /* nr_events */
+	/* the rest under wait.lock, interrupts off */
+	wait_queue_head_t wait;         /* io_getevents and io_destroy sleep here */
+	unsigned int reqs_active;       /* submitted and not yet reaped */
+	unsigned int reqs_inflight;     /* submitted and not yet completed */
+	struct list_head done;          /* completed, oldest first: the ring */
+	unsigned int nr_done;
+};
+
+/* One request (Linux's struct aio_kiocb). */
+struct aio_kiocb {
+	struct kiocb rw;
+	struct kioctx *ctx;
+	struct list_head list;          /* on ctx->done once complete */
+	struct io_event ev;
+};
+
+static DEFINE_MUTEX(aio_mutex);
+static unsigned long aio_nr;            /* events of every context (aio_mutex) */
+static aio_context_t aio_last_id;       /* ids handed out (aio_mutex) */
+
+/* --- contexts ------------------------------------------------------------- */
+
+/* The caller's context with this id, or NULL. */
+static struct kioctx *lookup_ioctx(aio_context_t id)
+{
+	struct mm_struct *mm = current->mm;
+	struct kioctx *ctx = NULL;
+
+	if (!mm || !id)
+		return NULL;
+	mutex_lock(&aio_mutex);
+	for (ctx = mm->ioctx_list; ctx; ctx = ctx->next)
+		if (ctx->user_id == id)
+			break;
+	mutex_unlock(&aio_mutex);
+	return ctx;
+}
+
+/* Take ctx off its address space's list; false if it is not there. */
+static bool unlink_ioctx(struct mm_struct *mm, struct kioctx *ctx)
+{
+	struct kioctx **pp;
+
+	assert_mutex_held(&aio_mutex);
+	for (pp = &mm->ioctx_list; *pp; pp = &(*pp)->next)
+		if (*pp == ctx) {
+			*pp = ctx->next;
+			aio_nr -= ctx->max_reqs;
+			return true;
+		}
+	return false;
+}
+
+static void aio_free_req(struct aio_kiocb *req)
+{
+	fput(req->rw.ki_filp);
+	kfree(req);
+}
+
+/*
+ * Wait for every request of an unlinked ctx to complete, then free it
+ * and the events nobody reaped.  Uninterruptible: the bios are on their
+ * way and will end (the drivers time out a device that does not answer).
+ * May sleep.
+ */
+static void kill_ioctx(struct kioctx *ctx)
+{
+	struct aio_kiocb *req, *tmp;
+
+	wait_event(ctx->wait, READ_ONCE(ctx->reqs_inflight) == 0);
+	/* the last completer wakes us under this lock: once we hold it,
+	 * it has let go of ctx for good */
+	spin_lock_irq(&ctx->wait.lock);
+	spin_unlock_irq(&ctx->wait.lock);
+	list_for_each_entry_safe(req, tmp, &ctx->done, list)
+		aio_free_req(req);
+	kfree(ctx);
+}
+
+void exit_aio(struct mm_struct *mm)
+{
+	for (;;) {
+		struct kioctx *ctx;
+
+		mutex_lock(&aio_mutex);
+		ctx = mm->ioctx_list;
+		if (ctx)
+			unlink_ioctx(mm, ctx);
+		mutex_unlock(&aio_mutex);
+		if (!ctx)
+			return;
+		kill_ioctx(ctx);
+	}
+}
+
+long sys_io_setup(unsigned int nr_events, aio_context_t __user *ctxp)
+{
+	struct mm_struct *mm = current->mm;
+	struct kioctx *ctx;
+	aio_context_t id;
+
+	if (copy_from_user(&id, ctxp, sizeof(id)))
+		return -EFAULT;
+	if (id || nr_events == 0 || nr_events > AIO_MAX_EVENTS || !mm)
+		return -EINVAL;         /* *ctxp must be 0 on entry, as Linux */
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->max_reqs = nr_events;
+	init_waitqueue_head(&ctx->wait);
+	INIT_LIST_HEAD(&ctx->done);
+
+	mutex_lock(&aio_mutex);
+	if (aio_nr + nr_events > AIO_MAX_NR) {
+		mutex_unlock(&aio_mutex);
+		kfree(ctx);
+		return -EAGAIN;
+	}
+	aio_nr += nr_events;
+	ctx->user_id = ++aio_last_id;
+	ctx->next = mm->ioctx_list;
+	mm->ioctx_list = ctx;
+	mutex_unlock(&aio_mutex);
+
+	if (copy_to_user(ctxp, &ctx->user_id, sizeof(ctx->user_id))) {
+		mutex_lock(&aio_mutex);
+		unlink_ioctx(mm, ctx);
+		mutex_unlock(&aio_mutex);
+		kfree(ctx);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_io_destroy(aio_context_t ctx_id)
+{
+	struct kioctx *ctx = lookup_ioctx(ctx_id);
+	bool found;
+
+	if (!ctx)
+		return -EINVAL;
+	mutex_lock(&aio_mutex);
+	found = unlink_ioctx(current->mm, ctx);
+	mutex_unlock(&aio_mutex);
+	if (!found)
+		return -EINVAL;
+	kill_ioctx(ctx);
+	return 0;
+}
+
+/* --- completion: may run in an interrupt handler ---------------------------- */
+
+/* ki_complete of every request: post its event.  Does not sleep. */
+static void aio_complete(struct kiocb *kiocb, long res)
+{
+	struct aio_kiocb *req = container_of(kiocb, struct aio_kiocb, rw);
+	struct kioctx *ctx = req->ctx;
+	unsigned long flags;
+
+	req->ev.res = res;
+	req->ev.res2 = 0;
+	spin_lock_irqsave(&ctx->wait.lock, flags);
+	list_add_tail(&req->list, &ctx->done);
+	ctx->nr_done++;
+	ctx->reqs_inflight--;
+	__wake_up_locked(&ctx->wait);
+	spin_unlock_irqrestore(&ctx->wait.lock, flags);
+}
+
+/* --- io_submit ------------------------------------------------------------ */
+
+/* A read or write that is not an O_DIRECT block-device one: done now. */
+static long aio_rw_sync(struct file *f, struct iov_iter *it, loff_t pos, bool write)
+{
+	if (pos < 0)
+		return -EINVAL;
+	if (!(f->f_mode & FMODE_LSEEK))
+		return -ESPIPE;         /* as pread on a pipe */
+	return write ? vfs_write(f, it, &pos) : vfs_read(f, it, &pos);
+}
+
+/* Start req as iocb says; 0 once it is on its way (or done), else the
+ * error io_submit returns for it. */
+static int aio_start(struct aio_kiocb *req, const struct iocb *iocb)
+{
+	struct file *f = req->rw.ki_filp;
+	bool write = iocb->aio_lio_opcode == IOCB_CMD_PWRITE;
+	void __user *buf = (void __user *)(unsigned long)iocb->aio_buf;
+	struct iov_iter it;
+	long ret;
+
+	switch (iocb->aio_lio_opcode) {
+	case IOCB_CMD_PREAD:
+	case IOCB_CMD_PWRITE:
+		if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+			return -EBADF;
+		if ((s64)iocb->aio_nbytes < 0)
+			return -EINVAL;
+		if (iocb->aio_offset < 0 && (f->f_mode & FMODE_LSEEK))
+			return -EINVAL;         /* Linux's rw_verify_area, before queueing */
+		if (!access_ok(buf, iocb->aio_nbytes))
+			return -EFAULT;
+		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, iocb->aio_nbytes);
+		if (f->f_op == &def_blk_fops && (f->f_flags & O_DIRECT))
+			ret = blkdev_direct_IO_async(&req->rw, &it, write);
+		else
+			ret = aio_rw_sync(f, &it, iocb->aio_offset, write);
+		break;
+	case IOCB_CMD_FSYNC:
+	case IOCB_CMD_FDSYNC:
+		if (iocb->aio_buf || iocb->aio_nbytes || iocb->aio_offset)
+			return -EINVAL;         /* as Linux's aio_fsync */
+		/* synchronous, here: Linux queues it to a workqueue, and the
+		 * event is the same either way */
+		ret = vfs_fsync(f, iocb->aio_lio_opcode == IOCB_CMD_FDSYNC);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (ret != -EIOCBQUEUED)
+		aio_complete(&req->rw, ret);
+	return 0;
+}
+
+static int io_submit_one(struct kioctx *ctx, struct iocb __user *user_iocb)
+{
+	struct aio_kiocb *req;
+	struct iocb iocb;
+	u32 key = 0;
+	int err;
+
+	if (copy_from_user(&iocb, user_iocb, sizeof(iocb)))
+		return -EFAULT;
+	if (iocb.aio_reserved2 || (iocb.aio_flags & IOCB_FLAG_RESFD))
+		return -EINVAL;         /* eventfd notification: not in Spindle */
+	if (iocb.aio_rw_flags)
+		return -EOPNOTSUPP;     /* no RWF_* flag is supported */
+
+	spin_lock_irq(&ctx->wait.lock);
+	if (ctx->reqs_active >= ctx->max_reqs) {
+		spin_unlock_irq(&ctx->wait.lock);
+		return -EAGAIN;         /* no room for one more event */
+	}
+	ctx->reqs_active++;
+	ctx->reqs_inflight++;
+	spin_unlock_irq(&ctx->wait.lock);
+
+	err = -EAGAIN;                  /* Linux's answer when no request can be had */
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		goto undo;
+	req->ctx = ctx;
+	req->ev.data = iocb.aio_data;
+	req->ev.obj = (u64)(unsigned long)user_iocb;
+	req->rw.ki_pos = iocb.aio_offset;
+	req->rw.ki_complete = aio_complete;
+	err = -EBADF;
+	req->rw.ki_filp = fget(iocb.aio_fildes);
+	if (!req->rw.ki_filp)
+		goto free;
+	err = -EFAULT;
+	if (copy_to_user(&user_iocb->aio_key, &key, sizeof(key)))
+		goto put;
+	err = aio_start(req, &iocb);
+	if (!err)
+		return 0;
+put:
+	fput(req->rw.ki_filp);
+free:
+	kfree(req);
+undo:
+	spin_lock_irq(&ctx->wait.lock);
+	ctx->reqs_active--;
+	ctx->reqs_inflight--;
+	spin_unlock_irq(&ctx->wait.lock);
+	return err;
+}
+
+/*
+ * The whole batch goes down under one plug, as Linux's io_submit: the
+ * requests of 32 consecutive writes wait in the plug list, merge there,
+ * and reach the driver together at blk_finish_plug (docs/block.md).
+ */
+long sys_io_submit(aio_context_t ctx_id, long nr, struct iocb __user *__user *iocbpp)
+{
+	struct kioctx *ctx;
+	struct blk_plug plug;
+	long i;
+	int err = 0;
+
+	if (nr < 0)
+		return -EINVAL;
+	ctx = lookup_ioctx(ctx_id);
+	if (!ctx)
+		return -EINVAL;
+	if (nr > ctx->max_reqs)
+		nr = ctx->max_reqs;     /* as Linux: no batch can fit more */
+	blk_start_plug(&plug);
+	for (i = 0; i < nr; i++) {
+		struct iocb __user *user_iocb;
+
+		if (copy_from_user(&user_iocb, &iocbpp[i], sizeof(user_iocb))) {
+			err = -EFAULT;
+			break;
+		}
+		err = io_submit_one(ctx, user_iocb);
+		if (err)
+			break;
+	}
+	blk_finish_plug(&plug);
+	return i ? i : err;
+}
+
+/* --- io_getevents --------------------------------------------------------- */
+
+/* Move up to nr completed events to the user; how many, or -EFAULT. */
+static long aio_read_events(struct kioctx *ctx, struct io_event __user *events, long nr)
+{
+	LIST_HEAD(reaped);
+	struct aio_kiocb *req, *tmp;
+	long n = 0, ret;
+
+	spin_lock_irq(&ctx->wait.lock);
+	while (n < nr && !list_empty(&ctx->done)) {
+		list_move_tail(ctx->done.next, &reaped);
+		n++;
+	}
+	ctx->nr_done -= n;
+	ctx->reqs_active -= n;
+	spin_unlock_irq(&ctx->wait.lock);
+
+	ret = n;
+	n = 0;
+	list_for_each_entry_safe(req, tmp, &reaped, list) {
+		/* a bad buffer loses the events taken, as in Linux */
+		if (ret >= 0 && copy_to_user(&events[n++], &req->ev, sizeof(req->ev)))
+			ret = -EFAULT;
+		aio_free_req(req);
+	}
+	return ret;
+}
+
+/* A user's timeout as jiffies to sleep: never early, so one tick more
+ * than the time rounded up (the current tick is partly gone). */
+static long timespec_to_timeout(const struct __kernel_timespec *ts)
+{
+	u64 ns_per_tick = NSEC_PER_SEC / HZ;
+	u64 ticks;
+
+	if ((u64)ts->tv_sec >= (u64)MAX_SCHEDULE_TIMEOUT / 2 / HZ)
+		return MAX_SCHEDULE_TIMEOUT;
+	ticks = (u64)ts->tv_sec * HZ + DIV_ROUND_UP((u64)ts->tv_nsec, ns_per_tick);
+	return (long)ticks + 1;
+}
+
+long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
+		      struct io_event __user *events, struct __kernel_timespec __user *timeout)
+{
+	struct kioctx *ctx = lookup_ioctx(ctx_id);
+	long left = MAX_SCHEDULE_TIMEOUT, got = 0;
+	struct __kernel_timespec ts;
+
+	if (!ctx || min_nr < 0 || nr < 0 || min_nr > nr)
+		return -EINVAL;
+	if (timeout) {
+		if (copy_from_user(&ts, timeout, sizeof(ts)))
+			return -EFAULT;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long long)NSEC_PER_SEC)
+			return -EINVAL;
+		left = ts.tv_sec || ts.tv_nsec ? timespec_to_timeout(&ts) : 0;
+	}
+	/*
+	 * Reap what is there; while fewer than min_nr, sleep until more
+	 * come, the time is up, or a signal arrives.  {0, 0} never sleeps.
+	 */
+	for (;;) {
+		long n = aio_read_events(ctx, events + got, nr - got);
+
+		if (n < 0)
+			return got ? got : n;
+		got += n;
+		if (got >= min_nr || got == nr || !left)
+			break;
+		if (signal_pending(current))
+			return got ? got : -EINTR;
+		left = wait_event_interruptible_timeout(ctx->wait,
+				READ_ONCE(ctx->nr_done) || signal_pending(current), left);
+	}
+	return got;
+}
+
+/* --- io_cancel ------------------------------------------------------------ */
+
+/*
+ * Block I/O cannot be called back once sent, so there is nothing to
+ * cancel: EINVAL, as Linux answers for a request without a cancel method
+ * (and for one it does not know).  The arguments are checked first.
+ */
+long sys_io_cancel(aio_context_t ctx_id, struct iocb __user *iocb,
+		   struct io_event __user *result)
+{
+	u32 key;
+
+	(void)result;
+	if (!lookup_ioctx(ctx_id))
+		return -EINVAL;
+	/* the address by hand: iocb may be any value, NULL included */
+	if (copy_from_user(&key, (char __user *)iocb + offsetof(struct iocb, aio_key), sizeof(key)))
+		return -EFAULT;
+	return -EINVAL;
+}
