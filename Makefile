@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Spindle - a small x86-64 teaching kernel about the disk I/O path.
 #
 #   make            build build/spindle.iso (GRUB + multiboot2 kernel)

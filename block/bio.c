@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bio.c - allocating, filling, splitting, chaining and completing bios
  * (include/spindle/bio.h).

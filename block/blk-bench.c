@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blk-bench.c - a small load generator (fio's idea in miniature).
  *

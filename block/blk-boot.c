@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blk-boot.c - the block layer's boot-time actions, for tests and labs:
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blk-core.c - submit_bio() and generic_make_request(): how a bio gets
  * from whoever built it to the make_request_fn of its device.

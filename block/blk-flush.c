@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blk-flush.c - cache flushes and FUA writes for devices with a volatile
  * write cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blk-mq.c - the request layer: bios in, requests out to the driver.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blk-plug.c - per-task plugging (Linux commit 73c101011926; include/spindle/blk_plug.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blk-trace.c - recording the block layer's events, printing them as
  * blkparse does (see include/spindle/blktrace.h for the events).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blk.h - declarations private to block/ (not for drivers or users).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cscan-iosched.c - the textbook circular SCAN elevator ("cscan").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elevator-internal.h - the elevator interface inside block/: what the
  * request layer calls, and the helpers the three policies share.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * elevator.c - the elevator registry, and the one door between the request
  * layer and whichever scheduling policy a queue uses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * genhd.c - registering disks and their partitions; finding them by name.
  *

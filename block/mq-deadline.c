@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mq-deadline.c - the deadline elevator ("mq-deadline"), with Linux's
  * policy, tunables and defaults.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * noop-iosched.c - the "none" elevator: no reordering at all.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * partition.c - reading a new disk's partition table and registering what
  * it finds (the parsers themselves are in block/partitions/).

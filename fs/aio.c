@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * aio.c - asynchronous I/O from one process: Linux's io_setup, io_submit,
  * io_getevents, io_cancel and io_destroy, with the libaio ABI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * block_dev.c - block-device files: /dev/sda, /dev/sda1 ... opened, read
  * and written like files.  This is where a user's read() or write() meets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * char_dev.c - character devices by number, and the memory devices.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dcache.c - dentries: the names of the file tree, cached.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * devtmpfs.c - /dev: the device nodes, made at lookup time.
  *

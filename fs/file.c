@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * file.c - descriptor tables: the small integers a process holds.
  *

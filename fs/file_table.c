@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * file_table.c - struct file: one open() of an inode.
  *

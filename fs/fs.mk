@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The file layer (fs/): included by the top-level Makefile.
 F := fs
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * init.c - the file layer at boot (kernel only: it reads the boot
  * loader's module list, the one thing in fs/ that knows about x86 boot).

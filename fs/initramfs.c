@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * initramfs.c - unpack a "newc" cpio archive into the root file system.
  *

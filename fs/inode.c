@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * inode.c - inodes: one per file, whatever its type.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h - declarations private to fs/ (not for the rest of the kernel).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ioctl.c - ioctl(2): the commands every descriptor understands, then
  * the file's own (block devices: BLK..., the console: TC... and TIOC...).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * namei.c - path lookup: from "/usr/../dev/sda1" to a (mount, dentry).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * namespace.c - file system types, super_blocks and the mount table.
  *

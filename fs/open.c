@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * open.c - open(2): from a name to a descriptor.
  *

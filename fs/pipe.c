@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * pipe.c - pipe(2) and pipe2(2): a ring of pages between two descriptors.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * proc.c - procfs ("proc"): the kernel's state as text files, in Linux's
  * formats so that tools and habits carry over.

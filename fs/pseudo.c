@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * pseudo.c - generated files, for proc and sysfs.
  *

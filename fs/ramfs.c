@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ramfs.c - a file system that lives entirely in memory: the root ("/",
  * type "rootfs"), and "ramfs"/"tmpfs" wherever user space mounts one.

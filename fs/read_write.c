@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * read_write.c - read, write, lseek, pread, pwrite: the descriptor to the
  * file's read_iter()/write_iter().

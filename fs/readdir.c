@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * readdir.c - getdents64(2): a directory's entries as linux_dirent64
  * records.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * stat.c - stat(2), fstat(2): an inode described in Linux's struct stat;
  * statfs(2), fstatfs(2): the file system it lives in, in struct statfs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sync.c - sync(2), fsync(2), fdatasync(2).
  *

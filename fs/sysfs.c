@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sysfs.c - sysfs ("sysfs"): one directory per disk under /sys/block,
  * with Linux's attribute files -- one value each, read as text, some of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tty.c - the console terminal, /dev/console (5:1): COM1 in, printk's
  * consoles (COM1 and the VGA mirror) out, with a canonical line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The kernel command line: GRUB's line, then the QEMU fw_cfg file
  * opt/spindle/cmdline when present, joined with a space.

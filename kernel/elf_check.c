@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * elf_check.c - is this file a program Spindle's exec can load?  The
  * checks on the ELF header and the program headers, done before a single

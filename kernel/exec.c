@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * exec.c - execve(2): replace a process's program with an ELF executable.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * exit.c - how a process ends: exit, the zombie, wait4 (docs/processes.md).
  *

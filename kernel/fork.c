@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fork.c - new processes: fork(2), and user_spawn() for the kernel.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hung_task.c - khungtaskd, the hung-task detector (as Linux's).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Symbol lookup for backtraces (see include/spindle/ksyms.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ktest.c - the in-kernel test runner (include/spindle/ktest.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * main.c - start_kernel(): bring the machine up, in dependency order.
  *

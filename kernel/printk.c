@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * printk: format a message, stamp it with the time since boot, and write it
  * to every registered console.

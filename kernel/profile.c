@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * profile.c - where the kernel spends its time, by sampling (Linux's
  * kernel/profile.c, the profile= boot option).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * signal.c - sending signals and acting on them (include/spindle/signal.h).
  *

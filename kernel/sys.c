@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sys.c - the small process system calls: identity (getpid, getppid),
  * process groups and sessions, sleeping and yielding, the clock, uname,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * timer.c - jiffies, kernel timers (struct timer_list) and msleep().
  *

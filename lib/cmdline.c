@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmdline.c - the kernel command line as text (interface: cmdline.h).
  *

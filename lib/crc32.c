@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lib/crc32.c - CRC-32 (IEEE 802.3, reflected), for GPT and anyone else.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * iov_iter.c - copying to and from the buffer an iov_iter describes
  * (include/spindle/uio.h).  The only place the file layer's data crosses

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * pattern.c - the project's verification pattern (include/spindle/pattern.h):
  * word k of a device is splitmix64(seed + k), little-endian.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ratelimit.c - "at most burst messages per interval" (ratelimit.h), as
  * Linux's lib/ratelimit.c: a driver that logs every failed request, or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lib/string.c: the C library's memory and string routines, for a kernel
  * that has no C library, and Linux's number parsers kstrto*() and memparse().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lib/vsprintf.c: printf-style formatting into a buffer, the engine under
  * printk() and every snprintf() in the kernel.

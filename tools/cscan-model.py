@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """cscan-model.py LOG [--dev MAJ,MIN] - judge a trace's dispatches against C-SCAN.
 
 LOG holds a block trace in blkparse's layout (a serial log of a boot with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """fault-matrix.py [--short] [-j N] [CELL-GLOB...] - I/O errors on real emulated disks, cell by cell.
 
 Each cell boots Spindle with one disk that QEMU's blkdebug driver makes

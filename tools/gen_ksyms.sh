@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gen_ksyms.sh - turn `nm -n` output of the kernel into the .ksyms table
 # (assembly) that kernel/ksyms.c searches.  Only text symbols (t/T/w/W)
 # are kept: backtraces name functions.  With no argument, an empty table

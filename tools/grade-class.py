@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """grade-class.py LAB SUBMISSIONS OUT.csv [-j N] [--sshloginfile FILE] - grade a class.
 
     tools/grade-class.py 3 ~/class/lab3 lab3.csv

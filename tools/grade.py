@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 r"""Grade Spindle's labs: a line per test with its points, then `Score: X/Y`.
 
     make grade                 in a student's tree: that tree's lab;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # install-deps.sh PACKAGE... - install the Debian packages Spindle needs.
 # As root, missing packages are installed with apt-get; otherwise the
 # exact command to run is printed and the script fails.

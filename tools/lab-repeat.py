@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """lab-repeat.py LAB [RUNS] [-j N] [--tree DIR] - do a lab's verdicts repeat?
 
     tools/lab-repeat.py 3 50 -j 3                  the reference, 50 grades, 3 at once

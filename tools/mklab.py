@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 r"""Write a student's tree for one lab: Spindle minus that lab's own code.
 
     make lab N=3 DIR=~/lab3          (or: tools/mklab.py 3 ~/lab3)

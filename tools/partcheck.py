@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """partcheck.py IMG DEV LOG - the guest's partitions against sfdisk's.
 
 Asks the host's `sfdisk --json IMG` what partitions the image holds, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pattern-check.py IMG OFFSET LENGTH SEED [--zero] [--base=B] [--stripe=N:I:CHUNK] - the host's view of a guest's writes.
 
 Reads the raw disk image IMG (as QEMU's guest saw it: a raw file) and checks

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """perf.py [--runs N] [--icount-only] - Spindle's performance, in figures that repeat.
 
 `make perf` runs this.  It boots the fixed workloads of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """powercut.py [-n N] [--seed S] - cut the power under a writing guest, N times.
 
 `make powercut N=50` runs this.  Each cut boots Spindle with an AHCI disk

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # profile-report.sh IMG LOG [N] - the kernel profile a guest saved, read by
 # util-linux's readprofile(8) with the kernel's System.map.
 #

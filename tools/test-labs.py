@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """test-labs.py [-j N] [LAB...] - prove the labs ask for what they say.
 
     make test-labs          every lab (CI runs it)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """trace-report.py LOG [--dev MAJ,MIN] [--png FILE] - read a block trace.
 
 LOG is anything holding trace lines in blkparse's default layout: a

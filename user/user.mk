@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # User space: the libc, the programs, and the initramfs that carries them.
 #
 # Included by the top-level Makefile.  Programs are built with the host's gcc

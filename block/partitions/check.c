@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * check.c - check_partition(): which table does this disk have, and the
  * helpers every parser shares.

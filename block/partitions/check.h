@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h - finding a disk's partitions: the interface of block/partitions/.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * efi.c - the GUID Partition Table (UEFI 2.10 §5.2.3 and §5.3).
  *

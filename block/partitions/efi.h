@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * efi.h - the on-disk layout of a GUID Partition Table (UEFI 2.10 §5.3).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * msdos.c - the MBR ("DOS") partition table, with extended partitions.
  *

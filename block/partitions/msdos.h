@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * msdos.h - the on-disk layout of an MBR ("DOS") partition table.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ahci.c - the AHCI SATA driver: ICH9 AHCI as QEMU emulates it (q35's
  * 00:1f.2, or `-device ahci` on pc), disks sda, sdb, ... (major 8).

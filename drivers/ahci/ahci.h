@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ahci.h - the AHCI host bus adapter as the driver sees it: its registers,
  * the memory structures it shares with the driver, the FIS that carries a

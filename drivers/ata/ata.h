@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ata.h - the register interface of a classic IDE channel, and the parts
  * of the PIIX driver (ata_piix.c) that its tests reach.

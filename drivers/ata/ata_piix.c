@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ata_piix.c - the classic IDE disk controller (Intel PIIX3 as QEMU
  * emulates it): disks hda..hdd, PIO and bus-master DMA.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * libata-core.c - what both disk drivers share: reading IDENTIFY DEVICE
  * into a struct ata_device, building the taskfile of a command, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * brd.c - RAM disks: ram0, ram1, ... (major 1), Linux's brd.
  *

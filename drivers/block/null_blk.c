@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * null_blk.c - a disk that stores nothing: nullb0, nullb1, ... (Linux's
  * null_blk, bio-based mode).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 16550 UART on COM1 (I/O base 0x3f8): the primary console.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * VGA text mode (80x25 at physical 0xb8000): a mirror of the serial console
  * for whoever watches the QEMU window.  Each cell is a character byte and

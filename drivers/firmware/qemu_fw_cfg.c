@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * QEMU fw_cfg, the port I/O interface (docs/specs/fw_cfg.txt in QEMU).
  *

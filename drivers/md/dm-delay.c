@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dm-delay.c - the "delay" target: a linear mapping whose bios wait a
  * while before going down -- a slow disk to test timeouts, plugging,

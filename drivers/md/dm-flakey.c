@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dm-flakey.c - the "flakey" target: a device that works, then fails, in
  * turns -- for testing what sits above a failing disk (raid1, a

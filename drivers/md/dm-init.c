@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dm-init.c - the text of dm-mod.create=, cut into devices, fields and
  * table lines (Linux's dm-init syntax; the grammar is at the top of dm.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dm-init.h - reading the dm-mod.create= boot option (dm-init.c): the text
  * of one mapped device and of its table lines, before any of it is built.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dm-linear.c - the "linear" target: a range of another device.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dm-raid1.c - the "mirror" target: RAID 1 -- every write to every leg,
  * each read from one; a failing leg is dropped and the mirror goes on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dm-stripe.c - the "striped" target: RAID 0 over several devices.
  *

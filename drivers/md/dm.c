@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dm.c - the device-mapper core: mapped devices dm-0, dm-1, ... (major
  * 253), their tables, and the make_request_fn that cuts bios into pieces

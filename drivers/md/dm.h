@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dm.h - device-mapper: what the core (dm.c) and its targets (dm-linear.c,
  * dm-stripe.c, dm-flakey.c, dm-delay.c, dm-raid1.c) share.  Private to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * PCI: configuration space access, bus enumeration, BARs, capabilities
  * and interrupt set-up (MSI or INTx).  Interface: include/spindle/pci.h.

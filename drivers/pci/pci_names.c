@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Names for PCI class codes, vendors, devices and capabilities, and the
  * `lspci -nn` line built from them (interface in pci_names.h).

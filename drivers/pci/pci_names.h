@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Human-readable names for PCI devices, private to drivers/pci.
  *

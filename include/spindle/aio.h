@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aio.h - asynchronous I/O (fs/aio.c): the user ABI of Linux's io_setup,
  * io_submit, io_getevents, io_cancel and io_destroy, and the kernel's

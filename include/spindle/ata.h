@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ata.h - the ATA protocol, once, for both disk drivers; and the shared
  * core that reads it (drivers/ata/libata-core.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bio.h - building, walking, splitting and completing bios; bio lists.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blk-mq.h - requests: what the request layer hands a request-based
  * driver (IDE, AHCI) instead of bios.

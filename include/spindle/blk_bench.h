@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blk_bench.h - the load generator behind the boot option
  *     bench=<dev>:<rw>:<bs>:<qd>:<size>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blk_plug.h - per-task plugging (Linux commit 73c101011926): batching I/O on the
  * submitter's stack.

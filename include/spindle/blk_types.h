@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blk_types.h - the types that cross the block layer's boundaries: the bio
  * and its pieces, operations and flags, completion status.

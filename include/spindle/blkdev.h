@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blkdev.h - block devices: the interface in two halves.
  *

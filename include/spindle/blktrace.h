@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * blktrace.h - block-layer event tracing, in blkparse's text layout.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmdline.h - the kernel command line as text: joining its pieces,
  * cutting it into words, matching a word to an option (lib/cmdline.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Compiler attributes and small generic macros (container_of, ARRAY_SIZE,
  * min/max, alignment helpers), named as in Linux so that code reads the same.

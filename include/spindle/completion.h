@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Completions: "wait until this has happened", counted.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CRC-32, the checksum of Ethernet (IEEE 802.3), zlib and GPT.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elevator.h - I/O schedulers ("elevators"): the interface between the
  * request layer and a scheduling policy.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elf.h - the ELF64 structures exec reads (System V ABI, "ELF-64 Object
  * File Format" 1.5, and the x86-64 psABI for the auxiliary vector).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * err.h - an error number carried inside a pointer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Error numbers, with Linux's (and POSIX's) values so that a student's
  * strerror() table and the user-space libc agree with the kernel.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fcntl.h - open(2) flags, lseek(2) whences, the AT_ constants, mount
  * flags: the numbers of the Linux x86-64 ABI, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fs.h - the virtual file system (VFS): the objects every file system
  * shares, and the interface of the file layer to the rest of the kernel.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * QEMU's firmware configuration device (fw_cfg): named files the host puts
  * in the guest with `-fw_cfg name=opt/...,file=PATH|string=...`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Boot-time registration: command-line options and init calls.
  *

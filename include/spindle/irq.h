@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Interrupt requests: how a driver gets its handler called (kernel/arch/x86/irq.c).
  *

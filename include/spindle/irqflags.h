@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Turning interrupts off and on, and the preemption counter.
  *

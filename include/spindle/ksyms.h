@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The kernel's own symbol table, for symbolised backtraces.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * In-kernel tests, run by the serial test harness.
  *

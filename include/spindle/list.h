@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Intrusive circular doubly linked lists, as Linux's <linux/list.h>.
  *

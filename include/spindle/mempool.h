@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mempool.h - a reserve of pre-allocated objects for allocations that must
  * not fail (kernel/mm/mempool.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Memory management interface: physical pages, kmalloc, DMA memory.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm_types.h - a process's address space: struct mm_struct and its VMAs.
  *

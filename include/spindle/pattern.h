@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pattern.h - the project's verification pattern (lib/pattern.c).
  *

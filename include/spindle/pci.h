@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PCI: finding devices, their registers and their interrupts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * printk: the kernel's log, and the formatting routines behind it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * process.h - the life of a process: exec, fork, exit, wait.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile.h - the kernel profiler (kernel/profile.c), Linux's profile=.
  *

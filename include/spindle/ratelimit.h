@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ratelimit.h - at most `burst` events per `interval`, as Linux's
  * include/linux/ratelimit.h.

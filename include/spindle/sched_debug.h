@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Looking at tasks that are not running: their backtrace, their "wait
  * channel", and the hung-task detector built on both.

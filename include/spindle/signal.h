@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * signal.h - signals, with Linux's numbers and x86-64 ABI structures.
  *

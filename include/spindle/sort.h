@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sort.h - sort an array in place (heapsort: O(n log n), no recursion, no
  * extra memory -- usable anywhere in the kernel).  As Linux's sort():

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Spinlocks, for a single CPU.
  *

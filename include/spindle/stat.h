@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stat.h - file types and modes, struct stat and struct linux_dirent64 in
  * the Linux x86-64 layout, and how a device

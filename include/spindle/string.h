@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Memory and string routines (lib/string.c), the C library subset the
  * kernel needs.  Portable: the host unit tests compile the same file.

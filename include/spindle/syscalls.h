@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * syscalls.h - every system call Spindle implements, with Linux's x86-64
  * number and Linux's prototype.

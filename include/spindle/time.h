@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Time: a monotonic nanosecond clock, the periodic tick, kernel timers and
  * sleeping for a while.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Basic fixed-width types shared by every layer.
  *

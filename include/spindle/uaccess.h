@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uaccess.h - moving data across the user/kernel boundary.
  *

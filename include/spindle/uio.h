@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uio.h - iov_iter: "where the bytes of this read or write live".
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Wait queues: a list of tasks sleeping until something happens.
  *

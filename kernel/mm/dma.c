@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dma.c - memory a device reads and writes by itself (bus mastering).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mempool.c - reserves for allocations that must not fail
  * (include/spindle/mempool.h).

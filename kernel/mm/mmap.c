@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mmap.c - user address spaces: VMAs, demand-zero faults, fork's copy,
  * brk, mmap and munmap (include/spindle/mm_types.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * page_alloc.c - the buddy allocator for physical pages.
  *

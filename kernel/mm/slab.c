@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * slab.c - kmalloc()/kfree(): small objects carved out of pages.
  *

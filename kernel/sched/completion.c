@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * completion.c - counted "it has happened" events
  * (include/spindle/completion.h), built on a wait queue.

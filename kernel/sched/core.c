@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * core.c - tasks and the scheduler.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * debug.c - the backtrace and wait channel of a task that is not running
  * (include/spindle/sched_debug.h).

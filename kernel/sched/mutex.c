@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mutex.c - sleeping locks (include/spindle/mutex.h).
  *

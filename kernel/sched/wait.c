@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * wait.c - wait queues (include/spindle/wait.h).
  *

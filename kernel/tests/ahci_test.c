@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * AHCI driver tests (suite "ahci", drivers/ahci/).  Scenarios ahci-*.scn
  * boot with AHCI disks; without them the cases that need a disk skip, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ata_test.c - the IDE driver (drivers/ata/ata_piix.c) from inside.
  *

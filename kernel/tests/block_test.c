@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Bio-layer tests in the kernel: real threads and a real RAM disk, where
  * the host tests (tests/unit/check_bio.c) use models.  Scenario "brd"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Tests of what boot set up: the command line from fw_cfg, the memory map,
  * the direct map, the kernel's page permissions, the symbol table.

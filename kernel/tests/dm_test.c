@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Device-mapper tests in the kernel (suite "dm"): each case builds its
  * own stack with dm_create() on RAM disks no mapped device holds yet,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fs_test.c - the file layer in the running kernel (test=fs): the root
  * ramfs and what the boot made, mounts of proc/sysfs/devtmpfs, a real

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Hung-task detector tests (test=hung_task; tests/qemu/scenarios/
  * hung-task.scn boots with hung_task_timeout=2 and checks the report's

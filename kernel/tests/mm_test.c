@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Memory tests: the buddy allocator under churn and exhaustion, kmalloc,
  * DMA memory and its alignment rules, ioremap.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * PCI tests (suite "pci"): enumeration, configuration space access, BAR
  * decoding, capabilities and MSI, checked against what QEMU's machines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Plugging meets the scheduler (Linux commit 73c101011926): a task that sleeps has its plug
  * flushed by schedule() -- before it sleeps, since what it waits for may

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Scheduler tests: many threads, sleep and wake-up, mutex contention,
  * preemption of a thread that never yields, completion hand-off,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Time and interrupt tests (test=time,irq).
  *

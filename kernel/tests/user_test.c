@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Suite "user": the user/kernel boundary and processes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz.h - what every fuzz target (tests/fuzz/fuzz_<name>.c) shares.
  *

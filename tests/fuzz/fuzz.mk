@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Coverage-guided fuzzing of the parsers of outside data (host side).
 #
 # Included by the top-level Makefile.  Every target is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_cmdline.c - the command-line text functions (lib/cmdline.c) fed
  * arbitrary boot loader lines and fw_cfg files.

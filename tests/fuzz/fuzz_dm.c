@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_dm.c - the dm-mod.create= parser (drivers/md/dm-init.c) fed
  * arbitrary option values.

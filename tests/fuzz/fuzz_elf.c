@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_elf.c - exec's checks of an ELF program (kernel/elf_check.c) fed
  * arbitrary files.

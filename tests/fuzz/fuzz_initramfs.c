@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_initramfs.c - the initramfs unpacker (fs/initramfs.c) fed
  * arbitrary archives.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_partitions.c - the partition-table parsers (block/partitions/:
  * check.c, efi.c, msdos.c) fed arbitrary disks.

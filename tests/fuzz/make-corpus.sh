@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make-corpus.sh [TARGET...] - write the seed corpus of the fuzz targets,
 # tests/fuzz/corpus/<target>/, with the host's own tools.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh BUILD NAME SECONDS - run one fuzz target (make fuzz, tests/fuzz/fuzz.mk)
 # and print its summary line:
 #

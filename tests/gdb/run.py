@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 r"""Tests of the GDB helpers (tools/gdb/spindle.py) on a halted kernel.
 
 Where it sits: `make test-gdb` (and so `make test`) runs it after the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 r"""Spindle's QEMU scenario runner: boot the kernel headless, judge the log.
 
 Where it sits: `make test` runs the host unit tests (tests/unit/), then this

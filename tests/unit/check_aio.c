@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Asynchronous I/O (fs/aio.c over fs/block_dev.c) on a fake disk whose
  * bios wait until the test ends them -- the test plays the disk's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for the shared ATA layer (drivers/ata/libata-core.c and the
  * IDENTIFY readers of include/spindle/ata.h): IDENTIFY blocks built here

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The bio layer on the host: generic_make_request()'s ordering under both
  * policies over model device stacks (Linux commit 79bd99596b73), split and chain

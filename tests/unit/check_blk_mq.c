@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The request layer (block/blk-mq.c) on the host, with a fake
  * request-based driver: merging on the plug and in the elevator, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Block-device files (fs/block_dev.c) over a fake RAM disk: the buffered
  * path's cache (nothing reaches the disk before write-back; fsync writes

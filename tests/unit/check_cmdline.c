@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for lib/cmdline.c: joining the command line's pieces,
  * cutting it into words, matching a word to an option.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for drivers/md/dm-init.c: the dm-mod.create= text cut into
  * devices, fields and table lines, as Linux's dm-init documents the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The elevators on the host: dispatch orders of none, cscan and
  * mq-deadline for arrival sequences (with the fake clock for expiry),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for kernel/elf_check.c: which files exec agrees to load.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The initramfs unpacker (fs/initramfs.c) fed archives made by the host's
  * GNU cpio (-H newc; tests/unit/cpio/make_archives.sh) and malformed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The kernel's copy routines, the very assembly it runs
  * (kernel/arch/x86/memcpy.S, usercopy.S), on the host: memcpy, memset,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The buddy allocator (kernel/mm/page_alloc.c) on fake RAM: alignment,
  * splitting and merging, exhaustion, and the checks that catch misuse.

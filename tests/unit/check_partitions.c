@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for the partition-table parsers (block/partitions/: check.c,
  * msdos.c, efi.c), run over disk images in memory.

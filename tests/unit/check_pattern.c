@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * the project's verification pattern (lib/pattern.c): known splitmix64
  * values, word k counted from the device start, the first bad byte found.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Per-task plugging (block/blk-plug.c, Linux commit 73c101011926) on the host: callbacks
  * collect on the task's plug and run once when it is flushed, nested

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kmalloc/kfree (kernel/mm/slab.c) and DMA memory (kernel/mm/dma.c) on
  * fake RAM: sizes, reuse, leak-free churn, the misuse checks, and the

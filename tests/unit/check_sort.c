@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for lib/sort.c and the benchmark's percentile
  * (block/blk-bench.c): random arrays of every small length and a large one

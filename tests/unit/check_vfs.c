@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The VFS on the host: path lookup and its errors, ramfs files and
  * directories, the descriptor table (contract 4), pipes, mounts, devtmpfs,

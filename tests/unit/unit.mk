@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Host unit tests: Check suites run as ordinary Linux programs.
 #
 # Included by the top-level Makefile; also works alone:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The main() shared by every unit-test program.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * printf_table.c - the printf test: one source built twice, with Spindle's
  * libc (build/user/tests/printf_table) and with the host's glibc

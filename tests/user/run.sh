@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/user/run.sh BUILD_USER_DIR - test Spindle's user programs on the host.
 #
 # Spindle's system calls are Linux's (contract 1), so the static binaries in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # spindle.py - GDB commands that read Spindle's block-layer structures.
 #
 # Where it sits: loaded into GDB by the repository's .gdbinit (or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """format-check.py - clang-format on the C lines changed since main.
 
 Where it sits: `make format-check` (and CI) runs it.  It never rewrites a

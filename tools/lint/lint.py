@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """lint.py - static analysis of the kernel: GCC's -fanalyzer, then cppcheck.
 
 Where it sits: `make lint` (and CI) runs it with the kernel's C sources and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * bench DEV RW BS QD SIZE [ENGINE]   (or bench DEV:RW:BS:QD:SIZE[:ENGINE],
  *                                     as the boot option)

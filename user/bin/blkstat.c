@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blkstat [-i SECS] [-c COUNT] [DEV]... - per-disk activity, iostat-style,
  * from the growth of /proc/diskstats over each interval:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blktrace [-b] DEV [-o FILE] - the block-layer trace of a disk.
  *

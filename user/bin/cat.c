@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cat [FILE]... - copy each FILE (or stdin, or "-") to stdout. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmp [-s] FILE1 FILE2 - compare two files byte by byte.  Prints the first
  * difference as GNU cmp does ("a b differ: byte 5, line 1"), or

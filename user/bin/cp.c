@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cp SRC DST - copy a file; DST may be a directory (then DST/basename(SRC)). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dd - copy blocks, with GNU coreutils dd's operands and closing report.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* echo [-n] [ARG]... - print the arguments, separated by spaces; -n: no newline. */
 #include <stdio.h>
 #include <string.h>

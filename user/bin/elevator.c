@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * elevator DEV [NAME] - show or switch a disk's I/O scheduler through
  * /sys/block/DEV/queue/scheduler, whose line names every scheduler with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* false - do nothing, unsuccessfully. */
 int main(void)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hexdump -C [-s OFFSET] [-n LENGTH] [FILE]... - the "canonical" hex+ASCII
  * layout of util-linux's hexdump -C:

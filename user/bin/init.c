@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * init - the first user process (pid 1), contract 7.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* kill [-SIGNAL] PID... - send a signal (default TERM); SIGNAL by number or name. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ls [-l] [-a] [-1] [PATH]... - list directories (sorted by name) or name files.
  *   -a  include names starting with '.'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mkdir [-p] DIR... - make directories; -p: parents too, no error if present. */
 #include <stdio.h>
 #include <string.h>

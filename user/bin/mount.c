@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mount                          list the mounts (/proc/mounts)
  * mount -t TYPE [-o ro] SOURCE TARGET

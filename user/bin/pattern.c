@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * pattern write|verify DEV OFFSET LENGTH SEED - the verification pattern,
  * from user space; the same line as the kernel's pattern= boot

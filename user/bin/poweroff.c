@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * poweroff [STATUS] - sync the disks and turn the machine off.  On Spindle
  * the STATUS (default 0) becomes QEMU's verdict (contract 7).

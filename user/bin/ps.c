@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ps - list the processes, from /proc/<pid>/stat (Linux's format:
  * "pid (comm) state ppid pgrp session tty_nr tpgid ...").  The name is in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* reboot - sync the disks and restart the machine. */
 #include <stdio.h>
 #include <string.h>

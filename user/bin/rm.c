@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * rm [-r] [-f] PATH... - remove files; -r: directories and what they hold;
  * -f: no complaint about missing files.

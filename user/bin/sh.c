@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sh - Spindle's shell: a small subset of the POSIX shell language.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* sleep SECONDS[.FRACTION] - wait that long (nanosleep). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* sync - write every dirty buffer out to its disk, and wait for it. */
 #include <unistd.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* true - do nothing, successfully. */
 int main(void)
 {

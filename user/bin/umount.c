@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* umount [-l] TARGET... - unmount; -l: lazily (MNT_DETACH). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ctype.h - character classes, ASCII only (the "C" locale). */
 #ifndef _CTYPE_H
 #define _CTYPE_H

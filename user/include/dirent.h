@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dirent.h - reading directories: opendir/readdir/closedir over
  * getdents64(217), whose records are struct linux_dirent64.

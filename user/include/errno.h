@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * errno.h - error numbers, Linux's values (contract 1).  A system call
  * that fails returns -errno in rax; the stubs in syscall.c store the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inttypes.h - printf formats for the fixed-width types (LP64). */
 #ifndef _INTTYPES_H
 #define _INTTYPES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* limits.h - ranges of the integer types on x86-64 (LP64). */
 #ifndef _LIMITS_H
 #define _LIMITS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* signal.h - Linux's signal numbers and sigaction(13) (user/lib/signal.c). */
 #ifndef _SIGNAL_H
 #define _SIGNAL_H

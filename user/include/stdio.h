@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stdio.h - buffered streams and formatted output (user/lib/stdio.c,
  * printf.c).  No floating point: these programs never need it, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stdlib.h - memory, numbers, environment, leaving (user/lib/stdlib.c, malloc.c). */
 #ifndef _STDLIB_H
 #define _STDLIB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* string.h - memory and string functions (user/lib/string.c). */
 #ifndef _STRING_H
 #define _STRING_H

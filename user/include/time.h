@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* time.h - clocks and sleeping: clock_gettime(228), nanosleep(35). */
 #ifndef _TIME_H
 #define _TIME_H

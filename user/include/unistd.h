@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unistd.h - the POSIX system-call wrappers (user/lib/syscall.c, unistd.c). */
 #ifndef _UNISTD_H
 #define _UNISTD_H

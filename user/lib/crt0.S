@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crt0.S - _start, where every user program begins.
  *

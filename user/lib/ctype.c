@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ctype.c - <ctype.h> for ASCII, the "C" locale. */
 #include <ctype.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dirent.c - opendir/readdir/closedir.  getdents64(217) fills a buffer
  * with variable-length struct linux_dirent64 records, each d_reclen bytes

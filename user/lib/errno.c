@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * errno.c - strerror() and perror(), with the messages Linux systems
  * print (glibc's wording), so a Spindle tool's error reads the same as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * getopt.c - POSIX getopt(): short options, clustered ("-la"), with
  * arguments attached ("-c3") or separate ("-c 3"); "--" ends the options,

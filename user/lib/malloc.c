@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * malloc.c - a small first-fit allocator.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * printf.c - the formatter behind printf, fprintf, snprintf and friends.
  *

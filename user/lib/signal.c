@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * signal.c - sigaction() and signal() over rt_sigaction(13).
  *

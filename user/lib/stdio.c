@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * stdio.c - buffered streams over file descriptors.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stdio_impl.h - the FILE structure and the formatter's sink (private). */
 #ifndef USER_LIB_STDIO_IMPL_H
 #define USER_LIB_STDIO_IMPL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * stdlib.c - program start and end, numbers from text, the environment.
  *

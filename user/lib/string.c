@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * string.c - <string.h>: plain byte loops, written for reading rather than
  * speed.  The compiler may emit calls to memcpy/memset/memmove/memcmp on

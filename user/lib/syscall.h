@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * syscall.h - how a user program enters the kernel (private to the libc).
  *

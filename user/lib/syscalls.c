@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * syscalls.c - one small C function per system call of contract 2.
  *

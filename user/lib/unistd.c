@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * unistd.c - the <unistd.h> functions that are more than one system call:
  * execvp's PATH search, sleep on nanosleep, getcwd's C return value, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * aio [-n] [-S] DEV [SLOWDEV] - asynchronous I/O from one process
  * (io_setup, io_submit, io_getevents, io_cancel, io_destroy; docs/aio.md).

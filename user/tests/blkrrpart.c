@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * blkrrpart DEV - the BLKRRPART ioctl (re-read the partition table) as
  * Linux answers it.  DEV (e.g. sda) must be a fresh disk without a table:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dio_zerocopy DEV [SLOWDEV] - O_DIRECT on the caller's own pages.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * faultcheck DEV OP KIND EXPECT - one cell of the fault matrix
  * (tools/fault-matrix.py): I/O to a disk that QEMU's blkdebug makes fail.

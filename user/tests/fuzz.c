@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz [COUNT] [SEED] - throw random system calls at the kernel.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hostile.h - the little harness the hostile_* programs share.
  *

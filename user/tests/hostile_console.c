@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_console write|read - the console cannot hold a dying process,
  * nor lose a typed line to a bad pointer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_deep_tree - a directory tree deeper than any path.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_dio_leak DEV... - does a read of a device that fills nothing
  * hand out someone else's memory?

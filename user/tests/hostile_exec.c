@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_exec [DISK] - execve(2) of things that are not programs.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_fifo - named pipes made, used and deleted by the hundred.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_fill_tmp - fill /tmp until it refuses, and check the system
  * survives it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_forkbomb [ROUNDS [SECONDS]] - a fork bomb can be killed.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_getdents - getdents64 into a buffer that faults part-way.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_init - pid 1 cannot be killed.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_leaks [DEV] - nothing the kernel copies out carries kernel memory.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_oom_io [DEV] - block I/O while user space holds all the memory.
  *

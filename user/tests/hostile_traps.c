@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hostile_traps - faults become the right signals, and cannot flood the log.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * powercut DEV BLOCKS - the writer the power-cut test (tools/powercut.py)
  * kills at a random moment.

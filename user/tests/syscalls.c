@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * syscalls [DEV] - the system-call test: success and error paths, one
  * TEST line each, then "<N> passed, <M> failed[, <K> skipped]".

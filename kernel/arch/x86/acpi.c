@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * acpi.c - find the ACPI tables and read the interrupt layout from the MADT.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * apic.c - the interrupt controllers: 8259 PICs (silenced), local APIC,
  * IOAPICs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * boot.S - from GRUB to start_kernel().
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * entry.S - the way into the kernel from an interrupt or exception.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The GDT and TSS, set up once at boot (replacing boot.S's minimal GDT).
  *

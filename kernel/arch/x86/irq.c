@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * irq.c - irq numbers, handlers and dispatch (include/spindle/irq.h).
  *

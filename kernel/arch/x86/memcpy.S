@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * memcpy.S - memcpy() and memset() for x86-64, with the string
  * instructions, as Linux's arch/x86/lib/memcpy_64.S and memset_64.S.

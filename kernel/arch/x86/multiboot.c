@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Reading the multiboot2 information structure GRUB leaves in memory.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * paging.c - from the boot page tables to the kernel's own, and the early
  * memory that makes that possible.

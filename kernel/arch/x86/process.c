@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * process.c - the per-task CPU state a context switch must carry beyond
  * the kernel registers (switch.S): which page tables are live (CR3), and

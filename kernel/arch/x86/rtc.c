@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * rtc.c - the battery-backed clock of the PC (MC146818-compatible CMOS
  * RTC, ports 0x70/0x71), read once for CLOCK_REALTIME.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * switch.S - the context switch: stop running one task, resume another.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * syscall.c - system calls: the MSRs behind SYSCALL, the dispatch table,
  * and the C half of the entry (the assembly half is entry_SYSCALL_64 in

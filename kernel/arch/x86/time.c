@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * time.c - the clock (TSC), its calibration, and the periodic tick (PIT).
  *

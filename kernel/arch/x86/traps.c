@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * traps.c - the IDT and what happens on a CPU exception.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * uaccess.c - copy_to_user() and friends (include/spindle/uaccess.h), the
  * exception-fixup table they rely on, and the CPU protections that keep

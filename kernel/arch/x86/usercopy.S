@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * usercopy.S - the only kernel code that touches user memory.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * embed.S - the user suite's programs, inside the kernel image.
  * exec (kernel/exec.c) serves them as /ktest/<name> when no file of that

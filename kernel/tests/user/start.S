@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * start.S - where the test program begins: the kernel's exec jumps to
  * _start with rsp at argc (x86-64 psABI 3.4.1).  Pass that pointer to C,

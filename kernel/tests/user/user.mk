@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The user test suite's programs (kernel/tests/user/), built as static,
 # non-PIE x86-64 executables at 0x400000 -- what Spindle's exec loads --
 # and linked into the kernel image by embed.S (.incbin), where exec finds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * usertest.c - the user suite's test program: runs in ring 3 on Spindle
  * and checks each process system call's success and error paths from

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Outside oracle for check_initramfs: archives written by the host's GNU
 # cpio (-o -H newc), from a small tree made here.  Usage: make_archives.sh DIR
 set -euo pipefail

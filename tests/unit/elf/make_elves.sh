@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Outside oracle for check_elf: programs built by the host's gcc and ld,
 # as static non-PIE x86-64 executables (what Spindle's exec loads) and as
 # the host's usual PIE, each with readelf's view of it as plain text:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # make_images.sh OUTDIR - the outside oracle for tests/unit/check_partitions.c.
 #
 # Makes small disk images with the host's sfdisk (util-linux; Debian

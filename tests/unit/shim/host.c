@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Host versions of the kernel services portable code calls: printk() and
  * panic().  See host.h for how tests use them.  Formatting goes through

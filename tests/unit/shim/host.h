@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host shim: lets portable kernel sources (lib/, block/, fs/, kernel/mm/ ...)
  * and their Check tests build and run as an ordinary Linux program.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Host stand-ins for what the file layer (fs/) needs from the rest of the
  * kernel: user copies (a host test's buffers are "user space": access_ok()

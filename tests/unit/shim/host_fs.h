@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host stand-ins for the file layer's tests (host_fs.c). */
 #ifndef HOST_FS_H
 #define HOST_FS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Host stand-ins for the CPU-level services portable kernel code uses:
  * interrupt flags and the preemption count (nothing interrupts a host test,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host fake RAM for the memory-management unit tests (host_kernel.c). */
 #ifndef HOST_KERNEL_H
 #define HOST_KERNEL_H

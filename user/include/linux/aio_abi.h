@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * linux/aio_abi.h - the asynchronous I/O system calls' structures, laid
  * out as Linux's include/uapi/linux/aio_abi.h on x86-64 (the kernel's

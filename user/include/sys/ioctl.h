@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys/ioctl.h - ioctl(16) and the request numbers these programs use (Linux's). */
 #ifndef _SYS_IOCTL_H
 #define _SYS_IOCTL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys/mman.h - mmap(9) and munmap(11), anonymous memory for malloc. */
 #ifndef _SYS_MMAN_H
 #define _SYS_MMAN_H

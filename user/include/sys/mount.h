@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys/mount.h - mount(165) and umount2(166). */
 #ifndef _SYS_MOUNT_H
 #define _SYS_MOUNT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sys/reboot.h - reboot(169).  The system call takes two magic numbers
  * first, so that a stray call cannot power the machine off.

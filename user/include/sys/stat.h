@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sys/stat.h - struct stat exactly as x86-64 Linux lays it out (144
  * bytes; contract 1), the S_IF* file types and mode bits.

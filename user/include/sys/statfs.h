@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sys/statfs.h - statfs(2)/fstatfs(2): the file system a path or a
  * descriptor lives in -- its type (Linux's magic numbers), size and free

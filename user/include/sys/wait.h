@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys/wait.h - waitpid() and the status word's layout (Linux's). */
 #ifndef _SYS_WAIT_H
 #define _SYS_WAIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ACPI tables, as far as interrupt routing needs them (kernel/arch/x86/acpi.c).
  *

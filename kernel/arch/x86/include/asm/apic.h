@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The interrupt controllers (kernel/arch/x86/apic.c) and the vector layout.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the boot loader told us, copied out of the multiboot2 information
  * structure (kernel/arch/x86/multiboot.c) before its memory is reused.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Small wrappers around x86 instructions: interrupts on/off, control
  * registers, MSRs, CPUID, the time-stamp counter.

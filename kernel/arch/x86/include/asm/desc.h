@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Segment descriptors, the TSS and the IDT (Intel SDM vol. 3, ch. 3 and 6).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The exception-fixup table: how a kernel instruction may fault on purpose.
  *

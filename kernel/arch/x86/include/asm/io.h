@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Port I/O and memory-mapped I/O accessors for x86.
  *

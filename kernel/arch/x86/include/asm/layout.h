@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The kernel's virtual memory layout (x86-64, 4-level paging, 48-bit).
  *

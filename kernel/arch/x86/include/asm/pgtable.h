@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86-64 page tables: 4 levels (PML4, PDPT, PD, PT), 512 entries each,
  * 4 KiB pages, with 2 MiB pages at the PD level for the direct map

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * struct pt_regs: the registers of an interrupted context, as pushed by
  * kernel/arch/x86/entry.S (same order as Linux's x86-64 pt_regs).

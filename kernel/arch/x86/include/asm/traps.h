@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Exception and interrupt dispatch (kernel/arch/x86/traps.c).
  */
