@@ -7,7 +7,7 @@
  *   subsys_initcall  unpack the initramfs module into "/", make the mount
  *                    points user init expects (/dev /proc /sys) if the
  *                    archive did not, and copy fw_cfg's opt/spindle/init.sh
- *                    to /etc/init.sh (contract 6)
+ *                    to /etc/init.sh (docs/user.md)
  *
  * Nothing else is mounted: user init mounts proc, sysfs and devtmpfs.
  */

@@ -18,7 +18,7 @@
  *   Backspace / DEL    erase one character (echo "\b \b")
  *   ^U                 erase the whole line
  *   ^C                 drop the line, echo "^C", SIGINT to the foreground
- *                      process group (TIOCSPGRP sets it; contract 5)
+ *                      process group (TIOCSPGRP sets it)
  *   ^D                 the line so far becomes readable without '\n'; on
  *                      an empty line a read returns 0: end of file
  *

@@ -6,7 +6,7 @@
  * no dynamic loader, no relocation -- each PT_LOAD segment goes to the
  * address the linker chose.  The steps, in the order Linux takes them:
  *
- *   1. open the file (fs: filp_open, kernel_read; contract 3)
+ *   1. open the file (fs: filp_open, kernel_read)
  *   2. copy the argument and environment strings out of the OLD address
  *      space into a kernel buffer (E2BIG beyond ARG_MAX, EFAULT)
  *   3. read and check the ELF header and program headers (ENOEXEC;

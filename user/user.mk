@@ -111,7 +111,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp
 	$(Q)mv $@.tmp $@
 
-# Run on the host: the programs are Linux binaries too (contract 1).
+# Run on the host: the programs are Linux binaries too (Spindle's system calls are Linux's x86-64 ABI).
 check-user: $(USER_BINS) $(USER_TBINS) $(UBUILD)/printf_glibc
 	$(Q)sh tests/user/run.sh $(UBUILD)
 

@@ -198,7 +198,7 @@ struct new_utsname {
 #define LINUX_REBOOT_CMD_CAD_ON     0x89abcdef
 #define LINUX_REBOOT_CMD_CAD_OFF    0x00000000
 
-/* fs/ provides it (contract 7); a weak no-op stands in until then. */
+/* fs/ provides it (init's status, docs/user.md); a weak no-op stands in until then. */
 void ksys_sync(void);
 
 #endif /* SPINDLE_SYSCALLS_H */

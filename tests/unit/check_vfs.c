@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The VFS on the host: path lookup and its errors, ramfs files and
- * directories, the descriptor table (contract 4), pipes, mounts, devtmpfs,
+ * directories, the descriptor table, pipes, mounts, devtmpfs,
  * proc, and the console tty's line discipline.  Everything goes through
  * the sys_* functions with the test's buffers as "user" pointers, so the
  * checks are those a user program would make; errors are Linux's.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/user/run.sh BUILD_USER_DIR - test Spindle's user programs on the host.
 #
-# Spindle's system calls are Linux's (contract 1), so the static binaries in
+# Spindle's system calls are Linux's (Linux's x86-64 ABI), so the static binaries in
 # build/user/bin run here unchanged.  Each case compares a program's output
 # with an oracle: a file of expected output (the shell scripts), or the
 # host's own tool (GNU dd, util-linux hexdump, cmp, glibc's printf,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * init - the first user process (pid 1), contract 7.
+ * init - the first user process (pid 1); docs/user.md.
  *
  *  1. mount the kernel's file systems: proc on /proc, sysfs on /sys,
  *     devtmpfs on /dev, a tmpfs on /tmp (the directories come with the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * poweroff [STATUS] - sync the disks and turn the machine off.  On Spindle
- * the STATUS (default 0) becomes QEMU's verdict (contract 7).
+ * the STATUS (default 0) becomes QEMU's verdict (docs/user.md, "Non-interactive runs").
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * errno.h - error numbers, Linux's values (contract 1).  A system call
+ * errno.h - error numbers, Linux's values.  A system call
  * that fails returns -errno in rax; the stubs in syscall.c store the
  * positive value here and return -1, as every C library does.
  */

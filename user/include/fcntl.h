@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* fcntl.h - open(2)'s flags, with x86-64 Linux's values (contract 1). */
+/* fcntl.h - open(2)'s flags, with x86-64 Linux's values. */
 #ifndef _FCNTL_H
 #define _FCNTL_H
 

@@ -2,7 +2,7 @@
 /*
  * syscall.h - how a user program enters the kernel (private to the libc).
  *
- * x86-64 Linux's convention (contract 1): the number goes in rax, the
+ * x86-64 Linux's convention: the number goes in rax, the
  * arguments in rdi, rsi, rdx, r10, r8, r9 (r10, not rcx: the SYSCALL
  * instruction itself overwrites rcx with the return address and r11 with
  * rflags).  The result comes back in rax; a value in -4095..-1 is a

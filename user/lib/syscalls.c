@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * syscalls.c - one small C function per system call of contract 2.
+ * syscalls.c - one small C function per system call Spindle implements.
  *
  * Each is the libc name for a Linux system call, with Linux's number and
  * argument order; each turns a -errno result into errno (syscall_ret in
@@ -146,7 +146,7 @@ int fdatasync(int fd)
 	return (int)syscall_ret(syscall1(SYS_fdatasync, fd));
 }
 
-/* outside contract 2: Spindle answers ENOSYS until the fs part adds it */
+/* not among Spindle's first system calls: ENOSYS until the kernel has it */
 int ftruncate(int fd, off_t length)
 {
 	return (int)syscall_ret(syscall2(SYS_ftruncate, fd, length));
@@ -343,7 +343,7 @@ int reboot(int cmd)
 	return spindle_reboot(cmd, 0);
 }
 
-/* contract 7: the fourth argument carries init's exit status on Spindle */
+/* on Spindle the fourth argument carries init's exit status (docs/user.md) */
 int spindle_reboot(int cmd, int status)
 {
 	return (int)syscall_ret(syscall4(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,

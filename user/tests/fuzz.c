@@ -3,7 +3,7 @@
  * fuzz [COUNT] [SEED] - throw random system calls at the kernel.
  *
  * A child process makes COUNT (default 5000) calls, each a random pick
- * from the system calls of contract 2 with arguments drawn from a small
+ * from Spindle's system calls (the list in docs/user.md) with arguments drawn from a small
  * set of troublemakers: bad file descriptors, NULL, unmapped and kernel
  * addresses, a valid buffer full of random bytes (NUL-terminated, so
  * it doubles as a random path), huge and negative sizes.  The kernel

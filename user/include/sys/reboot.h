@@ -3,7 +3,7 @@
  * sys/reboot.h - reboot(169).  The system call takes two magic numbers
  * first, so that a stray call cannot power the machine off.
  *
- * Spindle extension (contract 7): with LINUX_REBOOT_CMD_POWER_OFF the
+ * Spindle extension (docs/user.md): with LINUX_REBOOT_CMD_POWER_OFF the
  * fourth argument is an exit status, which the kernel hands to QEMU's
  * isa-debug-exit so a test run reports success or failure.  Linux
  * ignores that argument for POWER_OFF, so the same call works there.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sys/stat.h - struct stat exactly as x86-64 Linux lays it out (144
- * bytes; contract 1), the S_IF* file types and mode bits.
+ * bytes, Linux's x86-64 layout), the S_IF* file types and mode bits.
  */
 #ifndef _SYS_STAT_H
 #define _SYS_STAT_H

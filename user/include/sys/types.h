@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sys/types.h - the integer types of the Linux x86-64 ABI (contract 1). */
+/* sys/types.h - the integer types of the Linux x86-64 ABI. */
 #ifndef _SYS_TYPES_H
 #define _SYS_TYPES_H
 
