@@ -216,7 +216,7 @@ struct file {
 	void *private_data;             /* the file system's or the driver's */
 };
 
-/* Per task (contract 4): the descriptor table and the cwd/root. */
+/* Per task: the descriptor table and the cwd/root. */
 struct files_struct {
 	spinlock_t file_lock;
 	int count;                      /* tasks sharing it (always 1 today) */
@@ -301,14 +301,14 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 			const struct file_operations *fop);
 struct file *get_file(struct file *f);
 void fput(struct file *f);
-/* Open by kernel path (contract 3): ERR_PTR(-errno) on failure. */
+/* Open by kernel path (exec, init): ERR_PTR(-errno) on failure. */
 struct file *filp_open(const char *kpath, int flags, umode_t mode);
 struct file *file_open_at(int dfd, const char *kpath, int flags, umode_t mode);
 struct file *dentry_open(const struct path *path, int flags);
 
 ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos);
 ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos);
-/* Kernel reads and writes into kernel buffers (contract 3). */
+/* Kernel reads and writes into kernel buffers (exec, the init script). */
 ssize_t kernel_read(struct file *f, void *buf, size_t count, loff_t *pos);
 ssize_t kernel_write(struct file *f, const void *buf, size_t count, loff_t *pos);
 loff_t vfs_llseek(struct file *f, loff_t offset, int whence);
@@ -321,7 +321,7 @@ int vfs_getattr(struct inode *inode, struct stat *st);
 int vfs_statfs(struct super_block *sb, struct statfs *buf);
 int vfs_iterate(struct file *f, struct dir_context *ctx);
 
-/* --- descriptors (fs/file.c), contract 4 --------------------------------- */
+/* --- descriptors (fs/file.c) ---------------------------------------------- */
 
 struct file *fget(unsigned int fd);     /* referenced, or NULL */
 int get_unused_fd_flags(unsigned int flags);
