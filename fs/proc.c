@@ -8,6 +8,7 @@
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
  *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = block-device cache
  *   /proc/mounts      one line per mount
+ *   /proc/kallsyms    the kernel's functions, "<address> T <name>" (Linux's)
  *   /proc/profile     the kernel profiler's counts, with profile= (binary,
  *                     Linux's layout for readprofile(8); a write resets)
  *   /proc/<pid>/stat  Linux's 52 fields; those Spindle does not track are 0
@@ -106,6 +107,14 @@ static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
 static const struct pseudo_file proc_meminfo = { .show = meminfo_show };
 static const struct pseudo_file proc_mounts = { .show = mounts_show, .size_hint = PROC_TEXT_BIG };
 
+static int kallsyms_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return ksym_show_all(buf, size);
+}
+
+static const struct pseudo_file proc_kallsyms = { .show = kallsyms_show, .size_hint = 256 * 1024 };
+
 static int profile_show(struct inode *inode, char *buf, size_t size)
 {
 	(void)inode;
@@ -133,6 +142,7 @@ static const struct proc_entry {
 	{ "vmstat", &proc_vmstat },
 	{ "meminfo", &proc_meminfo },
 	{ "mounts", &proc_mounts },
+	{ "kallsyms", &proc_kallsyms },
 };
 
 /* --- tasks --------------------------------------------------------------------- */

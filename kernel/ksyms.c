@@ -62,6 +62,16 @@ unsigned long ksym_address(const char *name)
 	return 0;
 }
 
+int ksym_show_all(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (u64 i = 0; i < ksyms_count && size - n > KSYM_LINE_MAX; i++)
+		n += scnprintf(buf + n, size - n, "%016llx T %s\n",
+			       (unsigned long long)ksyms_addrs[i], ksyms_names + ksyms_offsets[i]);
+	return (int)n;
+}
+
 static void print_frame(unsigned long addr)
 {
 	char sym[128];

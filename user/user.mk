@@ -25,7 +25,7 @@ INITRAMFS := $(BUILD)/initramfs.cpio
 
 USER_PROGS := init sh ls cat echo cp mkdir rm mount umount sync hexdump cmp \
 	sleep true false kill ps dd blkstat pattern bench blktrace elevator \
-	poweroff reboot
+	poweroff reboot readprofile
 USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \

@@ -19,6 +19,13 @@ const char *ksym_lookup(unsigned long addr, unsigned long *offset,
 			unsigned long *size);
 /* Format "name+0xoff/0xsize" (or the raw address) into buf. */
 int ksym_snprint(char *buf, size_t len, unsigned long addr);
+/*
+ * /proc/kallsyms: one line per function, "<address> T <name>", in address
+ * order (Linux's layout; every function is shown as T, the table does not
+ * keep which are static).  Returns the bytes written into buf.
+ */
+#define KSYM_LINE_MAX 160
+int ksym_show_all(char *buf, size_t size);
 /* The address of a named function, or 0. */
 unsigned long ksym_address(const char *name);
 
