@@ -42,7 +42,7 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
 	-fno-pie -fno-pic -fno-stack-protector -fcf-protection=none \
 	-fno-asynchronous-unwind-tables -mgeneral-regs-only \
-	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(U)/include \
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -I$(U)/include -Iinclude/uapi \
 	-MMD -MP
 USER_LDFLAGS := -static -nostdlib -no-pie -Wl,-T,$(U)/user.ld -Wl,--build-id=none \
 	-Wl,-z,noexecstack

@@ -1,54 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Error numbers, with Linux's (and POSIX's) values so that a student's
- * strerror() table and the user-space libc agree with the kernel.
- * Kernel functions return -ERRNO on failure.
+ * Error numbers: Linux's, from the one list user space shares
+ * (include/uapi/linux/errno.h).  Kernel functions return -ERRNO on
+ * failure.
  */
 #ifndef SPINDLE_ERRNO_H
 #define SPINDLE_ERRNO_H
 
-#define EPERM    1
-#define ENOENT   2
-#define ESRCH    3
-#define EINTR    4
-#define EIO      5
-#define ENXIO    6
-#define E2BIG    7
-#define ENOEXEC  8
-#define EBADF    9
-#define ECHILD  10
-#define EAGAIN  11
-#define ENOMEM  12
-#define EACCES  13
-#define EFAULT  14
-#define ENOTBLK 15
-#define EBUSY   16
-#define EEXIST  17
-#define EXDEV   18
-#define ENODEV  19
-#define ENOTDIR 20
-#define EISDIR  21
-#define EINVAL  22
-#define ENFILE  23
-#define EMFILE  24
-#define ENOTTY  25
-#define EFBIG   27
-#define ENOSPC  28
-#define ESPIPE  29
-#define EROFS   30
-#define EMLINK  31
-#define EPIPE   32
-#define EDOM    33
-#define ERANGE  34
-#define EDEADLK 35
-#define ENAMETOOLONG 36
-#define ENOSYS  38
-#define ENOTEMPTY 39
-#define ELOOP   40
-#define ENODATA 61
-#define ETIME   62
-#define EOVERFLOW 75
-#define EOPNOTSUPP 95
-#define ETIMEDOUT 110
+#include <uapi/linux/errno.h>
 
 #endif /* SPINDLE_ERRNO_H */

@@ -9,55 +9,8 @@
 
 extern int errno;
 
-#define EPERM            1
-#define ENOENT           2
-#define ESRCH            3
-#define EINTR            4
-#define EIO              5
-#define ENXIO            6
-#define E2BIG            7
-#define ENOEXEC          8
-#define EBADF            9
-#define ECHILD          10
-#define EAGAIN          11
-#define EWOULDBLOCK     EAGAIN
-#define ENOMEM          12
-#define EACCES          13
-#define EFAULT          14
-#define ENOTBLK         15
-#define EBUSY           16
-#define EEXIST          17
-#define EXDEV           18
-#define ENODEV          19
-#define ENOTDIR         20
-#define EISDIR          21
-#define EINVAL          22
-#define ENFILE          23
-#define EMFILE          24
-#define ENOTTY          25
-#define ETXTBSY         26
-#define EFBIG           27
-#define ENOSPC          28
-#define ESPIPE          29
-#define EROFS           30
-#define EMLINK          31
-#define EPIPE           32
-#define EDOM            33
-#define ERANGE          34
-#define EDEADLK         35
-#define ENAMETOOLONG    36
-#define ENOLCK          37
-#define ENOSYS          38
-#define ENOTEMPTY       39
-#define ELOOP           40
-#define ENODATA         61
-#define EOVERFLOW       75
-#define EILSEQ          84
-#define ENOTSUP         95
-#define EOPNOTSUPP      ENOTSUP
-#define ETIMEDOUT      110
-#define EREMOTEIO      121
-#define EDQUOT         122
-#define ECANCELED      125
+#include <linux/errno.h>          /* the numbers: include/uapi/linux/errno.h */
+
+#define ENOTSUP         EOPNOTSUPP      /* POSIX's name, as glibc */
 
 #endif

@@ -14,66 +14,8 @@
 
 #include <errno.h>
 
-/* Linux's x86-64 system-call numbers (arch/x86/entry/syscalls/syscall_64.tbl) */
-#define SYS_read            0
-#define SYS_write           1
-#define SYS_open            2
-#define SYS_close           3
-#define SYS_stat            4
-#define SYS_fstat           5
-#define SYS_lstat           6
-#define SYS_lseek           8
-#define SYS_mmap            9
-#define SYS_munmap         11
-#define SYS_brk            12
-#define SYS_rt_sigaction   13
-#define SYS_rt_sigprocmask 14
-#define SYS_rt_sigreturn   15
-#define SYS_ioctl          16
-#define SYS_pread64        17
-#define SYS_pwrite64       18
-#define SYS_pipe           22
-#define SYS_sched_yield    24
-#define SYS_dup            32
-#define SYS_dup2           33
-#define SYS_nanosleep      35
-#define SYS_getpid         39
-#define SYS_fork           57
-#define SYS_vfork          58
-#define SYS_execve         59
-#define SYS_exit           60
-#define SYS_wait4          61
-#define SYS_kill           62
-#define SYS_uname          63
-#define SYS_fsync          74
-#define SYS_fdatasync      75
-#define SYS_ftruncate      77
-#define SYS_getcwd         79
-#define SYS_chdir          80
-#define SYS_mkdir          83
-#define SYS_rmdir          84
-#define SYS_unlink         87
-#define SYS_mknod         133
-#define SYS_statfs        137
-#define SYS_fstatfs       138
-#define SYS_setpgid       109
-#define SYS_getppid       110
-#define SYS_getpgrp       111
-#define SYS_setsid        112
-#define SYS_sync          162
-#define SYS_mount         165
-#define SYS_umount2       166
-#define SYS_reboot        169
-#define SYS_io_setup      206
-#define SYS_io_destroy    207
-#define SYS_io_getevents  208
-#define SYS_io_submit     209
-#define SYS_io_cancel     210
-#define SYS_getdents64    217
-#define SYS_clock_gettime 228
-#define SYS_exit_group    231
-#define SYS_openat        257
-#define SYS_pipe2         293
+/* Linux's x86-64 system-call numbers: include/uapi/asm/unistd_64.h */
+#include <asm/unistd_64.h>
 
 static inline long __sc(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
 {

@@ -28,12 +28,12 @@ int errno;
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-	return syscall_ret(syscall3(SYS_read, fd, buf, n));
+	return syscall_ret(syscall3(__NR_read, fd, buf, n));
 }
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-	return syscall_ret(syscall3(SYS_write, fd, buf, n));
+	return syscall_ret(syscall3(__NR_write, fd, buf, n));
 }
 
 /* mode is read only when O_CREAT asks for it, as POSIX says */
@@ -48,7 +48,7 @@ int open(const char *path, int flags, ...)
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
 	}
-	return (int)syscall_ret(syscall3(SYS_open, path, flags, mode));
+	return (int)syscall_ret(syscall3(__NR_open, path, flags, mode));
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
@@ -62,7 +62,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
 	}
-	return (int)syscall_ret(syscall4(SYS_openat, dirfd, path, flags, mode));
+	return (int)syscall_ret(syscall4(__NR_openat, dirfd, path, flags, mode));
 }
 
 int creat(const char *path, mode_t mode)
@@ -72,27 +72,27 @@ int creat(const char *path, mode_t mode)
 
 int close(int fd)
 {
-	return (int)syscall_ret(syscall1(SYS_close, fd));
+	return (int)syscall_ret(syscall1(__NR_close, fd));
 }
 
 int stat(const char *path, struct stat *st)
 {
-	return (int)syscall_ret(syscall2(SYS_stat, path, st));
+	return (int)syscall_ret(syscall2(__NR_stat, path, st));
 }
 
 int fstat(int fd, struct stat *st)
 {
-	return (int)syscall_ret(syscall2(SYS_fstat, fd, st));
+	return (int)syscall_ret(syscall2(__NR_fstat, fd, st));
 }
 
 int lstat(const char *path, struct stat *st)
 {
-	return (int)syscall_ret(syscall2(SYS_lstat, path, st));
+	return (int)syscall_ret(syscall2(__NR_lstat, path, st));
 }
 
 off_t lseek(int fd, off_t off, int whence)
 {
-	return syscall_ret(syscall3(SYS_lseek, fd, off, whence));
+	return syscall_ret(syscall3(__NR_lseek, fd, off, whence));
 }
 
 int ioctl(int fd, unsigned long request, ...)
@@ -103,75 +103,75 @@ int ioctl(int fd, unsigned long request, ...)
 	va_start(ap, request);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	return (int)syscall_ret(syscall3(SYS_ioctl, fd, request, arg));
+	return (int)syscall_ret(syscall3(__NR_ioctl, fd, request, arg));
 }
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-	return syscall_ret(syscall4(SYS_pread64, fd, buf, n, off));
+	return syscall_ret(syscall4(__NR_pread64, fd, buf, n, off));
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-	return syscall_ret(syscall4(SYS_pwrite64, fd, buf, n, off));
+	return syscall_ret(syscall4(__NR_pwrite64, fd, buf, n, off));
 }
 
 int pipe(int fds[2])
 {
-	return (int)syscall_ret(syscall1(SYS_pipe, fds));
+	return (int)syscall_ret(syscall1(__NR_pipe, fds));
 }
 
 int pipe2(int fds[2], int flags)
 {
-	return (int)syscall_ret(syscall2(SYS_pipe2, fds, flags));
+	return (int)syscall_ret(syscall2(__NR_pipe2, fds, flags));
 }
 
 int dup(int fd)
 {
-	return (int)syscall_ret(syscall1(SYS_dup, fd));
+	return (int)syscall_ret(syscall1(__NR_dup, fd));
 }
 
 int dup2(int fd, int newfd)
 {
-	return (int)syscall_ret(syscall2(SYS_dup2, fd, newfd));
+	return (int)syscall_ret(syscall2(__NR_dup2, fd, newfd));
 }
 
 int fsync(int fd)
 {
-	return (int)syscall_ret(syscall1(SYS_fsync, fd));
+	return (int)syscall_ret(syscall1(__NR_fsync, fd));
 }
 
 int fdatasync(int fd)
 {
-	return (int)syscall_ret(syscall1(SYS_fdatasync, fd));
+	return (int)syscall_ret(syscall1(__NR_fdatasync, fd));
 }
 
 /* not among Spindle's first system calls: ENOSYS until the kernel has it */
 int ftruncate(int fd, off_t length)
 {
-	return (int)syscall_ret(syscall2(SYS_ftruncate, fd, length));
+	return (int)syscall_ret(syscall2(__NR_ftruncate, fd, length));
 }
 
 /* the raw call returns the length stored, NUL included; getcwd() is in unistd.c */
 long __getcwd(char *buf, size_t size)
 {
-	return syscall_ret(syscall2(SYS_getcwd, buf, size));
+	return syscall_ret(syscall2(__NR_getcwd, buf, size));
 }
 
 int chdir(const char *path)
 {
-	return (int)syscall_ret(syscall1(SYS_chdir, path));
+	return (int)syscall_ret(syscall1(__NR_chdir, path));
 }
 
 int mkdir(const char *path, mode_t mode)
 {
-	return (int)syscall_ret(syscall2(SYS_mkdir, path, mode));
+	return (int)syscall_ret(syscall2(__NR_mkdir, path, mode));
 }
 
 /* dev as Linux's new_encode_dev of major/minor (makedev in sys/stat.h) */
 int mknod(const char *path, mode_t mode, dev_t dev)
 {
-	return (int)syscall_ret(syscall3(SYS_mknod, path, mode, dev));
+	return (int)syscall_ret(syscall3(__NR_mknod, path, mode, dev));
 }
 
 int mkfifo(const char *path, mode_t mode)
@@ -181,38 +181,38 @@ int mkfifo(const char *path, mode_t mode)
 
 int statfs(const char *path, struct statfs *buf)
 {
-	return (int)syscall_ret(syscall2(SYS_statfs, path, buf));
+	return (int)syscall_ret(syscall2(__NR_statfs, path, buf));
 }
 
 int fstatfs(int fd, struct statfs *buf)
 {
-	return (int)syscall_ret(syscall2(SYS_fstatfs, fd, buf));
+	return (int)syscall_ret(syscall2(__NR_fstatfs, fd, buf));
 }
 
 int rmdir(const char *path)
 {
-	return (int)syscall_ret(syscall1(SYS_rmdir, path));
+	return (int)syscall_ret(syscall1(__NR_rmdir, path));
 }
 
 int unlink(const char *path)
 {
-	return (int)syscall_ret(syscall1(SYS_unlink, path));
+	return (int)syscall_ret(syscall1(__NR_unlink, path));
 }
 
 void sync(void)
 {
-	syscall0(SYS_sync);
+	syscall0(__NR_sync);
 }
 
 int mount(const char *source, const char *target, const char *fstype,
 	  unsigned long flags, const void *data)
 {
-	return (int)syscall_ret(syscall5(SYS_mount, source, target, fstype, flags, data));
+	return (int)syscall_ret(syscall5(__NR_mount, source, target, fstype, flags, data));
 }
 
 int umount2(const char *target, int flags)
 {
-	return (int)syscall_ret(syscall2(SYS_umount2, target, flags));
+	return (int)syscall_ret(syscall2(__NR_umount2, target, flags));
 }
 
 int umount(const char *target)
@@ -222,70 +222,70 @@ int umount(const char *target)
 
 int getdents64(int fd, void *buf, size_t n)
 {
-	return (int)syscall_ret(syscall3(SYS_getdents64, fd, buf, n));
+	return (int)syscall_ret(syscall3(__NR_getdents64, fd, buf, n));
 }
 
 /* --- processes and memory (the proc part implements these) --- */
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	return (void *)syscall_ret(syscall6(SYS_mmap, addr, len, prot, flags, fd, off));
+	return (void *)syscall_ret(syscall6(__NR_mmap, addr, len, prot, flags, fd, off));
 }
 
 int munmap(void *addr, size_t len)
 {
-	return (int)syscall_ret(syscall2(SYS_munmap, addr, len));
+	return (int)syscall_ret(syscall2(__NR_munmap, addr, len));
 }
 
 /* brk(12) returns the new break, or the old one when it refused */
 void *__brk(void *addr)
 {
-	return (void *)syscall1(SYS_brk, addr);
+	return (void *)syscall1(__NR_brk, addr);
 }
 
 int sched_yield(void)
 {
-	return (int)syscall_ret(syscall0(SYS_sched_yield));
+	return (int)syscall_ret(syscall0(__NR_sched_yield));
 }
 
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
-	return (int)syscall_ret(syscall2(SYS_nanosleep, req, rem));
+	return (int)syscall_ret(syscall2(__NR_nanosleep, req, rem));
 }
 
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	return (int)syscall_ret(syscall2(SYS_clock_gettime, clk, ts));
+	return (int)syscall_ret(syscall2(__NR_clock_gettime, clk, ts));
 }
 
 pid_t getpid(void)
 {
-	return (pid_t)syscall0(SYS_getpid);
+	return (pid_t)syscall0(__NR_getpid);
 }
 
 pid_t getppid(void)
 {
-	return (pid_t)syscall0(SYS_getppid);
+	return (pid_t)syscall0(__NR_getppid);
 }
 
 pid_t getpgrp(void)
 {
-	return (pid_t)syscall0(SYS_getpgrp);
+	return (pid_t)syscall0(__NR_getpgrp);
 }
 
 int setpgid(pid_t pid, pid_t pgid)
 {
-	return (int)syscall_ret(syscall2(SYS_setpgid, pid, pgid));
+	return (int)syscall_ret(syscall2(__NR_setpgid, pid, pgid));
 }
 
 pid_t setsid(void)
 {
-	return (pid_t)syscall_ret(syscall0(SYS_setsid));
+	return (pid_t)syscall_ret(syscall0(__NR_setsid));
 }
 
 pid_t fork(void)
 {
-	return (pid_t)syscall_ret(syscall0(SYS_fork));
+	return (pid_t)syscall_ret(syscall0(__NR_fork));
 }
 
 /* Spindle's vfork(58) is a fork; calling fork keeps the C semantics simple */
@@ -296,21 +296,21 @@ pid_t vfork(void)
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
-	return (int)syscall_ret(syscall3(SYS_execve, path, argv, envp));
+	return (int)syscall_ret(syscall3(__NR_execve, path, argv, envp));
 }
 
 /* exit_group(231): the whole process, which is what _exit(2) means */
 void _exit(int status)
 {
 	for (;;) {
-		syscall1(SYS_exit_group, status);
-		syscall1(SYS_exit, status);
+		syscall1(__NR_exit_group, status);
+		syscall1(__NR_exit, status);
 	}
 }
 
 pid_t wait4(pid_t pid, int *status, int options, void *rusage)
 {
-	return (pid_t)syscall_ret(syscall4(SYS_wait4, pid, status, options, rusage));
+	return (pid_t)syscall_ret(syscall4(__NR_wait4, pid, status, options, rusage));
 }
 
 pid_t waitpid(pid_t pid, int *status, int options)
@@ -325,17 +325,17 @@ pid_t wait(int *status)
 
 int kill(pid_t pid, int sig)
 {
-	return (int)syscall_ret(syscall2(SYS_kill, pid, sig));
+	return (int)syscall_ret(syscall2(__NR_kill, pid, sig));
 }
 
 int __rt_sigaction(int sig, const void *act, void *old)
 {
-	return (int)syscall_ret(syscall4(SYS_rt_sigaction, sig, act, old, 8));
+	return (int)syscall_ret(syscall4(__NR_rt_sigaction, sig, act, old, 8));
 }
 
 int sigprocmask(int how, const unsigned long *set, unsigned long *old)
 {
-	return (int)syscall_ret(syscall4(SYS_rt_sigprocmask, how, set, old, 8));
+	return (int)syscall_ret(syscall4(__NR_rt_sigprocmask, how, set, old, 8));
 }
 
 int reboot(int cmd)
@@ -346,7 +346,7 @@ int reboot(int cmd)
 /* on Spindle the fourth argument carries init's exit status (docs/user.md) */
 int spindle_reboot(int cmd, int status)
 {
-	return (int)syscall_ret(syscall4(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+	return (int)syscall_ret(syscall4(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
 					 (unsigned int)cmd, (long)status));
 }
 
@@ -371,26 +371,26 @@ long syscall(long nr, ...)
 
 int io_setup(unsigned int nr_events, aio_context_t *ctxp)
 {
-	return (int)syscall_ret(syscall2(SYS_io_setup, nr_events, ctxp));
+	return (int)syscall_ret(syscall2(__NR_io_setup, nr_events, ctxp));
 }
 
 int io_destroy(aio_context_t ctx)
 {
-	return (int)syscall_ret(syscall1(SYS_io_destroy, ctx));
+	return (int)syscall_ret(syscall1(__NR_io_destroy, ctx));
 }
 
 long io_submit(aio_context_t ctx, long nr, struct iocb **iocbpp)
 {
-	return syscall_ret(syscall3(SYS_io_submit, ctx, nr, iocbpp));
+	return syscall_ret(syscall3(__NR_io_submit, ctx, nr, iocbpp));
 }
 
 long io_getevents(aio_context_t ctx, long min_nr, long nr, struct io_event *events,
 		  struct timespec *timeout)
 {
-	return syscall_ret(syscall5(SYS_io_getevents, ctx, min_nr, nr, events, timeout));
+	return syscall_ret(syscall5(__NR_io_getevents, ctx, min_nr, nr, events, timeout));
 }
 
 int io_cancel(aio_context_t ctx, struct iocb *iocb, struct io_event *result)
 {
-	return (int)syscall_ret(syscall3(SYS_io_cancel, ctx, iocb, result));
+	return (int)syscall_ret(syscall3(__NR_io_cancel, ctx, iocb, result));
 }

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uapi/linux/fcntl.h - open(2)'s flags and the AT_ constants, with Linux's
+ * x86-64 values (octal, as Linux writes them): the one list the kernel
+ * (include/spindle/fcntl.h) and the C library (user/include/fcntl.h)
+ * both include, so that a program built for Spindle runs unchanged on
+ * Linux and the two sides cannot drift apart.
+ */
+#ifndef _UAPI_LINUX_FCNTL_H
+#define _UAPI_LINUX_FCNTL_H
+
+#define O_ACCMODE       00000003
+#define O_RDONLY        00000000
+#define O_WRONLY        00000001
+#define O_RDWR          00000002
+#define O_CREAT         00000100
+#define O_EXCL          00000200
+#define O_NOCTTY        00000400
+#define O_TRUNC         00001000
+#define O_APPEND        00002000
+#define O_NONBLOCK      00004000
+#define O_DSYNC         00010000
+#define O_DIRECT        00040000        /* no cache: aligned buffers, offsets, sizes */
+#define O_LARGEFILE     00100000
+#define O_DIRECTORY     00200000
+#define O_NOFOLLOW      00400000
+#define O_CLOEXEC       02000000
+#define __O_SYNC        04000000
+#define O_SYNC          (__O_SYNC | O_DSYNC)
+
+#define AT_FDCWD        -100            /* openat(): relative to the cwd */
+
+#endif /* _UAPI_LINUX_FCNTL_H */
