@@ -5,28 +5,8 @@
 
 #include <sys/types.h>
 
-#define SIGHUP    1
-#define SIGINT    2
-#define SIGQUIT   3
-#define SIGILL    4
-#define SIGTRAP   5
-#define SIGABRT   6
-#define SIGBUS    7
-#define SIGFPE    8
-#define SIGKILL   9
-#define SIGUSR1  10
-#define SIGSEGV  11
-#define SIGUSR2  12
-#define SIGPIPE  13
-#define SIGALRM  14
-#define SIGTERM  15
-#define SIGSTKFLT 16
-#define SIGCHLD  17
-#define SIGCONT  18
-#define SIGSTOP  19
-#define SIGTSTP  20
-#define SIGTTIN  21
-#define SIGTTOU  22
+#include <asm/signal.h>           /* numbers, SA_*, SIG_BLOCK: include/uapi/asm/signal.h */
+
 #define NSIG     65
 
 typedef void (*sighandler_t)(int);
@@ -35,18 +15,6 @@ typedef void (*sighandler_t)(int);
 #define SIG_ERR ((sighandler_t)-1)
 
 typedef unsigned long sigset_t;     /* the kernel's 64-signal mask */
-
-#define SA_NOCLDSTOP 0x00000001
-#define SA_SIGINFO   0x00000004
-#define SA_RESTORER  0x04000000
-#define SA_ONSTACK   0x08000000
-#define SA_RESTART   0x10000000
-#define SA_NODEFER   0x40000000
-#define SA_RESETHAND 0x80000000
-
-#define SIG_BLOCK    0
-#define SIG_UNBLOCK  1
-#define SIG_SETMASK  2
 
 struct sigaction {
 	sighandler_t sa_handler;
