@@ -81,12 +81,7 @@
 #define BCACHE_RAM_SHARE    16      /* ... and at most 1/16 of RAM */
 #define BCACHE_WB_BATCH     64      /* dirty pages per write-back pass without memory */
 
-/* BLK* ioctls: Linux's numbers (_IO(0x12, n), _IOR(0x12, 114, size_t)) */
-#define BLKRRPART       0x125f
-#define BLKGETSIZE      0x1260
-#define BLKFLSBUF       0x1261
-#define BLKSSZGET       0x1268
-#define BLKGETSIZE64    0x80081272
+#include <uapi/linux/fs.h>       /* the BLK* ioctls, Linux's numbers */
 
 struct bcache_page {
 	struct list_head hash;          /* on the device's bucket */

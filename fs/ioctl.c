@@ -7,8 +7,7 @@
 #include <spindle/sched.h>
 #include "internal.h"
 
-#define FIONCLEX        0x5450  /* clear close-on-exec */
-#define FIOCLEX         0x5451  /* set close-on-exec */
+#include <uapi/asm/ioctls.h>     /* FIOCLEX, FIONCLEX */
 
 long ksys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {

@@ -43,13 +43,7 @@
 #define TTY_EOF         (-1)    /* in cooked[]: ^D on an empty line */
 #define TTY_BREAK       (-2)    /* in cooked[]: end of a ^D-pushed line */
 
-#define TCGETS          0x5401
-#define TCSETS          0x5402
-#define TCSETSW         0x5403
-#define TCSETSF         0x5404
-#define TIOCGPGRP       0x540F
-#define TIOCSPGRP       0x5410
-#define TIOCGWINSZ      0x5413
+#include <uapi/asm/ioctls.h>     /* TCGETS ... TIOCGWINSZ: Linux's numbers */
 
 #define CTRL(c)         ((c) & 0x1f)
 

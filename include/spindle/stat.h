@@ -10,21 +10,7 @@
 #include <spindle/types.h>
 #include <spindle/compiler.h>
 
-#define S_IFMT   0170000
-#define S_IFSOCK 0140000
-#define S_IFLNK  0120000
-#define S_IFREG  0100000
-#define S_IFBLK  0060000
-#define S_IFDIR  0040000
-#define S_IFCHR  0020000
-#define S_IFIFO  0010000
-
-#define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)
-#define S_ISDIR(m)  (((m) & S_IFMT) == S_IFDIR)
-#define S_ISCHR(m)  (((m) & S_IFMT) == S_IFCHR)
-#define S_ISBLK(m)  (((m) & S_IFMT) == S_IFBLK)
-#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
-#define S_ISLNK(m)  (((m) & S_IFMT) == S_IFLNK)
+#include <uapi/linux/stat.h>     /* S_IF*, S_IS*: shared with user space */
 
 /* getdents64's d_type: the file type, S_IF* >> 12 */
 #define DT_UNKNOWN 0

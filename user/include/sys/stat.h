@@ -32,25 +32,7 @@ _Static_assert(sizeof(struct stat) == 144, "x86-64 Linux struct stat");
 #define st_mtime st_mtim.tv_sec
 #define st_ctime st_ctim.tv_sec
 
-#define S_IFMT   0170000
-#define S_IFSOCK 0140000
-#define S_IFLNK  0120000
-#define S_IFREG  0100000
-#define S_IFBLK  0060000
-#define S_IFDIR  0040000
-#define S_IFCHR  0020000
-#define S_IFIFO  0010000
-#define S_ISUID  04000
-#define S_ISGID  02000
-#define S_ISVTX  01000
-
-#define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)
-#define S_ISDIR(m)  (((m) & S_IFMT) == S_IFDIR)
-#define S_ISCHR(m)  (((m) & S_IFMT) == S_IFCHR)
-#define S_ISBLK(m)  (((m) & S_IFMT) == S_IFBLK)
-#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
-#define S_ISLNK(m)  (((m) & S_IFMT) == S_IFLNK)
-#define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
+#include <linux/stat.h>           /* S_IF*, S_IS*: include/uapi/linux/stat.h */
 
 /* major/minor as Linux's new_encode_dev packs them into dev_t */
 #define major(d) ((unsigned int)((((d) >> 32) & 0xfffff000) | (((d) >> 8) & 0xfff)))

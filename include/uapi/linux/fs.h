@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uapi/linux/fs.h - the block-device ioctls, Linux's numbers (its
+ * include/uapi/linux/fs.h: _IO(0x12, n), and _IOR(0x12, 114, size_t) for
+ * BLKGETSIZE64): the one list fs/block_dev.c and the C library
+ * (user/include/sys/ioctl.h) both include.
+ */
+#ifndef _UAPI_LINUX_FS_H
+#define _UAPI_LINUX_FS_H
+
+#define BLKRRPART       0x125f          /* re-read the partition table */
+#define BLKGETSIZE      0x1260          /* size in 512-byte sectors (unsigned long) */
+#define BLKFLSBUF       0x1261          /* write back and drop the device's cache */
+#define BLKSSZGET       0x1268          /* logical block size (int) */
+#define BLKGETSIZE64    0x80081272      /* size in bytes (u64) */
+
+#endif /* _UAPI_LINUX_FS_H */
