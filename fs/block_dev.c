@@ -72,6 +72,7 @@
 #include <spindle/ratelimit.h>
 #include <spindle/err.h>
 #include <spindle/aio.h>
+#include <uapi/linux/fs.h>
 #include "internal.h"
 #include "../block/blk.h"
 
@@ -80,8 +81,6 @@
 #define BCACHE_MIN_PAGES    256     /* a device's cache holds at least 1 MiB ... */
 #define BCACHE_RAM_SHARE    16      /* ... and at most 1/16 of RAM */
 #define BCACHE_WB_BATCH     64      /* dirty pages per write-back pass without memory */
-
-#include <uapi/linux/fs.h>       /* the BLK* ioctls, Linux's numbers */
 
 struct bcache_page {
 	struct list_head hash;          /* on the device's bucket */

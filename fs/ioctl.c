@@ -5,9 +5,8 @@
  */
 #include <spindle/fs.h>
 #include <spindle/sched.h>
+#include <uapi/asm/ioctls.h>
 #include "internal.h"
-
-#include <uapi/asm/ioctls.h>     /* FIOCLEX, FIONCLEX */
 
 long ksys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {

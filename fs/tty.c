@@ -35,6 +35,7 @@
 #include <spindle/uaccess.h>
 #include <spindle/init.h>
 #include <spindle/printk.h>
+#include <uapi/asm/ioctls.h>
 #include "internal.h"
 
 #define TTY_LINE_MAX    255     /* characters in one line being edited */
@@ -42,8 +43,6 @@
 #define TTY_FLIP        256     /* raw bytes from the interrupt handler */
 #define TTY_EOF         (-1)    /* in cooked[]: ^D on an empty line */
 #define TTY_BREAK       (-2)    /* in cooked[]: end of a ^D-pushed line */
-
-#include <uapi/asm/ioctls.h>     /* TCGETS ... TIOCGWINSZ: Linux's numbers */
 
 #define CTRL(c)         ((c) & 0x1f)
 

@@ -7,7 +7,7 @@
 #ifndef SPINDLE_FCNTL_H
 #define SPINDLE_FCNTL_H
 
-#include <uapi/linux/fcntl.h>    /* O_*, AT_FDCWD: shared with user space */
+#include <uapi/linux/fcntl.h> /* O_*, AT_FDCWD: shared with user space */
 
 #ifndef SEEK_SET                        /* the host's stdio.h has them too */
 #define SEEK_SET        0

@@ -19,7 +19,7 @@
 #include <spindle/types.h>
 #include <spindle/compiler.h>
 
-#include <uapi/asm/signal.h>    /* the numbers and flags, shared with user space */
+#include <uapi/asm/signal.h> /* the numbers and flags, shared with user space */
 
 #define _NSIG           64
 

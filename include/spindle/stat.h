@@ -10,7 +10,7 @@
 #include <spindle/types.h>
 #include <spindle/compiler.h>
 
-#include <uapi/linux/stat.h>     /* S_IF*, S_IS*: shared with user space */
+#include <uapi/linux/stat.h> /* S_IF*, S_IS*: shared with user space */
 
 /* getdents64's d_type: the file type, S_IF* >> 12 */
 #define DT_UNKNOWN 0

@@ -9,8 +9,8 @@
 
 extern int errno;
 
-#include <linux/errno.h>          /* the numbers: include/uapi/linux/errno.h */
+#include <linux/errno.h> /* the numbers: include/uapi/linux/errno.h */
 
-#define ENOTSUP         EOPNOTSUPP      /* POSIX's name, as glibc */
+#define ENOTSUP EOPNOTSUPP /* POSIX's name, as glibc */
 
 #endif

@@ -5,7 +5,7 @@
 
 #include <sys/types.h>
 
-#include <linux/fcntl.h>          /* the flags: include/uapi/linux/fcntl.h */
+#include <linux/fcntl.h> /* the flags: include/uapi/linux/fcntl.h */
 
 int open(const char *path, int flags, ...);
 int openat(int dirfd, const char *path, int flags, ...);

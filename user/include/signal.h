@@ -5,7 +5,7 @@
 
 #include <sys/types.h>
 
-#include <asm/signal.h>           /* numbers, SA_*, SIG_BLOCK: include/uapi/asm/signal.h */
+#include <asm/signal.h> /* numbers, SA_*, SIG_BLOCK: include/uapi/asm/signal.h */
 
 #define NSIG     65
 

@@ -3,8 +3,8 @@
 #ifndef _SYS_IOCTL_H
 #define _SYS_IOCTL_H
 
-#include <asm/ioctls.h>           /* TCGETS, TIOC*, FIOCLEX: include/uapi/asm/ioctls.h */
-#include <linux/fs.h>             /* BLK*: include/uapi/linux/fs.h */
+#include <asm/ioctls.h> /* TCGETS, TIOC*, FIOCLEX: include/uapi/asm/ioctls.h */
+#include <linux/fs.h>	/* BLK*: include/uapi/linux/fs.h */
 
 int ioctl(int fd, unsigned long request, ...);
 

@@ -32,7 +32,7 @@ _Static_assert(sizeof(struct stat) == 144, "x86-64 Linux struct stat");
 #define st_mtime st_mtim.tv_sec
 #define st_ctime st_ctim.tv_sec
 
-#include <linux/stat.h>           /* S_IF*, S_IS*: include/uapi/linux/stat.h */
+#include <linux/stat.h> /* S_IF*, S_IS*: include/uapi/linux/stat.h */
 
 /* major/minor as Linux's new_encode_dev packs them into dev_t */
 #define major(d) ((unsigned int)((((d) >> 32) & 0xfffff000) | (((d) >> 8) & 0xfff)))
