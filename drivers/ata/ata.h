@@ -91,8 +91,7 @@ _Static_assert(sizeof(struct ata_prd) == 8, "a PRD entry is 8 bytes");
  */
 int ata_build_prd_table(struct request *rq, struct ata_prd *prd, unsigned int max);
 
-/* For the ata ktests: is ide.dma on, and the disk's controller channel irq. */
-bool ide_disk_uses_dma(const char *name);
+/* For the ata ktests: the disk's controller channel irq. */
 int ide_disk_irq(const char *name);
 
 #endif /* DRIVERS_ATA_ATA_H */

@@ -963,8 +963,14 @@ static int ide_register_disk(struct ide_device *d)
 	d->tag_set.nr_requests = IDE_NR_REQUESTS;
 	d->tag_set.driver_data = d;
 	q = blk_mq_init_queue(&d->tag_set);
-	if (!q)
+	disk = alloc_disk(IDE_MINORS);
+	if (!q || !disk) {
+		/* nothing registered yet: give both back (the queue would
+		 * stay on the timeout scan otherwise), as ahci_add_disk does */
+		blk_mq_destroy_queue(q);
+		kfree(disk);
 		return -ENOMEM;
+	}
 	d->q = q;
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
 	/*
@@ -984,9 +990,6 @@ static int ide_register_disk(struct ide_device *d)
 	blk_queue_write_cache(q, d->ata.wcache, false); /* FUA: emulated above */
 	blk_queue_rq_timeout(q, ide_timeout_s * HZ);
 
-	disk = alloc_disk(IDE_MINORS);
-	if (!disk)
-		return -ENOMEM;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "%s", d->name);
 	disk->major = d->chan->index ? IDE_MAJOR_SECONDARY : IDE_MAJOR_PRIMARY;
 	disk->first_minor = (int)d->unit * IDE_MINORS;
@@ -995,8 +998,13 @@ static int ide_register_disk(struct ide_device *d)
 	set_capacity(disk, d->ata.n_sectors);
 	d->disk = disk;
 	err = add_disk(disk);
-	if (err)
+	if (err) {
 		pr_err("%s: add_disk failed (%d)\n", d->name, err);
+		put_disk(disk);
+		blk_mq_destroy_queue(q);
+		d->disk = NULL;
+		d->q = NULL;
+	}
 	return err;
 }
 
@@ -1083,8 +1091,10 @@ static void ide_start_channel(struct ide_channel *c)
 	(void)ide_read(c, ATA_REG_STATUS);
 	ide_devctl(c, 0);                       /* nIEN clear: the device may interrupt */
 	for (unsigned int u = 0; u < 2; u++)
-		if (c->devs[u] && ide_register_disk(c->devs[u]))
+		if (c->devs[u] && ide_register_disk(c->devs[u])) {
+			kfree(c->devs[u]);      /* its queue and disk are gone too */
 			c->devs[u] = NULL;
+		}
 }
 
 static int ide_init_controller(struct pci_dev *pdev)
@@ -1170,13 +1180,6 @@ static struct ide_device *ide_find(const char *name)
 				return d;
 		}
 	return NULL;
-}
-
-bool ide_disk_uses_dma(const char *name)
-{
-	struct ide_device *d = ide_find(name);
-
-	return d && d->dma;
 }
 
 int ide_disk_irq(const char *name)
