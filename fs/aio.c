@@ -420,24 +420,24 @@ static long aio_read_events(struct kioctx *ctx, struct io_event __user *events, 
 	return ret;
 }
 
-/* A user's timeout as jiffies to sleep: never early, so one tick more
- * than the time rounded up (the current tick is partly gone). */
-static long timespec_to_timeout(const struct __kernel_timespec *ts)
+/* Nanoseconds still to wait as jiffies to sleep: one tick more than the
+ * time rounded up (the current tick is partly gone). */
+static long ns_to_timeout(u64 ns)
 {
 	u64 ns_per_tick = NSEC_PER_SEC / HZ;
-	u64 ticks;
 
-	if ((u64)ts->tv_sec >= (u64)MAX_SCHEDULE_TIMEOUT / 2 / HZ)
+	if (ns / NSEC_PER_SEC >= (u64)MAX_SCHEDULE_TIMEOUT / 2 / HZ)
 		return MAX_SCHEDULE_TIMEOUT;
-	ticks = (u64)ts->tv_sec * HZ + DIV_ROUND_UP((u64)ts->tv_nsec, ns_per_tick);
-	return (long)ticks + 1;
+	return (long)DIV_ROUND_UP(ns, ns_per_tick) + 1;
 }
 
 long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
 		      struct io_event __user *events, struct __kernel_timespec __user *timeout)
 {
 	struct kioctx *ctx = lookup_ioctx(ctx_id);
-	long left = MAX_SCHEDULE_TIMEOUT, got = 0;
+	long got = 0;
+	bool poll = false;
+	u64 deadline = 0;               /* ktime; 0: no timeout */
 	struct __kernel_timespec ts;
 
 	if (!ctx || min_nr < 0 || nr < 0 || min_nr > nr)
@@ -447,23 +447,37 @@ long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
 			return -EFAULT;
 		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long long)NSEC_PER_SEC)
 			return -EINVAL;
-		left = ts.tv_sec || ts.tv_nsec ? timespec_to_timeout(&ts) : 0;
+		poll = !ts.tv_sec && !ts.tv_nsec;
+		if (!poll && (u64)ts.tv_sec < (u64)MAX_SCHEDULE_TIMEOUT / 2 / HZ)
+			deadline = ktime_get_ns() + (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 	}
 	/*
 	 * Reap what is there; while fewer than min_nr, sleep until more
 	 * come, the time is up, or a signal arrives.  {0, 0} never sleeps.
+	 * The time is up by the clock the caller reads (ktime, which is
+	 * CLOCK_MONOTONIC), not by counting ticks: a tick can be accounted a
+	 * little before its time (time.c), and io_getevents must never
+	 * return before its timeout -- so a wait that ends early sleeps again
+	 * for the rest.
 	 */
 	for (;;) {
-		long n = aio_read_events(ctx, events + got, nr - got);
+		long n = aio_read_events(ctx, events + got, nr - got), left = MAX_SCHEDULE_TIMEOUT;
 
 		if (n < 0)
 			return got ? got : n;
 		got += n;
-		if (got >= min_nr || got == nr || !left)
+		if (got >= min_nr || got == nr || poll)
 			break;
+		if (deadline) {
+			u64 now = ktime_get_ns();
+
+			if (now >= deadline)
+				break;
+			left = ns_to_timeout(deadline - now);
+		}
 		if (signal_pending(current))
 			return got ? got : -EINTR;
-		left = wait_event_interruptible_timeout(ctx->wait,
+		wait_event_interruptible_timeout(ctx->wait,
 				READ_ONCE(ctx->nr_done) || signal_pending(current), left);
 	}
 	return got;
