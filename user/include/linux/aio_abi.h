@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * linux/aio_abi.h - the asynchronous I/O system calls' structures, laid
- * out as Linux's include/uapi/linux/aio_abi.h on x86-64 (the kernel's
- * copy is include/spindle/aio.h), and Spindle's libc wrappers for the
+ * linux/aio_abi.h - the asynchronous I/O system calls' structures (the
+ * next linux/aio_abi.h on the include path, include/uapi/linux/aio_abi.h,
+ * which the kernel includes too), and Spindle's libc wrappers for the
  * calls (user/lib/syscalls.c): the raw system calls of io_setup(2) and
  * friends -- the kernel's arguments, errors as -1 and errno -- not
  * libaio's io_context_t functions, which return -errno.
@@ -17,46 +17,8 @@
 #include <stdint.h>
 #include <time.h>
 
-typedef unsigned long aio_context_t;
-
-enum {
-	IOCB_CMD_PREAD = 0,
-	IOCB_CMD_PWRITE = 1,
-	IOCB_CMD_FSYNC = 2,
-	IOCB_CMD_FDSYNC = 3,
-	IOCB_CMD_POLL = 5,
-	IOCB_CMD_NOOP = 6,
-	IOCB_CMD_PREADV = 7,
-	IOCB_CMD_PWRITEV = 8,
-};
-
-#define IOCB_FLAG_RESFD         (1 << 0)
-#define IOCB_FLAG_IOPRIO        (1 << 1)
-
-struct io_event {
-	uint64_t data;          /* the iocb's aio_data */
-	uint64_t obj;           /* the address of the iocb */
-	int64_t res;            /* bytes done, or -errno */
-	int64_t res2;
-};
-
-struct iocb {
-	uint64_t aio_data;
-	uint32_t aio_key;       /* set to 0 by the kernel */
-	uint32_t aio_rw_flags;
-	uint16_t aio_lio_opcode;
-	int16_t aio_reqprio;
-	uint32_t aio_fildes;
-	uint64_t aio_buf;
-	uint64_t aio_nbytes;
-	int64_t aio_offset;
-	uint64_t aio_reserved2;
-	uint32_t aio_flags;
-	uint32_t aio_resfd;
-};
-
-_Static_assert(sizeof(struct iocb) == 64, "Linux's struct iocb");
-_Static_assert(sizeof(struct io_event) == 32, "Linux's struct io_event");
+/* the structures, shared with the kernel: include/uapi/linux/aio_abi.h */
+#include_next <linux/aio_abi.h>
 
 /* system calls 206..210 */
 int io_setup(unsigned int nr_events, aio_context_t *ctxp);
