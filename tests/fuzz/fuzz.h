@@ -22,7 +22,6 @@
 #include <spindle/types.h>
 #include <spindle/string.h>
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 #define FUZZ_ASSERT(cond) do { \

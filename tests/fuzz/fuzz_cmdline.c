@@ -86,14 +86,6 @@ static size_t plain_append(char *out, size_t len, const char *s, size_t n)
 	return len;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	host_printk_quiet = true;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	const char *grub = (const char *)data, *file;

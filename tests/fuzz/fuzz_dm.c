@@ -85,14 +85,6 @@ static void parse_table(struct dm_device_entry *de)
 		FUZZ_ASSERT(lines >= 1);        /* a table is never empty */
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	host_printk_quiet = true;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	size_t len = strnlen((const char *)data, size);

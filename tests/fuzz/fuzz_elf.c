@@ -82,14 +82,6 @@ static void check_accepted(const u8 *data, size_t size, const Elf64_Ehdr *eh,
 	FUZZ_ASSERT(entry_in_code);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	host_printk_quiet = true;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static Elf64_Phdr ph[ELF_MAX_PHNUM];

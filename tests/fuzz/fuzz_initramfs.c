@@ -133,14 +133,6 @@ static bool has_trailer(const u8 *data, size_t size)
 	return false;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	host_printk_quiet = true;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	unsigned int n, skipped = 0;

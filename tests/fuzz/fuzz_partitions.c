@@ -104,14 +104,6 @@ static void check_result(const struct parsed_partitions *s, int ret)
 	FUZZ_ASSERT(ret == present);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	host_printk_quiet = true;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	/* About 3.5 KiB, as partition.c allocates it: static, not on the stack. */

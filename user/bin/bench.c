@@ -54,6 +54,7 @@
 #include <sys/wait.h>
 #include <sys/ioctl.h>
 #include <linux/aio_abi.h>
+#include <pattern.h>
 
 #define MAX_QD        256
 #define MAX_BS        (1u << 20)
@@ -75,15 +76,6 @@ struct result {
 	uint64_t ios, lat_sum, start, end, samples;
 	int64_t error;                  /* errno of the first failure, or 0 */
 };
-
-static uint64_t splitmix64(uint64_t x)
-{
-	uint64_t z = x + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 static uint64_t now_ns(void)
 {

@@ -24,18 +24,10 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <pattern.h>
 
 #define CHUNK (256 * 1024)      /* bytes per read or write */
 #define SECTOR 512
-
-static uint64_t splitmix64(uint64_t x)
-{
-	uint64_t z = x + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 /* the kernel's memparse: a number with an optional K, M, G or T (binary) */
 static int parse_size(const char *s, uint64_t *out)

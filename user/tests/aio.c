@@ -58,6 +58,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <linux/aio_abi.h>
+#include <pattern.h>
 #include "hostile.h"
 
 #define QD              32
@@ -74,15 +75,6 @@ static const char *dev_name, *slow_name;
 static int no_data, spindle;
 static unsigned char wbuf[QD * WR_BS] __attribute__((aligned(4096)));
 static unsigned char rbuf[QD * WR_BS] __attribute__((aligned(4096)));
-
-static uint64_t splitmix64(uint64_t x)
-{
-	uint64_t z = x + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 /* The pattern's bytes for device bytes [dev_off, dev_off + len), into p
  * (lib/pattern.c's rule: word i of the device is splitmix64(seed + i)). */
@@ -531,24 +523,6 @@ static void t_destroy(void)
 	close(fd);
 }
 
-/* MemFree from /proc/meminfo, in KiB; -1 if it cannot be read. */
-static long mem_free_kb(void)
-{
-	char text[2048], *s;
-	int fd = open("/proc/meminfo", O_RDONLY);
-	long n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
-	s = strstr(text, "MemFree:");
-	return s ? strtol(s + 8, NULL, 10) : -1;
-}
-
 /* A child that leaves with 16 reads in flight; its exit status, or -1. */
 static int exit_one(void)
 {
@@ -574,26 +548,6 @@ static int exit_one(void)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The state letter of /proc/<pid>/stat ('R', 'S', 'D', ...), or 0. */
-static char task_state(pid_t pid)
-{
-	char path[64], text[512], *close_paren;
-	int fd;
-	long n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	text[n] = '\0';
-	close_paren = strrchr(text, ')');
-	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
 }
 
 /*

@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <pattern.h>
 #include "hostile.h"
 
 #define SEED            9
@@ -44,25 +45,6 @@
 static const char *dev_name, *slow_name;
 static unsigned char buf[BIG + 8192] __attribute__((aligned(4096)));
 static unsigned char back[BIG + 8192] __attribute__((aligned(4096)));
-
-static uint64_t splitmix64(uint64_t x)
-{
-	uint64_t z = x + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* The pattern's bytes for device bytes [dev_off, dev_off + len), into p. */
-static void fill_pattern(unsigned char *p, uint64_t dev_off, size_t len)
-{
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = splitmix64(SEED + (dev_off + i) / 8);
-
-		memcpy(p + i, &w, 8);
-	}
-}
 
 static int open_dev(const char *name, int flags)
 {
@@ -85,7 +67,7 @@ static void t_offsets(void)
 			unsigned int boff = (4096 - off) % 4096;
 			long n;
 
-			fill_pattern(buf + off, at, len);
+			pattern_fill(buf + off, at, len, SEED);
 			n = pwrite(fd, buf + off, len, at);
 			CHECK_MSG(n == (long)len, "pwrite of %zu bytes from offset %u: %ld", len, off, n);
 			memset(back, 0xa5, sizeof(back));
@@ -113,7 +95,7 @@ static void t_hole(void)
 	CHECK(p != MAP_FAILED);
 	if (fd < 0 || p == MAP_FAILED)
 		return;
-	fill_pattern(p + 512, HOLE_AT, 3 * 4096);
+	pattern_fill(p + 512, HOLE_AT, 3 * 4096, SEED);
 	CHECK(munmap(p + 2 * 4096, 4096) == 0);
 	n = pwrite(fd, p + 512, 3 * 4096, HOLE_AT);
 	CHECK_MSG(n == 2 * 4096 - 512, "write across the hole: %ld, not the %d bytes before it",
@@ -122,49 +104,11 @@ static void t_hole(void)
 	memset(p, 0, 2 * 4096);
 	n = pread(fd, p + 512, 3 * 4096, HOLE_AT);
 	CHECK_MSG(n == 2 * 4096 - 512, "read across the hole: %ld", n);
-	fill_pattern(back, HOLE_AT, 2 * 4096 - 512);
+	pattern_fill(back, HOLE_AT, 2 * 4096 - 512, SEED);
 	CHECK_MSG(!memcmp(p + 512, back, 2 * 4096 - 512), "what was read back is not what was written");
 	CHECK_ERR(pread(fd, p + 2 * 4096 + 512, 4096, HOLE_AT), EFAULT);
 	munmap(p, 4 * 4096);
 	close(fd);
-}
-
-/* MemFree from /proc/meminfo, in KiB; -1 if it cannot be read. */
-static long mem_free_kb(void)
-{
-	char text[2048], *s;
-	int fd = open("/proc/meminfo", O_RDONLY);
-	long n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
-	s = strstr(text, "MemFree:");
-	return s ? strtol(s + 8, NULL, 10) : -1;
-}
-
-/* The state letter of /proc/<pid>/stat ('R', 'S', 'D', ...), or 0. */
-static char task_state(pid_t pid)
-{
-	char path[64], text[512], *close_paren;
-	int fd;
-	long n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	text[n] = '\0';
-	close_paren = strrchr(text, ')');
-	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
 }
 
 /* One child, killed in the middle of its direct read of the slow disk. */

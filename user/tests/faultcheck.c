@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <unistd.h>
+#include <pattern.h>
 
 #define SEED        11
 #define CHUNK       (64 * 1024)
@@ -36,24 +37,6 @@ static unsigned char buf[CHUNK] __attribute__((aligned(4096)));
 static unsigned char want[CHUNK];
 static char why[200];
 
-static uint64_t splitmix64(uint64_t x)
-{
-	uint64_t z = x + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static void fill_pattern(unsigned char *p, uint64_t off, size_t len)
-{
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = splitmix64(SEED + (off + i) / 8);
-
-		memcpy(p + i, &w, 8);
-	}
-}
-
 static int is_fault_errno(int e)
 {
 	return e == EIO || e == ENOSPC;
@@ -62,7 +45,7 @@ static int is_fault_errno(int e)
 /* One chunk's write: 0, or the errno. */
 static int write_chunk(int fd, int c)
 {
-	fill_pattern(buf, (uint64_t)c * CHUNK, CHUNK);
+	pattern_fill(buf, (uint64_t)c * CHUNK, CHUNK, SEED);
 	return pwrite(fd, buf, CHUNK, (off_t)c * CHUNK) == CHUNK ? 0 : (errno ? errno : EIO);
 }
 
@@ -72,7 +55,7 @@ static int read_chunk(int fd, int c)
 	memset(buf, 0, CHUNK);
 	if (pread(fd, buf, CHUNK, (off_t)c * CHUNK) != CHUNK)
 		return errno ? errno : EIO;
-	fill_pattern(want, (uint64_t)c * CHUNK, CHUNK);
+	pattern_fill(want, (uint64_t)c * CHUNK, CHUNK, SEED);
 	return memcmp(buf, want, CHUNK) ? -1 : 0;
 }
 

@@ -8,14 +8,19 @@
  * prints one TEST line per case in the layout of user/tests/syscalls.c,
  * then "<N> passed, <M> failed".  A case is `static void t_name(void)`
  * using CHECK(), CHECK_MSG() and CHECK_ERR(); main() runs the table
- * through hostile_run().
+ * through hostile_run().  mem_free_kb() and task_state() read /proc for
+ * the cases that count memory or wait for a task to sleep.
  */
 #ifndef HOSTILE_H
 #define HOSTILE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/types.h>
 
 static const char *hostile_suite;
 static const char *hostile_case;
@@ -57,6 +62,46 @@ struct hostile_case {
 	const char *name;
 	void (*fn)(void);
 };
+
+/* MemFree from /proc/meminfo, in KiB; -1 if it cannot be read.  (A
+ * static buffer: some callers run with little memory to spare.) */
+static inline long mem_free_kb(void)
+{
+	static char text[2048];
+	int fd = open("/proc/meminfo", O_RDONLY);
+	long n;
+	char *s;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	s = strstr(text, "MemFree:");
+	return s ? strtol(s + 8, NULL, 10) : -1;
+}
+
+/* The state letter of /proc/<pid>/stat ('R', 'S', 'D', ...), or 0. */
+static inline char task_state(pid_t pid)
+{
+	char path[64], text[512], *close_paren;
+	int fd;
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	close_paren = strrchr(text, ')');
+	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
 
 /* Run every case (or only the one named `only`); returns main's status. */
 static inline int hostile_run(const char *suite, const struct hostile_case *c, int n,

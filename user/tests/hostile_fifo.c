@@ -21,23 +21,6 @@
 #define NODE            "/tmp/hostile_fifo.n"
 #define ROUNDS          64
 
-/* MemFree in KiB, or -1. */
-static long mem_free_kb(void)
-{
-	static char buf[2048];
-	int fd = open("/proc/meminfo", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	char *p;
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strstr(buf, "MemFree:");
-	return p ? strtol(p + 8, NULL, 10) : -1;
-}
-
 /* One FIFO's whole life; 0 if every step worked. */
 static int fifo_life(void)
 {

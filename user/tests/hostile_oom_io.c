@@ -42,6 +42,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/ioctl.h>
+#include <pattern.h>
 
 #ifndef BLKRRPART
 #define BLKRRPART 0x125f
@@ -90,15 +91,6 @@ static void report(const char *name, int ok, const char *why)
 		printf("TEST hostile_oom_io.%s FAIL: %s\n", name, why);
 		failed++;
 	}
-}
-
-static uint64_t splitmix64(uint64_t x)
-{
-	uint64_t z = x + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
 }
 
 /* Touch the stack now: a page fault for it later, with no memory, kills us. */

@@ -26,21 +26,13 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <unistd.h>
+#include <pattern.h>
 
 #define SEED    21
 #define BLOCK   (64 * 1024)
 #define GROUP   2
 
 static unsigned char buf[BLOCK] __attribute__((aligned(4096)));
-
-static uint64_t splitmix64(uint64_t x)
-{
-	uint64_t z = x + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 int main(int argc, char **argv)
 {
@@ -61,11 +53,7 @@ int main(int argc, char **argv)
 	printf("POWERCUT start\n");
 	fflush(stdout);
 	for (long i = 0; i < blocks; i++) {
-		for (size_t k = 0; k < BLOCK; k += 8) {
-			uint64_t w = splitmix64(SEED + ((uint64_t)i * BLOCK + k) / 8);
-
-			memcpy(buf + k, &w, 8);
-		}
+		pattern_fill(buf, (uint64_t)i * BLOCK, BLOCK, SEED);
 		printf("POWERCUT writing %ld\n", i);
 		fflush(stdout);
 		if (pwrite(fd, buf, BLOCK, (off_t)i * BLOCK) != BLOCK) {
