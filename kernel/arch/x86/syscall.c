@@ -122,6 +122,7 @@ SYSCALL0(getppid)
 SYSCALL0(getpgrp)
 SYSCALL0(setsid)
 SYSCALL0(sync)
+SYSCALL1(syncfs, int)
 SYSCALL5(mount, U(char), U(char), U(char), unsigned long, U(void))
 SYSCALL2(umount2, U(char), int)
 SYSCALL4(reboot, int, int, unsigned int, U(void))
@@ -155,7 +156,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(rmdir), SYSCALL_ENTRY(unlink), SYSCALL_ENTRY(mknod),
 	SYSCALL_ENTRY(statfs), SYSCALL_ENTRY(fstatfs), SYSCALL_ENTRY(setpgid),
 	SYSCALL_ENTRY(getppid), SYSCALL_ENTRY(getpgrp), SYSCALL_ENTRY(setsid),
-	SYSCALL_ENTRY(sync), SYSCALL_ENTRY(mount), SYSCALL_ENTRY(umount2),
+	SYSCALL_ENTRY(sync), SYSCALL_ENTRY(syncfs), SYSCALL_ENTRY(mount), SYSCALL_ENTRY(umount2),
 	SYSCALL_ENTRY(reboot), SYSCALL_ENTRY(getdents64),
 	SYSCALL_ENTRY(clock_gettime), SYSCALL_ENTRY(exit_group),
 	SYSCALL_ENTRY(openat), SYSCALL_ENTRY(pipe2),
