@@ -745,13 +745,14 @@ ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos
 		put_page(page);
 		*pos += copied;
 		done += copied;
+		/* a file grows (a device's limit is its size: it does not) */
+		if (*pos > mapping->host->i_size)
+			mapping->host->i_size = *pos;
 		if (copied < n) {
 			err = -EFAULT;
 			break;
 		}
 		balance_dirty_pages_ratelimited(mapping);
 	}
-	if (mapping->host && *pos > mapping->host->i_size && limit == MAX_LFS_FILESIZE)
-		mapping->host->i_size = *pos;   /* a file grows; a device does not */
 	return done ? done : err;
 }
