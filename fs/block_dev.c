@@ -80,8 +80,8 @@
 /* A block device's inode and who has it open. */
 struct bdev_inode {
 	struct block_device *bdev;
-	struct inode *inode;            /* bdev->bd_inode */
-	struct list_head list;          /* on all_bdevs */
+	struct inode *inode;   /* bdev->bd_inode */
+	struct list_head list; /* on all_bdevs */
 	int openers;
 };
 
@@ -90,7 +90,7 @@ struct bdev_inode {
 
 static LIST_HEAD(all_bdevs);
 static DEFINE_MUTEX(bdev_lock);
-static struct super_block blockdev_superblock = { .s_magic = 0x62646576 };  /* "bdev" */
+static struct super_block blockdev_superblock = { .s_magic = 0x62646576 }; /* "bdev" */
 
 /* --- the device's geometry ------------------------------------------------- */
 
@@ -249,8 +249,8 @@ static void blkdev_invalidate_range(struct block_device *bdev, loff_t pos, size_
 					(pos + len - 1) >> PAGE_SHIFT);
 	if (kept)
 		printk_ratelimited(KERN_WARNING "%s: direct write at byte %lld: %lu cached page(s) dirtied "
-				   "by a buffered write meanwhile were kept, not invalidated "
-				   "(possible data corruption from mixing buffered and direct I/O)\n",
+						"by a buffered write meanwhile were kept, not invalidated "
+						"(possible data corruption from mixing buffered and direct I/O)\n",
 				   bdev->bd_name, (long long)pos, kept);
 }
 
@@ -432,7 +432,7 @@ static loff_t blkdev_llseek(struct file *f, loff_t offset, int whence)
 	case SEEK_END: base = bdev_size(bdev); break;
 	default: return -EINVAL;
 	}
-	return vfs_setpos(f, base, offset, bdev_size(bdev));    /* not past the end */
+	return vfs_setpos(f, base, offset, bdev_size(bdev)); /* not past the end */
 }
 
 /*
@@ -445,7 +445,7 @@ static int blkdev_fsync(struct file *f, int datasync)
 {
 	int err;
 
-	(void)datasync;                 /* a device has no metadata of its own */
+	(void)datasync; /* a device has no metadata of its own */
 	err = file_write_and_wait_range(f, 0, MAX_LFS_FILESIZE);
 	if (err)
 		return err;
@@ -663,7 +663,7 @@ static int blkdev_release(struct inode *inode, struct file *f)
 	/* under the lock throughout: BLKRRPART may not free the inode until
 	 * its last opener has written it back */
 	mutex_lock(&bdev_lock);
-	if (--bi->openers == 0)         /* the last close writes back */
+	if (--bi->openers == 0) /* the last close writes back */
 		blkdev_writeback(bi->bdev);
 	mutex_unlock(&bdev_lock);
 	return 0;

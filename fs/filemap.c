@@ -361,37 +361,42 @@ int file_check_and_advance_wb_err(struct file *f)
 
 int file_write_and_wait_range(struct file *f, loff_t start, loff_t end)
 {
-	int err = filemap_write_and_wait_range(f->f_mapping, start, end);
-	int err2 = file_check_and_advance_wb_err(f);
-
-	/* this write-back's own error was recorded in wb_err too: report
-	 * it through the errseq, so it is reported once, not twice */
-	(void)err;
-	return err2;
+	/* this write-back's own errors went to wb_err too: the errseq
+	 * reports them, once, with whatever the flusher met before */
+	filemap_write_and_wait_range(f->f_mapping, start, end);
+	return file_check_and_advance_wb_err(f);
 }
 
 /* --- dropping pages ------------------------------------------------------- */
 
+#define DROP_BATCH      64      /* pages taken per walk of i_pages */
+
 /*
- * Take the first page of mapping at or past `from` (up to `to`),
- * referenced, or NULL.  Restarting from the list head after every sleep
- * is quadratic in the worst case, and simple; these walks are rare
- * (truncate, BLKFLSBUF, direct I/O's invalidation).
+ * Up to DROP_BATCH pages of mapping with index in [from, to], referenced,
+ * into batch; only clean ones that are not under write-back when
+ * clean_only.  One walk of the mapping's list per batch: these walks are
+ * rare (truncation, BLKFLSBUF, direct I/O's invalidation).
  */
-static struct page *next_page_in(struct address_space *mapping, pgoff_t from, pgoff_t to)
+static unsigned int pages_in_range(struct address_space *mapping, pgoff_t from, pgoff_t to,
+				   bool clean_only, struct page **batch)
 {
-	struct page *page, *found = NULL;
 	unsigned long flags;
+	struct page *page;
+	unsigned int n = 0;
 
 	spin_lock_irqsave(&page_cache_lock, flags);
-	list_for_each_entry(page, &mapping->i_pages, i_list)
-		if (page->index >= from && page->index <= to &&
-		    (!found || page->index < found->index))
-			found = page;
-	if (found)
-		get_page(found);
+	list_for_each_entry(page, &mapping->i_pages, i_list) {
+		if (page->index < from || page->index > to)
+			continue;
+		if (clean_only && (page->flags & (PG_dirty | PG_writeback)))
+			continue;
+		get_page(page);
+		batch[n++] = page;
+		if (n == DROP_BATCH)
+			break;
+	}
 	spin_unlock_irqrestore(&page_cache_lock, flags);
-	return found;
+	return n;
 }
 
 static void delete_from_page_cache(struct page *page)
@@ -407,38 +412,47 @@ static void delete_from_page_cache(struct page *page)
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 {
 	pgoff_t from = (pgoff_t)((lstart + PAGE_SIZE - 1) >> PAGE_SHIFT);
-	struct page *page;
+	struct page *batch[DROP_BATCH];
+	unsigned int n;
 
-	while ((page = next_page_in(mapping, from, ~(pgoff_t)0))) {
-		lock_page(page);
-		wait_on_page_writeback(page);
-		if (page->mapping == mapping)
-			delete_from_page_cache(page);
-		unlock_page(page);
-		put_page(page);
+	while ((n = pages_in_range(mapping, from, ~(pgoff_t)0, false, batch)) != 0) {
+		for (unsigned int i = 0; i < n; i++) {
+			struct page *page = batch[i];
+
+			lock_page(page);
+			wait_on_page_writeback(page);
+			if (page->mapping == mapping)
+				delete_from_page_cache(page);
+			unlock_page(page);
+			put_page(page);
+		}
 	}
 }
 
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
 {
-	unsigned long kept = 0;
-	pgoff_t next = start;
-	struct page *page;
+	struct page *batch[DROP_BATCH], *page;
+	unsigned long flags, kept = 0;
+	unsigned int n;
 
-	while (next <= end && (page = next_page_in(mapping, next, end))) {
-		next = page->index + 1;
-		lock_page(page);
-		if (page->mapping == mapping) {
-			if (PageDirty(page) || PageWriteback(page))
-				kept++;
-			else
+	while ((n = pages_in_range(mapping, start, end, true, batch)) != 0) {
+		for (unsigned int i = 0; i < n; i++) {
+			page = batch[i];
+			lock_page(page);
+			/* dirtied again since the walk: it stays (counted below) */
+			if (page->mapping == mapping && !PageDirty(page) && !PageWriteback(page))
 				delete_from_page_cache(page);
+			unlock_page(page);
+			put_page(page);
 		}
-		unlock_page(page);
-		put_page(page);
-		if (!next)
-			break;                  /* index ~0 done */
+		if (n < DROP_BATCH)
+			break;
 	}
+	spin_lock_irqsave(&page_cache_lock, flags);
+	list_for_each_entry(page, &mapping->i_pages, i_list)
+		if (page->index >= start && page->index <= end)
+			kept++;
+	spin_unlock_irqrestore(&page_cache_lock, flags);
 	return kept;
 }
 
@@ -514,6 +528,20 @@ bool ra_next_window(struct file_ra_state *ra, pgoff_t index, unsigned long req,
 	return false;
 }
 
+/* Hand a run of new locked pages to the mapping's reads; drop our refs. */
+static void ra_submit(struct file *f, struct address_space *mapping, struct page **run,
+		      unsigned int *n)
+{
+	if (*n && mapping->a_ops->readpages)
+		mapping->a_ops->readpages(mapping, run, *n);
+	else
+		for (unsigned int k = 0; k < *n; k++)
+			mapping->a_ops->readpage(f, run[k]);
+	for (unsigned int k = 0; k < *n; k++)
+		put_page(run[k]);
+	*n = 0;
+}
+
 /*
  * Read [index, index + nr) into the cache: the pages not cached yet, in
  * runs handed to readpages (or readpage), all under one plug so that the
@@ -533,9 +561,10 @@ static void page_cache_ra(struct file *f, struct address_space *mapping, pgoff_t
 	for (pgoff_t i = index; i < index + nr && i < end_index; i++) {
 		struct page *page = find_get_page(mapping, i);
 
-		if (page) {
+		if (page) {                     /* cached: it ends the run */
 			put_page(page);
-			goto submit;            /* a cached page ends the run */
+			ra_submit(f, mapping, run, &n);
+			continue;
 		}
 		/* no I/O to find memory: readahead is a hint */
 		page = alloc_page(GFP_NOIO | __GFP_ZERO);
@@ -544,32 +573,17 @@ static void page_cache_ra(struct file *f, struct address_space *mapping, pgoff_t
 		page->flags |= PG_locked;
 		if (add_to_page_cache_lru(page, mapping, i)) {
 			page->flags &= ~PG_locked;
-			put_page(page);
-			goto submit;
+			put_page(page);         /* someone else's now */
+			ra_submit(f, mapping, run, &n);
+			continue;
 		}
 		if (i == mark)
 			SetPageReadahead(page);
 		run[n++] = page;
-		if (n < RA_CHUNK)
-			continue;
-submit:
-		if (n && mapping->a_ops->readpages) {
-			mapping->a_ops->readpages(mapping, run, n);
-		} else {
-			for (unsigned int k = 0; k < n; k++)
-				mapping->a_ops->readpage(f, run[k]);
-		}
-		for (unsigned int k = 0; k < n; k++)
-			put_page(run[k]);
-		n = 0;
+		if (n == RA_CHUNK)
+			ra_submit(f, mapping, run, &n);
 	}
-	if (n && mapping->a_ops->readpages)
-		mapping->a_ops->readpages(mapping, run, n);
-	else
-		for (unsigned int k = 0; k < n; k++)
-			mapping->a_ops->readpage(f, run[k]);
-	for (unsigned int k = 0; k < n; k++)
-		put_page(run[k]);
+	ra_submit(f, mapping, run, &n);
 	blk_finish_plug(&plug);
 }
 

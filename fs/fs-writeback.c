@@ -14,16 +14,20 @@
  * The flusher's loop, once per wake-up:
  *
  *     now = clock
- *     for each mapping on b_dirty, oldest first:
+ *     for each mapping on b_dirty, once (the head goes to the tail):
  *         if its first dirty page is older than dirty_expire_centisecs
  *            or background writeback is wanted (dirty > background limit):
- *             write it back, a batch of up to 4 MiB at a time, and wait
+ *             write back a batch of up to 4 MiB (one plug) and wait
  *     sleep dirty_writeback_centisecs (or until woken)
+ *
+ * A mapping still dirty after its batch waits for the next pass, behind
+ * the others: one big writer does not starve the disk's other files.
  *
  * Locking: the bdi list is under bdi_lock (a mutex: creating a bdi
  * starts a thread); b_dirty and the mappings' dirty state are under
- * page_cache_lock.  A mapping being written keeps its place on b_dirty
- * until its last dirty page is taken.
+ * page_cache_lock.  A mapping stays on b_dirty while it has a dirty page,
+ * even while it is being written, so sync(2) always finds it; the pass
+ * holds its inode (igrab) so that it cannot be freed underneath.
  */
 #include <spindle/writeback.h>
 #include <spindle/pagemap.h>

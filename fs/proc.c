@@ -6,7 +6,11 @@
  *   /proc/partitions  /proc/diskstats   formatted by the block layer
  *                                       (blk_show_partitions/diskstats)
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
- *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = block-device cache
+ *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = the page cache,
+ *                     Dirty, Writeback (include/spindle/pagemap.h)
+ *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
+ *                     dirty_expire_centisecs, dirty_writeback_centisecs
+ *                     (read and written, include/spindle/writeback.h)
  *   /proc/mounts      one line per mount
  *   /proc/kallsyms    the kernel's functions, "<address> T <name>" (Linux's)
  *   /proc/profile     the kernel profiler's counts, with profile= (binary,
@@ -285,7 +289,9 @@ static struct inode *proc_pid_dir(struct super_block *sb, int pid)
 /* --- /proc/sys/vm: the write-back knobs (include/spindle/writeback.h) ---------- */
 
 static const char *const vm_knobs[] = {
-	"dirty_background_ratio", "dirty_expire_centisecs", "dirty_ratio",
+	"dirty_background_ratio",
+	"dirty_expire_centisecs",
+	"dirty_ratio",
 	"dirty_writeback_centisecs",
 };
 
@@ -437,13 +443,13 @@ static int next_pid(loff_t from)
 }
 
 /*
- * ".", "..", the fixed files, "self", then one directory per live pid in
+ * ".", "..", the fixed files, "sys", "self", then one directory per live pid in
  * pid order.  A pid's position is PROC_PID_POS + pid (Linux's
  * TGID_OFFSET), not its index in the task list: a task that exits
  * between two getdents calls then shifts nothing, and a listing taken
  * in pieces skips no living process.
  */
-#define PROC_PID_POS    (3 + (loff_t)ARRAY_SIZE(proc_root_files))
+#define PROC_PID_POS (4 + (loff_t)ARRAY_SIZE(proc_root_files))
 
 static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 {
@@ -457,7 +463,9 @@ static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 		if (!dir_emit(ctx, name, strlen(name), 10 + ctx->pos, DT_REG))
 			return 0;
 	}
-	if (ctx->pos - 2 == nfixed && !dir_emit(ctx, "self", 4, 9, DT_DIR))
+	if (ctx->pos - 2 == nfixed && !dir_emit(ctx, "sys", 3, 8, DT_DIR))
+		return 0;
+	if (ctx->pos - 2 == nfixed + 1 && !dir_emit(ctx, "self", 4, 9, DT_DIR))
 		return 0;
 	for (;;) {
 		char name[16];

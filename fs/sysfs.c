@@ -275,10 +275,13 @@ static const struct sysfs_entry part_entries[] = {
 	{ "inflight", 0444, &attr_inflight },
 };
 static const struct sysfs_entry queue_entries[] = {
-	{ "scheduler", 0644, &attr_scheduler }, { "nr_requests", 0444, &attr_nr_requests },
+	{ "scheduler", 0644, &attr_scheduler },
+	{ "nr_requests", 0444, &attr_nr_requests },
 	{ "max_sectors_kb", 0444, &attr_max_sectors_kb },
-	{ "logical_block_size", 0444, &attr_logical_block_size }, { "iosched", 0555, NULL },
-	{ "tags_peak", 0644, &attr_tags_peak }, { "read_ahead_kb", 0644, &attr_read_ahead_kb },
+	{ "logical_block_size", 0444, &attr_logical_block_size },
+	{ "iosched", 0555, NULL },
+	{ "tags_peak", 0644, &attr_tags_peak },
+	{ "read_ahead_kb", 0644, &attr_read_ahead_kb },
 };
 
 /* --- directories ------------------------------------------------------------------ */

@@ -8,6 +8,12 @@
 #include <spindle/errseq.h>
 #include <spindle/errno.h>
 
+/* The error an errseq_t holds, as -errno. */
+static int errseq_errno(errseq_t e)
+{
+	return -(int)(e & ERRSEQ_ERRNO);
+}
+
 static errseq_t errseq_load(errseq_t *eseq)
 {
 	return __atomic_load_n(eseq, __ATOMIC_ACQUIRE);
@@ -45,7 +51,7 @@ int errseq_check(errseq_t *eseq, errseq_t since)
 
 	if ((cur | ERRSEQ_SEEN) == (since | ERRSEQ_SEEN))
 		return 0;
-	return -(int)(cur & ERRSEQ_ERRNO);
+	return errseq_errno(cur);
 }
 
 int errseq_check_and_advance(errseq_t *eseq, errseq_t *since)
@@ -66,5 +72,5 @@ int errseq_check_and_advance(errseq_t *eseq, errseq_t *since)
 		return 0;
 	}
 	*since = new;
-	return -(int)(new & ERRSEQ_ERRNO);
+	return errseq_errno(new);
 }

@@ -121,7 +121,10 @@ static inline void mapping_set_error(struct address_space *mapping, int err)
  *   WB_SYNC_NONE   up to nr_to_write pages, dirtied before older_than_ns
  *                  when that is set (the flusher's expiry)
  */
-enum writeback_sync_modes { WB_SYNC_NONE, WB_SYNC_ALL };
+enum writeback_sync_modes {
+	WB_SYNC_NONE,
+	WB_SYNC_ALL,
+};
 struct writeback_control {
 	enum writeback_sync_modes sync_mode;
 	long nr_to_write;               /* pages left to write; decremented */

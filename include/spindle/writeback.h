@@ -55,10 +55,11 @@ void bdi_put_disk(struct gendisk *disk);
 void __mark_mapping_dirty(struct address_space *mapping);
 
 /*
- * One pass of the flusher over bdi at time now_ns: write the mappings
- * expired by then (all of them if `all`), a batch at a time, each under
- * one plug, waiting for each.  Returns pages written.  The thread calls
- * it; so do the host tests, with their own clock.  May sleep.
+ * One pass of the flusher over bdi at time now_ns: a batch (4 MiB, one
+ * plug) of each mapping expired by then -- of every one if `all`, or
+ * while dirty memory is over the background limit -- waiting for each.
+ * Returns pages written.  The thread calls it; so do the host tests,
+ * with their own clock.  May sleep.
  */
 unsigned long wb_do_writeback(struct backing_dev_info *bdi, u64 now_ns, bool all);
 /* Wake every flusher now (background writeback; sync). */
