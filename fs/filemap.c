@@ -528,18 +528,21 @@ bool ra_next_window(struct file_ra_state *ra, pgoff_t index, unsigned long req,
 	return false;
 }
 
-/* Hand a run of new locked pages to the mapping's reads; drop our refs. */
-static void ra_submit(struct file *f, struct address_space *mapping, struct page **run,
-		      unsigned int *n)
+/* Hand a run of n new locked pages to the mapping's reads and drop our
+ * references (the reads unlock them); returns 0, the new run length. */
+static unsigned int ra_submit(struct file *f, struct address_space *mapping, struct page **run,
+			      unsigned int n)
 {
-	if (*n && mapping->a_ops->readpages)
-		mapping->a_ops->readpages(mapping, run, *n);
+	if (!n)
+		return 0;
+	if (mapping->a_ops->readpages)
+		mapping->a_ops->readpages(mapping, run, n);
 	else
-		for (unsigned int k = 0; k < *n; k++)
+		for (unsigned int k = 0; k < n; k++)
 			mapping->a_ops->readpage(f, run[k]);
-	for (unsigned int k = 0; k < *n; k++)
+	for (unsigned int k = 0; k < n; k++)
 		put_page(run[k]);
-	*n = 0;
+	return 0;
 }
 
 /*
@@ -553,7 +556,7 @@ static void page_cache_ra(struct file *f, struct address_space *mapping, pgoff_t
 {
 	struct inode *inode = mapping->host;
 	pgoff_t end_index = (pgoff_t)((inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT);
-	struct page *run[RA_CHUNK];
+	struct page *run[RA_CHUNK] = { NULL };
 	unsigned int n = 0;
 	struct blk_plug plug;
 
@@ -563,7 +566,7 @@ static void page_cache_ra(struct file *f, struct address_space *mapping, pgoff_t
 
 		if (page) {                     /* cached: it ends the run */
 			put_page(page);
-			ra_submit(f, mapping, run, &n);
+			n = ra_submit(f, mapping, run, n);
 			continue;
 		}
 		/* no I/O to find memory: readahead is a hint */
@@ -574,16 +577,16 @@ static void page_cache_ra(struct file *f, struct address_space *mapping, pgoff_t
 		if (add_to_page_cache_lru(page, mapping, i)) {
 			page->flags &= ~PG_locked;
 			put_page(page);         /* someone else's now */
-			ra_submit(f, mapping, run, &n);
+			n = ra_submit(f, mapping, run, n);
 			continue;
 		}
 		if (i == mark)
 			SetPageReadahead(page);
 		run[n++] = page;
 		if (n == RA_CHUNK)
-			ra_submit(f, mapping, run, &n);
+			n = ra_submit(f, mapping, run, n);
 	}
-	ra_submit(f, mapping, run, &n);
+	ra_submit(f, mapping, run, n);
 	blk_finish_plug(&plug);
 }
 
