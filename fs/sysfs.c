@@ -17,6 +17,8 @@
  *   /sys/block/<disk>/queue/scheduler      "[mq-deadline] none cscan"; write
  *                                          a name to switch (elevator_switch)
  *   /sys/block/<disk>/queue/nr_requests, max_sectors_kb, logical_block_size
+ *   /sys/block/<disk>/queue/read_ahead_kb  readahead's limit (the disk's bdi);
+ *                                          read and written
  *   /sys/block/<disk>/queue/iosched/<tunable>   the elevator's own, read and
  *                                          written through elv_attr_show/store
  *
