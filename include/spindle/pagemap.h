@@ -38,8 +38,9 @@
  *     task that then writes it.  Reclaim takes clean pages only.
  *   - page_cache_lock (a spinlock, irq-safe) guards the hash, every
  *     mapping's lists and counters; never sleep or allocate under it.
- *   - may sleep: everything except the Page* tests, set_page_dirty and
- *     try_to_free_pages.
+ *   - may sleep: everything except the Page* tests, find_get_page,
+ *     trylock_page, unlock_page, set_page_dirty, end_page_writeback and
+ *     try_to_free_pages (these are safe in bio completion).
  */
 #ifndef SPINDLE_PAGEMAP_H
 #define SPINDLE_PAGEMAP_H
