@@ -4,17 +4,20 @@
  * and written like files.  This is where a user's read() or write() meets
  * the block layer: below this file there are only bios.
  *
- * Two ways down:
+ * Each block device has an inode of its own (bdev->bd_inode, made on its
+ * first open), whatever device node opened it, and so one page cache
+ * (fs/filemap.c): page index = offset / 4096, one 4 KiB block per page,
+ * the identity get_block.  Two ways down:
  *
- *   buffered (the default): through a cache of pages per block device,
- *     keyed by page index (offset / 4096).  A read copies from cached
- *     pages, reading the missing ones first -- up to BCACHE_RA_PAGES in
- *     one bio, a small readahead; a write copies into cached pages (read
- *     first if only part of a page is written) and marks them dirty.
- *     Dirty pages go to the disk ("write-back") on fsync/fdatasync, sync,
- *     BLKFLSBUF, the close of the last opener, and when the device's cache
- *     is full.  Write-back sends the dirty runs as bios under a plug, so
- *     the request layer can merge them, and waits for all of them.
+ *   buffered (the default): through that page cache.  A read copies from
+ *     cached pages, reading the missing ones with readahead (fs/filemap.c:
+ *     a sequential reader's window grows from 128 KiB to read_ahead_kb);
+ *     a write copies into cached pages (read first if only part of a page
+ *     is written) and marks them dirty.  Dirty pages go to the disk
+ *     ("write-back", fs/mpage.c: sorted, under one plug) when the disk's
+ *     flusher thread finds them older than dirty_expire_centisecs, when
+ *     dirty memory passes the limits (fs/fs-writeback.c), and on fsync/
+ *     fdatasync, sync, syncfs, BLKFLSBUF and the close of the last opener.
  *
  *   O_DIRECT: no cache, and no copy.  Buffer address, length and file
  *     offset must be multiples of the logical block size (EINVAL
@@ -32,34 +35,33 @@
  *     and reading sda can show old data until write-back.
  *
  * Reads at or past the end return 0 (a read across it is short); writes
- * at or past it fail with ENOSPC.  fsync writes back and then sends an
- * empty REQ_OP_WRITE|REQ_PREFLUSH bio: the device's volatile write cache
- * is flushed too.  Each partition has its own cache (as Linux): writing
- * sda1 and reading the same bytes through sda can see stale data until
- * sda1's cache is written back.
+ * at or past it fail with ENOSPC.  fsync waits for the write-back of
+ * every dirty page, then sends an empty REQ_OP_WRITE|REQ_PREFLUSH bio so
+ * that the device's volatile write cache is flushed too, and returns the
+ * first write-back error since this file last asked (errseq.h: each open
+ * file sees an error once).
  *
  * When memory runs out (docs/block.md, "When memory runs out"): bios
  * come from fs_bio_set's reserves and wait, never fail; write-back that
- * cannot allocate its sorted list goes in batches from the stack, so
- * fsync still writes; a cache page that cannot be allocated is taken from
- * the cache's own clean pages, and only with none is a buffered read or
- * write -ENOMEM; O_DIRECT needs no memory but its bios.  Every cache
- * page starts zeroed, so a buffered read of a device that fills nothing
- * (null_blk) shows zeros, never old kernel memory.
+ * cannot allocate its sorted batch goes in small batches from the stack,
+ * so fsync still writes; the page allocator takes clean cached pages
+ * back (try_to_free_pages, least recently used first), and only with
+ * none is a buffered read or write -ENOMEM; O_DIRECT needs no memory but
+ * its bios.  Every cache page starts zeroed, so a buffered read of a
+ * device that fills nothing (null_blk) shows zeros, never old memory.
  *
  * O_EXCL claims the device (bd_holder): a second exclusive open, of it,
  * of its whole disk or of one of its partitions, fails with EBUSY while
  * the first is open -- and so does one of a disk device-mapper uses as a
  * leg (drivers/md/dm.c claims its legs the same way).
  *
- * Locking: a device's cache is under its mutex, held across the I/O of
- * buffered reads, writes and write-back (simple: one device's buffered
- * readers and writers take turns).  Direct I/O takes it only around its
- * cache work (write-back before, invalidation after), never across its
- * own I/O, so direct readers and writers run in parallel.  The list of
- * caches is under bcache_list_lock, taken first.
+ * Locking: the page cache has its own (pagemap.h).  bdev_lock (a mutex)
+ * guards the list of bdev inodes, their openers and the holders; BLKRRPART
+ * frees partitions' inodes under it.
  */
 #include <spindle/fs.h>
+#include <spindle/pagemap.h>
+#include <spindle/writeback.h>
 #include <spindle/blkdev.h>
 #include <spindle/bio.h>
 #include <spindle/blk_plug.h>
@@ -68,7 +70,6 @@
 #include <spindle/printk.h>
 #include <spindle/completion.h>
 #include <spindle/uaccess.h>
-#include <spindle/sort.h>
 #include <spindle/ratelimit.h>
 #include <spindle/err.h>
 #include <spindle/aio.h>
@@ -76,32 +77,20 @@
 #include "internal.h"
 #include "../block/blk.h"
 
-#define BCACHE_HASH         256     /* buckets per device */
-#define BCACHE_RA_PAGES     32      /* pages read in one bio on a miss: 128 KiB */
-#define BCACHE_MIN_PAGES    256     /* a device's cache holds at least 1 MiB ... */
-#define BCACHE_RAM_SHARE    16      /* ... and at most 1/16 of RAM */
-#define BCACHE_WB_BATCH     64      /* dirty pages per write-back pass without memory */
-
-struct bcache_page {
-	struct list_head hash;          /* on the device's bucket */
-	struct list_head lru;           /* on the device's LRU, oldest first */
-	pgoff_t index;
-	struct page *page;
-	bool dirty;
-};
-
-struct bdev_cache {
+/* A block device's inode and who has it open. */
+struct bdev_inode {
 	struct block_device *bdev;
-	struct list_head list;          /* on bcache_list */
-	struct mutex lock;
-	struct list_head hash[BCACHE_HASH];
-	struct list_head lru;
-	unsigned long nr_pages, nr_dirty;
+	struct inode *inode;   /* bdev->bd_inode */
+	struct list_head list; /* on all_bdevs */
 	int openers;
 };
 
-static LIST_HEAD(bcache_list);
-static DEFINE_MUTEX(bcache_list_lock);
+/* The block device an open device file reads and writes. */
+#define I_BDEV(f) (((struct bdev_inode *)(f)->private_data)->bdev)
+
+static LIST_HEAD(all_bdevs);
+static DEFINE_MUTEX(bdev_lock);
+static struct super_block blockdev_superblock = { .s_magic = 0x62646576 }; /* "bdev" */
 
 /* --- the device's geometry ------------------------------------------------- */
 
@@ -117,252 +106,57 @@ static unsigned int bdev_logical_block_size(struct block_device *bdev)
 	return q && q->limits.logical_block_size ? q->limits.logical_block_size : 512;
 }
 
-/* Bytes of page `index` that lie on the device (the last may be partial). */
-static unsigned int bcache_page_bytes(struct block_device *bdev, pgoff_t index)
-{
-	loff_t start = (loff_t)index << PAGE_SHIFT, size = bdev_size(bdev);
+/* --- the page cache's view of a device: a_ops with the identity map ------- */
 
-	if (start >= size)
-		return 0;
-	return size - start >= (loff_t)PAGE_SIZE ? PAGE_SIZE : (unsigned int)(size - start);
+static int blkdev_get_block(struct inode *inode, sector_t iblock, sector_t *sector, bool create)
+{
+	(void)create;
+	*sector = iblock << (inode->i_mapping->i_blkbits - SECTOR_SHIFT);
+	return 0;
 }
 
-static unsigned long bcache_max_pages(void)
+static int blkdev_readpage(struct file *f, struct page *page)
 {
-	unsigned long n = totalram_pages() / BCACHE_RAM_SHARE;
-
-	return n < BCACHE_MIN_PAGES ? BCACHE_MIN_PAGES : n;
+	(void)f;
+	return mpage_readpage(page, blkdev_get_block);
 }
 
-/* --- the cache: find, add, drop ------------------------------------------- */
-
-static struct bcache_page *bcache_find(struct bdev_cache *c, pgoff_t index)
+static int blkdev_readpages(struct address_space *mapping, struct page **pages, unsigned int nr)
 {
-	struct bcache_page *bp;
-
-	list_for_each_entry(bp, &c->hash[index % BCACHE_HASH], hash)
-		if (bp->index == index) {
-			list_move_tail(&bp->lru, &c->lru);      /* recently used */
-			return bp;
-		}
-	return NULL;
+	return mpage_readpages(mapping, pages, nr, blkdev_get_block);
 }
 
-static void bcache_insert(struct bdev_cache *c, struct bcache_page *bp)
+static int blkdev_writepages(struct address_space *mapping, struct writeback_control *wbc)
 {
-	list_add(&bp->hash, &c->hash[bp->index % BCACHE_HASH]);
-	list_add_tail(&bp->lru, &c->lru);
-	c->nr_pages++;
+	return mpage_writepages(mapping, wbc, blkdev_get_block);
 }
 
-static void bcache_drop(struct bdev_cache *c, struct bcache_page *bp)
-{
-	list_del(&bp->hash);
-	list_del(&bp->lru);
-	if (bp->dirty)
-		c->nr_dirty--;
-	c->nr_pages--;
-	__free_page(bp->page);
-	kfree(bp);
-}
-
-/*
- * No memory for a new page: take this cache's least recently used clean
- * page out of the cache and hand it back zeroed, for index -- what
- * reclaim would have done to it.  NULL if every page is dirty.  c->lock held.
- */
-static struct bcache_page *bcache_reclaim_one(struct bdev_cache *c, pgoff_t index)
-{
-	struct bcache_page *bp;
-
-	list_for_each_entry(bp, &c->lru, lru) {
-		if (bp->dirty)
-			continue;
-		list_del(&bp->hash);
-		list_del(&bp->lru);
-		c->nr_pages--;
-		memset(page_address(bp->page), 0, PAGE_SIZE);
-		bp->index = index;
-		return bp;
-	}
-	return NULL;
-}
-
-/*
- * A zeroed page for index, not yet in the cache: a read that fails or a
- * device that fills nothing leaves zeros, never old memory.  When memory
- * is gone, one of the cache's own clean pages; else NULL (-ENOMEM).
- */
-static struct bcache_page *bcache_alloc(struct bdev_cache *c, pgoff_t index)
-{
-	struct bcache_page *bp = kzalloc(sizeof(*bp), GFP_KERNEL);
-
-	if (!bp)
-		return bcache_reclaim_one(c, index);
-	bp->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!bp->page) {
-		kfree(bp);
-		return bcache_reclaim_one(c, index);
-	}
-	bp->index = index;
-	return bp;
-}
-
-/* --- write-back ------------------------------------------------------------- */
-
-/* Counts the bios of one write-back; the last completion wakes the writer. */
-struct bcache_wb {
-	spinlock_t lock;
-	int pending;
-	int error;
-	struct completion done;
+static const struct address_space_operations def_blk_aops = {
+	.readpage = blkdev_readpage,
+	.readpages = blkdev_readpages,
+	.writepages = blkdev_writepages,
 };
 
-static void bcache_wb_end_io(struct bio *bio)
-{
-	struct bcache_wb *wb = bio->bi_private;
-	unsigned long flags;
-
-	spin_lock_irqsave(&wb->lock, flags);
-	if (bio->bi_status && !wb->error)
-		wb->error = blk_status_to_errno(bio->bi_status);
-	if (--wb->pending == 0)
-		complete(&wb->done);
-	spin_unlock_irqrestore(&wb->lock, flags);
-	bio_put(bio);
-}
-
-static int bp_index_cmp(const void *a, const void *b)
-{
-	pgoff_t x = (*(struct bcache_page *const *)a)->index;
-	pgoff_t y = (*(struct bcache_page *const *)b)->index;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * Send [first, first + n) of the sorted dirty pages, which are
- * consecutive on the device, as one bio.
+ * Write back every dirty page of the device and wait: the error of this
+ * write-back (it is in the mapping's errseq too, for fsync), said in the
+ * log, since a caller like close cannot return it.
  */
-static void bcache_submit_run(struct bdev_cache *c, struct bcache_page **run,
-			      unsigned int n, struct bcache_wb *wb)
+static int blkdev_writeback(struct block_device *bdev)
 {
-	struct bio *bio = bio_alloc(GFP_NOIO, n);
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	errseq_t before = READ_ONCE(mapping->wb_err);
+	int err;
 
-	bio_set_dev(bio, c->bdev);
-	bio->bi_iter.bi_sector = (sector_t)run[0]->index << (PAGE_SHIFT - SECTOR_SHIFT);
-	bio->bi_opf = REQ_OP_WRITE;
-	bio->bi_end_io = bcache_wb_end_io;
-	bio->bi_private = wb;
-	for (unsigned int i = 0; i < n; i++)
-		bio_add_page(bio, run[i]->page, bcache_page_bytes(c->bdev, run[i]->index), 0);
-	spin_lock_irq(&wb->lock);
-	wb->pending++;
-	spin_unlock_irq(&wb->lock);
-	submit_bio(bio);
-}
-
-/*
- * Take up to max dirty pages of c in [from, to) pages into list, marking
- * them clean (see bcache_writeback_range); returns how many.
- */
-static unsigned int bcache_collect_dirty(struct bdev_cache *c, pgoff_t from, pgoff_t to,
-					 struct bcache_page **list, unsigned int max)
-{
-	struct bcache_page *bp;
-	unsigned int n = 0;
-
-	list_for_each_entry(bp, &c->lru, lru) {
-		if (n == max)
-			break;
-		if (bp->dirty && bp->index >= from && bp->index < to) {
-			list[n++] = bp;
-			bp->dirty = false;
-			c->nr_dirty--;
-		}
-	}
-	return n;
-}
-
-/* Send the n pages of list, sorted, as runs of consecutive pages, and wait. */
-static int bcache_write_pages(struct bdev_cache *c, struct bcache_page **dirty, unsigned int n)
-{
-	struct bcache_wb wb;
-	struct blk_plug plug;
-	unsigned int start;
-
-	sort(dirty, n, sizeof(*dirty), bp_index_cmp);
-	spin_lock_init(&wb.lock);
-	wb.pending = 1;                 /* ours, dropped after the last submit */
-	wb.error = 0;
-	init_completion(&wb.done);
-	blk_start_plug(&plug);
-	for (start = 0; start < n; ) {
-		unsigned int len = 1;
-
-		while (start + len < n && len < BIO_MAX_VECS &&
-		       dirty[start + len]->index == dirty[start]->index + len)
-			len++;
-		bcache_submit_run(c, dirty + start, len, &wb);
-		start += len;
-	}
-	blk_finish_plug(&plug);
-	spin_lock_irq(&wb.lock);
-	if (--wb.pending == 0)
-		complete(&wb.done);
-	spin_unlock_irq(&wb.lock);
-	wait_for_completion(&wb.done);
-	return wb.error;
-}
-
-/*
- * Write every dirty page of c (or only those in [from, to) pages) to the
- * disk and wait.  Pages are marked clean before the bios go: a write that
- * then fails is reported (-EIO) and the data is lost, as Linux does after
- * reporting a write-back error.  c->lock held.  May sleep.
- *
- * Write-back is how memory comes back, so it must work when there is
- * none: the list of dirty pages is kmalloc'ed for one sorted pass, and if
- * that fails the pages go in passes of BCACHE_WB_BATCH from a list on the
- * stack (fewer merges, same data).  The bios wait on fs_bio_set's
- * reserves rather than fail.
- */
-static int bcache_writeback_range(struct bdev_cache *c, pgoff_t from, pgoff_t to)
-{
-	struct bcache_page *batch[BCACHE_WB_BATCH], **dirty;
-	unsigned int max, n;
-	int err = 0;
-
-	if (!c->nr_dirty)
-		return 0;
-	max = c->nr_dirty;
-	dirty = kmalloc(max * sizeof(*dirty), GFP_NOIO);
-	if (!dirty) {
-		dirty = batch;
-		max = BCACHE_WB_BATCH;
-	}
-	while ((n = bcache_collect_dirty(c, from, to, dirty, max)) != 0) {
-		int e = bcache_write_pages(c, dirty, n);
-
-		if (e && !err)
-			err = e;
-		if (dirty != batch)
-			break;          /* the whole range was in one pass */
-	}
-	if (dirty != batch)
-		kfree(dirty);
+	filemap_write_and_wait(mapping);
+	err = errseq_check(&mapping->wb_err, before);
 	if (err)
-		pr_err("%s: write-back failed (%d): data lost\n", c->bdev->bd_name, err);
+		pr_err("%s: write-back failed (%d): data lost\n", bdev->bd_name, err);
 	return err;
 }
 
-static int bcache_writeback(struct bdev_cache *c)
-{
-	return bcache_writeback_range(c, 0, ~(pgoff_t)0);
-}
-
 /* An empty write with PREFLUSH: the device empties its volatile cache. */
-static int blkdev_issue_flush(struct block_device *bdev)
+int blkdev_issue_flush(struct block_device *bdev)
 {
 	struct bio *bio = bio_alloc(GFP_NOIO, 0);
 	int err;
@@ -372,174 +166,6 @@ static int blkdev_issue_flush(struct block_device *bdev)
 	err = submit_bio_wait(bio);
 	bio_put(bio);
 	return err;
-}
-
-/* Drop clean pages, oldest first, until the cache is under its limit;
- * if everything is dirty, write back first.  c->lock held. */
-static void bcache_shrink(struct bdev_cache *c)
-{
-	unsigned long max = bcache_max_pages();
-	struct bcache_page *bp, *next;
-
-	if (c->nr_pages < max)
-		return;
-	if (c->nr_dirty > max / 2)
-		bcache_writeback(c);
-	list_for_each_entry_safe(bp, next, &c->lru, lru) {
-		if (c->nr_pages < max - max / 8)
-			break;                  /* some room, not a cliff each page */
-		if (!bp->dirty)
-			bcache_drop(c, bp);
-	}
-}
-
-/* --- reading into the cache ------------------------------------------------ */
-
-/*
- * Read page `index` and the following missing ones (up to
- * BCACHE_RA_PAGES, not past the device's end or a page already cached)
- * in one bio.  c->lock held.  May sleep.
- */
-static int bcache_read_pages(struct bdev_cache *c, pgoff_t index)
-{
-	struct bcache_page *run[BCACHE_RA_PAGES];
-	unsigned int n = 0;
-	struct bio *bio;
-	int err;
-
-	while (n < BCACHE_RA_PAGES && bcache_page_bytes(c->bdev, index + n) &&
-	       (n == 0 || !bcache_find(c, index + n))) {
-		run[n] = bcache_alloc(c, index + n);
-		if (!run[n])
-			break;
-		n++;
-	}
-	if (!n)
-		return -ENOMEM;
-	bio = bio_alloc(GFP_NOIO, n);
-	bio_set_dev(bio, c->bdev);
-	bio->bi_iter.bi_sector = (sector_t)index << (PAGE_SHIFT - SECTOR_SHIFT);
-	bio->bi_opf = REQ_OP_READ;
-	for (unsigned int i = 0; i < n; i++)
-		bio_add_page(bio, run[i]->page, bcache_page_bytes(c->bdev, index + i), 0);
-	err = submit_bio_wait(bio);
-	bio_put(bio);
-	for (unsigned int i = 0; i < n; i++) {
-		if (err) {
-			__free_page(run[i]->page);
-			kfree(run[i]);
-		} else {
-			bcache_insert(c, run[i]);
-		}
-	}
-	return err;
-}
-
-/* The cached page for index; read it from the disk first if `fill`. */
-static struct bcache_page *bcache_get(struct bdev_cache *c, pgoff_t index, bool fill, int *err)
-{
-	struct bcache_page *bp = bcache_find(c, index);
-
-	*err = 0;
-	if (bp)
-		return bp;
-	bcache_shrink(c);
-	if (fill) {
-		*err = bcache_read_pages(c, index);
-		return *err ? NULL : bcache_find(c, index);
-	}
-	bp = bcache_alloc(c, index);
-	if (!bp) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	bcache_insert(c, bp);
-	return bp;
-}
-
-/* --- buffered read and write -------------------------------------------------- */
-
-static ssize_t bcache_read(struct bdev_cache *c, struct iov_iter *to, loff_t *pos)
-{
-	loff_t size = bdev_size(c->bdev);
-	ssize_t done = 0;
-	int err = 0;
-
-	mutex_lock(&c->lock);
-	while (iov_iter_count(to) && *pos < size) {
-		pgoff_t index = *pos >> PAGE_SHIFT;
-		size_t off = *pos & (PAGE_SIZE - 1);
-		size_t n = min_t(size_t, PAGE_SIZE - off, iov_iter_count(to));
-		struct bcache_page *bp;
-		size_t copied;
-
-		n = min_t(size_t, n, size - *pos);
-		bp = bcache_get(c, index, true, &err);
-		if (!bp)
-			break;
-		copied = copy_to_iter((char *)page_address(bp->page) + off, n, to);
-		*pos += copied;
-		done += copied;
-		if (copied < n) {
-			err = -EFAULT;
-			break;
-		}
-	}
-	mutex_unlock(&c->lock);
-	return done ? done : err;
-}
-
-static ssize_t bcache_write(struct bdev_cache *c, struct iov_iter *from, loff_t *pos)
-{
-	loff_t size = bdev_size(c->bdev);
-	ssize_t done = 0;
-	int err = 0;
-
-	if (*pos >= size)
-		return -ENOSPC;
-	mutex_lock(&c->lock);
-	while (iov_iter_count(from) && *pos < size) {
-		pgoff_t index = *pos >> PAGE_SHIFT;
-		size_t off = *pos & (PAGE_SIZE - 1);
-		size_t n = min_t(size_t, PAGE_SIZE - off, iov_iter_count(from));
-		unsigned int valid = bcache_page_bytes(c->bdev, index);
-		struct bcache_page *bp;
-		size_t copied;
-
-		bool whole, fresh;
-
-		n = min_t(size_t, n, size - *pos);
-		/* a write of the whole page need not read it first */
-		whole = off == 0 && n == valid;
-		fresh = whole && !bcache_find(c, index);
-		bp = bcache_get(c, index, !whole, &err);
-		if (!bp)
-			break;
-		copied = copy_from_iter((char *)page_address(bp->page) + off, n, from);
-		if (fresh && copied < n) {
-			/*
-			 * The page was never read from the disk, trusting this
-			 * write to cover it, and the user's buffer ran out (a
-			 * fault): what it holds is neither the disk's data nor
-			 * the write.  Drop it, and count none of it as written.
-			 */
-			bcache_drop(c, bp);
-			err = -EFAULT;
-			break;
-		}
-		if (copied && !bp->dirty) {
-			bp->dirty = true;
-			c->nr_dirty++;
-		}
-		*pos += copied;
-		done += copied;
-		if (copied < n) {
-			err = -EFAULT;
-			break;
-		}
-	}
-	mutex_unlock(&c->lock);
-	return done ? done : err;
 }
 
 /* --- O_DIRECT: the device reads and writes the caller's own pages --------------- */
@@ -615,25 +241,17 @@ static void blkdev_dio_end_io(struct bio *bio)
  * reaches the disk at the next write-back, after the direct data) and
  * the kernel says so, as Linux does when its invalidation fails.
  */
-static void bcache_invalidate_range(struct bdev_cache *c, loff_t pos, size_t len)
+static void blkdev_invalidate_range(struct block_device *bdev, loff_t pos, size_t len)
 {
-	unsigned int kept = 0;
+	unsigned long kept;
 
-	mutex_lock(&c->lock);
-	for (pgoff_t p = pos >> PAGE_SHIFT; p < (pos + len + PAGE_SIZE - 1) >> PAGE_SHIFT; p++) {
-		struct bcache_page *bp = bcache_find(c, p);
-
-		if (bp && bp->dirty)
-			kept++;
-		else if (bp)
-			bcache_drop(c, bp);
-	}
-	mutex_unlock(&c->lock);
+	kept = invalidate_mapping_pages(bdev->bd_inode->i_mapping, pos >> PAGE_SHIFT,
+					(pos + len - 1) >> PAGE_SHIFT);
 	if (kept)
-		printk_ratelimited(KERN_WARNING "%s: direct write at byte %lld: %u cached page(s) dirtied "
-				   "by a buffered write meanwhile were kept, not invalidated "
-				   "(possible data corruption from mixing buffered and direct I/O)\n",
-				   c->bdev->bd_name, (long long)pos, kept);
+		printk_ratelimited(KERN_WARNING "%s: direct write at byte %lld: %lu cached page(s) dirtied "
+						"by a buffered write meanwhile were kept, not invalidated "
+						"(possible data corruption from mixing buffered and direct I/O)\n",
+				   bdev->bd_name, (long long)pos, kept);
 }
 
 /*
@@ -694,10 +312,11 @@ static size_t blkdev_dio_submit(struct block_device *bdev, struct blkdev_dio *di
  * bio is on its way (the result comes through iocb->ki_complete), or the
  * result itself when nothing was sent.
  */
-static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_t *pos,
+static ssize_t blkdev_direct_IO(struct block_device *bdev, struct iov_iter *it, loff_t *pos,
 				bool write, struct kiocb *iocb)
 {
-	struct block_device *bdev = c->bdev;
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	errseq_t before;
 	loff_t size = bdev_size(bdev);
 	size_t count = iov_iter_count(it), beyond, done;
 	struct blkdev_dio sync_dio, *dio = &sync_dio;
@@ -725,16 +344,17 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 	 * the two on the same blocks at the same time is the user's race, in
 	 * Linux too.
 	 */
-	mutex_lock(&c->lock);
-	err = bcache_writeback_range(c, *pos >> PAGE_SHIFT,
-				     (*pos + count + PAGE_SIZE - 1) >> PAGE_SHIFT);
-	mutex_unlock(&c->lock);
-	if (err)
-		return err;
+	before = READ_ONCE(mapping->wb_err);
+	if (count) {
+		filemap_write_and_wait_range(mapping, *pos, *pos + count - 1);
+		err = errseq_check(&mapping->wb_err, before);
+		if (err)
+			return err;
+	}
 	if (!count)
 		return 0;
 	if (iocb && write)
-		bcache_invalidate_range(c, *pos, count);
+		blkdev_invalidate_range(bdev, *pos, count);
 
 	if (iocb) {
 		dio = kmalloc(sizeof(*dio), GFP_NOIO);
@@ -760,7 +380,7 @@ static ssize_t blkdev_direct_IO(struct bdev_cache *c, struct iov_iter *it, loff_
 	blkdev_dio_put(dio);
 	wait_for_completion(&dio->done);
 	if (write && done)
-		bcache_invalidate_range(c, *pos, done);
+		blkdev_invalidate_range(bdev, *pos, done);
 	if (dio->error)
 		return dio->error;
 	*pos += done;
@@ -776,94 +396,89 @@ ssize_t blkdev_direct_IO_async(struct kiocb *iocb, struct iov_iter *it, bool wri
 		return -EINVAL;
 	if (iocb->ki_pos < 0)
 		return -EINVAL;
-	return blkdev_direct_IO(f->private_data, it, &iocb->ki_pos, write, iocb);
+	return blkdev_direct_IO(I_BDEV(f), it, &iocb->ki_pos, write, iocb);
 }
 
 /* --- the file operations ------------------------------------------------------- */
 
 static ssize_t blkdev_read_iter(struct file *f, struct iov_iter *to, loff_t *pos)
 {
-	struct bdev_cache *c = f->private_data;
-
 	if (*pos < 0)
 		return -EINVAL;
 	if (f->f_flags & O_DIRECT)
-		return blkdev_direct_IO(c, to, pos, false, NULL);
-	return bcache_read(c, to, pos);
+		return blkdev_direct_IO(I_BDEV(f), to, pos, false, NULL);
+	return filemap_read(f, to, pos);
 }
 
 static ssize_t blkdev_write_iter(struct file *f, struct iov_iter *from, loff_t *pos)
 {
-	struct bdev_cache *c = f->private_data;
+	struct block_device *bdev = I_BDEV(f);
 
 	if (*pos < 0)
 		return -EINVAL;
 	if (f->f_flags & O_DIRECT)
-		return blkdev_direct_IO(c, from, pos, true, NULL);
-	return bcache_write(c, from, pos);
+		return blkdev_direct_IO(bdev, from, pos, true, NULL);
+	return generic_perform_write(f, from, pos, bdev_size(bdev));
 }
 
 static loff_t blkdev_llseek(struct file *f, loff_t offset, int whence)
 {
-	struct bdev_cache *c = f->private_data;
+	struct block_device *bdev = I_BDEV(f);
 	loff_t base;
 
 	switch (whence) {
 	case SEEK_SET: base = 0; break;
 	case SEEK_CUR: base = f->f_pos; break;
-	case SEEK_END: base = bdev_size(c->bdev); break;
+	case SEEK_END: base = bdev_size(bdev); break;
 	default: return -EINVAL;
 	}
-	return vfs_setpos(f, base, offset, bdev_size(c->bdev));    /* not past the end */
+	return vfs_setpos(f, base, offset, bdev_size(bdev)); /* not past the end */
 }
 
+/*
+ * Linux's blkdev_fsync: wait for the write-back of every dirty page
+ * (whoever started it), report the first error since this file last
+ * asked, and only then flush the device's write cache -- a FLUSH after a
+ * lost write would promise what is not there.
+ */
 static int blkdev_fsync(struct file *f, int datasync)
 {
-	struct bdev_cache *c = f->private_data;
 	int err;
 
-	(void)datasync;
-	mutex_lock(&c->lock);
-	err = bcache_writeback(c);
-	mutex_unlock(&c->lock);
-	if (!err)
-		err = blkdev_issue_flush(c->bdev);
+	(void)datasync; /* a device has no metadata of its own */
+	err = file_write_and_wait_range(f, 0, MAX_LFS_FILESIZE);
+	if (err)
+		return err;
+	return blkdev_issue_flush(I_BDEV(f));
+}
+
+/* BLKFLSBUF: write back, then forget every clean cached page. */
+static int blkdev_flush_and_drop(struct block_device *bdev)
+{
+	int err = blkdev_writeback(bdev);
+
+	invalidate_mapping_pages(bdev->bd_inode->i_mapping, 0, ~(pgoff_t)0);
 	return err;
 }
 
-/* BLKFLSBUF: write back, then forget every cached page. */
-static int bcache_flush_and_drop(struct bdev_cache *c)
+static struct bdev_inode *bdev_inode_lookup(struct block_device *bdev)
 {
-	struct bcache_page *bp, *next;
-	int err;
+	struct bdev_inode *bi;
 
-	mutex_lock(&c->lock);
-	err = bcache_writeback(c);
-	list_for_each_entry_safe(bp, next, &c->lru, lru)
-		if (!bp->dirty)
-			bcache_drop(c, bp);
-	mutex_unlock(&c->lock);
-	return err;
-}
-
-static struct bdev_cache *bcache_lookup(struct block_device *bdev)
-{
-	struct bdev_cache *c;
-
-	list_for_each_entry(c, &bcache_list, list)
-		if (c->bdev == bdev)
-			return c;
+	list_for_each_entry(bi, &all_bdevs, list)
+		if (bi->bdev == bdev)
+			return bi;
 	return NULL;
 }
 
-static void bcache_destroy(struct bdev_cache *c)
+/* The partition goes: its cache (written back by the caller) and inode. */
+static void bdev_inode_destroy(struct bdev_inode *bi)
 {
-	struct bcache_page *bp, *next;
-
-	list_for_each_entry_safe(bp, next, &c->lru, lru)
-		bcache_drop(c, bp);
-	list_del(&c->list);
-	kfree(c);
+	truncate_inode_pages(bi->inode->i_mapping, 0);
+	bi->bdev->bd_inode = NULL;
+	iput(bi->inode);
+	list_del(&bi->list);
+	kfree(bi);
 }
 
 /*
@@ -876,12 +491,11 @@ static void bcache_destroy(struct bdev_cache *c)
  *     just written through the cache (fdisk's way) is the one read;
  *   - the table is read before anything is dropped, so a rescan that
  *     cannot read it (ENOMEM, EIO) leaves the old partitions in place.
- * The partitions' caches are written back and freed with them.
+ * The partitions' cached pages are written back and freed with them.
  */
 static int blkdev_reread_part(struct file *f)
 {
-	struct bdev_cache *wc = f->private_data;
-	struct block_device *whole = wc->bdev;
+	struct block_device *whole = I_BDEV(f);
 	struct gendisk *disk = whole->bd_disk;
 	struct parsed_partitions *state;
 	int err = 0;
@@ -890,21 +504,18 @@ static int blkdev_reread_part(struct file *f)
 		return -EINVAL;
 	if (disk->minors <= 1)
 		return -EINVAL;
-	mutex_lock(&bcache_list_lock);
+	mutex_lock(&bdev_lock);
 	if (whole->bd_holder && whole->bd_holder != f)
 		err = -EBUSY;
 	for (int p = 1; !err && p < DISK_MAX_PARTS; p++) {
 		struct block_device *b = disk->part[p];
-		struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
+		struct bdev_inode *bi = b ? bdev_inode_lookup(b) : NULL;
 
-		if (b && (b->bd_holder || (c && c->openers)))
+		if (b && (b->bd_holder || (bi && bi->openers)))
 			err = -EBUSY;
 	}
-	if (!err) {
-		mutex_lock(&wc->lock);
-		err = bcache_writeback(wc);
-		mutex_unlock(&wc->lock);
-	}
+	if (!err)
+		err = blkdev_writeback(whole);
 	if (err)
 		goto out;
 	state = blk_read_partitions(disk);
@@ -914,13 +525,11 @@ static int blkdev_reread_part(struct file *f)
 	}
 	for (int p = 1; p < DISK_MAX_PARTS; p++) {
 		struct block_device *b = disk->part[p];
-		struct bdev_cache *c = b ? bcache_lookup(b) : NULL;
+		struct bdev_inode *bi = b ? bdev_inode_lookup(b) : NULL;
 
-		if (c) {
-			mutex_lock(&c->lock);
-			bcache_writeback(c);
-			mutex_unlock(&c->lock);
-			bcache_destroy(c);
+		if (bi) {
+			blkdev_writeback(b);
+			bdev_inode_destroy(bi);
 		}
 	}
 	/* still under the lock: an open of a partition now being freed
@@ -929,14 +538,13 @@ static int blkdev_reread_part(struct file *f)
 	blk_add_partitions(disk, state);
 	kfree(state);
 out:
-	mutex_unlock(&bcache_list_lock);
+	mutex_unlock(&bdev_lock);
 	return err;
 }
 
 static long blkdev_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
-	struct bdev_cache *c = f->private_data;
-	struct block_device *bdev = c->bdev;
+	struct block_device *bdev = I_BDEV(f);
 	void __user *argp = (void __user *)arg;
 
 	switch (cmd) {
@@ -956,7 +564,7 @@ static long blkdev_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		return copy_to_user(argp, &lbs, sizeof(lbs)) ? -EFAULT : 0;
 	}
 	case BLKFLSBUF:
-		return bcache_flush_and_drop(c);
+		return blkdev_flush_and_drop(bdev);
 	case BLKRRPART:
 		return blkdev_reread_part(f);
 	default:
@@ -981,7 +589,7 @@ static bool bd_may_claim(struct block_device *bdev, void *holder)
 	return true;
 }
 
-/* Caller holds bcache_list_lock. */
+/* Caller holds bdev_lock. */
 static int __bd_claim(struct block_device *bdev, void *holder)
 {
 	if (!bd_may_claim(bdev, holder))
@@ -994,61 +602,70 @@ int bd_claim(struct block_device *bdev, void *holder)
 {
 	int err;
 
-	mutex_lock(&bcache_list_lock);
+	mutex_lock(&bdev_lock);
 	err = __bd_claim(bdev, holder);
-	mutex_unlock(&bcache_list_lock);
+	mutex_unlock(&bdev_lock);
 	return err;
 }
 
 void bd_release(struct block_device *bdev, void *holder)
 {
-	mutex_lock(&bcache_list_lock);
+	mutex_lock(&bdev_lock);
 	if (bdev->bd_holder == holder)
 		bdev->bd_holder = NULL;
-	mutex_unlock(&bcache_list_lock);
+	mutex_unlock(&bdev_lock);
 }
 
-/* The cache of bdev, made on first open; an opener counted.  */
-static struct bdev_cache *__bcache_open(struct block_device *bdev)
+/*
+ * The inode of bdev, made on first open (its page cache with it); an
+ * opener counted.  The size is read again at each open: a disk's may
+ * change (a dm table reload).
+ */
+static struct bdev_inode *__bdev_inode_open(struct block_device *bdev)
 {
-	struct bdev_cache *c;
+	struct bdev_inode *bi;
+	struct inode *inode;
 
-	assert_mutex_held(&bcache_list_lock);
-	c = bcache_lookup(bdev);
-	if (!c) {
-		c = kzalloc(sizeof(*c), GFP_KERNEL);
-		if (c) {
-			c->bdev = bdev;
-			mutex_init(&c->lock);
-			for (int i = 0; i < BCACHE_HASH; i++)
-				INIT_LIST_HEAD(&c->hash[i]);
-			INIT_LIST_HEAD(&c->lru);
-			list_add_tail(&c->list, &bcache_list);
+	assert_mutex_held(&bdev_lock);
+	bi = bdev_inode_lookup(bdev);
+	if (!bi) {
+		bi = kzalloc(sizeof(*bi), GFP_KERNEL);
+		inode = bi ? new_inode(&blockdev_superblock) : NULL;
+		if (!inode) {
+			kfree(bi);
+			return NULL;
 		}
+		inode->i_mode = S_IFBLK | 0600;
+		inode->i_rdev = bdev->bd_dev;
+		inode->i_private = bi;
+		inode->i_data.a_ops = &def_blk_aops;
+		inode->i_data.bdev = bdev;
+		inode->i_data.i_blkbits = PAGE_SHIFT;
+		/* no flusher (no memory for it): the last close and sync write */
+		inode->i_data.bdi = bdi_get(bdev->bd_disk);
+		bi->bdev = bdev;
+		bi->inode = inode;
+		bdev->bd_inode = inode;
+		list_add_tail(&bi->list, &all_bdevs);
 	}
-	if (c)
-		c->openers++;
-	return c;
+	bi->inode->i_size = bdev_size(bdev);
+	bi->openers++;
+	return bi;
 }
 
 static int blkdev_release(struct inode *inode, struct file *f)
 {
-	struct bdev_cache *c = f->private_data;
-	bool last;
+	struct bdev_inode *bi = f->private_data;
 
 	(void)inode;
 	if (f->f_mode & FMODE_EXCL)
-		bd_release(c->bdev, f);
-	/* under the list lock throughout: BLKRRPART may not destroy c until
+		bd_release(bi->bdev, f);
+	/* under the lock throughout: BLKRRPART may not free the inode until
 	 * its last opener has written it back */
-	mutex_lock(&bcache_list_lock);
-	last = --c->openers == 0;
-	if (last) {                     /* the last close writes back */
-		mutex_lock(&c->lock);
-		bcache_writeback(c);
-		mutex_unlock(&c->lock);
-	}
-	mutex_unlock(&bcache_list_lock);
+	mutex_lock(&bdev_lock);
+	if (--bi->openers == 0) /* the last close writes back */
+		blkdev_writeback(bi->bdev);
+	mutex_unlock(&bdev_lock);
 	return 0;
 }
 
@@ -1066,7 +683,7 @@ int blkdev_open_inode(struct inode *inode, struct file *f)
 {
 	char name[24];
 	struct block_device *bdev;
-	struct bdev_cache *c;
+	struct bdev_inode *bi;
 
 	snprintf(name, sizeof(name), "%u:%u", MAJOR(inode->i_rdev), MINOR(inode->i_rdev));
 	/*
@@ -1074,64 +691,50 @@ int blkdev_open_inode(struct inode *inode, struct file *f)
 	 * partitions under it too, so the block_device found here cannot go
 	 * away before this open is counted.
 	 */
-	mutex_lock(&bcache_list_lock);
+	mutex_lock(&bdev_lock);
 	bdev = lookup_bdev(name);
 	if (!bdev) {
-		mutex_unlock(&bcache_list_lock);
+		mutex_unlock(&bdev_lock);
 		return -ENXIO;
 	}
 	if (f->f_flags & O_EXCL) {
 		int err = __bd_claim(bdev, f);
 
 		if (err) {
-			mutex_unlock(&bcache_list_lock);
+			mutex_unlock(&bdev_lock);
 			return err;
 		}
 		f->f_mode |= FMODE_EXCL;
 	}
-	c = __bcache_open(bdev);
-	if (!c && (f->f_mode & FMODE_EXCL))
+	bi = __bdev_inode_open(bdev);
+	if (!bi && (f->f_mode & FMODE_EXCL))
 		bdev->bd_holder = NULL;
-	mutex_unlock(&bcache_list_lock);
-	if (!c)
+	mutex_unlock(&bdev_lock);
+	if (!bi)
 		return -ENOMEM;
 	f->f_op = &def_blk_fops;
-	f->private_data = c;
+	f->private_data = bi;
+	/* the device's pages, not the node's: every node of sda shares them */
+	f->f_mapping = bi->inode->i_mapping;
+	f->f_wb_err = errseq_sample(&f->f_mapping->wb_err);
+	file_ra_state_init(&f->f_ra);
 	return 0;
 }
 
-/* sync(2): every device's dirty pages, then a cache flush for each. */
+/* sync(2): every dirty page (fs-writeback.c), then a cache flush for
+ * each device that has been opened. */
 int sync_blockdevs(void)
 {
-	struct bdev_cache *c;
-	int err = 0;
+	struct bdev_inode *bi;
+	int err = writeback_and_wait_all(NULL);
 
-	mutex_lock(&bcache_list_lock);
-	list_for_each_entry(c, &bcache_list, list) {
-		int e;
+	mutex_lock(&bdev_lock);
+	list_for_each_entry(bi, &all_bdevs, list) {
+		int e = blkdev_issue_flush(bi->bdev);
 
-		mutex_lock(&c->lock);
-		e = bcache_writeback(c);
-		mutex_unlock(&c->lock);
-		if (!e)
-			e = blkdev_issue_flush(c->bdev);
 		if (e && !err)
 			err = e;
 	}
-	mutex_unlock(&bcache_list_lock);
+	mutex_unlock(&bdev_lock);
 	return err;
-}
-
-/* For tests and /proc/meminfo's "Buffers": cached and dirty pages. */
-void bcache_stats(unsigned long *pages, unsigned long *dirty)
-{
-	struct bdev_cache *c;
-
-	*pages = *dirty = 0;
-	mutex_lock(&bcache_list_lock);
-	list_for_each_entry(c, &bcache_list, list) {
-		*pages += c->nr_pages;
-		*dirty += c->nr_dirty;
-	}
-	mutex_unlock(&bcache_list_lock);
 }

@@ -35,6 +35,10 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 		f->f_path = *path;
 		path_get(path);
 		f->f_inode = path->dentry->d_inode;
+		if (f->f_inode && f->f_inode->i_mapping) {
+			f->f_mapping = f->f_inode->i_mapping;
+			f->f_wb_err = errseq_sample(&f->f_mapping->wb_err);
+		}
 	}
 	return f;
 }

@@ -23,6 +23,9 @@ FS_OBJS := \
 	$(F)/tty.o \
 	$(F)/pseudo.o \
 	$(F)/devtmpfs.o \
+	$(F)/filemap.o \
+	$(F)/mpage.o \
+	$(F)/fs-writeback.o \
 	$(F)/block_dev.o \
 	$(F)/aio.o \
 	$(F)/proc.o \

@@ -13,6 +13,7 @@
 #include <spindle/mm.h>
 #include <spindle/time.h>
 #include <spindle/printk.h>
+#include <spindle/pagemap.h>
 #include "internal.h"
 
 static DEFINE_SPINLOCK(inode_lock);     /* i_count of every inode */
@@ -34,6 +35,24 @@ struct inode *new_inode(struct super_block *sb)
 	inode->i_count = 1;
 	inode->i_mtime_ns = fs_now_ns();
 	mutex_init(&inode->i_mutex);
+	inode->i_mapping = &inode->i_data;
+	inode->i_data.host = inode;
+	inode->i_data.i_blkbits = PAGE_SHIFT;
+	INIT_LIST_HEAD(&inode->i_data.i_pages);
+	INIT_LIST_HEAD(&inode->i_data.i_wb_list);
+	return inode;
+}
+
+/* Another reference to inode, or NULL if its last one is being dropped
+ * (the flusher must not revive an inode iput() is freeing). */
+struct inode *igrab(struct inode *inode)
+{
+	spin_lock(&inode_lock);
+	if (inode->i_count > 0)
+		inode->i_count++;
+	else
+		inode = NULL;
+	spin_unlock(&inode_lock);
 	return inode;
 }
 
@@ -52,6 +71,10 @@ void iput(struct inode *inode)
 		return;
 	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->evict_inode)
 		inode->i_sb->s_op->evict_inode(inode);
+	/* its cached pages go with it (a file system that wants them on the
+	 * disk wrote them back in evict_inode) */
+	if (inode->i_data.nrpages)
+		truncate_inode_pages(&inode->i_data, 0);
 	/* the last close frees a FIFO's buffer; whatever file system the
 	 * FIFO lived in, none may outlive its inode */
 	if (inode->i_pipe)

@@ -91,7 +91,11 @@ int unpack_to_rootfs(const char *buf, size_t len);
 
 /* block_dev.c */
 bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr);
-void bcache_stats(unsigned long *pages, unsigned long *dirty);
+/* An empty REQ_PREFLUSH write: the device's volatile cache to the media. */
+int blkdev_issue_flush(struct block_device *bdev);
+
+/* filemap.c: the page cache's one lock (pagemap.h) */
+extern spinlock_t page_cache_lock;
 
 /* proc.c, sysfs.c: the texts, for tests */
 struct disk_stats;

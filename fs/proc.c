@@ -6,7 +6,11 @@
  *   /proc/partitions  /proc/diskstats   formatted by the block layer
  *                                       (blk_show_partitions/diskstats)
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
- *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = block-device cache
+ *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = the page cache,
+ *                     Dirty, Writeback (include/spindle/pagemap.h)
+ *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
+ *                     dirty_expire_centisecs, dirty_writeback_centisecs
+ *                     (read and written, include/spindle/writeback.h)
  *   /proc/mounts      one line per mount
  *   /proc/kallsyms    the kernel's functions, "<address> T <name>" (Linux's)
  *   /proc/profile     the kernel profiler's counts, with profile= (binary,
@@ -28,6 +32,8 @@
 #include <spindle/blkdev.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
+#include <spindle/pagemap.h>
+#include <spindle/writeback.h>
 #include "internal.h"
 #include "../block/blk.h"
 
@@ -70,22 +76,29 @@ static int meminfo_line(char *buf, size_t size, const char *label, unsigned long
 	return scnprintf(buf, size, "%-16s%8lu kB\n", lab, pages * (PAGE_SIZE / 1024));
 }
 
+/*
+ * The page cache counts once, as "Cached" would in Linux for files; the
+ * block devices' share is what Linux calls "Buffers" and, with no file
+ * system yet, that is all of it.  Dirty: waiting for write-back;
+ * Writeback: on its way to the disk now.
+ */
 int proc_meminfo_show(char *buf, size_t size)
 {
-	unsigned long cached, dirty, free = nr_free_pages();
+	unsigned long free = nr_free_pages();
+	struct page_cache_stats st;
 	int n = 0;
 
-	bcache_stats(&cached, &dirty);
+	page_cache_stats(&st);
 	n += meminfo_line(buf + n, size - n, "MemTotal", totalram_pages());
 	n += meminfo_line(buf + n, size - n, "MemFree", free);
-	n += meminfo_line(buf + n, size - n, "MemAvailable", free + cached - dirty);
-	n += meminfo_line(buf + n, size - n, "Buffers", cached);
+	n += meminfo_line(buf + n, size - n, "MemAvailable", free + st.nr_pages - st.nr_dirty);
+	n += meminfo_line(buf + n, size - n, "Buffers", st.nr_pages);
 	n += meminfo_line(buf + n, size - n, "Cached", 0);
 	n += meminfo_line(buf + n, size - n, "SwapCached", 0);
 	n += meminfo_line(buf + n, size - n, "SwapTotal", 0);
 	n += meminfo_line(buf + n, size - n, "SwapFree", 0);
-	n += meminfo_line(buf + n, size - n, "Dirty", dirty);
-	n += meminfo_line(buf + n, size - n, "Writeback", 0);
+	n += meminfo_line(buf + n, size - n, "Dirty", st.nr_dirty);
+	n += meminfo_line(buf + n, size - n, "Writeback", st.nr_writeback);
 	return n;
 }
 
@@ -273,6 +286,97 @@ static struct inode *proc_pid_dir(struct super_block *sb, int pid)
 	return pseudo_new_dir(sb, &proc_pid_iops, &proc_pid_fops, (void *)(long)pid);
 }
 
+/* --- /proc/sys/vm: the write-back knobs (include/spindle/writeback.h) ---------- */
+
+static const char *const vm_knobs[] = {
+	"dirty_background_ratio",
+	"dirty_expire_centisecs",
+	"dirty_ratio",
+	"dirty_writeback_centisecs",
+};
+
+static int vm_knob_show(struct inode *inode, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", READ_ONCE(*(unsigned int *)inode->i_private));
+}
+
+/* A number, as Linux's proc_dointvec_minmax: the ratios are percentages. */
+static int vm_knob_store(struct inode *inode, const char *buf, size_t len)
+{
+	unsigned int *knob = inode->i_private, v;
+	char num[16];
+
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, len);
+	num[len] = '\0';
+	if (num[len - 1] == '\n')
+		num[len - 1] = '\0';
+	if (kstrtouint(num, 10, &v))
+		return -EINVAL;
+	if ((knob == &vm_dirty_ratio || knob == &dirty_background_ratio) && v > 100)
+		return -EINVAL;
+	WRITE_ONCE(*knob, v);
+	return 0;
+}
+
+static const struct pseudo_file proc_vm_knob = { .show = vm_knob_show, .store = vm_knob_store };
+
+static struct dentry *proc_vm_lookup(struct inode *dir, struct dentry *dentry)
+{
+	unsigned int *knob = vm_sysctl_find(dentry->d_name);
+	struct inode *inode;
+
+	if (!knob)
+		return NULL;
+	inode = pseudo_new_file(dir->i_sb, 0644, &proc_vm_knob, knob);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+static int proc_vm_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	while (ctx->pos - 2 < (loff_t)ARRAY_SIZE(vm_knobs)) {
+		const char *name = vm_knobs[ctx->pos - 2];
+
+		if (!dir_emit(ctx, name, strlen(name), 20 + ctx->pos, DT_REG))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_vm_iops = { .lookup = proc_vm_lookup };
+static const struct file_operations proc_vm_fops = { .iterate = proc_vm_iterate };
+
+static struct dentry *proc_sys_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode;
+
+	if (strcmp(dentry->d_name, "vm"))
+		return NULL;
+	inode = pseudo_new_dir(dir->i_sb, &proc_vm_iops, &proc_vm_fops, NULL);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+static int proc_sys_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	if (ctx->pos == 2 && !dir_emit(ctx, "vm", 2, 19, DT_DIR))
+		return 0;
+	return 0;
+}
+
+static const struct inode_operations proc_sys_iops = { .lookup = proc_sys_lookup };
+static const struct file_operations proc_sys_fops = { .iterate = proc_sys_iterate };
+
 /* --- the root directory ------------------------------------------------------- */
 
 static bool parse_pid(const char *s, int *pid)
@@ -297,6 +401,8 @@ static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
 		/* only with profile= (as Linux); root's, like Linux's 0600 */
 		proc_profile.size_hint = profile_size();
 		inode = pseudo_new_file(dir->i_sb, 0600, &proc_profile, NULL);
+	} else if (!inode && strcmp(dentry->d_name, "sys") == 0) {
+		inode = pseudo_new_dir(dir->i_sb, &proc_sys_iops, &proc_sys_fops, NULL);
 	} else if (!inode && strcmp(dentry->d_name, "self") == 0) {
 		/* Linux: a symbolic link to the pid; here the directory itself */
 		inode = proc_pid_dir(dir->i_sb, current->pid);
@@ -337,13 +443,13 @@ static int next_pid(loff_t from)
 }
 
 /*
- * ".", "..", the fixed files, "self", then one directory per live pid in
+ * ".", "..", the fixed files, "sys", "self", then one directory per live pid in
  * pid order.  A pid's position is PROC_PID_POS + pid (Linux's
  * TGID_OFFSET), not its index in the task list: a task that exits
  * between two getdents calls then shifts nothing, and a listing taken
  * in pieces skips no living process.
  */
-#define PROC_PID_POS    (3 + (loff_t)ARRAY_SIZE(proc_root_files))
+#define PROC_PID_POS (4 + (loff_t)ARRAY_SIZE(proc_root_files))
 
 static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 {
@@ -357,7 +463,9 @@ static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 		if (!dir_emit(ctx, name, strlen(name), 10 + ctx->pos, DT_REG))
 			return 0;
 	}
-	if (ctx->pos - 2 == nfixed && !dir_emit(ctx, "self", 4, 9, DT_DIR))
+	if (ctx->pos - 2 == nfixed && !dir_emit(ctx, "sys", 3, 8, DT_DIR))
+		return 0;
+	if (ctx->pos - 2 == nfixed + 1 && !dir_emit(ctx, "self", 4, 9, DT_DIR))
 		return 0;
 	for (;;) {
 		char name[16];

@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * sync.c - sync(2), fsync(2), fdatasync(2).
+ * sync.c - sync(2), syncfs(2), fsync(2), fdatasync(2).
  *
- * Only block-device files have a cache to write back (fs/block_dev.c);
- * ramfs *is* memory, so its fsync has nothing to do.  sync() writes back
- * every block device's dirty pages and sends each a cache flush.
+ * Each waits for the write-back of the dirty pages it covers and then
+ * has the disk's volatile cache flushed (an empty REQ_PREFLUSH write),
+ * so that what it promises survives a power cut:
+ *   sync      every dirty page of every device and file, then a flush
+ *             of every block device (fs/block_dev.c)
+ *   syncfs    the dirty pages of the file system fd is on, then a flush
+ *             of the disks they were written to; its error, as Linux
+ *             reports it since 5.8
+ *   fsync     the file's pages (the file's fsync: block devices flush
+ *             after); the first write-back error since this fd last
+ *             asked, each error once per fd (errseq.h)
+ * ramfs *is* memory: its fsync has nothing to do.
  */
 #include <spindle/fs.h>
+#include <spindle/writeback.h>
 #include "internal.h"
 
 void ksys_sync(void)
@@ -18,6 +28,23 @@ long sys_sync(void)
 {
 	ksys_sync();
 	return 0;
+}
+
+long ksys_syncfs(unsigned int fd)
+{
+	struct file *f = fget(fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = f->f_inode ? writeback_and_wait_all(f->f_inode->i_sb) : 0;
+	fput(f);
+	return ret;
+}
+
+long sys_syncfs(int fd)
+{
+	return ksys_syncfs((unsigned int)fd);
 }
 
 int vfs_fsync(struct file *f, int datasync)

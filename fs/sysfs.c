@@ -17,6 +17,8 @@
  *   /sys/block/<disk>/queue/scheduler      "[mq-deadline] none cscan"; write
  *                                          a name to switch (elevator_switch)
  *   /sys/block/<disk>/queue/nr_requests, max_sectors_kb, logical_block_size
+ *   /sys/block/<disk>/queue/read_ahead_kb  readahead's limit (the disk's bdi);
+ *                                          read and written
  *   /sys/block/<disk>/queue/iosched/<tunable>   the elevator's own, read and
  *                                          written through elv_attr_show/store
  *
@@ -30,6 +32,7 @@
 #include <spindle/blktrace.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
+#include <spindle/writeback.h>
 #include "internal.h"
 #include "../block/elevator-internal.h"
 
@@ -200,6 +203,38 @@ static int tags_peak_store(struct inode *inode, const char *buf, size_t len)
 }
 static const struct pseudo_file attr_tags_peak = { .show = tags_peak_show,
 						   .store = tags_peak_store };
+/*
+ * queue/read_ahead_kb: the largest readahead window of the disk's
+ * sequential readers (fs/filemap.c), Linux's bdi->ra_pages in KiB.
+ */
+static int read_ahead_kb_show(struct inode *inode, char *buf, size_t size)
+{
+	struct backing_dev_info *bdi = bdi_get(attr_bdev(inode)->bd_disk);
+
+	if (!bdi)
+		return -ENOMEM;
+	return scnprintf(buf, size, "%lu\n", READ_ONCE(bdi->ra_pages) * (PAGE_SIZE / 1024));
+}
+
+static int read_ahead_kb_store(struct inode *inode, const char *buf, size_t len)
+{
+	struct backing_dev_info *bdi = bdi_get(attr_bdev(inode)->bd_disk);
+	unsigned int kb;
+	char num[16];
+
+	if (!bdi)
+		return -ENOMEM;
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	strlcpy(num, buf, len + 1);
+	strip_newline(num);
+	if (kstrtouint(num, 10, &kb))
+		return -EINVAL;
+	WRITE_ONCE(bdi->ra_pages, kb / (PAGE_SIZE / 1024));
+	return 0;
+}
+static const struct pseudo_file attr_read_ahead_kb = { .show = read_ahead_kb_show,
+						       .store = read_ahead_kb_store };
 ATTR_RO(nr_requests, nr_requests_show);
 ATTR_RO(max_sectors_kb, max_sectors_kb_show);
 ATTR_RO(logical_block_size, lbs_show);
@@ -242,10 +277,13 @@ static const struct sysfs_entry part_entries[] = {
 	{ "inflight", 0444, &attr_inflight },
 };
 static const struct sysfs_entry queue_entries[] = {
-	{ "scheduler", 0644, &attr_scheduler }, { "nr_requests", 0444, &attr_nr_requests },
+	{ "scheduler", 0644, &attr_scheduler },
+	{ "nr_requests", 0444, &attr_nr_requests },
 	{ "max_sectors_kb", 0444, &attr_max_sectors_kb },
-	{ "logical_block_size", 0444, &attr_logical_block_size }, { "iosched", 0555, NULL },
+	{ "logical_block_size", 0444, &attr_logical_block_size },
+	{ "iosched", 0555, NULL },
 	{ "tags_peak", 0644, &attr_tags_peak },
+	{ "read_ahead_kb", 0644, &attr_read_ahead_kb },
 };
 
 /* --- directories ------------------------------------------------------------------ */

@@ -118,6 +118,8 @@ struct disk_stats {
 	u64 stamp_ns;                       /* when the two above were last updated */
 };
 
+struct inode;
+
 struct block_device {
 	struct gendisk *bd_disk;
 	u8 bd_partno;                       /* 0: the whole disk */
@@ -126,6 +128,8 @@ struct block_device {
 	dev_t bd_dev;
 	char bd_name[DISK_NAME_LEN + 4];    /* "sda", "sda1" */
 	void *bd_holder;                    /* exclusive user (O_EXCL, mount) */
+	struct inode *bd_inode;             /* its page cache's inode (fs/block_dev.c),
+					     * from its first open */
 	struct disk_stats stats;
 };
 

@@ -44,10 +44,15 @@
 #include <spindle/errno.h>
 #include <spindle/fcntl.h>
 #include <spindle/stat.h>
+#include <spindle/errseq.h>
 
 struct task_struct;
 struct block_device;
 struct pipe_inode_info;
+struct backing_dev_info;
+struct address_space;
+struct writeback_control;
+struct page;
 struct super_block;
 struct vfsmount;
 struct dentry;
@@ -118,6 +123,57 @@ struct super_operations {
 	void (*statfs)(struct super_block *sb, struct statfs *buf);
 };
 
+/*
+ * How a file's pages meet the disk (Linux's address_space_operations).
+ * The page cache (fs/filemap.c) calls these; a file system usually fills
+ * them with the mpage_* helpers and its own get_block (pagemap.h).
+ *   readpage     read one locked, not-uptodate page; unlock it when done
+ *                (SetPageUptodate first if the read worked).  Need not wait.
+ *   readpages    the same for nr pages in index order (readahead): as few
+ *                bios as the disk layout allows.  Optional.
+ *   writepages   write the mapping's dirty pages (wbc says which, and
+ *                whether to wait), sorted by block under one plug.
+ *   set_page_dirty  mark the page dirty and the mapping with it.  Optional
+ *                (NULL: __set_page_dirty_nobuffers).
+ */
+struct address_space_operations {
+	int (*readpage)(struct file *f, struct page *page);
+	int (*readpages)(struct address_space *mapping, struct page **pages, unsigned int nr);
+	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
+	bool (*set_page_dirty)(struct page *page);
+};
+
+/*
+ * The cached pages of one inode: a file's data, or a whole block device
+ * (its bdev inode).  Pages are found by (mapping, index) in the page
+ * hash (fs/filemap.c explains it); i_pages lists them all, for write-back
+ * and truncation.  Everything but a_ops and host is under
+ * page_cache_lock.
+ */
+struct address_space {
+	struct inode *host;
+	struct list_head i_pages;       /* every cached page (page->i_list) */
+	unsigned long nrpages;
+	unsigned long nrdirty;          /* PageDirty pages */
+	unsigned long nrwriteback;      /* PageWriteback pages */
+	const struct address_space_operations *a_ops;
+	errseq_t wb_err;                /* write-back errors, for fsync (errseq.h) */
+	struct backing_dev_info *bdi;   /* its disk's flusher; NULL: none (ramfs) */
+	struct block_device *bdev;      /* the device get_block's sectors are on */
+	u64 dirtied_when;               /* ns: when its first dirty page was dirtied */
+	struct list_head i_wb_list;     /* on bdi->b_dirty while it has dirty pages */
+	unsigned int i_blkbits;         /* log2 of its block size (get_block's unit) */
+};
+
+/* Per open file: where its reader is, for readahead (mm-style, filemap.c). */
+struct file_ra_state {
+	pgoff_t start;                  /* the current window: first page ... */
+	unsigned long size;             /* ... and pages in it */
+	unsigned long async_size;       /* read the next window on touching page
+					 * start + size - async_size */
+	pgoff_t prev_index;             /* the last page read; ~0: none yet */
+};
+
 /* --- the objects ---------------------------------------------------------- */
 
 struct inode {
@@ -138,6 +194,9 @@ struct inode {
 	const void *i_fop_data;         /* generated files: how to make the text */
 	const void *i_fop_arg;          /* ... and an argument for it (sysfs: a
 					 * tunable's name) */
+	struct address_space *i_mapping;        /* its cached pages: &i_data, or
+						 * the bdev inode's for a device node */
+	struct address_space i_data;
 };
 
 /* d_flags */
@@ -214,6 +273,9 @@ struct file {
 	struct mutex f_pos_lock;        /* read/write/lseek of a shared file */
 	int f_count;                    /* descriptors and kernel users */
 	void *private_data;             /* the file system's or the driver's */
+	struct address_space *f_mapping;        /* the pages it reads and writes */
+	errseq_t f_wb_err;              /* f_mapping->wb_err when last reported */
+	struct file_ra_state f_ra;      /* its readahead window */
 };
 
 /* Per task: the descriptor table and the cwd/root. */
@@ -233,6 +295,7 @@ struct fs_struct {
 
 struct inode *new_inode(struct super_block *sb);
 void iput(struct inode *inode);
+struct inode *igrab(struct inode *inode);
 /* A device node or FIFO: point i_fop at what opening it needs. */
 void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev);
 u64 fs_now_ns(void);
@@ -352,6 +415,7 @@ long ksys_pipe2(int fds[2], int flags);
 long ksys_getdents64(unsigned int fd, void *buf, unsigned int count);
 int ksys_getcwd(char *buf, unsigned long size);
 void ksys_sync(void);
+long ksys_syncfs(unsigned int fd);
 
 /* --- pipes (fs/pipe.c) ---------------------------------------------------- */
 
@@ -360,8 +424,12 @@ int create_pipe_files(struct file **res, int flags);
 /* --- block-device files (fs/block_dev.c) ---------------------------------- */
 
 extern const struct file_operations def_blk_fops;
-/* Write back every dirty cached block-device page (sync(2)). */
+/* Write back every dirty cached block-device page and flush each
+ * device's cache (sync(2)); the first error. */
 int sync_blockdevs(void);
+/* fsync's answer: the first write-back error of f's mapping since f last
+ * asked (or was opened), once; 0 otherwise (errseq.h). */
+int file_check_and_advance_wb_err(struct file *f);
 
 /* --- character devices (fs/char_dev.c): major/minor -> file operations ---- */
 

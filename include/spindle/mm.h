@@ -38,21 +38,35 @@ typedef unsigned int gfp_t;
 #define GFP_NOIO        __GFP_NOIO
 #define GFP_DMA32       __GFP_DMA32
 
+struct address_space;
+
 /* struct page: one per physical page frame. */
 struct page {
 	unsigned long flags;
 	struct list_head lru;           /* free list (buddy) or slab list */
 	unsigned int order;             /* buddy: block order (head page) */
-	unsigned int inuse;             /* slab: objects handed out */
-	struct kmem_cache *slab_cache;  /* slab: owning cache */
-	void *freelist;                 /* slab: first free object */
 	unsigned int _refcount;         /* head of an allocation: its users */
+	union {
+		struct {                        /* a slab page */
+			unsigned int inuse;             /* objects handed out */
+			struct kmem_cache *slab_cache;  /* owning cache */
+			void *freelist;                 /* first free object */
+		};
+		struct {                        /* a page-cache page (pagemap.h) */
+			struct address_space *mapping;  /* whose data it holds */
+			pgoff_t index;                  /* where: offset / PAGE_SIZE */
+			struct page *next_hash;         /* chain in the page hash */
+			struct list_head i_list;        /* on mapping->i_pages */
+			unsigned int io_pending;        /* bio segments in flight (mpage) */
+		};
+	};
 };
 
 #define PG_reserved     0x1ul   /* not RAM, or used by the kernel image */
 #define PG_buddy        0x2ul   /* head of a free buddy block */
 #define PG_slab         0x4ul   /* belongs to a kmalloc slab */
 #define PG_head         0x8ul   /* head of an allocated multi-page block */
+/* 0x100 and up: the page cache's bits (include/spindle/pagemap.h) */
 
 /* Physical address <-> kernel virtual address, through the direct map. */
 #ifdef SPINDLE_HOST
@@ -124,6 +138,10 @@ void free_pages(unsigned long addr, unsigned int order);
 /* Smallest order whose block holds size bytes. */
 unsigned int get_order(size_t size);
 unsigned long nr_free_pages(void);
+/* Reclaim (fs/filemap.c): free up to nr clean cached pages that nobody
+ * uses, least recently used first; returns how many.  alloc_pages()
+ * calls it when it runs dry.  Does not sleep. */
+unsigned long try_to_free_pages(unsigned long nr);
 unsigned long totalram_pages(void);
 
 /* kmalloc: small objects; zeroed with __GFP_ZERO or kzalloc. */

@@ -36,7 +36,7 @@ struct sigaction;
 
 /* Linux's x86-64 numbers: the list user space shares */
 #include <uapi/asm/unistd_64.h>
-#define NR_syscalls             294     /* table size: highest number + 1 */
+#define NR_syscalls             307     /* table size: highest number + 1 */
 
 /* --- files (fs/) ---------------------------------------------------- */
 long sys_read(unsigned int fd, char __user *buf, size_t count);
@@ -65,6 +65,7 @@ long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev);
 long sys_statfs(const char __user *pathname, struct statfs __user *buf);
 long sys_fstatfs(unsigned int fd, struct statfs __user *buf);
 long sys_sync(void);
+long sys_syncfs(int fd);
 long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	       unsigned long flags, void __user *data);
 long sys_umount2(char __user *name, int flags);

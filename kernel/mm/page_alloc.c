@@ -176,6 +176,8 @@ static struct page *__rmqueue(struct zone *zone, unsigned int order)
 	return NULL;
 }
 
+#define RECLAIM_BATCH   4       /* pages freed per order of a failed block */
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	static const enum zone_type normal_pref[] = { ZONE_NORMAL, ZONE_DMA32 };
@@ -186,6 +188,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	if (order >= MAX_ORDER)
 		return NULL;
+retry:
 	for (size_t i = 0; i < nz && !page; i++) {
 		struct zone *zone = &zones[zl[i]];
 		unsigned long flags;
@@ -196,6 +199,15 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		page = __rmqueue(zone, order);
 		spin_unlock_irqrestore(&zone->lock, flags);
 	}
+	/*
+	 * Out of pages: direct reclaim, as Linux's slow path does -- the page
+	 * cache gives back clean pages nobody uses (fs/filemap.c), and we
+	 * try again.  Not for atomic allocations: they may come from an
+	 * interrupt that arrived while the cache's lock was held.
+	 */
+	if (!page && !(gfp & __GFP_ATOMIC) &&
+	    try_to_free_pages(order ? RECLAIM_BATCH << order : 1))
+		goto retry;
 	if (!page)
 		return NULL;
 	page->flags |= PG_head;

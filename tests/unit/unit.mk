@@ -32,7 +32,7 @@ UNIT_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 endif
 
 # Kernel sources compiled into every unit-test program.
-UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c \
+UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c lib/errseq.c \
 	kernel/mm/page_alloc.c kernel/mm/slab.c kernel/mm/dma.c \
 	block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c \
 	lib/pattern.c lib/ratelimit.c kernel/mm/mempool.c \
@@ -71,7 +71,7 @@ $(UNIT_BUILD)/tests/unit/check_elf.o: UNIT_CFLAGS += \
 include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
 UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
-UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio
+UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio check_pagecache
 # The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
 # assembled for the host -- memcpy and memset under other names, the
 # host's libc has its own -- and checked at every alignment and length.

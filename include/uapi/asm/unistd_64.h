@@ -69,5 +69,6 @@
 #define __NR_exit_group         231
 #define __NR_openat             257
 #define __NR_pipe2              293
+#define __NR_syncfs             306
 
 #endif /* _UAPI_ASM_UNISTD_64_H */
