@@ -145,7 +145,7 @@ static int follow_link(struct dentry *link, const char **name, struct path *p,
 		return -ENOENT;
 	if ((size_t)len + rest >= PATH_MAX)
 		return -ENAMETOOLONG;
-	memmove(buf + len, *name, rest + 1);    /* "/x" or "": keeps its slash */
+	memmove(buf + len, *name, rest + 1); /* "/x" or "": keeps its slash */
 	link_walk_turn ^= 1;
 	*name = buf;
 	if (buf[0] == '/') {
@@ -357,7 +357,7 @@ static struct dentry *filename_create(int dfd, const char *name, struct path *pa
 	}
 	if (sb_rdonly(parent->dentry->d_sb)) {
 		dput(d);
-		d = ERR_PTR(-EROFS);            /* EEXIST first, as Linux */
+		d = ERR_PTR(-EROFS); /* EEXIST first, as Linux */
 		goto fail;
 	}
 	return d;

@@ -69,9 +69,14 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 
 		/* a removed directory (a cwd kept after rmdir) takes no new
 		 * names: ENOENT, as Linux */
-		err = !dir->i_nlink ? -ENOENT : sb_rdonly(dir->i_sb) ? -EROFS :
-		      dir->i_op && dir->i_op->create ?
-		      dir->i_op->create(dir, d, (mode & 07777) | S_IFREG) : -EACCES;
+		if (!dir->i_nlink)
+			err = -ENOENT;
+		else if (sb_rdonly(dir->i_sb))
+			err = -EROFS;
+		else if (dir->i_op && dir->i_op->create)
+			err = dir->i_op->create(dir, d, (mode & 07777) | S_IFREG);
+		else
+			err = -EACCES;
 		if (err) {
 			dput(d);
 			path_put(&parent);

@@ -71,9 +71,12 @@ long ksys_readlinkat(int dfd, const char *name, char *buf, int size)
 		return err;
 	inode = p.dentry->d_inode;
 	target = kmalloc(PATH_MAX, GFP_KERNEL);
-	len = !target ? -ENOMEM :
-	      !S_ISLNK(inode->i_mode) || !inode->i_op || !inode->i_op->get_link ?
-	      -EINVAL : inode->i_op->get_link(inode, target, PATH_MAX);
+	if (!target)
+		len = -ENOMEM;
+	else if (!S_ISLNK(inode->i_mode) || !inode->i_op || !inode->i_op->get_link)
+		len = -EINVAL;
+	else
+		len = inode->i_op->get_link(inode, target, PATH_MAX);
 	if (len > 0) {
 		len = min(len, size);
 		memcpy(buf, target, len);

@@ -109,7 +109,8 @@ static int ext2_geometry(struct ext2_sb_info *sbi, const struct ext2_super_block
 	sbi->s_inodes_per_group = es->s_inodes_per_group;
 	sbi->s_itb_per_group = es->s_inodes_per_group / sbi->s_inodes_per_block;
 	sbi->s_groups_count = (es->s_blocks_count - es->s_first_data_block - 1) /
-			      es->s_blocks_per_group + 1;
+				      es->s_blocks_per_group +
+			      1;
 	sbi->s_desc_per_block = sbi->s_blocksize / sizeof(struct ext2_group_desc);
 	sbi->s_gdb_count = DIV_ROUND_UP(sbi->s_groups_count, sbi->s_desc_per_block);
 	sbi->s_addr_per_block = sbi->s_blocksize / sizeof(u32);
@@ -303,8 +304,13 @@ int ext2_check_inode(struct ext2_sb_info *sbi, const struct ext2_inode *raw, uns
 	if (raw->i_links_count == 0 && (raw->i_mode == 0 || raw->i_dtime))
 		return -ESTALE;
 	switch (raw->i_mode & S_IFMT) {
-	case S_IFREG: case S_IFDIR: case S_IFLNK:
-	case S_IFCHR: case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+	case S_IFREG:
+	case S_IFDIR:
+	case S_IFLNK:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
 		break;
 	default:
 		ext2_error(sbi, "ext2_iget", "inode %lu: bad file type (mode 0%o)", ino,
@@ -375,10 +381,14 @@ bad_entry:
 unsigned int ext2_dtype(const struct ext2_dir_entry_2 *de)
 {
 	static const u8 dtype[EXT2_FT_MAX] = {
-		[EXT2_FT_UNKNOWN] = DT_UNKNOWN, [EXT2_FT_REG_FILE] = DT_REG,
-		[EXT2_FT_DIR] = DT_DIR, [EXT2_FT_CHRDEV] = DT_CHR,
-		[EXT2_FT_BLKDEV] = DT_BLK, [EXT2_FT_FIFO] = DT_FIFO,
-		[EXT2_FT_SOCK] = S_DT(S_IFSOCK), [EXT2_FT_SYMLINK] = DT_LNK,
+		[EXT2_FT_UNKNOWN] = DT_UNKNOWN,
+		[EXT2_FT_REG_FILE] = DT_REG,
+		[EXT2_FT_DIR] = DT_DIR,
+		[EXT2_FT_CHRDEV] = DT_CHR,
+		[EXT2_FT_BLKDEV] = DT_BLK,
+		[EXT2_FT_FIFO] = DT_FIFO,
+		[EXT2_FT_SOCK] = S_DT(S_IFSOCK),
+		[EXT2_FT_SYMLINK] = DT_LNK,
 	};
 
 	return de->file_type < EXT2_FT_MAX ? dtype[de->file_type] : DT_UNKNOWN;

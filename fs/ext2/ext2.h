@@ -39,9 +39,9 @@ struct page;
 
 /* One mounted ext2 (super_block->s_fs_info): the geometry, checked. */
 struct ext2_sb_info {
-	char s_id[32];                  /* the device's name, for messages */
-	struct ext2_super_block s_es;   /* the superblock as read */
-	unsigned long s_blocksize;      /* 1024, 2048 or 4096 */
+	char s_id[32];		      /* the device's name, for messages */
+	struct ext2_super_block s_es; /* the superblock as read */
+	unsigned long s_blocksize;    /* 1024, 2048 or 4096 */
 	unsigned int s_blocksize_bits;
 	u32 s_blocks_count;
 	u32 s_inodes_count;
@@ -49,16 +49,16 @@ struct ext2_sb_info {
 	u32 s_blocks_per_group;
 	u32 s_inodes_per_group;
 	u32 s_groups_count;
-	u32 s_desc_per_block;           /* group descriptors in one block */
-	u32 s_gdb_count;                /* blocks of group descriptors */
+	u32 s_desc_per_block; /* group descriptors in one block */
+	u32 s_gdb_count;      /* blocks of group descriptors */
 	u32 s_inode_size;
 	u32 s_inodes_per_block;
-	u32 s_itb_per_group;            /* inode-table blocks per group */
+	u32 s_itb_per_group; /* inode-table blocks per group */
 	u32 s_first_ino;
-	u32 s_addr_per_block;           /* block numbers in an indirect block */
+	u32 s_addr_per_block; /* block numbers in an indirect block */
 	unsigned int s_addr_per_block_bits;
-	u64 s_max_size;                 /* the largest file the block map reaches */
-	struct ext2_group_desc *s_group_desc;   /* s_groups_count, checked */
+	u64 s_max_size;				/* the largest file the block map reaches */
+	struct ext2_group_desc *s_group_desc;	/* s_groups_count, checked */
 	struct ratelimit_state s_err_ratelimit; /* ext2_error's */
 	/* the kernel's side (super.c); unused by the host's checks */
 	struct block_device *s_bdev;
@@ -141,12 +141,12 @@ void ext2_brelse(struct ext2_buf *bh);
 
 /* One VFS inode's ext2 part (inode->i_private). */
 struct ext2_inode_info {
-	u32 i_data[EXT2_N_BLOCKS];      /* the block map's roots, or a fast link */
+	u32 i_data[EXT2_N_BLOCKS]; /* the block map's roots, or a fast link */
 	u32 i_flags;
 	u32 i_file_acl;
 	u32 i_uid, i_gid;
 	u64 i_atime_ns, i_ctime_ns;
-	bool i_fast_symlink;            /* the target is in i_data */
+	bool i_fast_symlink; /* the target is in i_data */
 };
 
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)

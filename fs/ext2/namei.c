@@ -16,7 +16,7 @@ static struct dentry *ext2_lookup(struct inode *dir, struct dentry *dentry)
 	if (ino < 0)
 		return ERR_PTR(ino);
 	if (!ino)
-		return NULL;                    /* negative: no such name */
+		return NULL; /* negative: no such name */
 	inode = ext2_iget(dir->i_sb, ino);
 	if (inode == ERR_PTR(-ESTALE)) {
 		/* an entry naming a freed inode: the directory is damaged */

@@ -35,7 +35,9 @@ static void ext2_statfs(struct super_block *sb, struct statfs *buf)
 
 static int ext2_show_options(struct super_block *sb, char *buf, size_t size)
 {
-	(void)sb; (void)buf; (void)size;
+	(void)sb;
+	(void)buf;
+	(void)size;
 	return 0;
 }
 

@@ -21,7 +21,7 @@ static int ext2_get_link(struct inode *inode, char *buf, int size)
 	if (size <= 0)
 		return -EINVAL;
 	if (ei->i_fast_symlink) {
-		memcpy(buf, ei->i_data, len);   /* fast */
+		memcpy(buf, ei->i_data, len); /* fast */
 	} else {
 		err = ext2_get_block(inode, 0, &pblock);
 		if (err)

@@ -31,7 +31,7 @@
 #include "../../fs/ext2/ext2.h"
 #include "fuzz.h"
 
-#define FUZZ_MAX_INODES 64      /* inodes visited per input */
+#define FUZZ_MAX_INODES 64 /* inodes visited per input */
 
 /* lib/ratelimit.c's needs: no timer and no interrupts here (the kernel's
  * are in tests/unit/shim/host_kernel.c, which this target does not link) */
@@ -39,7 +39,7 @@ volatile u64 jiffies;
 unsigned long local_irq_save(void) { return 0; }
 void local_irq_restore(unsigned long flags) { (void)flags; }
 
-#define FUZZ_MAX_BLOCKS 300     /* blocks mapped per inode */
+#define FUZZ_MAX_BLOCKS 300 /* blocks mapped per inode */
 
 struct fuzz_image {
 	const u8 *data;
@@ -170,7 +170,7 @@ int LLVMFuzzerTestOneInput(const u8 *input, size_t input_size)
 		FUZZ_ASSERT(logged());
 		return 0;
 	}
-	sbi.s_err_ratelimit.burst = 1 << 30;   /* every rejection must be said */
+	sbi.s_err_ratelimit.burst = 1 << 30; /* every rejection must be said */
 	FUZZ_ASSERT(sbi.s_blocksize == 1024 || sbi.s_blocksize == 2048 || sbi.s_blocksize == 4096);
 	FUZZ_ASSERT((u64)sbi.s_blocks_count * sbi.s_blocksize <= size);
 	FUZZ_ASSERT((u64)sbi.s_first_data_block + 1 + sbi.s_gdb_count <= sbi.s_blocks_count);

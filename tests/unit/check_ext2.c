@@ -52,7 +52,7 @@ long sys_readlinkat(int dfd, const char *pathname, char *buf, int bufsiz);
 static const unsigned int block_sizes[] = { 1024, 4096 };
 static unsigned char *ram;
 static size_t ram_bytes;
-static unsigned int bs;                 /* the image's block size */
+static unsigned int bs; /* the image's block size */
 
 /* what make_images.sh wrote in ext2-<bs>.layout */
 struct layout_entry {
@@ -181,7 +181,7 @@ static long guest_file(const char *path, char *buf, size_t size, size_t chunk)
 	       (n = sys_read(fd, buf + got, min(chunk, size - (size_t)got))) > 0)
 		got += n;
 	sys_close(fd);
-	return n < 0 ? n : got;         /* an error part-way is the caller's to see */
+	return n < 0 ? n : got; /* an error part-way is the caller's to see */
 }
 
 /* --- Core ---------------------------------------------------------------------- */
@@ -263,10 +263,10 @@ START_TEST(stat_lstat_and_links)
 	ck_assert_int_eq(sys_lstat("/mnt/fast", &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
 	ck_assert_uint_eq(st.st_size, 9);
-	ck_assert_uint_eq(st.st_blocks, 0);             /* fast: no block */
+	ck_assert_uint_eq(st.st_blocks, 0); /* fast: no block */
 	ck_assert_int_eq(sys_lstat("/mnt/slow", &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
-	ck_assert_uint_eq(st.st_blocks, bs / 512);      /* slow: one block */
+	ck_assert_uint_eq(st.st_blocks, bs / 512); /* slow: one block */
 	for (const char *const *l = (const char *const[]){ "fast", "slow", "chain", NULL }; *l; l++) {
 		char path[64], host[256];
 
@@ -280,7 +280,7 @@ START_TEST(stat_lstat_and_links)
 	/* a slow link's target is a path with many ".."s: it opens */
 	ck_assert_int_eq(guest_file("/mnt/slow", buf, sizeof(buf), 100), 7);
 	ck_assert(!memcmp(buf, "in sub\n", 7));
-	ck_assert_int_eq(sys_readlinkat(AT_FDCWD, "/mnt/slow", buf, 4), 4);   /* cut, as Linux */
+	ck_assert_int_eq(sys_readlinkat(AT_FDCWD, "/mnt/slow", buf, 4), 4); /* cut, as Linux */
 	ck_assert_int_eq(sys_readlinkat(AT_FDCWD, "/mnt/hello.txt", buf, sizeof(buf)), -EINVAL);
 	ck_assert_int_eq(sys_stat("/mnt/loop1", &st), -ELOOP);
 	ck_assert_int_eq(sys_lstat("/mnt/loop1", &st), 0);
@@ -378,10 +378,10 @@ START_TEST(statfs_and_read_only)
 	ck_assert_int_eq(sys_open("/mnt/hello.txt", O_RDONLY | O_TRUNC, 0), -EROFS);
 	ck_assert_int_eq(sys_open("/mnt/new", O_WRONLY | O_CREAT, 0644), -EROFS);
 	ck_assert_int_eq(sys_mkdir("/mnt/newdir", 0755), -EROFS);
-	ck_assert_int_eq(sys_mkdir("/mnt/sub", 0755), -EEXIST);        /* EEXIST first */
+	ck_assert_int_eq(sys_mkdir("/mnt/sub", 0755), -EEXIST); /* EEXIST first */
 	ck_assert_int_eq(sys_unlink("/mnt/hello.txt"), -EROFS);
 	ck_assert_int_eq(sys_rmdir("/mnt/sub"), -EROFS);
-	ck_assert_int_eq(sys_stat("/mnt/hello.txt", &st), 0);          /* all still there */
+	ck_assert_int_eq(sys_stat("/mnt/hello.txt", &st), 0); /* all still there */
 	ck_assert_int_eq(do_umount("/mnt", 0), 0);
 	/* released: it mounts again */
 	ck_assert_int_eq(do_mount("/dev/fake", "/mnt2", "ext2", MS_RDONLY, NULL), 0);
@@ -407,31 +407,39 @@ END_TEST
 
 /* --- Limits: damaged images ----------------------------------------------------- */
 
-enum where { AT_SUPER, AT_DESC, AT_INODE, AT_BLOCK };
-enum op { OP_MOUNT, OP_STAT, OP_LSTAT, OP_READ, OP_READDIR, OP_READLINK };
-#define V_BLOCKS_COUNT 0xb10c0000u      /* value: the file system's block count */
+enum where { AT_SUPER,
+	     AT_DESC,
+	     AT_INODE,
+	     AT_BLOCK };
+enum op { OP_MOUNT,
+	  OP_STAT,
+	  OP_LSTAT,
+	  OP_READ,
+	  OP_READDIR,
+	  OP_READLINK };
+#define V_BLOCKS_COUNT 0xb10c0000u /* value: the file system's block count */
 
 struct damage {
 	const char *name;
 	enum where where;
-	const char *what;               /* a layout name: the inode or block */
-	unsigned int offset, len;       /* the field, in it */
+	const char *what;	  /* a layout name: the inode or block */
+	unsigned int offset, len; /* the field, in it */
 	u32 value;
 	enum op op;
 	const char *path;
 	int err;
-	const char *log;                /* a part of the line it logs */
-	u32 dtime;                      /* AT_INODE: also set i_dtime (a freed inode) */
+	const char *log; /* a part of the line it logs */
+	u32 dtime;	 /* AT_INODE: also set i_dtime (a freed inode) */
 };
 
 #define SB(field) AT_SUPER, NULL, offsetof(struct ext2_super_block, field), \
-	sizeof(((struct ext2_super_block *)0)->field)
+		  sizeof(((struct ext2_super_block *)0)->field)
 #define GD(field) AT_DESC, NULL, offsetof(struct ext2_group_desc, field), \
-	sizeof(((struct ext2_group_desc *)0)->field)
+		  sizeof(((struct ext2_group_desc *)0)->field)
 #define INO(ino, field) AT_INODE, ino, offsetof(struct ext2_inode, field), \
-	sizeof(((struct ext2_inode *)0)->field)
+			sizeof(((struct ext2_inode *)0)->field)
 #define DE(blk, at, field) AT_BLOCK, blk, (at) + offsetof(struct ext2_dir_entry_2, field), \
-	sizeof(((struct ext2_dir_entry_2 *)0)->field)
+			   sizeof(((struct ext2_dir_entry_2 *)0)->field)
 
 static const struct damage damages[] = {
 	{ "magic", SB(s_magic), 0, OP_MOUNT, NULL, -EINVAL,

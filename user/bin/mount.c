@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	err = mount(argv[optind], argv[optind + 1], type, flags, NULL);
 	if (err < 0 && errno == EROFS && !opts) {
 		err = mount(argv[optind], argv[optind + 1], type, flags | MS_RDONLY, NULL);
-		if (err == 0)   /* util-linux's words */
+		if (err == 0) /* util-linux's words */
 			fprintf(stderr, "mount: %s: WARNING: source write-protected, mounted read-only.\n",
 				argv[optind + 1]);
 	}

@@ -71,7 +71,8 @@ static void entry(const char *top, const char *rel)
 		return;
 	}
 	printf("ENTRY %s ino=%lu mode=0%o nlink=%lu uid=%u gid=%u size=%ld blocks=%ld "
-	       "atime=%lu mtime=%lu\n", rel, (unsigned long)st.st_ino, st.st_mode,
+	       "atime=%lu mtime=%lu\n",
+	       rel, (unsigned long)st.st_ino, st.st_mode,
 	       (unsigned long)st.st_nlink, st.st_uid, st.st_gid, (long)st.st_size,
 	       (long)st.st_blocks, (unsigned long)st.st_atime, (unsigned long)st.st_mtime);
 	if (program && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
@@ -138,7 +139,8 @@ int main(int argc, char **argv)
 		report(argv[optind], "statfs");
 	else
 		printf("STATFS type=0x%lx bsize=%ld blocks=%lu bfree=%lu bavail=%lu files=%lu "
-		       "ffree=%lu namelen=%ld flags=0x%lx\n", (unsigned long)sf.f_type,
+		       "ffree=%lu namelen=%ld flags=0x%lx\n",
+		       (unsigned long)sf.f_type,
 		       (long)sf.f_bsize, (unsigned long)sf.f_blocks, (unsigned long)sf.f_bfree,
 		       (unsigned long)sf.f_bavail, (unsigned long)sf.f_files,
 		       (unsigned long)sf.f_ffree, (long)sf.f_namelen, (unsigned long)sf.f_flags);
