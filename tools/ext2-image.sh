@@ -20,7 +20,8 @@ size=$(stat -c %s "$img")
 fs_kib=$(( (size - part_offset) / 1024 ))
 tree=$img.tree
 rm -rf "$tree"
-python3 "$(dirname "$0")/ext2-tree.py" "$tree"
+# the 64 MiB sparse file only where it reaches triple indirection
+python3 "$(dirname "$0")/ext2-tree.py" "$tree" $([ "$bs" = 1024 ] || echo --no-triple)
 if [ -n "$damage" ]; then
 	mkdir "$tree/bad-type" "$tree/baddir"
 	printf 'x\n' > "$tree/bad-type/file"

@@ -434,16 +434,17 @@ int ext2_block_to_path(struct ext2_sb_info *sbi, u64 iblock, u32 offsets[4])
  * on the way.  A 0 anywhere is a hole: nothing below it was ever written.
  */
 int ext2_get_branch(struct ext2_sb_info *sbi, const u32 *i_block, unsigned long ino,
-		    u64 iblock, ext2_read_entry_fn read_entry, void *ctx, u32 *pblock)
+		    u64 iblock, ext2_read_entry_fn read_entry, void *ctx, u32 *pblock, u64 *hole)
 {
 	u32 offsets[4];
 	int depth = ext2_block_to_path(sbi, iblock, offsets);
 	u32 b;
+	int i;
 
 	if (!depth)
 		return -EFBIG;
 	b = i_block[offsets[0]];
-	for (int i = 1;; i++) {
+	for (i = 1;; i++) {
 		int err;
 
 		if (!b)
@@ -462,6 +463,20 @@ int ext2_get_branch(struct ext2_sb_info *sbi, const u32 *i_block, unsigned long 
 			return err;
 	}
 	*pblock = b;
+	if (hole && b) {
+		*hole = 0;
+	} else if (hole) {
+		/* the 0 was entry offsets[i - 1] of its block: every block below
+		 * it is a hole too, so the hole runs from iblock to the end of
+		 * that entry's subtree (a^(depth - i) blocks, iblock at pos) */
+		u64 size = 1, pos = 0;
+
+		for (int k = i; k < depth; k++) {
+			size *= sbi->s_addr_per_block;
+			pos = pos * sbi->s_addr_per_block + offsets[k];
+		}
+		*hole = size - pos;
+	}
 	return 0;
 }
 

@@ -113,13 +113,16 @@ unsigned int ext2_dtype(const struct ext2_dir_entry_2 *de);
  * ext2_get_branch() follows them: read_entry(ctx, level, block, index,
  * &entry) returns entry `index` of indirect block `block`, met at depth
  * level (1: the first indirect block on the path), 0 or -errno.  *pblock
- * is the disk block, or 0 for a hole.  Every block number met is checked
+ * is the disk block, or 0 for a hole; then, if hole is not NULL, *hole
+ * is how many blocks from iblock on are surely holes too (all those below
+ * the 0 entry met: a reader skips them at once), else 0.  Every block
+ * number met is checked
  * to lie inside the file system (-EUCLEAN, logged, if not).
  */
 typedef int (*ext2_read_entry_fn)(void *ctx, int level, u32 block, u32 index, u32 *entry);
 int ext2_block_to_path(struct ext2_sb_info *sbi, u64 iblock, u32 offsets[4]);
 int ext2_get_branch(struct ext2_sb_info *sbi, const u32 *i_block, unsigned long ino,
-		    u64 iblock, ext2_read_entry_fn read_entry, void *ctx, u32 *pblock);
+		    u64 iblock, ext2_read_entry_fn read_entry, void *ctx, u32 *pblock, u64 *hole);
 
 /* statfs's figures, as Linux's ext2_statfs (no I/O: from the checked
  * superblock and descriptors). */
@@ -170,7 +173,7 @@ struct ext2_map_cache {
 	struct super_block *sb;
 	struct ext2_buf *bh[3];
 };
-int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock,
+int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock, u64 *hole,
 			  struct ext2_map_cache *mc);
 void ext2_map_cache_release(struct ext2_map_cache *mc);
 

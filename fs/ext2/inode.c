@@ -12,7 +12,8 @@
  *       ext2_get_branch            single indirect block, i_data[12]
  *         ext2_read_entry        ext2_bread(indirect) -> the entry, unless
  *                                this read() has it from block 67
- *     ext2_bread(pblock)         the data block (a hole: zeros, no I/O)
+ *     ext2_bread(pblock)         the data block (a hole: zeros, no I/O,
+ *                                as far as the hole is known to go)
  *     copy_to_iter               to the user
  *
  * Inodes are not cached: each lookup reads the inode block again, and a
@@ -50,12 +51,12 @@ void ext2_map_cache_release(struct ext2_map_cache *mc)
 	}
 }
 
-int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock,
+int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock, u64 *hole,
 			  struct ext2_map_cache *mc)
 {
 	mc->sb = inode->i_sb;
 	return ext2_get_branch(EXT2_SB(inode->i_sb), EXT2_I(inode)->i_data, inode->i_ino,
-			       iblock, ext2_read_entry, mc, pblock);
+			       iblock, ext2_read_entry, mc, pblock, hole);
 }
 
 /*
@@ -66,7 +67,7 @@ int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock,
 int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock)
 {
 	struct ext2_map_cache mc = { 0 };
-	int err = ext2_get_block_cached(inode, iblock, pblock, &mc);
+	int err = ext2_get_block_cached(inode, iblock, pblock, NULL, &mc);
 
 	ext2_map_cache_release(&mc);
 	return err;
@@ -84,19 +85,23 @@ static ssize_t ext2_file_read_iter(struct file *f, struct iov_iter *to, loff_t *
 	while (iov_iter_count(to) && *pos < inode->i_size) {
 		u64 iblock = (u64)*pos >> sbi->s_blocksize_bits;
 		size_t off = *pos & (sbi->s_blocksize - 1);
-		size_t n = min_t(u64, sbi->s_blocksize - off, inode->i_size - *pos);
+		u64 n = min_t(u64, inode->i_size - *pos, iov_iter_count(to));
 		size_t copied;
 		u32 pblock;
+		u64 hole;
 
-		n = min(n, iov_iter_count(to));
-		err = ext2_get_block_cached(inode, iblock, &pblock, &mc);
+		err = ext2_get_block_cached(inode, iblock, &pblock, &hole, &mc);
 		if (err)
 			break;
 		if (!pblock) {
+			/* the whole hole at once: a sparse file's empty gigabyte
+			 * is one call, not a million */
+			n = min_t(u64, n, (hole << sbi->s_blocksize_bits) - off);
 			copied = iov_iter_zero(n, to);
 		} else {
 			struct ext2_buf *bh = ext2_bread(sb, pblock);
 
+			n = min_t(u64, n, sbi->s_blocksize - off);
 			if (IS_ERR(bh)) {
 				err = PTR_ERR(bh);
 				break;

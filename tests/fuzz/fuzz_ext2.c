@@ -125,12 +125,16 @@ static void walk_inode(struct fuzz_image *img, unsigned long ino, u32 *queue, un
 	nblocks = DIV_ROUND_UP(size, sbi->s_blocksize);
 	for (u64 i = 0; i < nblocks && i < FUZZ_MAX_BLOCKS; i++) {
 		u32 pblock;
+		u64 hole;
 
 		host_printk_reset();
-		if (ext2_get_branch(sbi, raw.i_block, ino, i, read_entry, img, &pblock)) {
+		if (ext2_get_branch(sbi, raw.i_block, ino, i, read_entry, img, &pblock, &hole)) {
 			FUZZ_ASSERT(logged());
 			return;
 		}
+		/* a hole spans at least its own block, and never past the map */
+		FUZZ_ASSERT(pblock ? hole == 0 : hole >= 1);
+		FUZZ_ASSERT(ext2_block_to_path(sbi, i + hole - 1, (u32[4]){ 0 }) != 0);
 		if (!pblock || !S_ISDIR(raw.i_mode))
 			continue;
 		if (ext2_check_dir_block(sbi, block_at(img, pblock), ino, i)) {

@@ -231,6 +231,38 @@ START_TEST(pread_anywhere_in_a_file)
 }
 END_TEST
 
+/* 64 MiB of holes under every level of the map: read in pieces of odd
+ * sizes, the file is the host's, zeros and all. */
+START_TEST(holes_at_every_level)
+{
+	static char want[1 << 20], got[1 << 20];
+	char path[256];
+	size_t n, total = 0;
+	long fd, r;
+	FILE *f;
+
+	setup_disk(block_sizes[_i]);
+	ck_assert_int_eq(mount_ro(), 0);
+	snprintf(path, sizeof(path), "%s/tree/far.bin", EXT2_IMAGE_DIR);
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	fd = sys_open("/mnt/far.bin", O_RDONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	while ((n = fread(want, 1, sizeof(want) - 4097, f)) > 0) {
+		memset(got, 0x5a, n);
+		r = sys_read(fd, got, n);
+		ck_assert_int_eq(r, n);
+		ck_assert_msg(!memcmp(want, got, n), "differs in the MiB at %zu", total);
+		total += n;
+	}
+	ck_assert_int_eq(sys_read(fd, got, 1), 0);
+	ck_assert_uint_eq(total, 67500003);
+	fclose(f);
+	sys_close(fd);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+}
+END_TEST
+
 START_TEST(stat_lstat_and_links)
 {
 	char buf[256], want[256];
@@ -244,7 +276,7 @@ START_TEST(stat_lstat_and_links)
 	ck_assert_uint_eq(st.st_size, 12);
 	ck_assert_uint_eq(st.st_nlink, 1);
 	ck_assert_uint_eq(st.st_mtime, 1600000000);
-	ck_assert_uint_eq(st.st_ino, L("ino_hello_txt"));
+	ck_assert_uint_eq(st.st_ino, L("ino_hello_txt"));	/* debugfs's number */
 	ck_assert_uint_eq(st.st_blksize, bs);
 	ck_assert_uint_eq(st.st_blocks, bs / 512);
 	/* a sparse file holds only its two data blocks -- and at 1 KiB, the
@@ -317,7 +349,7 @@ static void list_dir(const char *path, char *out, size_t size, unsigned int bufs
 START_TEST(getdents_lists_every_name_once)
 {
 	static const char want[] = ".:4 ..:4 lost+found:4 big.bin:8 chain:10 fast:10 "
-				   "hello.txt:8 holes.bin:8 loop1:10 loop2:10 slow:10 sub:4 ";
+				   "far.bin:8 hello.txt:8 holes.bin:8 loop1:10 loop2:10 slow:10 sub:4 ";
 	char all[1024], pieces[1024], from[1024];
 
 	setup_disk(block_sizes[_i]);
@@ -430,6 +462,7 @@ struct damage {
 	int err;
 	const char *log; /* a part of the line it logs */
 	u32 dtime;	 /* AT_INODE: also set i_dtime (a freed inode) */
+	const char *log_ino; /* a layout name: the inode number for log's %lu */
 };
 
 #define SB(field) AT_SUPER, NULL, offsetof(struct ext2_super_block, field), \
@@ -443,74 +476,77 @@ struct damage {
 
 static const struct damage damages[] = {
 	{ "magic", SB(s_magic), 0, OP_MOUNT, NULL, -EINVAL,
-	  "EXT2-fs (fake): error: can't find an ext2 filesystem on dev fake.", 0 },
-	{ "revision 2", SB(s_rev_level), 2, OP_MOUNT, NULL, -EINVAL, "revision level 2 too high", 0 },
+	  "EXT2-fs (fake): error: can't find an ext2 filesystem on dev fake.", 0, NULL },
+	{ "revision 2", SB(s_rev_level), 2, OP_MOUNT, NULL, -EINVAL, "revision level 2 too high", 0, NULL },
 	{ "incompat feature", SB(s_feature_incompat), 0x10002, OP_MOUNT, NULL, -EINVAL,
-	  "EXT2-fs (fake): error: couldn't mount because of unsupported optional features (10000)", 0 },
+	  "EXT2-fs (fake): error: couldn't mount because of unsupported optional features (10000)", 0, NULL },
 	{ "meta_bg", SB(s_feature_incompat), 0x12, OP_MOUNT, NULL, -EINVAL,
-	  "unsupported optional features (10)", 0 },
+	  "unsupported optional features (10)", 0, NULL },
 	{ "block size 64 KiB", SB(s_log_block_size), 6, OP_MOUNT, NULL, -EINVAL,
-	  "unsupported blocksize", 0 },
+	  "unsupported blocksize", 0, NULL },
 	{ "inode size 100", SB(s_inode_size), 100, OP_MOUNT, NULL, -EUCLEAN,
-	  "error: unsupported inode size: 100", 0 },
+	  "error: unsupported inode size: 100", 0, NULL },
 	{ "no blocks per group", SB(s_blocks_per_group), 0, OP_MOUNT, NULL, -EUCLEAN,
-	  "error: #blocks per group too big: 0", 0 },
+	  "error: #blocks per group too big: 0", 0, NULL },
 	{ "blocks per group", SB(s_blocks_per_group), 0x100000, OP_MOUNT, NULL, -EUCLEAN,
-	  "error: #blocks per group too big", 0 },
+	  "error: #blocks per group too big", 0, NULL },
 	{ "inodes per group", SB(s_inodes_per_group), 1, OP_MOUNT, NULL, -EUCLEAN,
-	  "error: invalid #inodes per group: 1", 0 },
+	  "error: invalid #inodes per group: 1", 0, NULL },
 	{ "inode count", SB(s_inodes_count), 65, OP_MOUNT, NULL, -EUCLEAN,
-	  "error: invalid #inodes: 65 vs computed 64", 0 },
+	  "error: invalid #inodes: 65 vs computed 64", 0, NULL },
 	{ "first data block", SB(s_first_data_block), 7, OP_MOUNT, NULL, -EUCLEAN,
-	  "error: first data block 7", 0 },
+	  "error: first data block 7", 0, NULL },
 	{ "past the device", SB(s_blocks_count), 0x7fffffff, OP_MOUNT, NULL, -EUCLEAN,
-	  "bad geometry: block count 2147483647 exceeds size of device", 0 },
+	  "bad geometry: block count 2147483647 exceeds size of device", 0, NULL },
 	{ "reserved blocks", SB(s_r_blocks_count), 0x7fffffff, OP_MOUNT, NULL, -EUCLEAN,
-	  "reserved block count 2147483647 exceeds", 0 },
-	{ "first inode", SB(s_first_ino), 3, OP_MOUNT, NULL, -EUCLEAN, "invalid first inode 3", 0 },
+	  "reserved block count 2147483647 exceeds", 0, NULL },
+	{ "first inode", SB(s_first_ino), 3, OP_MOUNT, NULL, -EUCLEAN, "invalid first inode 3", 0, NULL },
 	{ "block bitmap", GD(bg_block_bitmap), V_BLOCKS_COUNT, OP_MOUNT, NULL, -EUCLEAN,
-	  "EXT2-fs error (device fake): ext2_check_descriptors: Block bitmap for group 0 not in group", 0 },
+	  "EXT2-fs error (device fake): ext2_check_descriptors: Block bitmap for group 0 not in group", 0, NULL },
 	{ "inode bitmap", GD(bg_inode_bitmap), V_BLOCKS_COUNT, OP_MOUNT, NULL, -EUCLEAN,
-	  "Inode bitmap for group 0 not in group", 0 },
+	  "Inode bitmap for group 0 not in group", 0, NULL },
 	{ "inode table", GD(bg_inode_table), V_BLOCKS_COUNT - 1, OP_MOUNT, NULL, -EUCLEAN,
-	  "Inode table for group 0 not in group", 0 },
+	  "Inode table for group 0 not in group", 0, NULL },
 	{ "root inode type", INO("ino_root", i_mode), 0170755, OP_MOUNT, NULL, -EUCLEAN,
-	  "ext2_iget: inode 2: bad file type (mode 0170755)", 0 },
+	  "ext2_iget: inode 2: bad file type (mode 0170755)", 0, NULL },
 	{ "root not a directory", INO("ino_root", i_mode), 0100755, OP_MOUNT, NULL, -EUCLEAN,
-	  "error: corrupt root inode, run e2fsck", 0 },
+	  "error: corrupt root inode, run e2fsck", 0, NULL },
 	{ "inode type", INO("ino_hello_txt", i_mode), 0170644, OP_STAT, "/mnt/hello.txt",
-	  -EUCLEAN, "EXT2-fs error (device fake): ext2_iget: inode 15: bad file type", 0 },
+	  -EUCLEAN, "EXT2-fs error (device fake): ext2_iget: inode %lu: bad file type", 0, "ino_hello_txt" },
 	{ "freed inode", INO("ino_hello_txt", i_links_count), 0, OP_STAT, "/mnt/hello.txt",
-	  -EIO, "EXT2-fs error (device fake): ext2_lookup: deleted inode referenced: 15",
-	  1600000000 },
+	  -EIO, "EXT2-fs error (device fake): ext2_lookup: deleted inode referenced: %lu",
+	  1600000000, "ino_hello_txt" },
 	{ "file too large", INO("ino_big_bin", i_size_high), 0x7fffffff, OP_STAT, "/mnt/big.bin",
-	  -EUCLEAN, "inode 12: size", 0 },
+	  -EUCLEAN, "inode %lu: size", 0, "ino_big_bin" },
 	{ "directory size", INO("ino_sub", i_size), 1000, OP_STAT, "/mnt/sub",
-	  -EUCLEAN, "size of directory #20 is not a multiple of chunk size", 0 },
+	  -EUCLEAN, "size of directory #%lu is not a multiple of chunk size", 0, "ino_sub" },
 	{ "fast link too long", INO("ino_fast", i_size), 200, OP_LSTAT, "/mnt/fast",
-	  -EUCLEAN, "inode 14: symbolic link of 200 bytes", 0 },
+	  -EUCLEAN, "inode %lu: symbolic link of 200 bytes", 0, "ino_fast" },
 	{ "slow link without block", INO("ino_slow", i_block[0]), 0, OP_READLINK, "/mnt/slow",
-	  -EUCLEAN, "symbolic link #19 has no block", 0 },
+	  -EUCLEAN, "symbolic link #%lu has no block", 0, "ino_slow" },
 	{ "rec_len unaligned", DE("blk_sub_0", 0, rec_len), 13, OP_READDIR, "/mnt/sub",
-	  -EUCLEAN, "bad entry in directory #20: unaligned directory entry - offset=0, inode=20, rec_len=13, name_len=1", 0 },
+	  -EUCLEAN, "bad entry in directory #%lu: unaligned directory entry - offset=0, inode=%lu, rec_len=13, name_len=1",
+	  0, "ino_sub" },
 	{ "rec_len small", DE("blk_sub_0", 0, rec_len), 8, OP_READDIR, "/mnt/sub",
-	  -EUCLEAN, "rec_len is smaller than minimal", 0 },
+	  -EUCLEAN, "rec_len is smaller than minimal", 0, NULL },
 	{ "rec_len past the block", DE("blk_sub_0", 12, rec_len), 0xfff0, OP_READDIR, "/mnt/sub",
-	  -EUCLEAN, "directory entry across blocks - offset=12", 0 },
+	  -EUCLEAN, "directory entry across blocks - offset=12", 0, NULL },
 	{ "name_len", DE("blk_sub_0", 0, name_len), 200, OP_READDIR, "/mnt/sub",
-	  -EUCLEAN, "rec_len is too small for name_len", 0 },
+	  -EUCLEAN, "rec_len is too small for name_len", 0, NULL },
 	{ "entry inode", DE("blk_sub_0", 0, inode), 0xffffff, OP_READDIR, "/mnt/sub",
-	  -EUCLEAN, "inode out of bounds", 0 },
+	  -EUCLEAN, "inode out of bounds", 0, NULL },
 	{ "entry names a reserved inode", DE("blk_sub_0", 24, inode), 5, OP_STAT, "/mnt/sub/file",
-	  -EUCLEAN, "EXT2-fs error (device fake): ext2_get_inode: bad inode number: 5", 0 },
+	  -EUCLEAN, "EXT2-fs error (device fake): ext2_get_inode: bad inode number: 5", 0, NULL },
 	{ "lookup through a damaged block", DE("blk_root_0", 0, rec_len), 2, OP_STAT,
-	  "/mnt/hello.txt", -EUCLEAN, "rec_len is smaller than minimal", 0 },
+	  "/mnt/hello.txt", -EUCLEAN, "rec_len is smaller than minimal", 0, NULL },
 	{ "data block past the end", INO("ino_hello_txt", i_block[0]), V_BLOCKS_COUNT,
-	  OP_READ, "/mnt/hello.txt", -EUCLEAN, "inode 15: data block", 0 },
+	  OP_READ, "/mnt/hello.txt", -EUCLEAN, "inode %lu: data block", 0, "ino_hello_txt" },
 	{ "indirect block past the end", INO("ino_big_bin", i_block[EXT2_IND_BLOCK]), 0xfffffff0,
-	  OP_READ, "/mnt/big.bin", -EUCLEAN, "inode 12: indirect block 4294967280 outside the file system", 0 },
+	  OP_READ, "/mnt/big.bin", -EUCLEAN, "inode %lu: indirect block 4294967280 outside the file system", 0,
+	  "ino_big_bin" },
 	{ "indirect entry", AT_BLOCK, "ind_big", 0, 4, 0xfffffff0, OP_READ, "/mnt/big.bin",
-	  -EUCLEAN, "ext2_get_branch: inode 12: data block 4294967280 outside the file system (logical block", 0 },
+	  -EUCLEAN, "ext2_get_branch: inode %lu: data block 4294967280 outside the file system (logical block",
+	  0, "ino_big_bin" },
 };
 
 static u32 *field_at(const struct damage *d, unsigned int *len)
@@ -593,6 +629,7 @@ static long run_op(const struct damage *d)
 START_TEST(damaged_image)
 {
 	const struct damage *d = &damages[_i / 2];
+	char log[256];
 	long ret;
 
 	setup_disk(block_sizes[_i % 2]);
@@ -603,8 +640,12 @@ START_TEST(damaged_image)
 	ret = run_op(d);
 	ck_assert_msg(ret == d->err, "%s (%u): got %ld, expected %d; log: %s", d->name, bs, ret,
 		      d->err, host_printk_buf);
-	ck_assert_msg(strstr(host_printk_buf, d->log), "%s (%u): log lacks \"%s\": %s", d->name,
-		      bs, d->log, host_printk_buf);
+	if (d->log_ino)
+		snprintf(log, sizeof(log), d->log, L(d->log_ino), L(d->log_ino));
+	else
+		strlcpy(log, d->log, sizeof(log));
+	ck_assert_msg(strstr(host_printk_buf, log), "%s (%u): log lacks \"%s\": %s", d->name, bs,
+		      log, host_printk_buf);
 	/* the same error again: the caller learns of it every time */
 	if (d->op != OP_MOUNT) {
 		ck_assert_int_eq(run_op(d), d->err);
@@ -622,6 +663,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(core, NULL, teardown);
 	tcase_add_loop_test(core, files_read_as_the_hosts, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, pread_anywhere_in_a_file, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, holes_at_every_level, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, stat_lstat_and_links, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, getdents_lists_every_name_once, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, statfs_and_read_only, 0, ARRAY_SIZE(block_sizes));

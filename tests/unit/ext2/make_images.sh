@@ -31,6 +31,10 @@ python3 -c 'import sys; sys.stdout.buffer.write(bytes((i * 7 + i // 251) & 255 f
 python3 -c '
 import sys
 f = open(sys.argv[1], "wb"); f.write(b"head"); f.seek(30000); f.write(b"tail"); f.close()' "$tree/holes.bin"
+# data at both ends of 64 MiB of holes: triple indirection at 1 KiB
+python3 -c '
+import sys
+f = open(sys.argv[1], "wb"); f.write(b"near"); f.seek(67500000); f.write(b"far"); f.close()' "$tree/far.bin"
 printf 'in sub\n' > "$tree/sub/file"
 ln -s hello.txt "$tree/fast"
 ln -s "sub/../sub/../sub/../sub/../sub/../sub/../sub/../sub/../sub/../sub/file" "$tree/slow"
