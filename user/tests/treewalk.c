@@ -10,8 +10,8 @@
  *
  * then "STATFS type=0x... bsize=N blocks=N bfree=N bavail=N files=N
  * ffree=N namelen=N flags=0x..." for DIR itself.  With -c, PROGRAM runs
- * once for each regular file and each symbolic link (through the link),
- * with the path as its argument (e.g. /bin/cksum: "CRC SIZE PATH").
+ * on each regular file and each symbolic link (through the link), many
+ * paths per run as xargs does (e.g. /bin/cksum: "CRC SIZE PATH" each).
  * Whatever fails is a line "ERROR <path> <call>: <strerror>", and the
  * walk goes on; the exit status is 1 if anything failed (PROGRAM's own
  * failures aside: they show in its output).
@@ -36,21 +36,39 @@ static void report(const char *path, const char *call)
 	status = 1;
 }
 
-static void run_program(const char *path)
+/* Paths waiting for PROGRAM: it runs once per batch, as xargs would --
+ * a fork and exec per file would cost more than the files' reading. */
+#define BATCH 128
+static char *batch[BATCH + 2];
+static int nbatch;
+
+static void run_program(void)
 {
-	char *argv[] = { (char *)program, (char *)path, NULL };
 	int st;
 	pid_t pid;
 
+	if (!nbatch)
+		return;
+	batch[0] = (char *)program;
+	batch[nbatch + 1] = NULL;
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		execv(program, argv);
+		execv(program, batch);
 		_exit(127);
 	}
 	/* the program's own failure (a dangling link) is its output's business */
 	if (pid < 0 || waitpid(pid, &st, 0) < 0)
-		report(path, program);
+		report(batch[1], program);
+	while (nbatch)
+		free(batch[nbatch--]);
+}
+
+static void queue_program(const char *path)
+{
+	batch[++nbatch] = strdup(path);
+	if (nbatch == BATCH)
+		run_program();
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -76,7 +94,7 @@ static void entry(const char *top, const char *rel)
 	       (unsigned long)st.st_nlink, st.st_uid, st.st_gid, (long)st.st_size,
 	       (long)st.st_blocks, (unsigned long)st.st_atime, (unsigned long)st.st_mtime);
 	if (program && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
-		run_program(path);
+		queue_program(path);
 	if (S_ISDIR(st.st_mode))
 		walk(top, rel);
 }
@@ -135,6 +153,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	walk(argv[optind], "");
+	run_program();
 	if (statfs(argv[optind], &sf) < 0)
 		report(argv[optind], "statfs");
 	else
