@@ -116,8 +116,8 @@ unsigned int ext2_dtype(const struct ext2_dir_entry_2 *de);
  * is the disk block, or 0 for a hole; then, if hole is not NULL, *hole
  * is how many blocks from iblock on are surely holes too (all those below
  * the 0 entry met: a reader skips them at once), else 0.  Every block
- * number met is checked
- * to lie inside the file system (-EUCLEAN, logged, if not).
+ * number met is checked to lie inside the file system (-EUCLEAN, logged,
+ * if not).
  */
 typedef int (*ext2_read_entry_fn)(void *ctx, int level, u32 block, u32 index, u32 *entry);
 int ext2_block_to_path(struct ext2_sb_info *sbi, u64 iblock, u32 offsets[4]);

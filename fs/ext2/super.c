@@ -33,18 +33,9 @@ static void ext2_statfs(struct super_block *sb, struct statfs *buf)
 	ext2_fill_statfs(EXT2_SB(sb), buf);
 }
 
-static int ext2_show_options(struct super_block *sb, char *buf, size_t size)
-{
-	(void)sb;
-	(void)buf;
-	(void)size;
-	return 0;
-}
-
 static const struct super_operations ext2_sops = {
 	.evict_inode = ext2_evict_inode,
 	.statfs = ext2_statfs,
-	.show_options = ext2_show_options,
 };
 
 /* The block device a path names ("/dev/sda1"); vfs_lock held (do_mount). */
