@@ -259,8 +259,12 @@ QEMUOPTS += -fw_cfg name=opt/spindle/cmdline,file=$(BUILD)/cmdline
 QEMUOPTS += -nographic
 # Disks for the drivers to find: two on AHCI ports 0 and 1 (sda, sdb), one
 # on a PIIX3 IDE controller (hda).  Sparse images, kept between runs.
+# And on AHCI port 3 (after the CD on port 2: sdc) a small disk whose one
+# partition, sdc1, holds an ext2 file system with docs/ in it, ready for
+# `mount -t ext2 -o ro /dev/sdc1 /mnt` (docs/ext2.md).
 DISK_SIZE ?= 256M
-DISKS     := $(BUILD)/disk-sda.img $(BUILD)/disk-sdb.img $(BUILD)/disk-hda.img
+DISKS     := $(BUILD)/disk-sda.img $(BUILD)/disk-sdb.img $(BUILD)/disk-hda.img \
+	$(BUILD)/disk-ext2.img
 QEMUOPTS += -drive if=none,id=sda,file=$(BUILD)/disk-sda.img,format=raw
 QEMUOPTS += -device ide-hd,drive=sda,bus=ide.0
 QEMUOPTS += -drive if=none,id=sdb,file=$(BUILD)/disk-sdb.img,format=raw
@@ -268,11 +272,19 @@ QEMUOPTS += -device ide-hd,drive=sdb,bus=ide.1
 QEMUOPTS += -device piix3-ide,id=pide
 QEMUOPTS += -drive if=none,id=hda,file=$(BUILD)/disk-hda.img,format=raw
 QEMUOPTS += -device ide-hd,drive=hda,bus=pide.0
+QEMUOPTS += -drive if=none,id=sdc,file=$(BUILD)/disk-ext2.img,format=raw
+QEMUOPTS += -device ide-hd,drive=sdc,bus=ide.3
 GDBPORT  ?= 1234
 
-$(DISKS):
+$(filter-out %/disk-ext2.img,$(DISKS)):
 	@mkdir -p $(BUILD)
 	truncate -s $(DISK_SIZE) $@
+
+$(BUILD)/disk-ext2.img: $(wildcard docs/*.md)
+	@mkdir -p $(BUILD)
+	rm -f $@ && truncate -s 32M $@
+	printf 'label: dos\n1MiB,,83\n' | PATH="$$PATH:/sbin" sfdisk -q $@
+	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L docs -E offset=1048576 -d docs $@ 31M
 
 # ARGS reaches the file through the environment, quotes and all
 # (dm-mod.create="..." keeps its double quotes).

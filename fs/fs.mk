@@ -30,6 +30,13 @@ FS_OBJS := \
 	$(F)/aio.o \
 	$(F)/proc.o \
 	$(F)/sysfs.o \
+	$(F)/ext2/check.o \
+	$(F)/ext2/buffer.o \
+	$(F)/ext2/super.o \
+	$(F)/ext2/inode.o \
+	$(F)/ext2/dir.o \
+	$(F)/ext2/namei.o \
+	$(F)/ext2/symlink.o \
 	$(F)/init.o
 
 # Everything but the boot glue (init.c) also runs in the host unit tests.

@@ -30,6 +30,7 @@ static int __init vfs_init(void)
 	if (names_cache_init())
 		panic("VFS: no memory for the path-name reserve");
 	init_ramfs_fs();
+	init_ext2_fs();
 	init_devtmpfs();
 	init_proc_fs();
 	init_sysfs();

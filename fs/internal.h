@@ -86,6 +86,7 @@ void free_pipe_info(struct pipe_inode_info *pipe);     /* pipe.c */
 int init_devtmpfs(void);
 int init_proc_fs(void);
 int init_sysfs(void);
+int init_ext2_fs(void); /* ext2/super.c */
 /* initramfs.c: unpack a newc cpio archive into "/"; 0 or -EINVAL/-errno */
 int unpack_to_rootfs(const char *buf, size_t len);
 

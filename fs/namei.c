@@ -112,6 +112,50 @@ static void follow_dotdot(struct path *p, const struct path *root)
 	}
 }
 
+/*
+ * Symbolic links.  Meeting one in the middle of a walk (or at its end,
+ * unless LOOKUP_NOFOLLOW), the walk goes on with the link's target
+ * followed by the rest of the name: "/mnt/link/x" with link -> "d/e"
+ * continues as "d/e/x" from /mnt, or from the root if the target is
+ * absolute.  The new text is kept in one of two buffers that take turns
+ * (the rest of the name may lie in the other); they live under vfs_lock,
+ * so a last component handed back in one (LOOKUP_PARENT) stays valid as
+ * long as the caller holds the lock, as every such caller does.
+ * MAXSYMLINKS links per walk, then ELOOP, as Linux.
+ */
+static char link_walk_buf[2][PATH_MAX];
+static int link_walk_turn;
+
+static int follow_link(struct dentry *link, const char **name, struct path *p,
+		       const struct path *root, int *nlinks)
+{
+	struct inode *inode = link->d_inode;
+	char *buf = link_walk_buf[link_walk_turn];
+	size_t rest = strlen(*name);
+	int len;
+
+	if (++*nlinks > MAXSYMLINKS)
+		return -ELOOP;
+	if (!inode->i_op || !inode->i_op->get_link)
+		return -EINVAL;
+	len = inode->i_op->get_link(inode, buf, PATH_MAX);
+	if (len < 0)
+		return len;
+	if (len == 0)
+		return -ENOENT;
+	if ((size_t)len + rest >= PATH_MAX)
+		return -ENAMETOOLONG;
+	memmove(buf + len, *name, rest + 1); /* "/x" or "": keeps its slash */
+	link_walk_turn ^= 1;
+	*name = buf;
+	if (buf[0] == '/') {
+		path_put(p);
+		*p = *root;
+		path_get(p);
+	}
+	return 0;
+}
+
 static bool is_dir(const struct path *p)
 {
 	return p->dentry->d_inode && S_ISDIR(p->dentry->d_inode->i_mode);
@@ -155,7 +199,7 @@ int __path_lookupat(int dfd, const char *name, unsigned int flags,
 {
 	struct path p, root, pwd;
 	bool want_dir = flags & LOOKUP_DIRECTORY;
-	int err;
+	int err, nlinks = 0;
 
 	if (!name[0])
 		return -ENOENT;
@@ -226,6 +270,14 @@ int __path_lookupat(int dfd, const char *name, unsigned int flags,
 			dput(d);
 			err = -ENOENT;
 			goto fail;
+		}
+		if (S_ISLNK(d->d_inode->i_mode) && (!final || !(flags & LOOKUP_NOFOLLOW))) {
+			/* p stays the link's directory: a relative target starts there */
+			err = follow_link(d, &name, &p, &root, &nlinks);
+			dput(d);
+			if (err)
+				goto fail;
+			continue;
 		}
 		dput(p.dentry);
 		p.dentry = d;                           /* same mount, its reference kept */
@@ -303,6 +355,11 @@ static struct dentry *filename_create(int dfd, const char *name, struct path *pa
 		d = ERR_PTR(-EEXIST);
 		goto fail;
 	}
+	if (sb_rdonly(parent->dentry->d_sb)) {
+		dput(d);
+		d = ERR_PTR(-EROFS); /* EEXIST first, as Linux */
+		goto fail;
+	}
 	return d;
 fail:
 	path_put(parent);
@@ -368,6 +425,10 @@ static struct dentry *lookup_for_removal(int dfd, const char *name, struct path 
 	err = __path_lookupat(dfd, name, LOOKUP_PARENT, parent, &last, &len);
 	if (err)
 		return ERR_PTR(err);
+	if (sb_rdonly(parent->dentry->d_sb)) {
+		d = ERR_PTR(-EROFS);
+		goto fail;
+	}
 	if (is_dot_or_dotdot(last, len)) {
 		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR */
 		err = !rmdir ? -EISDIR : len == 1 ? -EINVAL : -ENOTEMPTY;
@@ -612,10 +673,37 @@ long sys_statfs(const char __user *pathname, struct statfs __user *ubuf)
 	return err;
 }
 
-/* No symbolic links in Spindle: lstat is stat. */
+/* lstat: a symbolic link itself, not what it points at. */
 long sys_lstat(const char __user *filename, struct stat __user *statbuf)
 {
-	return sys_stat(filename, statbuf);
+	struct stat st;
+	long err = WITH_NAME(filename, ksys_lstat(__name, &st));
+
+	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
+		err = -EFAULT;
+	return err;
+}
+
+/*
+ * readlink(2), readlinkat(2): the target, not NUL-terminated, cut to
+ * bufsiz (Linux's answers: EINVAL for bufsiz <= 0 or a name that is not
+ * a link).  Not in the system-call table yet.
+ */
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
+{
+	char *k;
+	long n;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	k = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	n = WITH_NAME(pathname, ksys_readlinkat(dfd, __name, k, min(bufsiz, PATH_MAX)));
+	if (n > 0 && copy_to_user(buf, k, n))
+		n = -EFAULT;
+	kfree(k);
+	return n;
 }
 
 /*

@@ -272,8 +272,9 @@ int show_mounts(char *buf, size_t size)
 
 		if (d_path(&p, where, PATH_MAX) < 0)
 			strlcpy(where, "?", PATH_MAX);
-		n += scnprintf(buf + n, size - n, "%s %s %s rw",
-			       m->mnt_devname, where, m->mnt_sb->s_type->name);
+		n += scnprintf(buf + n, size - n, "%s %s %s %s",
+			       m->mnt_devname, where, m->mnt_sb->s_type->name,
+			       sb_rdonly(m->mnt_sb) ? "ro" : "rw");
 		if (m->mnt_sb->s_op && m->mnt_sb->s_op->show_options)
 			n += m->mnt_sb->s_op->show_options(m->mnt_sb, buf + n, size - n);
 		n += scnprintf(buf + n, size - n, " 0 0\n");

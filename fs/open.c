@@ -69,8 +69,14 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 
 		/* a removed directory (a cwd kept after rmdir) takes no new
 		 * names: ENOENT, as Linux */
-		err = !dir->i_nlink ? -ENOENT : dir->i_op && dir->i_op->create ?
-		      dir->i_op->create(dir, d, (mode & 07777) | S_IFREG) : -EACCES;
+		if (!dir->i_nlink)
+			err = -ENOENT;
+		else if (sb_rdonly(dir->i_sb))
+			err = -EROFS;
+		else if (dir->i_op && dir->i_op->create)
+			err = dir->i_op->create(dir, d, (mode & 07777) | S_IFREG);
+		else
+			err = -EACCES;
 		if (err) {
 			dput(d);
 			path_put(&parent);
@@ -80,6 +86,12 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 		dput(d);
 		path_put(&parent);
 		return -EEXIST;
+	} else if (S_ISLNK(d->d_inode->i_mode)) {
+		/* an existing link: open what it names (a dangling one is
+		 * ENOENT here, where Linux would create its target) */
+		dput(d);
+		path_put(&parent);
+		return __path_lookupat(dfd, name, 0, res, NULL, NULL);
 	}
 	res->mnt = parent.mnt;
 	res->dentry = d;
@@ -118,6 +130,11 @@ struct file *file_open_at(int dfd, const char *name, int flags, umode_t mode)
 		err = -ENOTDIR;
 	else if (S_ISDIR(inode->i_mode) && (flags & O_ACCMODE) != O_RDONLY)
 		err = -EISDIR;
+	/* a read-only file system's files cannot be written; its device
+	 * nodes and FIFOs can (Linux's may_open) */
+	else if (sb_rdonly(inode->i_sb) && (S_ISREG(inode->i_mode) || S_ISLNK(inode->i_mode)) &&
+		 ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)))
+		err = -EROFS;
 	if (err) {
 		path_put(&path);
 		return ERR_PTR(err);

@@ -7,6 +7,7 @@
 #include <spindle/blkdev.h>
 #include <spindle/string.h>
 #include <spindle/uaccess.h>
+#include <spindle/mm.h>
 #include "internal.h"
 
 #define STAT_BLKSIZE    4096    /* st_blksize: "the best I/O size": a page */
@@ -31,19 +32,58 @@ int vfs_getattr(struct inode *inode, struct stat *st)
 	st->st_atime = st->st_mtime = st->st_ctime = inode->i_mtime_ns / 1000000000ull;
 	st->st_atime_nsec = st->st_mtime_nsec = st->st_ctime_nsec =
 		inode->i_mtime_ns % 1000000000ull;
+	if (inode->i_op && inode->i_op->getattr)
+		return inode->i_op->getattr(inode, st);
 	return 0;
 }
 
-long ksys_stat(const char *name, struct stat *st)
+static long stat_at(const char *name, unsigned int flags, struct stat *st)
 {
 	struct path p;
-	int err = kern_path(name, 0, &p);
+	int err = kern_path(name, flags, &p);
 
 	if (err)
 		return err;
 	err = vfs_getattr(p.dentry->d_inode, st);
 	path_put(&p);
 	return err;
+}
+
+long ksys_stat(const char *name, struct stat *st)
+{
+	return stat_at(name, 0, st);
+}
+
+long ksys_lstat(const char *name, struct stat *st)
+{
+	return stat_at(name, LOOKUP_NOFOLLOW, st);
+}
+
+long ksys_readlinkat(int dfd, const char *name, char *buf, int size)
+{
+	struct inode *inode;
+	struct path p;
+	char *target;
+	int len;
+	int err = kern_path_at(dfd, name, LOOKUP_NOFOLLOW, &p);
+
+	if (err)
+		return err;
+	inode = p.dentry->d_inode;
+	target = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!target)
+		len = -ENOMEM;
+	else if (!S_ISLNK(inode->i_mode) || !inode->i_op || !inode->i_op->get_link)
+		len = -EINVAL;
+	else
+		len = inode->i_op->get_link(inode, target, PATH_MAX);
+	if (len > 0) {
+		len = min(len, size);
+		memcpy(buf, target, len);
+	}
+	kfree(target);
+	path_put(&p);
+	return len;
 }
 
 long ksys_fstat(unsigned int fd, struct stat *st)
@@ -80,12 +120,14 @@ static void statfs_common(struct statfs *buf, unsigned long magic)
 	buf->f_type = magic;
 	buf->f_bsize = buf->f_frsize = PAGE_SIZE;
 	buf->f_namelen = NAME_MAX;
-	buf->f_flags = ST_VALID;                /* every mount is rw */
+	buf->f_flags = ST_VALID;
 }
 
 int vfs_statfs(struct super_block *sb, struct statfs *buf)
 {
 	statfs_common(buf, sb->s_magic);
+	if (sb_rdonly(sb))
+		buf->f_flags |= ST_RDONLY;
 	if (sb->s_op && sb->s_op->statfs)
 		sb->s_op->statfs(sb, buf);
 	return 0;

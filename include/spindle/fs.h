@@ -112,6 +112,13 @@ struct inode_operations {
 	int (*mknod)(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev);
 	/* Change the size (O_TRUNC): regular files only. */
 	int (*setsize)(struct inode *inode, loff_t size);
+	/* A symbolic link's target into buf (size bytes, NUL-terminated):
+	 * its length, or -errno.  Path lookup follows it; readlink shows it.
+	 * (Linux's get_link returns a pointer; a copy is simpler here.) */
+	int (*get_link)(struct inode *inode, char *buf, int size);
+	/* stat: after the VFS filled st from the inode, what only the file
+	 * system knows (owner and group, three separate times). */
+	int (*getattr)(struct inode *inode, struct stat *st);
 };
 
 struct super_operations {
@@ -240,6 +247,7 @@ struct file_system_type {
 /* s_flags */
 #define SB_PINNED_DENTRIES 0x1u /* names exist only in the dcache (ramfs) */
 #define SB_I_NOEXEC     0x2u    /* nothing in it is a program (proc, sysfs), as Linux */
+#define SB_RDONLY       0x4u    /* mounted read-only: changes get EROFS */
 
 struct super_block {
 	struct file_system_type *s_type;
@@ -252,6 +260,11 @@ struct super_block {
 	int s_mounts;                   /* vfsmounts of this super_block */
 	void *s_fs_info;
 };
+
+static inline bool sb_rdonly(const struct super_block *sb)
+{
+	return sb && (sb->s_flags & SB_RDONLY);
+}
 
 struct vfsmount {
 	struct dentry *mnt_root;
@@ -329,6 +342,10 @@ extern struct mutex vfs_lock;
 
 #define LOOKUP_DIRECTORY 0x1u   /* the last component must be a directory */
 #define LOOKUP_PARENT    0x2u   /* stop at the parent of the last component */
+#define LOOKUP_NOFOLLOW  0x4u   /* a symbolic link as the last component is the
+				 * result, not followed (lstat, readlink); Linux
+				 * says it the other way round, LOOKUP_FOLLOW */
+#define MAXSYMLINKS      40     /* links followed in one walk before ELOOP */
 
 /* Resolve name (absolute, or relative to dfd / the cwd).  On success
  * *path holds references.  Takes vfs_lock. */
@@ -409,7 +426,11 @@ long ksys_fsync(unsigned int fd, int datasync);
 long ksys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long ksys_stat(const char *name, struct stat *st);
 long ksys_fstat(unsigned int fd, struct stat *st);
+long ksys_lstat(const char *name, struct stat *st);
 long ksys_statfs(const char *name, struct statfs *buf);
+/* readlink(2) into a kernel buffer: the target's length (not terminated,
+ * cut to size), EINVAL if name is not a symbolic link. */
+long ksys_readlinkat(int dfd, const char *name, char *buf, int size);
 long ksys_fstatfs(unsigned int fd, struct statfs *buf);
 long ksys_pipe2(int fds[2], int flags);
 long ksys_getdents64(unsigned int fd, void *buf, unsigned int count);

@@ -79,6 +79,7 @@ struct statfs {
 BUILD_BUG_ON(sizeof(struct statfs) != 120);
 BUILD_BUG_ON(offsetof(struct statfs, f_namelen) != 64);
 
+#define ST_RDONLY       0x0001  /* mounted read-only */
 #define ST_VALID        0x0020  /* f_flags is meaningful (Linux) */
 
 /* f_type: Linux's magic numbers (include/uapi/linux/magic.h) */
@@ -87,6 +88,7 @@ BUILD_BUG_ON(offsetof(struct statfs, f_namelen) != 64);
 #define PROC_SUPER_MAGIC        0x9fa0
 #define SYSFS_MAGIC             0x62656572
 #define PIPEFS_MAGIC            0x50495045
+#define EXT2_SUPER_MAGIC        0xEF53
 
 /*
  * st_rdev as Linux's new_encode_dev(): 12 bits of major and 20 of minor

@@ -22,7 +22,7 @@ FUZZ_BUILD    := $(BUILD)/fuzz
 FUZZ_CC       ?= clang-14
 FUZZ_SECONDS  ?= 180
 FUZZ_SMOKE_SECONDS ?= 8
-FUZZ_ALL      := partitions dm cmdline elf initramfs
+FUZZ_ALL      := partitions dm cmdline elf initramfs ext2
 FUZZ_TARGETS  ?= $(FUZZ_ALL)
 
 # The same forced-in host.h as the unit tests (tests/unit/unit.mk): the
@@ -43,6 +43,7 @@ FUZZ_SRCS_dm         := drivers/md/dm-init.c
 FUZZ_SRCS_cmdline    := lib/cmdline.c
 FUZZ_SRCS_elf        := kernel/elf_check.c
 FUZZ_SRCS_initramfs  := fs/initramfs.c
+FUZZ_SRCS_ext2       := fs/ext2/check.c lib/ratelimit.c
 
 FUZZ_PROGS := $(FUZZ_ALL:%=$(FUZZ_BUILD)/fuzz_%)
 

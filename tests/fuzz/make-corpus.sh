@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 out=corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-targets=${*:-partitions dm cmdline elf initramfs}
+targets=${*:-partitions dm cmdline elf initramfs ext2}
 
 # poke FILE OFFSET HEXBYTES: overwrite bytes in place ("55aa" = 0x55 0xaa).
 poke() {
@@ -183,6 +183,44 @@ corpus_initramfs() {
 	cp "$d/rootfs" "$d/bad-namesize"
 	poke "$d/bad-namesize" 94 4646464646464646
 	printf 'TRAILER!!!' > "$d/not-cpio"
+}
+
+# --- ext2: small file systems (the input is the start of the device) --------
+# mke2fs's smallest layout (16 inodes of 128 bytes, no reserved blocks or
+# resize inode), lost+found removed so that debugfs puts the files in the
+# first blocks: a directory, a file, a fast and a slow link, a sparse
+# file with a single indirect block; cut to 16 KiB (the harness reads
+# the rest of the device as zeros).
+corpus_ext2() {
+	local d=$out/ext2 img
+	mkdir -p "$d"
+	printf 'hi\n' > "$tmp/f"
+	python3 -c 'import sys; f = open(sys.argv[1], "wb"); f.seek(12288); f.write(b"z" * 100)' \
+		"$tmp/sparse"
+	for bs in 1024 2048; do
+		img=$tmp/ext2-$bs.img
+		rm -f "$img"
+		truncate -s 256K "$img"
+		E2FSPROGS_FAKE_TIME=1600000000 mke2fs -q -F -t ext2 -b $bs -N 16 -m 0 -I 128 \
+			-O ^resize_inode,^dir_index,^ext_attr -U 6b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b \
+			-E hash_seed=0b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b "$img" > /dev/null 2>&1
+		printf '%s\n' 'rmdir lost+found' 'mkdir d' "write $tmp/f d/f" 'symlink fast d/f' \
+			'symlink slow d/../d/../d/../d/../d/../d/../d/../d/../d/../d/../d/f' \
+			"write $tmp/sparse sparse" > "$tmp/cmds"
+		E2FSPROGS_FAKE_TIME=1600000000 debugfs -w -f "$tmp/cmds" "$img" > /dev/null 2>&1
+		head -c 16384 "$img" > "$d/mke2fs-$bs"
+	done
+	# Near-valid (1 KiB blocks): no magic, an unknown incompatible
+	# feature, the root directory's first rec_len unaligned (block 7),
+	# the sparse file's indirect block (10) pointing past the end.
+	cp "$d/mke2fs-1024" "$d/bad-magic"
+	poke "$d/bad-magic" 1080 0000
+	cp "$d/mke2fs-1024" "$d/bad-incompat"
+	poke "$d/bad-incompat" 1120 12000100
+	cp "$d/mke2fs-1024" "$d/bad-rec-len"
+	poke "$d/bad-rec-len" $((7 * 1024 + 4)) 0d00
+	cp "$d/mke2fs-1024" "$d/bad-indirect"
+	poke "$d/bad-indirect" $((10 * 1024)) f0ffffff
 }
 
 for t in $targets; do

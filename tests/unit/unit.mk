@@ -72,6 +72,15 @@ include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
 UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
 UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio check_pagecache
+# ext2 (fs/ext2/, in FS_UNIT_SRCS) over images the host's mke2fs made.
+UNIT_TESTS += check_ext2
+UNIT_EXT2_DIR := $(UNIT_BUILD)/ext2
+UNIT_EXT2_STAMP := $(UNIT_EXT2_DIR)/made
+$(UNIT_EXT2_STAMP): tests/unit/ext2/make_images.sh
+	bash $< $(UNIT_EXT2_DIR)
+	touch $@
+$(UNIT_BUILD)/tests/unit/check_ext2.o: UNIT_CFLAGS += \
+	-DEXT2_IMAGE_DIR='"$(abspath $(UNIT_EXT2_DIR))"'
 # The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
 # assembled for the host -- memcpy and memset under other names, the
 # host's libc has its own -- and checked at every alignment and length.
@@ -124,7 +133,8 @@ $(UNIT_BUILD)/tests/unit/check_partitions.o: UNIT_CFLAGS += \
 
 .PHONY: check check-unit unit-progs
 # Every program and the data it reads, built but not run (the lab grader).
-unit-progs: $(UNIT_PROGS) $(UNIT_PART_STAMP) $(UNIT_CPIO_STAMP) $(UNIT_ELF_STAMP)
+unit-progs: $(UNIT_PROGS) $(UNIT_PART_STAMP) $(UNIT_CPIO_STAMP) $(UNIT_ELF_STAMP) \
+	$(UNIT_EXT2_STAMP)
 
 check: check-unit
 check-unit: unit-progs

@@ -158,6 +158,26 @@ cat "$T/text.bin" | hexdump -C > "$T/h.host"
 cat "$T/text.bin" | "$BIN/hexdump" -C > "$T/h.ours"
 check hexdump_stdin "$T/h.host" "$T/h.ours"
 
+# --- cksum against GNU cksum: files (lengths of 0, 1..3 length bytes), stdin, a missing file
+for f in empty small.bin text.bin rand.bin; do
+	(cd "$T" && cksum "$f" > ck.host && "$BIN/cksum" "$f" > ck.ours)
+	check "cksum_${f%.bin}" "$T/ck.host" "$T/ck.ours"
+done
+(cd "$T" && cksum small.bin empty rand.bin > ck.host && "$BIN/cksum" small.bin empty rand.bin > ck.ours)
+check cksum_several "$T/ck.host" "$T/ck.ours"
+cksum < "$T/rand.bin" > "$T/ck.host"; "$BIN/cksum" < "$T/rand.bin" > "$T/ck.ours"
+check cksum_stdin "$T/ck.host" "$T/ck.ours"
+head -c 70000 /dev/zero > "$T/zeros.bin"    # three length bytes, a 64 KiB read and a short one
+(cd "$T" && cksum zeros.bin > ck.host && "$BIN/cksum" zeros.bin > ck.ours)
+check cksum_zeros "$T/ck.host" "$T/ck.ours"
+(cd "$T" && "$BIN/cksum" nonexistent small.bin > ck.ours 2> ck.err; echo "status $?" >> ck.ours)
+if grep -qx "cksum: nonexistent: No such file or directory" "$T/ck.err" &&
+   grep -q "^status 1$" "$T/ck.ours" && grep -q " small.bin$" "$T/ck.ours"; then
+	pass cksum_missing_file
+else
+	fail cksum_missing_file "$(cat "$T/ck.err" "$T/ck.ours" | tr '\n' ' ')"
+fi
+
 # --- cat, cp, cmp ---------------------------------------------------------------
 "$BIN/cat" "$T/small.bin" "$T/text.bin" > "$T/cat.ours"
 cat "$T/small.bin" "$T/text.bin" > "$T/cat.host"

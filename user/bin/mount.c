@@ -4,6 +4,8 @@
  * mount -t TYPE [-o ro] SOURCE TARGET
  *                                mount a file system: proc, sysfs,
  *                                devtmpfs, ramfs, ext2 on a block device...
+ * As util-linux's: a file system that cannot be written (the kernel says
+ * EROFS) is mounted read-only instead, with a warning, unless -o was given.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +34,7 @@ int main(int argc, char **argv)
 {
 	const char *type = NULL, *opts = NULL;
 	unsigned long flags = 0;
-	int c;
+	int c, err;
 
 	if (argc == 1)
 		return show_mounts();
@@ -52,7 +54,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mount: unsupported options '%s' (ro or rw)\n", opts);
 		return 2;
 	}
-	if (mount(argv[optind], argv[optind + 1], type, flags, NULL) < 0) {
+	err = mount(argv[optind], argv[optind + 1], type, flags, NULL);
+	if (err < 0 && errno == EROFS && !opts) {
+		err = mount(argv[optind], argv[optind + 1], type, flags | MS_RDONLY, NULL);
+		if (err == 0) /* util-linux's words */
+			fprintf(stderr, "mount: %s: WARNING: source write-protected, mounted read-only.\n",
+				argv[optind + 1]);
+	}
+	if (err < 0) {
 		fprintf(stderr, "mount: %s on %s: %s\n", argv[optind], argv[optind + 1],
 			strerror(errno));
 		return 1;

@@ -57,6 +57,8 @@
 #define EILSEQ           84
 #define EOPNOTSUPP       95
 #define ETIMEDOUT       110
+#define ESTALE          116
+#define EUCLEAN         117     /* "structure needs cleaning": a damaged file system (Linux's EFSCORRUPTED) */
 #define EREMOTEIO       121
 #define EDQUOT          122
 #define ECANCELED       125

@@ -156,6 +156,7 @@ void host_vfs_init(void)
 	if (names_cache_init())
 		abort();
 	init_ramfs_fs();
+	init_ext2_fs();
 	init_devtmpfs();
 	init_proc_fs();
 	init_sysfs();

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ext2.h - what the files of fs/ext2/ share (not for the rest of the
+ * kernel, which knows ext2 only as the file system type "ext2").
+ *
+ * The driver is split as Linux's fs/ext2:
+ *
+ *   check.c     the on-disk checks and arithmetic: superblock, group
+ *               descriptors, inodes, directory blocks, the walk through
+ *               indirect blocks.  No I/O of its own (a callback reads),
+ *               no VFS: it compiles for the host, where the unit tests and
+ *               the fuzzer feed it damaged images.
+ *   buffer.c    ext2_bread(): the one place ext2 reads the disk
+ *   super.c     mount: the superblock, the descriptors, statfs
+ *   inode.c     ext2_iget() (an on-disk inode into a VFS inode),
+ *               ext2_get_block() (a file's block n -> a disk block), read()
+ *   dir.c       directory blocks: readdir, and finding a name
+ *   namei.c     lookup()
+ *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
+ *
+ * Write support (balloc.c, ialloc.c, and writes in the files above) is not
+ * here yet: every mount is read-only.
+ *
+ * Errors: damaged metadata gives -EUCLEAN (Linux's EFSCORRUPTED) to the
+ * caller and one ratelimited line "EXT2-fs error (device sda1): <function>:
+ * <what>" in the log (ext2_error); a read that fails gives -EIO.
+ */
+#ifndef FS_EXT2_EXT2_H
+#define FS_EXT2_EXT2_H
+
+#include <spindle/types.h>
+#include <spindle/ext2_fs.h>
+#include <spindle/ratelimit.h>
+#include <spindle/fs.h>
+#include <spindle/printk.h>
+
+struct block_device;
+struct page;
+
+/* One mounted ext2 (super_block->s_fs_info): the geometry, checked. */
+struct ext2_sb_info {
+	char s_id[32];		      /* the device's name, for messages */
+	struct ext2_super_block s_es; /* the superblock as read */
+	unsigned long s_blocksize;    /* 1024, 2048 or 4096 */
+	unsigned int s_blocksize_bits;
+	u32 s_blocks_count;
+	u32 s_inodes_count;
+	u32 s_first_data_block;
+	u32 s_blocks_per_group;
+	u32 s_inodes_per_group;
+	u32 s_groups_count;
+	u32 s_desc_per_block; /* group descriptors in one block */
+	u32 s_gdb_count;      /* blocks of group descriptors */
+	u32 s_inode_size;
+	u32 s_inodes_per_block;
+	u32 s_itb_per_group; /* inode-table blocks per group */
+	u32 s_first_ino;
+	u32 s_addr_per_block; /* block numbers in an indirect block */
+	unsigned int s_addr_per_block_bits;
+	u64 s_max_size;				/* the largest file the block map reaches */
+	struct ext2_group_desc *s_group_desc;	/* s_groups_count, checked */
+	struct ratelimit_state s_err_ratelimit; /* ext2_error's */
+	/* the kernel's side (super.c); unused by the host's checks */
+	struct block_device *s_bdev;
+	struct super_block *s_sb;
+};
+
+/* --- check.c: portable ---------------------------------------------------- */
+
+/* "EXT2-fs error (device <id>): <function>: <what>", ratelimited. */
+void ext2_error(struct ext2_sb_info *sbi, const char *function, const char *fmt, ...)
+	__printf(3, 4);
+/* "EXT2-fs (<id>): <what>", at level (KERN_ERR ...: a literal). */
+#define ext2_msg(sbi, level, fmt, ...) \
+	printk(level "EXT2-fs (%s): " fmt "\n", (sbi)->s_id, ##__VA_ARGS__)
+
+/*
+ * Check the superblock (raw: the 1024 bytes at byte 1024 of a device of
+ * dev_bytes bytes) and fill in sbi's geometry.  0, -EINVAL (not ext2, or
+ * features this driver cannot read: a mount refused, as Linux), or
+ * -EUCLEAN (an ext2 superblock with impossible figures).  Logs why.
+ */
+int ext2_fill_geometry(struct ext2_sb_info *sbi, const void *raw, u64 dev_bytes);
+/* Group g's descriptor: its bitmaps and inode table inside the group? */
+int ext2_check_descriptor(struct ext2_sb_info *sbi, const struct ext2_group_desc *gd,
+			  u32 group);
+/* Where inode ino lives: *block and *offset in it; -EUCLEAN if ino is
+ * not an inode number of this file system. */
+int ext2_inode_location(struct ext2_sb_info *sbi, unsigned long ino, u32 *block,
+			unsigned int *offset);
+/* An on-disk inode fit to use: 0, -ESTALE (deleted: freed, or never
+ * used), -EUCLEAN (damaged: a type that does not exist, an impossible
+ * size).  Logs the damage, not the staleness (the caller knows whether a
+ * directory entry pointed at it). */
+int ext2_check_inode(struct ext2_sb_info *sbi, const struct ext2_inode *raw,
+		     unsigned long ino);
+/* i_size, with i_size_high for a regular file (large_file). */
+u64 ext2_inode_size(const struct ext2_inode *raw);
+bool ext2_inode_is_fast_symlink(struct ext2_sb_info *sbi, const struct ext2_inode *raw);
+
+/* A directory block (blocksize bytes, block n of directory dir_ino):
+ * every entry's rec_len, name_len and inode checked, as Linux's
+ * ext2_check_page.  0 or -EUCLEAN (logged). */
+int ext2_check_dir_block(struct ext2_sb_info *sbi, const void *buf, unsigned long dir_ino,
+			 u64 n);
+/* The file type of a directory entry as getdents64's d_type. */
+unsigned int ext2_dtype(const struct ext2_dir_entry_2 *de);
+
+/*
+ * The block map.  ext2_block_to_path() turns a file's block iblock into
+ * the indexes to follow (offsets[0] in i_block, then one per indirect
+ * level) and returns how many (1..4), or 0 past the largest file.
+ * ext2_get_branch() follows them: read_entry(ctx, level, block, index,
+ * &entry) returns entry `index` of indirect block `block`, met at depth
+ * level (1: the first indirect block on the path), 0 or -errno.  *pblock
+ * is the disk block, or 0 for a hole; then, if hole is not NULL, *hole
+ * is how many blocks from iblock on are surely holes too (all those below
+ * the 0 entry met: a reader skips them at once), else 0.  Every block
+ * number met is checked to lie inside the file system (-EUCLEAN, logged,
+ * if not).
+ */
+typedef int (*ext2_read_entry_fn)(void *ctx, int level, u32 block, u32 index, u32 *entry);
+int ext2_block_to_path(struct ext2_sb_info *sbi, u64 iblock, u32 offsets[4]);
+int ext2_get_branch(struct ext2_sb_info *sbi, const u32 *i_block, unsigned long ino,
+		    u64 iblock, ext2_read_entry_fn read_entry, void *ctx, u32 *pblock, u64 *hole);
+
+/* statfs's figures, as Linux's ext2_statfs (no I/O: from the checked
+ * superblock and descriptors). */
+void ext2_fill_statfs(struct ext2_sb_info *sbi, struct statfs *buf);
+
+/* --- the kernel's side ---------------------------------------------------- */
+
+/* A block read from the disk (buffer.c): b_data holds blocksize bytes. */
+struct ext2_buf {
+	void *b_data;
+	u32 b_blocknr;
+	struct page *b_page;
+};
+struct ext2_buf *ext2_bread(struct super_block *sb, u32 block);
+/* len bytes (at most a page) from sector on, into page; 0 or -EIO. */
+int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *page,
+		      unsigned int len);
+void ext2_brelse(struct ext2_buf *bh);
+
+/* One VFS inode's ext2 part (inode->i_private). */
+struct ext2_inode_info {
+	u32 i_data[EXT2_N_BLOCKS]; /* the block map's roots, or a fast link */
+	u32 i_flags;
+	u32 i_file_acl;
+	u32 i_uid, i_gid;
+	u64 i_atime_ns, i_ctime_ns;
+	bool i_fast_symlink; /* the target is in i_data */
+};
+
+static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
+{
+	return inode->i_private;
+}
+
+struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
+int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock);
+
+/* The indirect blocks last read, one per level, kept across the
+ * ext2_get_block_cached() calls of one read(): a sequential reader meets
+ * the same ones for hundreds of blocks in a row.  Start zeroed;
+ * ext2_map_cache_release() at the end. */
+struct ext2_map_cache {
+	struct super_block *sb;
+	struct ext2_buf *bh[3];
+};
+int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock, u64 *hole,
+			  struct ext2_map_cache *mc);
+void ext2_map_cache_release(struct ext2_map_cache *mc);
+
+extern const struct inode_operations ext2_dir_inode_operations;
+extern const struct file_operations ext2_dir_operations;
+extern const struct inode_operations ext2_symlink_inode_operations;
+extern const struct inode_operations ext2_file_inode_operations;
+extern const struct file_operations ext2_file_operations;
+
+/* dir.c: the inode number of name in dir, 0 if absent, or -errno */
+long ext2_inode_by_name(struct inode *dir, const char *name, int len);
+int ext2_getattr(struct inode *inode, struct stat *st);
+
+#endif /* FS_EXT2_EXT2_H */
