@@ -123,11 +123,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--iso", type=Path, default=ROOT / "build/spindle.iso")
     args = ap.parse_args()
     seconds = max(1, int(args.minutes * 60))
 
     scn = run.parse_scenario(scenario(seconds, args.seed), "soak")
-    cfg = run.Config(iso=ROOT / "build/spindle.iso", build_dir=WORK / "soak")
+    cfg = run.Config(iso=args.iso.resolve(), build_dir=WORK / "soak")
     cfg.build_dir.mkdir(parents=True, exist_ok=True)
     print("soak: %d s, seed %d; log in %s" % (seconds, args.seed, cfg.build_dir / "soak.log"),
           flush=True)
