@@ -349,6 +349,12 @@ soak: deps $(ISO)
 soak-forkbomb: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py $(wildcard tests/qemu/soak/*.scn)
 
+# The QEMU suite N times, 4 guests at once, verdicts tallied per scenario
+# (tools/stress.py): T=<names or globs> for a subset, LOAD=<n> busy
+# background processes.
+stress: deps $(ISO)
+	$(PYTHON) tools/stress.py -n $(N) $(if $(LOAD),--load $(LOAD)) $(T)
+
 # I/O errors on emulated disks, cell by cell (tools/fault-matrix.py,
 # docs/testing.md); SHORT=1: the CI subset.
 fault-matrix: deps $(ISO)
