@@ -59,6 +59,15 @@
 #define CALIBRATE_MS            20
 #define CALIBRATE_LATCH         (PIT_TICK_RATE * CALIBRATE_MS / MSEC_PER_SEC)
 BUILD_BUG_ON(CALIBRATE_LATCH > 0xffff);
+/*
+ * A measurement is trusted when its slack is under 1/CALIBRATE_SLACK_DIV
+ * of it (0.1 %, 20 us of 20 ms), and made at most CALIBRATE_TRIES times.
+ * Under QEMU's TCG an undisturbed one is within some 20 ppm; a disturbed
+ * one was seen off by 0.2 % to 450 %, on a busy host most of the time --
+ * and then, out of 10 tries, 2 or 3 were undisturbed.
+ */
+#define CALIBRATE_SLACK_DIV 1000
+#define CALIBRATE_TRIES 20
 /* Give up waiting for the PIT after this many polls (a missing PIT). */
 #define CALIBRATE_MAX_POLLS     50000000ul
 /* Used if calibration fails, so that time still moves. */
@@ -123,33 +132,87 @@ u64 ktime_get_ns(void)
 }
 
 /*
- * Count TSC cycles while PIT channel 2 counts CALIBRATE_LATCH clocks: in
- * mode 0 its OUT goes low when the count is written and high when the
- * count reaches zero, and port 0x61 lets us read OUT.  Returns the TSC
- * rate in Hz, or 0 if OUT never rose.
+ * One measurement: count TSC cycles while PIT channel 2 counts
+ * CALIBRATE_LATCH clocks.  In mode 0 its OUT goes low when the count is
+ * written and high when the count reaches zero; port 0x61 lets us read
+ * OUT.  Neither moment is seen exactly: the count starts somewhere in the
+ * port write bracketed by two TSC reads, and OUT rose between the last
+ * read that saw it low and the first that saw it high.  The measurement
+ * takes the middle of each bracket; *slack gets the two brackets' widths
+ * together, the most the cycle count can be off by.  Normally a bracket
+ * is one port access (microseconds); something that stops the CPU across
+ * one of the two moments -- an SMI on real hardware, a host that
+ * deschedules QEMU's virtual CPU -- widens it by as long as it lasts.
+ * Returns the cycles, or 0 if OUT never rose.
  */
-static u64 pit_calibrate_tsc(u64 *start)
+static u64 pit_measure_tsc(u64 *start, u64 *slack)
 {
 	u8 saved = inb(NMI_SC);
-	u64 t0, t1;
+	u64 a, b, low_at, end;
 	unsigned long polls = 0;
 
 	/* Gate on (so it counts), speaker off (so it is not heard). */
 	outb(NMI_SC, (saved & ~NMI_SC_SPKR_DAT_EN) | NMI_SC_TIM_CNT2_EN);
 	outb(PIT_MODE, PIT_SEL_CH2 | PIT_ACCESS_LOHI | PIT_MODE_TERMINAL_COUNT);
 	outb(PIT_CH2, CALIBRATE_LATCH & 0xff);
+	a = rdtsc();
 	outb(PIT_CH2, CALIBRATE_LATCH >> 8);    /* counting starts now */
-	t0 = rdtsc();
-	while (!(inb(NMI_SC) & NMI_SC_TMR2_OUT_STS) && ++polls < CALIBRATE_MAX_POLLS)
-		;
-	t1 = rdtsc();
+	b = rdtsc();
+	low_at = b; /* TSC before the last read that saw OUT low */
+	for (;;) {
+		u64 t = rdtsc();
+
+		if (inb(NMI_SC) & NMI_SC_TMR2_OUT_STS)
+			break;
+		low_at = t;
+		if (++polls == CALIBRATE_MAX_POLLS)
+			break;
+	}
+	end = rdtsc();
 	outb(NMI_SC, saved);
 
-	*start = t0;
+	*start = a;
+	*slack = (b - a) + (end - low_at);
 	if (polls == CALIBRATE_MAX_POLLS)
 		return 0;
+	return (low_at + end) / 2 - (a + b) / 2;
+}
+
+/*
+ * The TSC rate in Hz, or 0 if the PIT never answered.  A measurement
+ * whose slack is over 1/CALIBRATE_SLACK_DIV of it is disturbed and made
+ * again, up to CALIBRATE_TRIES times; the least uncertain one is kept.
+ * (One taken blindly was 4.5 times too high once on a busy host: the
+ * guest's clock then ran at a fifth of real time, and every timeout in
+ * the kernel with it.  Linux's pit_calibrate_tsc() rejects a disturbed
+ * window the same way.)  *start: the TSC at the first measurement;
+ * *ppm: the slack of the one kept, in millionths.
+ */
+static u64 pit_calibrate_tsc(u64 *start, unsigned int *tries, u64 *ppm)
+{
+	u64 best = 0, best_slack = 0;
+
+	*ppm = 0;
+	for (*tries = 1; *tries <= CALIBRATE_TRIES; (*tries)++) {
+		u64 t0, slack, cycles = pit_measure_tsc(&t0, &slack);
+
+		if (*tries == 1)
+			*start = t0;
+		if (!cycles)
+			return 0;
+		/* slack / cycles < best_slack / best, without dividing */
+		if (!best || slack * best < best_slack * cycles) {
+			best = cycles;
+			best_slack = slack;
+		}
+		if (slack * CALIBRATE_SLACK_DIV <= cycles)
+			break;
+	}
+	if (*tries > CALIBRATE_TRIES)
+		*tries = CALIBRATE_TRIES;
+	*ppm = best ? best_slack * 1000000 / best : 0;
 	/* cycles / (latch / PIT_TICK_RATE) seconds; < 2^64 below ~15 THz */
-	return (t1 - t0) * PIT_TICK_RATE / CALIBRATE_LATCH;
+	return best * PIT_TICK_RATE / CALIBRATE_LATCH;
 }
 
 static u64 tick_nsec;           /* the tick's period: PIT_TICK_LATCH clocks */
@@ -188,10 +251,11 @@ static void pit_start_tick(void)
 
 void time_init(void)
 {
-	u64 hz, start;
+	unsigned int tries;
+	u64 hz, start, ppm;
 	int err;
 
-	hz = pit_calibrate_tsc(&start);
+	hz = pit_calibrate_tsc(&start, &tries, &ppm);
 	if (!hz) {
 		pr_err("tsc: calibration against the PIT failed, assuming %llu MHz\n",
 		       FALLBACK_TSC_HZ / KHZ / KHZ);
@@ -202,6 +266,10 @@ void time_init(void)
 	tsc_base = start;
 	barrier();                      /* publish the fields before the flag */
 	WRITE_ONCE(tsc_ready, true);
+	if (tries > 1)
+		pr_info("tsc: calibration window disturbed: measured %u times, kept one "
+			"within %llu ppm\n",
+			tries, (unsigned long long)ppm);
 	pr_info("tsc: Detected %llu.%03llu MHz processor\n",
 		(unsigned long long)(tsc_khz / KHZ), (unsigned long long)(tsc_khz % KHZ));
 	pr_info("clocksource: tsc: mult %u shift %u\n", tsc_mult, tsc_shift);
