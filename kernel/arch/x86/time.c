@@ -60,11 +60,10 @@
 #define CALIBRATE_LATCH         (PIT_TICK_RATE * CALIBRATE_MS / MSEC_PER_SEC)
 BUILD_BUG_ON(CALIBRATE_LATCH > 0xffff);
 /*
- * A measurement is trusted when its slack is under 1/CALIBRATE_SLACK_DIV
- * of it (0.1 %, 20 us of 20 ms), and made at most CALIBRATE_TRIES times.
- * Under QEMU's TCG an undisturbed one is within some 20 ppm; a disturbed
- * one was seen off by 0.2 % to 450 %, on a busy host most of the time --
- * and then, out of 10 tries, 2 or 3 were undisturbed.
+ * The calibration is trusted once the cycles are known to 1/CALIBRATE_SLACK_DIV
+ * (0.1 %, 20 us of 20 ms), measuring at most CALIBRATE_TRIES times.  Under
+ * QEMU's TCG an undisturbed window is within some 20 ppm; a disturbed one
+ * was seen off by 0.2 % to 450 %, on a busy host most of the time.
  */
 #define CALIBRATE_SLACK_DIV 1000
 #define CALIBRATE_TRIES 20
@@ -137,15 +136,14 @@ u64 ktime_get_ns(void)
  * written and high when the count reaches zero; port 0x61 lets us read
  * OUT.  Neither moment is seen exactly: the count starts somewhere in the
  * port write bracketed by two TSC reads, and OUT rose between the last
- * read that saw it low and the first that saw it high.  The measurement
- * takes the middle of each bracket; *slack gets the two brackets' widths
- * together, the most the cycle count can be off by.  Normally a bracket
- * is one port access (microseconds); something that stops the CPU across
- * one of the two moments -- an SMI on real hardware, a host that
- * deschedules QEMU's virtual CPU -- widens it by as long as it lasts.
- * Returns the cycles, or 0 if OUT never rose.
+ * read that saw it low and the first that saw it high.  So the cycles
+ * are only known to lie in [*lo, *hi].  Normally each bracket is one
+ * port access (microseconds); something that stops the CPU across one of
+ * the two moments -- an SMI on real hardware, a host that deschedules
+ * QEMU's virtual CPU -- widens it by as long as it lasts.
+ * Returns false if OUT never rose.
  */
-static u64 pit_measure_tsc(u64 *start, u64 *slack)
+static bool pit_measure_tsc(u64 *start, u64 *lo, u64 *hi)
 {
 	u8 saved = inb(NMI_SC);
 	u64 a, b, low_at, end;
@@ -158,7 +156,7 @@ static u64 pit_measure_tsc(u64 *start, u64 *slack)
 	a = rdtsc();
 	outb(PIT_CH2, CALIBRATE_LATCH >> 8);    /* counting starts now */
 	b = rdtsc();
-	low_at = b; /* TSC before the last read that saw OUT low */
+	low_at = b;                     /* TSC before the last read that saw OUT low */
 	for (;;) {
 		u64 t = rdtsc();
 
@@ -172,47 +170,52 @@ static u64 pit_measure_tsc(u64 *start, u64 *slack)
 	outb(NMI_SC, saved);
 
 	*start = a;
-	*slack = (b - a) + (end - low_at);
-	if (polls == CALIBRATE_MAX_POLLS)
-		return 0;
-	return (low_at + end) / 2 - (a + b) / 2;
+	*lo = low_at - b;               /* started by b, rose after low_at */
+	*hi = end - a;                  /* started after a, rose by end */
+	return polls != CALIBRATE_MAX_POLLS;
 }
 
 /*
- * The TSC rate in Hz, or 0 if the PIT never answered.  A measurement
- * whose slack is over 1/CALIBRATE_SLACK_DIV of it is disturbed and made
- * again, up to CALIBRATE_TRIES times; the least uncertain one is kept.
- * (One taken blindly was 4.5 times too high once on a busy host: the
- * guest's clock then ran at a fifth of real time, and every timeout in
- * the kernel with it.  Linux's pit_calibrate_tsc() rejects a disturbed
- * window the same way.)  *start: the TSC at the first measurement;
- * *ppm: the slack of the one kept, in millionths.
+ * The TSC rate in Hz, or 0 if the PIT never answered.  Every measurement
+ * counts the same cycles, so the true count lies in all their intervals:
+ * their intersection narrows with each one, and measuring stops once it
+ * is within 1/CALIBRATE_SLACK_DIV of the count -- at once when the first
+ * window was undisturbed, after a few when the host kept interrupting
+ * (each disturbance widens one end of one interval, rarely the same end
+ * of all).  After CALIBRATE_TRIES the middle of the intersection is
+ * taken however wide.  (A single window taken blindly was once 4.5 times
+ * too long on a busy host: the guest's clock then ran at a fifth of real
+ * time, and every timeout in the kernel with it.  Linux's
+ * pit_calibrate_tsc() rejects a disturbed window too.)  *start: the TSC
+ * at the first measurement; *ppm: the intersection's width, in
+ * millionths of the count.
  */
 static u64 pit_calibrate_tsc(u64 *start, unsigned int *tries, u64 *ppm)
 {
-	u64 best = 0, best_slack = 0;
+	u64 lo = 0, hi = ~0ull;
 
 	*ppm = 0;
 	for (*tries = 1; *tries <= CALIBRATE_TRIES; (*tries)++) {
-		u64 t0, slack, cycles = pit_measure_tsc(&t0, &slack);
+		u64 t0, l, h;
 
+		if (!pit_measure_tsc(&t0, &l, &h))
+			return 0;
 		if (*tries == 1)
 			*start = t0;
-		if (!cycles)
-			return 0;
-		/* slack / cycles < best_slack / best, without dividing */
-		if (!best || slack * best < best_slack * cycles) {
-			best = cycles;
-			best_slack = slack;
+		lo = max(lo, l);
+		hi = min(hi, h);
+		if (lo > hi) {          /* cannot be, unless the TSC jumped: start over */
+			lo = l;
+			hi = h;
 		}
-		if (slack * CALIBRATE_SLACK_DIV <= cycles)
+		if ((hi - lo) * CALIBRATE_SLACK_DIV <= lo)
 			break;
 	}
 	if (*tries > CALIBRATE_TRIES)
 		*tries = CALIBRATE_TRIES;
-	*ppm = best ? best_slack * 1000000 / best : 0;
+	*ppm = lo ? (hi - lo) * 1000000 / lo : 0;
 	/* cycles / (latch / PIT_TICK_RATE) seconds; < 2^64 below ~15 THz */
-	return best * PIT_TICK_RATE / CALIBRATE_LATCH;
+	return (lo + (hi - lo) / 2) * PIT_TICK_RATE / CALIBRATE_LATCH;
 }
 
 static u64 tick_nsec;           /* the tick's period: PIT_TICK_LATCH clocks */
@@ -252,7 +255,7 @@ static void pit_start_tick(void)
 void time_init(void)
 {
 	unsigned int tries;
-	u64 hz, start, ppm;
+	u64 hz, start = 0, ppm;
 	int err;
 
 	hz = pit_calibrate_tsc(&start, &tries, &ppm);
@@ -266,8 +269,10 @@ void time_init(void)
 	tsc_base = start;
 	barrier();                      /* publish the fields before the flag */
 	WRITE_ONCE(tsc_ready, true);
-	if (tries > 1)
-		pr_info("tsc: calibration window disturbed: measured %u times, kept one "
+	/* a retry or two is usual under QEMU (the first window is often
+	 * disturbed): say something only if no window was undisturbed */
+	if (ppm * CALIBRATE_SLACK_DIV > 1000000)
+		pr_warn("tsc: calibration window disturbed in all %u tries: kept one "
 			"within %llu ppm\n",
 			tries, (unsigned long long)ppm);
 	pr_info("tsc: Detected %llu.%03llu MHz processor\n",
