@@ -19,7 +19,11 @@
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
 #   make test-labs  every lab's skeleton: builds, fails only its own lab
 #   make replay R=<dir>   run a recorded scenario again, exactly
-#   make soak       the long runs (tests/qemu/soak/): the fork bomb, 200 rounds
+#   make soak MINUTES=10  every disk kind at once under a checked load, the
+#                   memory compared before and after (MINUTES=1: the CI run)
+#   make soak-forkbomb  the fork bomb, 200 rounds (tests/qemu/soak/)
+#   make stress N=20  the QEMU suite N times, 4 guests at once; verdicts
+#                   tallied per scenario (T=, LOAD=: see tools/stress.py)
 #   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear
 #                   and dm-raid1, once and sticky (SHORT=1: the CI subset)
 #   make powercut N=50  cut the power N times under a writing guest; no
@@ -192,7 +196,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak perf fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf fault-matrix powercut
 .PHONY: compile_commands.json format-check lint
 all: deps $(ISO)
 iso: deps $(ISO)
@@ -348,9 +352,21 @@ grade: deps
 test-labs: deps
 	@$(PYTHON) tools/test-labs.py
 
-# Long runs that make test leaves out (tests/qemu/soak/): make soak.
+# Long runs that make test leaves out.  The disk soak (tools/soak.py):
+# one boot, MINUTES of load, the images checked on the host.
+MINUTES ?= 10
 soak: deps $(ISO)
+	$(PYTHON) tools/soak.py --minutes $(MINUTES)
+
+# The fork-bomb soak (tests/qemu/soak/), about 6 minutes.
+soak-forkbomb: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py $(wildcard tests/qemu/soak/*.scn)
+
+# The QEMU suite N times, 4 guests at once, verdicts tallied per scenario
+# (tools/stress.py): T=<names or globs> for a subset, LOAD=<n> busy
+# background processes.
+stress: deps $(ISO)
+	$(PYTHON) tools/stress.py -n $(N) $(if $(LOAD),--load $(LOAD)) $(T)
 
 # I/O errors on emulated disks, cell by cell (tools/fault-matrix.py,
 # docs/testing.md); SHORT=1: the CI subset.

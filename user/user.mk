@@ -29,7 +29,7 @@ USER_PROGS := init sh ls cat echo cp mkdir rm mount umount sync hexdump cmp \
 USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
-	dio_zerocopy faultcheck powercut aio writeback treewalk
+	dio_zerocopy faultcheck powercut aio writeback treewalk soak
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o)

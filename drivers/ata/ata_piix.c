@@ -863,6 +863,36 @@ static int ide_set_multiple(struct ide_channel *c, struct ide_device *d)
 }
 
 /*
+ * Select unit at probe time, and make sure the select was taken.  A
+ * device ignores register writes while it is busy (ATA: no write to the
+ * Device register with BSY set), and right after the channel's soft
+ * reset the busy one may be the unit selected before it -- which, if it
+ * is absent, reads as status 0, so the wait after the reset did not wait
+ * for it.  (QEMU finishes a soft reset later, in its main loop; on a
+ * loaded host the master was then missed now and then, silently.)  So
+ * the select is written until the Device register shows it, or shows
+ * that nobody latches it (an empty channel reads 0, a floating one
+ * 0xff), for at most IDE_CMD_TIMEOUT_MS.
+ */
+static void ide_probe_select(struct ide_channel *c, unsigned int unit)
+{
+	u8 want = ATA_DEVICE_OBS | (unit ? ATA_DEV1 : 0);
+
+	for (unsigned long t = 0;; t += IDE_POLL_US) {
+		u8 dev;
+
+		ide_write(c, ATA_REG_DEVICE, want);
+		ide_delay400(c);
+		dev = ide_read(c, ATA_REG_DEVICE);
+		if ((dev & ATA_DEV1) == (want & ATA_DEV1) || !(dev & ATA_DEVICE_OBS) ||
+		    dev == 0xff || t >= IDE_CMD_TIMEOUT_MS * 1000ul)
+			break;
+		udelay(IDE_POLL_US);
+	}
+	c->selected = (int)unit;
+}
+
+/*
  * Probe one position: select, look for a device, tell ATA from ATAPI by
  * the signature, IDENTIFY.  Returns 0 with id[] filled for an ATA disk,
  * -ENODEV for nothing there, IDE_PROBE_ATAPI for ATAPI.  Every wait bounded.
@@ -872,9 +902,7 @@ static int ide_identify(struct ide_channel *c, unsigned int unit, u16 *id)
 	u8 st;
 	u16 sig;
 
-	ide_write(c, ATA_REG_DEVICE, ATA_DEVICE_OBS | (unit ? ATA_DEV1 : 0));
-	ide_delay400(c);
-	c->selected = (int)unit;
+	ide_probe_select(c, unit);
 	st = ide_altstatus(c);
 	if (st == 0xff)
 		return -ENODEV;         /* floating bus: nobody drives the lines */

@@ -59,6 +59,14 @@
 #define CALIBRATE_MS            20
 #define CALIBRATE_LATCH         (PIT_TICK_RATE * CALIBRATE_MS / MSEC_PER_SEC)
 BUILD_BUG_ON(CALIBRATE_LATCH > 0xffff);
+/*
+ * The calibration is trusted once the cycles are known to 1/CALIBRATE_SLACK_DIV
+ * (0.1 %, 20 us of 20 ms), measuring at most CALIBRATE_TRIES times.  Under
+ * QEMU's TCG an undisturbed window is within some 20 ppm; a disturbed one
+ * was seen off by 0.2 % to 450 %, on a busy host most of the time.
+ */
+#define CALIBRATE_SLACK_DIV 1000
+#define CALIBRATE_TRIES 20
 /* Give up waiting for the PIT after this many polls (a missing PIT). */
 #define CALIBRATE_MAX_POLLS     50000000ul
 /* Used if calibration fails, so that time still moves. */
@@ -123,33 +131,91 @@ u64 ktime_get_ns(void)
 }
 
 /*
- * Count TSC cycles while PIT channel 2 counts CALIBRATE_LATCH clocks: in
- * mode 0 its OUT goes low when the count is written and high when the
- * count reaches zero, and port 0x61 lets us read OUT.  Returns the TSC
- * rate in Hz, or 0 if OUT never rose.
+ * One measurement: count TSC cycles while PIT channel 2 counts
+ * CALIBRATE_LATCH clocks.  In mode 0 its OUT goes low when the count is
+ * written and high when the count reaches zero; port 0x61 lets us read
+ * OUT.  Neither moment is seen exactly: the count starts somewhere in the
+ * port write bracketed by two TSC reads, and OUT rose between the last
+ * read that saw it low and the first that saw it high.  So the cycles
+ * are only known to lie in [*lo, *hi].  Normally each bracket is one
+ * port access (microseconds); something that stops the CPU across one of
+ * the two moments -- an SMI on real hardware, a host that deschedules
+ * QEMU's virtual CPU -- widens it by as long as it lasts.
+ * Returns false if OUT never rose.
  */
-static u64 pit_calibrate_tsc(u64 *start)
+static bool pit_measure_tsc(u64 *start, u64 *lo, u64 *hi)
 {
 	u8 saved = inb(NMI_SC);
-	u64 t0, t1;
+	u64 a, b, low_at, end;
 	unsigned long polls = 0;
 
 	/* Gate on (so it counts), speaker off (so it is not heard). */
 	outb(NMI_SC, (saved & ~NMI_SC_SPKR_DAT_EN) | NMI_SC_TIM_CNT2_EN);
 	outb(PIT_MODE, PIT_SEL_CH2 | PIT_ACCESS_LOHI | PIT_MODE_TERMINAL_COUNT);
 	outb(PIT_CH2, CALIBRATE_LATCH & 0xff);
+	a = rdtsc();
 	outb(PIT_CH2, CALIBRATE_LATCH >> 8);    /* counting starts now */
-	t0 = rdtsc();
-	while (!(inb(NMI_SC) & NMI_SC_TMR2_OUT_STS) && ++polls < CALIBRATE_MAX_POLLS)
-		;
-	t1 = rdtsc();
+	b = rdtsc();
+	low_at = b;                     /* TSC before the last read that saw OUT low */
+	for (;;) {
+		u64 t = rdtsc();
+
+		if (inb(NMI_SC) & NMI_SC_TMR2_OUT_STS)
+			break;
+		low_at = t;
+		if (++polls == CALIBRATE_MAX_POLLS)
+			break;
+	}
+	end = rdtsc();
 	outb(NMI_SC, saved);
 
-	*start = t0;
-	if (polls == CALIBRATE_MAX_POLLS)
-		return 0;
+	*start = a;
+	*lo = low_at - b;               /* started by b, rose after low_at */
+	*hi = end - a;                  /* started after a, rose by end */
+	return polls != CALIBRATE_MAX_POLLS;
+}
+
+/*
+ * The TSC rate in Hz, or 0 if the PIT never answered.  Every measurement
+ * counts the same cycles, so the true count lies in all their intervals:
+ * their intersection narrows with each one, and measuring stops once it
+ * is within 1/CALIBRATE_SLACK_DIV of the count -- at once when the first
+ * window was undisturbed, after a few when the host kept interrupting
+ * (each disturbance widens one end of one interval, rarely the same end
+ * of all).  After CALIBRATE_TRIES the middle of the intersection is
+ * taken however wide.  (A single window taken blindly was once 4.5 times
+ * too long on a busy host: the guest's clock then ran at a fifth of real
+ * time, and every timeout in the kernel with it.  Linux's
+ * pit_calibrate_tsc() rejects a disturbed window too.)  *start: the TSC
+ * at the first measurement; *ppm: the intersection's width, in
+ * millionths of the count.
+ */
+static u64 pit_calibrate_tsc(u64 *start, unsigned int *tries, u64 *ppm)
+{
+	u64 lo = 0, hi = ~0ull;
+
+	*ppm = 0;
+	for (*tries = 1; *tries <= CALIBRATE_TRIES; (*tries)++) {
+		u64 t0, l, h;
+
+		if (!pit_measure_tsc(&t0, &l, &h))
+			return 0;
+		if (*tries == 1)
+			*start = t0;
+		lo = max(lo, l);
+		hi = min(hi, h);
+		if (lo > hi) {          /* cannot be, unless the TSC jumped: start over */
+			lo = l;
+			hi = h;
+		}
+		if ((hi - lo) * CALIBRATE_SLACK_DIV <= lo)
+			break;
+	}
+	if (*tries > CALIBRATE_TRIES)
+		*tries = CALIBRATE_TRIES;
+	*ppm = lo ? (hi - lo) * 1000000 / lo : 0;
 	/* cycles / (latch / PIT_TICK_RATE) seconds; < 2^64 below ~15 THz */
-	return (t1 - t0) * PIT_TICK_RATE / CALIBRATE_LATCH;
+	return (lo + (hi - lo) / 2) * PIT_TICK_RATE / CALIBRATE_LATCH;
 }
 
 static u64 tick_nsec;           /* the tick's period: PIT_TICK_LATCH clocks */
@@ -188,10 +254,11 @@ static void pit_start_tick(void)
 
 void time_init(void)
 {
-	u64 hz, start;
+	unsigned int tries;
+	u64 hz, start = 0, ppm;
 	int err;
 
-	hz = pit_calibrate_tsc(&start);
+	hz = pit_calibrate_tsc(&start, &tries, &ppm);
 	if (!hz) {
 		pr_err("tsc: calibration against the PIT failed, assuming %llu MHz\n",
 		       FALLBACK_TSC_HZ / KHZ / KHZ);
@@ -202,6 +269,12 @@ void time_init(void)
 	tsc_base = start;
 	barrier();                      /* publish the fields before the flag */
 	WRITE_ONCE(tsc_ready, true);
+	/* a retry or two is usual under QEMU (the first window is often
+	 * disturbed): say something only if no window was undisturbed */
+	if (ppm * CALIBRATE_SLACK_DIV > 1000000)
+		pr_warn("tsc: calibration window disturbed in all %u tries: kept one "
+			"within %llu ppm\n",
+			tries, (unsigned long long)ppm);
 	pr_info("tsc: Detected %llu.%03llu MHz processor\n",
 		(unsigned long long)(tsc_khz / KHZ), (unsigned long long)(tsc_khz % KHZ));
 	pr_info("clocksource: tsc: mult %u shift %u\n", tsc_mult, tsc_shift);
