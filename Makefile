@@ -7,7 +7,8 @@
 #   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
 #                   then `make gdb` in another terminal (.gdbinit and the
 #                   sp-* commands of tools/gdb/, docs/debugging.md)
-#   make check      host unit tests (Check) and the user programs' tests
+#   make check      host unit tests (Check), the user programs' tests and
+#                   the benchmark tools' parsers (check-tools)
 #   make check-asan the host unit tests under AddressSanitizer and UBSan
 #   make fuzz       the parsers of outside data under libFuzzer, 180 s each
 #                   (FUZZ_SECONDS=, FUZZ_TARGETS=); make fuzz-smoke: 8 s each
