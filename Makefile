@@ -7,7 +7,8 @@
 #   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
 #                   then `make gdb` in another terminal (.gdbinit and the
 #                   sp-* commands of tools/gdb/, docs/debugging.md)
-#   make check      host unit tests (Check) and the user programs' tests
+#   make check      host unit tests (Check), the user programs' tests and
+#                   the benchmark tools' parsers (check-tools)
 #   make check-asan the host unit tests under AddressSanitizer and UBSan
 #   make fuzz       the parsers of outside data under libFuzzer, 180 s each
 #                   (FUZZ_SECONDS=, FUZZ_TARGETS=); make fuzz-smoke: 8 s each
@@ -30,6 +31,8 @@
 #                   write it was told is durable may be lost
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
+#   make perf-linux the same workloads on Debian's Linux + fio, side by
+#                   side with Spindle's (tools/compare-linux, RUNS=<n>)
 #   make compile_commands.json   the compilation database for clangd and
 #                   other editors' tools (bear, on a build of its own)
 #   make format-check  clang-format on the lines changed since main
@@ -196,7 +199,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux check-tools fault-matrix powercut
 .PHONY: compile_commands.json format-check lint
 all: deps $(ISO)
 iso: deps $(ISO)
@@ -334,7 +337,11 @@ test: deps
 test-gdb: deps $(ISO)
 	$(PYTHON) tests/gdb/run.py $(T)
 
-check: deps check-user
+check: deps check-user check-tools
+
+# The host-side parsers of the benchmark tools, on saved samples (no boot).
+check-tools: deps
+	$(PYTHON) tools/compare-linux --selftest
 
 # The host unit tests again under ASan and UBSan (tests/unit/unit.mk).
 check-asan: deps
@@ -383,6 +390,12 @@ powercut: deps $(ISO)
 RUNS ?= 3
 perf: deps $(ISO)
 	$(PYTHON) tools/perf.py --runs $(RUNS)
+
+# The same workloads on Debian's Linux and fio, booted on the same QEMU
+# devices (tools/compare-linux; packages fetched into build/compare-linux,
+# never installed): both sides and their ratio, row by row.
+perf-linux: deps $(ISO)
+	$(PYTHON) tools/compare-linux --runs $(RUNS)
 
 # A recorded run (a scenario with `record: yes`, or RECORD=1): boot it
 # again instruction for instruction, e.g. R=build/grade/qemu/lab1-linear

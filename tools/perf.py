@@ -36,12 +36,13 @@ BENCH_RE = re.compile(r"^BENCH dev=(\S+) rw=(\S+) bs=(\d+) qd=(\d+) iops=(\d+) M
 DD_RE = re.compile(r"^(\d+) bytes .* copied, ([\d.]+) s")
 
 
-def boot(name, icount):
-    """Run the scenario once (as build/perf/<name>.scn); its parsed figures."""
+ICOUNT = "qemu: -icount shift=0,sleep=off\n"
+
+
+def run_scenario(name, text):
+    """Boot scenario text once, as build/perf/<name>.scn; its cleaned serial
+    log.  The boot must pass its own judgement (tests/qemu/run.py)."""
     WORK.mkdir(parents=True, exist_ok=True)
-    text = SCENARIO.read_text()
-    if icount:
-        text += "qemu: -icount shift=0,sleep=off\n"
     scn = WORK / (name + ".scn")
     scn.write_text(text)
     r = subprocess.run([sys.executable, str(ROOT / "tests/qemu/run.py"), str(scn)],
@@ -49,7 +50,19 @@ def boot(name, icount):
     if r.returncode != 0:
         sys.stderr.write(r.stdout)
         raise SystemExit("perf: the %s boot failed (see build/qemu/%s.log)" % (name, name))
-    return parse((ROOT / "build/qemu" / (name + ".log")).read_text())
+    return (ROOT / "build/qemu" / (name + ".log")).read_text()
+
+
+def boot(name, icount, text=None):
+    """Run the workloads once (perf.scn, or text); their parsed figures."""
+    text = text if text is not None else SCENARIO.read_text()
+    return parse(run_scenario(name, text + (ICOUNT if icount else "")))
+
+
+def workload(rw, bs, qd):
+    """A row's name: workload("randread", 4096, 32) -> 'randread 4K QD32'."""
+    size = "%dK" % (bs // 1024) if bs < 1 << 20 else "%dM" % (bs >> 20)
+    return "%s %s QD%s" % (rw, size, qd)
 
 
 def parse(log):
@@ -60,9 +73,8 @@ def parse(log):
         m = BENCH_RE.match(line)
         if m:
             dev, rw, bs, qd, iops, mbps = m.groups()
-            bs, iops = int(bs), int(iops)
-            size = "%dK" % (bs // 1024) if bs < 1 << 20 else "%dM" % (bs >> 20)
-            key = (dev, "%s %s QD%s" % (rw, size, qd))
+            iops = int(iops)
+            key = (dev, workload(rw, int(bs), qd))
             out[key] = (1e9 / iops if iops else float("inf"), iops, float(mbps))
             continue
         if line.startswith("PERF dd "):

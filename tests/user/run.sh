@@ -52,6 +52,14 @@ out=$(PATH="$BIN" "$BIN/sh" -c 'echo "a  b"; kill -TERM $$' 2>/dev/null; echo "s
 if [ "$out" = "a  b
 st=143" ]; then pass sh_dash_c; else fail sh_dash_c "got: $out"; fi
 
+# --- ls: 300 names, made in shuffled order, listed as the host's ls lists --
+# them (C locale): qsort's runs and merges, against GNU ls as the oracle.
+mkdir "$T/many"
+for i in $(seq 1 300 | shuf --random-source=/dev/zero); do : > "$T/many/f$i"; done
+(cd "$T/many" && "$BIN/ls") > "$T/ls.ours" 2>&1
+(cd "$T/many" && LC_ALL=C ls -1) > "$T/ls.gnu"
+check ls_sorted "$T/ls.gnu" "$T/ls.ours"
+
 # --- printf: our libc against glibc, the same table built twice -------------
 "$UB/tests/printf_table" > "$T/printf.ours"
 "$UB/printf_glibc" > "$T/printf.glibc"
