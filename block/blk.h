@@ -36,6 +36,9 @@ void blk_mq_check_timeouts(u64 now);
 void blk_mq_exit_queue(struct request_queue *q);
 /* blk-mq.c: kblockd's work for blk_mq_restart_hw_queue (host tests call it) */
 void blk_mq_run_restarts(void);
+/* blk-mq.c: kblockd's work, callable directly by host tests: end completed
+ * requests */
+void blk_mq_run_completions(void);
 /* blk-mq.c: send a plug's requests to their queues (blk-plug.c calls it
  * when the plug is flushed: blk_finish_plug, or its task goes to sleep) */
 struct blk_plug;
@@ -56,6 +59,8 @@ struct block_device *add_part(struct gendisk *disk, int partno,
 struct parsed_partitions;
 struct parsed_partitions *blk_read_partitions(struct gendisk *disk);
 void blk_add_partitions(struct gendisk *disk, const struct parsed_partitions *state);
+/* blk-trace.c: set up tracing for disk if blktrace= names it (add_disk) */
+void blk_trace_setup_disk(struct gendisk *disk);
 /* /proc/partitions text */
 int blk_show_partitions(char *buf, size_t size);
 
