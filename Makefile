@@ -148,7 +148,8 @@ LIB_OBJS := \
 	lib/crc32.o \
 	lib/pattern.o \
 	lib/ratelimit.o \
-	lib/sort.o
+	lib/sort.o \
+	lib/fault-inject.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \

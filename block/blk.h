@@ -34,6 +34,8 @@ int blk_flush_init_queue(struct request_queue *q);
 void blk_mq_check_timeouts(u64 now);
 /* blk-mq.c: the queue leaves the timeout scan (blk_cleanup_queue) */
 void blk_mq_exit_queue(struct request_queue *q);
+/* blk-mq.c: how many queues the timeout scan walks (tests: none leaked) */
+unsigned int blk_mq_nr_queues(void);
 /* blk-mq.c: kblockd's work for blk_mq_restart_hw_queue (host tests call it) */
 void blk_mq_run_restarts(void);
 /* blk-mq.c: kblockd's work, callable directly by host tests: end completed
@@ -51,6 +53,12 @@ struct vm_events {
 };
 extern struct vm_events vm_events;
 
+/* genhd.c: fault points of alloc_disk() and add_disk() (fail_alloc_disk=,
+ * fail_add_disk=), for tests of the drivers' error paths */
+struct fault_attr;
+extern struct fault_attr fail_alloc_disk, fail_add_disk;
+/* genhd.c: gendisks allocated and not yet put (tests: none leaked) */
+unsigned long blk_nr_gendisks(void);
 /* genhd.c */
 struct block_device *add_part(struct gendisk *disk, int partno,
 			      sector_t start, sector_t len);

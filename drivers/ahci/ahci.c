@@ -1248,8 +1248,9 @@ static int ahci_add_disk(struct ahci_port *port)
 	q = blk_mq_init_queue(&port->tag_set);
 	disk = alloc_disk(SD_MINORS);
 	if (!q || !disk) {
+		pr_err("%s: no memory for its queue and disk: not registered\n", port->name);
 		blk_mq_destroy_queue(q);
-		kfree(disk);
+		put_disk(disk);
 		return -ENOMEM;
 	}
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
@@ -1271,6 +1272,7 @@ static int ahci_add_disk(struct ahci_port *port)
 	port->disk = disk;
 	err = add_disk(disk);                   /* reads the partition table */
 	if (err) {
+		pr_err("%s: add_disk failed (%d)\n", port->name, err);
 		put_disk(disk);
 		blk_mq_destroy_queue(q);
 		port->disk = NULL;

@@ -1027,10 +1027,11 @@ static int ide_register_disk(struct ide_device *d)
 	q = blk_mq_init_queue(&d->tag_set);
 	disk = alloc_disk(IDE_MINORS);
 	if (!q || !disk) {
+		pr_err("%s: no memory for its queue and disk: not registered\n", d->name);
 		/* nothing registered yet: give both back (the queue would
 		 * stay on the timeout scan otherwise), as ahci_add_disk does */
 		blk_mq_destroy_queue(q);
-		kfree(disk);
+		put_disk(disk);
 		return -ENOMEM;
 	}
 	d->q = q;
@@ -1249,4 +1250,33 @@ int ide_disk_irq(const char *name)
 	struct ide_device *d = ide_find(name);
 
 	return d ? (int)d->chan->irq : -ENODEV;
+}
+
+/*
+ * For the ata ktests: run ide_register_disk() again for the device behind
+ * IDE disk name, under another name, as probing would.  The test arms a
+ * fault point first (fail_alloc_disk, fail_add_disk), so the registration
+ * fails and its unwinding is what runs.  Returns what ide_register_disk()
+ * returned; on success the second disk stays registered (Spindle removes
+ * no IDE disk), which only a broken fault point lets happen.
+ */
+int ide_register_disk_again(const char *name, const char *new_name)
+{
+	struct ide_device *src = ide_find(name), *d;
+	int err;
+
+	if (!src)
+		return -ENODEV;
+	d = kmalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	*d = *src;
+	strlcpy(d->name, new_name, sizeof(d->name));
+	memset(&d->tag_set, 0, sizeof(d->tag_set));
+	d->q = NULL;
+	d->disk = NULL;
+	err = ide_register_disk(d);
+	if (err)
+		kfree(d);
+	return err;
 }
