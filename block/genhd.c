@@ -84,9 +84,9 @@ void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors)
 	q->limits.max_sectors = sectors;
 }
 
-void blk_queue_max_segments(struct request_queue *q, unsigned int n)
+void blk_queue_max_segments(struct request_queue *q, unsigned int max_segments)
 {
-	q->limits.max_segments = n;
+	q->limits.max_segments = max_segments;
 }
 
 /*

@@ -170,7 +170,7 @@ struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata);
 void blk_cleanup_queue(struct request_queue *q);
 void blk_queue_logical_block_size(struct request_queue *q, unsigned int size);
 void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors);
-void blk_queue_max_segments(struct request_queue *q, unsigned int n);
+void blk_queue_max_segments(struct request_queue *q, unsigned int max_segments);
 void blk_queue_max_segment_size(struct request_queue *q, unsigned int bytes);
 void blk_queue_segment_boundary(struct request_queue *q, unsigned long mask);
 void blk_queue_dma_alignment(struct request_queue *q, unsigned int mask);
@@ -188,7 +188,7 @@ int add_disk(struct gendisk *disk);
 void del_gendisk(struct gendisk *disk);
 void put_disk(struct gendisk *disk);
 static inline sector_t get_capacity(const struct gendisk *d) { return d->capacity; }
-static inline void set_capacity(struct gendisk *d, sector_t s) { d->capacity = s; }
+static inline void set_capacity(struct gendisk *disk, sector_t sectors) { disk->capacity = sectors; }
 
 /* --- for users (above) -------------------------------------------------- */
 

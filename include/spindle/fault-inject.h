@@ -33,19 +33,23 @@
 
 struct fault_attr {
 	const char *name;
+	/* the four numbers of the command line (percent for probability) */
 	unsigned long interval;
-	unsigned long probability;      /* percent */
+	unsigned long probability;
 	unsigned long space;
 	long times;
-	/* kept by should_fail() */
-	unsigned long count;            /* eligible calls seen */
-	unsigned long injected;         /* failures injected so far */
-	u64 rnd;                        /* state of the probability's generator */
+	/* kept by should_fail(): eligible calls seen, failures injected so
+	 * far, the state of the probability's generator */
+	unsigned long count;
+	unsigned long injected;
+	u64 rnd;
 };
 
 /* Disarmed (times 0) until the command line or a test arms it. */
-#define FAULT_ATTR_INITIALIZER(n) \
-	{ .name = (n), .interval = 1, .probability = 100, .times = 0 }
+#define FAULT_ATTR_INITIALIZER(n)                                          \
+	{                                                                  \
+		.name = (n), .interval = 1, .probability = 100, .times = 0 \
+	}
 #define DECLARE_FAULT_ATTR(n) struct fault_attr n = FAULT_ATTR_INITIALIZER(#n)
 
 /* Should the call of this size at attr's point fail?  Logs each failure. */

@@ -25,7 +25,7 @@ struct decide_case {
 	const char *what;
 	unsigned long interval, probability, space;
 	long times;
-	u32 fails;                      /* bit i: call i fails */
+	u32 fails; /* bit i: call i fails */
 };
 
 static const struct decide_case decide_cases[] = {
@@ -90,8 +90,17 @@ START_TEST(setup_accepts)
 END_TEST
 
 static const char *const bad_strings[] = {
-	"", "1", "1,100,0", "1,100,0,1,5", "0,100,0,1", "1,101,0,1", "a,100,0,1",
-	"1,100,0,-2", "1,100,,1", "1,100,0,1x", "-1,100,0,1",
+	"",
+	"1",
+	"1,100,0",
+	"1,100,0,1,5",
+	"0,100,0,1",
+	"1,101,0,1",
+	"a,100,0,1",
+	"1,100,0,-2",
+	"1,100,,1",
+	"1,100,0,1x",
+	"-1,100,0,1",
 };
 
 START_TEST(setup_refuses)
