@@ -17,6 +17,9 @@
  *   lost_irq       with ata_test.lost_irq=<disk>: a command whose interrupt
  *                  is held back (disable_irq) is caught by the timeout
  *                  handler; the channel is reset and I/O continues
+ *
+ * Suite "ata_inject" (its own, because the failures it forces are logged
+ * as errors, which scenarios that run the "ata" suite reject):
  *   register_fails ide_register_disk() run again for the first IDE disk,
  *                  once with alloc_disk() and once with add_disk() made to
  *                  fail (fault points, include/spindle/fault-inject.h):
@@ -484,7 +487,7 @@ static void register_fails_at(struct ktest_state *kt, const char *name, struct f
 		      nr_free_pages(), free0);
 }
 
-KTEST(ata, register_fails)
+KTEST(ata_inject, register_fails)
 {
 	static const char *const names[] = { "hda", "hdb", "hdc", "hdd" };
 	struct block_device *b = NULL;
