@@ -146,10 +146,10 @@ LIB_OBJS := \
 	lib/vsprintf.o \
 	lib/cmdline.o \
 	lib/crc32.o \
+	lib/fault-inject.o \
 	lib/pattern.o \
 	lib/ratelimit.o \
-	lib/sort.o \
-	lib/fault-inject.o
+	lib/sort.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \
