@@ -153,6 +153,7 @@ LIB_OBJS := \
 	lib/vsprintf.o \
 	lib/cmdline.o \
 	lib/crc32.o \
+	lib/fault-inject.o \
 	lib/pattern.o \
 	lib/ratelimit.o \
 	lib/sort.o \

@@ -81,7 +81,17 @@ struct bench_io {
 	struct bench_io *next_free;
 };
 
+/* One run: what it loads, the memory it holds, what it has measured. */
 struct bench_ctx {
+	struct block_device *bdev;
+	const struct bench_opts *o;
+	u64 nr_blocks;                          /* of o->bs bytes on bdev */
+	u64 total, submitted;                   /* bios: to send, sent */
+	u64 rnd;                                /* splitmix64 state */
+	struct page *data;                      /* 2^order pages, every bio's */
+	unsigned int order;
+	struct bench_io *ios;                   /* the qd of them */
+
 	struct wait_queue_head wait;
 	unsigned int inflight, inflight_max;
 	u64 done, lat_sum;
@@ -89,6 +99,11 @@ struct bench_ctx {
 	int error;
 	struct bench_io *free_ios;              /* under wait.lock */
 };
+
+static bool bench_rw_writes(enum bench_rw rw)
+{
+	return rw == BENCH_WRITE || rw == BENCH_RANDWRITE || rw == BENCH_RANDRW;
+}
 
 static void bench_end_io(struct bio *bio)
 {
@@ -120,85 +135,122 @@ static u64 disk_merges(struct block_device *bdev)
 	return st->merges[STAT_READ] + st->merges[STAT_WRITE];
 }
 
-int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct bench_result *r)
+static bool bench_opts_valid(struct block_device *bdev, const struct bench_opts *o)
 {
-	struct request_queue *q = bdev->bd_disk->queue;
-	unsigned int lbs = q->limits.logical_block_size;
-	u64 nr_blocks = (bdev_nr_sectors(bdev) << SECTOR_SHIFT) / (o->bs ? o->bs : 1);
-	bool write = o->rw == BENCH_WRITE || o->rw == BENCH_RANDWRITE || o->rw == BENCH_RANDRW;
-	bool random = o->rw >= BENCH_RANDREAD;
-	unsigned int order;
-	struct bench_io *ios;
-	struct bench_ctx c;
-	struct page *data;
-	u64 total, submitted = 0, rnd = o->seed, start, merges0;
+	unsigned int lbs = bdev->bd_disk->queue->limits.logical_block_size;
 
-	memset(r, 0, sizeof(*r));
-	if (!o->bs || o->bs % lbs || o->bs > BENCH_MAX_BS || !o->qd || o->qd > BENCH_MAX_QD ||
-	    o->size < o->bs || !nr_blocks)
-		return -EINVAL;
-	total = o->size / o->bs;
-	order = get_order(o->bs);
-	data = alloc_pages(GFP_KERNEL, order);
-	memset(&c, 0, sizeof(c));
-	c.lat = kmalloc(min_t(u64, total, BENCH_MAX_SAMPLES) * sizeof(u64), GFP_KERNEL);
-	ios = kcalloc(o->qd, sizeof(*ios), GFP_KERNEL);
-	if (!data || !c.lat || !ios) {
-		if (data)
-			__free_pages(data, order);
-		kfree(c.lat);
-		kfree(ios);
+	return o->bs && o->bs % lbs == 0 && o->bs <= BENCH_MAX_BS && o->qd &&
+	       o->qd <= BENCH_MAX_QD && o->size >= o->bs &&
+	       (bdev_nr_sectors(bdev) << SECTOR_SHIFT) >= o->bs;
+}
+
+static void bench_free(struct bench_ctx *c)
+{
+	if (c->data)
+		__free_pages(c->data, c->order);
+	kfree(c->lat);
+	kfree(c->ios);
+}
+
+/*
+ * Everything the run needs, allocated before it starts: the data buffer
+ * (one, shared by every bio: its contents do not matter), the latency
+ * samples and the qd bench_ios on their free list.
+ */
+static int bench_setup(struct bench_ctx *c, struct block_device *bdev,
+		       const struct bench_opts *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->bdev = bdev;
+	c->o = o;
+	c->nr_blocks = (bdev_nr_sectors(bdev) << SECTOR_SHIFT) / o->bs;
+	c->total = o->size / o->bs;
+	c->rnd = o->seed;
+	c->order = get_order(o->bs);
+	c->data = alloc_pages(GFP_KERNEL, c->order);
+	c->lat = kmalloc(min_t(u64, c->total, BENCH_MAX_SAMPLES) * sizeof(u64), GFP_KERNEL);
+	c->ios = kcalloc(o->qd, sizeof(*c->ios), GFP_KERNEL);
+	if (!c->data || !c->lat || !c->ios) {
+		bench_free(c);
 		return -ENOMEM;
 	}
 	for (u32 i = 0; i < o->qd; i++) {
-		ios[i].ctx = &c;
-		ios[i].next_free = c.free_ios;
-		c.free_ios = &ios[i];
+		c->ios[i].ctx = c;
+		c->ios[i].next_free = c->free_ios;
+		c->free_ios = &c->ios[i];
 	}
-	if (write)
-		memset(page_address(data), 0xa5, o->bs);
-	init_waitqueue_head(&c.wait);
-	if (q->tag_set)
-		q->tags_peak = 0;
-	merges0 = disk_merges(bdev);
-	start = ktime_get_ns();
+	if (bench_rw_writes(o->rw))
+		memset(page_address(c->data), 0xa5, o->bs);
+	init_waitqueue_head(&c->wait);
+	return 0;
+}
 
-	while (submitted < total) {
+/* Build the next bio of the load, take a bench_io for it, submit it. */
+static void bench_submit_one(struct bench_ctx *c)
+{
+	const struct bench_opts *o = c->o;
+	struct bio *bio = bio_alloc(GFP_NOIO, (o->bs + PAGE_SIZE - 1) / PAGE_SIZE);
+	bool random = o->rw >= BENCH_RANDREAD;
+	u64 block = random ? splitmix64(c->rnd++) % c->nr_blocks : c->submitted % c->nr_blocks;
+	bool w = o->rw == BENCH_RANDRW ? splitmix64(c->rnd++) & 1 : bench_rw_writes(o->rw);
+	struct bench_io *io;
+
+	bio_set_dev(bio, c->bdev);
+	bio->bi_iter.bi_sector = block * (o->bs >> SECTOR_SHIFT);
+	bio->bi_opf = w ? REQ_OP_WRITE : REQ_OP_READ;
+	bio->bi_end_io = bench_end_io;
+	for (u32 off = 0; off < o->bs; off += PAGE_SIZE)
+		bio_add_page(bio, c->data + off / PAGE_SIZE, min_t(u32, PAGE_SIZE, o->bs - off), 0);
+	spin_lock_irq(&c->wait.lock);
+	io = c->free_ios;               /* fewer than qd in flight: never NULL */
+	c->free_ios = io->next_free;
+	c->inflight++;
+	c->inflight_max = max(c->inflight_max, c->inflight);
+	spin_unlock_irq(&c->wait.lock);
+	io->start = ktime_get_ns();
+	bio->bi_private = io;
+	submit_bio(bio);
+	c->submitted++;
+}
+
+/* Keep qd bios in flight until total have been submitted, then drain. */
+static void bench_run(struct bench_ctx *c)
+{
+	while (c->submitted < c->total) {
 		struct blk_plug plug;
 		unsigned int room;
 
 		/* refill the queue: everything that fits goes under one plug,
 		 * as Linux's io_submit() does with a batch */
-		wait_event(c.wait, READ_ONCE(c.inflight) < o->qd);
-		room = o->qd - READ_ONCE(c.inflight);
+		wait_event(c->wait, READ_ONCE(c->inflight) < c->o->qd);
+		room = c->o->qd - READ_ONCE(c->inflight);
 		blk_start_plug(&plug);
-		while (room-- && submitted < total) {
-			struct bench_io *io;
-			struct bio *bio = bio_alloc(GFP_NOIO, (o->bs + PAGE_SIZE - 1) / PAGE_SIZE);
-			u64 block = random ? splitmix64(rnd++) % nr_blocks : submitted % nr_blocks;
-			bool w = o->rw == BENCH_RANDRW ? splitmix64(rnd++) & 1 : write;
-
-			bio_set_dev(bio, bdev);
-			bio->bi_iter.bi_sector = block * (o->bs >> SECTOR_SHIFT);
-			bio->bi_opf = w ? REQ_OP_WRITE : REQ_OP_READ;
-			bio->bi_end_io = bench_end_io;
-			for (u32 off = 0; off < o->bs; off += PAGE_SIZE)
-				bio_add_page(bio, data + off / PAGE_SIZE,
-					     min_t(u32, PAGE_SIZE, o->bs - off), 0);
-			spin_lock_irq(&c.wait.lock);
-			io = c.free_ios;        /* fewer than qd in flight: never NULL */
-			c.free_ios = io->next_free;
-			c.inflight++;
-			c.inflight_max = max(c.inflight_max, c.inflight);
-			spin_unlock_irq(&c.wait.lock);
-			io->start = ktime_get_ns();
-			bio->bi_private = io;
-			submit_bio(bio);
-			submitted++;
-		}
+		while (room-- && c->submitted < c->total)
+			bench_submit_one(c);
 		blk_finish_plug(&plug);
 	}
-	wait_event(c.wait, READ_ONCE(c.inflight) == 0);
+	wait_event(c->wait, READ_ONCE(c->inflight) == 0);
+}
+
+int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct bench_result *r)
+{
+	struct request_queue *q = bdev->bd_disk->queue;
+	struct bench_ctx c;
+	u64 start, merges0;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (!bench_opts_valid(bdev, o))
+		return -EINVAL;
+	err = bench_setup(&c, bdev, o);
+	if (err)
+		return err;
+	if (q->tag_set)
+		q->tags_peak = 0;
+	merges0 = disk_merges(bdev);
+	start = ktime_get_ns();
+
+	bench_run(&c);
 
 	r->ns = ktime_get_ns() - start;
 	r->ios = c.done;
@@ -207,8 +259,6 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	r->merges = disk_merges(bdev) - merges0;
 	r->max_inflight = q->tag_set ? q->tags_peak : c.inflight_max;
 	r->error = c.error;
-	kfree(c.lat);
-	kfree(ios);
-	__free_pages(data, order);
+	bench_free(&c);
 	return 0;
 }

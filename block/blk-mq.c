@@ -873,6 +873,18 @@ void blk_mq_check_timeouts(u64 now)
 	mutex_unlock(&mq_queues_lock);
 }
 
+unsigned int blk_mq_nr_queues(void)
+{
+	struct request_queue *q;
+	unsigned int n = 0;
+
+	mutex_lock(&mq_queues_lock);
+	list_for_each_entry(q, &mq_queues, all_queues)
+		n++;
+	mutex_unlock(&mq_queues_lock);
+	return n;
+}
+
 void blk_mq_exit_queue(struct request_queue *q)
 {
 	mutex_lock(&mq_queues_lock);

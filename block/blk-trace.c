@@ -22,6 +22,7 @@
 #include <spindle/string.h>
 #include <spindle/irqflags.h>
 #include <spindle/errno.h>
+#include "blk.h"
 
 #define BLK_TRACE_EVENTS    4096
 

@@ -34,8 +34,13 @@ int blk_flush_init_queue(struct request_queue *q);
 void blk_mq_check_timeouts(u64 now);
 /* blk-mq.c: the queue leaves the timeout scan (blk_cleanup_queue) */
 void blk_mq_exit_queue(struct request_queue *q);
+/* blk-mq.c: how many queues the timeout scan walks (tests: none leaked) */
+unsigned int blk_mq_nr_queues(void);
 /* blk-mq.c: kblockd's work for blk_mq_restart_hw_queue (host tests call it) */
 void blk_mq_run_restarts(void);
+/* blk-mq.c: kblockd's work, callable directly by host tests: end completed
+ * requests */
+void blk_mq_run_completions(void);
 /* blk-mq.c: send a plug's requests to their queues (blk-plug.c calls it
  * when the plug is flushed: blk_finish_plug, or its task goes to sleep) */
 struct blk_plug;
@@ -48,6 +53,12 @@ struct vm_events {
 };
 extern struct vm_events vm_events;
 
+/* genhd.c: fault points of alloc_disk() and add_disk() (fail_alloc_disk=,
+ * fail_add_disk=), for tests of the drivers' error paths */
+struct fault_attr;
+extern struct fault_attr fail_alloc_disk, fail_add_disk;
+/* genhd.c: gendisks allocated and not yet put (tests: none leaked) */
+unsigned long blk_nr_gendisks(void);
 /* genhd.c */
 struct block_device *add_part(struct gendisk *disk, int partno,
 			      sector_t start, sector_t len);
@@ -56,6 +67,8 @@ struct block_device *add_part(struct gendisk *disk, int partno,
 struct parsed_partitions;
 struct parsed_partitions *blk_read_partitions(struct gendisk *disk);
 void blk_add_partitions(struct gendisk *disk, const struct parsed_partitions *state);
+/* blk-trace.c: set up tracing for disk if blktrace= names it (add_disk) */
+void blk_trace_setup_disk(struct gendisk *disk);
 /* /proc/partitions text */
 int blk_show_partitions(char *buf, size_t size);
 

@@ -36,6 +36,8 @@
 /* Register none, mq-deadline and cscan (a core_initcall in the kernel;
  * host tests call it).  Calling it again does nothing. */
 int elevator_register_builtin(void);
+/* The registered elevator called name, or NULL. */
+struct elevator_type *elevator_find(const char *name);
 /* The boot option elevator=<name>; not static so host tests can set it. */
 int elevator_setup(const char *name);
 

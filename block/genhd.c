@@ -19,10 +19,37 @@
 #include <spindle/errno.h>
 #include <spindle/time.h>
 #include <spindle/blktrace.h>
+#include <spindle/fault-inject.h>
+#include <spindle/init.h>
 #include "blk.h"
 
 LIST_HEAD(disk_list);
 DEFINE_MUTEX(disk_list_lock);
+/* gendisks alloc_disk() made that put_disk() has not freed, registered or
+ * not: a driver's failed registration must bring it back (tests check) */
+static unsigned long nr_gendisks;       /* under disk_list_lock */
+
+/*
+ * Fault points for the drivers' error paths (include/spindle/fault-inject.h):
+ * fail_alloc_disk= makes alloc_disk() return NULL, fail_add_disk= makes
+ * add_disk() return -ENOMEM before the disk is registered -- what a
+ * driver sees when memory runs out.  Armed from the command line, or by a
+ * test (blk.h).
+ */
+DECLARE_FAULT_ATTR(fail_alloc_disk);
+DECLARE_FAULT_ATTR(fail_add_disk);
+
+static int fail_alloc_disk_setup(const char *val)
+{
+	return setup_fault_attr(&fail_alloc_disk, val);
+}
+__setup("fail_alloc_disk=", fail_alloc_disk_setup);
+
+static int fail_add_disk_setup(const char *val)
+{
+	return setup_fault_attr(&fail_add_disk, val);
+}
+__setup("fail_add_disk=", fail_add_disk_setup);
 
 struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata)
 {
@@ -57,9 +84,9 @@ void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors)
 	q->limits.max_sectors = sectors;
 }
 
-void blk_queue_max_segments(struct request_queue *q, unsigned int n)
+void blk_queue_max_segments(struct request_queue *q, unsigned int max_segments)
 {
-	q->limits.max_segments = n;
+	q->limits.max_segments = max_segments;
 }
 
 /*
@@ -124,12 +151,18 @@ void blk_cleanup_queue(struct request_queue *q)
 
 struct gendisk *alloc_disk(int minors)
 {
-	struct gendisk *disk = kzalloc(sizeof(*disk), GFP_KERNEL);
+	struct gendisk *disk;
 
+	if (should_fail(&fail_alloc_disk, 1))
+		return NULL;
+	disk = kzalloc(sizeof(*disk), GFP_KERNEL);
 	if (!disk)
 		return NULL;
 	disk->minors = minors;
 	INIT_LIST_HEAD(&disk->list);
+	mutex_lock(&disk_list_lock);
+	nr_gendisks++;
+	mutex_unlock(&disk_list_lock);
 	return disk;
 }
 
@@ -161,7 +194,7 @@ int add_disk(struct gendisk *disk)
 {
 	if (!disk->queue || !disk->disk_name[0])
 		return -EINVAL;
-	if (!add_part(disk, 0, 0, disk->capacity))
+	if (should_fail(&fail_add_disk, 1) || !add_part(disk, 0, 0, disk->capacity))
 		return -ENOMEM;
 	mutex_lock(&disk_list_lock);
 	list_add_tail(&disk->list, &disk_list);
@@ -211,6 +244,19 @@ void put_disk(struct gendisk *disk)
 	for (int i = 0; i < DISK_MAX_PARTS; i++)
 		kfree(disk->part[i]);
 	kfree(disk);
+	mutex_lock(&disk_list_lock);
+	nr_gendisks--;
+	mutex_unlock(&disk_list_lock);
+}
+
+unsigned long blk_nr_gendisks(void)
+{
+	unsigned long n;
+
+	mutex_lock(&disk_list_lock);
+	n = nr_gendisks;
+	mutex_unlock(&disk_list_lock);
+	return n;
 }
 
 /* "8:1" -> *dev; false if name is not <major>:<minor> (then it is a name). */

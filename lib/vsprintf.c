@@ -14,15 +14,18 @@
  * Supported, with C99's meaning: %d %i %u %x %X %o %c %s %p %%, the flags
  * '-' '0' ' ' '+' '#', a width and a precision (digits or '*'), and the
  * length modifiers hh h l ll z t j.  Differences from C: %s of NULL prints
- * "(null)"; %p prints the pointer as 0x-prefixed hex (0x0 for NULL); an
+ * "(null)"; %p prints the pointer as 0x-prefixed hex, and NULL as "(nil)"
+ * (glibc's spellings, the user libc's printf being this code too); an
  * unknown conversion is copied to the output as written, so the mistake
  * shows in the log instead of silently eating an argument.  Left out on
  * purpose: floating point (the kernel does not touch the FPU), %n (a write
  * through a pointer, the classic format-string exploit) and %1$d.
  *
  * Portable C, no allocation, no locks: callable from any context, never
- * sleeps.  Tested on the host by tests/unit/check_vsprintf.c, partly
- * against the host C library's printf.
+ * sleeps.  Also compiled into the user libc (user/user.mk), as the engine
+ * of its printf family.  Tested on the host by tests/unit/check_vsprintf.c,
+ * partly against the host C library's printf, and through the libc by
+ * tests/user/printf_table.c against glibc's.
  */
 #include <spindle/printk.h>
 #include <spindle/string.h>
@@ -56,7 +59,6 @@ struct fmt_spec {
 #define FMT_SPECIAL	0x10	/* '#': 0 before octal, 0x before hex */
 #define FMT_SIGNED	0x20	/* %d %i: ' ' and '+' apply */
 #define FMT_UPPER	0x40	/* %X: upper-case digits and 0X */
-#define FMT_POINTER	0x80	/* %p: 0x even before a zero */
 
 enum fmt_length { LEN_INT, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_Z, LEN_T, LEN_J };
 
@@ -110,8 +112,7 @@ static void out_number(struct outbuf *out, unsigned long long num,
 	else if (spec->flags & FMT_SIGNED && spec->flags & FMT_SPACE)
 		sign = ' ';
 
-	if (spec->flags & FMT_SPECIAL && spec->base == 16 &&
-	    (num != 0 || spec->flags & FMT_POINTER))
+	if (spec->flags & FMT_SPECIAL && spec->base == 16 && num != 0)
 		prefix = spec->flags & FMT_UPPER ? "0X" : "0x";
 
 	/* Digits, least significant first.  C99: 0 with precision 0 is "". */
@@ -325,11 +326,22 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'u':
 			out_number(&out, fetch_unsigned(&args, len), false, &spec);
 			break;
-		case 'p':
-			spec.flags |= FMT_SPECIAL | FMT_POINTER;
+		case 'p': {
+			const void *p = va_arg(args, const void *);
+
+			/* NULL in glibc's spelling: the user libc formats
+			 * with this code too, and its programs print what
+			 * they print on Linux */
+			if (!p) {
+				spec.precision = -1;
+				out_string(&out, "(nil)", 5, &spec);
+				break;
+			}
+			spec.flags |= FMT_SPECIAL;
 			spec.base = 16;
-			out_number(&out, (uintptr_t)va_arg(args, void *), false, &spec);
+			out_number(&out, (uintptr_t)p, false, &spec);
 			break;
+		}
 		case 'c': {
 			char c = (char)va_arg(args, int);
 

@@ -32,7 +32,8 @@ USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	dio_zerocopy faultcheck powercut aio writeback treewalk soak
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
-	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o)
+	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o \
+	vsprintf.o)
 
 # -mgeneral-regs-only: no SSE/x87 registers, so a kernel that does not yet
 # save the FPU state across a context switch runs these programs safely.
@@ -60,6 +61,14 @@ $(UBUILD)/lib/%.o: $(U)/lib/%.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) UCC $<
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+# The formatter is the kernel's (lib/vsprintf.c: vsnprintf, snprintf), built
+# here with the user flags; it needs only the kernel's type and string
+# headers, whose names (<spindle/...>) cannot clash with the libc's.
+$(UBUILD)/lib/vsprintf.o: lib/vsprintf.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) UCC $<
+	$(Q)$(CC) $(USER_CFLAGS) -Iinclude -c $< -o $@
 
 $(UBUILD)/lib/%.o: $(U)/lib/%.S $(U)/user.mk
 	@mkdir -p $(@D)

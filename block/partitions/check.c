@@ -26,21 +26,21 @@ static int (*const check_part[])(struct parsed_partitions *) = {
 	msdos_partition,
 };
 
-int read_part_sector(struct parsed_partitions *state, sector_t n, void *buf)
+int read_part_sector(struct parsed_partitions *state, sector_t sector, void *buf)
 {
 	/* Parsers check every sector number they take from the disk before
 	 * they read it, so this is their bug, not bad data: say so loudly. */
-	if (WARN_ON(n >= state->capacity))
+	if (WARN_ON(sector >= state->capacity))
 		return -EIO;
-	return state->read(state->ctx, n, 1, buf);
+	return state->read(state->ctx, sector, 1, buf);
 }
 
-void put_partition(struct parsed_partitions *state, int n, sector_t from,
+void put_partition(struct parsed_partitions *state, int partno, sector_t from,
 		   sector_t size)
 {
-	struct parsed_partition *p = &state->parts[n];
+	struct parsed_partition *p = &state->parts[partno];
 
-	BUG_ON(n < 1 || n >= DISK_MAX_PARTS);
+	BUG_ON(partno < 1 || partno >= DISK_MAX_PARTS);
 	p->from = from;
 	p->size = size;
 	p->present = true;
@@ -64,12 +64,12 @@ int part_overlaps(const struct parsed_partitions *state, sector_t from,
  * a 'p' between when the disk name ends in a digit ("nvme0n1p1", "ram0p1"),
  * so that the number stays readable.
  */
-static size_t part_name(char *buf, size_t size, const char *disk, int n)
+static size_t part_name(char *buf, size_t size, const char *disk, int partno)
 {
 	size_t len = strlen(disk);
 	bool digit = len > 0 && disk[len - 1] >= '0' && disk[len - 1] <= '9';
 
-	return scnprintf(buf, size, " %s%s%d", disk, digit ? "p" : "", n);
+	return scnprintf(buf, size, " %s%s%d", disk, digit ? "p" : "", partno);
 }
 
 /*

@@ -108,8 +108,8 @@ int efi_partition(struct parsed_partitions *state);
 int msdos_partition(struct parsed_partitions *state);
 
 /* Read one 512-byte sector into buf (512 bytes); 0 or the callback's -errno.
- * The caller has already checked that n lies inside the disk. */
-int read_part_sector(struct parsed_partitions *state, sector_t n, void *buf);
+ * The caller has already checked that sector lies inside the disk. */
+int read_part_sector(struct parsed_partitions *state, sector_t sector, void *buf);
 
 /* Does [from, from + size) fit inside the disk?  (Written so that it cannot
  * overflow, whatever garbage the table holds.) */
@@ -124,8 +124,8 @@ static inline bool part_inside_disk(const struct parsed_partitions *state,
 int part_overlaps(const struct parsed_partitions *state, sector_t from,
 		  sector_t size, int first, int last);
 
-/* Record partition n (1..DISK_MAX_PARTS-1). */
-void put_partition(struct parsed_partitions *state, int n, sector_t from,
+/* Record partition partno (1..DISK_MAX_PARTS-1). */
+void put_partition(struct parsed_partitions *state, int partno, sector_t from,
 		   sector_t size);
 
 #endif /* BLOCK_PARTITIONS_CHECK_H */

@@ -819,9 +819,173 @@ static void ahci_eh_report(struct ahci_port *port, enum ahci_eh_reason why,
 }
 
 /*
+ * What recovery needs to know, gathered as it goes: why it runs, which
+ * commands the port held, which of them failed, and whether it reset.
+ */
+struct ahci_eh_ctx {
+	enum ahci_eh_reason why;
+	int timed_out_slot;             /* the late command's slot, or -1 */
+	u32 outstanding;                /* slots issued when recovery began */
+	u32 failed;                     /* the culprits among them */
+	bool ncq;                       /* outstanding commands were queued */
+	bool reset;                     /* a COMRESET was (to be) sent */
+	struct request *rqs[AHCI_MAX_SLOTS];
+};
+
+/* Step 1: from now on queue_rq says busy and the handler only acks. */
+static void ahci_eh_freeze(struct ahci_port *port, u32 *irq_status, u32 *tfd)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->lock, flags);
+	port->eh_active = true;
+	*irq_status = port->eh_irq_status;
+	*tfd = port->eh_pending ? port->eh_tfd : readl(&port->regs->tfd);
+	spin_unlock_irqrestore(&port->lock, flags);
+	port->stats.errors++;
+}
+
+/* Step 3: which slots the port holds, and one decoded line about them. */
+static void ahci_eh_snapshot(struct ahci_port *port, struct ahci_eh_ctx *eh,
+			     u32 irq_status, u32 tfd)
+{
+	u32 serr = readl(&port->regs->serr);
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->lock, flags);
+	eh->outstanding = port->issued;
+	eh->ncq = port->ncq_issued != 0;
+	spin_unlock_irqrestore(&port->lock, flags);
+	ahci_eh_report(port, eh->why, irq_status, tfd, serr, eh->outstanding, eh->ncq);
+}
+
+/*
+ * Step 4: stop the engine; COMRESET if it will not stop, the device is
+ * still busy, PxSACT/PxCI did not clear with ST (QEMU keeps them; the spec
+ * says stopping clears them), or for a timeout (eh->reset already set).
+ */
+static void ahci_eh_stop(struct ahci_port *port, struct ahci_eh_ctx *eh)
+{
+	if (ahci_stop_engine(port)) {
+		pr_err("%s: port %u: engine did not stop (PxCMD 0x%08x)\n",
+		       port->name, port->port_no, readl(&port->regs->cmd));
+		eh->reset = true;
+	}
+	if (readl(&port->regs->tfd) & (ATA_BUSY | ATA_DRQ))
+		eh->reset = true;
+	if (readl(&port->regs->sact) || readl(&port->regs->ci))
+		eh->reset = true;               /* QEMU: ST=0 clears neither */
+	if (eh->reset) {
+		pr_warn("%s: port %u: COMRESET (TFD 0x%04x SActive 0x%08x CI 0x%08x)\n",
+			port->name, port->port_no, readl(&port->regs->tfd) & 0xffff,
+			readl(&port->regs->sact), readl(&port->regs->ci));
+		ahci_comreset(port);
+	}
+}
+
+/* Step 5: clear PxSERR/PxIS and start again, or give up a stuck device. */
+static void ahci_eh_restart(struct ahci_port *port)
+{
+	ahci_clear_port_status(port);
+	if (!(readl(&port->regs->tfd) & (ATA_BUSY | ATA_DRQ))) {
+		ahci_start_engine(port);
+		return;
+	}
+	/* no use requeueing into a stopped port: give the disk up */
+	pr_err("%s: port %u: device still busy after reset: port stopped, failing its I/O\n",
+	       port->name, port->port_no);
+	port->dead = true;
+}
+
+/*
+ * Step 6: which outstanding commands failed.  An empty answer for an NCQ
+ * error means nobody could be named: every command becomes a suspect.
+ */
+static u32 ahci_eh_find_failed(struct ahci_port *port, const struct ahci_eh_ctx *eh)
+{
+	int tag;
+
+	if (port->dead)
+		return eh->outstanding;         /* everyone: nothing will run */
+	if (eh->why == AHCI_EH_TIMEOUT)
+		return (1u << eh->timed_out_slot) & eh->outstanding;
+	if (!eh->ncq || ahci_hweight(eh->outstanding) == 1)
+		return eh->outstanding;         /* the single outstanding command */
+
+	tag = ahci_read_ncq_log(port);
+	if (tag >= 0 && (eh->outstanding & (1u << tag))) {
+		pr_err("%s: port %u: NCQ error log: tag %d failed\n",
+		       port->name, port->port_no, tag);
+		return 1u << tag;
+	}
+	pr_warn("%s: port %u: no NCQ error log (READ LOG EXT failed): retrying %d commands one at a time without NCQ\n",
+		port->name, port->port_no, ahci_hweight(eh->outstanding));
+	/* the READ LOG EXT attempt may have left an error behind */
+	ahci_clear_port_status(port);
+	return 0;
+}
+
+/*
+ * Step 7a: take the outstanding commands back from the port and unfreeze
+ * *before* completing or requeueing them: each completion runs the queue
+ * again, and that run must find the port open.  Without a culprit, every
+ * NCQ command in flight is a suspect, to be sent again alone.
+ */
+static void ahci_eh_take_back(struct ahci_port *port, struct ahci_eh_ctx *eh)
+{
+	bool suspects = !eh->failed && eh->ncq && eh->why != AHCI_EH_TIMEOUT;
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->lock, flags);
+	if (suspects)
+		port->nr_retry = 0;
+	for (u32 m = eh->outstanding; m; m &= m - 1) {
+		unsigned int slot = __builtin_ctz(m);
+
+		eh->rqs[slot] = port->slot_rq[slot];
+		port->slot_rq[slot] = NULL;
+		if (suspects && eh->rqs[slot])
+			port->retry_rqs[port->nr_retry++] = eh->rqs[slot];
+	}
+	port->issued = port->ncq_issued = 0;
+	port->eh_pending = false;
+	port->eh_irq_status = 0;
+	port->eh_active = false;
+	spin_unlock_irqrestore(&port->lock, flags);
+}
+
+/* Step 7b: fail the culprits, give the others back, run the queue. */
+static void ahci_eh_finish(struct ahci_port *port, const struct ahci_eh_ctx *eh)
+{
+	blk_status_t status = eh->why == AHCI_EH_TIMEOUT ? BLK_STS_TIMEOUT : BLK_STS_IOERR;
+
+	for (u32 m = eh->outstanding; m; m &= m - 1) {
+		unsigned int slot = __builtin_ctz(m);
+		struct request *rq = eh->rqs[slot];
+
+		if (!rq)
+			continue;
+		if (eh->failed & (1u << slot)) {
+			pr_err("%s: port %u: slot %u: sector %llu, %u sectors: failed\n",
+			       port->name, port->port_no, slot,
+			       (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
+			blk_mq_complete_request(rq, status);
+		} else {
+			port->stats.requeued++;
+			blk_mq_requeue_request(rq);
+		}
+	}
+	pr_info("%s: port %u: recovered: %d failed, %d requeued%s\n", port->name,
+		port->port_no, ahci_hweight(eh->failed),
+		ahci_hweight(eh->outstanding & ~eh->failed),
+		eh->reset ? " (after COMRESET)" : "");
+	ahci_restart_queue(port->disk->queue);
+}
+
+/*
  * ahci_port_recover - the one recovery path, for errors and timeouts.
- * Task context, host->eh_mutex held.  @timed_out: the slot whose command
- * timed out, or -1 for an error the interrupt handler saw.
+ * Task context, host->eh_mutex held.  @timed_out_slot: the slot whose
+ * command timed out, or -1 for an error the interrupt handler saw.
  *
  *   1. freeze: eh_active -- queue_rq says busy, the handler only acks
  *   2. NCQ error: let the commands still running finish (ahci_eh_drain)
@@ -843,136 +1007,27 @@ static void ahci_eh_report(struct ahci_port *port, enum ahci_eh_reason why,
  *   7. fail it (BLK_STS_IOERR, or BLK_STS_TIMEOUT), requeue the others
  *      with blk_mq_requeue_request(), unfreeze.
  */
-static void ahci_port_recover(struct ahci_port *port, int timed_out)
+static void ahci_port_recover(struct ahci_port *port, int timed_out_slot)
 {
-	enum ahci_eh_reason why = timed_out >= 0 ? AHCI_EH_TIMEOUT : AHCI_EH_ERROR;
-	u32 outstanding, ncq_outstanding, irq_status, tfd, serr, failed = 0;
-	struct request *rqs[AHCI_MAX_SLOTS];
-	bool reset = why == AHCI_EH_TIMEOUT, ncq;
-	unsigned long flags;
-	int tag = -1;
+	struct ahci_eh_ctx eh = {
+		.why = timed_out_slot >= 0 ? AHCI_EH_TIMEOUT : AHCI_EH_ERROR,
+		.timed_out_slot = timed_out_slot,
+		.reset = timed_out_slot >= 0,
+	};
+	u32 irq_status, tfd;
 
 	assert_mutex_held(&port->host->eh_mutex);
 	might_sleep();
 
-	/* 1. freeze */
-	spin_lock_irqsave(&port->lock, flags);
-	port->eh_active = true;
-	irq_status = port->eh_irq_status;
-	tfd = port->eh_pending ? port->eh_tfd : readl(&port->regs->tfd);
-	spin_unlock_irqrestore(&port->lock, flags);
-	port->stats.errors++;
-
-	/* 2. survivors of an NCQ error */
-	if (why == AHCI_EH_ERROR && port->ncq_issued)
+	ahci_eh_freeze(port, &irq_status, &tfd);                /* 1 */
+	if (eh.why == AHCI_EH_ERROR && port->ncq_issued)        /* 2 */
 		ahci_eh_drain(port);
-
-	/* 3. what the hardware says */
-	serr = readl(&port->regs->serr);
-	spin_lock_irqsave(&port->lock, flags);
-	outstanding = port->issued;
-	ncq_outstanding = port->ncq_issued;
-	spin_unlock_irqrestore(&port->lock, flags);
-	ncq = ncq_outstanding != 0;
-	ahci_eh_report(port, why, irq_status, tfd, serr, outstanding, ncq);
-
-	/* 4. stop; reset if stuck */
-	if (ahci_stop_engine(port)) {
-		pr_err("%s: port %u: engine did not stop (PxCMD 0x%08x)\n",
-		       port->name, port->port_no, readl(&port->regs->cmd));
-		reset = true;
-	}
-	if (readl(&port->regs->tfd) & (ATA_BUSY | ATA_DRQ))
-		reset = true;
-	if (readl(&port->regs->sact) || readl(&port->regs->ci))
-		reset = true;                   /* QEMU: ST=0 clears neither */
-	if (reset) {
-		pr_warn("%s: port %u: COMRESET (TFD 0x%04x SActive 0x%08x CI 0x%08x)\n",
-			port->name, port->port_no, readl(&port->regs->tfd) & 0xffff,
-			readl(&port->regs->sact), readl(&port->regs->ci));
-		ahci_comreset(port);
-	}
-
-	/* 5. clean and restart */
-	ahci_clear_port_status(port);
-	if (!(readl(&port->regs->tfd) & (ATA_BUSY | ATA_DRQ))) {
-		ahci_start_engine(port);
-	} else {
-		/* no use requeueing into a stopped port: give the disk up */
-		pr_err("%s: port %u: device still busy after reset: port stopped, failing its I/O\n",
-		       port->name, port->port_no);
-		port->dead = true;
-	}
-
-	/* 6. who failed? */
-	if (port->dead) {
-		failed = outstanding;           /* everyone: nothing will run */
-	} else if (why == AHCI_EH_TIMEOUT) {
-		failed = (1u << timed_out) & outstanding;
-	} else if (!ncq || ahci_hweight(outstanding) == 1) {
-		failed = outstanding;           /* the single outstanding command */
-	} else {
-		tag = ahci_read_ncq_log(port);
-		if (tag >= 0 && (outstanding & (1u << tag))) {
-			failed = 1u << tag;
-			pr_err("%s: port %u: NCQ error log: tag %d failed\n",
-			       port->name, port->port_no, tag);
-		} else {
-			pr_warn("%s: port %u: no NCQ error log (READ LOG EXT failed): retrying %d commands one at a time without NCQ\n",
-				port->name, port->port_no, ahci_hweight(outstanding));
-			/* the READ LOG EXT attempt may have left an error behind */
-			ahci_clear_port_status(port);
-		}
-	}
-
-	/* 7. take the outstanding commands back from the port and unfreeze
-	 * *before* completing or requeueing them: each completion runs the
-	 * queue again, and that run must find the port open */
-	spin_lock_irqsave(&port->lock, flags);
-	for (u32 m = outstanding; m; m &= m - 1) {
-		unsigned int slot = __builtin_ctz(m);
-
-		rqs[slot] = port->slot_rq[slot];
-		port->slot_rq[slot] = NULL;
-	}
-	port->issued = port->ncq_issued = 0;
-	port->eh_pending = false;
-	port->eh_irq_status = 0;
-	port->eh_active = false;
-	spin_unlock_irqrestore(&port->lock, flags);
-
-	/* without a culprit, every one in flight is a suspect: remember which */
-	if (!failed && ncq && why != AHCI_EH_TIMEOUT) {
-		spin_lock_irqsave(&port->lock, flags);
-		port->nr_retry = 0;
-		for (u32 m = outstanding; m; m &= m - 1)
-			if (rqs[__builtin_ctz(m)])
-				port->retry_rqs[port->nr_retry++] = rqs[__builtin_ctz(m)];
-		spin_unlock_irqrestore(&port->lock, flags);
-	}
-
-	/* fail the culprit, give the others back */
-	for (u32 m = outstanding; m; m &= m - 1) {
-		unsigned int slot = __builtin_ctz(m);
-		struct request *rq = rqs[slot];
-
-		if (!rq)
-			continue;
-		if (failed & (1u << slot)) {
-			pr_err("%s: port %u: slot %u: sector %llu, %u sectors: failed\n",
-			       port->name, port->port_no, slot,
-			       (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
-			blk_mq_complete_request(rq, why == AHCI_EH_TIMEOUT ?
-						BLK_STS_TIMEOUT : BLK_STS_IOERR);
-		} else {
-			port->stats.requeued++;
-			blk_mq_requeue_request(rq);
-		}
-	}
-	pr_info("%s: port %u: recovered: %d failed, %d requeued%s\n", port->name,
-		port->port_no, ahci_hweight(failed),
-		ahci_hweight(outstanding & ~failed), reset ? " (after COMRESET)" : "");
-	ahci_restart_queue(port->disk->queue);
+	ahci_eh_snapshot(port, &eh, irq_status, tfd);           /* 3 */
+	ahci_eh_stop(port, &eh);                                /* 4 */
+	ahci_eh_restart(port);                                  /* 5 */
+	eh.failed = ahci_eh_find_failed(port, &eh);             /* 6 */
+	ahci_eh_take_back(port, &eh);                           /* 7 */
+	ahci_eh_finish(port, &eh);
 }
 
 /* The recovery thread: one per HBA, woken by the interrupt handler. */
@@ -1193,8 +1248,9 @@ static int ahci_add_disk(struct ahci_port *port)
 	q = blk_mq_init_queue(&port->tag_set);
 	disk = alloc_disk(SD_MINORS);
 	if (!q || !disk) {
+		pr_err("%s: no memory for its queue and disk: not registered\n", port->name);
 		blk_mq_destroy_queue(q);
-		kfree(disk);
+		put_disk(disk);
 		return -ENOMEM;
 	}
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
@@ -1216,6 +1272,7 @@ static int ahci_add_disk(struct ahci_port *port)
 	port->disk = disk;
 	err = add_disk(disk);                   /* reads the partition table */
 	if (err) {
+		pr_err("%s: add_disk failed (%d)\n", port->name, err);
 		put_disk(disk);
 		blk_mq_destroy_queue(q);
 		port->disk = NULL;

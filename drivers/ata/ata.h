@@ -93,5 +93,8 @@ int ata_build_prd_table(struct request *rq, struct ata_prd *prd, unsigned int ma
 
 /* For the ata ktests: the disk's controller channel irq. */
 int ide_disk_irq(const char *name);
+/* For the ata ktests: register IDE disk name's device again as new_name
+ * (ide_register_disk()'s error paths, with a fault point armed). */
+int ide_register_disk_again(const char *name, const char *new_name);
 
 #endif /* DRIVERS_ATA_ATA_H */

@@ -385,6 +385,115 @@ static void ide_end_command(struct ide_channel *c, blk_status_t status);
 static void ide_command_failed(struct ide_channel *c, u8 status, const char *why);
 
 /*
+ * Choose the protocol for rq and build its taskfile: non-data for a
+ * flush; for a read or write, bus-master DMA when the device does DMA and
+ * the pages fit a PRD table, else PIO.  Sets chan->proto; *dma says
+ * whether c->prd was filled.  Caller holds chan->lock.
+ */
+static blk_status_t ide_prep_tf(struct ide_channel *c, struct ide_device *d,
+				struct request *rq, struct ata_taskfile *tf, bool *dma)
+{
+	u64 lba = blk_rq_pos(rq);
+	unsigned int nsect = blk_rq_sectors(rq);
+	bool write = rq_data_dir(rq) == WRITE;
+	int err;
+
+	*dma = false;
+	switch (req_op(rq)) {
+	case REQ_OP_FLUSH:
+		c->proto = IDE_PROTO_NODATA;
+		ata_build_flush_tf(tf, &d->ata);
+		return BLK_STS_OK;
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+
+	if (d->dma) {
+		int n = ata_build_prd_table(rq, c->prd, ATA_PRD_MAX);
+
+		*dma = n > 0;
+		if (n == -ERANGE)
+			pr_info("%s: data above 4 GiB at LBA %llu: PIO for this request\n",
+				d->name, (unsigned long long)lba);
+		else if (n <= 0)
+			/* the limits set in ide_register_disk() rule the
+			 * other failures out: say so if one happens */
+			pr_warn("%s: no PRD table for LBA %llu (%d): PIO for this request\n",
+				d->name, (unsigned long long)lba, n);
+	}
+	if (*dma)
+		c->proto = IDE_PROTO_DMA;
+	else
+		c->proto = write ? IDE_PROTO_PIO_OUT : IDE_PROTO_PIO_IN;
+	/* LBA28 when the range fits it, else LBA48 (libata-core) */
+	err = ata_build_rw_tf(tf, &d->ata, *dma ? ATA_PROT_DMA : ATA_PROT_PIO,
+			      write, lba, nsect, 0);
+	if (err) {
+		/* the queue limits make this impossible: say so */
+		pr_err("%s: no %s command for %u sectors at LBA %llu (%d)\n",
+		       d->name, write ? "write" : "read", nsect,
+		       (unsigned long long)lba, err);
+		return BLK_STS_IOERR;
+	}
+	return BLK_STS_OK;
+}
+
+/*
+ * The device did not answer device select: it is still busy from before.
+ * Reset the channel (ide_kickd does it), then retry rq -- a few times; a
+ * device that never answers again is given up, or the channel (and its
+ * other disk) would wait forever.  Caller holds chan->lock.
+ */
+static blk_status_t ide_select_failed(struct ide_channel *c, struct ide_device *d)
+{
+	if (++d->stuck > IDE_MAX_STUCK) {
+		pr_err("%s: no answer to select after %u resets: failing its I/O\n",
+		       d->name, IDE_MAX_STUCK);
+		d->dead = true;
+		return BLK_STS_IOERR;
+	}
+	c->busy = true;
+	c->needs_reset = true;
+	c->waiting |= 1u << d->unit;
+	wake_up(&ide_kick_wq);
+	return BLK_STS_RESOURCE;
+}
+
+/* SFF-8038i §3: table address, direction, clear status, command, start. */
+static void ide_start_dma(struct ide_channel *c, bool write)
+{
+	u8 dir = write ? 0 : ATA_DMA_WR;        /* WR: the controller writes memory */
+
+	outl(c->bmdma_base + ATA_DMA_TABLE_OFS, (u32)c->prd_dma);
+	ide_bm_write(c, ATA_DMA_CMD, dir);
+	ide_bm_clear_status(c, ATA_DMA_INTR | ATA_DMA_ERR);
+	ide_write(c, ATA_REG_CMD, c->command);
+	ide_bm_write(c, ATA_DMA_CMD, dir | ATA_DMA_START);
+}
+
+/*
+ * PIO out: the device asks for the first block with DRQ and no interrupt
+ * (ATA-8 ACS PIO data-out protocol); each later block, and the end, is
+ * announced by an interrupt.  A device that never asks fails the command.
+ */
+static void ide_start_pio_out(struct ide_channel *c)
+{
+	u8 st;
+
+	ide_delay400(c);
+	st = ide_wait_clear(c, ATA_BUSY, IDE_DRQ_TIMEOUT_US);
+	if ((st & (ATA_BUSY | ATA_ERR | ATA_DF)) || !(st & ATA_DRQ)) {
+		/* read status: acknowledge whatever interrupt it raised */
+		ide_command_failed(c, ide_read(c, ATA_REG_STATUS), "no DRQ for data");
+		return;
+	}
+	ide_pio_transfer_block(c, true);
+}
+
+/*
  * ide_issue - start rq on the (idle) channel.  Caller holds chan->lock and
  * has checked !chan->busy.  Does not sleep, but may busy-wait with
  * interrupts off: a healthy device answers device select and the DRQ
@@ -394,76 +503,25 @@ static void ide_command_failed(struct ide_channel *c, u8 status, const char *why
  */
 static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struct request *rq)
 {
-	u64 lba = blk_rq_pos(rq);
-	unsigned int nsect = blk_rq_sectors(rq);
-	bool write = rq_data_dir(rq) == WRITE;
 	struct ata_taskfile tf;
-	bool dma = false;
-	int err;
-	u8 st;
+	blk_status_t ret;
+	bool dma;
 
 	assert_spin_locked(&c->lock);
-	switch (req_op(rq)) {
-	case REQ_OP_FLUSH:
-		c->proto = IDE_PROTO_NODATA;
-		ata_build_flush_tf(&tf, &d->ata);
-		break;
-	case REQ_OP_READ:
-	case REQ_OP_WRITE:
-		if (d->dma) {
-			int n = ata_build_prd_table(rq, c->prd, ATA_PRD_MAX);
-
-			dma = n > 0;
-			if (n == -ERANGE)
-				pr_info("%s: data above 4 GiB at LBA %llu: PIO for this request\n",
-					d->name, (unsigned long long)lba);
-			else if (n <= 0)
-				/* the limits set in ide_register_disk() rule the
-				 * other failures out: say so if one happens */
-				pr_warn("%s: no PRD table for LBA %llu (%d): PIO for this request\n",
-					d->name, (unsigned long long)lba, n);
-		}
-		c->proto = dma ? IDE_PROTO_DMA : write ? IDE_PROTO_PIO_OUT : IDE_PROTO_PIO_IN;
-		/* LBA28 when the range fits it, else LBA48 (libata-core) */
-		err = ata_build_rw_tf(&tf, &d->ata, dma ? ATA_PROT_DMA : ATA_PROT_PIO,
-				      write, lba, nsect, 0);
-		if (err) {
-			/* the queue limits make this impossible: say so */
-			pr_err("%s: no %s command for %u sectors at LBA %llu (%d)\n",
-			       d->name, write ? "write" : "read", nsect,
-			       (unsigned long long)lba, err);
-			return BLK_STS_IOERR;
-		}
-		break;
-	default:
-		return BLK_STS_NOTSUPP;
-	}
-
+	ret = ide_prep_tf(c, d, rq, &tf, &dma);
+	if (ret != BLK_STS_OK)
+		return ret;
 	if (d->dead)
 		return BLK_STS_IOERR;
-	if (!ide_select(c, d->unit)) {
-		/* the device is still busy from before: reset, then retry rq --
-		 * a few times; a device that never answers again is given up,
-		 * or the channel (and its other disk) would wait forever */
-		if (++d->stuck > IDE_MAX_STUCK) {
-			pr_err("%s: no answer to select after %u resets: failing its I/O\n",
-			       d->name, IDE_MAX_STUCK);
-			d->dead = true;
-			return BLK_STS_IOERR;
-		}
-		c->busy = true;
-		c->needs_reset = true;
-		c->waiting |= 1u << d->unit;
-		wake_up(&ide_kick_wq);
-		return BLK_STS_RESOURCE;
-	}
+	if (!ide_select(c, d->unit))
+		return ide_select_failed(c, d);
 	d->stuck = 0;
 
 	blk_mq_start_request(rq);
 	c->busy = true;
 	c->active_dev = d;
 	c->active_rq = rq;
-	c->left = nsect;
+	c->left = blk_rq_sectors(rq);
 	c->pio_bio = rq->bio;
 	if (rq->bio)
 		c->pio_iter = rq->bio->bi_iter;
@@ -471,30 +529,12 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
 	c->command = tf.command;
 	ide_tf_load(c, &tf);
 	if (dma) {
-		/* SFF-8038i §3: table address, direction, clear status, command, start */
-		outl(c->bmdma_base + ATA_DMA_TABLE_OFS, (u32)c->prd_dma);
-		ide_bm_write(c, ATA_DMA_CMD, write ? 0 : ATA_DMA_WR);
-		ide_bm_clear_status(c, ATA_DMA_INTR | ATA_DMA_ERR);
-		ide_write(c, ATA_REG_CMD, c->command);
-		ide_bm_write(c, ATA_DMA_CMD, (write ? 0 : ATA_DMA_WR) | ATA_DMA_START);
+		ide_start_dma(c, rq_data_dir(rq) == WRITE);
 		return BLK_STS_OK;
 	}
 	ide_write(c, ATA_REG_CMD, c->command);
-	if (c->proto == IDE_PROTO_PIO_OUT) {
-		/*
-		 * PIO out: the device asks for the first block with DRQ and no
-		 * interrupt (ATA-8 ACS PIO data-out protocol); each later block,
-		 * and the end, is announced by an interrupt.
-		 */
-		ide_delay400(c);
-		st = ide_wait_clear(c, ATA_BUSY, IDE_DRQ_TIMEOUT_US);
-		if ((st & (ATA_BUSY | ATA_ERR | ATA_DF)) || !(st & ATA_DRQ)) {
-			/* read status: acknowledge whatever interrupt it raised */
-			ide_command_failed(c, ide_read(c, ATA_REG_STATUS), "no DRQ for data");
-			return BLK_STS_OK;      /* rq is started, and completed */
-		}
-		ide_pio_transfer_block(c, true);
-	}
+	if (c->proto == IDE_PROTO_PIO_OUT)
+		ide_start_pio_out(c);   /* on failure rq is started, and completed */
 	return BLK_STS_OK;
 }
 
@@ -587,88 +627,110 @@ static u8 ide_bmdma_stop(struct ide_channel *c)
 }
 
 /*
- * The channel's interrupt.  Reading the STATUS register (not alt status)
- * is what tells the device its interrupt was seen (it drops INTRQ).
- * PIO in: the interrupt says a block is ready: read it; after the last one
- * the command is over.  PIO out: the block we wrote was taken: write the
- * next, or, when none is left, the command is over.  DMA and non-data:
- * the command is over.
+ * Is this interrupt for the command in flight?  Returns the device's
+ * status (reading it acknowledges the interrupt), or -1 with *ret set:
+ * the other channel's on a shared line, a late one with nothing in
+ * flight (after a reset or timeout), or the device still busy.  Caller
+ * holds chan->lock.
  */
-static irqreturn_t ide_interrupt(int irq, void *dev_id)
+static int ide_irq_status(struct ide_channel *c, irqreturn_t *ret)
 {
-	struct ide_channel *c = dev_id;
-	unsigned long flags;
-	u8 status, bmst = 0;
+	u8 status;
 
-	(void)irq;
-	spin_lock_irqsave(&c->lock, flags);
-	if (c->bmdma_base) {
-		bmst = ide_bm_read(c, ATA_DMA_STATUS);
-		if (!(bmst & ATA_DMA_INTR) && c->irq_shared) {
-			spin_unlock_irqrestore(&c->lock, flags);
-			return IRQ_NONE;        /* the other channel's, on a shared line */
-		}
-	}
+	*ret = IRQ_NONE;
+	if (c->bmdma_base && c->irq_shared && !(ide_bm_read(c, ATA_DMA_STATUS) & ATA_DMA_INTR))
+		return -1;                      /* the other channel's, on a shared line */
 	if (!c->active_rq) {
-		/* nothing in flight (a late interrupt after a reset or timeout) */
 		(void)ide_read(c, ATA_REG_STATUS);
 		if (c->bmdma_base)
 			ide_bm_clear_status(c, ATA_DMA_INTR);
-		spin_unlock_irqrestore(&c->lock, flags);
-		return c->irq_shared ? IRQ_NONE : IRQ_HANDLED;
+		if (!c->irq_shared)
+			*ret = IRQ_HANDLED;
+		return -1;
 	}
 	status = ide_read(c, ATA_REG_STATUS);
-	if (status & ATA_BUSY) {
-		spin_unlock_irqrestore(&c->lock, flags);
-		return IRQ_NONE;                /* not from our device (yet) */
-	}
+	if (status & ATA_BUSY)
+		return -1;                      /* not from our device (yet) */
+	return status;
+}
 
+/* A DMA command is over: stop the bus master and judge both statuses. */
+static void ide_intr_dma(struct ide_channel *c, u8 status)
+{
+	u8 bmst = ide_bmdma_stop(c);
+
+	if ((status & (ATA_ERR | ATA_DF)) || (bmst & ATA_DMA_ERR))
+		ide_command_failed(c, status, (bmst & ATA_DMA_ERR) ? "bus master error" : NULL);
+	else if (status & ATA_DRQ)
+		ide_command_failed(c, status, "DRQ after DMA");
+	else
+		ide_end_command(c, BLK_STS_OK);
+}
+
+/*
+ * Move the command in flight on by one interrupt.  PIO in: a block is
+ * ready: read it; after the last one the command is over.  PIO out: the
+ * block we wrote was taken: write the next, or, when none is left, the
+ * command is over.  DMA and non-data: the command is over.
+ */
+static void ide_intr_advance(struct ide_channel *c, u8 status)
+{
+	if (c->proto == IDE_PROTO_DMA) {
+		ide_intr_dma(c, status);
+		return;
+	}
+	if (c->bmdma_base)
+		ide_bm_clear_status(c, ATA_DMA_INTR);
+	if (status & (ATA_ERR | ATA_DF)) {
+		ide_command_failed(c, status, NULL);
+		return;
+	}
 	switch (c->proto) {
-	case IDE_PROTO_DMA:
-		bmst = ide_bmdma_stop(c);
-		if ((status & (ATA_ERR | ATA_DF)) || (bmst & ATA_DMA_ERR))
-			ide_command_failed(c, status, (bmst & ATA_DMA_ERR) ? "bus master error" : NULL);
-		else if (status & ATA_DRQ)
-			ide_command_failed(c, status, "DRQ after DMA");
-		else
-			ide_end_command(c, BLK_STS_OK);
-		break;
 	case IDE_PROTO_NODATA:
-		if (c->bmdma_base)
-			ide_bm_clear_status(c, ATA_DMA_INTR);
-		if (status & (ATA_ERR | ATA_DF))
-			ide_command_failed(c, status, NULL);
-		else
-			ide_end_command(c, BLK_STS_OK);
+		ide_end_command(c, BLK_STS_OK);
 		break;
 	case IDE_PROTO_PIO_IN:
-		if (c->bmdma_base)
-			ide_bm_clear_status(c, ATA_DMA_INTR);
-		if (status & (ATA_ERR | ATA_DF))
-			ide_command_failed(c, status, NULL);
-		else if (!(status & ATA_DRQ))
+		if (!(status & ATA_DRQ)) {
 			ide_command_failed(c, status, "no DRQ for data");
-		else {
-			ide_pio_transfer_block(c, false);
-			if (!c->left)
-				ide_end_command(c, BLK_STS_OK);
+			break;
 		}
+		ide_pio_transfer_block(c, false);
+		if (!c->left)
+			ide_end_command(c, BLK_STS_OK);
 		break;
 	case IDE_PROTO_PIO_OUT:
-		if (c->bmdma_base)
-			ide_bm_clear_status(c, ATA_DMA_INTR);
-		if (status & (ATA_ERR | ATA_DF))
-			ide_command_failed(c, status, NULL);
-		else if (!c->left)
+		if (!c->left)
 			ide_end_command(c, BLK_STS_OK);
 		else if (!(status & ATA_DRQ))
 			ide_command_failed(c, status, "no DRQ for data");
 		else
 			ide_pio_transfer_block(c, true);
 		break;
+	case IDE_PROTO_DMA:
+		break;                          /* handled above */
+	}
+}
+
+/*
+ * The channel's interrupt.  Reading the STATUS register (not alt status)
+ * is what tells the device its interrupt was seen (it drops INTRQ).
+ */
+static irqreturn_t ide_interrupt(int irq, void *dev_id)
+{
+	struct ide_channel *c = dev_id;
+	unsigned long flags;
+	irqreturn_t ret;
+	int status;
+
+	(void)irq;
+	spin_lock_irqsave(&c->lock, flags);
+	status = ide_irq_status(c, &ret);
+	if (status >= 0) {
+		ide_intr_advance(c, (u8)status);
+		ret = IRQ_HANDLED;
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
-	return IRQ_HANDLED;
+	return ret;
 }
 
 /* --- reset ----------------------------------------------------------------- */
@@ -993,10 +1055,11 @@ static int ide_register_disk(struct ide_device *d)
 	q = blk_mq_init_queue(&d->tag_set);
 	disk = alloc_disk(IDE_MINORS);
 	if (!q || !disk) {
+		pr_err("%s: no memory for its queue and disk: not registered\n", d->name);
 		/* nothing registered yet: give both back (the queue would
 		 * stay on the timeout scan otherwise), as ahci_add_disk does */
 		blk_mq_destroy_queue(q);
-		kfree(disk);
+		put_disk(disk);
 		return -ENOMEM;
 	}
 	d->q = q;
@@ -1215,4 +1278,33 @@ int ide_disk_irq(const char *name)
 	struct ide_device *d = ide_find(name);
 
 	return d ? (int)d->chan->irq : -ENODEV;
+}
+
+/*
+ * For the ata ktests: run ide_register_disk() again for the device behind
+ * IDE disk name, under another name, as probing would.  The test arms a
+ * fault point first (fail_alloc_disk, fail_add_disk), so the registration
+ * fails and its unwinding is what runs.  Returns what ide_register_disk()
+ * returned; on success the second disk stays registered (Spindle removes
+ * no IDE disk), which only a broken fault point lets happen.
+ */
+int ide_register_disk_again(const char *name, const char *new_name)
+{
+	struct ide_device *src = ide_find(name), *d;
+	int err;
+
+	if (!src)
+		return -ENODEV;
+	d = kmalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	*d = *src;
+	strlcpy(d->name, new_name, sizeof(d->name));
+	memset(&d->tag_set, 0, sizeof(d->tag_set));
+	d->q = NULL;
+	d->disk = NULL;
+	err = ide_register_disk(d);
+	if (err)
+		kfree(d);
+	return err;
 }

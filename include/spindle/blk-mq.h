@@ -136,8 +136,6 @@ void blk_mq_run_hw_queue(struct request_queue *q);
  * BLK_STS_RESOURCE before this call is retried: no restart is lost.
  */
 void blk_mq_restart_hw_queue(struct request_queue *q);
-/* kblockd's work, callable directly by host tests: end completed requests. */
-void blk_mq_run_completions(void);
 
 /*
  * Freeze: new bios wait in blk_queue_enter() until the thaw; returns once

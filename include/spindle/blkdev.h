@@ -64,43 +64,62 @@ struct blk_mq_tag_set;
 
 #define BLK_MQ_MAX_DEPTH 64             /* tags: one bit each in a u64 */
 
+/*
+ * One queue per disk.  Each field says, in brackets, what keeps it safe:
+ *   [init]  set while the driver makes the queue, before add_disk(); only
+ *           read after that, without a lock
+ *   [lock]  q->lock, taken with interrupts off (completions take it from
+ *           kblockd, the timeout scan from its timer's work)
+ *   [lock*] written under q->lock; also read without it, with READ_ONCE,
+ *           by a wait_event() condition or a polling loop that looks
+ *           again after each wake-up
+ *   [irq]   interrupts off (one CPU): written where q->lock is not held
+ *   [mq]    mq_queues_lock, the mutex of the list the timeout scan walks
+ *   [once]  no lock: written with WRITE_ONCE, read once with READ_ONCE by
+ *           each user, who copes with either value
+ *   [own]   the object has its own lock (wait queues, the bio_set)
+ */
 struct request_queue {
-	make_request_fn *make_request_fn;
-	void *queuedata;                    /* the driver's */
-	struct queue_limits limits;
-	bool dying;                         /* blk_cleanup_queue(): refuse new I/O */
-	int q_usage;                        /* bios inside make_request_fn */
-	int mq_freeze_depth;                /* > 0: frozen, new bios wait */
-	struct wait_queue_head mq_freeze_wq;
+	make_request_fn *make_request_fn;   /* [init] */
+	void *queuedata;                    /* [init] the driver's */
+	struct queue_limits limits;         /* [init] blk_queue_*() set them */
+	bool dying;                         /* [lock*] blk_cleanup_queue(): refuse new I/O */
+	int q_usage;                        /* [lock*] bios inside make_request_fn */
+	int mq_freeze_depth;                /* [lock*] > 0: frozen, new bios wait */
+	struct wait_queue_head mq_freeze_wq; /* [own] */
 	spinlock_t lock;
 
 	/* request-based queues only (block/blk-mq.c) */
-	struct blk_mq_tag_set *tag_set;
-	struct elevator_queue *elevator;
-	struct request *rq_pool;            /* nr_requests of them */
-	struct list_head free_rqs;
-	unsigned int nr_requests;
-	struct wait_queue_head rq_wait;     /* waiting for a free request */
-	u64 tags_used;                      /* bit n: tag n is in flight */
-	unsigned int tags_peak;             /* most tags in use at once (bench) */
-	struct request *tag_rq[BLK_MQ_MAX_DEPTH];
-	struct list_head dispatch;          /* came back busy: retry first */
-	bool busy;                          /* the driver said BLK_STS_RESOURCE */
-	unsigned int restart_seq;           /* bumped by blk_mq_restart_hw_queue */
-	bool restart_pending;               /* ... for kblockd to run the queue */
-	struct bio_set bio_split;           /* for blk_queue_split() */
-	unsigned int rq_timeout;            /* jiffies a request may take (30 s) */
-	u64 rq_gen;                         /* dispatches so far (request gen) */
+	struct blk_mq_tag_set *tag_set;     /* [init] */
+	struct elevator_queue *elevator;    /* [lock] a switch freezes the queue first */
+	struct request *rq_pool;            /* [init] nr_requests of them */
+	struct list_head free_rqs;          /* [lock] */
+	unsigned int nr_requests;           /* [init] */
+	struct wait_queue_head rq_wait;     /* [own] waiting for a free request */
+	u64 tags_used;                      /* [lock] bit n: tag n is in flight */
+	unsigned int tags_peak;             /* [once] most tags in use at once (bench);
+					     * raised under q->lock, reset without it */
+	struct request *tag_rq[BLK_MQ_MAX_DEPTH]; /* [lock] */
+	struct list_head dispatch;          /* [lock] came back busy: retry first */
+	bool busy;                          /* [lock] the driver said BLK_STS_RESOURCE */
+	unsigned int restart_seq;           /* [lock] bumped by blk_mq_restart_hw_queue */
+	bool restart_pending;               /* [lock] ... for kblockd to run the queue */
+	struct bio_set bio_split;           /* [own] for blk_queue_split() */
+	unsigned int rq_timeout;            /* [init] jiffies a request may take (30 s) */
+	u64 rq_gen;                         /* [irq] dispatches so far (request gen):
+					     * blk_mq_start_request() runs in queue_rq */
 
 	/* volatile write cache (blk_queue_write_cache): flushes and FUA */
-	bool write_cache;                   /* the device has one: honour flushes */
-	bool fua;                           /* the device does FUA writes itself */
-	struct request *flush_rq;           /* the one flush in flight (blk-flush.c) */
-	struct list_head flush_pending;     /* requests waiting for a flush */
-	struct list_head flush_running;     /* ... and those the running one serves */
-	struct list_head all_queues;        /* every request-based queue (timeouts) */
-	bool discard_warned;                /* said "discard not supported" once */
-	struct blk_trace *blk_trace;        /* blktrace=: this queue's events */
+	bool write_cache;                   /* [init] the device has one: honour flushes */
+	bool fua;                           /* [init] the device does FUA writes itself */
+	struct request *flush_rq;           /* [init] the one flush in flight (blk-flush.c);
+					     * rebuilt under q->lock for each flush */
+	struct list_head flush_pending;     /* [lock*] requests waiting for a flush */
+	struct list_head flush_running;     /* [lock*] ... and those the running one serves */
+	struct list_head all_queues;        /* [mq] every request-based queue (timeouts) */
+	bool discard_warned;                /* no lock: said "discard not supported" once
+					     * (a race at worst says it twice) */
+	struct blk_trace *blk_trace;        /* [once] blktrace=: this queue's events */
 };
 
 /* I/O statistics: Linux's /proc/diskstats fields (times in ms). */
@@ -155,7 +174,7 @@ struct request_queue *blk_alloc_queue(make_request_fn *fn, void *queuedata);
 void blk_cleanup_queue(struct request_queue *q);
 void blk_queue_logical_block_size(struct request_queue *q, unsigned int size);
 void blk_queue_max_hw_sectors(struct request_queue *q, unsigned int sectors);
-void blk_queue_max_segments(struct request_queue *q, unsigned int n);
+void blk_queue_max_segments(struct request_queue *q, unsigned int max_segments);
 void blk_queue_max_segment_size(struct request_queue *q, unsigned int bytes);
 void blk_queue_segment_boundary(struct request_queue *q, unsigned long mask);
 void blk_queue_dma_alignment(struct request_queue *q, unsigned int mask);
@@ -173,7 +192,7 @@ int add_disk(struct gendisk *disk);
 void del_gendisk(struct gendisk *disk);
 void put_disk(struct gendisk *disk);
 static inline sector_t get_capacity(const struct gendisk *d) { return d->capacity; }
-static inline void set_capacity(struct gendisk *d, sector_t s) { d->capacity = s; }
+static inline void set_capacity(struct gendisk *disk, sector_t sectors) { disk->capacity = sectors; }
 
 /* --- for users (above) -------------------------------------------------- */
 

@@ -56,9 +56,6 @@ struct blk_trace {
 	char name[32];
 };
 
-/* Set up tracing for disk if blktrace= names it (add_disk calls this). */
-void blk_trace_setup_disk(struct gendisk *disk);
-
 /* Record events; all do nothing unless the queue is traced. */
 void blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error);
 void blk_add_trace_rq(struct request *rq, char action, int error);

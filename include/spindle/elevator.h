@@ -90,7 +90,6 @@ struct elevator_queue {
 };
 
 int elv_register(struct elevator_type *e);
-struct elevator_type *elevator_find(const char *name);
 /* "[mq-deadline] none cscan": the registered names, the active one in []. */
 int elv_iosched_show(struct request_queue *q, char *buf, size_t size);
 /*

@@ -179,7 +179,7 @@ bool kthread_should_stop(void);
 void do_exit(int code) __attribute__((noreturn));
 
 /* Does t have a signal to act on (pending, not blocked)?  kernel/signal.c;
- * here too because sleeping code tests it (signal.h has the rest). */
+ * here, not in signal.h with the rest, because sleeping code tests it. */
 bool signal_pending(struct task_struct *t);
 /* The session of process group pgrp (or of process pgrp), or -ESRCH
  * (kernel/sys.c; TIOCSPGRP checks it). */

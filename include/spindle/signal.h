@@ -47,8 +47,7 @@ struct task_struct;
 /* Send sig to every process in process group pgrp (the console's ^C);
  * 0 if one at least got it, -ESRCH if the group is empty. */
 int kill_pgrp(int pgrp, int sig);
-/* Does t have a signal to act on (pending and not blocked)? */
-bool signal_pending(struct task_struct *t);
+/* signal_pending() is declared in sched.h, where sleeping code finds it. */
 /* Will t die of a signal already sent (SIGKILL, or one whose action is the
  * default "terminate")?  For loops that must end early for a dying task. */
 bool fatal_signal_pending(struct task_struct *t);

@@ -3,6 +3,11 @@
  * Bio-layer tests in the kernel: real threads and a real RAM disk, where
  * the host tests (tests/unit/check_bio.c) use models.  Scenario "brd"
  * boots with brd.rd_nr=2 so ram0 and ram1 exist.
+ *
+ * no_orphans: every gendisk allocated is registered, and every queue on
+ * the timeout scan is a registered disk's -- what a driver whose
+ * registration failed must leave behind (ahci-register-fails boots with
+ * fault points armed, see docs/testing.md, "Fault injection").
  */
 #include <spindle/ktest.h>
 #include <spindle/blkdev.h>
@@ -16,6 +21,8 @@
 #include <spindle/blk-mq.h>
 #include <spindle/blk_bench.h>
 #include <spindle/elevator.h>
+#include <spindle/mutex.h>
+#include "../../block/blk.h"
 
 static int rw(struct block_device *b, bool write, sector_t sector,
 	      struct page *pages, unsigned int offset, unsigned int len)
@@ -237,4 +244,23 @@ KTEST(block, nowait_on_full_queue)
 	__free_page(page);
 	KT_ASSERT_MSG(err == -EAGAIN, "REQ_NOWAIT with %u requests taken: %d", n, err);
 	KT_ASSERT_MSG(batch.errors == 0, "%u of the %u reads failed", batch.errors, n);
+}
+
+KTEST(block, no_orphans)
+{
+	unsigned long registered = 0, request_based = 0;
+	struct gendisk *disk;
+
+	mutex_lock(&disk_list_lock);
+	list_for_each_entry(disk, &disk_list, list) {
+		registered++;
+		if (disk->queue && disk->queue->tag_set)
+			request_based++;        /* one queue each: on the timeout scan */
+	}
+	mutex_unlock(&disk_list_lock);
+	KT_ASSERT_MSG(blk_nr_gendisks() == registered, "%lu gendisks allocated, %lu registered",
+		      blk_nr_gendisks(), registered);
+	KT_ASSERT_MSG(blk_mq_nr_queues() == request_based,
+		      "%u queues on the timeout scan, %lu request-based disks registered",
+		      blk_mq_nr_queues(), request_based);
 }

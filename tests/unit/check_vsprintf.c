@@ -222,7 +222,8 @@ END_TEST
 START_TEST(test_pointer)
 {
 	CHECK_FMT("0x1234", "%p", (void *)0x1234);
-	CHECK_FMT("0x0", "%p", NULL);
+	CHECK_FMT("(nil)", "%p", NULL);
+	CHECK_FMT("  (nil)|(nil)  |", "%7p|%-7p|", NULL, NULL);
 	CHECK_FMT("0xffffffff81000000", "%p", (void *)0xffffffff81000000ULL);
 	CHECK_FMT("  0xffffffff81000000", "%20p", (void *)0xffffffff81000000ULL);
 	CHECK_FMT("0x10    |", "%-8p|", (void *)0x10);

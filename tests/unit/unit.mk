@@ -35,7 +35,7 @@ endif
 UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c lib/errseq.c \
 	kernel/mm/page_alloc.c kernel/mm/slab.c kernel/mm/dma.c \
 	block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c \
-	lib/pattern.c lib/ratelimit.c kernel/mm/mempool.c \
+	lib/pattern.c lib/ratelimit.c lib/fault-inject.c kernel/mm/mempool.c \
 	kernel/sched/wait.c kernel/sched/mutex.c kernel/sched/completion.c \
 	block/bio.c block/blk-core.c block/genhd.c block/partition.c block/blk-plug.c block/blk-mq.c \
 	block/blk-flush.c
@@ -44,7 +44,8 @@ UNIT_SHIM_SRCS := tests/unit/shim/host.c tests/unit/shim/host_kernel.c \
 	tests/unit/unit_main.c
 # Test programs, each from tests/unit/<name>.c.
 UNIT_TESTS := check_string check_vsprintf check_list check_page_alloc check_slab \
-	check_crc32 check_partitions check_bio check_pattern check_plug check_blk_mq
+	check_crc32 check_partitions check_bio check_pattern check_plug check_blk_mq \
+	check_fault_inject
 # The elevators (block/elevator.c and the three policies).
 UNIT_LIB_SRCS += block/elevator.c block/noop-iosched.c block/mq-deadline.c \
 	block/cscan-iosched.c

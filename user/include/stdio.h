@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stdio.h - buffered streams and formatted output (user/lib/stdio.c,
- * printf.c).  No floating point: these programs never need it, and the
- * libc is built without SSE (see user/user.mk).
+ * printf.c; the formatter is the kernel's lib/vsprintf.c).  No floating
+ * point: these programs never need it, and the libc is built without SSE
+ * (see user/user.mk).
  */
 #ifndef _STDIO_H
 #define _STDIO_H

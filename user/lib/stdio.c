@@ -132,30 +132,44 @@ int puts(const char *s)
 
 /* --- formatted output into a FILE --- */
 
-struct file_sink {
-	struct sink sink;
-	FILE *f;
-};
+#define VFPRINTF_STACK_BYTES 1024       /* longer output is formatted in malloc'd memory */
 
-static void file_put(struct sink *s, char c)
-{
-	fputc(c, ((struct file_sink *)s)->f);
-	s->count++;
-}
-
+/*
+ * Format with the kernel's vsnprintf() (printf.c) into a buffer, then put
+ * it out: on the stack when it fits, else measured and formatted again
+ * into memory of the right size.  An unbuffered stream (stderr) still
+ * gets one write per call.
+ */
 int vfprintf(FILE *f, const char *fmt, va_list ap)
 {
-	struct file_sink fs = { { file_put, 0 }, f };
+	char small[VFPRINTF_STACK_BYTES], *buf = small;
 	int n, unbuffered = f->buf_decided && f->mode == BUF_NONE;
+	va_list again;
 
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small)) {
+		buf = malloc((size_t)n + 1);
+		if (!buf) {
+			va_end(again);
+			f->error = 1;
+			errno = ENOMEM;
+			return -1;
+		}
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
+	}
+	va_end(again);
 	/* gather an unbuffered stream's message into one write */
 	if (unbuffered)
 		f->mode = BUF_FULL;
-	n = __format(&fs.sink, fmt, ap);
+	for (int i = 0; i < n; i++)
+		fputc(buf[i], f);
 	if (unbuffered) {
 		f->mode = BUF_NONE;
 		fflush(f);
 	}
+	if (buf != small)
+		free(buf);
 	return f->error ? -1 : n;
 }
 

@@ -1,18 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* stdio_impl.h - the FILE structure and the formatter's sink (private). */
+/* stdio_impl.h - the FILE structure (private to stdio.c). */
 #ifndef USER_LIB_STDIO_IMPL_H
 #define USER_LIB_STDIO_IMPL_H
 
 #include <stddef.h>
 #include <stdarg.h>
-
-/* where format() sends each character; count = characters so far */
-struct sink {
-	void (*put)(struct sink *s, char c);
-	size_t count;
-};
-
-int __format(struct sink *s, const char *fmt, va_list ap);
 
 enum buf_mode { BUF_NONE, BUF_LINE, BUF_FULL };
 
