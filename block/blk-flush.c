@@ -37,7 +37,7 @@
  * kblockd ending requests); q->lock protects the two lists.
  */
 #include <spindle/blkdev.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
 #include <spindle/printk.h>

@@ -32,7 +32,7 @@
  * requests, the tags and q->dispatch.  queue_rq() is called without it.
  */
 #include <spindle/blkdev.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/blk_plug.h>
 #include <spindle/elevator.h>
 #include <spindle/sched.h>

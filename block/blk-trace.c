@@ -11,7 +11,7 @@
  * printout says how many were lost.
  */
 #include <spindle/blkdev.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/blktrace.h>
 #include <spindle/bio.h>
 #include <spindle/sched.h>

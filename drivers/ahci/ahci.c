@@ -61,7 +61,7 @@
  */
 #define pr_fmt(fmt) "ahci: " fmt
 #include <spindle/blkdev.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/bio.h>
 #include <spindle/pci.h>
 #include <spindle/irq.h>

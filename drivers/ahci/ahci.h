@@ -35,7 +35,7 @@
 #include <spindle/spinlock.h>
 #include <spindle/mutex.h>
 #include <spindle/wait.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/ata.h>
 
 struct pci_dev;

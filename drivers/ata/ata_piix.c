@@ -57,7 +57,7 @@
  */
 #define pr_fmt(fmt) "ata: " fmt
 #include <spindle/blkdev.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/pci.h>
 #include <spindle/irq.h>
 #include <spindle/init.h>

@@ -33,7 +33,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 
 #define NULLB_MAJOR     252             /* dynamic in Linux; fixed here */
 #define NULLB_MAX       16

@@ -42,7 +42,7 @@
 #ifndef SPINDLE_ELEVATOR_H
 #define SPINDLE_ELEVATOR_H
 
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/list.h>
 
 struct request_queue;

@@ -25,7 +25,7 @@
 #include <spindle/blktrace.h>
 #include <spindle/blkdev.h>
 #include <spindle/blk_plug.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/bio.h>
 #include <spindle/init.h>
 #include <spindle/pattern.h>

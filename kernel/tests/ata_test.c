@@ -29,7 +29,7 @@
  */
 #include <spindle/ktest.h>
 #include <spindle/blkdev.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/irq.h>
 #include <spindle/init.h>
 #include <spindle/mm.h>

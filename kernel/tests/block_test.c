@@ -18,7 +18,7 @@
 #include <spindle/time.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/blk_bench.h>
 #include <spindle/elevator.h>
 #include <spindle/mutex.h>

@@ -8,7 +8,7 @@
  */
 #include <check.h>
 #include <spindle/blkdev.h>
-#include <spindle/blk-mq.h>
+#include <spindle/blk_mq.h>
 #include <spindle/blk_plug.h>
 #include <spindle/elevator.h>
 #include <spindle/sched.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * blk-mq.h - requests: what the request layer hands a request-based
- * driver (IDE, AHCI) instead of bios.
+ * blk_mq.h - requests: what the request layer hands a request-based
+ * driver (IDE, AHCI) instead of bios.  (Linux's is include/linux/blk-mq.h;
+ * Spindle's public headers all spell their names with underscores.)
  *
  * A request is one command for the device: a contiguous range of sectors,
  * one operation, and the bios whose data it carries (merged end to end:
