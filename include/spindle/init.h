@@ -49,5 +49,7 @@ void cmdline_init(const char *grub_line);
 void parse_args(void);
 /* The value of the last "key=value" on the command line, or NULL. */
 const char *cmdline_get(const char *key, char *buf, size_t size);
+/* Is "key=<value>" on the command line with a value other than 0 or off? */
+bool cmdline_flag(const char *key);
 
 #endif /* SPINDLE_INIT_H */

@@ -17,6 +17,8 @@ Usage
     tests/qemu/run.py -v boot-q35       also stream the serial output live
     tests/qemu/run.py --list            list the scenarios
     tests/qemu/run.py --selftest        test this script itself (no kernel needed)
+    tests/qemu/run.py --kargs 'slab_debug=1 lockdep=1'   every scenario with
+                                        these kernel options too (or KARGS=...)
 
 Environment: QEMU=<binary> (default qemu-system-x86_64); ACCEL=kvm to use
 KVM instead of TCG (nested KVM is *slower* on our machines: a GRUB boot took
@@ -1640,6 +1642,9 @@ def main(argv=None):
                     help="test the runner itself, on canned logs")
     ap.add_argument("--replay", type=Path, metavar="DIR",
                     help="replay the recorded run kept in DIR (build/qemu/<name>)")
+    ap.add_argument("--kargs", metavar="OPTIONS", default=os.environ.get("KARGS", ""),
+                    help="kernel options added to every scenario's command line, "
+                         "e.g. 'slab_debug=1 lockdep=1' (default: $KARGS)")
     args = ap.parse_args(argv)
 
     if args.selftest:
@@ -1668,6 +1673,10 @@ def main(argv=None):
             if args.list:
                 print("%-20s (error: %s)" % (p.stem, e))
             results.append(Result(p.stem, ["bad scenario file: %s" % e]))
+    if args.kargs.strip():
+        # after the scenario's own options; each debug option reads its last
+        for s in scenarios:
+            s.cmdline.append(args.kargs.strip())
     if args.list:
         for s in scenarios:
             print("%-20s %-4s %s" % (s.name, s.machine, s.description))
