@@ -65,8 +65,10 @@ static void __init debug_options_init(void)
 		pr_info("lockdep: the lock-order validator is on\n");
 	}
 	if (cmdline_flag("slab_debug") || cmdline_flag("slub_debug")) {
-		slab_debug_enable();
-		pr_info("slab_debug: red zones, poison and user tracking for kmalloc\n");
+		if (slab_debug_enable() == 0)
+			pr_info("slab_debug: red zones, poison and user tracking for kmalloc\n");
+		else
+			pr_warn("slab_debug: kmalloc already in use, left off\n");
 	}
 	if (cmdline_flag("page_poison")) {
 		page_poison_enable();
@@ -75,30 +77,15 @@ static void __init debug_options_init(void)
 }
 
 /* Known to parse_args(), which would call them unknown; acted on above. */
-static int __init lockdep_setup(const char *val)
+static int __init debug_option_seen(const char *val)
 {
 	(void)val;
 	return 0;
 }
-static int __init slab_debug_setup(const char *val)
-{
-	(void)val;
-	return 0;
-}
-static int __init slub_debug_setup(const char *val)
-{
-	(void)val;
-	return 0;
-}
-static int __init page_poison_setup(const char *val)
-{
-	(void)val;
-	return 0;
-}
-__setup("lockdep=", lockdep_setup);
-__setup("slab_debug=", slab_debug_setup);
-__setup("slub_debug=", slub_debug_setup);
-__setup("page_poison=", page_poison_setup);
+__setup_id("lockdep=", debug_option_seen, lockdep);
+__setup_id("slab_debug=", debug_option_seen, slab_debug);
+__setup_id("slub_debug=", debug_option_seen, slub_debug);
+__setup_id("page_poison=", debug_option_seen, page_poison);
 
 static void do_initcalls(void)
 {
