@@ -15,6 +15,8 @@
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
 #   make test       make check, then every QEMU scenario in tests/qemu/,
 #                   then the GDB helpers' tests (make test-gdb)
+#   make test-qemu KARGS='opt=val ...'  the scenarios with extra kernel options
+#   make test-debug every scenario with slab_debug=1 page_poison=1 lockdep=1
 #   make deps       install the Debian packages the build needs (as root)
 #   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
@@ -97,6 +99,7 @@ KERNEL_OBJS := \
 	$(K)/sched/mutex.o \
 	$(K)/sched/completion.o \
 	$(K)/sched/debug.o \
+	$(K)/sched/lockdep.o \
 	$(K)/hung_task.o \
 	$(K)/mm/mempool.o \
 	$(K)/timer.o
@@ -126,7 +129,8 @@ KTEST_OBJS := \
 	$(K)/tests/ahci_test.o \
 	$(K)/tests/user_test.o \
 	$(K)/tests/user/embed.o \
-	$(K)/tests/fs_test.o
+	$(K)/tests/fs_test.o \
+	$(K)/tests/debug_test.o
 
 # The block layer: bios, the plug, the request layer and its elevators.
 BLOCK_OBJS := \
@@ -153,11 +157,12 @@ LIB_OBJS := \
 	lib/vsprintf.o \
 	lib/cmdline.o \
 	lib/crc32.o \
+	lib/errseq.o \
 	lib/fault-inject.o \
 	lib/pattern.o \
 	lib/ratelimit.o \
 	lib/sort.o \
-	lib/errseq.o
+	lib/taint.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \
@@ -200,7 +205,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux check-tools fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux check-tools fault-matrix powercut
 .PHONY: compile_commands.json format-check lint
 all: deps $(ISO)
 iso: deps $(ISO)
@@ -326,7 +331,19 @@ gdb: deps $(KERNEL_ELF)
 include tests/unit/unit.mk
 
 test-qemu: deps $(ISO)
-	$(PYTHON) tests/qemu/run.py $(T)
+	$(PYTHON) tests/qemu/run.py $(if $(KARGS),--kargs '$(KARGS)') $(T)
+
+# Every scenario again with the debug allocators and lockdep on: a memory
+# or locking bug anywhere in what the suite exercises fails the scenario
+# with the detector's report in its log (docs/testing.md).  The debug-*
+# scenarios, which commit such bugs on purpose, run in test-qemu only.
+# T= narrows it as for test-qemu.
+DEBUG_KARGS := slab_debug=1 page_poison=1 lockdep=1
+DEBUG_REPORTS := ^(BUG kmalloc-|BUG: sleeping function|BUG: lock held|BUG: MAX_LOCK|WARNING: possible circular|INFO: trying to register non-static|pagealloc: memory corruption)
+DEBUG_SCENARIOS := $(filter-out debug-%,$(basename $(notdir $(wildcard tests/qemu/scenarios/*.scn))))
+test-debug: deps $(ISO)
+	$(PYTHON) tests/qemu/run.py --kargs '$(DEBUG_KARGS)' --reject '$(DEBUG_REPORTS)' \
+		$(or $(T),$(DEBUG_SCENARIOS))
 
 # Host unit tests first (fast, precise), then the scenarios, then the GDB
 # helpers on halted guests (tests/gdb/, some 10 seconds).

@@ -108,3 +108,11 @@ const char *cmdline_get(const char *key, char *buf, size_t size)
 	for_each_word(get_one, &g);
 	return g.found ? buf : NULL;
 }
+
+bool cmdline_flag(const char *key)
+{
+	char val[16];
+
+	return cmdline_get(key, val, sizeof(val)) && strcmp(val, "0") != 0 &&
+	       strcmp(val, "off") != 0;
+}

@@ -87,24 +87,33 @@ static void print_frame(unsigned long addr)
  * is cut short rather than followed: frames must move up the stack and
  * stay 8-byte aligned, inside the kernel's half of the address space.
  */
-void dump_backtrace(unsigned long rip, unsigned long rbp)
+unsigned int stack_trace_save_fp(unsigned long rbp, unsigned long *store,
+				 unsigned int size)
 {
-	printk(KERN_EMERG "Call Trace:\n");
-	print_frame(rip);
-	for (int depth = 0; depth < BACKTRACE_MAX_DEPTH && rbp; depth++) {
-		const unsigned long *frame = (const unsigned long *)rbp;
-		unsigned long ret;
+	unsigned int n = 0;
 
-		if ((rbp & 7) || rbp < 0xffff800000000000ul)
+	while (n < size && rbp) {
+		const unsigned long *frame = (const unsigned long *)rbp;
+
+		if ((rbp & 7) || rbp < 0xffff800000000000ul || !frame[1])
 			break;
-		ret = frame[1];
-		if (!ret)
-			break;
-		print_frame(ret);
+		store[n++] = frame[1];
 		if (frame[0] <= rbp)
 			break;
 		rbp = frame[0];
 	}
+	return n;
+}
+
+void dump_backtrace(unsigned long rip, unsigned long rbp)
+{
+	unsigned long frames[BACKTRACE_MAX_DEPTH];
+	unsigned int n = stack_trace_save_fp(rbp, frames, BACKTRACE_MAX_DEPTH);
+
+	printk(KERN_EMERG "Call Trace:\n");
+	print_frame(rip);
+	for (unsigned int i = 0; i < n; i++)
+		print_frame(frames[i]);
 }
 
 void __noinline dump_stack(void)

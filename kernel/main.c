@@ -8,7 +8,9 @@
  *
  *   console          so that everything after can report (COM1 first)
  *   multiboot        what GRUB handed over: memory map, command line
- *   command line     GRUB's line + fw_cfg opt/spindle/cmdline
+ *   command line     GRUB's line + fw_cfg opt/spindle/cmdline; the debug
+ *                    options that must act before the first allocation
+ *                    or lock (slab_debug=, page_poison=, lockdep=)
  *   GDT/IDT          so that a fault prints a report instead of rebooting
  *   memory           page allocator, the real page tables, kmalloc
  *   interrupts       ACPI tables, local APIC, IOAPIC
@@ -37,6 +39,7 @@
 #include <spindle/ktest.h>
 #include <spindle/ksyms.h>
 #include <spindle/process.h>
+#include <spindle/lockdep.h>
 #include <asm/bootinfo.h>
 #include <asm/desc.h>
 #include <asm/traps.h>
@@ -47,6 +50,42 @@
 
 extern const initcall_t __initcall_start[], __initcall_end[];
 void multiboot_print_mmap(void);
+
+/*
+ * The debug allocators and lockdep (docs/memory.md, docs/locking.md)
+ * must be on before the first kmalloc or lock, long before parse_args()
+ * runs the __setup handlers: read here, from the raw command line.
+ * "<opt>=0" or "=off" leaves one off; any other value turns it on
+ * (Linux's slub_debug=<flags> turns on every slab check).
+ */
+static void __init debug_options_init(void)
+{
+	if (cmdline_flag("lockdep")) {
+		debug_locks = true;
+		pr_info("lockdep: the lock-order validator is on\n");
+	}
+	if (cmdline_flag("slab_debug") || cmdline_flag("slub_debug")) {
+		if (slab_debug_enable() == 0)
+			pr_info("slab_debug: red zones, poison and user tracking for kmalloc\n");
+		else
+			pr_warn("slab_debug: kmalloc already in use, left off\n");
+	}
+	if (cmdline_flag("page_poison")) {
+		page_poison_enable();
+		pr_info("page_poison: freed pages are poisoned and checked\n");
+	}
+}
+
+/* Known to parse_args(), which would call them unknown; acted on above. */
+static int __init debug_option_seen(const char *val)
+{
+	(void)val;
+	return 0;
+}
+__setup_id("lockdep=", debug_option_seen, lockdep);
+__setup_id("slab_debug=", debug_option_seen, slab_debug);
+__setup_id("slub_debug=", debug_option_seen, slub_debug);
+__setup_id("page_poison=", debug_option_seen, page_poison);
 
 static void do_initcalls(void)
 {
@@ -100,6 +139,7 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	if (boot_info.loader[0])
 		pr_info("Boot loader: %s\n", boot_info.loader);
 	multiboot_print_mmap();
+	debug_options_init();
 
 	gdt_init();
 	idt_init();

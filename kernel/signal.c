@@ -431,6 +431,7 @@ static void do_signal(struct pt_regs *regs)
 
 void exit_to_user_mode(struct pt_regs *regs)
 {
+	lockdep_sys_exit(); /* lockdep=1: no lock may go along */
 	for (;;) {
 		local_irq_disable();
 		if (need_resched) {

@@ -28,9 +28,11 @@ struct kernel_param {
 	int (*setup)(const char *val);
 };
 
-#define __setup(s, fn) \
-	static const struct kernel_param __setup_##fn \
-	__used __section(".setup") __aligned(8) = { s, fn }
+#define __setup(s, fn) __setup_id(s, fn, fn)
+/* The same, for one handler shared by several options: id names the entry. */
+#define __setup_id(s, fn, id)                         \
+	static const struct kernel_param __setup_##id \
+		__used __section(".setup") __aligned(8) = { s, fn }
 
 typedef int (*initcall_t)(void);
 
@@ -49,5 +51,7 @@ void cmdline_init(const char *grub_line);
 void parse_args(void);
 /* The value of the last "key=value" on the command line, or NULL. */
 const char *cmdline_get(const char *key, char *buf, size_t size);
+/* Is "key=<value>" on the command line with a value other than 0 or off? */
+bool cmdline_flag(const char *key);
 
 #endif /* SPINDLE_INIT_H */

@@ -33,5 +33,14 @@ unsigned long ksym_address(const char *name);
  * frame-pointer chain from rbp (kernel built -fno-omit-frame-pointer). */
 void dump_backtrace(unsigned long rip, unsigned long rbp);
 void dump_stack(void);
+/*
+ * Save up to size return addresses of the frame-pointer chain that starts
+ * at frame rbp (its return address first), by dump_backtrace's rules;
+ * returns how many.  For the debug allocators' "Allocated in" records and
+ * lockdep's chains, which keep a stack to print later.  On the host
+ * (unit tests) it saves nothing.
+ */
+unsigned int stack_trace_save_fp(unsigned long rbp, unsigned long *store,
+				 unsigned int size);
 
 #endif /* SPINDLE_KSYMS_H */

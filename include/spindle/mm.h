@@ -66,6 +66,7 @@ struct page {
 #define PG_buddy        0x2ul   /* head of a free buddy block */
 #define PG_slab         0x4ul   /* belongs to a kmalloc slab */
 #define PG_head         0x8ul   /* head of an allocated multi-page block */
+#define PG_poisoned     0x10ul  /* free, filled with PAGE_POISON (page_poison=1) */
 /* 0x100 and up: the page cache's bits (include/spindle/pagemap.h) */
 
 /* Physical address <-> kernel virtual address, through the direct map. */
@@ -151,6 +152,22 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp);
 void kfree(const void *p);
 size_t ksize(const void *p);       /* usable size of an allocation */
 #define KMALLOC_MAX_CACHE_SIZE 2048 /* above this, whole pages */
+
+/*
+ * Debug allocators (docs/memory.md), switched on at boot before the first
+ * allocation (kernel/main.c reads the command line):
+ *   slab_debug=1 (or slub_debug): red zones, poison and the allocating and
+ *     freeing call sites of every kmalloc object, with Linux's SLUB reports
+ *     ("BUG kmalloc-64 (...): Poison overwritten") -- kernel/mm/slab.c;
+ *   page_poison=1: freed pages are filled with PAGE_POISON and checked when
+ *     handed out again ("pagealloc: memory corruption") -- page_alloc.c.
+ * Each returns 0, or -EBUSY once its allocator has handed memory out.
+ * The _errors() counts are the reports so far (tests read them).
+ */
+int slab_debug_enable(void);
+unsigned long slab_debug_errors(void);
+int page_poison_enable(void);
+unsigned long page_poison_errors(void);
 
 /*
  * DMA memory (kernel/mm/dma.c): physically contiguous, below 4 GiB (IDE's

@@ -21,6 +21,7 @@ struct mutex {
 	spinlock_t wait_lock;
 	struct list_head wait_list;     /* struct mutex_waiter, FIFO */
 	const char *name;
+	struct lockdep_map dep_map; /* its lock class (lockdep=1) */
 };
 
 #define __MUTEX_INITIALIZER(n) { .owner = NULL, \
@@ -28,7 +29,13 @@ struct mutex {
 	.wait_list = LIST_HEAD_INIT(n.wait_list), .name = #n }
 #define DEFINE_MUTEX(n) struct mutex n = __MUTEX_INITIALIZER(n)
 
-void mutex_init(struct mutex *m);
+void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key *key);
+/* A macro, so that each call site is a lock class of its own (lockdep). */
+#define mutex_init(m)                                     \
+	do {                                              \
+		static const struct lock_class_key __key; \
+		__mutex_init((m), #m, &__key);            \
+	} while (0)
 void mutex_lock(struct mutex *m);
 /* The same, but a signal ends the wait: 0 with the lock, or -EINTR
  * without it.  May sleep. */

@@ -51,6 +51,16 @@ int vprintk(const char *fmt, va_list ap);
 #define pr_fmt(fmt) fmt
 #endif
 
+/*
+ * Taint (Linux's kernel/panic.c): once a detector has seen the kernel's
+ * memory corrupted (slab_debug, page_poison), every later report says
+ * "Tainted: B", so nobody trusts a crash that may be its consequence.
+ */
+#define TAINT_BAD_PAGE 5
+void add_taint(unsigned int flag);
+/* "Not tainted" or "Tainted: B", for the head of a report. */
+const char *print_tainted(void);
+
 /* A broken invariant: print the message, registers and backtrace, stop. */
 void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 

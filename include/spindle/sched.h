@@ -30,6 +30,7 @@
 #include <spindle/types.h>
 #include <spindle/list.h>
 #include <spindle/irqflags.h>
+#include <spindle/lockdep.h>
 
 struct bio_list;
 struct blk_plug;
@@ -79,6 +80,11 @@ struct task_struct {
 	/* the request queue this task is dispatching to right now, if any
 	 * (block/blk-mq.c: an inline completion does not nest a second run) */
 	struct request_queue *blk_dispatch_q;
+
+	/* lockdep=1 (include/spindle/lockdep.h): the locks it holds,
+	 * innermost last */
+	unsigned int lockdep_depth;
+	struct held_lock held_locks[MAX_LOCK_DEPTH];
 
 	/* statistics (for /proc/<pid>/stat, the hung-task detector) */
 	u64 nvcsw, nivcsw;              /* voluntary / involuntary switches */

@@ -13,46 +13,71 @@
  *     what it would do on a multiprocessor.
  * Use spin_lock_irqsave for any lock an interrupt handler also takes.
  * Does not sleep; nothing that sleeps may be called with a spinlock held.
+ *
+ * With lockdep=1 every acquisition also goes through the lock-order
+ * validator (include/spindle/lockdep.h): spin_lock_init() gives each call
+ * site its own lock class, as Linux's does.
  */
 #ifndef SPINDLE_SPINLOCK_H
 #define SPINDLE_SPINLOCK_H
 
 #include <spindle/types.h>
 #include <spindle/irqflags.h>
+#include <spindle/lockdep.h>
 
 typedef struct spinlock {
 	volatile int locked;
 	const char *name;
 	const char *owner_file;        /* where it was taken, for reports */
 	int owner_line;
+	struct lockdep_map dep_map; /* its lock class (lockdep=1) */
 } spinlock_t;
 
 #define __SPIN_LOCK_UNLOCKED(n) { .locked = 0, .name = #n }
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
-static inline void spin_lock_init(spinlock_t *l)
+static inline void __spin_lock_init(spinlock_t *l, const char *name,
+				    const struct lock_class_key *key)
 {
 	l->locked = 0;
-	l->name = "spinlock";
+	l->name = name;
 	l->owner_file = NULL;
 	l->owner_line = 0;
+	l->dep_map.key = key;
+	l->dep_map.class = NULL;
 }
+
+/* A macro, so that each call site has its own class key (and the lock
+ * its name as written there, e.g. "&q->lock"). */
+#define spin_lock_init(l)                                 \
+	do {                                              \
+		static const struct lock_class_key __key; \
+		__spin_lock_init((l), #l, &__key);        \
+	} while (0)
 
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what);
 
-static inline void __spin_acquire(spinlock_t *l, const char *file, int line)
+static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int line)
 {
 	if (l->locked)
 		__spin_lock_bug(l, file, line, "recursion");
+#ifndef SPINDLE_HOST
+	if (unlikely(debug_locks))
+		lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, 0);
+#endif
 	l->locked = 1;
 	l->owner_file = file;
 	l->owner_line = line;
 }
 
-static inline void __spin_release(spinlock_t *l, const char *file, int line)
+static __always_inline void __spin_release(spinlock_t *l, const char *file, int line)
 {
 	if (!l->locked)
 		__spin_lock_bug(l, file, line, "unlock of unlocked lock");
+#ifndef SPINDLE_HOST
+	if (unlikely(debug_locks))
+		lock_release(l);
+#endif
 	l->locked = 0;
 }
 

@@ -37,7 +37,14 @@ typedef struct wait_queue_head wait_queue_head_t;
 #define DEFINE_WAIT(n) \
 	struct wait_queue_entry n = { .task = current, .entry = LIST_HEAD_INIT(n.entry) }
 
-void init_waitqueue_head(struct wait_queue_head *wq);
+void __init_waitqueue_head(struct wait_queue_head *wq, const char *name,
+			   const struct lock_class_key *key);
+/* A macro, so that each call site is a lock class of its own (lockdep). */
+#define init_waitqueue_head(wq)                                    \
+	do {                                                       \
+		static const struct lock_class_key __key;          \
+		__init_waitqueue_head((wq), #wq "->lock", &__key); \
+	} while (0)
 /* Queue wqe on wq (once) and set the task state; then test, then sleep. */
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wqe, long state);
 /* Back to TASK_RUNNING and off the queue. */

@@ -23,6 +23,19 @@
  * ZONE_NORMAL.  Ordinary allocations prefer ZONE_NORMAL, keeping low memory
  * for the devices that need it.
  *
+ * page_poison=1 (Linux's page poisoning, mm/page_poison.c): every page
+ * freed is filled with PAGE_POISON and checked when it is handed out
+ * again; a page written after its free is reported ("pagealloc: memory
+ * corruption", with the bytes and the stack of the allocation that found
+ * it), the kernel is tainted and the block is never handed out again.
+ * Linux's other page guard, debug_pagealloc, unmaps free pages from the
+ * direct map so that even a read faults at once; Spindle's direct map is
+ * built of 2 MiB pages shared by every user, which would have to be split
+ * into 4 KiB ones (and the unmapped pages' DMA users audited) first, so it
+ * poisons instead: write-after-free is found, at the next allocation of
+ * that page; a read of freed memory shows the 0xaa bytes but is not
+ * reported.
+ *
  * Portable: the host unit tests run this file over a fake mem_map.
  * Locking: one spinlock per zone, taken with interrupts off, so that
  * allocation from interrupt context (GFP_ATOMIC) is safe.  Never sleeps.
@@ -31,8 +44,11 @@
 #include <spindle/spinlock.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
+#include <spindle/ksyms.h>
 
 #define DMA32_LIMIT_PFN   (0x100000000ull >> PAGE_SHIFT)
+#define PAGE_POISON 0xaa    /* Linux's include/linux/poison.h */
+#define POISON_DUMP_LINES 4 /* 16-byte lines a report shows */
 
 enum zone_type { ZONE_DMA32, ZONE_NORMAL, MAX_NR_ZONES };
 
@@ -53,6 +69,8 @@ struct zone {
 struct page *mem_map;
 unsigned long max_pfn;
 static struct zone zones[MAX_NR_ZONES];
+static bool page_poisoning;
+static unsigned long page_poison_reports;
 
 static struct zone *page_zone(struct page *page)
 {
@@ -176,6 +194,73 @@ static struct page *__rmqueue(struct zone *zone, unsigned int order)
 	return NULL;
 }
 
+int page_poison_enable(void)
+{
+	page_poisoning = true; /* pages freed from now on are poisoned */
+	return 0;
+}
+
+unsigned long page_poison_errors(void)
+{
+	return READ_ONCE(page_poison_reports);
+}
+
+/* Fill a block being freed with PAGE_POISON. */
+static void kernel_poison_pages(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 0; i < (1ul << order); i++) {
+		memset(page_address(page + i), PAGE_POISON, PAGE_SIZE);
+		page[i].flags |= PG_poisoned;
+	}
+}
+
+/* Report a poisoned page that was written while free (Linux's
+ * check_poison_mem()): the bytes from the first changed one. */
+static void report_poisoned_page(struct page *page, const u8 *first, const u8 *last)
+{
+	const u8 *start = (const u8 *)((unsigned long)first & ~15ul);
+
+	add_taint(TAINT_BAD_PAGE);
+	page_poison_reports++;
+	printk(KERN_ERR "pagealloc: memory corruption\n");
+	for (int l = 0; l < POISON_DUMP_LINES && start <= last; l++, start += 16) {
+		char line[3 * 16 + 1];
+		int n = 0;
+
+		for (int i = 0; i < 16; i++)
+			n += scnprintf(line + n, sizeof(line) - n, " %02x", start[i]);
+		printk(KERN_ERR "%p:%s\n", (const void *)start, line);
+	}
+	printk(KERN_ERR "page:%p pfn:%#lx: written after it was freed (%s)\n", (void *)page,
+	       page_to_pfn(page), print_tainted());
+	dump_stack();
+}
+
+/* Check a block leaving the free lists; false: some page of it was
+ * written while free (reported). */
+static bool kernel_unpoison_pages(struct page *page, unsigned int order)
+{
+	bool clean = true;
+
+	for (unsigned long i = 0; i < (1ul << order); i++) {
+		const u8 *p = page_address(page + i), *first = NULL, *last = NULL;
+
+		if (!(page[i].flags & PG_poisoned))
+			continue;
+		page[i].flags &= ~PG_poisoned;
+		for (size_t b = 0; b < PAGE_SIZE; b++)
+			if (p[b] != PAGE_POISON) {
+				first = first ? first : &p[b];
+				last = &p[b];
+			}
+		if (first) {
+			report_poisoned_page(page + i, first, last);
+			clean = false;
+		}
+	}
+	return clean;
+}
+
 #define RECLAIM_BATCH   4       /* pages freed per order of a failed block */
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
@@ -210,6 +295,13 @@ retry:
 		goto retry;
 	if (!page)
 		return NULL;
+	if (unlikely(page_poisoning) && !kernel_unpoison_pages(page, order)) {
+		/* whoever wrote it may still hold it: it leaves circulation */
+		printk(KERN_ERR "pagealloc: pfn %#lx order %u kept out of use\n",
+		       page_to_pfn(page), order);
+		page = NULL;
+		goto retry;
+	}
 	page->flags |= PG_head;
 	page->order = order;
 	page->_refcount = 1;
@@ -239,6 +331,8 @@ void __free_pages(struct page *page, unsigned int order)
 	    __atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	page->flags &= ~PG_head;
+	if (unlikely(page_poisoning))
+		kernel_poison_pages(page, order);
 	zone = page_zone(page);
 	spin_lock_irqsave(&zone->lock, flags);
 	__free_one_block(zone, page_to_pfn(page), order);

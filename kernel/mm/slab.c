@@ -19,12 +19,22 @@
  * kfree() checks what it is given: a pointer that is not the start of an
  * object, or an object that is already free, panics with the culprit's
  * address -- silent corruption of a freelist is much harder to debug.
+ *
+ * slab_debug (boot option slab_debug=1, or Linux's slub_debug; see
+ * slab_debug_enable() below) adds Linux's SLUB debugging: red zones,
+ * poison, and who allocated and freed each object.  Memory bugs are then
+ * reported as Linux reports them and the kernel goes on.
+ *
  * Portable (host unit tests); never sleeps; interrupt-safe.
  */
 #include <spindle/mm.h>
 #include <spindle/spinlock.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
+#include <spindle/ksyms.h>
+#include <spindle/sched.h>
+#include <spindle/time.h>
+#include <spindle/errno.h>
 
 #define KMALLOC_MIN_SHIFT  4                    /* 16 bytes */
 #define KMALLOC_MAX_SHIFT  11                   /* 2048 bytes */
@@ -33,6 +43,8 @@
 struct kmem_cache {
 	const char *name;
 	size_t size;                    /* object size */
+	size_t stride;			/* object + its debug fields (or size) */
+	size_t fp_offset;		/* where a free object keeps the next */
 	unsigned int objs_per_slab;
 	struct list_head partial;       /* slabs with free objects */
 	unsigned long nr_slabs;
@@ -47,6 +59,79 @@ static const char *const cache_names[NR_KMALLOC_CACHES] = {
 	"kmalloc-256", "kmalloc-512", "kmalloc-1024", "kmalloc-2048",
 };
 
+/*
+ * --- slab_debug: Linux's SLUB debugging (red zones, poison, user tracking) ---
+ *
+ * With slab_debug on, each object slot is laid out as
+ *
+ *   | object: size bytes | red zone | struct slab_debug_info | padding |
+ *     ^ what kmalloc returns           fp, orig_size, alloc/free tracks
+ *
+ * and the slot is rounded up to a multiple of the object size, so that
+ * kmalloc(2^n) stays 2^n-aligned, as Linux guarantees.  The bytes hold:
+ *
+ *   object, free          POISON_FREE (0x6b) ... POISON_END (0xa5): a write
+ *                         after free changes them; checked when the object
+ *                         is handed out again ("Poison overwritten").
+ *                         Allocation keeps the poison (unless __GFP_ZERO):
+ *                         reading memory you never wrote shows 0x6b6b...
+ *   red zone, free        SLUB_RED_INACTIVE (0xbb)
+ *   red zone, allocated   SLUB_RED_ACTIVE (0xcc), from the size the caller
+ *                         asked for (kmalloc(60) in kmalloc-64: from byte
+ *                         60) to the end of the red zone; checked at kfree
+ *                         ("Redzone overwritten": an overflow).
+ *
+ * The freelist pointer moves out of the object into slab_debug_info, so
+ * the poison covers every byte.  Each object records the call site and a
+ * few frames of stack of its last allocation and free, printed in every
+ * report as "INFO: Allocated in ..." / "INFO: Freed in ...".
+ *
+ * What happens after a report (Linux does the same): the kernel is
+ * tainted (B) and goes on.  A double free is ignored; an object whose red
+ * zone was overwritten is not freed (it leaks: its neighbour may be the
+ * victim, and a later report would confuse); an object whose poison was
+ * overwritten is never handed out again (whoever wrote it may still hold
+ * the pointer).  The cost: two to eight times the memory per object, and
+ * a check of every byte on each kmalloc and kfree.
+ */
+#define POISON_FREE 0x6b /* Linux's include/linux/poison.h */
+#define POISON_END 0xa5
+#define SLUB_RED_INACTIVE 0xbb
+#define SLUB_RED_ACTIVE 0xcc
+#define SLAB_RED_ZONE_SIZE 8 /* bytes after the object */
+#define TRACK_ADDRS 4	     /* frames of stack kept per track */
+#define OBJECT_DUMP_MAX 64   /* bytes of an object a report shows */
+
+struct track {
+	unsigned long addr;		  /* the caller of kmalloc/kfree */
+	unsigned long addrs[TRACK_ADDRS]; /* its callers */
+	u64 when;			  /* ktime_get_ns() */
+	int pid;
+};
+
+struct slab_debug_info {
+	void *fp;	  /* next free object, while free */
+	size_t orig_size; /* what kmalloc was asked for */
+	struct track alloc, free;
+};
+
+static bool slab_debug;
+static unsigned long slab_debug_reports;
+
+int slab_debug_enable(void)
+{
+	for (int i = 0; i < NR_KMALLOC_CACHES; i++)
+		if (kmalloc_caches[i].size)
+			return -EBUSY; /* objects exist without debug fields */
+	slab_debug = true;
+	return 0;
+}
+
+unsigned long slab_debug_errors(void)
+{
+	return READ_ONCE(slab_debug_reports);
+}
+
 static struct kmem_cache *kmalloc_cache(size_t size)
 {
 	unsigned int shift = KMALLOC_MIN_SHIFT;
@@ -58,7 +143,13 @@ static struct kmem_cache *kmalloc_cache(size_t size)
 	if (!c->size) {                 /* first use: set the cache up */
 		c->name = cache_names[shift - KMALLOC_MIN_SHIFT];
 		c->size = 1ul << shift;
-		c->objs_per_slab = PAGE_SIZE / c->size;
+		c->stride = c->size;
+		c->fp_offset = 0;
+		if (slab_debug) {
+			c->fp_offset = c->size + SLAB_RED_ZONE_SIZE;
+			c->stride = ALIGN(c->fp_offset + sizeof(struct slab_debug_info), c->size);
+		}
+		c->objs_per_slab = PAGE_SIZE / c->stride;
 		INIT_LIST_HEAD(&c->partial);
 		spin_lock_init(&c->lock);
 	}
@@ -67,12 +158,214 @@ static struct kmem_cache *kmalloc_cache(size_t size)
 
 #ifdef SPINDLE_HOST
 /* Host tests only: forget every slab, as the fake RAM under them is freed
- * (tests/unit/shim/host_kernel.c, host_mm_exit). */
+ * (tests/unit/shim/host_kernel.c, host_mm_exit), and slab_debug with it. */
 void kmem_host_reset(void)
 {
 	memset(kmalloc_caches, 0, sizeof(kmalloc_caches));
+	slab_debug = false;
+	slab_debug_reports = 0;
 }
 #endif
+
+static inline void *get_freepointer(struct kmem_cache *c, void *obj)
+{
+	return *(void **)((char *)obj + c->fp_offset);
+}
+
+static inline void set_freepointer(struct kmem_cache *c, void *obj, void *fp)
+{
+	*(void **)((char *)obj + c->fp_offset) = fp;
+}
+
+static struct slab_debug_info *debug_info(struct kmem_cache *c, void *obj)
+{
+	return (struct slab_debug_info *)((char *)obj + c->fp_offset);
+}
+
+/* Fill in a track: the caller's address and the stack above its frame. */
+static void set_track(struct track *t, unsigned long caller, unsigned long caller_rbp)
+{
+	memset(t, 0, sizeof(*t));
+	t->addr = caller;
+	stack_trace_save_fp(caller_rbp, t->addrs, TRACK_ADDRS);
+	t->when = ktime_get_ns();
+	t->pid = current->pid;
+}
+
+static void print_track(const char *what, const struct track *t)
+{
+	char sym[128];
+
+	if (!t->addr)
+		return;
+	ksym_snprint(sym, sizeof(sym), t->addr);
+	printk(KERN_ERR "INFO: %s in %s age=%llu cpu=0 pid=%d\n", what, sym,
+	       (unsigned long long)((ktime_get_ns() - t->when) / (NSEC_PER_SEC / HZ)), t->pid);
+	for (int i = 0; i < TRACK_ADDRS && t->addrs[i]; i++) {
+		ksym_snprint(sym, sizeof(sym), t->addrs[i]);
+		printk(KERN_ERR " %s\n", sym);
+	}
+}
+
+/* Linux's print_section(): 16 bytes a line, the address first. */
+static void print_section(const char *text, const u8 *p, size_t len)
+{
+	char line[3 * 16 + 1];
+
+	for (size_t off = 0; off < len; off += 16) {
+		int n = 0;
+
+		for (size_t i = off; i < len && i < off + 16; i++)
+			n += scnprintf(line + n, sizeof(line) - n, " %02x", p[i]);
+		printk(KERN_ERR "%-8s%p:%s\n", off ? "" : text, (const void *)(p + off), line);
+	}
+}
+
+/* The head of every report, as Linux's slab_bug(). */
+static void slab_bug(struct kmem_cache *c, const char *reason)
+{
+	slab_debug_reports++;
+	printk(KERN_ERR "=============================================================================\n");
+	printk(KERN_ERR "BUG %s (%s): %s\n", c->name, print_tainted(), reason);
+	printk(KERN_ERR "-----------------------------------------------------------------------------\n");
+	printk(KERN_ERR "\n");
+	add_taint(TAINT_BAD_PAGE); /* reports from now on say so */
+}
+
+/* Everything known about obj, then where the report comes from. */
+static void object_err(struct kmem_cache *c, struct page *page, u8 *obj, const char *reason,
+		       const u8 *first, const u8 *last, u8 expected)
+{
+	struct slab_debug_info *info = debug_info(c, obj);
+	u8 *base = page_address(page);
+
+	slab_bug(c, reason);
+	if (first)
+		printk(KERN_ERR "INFO: %p-%p @offset=%zu. First byte 0x%x instead of 0x%x\n",
+		       (const void *)first, (const void *)last, (size_t)(first - base), *first,
+		       expected);
+	print_track("Allocated", &info->alloc);
+	print_track("Freed", &info->free);
+	printk(KERN_ERR "INFO: Slab %p objects=%u used=%u fp=%p flags=%#lx\n", (void *)page,
+	       c->objs_per_slab, page->inuse, page->freelist, page->flags);
+	printk(KERN_ERR "INFO: Object %p @offset=%zu fp=%p\n", (void *)obj,
+	       (size_t)(obj - base), info->fp);
+	printk(KERN_ERR "\n");
+	print_section("Object ", obj, min(c->size, (size_t)OBJECT_DUMP_MAX));
+	print_section("Redzone ", obj + c->size, SLAB_RED_ZONE_SIZE);
+	printk(KERN_ERR "CPU: 0 PID: %d Comm: %s %s\n", current->pid, current->comm,
+	       print_tainted());
+	dump_stack();
+}
+
+/* The first and last byte in [p, p + len) that is not `value`, or NULL. */
+static u8 *check_bytes(u8 *p, u8 value, size_t len, u8 **last)
+{
+	u8 *first = NULL;
+
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != value) {
+			if (!first)
+				first = &p[i];
+			*last = &p[i];
+		}
+	return first;
+}
+
+/* Is obj's poison intact (the object is free, or just allocated)? */
+static bool check_poison(struct kmem_cache *c, struct page *page, u8 *obj)
+{
+	u8 *last = NULL, *first = check_bytes(obj, POISON_FREE, c->size - 1, &last);
+
+	if (!first && obj[c->size - 1] != POISON_END)
+		first = last = &obj[c->size - 1];
+	if (!first)
+		return true;
+	object_err(c, page, obj, "Poison overwritten", first, last,
+		   first == &obj[c->size - 1] ? POISON_END : POISON_FREE);
+	return false;
+}
+
+/* Is the red zone from the caller's size up intact (`value`: in use or not)? */
+static bool check_redzone(struct kmem_cache *c, struct page *page, u8 *obj, u8 value)
+{
+	size_t from = value == SLUB_RED_ACTIVE ? debug_info(c, obj)->orig_size : c->size;
+	u8 *last = NULL, *first = check_bytes(obj + from, value, c->fp_offset - from, &last);
+
+	if (!first)
+		return true;
+	object_err(c, page, obj, "Redzone overwritten", first, last, value);
+	return false;
+}
+
+/* Poison a free object and mark its red zone inactive. */
+static void init_object(struct kmem_cache *c, u8 *obj, u8 red)
+{
+	memset(obj, POISON_FREE, c->size - 1);
+	obj[c->size - 1] = POISON_END;
+	memset(obj + c->size, red, SLAB_RED_ZONE_SIZE);
+}
+
+/*
+ * An object leaves the freelist (caller holds c->lock): poison and red
+ * zone must be as kfree left them.  false: it was written after its free;
+ * it stays off the freelist and counted in use, never handed out again.
+ */
+static bool alloc_debug_processing(struct kmem_cache *c, struct page *page, u8 *obj,
+				   size_t size, unsigned long caller, unsigned long caller_rbp)
+{
+	struct slab_debug_info *info = debug_info(c, obj);
+
+	if (!check_poison(c, page, obj) || !check_redzone(c, page, obj, SLUB_RED_INACTIVE)) {
+		printk(KERN_ERR "FIX %s: Object at %p kept out of use\n", c->name, (void *)obj);
+		return false;
+	}
+	info->orig_size = size;
+	memset(obj + size, SLUB_RED_ACTIVE, c->fp_offset - size);
+	set_track(&info->alloc, caller, caller_rbp);
+	return true;
+}
+
+static bool on_freelist(struct kmem_cache *c, struct page *page, void *obj)
+{
+	for (void *f = page->freelist; f; f = get_freepointer(c, f))
+		if (f == obj)
+			return true;
+	return false;
+}
+
+/*
+ * kfree's checks (caller holds c->lock): a pointer into the middle of an
+ * object, a double free, an overflow into the red zone.  false: do not
+ * free it (the report said why).
+ */
+static bool free_debug_processing(struct kmem_cache *c, struct page *page, u8 *obj,
+				  unsigned long caller, unsigned long caller_rbp)
+{
+	u8 *base = page_address(page);
+
+	if ((size_t)(obj - base) % c->stride ||
+	    (size_t)(obj - base) / c->stride >= c->objs_per_slab) {
+		slab_bug(c, "Invalid object pointer");
+		printk(KERN_ERR "INFO: kfree(%p): not the start of an object in slab %p\n",
+		       (void *)obj, (void *)page);
+		dump_stack();
+		return false;
+	}
+	if (on_freelist(c, page, obj)) {
+		object_err(c, page, obj, "Object already free", NULL, NULL, 0);
+		return false;
+	}
+	if (!check_redzone(c, page, obj, SLUB_RED_ACTIVE)) {
+		printk(KERN_ERR "FIX %s: Object at %p not freed\n", c->name, (void *)obj);
+		return false;
+	}
+	set_track(&debug_info(c, obj)->free, caller, caller_rbp);
+	init_object(c, obj, SLUB_RED_INACTIVE);
+	return true;
+}
+
+/* --- the allocator --------------------------------------------------------- */
 
 /* A new slab: one page, every object on its freelist. Caller holds lock. */
 static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
@@ -83,9 +376,15 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 	if (!page)
 		return NULL;
 	base = page_address(page);
-	for (unsigned int i = 0; i < c->objs_per_slab; i++)
-		*(void **)(base + i * c->size) =
-			i + 1 < c->objs_per_slab ? base + (i + 1) * c->size : NULL;
+	for (unsigned int i = 0; i < c->objs_per_slab; i++) {
+		void *obj = base + i * c->stride;
+
+		if (slab_debug) {
+			memset(debug_info(c, obj), 0, sizeof(struct slab_debug_info));
+			init_object(c, obj, SLUB_RED_INACTIVE);
+		}
+		set_freepointer(c, obj, i + 1 < c->objs_per_slab ? base + (i + 1) * c->stride : NULL);
+	}
 	page->flags |= PG_slab;
 	page->slab_cache = c;
 	page->freelist = base;
@@ -95,7 +394,12 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 	return page;
 }
 
-void *kmalloc(size_t size, gfp_t gfp)
+/*
+ * The one allocation path.  caller and caller_rbp: the return address and
+ * frame of the public entry (kmalloc, kzalloc, ...), so that slab_debug
+ * names the code that asked, not a wrapper.
+ */
+static void *slab_alloc(size_t size, gfp_t gfp, unsigned long caller, unsigned long caller_rbp)
 {
 	struct kmem_cache *c;
 	struct page *page;
@@ -110,47 +414,66 @@ void *kmalloc(size_t size, gfp_t gfp)
 	}
 	c = kmalloc_cache(size);
 	spin_lock_irqsave(&c->lock, flags);
-	if (list_empty(&c->partial) && !new_slab(c, gfp)) {
-		spin_unlock_irqrestore(&c->lock, flags);
-		return NULL;
-	}
-	page = list_first_entry(&c->partial, struct page, lru);
-	obj = page->freelist;
-	page->freelist = *(void **)obj;
-	if (++page->inuse == c->objs_per_slab)
-		list_del_init(&page->lru);      /* full: off the partial list */
+	do {
+		if (list_empty(&c->partial) && !new_slab(c, gfp)) {
+			spin_unlock_irqrestore(&c->lock, flags);
+			return NULL;
+		}
+		page = list_first_entry(&c->partial, struct page, lru);
+		obj = page->freelist;
+		page->freelist = get_freepointer(c, obj);
+		if (++page->inuse == c->objs_per_slab)
+			list_del_init(&page->lru); /* full: off the partial list */
+	} while (slab_debug && !alloc_debug_processing(c, page, obj, size, caller, caller_rbp));
 	spin_unlock_irqrestore(&c->lock, flags);
 	if (gfp & __GFP_ZERO)
-		memset(obj, 0, c->size);
+		memset(obj, 0, slab_debug ? size : c->size);
 	return obj;
+}
+
+/* The caller's frame pointer: ours holds it (frame pointers are on). */
+#define CALLER_RBP() (*(unsigned long *)__builtin_frame_address(0))
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	return slab_alloc(size, gfp, (unsigned long)__builtin_return_address(0), CALLER_RBP());
 }
 
 void *kzalloc(size_t size, gfp_t gfp)
 {
-	return kmalloc(size, gfp | __GFP_ZERO);
+	return slab_alloc(size, gfp | __GFP_ZERO, (unsigned long)__builtin_return_address(0),
+			  CALLER_RBP());
 }
 
 void *kcalloc(size_t n, size_t size, gfp_t gfp)
 {
 	if (size && n > (size_t)-1 / size)
 		return NULL;                    /* n * size would overflow */
-	return kzalloc(n * size, gfp);
+	return slab_alloc(n * size, gfp | __GFP_ZERO, (unsigned long)__builtin_return_address(0),
+			  CALLER_RBP());
 }
 
-static void slab_free(struct kmem_cache *c, struct page *page, void *obj)
+static void slab_free(struct kmem_cache *c, struct page *page, void *obj, unsigned long caller,
+		      unsigned long caller_rbp)
 {
 	char *base = page_address(page);
 	unsigned long flags;
 
-	if (((char *)obj - base) % c->size)
-		panic("kfree: %p is not the start of a %s object", obj, c->name);
 	spin_lock_irqsave(&c->lock, flags);
-	for (void *f = page->freelist; f; f = *(void **)f)
-		if (f == obj)
+	if (slab_debug) {
+		if (!free_debug_processing(c, page, obj, caller, caller_rbp)) {
+			spin_unlock_irqrestore(&c->lock, flags);
+			return;
+		}
+	} else {
+		if (((char *)obj - base) % c->size)
+			panic("kfree: %p is not the start of a %s object", obj, c->name);
+		if (on_freelist(c, page, obj))
 			panic("kfree: double free of %p (%s)", obj, c->name);
+	}
 	if (page->inuse == c->objs_per_slab)
 		list_add(&page->lru, &c->partial);      /* full -> partial */
-	*(void **)obj = page->freelist;
+	set_freepointer(c, obj, page->freelist);
 	page->freelist = obj;
 	if (--page->inuse == 0) {
 		list_del_init(&page->lru);
@@ -172,7 +495,8 @@ void kfree(const void *p)
 		return;
 	page = virt_to_page(p);
 	if (page->flags & PG_slab) {
-		slab_free(page->slab_cache, page, (void *)p);
+		slab_free(page->slab_cache, page, (void *)p,
+			  (unsigned long)__builtin_return_address(0), CALLER_RBP());
 		return;
 	}
 	if (!(page->flags & PG_head) || ((unsigned long)p & ~PAGE_MASK))
@@ -187,7 +511,13 @@ size_t ksize(const void *p)
 	if (!p)
 		return 0;
 	page = virt_to_page(p);
-	if (page->flags & PG_slab)
-		return page->slab_cache->size;
+	if (page->flags & PG_slab) {
+		struct kmem_cache *c = page->slab_cache;
+
+		/* the caller may now use all of it: the red zone starts after */
+		if (slab_debug)
+			debug_info(c, (void *)p)->orig_size = c->size;
+		return c->size;
+	}
 	return PAGE_SIZE << page->order;
 }

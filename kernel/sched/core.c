@@ -249,12 +249,23 @@ void scheduler_tick(void)
 	}
 }
 
+/*
+ * A function that may sleep was called where sleeping is not allowed --
+ * even if this time it would not have slept.  Without lockdep: stop here.
+ * With lockdep=1: Linux's report, with the locks held, and go on.
+ */
 void __might_sleep(const char *file, int line)
 {
-	if (scheduler_running && (in_atomic() || irqs_disabled()))
-		panic("BUG: sleeping function called from invalid context at %s:%d "
-		      "(preempt_count %#x, irqs %s)", file, line, preempt_count(),
-		      irqs_disabled() ? "off" : "on");
+	if (!scheduler_running || !(in_atomic() || irqs_disabled()))
+		return;
+	if (debug_locks) {
+		lockdep_might_sleep_bug(file, line);
+		return;
+	}
+	panic("BUG: sleeping function called from invalid context at %s:%d "
+	      "(preempt_count %#x, irqs %s)",
+	      file, line, preempt_count(),
+	      irqs_disabled() ? "off" : "on");
 }
 
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what)

@@ -19,12 +19,14 @@ struct mutex_waiter {
 	struct task_struct *task;
 };
 
-void mutex_init(struct mutex *m)
+void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key *key)
 {
 	m->owner = NULL;
 	spin_lock_init(&m->wait_lock);
 	INIT_LIST_HEAD(&m->wait_list);
-	m->name = "mutex";
+	m->name = name;
+	m->dep_map.key = key;
+	m->dep_map.class = NULL;
 }
 
 /*
@@ -32,14 +34,23 @@ void mutex_init(struct mutex *m)
  * mutex if it is free, else queue and sleep in @state until mutex_unlock
  * hands it over.  TASK_INTERRUPTIBLE: a signal ends the wait with -EINTR,
  * not holding it -- but a hand-off that races with the signal wins.
+ * lockdep (lockdep=1) sees the acquisition before the wait, as Linux's
+ * does: the order is wrong whether or not this time it had to wait.
  */
-static int __mutex_lock_common(struct mutex *m, long state)
+static int __mutex_lock_common(struct mutex *m, long state, unsigned long ip)
 {
 	struct mutex_waiter w = { .task = current };
 	unsigned long flags;
 	int ret = 0;
 
 	might_sleep();
+	/* before wait_lock: the wait lock is inside every mutex, not before */
+#ifndef SPINDLE_HOST
+	if (unlikely(debug_locks))
+		lock_acquire(&m->dep_map, m->name, m, LD_MUTEX, ip);
+#else
+	(void)ip;
+#endif
 	spin_lock_irqsave(&m->wait_lock, flags);
 	if (m->owner == current)
 		panic("mutex_lock: %s already holds mutex %s (deadlock)", current->comm, m->name);
@@ -64,12 +75,16 @@ static int __mutex_lock_common(struct mutex *m, long state)
 	}
 	__set_current_state(TASK_RUNNING);
 	spin_unlock_irqrestore(&m->wait_lock, flags);
+#ifndef SPINDLE_HOST
+	if (ret && unlikely(debug_locks))
+		lock_release(m);
+#endif
 	return ret;
 }
 
 void mutex_lock(struct mutex *m)
 {
-	__mutex_lock_common(m, TASK_UNINTERRUPTIBLE);
+	__mutex_lock_common(m, TASK_UNINTERRUPTIBLE, (unsigned long)__builtin_return_address(0));
 }
 
 /*
@@ -80,7 +95,7 @@ void mutex_lock(struct mutex *m)
  */
 int mutex_lock_interruptible(struct mutex *m)
 {
-	return __mutex_lock_common(m, TASK_INTERRUPTIBLE);
+	return __mutex_lock_common(m, TASK_INTERRUPTIBLE, (unsigned long)__builtin_return_address(0));
 }
 
 void mutex_unlock(struct mutex *m)
@@ -90,6 +105,10 @@ void mutex_unlock(struct mutex *m)
 	spin_lock_irqsave(&m->wait_lock, flags);
 	if (m->owner != current)
 		panic("mutex_unlock: %s does not hold mutex %s", current->comm, m->name);
+#ifndef SPINDLE_HOST
+	if (unlikely(debug_locks))
+		lock_release(m);
+#endif
 	if (list_empty(&m->wait_list)) {
 		m->owner = NULL;
 	} else {

@@ -8,9 +8,10 @@
  */
 #include <spindle/wait.h>
 
-void init_waitqueue_head(struct wait_queue_head *wq)
+void __init_waitqueue_head(struct wait_queue_head *wq, const char *name,
+			   const struct lock_class_key *key)
 {
-	spin_lock_init(&wq->lock);
+	__spin_lock_init(&wq->lock, name, key);
 	INIT_LIST_HEAD(&wq->head);
 }
 

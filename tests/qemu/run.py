@@ -17,6 +17,9 @@ Usage
     tests/qemu/run.py -v boot-q35       also stream the serial output live
     tests/qemu/run.py --list            list the scenarios
     tests/qemu/run.py --selftest        test this script itself (no kernel needed)
+    tests/qemu/run.py --kargs 'slab_debug=1 lockdep=1'   every scenario with
+                                        these kernel options too (or KARGS=...)
+    tests/qemu/run.py --reject '^BUG '  a reject: line for every scenario
 
 Environment: QEMU=<binary> (default qemu-system-x86_64); ACCEL=kvm to use
 KVM instead of TCG (nested KVM is *slower* on our machines: a GRUB boot took
@@ -1640,6 +1643,11 @@ def main(argv=None):
                     help="test the runner itself, on canned logs")
     ap.add_argument("--replay", type=Path, metavar="DIR",
                     help="replay the recorded run kept in DIR (build/qemu/<name>)")
+    ap.add_argument("--kargs", metavar="OPTIONS", default=os.environ.get("KARGS", ""),
+                    help="kernel options added to every scenario's command line, "
+                         "e.g. 'slab_debug=1 lockdep=1' (default: $KARGS)")
+    ap.add_argument("--reject", metavar="REGEX", action="append", default=[],
+                    help="a reject: line added to every scenario (may repeat)")
     args = ap.parse_args(argv)
 
     if args.selftest:
@@ -1668,6 +1676,17 @@ def main(argv=None):
             if args.list:
                 print("%-20s (error: %s)" % (p.stem, e))
             results.append(Result(p.stem, ["bad scenario file: %s" % e]))
+    if args.kargs.strip():
+        # after the scenario's own options; each debug option reads its last
+        for s in scenarios:
+            s.cmdline.append(args.kargs.strip())
+    for regex in args.reject:
+        try:
+            pattern = re.compile(regex, re.MULTILINE)
+        except re.error as e:
+            ap.error("--reject: bad regex %r: %s" % (regex, e))
+        for s in scenarios:
+            s.rejects.append(Expectation(regex, pattern, 0))
     if args.list:
         for s in scenarios:
             print("%-20s %-4s %s" % (s.name, s.machine, s.description))

@@ -2,11 +2,14 @@
 /*
  * kmalloc/kfree (kernel/mm/slab.c) and DMA memory (kernel/mm/dma.c) on
  * fake RAM: sizes, reuse, leak-free churn, the misuse checks, and the
- * alignment and boundary rules controllers depend on.
+ * alignment and boundary rules controllers depend on.  "Debug": the same
+ * misuse under slab_debug=1 and page_poison=1, reported in Linux's words
+ * (the printk capture is the oracle) while the allocator goes on working.
  */
 #include <check.h>
 #include <signal.h>
 #include <spindle/mm.h>
+#include <spindle/errno.h>
 #include "shim/host_kernel.h"
 
 #define ARENA_PAGES 2048
@@ -179,6 +182,185 @@ START_TEST(dma_pool_bad_geometry)
 }
 END_TEST
 
+/* --- slab_debug and page_poison ------------------------------------------ */
+
+static void debug_setup(void)
+{
+	setup();
+	ck_assert_int_eq(slab_debug_enable(), 0);
+	ck_assert_int_eq(page_poison_enable(), 0);
+	host_printk_reset();
+}
+
+static bool logged(const char *text)
+{
+	return strstr(host_printk_buf, text) != NULL;
+}
+
+START_TEST(debug_enable_needs_empty_caches)
+{
+	void *p = kmalloc(32, GFP_KERNEL);
+
+	ck_assert_int_eq(slab_debug_enable(), -EBUSY);
+	kfree(p);
+}
+END_TEST
+
+/* Ordinary use: no report, natural alignment kept, nothing leaks. */
+START_TEST(debug_clean_use_is_silent)
+{
+	enum { N = 300 };
+	static unsigned char *p[N];
+
+	for (int i = 0; i < N; i++) {
+		size_t size = 1ul << (4 + i % 8);
+
+		p[i] = kmalloc(size - i % 3, GFP_KERNEL);
+		ck_assert_ptr_nonnull(p[i]);
+		ck_assert_uint_eq((unsigned long)p[i] % size, 0);
+		memset(p[i], i, size - i % 3);
+	}
+	for (int i = 0; i < N; i++)
+		kfree(p[i]);
+	ck_assert_uint_eq(slab_debug_errors(), 0);
+	ck_assert_uint_eq(page_poison_errors(), 0);
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+	ck_assert_msg(host_printk_len == 0, "unexpected output: %s", host_printk_buf);
+}
+END_TEST
+
+/* Fresh memory shows the poison; kzalloc zeroes exactly what was asked. */
+START_TEST(debug_poison_and_zero)
+{
+	unsigned char *a = kmalloc(64, GFP_KERNEL), *z = kzalloc(40, GFP_KERNEL);
+
+	ck_assert_uint_eq(a[0], 0x6b);
+	ck_assert_uint_eq(a[63], 0xa5); /* POISON_END */
+	for (int i = 0; i < 40; i++)
+		ck_assert_uint_eq(z[i], 0);
+	ck_assert_uint_eq(z[40], 0xcc); /* red zone from byte 40 */
+	kfree(a);
+	kfree(z);
+	ck_assert_uint_eq(slab_debug_errors(), 0);
+}
+END_TEST
+
+START_TEST(debug_write_after_free)
+{
+	unsigned char *a = kmalloc(64, GFP_KERNEL);
+	void *keep = kmalloc(64, GFP_KERNEL), *b;
+
+	kfree(a);
+	a[5] = 0x42;		     /* the bug */
+	b = kmalloc(64, GFP_KERNEL); /* a was next on the freelist */
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_ne(b, a); /* a is out of circulation */
+	ck_assert_uint_eq(slab_debug_errors(), 1);
+	ck_assert(logged("BUG kmalloc-64 (Not tainted): Poison overwritten\n"));
+	ck_assert(logged("First byte 0x42 instead of 0x6b\n"));
+	ck_assert(logged("INFO: Allocated in "));
+	ck_assert(logged("INFO: Freed in "));
+	ck_assert(logged("FIX kmalloc-64: Object at "));
+	kfree(b);
+	kfree(keep);
+	ck_assert_uint_eq(slab_debug_errors(), 1);
+}
+END_TEST
+
+/* Table: bytes written past kmalloc(size) -> a red-zone report at kfree. */
+static const struct {
+	size_t size, off;
+} overflow_table[] = {
+	{ 60, 60 },   /* inside kmalloc-64's rounding: still past the request */
+	{ 64, 64 },   /* the red zone proper */
+	{ 100, 135 }, /* the last red-zone byte of kmalloc-128 */
+	{ 2048, 2048 },
+};
+
+START_TEST(debug_redzone_overflow)
+{
+	unsigned char *p = kmalloc(overflow_table[_i].size, GFP_KERNEL);
+	unsigned long free_before;
+
+	p[overflow_table[_i].off] = 0; /* the bug */
+	free_before = nr_free_pages();
+	kfree(p);
+	ck_assert_uint_eq(slab_debug_errors(), 1);
+	ck_assert(logged("): Redzone overwritten\n"));
+	ck_assert(logged("First byte 0x0 instead of 0xcc\n"));
+	ck_assert(logged("Not freed") || logged("not freed"));
+	ck_assert_uint_eq(nr_free_pages(), free_before); /* kept, not freed */
+	ck_assert_ptr_ne(kmalloc(overflow_table[_i].size, GFP_KERNEL), p);
+}
+END_TEST
+
+START_TEST(debug_double_free)
+{
+	void *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL), *c, *d;
+
+	kfree(a);
+	kfree(a); /* the bug: reported, ignored */
+	ck_assert_uint_eq(slab_debug_errors(), 1);
+	ck_assert(logged("BUG kmalloc-64 (Not tainted): Object already free\n"));
+	ck_assert(logged("INFO: Freed in "));
+	/* the freelist is intact: a comes back once, not twice */
+	c = kmalloc(64, GFP_KERNEL);
+	d = kmalloc(64, GFP_KERNEL);
+	ck_assert_ptr_eq(c, a);
+	ck_assert_ptr_ne(d, a);
+	kfree(b);
+	kfree(c);
+	kfree(d);
+	ck_assert_uint_eq(slab_debug_errors(), 1);
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+}
+END_TEST
+
+START_TEST(debug_interior_pointer)
+{
+	char *a = kmalloc(64, GFP_KERNEL);
+
+	kfree(a + 8);
+	ck_assert_uint_eq(slab_debug_errors(), 1);
+	ck_assert(logged("): Invalid object pointer\n"));
+	kfree(a);
+	ck_assert_uint_eq(slab_debug_errors(), 1);
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+}
+END_TEST
+
+/* ksize() hands the whole object to the caller: no red zone below it. */
+START_TEST(debug_ksize_moves_redzone)
+{
+	unsigned char *p = kmalloc(33, GFP_KERNEL);
+
+	ck_assert_uint_eq(ksize(p), 64);
+	memset(p, 1, 64);
+	kfree(p);
+	ck_assert_uint_eq(slab_debug_errors(), 0);
+}
+END_TEST
+
+START_TEST(debug_page_written_after_free)
+{
+	struct page *p = alloc_page(GFP_KERNEL), *q;
+
+	__free_page(p);
+	((unsigned char *)page_address(p))[100] = 7; /* the bug */
+	q = alloc_page(GFP_KERNEL);		     /* p was first on its list */
+	ck_assert_ptr_nonnull(q);
+	ck_assert_ptr_ne(q, p);
+	ck_assert_uint_eq(page_poison_errors(), 1);
+	ck_assert(logged("pagealloc: memory corruption\n"));
+	ck_assert(logged(" aa aa aa 07 aa"));
+	__free_page(q);
+	q = alloc_pages(GFP_KERNEL | __GFP_ZERO, 2); /* clean pages: no report */
+	ck_assert_uint_eq(((unsigned char *)page_address(q))[0], 0);
+	__free_pages(q, 2);
+	ck_assert_uint_eq(page_poison_errors(), 1);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("Slab");
@@ -201,5 +383,20 @@ Suite *unit_suite(void)
 	tcase_add_test_raise_signal(limits, double_kfree_panics, SIGABRT);
 	tcase_add_test_raise_signal(limits, kfree_of_interior_pointer_panics, SIGABRT);
 	suite_add_tcase(s, limits);
+
+	TCase *debug = tcase_create("Debug");
+
+	tcase_add_checked_fixture(debug, debug_setup, teardown);
+	tcase_add_test(debug, debug_clean_use_is_silent);
+	tcase_add_test(debug, debug_poison_and_zero);
+	tcase_add_test(debug, debug_write_after_free);
+	tcase_add_loop_test(debug, debug_redzone_overflow, 0,
+			    sizeof(overflow_table) / sizeof(overflow_table[0]));
+	tcase_add_test(debug, debug_double_free);
+	tcase_add_test(debug, debug_interior_pointer);
+	tcase_add_test(debug, debug_ksize_moves_redzone);
+	tcase_add_test(debug, debug_page_written_after_free);
+	suite_add_tcase(s, debug);
+	tcase_add_test(limits, debug_enable_needs_empty_caches);
 	return s;
 }

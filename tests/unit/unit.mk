@@ -32,7 +32,7 @@ UNIT_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 endif
 
 # Kernel sources compiled into every unit-test program.
-UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c lib/errseq.c \
+UNIT_LIB_SRCS := lib/string.c lib/vsprintf.c lib/crc32.c lib/errseq.c lib/taint.c \
 	kernel/mm/page_alloc.c kernel/mm/slab.c kernel/mm/dma.c \
 	block/partitions/check.c block/partitions/msdos.c block/partitions/efi.c \
 	lib/pattern.c lib/ratelimit.c lib/fault-inject.c kernel/mm/mempool.c \

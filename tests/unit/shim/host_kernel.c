@@ -17,6 +17,7 @@
 #include <spindle/sched.h>
 #include "host_kernel.h"
 #include <spindle/time.h>
+#include <spindle/ksyms.h>
 
 char *host_phys_base;
 volatile unsigned int __preempt_count;
@@ -53,6 +54,24 @@ void __might_sleep(const char *file, int line)
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what)
 {
 	panic("spinlock %s: %s at %s:%d", l->name, what, file, line);
+}
+
+/*
+ * Backtraces: the host has no kernel symbol table, and unit tests are not
+ * built with frame pointers; reports print raw addresses (ksym_snprint in
+ * host_fs.c) and no stack.
+ */
+unsigned int stack_trace_save_fp(unsigned long rbp, unsigned long *store, unsigned int size)
+{
+	(void)rbp;
+	(void)store;
+	(void)size;
+	return 0;
+}
+
+void dump_stack(void)
+{
+	printk("Call Trace:\n (host: none)\n");
 }
 
 /*

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lockdep.c - the lock-order validator (include/spindle/lockdep.h), a
+ * small version of Linux's kernel/locking/lockdep.c.  Boot with lockdep=1.
+ *
+ * Where it sits: the spinlock and mutex primitives (spinlock.h, mutex.c)
+ * call lock_acquire() before they take a lock and lock_release() when
+ * they drop it; might_sleep() (core.c) and the way back to user space
+ * (kernel/signal.c) ask what the task holds.  It never takes a lock
+ * itself: it runs with interrupts off, which on one CPU is exclusion
+ * enough.
+ *
+ * The idea.  A deadlock needs two tasks taking the same two locks in
+ * opposite orders, at the same time -- rare, so tests seldom see it.  The
+ * order itself is visible on every run: each time a task takes lock B
+ * while it holds lock A, "A before B" is a rule of the kernel.  lockdep
+ * records each rule as an edge A -> B between lock classes (not lock
+ * instances: see lockdep.h) and, before adding a new one, looks for a
+ * path the other way, B -> ... -> A.  Finding one means that both orders
+ * exist: a possible deadlock, reported the first time the second order
+ * is taken, even if the two never ran at the same time.
+ *
+ *   acquire B, holding [.., A]:   A -> B known?  done.
+ *                                 path B -> .. -> A?  report the cycle.
+ *                                 otherwise record A -> B, with the stack.
+ *
+ * As Linux, only the innermost held lock (of the same context) gets the
+ * new edge: the locks below it already lead to it, so every path is still
+ * there.  Two locks of one class nested (two queues' q->lock) are not
+ * checked: Linux's spin_lock_nested() annotation would be needed.
+ *
+ * After the first cycle report the graph is no longer trusted and no more
+ * cycles are reported (Linux turns lockdep off); the held-lock lists go
+ * on, for the sleeping and return-to-user checks.
+ */
+#include <spindle/lockdep.h>
+#include <spindle/spinlock.h>
+#include <spindle/mutex.h>
+#include <spindle/sched.h>
+#include <spindle/printk.h>
+#include <spindle/ksyms.h>
+#include <spindle/string.h>
+#include <spindle/time.h>
+
+#define MAX_LOCKDEP_KEYS 512	 /* lock classes */
+#define MAX_LOCKDEP_ENTRIES 4096 /* dependencies (edges) */
+#define LOCKDEP_TRACE_DEPTH 6	 /* frames kept per dependency */
+#define SLEEP_REPORT_INTERVAL HZ /* as Linux's __might_sleep: 1/s */
+
+struct lock_class {
+	const void *key;
+	const char *name;
+	int edges; /* first dependency from it, or -1 */
+};
+
+/* A dependency: `to` was taken while `from` was held, here. */
+struct lock_list {
+	u16 from, to;
+	int next;				  /* the next dependency from `from` */
+	unsigned long trace[LOCKDEP_TRACE_DEPTH]; /* taking `to` */
+};
+
+bool debug_locks;
+static bool graph_ok = true; /* no cycle reported, no table full */
+static bool in_lockdep;	     /* a report's own printk locks */
+static unsigned long nr_reports;
+
+static struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
+static unsigned int nr_lock_classes;
+static struct lock_list list_entries[MAX_LOCKDEP_ENTRIES];
+static unsigned int nr_list_entries;
+
+/* the breadth-first search's state (interrupts are off: one user) */
+static int bfs_parent[MAX_LOCKDEP_KEYS]; /* edge that reached it */
+static u16 bfs_queue[MAX_LOCKDEP_KEYS];
+
+extern char _text[], _end[];
+
+unsigned long lockdep_errors(void)
+{
+	return READ_ONCE(nr_reports);
+}
+
+static unsigned int class_id(const struct lock_class *c)
+{
+	return (unsigned int)(c - lock_classes);
+}
+
+static void print_ip_sym(const char *prefix, unsigned long ip)
+{
+	char sym[128];
+
+	ksym_snprint(sym, sizeof(sym), ip);
+	printk(KERN_ERR "%s%s\n", prefix, sym);
+}
+
+static void print_lock(const struct held_lock *hl)
+{
+	char sym[128];
+
+	ksym_snprint(sym, sizeof(sym), hl->acquire_ip);
+	printk(KERN_ERR "%p (%s), at: %s\n", hl->instance, hl->class->name, sym);
+}
+
+void lockdep_print_held_locks(struct task_struct *p)
+{
+	unsigned int n = p->lockdep_depth;
+
+	if (!n) {
+		printk(KERN_ERR "no locks held by %s/%d.\n", p->comm, p->pid);
+		return;
+	}
+	printk(KERN_ERR "%u lock%s held by %s/%d:\n", n, n > 1 ? "s" : "", p->comm, p->pid);
+	for (unsigned int i = 0; i < n; i++) {
+		printk(KERN_ERR " #%u: ", i);
+		print_lock(&p->held_locks[i]);
+	}
+}
+
+static void print_report_head(const char *what)
+{
+	nr_reports++;
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "======================================================\n");
+	printk(KERN_ERR "%s\n", what);
+	printk(KERN_ERR "%s\n", print_tainted());
+	printk(KERN_ERR "------------------------------------------------------\n");
+}
+
+static void print_report_tail(void)
+{
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "stack backtrace:\n");
+	printk(KERN_ERR "CPU: 0 PID: %d Comm: %s %s\n", current->pid, current->comm,
+	       print_tainted());
+	dump_stack();
+}
+
+/*
+ * The class of a lock.  Its key: the init site's lock_class_key; for a
+ * lock with none, its own address if it is in the kernel image (a static
+ * lock), else the name its initialiser gave it.  A lock with neither was
+ * never initialised (zeroed memory): said once, then keyed by address.
+ */
+static struct lock_class *look_up_lock_class(struct lockdep_map *map, const char *name,
+					     void *instance)
+{
+	const void *key = map->key;
+	static bool warned_nonstatic;
+
+	if (map->class)
+		return map->class;
+	if (!key) {
+		bool in_image = (char *)instance >= _text && (char *)instance < _end;
+
+		key = in_image ? instance : (const void *)name;
+		if (!key) {
+			key = instance;
+			if (!warned_nonstatic) {
+				warned_nonstatic = true;
+				nr_reports++;
+				printk(KERN_ERR "INFO: trying to register non-static key.\n");
+				printk(KERN_ERR "lock %p was never initialised: spin_lock_init() or "
+						"mutex_init() it before use\n",
+				       instance);
+				dump_stack();
+			}
+		}
+	}
+	for (unsigned int i = 0; i < nr_lock_classes; i++)
+		if (lock_classes[i].key == key)
+			return map->class = &lock_classes[i];
+	if (nr_lock_classes == MAX_LOCKDEP_KEYS) {
+		printk(KERN_ERR "BUG: MAX_LOCKDEP_KEYS too low!\n");
+		printk(KERN_ERR "turning off the locking correctness validator.\n");
+		debug_locks = false;
+		return NULL;
+	}
+	lock_classes[nr_lock_classes] = (struct lock_class){
+		.key = key,
+		.name = name ? name : "(unnamed)",
+		.edges = -1,
+	};
+	return map->class = &lock_classes[nr_lock_classes++];
+}
+
+static bool has_edge(const struct lock_class *from, const struct lock_class *to)
+{
+	for (int e = from->edges; e >= 0; e = list_entries[e].next)
+		if (list_entries[e].to == class_id(to))
+			return true;
+	return false;
+}
+
+/*
+ * Breadth-first from `from` along the dependencies: the last edge of the
+ * shortest path to `to` (bfs_parent[] leads back along it), or -1.
+ */
+static int find_path(const struct lock_class *from, const struct lock_class *to)
+{
+	unsigned int head = 0, tail = 0;
+
+	for (unsigned int i = 0; i < nr_lock_classes; i++)
+		bfs_parent[i] = -2; /* not seen */
+	bfs_parent[class_id(from)] = -1;
+	bfs_queue[tail++] = (u16)class_id(from);
+	while (head < tail) {
+		unsigned int c = bfs_queue[head++];
+
+		for (int e = lock_classes[c].edges; e >= 0; e = list_entries[e].next) {
+			unsigned int n = list_entries[e].to;
+
+			if (bfs_parent[n] != -2)
+				continue;
+			bfs_parent[n] = e;
+			if (n == class_id(to))
+				return e;
+			bfs_queue[tail++] = (u16)n;
+		}
+	}
+	return -1;
+}
+
+static void print_trace(const unsigned long *trace, unsigned int n)
+{
+	for (unsigned int i = 0; i < n && trace[i]; i++)
+		print_ip_sym("       ", trace[i]);
+	printk(KERN_ERR "\n");
+}
+
+/*
+ * The report, in Linux's words.  The path found runs from the new lock
+ * `next` to the held `prev`; each edge's trace is where its lock was taken
+ * with the one before it held.  Printed from prev back to next (Linux's
+ * "reverse order"), then #0: the acquisition being attempted now.
+ */
+static void print_circular_bug(struct task_struct *curr, const struct held_lock *prev,
+			       const struct held_lock *next, int last_edge,
+			       const unsigned long *trace, unsigned int trace_len)
+{
+	/* CPU1 of the scenario holds the lock the path reaches prev from */
+	const struct lock_class *parent = &lock_classes[list_entries[last_edge].from];
+	int depth = 0;
+
+	for (int e = last_edge; e >= 0; e = bfs_parent[list_entries[e].from])
+		depth++;
+	print_report_head("WARNING: possible circular locking dependency detected");
+	printk(KERN_ERR "%s/%d is trying to acquire lock:\n", curr->comm, curr->pid);
+	print_lock(next);
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "but task is already holding lock:\n");
+	print_lock(prev);
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "which lock already depends on the new lock.\n");
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "the existing dependency chain (in reverse order) is:\n");
+	printk(KERN_ERR "\n");
+	for (int e = last_edge; e >= 0; e = bfs_parent[list_entries[e].from]) {
+		const struct lock_list *l = &list_entries[e];
+
+		printk(KERN_ERR "-> #%d (%s):\n", depth--, lock_classes[l->to].name);
+		print_trace(l->trace, LOCKDEP_TRACE_DEPTH);
+	}
+	printk(KERN_ERR "-> #0 (%s):\n", next->class->name);
+	print_trace(trace, trace_len);
+
+	printk(KERN_ERR "other info that might help us debug this:\n");
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR " Possible unsafe locking scenario:\n");
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "       CPU0                    CPU1\n");
+	printk(KERN_ERR "       ----                    ----\n");
+	printk(KERN_ERR "  lock(%s);\n", prev->class->name);
+	printk(KERN_ERR "                               lock(%s);\n", parent->name);
+	printk(KERN_ERR "                               lock(%s);\n", prev->class->name);
+	printk(KERN_ERR "  lock(%s);\n", next->class->name);
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR " *** DEADLOCK ***\n");
+	printk(KERN_ERR "\n");
+	lockdep_print_held_locks(curr);
+	print_report_tail();
+}
+
+/*
+ * The new lock `next` (not yet on the held list) against the innermost
+ * held lock of the same context.  rbp: the frame of lock_acquire's
+ * caller, for the stack kept with a new dependency.
+ */
+static void check_prev_add(struct task_struct *curr, struct held_lock *next, unsigned long rbp)
+{
+	unsigned long trace[LOCKDEP_TRACE_DEPTH] = { next->acquire_ip };
+	unsigned int n = 1 + stack_trace_save_fp(rbp, trace + 1, LOCKDEP_TRACE_DEPTH - 1);
+	struct held_lock *prev;
+	struct lock_list *l;
+	int e;
+
+	if (!curr->lockdep_depth)
+		return;
+	prev = &curr->held_locks[curr->lockdep_depth - 1];
+	if (prev->irq != next->irq || prev->class == next->class ||
+	    has_edge(prev->class, next->class))
+		return;
+	e = find_path(next->class, prev->class);
+	if (e >= 0) {
+		graph_ok = false;
+		print_circular_bug(curr, prev, next, e, trace, n);
+		return;
+	}
+	if (nr_list_entries == MAX_LOCKDEP_ENTRIES) {
+		printk(KERN_ERR "BUG: MAX_LOCKDEP_ENTRIES too low!\n");
+		graph_ok = false;
+		return;
+	}
+	l = &list_entries[nr_list_entries];
+	l->from = (u16)class_id(prev->class);
+	l->to = (u16)class_id(next->class);
+	memcpy(l->trace, trace, sizeof(trace));
+	l->next = prev->class->edges;
+	prev->class->edges = (int)nr_list_entries++;
+}
+
+void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
+		  enum lockdep_type type, unsigned long ip)
+{
+	struct task_struct *curr = current;
+	struct held_lock next;
+	unsigned long flags;
+
+	if (!ip)
+		ip = (unsigned long)__builtin_return_address(0);
+	flags = local_irq_save();
+	if (in_lockdep || !debug_locks)
+		goto out;
+	in_lockdep = true;
+	next = (struct held_lock){
+		.class = look_up_lock_class(map, name, instance),
+		.instance = instance,
+		.acquire_ip = ip,
+		.type = (u8)type,
+		.irq = in_irq() != 0,
+	};
+	if (!next.class)
+		goto done;
+	if (curr->lockdep_depth == MAX_LOCK_DEPTH) {
+		printk(KERN_ERR "BUG: MAX_LOCK_DEPTH too low!\n");
+		lockdep_print_held_locks(curr);
+		debug_locks = false;
+		goto done;
+	}
+	if (graph_ok)
+		check_prev_add(curr, &next, *(unsigned long *)__builtin_frame_address(0));
+	curr->held_locks[curr->lockdep_depth++] = next;
+done:
+	in_lockdep = false;
+out:
+	local_irq_restore(flags);
+}
+
+/* Locks may be released in any order; one lockdep never saw is ignored
+ * (taken during a report, or before lockdep was on). */
+void lock_release(void *instance)
+{
+	struct task_struct *curr = current;
+	unsigned long flags = local_irq_save();
+
+	if (!in_lockdep) {
+		for (unsigned int i = curr->lockdep_depth; i-- > 0;) {
+			if (curr->held_locks[i].instance != instance)
+				continue;
+			memmove(&curr->held_locks[i], &curr->held_locks[i + 1],
+				(curr->lockdep_depth - i - 1) * sizeof(struct held_lock));
+			curr->lockdep_depth--;
+			break;
+		}
+	}
+	local_irq_restore(flags);
+}
+
+/*
+ * might_sleep() in atomic context, with lockdep on: Linux's report and
+ * the locks held, at most once a second; the caller goes on (if it then
+ * really sleeps, schedule() stops the kernel: "scheduling while atomic").
+ */
+void lockdep_might_sleep_bug(const char *file, int line)
+{
+	static u64 prev_jiffy;
+
+	if (prev_jiffy && jiffies < prev_jiffy + SLEEP_REPORT_INTERVAL)
+		return;
+	prev_jiffy = jiffies ? jiffies : 1;
+	nr_reports++;
+	printk(KERN_ERR "BUG: sleeping function called from invalid context at %s:%d\n", file,
+	       line);
+	printk(KERN_ERR "in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s\n",
+	       in_atomic() != 0, irqs_disabled(), current->pid, current->comm);
+	printk(KERN_ERR "preempt_count: %x, expected: 0\n", preempt_count());
+	lockdep_print_held_locks(current);
+	printk(KERN_ERR "CPU: 0 PID: %d Comm: %s %s\n", current->pid, current->comm,
+	       print_tainted());
+	dump_stack();
+}
+
+/*
+ * Back to user space holding a lock: nothing in user space can release
+ * it, and the next system call to take it would deadlock.  Report it,
+ * then release the locks on the task's behalf so that the kernel stays
+ * up (a spinlock left held would also leave preemption off for good).
+ */
+void __lockdep_sys_exit(void)
+{
+	struct task_struct *curr = current;
+
+	if (!curr->lockdep_depth)
+		return;
+	print_report_head("BUG: lock held when returning to user space!");
+	printk(KERN_ERR "%s/%d is leaving the kernel with locks still held!\n", curr->comm,
+	       curr->pid);
+	lockdep_print_held_locks(curr);
+	print_report_tail();
+	while (curr->lockdep_depth) {
+		struct held_lock *hl = &curr->held_locks[curr->lockdep_depth - 1];
+		unsigned int depth = curr->lockdep_depth;
+
+		if (hl->type == LD_MUTEX)
+			mutex_unlock(hl->instance);
+		else
+			spin_unlock((spinlock_t *)hl->instance);
+		if (curr->lockdep_depth == depth) /* not ours after all */
+			curr->lockdep_depth--;
+	}
+	printk(KERN_ERR "lockdep: released the locks of %s/%d\n", curr->comm, curr->pid);
+}
