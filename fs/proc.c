@@ -112,8 +112,8 @@ static int meminfo_show(struct inode *inode, char *buf, size_t size)
 
 /*
  * /proc/slabinfo, counted from the page frames: every PG_slab page is one
- * slab, page->inuse its objects handed out, ksize() of its first object
- * the size of its cache.  Counting here, not in the allocator, keeps
+ * slab, page->inuse its objects handed out, kmem_cache_size() of its
+ * cache the size of its objects.  Counting here, not in the allocator, keeps
  * slab.c free of statistics it would have to keep up to date; interrupts
  * are off during the walk, so no slab is made or freed half-way through
  * it (Spindle runs on one CPU).  Linux's columns; the tunables SLUB has
@@ -136,7 +136,7 @@ static int slabinfo_show(struct inode *inode, char *buf, size_t size)
 
 		if (!(page->flags & PG_slab))
 			continue;
-		objsize = ksize(page_address(page));
+		objsize = kmem_cache_size(page->slab_cache);
 		while (i < SLABINFO_SIZES - 1 && (16ul << i) < objsize)
 			i++;
 		active[i] += page->inuse;

@@ -151,6 +151,7 @@ void *kzalloc(size_t size, gfp_t gfp);
 void *kcalloc(size_t n, size_t size, gfp_t gfp);
 void kfree(const void *p);
 size_t ksize(const void *p);       /* usable size of an allocation */
+size_t kmem_cache_size(const struct kmem_cache *c); /* a slab's object size */
 #define KMALLOC_MAX_CACHE_SIZE 2048 /* above this, whole pages */
 
 /*
