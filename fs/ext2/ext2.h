@@ -33,6 +33,7 @@
 #include <spindle/ratelimit.h>
 #include <spindle/fs.h>
 #include <spindle/printk.h>
+#include <spindle/mutex.h>
 
 struct block_device;
 struct page;
@@ -142,6 +143,15 @@ int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *p
 		      unsigned int len);
 void ext2_brelse(struct ext2_buf *bh);
 
+/* The indirect blocks last read, one per level, kept across the
+ * ext2_get_block_cached() calls of one pass over the map (a readpages
+ * call): a sequential reader meets the same ones for hundreds of blocks
+ * in a row.  Start zeroed; ext2_map_cache_release() at the end. */
+struct ext2_map_cache {
+	struct super_block *sb;
+	struct ext2_buf *bh[3];
+};
+
 /* One VFS inode's ext2 part (inode->i_private). */
 struct ext2_inode_info {
 	u32 i_data[EXT2_N_BLOCKS]; /* the block map's roots, or a fast link */
@@ -150,6 +160,11 @@ struct ext2_inode_info {
 	u32 i_uid, i_gid;
 	u64 i_atime_ns, i_ctime_ns;
 	bool i_fast_symlink; /* the target is in i_data */
+	/* a regular file's readpages pass (inode.c): its indirect blocks
+	 * and its first error, under the lock */
+	struct mutex i_map_lock;
+	struct ext2_map_cache i_map;
+	int i_map_err;
 };
 
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
@@ -165,14 +180,6 @@ static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
 struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
 int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock);
 
-/* The indirect blocks last read, one per level, kept across the
- * ext2_get_block_cached() calls of one read(): a sequential reader meets
- * the same ones for hundreds of blocks in a row.  Start zeroed;
- * ext2_map_cache_release() at the end. */
-struct ext2_map_cache {
-	struct super_block *sb;
-	struct ext2_buf *bh[3];
-};
 int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock, u64 *hole,
 			  struct ext2_map_cache *mc);
 void ext2_map_cache_release(struct ext2_map_cache *mc);

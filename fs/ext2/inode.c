@@ -24,6 +24,8 @@
 #include <spindle/string.h>
 #include <spindle/printk.h>
 #include <spindle/blkdev.h>
+#include <spindle/pagemap.h>
+#include <spindle/writeback.h>
 #include "ext2.h"
 
 static int ext2_read_entry(void *ctx, int level, u32 block, u32 index, u32 *entry)
@@ -73,52 +75,66 @@ int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock)
 	return err;
 }
 
-static ssize_t ext2_file_read_iter(struct file *f, struct iov_iter *to, loff_t *pos)
+/*
+ * The page cache's get_block (fs/mpage.c): block iblock of the file as a
+ * sector of the disk, SECTOR_HOLE for a hole.  The caller holds
+ * i_map_lock, whose cache keeps the indirect blocks of one readpages
+ * pass, and whose first error sticks for the rest of the pass: a damaged
+ * indirect block is reported once, not once for each block under it.
+ */
+static int ext2_get_block_sector(struct inode *inode, sector_t iblock, sector_t *sector,
+				 bool create)
 {
-	struct inode *inode = f->f_inode;
-	struct super_block *sb = inode->i_sb;
-	struct ext2_sb_info *sbi = EXT2_SB(sb);
-	struct ext2_map_cache mc = { 0 };
-	ssize_t done = 0;
-	int err = 0;
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	u32 pblock;
+	int err;
 
-	while (iov_iter_count(to) && *pos < inode->i_size) {
-		u64 iblock = (u64)*pos >> sbi->s_blocksize_bits;
-		size_t off = *pos & (sbi->s_blocksize - 1);
-		u64 n = min_t(u64, inode->i_size - *pos, iov_iter_count(to));
-		size_t copied;
-		u32 pblock;
-		u64 hole;
-
-		err = ext2_get_block_cached(inode, iblock, &pblock, &hole, &mc);
-		if (err)
-			break;
-		if (!pblock) {
-			/* the whole hole at once: a sparse file's empty gigabyte
-			 * is one call, not a million */
-			n = min_t(u64, n, (hole << sbi->s_blocksize_bits) - off);
-			copied = iov_iter_zero(n, to);
-		} else {
-			struct ext2_buf *bh = ext2_bread(sb, pblock);
-
-			n = min_t(u64, n, sbi->s_blocksize - off);
-			if (IS_ERR(bh)) {
-				err = PTR_ERR(bh);
-				break;
-			}
-			copied = copy_to_iter((char *)bh->b_data + off, n, to);
-			ext2_brelse(bh);
-		}
-		*pos += copied;
-		done += copied;
-		if (copied < n) {
-			err = -EFAULT;
-			break;
-		}
+	if (create)
+		return -EROFS;  /* no a_ops->writepages: not reached */
+	if (ei->i_map_err)
+		return ei->i_map_err;
+	err = ext2_get_block_cached(inode, iblock, &pblock, NULL, &ei->i_map);
+	if (err) {
+		ei->i_map_err = err;
+		return err;
 	}
-	ext2_map_cache_release(&mc);
-	return done ? done : err;
+	*sector = pblock ? (sector_t)pblock << (inode->i_data.i_blkbits - SECTOR_SHIFT)
+			 : SECTOR_HOLE;
+	return 0;
 }
+
+/* One readpages pass over the map: the cache and the sticky error start
+ * empty and are dropped at the end. */
+static int ext2_map_pass(struct address_space *mapping, struct page **pages, unsigned int nr)
+{
+	struct ext2_inode_info *ei = EXT2_I(mapping->host);
+	int err;
+
+	mutex_lock(&ei->i_map_lock);
+	ei->i_map_err = 0;
+	err = mpage_readpages(mapping, pages, nr, ext2_get_block_sector);
+	ext2_map_cache_release(&ei->i_map);
+	mutex_unlock(&ei->i_map_lock);
+	return err;
+}
+
+/* -EUCLEAN or -EIO of a damaged map reaches read() through here: the
+ * reader's synchronous retry of a page that readahead could not read. */
+static int ext2_readpage(struct file *f, struct page *page)
+{
+	(void)f;
+	return ext2_map_pass(page->mapping, &page, 1);
+}
+
+static int ext2_readpages(struct address_space *mapping, struct page **pages, unsigned int nr)
+{
+	return ext2_map_pass(mapping, pages, nr);
+}
+
+static const struct address_space_operations ext2_aops = {
+	.readpage = ext2_readpage,
+	.readpages = ext2_readpages,
+};
 
 int ext2_getattr(struct inode *inode, struct stat *st)
 {
@@ -135,7 +151,7 @@ int ext2_getattr(struct inode *inode, struct stat *st)
 
 const struct file_operations ext2_file_operations = {
 	.llseek = generic_file_llseek,
-	.read_iter = ext2_file_read_iter,
+	.read_iter = filemap_read,
 };
 
 const struct inode_operations ext2_file_inode_operations = {
@@ -158,12 +174,26 @@ static dev_t ext2_decode_dev(const struct ext2_inode *raw)
 	return MKDEV((d & 0xfff00) >> 8, (d & 0xff) | ((d >> 12) & 0xfff00));
 }
 
+/* A regular file's data goes through the page cache, read by mpage
+ * with the file's block map (docs/fs.md, "A file system on the page
+ * cache"). */
+static void ext2_set_mapping(struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+
+	inode->i_data.a_ops = &ext2_aops;
+	inode->i_data.bdev = sbi->s_bdev;
+	inode->i_data.bdi = bdi_get(sbi->s_bdev->bd_disk);
+	inode->i_data.i_blkbits = sbi->s_blocksize_bits;
+}
+
 static void ext2_set_ops(struct inode *inode, const struct ext2_inode *raw)
 {
 	switch (inode->i_mode & S_IFMT) {
 	case S_IFREG:
 		inode->i_op = &ext2_file_inode_operations;
 		inode->i_fop = &ext2_file_operations;
+		ext2_set_mapping(inode);
 		break;
 	case S_IFDIR:
 		inode->i_op = &ext2_dir_inode_operations;
@@ -216,6 +246,7 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 		kfree(ei);
 		return ERR_PTR(-ENOMEM);
 	}
+	mutex_init(&ei->i_map_lock);
 	inode->i_private = ei;
 	inode->i_ino = ino;
 	inode->i_mode = raw.i_mode;

@@ -16,6 +16,7 @@
  * util-linux's, then tries again read-only and says so.
  */
 #include <spindle/blkdev.h>
+#include <spindle/pagemap.h>
 #include <spindle/mm.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
@@ -24,6 +25,8 @@
 
 static void ext2_evict_inode(struct inode *inode)
 {
+	/* its cached pages first: nothing may read through the map after */
+	truncate_inode_pages(&inode->i_data, 0);
 	kfree(inode->i_private);
 	inode->i_private = NULL;
 }
