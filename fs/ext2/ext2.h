@@ -34,6 +34,7 @@
 #include <spindle/fs.h>
 #include <spindle/printk.h>
 #include <spindle/mutex.h>
+#include <spindle/list.h>
 
 struct block_device;
 struct page;
@@ -64,6 +65,11 @@ struct ext2_sb_info {
 	/* the kernel's side (super.c); unused by the host's checks */
 	struct block_device *s_bdev;
 	struct super_block *s_sb;
+	/* regular files' inodes kept after their last close, with their
+	 * cached pages, most recently used first (inode.c) */
+	struct mutex s_icache_lock;
+	struct list_head s_icache;
+	unsigned int s_icache_nr;
 };
 
 /* --- check.c: portable ---------------------------------------------------- */
@@ -144,8 +150,8 @@ int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *p
 void ext2_brelse(struct ext2_buf *bh);
 
 /* The indirect blocks last read, one per level, kept across the
- * ext2_get_block_cached() calls of one pass over the map (a readpages
- * call): a sequential reader meets the same ones for hundreds of blocks
+ * ext2_get_block_cached() calls of a read() or of a file's readpages
+ * passes: a sequential reader meets the same ones for hundreds of blocks
  * in a row.  Start zeroed; ext2_map_cache_release() at the end. */
 struct ext2_map_cache {
 	struct super_block *sb;
@@ -160,11 +166,13 @@ struct ext2_inode_info {
 	u32 i_uid, i_gid;
 	u64 i_atime_ns, i_ctime_ns;
 	bool i_fast_symlink; /* the target is in i_data */
-	/* a regular file's readpages pass (inode.c): its indirect blocks
-	 * and its first error, under the lock */
+	/* a regular file's readpages passes (inode.c): the indirect blocks
+	 * last used (released at eviction) and the pass's first error */
 	struct mutex i_map_lock;
 	struct ext2_map_cache i_map;
 	int i_map_err;
+	struct inode *i_inode;
+	struct list_head i_cache; /* on s_icache (holding a reference) */
 };
 
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
@@ -178,6 +186,8 @@ static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
 }
 
 struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
+/* Let go of every inode kept in the cache (umount). */
+void ext2_icache_drop(struct ext2_sb_info *sbi);
 int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock);
 
 int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock, u64 *hole,

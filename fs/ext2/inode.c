@@ -78,9 +78,11 @@ int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock)
 /*
  * The page cache's get_block (fs/mpage.c): block iblock of the file as a
  * sector of the disk, SECTOR_HOLE for a hole.  The caller holds
- * i_map_lock, whose cache keeps the indirect blocks of one readpages
- * pass, and whose first error sticks for the rest of the pass: a damaged
- * indirect block is reported once, not once for each block under it.
+ * i_map_lock, under which i_map keeps the indirect blocks last used (for
+ * the inode's life: a sequential reader's next readahead window needs
+ * the same ones -- metadata has no cache of its own yet) and the pass's
+ * first error sticks for the rest of the pass: a damaged indirect block
+ * is reported once, not once for each block under it.
  */
 static int ext2_get_block_sector(struct inode *inode, sector_t iblock, sector_t *sector,
 				 bool create)
@@ -103,8 +105,7 @@ static int ext2_get_block_sector(struct inode *inode, sector_t iblock, sector_t 
 	return 0;
 }
 
-/* One readpages pass over the map: the cache and the sticky error start
- * empty and are dropped at the end. */
+/* One readpages pass over the map, starting with no error. */
 static int ext2_map_pass(struct address_space *mapping, struct page **pages, unsigned int nr)
 {
 	struct ext2_inode_info *ei = EXT2_I(mapping->host);
@@ -113,7 +114,6 @@ static int ext2_map_pass(struct address_space *mapping, struct page **pages, uns
 	mutex_lock(&ei->i_map_lock);
 	ei->i_map_err = 0;
 	err = mpage_readpages(mapping, pages, nr, ext2_get_block_sector);
-	ext2_map_cache_release(&ei->i_map);
 	mutex_unlock(&ei->i_map_lock);
 	return err;
 }
@@ -227,11 +227,8 @@ static int ext2_get_inode(struct super_block *sb, unsigned long ino, struct ext2
 	return ext2_check_inode(sbi, raw, ino);
 }
 
-/*
- * The VFS inode of ino, or ERR_PTR: -EUCLEAN (damaged, logged), -ESTALE
- * (a deleted inode: the caller says who referenced it), -EIO, -ENOMEM.
- */
-struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
+/* A new VFS inode made from the on-disk one. */
+static struct inode *ext2_iget_uncached(struct super_block *sb, unsigned long ino)
 {
 	struct ext2_inode_info *ei;
 	struct ext2_inode raw;
@@ -247,6 +244,8 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 		return ERR_PTR(-ENOMEM);
 	}
 	mutex_init(&ei->i_map_lock);
+	INIT_LIST_HEAD(&ei->i_cache);
+	ei->i_inode = inode;
 	inode->i_private = ei;
 	inode->i_ino = ino;
 	inode->i_mode = raw.i_mode;
@@ -263,5 +262,78 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 	ei->i_ctime_ns = raw.i_ctime * NSEC_PER_SEC;
 	ei->i_fast_symlink = ext2_inode_is_fast_symlink(EXT2_SB(sb), &raw);
 	ext2_set_ops(inode, &raw);
+	return inode;
+}
+
+/*
+ * Linux's inode cache, in miniature: without it each open would make a
+ * new inode, and a file's cached pages would go with its last close.  A
+ * regular file's inode stays on s_icache (with one reference, the
+ * cache's) after its last user; the EXT2_ICACHE_MAX most recently used
+ * are kept, the oldest is let go (iput: its pages go).  Reclaim takes
+ * the kept inodes' clean pages when memory is short, as any others.
+ */
+#define EXT2_ICACHE_MAX 64
+
+static struct inode *ext2_icache_find(struct ext2_sb_info *sbi, unsigned long ino)
+{
+	struct ext2_inode_info *ei;
+
+	list_for_each_entry(ei, &sbi->s_icache, i_cache)
+		if (ei->i_inode->i_ino == ino) {
+			list_move(&ei->i_cache, &sbi->s_icache);
+			return igrab(ei->i_inode);
+		}
+	return NULL;
+}
+
+/* Keep inode (a new regular file's); the inode let go to make room, or NULL. */
+static struct inode *ext2_icache_add(struct ext2_sb_info *sbi, struct inode *inode)
+{
+	struct ext2_inode_info *old;
+
+	list_add(&EXT2_I(inode)->i_cache, &sbi->s_icache);
+	igrab(inode);
+	if (++sbi->s_icache_nr <= EXT2_ICACHE_MAX)
+		return NULL;
+	old = list_last_entry(&sbi->s_icache, struct ext2_inode_info, i_cache);
+	list_del_init(&old->i_cache);
+	sbi->s_icache_nr--;
+	return old->i_inode;
+}
+
+void ext2_icache_drop(struct ext2_sb_info *sbi)
+{
+	struct ext2_inode_info *ei, *next;
+
+	mutex_lock(&sbi->s_icache_lock);
+	list_for_each_entry_safe(ei, next, &sbi->s_icache, i_cache) {
+		list_del_init(&ei->i_cache);
+		iput(ei->i_inode);
+	}
+	sbi->s_icache_nr = 0;
+	mutex_unlock(&sbi->s_icache_lock);
+}
+
+/*
+ * The VFS inode of ino, or ERR_PTR: -EUCLEAN (damaged, logged), -ESTALE
+ * (a deleted inode: the caller says who referenced it), -EIO, -ENOMEM.
+ * A regular file's is the cached one while it is kept.  The lock is held
+ * across the read so that one inode number never has two inodes.
+ */
+struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct inode *inode, *evict = NULL;
+
+	mutex_lock(&sbi->s_icache_lock);
+	inode = ext2_icache_find(sbi, ino);
+	if (!inode) {
+		inode = ext2_iget_uncached(sb, ino);
+		if (!IS_ERR(inode) && S_ISREG(inode->i_mode))
+			evict = ext2_icache_add(sbi, inode);
+	}
+	mutex_unlock(&sbi->s_icache_lock);
+	iput(evict);
 	return inode;
 }
