@@ -10,10 +10,11 @@
  *               indirect blocks.  No I/O of its own (a callback reads),
  *               no VFS: it compiles for the host, where the unit tests and
  *               the fuzzer feed it damaged images.
- *   buffer.c    ext2_bread(): the one place ext2 reads the disk
+ *   buffer.c    ext2_bread(): where ext2 reads metadata from the disk
  *   super.c     mount: the superblock, the descriptors, statfs
- *   inode.c     ext2_iget() (an on-disk inode into a VFS inode),
- *               ext2_get_block() (a file's block n -> a disk block), read()
+ *   inode.c     ext2_iget() (an on-disk inode into a VFS inode, regular
+ *               files' kept), ext2_get_block() (a file's block n -> a disk
+ *               block), a regular file's a_ops (the page cache reads it)
  *   dir.c       directory blocks: readdir, and finding a name
  *   namei.c     lookup()
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links

@@ -1,24 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
  * inode.c - ext2 inodes in the VFS: ext2_iget() makes a struct inode from
- * an on-disk one, ext2_get_block() maps a file's block to the disk, and
- * read() of a regular file goes through both.
+ * an on-disk one (a regular file's is kept after its last close: a small
+ * inode cache), ext2_get_block() maps a file's block to the disk, and a
+ * regular file's data goes through the page cache with it.
  *
  * The path of a read(fd, buf, 4096) at offset 70000 of a file on a 1 KiB
  * ext2 (docs/ext2.md draws it whole):
  *
- *   ext2_file_read_iter          for each file block the range covers:
- *     ext2_get_block_cached(68)  68 = 12 direct + 56: entry 56 of the
- *       ext2_get_branch            single indirect block, i_data[12]
- *         ext2_read_entry        ext2_bread(indirect) -> the entry, unless
- *                                this read() has it from block 67
- *     ext2_bread(pblock)         the data block (a hole: zeros, no I/O,
- *                                as far as the hole is known to go)
- *     copy_to_iter               to the user
+ *   filemap_read                 page 17 cached?  copied, no I/O; else
+ *     ext2_readpages             readahead: the window's missing pages
+ *       mpage_readpages          each block of each page:
+ *         ext2_get_block_sector(68)  68 = 12 direct + 56: entry 56 of
+ *           ext2_get_branch          the single indirect block, i_data[12]
+ *             ext2_read_entry    ext2_bread(indirect) -> the entry, unless
+ *                                i_map has it already
+ *         a bio per run of consecutive blocks (a hole: zeros, no I/O)
+ *     copy_to_iter               to the user, once the page is uptodate
  *
- * Inodes are not cached: each lookup reads the inode block again, and a
- * file opened twice has two struct inodes.  Harmless while nothing
- * writes; the write support will need Linux's inode hash (iget_locked).
+ * Directories, links and device nodes are not kept: each lookup reads
+ * their inode again.  Nothing writes, so one inode number having two
+ * struct inodes of those kinds is harmless; the write support will need
+ * Linux's inode hash (iget_locked) for all of them.
  */
 #include <spindle/mm.h>
 #include <spindle/string.h>
