@@ -11,6 +11,7 @@
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
+#include <spindle/pagemap.h>
 #include "internal.h"
 
 static DEFINE_SPINLOCK(files_lock);     /* f_count of every file */
@@ -38,6 +39,7 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 		if (f->f_inode && f->f_inode->i_mapping) {
 			f->f_mapping = f->f_inode->i_mapping;
 			f->f_wb_err = errseq_sample(&f->f_mapping->wb_err);
+			file_ra_state_init(&f->f_ra);
 		}
 	}
 	return f;

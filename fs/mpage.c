@@ -134,18 +134,23 @@ int mpage_readpages(struct address_space *mapping, struct page **pages, unsigned
 		    get_block_t get_block)
 {
 	struct mpage_ctx c = { .mapping = mapping, .get_block = get_block, .opf = REQ_OP_READ };
+	int err = 0;
 
 	for (unsigned int i = 0; i < nr; i++) {
 		struct page *page = pages[i];
+		int e;
 
 		c.nr_hint = (nr - i) << (PAGE_SHIFT - mapping->i_blkbits);
 		page->io_pending = 1;           /* ours, while we add its blocks */
-		if (mpage_map_page(&c, page, false))
+		e = mpage_map_page(&c, page, false);
+		if (e) {
 			page_flag_set(page, PG_error);
+			err = err ? err : e;
+		}
 		mpage_page_done(page, false);   /* all holes: uptodate now */
 	}
 	mpage_submit(&c);
-	return 0;
+	return err;
 }
 
 int mpage_readpage(struct page *page, get_block_t get_block)

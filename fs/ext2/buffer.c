@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * buffer.c - the one place ext2 reads the disk: ext2_bread(sb, n) returns
- * a buffer holding block n of the file system, ext2_brelse() gives it back.
+ * buffer.c - where ext2 reads its metadata: ext2_bread(sb, n) returns a
+ * buffer holding block n of the file system, ext2_brelse() gives it back.
  *
  * Below: the block layer.  Each read is one bio for one block, submitted
- * and waited for (submit_bio_wait): no cache, so every lookup, readdir
- * and read() goes to the disk (through the disk's own write cache, which
- * QEMU keeps on the host).  Linux's sb_bread() finds the block in the
- * block device's page cache first; when Spindle has a page cache, this
- * function becomes a lookup in it and nothing above changes -- the rest
- * of ext2 sees only ext2_bread() and ext2_get_block().
+ * and waited for (submit_bio_wait): no cache, so every lookup and readdir
+ * goes to the disk (through the disk's own write cache, which QEMU keeps
+ * on the host).  A regular file's data does not come here: it goes
+ * through the page cache (inode.c's a_ops, fs/mpage.c).  Linux's
+ * sb_bread() finds metadata in the block device's page cache first; when
+ * Spindle's ext2 does the same, this function becomes a lookup in it and
+ * nothing above changes.
  *
  * Rule: a buffer is the caller's alone until ext2_brelse(); nothing
  * written to it reaches the disk.  May sleep.

@@ -10,10 +10,11 @@
  *               indirect blocks.  No I/O of its own (a callback reads),
  *               no VFS: it compiles for the host, where the unit tests and
  *               the fuzzer feed it damaged images.
- *   buffer.c    ext2_bread(): the one place ext2 reads the disk
+ *   buffer.c    ext2_bread(): where ext2 reads metadata from the disk
  *   super.c     mount: the superblock, the descriptors, statfs
- *   inode.c     ext2_iget() (an on-disk inode into a VFS inode),
- *               ext2_get_block() (a file's block n -> a disk block), read()
+ *   inode.c     ext2_iget() (an on-disk inode into a VFS inode, regular
+ *               files' kept), ext2_get_block() (a file's block n -> a disk
+ *               block), a regular file's a_ops (the page cache reads it)
  *   dir.c       directory blocks: readdir, and finding a name
  *   namei.c     lookup()
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
@@ -33,6 +34,8 @@
 #include <spindle/ratelimit.h>
 #include <spindle/fs.h>
 #include <spindle/printk.h>
+#include <spindle/mutex.h>
+#include <spindle/list.h>
 
 struct block_device;
 struct page;
@@ -63,6 +66,11 @@ struct ext2_sb_info {
 	/* the kernel's side (super.c); unused by the host's checks */
 	struct block_device *s_bdev;
 	struct super_block *s_sb;
+	/* regular files' inodes kept after their last close, with their
+	 * cached pages, most recently used first (inode.c) */
+	struct mutex s_icache_lock;
+	struct list_head s_icache;
+	unsigned int s_icache_nr;
 };
 
 /* --- check.c: portable ---------------------------------------------------- */
@@ -142,6 +150,15 @@ int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *p
 		      unsigned int len);
 void ext2_brelse(struct ext2_buf *bh);
 
+/* The indirect blocks last read, one per level, kept across the
+ * ext2_get_block_cached() calls of a read() or of a file's readpages
+ * passes: a sequential reader meets the same ones for hundreds of blocks
+ * in a row.  Start zeroed; ext2_map_cache_release() at the end. */
+struct ext2_map_cache {
+	struct super_block *sb;
+	struct ext2_buf *bh[3];
+};
+
 /* One VFS inode's ext2 part (inode->i_private). */
 struct ext2_inode_info {
 	u32 i_data[EXT2_N_BLOCKS]; /* the block map's roots, or a fast link */
@@ -150,6 +167,13 @@ struct ext2_inode_info {
 	u32 i_uid, i_gid;
 	u64 i_atime_ns, i_ctime_ns;
 	bool i_fast_symlink; /* the target is in i_data */
+	/* a regular file's readpages passes (inode.c): the indirect blocks
+	 * last used (released at eviction) and the pass's first error */
+	struct mutex i_map_lock;
+	struct ext2_map_cache i_map;
+	int i_map_err;
+	struct inode *i_inode;
+	struct list_head i_cache; /* on s_icache (holding a reference) */
 };
 
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
@@ -163,16 +187,10 @@ static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
 }
 
 struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
+/* Let go of every inode kept in the cache (umount). */
+void ext2_icache_drop(struct ext2_sb_info *sbi);
 int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock);
 
-/* The indirect blocks last read, one per level, kept across the
- * ext2_get_block_cached() calls of one read(): a sequential reader meets
- * the same ones for hundreds of blocks in a row.  Start zeroed;
- * ext2_map_cache_release() at the end. */
-struct ext2_map_cache {
-	struct super_block *sb;
-	struct ext2_buf *bh[3];
-};
 int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock, u64 *hole,
 			  struct ext2_map_cache *mc);
 void ext2_map_cache_release(struct ext2_map_cache *mc);

@@ -16,6 +16,7 @@
  * util-linux's, then tries again read-only and says so.
  */
 #include <spindle/blkdev.h>
+#include <spindle/pagemap.h>
 #include <spindle/mm.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
@@ -24,6 +25,9 @@
 
 static void ext2_evict_inode(struct inode *inode)
 {
+	/* its cached pages first: nothing may read through the map after */
+	truncate_inode_pages(&inode->i_data, 0);
+	ext2_map_cache_release(&EXT2_I(inode)->i_map);
 	kfree(inode->i_private);
 	inode->i_private = NULL;
 }
@@ -151,6 +155,7 @@ static void ext2_put_super(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
+	ext2_icache_drop(sbi);
 	bd_release(sbi->s_bdev, sbi);
 	kfree(sbi->s_group_desc);
 	kfree(sbi);
@@ -181,6 +186,8 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	strlcpy(sbi->s_id, bdev->bd_name, sizeof(sbi->s_id));
 	sbi->s_bdev = bdev;
 	sbi->s_sb = sb;
+	mutex_init(&sbi->s_icache_lock);
+	INIT_LIST_HEAD(&sbi->s_icache);
 	sb->s_fs_info = sbi;
 	sb->s_dev = bdev->bd_dev;
 	sb->s_magic = EXT2_SUPER_MAGIC;

@@ -194,6 +194,9 @@ static inline void file_ra_state_init(struct file_ra_state *ra)
 #define SECTOR_HOLE     (~(sector_t)0)
 typedef int (*get_block_t)(struct inode *inode, sector_t iblock, sector_t *sector, bool create);
 
+/* Start the reads; 0, or the first get_block error (that page is left
+ * !uptodate: the file system's reason, -EUCLEAN say, for its readpage to
+ * return where the page cache alone would only know -EIO). */
 int mpage_readpages(struct address_space *mapping, struct page **pages, unsigned int nr,
 		    get_block_t get_block);
 int mpage_readpage(struct page *page, get_block_t get_block);

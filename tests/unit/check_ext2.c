@@ -71,6 +71,8 @@ static unsigned long L(const char *name)
 }
 
 /* A brd-like disk: copies at once. */
+static unsigned long ram_read_bios, ram_read_sectors; /* reads reaching the disk */
+
 static void ram_make_request(struct request_queue *q, struct bio *bio)
 {
 	struct bio_vec bv;
@@ -78,6 +80,10 @@ static void ram_make_request(struct request_queue *q, struct bio *bio)
 	u64 pos = bio->bi_iter.bi_sector * 512;
 
 	(void)q;
+	if (!bio_is_write(bio)) {
+		ram_read_bios++;
+		ram_read_sectors += bio_sectors(bio);
+	}
 	bio_for_each_segment(bv, bio, iter) {
 		char *p = (char *)page_address(bv.bv_page) + bv.bv_offset;
 
@@ -421,8 +427,35 @@ START_TEST(statfs_and_read_only)
 }
 END_TEST
 
+/*
+ * A file's data through the page cache: the first read is read ahead (a
+ * few bios, not one per block); a second open finds the same inode and
+ * its cached pages, so only the lookup's directory block is read.
+ */
+START_TEST(file_pages_cached_across_opens)
+{
+	static char want[70000], got[70000];
+	size_t n;
+
+	setup_disk(block_sizes[_i]);
+	ck_assert_int_eq(mount_ro(), 0);
+	n = host_file("big.bin", want, sizeof(want));
+	ram_read_bios = 0;
+	ck_assert_int_eq(guest_file("/mnt/big.bin", got, n, 1000), (long)n);
+	ck_assert(!memcmp(want, got, n));
+	ck_assert_uint_lt(ram_read_bios, n / bs / 4 + 4);
+	ram_read_sectors = 0;
+	ck_assert_int_eq(guest_file("/mnt/big.bin", got, n, 1000), (long)n);
+	ck_assert(!memcmp(want, got, n));
+	ck_assert_uint_lt(ram_read_sectors, n / 512 / 4);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+}
+END_TEST
+
+/* Cached pages, kept inodes and their indirect blocks go at umount. */
 START_TEST(mount_and_umount_leak_nothing)
 {
+	static char big[70000];
 	unsigned long before;
 	char buf[64];
 
@@ -431,6 +464,7 @@ START_TEST(mount_and_umount_leak_nothing)
 	for (int i = 0; i < 3; i++) {
 		ck_assert_int_eq(mount_ro(), 0);
 		ck_assert_int_eq(guest_file("/mnt/slow", buf, sizeof(buf), 64), 7);
+		ck_assert_int_gt(guest_file("/mnt/big.bin", big, sizeof(big), 4096), 61000);
 		ck_assert_int_eq(do_umount("/mnt", 0), 0);
 	}
 	ck_assert_uint_eq(nr_free_pages(), before);
@@ -667,6 +701,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, stat_lstat_and_links, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, getdents_lists_every_name_once, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, statfs_and_read_only, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, file_pages_cached_across_opens, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, mount_and_umount_leak_nothing, 0, ARRAY_SIZE(block_sizes));
 	suite_add_tcase(s, core);
 	tcase_add_checked_fixture(limits, NULL, teardown);
