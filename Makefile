@@ -209,6 +209,18 @@ $(BUILD)/%.o: %.S
 	$(quiet) AS $<
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
+# The names of Linux's system calls, by number, from the one list of
+# numbers (include/uapi/asm/unistd_64.h): the kernel names a call it does
+# not implement (kernel/arch/x86/syscall.c).
+SYSCALL_NAMES := $(BUILD)/include/generated/syscall_names.h
+$(SYSCALL_NAMES): include/uapi/asm/unistd_64.h
+	@mkdir -p $(dir $@)
+	$(quiet) GEN $@
+	$(Q)sed -n 's/^#define __NR_\([a-z0-9_]*\) *\([0-9]*\)$$/\t[\2] = "\1",/p' $< > $@.tmp
+	$(Q)mv $@.tmp $@
+$(BUILD)/$(A)/syscall.o: $(SYSCALL_NAMES)
+$(BUILD)/$(A)/syscall.o: CFLAGS += -I$(BUILD)/include
+
 # The kernel is linked twice: the first link's symbols become the .ksyms
 # table (for symbolised backtraces) of the second.  .ksyms is the last
 # section, so adding it moves no other symbol.

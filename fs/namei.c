@@ -323,7 +323,7 @@ int do_mkdirat(int dfd, const char *name, umode_t mode)
 		goto out;
 	}
 	dir = parent.dentry->d_inode;
-	err = dir->i_op && dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 07777) | S_IFDIR)
+	err = dir->i_op && dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 07777 & ~current_umask()) | S_IFDIR)
 					      : -EPERM;
 	dput(d);
 	path_put(&parent);

@@ -31,6 +31,24 @@ USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
 	dio_zerocopy faultcheck powercut aio
 
+# USERLAND=busybox (the default): Debian's busybox-static (make deps
+# installs it) joins the initramfs as the shell and the general tools;
+# USERLAND=own: Spindle's programs alone, so the kernel is never tested
+# only through a program it did not build.
+USERLAND ?= busybox
+BUSYBOX  ?= /bin/busybox
+BUSYBOX_COPYRIGHT ?= /usr/share/doc/busybox-static/copyright
+ifeq ($(filter busybox own,$(USERLAND)),)
+$(error USERLAND=$(USERLAND): busybox or own)
+endif
+
+define install_busybox
+	@test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }
+	cp $(BUSYBOX) $(ROOTFS)/bin/busybox
+	mkdir -p $(ROOTFS)/usr/share/doc/busybox
+	cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright
+endef
+
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o)
 
@@ -107,6 +125,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
 	$(Q)mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/
+	$(Q)$(if $(filter busybox,$(USERLAND)),$(install_busybox))
 	$(Q)cd $(ROOTFS) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp
 	$(Q)mv $@.tmp $@

@@ -47,6 +47,8 @@ struct task_struct;
 /* Send sig to every process in process group pgrp (the console's ^C);
  * 0 if one at least got it, -ESRCH if the group is empty. */
 int kill_pgrp(int pgrp, int sig);
+/* Send sig to one task (exit's SIGCHLD to the parent); does not sleep. */
+void send_sig(int sig, struct task_struct *t);
 /* Does t have a signal to act on (pending and not blocked)? */
 bool signal_pending(struct task_struct *t);
 /* Will t die of a signal already sent (SIGKILL, or one whose action is the

@@ -36,7 +36,7 @@ struct sigaction;
 
 /* Linux's x86-64 numbers: the list user space shares */
 #include <uapi/asm/unistd_64.h>
-#define NR_syscalls             294     /* table size: highest number + 1 */
+#define NR_syscalls             451     /* Linux 6.1's highest number + 1 */
 
 /* --- files (fs/) ---------------------------------------------------- */
 long sys_read(unsigned int fd, char __user *buf, size_t count);
@@ -109,6 +109,45 @@ long sys_setsid(void);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
 long sys_clock_gettime(clockid_t which_clock, struct timespec __user *tp);
 long sys_exit_group(int error_code);
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tid,
+	       int __user *child_tid, unsigned long tls);
+long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize);
+struct stack_t;
+long sys_sigaltstack(const struct stack_t __user *uss, struct stack_t __user *uoss);
+long sys_arch_prctl(int option, unsigned long addr);
+long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
+long sys_madvise(unsigned long start, size_t len, int behavior);
+long sys_getpgid(pid_t pid);
+long sys_getsid(pid_t pid);
+long sys_getuid(void);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
+long sys_setuid(u32 uid);
+long sys_setgid(u32 gid);
+long sys_getresuid(u32 __user *r, u32 __user *e, u32 __user *s);
+long sys_getresgid(u32 __user *r, u32 __user *e, u32 __user *s);
+long sys_getgroups(int size, u32 __user *list);
+long sys_umask(int mask);
+long sys_set_tid_address(int __user *tidptr);
+long sys_set_robust_list(void __user *head, size_t len);
+long sys_rseq(void);
+long sys_prlimit64(pid_t pid, unsigned int resource, const void __user *new_rlim,
+		   void __user *old_rlim);
+long sys_getrlimit(unsigned int resource, void __user *rlim);
+long sys_setrlimit(unsigned int resource, const void __user *rlim);
+long sys_prctl(int option, unsigned long arg2);
+long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
+long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp);
+long sys_gettimeofday(void __user *tv, void __user *tz);
+long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __user *rqtp,
+			 struct timespec __user *rmtp);
+/* splitmix64 over the TSC (kernel/sys.c): not for cryptography */
+u64 get_random_u64(void);
+
+/* arch_prctl(2) */
+#define ARCH_SET_FS             0x1002
+#define ARCH_GET_FS             0x1003
 
 /* The x86-64 user ABI structures the process calls use. */
 struct timespec {
@@ -127,6 +166,10 @@ struct new_utsname {
 
 #define CLOCK_REALTIME          0
 #define CLOCK_MONOTONIC         1
+#define CLOCK_MONOTONIC_RAW     4
+#define CLOCK_REALTIME_COARSE   5
+#define CLOCK_MONOTONIC_COARSE  6
+#define CLOCK_BOOTTIME          7
 
 /* reboot(2) */
 #define LINUX_REBOOT_MAGIC1     0xfee1dead

@@ -429,6 +429,86 @@ long sys_munmap(unsigned long addr, size_t len)
 	return do_munmap(current->mm, addr, len);
 }
 
+/* Split vma in two at addr (inside it); the new upper part follows it. */
+static int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct *upper = kzalloc(sizeof(*upper), GFP_KERNEL);
+
+	if (!upper)
+		return -ENOMEM;
+	*upper = *vma;
+	upper->vm_start = addr;
+	vma->vm_end = addr;
+	list_add(&upper->vm_list, &vma->vm_list);
+	mm->map_count++;
+	return 0;
+}
+
+static void protect_user_pte(pte_t *pte, unsigned long va, void *arg)
+{
+	*pte = (*pte & PTE_ADDR_MASK) | vm_page_prot(*(unsigned long *)arg);
+	invlpg(va);
+}
+
+/*
+ * mprotect: new rights for [start, start + len), every page of which must
+ * be mapped (else -ENOMEM, as Linux).  A C library uses it to make its
+ * relocated data read-only after start-up (glibc's RELRO).  The VMAs at
+ * the two ends are split where the range cuts them; the pages already
+ * present get the new rights in their PTEs, the others at their fault.
+ */
+long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long end, addr, vm_flags = 0;
+
+	if (!mm || (start & ~PAGE_MASK) || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (len > STACK_TOP || start > STACK_TOP - len)
+		return -ENOMEM;
+	end = start + len;
+	for (addr = start; addr < end; addr = vma->vm_end) {   /* all mapped? */
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start > addr)
+			return -ENOMEM;
+	}
+	if (prot & PROT_READ)
+		vm_flags |= VM_READ;
+	if (prot & PROT_WRITE)
+		vm_flags |= VM_WRITE | VM_READ;         /* x86 cannot write-only */
+	if (prot & PROT_EXEC)
+		vm_flags |= VM_EXEC | VM_READ;
+	for (addr = start; addr < end; addr = vma->vm_end) {
+		vma = find_vma(mm, addr);
+		if (vma->vm_start < addr && split_vma(mm, vma, addr))
+			return -ENOMEM;
+		vma = find_vma(mm, addr);
+		if (vma->vm_end > end && split_vma(mm, vma, end))
+			return -ENOMEM;
+		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm_flags;
+	}
+	walk_user_ptes(mm_pgd(mm), start, end, protect_user_pte, &vm_flags);
+	return 0;
+}
+
+/* madvise: advice only.  MADV_DONTNEED (4) frees the pages -- anonymous
+ * memory reads back as zeroes, which a libc's malloc relies on; the rest
+ * is accepted and changes nothing, as Linux may. */
+long sys_madvise(unsigned long start, size_t len, int behavior)
+{
+	if (!current->mm || (start & ~PAGE_MASK))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (len > STACK_TOP || start > STACK_TOP - len)
+		return -ENOMEM;
+	if (behavior == 4)
+		walk_user_ptes(mm_pgd(current->mm), start, start + len, free_user_pte,
+			       current->mm);
+	return 0;
+}
+
 /*
  * brk: move the end of the heap.  As Linux, the result is the new break
  * on success and the old one on failure (libc compares); brk(0) asks
