@@ -72,6 +72,27 @@ long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent,
 		    unsigned int count);
 long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
 long sys_pipe2(int __user *fildes, int flags);
+long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+struct statx;
+long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigned int mask,
+	       struct statx __user *buffer);
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags);
+long sys_faccessat(int dfd, const char __user *filename, int mode);
+long sys_access(const char __user *filename, int mode);
+long sys_fchdir(unsigned int fd);
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
+/* poll and select (fs/select.c) */
+struct pollfd;
+long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs);
+long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
+	       const struct timespec __user *tsp, const sigset_t __user *sigmask,
+	       size_t sigsetsize);
+long sys_select(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp, void __user *tvp);
+long sys_pselect6(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
+		  const struct timespec __user *tsp, void __user *sig);
 /* asynchronous I/O (fs/aio.c); aio_context_t is an unsigned long */
 long sys_io_setup(unsigned int nr_events, unsigned long __user *ctxp);
 long sys_io_destroy(unsigned long ctx_id);

@@ -166,6 +166,20 @@ SYSCALL3(getrandom, U(char), size_t, unsigned int)
 SYSCALL2(clock_getres, clockid_t, U(struct timespec))
 SYSCALL2(gettimeofday, U(void), U(void))
 SYSCALL4(clock_nanosleep, clockid_t, int, U(struct timespec), U(struct timespec))
+SYSCALL4(newfstatat, int, U(const char), U(struct stat), int)
+SYSCALL5(statx, int, U(const char), unsigned int, unsigned int, U(struct statx))
+SYSCALL4(readlinkat, int, U(const char), U(char), int)
+SYSCALL3(readlink, U(const char), U(char), int)
+SYSCALL4(faccessat2, int, U(const char), int, int)
+SYSCALL3(faccessat, int, U(const char), int)
+SYSCALL2(access, U(const char), int)
+SYSCALL1(fchdir, unsigned int)
+SYSCALL3(fcntl, unsigned int, unsigned int, unsigned long)
+SYSCALL3(dup3, unsigned int, unsigned int, int)
+SYSCALL3(poll, U(struct pollfd), unsigned int, int)
+SYSCALL5(ppoll, U(struct pollfd), unsigned int, U(const struct timespec), U(const sigset_t), size_t)
+SYSCALL5(select, int, U(u64), U(u64), U(u64), U(void))
+SYSCALL6(pselect6, int, U(u64), U(u64), U(u64), U(const struct timespec), U(void))
 
 #define SYSCALL_ENTRY(name) [__NR_##name] = __x64_sys_##name
 
@@ -204,6 +218,11 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(setrlimit), SYSCALL_ENTRY(prctl), SYSCALL_ENTRY(getrandom),
 	SYSCALL_ENTRY(clock_getres), SYSCALL_ENTRY(gettimeofday),
 	SYSCALL_ENTRY(clock_nanosleep),
+	SYSCALL_ENTRY(newfstatat), SYSCALL_ENTRY(statx), SYSCALL_ENTRY(readlinkat),
+	SYSCALL_ENTRY(readlink), SYSCALL_ENTRY(faccessat2), SYSCALL_ENTRY(faccessat),
+	SYSCALL_ENTRY(access), SYSCALL_ENTRY(fchdir), SYSCALL_ENTRY(fcntl),
+	SYSCALL_ENTRY(dup3), SYSCALL_ENTRY(poll), SYSCALL_ENTRY(ppoll),
+	SYSCALL_ENTRY(select), SYSCALL_ENTRY(pselect6),
 };
 
 /* Can SYSRET return to what regs describe?  Only if rcx/r11 still hold
