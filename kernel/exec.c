@@ -102,7 +102,14 @@ struct arg_src {
 
 static int exec_open(struct linux_binprm *b)
 {
-	struct file *f = filp_open(b->filename, O_RDONLY, 0);
+	struct file *f;
+
+	/* Linux's /proc/self/exe is a link to the running program; Spindle
+	 * has no links, so exec knows the name itself */
+	if (strcmp(b->filename, "/proc/self/exe") == 0 && current->mm && current->mm->exe_file)
+		f = get_file(current->mm->exe_file);
+	else
+		f = filp_open(b->filename, O_RDONLY, 0);
 
 	if (!file_is_err(f)) {
 		/* Linux's do_open_execat: only a regular file is a program.
@@ -319,6 +326,8 @@ static int load_elf_binary(struct linux_binprm *b)
 			return err;
 	}
 	b->mm->start_brk = b->mm->brk = b->load_end;
+	if (b->file)
+		b->mm->exe_file = get_file(b->file);
 	return 0;
 }
 

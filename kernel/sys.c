@@ -498,6 +498,16 @@ long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp)
 	return tp && copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
+/* time(2): CLOCK_REALTIME's seconds (glibc calls it where there is no vDSO) */
+long sys_time(long __user *tloc)
+{
+	long t = (realtime_offset_ns() + ktime_get_ns()) / NSEC_PER_SEC;
+
+	if (tloc && copy_to_user(tloc, &t, sizeof(t)))
+		return -EFAULT;
+	return t;
+}
+
 /* the BSD call, on CLOCK_REALTIME in microseconds; no time zone (zeros) */
 long sys_gettimeofday(void __user *tv, void __user *tz)
 {

@@ -42,11 +42,20 @@ ifeq ($(filter busybox own,$(USERLAND)),)
 $(error USERLAND=$(USERLAND): busybox or own)
 endif
 
+# The applets linked into /bin: busybox's general tools that Spindle has
+# no program of its own for.  ash is the interactive shell (init starts
+# it when it exists); /bin/sh stays Spindle's, which runs the scripts of
+# the tests and labs (docs/user.md says why).
+BUSYBOX_APPLETS := ash awk basename cut date df diff dirname du env expr find \
+	free grep head less ln md5sum mktemp mv nproc od printf pwd readlink \
+	realpath rmdir sed seq sort stat stty tac tail tee test [ time touch tr \
+	uname uniq vi watch wc which xargs yes
+
 define install_busybox
-	@test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }
-	cp $(BUSYBOX) $(ROOTFS)/bin/busybox
-	mkdir -p $(ROOTFS)/usr/share/doc/busybox
-	cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright
+	$(Q)test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }
+	$(Q)cp $(BUSYBOX) $(ROOTFS)/bin/busybox
+	$(Q)mkdir -p $(ROOTFS)/usr/share/doc/busybox
+	$(Q)cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright
 endef
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
@@ -125,7 +134,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
 	$(Q)mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/
-	$(Q)$(if $(filter busybox,$(USERLAND)),$(install_busybox))
+$(if $(filter busybox,$(USERLAND)),$(install_busybox))
 	$(Q)cd $(ROOTFS) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp
 	$(Q)mv $@.tmp $@

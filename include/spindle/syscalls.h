@@ -83,6 +83,10 @@ long sys_faccessat(int dfd, const char __user *filename, int mode);
 long sys_access(const char __user *filename, int mode);
 long sys_fchdir(unsigned int fd);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+struct iovec;
+long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count);
 long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 /* poll and select (fs/select.c) */
 struct pollfd;
@@ -160,6 +164,7 @@ long sys_setrlimit(unsigned int resource, const void __user *rlim);
 long sys_prctl(int option, unsigned long arg2);
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp);
+long sys_time(long __user *tloc);
 long sys_gettimeofday(void __user *tv, void __user *tz);
 long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __user *rqtp,
 			 struct timespec __user *rmtp);

@@ -27,6 +27,7 @@
  * run with interrupts off and do not sleep.
  */
 #include <spindle/mm_types.h>
+#include <spindle/fs.h>
 #include <spindle/mm.h>
 #include <spindle/sched.h>
 #include <spindle/errno.h>
@@ -137,6 +138,8 @@ void mmput(struct mm_struct *mm)
 		kfree(vma);
 	}
 	pgd_free(mm_pgd(mm));
+	if (mm->exe_file)
+		fput(mm->exe_file);
 	kfree(mm);
 }
 
@@ -304,6 +307,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->brk = old->brk;
 	mm->start_stack = old->start_stack;
 	mm->mmap_base = old->mmap_base;
+	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
 	return mm;
 fail:
 	mmput(mm);

@@ -180,6 +180,10 @@ SYSCALL3(poll, U(struct pollfd), unsigned int, int)
 SYSCALL5(ppoll, U(struct pollfd), unsigned int, U(const struct timespec), U(const sigset_t), size_t)
 SYSCALL5(select, int, U(u64), U(u64), U(u64), U(void))
 SYSCALL6(pselect6, int, U(u64), U(u64), U(u64), U(const struct timespec), U(void))
+SYSCALL3(readv, unsigned long, U(const struct iovec), unsigned long)
+SYSCALL3(writev, unsigned long, U(const struct iovec), unsigned long)
+SYSCALL4(sendfile, int, int, U(loff_t), size_t)
+SYSCALL1(time, U(long))
 
 #define SYSCALL_ENTRY(name) [__NR_##name] = __x64_sys_##name
 
@@ -222,7 +226,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(readlink), SYSCALL_ENTRY(faccessat2), SYSCALL_ENTRY(faccessat),
 	SYSCALL_ENTRY(access), SYSCALL_ENTRY(fchdir), SYSCALL_ENTRY(fcntl),
 	SYSCALL_ENTRY(dup3), SYSCALL_ENTRY(poll), SYSCALL_ENTRY(ppoll),
-	SYSCALL_ENTRY(select), SYSCALL_ENTRY(pselect6),
+	SYSCALL_ENTRY(select), SYSCALL_ENTRY(pselect6), SYSCALL_ENTRY(readv),
+	SYSCALL_ENTRY(writev), SYSCALL_ENTRY(sendfile), SYSCALL_ENTRY(time),
 };
 
 /* Can SYSRET return to what regs describe?  Only if rcx/r11 still hold
