@@ -814,6 +814,62 @@ long sys_access(const char __user *filename, int mode)
 }
 
 /*
+ * utimensat: set a file's modification time (touch).  Spindle keeps one
+ * time per inode, the mtime, which stat reports for all three: the second
+ * of the two times (mtime) is the one set; UTIME_NOW is now, UTIME_OMIT
+ * leaves it.  A NULL path is the descriptor itself (futimens).
+ */
+#define UTIME_NOW       ((1l << 30) - 1l)
+#define UTIME_OMIT      ((1l << 30) - 2l)
+
+static int set_mtime(struct inode *inode, const struct timespec *t)
+{
+	if (t[1].tv_nsec == UTIME_OMIT)
+		return 0;
+	if (t[1].tv_nsec == UTIME_NOW)
+		inode->i_mtime_ns = fs_now_ns();
+	else if (t[1].tv_sec < 0 || t[1].tv_nsec < 0 || t[1].tv_nsec >= 1000000000)
+		return -EINVAL;
+	else
+		inode->i_mtime_ns = (u64)t[1].tv_sec * 1000000000ull + t[1].tv_nsec;
+	return 0;
+}
+
+static int path_set_mtime(int dfd, const char *name, const struct timespec *t)
+{
+	struct path p;
+	int err = kern_path_at(dfd, name, 0, &p);
+
+	if (err)
+		return err;
+	err = set_mtime(p.dentry->d_inode, t);
+	path_put(&p);
+	return err;
+}
+
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec __user *utimes,
+		   int flags)
+{
+	struct timespec t[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (utimes && copy_from_user(t, utimes, sizeof(t)))
+		return -EFAULT;
+	if (!filename) {
+		struct file *f = fget(dfd);
+		int err;
+
+		if (!f)
+			return -EBADF;
+		err = set_mtime(f->f_inode, t);
+		fput(f);
+		return err;
+	}
+	return WITH_NAME(filename, path_set_mtime(dfd, __name, t));
+}
+
+/*
  * The copy of a small string argument (a mount type, a device name), as
  * Linux's strndup_user: plain kmalloc, not the names reserve -- mount
  * needs three strings at once, and two mounts each holding part of the

@@ -177,6 +177,26 @@ static bool not_init_nor_self(struct task_struct *t, long unused)
 	return t->pid != 1 && t != current;
 }
 
+/* gettid: a process's one thread has the process's id */
+long sys_gettid(void)
+{
+	return current->pid;
+}
+
+/* tgkill/tkill: a signal to one thread, which here is one process (how
+ * glibc's raise() and abort() signal the caller) */
+long sys_tgkill(pid_t tgid, pid_t pid, int sig)
+{
+	if (tgid <= 0 || pid <= 0 || tgid != pid)
+		return pid > 0 && tgid > 0 ? -ESRCH : -EINVAL;
+	return sys_kill(pid, sig);
+}
+
+long sys_tkill(pid_t pid, int sig)
+{
+	return pid <= 0 ? -EINVAL : sys_kill(pid, sig);
+}
+
 int kill_pgrp(int pgrp, int sig)
 {
 	if (!valid_signal(sig) || pgrp <= 0)

@@ -82,6 +82,8 @@ long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags);
 long sys_faccessat(int dfd, const char __user *filename, int mode);
 long sys_access(const char __user *filename, int mode);
 long sys_fchdir(unsigned int fd);
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec __user *utimes,
+		   int flags);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 struct iovec;
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
@@ -136,6 +138,9 @@ long sys_clock_gettime(clockid_t which_clock, struct timespec __user *tp);
 long sys_exit_group(int error_code);
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tid,
 	       int __user *child_tid, unsigned long tls);
+long sys_gettid(void);
+long sys_tgkill(pid_t tgid, pid_t pid, int sig);
+long sys_tkill(pid_t pid, int sig);
 long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize);
 struct stack_t;
 long sys_sigaltstack(const struct stack_t __user *uss, struct stack_t __user *uoss);

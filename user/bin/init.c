@@ -58,12 +58,26 @@ static pid_t start_shell(int script)
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		/* init ignores ^C; the shell starts with the defaults (a
+		 * shell takes a signal ignored on entry as ignored for good) */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGUSR1, SIG_DFL);
+		signal(SIGUSR2, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		/* the shell makes its own process group (interactive: the
 		 * console's foreground one); init's stays apart from it.
 		 * At the console, busybox's ash when the initramfs has it
 		 * (argv[0] names the applet); scripts run with Spindle's sh. */
-		if (!script && stat(BUSYBOX, &st) == 0)
+		if (!script && stat(BUSYBOX, &st) == 0) {
+			/* ash expects to start as the console's foreground
+			 * group, as a getty's login shell does (else it waits
+			 * for the terminal): a group of its own, given the
+			 * console */
+			setpgid(0, 0);
+			tcsetpgrp(0, getpid());
 			execve(BUSYBOX, ash_argv, envp);
+		}
 		execve("/bin/sh", script ? script_argv : shell_argv, envp);
 		fprintf(stderr, "init: cannot run /bin/sh: %s\n", strerror(errno));
 		_exit(127);
@@ -73,6 +87,19 @@ static pid_t start_shell(int script)
 	return pid;
 }
 
+/*
+ * busybox's poweroff, halt and reboot ask init by a signal, as they ask
+ * busybox's own init: SIGUSR2, SIGUSR1, SIGTERM.  Spindle's init powers
+ * off for all three (status 0), the way Spindle's poweroff does itself.
+ */
+static volatile int poweroff_requested;
+
+static void request_poweroff(int sig)
+{
+	(void)sig;
+	poweroff_requested = 1;
+}
+
 /* wait for the shell, reaping every other child that ends meanwhile */
 static int wait_for(pid_t shell)
 {
@@ -80,6 +107,8 @@ static int wait_for(pid_t shell)
 		int st = 0;
 		pid_t pid = wait(&st);
 
+		if (poweroff_requested)
+			return 0;
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
@@ -101,6 +130,9 @@ int main(void)
 	/* ^C on the console must not kill init */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	signal(SIGUSR1, request_poweroff);
+	signal(SIGUSR2, request_poweroff);
+	signal(SIGTERM, request_poweroff);
 	mount_kernel_filesystems();
 	script = stat(INIT_SCRIPT, &st) == 0;
 	shell = start_shell(script);

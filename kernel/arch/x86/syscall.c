@@ -184,6 +184,10 @@ SYSCALL3(readv, unsigned long, U(const struct iovec), unsigned long)
 SYSCALL3(writev, unsigned long, U(const struct iovec), unsigned long)
 SYSCALL4(sendfile, int, int, U(loff_t), size_t)
 SYSCALL1(time, U(long))
+SYSCALL0(gettid)
+SYSCALL4(utimensat, int, U(const char), U(const struct timespec), int)
+SYSCALL3(tgkill, pid_t, pid_t, int)
+SYSCALL2(tkill, pid_t, int)
 
 #define SYSCALL_ENTRY(name) [__NR_##name] = __x64_sys_##name
 
@@ -228,6 +232,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(dup3), SYSCALL_ENTRY(poll), SYSCALL_ENTRY(ppoll),
 	SYSCALL_ENTRY(select), SYSCALL_ENTRY(pselect6), SYSCALL_ENTRY(readv),
 	SYSCALL_ENTRY(writev), SYSCALL_ENTRY(sendfile), SYSCALL_ENTRY(time),
+	SYSCALL_ENTRY(gettid), SYSCALL_ENTRY(tgkill), SYSCALL_ENTRY(tkill),
+	SYSCALL_ENTRY(utimensat),
 };
 
 /* Can SYSRET return to what regs describe?  Only if rcx/r11 still hold
