@@ -21,6 +21,12 @@ int kill_pgrp(int pgrp, int sig);
 #ifndef SIGINT
 #define SIGINT 2
 #endif
+#ifndef SIGQUIT
+#define SIGQUIT 3
+#endif
+#ifndef SIGTSTP
+#define SIGTSTP 20
+#endif
 #endif
 
 #include <spindle/sched.h>

@@ -134,7 +134,8 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }; \
 		cp $(BUSYBOX) $(ROOTFS)/bin/busybox && \
 		mkdir -p $(ROOTFS)/usr/share/doc/busybox && \
-		cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright; \
+		cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright && \
+		cp $(U)/etc/profile $(ROOTFS)/etc/profile; \
 	fi
 	$(Q)cd $(ROOTFS) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp

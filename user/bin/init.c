@@ -52,7 +52,7 @@ static pid_t start_shell(int script)
 {
 	char *script_argv[] = { "/bin/sh", INIT_SCRIPT, NULL };
 	char *shell_argv[] = { "/bin/sh", NULL };
-	char *ash_argv[] = { "ash", NULL };
+	char *ash_argv[] = { "-ash", NULL };     /* a login shell: reads /etc/profile */
 	char *envp[] = { "PATH=/bin:/tests", "HOME=/", "TERM=vt100", NULL };
 	struct stat st;
 	pid_t pid = fork();
@@ -62,9 +62,6 @@ static pid_t start_shell(int script)
 		 * shell takes a signal ignored on entry as ignored for good) */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
-		signal(SIGUSR1, SIG_DFL);
-		signal(SIGUSR2, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
 		/* the shell makes its own process group (interactive: the
 		 * console's foreground one); init's stays apart from it.
 		 * At the console, busybox's ash when the initramfs has it
@@ -87,19 +84,6 @@ static pid_t start_shell(int script)
 	return pid;
 }
 
-/*
- * busybox's poweroff, halt and reboot ask init by a signal, as they ask
- * busybox's own init: SIGUSR2, SIGUSR1, SIGTERM.  Spindle's init powers
- * off for all three (status 0), the way Spindle's poweroff does itself.
- */
-static volatile int poweroff_requested;
-
-static void request_poweroff(int sig)
-{
-	(void)sig;
-	poweroff_requested = 1;
-}
-
 /* wait for the shell, reaping every other child that ends meanwhile */
 static int wait_for(pid_t shell)
 {
@@ -107,8 +91,6 @@ static int wait_for(pid_t shell)
 		int st = 0;
 		pid_t pid = wait(&st);
 
-		if (poweroff_requested)
-			return 0;
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
@@ -130,9 +112,6 @@ int main(void)
 	/* ^C on the console must not kill init */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	signal(SIGUSR1, request_poweroff);
-	signal(SIGUSR2, request_poweroff);
-	signal(SIGTERM, request_poweroff);
 	mount_kernel_filesystems();
 	script = stat(INIT_SCRIPT, &st) == 0;
 	shell = start_shell(script);
