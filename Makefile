@@ -192,7 +192,7 @@ KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
 .PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-gdb deps clean lab grade test-labs replay check-asan soak perf fault-matrix powercut
-.PHONY: compile_commands.json format-check lint
+.PHONY: compile_commands.json format-check lint check-syscall-table
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -329,7 +329,11 @@ test: deps
 test-gdb: deps $(ISO)
 	$(PYTHON) tests/gdb/run.py $(T)
 
-check: deps check-user
+check: deps check-user check-syscall-table
+
+# docs/processes.md's table of system calls is the kernel's table.
+check-syscall-table:
+	$(Q)$(PYTHON) tools/syscall-table.py --check docs/processes.md
 
 # The host unit tests again under ASan and UBSan (tests/unit/unit.mk).
 check-asan: deps
@@ -399,7 +403,7 @@ lint: deps
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
-	blktrace util-linux
+	blktrace util-linux busybox-static
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
