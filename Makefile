@@ -50,7 +50,7 @@ CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
            -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector \
            -fno-omit-frame-pointer -fno-optimize-sibling-calls \
            -fno-asynchronous-unwind-tables -fcf-protection=none \
-           -Iinclude -I$(A)/include -MMD -MP
+           -Iinclude -I$(A)/include -I$(BUILD)/include -MMD -MP
 ASFLAGS := -g -Iinclude -I$(A)/include -MMD -MP
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments
 
@@ -219,7 +219,6 @@ $(SYSCALL_NAMES): include/uapi/asm/unistd_64.h
 	$(Q)sed -n 's/^#define __NR_\([a-z0-9_]*\) *\([0-9]*\)$$/\t[\2] = "\1",/p' $< > $@.tmp
 	$(Q)mv $@.tmp $@
 $(BUILD)/$(A)/syscall.o: $(SYSCALL_NAMES)
-$(BUILD)/$(A)/syscall.o: CFLAGS += -I$(BUILD)/include
 
 # The kernel is linked twice: the first link's symbols become the .ksyms
 # table (for symbolised backtraces) of the second.  .ksyms is the last
@@ -395,7 +394,7 @@ format-check: deps
 # GCC's -fanalyzer and cppcheck over the kernel's C sources, built as the
 # kernel is (tools/lint/lint.py; its suppression lists say why for each).
 LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(K)/tests/user/embed.o,$(OBJS)))
-lint: deps
+lint: deps $(SYSCALL_NAMES)
 	@LINT_CFLAGS='$(CFLAGS)' $(PYTHON) tools/lint/lint.py -j 2 $(wildcard $(LINT_SRCS))
 
 # --- dependencies ---------------------------------------------------------

@@ -198,14 +198,14 @@ long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
 }
 
 /* fcntl's commands (Linux's include/uapi/asm-generic/fcntl.h) */
-#define F_DUPFD         0
-#define F_GETFD         1
-#define F_SETFD         2
-#define F_GETFL         3
-#define F_SETFL         4
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
-#define FD_CLOEXEC      1
-#define SETFL_MASK      (O_APPEND | O_NONBLOCK)  /* what F_SETFL may change */
+#define FD_CLOEXEC 1
+#define SETFL_MASK (O_APPEND | O_NONBLOCK) /* what F_SETFL may change */
 
 /* the lowest free descriptor >= start, for f (which gains a reference) */
 static long dupfd_from(struct file *f, unsigned long start, unsigned int flags)

@@ -324,7 +324,7 @@ int do_mkdirat(int dfd, const char *name, umode_t mode)
 	}
 	dir = parent.dentry->d_inode;
 	err = dir->i_op && dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 07777 & ~current_umask()) | S_IFDIR)
-					      : -EPERM;
+					    : -EPERM;
 	dput(d);
 	path_put(&parent);
 out:
@@ -644,10 +644,10 @@ long sys_lstat(const char __user *filename, struct stat __user *statbuf)
 
 /* --- the *at() calls of the C library: a path relative to a directory fd -- */
 
-#define AT_SYMLINK_NOFOLLOW     0x100
-#define AT_EACCESS              0x200
-#define AT_EMPTY_PATH           0x1000
-#define AT_STATX_SYNC_TYPE      0x6000  /* statx: how fresh; always fresh here */
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EACCESS 0x200
+#define AT_EMPTY_PATH 0x1000
+#define AT_STATX_SYNC_TYPE 0x6000 /* statx: how fresh; always fresh here */
 
 static int path_getattr(int dfd, const char *name, struct stat *st)
 {
@@ -719,7 +719,7 @@ struct statx {
 };
 BUILD_BUG_ON(sizeof(struct statx) != 256);
 
-#define STATX_BASIC_STATS       0x7ffu  /* type, mode, nlink, uid, gid, times, ino, size, blocks */
+#define STATX_BASIC_STATS 0x7ffu /* type, mode, nlink, uid, gid, times, ino, size, blocks */
 
 long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigned int mask,
 	       struct statx __user *buffer)
@@ -728,7 +728,7 @@ long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigne
 	struct stat st;
 	long err = getattr_at(dfd, filename, flags, &st);
 
-	(void)mask;                     /* everything basic is always there */
+	(void)mask; /* everything basic is always there */
 	if (err)
 		return err;
 	memset(&sx, 0, sizeof(sx));
@@ -760,7 +760,7 @@ long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int 
 	struct stat st;
 	long err;
 
-	(void)buf;                      /* nothing ever to write there */
+	(void)buf; /* nothing ever to write there */
 	if (bufsiz <= 0)
 		return -EINVAL;
 	err = WITH_NAME(pathname, path_getattr(dfd, __name, &st));
@@ -778,9 +778,9 @@ long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
  * somewhere in the mode (or a directory), as Linux's generic_permission
  * for root.
  */
-#define X_OK    1
-#define W_OK    2
-#define R_OK    4
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
 
 static int may_access(int dfd, const char *name, int mode)
 {
@@ -819,8 +819,8 @@ long sys_access(const char __user *filename, int mode)
  * of the two times (mtime) is the one set; UTIME_NOW is now, UTIME_OMIT
  * leaves it.  A NULL path is the descriptor itself (futimens).
  */
-#define UTIME_NOW       ((1l << 30) - 1l)
-#define UTIME_OMIT      ((1l << 30) - 2l)
+#define UTIME_NOW ((1l << 30) - 1l)
+#define UTIME_OMIT ((1l << 30) - 2l)
 
 static int set_mtime(struct inode *inode, const struct timespec *t)
 {

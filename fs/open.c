@@ -69,8 +69,8 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 
 		/* a removed directory (a cwd kept after rmdir) takes no new
 		 * names: ENOENT, as Linux */
-		err = !dir->i_nlink ? -ENOENT : dir->i_op && dir->i_op->create ?
-		      dir->i_op->create(dir, d, (mode & 07777 & ~current_umask()) | S_IFREG) : -EACCES;
+		err = !dir->i_nlink ? -ENOENT : dir->i_op && dir->i_op->create ? dir->i_op->create(dir, d, (mode & 07777 & ~current_umask()) | S_IFREG)
+									       : -EACCES;
 		if (err) {
 			dput(d);
 			path_put(&parent);

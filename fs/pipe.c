@@ -132,7 +132,7 @@ static ssize_t pipe_read(struct file *f, struct iov_iter *to, loff_t *pos)
 out:
 	mutex_unlock(&pipe->mutex);
 	if (done > 0)
-		pipe_wake(pipe);           /* room for the writers */
+		pipe_wake(pipe); /* room for the writers */
 	return done;
 }
 
@@ -170,7 +170,7 @@ static ssize_t pipe_write(struct file *f, struct iov_iter *from, loff_t *pos)
 					goto out;
 				}
 			}
-			pipe_wake(pipe);   /* data for the readers */
+			pipe_wake(pipe); /* data for the readers */
 		}
 		if (!iov_iter_count(from))
 			break;
@@ -193,7 +193,7 @@ static ssize_t pipe_write(struct file *f, struct iov_iter *from, loff_t *pos)
 	}
 out:
 	if (done > 0)
-		pipe_wake(pipe);   /* even a short write brought data */
+		pipe_wake(pipe); /* even a short write brought data */
 	mutex_unlock(&pipe->mutex);
 	return done;
 }

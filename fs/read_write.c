@@ -281,7 +281,7 @@ struct iovec {
 	size_t iov_len;
 };
 
-#define UIO_MAXIOV      1024
+#define UIO_MAXIOV 1024
 
 static long do_rw_vec(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
 		      bool write)
@@ -323,7 +323,7 @@ long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long 
  * (cat uses it), a page at a time through a kernel buffer.  With offset,
  * in_fd is read from *offset, which is updated, and its position kept.
  */
-#define SENDFILE_CHUNK  4096u
+#define SENDFILE_CHUNK 4096u
 
 long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count)
 {

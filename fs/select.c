@@ -25,7 +25,7 @@
 #include "internal.h"
 
 static DECLARE_WAIT_QUEUE_HEAD(poll_wait_all);
-static unsigned long poll_events;       /* changes so far: a poller's "anything new?" */
+static unsigned long poll_events; /* changes so far: a poller's "anything new?" */
 
 void poll_notify(void)
 {
@@ -38,9 +38,9 @@ struct pollfd {
 	short events, revents;
 };
 
-#define POLL_MAX        NR_OPEN_DEFAULT         /* one entry per descriptor */
-#define POLLIN_SET      (POLLIN | POLLRDNORM | POLLHUP | POLLERR)
-#define POLLOUT_SET     (POLLOUT | POLLWRNORM | POLLERR)
+#define POLL_MAX NR_OPEN_DEFAULT /* one entry per descriptor */
+#define POLLIN_SET (POLLIN | POLLRDNORM | POLLHUP | POLLERR)
+#define POLLOUT_SET (POLLOUT | POLLWRNORM | POLLERR)
 
 static unsigned int file_poll(unsigned int fd)
 {
@@ -62,7 +62,7 @@ static int poll_once(struct pollfd *fds, unsigned int nfds)
 	for (unsigned int i = 0; i < nfds; i++) {
 		fds[i].revents = 0;
 		if (fds[i].fd < 0)
-			continue;               /* POSIX: ignored */
+			continue; /* POSIX: ignored */
 		fds[i].revents = file_poll(fds[i].fd) &
 				 (fds[i].events | POLLERR | POLLHUP | POLLNVAL);
 		if (fds[i].revents)
@@ -89,12 +89,12 @@ static int do_poll(struct pollfd *fds, unsigned int nfds, long timeout)
 			return -EINTR;
 		if (timeout < 0) {
 			wait_event_interruptible(poll_wait_all,
-				READ_ONCE(poll_events) != seen || fs_signal_pending());
+						 READ_ONCE(poll_events) != seen || fs_signal_pending());
 		} else {
 			timeout = wait_event_interruptible_timeout(poll_wait_all,
-				READ_ONCE(poll_events) != seen || fs_signal_pending(), timeout);
+								   READ_ONCE(poll_events) != seen || fs_signal_pending(), timeout);
 			if (!timeout)
-				return poll_once(fds, nfds);    /* the last look */
+				return poll_once(fds, nfds); /* the last look */
 		}
 	}
 }
@@ -118,7 +118,7 @@ static long ts_to_timeout(const struct timespec __user *uts)
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
 		return -EINVAL;
 	if (ts.tv_sec > 1000000)
-		return -1;                      /* over ten days: forever, here */
+		return -1; /* over ten days: forever, here */
 	return ms_to_timeout(ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000);
 }
 
@@ -184,7 +184,7 @@ static long do_select(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
 	if (n < 0)
 		return -EINVAL;
 	if (n > POLL_MAX)
-		n = POLL_MAX;                   /* no descriptor above the table */
+		n = POLL_MAX; /* no descriptor above the table */
 	if ((inp && copy_from_user(&in, inp, sizeof(in))) ||
 	    (outp && copy_from_user(&out, outp, sizeof(out))) ||
 	    (exp && copy_from_user(&ex, exp, sizeof(ex))))
@@ -218,7 +218,9 @@ static long do_select(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
 long sys_select(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
 		void __user *tvp)
 {
-	struct { long tv_sec, tv_usec; } tv;
+	struct {
+		long tv_sec, tv_usec;
+	} tv;
 	long timeout = -1;
 
 	if (tvp) {
@@ -226,8 +228,7 @@ long sys_select(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
 			return -EFAULT;
 		if (tv.tv_sec < 0 || tv.tv_usec < 0 || tv.tv_usec >= 1000000)
 			return -EINVAL;
-		timeout = tv.tv_sec > 1000000 ? -1 :
-			  ms_to_timeout(tv.tv_sec * 1000 + (tv.tv_usec + 999) / 1000);
+		timeout = tv.tv_sec > 1000000 ? -1 : ms_to_timeout(tv.tv_sec * 1000 + (tv.tv_usec + 999) / 1000);
 	}
 	return do_select(n, inp, outp, exp, timeout);
 }
@@ -236,7 +237,10 @@ long sys_select(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
 long sys_pselect6(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
 		  const struct timespec __user *tsp, void __user *sig)
 {
-	struct { const sigset_t __user *ss; size_t len; } s = { NULL, 0 };
+	struct {
+		const sigset_t __user *ss;
+		size_t len;
+	} s = { NULL, 0 };
 	long timeout = ts_to_timeout(tsp);
 	long err = timeout < -1 ? timeout : 0;
 

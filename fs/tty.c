@@ -58,32 +58,32 @@ struct kernel_termios {
 	u8 c_line;
 	u8 c_cc[19];
 };
-#define TTY_ICRNL   0000400
-#define TTY_OPOST   0000001
-#define TTY_ONLCR   0000004
+#define TTY_ICRNL 0000400
+#define TTY_OPOST 0000001
+#define TTY_ONLCR 0000004
 #define TTY_B115200 0010002
-#define TTY_CS8     0000060
-#define TTY_CREAD   0000200
-#define TTY_ISIG    0000001
-#define TTY_ICANON  0000002
-#define TTY_ECHO    0000010
-#define TTY_ECHOE   0000020
-#define VINTR       0           /* c_cc[]: which byte does what */
-#define VQUIT       1
-#define VERASE      2
-#define VKILL       3
-#define VEOF        4
-#define VTIME       5
-#define VMIN        6
-#define VSUSP       10
+#define TTY_CS8 0000060
+#define TTY_CREAD 0000200
+#define TTY_ISIG 0000001
+#define TTY_ICANON 0000002
+#define TTY_ECHO 0000010
+#define TTY_ECHOE 0000020
+#define VINTR 0 /* c_cc[]: which byte does what */
+#define VQUIT 1
+#define VERASE 2
+#define VKILL 3
+#define VEOF 4
+#define VTIME 5
+#define VMIN 6
+#define VSUSP 10
 
 /* What the console starts as, and TCGETS shows until a TCSETS: cooked */
 static const struct kernel_termios tty_std_termios = {
-	.c_iflag = TTY_ICRNL, .c_oflag = TTY_OPOST | TTY_ONLCR,
+	.c_iflag = TTY_ICRNL,
+	.c_oflag = TTY_OPOST | TTY_ONLCR,
 	.c_cflag = TTY_B115200 | TTY_CS8 | TTY_CREAD,
 	.c_lflag = TTY_ISIG | TTY_ICANON | TTY_ECHO | TTY_ECHOE,
-	.c_cc = { [VINTR] = CTRL('C'), [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = CTRL('U'),
-		  [VEOF] = CTRL('D'), [VTIME] = 0, [VMIN] = 1, [VSUSP] = CTRL('Z') },
+	.c_cc = { [VINTR] = CTRL('C'), [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = CTRL('U'), [VEOF] = CTRL('D'), [VTIME] = 0, [VMIN] = 1, [VSUSP] = CTRL('Z') },
 };
 
 struct tty_struct {
@@ -100,7 +100,7 @@ struct tty_struct {
 	struct wait_queue_head read_wait;       /* readers: a line is ready */
 	struct wait_queue_head flip_wait;       /* the tty thread: raw input */
 	int pgrp;                               /* foreground process group */
-	struct kernel_termios termios;          /* the modes (TCGETS/TCSETS) */
+	struct kernel_termios termios;		/* the modes (TCGETS/TCSETS) */
 	struct mutex read_lock;                 /* one reader moves c_tail at a time */
 	struct mutex write_lock;
 };
@@ -360,8 +360,9 @@ static ssize_t tty_read(struct file *f, struct iov_iter *to, loff_t *pos)
 			long t = msecs_to_jiffies(tty->termios.c_cc[VTIME] * 100);
 
 			if (!t || !wait_event_interruptible_timeout(tty->read_wait,
-					READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) ||
-					fs_signal_pending(), t))
+								    READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) ||
+									    fs_signal_pending(),
+								    t))
 				return 0;
 			continue;
 		}
@@ -456,7 +457,7 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case TCGETS:
 		return copy_to_user(p, &tty->termios, sizeof(tty->termios)) ? -EFAULT : 0;
 	case TCSETS:
-	case TCSETSW:                   /* output is never queued: no wait */
+	case TCSETSW: /* output is never queued: no wait */
 	case TCSETSF: {
 		struct kernel_termios t;
 

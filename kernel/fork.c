@@ -68,15 +68,15 @@ static void free_unborn(struct task_struct *p)
 }
 
 /* clone's flags (Linux's include/uapi/linux/sched.h) */
-#define CSIGNAL                 0x000000ff      /* the signal sent to the parent at exit */
-#define CLONE_VM                0x00000100
-#define CLONE_VFORK             0x00004000
-#define CLONE_SETTLS            0x00080000
-#define CLONE_PARENT_SETTID     0x00100000
-#define CLONE_CHILD_CLEARTID    0x00200000
-#define CLONE_CHILD_SETTID      0x01000000
-#define CLONE_KNOWN             (CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_SETTLS | \
-				 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID)
+#define CSIGNAL 0x000000ff /* the signal sent to the parent at exit */
+#define CLONE_VM 0x00000100
+#define CLONE_VFORK 0x00004000
+#define CLONE_SETTLS 0x00080000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID 0x01000000
+#define CLONE_KNOWN (CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_SETTLS | \
+		     CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID)
 
 static long copy_process(unsigned long clone_flags, unsigned long newsp,
 			 int __user *parent_tid, int __user *child_tid, unsigned long tls);
@@ -92,9 +92,9 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 	if (clone_flags & ~CLONE_KNOWN)
 		return -EINVAL;
 	if ((clone_flags & CSIGNAL) && (clone_flags & CSIGNAL) != SIGCHLD)
-		return -EINVAL;                 /* only SIGCHLD: wait4 reaps the rest too */
+		return -EINVAL; /* only SIGCHLD: wait4 reaps the rest too */
 	if ((clone_flags & CLONE_VM) && !(clone_flags & CLONE_VFORK))
-		return -EINVAL;                 /* a thread: no shared address spaces */
+		return -EINVAL; /* a thread: no shared address spaces */
 	if (newsp >= USER_SPACE_END || tls >= USER_SPACE_END)
 		return -EINVAL;
 	return copy_process(clone_flags, newsp, parent_tid, child_tid, tls);
@@ -159,7 +159,7 @@ static long copy_process(unsigned long clone_flags, unsigned long newsp,
 	*regs = *task_pt_regs(parent);
 	regs->rax = 0;                          /* the child's fork() returns 0 */
 	if (newsp)
-		regs->rsp = newsp;              /* clone's own stack for the child */
+		regs->rsp = newsp; /* clone's own stack for the child */
 
 	child->mm = dup_mm(parent->mm);
 	if (!child->mm)

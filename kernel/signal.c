@@ -309,9 +309,9 @@ struct stack_t {
 	u64 ss_size;
 };
 
-#define SS_ONSTACK      1
-#define SS_DISABLE      2
-#define MINSIGSTKSZ     2048
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define MINSIGSTKSZ 2048
 
 static bool on_sig_stack(unsigned long sp)
 {
@@ -323,15 +323,18 @@ long sys_sigaltstack(const struct stack_t __user *uss, struct stack_t __user *uo
 {
 	unsigned long sp = task_pt_regs(current)->rsp;
 	struct stack_t old = {
-		.ss_sp = current->sas_ss_sp, .ss_size = current->sas_ss_size,
-		.ss_flags = !current->sas_ss_size ? SS_DISABLE : on_sig_stack(sp) ? SS_ONSTACK : 0,
-	}, new;
+		.ss_sp = current->sas_ss_sp,
+		.ss_size = current->sas_ss_size,
+		.ss_flags = !current->sas_ss_size ? SS_DISABLE : on_sig_stack(sp) ? SS_ONSTACK
+										  : 0,
+	},
+		       new;
 
 	if (uss) {
 		if (copy_from_user(&new, uss, sizeof(new)))
 			return -EFAULT;
 		if (on_sig_stack(sp))
-			return -EPERM;          /* not while running on it */
+			return -EPERM; /* not while running on it */
 		if (new.ss_flags & ~SS_DISABLE)
 			return -EINVAL;
 		if (new.ss_flags & SS_DISABLE) {
@@ -414,13 +417,30 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 	frame.uc.uc_stack.ss_sp = current->sas_ss_sp;
 	frame.uc.uc_stack.ss_size = current->sas_ss_size;
 	frame.uc.uc_mcontext = (struct sigcontext){
-		.r8 = regs->r8, .r9 = regs->r9, .r10 = regs->r10, .r11 = regs->r11,
-		.r12 = regs->r12, .r13 = regs->r13, .r14 = regs->r14, .r15 = regs->r15,
-		.rdi = regs->rdi, .rsi = regs->rsi, .rbp = regs->rbp, .rbx = regs->rbx,
-		.rdx = regs->rdx, .rax = regs->rax, .rcx = regs->rcx, .rsp = regs->rsp,
-		.rip = regs->rip, .eflags = regs->rflags, .cs = regs->cs, .ss = regs->ss,
-		.trapno = regs->vector, .err = regs->error_code,
-		.oldmask = oldmask, .fpstate = fp_addr,
+		.r8 = regs->r8,
+		.r9 = regs->r9,
+		.r10 = regs->r10,
+		.r11 = regs->r11,
+		.r12 = regs->r12,
+		.r13 = regs->r13,
+		.r14 = regs->r14,
+		.r15 = regs->r15,
+		.rdi = regs->rdi,
+		.rsi = regs->rsi,
+		.rbp = regs->rbp,
+		.rbx = regs->rbx,
+		.rdx = regs->rdx,
+		.rax = regs->rax,
+		.rcx = regs->rcx,
+		.rsp = regs->rsp,
+		.rip = regs->rip,
+		.eflags = regs->rflags,
+		.cs = regs->cs,
+		.ss = regs->ss,
+		.trapno = regs->vector,
+		.err = regs->error_code,
+		.oldmask = oldmask,
+		.fpstate = fp_addr,
 	};
 	frame.info.si_signo = sig;
 	if (sig == current->fault_sig) {        /* si_code 0 otherwise: SI_USER */
@@ -458,7 +478,7 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 	regs->cs = GDT_USER_CS;
 	regs->ss = GDT_USER_DS;
 
-	current->restore_sigmask = false;       /* the frame has it: sigreturn restores */
+	current->restore_sigmask = false; /* the frame has it: sigreturn restores */
 	current->sig_blocked |= ka->sa_mask;
 	if (!(ka->sa_flags & SA_NODEFER))
 		current->sig_blocked |= sigmask(sig);

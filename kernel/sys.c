@@ -143,7 +143,8 @@ static long task_ids(pid_t pid, bool sid)
 		return sid ? current->sid : current->pgid;
 	flags = local_irq_save();
 	t = find_task_by_pid(pid);
-	ret = !t || !t->sighand || t->exit_state ? -ESRCH : sid ? t->sid : t->pgid;
+	ret = !t || !t->sighand || t->exit_state ? -ESRCH : sid ? t->sid
+								: t->pgid;
 	local_irq_restore(flags);
 	return ret;
 }
@@ -230,7 +231,7 @@ long sys_set_tid_address(int __user *tidptr)
 	return current->pid;
 }
 
-#define ROBUST_LIST_HEAD_SIZE   24      /* struct robust_list_head on x86-64 */
+#define ROBUST_LIST_HEAD_SIZE 24 /* struct robust_list_head on x86-64 */
 
 long sys_set_robust_list(void __user *head, size_t len)
 {
@@ -251,10 +252,10 @@ long sys_rseq(void)
  * descriptors (the size of the table).  Everything else is unlimited.
  * Limits cannot be changed: a new one is refused with -EPERM.
  */
-#define RLIMIT_STACK    3
-#define RLIMIT_NOFILE   7
-#define RLIM_NLIMITS    16
-#define RLIM_INFINITY   (~0ul)
+#define RLIMIT_STACK 3
+#define RLIMIT_NOFILE 7
+#define RLIM_NLIMITS 16
+#define RLIM_INFINITY (~0ul)
 
 struct rlimit64 {
 	u64 rlim_cur, rlim_max;
@@ -279,7 +280,7 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void __user *new_rlim
 	int err;
 
 	if (pid && pid != current->pid)
-		return -EPERM;                  /* only one's own, here */
+		return -EPERM; /* only one's own, here */
 	err = get_rlimit(resource, &r);
 	if (err)
 		return err;
@@ -299,8 +300,8 @@ long sys_setrlimit(unsigned int resource, const void __user *rlim)
 }
 
 /* prctl: the task's name (as ps and /proc/<pid>/comm show it) only */
-#define PR_SET_NAME     15
-#define PR_GET_NAME     16
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
 
 long sys_prctl(int option, unsigned long arg2)
 {
@@ -314,8 +315,7 @@ long sys_prctl(int option, unsigned long arg2)
 		strlcpy(current->comm, comm, sizeof(current->comm));
 		return 0;
 	case PR_GET_NAME:
-		return copy_to_user((void __user *)arg2, current->comm, sizeof(current->comm)) ?
-		       -EFAULT : 0;
+		return copy_to_user((void __user *)arg2, current->comm, sizeof(current->comm)) ? -EFAULT : 0;
 	default:
 		return -EINVAL;
 	}
@@ -339,9 +339,9 @@ u64 get_random_u64(void)
  * teach with, not for cryptography.  GRND_NONBLOCK and GRND_RANDOM change
  * nothing: the source never blocks.
  */
-#define GRND_NONBLOCK   0x1
-#define GRND_RANDOM     0x2
-#define GRND_INSECURE   0x4
+#define GRND_NONBLOCK 0x1
+#define GRND_RANDOM 0x2
+#define GRND_INSECURE 0x4
 
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 {
@@ -350,7 +350,7 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
 		return -EINVAL;
 	if (count > 256 * 1024)
-		count = 256 * 1024;             /* a short count, as Linux's 32 MiB cap */
+		count = 256 * 1024; /* a short count, as Linux's 32 MiB cap */
 	while (done < count) {
 		u64 r = get_random_u64();
 		size_t n = min_t(size_t, count - done, sizeof(r));
@@ -512,7 +512,9 @@ long sys_time(long __user *tloc)
 long sys_gettimeofday(void __user *tv, void __user *tz)
 {
 	u64 ns = realtime_offset_ns() + ktime_get_ns();
-	struct { long tv_sec, tv_usec; } t = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / 1000 };
+	struct {
+		long tv_sec, tv_usec;
+	} t = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / 1000 };
 	static const int zone[2];
 
 	if (tv && copy_to_user(tv, &t, sizeof(t)))
@@ -523,7 +525,7 @@ long sys_gettimeofday(void __user *tv, void __user *tz)
 }
 
 /* nanosleep on a named clock; TIMER_ABSTIME: until the clock shows *rqtp */
-#define TIMER_ABSTIME   1
+#define TIMER_ABSTIME 1
 
 long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __user *rqtp,
 			 struct timespec __user *rmtp)
@@ -539,7 +541,7 @@ long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __use
 		return -EFAULT;
 	if (deadline_after(&ts, 0, &abs))
 		return -EINVAL;
-	return sleep_until(abs > offset ? abs - offset : 0, &left);   /* no remainder */
+	return sleep_until(abs > offset ? abs - offset : 0, &left); /* no remainder */
 }
 
 long sys_uname(struct new_utsname __user *name)
@@ -618,7 +620,7 @@ int start_user_init(void)
 	int err = -ENOENT;
 
 	current->pgid = current->sid = current->pid;
-	current->umask = 0022;                  /* as Linux's init_fs */
+	current->umask = 0022; /* as Linux's init_fs */
 	err = init_task_files(current);
 	if (err) {
 		pr_err("cannot set up the console for init: error %d\n", err);

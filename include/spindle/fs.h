@@ -101,14 +101,14 @@ struct file_operations {
 };
 
 /* poll's event bits (Linux's include/uapi/asm-generic/poll.h) */
-#define POLLIN          0x0001
-#define POLLPRI         0x0002
-#define POLLOUT         0x0004
-#define POLLERR         0x0008
-#define POLLHUP         0x0010
-#define POLLNVAL        0x0020
-#define POLLRDNORM      0x0040
-#define POLLWRNORM      0x0100
+#define POLLIN 0x0001
+#define POLLPRI 0x0002
+#define POLLOUT 0x0004
+#define POLLERR 0x0008
+#define POLLHUP 0x0010
+#define POLLNVAL 0x0020
+#define POLLRDNORM 0x0040
+#define POLLWRNORM 0x0100
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 /* Wake every task in poll/select to look at its files again. */
 void poll_notify(void);

@@ -30,8 +30,8 @@ struct pt_regs;
 #define WIFSIGNALED(s)          (((s) & 0x7f) != 0 && ((s) & 0x7f) != 0x7f)
 #define WTERMSIG(s)             ((s) & 0x7f)
 #define WNOHANG                 1
-#define WUNTRACED               2       /* report stopped children too */
-#define WCONTINUED              8       /* report continued children too */
+#define WUNTRACED 2  /* report stopped children too */
+#define WCONTINUED 8 /* report continued children too */
 
 /*
  * Exec the program at path in the current task, with kernel-space argv

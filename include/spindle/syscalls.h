@@ -36,7 +36,7 @@ struct sigaction;
 
 /* Linux's x86-64 numbers: the list user space shares */
 #include <uapi/asm/unistd_64.h>
-#define NR_syscalls             451     /* Linux 6.1's highest number + 1 */
+#define NR_syscalls 451 /* Linux 6.1's highest number + 1 */
 
 /* --- files (fs/) ---------------------------------------------------- */
 long sys_read(unsigned int fd, char __user *buf, size_t count);
@@ -177,8 +177,8 @@ long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __use
 u64 get_random_u64(void);
 
 /* arch_prctl(2) */
-#define ARCH_SET_FS             0x1002
-#define ARCH_GET_FS             0x1003
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
 
 /* The x86-64 user ABI structures the process calls use. */
 struct timespec {
@@ -197,10 +197,10 @@ struct new_utsname {
 
 #define CLOCK_REALTIME          0
 #define CLOCK_MONOTONIC         1
-#define CLOCK_MONOTONIC_RAW     4
-#define CLOCK_REALTIME_COARSE   5
-#define CLOCK_MONOTONIC_COARSE  6
-#define CLOCK_BOOTTIME          7
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
 
 /* reboot(2) */
 #define LINUX_REBOOT_MAGIC1     0xfee1dead

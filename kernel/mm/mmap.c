@@ -473,7 +473,7 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 	if (len > STACK_TOP || start > STACK_TOP - len)
 		return -ENOMEM;
 	end = start + len;
-	for (addr = start; addr < end; addr = vma->vm_end) {   /* all mapped? */
+	for (addr = start; addr < end; addr = vma->vm_end) { /* all mapped? */
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start > addr)
 			return -ENOMEM;
@@ -481,7 +481,7 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 	if (prot & PROT_READ)
 		vm_flags |= VM_READ;
 	if (prot & PROT_WRITE)
-		vm_flags |= VM_WRITE | VM_READ;         /* x86 cannot write-only */
+		vm_flags |= VM_WRITE | VM_READ; /* x86 cannot write-only */
 	if (prot & PROT_EXEC)
 		vm_flags |= VM_EXEC | VM_READ;
 	for (addr = start; addr < end; addr = vma->vm_end) {

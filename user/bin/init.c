@@ -26,7 +26,7 @@
 #include <sys/reboot.h>
 
 #define INIT_SCRIPT "/etc/init.sh"
-#define BUSYBOX     "/bin/busybox"      /* the interactive shell, if there (docs/user.md) */
+#define BUSYBOX "/bin/busybox" /* the interactive shell, if there (docs/user.md) */
 
 static const struct {
 	const char *fstype, *target, *options;
@@ -52,7 +52,7 @@ static pid_t start_shell(int script)
 {
 	char *script_argv[] = { "/bin/sh", INIT_SCRIPT, NULL };
 	char *shell_argv[] = { "/bin/sh", NULL };
-	char *ash_argv[] = { "-ash", NULL };     /* a login shell: reads /etc/profile */
+	char *ash_argv[] = { "-ash", NULL }; /* a login shell: reads /etc/profile */
 	char *envp[] = { "PATH=/bin:/tests", "HOME=/", "TERM=vt100", NULL };
 	struct stat st;
 	pid_t pid = fork();

@@ -370,8 +370,8 @@ static void t_blk_end(void)
 
 #include <asm/unistd_64.h>
 
-#define ARCH_SET_FS     0x1002
-#define ARCH_GET_FS     0x1003
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
 
 /* The FS base (glibc's thread pointer): set, read back, inherited by a
  * fork's child, and by clone's, which also gets its tid written. */
@@ -397,7 +397,7 @@ static void t_tls_clone(void)
 	CHECK(pid > 0);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	CHECK(tid == 0);                /* the parent's copy was not written */
+	CHECK(tid == 0); /* the parent's copy was not written */
 	CHECK(syscall(__NR_arch_prctl, ARCH_SET_FS, old) == 0);
 	CHECK(syscall(__NR_set_tid_address, &tid) == getpid());
 }
@@ -414,7 +414,7 @@ static void t_startup_calls(void)
 	CHECK(syscall(__NR_getrandom, rnd, sizeof(rnd), 0) == (long)sizeof(rnd));
 	for (unsigned i = 0; i < sizeof(rnd); i++)
 		any |= rnd[i];
-	CHECK(any);                     /* 64 zero bytes: not random */
+	CHECK(any); /* 64 zero bytes: not random */
 	CHECK_ERR(syscall(__NR_getrandom, rnd, 8, 0x100), EINVAL);
 	old = syscall(__NR_umask, 027);
 	CHECK(syscall(__NR_umask, old) == 027);
@@ -450,12 +450,15 @@ static void t_fds_at(void)
 /* poll on a pipe: nothing, then data, then the writer gone */
 static void t_poll_pipe(void)
 {
-	struct { int fd; short events, revents; } pfd;
+	struct {
+		int fd;
+		short events, revents;
+	} pfd;
 	int p[2];
 
 	CHECK(pipe(p) == 0);
 	pfd.fd = p[0];
-	pfd.events = 1;                 /* POLLIN */
+	pfd.events = 1; /* POLLIN */
 	CHECK(syscall(__NR_poll, &pfd, 1, 0) == 0);
 	CHECK(write(p[1], "x", 1) == 1);
 	CHECK(syscall(__NR_poll, &pfd, 1, -1) == 1 && (pfd.revents & 1));
@@ -466,7 +469,11 @@ static void t_poll_pipe(void)
 }
 
 static volatile int usr1_seen;
-static void on_usr1(int sig) { (void)sig; usr1_seen = 1; }
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen = 1;
+}
 
 /* rt_sigsuspend: a blocked, pending signal ends it once the temporary
  * mask lets it in; afterwards the old mask (blocking it) is back */

@@ -98,7 +98,9 @@ long sys_arch_prctl(int option, unsigned long addr)
 		return 0;
 	case ARCH_GET_FS:
 		return copy_to_user((void __user *)addr, &current->fsbase,
-				    sizeof(current->fsbase)) ? -EFAULT : 0;
+				    sizeof(current->fsbase))
+			       ? -EFAULT
+			       : 0;
 	default:
 		return -EINVAL;
 	}

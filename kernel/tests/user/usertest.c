@@ -859,8 +859,19 @@ static int fuzz_denied(long nr)
 	case 0: case 1: case 2: case 11: case 15: case 17: case 18: case 35:
 	case 57: case 58: case 60: case 62: case 80: case 83: case 84: case 87:
 	case 165: case 166: case 169: case 231: case 257:
-	case 7: case 19: case 20: case 23: case 40: case 56: case 130: case 200:
-	case 230: case 234: case 270: case 271: case 10:
+	case 7:
+	case 19:
+	case 20:
+	case 23:
+	case 40:
+	case 56:
+	case 130:
+	case 200:
+	case 230:
+	case 234:
+	case 270:
+	case 271:
+	case 10:
 		return 1;
 	default:
 		return 0;
