@@ -154,9 +154,7 @@ static long set_wait_sigmask(const sigset_t __user *sigmask, size_t sigsetsize)
 		return -EINVAL;
 	if (copy_from_user(&mask, sigmask, sizeof(mask)))
 		return -EFAULT;
-	current->saved_sigmask = current->sig_blocked;
-	current->restore_sigmask = true;
-	current->sig_blocked = mask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
+	set_restore_sigmask(mask);
 	return 0;
 }
 

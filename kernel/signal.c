@@ -271,6 +271,13 @@ long sys_rt_sigprocmask(int how, sigset_t __user *set, sigset_t __user *oset,
 	return 0;
 }
 
+void set_restore_sigmask(sigset_t mask)
+{
+	current->saved_sigmask = current->sig_blocked;
+	current->restore_sigmask = true;
+	current->sig_blocked = mask & ~UNBLOCKABLE;
+}
+
 /*
  * rt_sigsuspend: wait for a signal with the given mask in place -- the way
  * a shell sleeps until SIGCHLD without the race of unblocking it first
@@ -285,9 +292,7 @@ long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize)
 		return -EINVAL;
 	if (copy_from_user(&newset, unewset, sizeof(newset)))
 		return -EFAULT;
-	current->saved_sigmask = current->sig_blocked;
-	current->restore_sigmask = true;
-	current->sig_blocked = newset & ~UNBLOCKABLE;
+	set_restore_sigmask(newset);
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (signal_pending(current))

@@ -49,6 +49,9 @@ struct task_struct;
 int kill_pgrp(int pgrp, int sig);
 /* Send sig to one task (exit's SIGCHLD to the parent); does not sleep. */
 void send_sig(int sig, struct task_struct *t);
+/* A temporary signal mask for a wait (rt_sigsuspend, ppoll, pselect6): the
+ * caller's comes back once the signal that ends the wait has been handled. */
+void set_restore_sigmask(sigset_t mask);
 /* Does t have a signal to act on (pending and not blocked)? */
 bool signal_pending(struct task_struct *t);
 /* Will t die of a signal already sent (SIGKILL, or one whose action is the

@@ -316,6 +316,21 @@ fail:
 
 /* --- munmap, mmap, brk ------------------------------------------------ */
 
+/* Split vma in two at addr (inside it); the new upper part follows it. */
+static int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct *upper = kzalloc(sizeof(*upper), GFP_KERNEL);
+
+	if (!upper)
+		return -ENOMEM;
+	*upper = *vma;
+	upper->vm_start = addr;
+	vma->vm_end = addr;
+	list_add(&upper->vm_list, &vma->vm_list);
+	mm->map_count++;
+	return 0;
+}
+
 /* Cut [start, end) out of the VMA list: a VMA may shrink, split in two,
  * or go; then free the pages of the range. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
@@ -334,15 +349,9 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 			continue;
 		if (vma->vm_start < start && vma->vm_end > end) {
 			/* the hole is inside: split, keep both ends */
-			struct vm_area_struct *upper = kzalloc(sizeof(*upper), GFP_KERNEL);
-
-			if (!upper)
+			if (split_vma(mm, vma, end))
 				return -ENOMEM;
-			*upper = *vma;
-			upper->vm_start = end;
 			vma->vm_end = start;
-			list_add(&upper->vm_list, &vma->vm_list);
-			mm->map_count++;
 		} else if (vma->vm_start < start) {
 			vma->vm_end = start;            /* keep the lower part */
 		} else if (vma->vm_end > end) {
@@ -375,6 +384,20 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 	return top >= USER_TEXT_START + len ? top - len : 0;
 }
 
+/* mmap's and mprotect's PROT_* as a VMA's rights */
+static unsigned long prot_to_vm_flags(unsigned long prot)
+{
+	unsigned long vm_flags = 0;
+
+	if (prot & PROT_READ)
+		vm_flags |= VM_READ;
+	if (prot & PROT_WRITE)
+		vm_flags |= VM_WRITE | VM_READ; /* x86 cannot write-only */
+	if (prot & PROT_EXEC)
+		vm_flags |= VM_EXEC | VM_READ;
+	return vm_flags;
+}
+
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, unsigned long fd, unsigned long off)
 {
@@ -398,12 +421,7 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 		return -ENODEV;
 	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -EINVAL;
-	if (prot & PROT_READ)
-		vm_flags |= VM_READ;
-	if (prot & PROT_WRITE)
-		vm_flags |= VM_WRITE | VM_READ;         /* x86 cannot write-only */
-	if (prot & PROT_EXEC)
-		vm_flags |= VM_EXEC | VM_READ;
+	vm_flags = prot_to_vm_flags(prot);
 	if (flags & MAP_FIXED) {
 		if ((addr & ~PAGE_MASK) || addr < PAGE_SIZE ||
 		    addr >= STACK_TOP || len > STACK_TOP - addr)
@@ -431,21 +449,6 @@ long sys_munmap(unsigned long addr, size_t len)
 	if (!current->mm)
 		return -EINVAL;
 	return do_munmap(current->mm, addr, len);
-}
-
-/* Split vma in two at addr (inside it); the new upper part follows it. */
-static int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
-{
-	struct vm_area_struct *upper = kzalloc(sizeof(*upper), GFP_KERNEL);
-
-	if (!upper)
-		return -ENOMEM;
-	*upper = *vma;
-	upper->vm_start = addr;
-	vma->vm_end = addr;
-	list_add(&upper->vm_list, &vma->vm_list);
-	mm->map_count++;
-	return 0;
 }
 
 static void protect_user_pte(pte_t *pte, unsigned long va, void *arg)
@@ -478,12 +481,7 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 		if (!vma || vma->vm_start > addr)
 			return -ENOMEM;
 	}
-	if (prot & PROT_READ)
-		vm_flags |= VM_READ;
-	if (prot & PROT_WRITE)
-		vm_flags |= VM_WRITE | VM_READ; /* x86 cannot write-only */
-	if (prot & PROT_EXEC)
-		vm_flags |= VM_EXEC | VM_READ;
+	vm_flags = prot_to_vm_flags(prot);
 	for (addr = start; addr < end; addr = vma->vm_end) {
 		vma = find_vma(mm, addr);
 		if (vma->vm_start < addr && split_vma(mm, vma, addr))
