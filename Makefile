@@ -59,7 +59,7 @@ CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
            -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector \
            -fno-omit-frame-pointer -fno-optimize-sibling-calls \
            -fno-asynchronous-unwind-tables -fcf-protection=none \
-           -Iinclude -I$(A)/include -MMD -MP
+           -Iinclude -I$(A)/include -I$(BUILD)/include -MMD -MP
 ASFLAGS := -g -Iinclude -I$(A)/include -MMD -MP
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments
 
@@ -206,7 +206,7 @@ KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
 .PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux check-tools fault-matrix powercut
-.PHONY: compile_commands.json format-check lint
+.PHONY: compile_commands.json format-check lint check-syscall-table
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -222,6 +222,17 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(quiet) AS $<
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+
+# The names of Linux's system calls, by number, from the one list of
+# numbers (include/uapi/asm/unistd_64.h): the kernel names a call it does
+# not implement (kernel/arch/x86/syscall.c).
+SYSCALL_NAMES := $(BUILD)/include/generated/syscall_names.h
+$(SYSCALL_NAMES): include/uapi/asm/unistd_64.h
+	@mkdir -p $(dir $@)
+	$(quiet) GEN $@
+	$(Q)sed -n 's/^#define __NR_\([a-z0-9_]*\) *\([0-9]*\)$$/\t[\2] = "\1",/p' $< > $@.tmp
+	$(Q)mv $@.tmp $@
+$(BUILD)/$(A)/syscall.o: $(SYSCALL_NAMES)
 
 # The kernel is linked twice: the first link's symbols become the .ksyms
 # table (for symbolised backtraces) of the second.  .ksyms is the last
@@ -355,11 +366,15 @@ test: deps
 test-gdb: deps $(ISO)
 	$(PYTHON) tests/gdb/run.py $(T)
 
-check: deps check-user check-tools
+check: deps check-user check-tools check-syscall-table
 
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+
+# docs/processes.md's table of system calls is the kernel's table.
+check-syscall-table:
+	$(Q)$(PYTHON) tools/syscall-table.py --check docs/processes.md
 
 # The host unit tests again under ASan and UBSan (tests/unit/unit.mk).
 check-asan: deps
@@ -439,7 +454,7 @@ format-check: deps
 # GCC's -fanalyzer and cppcheck over the kernel's C sources, built as the
 # kernel is (tools/lint/lint.py; its suppression lists say why for each).
 LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(K)/tests/user/embed.o,$(OBJS)))
-lint: deps
+lint: deps $(SYSCALL_NAMES)
 	@LINT_CFLAGS='$(CFLAGS)' $(PYTHON) tools/lint/lint.py -j 2 $(wildcard $(LINT_SRCS))
 
 # --- dependencies ---------------------------------------------------------
@@ -447,7 +462,7 @@ lint: deps
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
-	blktrace util-linux
+	blktrace util-linux busybox-static
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

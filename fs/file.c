@@ -181,6 +181,91 @@ long ksys_dup2(unsigned int oldfd, unsigned int newfd)
 long sys_dup(unsigned int fildes) { return ksys_dup(fildes); }
 long sys_dup2(unsigned int oldfd, unsigned int newfd) { return ksys_dup2(oldfd, newfd); }
 
+/* dup3: dup2 with O_CLOEXEC for the new descriptor, and no same-fd no-op */
+long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
+{
+	long ret;
+
+	if ((flags & ~O_CLOEXEC) || oldfd == newfd)
+		return -EINVAL;
+	ret = ksys_dup2(oldfd, newfd);
+	if (ret >= 0 && (flags & O_CLOEXEC)) {
+		spin_lock(&current->files->file_lock);
+		current->files->close_on_exec |= 1ull << newfd;
+		spin_unlock(&current->files->file_lock);
+	}
+	return ret;
+}
+
+/* fcntl's commands (Linux's include/uapi/asm-generic/fcntl.h) */
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC 1
+#define SETFL_MASK (O_APPEND | O_NONBLOCK) /* what F_SETFL may change */
+
+/* the lowest free descriptor >= start, for f (which gains a reference) */
+static long dupfd_from(struct file *f, unsigned long start, unsigned int flags)
+{
+	struct files_struct *files = current->files;
+	int fd;
+
+	if (start >= NR_OPEN_DEFAULT)
+		return -EINVAL;
+	spin_lock(&files->file_lock);
+	fd = __alloc_fd(files, start, flags);
+	spin_unlock(&files->file_lock);
+	if (fd >= 0)
+		fd_install(fd, get_file(f));
+	return fd;
+}
+
+/*
+ * fcntl: the descriptor's flag (close-on-exec), the file's status flags,
+ * and duplicating onto the lowest free number from arg up (how a shell
+ * saves a descriptor above the ones a script uses, e.g. 10).  Locks and
+ * the rest: -EINVAL, as Linux for a command it does not know.
+ */
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
+{
+	struct files_struct *files = current->files;
+	struct file *f = fget(fd);
+	long ret = 0;
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		ret = dupfd_from(f, arg, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
+		break;
+	case F_GETFD:
+		ret = (files->close_on_exec >> fd) & 1 ? FD_CLOEXEC : 0;
+		break;
+	case F_SETFD:
+		spin_lock(&files->file_lock);
+		if (arg & FD_CLOEXEC)
+			files->close_on_exec |= 1ull << fd;
+		else
+			files->close_on_exec &= ~(1ull << fd);
+		spin_unlock(&files->file_lock);
+		break;
+	case F_GETFL:
+		ret = f->f_flags;
+		break;
+	case F_SETFL:
+		f->f_flags = (f->f_flags & ~SETFL_MASK) | (arg & SETFL_MASK);
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	fput(f);
+	return ret;
+}
+
 /* --- whole tables: fork, exit, exec --------------------------------------- */
 
 struct files_struct *dup_fd(struct files_struct *old)

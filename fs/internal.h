@@ -21,7 +21,21 @@ int kill_pgrp(int pgrp, int sig);
 #ifndef SIGINT
 #define SIGINT 2
 #endif
+#ifndef SIGQUIT
+#define SIGQUIT 3
 #endif
+#ifndef SIGTSTP
+#define SIGTSTP 20
+#endif
+#endif
+
+#include <spindle/sched.h>
+
+/* The bits umask(2) takes off a new file's or directory's mode. */
+static inline unsigned int current_umask(void)
+{
+	return current ? current->umask : 0;
+}
 
 /* dcache.c: dentries and their counts are under this spinlock */
 extern spinlock_t dcache_lock;

@@ -380,8 +380,8 @@ int do_mkdirat(int dfd, const char *name, umode_t mode)
 		goto out;
 	}
 	dir = parent.dentry->d_inode;
-	err = dir->i_op && dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 07777) | S_IFDIR)
-					      : -EPERM;
+	err = dir->i_op && dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 07777 & ~current_umask()) | S_IFDIR)
+					    : -EPERM;
 	dput(d);
 	path_put(&parent);
 out:
@@ -525,6 +525,30 @@ int do_chdir(const char *name)
 	fs->pwd = p;
 	mutex_unlock(&vfs_lock);
 	return 0;
+}
+
+/* fchdir: the cwd becomes the directory an open descriptor names */
+long sys_fchdir(unsigned int fd)
+{
+	struct fs_struct *fs = current->fs;
+	struct file *f = fget(fd);
+	long err = 0;
+
+	if (!f)
+		return -EBADF;
+	if (!fs)
+		err = -EINVAL;
+	else if (!S_ISDIR(f->f_inode->i_mode))
+		err = -ENOTDIR;
+	if (!err) {
+		mutex_lock(&vfs_lock);
+		path_put(&fs->pwd);
+		fs->pwd = f->f_path;
+		path_get(&fs->pwd);
+		mutex_unlock(&vfs_lock);
+	}
+	fput(f);
+	return err;
 }
 
 /* --- the system calls: copy the name in, then the work above ------------- */
@@ -687,7 +711,7 @@ long sys_lstat(const char __user *filename, struct stat __user *statbuf)
 /*
  * readlink(2), readlinkat(2): the target, not NUL-terminated, cut to
  * bufsiz (Linux's answers: EINVAL for bufsiz <= 0 or a name that is not
- * a link).  Not in the system-call table yet.
+ * a link).
  */
 long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
 {
@@ -704,6 +728,221 @@ long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int 
 		n = -EFAULT;
 	kfree(k);
 	return n;
+}
+
+/* --- the *at() calls of the C library: a path relative to a directory fd -- */
+
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EACCESS 0x200
+#define AT_EMPTY_PATH 0x1000
+#define AT_STATX_SYNC_TYPE 0x6000 /* statx: how fresh; always fresh here */
+
+static int path_getattr(int dfd, const char *name, unsigned int lookup_flags, struct stat *st)
+{
+	struct path p;
+	int err = kern_path_at(dfd, name, lookup_flags, &p);
+
+	if (err)
+		return err;
+	err = vfs_getattr(p.dentry->d_inode, st);
+	path_put(&p);
+	return err;
+}
+
+/* Is the user's path the empty string?  (AT_EMPTY_PATH: then dfd itself
+ * is the file -- how glibc's fstat() is made: newfstatat(fd, "", ...).) */
+static int empty_path(const char __user *filename)
+{
+	char c;
+
+	if (copy_from_user(&c, filename, 1))
+		return -EFAULT;
+	return c == '\0';
+}
+
+/* the attributes of dfd/filename, or of dfd itself for an empty path */
+static long getattr_at(int dfd, const char __user *filename, int flags, struct stat *st)
+{
+	int empty;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	empty = (flags & AT_EMPTY_PATH) ? empty_path(filename) : 0;
+	if (empty < 0)
+		return empty;
+	if (empty && dfd == AT_FDCWD)
+		return path_getattr(AT_FDCWD, ".", 0, st);
+	if (empty)
+		return ksys_fstat(dfd, st);
+	return WITH_NAME(filename, path_getattr(dfd, __name,
+						(flags & AT_SYMLINK_NOFOLLOW) ? LOOKUP_NOFOLLOW : 0, st));
+}
+
+long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag)
+{
+	struct stat st;
+	long err = getattr_at(dfd, filename, flag, &st);
+
+	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
+		err = -EFAULT;
+	return err;
+}
+
+/* statx(2)'s answer (Linux's include/uapi/linux/stat.h): 256 bytes */
+struct statx_timestamp {
+	s64 tv_sec;
+	u32 tv_nsec;
+	s32 __reserved;
+};
+
+struct statx {
+	u32 stx_mask, stx_blksize;
+	u64 stx_attributes;
+	u32 stx_nlink, stx_uid, stx_gid;
+	u16 stx_mode, __spare0;
+	u64 stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+	u32 stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	u64 __spare2[14];
+};
+BUILD_BUG_ON(sizeof(struct statx) != 256);
+
+#define STATX_BASIC_STATS 0x7ffu /* type, mode, nlink, uid, gid, times, ino, size, blocks */
+
+long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigned int mask,
+	       struct statx __user *buffer)
+{
+	struct statx sx;
+	struct stat st;
+	long err = getattr_at(dfd, filename, flags, &st);
+
+	(void)mask; /* everything basic is always there */
+	if (err)
+		return err;
+	memset(&sx, 0, sizeof(sx));
+	sx.stx_mask = STATX_BASIC_STATS;
+	sx.stx_blksize = st.st_blksize;
+	sx.stx_nlink = st.st_nlink;
+	sx.stx_mode = st.st_mode;
+	sx.stx_ino = st.st_ino;
+	sx.stx_size = st.st_size;
+	sx.stx_blocks = st.st_blocks;
+	sx.stx_atime.tv_sec = st.st_atime;
+	sx.stx_atime.tv_nsec = st.st_atime_nsec;
+	sx.stx_mtime.tv_sec = st.st_mtime;
+	sx.stx_mtime.tv_nsec = st.st_mtime_nsec;
+	sx.stx_ctime.tv_sec = st.st_ctime;
+	sx.stx_ctime.tv_nsec = st.st_ctime_nsec;
+	/* undo stat's new_encode_dev(): statx has the two numbers apart */
+	sx.stx_rdev_major = (st.st_rdev >> 8) & 0xfff;
+	sx.stx_rdev_minor = (st.st_rdev & 0xff) | ((st.st_rdev >> 12) & ~0xffu);
+	sx.stx_dev_major = (st.st_dev >> 8) & 0xfff;
+	sx.stx_dev_minor = (st.st_dev & 0xff) | ((st.st_dev >> 12) & ~0xffu);
+	return copy_to_user(buffer, &sx, sizeof(sx)) ? -EFAULT : 0;
+}
+
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
+}
+
+/*
+ * access(2): may the caller read/write/execute the file?  The caller is
+ * always root, who may read and write anything; execute needs an x bit
+ * somewhere in the mode (or a directory), as Linux's generic_permission
+ * for root.
+ */
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+
+static int may_access(int dfd, const char *name, int mode)
+{
+	struct stat st;
+	int err = path_getattr(dfd, name, 0, &st);
+
+	if (err)
+		return err;
+	if ((mode & X_OK) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111))
+		return -EACCES;
+	return 0;
+}
+
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
+{
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	return WITH_NAME(filename, may_access(dfd, __name, mode));
+}
+
+long sys_faccessat(int dfd, const char __user *filename, int mode)
+{
+	return sys_faccessat2(dfd, filename, mode, 0);
+}
+
+long sys_access(const char __user *filename, int mode)
+{
+	return sys_faccessat2(AT_FDCWD, filename, mode, 0);
+}
+
+/*
+ * utimensat: set a file's modification time (touch).  Spindle keeps one
+ * time per inode, the mtime, which stat reports for all three: the second
+ * of the two times (mtime) is the one set; UTIME_NOW is now, UTIME_OMIT
+ * leaves it.  A NULL path is the descriptor itself (futimens).
+ */
+#define UTIME_NOW ((1l << 30) - 1l)
+#define UTIME_OMIT ((1l << 30) - 2l)
+
+static int set_mtime(struct inode *inode, const struct timespec *t)
+{
+	if (t[1].tv_nsec == UTIME_OMIT)
+		return 0;
+	if (sb_rdonly(inode->i_sb))     /* ext2, mounted read-only */
+		return -EROFS;
+	if (t[1].tv_nsec == UTIME_NOW)
+		inode->i_mtime_ns = fs_now_ns();
+	else if (t[1].tv_sec < 0 || t[1].tv_nsec < 0 || t[1].tv_nsec >= 1000000000)
+		return -EINVAL;
+	else
+		inode->i_mtime_ns = (u64)t[1].tv_sec * 1000000000ull + t[1].tv_nsec;
+	return 0;
+}
+
+static int path_set_mtime(int dfd, const char *name, const struct timespec *t)
+{
+	struct path p;
+	int err = kern_path_at(dfd, name, 0, &p);
+
+	if (err)
+		return err;
+	err = set_mtime(p.dentry->d_inode, t);
+	path_put(&p);
+	return err;
+}
+
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec __user *utimes,
+		   int flags)
+{
+	struct timespec t[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (utimes && copy_from_user(t, utimes, sizeof(t)))
+		return -EFAULT;
+	if (!filename) {
+		struct file *f = fget(dfd);
+		int err;
+
+		if (!f)
+			return -EBADF;
+		err = set_mtime(f->f_inode, t);
+		fput(f);
+		return err;
+	}
+	return WITH_NAME(filename, path_set_mtime(dfd, __name, t));
 }
 
 /*

@@ -74,7 +74,7 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 		else if (sb_rdonly(dir->i_sb))
 			err = -EROFS;
 		else if (dir->i_op && dir->i_op->create)
-			err = dir->i_op->create(dir, d, (mode & 07777) | S_IFREG);
+			err = dir->i_op->create(dir, d, (mode & 07777 & ~current_umask()) | S_IFREG);
 		else
 			err = -EACCES;
 		if (err) {

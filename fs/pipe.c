@@ -45,6 +45,13 @@ struct pipe_inode_info {
 	unsigned int files;                     /* open files: the last frees it */
 };
 
+/* Wake the pipe's sleepers, and the pollers, which may be waiting for it too. */
+static void pipe_wake(struct pipe_inode_info *pipe)
+{
+	wake_up(&pipe->wait);
+	poll_notify();
+}
+
 static struct pipe_inode_info *alloc_pipe_info(void)
 {
 	struct pipe_inode_info *pipe = kzalloc(sizeof(*pipe), GFP_KERNEL);
@@ -125,7 +132,7 @@ static ssize_t pipe_read(struct file *f, struct iov_iter *to, loff_t *pos)
 out:
 	mutex_unlock(&pipe->mutex);
 	if (done > 0)
-		wake_up(&pipe->wait);           /* room for the writers */
+		pipe_wake(pipe); /* room for the writers */
 	return done;
 }
 
@@ -163,7 +170,7 @@ static ssize_t pipe_write(struct file *f, struct iov_iter *from, loff_t *pos)
 					goto out;
 				}
 			}
-			wake_up(&pipe->wait);   /* data for the readers */
+			pipe_wake(pipe); /* data for the readers */
 		}
 		if (!iov_iter_count(from))
 			break;
@@ -186,7 +193,7 @@ static ssize_t pipe_write(struct file *f, struct iov_iter *from, loff_t *pos)
 	}
 out:
 	if (done > 0)
-		wake_up(&pipe->wait);   /* even a short write brought data */
+		pipe_wake(pipe); /* even a short write brought data */
 	mutex_unlock(&pipe->mutex);
 	return done;
 }
@@ -208,7 +215,7 @@ static int pipe_release(struct inode *inode, struct file *f)
 	else
 		/* EOF for readers, EPIPE for writers; still under i_mutex, so
 		 * the other end's release cannot free the pipe under us */
-		wake_up(&pipe->wait);
+		pipe_wake(pipe);
 	mutex_unlock(&pipe->mutex);
 	mutex_unlock(&inode->i_mutex);
 	if (last)
@@ -216,7 +223,32 @@ static int pipe_release(struct inode *inode, struct file *f)
 	return 0;
 }
 
+/* readable: data, or no writer left (a read returns EOF: POLLHUP too);
+ * writable: room, or no reader left (a write fails with EPIPE at once) */
+static unsigned int pipe_poll(struct file *f)
+{
+	struct pipe_inode_info *pipe = f->f_inode->i_pipe;
+	unsigned int mask = 0;
+
+	mutex_lock(&pipe->mutex);
+	if (f->f_mode & FMODE_READ) {
+		if (pipe->head != pipe->tail)
+			mask |= POLLIN | POLLRDNORM;
+		if (!pipe->writers)
+			mask |= POLLHUP;
+	}
+	if (f->f_mode & FMODE_WRITE) {
+		if (pipe->head - pipe->tail < PIPE_SIZE)
+			mask |= POLLOUT | POLLWRNORM;
+		if (!pipe->readers)
+			mask |= POLLERR;
+	}
+	mutex_unlock(&pipe->mutex);
+	return mask;
+}
+
 static const struct file_operations pipefifo_fops = {
+	.poll = pipe_poll,
 	.llseek = no_llseek,
 	.read_iter = pipe_read,
 	.write_iter = pipe_write,
@@ -246,7 +278,7 @@ int fifo_open(struct inode *inode, struct file *f)
 		pipe->writers++;
 	mutex_unlock(&pipe->mutex);
 	mutex_unlock(&inode->i_mutex);
-	wake_up(&pipe->wait);
+	pipe_wake(pipe);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
  */
 #include <spindle/fs.h>
 #include <spindle/uaccess.h>
+#include <spindle/mm.h>
 #include "internal.h"
 
 #define MAX_RW_COUNT    0x7ffff000ul    /* Linux's cap on one read or write */
@@ -269,4 +270,95 @@ long ksys_lseek(unsigned int fd, off_t offset, unsigned int whence)
 long sys_lseek(unsigned int fd, off_t offset, unsigned int whence)
 {
 	return ksys_lseek(fd, offset, whence);
+}
+
+/*
+ * readv/writev: one buffer after the other, stopping at the first short
+ * transfer (Linux does the vector in one pass; the bytes are the same).
+ */
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+
+#define UIO_MAXIOV 1024
+
+static long do_rw_vec(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		      bool write)
+{
+	long done = 0;
+
+	if (vlen > UIO_MAXIOV)
+		return -EINVAL;
+	for (unsigned long i = 0; i < vlen; i++) {
+		struct iovec v;
+		long n;
+
+		if (copy_from_user(&v, &vec[i], sizeof(v)))
+			return done ? done : -EFAULT;
+		if (!v.iov_len)
+			continue;
+		n = write ? sys_write(fd, v.iov_base, v.iov_len) : sys_read(fd, v.iov_base, v.iov_len);
+		if (n < 0)
+			return done ? done : n;
+		done += n;
+		if ((size_t)n < v.iov_len)
+			break;
+	}
+	return done;
+}
+
+long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
+{
+	return do_rw_vec(fd, vec, vlen, false);
+}
+
+long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
+{
+	return do_rw_vec(fd, vec, vlen, true);
+}
+
+/*
+ * sendfile: copy count bytes from in_fd to out_fd inside the kernel
+ * (cat uses it), a page at a time through a kernel buffer.  With offset,
+ * in_fd is read from *offset, which is updated, and its position kept.
+ */
+#define SENDFILE_CHUNK 4096u
+
+long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count)
+{
+	char *buf = kmalloc(SENDFILE_CHUNK, GFP_KERNEL);
+	loff_t pos = 0;
+	long done = 0, err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	if (offset && copy_from_user(&pos, offset, sizeof(pos)))
+		err = -EFAULT;
+	while (!err && (size_t)done < count) {
+		size_t want = min_t(size_t, count - done, SENDFILE_CHUNK);
+		struct iov_iter it;
+		long n, w;
+
+		iov_iter_kvec(&it, ITER_DEST, buf, want);
+		n = offset ? ksys_pread(in_fd, &it, pos) : ksys_read(in_fd, &it);
+		if (n <= 0) {
+			err = n;
+			break;
+		}
+		iov_iter_kvec(&it, ITER_SOURCE, buf, n);
+		w = ksys_write(out_fd, &it);
+		if (w <= 0) {
+			err = w;
+			break;
+		}
+		done += w;
+		pos += w;
+		if (w < n)
+			break;
+	}
+	kfree(buf);
+	if (offset && done && copy_to_user(offset, &pos, sizeof(pos)))
+		return -EFAULT;
+	return done ? done : err;
 }

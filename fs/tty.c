@@ -23,8 +23,13 @@
  *                      an empty line a read returns 0: end of file
  *
  * A read returns at most one line.  Output is written to the consoles raw
- * (console_write_raw: no printk timestamp).  Raw mode is not supported:
- * TCSETS is accepted and ignored.
+ * (console_write_raw: no printk timestamp).
+ *
+ * Raw mode (TCSETS without ICANON, as a line editor or vi sets it): no
+ * editing, every byte readable as it arrives, echoed only with ECHO; a
+ * read returns what is there once there is VMIN byte (VMIN 0: at once,
+ * or after VTIME tenths of a second).  The signal keys (ISIG) work in
+ * both modes: ^C SIGINT, ^\ SIGQUIT, ^Z SIGTSTP to the foreground group.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -35,6 +40,7 @@
 #include <spindle/uaccess.h>
 #include <spindle/init.h>
 #include <spindle/printk.h>
+#include <spindle/time.h>
 #include <uapi/asm/ioctls.h>
 #include "internal.h"
 
@@ -45,6 +51,40 @@
 #define TTY_BREAK       (-2)    /* in cooked[]: end of a ^D-pushed line */
 
 #define CTRL(c)         ((c) & 0x1f)
+
+/* struct termios as the kernel's TCGETS writes it (36 bytes on x86-64). */
+struct kernel_termios {
+	u32 c_iflag, c_oflag, c_cflag, c_lflag;
+	u8 c_line;
+	u8 c_cc[19];
+};
+#define TTY_ICRNL 0000400
+#define TTY_OPOST 0000001
+#define TTY_ONLCR 0000004
+#define TTY_B115200 0010002
+#define TTY_CS8 0000060
+#define TTY_CREAD 0000200
+#define TTY_ISIG 0000001
+#define TTY_ICANON 0000002
+#define TTY_ECHO 0000010
+#define TTY_ECHOE 0000020
+#define VINTR 0 /* c_cc[]: which byte does what */
+#define VQUIT 1
+#define VERASE 2
+#define VKILL 3
+#define VEOF 4
+#define VTIME 5
+#define VMIN 6
+#define VSUSP 10
+
+/* What the console starts as, and TCGETS shows until a TCSETS: cooked */
+static const struct kernel_termios tty_std_termios = {
+	.c_iflag = TTY_ICRNL,
+	.c_oflag = TTY_OPOST | TTY_ONLCR,
+	.c_cflag = TTY_B115200 | TTY_CS8 | TTY_CREAD,
+	.c_lflag = TTY_ISIG | TTY_ICANON | TTY_ECHO | TTY_ECHOE,
+	.c_cc = { [VINTR] = CTRL('C'), [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = CTRL('U'), [VEOF] = CTRL('D'), [VTIME] = 0, [VMIN] = 1, [VSUSP] = CTRL('Z') },
+};
 
 struct tty_struct {
 	/* the line being edited (the tty thread only) */
@@ -60,11 +100,13 @@ struct tty_struct {
 	struct wait_queue_head read_wait;       /* readers: a line is ready */
 	struct wait_queue_head flip_wait;       /* the tty thread: raw input */
 	int pgrp;                               /* foreground process group */
+	struct kernel_termios termios;		/* the modes (TCGETS/TCSETS) */
 	struct mutex read_lock;                 /* one reader moves c_tail at a time */
 	struct mutex write_lock;
 };
 
 static struct tty_struct console_tty = {
+	.termios = tty_std_termios,
 	.lock = __SPIN_LOCK_UNLOCKED(console_tty.lock),
 	.read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
 	.flip_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.flip_wait),
@@ -74,7 +116,8 @@ static struct tty_struct console_tty = {
 
 static void tty_echo(const char *s, size_t len)
 {
-	console_write_raw(s, len);
+	if (console_tty.termios.c_lflag & TTY_ECHO)
+		console_write_raw(s, len);
 }
 
 /* Make n bytes of the edited line (and an optional mark) readable. */
@@ -92,13 +135,66 @@ static void tty_push_line(struct tty_struct *tty, bool newline, short mark)
 	spin_unlock_irqrestore(&tty->lock, flags);
 	tty->line_len = 0;
 	wake_up(&tty->read_wait);
+	poll_notify();
 }
 
-/* The line discipline: one input byte, in task context. */
+/* ISIG: the signal keys reach the foreground process group */
+static bool tty_signal_char(struct tty_struct *tty, char c)
+{
+	const u8 *cc = tty->termios.c_cc;
+	int sig;
+
+	if (!(tty->termios.c_lflag & TTY_ISIG))
+		return false;
+	if (c == cc[VINTR])
+		sig = SIGINT;
+	else if (c == cc[VQUIT])
+		sig = SIGQUIT;
+	else if (c == cc[VSUSP])
+		sig = SIGTSTP;
+	else
+		return false;
+	tty->line_len = 0;
+	if (sig == SIGINT)
+		tty_echo("^C\n", 3);
+	else
+		tty_echo(sig == SIGQUIT ? "^\\\n" : "^Z\n", 3);
+	if (tty->pgrp > 0)
+		kill_pgrp(tty->pgrp, sig);
+	return true;
+}
+
+/* Raw (non-canonical) input: each byte is readable at once, unedited. */
+static void tty_push_raw(struct tty_struct *tty, char c)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	if (tty->c_head - tty->c_tail < TTY_COOKED)
+		tty->cooked[tty->c_head++ % TTY_COOKED] = (unsigned char)c;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	tty_echo(&c, 1);
+	wake_up(&tty->read_wait);
+	poll_notify();
+}
+
+/*
+ * The line discipline: one input byte, in task context.  Canonical mode
+ * (ICANON) edits a line as the top of this file says; raw mode, which a
+ * line editor (busybox's) or vi asks for, hands every byte to the reader
+ * as it comes and does its own echo.  ISIG makes ^C, ^\ and ^Z signals
+ * in both modes.
+ */
 void n_tty_receive_char(struct tty_struct *tty, char c)
 {
-	if (c == '\r')
-		c = '\n';                               /* ICRNL */
+	if (c == '\r' && (tty->termios.c_iflag & TTY_ICRNL))
+		c = '\n';
+	if (tty_signal_char(tty, c))
+		return;
+	if (!(tty->termios.c_lflag & TTY_ICANON)) {
+		tty_push_raw(tty, c);
+		return;
+	}
 	switch (c) {
 	case '\n':
 		tty_echo("\n", 1);
@@ -116,12 +212,6 @@ void n_tty_receive_char(struct tty_struct *tty, char c)
 			tty->line_len--;
 			tty_echo("\b \b", 3);
 		}
-		break;
-	case CTRL('C'):                                 /* VINTR */
-		tty->line_len = 0;
-		tty_echo("^C\n", 3);
-		if (tty->pgrp > 0)
-			kill_pgrp(tty->pgrp, SIGINT);
 		break;
 	case CTRL('D'):                                 /* VEOF */
 		tty_push_line(tty, false, tty->line_len ? TTY_BREAK : TTY_EOF);
@@ -265,6 +355,17 @@ static ssize_t tty_read(struct file *f, struct iov_iter *to, loff_t *pos)
 		mutex_unlock(&tty->read_lock);
 		if (n != -EAGAIN || (f->f_flags & O_NONBLOCK))
 			return n;
+		/* raw mode with VMIN 0: no byte needed; wait VTIME at most */
+		if (!(tty->termios.c_lflag & TTY_ICANON) && !tty->termios.c_cc[VMIN]) {
+			long t = msecs_to_jiffies(tty->termios.c_cc[VTIME] * 100);
+
+			if (!t || !wait_event_interruptible_timeout(tty->read_wait,
+								    READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) ||
+									    fs_signal_pending(),
+								    t))
+				return 0;
+			continue;
+		}
 		wait_event_interruptible(tty->read_wait,
 			READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) || fs_signal_pending());
 		if (fs_signal_pending())
@@ -314,22 +415,38 @@ static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
 	return done;
 }
 
-/* struct termios as the kernel's TCGETS writes it (36 bytes on x86-64). */
-struct kernel_termios {
-	u32 c_iflag, c_oflag, c_cflag, c_lflag;
-	u8 c_line;
-	u8 c_cc[19];
-};
-#define TTY_ICRNL   0000400
-#define TTY_OPOST   0000001
-#define TTY_ONLCR   0000004
-#define TTY_B115200 0010002
-#define TTY_CS8     0000060
-#define TTY_CREAD   0000200
-#define TTY_ISIG    0000001
-#define TTY_ICANON  0000002
-#define TTY_ECHO    0000010
-#define TTY_ECHOE   0000020
+/* Bytes a read would get now (marks aside). */
+static int tty_readable(struct tty_struct *tty)
+{
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	for (unsigned int i = tty->c_tail; i != tty->c_head; i++)
+		if (tty->cooked[i % TTY_COOKED] >= 0)
+			n++;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return n;
+}
+
+/* TCSETSF: what was typed and not yet read is dropped */
+static void tty_flush_input(struct tty_struct *tty)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	tty->c_tail = tty->c_head;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	tty->line_len = 0;
+}
+
+static unsigned int tty_poll(struct file *f)
+{
+	struct tty_struct *tty = f->private_data;
+
+	return POLLOUT | POLLWRNORM |
+	       (READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) ? POLLIN | POLLRDNORM : 0);
+}
 
 static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
@@ -337,19 +454,25 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	void __user *p = (void __user *)arg;
 
 	switch (cmd) {
-	case TCGETS: {
-		struct kernel_termios t = {
-			.c_iflag = TTY_ICRNL, .c_oflag = TTY_OPOST | TTY_ONLCR,
-			.c_cflag = TTY_B115200 | TTY_CS8 | TTY_CREAD,
-			.c_lflag = TTY_ISIG | TTY_ICANON | TTY_ECHO | TTY_ECHOE,
-			.c_cc = { CTRL('C'), 0x1c, 0x7f, CTRL('U'), CTRL('D'), 0, 1 },
-		};
-		return copy_to_user(p, &t, sizeof(t)) ? -EFAULT : 0;
-	}
+	case TCGETS:
+		return copy_to_user(p, &tty->termios, sizeof(tty->termios)) ? -EFAULT : 0;
 	case TCSETS:
-	case TCSETSW:
-	case TCSETSF:
-		return 0;               /* canonical mode only: accepted, ignored */
+	case TCSETSW: /* output is never queued: no wait */
+	case TCSETSF: {
+		struct kernel_termios t;
+
+		if (copy_from_user(&t, p, sizeof(t)))
+			return -EFAULT;
+		if (cmd == TCSETSF)
+			tty_flush_input(tty);
+		tty->termios = t;
+		return 0;
+	}
+	case FIONREAD: {
+		int n = tty_readable(tty);
+
+		return copy_to_user(p, &n, sizeof(n)) ? -EFAULT : 0;
+	}
 	case TIOCGPGRP:
 		return copy_to_user(p, &tty->pgrp, sizeof(int)) ? -EFAULT : 0;
 	case TIOCSPGRP: {
@@ -391,6 +514,7 @@ const struct file_operations tty_fops = {
 	.write_iter = tty_write,
 	.unlocked_ioctl = tty_ioctl,
 	.open = tty_open,
+	.poll = tty_poll,
 };
 
 /* The console as a file with no path (the first process's 0, 1, 2). */

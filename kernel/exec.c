@@ -102,7 +102,14 @@ struct arg_src {
 
 static int exec_open(struct linux_binprm *b)
 {
-	struct file *f = filp_open(b->filename, O_RDONLY, 0);
+	struct file *f;
+
+	/* Linux's /proc/self/exe is a link to the running program; Spindle
+	 * has no links, so exec knows the name itself */
+	if (strcmp(b->filename, "/proc/self/exe") == 0 && current->mm && current->mm->exe_file)
+		f = get_file(current->mm->exe_file);
+	else
+		f = filp_open(b->filename, O_RDONLY, 0);
 
 	if (!file_is_err(f)) {
 		/* Linux's do_open_execat: only a regular file is a program.
@@ -319,17 +326,9 @@ static int load_elf_binary(struct linux_binprm *b)
 			return err;
 	}
 	b->mm->start_brk = b->mm->brk = b->load_end;
+	if (b->file)
+		b->mm->exe_file = get_file(b->file);
 	return 0;
-}
-
-static u64 exec_random(void)
-{
-	/* splitmix64 over the TSC: unpredictable enough for a teaching kernel */
-	u64 z = rdtsc() + 0x9E3779B97F4A7C15ull;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
 }
 
 /* The initial stack: strings, then the vectors (see the top comment). */
@@ -338,7 +337,7 @@ static int create_elf_tables(struct linux_binprm *b)
 	struct mm_struct *mm = b->mm;
 	unsigned long p = STACK_TOP, strings_at, random_at, str;
 	size_t nwords = 1 + b->argc + 1 + b->envc + 1 + 2 * NR_AUXV;
-	u64 rnd[2] = { exec_random(), exec_random() }, *v;
+	u64 rnd[2] = { get_random_u64(), get_random_u64() }, *v;
 	int err, i, k = 0;
 
 	err = mm_add_vma(mm, STACK_TOP - STACK_SIZE, STACK_TOP, VM_READ | VM_WRITE | VM_STACK);
@@ -413,6 +412,12 @@ static void exec_commit(struct linux_binprm *b)
 		if (t->sighand->action[i].sa_handler != SIG_IGN)
 			memset(&t->sighand->action[i], 0, sizeof(t->sighand->action[i]));
 	files_close_on_exec(t);
+	/* the old program's thread pointer, alternate signal stack and
+	 * tid word were addresses in the mm just freed */
+	fsbase_reset(t);
+	t->sas_ss_sp = t->sas_ss_size = 0;
+	t->clear_child_tid = NULL;
+	t->robust_list = NULL;
 	strlcpy(t->comm, base ? base + 1 : b->filename, sizeof(t->comm));
 
 	memset(regs, 0, sizeof(*regs));

@@ -100,6 +100,14 @@ void exit_process(struct task_struct *t, int code)
 	 * words, and so a test whose init dies fails at once. */
 	if (t == init_process)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
+	/* glibc's fork asked for this (CLONE_CHILD_CLEARTID): the word goes
+	 * to 0 as the thread ends (Linux then wakes its futex; Spindle has no
+	 * futexes, and no threads to wait on it) */
+	if (t == current && t->clear_child_tid) {
+		int zero = 0;
+
+		(void)copy_to_user(t->clear_child_tid, &zero, sizeof(zero));
+	}
 	exit_mm(t);
 	exit_files(t);
 	fpu_free(t);
@@ -113,6 +121,9 @@ void exit_process(struct task_struct *t, int code)
 		 * parent waiting for a disk must not be woken early) */
 		if (t->parent->state == TASK_INTERRUPTIBLE)
 			wake_up_process(t->parent);
+		/* and tell it (ignored unless it has a handler: a shell's
+		 * SIGCHLD handler ends its rt_sigsuspend) */
+		send_sig(SIGCHLD, t->parent);
 	} else {
 		t->exit_state = EXIT_DEAD;
 		if (t->sighand) {
@@ -155,7 +166,9 @@ static bool wait_match(struct task_struct *c, int pid)
 long kernel_wait4(int pid, int *status, int options)
 {
 	might_sleep();
-	if (options & ~WNOHANG)
+	/* WUNTRACED, WCONTINUED: Spindle's processes never stop, so there
+	 * is no stop or continue to report; accepted for the shells that ask */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	for (;;) {
 		struct task_struct *c, *zombie = NULL;

@@ -9,6 +9,14 @@
  * -- a duplicate of the descriptor table.  The child starts in
  * ret_from_fork (entry.S), which leaves for user mode from its copy of
  * the parent's pt_regs.  vfork is fork here (the copy is eager anyway).
+ *
+ * clone(2) is how a C library forks: glibc's fork() is clone(SIGCHLD |
+ * CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, ...), which asks the kernel
+ * to write the child's pid into the child's copy of the thread's tid
+ * field.  Spindle has processes, not threads: the flags that share
+ * something between parent and child (CLONE_VM alone, CLONE_FILES,
+ * CLONE_THREAD ...) are refused with -EINVAL, except CLONE_VM|CLONE_VFORK,
+ * which is vfork.
  */
 #include <spindle/fs.h>
 #include <spindle/err.h>
@@ -21,6 +29,7 @@
 #include <spindle/errno.h>
 #include <spindle/printk.h>
 #include <spindle/mm.h>
+#include <spindle/uaccess.h>
 #include <asm/ptrace.h>
 #include <asm/pgtable.h>
 
@@ -58,7 +67,66 @@ static void free_unborn(struct task_struct *p)
 	put_task_struct(p);
 }
 
+/* clone's flags (Linux's include/uapi/linux/sched.h) */
+#define CSIGNAL 0x000000ff /* the signal sent to the parent at exit */
+#define CLONE_VM 0x00000100
+#define CLONE_VFORK 0x00004000
+#define CLONE_SETTLS 0x00080000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID 0x01000000
+#define CLONE_KNOWN (CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_SETTLS | \
+		     CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID)
+
+static long copy_process(unsigned long clone_flags, unsigned long newsp,
+			 int __user *parent_tid, int __user *child_tid, unsigned long tls);
+
 long sys_fork(void)
+{
+	return copy_process(0, 0, NULL, NULL, 0);
+}
+
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tid,
+	       int __user *child_tid, unsigned long tls)
+{
+	if (clone_flags & ~CLONE_KNOWN)
+		return -EINVAL;
+	if ((clone_flags & CSIGNAL) && (clone_flags & CSIGNAL) != SIGCHLD)
+		return -EINVAL; /* only SIGCHLD: wait4 reaps the rest too */
+	if ((clone_flags & CLONE_VM) && !(clone_flags & CLONE_VFORK))
+		return -EINVAL; /* a thread: no shared address spaces */
+	if (newsp >= USER_SPACE_END || tls >= USER_SPACE_END)
+		return -EINVAL;
+	return copy_process(clone_flags, newsp, parent_tid, child_tid, tls);
+}
+
+/* The child's pid where the parent or the child asked for it.  The
+ * child's copy is its own page, reached through the direct map (the child
+ * is not running yet, its page tables are not live). */
+static int clone_settid(struct task_struct *child, unsigned long clone_flags,
+			int __user *parent_tid, int __user *child_tid)
+{
+	if ((clone_flags & CLONE_PARENT_SETTID) &&
+	    copy_to_user(parent_tid, &child->pid, sizeof(int)))
+		return -EFAULT;
+	if (clone_flags & CLONE_CHILD_SETTID) {
+		unsigned long addr = (unsigned long)child_tid;
+		char *page;
+
+		if (addr >= USER_SPACE_END || (addr & (sizeof(int) - 1)))
+			return -EFAULT;
+		page = mm_get_page(child->mm, addr);
+		if (!page)
+			return -EFAULT;
+		*(int *)(page + (addr & ~PAGE_MASK)) = child->pid;
+	}
+	if (clone_flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = child_tid;
+	return 0;
+}
+
+static long copy_process(unsigned long clone_flags, unsigned long newsp,
+			 int __user *parent_tid, int __user *child_tid, unsigned long tls)
 {
 	struct task_struct *parent = current, *child;
 	struct pt_regs *regs;
@@ -81,16 +149,24 @@ long sys_fork(void)
 	child->sig_blocked = parent->sig_blocked;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
+	child->umask = parent->umask;
+	child->sas_ss_sp = parent->sas_ss_sp;
+	child->sas_ss_size = parent->sas_ss_size;
+	child->fsbase = (clone_flags & CLONE_SETTLS) ? tls : parent->fsbase;
 
 	/* the registers: the parent's, as saved by entry_SYSCALL_64 */
 	regs = task_pt_regs(child);
 	*regs = *task_pt_regs(parent);
 	regs->rax = 0;                          /* the child's fork() returns 0 */
+	if (newsp)
+		regs->rsp = newsp; /* clone's own stack for the child */
 
 	child->mm = dup_mm(parent->mm);
 	if (!child->mm)
 		goto fail;
-	err = copy_files(child, parent);
+	err = clone_settid(child, clone_flags, parent_tid, child_tid);
+	if (!err)
+		err = copy_files(child, parent);
 	if (err) {
 		mmput(child->mm);
 		child->mm = NULL;

@@ -109,6 +109,15 @@ static void __send_sig(int sig, struct task_struct *t)
 		wake_up_process(t);
 }
 
+void send_sig(int sig, struct task_struct *t)
+{
+	unsigned long flags = local_irq_save();
+
+	if (t->sighand && !t->exit_state)
+		__send_sig(sig, t);
+	local_irq_restore(flags);
+}
+
 void force_sig(int sig)
 {
 	struct task_struct *t = current;
@@ -166,6 +175,26 @@ static bool not_init_nor_self(struct task_struct *t, long unused)
 {
 	(void)unused;
 	return t->pid != 1 && t != current;
+}
+
+/* gettid: a process's one thread has the process's id */
+long sys_gettid(void)
+{
+	return current->pid;
+}
+
+/* tgkill/tkill: a signal to one thread, which here is one process (how
+ * glibc's raise() and abort() signal the caller) */
+long sys_tgkill(pid_t tgid, pid_t pid, int sig)
+{
+	if (tgid <= 0 || pid <= 0 || tgid != pid)
+		return pid > 0 && tgid > 0 ? -ESRCH : -EINVAL;
+	return sys_kill(pid, sig);
+}
+
+long sys_tkill(pid_t pid, int sig)
+{
+	return pid <= 0 ? -EINVAL : sys_kill(pid, sig);
 }
 
 int kill_pgrp(int pgrp, int sig)
@@ -242,6 +271,92 @@ long sys_rt_sigprocmask(int how, sigset_t __user *set, sigset_t __user *oset,
 	return 0;
 }
 
+void set_restore_sigmask(sigset_t mask)
+{
+	current->saved_sigmask = current->sig_blocked;
+	current->restore_sigmask = true;
+	current->sig_blocked = mask & ~UNBLOCKABLE;
+}
+
+/*
+ * rt_sigsuspend: wait for a signal with the given mask in place -- the way
+ * a shell sleeps until SIGCHLD without the race of unblocking it first
+ * and then pausing.  It always ends in -EINTR; the old mask comes back
+ * after the handler has run (the frame carries it, restore_sigmask).
+ */
+long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize)
+{
+	sigset_t newset;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&newset, unewset, sizeof(newset)))
+		return -EFAULT;
+	set_restore_sigmask(newset);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(current))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return -EINTR;
+}
+
+/*
+ * sigaltstack: a stack for handlers that asked for one (SA_ONSTACK), so
+ * that a handler can run when the normal stack has overflowed.
+ */
+struct stack_t {
+	u64 ss_sp;
+	s32 ss_flags;
+	u32 pad;
+	u64 ss_size;
+};
+
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define MINSIGSTKSZ 2048
+
+static bool on_sig_stack(unsigned long sp)
+{
+	return current->sas_ss_size && sp > current->sas_ss_sp &&
+	       sp - current->sas_ss_sp <= current->sas_ss_size;
+}
+
+long sys_sigaltstack(const struct stack_t __user *uss, struct stack_t __user *uoss)
+{
+	unsigned long sp = task_pt_regs(current)->rsp;
+	struct stack_t old = {
+		.ss_sp = current->sas_ss_sp,
+		.ss_size = current->sas_ss_size,
+		.ss_flags = !current->sas_ss_size ? SS_DISABLE : on_sig_stack(sp) ? SS_ONSTACK
+										  : 0,
+	},
+		       new;
+
+	if (uss) {
+		if (copy_from_user(&new, uss, sizeof(new)))
+			return -EFAULT;
+		if (on_sig_stack(sp))
+			return -EPERM; /* not while running on it */
+		if (new.ss_flags & ~SS_DISABLE)
+			return -EINVAL;
+		if (new.ss_flags & SS_DISABLE) {
+			new.ss_sp = new.ss_size = 0;
+		} else if (new.ss_size < MINSIGSTKSZ) {
+			return -ENOMEM;
+		} else if (new.ss_sp >= USER_SPACE_END || new.ss_size > USER_SPACE_END - new.ss_sp) {
+			return -EFAULT;
+		}
+		current->sas_ss_sp = new.ss_sp;
+		current->sas_ss_size = new.ss_size;
+	}
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
 /* --- handler frames (x86-64 Linux's layout: struct rt_sigframe) -------- */
 
 struct sigcontext {
@@ -282,6 +397,7 @@ BUILD_BUG_ON(offsetof(struct ucontext, uc_mcontext) != 40);
 static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 {
 	unsigned long sp = regs->rsp - RED_ZONE;
+	sigset_t oldmask = current->restore_sigmask ? current->saved_sigmask : current->sig_blocked;
 	unsigned long fp_addr;
 	struct rt_sigframe *f, frame;
 	void *fx;
@@ -293,6 +409,8 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 	 * non-canonical (or kernel) rip: a #GP in ring 0 on Intel. */
 	if (ka->sa_handler >= USER_SPACE_END)
 		return -EFAULT;
+	if ((ka->sa_flags & SA_ONSTACK) && current->sas_ss_size && !on_sig_stack(regs->rsp))
+		sp = current->sas_ss_sp + current->sas_ss_size;
 	fp_addr = (sp - FXSAVE_SIZE) & ~63ul;
 	sp = fp_addr - sizeof(struct rt_sigframe);
 	sp = ((sp + 8) & ~15ul) - 8;            /* as if `call` had pushed pretcode */
@@ -300,15 +418,34 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 
 	memset(&frame, 0, sizeof(frame));
 	frame.pretcode = ka->sa_restorer;
-	frame.uc.uc_sigmask = current->sig_blocked;
+	frame.uc.uc_sigmask = oldmask;
+	frame.uc.uc_stack.ss_sp = current->sas_ss_sp;
+	frame.uc.uc_stack.ss_size = current->sas_ss_size;
 	frame.uc.uc_mcontext = (struct sigcontext){
-		.r8 = regs->r8, .r9 = regs->r9, .r10 = regs->r10, .r11 = regs->r11,
-		.r12 = regs->r12, .r13 = regs->r13, .r14 = regs->r14, .r15 = regs->r15,
-		.rdi = regs->rdi, .rsi = regs->rsi, .rbp = regs->rbp, .rbx = regs->rbx,
-		.rdx = regs->rdx, .rax = regs->rax, .rcx = regs->rcx, .rsp = regs->rsp,
-		.rip = regs->rip, .eflags = regs->rflags, .cs = regs->cs, .ss = regs->ss,
-		.trapno = regs->vector, .err = regs->error_code,
-		.oldmask = current->sig_blocked, .fpstate = fp_addr,
+		.r8 = regs->r8,
+		.r9 = regs->r9,
+		.r10 = regs->r10,
+		.r11 = regs->r11,
+		.r12 = regs->r12,
+		.r13 = regs->r13,
+		.r14 = regs->r14,
+		.r15 = regs->r15,
+		.rdi = regs->rdi,
+		.rsi = regs->rsi,
+		.rbp = regs->rbp,
+		.rbx = regs->rbx,
+		.rdx = regs->rdx,
+		.rax = regs->rax,
+		.rcx = regs->rcx,
+		.rsp = regs->rsp,
+		.rip = regs->rip,
+		.eflags = regs->rflags,
+		.cs = regs->cs,
+		.ss = regs->ss,
+		.trapno = regs->vector,
+		.err = regs->error_code,
+		.oldmask = oldmask,
+		.fpstate = fp_addr,
 	};
 	frame.info.si_signo = sig;
 	if (sig == current->fault_sig) {        /* si_code 0 otherwise: SI_USER */
@@ -346,6 +483,7 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 	regs->cs = GDT_USER_CS;
 	regs->ss = GDT_USER_DS;
 
+	current->restore_sigmask = false; /* the frame has it: sigreturn restores */
 	current->sig_blocked |= ka->sa_mask;
 	if (!(ka->sa_flags & SA_NODEFER))
 		current->sig_blocked |= sigmask(sig);
@@ -442,6 +580,12 @@ void exit_to_user_mode(struct pt_regs *regs)
 		if (current->sighand && signal_pending(current)) {
 			local_irq_enable();
 			do_signal(regs);
+			continue;
+		}
+		/* rt_sigsuspend ended by a signal that needed no handler */
+		if (current->restore_sigmask) {
+			current->restore_sigmask = false;
+			current->sig_blocked = current->saved_sigmask;
 			continue;
 		}
 		return;                         /* interrupts off, as entry.S needs */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * sys.c - the small process system calls: identity (getpid, getppid),
- * process groups and sessions, sleeping and yielding, the clock, uname,
- * reboot -- and start_user_init(), which turns pid 1 into the first
- * user process at the end of boot.
+ * sys.c - the small process system calls: identity (getpid, getppid,
+ * the user and group ids), process groups and sessions, sleeping and
+ * yielding, the clock, uname, resource limits, random bytes, what a C
+ * library asks at start-up (set_tid_address, set_robust_list, rseq),
+ * reboot -- and start_user_init(), which turns pid 1 into the first user
+ * process at the end of boot.
  */
 #define pr_fmt(fmt) "init: " fmt
 #include <spindle/fs.h>
@@ -18,6 +20,8 @@
 #include <spindle/errno.h>
 #include <spindle/printk.h>
 #include <spindle/time.h>
+#include <spindle/mm_types.h>
+#include <asm/cpu.h>
 #include <asm/traps.h>
 #include <asm/io.h>
 
@@ -126,53 +130,308 @@ long sys_setsid(void)
 	return current->sid;
 }
 
+/* getpgid/getsid(pid): of the caller (0) or of any process */
+static long task_ids(pid_t pid, bool sid)
+{
+	struct task_struct *t;
+	unsigned long flags;
+	long ret;
+
+	if (pid < 0)
+		return -ESRCH;
+	if (!pid)
+		return sid ? current->sid : current->pgid;
+	flags = local_irq_save();
+	t = find_task_by_pid(pid);
+	ret = !t || !t->sighand || t->exit_state ? -ESRCH : sid ? t->sid
+								: t->pgid;
+	local_irq_restore(flags);
+	return ret;
+}
+
+long sys_getpgid(pid_t pid)
+{
+	return task_ids(pid, false);
+}
+
+long sys_getsid(pid_t pid)
+{
+	return task_ids(pid, true);
+}
+
+/*
+ * Users and groups: Spindle has one user, root (uid and gid 0), as a
+ * single-user teaching machine.  The calls that read an id answer 0; the
+ * calls that set one succeed only when asked for 0 -- root becoming root --
+ * and refuse anything else with -EPERM rather than pretend.
+ */
+long sys_getuid(void) { return 0; }
+long sys_geteuid(void) { return 0; }
+long sys_getgid(void) { return 0; }
+long sys_getegid(void) { return 0; }
+
+long sys_setuid(u32 uid)
+{
+	return uid == 0 ? 0 : -EPERM;
+}
+
+long sys_setgid(u32 gid)
+{
+	return gid == 0 ? 0 : -EPERM;
+}
+
+static long all_root(const u32 __user *a, const u32 __user *b, const u32 __user *c)
+{
+	static const u32 zero[3];
+
+	if (copy_to_user((void __user *)a, zero, sizeof(u32)) ||
+	    copy_to_user((void __user *)b, zero, sizeof(u32)) ||
+	    copy_to_user((void __user *)c, zero, sizeof(u32)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_getresuid(u32 __user *r, u32 __user *e, u32 __user *s)
+{
+	return all_root(r, e, s);
+}
+
+long sys_getresgid(u32 __user *r, u32 __user *e, u32 __user *s)
+{
+	return all_root(r, e, s);
+}
+
+/* no supplementary groups */
+long sys_getgroups(int size, u32 __user *list)
+{
+	(void)list;
+	return size < 0 ? -EINVAL : 0;
+}
+
+long sys_umask(int mask)
+{
+	unsigned int old = current->umask;
+
+	current->umask = mask & 0777;
+	return old;
+}
+
+/*
+ * The start-up calls of a C library.  set_tid_address: where the thread's
+ * id lives, cleared at exit (kernel/exit.c); the result is the tid, which
+ * for a process is its pid.  set_robust_list: the list of futexes a thread
+ * holds, which Linux releases if it dies; kept, unused, since Spindle has
+ * no futexes (and so no thread can wait on one).  rseq: restartable
+ * sequences are not implemented; -ENOSYS, as a kernel built without
+ * CONFIG_RSEQ answers, and glibc carries on without them.
+ */
+long sys_set_tid_address(int __user *tidptr)
+{
+	current->clear_child_tid = tidptr;
+	return current->pid;
+}
+
+#define ROBUST_LIST_HEAD_SIZE 24 /* struct robust_list_head on x86-64 */
+
+long sys_set_robust_list(void __user *head, size_t len)
+{
+	if (len != ROBUST_LIST_HEAD_SIZE)
+		return -EINVAL;
+	current->robust_list = head;
+	return 0;
+}
+
+long sys_rseq(void)
+{
+	return -ENOSYS;
+}
+
+/*
+ * Resource limits: Spindle enforces none but two fixed facts, which it
+ * reports as Linux does: the stack (8 MiB, the size exec maps) and the
+ * descriptors (the size of the table).  Everything else is unlimited.
+ * Limits cannot be changed: a new one is refused with -EPERM.
+ */
+#define RLIMIT_STACK 3
+#define RLIMIT_NOFILE 7
+#define RLIM_NLIMITS 16
+#define RLIM_INFINITY (~0ul)
+
+struct rlimit64 {
+	u64 rlim_cur, rlim_max;
+};
+
+static int get_rlimit(unsigned int resource, struct rlimit64 *r)
+{
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	r->rlim_cur = r->rlim_max = RLIM_INFINITY;
+	if (resource == RLIMIT_STACK)
+		r->rlim_cur = STACK_SIZE;
+	if (resource == RLIMIT_NOFILE)
+		r->rlim_cur = r->rlim_max = NR_OPEN_DEFAULT;
+	return 0;
+}
+
+long sys_prlimit64(pid_t pid, unsigned int resource, const void __user *new_rlim,
+		   void __user *old_rlim)
+{
+	struct rlimit64 r;
+	int err;
+
+	if (pid && pid != current->pid)
+		return -EPERM; /* only one's own, here */
+	err = get_rlimit(resource, &r);
+	if (err)
+		return err;
+	if (old_rlim && copy_to_user(old_rlim, &r, sizeof(r)))
+		return -EFAULT;
+	return new_rlim ? -EPERM : 0;
+}
+
+long sys_getrlimit(unsigned int resource, void __user *rlim)
+{
+	return sys_prlimit64(0, resource, NULL, rlim);
+}
+
+long sys_setrlimit(unsigned int resource, const void __user *rlim)
+{
+	return sys_prlimit64(0, resource, rlim, NULL);
+}
+
+/* prctl: the task's name (as ps and /proc/<pid>/comm show it) only */
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+long sys_prctl(int option, unsigned long arg2)
+{
+	char comm[TASK_COMM_LEN];
+
+	switch (option) {
+	case PR_SET_NAME:
+		if (strncpy_from_user(comm, (const char __user *)arg2, sizeof(comm)) < 0)
+			return -EFAULT;
+		comm[sizeof(comm) - 1] = '\0';
+		strlcpy(current->comm, comm, sizeof(current->comm));
+		return 0;
+	case PR_GET_NAME:
+		return copy_to_user((void __user *)arg2, current->comm, sizeof(current->comm)) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* splitmix64 over the TSC: unpredictable enough for a teaching kernel
+ * (exec's AT_RANDOM bytes, getrandom) */
+u64 get_random_u64(void)
+{
+	u64 z = rdtsc() + 0x9E3779B97F4A7C15ull;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * getrandom: bytes for hash seeds and the like (glibc's malloc asks at
+ * start-up).  Spindle has no entropy pool; the bytes come from the same
+ * splitmix64 over the TSC as exec's AT_RANDOM -- unpredictable enough to
+ * teach with, not for cryptography.  GRND_NONBLOCK and GRND_RANDOM change
+ * nothing: the source never blocks.
+ */
+#define GRND_NONBLOCK 0x1
+#define GRND_RANDOM 0x2
+#define GRND_INSECURE 0x4
+
+long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
+{
+	size_t done = 0;
+
+	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
+		return -EINVAL;
+	if (count > 256 * 1024)
+		count = 256 * 1024; /* a short count, as Linux's 32 MiB cap */
+	while (done < count) {
+		u64 r = get_random_u64();
+		size_t n = min_t(size_t, count - done, sizeof(r));
+
+		if (copy_to_user(buf + done, &r, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return done;
+}
+
 long sys_sched_yield(void)
 {
 	yield();
 	return 0;
 }
 
-long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp)
+/*
+ * Sleep until the monotonic clock reaches deadline (ns).  Never early (as
+ * msleep): sleep by ticks until the clock has passed it; a signal ends it
+ * with -EINTR and *left set.  The state is set before the signal test, so
+ * a kill() in between still finds us TASK_INTERRUPTIBLE and wakes us
+ * (sched.h's rule).
+ */
+static long sleep_until(u64 deadline, u64 *left)
 {
-	struct timespec ts;
-	u64 deadline, now;
-
-	if (copy_from_user(&ts, rqtp, sizeof(ts)))
-		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
-		return -EINVAL;
-	now = ktime_get_ns();
-	if ((u64)ts.tv_sec > (~0ull - now) / NSEC_PER_SEC - 1)
-		deadline = ~0ull;               /* effectively forever */
-	else
-		deadline = now + ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-	/* never early (as msleep): sleep by ticks until the clock has passed
-	 * the deadline; a signal ends it with -EINTR and the time left.  The
-	 * state is set before the signal test, so a kill() in between still
-	 * finds us TASK_INTERRUPTIBLE and wakes us (sched.h's rule). */
 	for (;;) {
-		u64 left;
+		u64 now;
 
 		set_current_state(TASK_INTERRUPTIBLE);
 		now = ktime_get_ns();
 		if (now >= deadline)
 			break;
-		left = deadline - now;
+		*left = deadline - now;
 		if (signal_pending(current)) {
 			__set_current_state(TASK_RUNNING);
-			if (rmtp) {
-				ts.tv_sec = left / NSEC_PER_SEC;
-				ts.tv_nsec = left % NSEC_PER_SEC;
-				if (copy_to_user(rmtp, &ts, sizeof(ts)))
-					return -EFAULT;
-			}
 			return -EINTR;
 		}
-		schedule_timeout(min_t(u64, msecs_to_jiffies(left / NSEC_PER_MSEC) + 1,
+		schedule_timeout(min_t(u64, msecs_to_jiffies(*left / NSEC_PER_MSEC) + 1,
 				       MAX_SCHEDULE_TIMEOUT / 2));
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
+}
+
+/* now + a relative timespec, saturated (a huge one means "forever") */
+static int deadline_after(const struct timespec *ts, u64 now, u64 *deadline)
+{
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= (long)NSEC_PER_SEC)
+		return -EINVAL;
+	if ((u64)ts->tv_sec > (~0ull - now) / NSEC_PER_SEC - 1)
+		*deadline = ~0ull;
+	else
+		*deadline = now + ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+	return 0;
+}
+
+static long sleep_rel(struct timespec __user *rqtp, struct timespec __user *rmtp)
+{
+	struct timespec ts;
+	u64 deadline, left = 0;
+	long err;
+
+	if (copy_from_user(&ts, rqtp, sizeof(ts)))
+		return -EFAULT;
+	err = deadline_after(&ts, ktime_get_ns(), &deadline);
+	if (err)
+		return err;
+	err = sleep_until(deadline, &left);
+	if (err == -EINTR && rmtp) {
+		ts.tv_sec = left / NSEC_PER_SEC;
+		ts.tv_nsec = left % NSEC_PER_SEC;
+		if (copy_to_user(rmtp, &ts, sizeof(ts)))
+			return -EFAULT;
+	}
+	return err;
+}
+
+long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp)
+{
+	return sleep_rel(rqtp, rmtp);
 }
 
 u64 rtc_read_seconds(void);
@@ -190,24 +449,99 @@ static u64 realtime_offset_ns(void)
 	return offset;
 }
 
-long sys_clock_gettime(clockid_t which_clock, struct timespec __user *tp)
+/* The clock's offset from the monotonic one: 0, or the realtime offset.
+ * The coarse and boot-time variants are the same clocks here (there is no
+ * suspend, and the clock is read exactly each time). */
+static int clock_offset(clockid_t which_clock, u64 *offset)
 {
-	struct timespec ts;
-	u64 ns;
-
 	switch (which_clock) {
 	case CLOCK_MONOTONIC:
-		ns = ktime_get_ns();
-		break;
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+		*offset = 0;
+		return 0;
 	case CLOCK_REALTIME:
-		ns = realtime_offset_ns() + ktime_get_ns();
-		break;
+	case CLOCK_REALTIME_COARSE:
+		*offset = realtime_offset_ns();
+		return 0;
 	default:
 		return -EINVAL;
 	}
-	ts.tv_sec = ns / NSEC_PER_SEC;
-	ts.tv_nsec = ns % NSEC_PER_SEC;
+}
+
+static void ns_to_timespec(u64 ns, struct timespec *ts)
+{
+	ts->tv_sec = ns / NSEC_PER_SEC;
+	ts->tv_nsec = ns % NSEC_PER_SEC;
+}
+
+long sys_clock_gettime(clockid_t which_clock, struct timespec __user *tp)
+{
+	struct timespec ts;
+	u64 offset;
+
+	if (clock_offset(which_clock, &offset))
+		return -EINVAL;
+	ns_to_timespec(offset + ktime_get_ns(), &ts);
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/* every clock counts nanoseconds (the TSC's scale, kernel/arch/x86/time.c) */
+long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp)
+{
+	struct timespec ts = { 0, 1 };
+	u64 offset;
+
+	if (clock_offset(which_clock, &offset))
+		return -EINVAL;
+	return tp && copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/* time(2): CLOCK_REALTIME's seconds (glibc calls it where there is no vDSO) */
+long sys_time(long __user *tloc)
+{
+	long t = (realtime_offset_ns() + ktime_get_ns()) / NSEC_PER_SEC;
+
+	if (tloc && copy_to_user(tloc, &t, sizeof(t)))
+		return -EFAULT;
+	return t;
+}
+
+/* the BSD call, on CLOCK_REALTIME in microseconds; no time zone (zeros) */
+long sys_gettimeofday(void __user *tv, void __user *tz)
+{
+	u64 ns = realtime_offset_ns() + ktime_get_ns();
+	struct {
+		long tv_sec, tv_usec;
+	} t = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / 1000 };
+	static const int zone[2];
+
+	if (tv && copy_to_user(tv, &t, sizeof(t)))
+		return -EFAULT;
+	if (tz && copy_to_user(tz, zone, sizeof(zone)))
+		return -EFAULT;
+	return 0;
+}
+
+/* nanosleep on a named clock; TIMER_ABSTIME: until the clock shows *rqtp */
+#define TIMER_ABSTIME 1
+
+long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __user *rqtp,
+			 struct timespec __user *rmtp)
+{
+	struct timespec ts;
+	u64 offset, abs, left;
+
+	if (clock_offset(which_clock, &offset))
+		return -EINVAL;
+	if (!(flags & TIMER_ABSTIME))
+		return sleep_rel(rqtp, rmtp);
+	if (copy_from_user(&ts, rqtp, sizeof(ts)))
+		return -EFAULT;
+	if (deadline_after(&ts, 0, &abs))
+		return -EINVAL;
+	return sleep_until(abs > offset ? abs - offset : 0, &left); /* no remainder */
 }
 
 long sys_uname(struct new_utsname __user *name)
@@ -286,6 +620,7 @@ int start_user_init(void)
 	int err = -ENOENT;
 
 	current->pgid = current->sid = current->pid;
+	current->umask = 0022; /* as Linux's init_fs */
 	err = init_task_files(current);
 	if (err) {
 		pr_err("cannot set up the console for init: error %d\n", err);

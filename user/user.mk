@@ -31,6 +31,23 @@ USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
 	dio_zerocopy faultcheck powercut aio writeback treewalk soak
 
+# USERLAND=busybox (the default): Debian's busybox-static (make deps
+# installs it) joins the initramfs as the shell and the general tools;
+# USERLAND=own: Spindle's programs alone, so the kernel is never tested
+# only through a program it did not build.
+USERLAND ?= busybox
+BUSYBOX  ?= /bin/busybox
+BUSYBOX_COPYRIGHT ?= /usr/share/doc/busybox-static/copyright
+ifeq ($(filter busybox own,$(USERLAND)),)
+$(error USERLAND=$(USERLAND): busybox or own)
+endif
+
+# No applet links: Spindle's file systems have no links of either kind.
+# busybox's ash (the console's shell: init starts it when /bin/busybox
+# exists) runs every applet by name itself, re-executing /proc/self/exe;
+# elsewhere `busybox <applet>` does.  /bin/sh stays Spindle's, which runs
+# the scripts of the tests and labs (docs/user.md says why).
+
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o \
 	vsprintf.o)
@@ -105,8 +122,13 @@ $(UBUILD)/tests/%: $(UBUILD)/tests/%.o $(USER_LIBC) $(U)/user.ld
 # debug information (gdb reads the ones in build/user/bin).  cpio is given the names in
 # sorted order with -0 (NUL-separated), `--owner 0:0` so the files are
 # root's, and -H newc: the format the kernel's unpacker reads (fs part).
+# The userland chosen last, so that changing USERLAND rebuilds the archive.
+$(BUILD)/userland: FORCE
+	@mkdir -p $(BUILD)
+	@echo $(USERLAND) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
 $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
-		$(wildcard tests/user/sh/*)
+		$(wildcard tests/user/sh/*) $(wildcard tests/user/ash/*) $(BUILD)/userland
 	$(quiet) CPIO $@
 	$(Q)rm -rf $(ROOTFS)
 	$(Q)mkdir -p $(ROOTFS)/bin $(ROOTFS)/tests $(ROOTFS)/etc $(ROOTFS)/dev \
@@ -116,6 +138,14 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
 	$(Q)mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/
+	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp tests/user/ash/* $(ROOTFS)/tests/ash/
+	$(Q)if [ $(USERLAND) = busybox ]; then \
+		test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }; \
+		cp $(BUSYBOX) $(ROOTFS)/bin/busybox && \
+		mkdir -p $(ROOTFS)/usr/share/doc/busybox && \
+		cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright && \
+		cp $(U)/etc/profile $(ROOTFS)/etc/profile; \
+	fi
 	$(Q)cd $(ROOTFS) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp
 	$(Q)mv $@.tmp $@

@@ -99,7 +99,24 @@ struct file_operations {
 	int (*fsync)(struct file *f, int datasync);
 	int (*open)(struct inode *inode, struct file *f);
 	int (*release)(struct inode *inode, struct file *f);
+	/* Which of POLLIN, POLLOUT, POLLHUP hold now (does not sleep);
+	 * NULL: always readable and writable (fs/select.c).  A file with
+	 * one calls poll_notify() whenever the answer may have changed. */
+	unsigned int (*poll)(struct file *f);
 };
+
+/* poll's event bits (Linux's include/uapi/asm-generic/poll.h) */
+#define POLLIN 0x0001
+#define POLLPRI 0x0002
+#define POLLOUT 0x0004
+#define POLLERR 0x0008
+#define POLLHUP 0x0010
+#define POLLNVAL 0x0020
+#define POLLRDNORM 0x0040
+#define POLLWRNORM 0x0100
+#define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+/* Wake every task in poll/select to look at its files again. */
+void poll_notify(void);
 
 struct inode_operations {
 	/* Fill in dentry (d_add) if dir has that name; leave it negative if

@@ -62,6 +62,9 @@ struct mm_struct {
 	/* its AIO contexts (fs/aio.c), singly linked; NULL: none.  Not
 	 * copied by fork: a child starts with none, as in Linux. */
 	struct kioctx *ioctx_list;
+	/* the program file it runs (Linux's mm->exe_file), which exec of
+	 * "/proc/self/exe" runs again: how busybox starts its own applets */
+	struct file *exe_file;
 };
 
 /* kernel/mm/mmap.c.  All may sleep unless noted. */

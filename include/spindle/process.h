@@ -30,6 +30,8 @@ struct pt_regs;
 #define WIFSIGNALED(s)          (((s) & 0x7f) != 0 && ((s) & 0x7f) != 0x7f)
 #define WTERMSIG(s)             ((s) & 0x7f)
 #define WNOHANG                 1
+#define WUNTRACED 2  /* report stopped children too */
+#define WCONTINUED 8 /* report continued children too */
 
 /*
  * Exec the program at path in the current task, with kernel-space argv
@@ -66,6 +68,8 @@ void switch_mm_fpu(struct task_struct *prev, struct task_struct *next);
 /* The user SSE state: fresh (exec), copied from the running task (fork). */
 int fpu_init_state(struct task_struct *t);
 int fpu_copy_current(struct task_struct *child);
+/* exec: no thread pointer until the new program sets one (arch_prctl) */
+void fsbase_reset(struct task_struct *t);
 void fpu_free(struct task_struct *t);
 void fpu_save_current(void *area);      /* 512 bytes, 16-aligned */
 void fpu_restore_current(void *area);

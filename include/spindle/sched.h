@@ -110,6 +110,15 @@ struct task_struct {
 	int fault_sig, fault_code;
 	unsigned long fault_addr;
 	void *fpu_state;                /* 512-byte fxsave area (SSE registers) */
+	unsigned long fsbase;		/* MSR_FS_BASE: the libc's thread pointer (arch_prctl) */
+	/* rt_sigsuspend: the mask to put back once the signal that ended it
+	 * has been handled (its frame carries this one, not the temporary) */
+	u64 saved_sigmask;
+	bool restore_sigmask;
+	unsigned long sas_ss_sp, sas_ss_size; /* sigaltstack(2); size 0: none */
+	int __user *clear_child_tid;	      /* set_tid_address / CLONE_CHILD_CLEARTID: 0 at exit */
+	void __user *robust_list;	      /* set_robust_list: kept for the libc, unused (no futexes) */
+	unsigned int umask;		      /* umask(2): bits taken off a new file's mode */
 
 	/* the file layer (include/spindle/fs.h): the
 	 * descriptor table and the cwd/root; NULL in a kernel thread that has

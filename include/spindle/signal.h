@@ -47,6 +47,11 @@ struct task_struct;
 /* Send sig to every process in process group pgrp (the console's ^C);
  * 0 if one at least got it, -ESRCH if the group is empty. */
 int kill_pgrp(int pgrp, int sig);
+/* Send sig to one task (exit's SIGCHLD to the parent); does not sleep. */
+void send_sig(int sig, struct task_struct *t);
+/* A temporary signal mask for a wait (rt_sigsuspend, ppoll, pselect6): the
+ * caller's comes back once the signal that ends the wait has been handled. */
+void set_restore_sigmask(sigset_t mask);
 /* signal_pending() is declared in sched.h, where sleeping code finds it. */
 /* Will t die of a signal already sent (SIGKILL, or one whose action is the
  * default "terminate")?  For loops that must end early for a dying task. */

@@ -36,7 +36,7 @@ struct sigaction;
 
 /* Linux's x86-64 numbers: the list user space shares */
 #include <uapi/asm/unistd_64.h>
-#define NR_syscalls             307     /* table size: highest number + 1 */
+#define NR_syscalls 451 /* Linux 6.1's highest number + 1 */
 
 /* --- files (fs/) ---------------------------------------------------- */
 long sys_read(unsigned int fd, char __user *buf, size_t count);
@@ -74,6 +74,33 @@ long sys_getdents64(unsigned int fd, struct linux_dirent64 __user *dirent,
 		    unsigned int count);
 long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
 long sys_pipe2(int __user *fildes, int flags);
+long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+struct statx;
+long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigned int mask,
+	       struct statx __user *buffer);
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags);
+long sys_faccessat(int dfd, const char __user *filename, int mode);
+long sys_access(const char __user *filename, int mode);
+long sys_fchdir(unsigned int fd);
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec __user *utimes,
+		   int flags);
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+struct iovec;
+long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count);
+long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
+/* poll and select (fs/select.c) */
+struct pollfd;
+long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs);
+long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
+	       const struct timespec __user *tsp, const sigset_t __user *sigmask,
+	       size_t sigsetsize);
+long sys_select(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp, void __user *tvp);
+long sys_pselect6(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
+		  const struct timespec __user *tsp, void __user *sig);
 /* asynchronous I/O (fs/aio.c); aio_context_t is an unsigned long */
 long sys_io_setup(unsigned int nr_events, unsigned long __user *ctxp);
 long sys_io_destroy(unsigned long ctx_id);
@@ -111,6 +138,49 @@ long sys_setsid(void);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
 long sys_clock_gettime(clockid_t which_clock, struct timespec __user *tp);
 long sys_exit_group(int error_code);
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tid,
+	       int __user *child_tid, unsigned long tls);
+long sys_gettid(void);
+long sys_tgkill(pid_t tgid, pid_t pid, int sig);
+long sys_tkill(pid_t pid, int sig);
+long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize);
+struct stack_t;
+long sys_sigaltstack(const struct stack_t __user *uss, struct stack_t __user *uoss);
+long sys_arch_prctl(int option, unsigned long addr);
+long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
+long sys_madvise(unsigned long start, size_t len, int behavior);
+long sys_getpgid(pid_t pid);
+long sys_getsid(pid_t pid);
+long sys_getuid(void);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
+long sys_setuid(u32 uid);
+long sys_setgid(u32 gid);
+long sys_getresuid(u32 __user *r, u32 __user *e, u32 __user *s);
+long sys_getresgid(u32 __user *r, u32 __user *e, u32 __user *s);
+long sys_getgroups(int size, u32 __user *list);
+long sys_umask(int mask);
+long sys_set_tid_address(int __user *tidptr);
+long sys_set_robust_list(void __user *head, size_t len);
+long sys_rseq(void);
+long sys_prlimit64(pid_t pid, unsigned int resource, const void __user *new_rlim,
+		   void __user *old_rlim);
+long sys_getrlimit(unsigned int resource, void __user *rlim);
+long sys_setrlimit(unsigned int resource, const void __user *rlim);
+long sys_prctl(int option, unsigned long arg2);
+long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
+long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp);
+long sys_time(long __user *tloc);
+long sys_gettimeofday(void __user *tv, void __user *tz);
+long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __user *rqtp,
+			 struct timespec __user *rmtp);
+/* splitmix64 over the TSC (kernel/sys.c): not for cryptography */
+u64 get_random_u64(void);
+
+/* arch_prctl(2) */
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
 
 /* The x86-64 user ABI structures the process calls use. */
 struct timespec {
@@ -129,6 +199,10 @@ struct new_utsname {
 
 #define CLOCK_REALTIME          0
 #define CLOCK_MONOTONIC         1
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
 
 /* reboot(2) */
 #define LINUX_REBOOT_MAGIC1     0xfee1dead

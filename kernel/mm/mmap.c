@@ -27,6 +27,7 @@
  * run with interrupts off and do not sleep.
  */
 #include <spindle/mm_types.h>
+#include <spindle/fs.h>
 #include <spindle/mm.h>
 #include <spindle/sched.h>
 #include <spindle/errno.h>
@@ -137,6 +138,8 @@ void mmput(struct mm_struct *mm)
 		kfree(vma);
 	}
 	pgd_free(mm_pgd(mm));
+	if (mm->exe_file)
+		fput(mm->exe_file);
 	kfree(mm);
 }
 
@@ -304,6 +307,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->brk = old->brk;
 	mm->start_stack = old->start_stack;
 	mm->mmap_base = old->mmap_base;
+	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
 	return mm;
 fail:
 	mmput(mm);
@@ -311,6 +315,21 @@ fail:
 }
 
 /* --- munmap, mmap, brk ------------------------------------------------ */
+
+/* Split vma in two at addr (inside it); the new upper part follows it. */
+static int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct *upper = kzalloc(sizeof(*upper), GFP_KERNEL);
+
+	if (!upper)
+		return -ENOMEM;
+	*upper = *vma;
+	upper->vm_start = addr;
+	vma->vm_end = addr;
+	list_add(&upper->vm_list, &vma->vm_list);
+	mm->map_count++;
+	return 0;
+}
 
 /* Cut [start, end) out of the VMA list: a VMA may shrink, split in two,
  * or go; then free the pages of the range. */
@@ -330,15 +349,9 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 			continue;
 		if (vma->vm_start < start && vma->vm_end > end) {
 			/* the hole is inside: split, keep both ends */
-			struct vm_area_struct *upper = kzalloc(sizeof(*upper), GFP_KERNEL);
-
-			if (!upper)
+			if (split_vma(mm, vma, end))
 				return -ENOMEM;
-			*upper = *vma;
-			upper->vm_start = end;
 			vma->vm_end = start;
-			list_add(&upper->vm_list, &vma->vm_list);
-			mm->map_count++;
 		} else if (vma->vm_start < start) {
 			vma->vm_end = start;            /* keep the lower part */
 		} else if (vma->vm_end > end) {
@@ -371,6 +384,20 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 	return top >= USER_TEXT_START + len ? top - len : 0;
 }
 
+/* mmap's and mprotect's PROT_* as a VMA's rights */
+static unsigned long prot_to_vm_flags(unsigned long prot)
+{
+	unsigned long vm_flags = 0;
+
+	if (prot & PROT_READ)
+		vm_flags |= VM_READ;
+	if (prot & PROT_WRITE)
+		vm_flags |= VM_WRITE | VM_READ; /* x86 cannot write-only */
+	if (prot & PROT_EXEC)
+		vm_flags |= VM_EXEC | VM_READ;
+	return vm_flags;
+}
+
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, unsigned long fd, unsigned long off)
 {
@@ -394,12 +421,7 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 		return -ENODEV;
 	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -EINVAL;
-	if (prot & PROT_READ)
-		vm_flags |= VM_READ;
-	if (prot & PROT_WRITE)
-		vm_flags |= VM_WRITE | VM_READ;         /* x86 cannot write-only */
-	if (prot & PROT_EXEC)
-		vm_flags |= VM_EXEC | VM_READ;
+	vm_flags = prot_to_vm_flags(prot);
 	if (flags & MAP_FIXED) {
 		if ((addr & ~PAGE_MASK) || addr < PAGE_SIZE ||
 		    addr >= STACK_TOP || len > STACK_TOP - addr)
@@ -427,6 +449,66 @@ long sys_munmap(unsigned long addr, size_t len)
 	if (!current->mm)
 		return -EINVAL;
 	return do_munmap(current->mm, addr, len);
+}
+
+static void protect_user_pte(pte_t *pte, unsigned long va, void *arg)
+{
+	*pte = (*pte & PTE_ADDR_MASK) | vm_page_prot(*(unsigned long *)arg);
+	invlpg(va);
+}
+
+/*
+ * mprotect: new rights for [start, start + len), every page of which must
+ * be mapped (else -ENOMEM, as Linux).  A C library uses it to make its
+ * relocated data read-only after start-up (glibc's RELRO).  The VMAs at
+ * the two ends are split where the range cuts them; the pages already
+ * present get the new rights in their PTEs, the others at their fault.
+ */
+long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long end, addr, vm_flags = 0;
+
+	if (!mm || (start & ~PAGE_MASK) || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (len > STACK_TOP || start > STACK_TOP - len)
+		return -ENOMEM;
+	end = start + len;
+	for (addr = start; addr < end; addr = vma->vm_end) { /* all mapped? */
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start > addr)
+			return -ENOMEM;
+	}
+	vm_flags = prot_to_vm_flags(prot);
+	for (addr = start; addr < end; addr = vma->vm_end) {
+		vma = find_vma(mm, addr);
+		if (vma->vm_start < addr && split_vma(mm, vma, addr))
+			return -ENOMEM;
+		vma = find_vma(mm, addr);
+		if (vma->vm_end > end && split_vma(mm, vma, end))
+			return -ENOMEM;
+		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm_flags;
+	}
+	walk_user_ptes(mm_pgd(mm), start, end, protect_user_pte, &vm_flags);
+	return 0;
+}
+
+/* madvise: advice only.  MADV_DONTNEED (4) frees the pages -- anonymous
+ * memory reads back as zeroes, which a libc's malloc relies on; the rest
+ * is accepted and changes nothing, as Linux may. */
+long sys_madvise(unsigned long start, size_t len, int behavior)
+{
+	if (!current->mm || (start & ~PAGE_MASK))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (len > STACK_TOP || start > STACK_TOP - len)
+		return -ENOMEM;
+	if (behavior == 4)
+		walk_user_ptes(mm_pgd(current->mm), start, start + len, free_user_pte,
+			       current->mm);
+	return 0;
 }
 
 /*

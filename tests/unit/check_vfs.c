@@ -16,6 +16,8 @@
 #include "shim/host_fs.h"
 #include "../../fs/internal.h"
 
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 long sys_read(unsigned int fd, char *buf, size_t count);
 long sys_write(unsigned int fd, const char *buf, size_t count);
 long sys_open(const char *filename, int flags, umode_t mode);
@@ -1080,6 +1082,52 @@ START_TEST(tty_canonical_editing_echo_eof_intr)
 }
 END_TEST
 
+/* The termios a line editor sets: TCGETS, clear ICANON, ECHO and ISIG
+ * (c_lflag is the 4th u32; VMIN stays 1), TCSETS; then back. */
+START_TEST(tty_raw_mode_bytes_at_once_no_echo_no_signals)
+{
+	u32 t[9], saved[9];
+	char buf[8];
+
+	ck_assert_int_eq(sys_ioctl(0, 0x5401, (unsigned long)saved), 0); /* TCGETS */
+	memcpy(t, saved, sizeof(t));
+	t[3] &= ~(0000002u | 0000010u | 0000001u);		     /* ICANON, ECHO, ISIG */
+	ck_assert_int_eq(sys_ioctl(0, 0x5402, (unsigned long)t), 0); /* TCSETS */
+	host_console_len = 0;
+	sigint_pgrp = 0;
+	type("q\x03");
+	ck_assert_int_eq(host_console_len, 0);		    /* no echo */
+	ck_assert_int_eq(sigint_pgrp, 0);		    /* ^C is a byte */
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 2); /* no Enter needed */
+	ck_assert_int_eq(memcmp(buf, "q\x03", 2), 0);
+	/* TCSETSF drops what was not read; cooked mode edits again */
+	type("lost");
+	ck_assert_int_eq(sys_ioctl(0, 0x5404, (unsigned long)saved), 0);
+	type("ab\x7f\r");
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 2);
+	ck_assert_int_eq(memcmp(buf, "a\n", 2), 0);
+}
+END_TEST
+
+/* fcntl's descriptor flag and duplicate-from, dup3's O_CLOEXEC */
+START_TEST(fcntl_dupfd_cloexec_and_dup3)
+{
+	int fd = sys_fcntl(1, 1030, 10); /* F_DUPFD_CLOEXEC from 10 */
+
+	ck_assert_int_eq(fd, 10);
+	ck_assert_int_eq(sys_fcntl(fd, 1, 0), 1); /* F_GETFD: FD_CLOEXEC */
+	ck_assert_int_eq(sys_fcntl(fd, 2, 0), 0); /* F_SETFD 0 */
+	ck_assert_int_eq(sys_fcntl(fd, 1, 0), 0);
+	ck_assert_int_eq(sys_fcntl(1, 0, 10), 11); /* F_DUPFD: the next free */
+	ck_assert_int_eq(sys_dup3(1, 12, O_CLOEXEC), 12);
+	ck_assert_int_eq(sys_fcntl(12, 1, 0), 1);
+	ck_assert_int_eq(sys_dup3(1, 1, 0), -EINVAL); /* unlike dup2 */
+	ck_assert_int_eq(sys_fcntl(1, 1030, 64), -EINVAL);
+	ck_assert_int_eq(sys_fcntl(99, 1, 0), -EBADF);
+	ck_assert_int_eq(sys_fcntl(1, 5, 0), -EINVAL); /* F_GETLK: no locks */
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("VFS");
@@ -1105,6 +1153,8 @@ Suite *unit_suite(void)
 	tcase_add_test(core, proc_meminfo_layout_as_linux);
 	tcase_add_test(core, proc_listing_skips_no_process_when_one_exits);
 	tcase_add_test(core, tty_canonical_editing_echo_eof_intr);
+	tcase_add_test(core, tty_raw_mode_bytes_at_once_no_echo_no_signals);
+	tcase_add_test(core, fcntl_dupfd_cloexec_and_dup3);
 	suite_add_tcase(s, core);
 
 	tcase_add_checked_fixture(limits, setup, teardown);

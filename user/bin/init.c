@@ -6,7 +6,8 @@
  *     devtmpfs on /dev, a tmpfs on /tmp (the directories come with the
  *     initramfs; init creates nothing);
  *  2. run `/bin/sh /etc/init.sh` if that file exists (a test's script,
- *     from QEMU's fw_cfg), else an interactive `/bin/sh` on the console;
+ *     from QEMU's fw_cfg), else an interactive shell on the console:
+ *     busybox's ash if /bin/busybox exists, else Spindle's /bin/sh;
  *  3. meanwhile reap every process that exits: orphans are re-parented
  *     to pid 1, and a zombie nobody waits for would stay forever;
  *  4. when the shell ends, sync and power off with its exit status
@@ -25,6 +26,7 @@
 #include <sys/reboot.h>
 
 #define INIT_SCRIPT "/etc/init.sh"
+#define BUSYBOX "/bin/busybox" /* the interactive shell, if there (docs/user.md) */
 
 static const struct {
 	const char *fstype, *target, *options;
@@ -50,12 +52,29 @@ static pid_t start_shell(int script)
 {
 	char *script_argv[] = { "/bin/sh", INIT_SCRIPT, NULL };
 	char *shell_argv[] = { "/bin/sh", NULL };
+	char *ash_argv[] = { "-ash", NULL }; /* a login shell: reads /etc/profile */
 	char *envp[] = { "PATH=/bin:/tests", "HOME=/", "TERM=vt100", NULL };
+	struct stat st;
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		/* init ignores ^C; the shell starts with the defaults (a
+		 * shell takes a signal ignored on entry as ignored for good) */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		/* the shell makes its own process group (interactive: the
-		 * console's foreground one); init's stays apart from it */
+		 * console's foreground one); init's stays apart from it.
+		 * At the console, busybox's ash when the initramfs has it
+		 * (argv[0] names the applet); scripts run with Spindle's sh. */
+		if (!script && stat(BUSYBOX, &st) == 0) {
+			/* ash expects to start as the console's foreground
+			 * group, as a getty's login shell does (else it waits
+			 * for the terminal): a group of its own, given the
+			 * console */
+			setpgid(0, 0);
+			tcsetpgrp(0, getpid());
+			execve(BUSYBOX, ash_argv, envp);
+		}
 		execve("/bin/sh", script ? script_argv : shell_argv, envp);
 		fprintf(stderr, "init: cannot run /bin/sh: %s\n", strerror(errno));
 		_exit(127);

@@ -365,6 +365,136 @@ static void t_blk_end(void)
 	free(buf);
 }
 
+/* --- what a static glibc program needs (busybox); raw calls, since
+ * this libc has no wrappers for most of them --- */
+
+#include <asm/unistd_64.h>
+
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+
+/* The FS base (glibc's thread pointer): set, read back, inherited by a
+ * fork's child, and by clone's, which also gets its tid written. */
+static void t_tls_clone(void)
+{
+	static unsigned long tls_word;
+	unsigned long base = 0, old = 0;
+	int tid = 0, status = -1;
+	pid_t pid;
+
+	CHECK(syscall(__NR_arch_prctl, ARCH_GET_FS, &old) == 0);
+	CHECK(syscall(__NR_arch_prctl, ARCH_SET_FS, &tls_word) == 0);
+	CHECK(syscall(__NR_arch_prctl, ARCH_GET_FS, &base) == 0);
+	CHECK(base == (unsigned long)&tls_word);
+	/* glibc's fork: SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID */
+	pid = syscall(__NR_clone, SIGCHLD | 0x01000000 | 0x00200000, 0, NULL, &tid, 0);
+	if (pid == 0) {
+		unsigned long b = 0;
+
+		syscall(__NR_arch_prctl, ARCH_GET_FS, &b);
+		_exit(b == (unsigned long)&tls_word && tid == getpid() ? 0 : 1);
+	}
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(tid == 0); /* the parent's copy was not written */
+	CHECK(syscall(__NR_arch_prctl, ARCH_SET_FS, old) == 0);
+	CHECK(syscall(__NR_set_tid_address, &tid) == getpid());
+}
+
+static void t_startup_calls(void)
+{
+	unsigned long rl[2] = { 0, 0 };
+	unsigned char rnd[64] = { 0 };
+	int any = 0;
+	long old;
+
+	CHECK(syscall(__NR_prlimit64, 0, 7 /* RLIMIT_NOFILE */, NULL, rl) == 0);
+	CHECK(rl[0] > 2 && rl[0] <= rl[1]);
+	CHECK(syscall(__NR_getrandom, rnd, sizeof(rnd), 0) == (long)sizeof(rnd));
+	for (unsigned i = 0; i < sizeof(rnd); i++)
+		any |= rnd[i];
+	CHECK(any); /* 64 zero bytes: not random */
+	CHECK_ERR(syscall(__NR_getrandom, rnd, 8, 0x100), EINVAL);
+	old = syscall(__NR_umask, 027);
+	CHECK(syscall(__NR_umask, old) == 027);
+	CHECK(syscall(__NR_getuid) == syscall(__NR_geteuid));
+	CHECK(syscall(__NR_getpgid, 0) == getpgrp());
+	CHECK(syscall(__NR_getsid, 0) > 0);
+	CHECK(syscall(__NR_gettid) == getpid());
+}
+
+/* fcntl, dup3, the *at() stat calls, readlink, access */
+static void t_fds_at(void)
+{
+	struct stat st;
+	int p[2], fd;
+
+	CHECK(pipe(p) == 0);
+	fd = syscall(__NR_fcntl, p[0], 1030 /* F_DUPFD_CLOEXEC */, 10);
+	CHECK(fd >= 10);
+	CHECK(syscall(__NR_fcntl, fd, 1 /* F_GETFD */) == 1 /* FD_CLOEXEC */);
+	CHECK_ERR(syscall(__NR_dup3, fd, fd, 0), EINVAL);
+	CHECK(syscall(__NR_newfstatat, fd, "", &st, 0x1000 /* AT_EMPTY_PATH */) == 0);
+	CHECK(S_ISFIFO(st.st_mode));
+	CHECK_ERR(syscall(__NR_newfstatat, AT_FDCWD, "", &st, 0), ENOENT);
+	CHECK(syscall(__NR_newfstatat, AT_FDCWD, "/", &st, 0) == 0 && S_ISDIR(st.st_mode));
+	CHECK_ERR(syscall(__NR_readlinkat, AT_FDCWD, "/", (char[8]){ 0 }, 8), EINVAL);
+	CHECK_ERR(syscall(__NR_access, "/no/such/file", 0), ENOENT);
+	CHECK(syscall(__NR_access, "/", 1 /* X_OK */) == 0);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* poll on a pipe: nothing, then data, then the writer gone */
+static void t_poll_pipe(void)
+{
+	struct {
+		int fd;
+		short events, revents;
+	} pfd;
+	int p[2];
+
+	CHECK(pipe(p) == 0);
+	pfd.fd = p[0];
+	pfd.events = 1; /* POLLIN */
+	CHECK(syscall(__NR_poll, &pfd, 1, 0) == 0);
+	CHECK(write(p[1], "x", 1) == 1);
+	CHECK(syscall(__NR_poll, &pfd, 1, -1) == 1 && (pfd.revents & 1));
+	close(p[1]);
+	CHECK(read(p[0], (char[2]){ 0 }, 2) == 1);
+	CHECK(syscall(__NR_poll, &pfd, 1, 1000) == 1 && (pfd.revents & 0x10 /* POLLHUP */));
+	close(p[0]);
+}
+
+static volatile int usr1_seen;
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen = 1;
+}
+
+/* rt_sigsuspend: a blocked, pending signal ends it once the temporary
+ * mask lets it in; afterwards the old mask (blocking it) is back */
+static void t_sigsuspend(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigset_t block = 0, empty = 0, now = 0;
+
+	sigaddset(&block, SIGUSR1);
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	CHECK(sigprocmask(SIG_BLOCK, &block, NULL) == 0);
+	CHECK(kill(getpid(), SIGUSR1) == 0);
+	CHECK(!usr1_seen);
+	CHECK_ERR(syscall(__NR_rt_sigsuspend, &empty, 8), EINTR);
+	CHECK(usr1_seen);
+	CHECK(sigprocmask(SIG_SETMASK, NULL, &now) == 0);
+	CHECK(sigismember(&now, SIGUSR1));
+	CHECK(sigprocmask(SIG_UNBLOCK, &block, NULL) == 0);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -381,6 +511,11 @@ static const struct {
 	{ "blk_direct_align", t_blk_direct_align },
 	{ "blk_excl", t_blk_excl },
 	{ "blk_end", t_blk_end },
+	{ "tls_clone", t_tls_clone },
+	{ "startup_calls", t_startup_calls },
+	{ "fds_at", t_fds_at },
+	{ "poll_pipe", t_poll_pipe },
+	{ "sigsuspend", t_sigsuspend },
 };
 
 int main(int argc, char **argv)

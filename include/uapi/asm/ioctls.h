@@ -15,6 +15,7 @@
 #define TIOCGPGRP       0x540F
 #define TIOCSPGRP       0x5410
 #define TIOCGWINSZ      0x5413
+#define FIONREAD 0x541B			/* bytes ready to read */
 #define FIONCLEX        0x5450          /* clear close-on-exec */
 #define FIOCLEX         0x5451          /* set close-on-exec */
 

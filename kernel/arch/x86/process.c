@@ -14,12 +14,22 @@
  * that ran in user mode, and are swapped on every switch with fxsave /
  * fxrstor (512 bytes, 16-byte aligned; SDM vol. 1, 10.5).  Linux saves
  * lazily and with xsave; eager fxsave is the simple correct version.
+ *
+ * FS base: a C library keeps its thread pointer (errno, the stack
+ * protector's canary, malloc's arenas: "thread-local storage") at %fs:0,
+ * and sets where %fs points with arch_prctl(ARCH_SET_FS) before main().
+ * In 64-bit mode that base is a register of its own, MSR_FS_BASE (SDM
+ * vol. 3, 3.4.4), which a context switch must carry like CR3: the kernel
+ * never uses %fs, so the register always holds the running process's.
+ * fork copies it, exec sets it to 0.
  */
 #include <spindle/process.h>
 #include <spindle/mm_types.h>
 #include <spindle/sched.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
+#include <spindle/syscalls.h>
+#include <spindle/uaccess.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
 
@@ -39,6 +49,17 @@ static inline void fxrstor(const void *area)
 	__asm__ volatile("fxrstor64 (%0)" :: "r"(area) : "memory");
 }
 
+/* What MSR_FS_BASE holds now (one CPU): a wrmsr costs ~100 cycles, and
+ * most switches go between tasks with none (kernel threads, Spindle's own
+ * programs). */
+static unsigned long fsbase_loaded;
+
+static void load_fsbase(unsigned long base)
+{
+	wrmsr(MSR_FS_BASE, base);
+	fsbase_loaded = base;
+}
+
 void switch_mm_fpu(struct task_struct *prev, struct task_struct *next)
 {
 	unsigned long cr3 = next->mm ? __pa(next->mm->pgd) : __pa(kernel_pml4);
@@ -49,6 +70,40 @@ void switch_mm_fpu(struct task_struct *prev, struct task_struct *next)
 		write_cr3(cr3);
 	if (next->fpu_state)
 		fxrstor(next->fpu_state);
+	if (next->mm && next->fsbase != fsbase_loaded)
+		load_fsbase(next->fsbase);
+}
+
+/* exec, or the first process: the new program sets its own. */
+void fsbase_reset(struct task_struct *t)
+{
+	t->fsbase = 0;
+	if (t == current)
+		load_fsbase(0);
+}
+
+/*
+ * arch_prctl(2): the FS and GS bases.  Only FS is the libc's (GS is left
+ * at 0: Spindle's kernel does not use it either).  A base must be a
+ * canonical user address, or the wrmsr would fault in the kernel.
+ */
+long sys_arch_prctl(int option, unsigned long addr)
+{
+	switch (option) {
+	case ARCH_SET_FS:
+		if (addr >= USER_SPACE_END)
+			return -EPERM;
+		current->fsbase = addr;
+		load_fsbase(addr);
+		return 0;
+	case ARCH_GET_FS:
+		return copy_to_user((void __user *)addr, &current->fsbase,
+				    sizeof(current->fsbase))
+			       ? -EFAULT
+			       : 0;
+	default:
+		return -EINVAL;
+	}
 }
 
 static int fpu_alloc(struct task_struct *t)

@@ -18,6 +18,7 @@
 #include <spindle/process.h>
 #include <spindle/errno.h>
 #include <spindle/sched.h>
+#include <spindle/printk.h>
 #include <asm/ptrace.h>
 #include <asm/desc.h>
 #include <asm/cpu.h>
@@ -137,6 +138,58 @@ SYSCALL3(io_submit, unsigned long, long, struct iocb __user *__user *)
 SYSCALL5(io_getevents, unsigned long, long, long, U(struct io_event), U(struct __kernel_timespec))
 SYSCALL3(io_cancel, unsigned long, U(struct iocb), U(struct io_event))
 
+SYSCALL5(clone, unsigned long, unsigned long, U(int), U(int), unsigned long)
+SYSCALL2(rt_sigsuspend, U(sigset_t), size_t)
+SYSCALL2(sigaltstack, U(const struct stack_t), U(struct stack_t))
+SYSCALL2(arch_prctl, int, unsigned long)
+SYSCALL3(mprotect, unsigned long, size_t, unsigned long)
+SYSCALL3(madvise, unsigned long, size_t, int)
+SYSCALL1(getpgid, pid_t)
+SYSCALL1(getsid, pid_t)
+SYSCALL0(getuid)
+SYSCALL0(geteuid)
+SYSCALL0(getgid)
+SYSCALL0(getegid)
+SYSCALL1(setuid, u32)
+SYSCALL1(setgid, u32)
+SYSCALL3(getresuid, U(u32), U(u32), U(u32))
+SYSCALL3(getresgid, U(u32), U(u32), U(u32))
+SYSCALL2(getgroups, int, U(u32))
+SYSCALL1(umask, int)
+SYSCALL1(set_tid_address, U(int))
+SYSCALL2(set_robust_list, U(void), size_t)
+SYSCALL0(rseq)
+SYSCALL4(prlimit64, pid_t, unsigned int, U(const void), U(void))
+SYSCALL2(getrlimit, unsigned int, U(void))
+SYSCALL2(setrlimit, unsigned int, U(const void))
+SYSCALL2(prctl, int, unsigned long)
+SYSCALL3(getrandom, U(char), size_t, unsigned int)
+SYSCALL2(clock_getres, clockid_t, U(struct timespec))
+SYSCALL2(gettimeofday, U(void), U(void))
+SYSCALL4(clock_nanosleep, clockid_t, int, U(struct timespec), U(struct timespec))
+SYSCALL4(newfstatat, int, U(const char), U(struct stat), int)
+SYSCALL5(statx, int, U(const char), unsigned int, unsigned int, U(struct statx))
+SYSCALL4(readlinkat, int, U(const char), U(char), int)
+SYSCALL3(readlink, U(const char), U(char), int)
+SYSCALL4(faccessat2, int, U(const char), int, int)
+SYSCALL3(faccessat, int, U(const char), int)
+SYSCALL2(access, U(const char), int)
+SYSCALL1(fchdir, unsigned int)
+SYSCALL3(fcntl, unsigned int, unsigned int, unsigned long)
+SYSCALL3(dup3, unsigned int, unsigned int, int)
+SYSCALL3(poll, U(struct pollfd), unsigned int, int)
+SYSCALL5(ppoll, U(struct pollfd), unsigned int, U(const struct timespec), U(const sigset_t), size_t)
+SYSCALL5(select, int, U(u64), U(u64), U(u64), U(void))
+SYSCALL6(pselect6, int, U(u64), U(u64), U(u64), U(const struct timespec), U(void))
+SYSCALL3(readv, unsigned long, U(const struct iovec), unsigned long)
+SYSCALL3(writev, unsigned long, U(const struct iovec), unsigned long)
+SYSCALL4(sendfile, int, int, U(loff_t), size_t)
+SYSCALL1(time, U(long))
+SYSCALL0(gettid)
+SYSCALL4(utimensat, int, U(const char), U(const struct timespec), int)
+SYSCALL3(tgkill, pid_t, pid_t, int)
+SYSCALL2(tkill, pid_t, int)
+
 #define SYSCALL_ENTRY(name) [__NR_##name] = __x64_sys_##name
 
 static const syscall_fn_t sys_call_table[NR_syscalls] = {
@@ -200,6 +253,58 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(io_submit),
 	SYSCALL_ENTRY(io_cancel),
 	SYSCALL_ENTRY(syncfs),
+	/* what a static glibc program (busybox) needs beyond Spindle's libc */
+	SYSCALL_ENTRY(clone),
+	SYSCALL_ENTRY(rt_sigsuspend),
+	SYSCALL_ENTRY(sigaltstack),
+	SYSCALL_ENTRY(arch_prctl),
+	SYSCALL_ENTRY(mprotect),
+	SYSCALL_ENTRY(madvise),
+	SYSCALL_ENTRY(getpgid),
+	SYSCALL_ENTRY(getsid),
+	SYSCALL_ENTRY(getuid),
+	SYSCALL_ENTRY(geteuid),
+	SYSCALL_ENTRY(getgid),
+	SYSCALL_ENTRY(getegid),
+	SYSCALL_ENTRY(setuid),
+	SYSCALL_ENTRY(setgid),
+	SYSCALL_ENTRY(getresuid),
+	SYSCALL_ENTRY(getresgid),
+	SYSCALL_ENTRY(getgroups),
+	SYSCALL_ENTRY(umask),
+	SYSCALL_ENTRY(set_tid_address),
+	SYSCALL_ENTRY(set_robust_list),
+	SYSCALL_ENTRY(rseq),
+	SYSCALL_ENTRY(prlimit64),
+	SYSCALL_ENTRY(getrlimit),
+	SYSCALL_ENTRY(setrlimit),
+	SYSCALL_ENTRY(prctl),
+	SYSCALL_ENTRY(getrandom),
+	SYSCALL_ENTRY(clock_getres),
+	SYSCALL_ENTRY(gettimeofday),
+	SYSCALL_ENTRY(clock_nanosleep),
+	SYSCALL_ENTRY(newfstatat),
+	SYSCALL_ENTRY(statx),
+	SYSCALL_ENTRY(readlinkat),
+	SYSCALL_ENTRY(readlink),
+	SYSCALL_ENTRY(faccessat2),
+	SYSCALL_ENTRY(faccessat),
+	SYSCALL_ENTRY(access),
+	SYSCALL_ENTRY(fchdir),
+	SYSCALL_ENTRY(fcntl),
+	SYSCALL_ENTRY(dup3),
+	SYSCALL_ENTRY(poll),
+	SYSCALL_ENTRY(ppoll),
+	SYSCALL_ENTRY(select),
+	SYSCALL_ENTRY(pselect6),
+	SYSCALL_ENTRY(readv),
+	SYSCALL_ENTRY(writev),
+	SYSCALL_ENTRY(sendfile),
+	SYSCALL_ENTRY(time),
+	SYSCALL_ENTRY(gettid),
+	SYSCALL_ENTRY(tgkill),
+	SYSCALL_ENTRY(tkill),
+	SYSCALL_ENTRY(utimensat),
 };
 
 /* Can SYSRET return to what regs describe?  Only if rcx/r11 still hold
@@ -213,6 +318,39 @@ static bool sysret_ok(const struct pt_regs *regs)
 	       !(regs->rflags & (X86_EFLAGS_RF | X86_EFLAGS_TF));
 }
 
+/* Linux's name of each call by number (generated from the list of numbers
+ * in include/uapi/asm/unistd_64.h by the Makefile). */
+static const char *const syscall_names[NR_syscalls] = {
+#include <generated/syscall_names.h>
+};
+
+/*
+ * A call Spindle does not implement returns -ENOSYS, as on a Linux kernel
+ * too old to have it: a C library then falls back to an older call (glibc
+ * does for rseq, clone3, faccessat2 ...).  Each number is named in the
+ * log the first time a program makes it, so the next gap in the ABI shows
+ * without flooding the console when a program retries in a loop.
+ */
+static long sys_ni_syscall(unsigned long nr)
+{
+	static unsigned long warned[(NR_syscalls + 63) / 64];
+	static bool warned_unknown;
+	const char *name = nr < NR_syscalls ? syscall_names[nr] : NULL;
+
+	if (nr < NR_syscalls) {
+		if (warned[nr / 64] & (1ul << (nr % 64)))
+			return -ENOSYS;
+		warned[nr / 64] |= 1ul << (nr % 64);
+	} else if (warned_unknown) {
+		return -ENOSYS; /* beyond Linux's list: said once for all */
+	} else {
+		warned_unknown = true;
+	}
+	printk(KERN_WARNING "sys_%lu (%s) not implemented, called by %s[%d]\n", nr,
+	       name ? name : "unknown", current->comm, current->pid);
+	return -ENOSYS;
+}
+
 /* Called by entry_SYSCALL_64 with interrupts off; returns with them off,
  * true when the SYSRET way back is safe. */
 bool do_syscall_64(struct pt_regs *regs)
@@ -223,7 +361,7 @@ bool do_syscall_64(struct pt_regs *regs)
 	if (nr < NR_syscalls && sys_call_table[nr])
 		regs->rax = sys_call_table[nr](regs);
 	else
-		regs->rax = -ENOSYS;
+		regs->rax = sys_ni_syscall(nr);
 	exit_to_user_mode(regs);
 	return sysret_ok(regs);
 }

@@ -85,6 +85,7 @@ static inline void invlpg(unsigned long va)
 #define MSR_STAR     0xc0000081     /* SYSCALL/SYSRET segment selectors */
 #define MSR_LSTAR    0xc0000082     /* SYSCALL entry point (64-bit) */
 #define MSR_SYSCALL_MASK 0xc0000084 /* RFLAGS bits SYSCALL clears (SFMASK) */
+#define MSR_FS_BASE 0xc0000100	    /* %fs's base in 64-bit mode (user TLS) */
 #define EFER_SCE     (1ul << 0)     /* SYSCALL/SYSRET enable */
 
 #define X86_CR0_MP   (1ul << 1)     /* monitor coprocessor (FPU/SSE present) */
