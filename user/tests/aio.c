@@ -148,17 +148,10 @@ static long reap(aio_context_t ctx, struct io_event *ev, long n)
 static int read_stat(const char *dev, unsigned long long f[11])
 {
 	char path[96], text[512];
-	int fd, n;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (read_text(path, text, sizeof(text)) < 0)
 		return -1;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
 	char *s = text;
 	for (int i = 0; i < 11; i++) {
 		char *end;

@@ -63,22 +63,32 @@ struct hostile_case {
 	void (*fn)(void);
 };
 
+/* A small text file (/proc, /sys) read whole into buf and NUL-terminated:
+ * its length, or -1 if it cannot be opened or read is empty. */
+static inline long read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	long n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
 /* MemFree from /proc/meminfo, in KiB; -1 if it cannot be read.  (A
  * static buffer: some callers run with little memory to spare.) */
 static inline long mem_free_kb(void)
 {
 	static char text[2048];
-	int fd = open("/proc/meminfo", O_RDONLY);
-	long n;
 	char *s;
 
-	if (fd < 0)
+	if (read_text("/proc/meminfo", text, sizeof(text)) < 0)
 		return -1;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
 	s = strstr(text, "MemFree:");
 	return s ? strtol(s + 8, NULL, 10) : -1;
 }
@@ -87,18 +97,10 @@ static inline long mem_free_kb(void)
 static inline char task_state(pid_t pid)
 {
 	char path[64], text[512], *close_paren;
-	int fd;
-	long n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (read_text(path, text, sizeof(text)) < 0)
 		return 0;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	text[n] = '\0';
 	close_paren = strrchr(text, ')');
 	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
 }

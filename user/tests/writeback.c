@@ -46,19 +46,13 @@ static int open_dev(int flags)
 	return open(path, flags);
 }
 
-/* The text of a small file, NUL-terminated, in a static buffer. */
+/* The text of a small file, NUL-terminated, in a static buffer; NULL if
+ * it cannot be read. */
 static const char *slurp(const char *path)
 {
 	static char text[2048];
-	int fd = open(path, O_RDONLY);
-	long n;
 
-	if (fd < 0)
-		return NULL;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	text[n > 0 ? n : 0] = '\0';
-	return text;
+	return read_text(path, text, sizeof(text)) < 0 ? NULL : text;
 }
 
 static int put(const char *path, const char *text)
