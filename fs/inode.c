@@ -56,6 +56,14 @@ struct inode *igrab(struct inode *inode)
 	return inode;
 }
 
+void mark_inode_dirty(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+
+	if (sb && sb->s_op && sb->s_op->dirty_inode)
+		sb->s_op->dirty_inode(inode);
+}
+
 void iput(struct inode *inode)
 {
 	int left;

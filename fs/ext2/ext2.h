@@ -19,8 +19,11 @@
  *   namei.c     lookup()
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
  *
- * Write support (balloc.c, ialloc.c, and writes in the files above) is not
- * here yet: every mount is read-only.
+ *   balloc.c    block bitmaps: allocating near a goal, freeing
+ *   ialloc.c    inode bitmaps: a new inode's group, freeing
+ *
+ * Write support is being built (the declarations under "the write side"
+ * below); until it is complete every mount is read-only.
  *
  * Errors: damaged metadata gives -EUCLEAN (Linux's EFSCORRUPTED) to the
  * caller and one ratelimited line "EXT2-fs error (device sda1): <function>:
@@ -200,6 +203,56 @@ extern const struct file_operations ext2_dir_operations;
 extern const struct inode_operations ext2_symlink_inode_operations;
 extern const struct inode_operations ext2_file_inode_operations;
 extern const struct file_operations ext2_file_operations;
+
+/*
+ * --- the write side (being built: declared here so that the block and
+ * inode allocators and the directory operations agree) ---------------------
+ *
+ * buffer.c: metadata lives in the block device's page cache (one copy of
+ * each block, shared with /dev/sdXN and written back by the disk's
+ * flusher).  ext2_getblk() is ext2_bread() for a block about to be
+ * overwritten whole (a new directory or indirect block): zeroed, not read.
+ * ext2_mark_buffer_dirty() after changing b_data; ext2_sync_buffer()
+ * writes it now and waits (0 or -EIO).
+ */
+struct ext2_buf *ext2_getblk(struct super_block *sb, u32 block);
+void ext2_mark_buffer_dirty(struct ext2_buf *bh);
+int ext2_sync_buffer(struct ext2_buf *bh);
+
+/* balloc.c: up to *count free blocks in a row, as near goal as the disk
+ * allows (0: near the inode's group); *count becomes how many were
+ * taken.  The first block's number, or -ENOSPC / -EUCLEAN / -EIO. */
+long ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count);
+void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
+
+/* ialloc.c: a new inode of mode (S_IFxxx | permissions) for a name in
+ * dir: allocated on disk, ops set, i_nlink 1 (a directory's second link,
+ * its ".", is the caller's), written.  ERR_PTR(-ENOSPC ...) if none.
+ * ext2_free_inode() gives an inode whose last link and reference are
+ * gone back to its group (its blocks already freed by truncation). */
+struct inode *ext2_new_inode(struct inode *dir, umode_t mode);
+void ext2_free_inode(struct inode *inode);
+
+/* inode.c: the VFS inode and its ext2_inode_info into the inode table
+ * (the super_operations' dirty_inode); 0 or -errno. */
+int ext2_write_inode(struct inode *inode);
+/* i_op, i_fop and a_ops by the inode's type (iget and new_inode). */
+void ext2_set_inode_ops(struct inode *inode);
+/* Blocks past size freed, the map cut back, i_size set (truncate). */
+int ext2_setsize(struct inode *inode, loff_t size);
+
+/* dir.c: entries.  ext2_add_link: name -> inode in dir (-EEXIST if
+ * there; a new block when none has room).  ext2_delete_entry: the entry
+ * called name in dir goes (its space joins the previous entry's).
+ * ext2_make_empty: a new directory's first block, "." and "..".
+ * ext2_empty_dir: nothing but "." and "..".  ext2_set_link: the entry
+ * name in dir now points at inode (rename over an existing name, and
+ * "..").  All -errno. */
+int ext2_add_link(struct inode *dir, const char *name, int len, struct inode *inode);
+int ext2_delete_entry(struct inode *dir, const char *name, int len);
+int ext2_make_empty(struct inode *inode, struct inode *parent);
+bool ext2_empty_dir(struct inode *inode);
+int ext2_set_link(struct inode *dir, const char *name, int len, struct inode *inode);
 
 /* dir.c: the inode number of name in dir, 0 if absent, or -errno */
 long ext2_inode_by_name(struct inode *dir, const char *name, int len);

@@ -118,6 +118,8 @@ struct file_operations {
 /* Wake every task in poll/select to look at its files again. */
 void poll_notify(void);
 
+struct iattr;
+
 struct inode_operations {
 	/* Fill in dentry (d_add) if dir has that name; leave it negative if
 	 * not.  Return NULL, or ERR_PTR on a real error. */
@@ -136,6 +138,35 @@ struct inode_operations {
 	/* stat: after the VFS filled st from the inode, what only the file
 	 * system knows (owner and group, three separate times). */
 	int (*getattr)(struct inode *inode, struct stat *st);
+	/* A second name, dentry (negative) in dir, for old_dentry's inode
+	 * (never a directory: the VFS refuses EPERM first). */
+	int (*link)(struct dentry *old_dentry, struct inode *dir, struct dentry *dentry);
+	/* A symbolic link called dentry (negative) in dir, holding target. */
+	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target);
+	/* old_dentry of old_dir takes the name new_dentry in new_dir.  When
+	 * new_dentry is positive its inode loses that name (the VFS checked
+	 * first: same type family, an empty directory, no loop). */
+	int (*rename)(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+		      struct dentry *new_dentry);
+	/* chmod, chown, utimensat, truncate: the VFS checked attr; store it. */
+	int (*setattr)(struct dentry *dentry, const struct iattr *attr);
+};
+
+/* What setattr changes (Linux's ATTR_* bits) and the new values. */
+#define ATTR_MODE (1u << 0)
+#define ATTR_UID (1u << 1)
+#define ATTR_GID (1u << 2)
+#define ATTR_SIZE (1u << 3)
+#define ATTR_ATIME (1u << 4)
+#define ATTR_MTIME (1u << 5)
+#define ATTR_CTIME (1u << 6)
+
+struct iattr {
+	unsigned int ia_valid; /* ATTR_* */
+	umode_t ia_mode;       /* permission bits; the type stays */
+	u32 ia_uid, ia_gid;
+	loff_t ia_size;
+	u64 ia_atime_ns, ia_mtime_ns, ia_ctime_ns;
 };
 
 struct super_operations {
@@ -145,6 +176,9 @@ struct super_operations {
 	int (*show_options)(struct super_block *sb, char *buf, size_t size);
 	/* Fill in the sizes of a statfs the VFS has prefilled (type, names). */
 	void (*statfs)(struct super_block *sb, struct statfs *buf);
+	/* The VFS changed what the file system keeps in its inode (i_size,
+	 * i_mtime_ns, i_nlink, i_mode): store it (mark_inode_dirty). */
+	void (*dirty_inode)(struct inode *inode);
 };
 
 /*
@@ -329,6 +363,9 @@ struct inode *igrab(struct inode *inode);
 /* A device node or FIFO: point i_fop at what opening it needs. */
 void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev);
 u64 fs_now_ns(void);
+/* Tell the inode's file system that the VFS changed it (super_operations'
+ * dirty_inode); nothing for one that keeps inodes only in memory. */
+void mark_inode_dirty(struct inode *inode);
 
 struct dentry *d_alloc(struct dentry *parent, const char *name, int len);
 struct dentry *d_make_root(struct inode *root_inode);
