@@ -30,7 +30,8 @@
 #   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear
 #                   and dm-raid1, once and sticky (SHORT=1: the CI subset)
 #   make powercut N=50  cut the power N times under a writing guest; no
-#                   write it was told is durable may be lost
+#                   write it was told is durable may be lost (FS=ext2:
+#                   fsynced files on ext2, e2fsck -fy then debugfs)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
@@ -413,10 +414,11 @@ stress: deps $(ISO)
 fault-matrix: deps $(ISO)
 	$(PYTHON) tools/fault-matrix.py $(if $(SHORT),--short)
 
-# Power cuts under a writing guest (tools/powercut.py): N=<cuts>.
+# Power cuts under a writing guest (tools/powercut.py): N=<cuts>;
+# FS=ext2: under fsynced files on ext2 instead of the raw device.
 N ?= 10
 powercut: deps $(ISO)
-	$(PYTHON) tools/powercut.py -n $(N)
+	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS))
 
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.
