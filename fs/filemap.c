@@ -49,6 +49,8 @@ DEFINE_SPINLOCK(page_cache_lock);
 static struct page *page_hash_table[PAGE_HASH_SIZE];
 static LIST_HEAD(page_lru);
 static unsigned long nr_cache_pages, nr_dirty_pages, nr_writeback_pages;
+/* of nr_cache_pages, those of block devices' own inodes (meminfo's Buffers) */
+static unsigned long nr_bdev_pages;
 static DECLARE_WAIT_QUEUE_HEAD(page_wait);
 
 /* --- the index: hash chains --------------------------------------------- */
@@ -83,6 +85,8 @@ static void __add_to_page_cache(struct page *page, struct address_space *mapping
 	page->flags |= PG_lru;
 	mapping->nrpages++;
 	nr_cache_pages++;
+	if (mapping->host && S_ISBLK(mapping->host->i_mode))
+		nr_bdev_pages++;
 }
 
 /* Take page out of the cache; the caller drops the cache's reference. */
@@ -106,6 +110,8 @@ static void __delete_from_page_cache(struct page *page)
 	page->mapping = NULL;
 	mapping->nrpages--;
 	nr_cache_pages--;
+	if (mapping->host && S_ISBLK(mapping->host->i_mode))
+		nr_bdev_pages--;
 }
 
 void page_cache_stats(struct page_cache_stats *st)
@@ -114,6 +120,7 @@ void page_cache_stats(struct page_cache_stats *st)
 
 	spin_lock_irqsave(&page_cache_lock, flags);
 	st->nr_pages = nr_cache_pages;
+	st->nr_bdev = nr_bdev_pages;
 	st->nr_dirty = nr_dirty_pages;
 	st->nr_writeback = nr_writeback_pages;
 	spin_unlock_irqrestore(&page_cache_lock, flags);

@@ -6,7 +6,7 @@
  *   /proc/partitions  /proc/diskstats   formatted by the block layer
  *                                       (blk_show_partitions/diskstats)
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
- *   /proc/meminfo     MemTotal, MemFree, ... "Buffers" = the page cache,
+ *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
  *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
  *                     dirty_expire_centisecs, dirty_writeback_centisecs
@@ -79,10 +79,10 @@ static int meminfo_line(char *buf, size_t size, const char *label, unsigned long
 }
 
 /*
- * The page cache counts once, as "Cached" would in Linux for files; the
- * block devices' share is what Linux calls "Buffers" and, with no file
- * system yet, that is all of it.  Dirty: waiting for write-back;
- * Writeback: on its way to the disk now.
+ * The page cache, split as Linux splits it: "Buffers" are the block
+ * devices' own pages (/dev/sdX read or written, a file system's metadata
+ * when it keeps it there), "Cached" every file's.  Dirty: waiting for
+ * write-back; Writeback: on its way to the disk now.
  */
 int proc_meminfo_show(char *buf, size_t size)
 {
@@ -94,8 +94,8 @@ int proc_meminfo_show(char *buf, size_t size)
 	n += meminfo_line(buf + n, size - n, "MemTotal", totalram_pages());
 	n += meminfo_line(buf + n, size - n, "MemFree", free);
 	n += meminfo_line(buf + n, size - n, "MemAvailable", free + st.nr_pages - st.nr_dirty);
-	n += meminfo_line(buf + n, size - n, "Buffers", st.nr_pages);
-	n += meminfo_line(buf + n, size - n, "Cached", 0);
+	n += meminfo_line(buf + n, size - n, "Buffers", st.nr_bdev);
+	n += meminfo_line(buf + n, size - n, "Cached", st.nr_pages - st.nr_bdev);
 	n += meminfo_line(buf + n, size - n, "SwapCached", 0);
 	n += meminfo_line(buf + n, size - n, "SwapTotal", 0);
 	n += meminfo_line(buf + n, size - n, "SwapFree", 0);

@@ -207,6 +207,7 @@ int mpage_writepages(struct address_space *mapping, struct writeback_control *wb
 
 struct page_cache_stats {
 	unsigned long nr_pages, nr_dirty, nr_writeback;
+	unsigned long nr_bdev; /* of nr_pages, the block devices' own */
 };
 void page_cache_stats(struct page_cache_stats *st);
 
