@@ -170,221 +170,26 @@ int blkdev_issue_flush(struct block_device *bdev)
 
 /* --- O_DIRECT: the device reads and writes the caller's own pages --------------- */
 
-/* Linux's rule: offset, length and buffer address on logical blocks. */
-bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr)
+/* A block device's bytes lie where they are: one run, the whole request. */
+static int blkdev_dio_map(struct inode *inode, loff_t pos, size_t len, bool write,
+			  sector_t *sector, size_t *mapped)
 {
-	unsigned long mask = lbs - 1;
-
-	return !(((unsigned long)pos | count | addr) & mask);
+	(void)inode;
+	(void)write;
+	*sector = pos >> SECTOR_SHIFT;
+	*mapped = len;
+	return 0;
 }
 
-/*
- * One direct read or write (Linux's struct blkdev_dio): its bios go down
- * together -- under a plug when there are several, as Linux's
- * __blkdev_direct_IO() sends them -- each over up to BIO_MAX_VECS pages of the
- * caller's buffer -- no copy: bio_iov_iter_get_pages() pins the user's
- * pages, the device's DMA goes straight to and from them, and each bio's
- * completion unpins its own.  ref counts the bios in flight plus one for
- * the submitter, so the last of them, whoever it is, wakes the caller
- * -- or, for an asynchronous request (io_submit, fs/aio.c), completes its
- * kiocb: the last bio's completion, in interrupt context, calls
- * ki_complete() with the bytes or the first error, and frees the dio.
- * The synchronous call is the same machinery plus a wait, as in Linux,
- * where a sync read is an async one that waits.
- * A read leaves in the buffer what the device put there: a device that
- * fills nothing (null_blk) leaves the caller's own bytes, as on Linux.
- * (Spindle's anonymous pages have no dirty bit to set after a read; with
- * a page cache behind mmap, this is where Linux marks them dirty.)
- */
-struct blkdev_dio {
-	unsigned int ref;               /* bios in flight, +1 for the submitter */
-	int error;                      /* the first error of any bio */
-	size_t size;                    /* bytes in the bios sent */
-	struct kiocb *iocb;             /* async: completed by the last bio; NULL: sync */
-	struct completion done;         /* sync: the caller waits here */
-};
-
-static void blkdev_dio_put(struct blkdev_dio *dio)
-{
-	struct kiocb *iocb = dio->iocb;
-	long res;
-
-	if (__atomic_sub_fetch(&dio->ref, 1, __ATOMIC_ACQ_REL) != 0)
-		return;
-	if (!iocb) {
-		complete(&dio->done);
-		return;
-	}
-	/* the last reference of an async dio: nobody waits, tell the kiocb */
-	res = dio->error ? dio->error : (long)dio->size;
-	kfree(dio);
-	iocb->ki_complete(iocb, res);
-}
-
-static void blkdev_dio_end_io(struct bio *bio)
-{
-	struct blkdev_dio *dio = bio->bi_private;
-	int zero = 0;
-
-	if (bio->bi_status)
-		__atomic_compare_exchange_n(&dio->error, &zero, blk_status_to_errno(bio->bi_status),
-					    false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-	bio_release_pages(bio);
-	bio_put(bio);
-	blkdev_dio_put(dio);
-}
-
-/*
- * After a direct write, cached copies of the range are stale: drop them.
- * Not a page a buffered write dirtied again while the direct write was
- * on its way, though: dropping it would lose that write.  It stays (it
- * reaches the disk at the next write-back, after the direct data) and
- * the kernel says so, as Linux does when its invalidation fails.
- */
-static void blkdev_invalidate_range(struct block_device *bdev, loff_t pos, size_t len)
-{
-	unsigned long kept;
-
-	kept = invalidate_mapping_pages(bdev->bd_inode->i_mapping, pos >> PAGE_SHIFT,
-					(pos + len - 1) >> PAGE_SHIFT);
-	if (kept)
-		printk_ratelimited(KERN_WARNING "%s: direct write at byte %lld: %lu cached page(s) dirtied "
-						"by a buffered write meanwhile were kept, not invalidated "
-						"(possible data corruption from mixing buffered and direct I/O)\n",
-				   bdev->bd_name, (long long)pos, kept);
-}
-
-/*
- * Send the bios of one direct read or write of it, from pos, counted in
- * dio.  Returns the bytes sent in them; *errp is the error that stopped
- * it before any bio was sent (a buffer whose first page is missing).
- */
-static size_t blkdev_dio_submit(struct block_device *bdev, struct blkdev_dio *dio,
-				struct iov_iter *it, loff_t pos, bool write, int *errp)
-{
-	struct blk_plug plug;
-	bool plugged;
-	size_t done = 0;
-	int err = 0;
-
-	/* several bios: under a plug (inside io_submit's own, a no-op) */
-	plugged = DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + iov_iter_count(it),
-			       PAGE_SIZE) > BIO_MAX_VECS;
-	if (plugged)
-		blk_start_plug(&plug);
-	while (!err && iov_iter_count(it)) {
-		unsigned long addr = iov_iter_addr(it);
-		unsigned int nr = min_t(size_t, BIO_MAX_VECS,
-					DIV_ROUND_UP((addr & ~PAGE_MASK) + iov_iter_count(it), PAGE_SIZE));
-		struct bio *bio = bio_alloc(GFP_NOIO, nr);      /* waits, never NULL */
-		bool stopped;
-
-		bio_set_dev(bio, bdev);
-		bio->bi_iter.bi_sector = (pos + done) >> SECTOR_SHIFT;
-		/* REQ_SYNC: someone waits for it (the synchronous caller, or
-		 * io_getevents: either way soon, unlike write-back) */
-		bio->bi_opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
-		bio->bi_end_io = blkdev_dio_end_io;
-		bio->bi_private = dio;
-		err = bio_iov_iter_get_pages(bio, it);
-		if (err) {
-			bio_put(bio);
-			break;
-		}
-		/* room left and bytes left, yet it stopped: the buffer did */
-		stopped = iov_iter_count(it) && bio->bi_vcnt < min_t(unsigned int, nr, bio->bi_max_vecs);
-		done += bio->bi_iter.bi_size;
-		dio->size = done;
-		__atomic_add_fetch(&dio->ref, 1, __ATOMIC_RELAXED);
-		submit_bio(bio);
-		if (stopped)
-			break;
-	}
-	if (plugged)
-		blk_finish_plug(&plug);
-	*errp = err;
-	return done;
-}
-
-/*
- * Linux's blkdev_direct_IO.  iocb NULL: synchronous, and *pos moves on.
- * Otherwise asynchronous, from *pos == iocb->ki_pos: -EIOCBQUEUED once a
- * bio is on its way (the result comes through iocb->ki_complete), or the
- * result itself when nothing was sent.
- */
+/* Linux's blkdev_direct_IO: fs/direct-io.c does the work. */
 static ssize_t blkdev_direct_IO(struct block_device *bdev, struct iov_iter *it, loff_t *pos,
 				bool write, struct kiocb *iocb)
 {
-	struct address_space *mapping = bdev->bd_inode->i_mapping;
-	errseq_t before;
-	loff_t size = bdev_size(bdev);
-	size_t count = iov_iter_count(it), beyond, done;
-	struct blkdev_dio sync_dio, *dio = &sync_dio;
-	int err = 0;
-
-	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, count, iov_iter_addr(it)))
+	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, iov_iter_count(it),
+				iov_iter_addr(it)))
 		return -EINVAL;
-	if (*pos >= size)
-		return write ? -ENOSPC : 0;
-	/* across the end: a short transfer (Linux's iov_iter_truncate) */
-	beyond = count > (size_t)(size - *pos) ? count - (size_t)(size - *pos) : 0;
-	count -= beyond;
-
-	/*
-	 * The cache's dirty data in the range reaches the disk first.  The
-	 * cache lock is held only around the cache work, not across the
-	 * I/O: direct I/O from several tasks runs in parallel, as it does
-	 * in Linux (bench's workers keep the queue busy).
-	 *
-	 * An async write cannot drop the stale cached copies after its I/O
-	 * (that takes the mutex, and its end is an interrupt), so it drops
-	 * them now, before its bios go, as Linux's kiocb_invalidate_pages()
-	 * does for every direct write.  A buffered read of the same blocks
-	 * while the write is in flight may cache the old data again: mixing
-	 * the two on the same blocks at the same time is the user's race, in
-	 * Linux too.
-	 */
-	before = READ_ONCE(mapping->wb_err);
-	if (count) {
-		filemap_write_and_wait_range(mapping, *pos, *pos + count - 1);
-		err = errseq_check(&mapping->wb_err, before);
-		if (err)
-			return err;
-	}
-	if (!count)
-		return 0;
-	if (iocb && write)
-		blkdev_invalidate_range(bdev, *pos, count);
-
-	if (iocb) {
-		dio = kmalloc(sizeof(*dio), GFP_NOIO);
-		if (!dio)
-			return -ENOMEM;
-	}
-	*dio = (struct blkdev_dio){ .ref = 1, .iocb = iocb };
-	if (!iocb)
-		init_completion(&dio->done);
-
-	it->count -= beyond;
-	done = blkdev_dio_submit(bdev, dio, it, *pos, write, &err);
-	it->count += beyond;
-
-	if (iocb) {
-		if (!done) {                    /* nothing sent: the answer is now */
-			kfree(dio);
-			return err;
-		}
-		blkdev_dio_put(dio);            /* the last bio, or this, completes iocb */
-		return -EIOCBQUEUED;
-	}
-	blkdev_dio_put(dio);
-	wait_for_completion(&dio->done);
-	if (write && done)
-		blkdev_invalidate_range(bdev, *pos, done);
-	if (dio->error)
-		return dio->error;
-	*pos += done;
-	return done ? (ssize_t)done : err;
+	return generic_direct_IO(bdev->bd_inode, bdev, it, pos, write, iocb, blkdev_dio_map,
+				 bdev_size(bdev));
 }
 
 /* An O_DIRECT read or write for io_submit (fs/aio.c). */

@@ -27,6 +27,7 @@ FS_OBJS := \
 	$(F)/filemap.o \
 	$(F)/mpage.o \
 	$(F)/fs-writeback.o \
+	$(F)/direct-io.o \
 	$(F)/block_dev.o \
 	$(F)/aio.o \
 	$(F)/proc.o \

@@ -104,8 +104,31 @@ int init_ext2_fs(void); /* ext2/super.c */
 /* initramfs.c: unpack a newc cpio archive into "/"; 0 or -EINVAL/-errno */
 int unpack_to_rootfs(const char *buf, size_t len);
 
-/* block_dev.c */
+/*
+ * direct-io.c: O_DIRECT for block devices and files.  map says where the
+ * bytes from pos on (len of them, len > 0) live: *sector on the device and
+ * *mapped bytes contiguous there (1..len), or *sector == SECTOR_HOLE for
+ * *mapped bytes of a hole (read as zeros); write: allocate, never a hole.
+ * 0 or -errno.
+ */
+typedef int (*dio_map_t)(struct inode *inode, loff_t pos, size_t len, bool write,
+			 sector_t *sector, size_t *mapped);
+/* Offset, length and buffer address all multiples of lbs (Linux's rule). */
 bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr);
+/*
+ * One direct read or write of inode (whose i_mapping caches the same
+ * bytes) on bdev, from *pos, no further than limit (a short transfer;
+ * a write starting there: -ENOSPC).  The caller checked the alignment.
+ * iocb NULL: synchronous, and *pos moves on.  Otherwise asynchronous,
+ * from *pos == iocb->ki_pos: -EIOCBQUEUED once a bio is on its way (the
+ * result comes through iocb->ki_complete), or the result itself when
+ * nothing was sent.
+ */
+struct kiocb;
+ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct iov_iter *it,
+			  loff_t *pos, bool write, struct kiocb *iocb, dio_map_t map, loff_t limit);
+
+/* block_dev.c */
 /* An empty REQ_PREFLUSH write: the device's volatile cache to the media. */
 int blkdev_issue_flush(struct block_device *bdev);
 

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+/*
+ * direct-io.c - O_DIRECT: the device reads and writes the caller's own
+ * pages, for block devices (fs/block_dev.c) and for files of a file
+ * system (ext2) alike.  Linux's fs/direct-io.c had the same role before
+ * iomap took it over.
+ *
+ *   generic_direct_IO(inode, bdev, it, pos, write, iocb, map, limit)
+ *     1. the cache's dirty pages in the range reach the disk first
+ *        (filemap_write_and_wait_range), and an error there stops it
+ *     2. map(inode, pos, len) says where the bytes from pos on live on
+ *        the disk: one run of contiguous sectors, or a hole
+ *     3. each run goes down as bios over the caller's pinned pages
+ *        (bio_iov_iter_get_pages: no copy), under one plug when there are
+ *        several; a hole read gives zeros, no I/O
+ *     4. after a write, the cached pages of the range are stale: dropped,
+ *        unless a buffered write dirtied one again meanwhile (kept, and
+ *        reported: dropping it would lose that write)
+ *
+ * For a block device map is the identity (one run, the whole request);
+ * for a file it is the file system's block map (ext2_get_block), which
+ * also allocates for a write.
+ *
+ * One direct read or write is a struct dio (Linux's blkdev_dio): ref
+ * counts the bios in flight plus one for the submitter, so the last of
+ * them, whoever it is, wakes the caller -- or, for an asynchronous
+ * request (io_submit, fs/aio.c), completes its kiocb: the last bio's
+ * completion, in interrupt context, calls ki_complete() with the bytes or
+ * the first error, and frees the dio.  The synchronous call is the same
+ * machinery plus a wait, as in Linux, where a sync read is an async one
+ * that waits.  A read leaves in the buffer what the device put there: a
+ * device that fills nothing (null_blk) leaves the caller's own bytes, as
+ * on Linux.  (Spindle's anonymous pages have no dirty bit to set after a
+ * read; with a page cache behind mmap, this is where Linux marks them
+ * dirty.)
+ */
+#include <spindle/fs.h>
+#include <spindle/pagemap.h>
+#include <spindle/blkdev.h>
+#include <spindle/bio.h>
+#include <spindle/blk_plug.h>
+#include <spindle/mm.h>
+#include <spindle/printk.h>
+#include <spindle/completion.h>
+#include <spindle/ratelimit.h>
+#include <spindle/errseq.h>
+#include <spindle/aio.h>
+#include "internal.h"
+
+/* Linux's rule: offset, length and buffer address on logical blocks. */
+bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned long addr)
+{
+	unsigned long mask = lbs - 1;
+
+	return !(((unsigned long)pos | count | addr) & mask);
+}
+
+struct dio {
+	unsigned int ref;       /* bios in flight, +1 for the submitter */
+	int error;              /* the first error of any bio */
+	size_t size;            /* bytes in the bios sent (and holes read) */
+	struct kiocb *iocb;     /* async: completed by the last bio; NULL: sync */
+	struct completion done; /* sync: the caller waits here */
+};
+
+static void dio_put(struct dio *dio)
+{
+	struct kiocb *iocb = dio->iocb;
+	long res;
+
+	if (__atomic_sub_fetch(&dio->ref, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (!iocb) {
+		complete(&dio->done);
+		return;
+	}
+	/* the last reference of an async dio: nobody waits, tell the kiocb */
+	res = dio->error ? dio->error : (long)dio->size;
+	kfree(dio);
+	iocb->ki_complete(iocb, res);
+}
+
+static void dio_bio_end_io(struct bio *bio)
+{
+	struct dio *dio = bio->bi_private;
+	int zero = 0;
+
+	if (bio->bi_status)
+		__atomic_compare_exchange_n(&dio->error, &zero, blk_status_to_errno(bio->bi_status),
+					    false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	bio_release_pages(bio);
+	bio_put(bio);
+	dio_put(dio);
+}
+
+/*
+ * After a direct write, cached copies of the range are stale: drop them.
+ * Not a page a buffered write dirtied again while the direct write was
+ * on its way, though: dropping it would lose that write.  It stays (it
+ * reaches the disk at the next write-back, after the direct data) and
+ * the kernel says so, as Linux does when its invalidation fails.
+ */
+static void dio_invalidate_range(struct inode *inode, struct block_device *bdev, loff_t pos,
+				 size_t len)
+{
+	unsigned long kept;
+	char file[32] = "";
+
+	kept = invalidate_mapping_pages(inode->i_mapping, pos >> PAGE_SHIFT,
+					(pos + len - 1) >> PAGE_SHIFT);
+	if (!kept)
+		return;
+	if (!S_ISBLK(inode->i_mode))
+		snprintf(file, sizeof(file), " of inode %lu", inode->i_ino);
+	printk_ratelimited(KERN_WARNING "%s: direct write at byte %lld%s: %lu cached page(s) dirtied "
+					"by a buffered write meanwhile were kept, not invalidated "
+					"(possible data corruption from mixing buffered and direct I/O)\n",
+			   bdev->bd_name, (long long)pos, file, kept);
+}
+
+/*
+ * One run of contiguous sectors from sector on: bios over the caller's
+ * pages until the iterator is empty.  Returns the bytes sent; *stopped
+ * says the buffer ended early (a page not there), *errp the error that
+ * stopped it before a bio (its first page missing).
+ */
+static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct iov_iter *it,
+			     sector_t sector, bool write, bool *stopped, int *errp)
+{
+	size_t done = 0;
+
+	*stopped = false;
+	while (iov_iter_count(it)) {
+		unsigned long addr = iov_iter_addr(it);
+		unsigned int nr = min_t(size_t, BIO_MAX_VECS,
+					DIV_ROUND_UP((addr & ~PAGE_MASK) + iov_iter_count(it), PAGE_SIZE));
+		struct bio *bio = bio_alloc(GFP_NOIO, nr); /* waits, never NULL */
+		int err;
+
+		bio_set_dev(bio, bdev);
+		bio->bi_iter.bi_sector = sector + (done >> SECTOR_SHIFT);
+		/* REQ_SYNC: someone waits for it (the synchronous caller, or
+		 * io_getevents: either way soon, unlike write-back) */
+		bio->bi_opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
+		bio->bi_end_io = dio_bio_end_io;
+		bio->bi_private = dio;
+		err = bio_iov_iter_get_pages(bio, it);
+		if (err) {
+			bio_put(bio);
+			*errp = err;
+			*stopped = true;
+			break;
+		}
+		/* room left and bytes left, yet it stopped: the buffer did */
+		*stopped = iov_iter_count(it) && bio->bi_vcnt < min_t(unsigned int, nr, bio->bi_max_vecs);
+		done += bio->bi_iter.bi_size;
+		dio->size += bio->bi_iter.bi_size;
+		__atomic_add_fetch(&dio->ref, 1, __ATOMIC_RELAXED);
+		submit_bio(bio);
+		if (*stopped)
+			break;
+	}
+	return done;
+}
+
+/*
+ * Send the bios of one direct read or write from pos, run by run as map
+ * gives them, counted in dio.  Returns the bytes done (sent, or zeros of
+ * a hole); *errp is the error that stopped it early.
+ */
+static size_t dio_submit(struct inode *inode, struct block_device *bdev, struct dio *dio,
+			 struct iov_iter *it, loff_t pos, bool write, dio_map_t map, int *errp)
+{
+	struct blk_plug plug;
+	bool plugged, stopped = false;
+	size_t done = 0;
+	int err = 0;
+
+	/* several bios: under a plug (inside io_submit's own, a no-op) */
+	plugged = DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + iov_iter_count(it), PAGE_SIZE) >
+		  BIO_MAX_VECS;
+	if (plugged)
+		blk_start_plug(&plug);
+	while (!err && !stopped && iov_iter_count(it)) {
+		size_t left = iov_iter_count(it), run, beyond, n;
+		sector_t sector;
+
+		err = map(inode, pos + done, left, write, &sector, &run);
+		if (err)
+			break;
+		run = min(run, left);
+		if (sector == SECTOR_HOLE) {
+			/* a read of a hole: zeros, no I/O (a write's map allocates) */
+			n = write ? 0 : iov_iter_zero(run, it);
+			if (n < run)
+				err = write ? -EIO : -EFAULT;
+			done += n;
+			dio->size += n;
+			continue;
+		}
+		beyond = left - run; /* the bytes past this run wait their turn */
+		it->count -= beyond;
+		n = dio_submit_run(bdev, dio, it, sector, write, &stopped, &err);
+		it->count += beyond;
+		done += n;
+	}
+	if (plugged)
+		blk_finish_plug(&plug);
+	*errp = err;
+	return done;
+}
+
+ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct iov_iter *it,
+			  loff_t *pos, bool write, struct kiocb *iocb, dio_map_t map, loff_t limit)
+{
+	struct address_space *mapping = inode->i_mapping;
+	errseq_t before;
+	size_t count = iov_iter_count(it), beyond, done;
+	struct dio sync_dio, *dio = &sync_dio;
+	int err = 0;
+
+	if (*pos >= limit)
+		return write ? -ENOSPC : 0;
+	/* across the limit: a short transfer (Linux's iov_iter_truncate) */
+	beyond = count > (size_t)(limit - *pos) ? count - (size_t)(limit - *pos) : 0;
+	count -= beyond;
+
+	/*
+	 * The cache's dirty data in the range reaches the disk first.  The
+	 * cache lock is held only around the cache work, not across the
+	 * I/O: direct I/O from several tasks runs in parallel, as it does
+	 * in Linux (bench's workers keep the queue busy).
+	 *
+	 * An async write cannot drop the stale cached copies after its I/O
+	 * (that takes the mutex, and its end is an interrupt), so it drops
+	 * them now, before its bios go, as Linux's kiocb_invalidate_pages()
+	 * does for every direct write.  A buffered read of the same blocks
+	 * while the write is in flight may cache the old data again: mixing
+	 * the two on the same blocks at the same time is the user's race, in
+	 * Linux too.
+	 */
+	before = READ_ONCE(mapping->wb_err);
+	if (count) {
+		filemap_write_and_wait_range(mapping, *pos, *pos + count - 1);
+		err = errseq_check(&mapping->wb_err, before);
+		if (err)
+			return err;
+	}
+	if (!count)
+		return 0;
+	if (iocb && write)
+		dio_invalidate_range(inode, bdev, *pos, count);
+
+	if (iocb) {
+		dio = kmalloc(sizeof(*dio), GFP_NOIO);
+		if (!dio)
+			return -ENOMEM;
+	}
+	*dio = (struct dio){ .ref = 1, .iocb = iocb };
+	if (!iocb)
+		init_completion(&dio->done);
+
+	it->count -= beyond;
+	done = dio_submit(inode, bdev, dio, it, *pos, write, map, &err);
+	it->count += beyond;
+
+	if (iocb) {
+		if (!done) { /* nothing sent: the answer is now */
+			kfree(dio);
+			return err;
+		}
+		dio_put(dio); /* the last bio, or this, completes iocb */
+		return -EIOCBQUEUED;
+	}
+	dio_put(dio);
+	wait_for_completion(&dio->done);
+	if (write && done)
+		dio_invalidate_range(inode, bdev, *pos, done);
+	if (dio->error)
+		return dio->error;
+	*pos += done;
+	return done ? (ssize_t)done : err;
+}
