@@ -284,9 +284,10 @@ QEMUOPTS += -fw_cfg name=opt/spindle/cmdline,file=$(BUILD)/cmdline
 QEMUOPTS += -nographic
 # Disks for the drivers to find: two on AHCI ports 0 and 1 (sda, sdb), one
 # on a PIIX3 IDE controller (hda).  Sparse images, kept between runs.
-# And on AHCI port 3 (after the CD on port 2: sdc) a small disk whose one
-# partition, sdc1, holds an ext2 file system with docs/ in it, ready for
-# `mount -t ext2 -o ro /dev/sdc1 /mnt` (docs/ext2.md).
+# And on AHCI port 3 (after the CD on port 2: sdc) a small disk of two
+# ext2 partitions: sdc1 holds docs/, ready for
+# `mount -t ext2 -o ro /dev/sdc1 /mnt` (docs/ext2.md), and sdc2 the
+# initramfs's own tree, a root for `make qemu ARGS=root=/dev/sdc2`.
 DISK_SIZE ?= 256M
 DISKS     := $(BUILD)/disk-sda.img $(BUILD)/disk-sdb.img $(BUILD)/disk-hda.img \
 	$(BUILD)/disk-ext2.img
@@ -305,11 +306,12 @@ $(filter-out %/disk-ext2.img,$(DISKS)):
 	@mkdir -p $(BUILD)
 	truncate -s $(DISK_SIZE) $@
 
-$(BUILD)/disk-ext2.img: $(wildcard docs/*.md)
+$(BUILD)/disk-ext2.img: $(wildcard docs/*.md) $(INITRAMFS)
 	@mkdir -p $(BUILD)
-	rm -f $@ && truncate -s 32M $@
-	printf 'label: dos\n1MiB,,83\n' | PATH="$$PATH:/sbin" sfdisk -q $@
+	rm -f $@ && truncate -s 64M $@
+	printf 'label: dos\n1MiB,31MiB,83\n32MiB,,83\n' | PATH="$$PATH:/sbin" sfdisk -q $@
 	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L docs -E offset=1048576 -d docs $@ 31M
+	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=33554432 -d $(BUILD)/rootfs $@ 32M
 
 # ARGS reaches the file through the environment, quotes and all
 # (dm-mod.create="..." keeps its double quotes).

@@ -101,6 +101,8 @@ int init_devtmpfs(void);
 int init_proc_fs(void);
 int init_sysfs(void);
 int init_ext2_fs(void); /* ext2/super.c */
+/* namespace.c: the mount on dir becomes "/" (root=) */
+int mount_move_to_root(const char *dir);
 /* initramfs.c: unpack a newc cpio archive into "/"; 0 or -EINVAL/-errno */
 int unpack_to_rootfs(const char *buf, size_t len);
 

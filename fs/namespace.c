@@ -207,6 +207,40 @@ out:
 	return err;
 }
 
+/*
+ * The mount on dir becomes the root of the tree: Linux's early
+ * "mount --move /root /" (init/do_mounts.c), for root=.  The old root
+ * (rootfs, the initramfs) stays mounted underneath, out of reach, and
+ * still listed in /proc/mounts, as on Linux.  Before any process has a
+ * root of its own: tasks made after take the new one (init_task_files).
+ */
+int mount_move_to_root(const char *dir)
+{
+	struct vfsmount *mnt;
+	struct path path;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	err = __path_lookupat(AT_FDCWD, dir, LOOKUP_DIRECTORY, &path, NULL, NULL);
+	if (err)
+		goto out;
+	mnt = path.mnt;
+	err = -EINVAL; /* not the root of a mount, or already the root */
+	if (path.dentry == mnt->mnt_root && mnt->mnt_parent != mnt) {
+		mnt->mnt_mountpoint->d_mounted--;
+		dput(mnt->mnt_mountpoint);
+		mntput(mnt->mnt_parent);
+		mnt->mnt_parent = mnt;
+		mnt->mnt_mountpoint = NULL;
+		root_mnt = mnt;
+		err = 0;
+	}
+	path_put(&path);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
 static bool mnt_has_children(struct vfsmount *mnt)
 {
 	struct vfsmount *m;

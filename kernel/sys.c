@@ -621,6 +621,7 @@ int start_user_init(void)
 
 	current->pgid = current->sid = current->pid;
 	current->umask = 0022; /* as Linux's init_fs */
+	prepare_namespace();   /* root=: a disk becomes "/" first */
 	err = init_task_files(current);
 	if (err) {
 		pr_err("cannot set up the console for init: error %d\n", err);
