@@ -10,7 +10,7 @@
  * keeps many I/Os in flight -- what a synchronous pread() cannot do.
  *
  *   io_submit --> one blk_plug around the whole batch --> per iocb:
- *     O_DIRECT read/write of a block device: blkdev_direct_IO_async()
+ *     O_DIRECT read/write: the file's a_ops->direct_IO (fs/direct-io.c)
  *       pins the buffer, sends the bios, returns -EIOCBQUEUED; the last
  *       bio's completion (an interrupt) calls aio_complete(), which puts
  *       the request on the context's completion list and wakes the
@@ -249,7 +249,7 @@ static void aio_complete(struct kiocb *kiocb, long res)
 
 /* --- io_submit ------------------------------------------------------------ */
 
-/* A read or write that is not an O_DIRECT block-device one: done now. */
+/* A read or write that is not an O_DIRECT one: done now. */
 static long aio_rw_sync(struct file *f, struct iov_iter *it, loff_t pos, bool write)
 {
 	if (pos < 0)
@@ -281,8 +281,10 @@ static int aio_start(struct aio_kiocb *req, const struct iocb *iocb)
 		if (!access_ok(buf, iocb->aio_nbytes))
 			return -EFAULT;
 		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, iocb->aio_nbytes);
-		if (f->f_op == &def_blk_fops && (f->f_flags & O_DIRECT))
-			ret = blkdev_direct_IO_async(&req->rw, &it, write);
+		if ((f->f_flags & O_DIRECT) && f->f_mapping && f->f_mapping->a_ops &&
+		    f->f_mapping->a_ops->direct_IO)
+			ret = f->f_mapping->a_ops->direct_IO(f, &it, &req->rw.ki_pos, write,
+							     &req->rw);
 		else
 			ret = aio_rw_sync(f, &it, iocb->aio_offset, write);
 		break;

@@ -131,10 +131,14 @@ static int blkdev_writepages(struct address_space *mapping, struct writeback_con
 	return mpage_writepages(mapping, wbc, blkdev_get_block);
 }
 
+static ssize_t blkdev_direct_IO(struct file *f, struct iov_iter *it, loff_t *pos, bool write,
+				struct kiocb *iocb);
+
 static const struct address_space_operations def_blk_aops = {
 	.readpage = blkdev_readpage,
 	.readpages = blkdev_readpages,
 	.writepages = blkdev_writepages,
+	.direct_IO = blkdev_direct_IO,
 };
 
 /*
@@ -181,27 +185,20 @@ static int blkdev_dio_map(struct inode *inode, loff_t pos, size_t len, bool writ
 	return 0;
 }
 
-/* Linux's blkdev_direct_IO: fs/direct-io.c does the work. */
-static ssize_t blkdev_direct_IO(struct block_device *bdev, struct iov_iter *it, loff_t *pos,
-				bool write, struct kiocb *iocb)
+/* Linux's blkdev_direct_IO (the a_ops' direct_IO): fs/direct-io.c does
+ * the work. */
+static ssize_t blkdev_direct_IO(struct file *f, struct iov_iter *it, loff_t *pos, bool write,
+				struct kiocb *iocb)
 {
+	struct block_device *bdev = I_BDEV(f);
+
+	if (*pos < 0)
+		return -EINVAL;
 	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, iov_iter_count(it),
 				iov_iter_addr(it)))
 		return -EINVAL;
 	return generic_direct_IO(bdev->bd_inode, bdev, it, pos, write, iocb, blkdev_dio_map,
 				 bdev_size(bdev));
-}
-
-/* An O_DIRECT read or write for io_submit (fs/aio.c). */
-ssize_t blkdev_direct_IO_async(struct kiocb *iocb, struct iov_iter *it, bool write)
-{
-	struct file *f = iocb->ki_filp;
-
-	if (f->f_op != &def_blk_fops || !(f->f_flags & O_DIRECT))
-		return -EINVAL;
-	if (iocb->ki_pos < 0)
-		return -EINVAL;
-	return blkdev_direct_IO(I_BDEV(f), it, &iocb->ki_pos, write, iocb);
 }
 
 /* --- the file operations ------------------------------------------------------- */
@@ -211,7 +208,7 @@ static ssize_t blkdev_read_iter(struct file *f, struct iov_iter *to, loff_t *pos
 	if (*pos < 0)
 		return -EINVAL;
 	if (f->f_flags & O_DIRECT)
-		return blkdev_direct_IO(I_BDEV(f), to, pos, false, NULL);
+		return blkdev_direct_IO(f, to, pos, false, NULL);
 	return filemap_read(f, to, pos);
 }
 
@@ -222,7 +219,7 @@ static ssize_t blkdev_write_iter(struct file *f, struct iov_iter *from, loff_t *
 	if (*pos < 0)
 		return -EINVAL;
 	if (f->f_flags & O_DIRECT)
-		return blkdev_direct_IO(bdev, from, pos, true, NULL);
+		return blkdev_direct_IO(f, from, pos, true, NULL);
 	return generic_perform_write(f, from, pos, bdev_size(bdev));
 }
 

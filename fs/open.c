@@ -143,6 +143,13 @@ struct file *file_open_at(int dfd, const char *name, int flags, umode_t mode)
 	path_put(&path);
 	if (IS_ERR(f))
 		return f;
+	/* O_DIRECT only where the file has a way round the cache (Linux's
+	 * do_dentry_open); known only now, after the file's own open */
+	if ((flags & O_DIRECT) && !(f->f_mapping && f->f_mapping->a_ops &&
+				    f->f_mapping->a_ops->direct_IO)) {
+		fput(f);
+		return ERR_PTR(-EINVAL);
+	}
 	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (f->f_mode & FMODE_WRITE) &&
 	    inode->i_op && inode->i_op->setsize) {
 		mutex_lock(&inode->i_mutex);

@@ -53,10 +53,6 @@ struct kiocb {
 /* "Queued: the result comes through ki_complete" (Linux's value). */
 #define EIOCBQUEUED             529
 
-/* fs/block_dev.c: an O_DIRECT read or write of a block-device file for
- * iocb; -EIOCBQUEUED or the result.  May sleep (before the I/O goes). */
-ssize_t blkdev_direct_IO_async(struct kiocb *iocb, struct iov_iter *it, bool write);
-
 /* fs/aio.c: a dying address space's contexts, waited for and freed
  * (Linux's exit_aio, called from mmput).  May sleep. */
 struct mm_struct;

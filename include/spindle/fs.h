@@ -119,6 +119,7 @@ struct file_operations {
 void poll_notify(void);
 
 struct iattr;
+struct kiocb;
 
 struct inode_operations {
 	/* Fill in dentry (d_add) if dir has that name; leave it negative if
@@ -193,11 +194,19 @@ struct super_operations {
  *                whether to wait), sorted by block under one plug.
  *   set_page_dirty  mark the page dirty and the mapping with it.  Optional
  *                (NULL: __set_page_dirty_nobuffers).
+ *   direct_IO    O_DIRECT: it moves between the disk and the caller's
+ *                pages, no cache (fs/direct-io.c's generic_direct_IO).
+ *                iocb NULL: synchronous, *pos moves on; otherwise async
+ *                (io_submit), from *pos == iocb->ki_pos: -EIOCBQUEUED or
+ *                the result now.  Optional: without it open(O_DIRECT)
+ *                fails with EINVAL, as Linux's.
  */
 struct address_space_operations {
 	int (*readpage)(struct file *f, struct page *page);
 	int (*readpages)(struct address_space *mapping, struct page **pages, unsigned int nr);
 	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
+	ssize_t (*direct_IO)(struct file *f, struct iov_iter *it, loff_t *pos, bool write,
+			     struct kiocb *iocb);
 	bool (*set_page_dirty)(struct page *page);
 };
 

@@ -163,12 +163,26 @@ static void t_killed(void)
 		  "MemFree went from %ld kB to %ld kB", before, after);
 }
 
+/*
+ * O_DIRECT where there is no way round a cache: a tmpfs file (Linux 6.1's
+ * tmpfs refuses it the same way) and a character device.  The file is
+ * made all the same, as Linux's open creates it before it refuses.
+ */
+static void t_refused(void)
+{
+	CHECK_ERR(open("/tmp/dio_refused", O_RDWR | O_CREAT | O_DIRECT, 0644), EINVAL);
+	CHECK(access("/tmp/dio_refused", F_OK) == 0);
+	CHECK(unlink("/tmp/dio_refused") == 0);
+	CHECK_ERR(open("/dev/null", O_WRONLY | O_DIRECT), EINVAL);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct hostile_case cases[] = {
 		{ "offsets", t_offsets },
 		{ "hole", t_hole },
 		{ "killed", t_killed },
+		{ "refused", t_refused },
 	};
 
 	dev_name = argc > 1 ? argv[1] : "sda";
