@@ -113,6 +113,7 @@ void exit_process(struct task_struct *t, int code)
 	fpu_free(t);
 
 	flags = local_irq_save();
+	exit_orphaned_pgrps(t);
 	forget_children(t);
 	t->wait_status = code;
 	if (t->parent) {

@@ -258,9 +258,10 @@ static bool not_init_nor_self(struct task_struct *t, long unused)
  * Linux's will_become_orphaned_pgrp(): a process group is orphaned when
  * none of its members has a parent in another group of the same session
  * -- the shell that could continue it.  A parent that is init does not
- * count (init runs no job control).
+ * count (init runs no job control), nor does `ignored`, a task about to
+ * exit, as a member or as a parent.
  */
-static bool pgrp_orphaned(int pgrp)
+static bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored)
 {
 	struct task_struct *t;
 	unsigned long flags = local_irq_save();
@@ -269,10 +270,10 @@ static bool pgrp_orphaned(int pgrp)
 	list_for_each_entry(t, &task_list, tasks) {
 		struct task_struct *p = t->parent;
 
-		if (!t->sighand || t->exit_state || t->pgid != pgrp)
+		if (!t->sighand || t->exit_state || t->pgid != pgrp || t == ignored)
 			continue;
-		if (p && p != init_process && !p->exit_state && p->pgid != pgrp &&
-		    p->sid == t->sid) {
+		if (p && p != ignored && p != init_process && !p->exit_state &&
+		    p->pgid != pgrp && p->sid == t->sid) {
 			orphaned = false;
 			break;
 		}
@@ -283,7 +284,44 @@ static bool pgrp_orphaned(int pgrp)
 
 bool is_current_pgrp_orphaned(void)
 {
-	return pgrp_orphaned(current->pgid);
+	return will_become_orphaned_pgrp(current->pgid, NULL);
+}
+
+static bool has_stopped_jobs(int pgrp)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->pgid == pgrp && !t->exit_state && (t->signal_flags & SIGNAL_STOP_STOPPED))
+			return true;
+	return false;
+}
+
+/*
+ * If t's exit leaves pgrp -- the group t was a link of to a parent of
+ * the same session -- orphaned with stopped members, they would wait for
+ * a SIGCONT nobody is left to send: POSIX has them sent SIGHUP and
+ * SIGCONT (Linux's kill_orphaned_pgrp()).  Interrupts off.
+ */
+static void kill_orphaned_pgrp(int pgrp, struct task_struct *t)
+{
+	if (will_become_orphaned_pgrp(pgrp, t) && has_stopped_jobs(pgrp)) {
+		kill_pgrp(pgrp, SIGHUP);
+		kill_pgrp(pgrp, SIGCONT);
+	}
+}
+
+void exit_orphaned_pgrps(struct task_struct *t)
+{
+	struct task_struct *c;
+
+	/* t's own group, if t's parent was its link outside */
+	if (t->parent && t->parent->pgid != t->pgid && t->parent->sid == t->sid)
+		kill_orphaned_pgrp(t->pgid, t);
+	/* its children's groups, if t was theirs */
+	list_for_each_entry(c, &t->children, sibling)
+		if (!c->exit_state && c->pgid != t->pgid && c->sid == t->sid)
+			kill_orphaned_pgrp(c->pgid, t);
 }
 
 bool is_ignored(int sig)

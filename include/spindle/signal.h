@@ -70,6 +70,9 @@ bool is_ignored(int sig);
  * another group of the same session, so no shell would continue it?
  * A terminal stop signal to such a group is discarded. */
 bool is_current_pgrp_orphaned(void);
+/* t is exiting: a process group its exit orphans, with stopped members,
+ * gets SIGHUP and SIGCONT (POSIX).  Interrupts off. */
+void exit_orphaned_pgrps(struct task_struct *t);
 /* wait4's report of child c's stop (WUNTRACED) or continue (WCONTINUED),
  * taken once: the status word, or 0 if there is none to report.
  * Interrupts off. */

@@ -24,6 +24,9 @@
  *                      continue -- and none with SA_NOCLDSTOP
  *   orphaned_tstp      in an orphaned process group (the child made its
  *                      own session), SIGTSTP is discarded; SIGSTOP stops
+ *   orphaned_on_exit   a process whose exit orphans a group with a stopped
+ *                      member: the member gets SIGHUP and SIGCONT, and so
+ *                      dies instead of waiting forever (POSIX)
  *
  * The same binary runs on Linux (tests/user/run.sh): the oracle.
  */
@@ -322,6 +325,65 @@ static void t_orphaned_tstp(void)
 	kid_end(&k);
 }
 
+#define NR_POLL                 7       /* not in our libc: by number */
+#define NR_PRCTL                157
+#define PR_SET_CHILD_SUBREAPER  36
+#define ORPHAN_WAIT_MS          10000   /* bounds a failure only */
+
+struct pollfd_k {
+	int fd;
+	short events, revents;
+};
+
+static void t_orphaned_on_exit(void)
+{
+	int up[2], st = 0;
+	pid_t m, g = 0;
+	struct pollfd_k pfd;
+	/* On Linux the orphan comes back to us rather than to whatever
+	 * reaper the host has, so we can reap it; Spindle has no
+	 * subreapers (EINVAL), and its init reaps it. */
+	long subreaper = syscall(NR_PRCTL, PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+
+	CHECK(pipe(up) == 0);
+	m = fork();
+	if (m == 0) {
+		/* the middle process: a session of its own, so the group
+		 * below has its one link to a parent in M */
+		close(up[0]);
+		if (setsid() < 0)
+			_exit(2);
+		g = fork();
+		if (g == 0) {
+			setpgid(0, 0);
+			for (;;)
+				sleep(100);
+		}
+		setpgid(g, g);
+		if (kill(g, SIGSTOP) < 0 || waitpid(g, &st, WUNTRACED) != g || !WIFSTOPPED(st))
+			_exit(3);
+		write(up[1], &g, sizeof(g));
+		_exit(0);       /* the group of g is orphaned now, g stopped */
+	}
+	close(up[1]);
+	CHECK(waitpid(m, &st, 0) == m && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(read(up[0], &g, sizeof(g)) == sizeof(g));
+	/* g holds the pipe's last writing end: EOF when it is gone */
+	pfd = (struct pollfd_k){ .fd = up[0], .events = 1 /* POLLIN */ };
+	if (syscall(NR_POLL, &pfd, 1, ORPHAN_WAIT_MS) != 1) {
+		CHECK_MSG(0, "the stopped orphan %d is still there", g);
+		if (g > 0)
+			kill(g, SIGKILL);
+	}
+	CHECK(read(up[0], &st, 1) == 0);
+	if (subreaper == 0) {
+		CHECK(waitpid(g, &st, 0) == g);
+		CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP, "status %#x", st);
+		syscall(NR_PRCTL, PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	}
+	close(up[0]);
+}
+
 static const struct hostile_case cases[] = {
 	{ "stop_sigstop", t_stop_sigstop },
 	{ "stop_sigtstp", t_stop_sigtstp },
@@ -331,6 +393,7 @@ static const struct hostile_case cases[] = {
 	{ "cont_discards_stop", t_cont_discards_stop },
 	{ "sigchld_on_stop", t_sigchld_on_stop },
 	{ "orphaned_tstp", t_orphaned_tstp },
+	{ "orphaned_on_exit", t_orphaned_on_exit },
 };
 
 int main(int argc, char **argv)
