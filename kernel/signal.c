@@ -60,7 +60,7 @@
 #include <asm/cpu.h>
 
 #define UNBLOCKABLE     (sigmask(SIGKILL) | sigmask(SIGSTOP))
-#define STOP_SIGNALS    (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
+#define STOP_SIGNALS (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 
 static bool valid_signal(int sig)
 {
@@ -71,7 +71,10 @@ static bool valid_signal(int sig)
 static bool sig_default_ignored(int sig)
 {
 	switch (sig) {
-	case SIGCHLD: case SIGURG: case SIGWINCH: case SIGCONT:
+	case SIGCHLD:
+	case SIGURG:
+	case SIGWINCH:
+	case SIGCONT:
 		return true;
 	default:
 		return sig > SIGSYS && sig < 34;        /* unused numbers */
@@ -157,7 +160,7 @@ static void prepare_signal(int sig, struct task_struct *t)
 		t->sig_pending &= ~STOP_SIGNALS;
 		if (t->signal_flags & SIGNAL_STOP_STOPPED) {
 			t->signal_flags = SIGNAL_STOP_CONTINUED;
-			t->stop_code = 0;       /* a stop not yet reported is gone */
+			t->stop_code = 0; /* a stop not yet reported is gone */
 			do_notify_parent_cldstop(t);
 			wake_up_process(t);
 		}
@@ -258,10 +261,10 @@ static bool not_init_nor_self(struct task_struct *t, long unused)
  * Linux's will_become_orphaned_pgrp(): a process group is orphaned when
  * none of its members has a parent in another group of the same session
  * -- the shell that could continue it.  A parent that is init does not
- * count (init runs no job control), nor does `ignored`, a task about to
- * exit, as a member or as a parent.
+ * count (init runs no job control), nor does the task with pid
+ * `ignored` (0: none), which is about to exit, as a member or a parent.
  */
-static bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored)
+static bool will_become_orphaned_pgrp(int pgrp, int ignored)
 {
 	struct task_struct *t;
 	unsigned long flags = local_irq_save();
@@ -270,9 +273,9 @@ static bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored)
 	list_for_each_entry(t, &task_list, tasks) {
 		struct task_struct *p = t->parent;
 
-		if (!t->sighand || t->exit_state || t->pgid != pgrp || t == ignored)
+		if (!t->sighand || t->exit_state || t->pgid != pgrp || t->pid == ignored)
 			continue;
-		if (p && p != ignored && p != init_process && !p->exit_state &&
+		if (p && p->pid != ignored && p != init_process && !p->exit_state &&
 		    p->pgid != pgrp && p->sid == t->sid) {
 			orphaned = false;
 			break;
@@ -284,7 +287,7 @@ static bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored)
 
 bool is_current_pgrp_orphaned(void)
 {
-	return will_become_orphaned_pgrp(current->pgid, NULL);
+	return will_become_orphaned_pgrp(current->pgid, 0);
 }
 
 static bool has_stopped_jobs(int pgrp)
@@ -305,7 +308,7 @@ static bool has_stopped_jobs(int pgrp)
  */
 static void kill_orphaned_pgrp(int pgrp, struct task_struct *t)
 {
-	if (will_become_orphaned_pgrp(pgrp, t) && has_stopped_jobs(pgrp)) {
+	if (will_become_orphaned_pgrp(pgrp, t->pid) && has_stopped_jobs(pgrp)) {
 		kill_pgrp(pgrp, SIGHUP);
 		kill_pgrp(pgrp, SIGCONT);
 	}
@@ -562,7 +565,7 @@ BUILD_BUG_ON(offsetof(struct ucontext, uc_mcontext) != 40);
 #define FIX_EFLAGS      0x40dd5ul
 /* pt_regs.error_code of a SYSCALL entry holds the call's number (for a
  * restart); this marks "none to restart" */
-#define NO_RESTART      (~0ull)
+#define NO_RESTART (~0ull)
 
 static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 {
@@ -728,7 +731,7 @@ static void do_signal_stop(int sig)
 	}
 	__set_current_state(TASK_RUNNING);
 	local_irq_disable();
-	if (t->signal_flags & SIGNAL_STOP_STOPPED) {    /* woken to die */
+	if (t->signal_flags & SIGNAL_STOP_STOPPED) { /* woken to die */
 		t->signal_flags = 0;
 		t->stop_code = 0;
 	}

@@ -41,7 +41,7 @@
 
 struct kid {
 	pid_t pid;
-	int to, from;           /* pipe ends: commands to it, answers from it */
+	int to, from; /* pipe ends: commands to it, answers from it */
 };
 
 /* read one byte, again after an interruption (a stop and continue may
@@ -86,7 +86,14 @@ static int catch_signal(int sig, void (*fn)(int), int flags)
 	return sigaction(sig, &sa, NULL);
 }
 
-enum { PLAIN, HANDLE_TSTP, HANDLE_CONT, BLOCK_TSTP, NEW_SESSION };
+/* how the child sets itself up before it says it is ready */
+enum kid_setup {
+	PLAIN,
+	HANDLE_TSTP, /* a SIGTSTP handler */
+	HANDLE_CONT, /* a SIGCONT handler */
+	BLOCK_TSTP,  /* SIGTSTP blocked until told 'u' */
+	NEW_SESSION, /* a session of its own: its group is orphaned */
+};
 
 /* The child: set up as asked, say 'R' (ready), then serve commands. */
 static void kid_main(int in, int out, int how)
@@ -107,7 +114,7 @@ static void kid_main(int in, int out, int how)
 		sigprocmask(SIG_BLOCK, &set, NULL);
 	write_byte(out, 'R');
 	while ((c = read_byte(in)) == 'p' || c == 'u') {
-		if (c == 'u')           /* unblock SIGTSTP: it acts now if pending */
+		if (c == 'u') /* unblock SIGTSTP: it acts now if pending */
 			sigprocmask(SIG_UNBLOCK, &set, NULL);
 		write_byte(out, 'P');
 	}
@@ -127,11 +134,11 @@ static int kid_start(struct kid *k, int how)
 		close(down[1]);
 		close(up[0]);
 		if (how != NEW_SESSION)
-			setpgid(0, 0);          /* a job: a group of its own */
+			setpgid(0, 0); /* a job: a group of its own */
 		kid_main(down[0], up[1], how);
 	}
 	if (how != NEW_SESSION)
-		setpgid(k->pid, k->pid);        /* whoever runs first, as a shell does */
+		setpgid(k->pid, k->pid); /* whoever runs first, as a shell does */
 	close(down[0]);
 	close(up[1]);
 	k->to = down[1];
@@ -267,9 +274,9 @@ static void t_cont_discards_stop(void)
 	int st = 0;
 
 	CHECK(kid_start(&k, BLOCK_TSTP) == 0);
-	CHECK(kill(k.pid, SIGTSTP) == 0);       /* pending: blocked */
+	CHECK(kill(k.pid, SIGTSTP) == 0); /* pending: blocked */
 	CHECK(kid_alive(&k));
-	CHECK(kill(k.pid, SIGCONT) == 0);       /* discards it */
+	CHECK(kill(k.pid, SIGCONT) == 0); /* discards it */
 	CHECK(write_byte(k.to, 'u') == 0 && read_byte(k.from) == 'P');
 	CHECK(kid_alive(&k));
 	CHECK(wait_kid(&k, &st, WUNTRACED | WNOHANG) == 0);
@@ -318,17 +325,17 @@ static void t_orphaned_tstp(void)
 
 	CHECK(kid_start(&k, NEW_SESSION) == 0);
 	CHECK(kill(k.pid, SIGTSTP) == 0);
-	CHECK(kid_alive(&k));                   /* discarded, not pending */
+	CHECK(kid_alive(&k)); /* discarded, not pending */
 	CHECK(wait_kid(&k, &st, WUNTRACED | WNOHANG) == 0);
 	CHECK(kill(k.pid, SIGSTOP) == 0);
-	expect_stopped(&k, SIGSTOP);            /* not SIGTSTP: it is gone */
+	expect_stopped(&k, SIGSTOP); /* not SIGTSTP: it is gone */
 	kid_end(&k);
 }
 
-#define NR_POLL                 7       /* not in our libc: by number */
-#define NR_PRCTL                157
-#define PR_SET_CHILD_SUBREAPER  36
-#define ORPHAN_WAIT_MS          10000   /* bounds a failure only */
+#define NR_POLL 7 /* not in our libc: by number */
+#define NR_PRCTL 157
+#define PR_SET_CHILD_SUBREAPER 36
+#define ORPHAN_WAIT_MS 10000 /* bounds a failure only */
 
 struct pollfd_k {
 	int fd;
@@ -363,7 +370,7 @@ static void t_orphaned_on_exit(void)
 		if (kill(g, SIGSTOP) < 0 || waitpid(g, &st, WUNTRACED) != g || !WIFSTOPPED(st))
 			_exit(3);
 		write(up[1], &g, sizeof(g));
-		_exit(0);       /* the group of g is orphaned now, g stopped */
+		_exit(0); /* the group of g is orphaned now, g stopped */
 	}
 	close(up[1]);
 	CHECK(waitpid(m, &st, 0) == m && WIFEXITED(st) && WEXITSTATUS(st) == 0);
