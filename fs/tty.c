@@ -373,6 +373,10 @@ static int tty_check_change(struct tty_struct *tty, int sig)
 	if (is_current_pgrp_orphaned())
 		return -EIO;
 	kill_pgrp(current->pgid, sig);
+	/* not sent after all (init takes only signals it handles): made
+	 * again, the call would come straight back here */
+	if (!signal_pending(current))
+		return -EIO;
 	return -ERESTARTNOHAND;
 }
 
