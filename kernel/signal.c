@@ -36,8 +36,8 @@
  *      +--------------------------------------------------------+
  *            SIGCONT, acted on by the sender: wake it (parent:
  *            SIGCHLD unless SA_NOCLDSTOP; wait4 WCONTINUED
- *            reports 0xffff once).  SIGKILL, or any signal that
- *            kills by default, also wakes it -- to die.
+ *            reports 0xffff once).  SIGKILL also wakes it -- to
+ *            die; other signals wait for the SIGCONT.
  *
  * A stop signal sent discards a pending SIGCONT, a SIGCONT discards the
  * pending stop signals, so whichever came last wins.  SIGTSTP, SIGTTIN
@@ -183,9 +183,11 @@ static void __send_sig(int sig, struct task_struct *t)
 	if (t == init_process && h == SIG_DFL)
 		return;
 	t->sig_pending |= sigmask(sig);
-	/* a stopped task wakes only to die (Linux's complete_signal()) */
+	/* a stopped task wakes only for SIGKILL; any other signal waits
+	 * for SIGCONT (Linux's wants_signal()): a shell sends a stopped job
+	 * SIGTERM and then SIGCONT */
 	if ((t->state == TASK_INTERRUPTIBLE && signal_pending(t)) ||
-	    (t->state == TASK_STOPPED && fatal_signal_pending(t)))
+	    (t->state == TASK_STOPPED && sig == SIGKILL))
 		wake_up_process(t);
 }
 
@@ -711,8 +713,8 @@ bad:
  * Stop: the default action of a stop signal, which do_signal() has just
  * taken off sig_pending (interrupts off since, so that no SIGCONT can
  * slip in between).  Sleep TASK_STOPPED until prepare_signal() sees a
- * SIGCONT and clears SIGNAL_STOP_STOPPED, or a fatal signal arrives; any
- * other wake-up just goes back to sleep.  Linux's do_signal_stop().
+ * SIGCONT and clears SIGNAL_STOP_STOPPED, or SIGKILL arrives; any other
+ * wake-up just goes back to sleep.  Linux's do_signal_stop().
  */
 static void do_signal_stop(int sig)
 {
@@ -725,7 +727,8 @@ static void do_signal_stop(int sig)
 	local_irq_enable();
 	for (;;) {
 		set_current_state(TASK_STOPPED);
-		if (!(READ_ONCE(t->signal_flags) & SIGNAL_STOP_STOPPED) || fatal_signal_pending(t))
+		if (!(READ_ONCE(t->signal_flags) & SIGNAL_STOP_STOPPED) ||
+		    (READ_ONCE(t->sig_pending) & sigmask(SIGKILL)))
 			break;
 		schedule();
 	}

@@ -15,6 +15,8 @@
  *                      (WCONTINUED) says WIFCONTINUED, once; it answers
  *   stop_sigtstp       the same with SIGTSTP (^Z's signal)
  *   kill_stopped       SIGKILL ends a stopped child: WIFSIGNALED, SIGKILL
+ *   term_waits         SIGTERM to a stopped child waits for SIGCONT (it
+ *                      stays stopped), then ends it
  *   tstp_handled       a SIGTSTP handler runs instead of the stop
  *   cont_handled       SIGCONT continues a stopped child and then runs
  *                      its SIGCONT handler
@@ -241,6 +243,24 @@ static void t_kill_stopped(void)
 	close(k.from);
 }
 
+static void t_term_waits(void)
+{
+	struct kid k;
+	int st = 0;
+
+	CHECK(kid_start(&k, PLAIN) == 0);
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	expect_stopped(&k, SIGSTOP);
+	CHECK(kill(k.pid, SIGTERM) == 0);
+	CHECK_MSG(task_state(k.pid) == 'T', "state %c after SIGTERM", task_state(k.pid));
+	CHECK(wait_kid(&k, &st, WUNTRACED | WNOHANG) == 0);
+	CHECK(kill(k.pid, SIGCONT) == 0);
+	CHECK(wait_kid(&k, &st, 0) == k.pid);
+	CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %#x", st);
+	close(k.to);
+	close(k.from);
+}
+
 static void t_tstp_handled(void)
 {
 	struct kid k;
@@ -395,6 +415,7 @@ static const struct hostile_case cases[] = {
 	{ "stop_sigstop", t_stop_sigstop },
 	{ "stop_sigtstp", t_stop_sigtstp },
 	{ "kill_stopped", t_kill_stopped },
+	{ "term_waits", t_term_waits },
 	{ "tstp_handled", t_tstp_handled },
 	{ "cont_handled", t_cont_handled },
 	{ "cont_discards_stop", t_cont_discards_stop },
