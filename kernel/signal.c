@@ -128,9 +128,10 @@ bool fatal_signal_pending(struct task_struct *t)
 static void __send_sig(int sig, struct task_struct *t);
 
 /*
- * Tell t's parent that t stopped or continued (why: CLD_STOPPED or
- * CLD_CONTINUED): SIGCHLD, unless the parent asked for none with
- * SA_NOCLDSTOP, and a wake-up for a parent asleep in wait4 either way.
+ * Tell t's parent that t stopped or continued: SIGCHLD, unless the
+ * parent asked for none with SA_NOCLDSTOP, and a wake-up for a parent
+ * asleep in wait4 either way.  (Linux's siginfo also says which, with
+ * si_code CLD_STOPPED or CLD_CONTINUED; Spindle's SIGCHLD carries none.)
  * Interrupts off.
  */
 static void do_notify_parent_cldstop(struct task_struct *t)
