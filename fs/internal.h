@@ -27,6 +27,14 @@ int kill_pgrp(int pgrp, int sig);
 #ifndef SIGTSTP
 #define SIGTSTP 20
 #endif
+#ifndef SIGTTIN
+#define SIGTTIN 21
+#endif
+#ifndef SIGTTOU
+#define SIGTTOU 22
+#endif
+bool is_ignored(int sig);
+bool is_current_pgrp_orphaned(void);
 #endif
 
 #include <spindle/sched.h>

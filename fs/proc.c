@@ -237,6 +237,7 @@ static char task_state_char(const struct task_struct *p)
 	case TASK_RUNNING:         return 'R';
 	case TASK_INTERRUPTIBLE:   return 'S';
 	case TASK_UNINTERRUPTIBLE: return 'D';
+	case TASK_STOPPED:         return 'T';
 	case TASK_DEAD:            return 'X';
 	default:                   return '?';
 	}

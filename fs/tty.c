@@ -30,6 +30,12 @@
  * read returns what is there once there is VMIN byte (VMIN 0: at once,
  * or after VTIME tenths of a second).  The signal keys (ISIG) work in
  * both modes: ^C SIGINT, ^\ SIGQUIT, ^Z SIGTSTP to the foreground group.
+ *
+ * Job control: only the foreground process group (TIOCSPGRP, the shell
+ * sets it) reads the terminal.  A process of the same session in another
+ * group that reads gets SIGTTIN to its group, which stops it, and its
+ * read is made again once it is continued; with TOSTOP set, a write
+ * gets SIGTTOU the same way.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -68,6 +74,7 @@ struct kernel_termios {
 #define TTY_ICANON 0000002
 #define TTY_ECHO 0000010
 #define TTY_ECHOE 0000020
+#define TTY_TOSTOP 0000400
 #define VINTR 0 /* c_cc[]: which byte does what */
 #define VQUIT 1
 #define VERASE 2
@@ -342,14 +349,47 @@ static ssize_t tty_take(struct tty_struct *tty, struct iov_iter *to)
 	}
 }
 
+/*
+ * May current use the terminal now?  Not if it is a background process
+ * of the foreground group's session (Spindle's one terminal belongs to
+ * that session; Linux's __tty_check_change() asks the same of the
+ * caller's controlling terminal): its group gets sig (SIGTTIN for a read,
+ * SIGTTOU for a write under TOSTOP) and stops, and -ERESTARTNOHAND makes
+ * the call again once it is continued -- so a backgrounded `cat` waits
+ * instead of taking the shell's input.  If nothing could continue it (sig
+ * ignored or blocked, the group orphaned), a read fails with -EIO and a
+ * write with SIGTTOU ignored just goes ahead.  Kernel threads have no
+ * session here and always may.
+ */
+static int tty_check_change(struct tty_struct *tty, int sig)
+{
+	int pgrp = READ_ONCE(tty->pgrp);
+
+	if (!current->mm || pgrp <= 0 || current->pgid == pgrp ||
+	    session_of_pgrp(pgrp) != current->sid)
+		return 0;
+	if (is_ignored(sig))
+		return sig == SIGTTOU ? 0 : -EIO;
+	if (is_current_pgrp_orphaned())
+		return -EIO;
+	kill_pgrp(current->pgid, sig);
+	/* not sent after all (init takes only signals it handles): made
+	 * again, the call would come straight back here */
+	if (!signal_pending(current))
+		return -EIO;
+	return -ERESTARTNOHAND;
+}
+
 static ssize_t tty_read(struct file *f, struct iov_iter *to, loff_t *pos)
 {
 	struct tty_struct *tty = f->private_data;
 
 	(void)pos;
 	for (;;) {
-		ssize_t n;
+		ssize_t n = tty_check_change(tty, SIGTTIN);
 
+		if (n)
+			return n;
 		mutex_lock(&tty->read_lock);
 		n = tty_take(tty, to);
 		mutex_unlock(&tty->read_lock);
@@ -368,8 +408,9 @@ static ssize_t tty_read(struct file *f, struct iov_iter *to, loff_t *pos)
 		}
 		wait_event_interruptible(tty->read_wait,
 			READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) || fs_signal_pending());
+		/* -EINTR to a handler; after ^Z and fg, the read goes on */
 		if (fs_signal_pending())
-			return -EINTR;
+			return -ERESTARTNOHAND;
 	}
 }
 
@@ -380,6 +421,12 @@ static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
 	ssize_t done = 0;
 
 	(void)pos;
+	if (tty->termios.c_lflag & TTY_TOSTOP) {
+		ssize_t ret = tty_check_change(tty, SIGTTOU);
+
+		if (ret)
+			return ret;
+	}
 	/* another writer may hold it for seconds: wait killably (Linux's
 	 * tty_write_lock() waits interruptibly too) */
 	if (mutex_lock_interruptible(&tty->write_lock))

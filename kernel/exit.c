@@ -113,6 +113,7 @@ void exit_process(struct task_struct *t, int code)
 	fpu_free(t);
 
 	flags = local_irq_save();
+	exit_orphaned_pgrps(t);
 	forget_children(t);
 	t->wait_status = code;
 	if (t->parent) {
@@ -166,13 +167,14 @@ static bool wait_match(struct task_struct *c, int pid)
 long kernel_wait4(int pid, int *status, int options)
 {
 	might_sleep();
-	/* WUNTRACED, WCONTINUED: Spindle's processes never stop, so there
-	 * is no stop or continue to report; accepted for the shells that ask */
+	/* WUNTRACED, WCONTINUED: report a child's stop or continue too, once
+	 * each (job control, kernel/signal.c); the child stays unreaped */
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	for (;;) {
 		struct task_struct *c, *zombie = NULL;
 		bool have_child = false;
+		int jobctl;
 		unsigned long flags = local_irq_save();
 
 		list_for_each_entry(c, &current->children, sibling) {
@@ -182,6 +184,13 @@ long kernel_wait4(int pid, int *status, int options)
 			if (c->exit_state == EXIT_ZOMBIE) {
 				zombie = c;
 				break;
+			}
+			jobctl = wait_task_jobctl(c, options);
+			if (jobctl) {
+				local_irq_restore(flags);
+				if (status)
+					*status = jobctl;
+				return c->pid;
 			}
 		}
 		if (zombie) {

@@ -5,15 +5,16 @@
  * Sending (kill, the console's ^C, a fault) sets a bit in the target's
  * sig_pending and, if the target sleeps TASK_INTERRUPTIBLE, wakes it so
  * that its wait4/nanosleep/read returns -EINTR.  Nothing else happens at
- * the sender: the target acts on its signals itself, on its way back to
- * user mode (exit_to_user_mode()), where it is in a clean state -- no
- * locks held, its user registers saved in its pt_regs.  There, for each
- * pending signal that is not blocked:
+ * the sender -- but for SIGCONT, which continues a stopped target there
+ * and then (below).  The target acts on its signals itself, on its way
+ * back to user mode (exit_to_user_mode()), where it is in a clean state
+ * -- no locks held, its user registers saved in its pt_regs.  There, for
+ * each pending signal that is not blocked:
  *
  *   SIG_IGN                 dropped
  *   SIG_DFL                 the default: ignore (SIGCHLD, SIGURG, SIGWINCH,
- *                           SIGCONT; and the stop signals, as Spindle has no
- *                           job control) or terminate, wait4 status = sig
+ *                           SIGCONT), stop (SIGSTOP, SIGTSTP, SIGTTIN,
+ *                           SIGTTOU) or terminate, wait4 status = sig
  *   a handler               a signal frame is pushed on the user stack with
  *                           the interrupted registers; the process resumes
  *                           in the handler, whose return address is the
@@ -21,8 +22,27 @@
  *                           restore them.
  *
  * SIGKILL cannot be caught, blocked or ignored -- except by pid 1, which
- * is sent nothing it has no handler for.  Interrupted system calls
- * return -EINTR (no SA_RESTART restarting).
+ * is sent nothing it has no handler for; nor can SIGSTOP.  Interrupted
+ * system calls return -EINTR (no SA_RESTART restarting); one that returns
+ * -ERESTARTNOHAND is made again when no handler ran.
+ *
+ * Job control, the state machine (Linux's, for a one-thread process):
+ *
+ *            stop signal, default action, taken in do_signal()
+ *   running ----------------------------------------------> stopped
+ *      ^     (parent: SIGCHLD unless SA_NOCLDSTOP; wait4     TASK_STOPPED,
+ *      |      WUNTRACED reports 0x7f | sig << 8 once)         "T" in /proc
+ *      |                                                        |
+ *      +--------------------------------------------------------+
+ *            SIGCONT, acted on by the sender: wake it (parent:
+ *            SIGCHLD unless SA_NOCLDSTOP; wait4 WCONTINUED
+ *            reports 0xffff once).  SIGKILL also wakes it -- to
+ *            die; other signals wait for the SIGCONT.
+ *
+ * A stop signal sent discards a pending SIGCONT, a SIGCONT discards the
+ * pending stop signals, so whichever came last wins.  SIGTSTP, SIGTTIN
+ * and SIGTTOU (the terminal's) are discarded at delivery when the
+ * process group is orphaned: nobody is left to continue it.
  */
 #define pr_fmt(fmt) "signal: " fmt
 #include <spindle/signal.h>
@@ -40,6 +60,7 @@
 #include <asm/cpu.h>
 
 #define UNBLOCKABLE     (sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define STOP_SIGNALS (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 
 static bool valid_signal(int sig)
 {
@@ -50,12 +71,26 @@ static bool valid_signal(int sig)
 static bool sig_default_ignored(int sig)
 {
 	switch (sig) {
-	case SIGCHLD: case SIGURG: case SIGWINCH: case SIGCONT:
-	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+	case SIGCHLD:
+	case SIGURG:
+	case SIGWINCH:
+	case SIGCONT:
 		return true;
 	default:
 		return sig > SIGSYS && sig < 34;        /* unused numbers */
 	}
+}
+
+/* Is this signal's default action to stop the process? */
+static bool sig_kernel_stop(int sig)
+{
+	return (sigmask(sig) & STOP_SIGNALS) != 0;
+}
+
+/* ... and to end it? */
+static bool sig_default_fatal(int sig)
+{
+	return !sig_default_ignored(sig) && !sig_kernel_stop(sig);
 }
 
 static unsigned long sig_handler(struct task_struct *t, int sig)
@@ -84,10 +119,53 @@ bool fatal_signal_pending(struct task_struct *t)
 	for (; ready; ready &= ready - 1) {
 		int sig = __builtin_ctzll(ready) + 1;
 
-		if (sig_handler(t, sig) == SIG_DFL && !sig_default_ignored(sig))
+		if (sig_handler(t, sig) == SIG_DFL && sig_default_fatal(sig))
 			return true;
 	}
 	return false;
+}
+
+static void __send_sig(int sig, struct task_struct *t);
+
+/*
+ * Tell t's parent that t stopped or continued: SIGCHLD, unless the
+ * parent asked for none with SA_NOCLDSTOP, and a wake-up for a parent
+ * asleep in wait4 either way.  (Linux's siginfo also says which, with
+ * si_code CLD_STOPPED or CLD_CONTINUED; Spindle's SIGCHLD carries none.)
+ * Interrupts off.
+ */
+static void do_notify_parent_cldstop(struct task_struct *t)
+{
+	struct task_struct *parent = t->parent;
+
+	if (!parent || !parent->sighand || parent->exit_state)
+		return;
+	if (!(parent->sighand->action[SIGCHLD - 1].sa_flags & SA_NOCLDSTOP))
+		__send_sig(SIGCHLD, parent);
+	if (parent->state == TASK_INTERRUPTIBLE)
+		wake_up_process(parent);
+}
+
+/*
+ * What a stop signal or SIGCONT does as it is sent, before anything
+ * else -- even when it is blocked or ignored (Linux's prepare_signal()):
+ * the later of the two cancels the earlier one still pending, and
+ * SIGCONT continues a stopped process now, since a stopped process
+ * runs no code of its own that could act on it.  Interrupts off.
+ */
+static void prepare_signal(int sig, struct task_struct *t)
+{
+	if (sig_kernel_stop(sig)) {
+		t->sig_pending &= ~sigmask(SIGCONT);
+	} else if (sig == SIGCONT) {
+		t->sig_pending &= ~STOP_SIGNALS;
+		if (t->signal_flags & SIGNAL_STOP_STOPPED) {
+			t->signal_flags = SIGNAL_STOP_CONTINUED;
+			t->stop_code = 0; /* a stop not yet reported is gone */
+			do_notify_parent_cldstop(t);
+			wake_up_process(t);
+		}
+	}
 }
 
 /* Caller has interrupts off. */
@@ -95,6 +173,7 @@ static void __send_sig(int sig, struct task_struct *t)
 {
 	unsigned long h = sig_handler(t, sig);
 
+	prepare_signal(sig, t);
 	/* An ignored signal is dropped at once, as Linux does. */
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig))))
 		return;
@@ -105,7 +184,11 @@ static void __send_sig(int sig, struct task_struct *t)
 	if (t == init_process && h == SIG_DFL)
 		return;
 	t->sig_pending |= sigmask(sig);
-	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
+	/* a stopped task wakes only for SIGKILL; any other signal waits
+	 * for SIGCONT (Linux's wants_signal()): a shell sends a stopped job
+	 * SIGTERM and then SIGCONT */
+	if ((t->state == TASK_INTERRUPTIBLE && signal_pending(t)) ||
+	    (t->state == TASK_STOPPED && sig == SIGKILL))
 		wake_up_process(t);
 }
 
@@ -175,6 +258,96 @@ static bool not_init_nor_self(struct task_struct *t, long unused)
 {
 	(void)unused;
 	return t->pid != 1 && t != current;
+}
+
+/*
+ * Linux's will_become_orphaned_pgrp(): a process group is orphaned when
+ * none of its members has a parent in another group of the same session
+ * -- the shell that could continue it.  A parent that is init does not
+ * count (init runs no job control), nor does the task with pid
+ * `ignored` (0: none), which is about to exit, as a member or a parent.
+ */
+static bool will_become_orphaned_pgrp(int pgrp, int ignored)
+{
+	struct task_struct *t;
+	unsigned long flags = local_irq_save();
+	bool orphaned = true;
+
+	list_for_each_entry(t, &task_list, tasks) {
+		struct task_struct *p = t->parent;
+
+		if (!t->sighand || t->exit_state || t->pgid != pgrp || t->pid == ignored)
+			continue;
+		if (p && p->pid != ignored && p != init_process && !p->exit_state &&
+		    p->pgid != pgrp && p->sid == t->sid) {
+			orphaned = false;
+			break;
+		}
+	}
+	local_irq_restore(flags);
+	return orphaned;
+}
+
+bool is_current_pgrp_orphaned(void)
+{
+	return will_become_orphaned_pgrp(current->pgid, 0);
+}
+
+static bool has_stopped_jobs(int pgrp)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->pgid == pgrp && !t->exit_state && (t->signal_flags & SIGNAL_STOP_STOPPED))
+			return true;
+	return false;
+}
+
+/*
+ * If t's exit leaves pgrp -- the group t was a link of to a parent of
+ * the same session -- orphaned with stopped members, they would wait for
+ * a SIGCONT nobody is left to send: POSIX has them sent SIGHUP and
+ * SIGCONT (Linux's kill_orphaned_pgrp()).  Interrupts off.
+ */
+static void kill_orphaned_pgrp(int pgrp, struct task_struct *t)
+{
+	if (will_become_orphaned_pgrp(pgrp, t->pid) && has_stopped_jobs(pgrp)) {
+		kill_pgrp(pgrp, SIGHUP);
+		kill_pgrp(pgrp, SIGCONT);
+	}
+}
+
+void exit_orphaned_pgrps(struct task_struct *t)
+{
+	struct task_struct *c;
+
+	/* t's own group, if t's parent was its link outside */
+	if (t->parent && t->parent->pgid != t->pgid && t->parent->sid == t->sid)
+		kill_orphaned_pgrp(t->pgid, t);
+	/* its children's groups, if t was theirs */
+	list_for_each_entry(c, &t->children, sibling)
+		if (!c->exit_state && c->pgid != t->pgid && c->sid == t->sid)
+			kill_orphaned_pgrp(c->pgid, t);
+}
+
+bool is_ignored(int sig)
+{
+	return (current->sig_blocked & sigmask(sig)) || sig_handler(current, sig) == SIG_IGN;
+}
+
+int wait_task_jobctl(struct task_struct *c, int options)
+{
+	if ((options & WUNTRACED) && (c->signal_flags & SIGNAL_STOP_STOPPED) && c->stop_code) {
+		int status = (c->stop_code << 8) | 0x7f;
+
+		c->stop_code = 0;
+		return status;
+	}
+	if ((options & WCONTINUED) && (c->signal_flags & SIGNAL_STOP_CONTINUED)) {
+		c->signal_flags &= ~SIGNAL_STOP_CONTINUED;
+		return 0xffff;
+	}
+	return 0;
 }
 
 /* gettid: a process's one thread has the process's id */
@@ -393,6 +566,9 @@ BUILD_BUG_ON(offsetof(struct ucontext, uc_mcontext) != 40);
 #define FXSAVE_SIZE     512
 /* Flags a program may change through rt_sigreturn: arithmetic, DF, TF, AC. */
 #define FIX_EFLAGS      0x40dd5ul
+/* pt_regs.error_code of a SYSCALL entry holds the call's number (for a
+ * restart); this marks "none to restart" */
+#define NO_RESTART (~0ull)
 
 static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 {
@@ -443,7 +619,7 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 		.cs = regs->cs,
 		.ss = regs->ss,
 		.trapno = regs->vector,
-		.err = regs->error_code,
+		.err = regs->vector == SYSCALL_VECTOR ? 0 : regs->error_code,
 		.oldmask = oldmask,
 		.fpstate = fp_addr,
 	};
@@ -517,6 +693,9 @@ long sys_rt_sigreturn(void)
 	regs->rflags = (regs->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS) | X86_EFLAGS_IF;
 	regs->cs = GDT_USER_CS;
 	regs->ss = GDT_USER_DS;
+	/* rax is now the interrupted code's, whatever it holds: never a
+	 * result to restart on (Linux sets orig_ax to -1) */
+	regs->error_code = NO_RESTART;
 	current->sig_blocked = frame.uc.uc_sigmask & ~UNBLOCKABLE;
 	if (sc->fpstate)
 		fpu_restore_current(fx);
@@ -531,22 +710,77 @@ bad:
 	return 0;
 }
 
+/*
+ * Stop: the default action of a stop signal, which do_signal() has just
+ * taken off sig_pending (interrupts off since, so that no SIGCONT can
+ * slip in between).  Sleep TASK_STOPPED until prepare_signal() sees a
+ * SIGCONT and clears SIGNAL_STOP_STOPPED, or SIGKILL arrives; any other
+ * wake-up just goes back to sleep.  Linux's do_signal_stop().
+ */
+static void do_signal_stop(int sig)
+{
+	struct task_struct *t = current;
+
+	t->signal_flags = SIGNAL_STOP_STOPPED;
+	t->stop_code = sig;
+	set_current_state(TASK_STOPPED);
+	do_notify_parent_cldstop(t);
+	local_irq_enable();
+	for (;;) {
+		set_current_state(TASK_STOPPED);
+		if (!(READ_ONCE(t->signal_flags) & SIGNAL_STOP_STOPPED) ||
+		    (READ_ONCE(t->sig_pending) & sigmask(SIGKILL)))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	local_irq_disable();
+	if (t->signal_flags & SIGNAL_STOP_STOPPED) { /* woken to die */
+		t->signal_flags = 0;
+		t->stop_code = 0;
+	}
+	local_irq_enable();
+}
+
+/* Was regs saved by a system call that asks to be made again? */
+static bool syscall_wants_restart(const struct pt_regs *regs)
+{
+	return regs->vector == SYSCALL_VECTOR && regs->error_code != NO_RESTART &&
+	       (long)regs->rax == -ERESTARTNOHAND;
+}
+
 /* Take the lowest pending, unblocked signal and act on it. */
 static void do_signal(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
+	unsigned long flags = local_irq_save();
 	u64 ready = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
 	struct sigaction *ka;
 	bool forced;
 	int sig;
 
-	if (!ready)
+	if (!ready) {
+		local_irq_restore(flags);
 		return;
+	}
 	sig = __builtin_ctzll(ready) + 1;
 	t->sig_pending &= ~sigmask(sig);
 	forced = t->sig_forced & sigmask(sig);
 	t->sig_forced &= ~sigmask(sig);
 	ka = &t->sighand->action[sig - 1];
+	if (sig != SIGKILL && ka->sa_handler == SIG_DFL && sig_kernel_stop(sig)) {
+		/* the terminal's stops do not hold a group nobody could
+		 * continue; SIGSTOP stops it all the same (Linux's
+		 * get_signal()).  init is never stopped (as at sending). */
+		if ((sig != SIGSTOP && is_current_pgrp_orphaned()) || t == init_process) {
+			local_irq_restore(flags);
+			return;
+		}
+		do_signal_stop(sig);
+		local_irq_restore(flags);
+		return;
+	}
+	local_irq_restore(flags);
 	if (sig == SIGKILL || ka->sa_handler == SIG_DFL) {
 		if (sig != SIGKILL && sig_default_ignored(sig))
 			return;
@@ -560,6 +794,9 @@ static void do_signal(struct pt_regs *regs)
 	}
 	if (ka->sa_handler == SIG_IGN)
 		return;
+	/* a handler runs: the interrupted call ends in -EINTR */
+	if (syscall_wants_restart(regs))
+		regs->rax = -EINTR;
 	if (setup_rt_frame(sig, ka, regs)) {
 		printk_ratelimited(KERN_INFO "%s[%d]: cannot deliver signal %d (no restorer or bad stack), killing it\n",
 				   t->comm, t->pid, sig);
@@ -587,6 +824,17 @@ void exit_to_user_mode(struct pt_regs *regs)
 			current->restore_sigmask = false;
 			current->sig_blocked = current->saved_sigmask;
 			continue;
+		}
+		/*
+		 * The call was interrupted and no handler ran (the signal
+		 * stopped us, or was ignored): make it again, as if the
+		 * program had not yet reached SYSCALL -- the number back in
+		 * rax (do_syscall_64() kept it in error_code, Linux's
+		 * orig_ax), rip back over the two-byte instruction.
+		 */
+		if (syscall_wants_restart(regs)) {
+			regs->rax = regs->error_code;
+			regs->rip -= 2;
 		}
 		return;                         /* interrupts off, as entry.S needs */
 	}

@@ -22,7 +22,9 @@
  *
  * States as in Linux: TASK_RUNNING (on the run queue or running),
  * TASK_INTERRUPTIBLE (asleep; a signal may wake it), TASK_UNINTERRUPTIBLE
- * (asleep until its event: disk I/O waits are these, the "D" state).
+ * (asleep until its event: disk I/O waits are these, the "D" state),
+ * TASK_STOPPED (job control: stopped by SIGSTOP or ^Z until SIGCONT, the
+ * "T" state; kernel/signal.c).
  */
 #ifndef SPINDLE_SCHED_H
 #define SPINDLE_SCHED_H
@@ -40,6 +42,7 @@ struct sighand_struct;
 #define TASK_RUNNING            0
 #define TASK_INTERRUPTIBLE      1
 #define TASK_UNINTERRUPTIBLE    2
+#define TASK_STOPPED            4
 #define TASK_DEAD               64
 
 #define TASK_COMM_LEN           16
@@ -104,6 +107,12 @@ struct task_struct {
 	u64 sig_pending;                /* bit sig-1: sent, not yet acted on */
 	u64 sig_blocked;                /* rt_sigprocmask's mask */
 	u64 sig_forced;                 /* of sig_pending: sent by force_sig() (a fault) */
+	/* job control (kernel/signal.c): SIGNAL_STOP_STOPPED while stopped,
+	 * SIGNAL_STOP_CONTINUED from SIGCONT until wait4(WCONTINUED) has
+	 * reported it; stop_code: the signal that stopped it, until
+	 * wait4(WUNTRACED) has reported it (Linux's group_exit_code) */
+	unsigned int signal_flags;
+	int stop_code;
 	struct sighand_struct *sighand; /* actions per signal; NULL: kernel thread */
 	/* the siginfo of a fault's signal (force_sig_fault()): si_code and
 	 * si_addr for the frame of signal fault_sig; 0 when none */

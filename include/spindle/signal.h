@@ -57,4 +57,25 @@ void set_restore_sigmask(sigset_t mask);
  * default "terminate")?  For loops that must end early for a dying task. */
 bool fatal_signal_pending(struct task_struct *t);
 
+/* --- job control (kernel/signal.c) --- */
+
+/* task_struct.signal_flags */
+#define SIGNAL_STOP_STOPPED     0x1     /* stopped: sleeps TASK_STOPPED */
+#define SIGNAL_STOP_CONTINUED   0x2     /* SIGCONT'd, not yet reported by wait4 */
+
+/* Does current ignore or block sig?  (The terminal: a background read
+ * with SIGTTIN ignored fails with -EIO instead of stopping.) */
+bool is_ignored(int sig);
+/* Is current's process group orphaned -- no member has a parent in
+ * another group of the same session, so no shell would continue it?
+ * A terminal stop signal to such a group is discarded. */
+bool is_current_pgrp_orphaned(void);
+/* t is exiting: a process group its exit orphans, with stopped members,
+ * gets SIGHUP and SIGCONT (POSIX).  Interrupts off. */
+void exit_orphaned_pgrps(struct task_struct *t);
+/* wait4's report of child c's stop (WUNTRACED) or continue (WCONTINUED),
+ * taken once: the status word, or 0 if there is none to report.
+ * Interrupts off. */
+int wait_task_jobctl(struct task_struct *c, int options);
+
 #endif /* SPINDLE_SIGNAL_H */

@@ -293,6 +293,11 @@ elif grep -q '^[0-9]* passed, 0 failed' "$T/aio.out" &&
 else
 	fail aio_on_linux "$(grep -e FAIL -e passed "$T/aio.out" "$T/aio.check" | tr '\n' ' ')"
 fi
+# jobctl: Linux's answers for stop and continue (WUNTRACED, WCONTINUED,
+# the T state, SIGCHLD and SA_NOCLDSTOP, orphaned groups)
+"$UB/tests/jobctl" > "$T/jobctl.out" 2>&1
+grep -qx '10 passed, 0 failed' "$T/jobctl.out" && pass jobctl_on_linux ||
+	fail jobctl_on_linux "$(grep -e FAIL -e passed "$T/jobctl.out" | tr '\n' ' ')"
 "$UB/tests/fuzz" 3000 1 > "$T/fuzz.out" 2>&1
 grep -qx '2 passed, 0 failed' "$T/fuzz.out" && pass fuzz_on_linux ||
 	fail fuzz_on_linux "$(tr '\n' ' ' < "$T/fuzz.out")"

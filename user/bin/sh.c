@@ -439,11 +439,13 @@ static void free_tokens(struct token *toks)
 
 /* --- running commands --- */
 
+/* A job gets ^C and ^\ back; ^Z stays ignored: this shell has no job
+ * control (no fg, bg or WUNTRACED wait), and a stopped job would hang it,
+ * as POSIX lets a shell without job control leave SIGTSTP ignored. */
 static void restore_signals(void)
 {
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
-	signal(SIGTSTP, SIG_DFL);
 	signal(SIGTTOU, SIG_DFL);
 	signal(SIGTTIN, SIG_DFL);
 }
@@ -543,6 +545,10 @@ static void run_child(const struct command *c, pid_t pgid)
 
 	if (interactive) {
 		setpgid(0, pgid);
+		/* the terminal too, before the program can read it: were the
+		 * parent's tcsetpgrp() still to come, the read would find us
+		 * in the background and stop us with SIGTTIN */
+		tcsetpgrp(0, pgid ? pgid : getpid());
 		restore_signals();
 	}
 	if (apply_redirs(c) < 0)

@@ -357,6 +357,9 @@ bool do_syscall_64(struct pt_regs *regs)
 {
 	unsigned long nr = regs->rax;
 
+	/* the number, for a restart once rax holds the result (Linux's
+	 * orig_ax; a SYSCALL entry has no error code of its own) */
+	regs->error_code = nr;
 	local_irq_enable();
 	if (nr < NR_syscalls && sys_call_table[nr])
 		regs->rax = sys_call_table[nr](regs);

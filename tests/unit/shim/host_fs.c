@@ -190,6 +190,19 @@ __weak int kill_pgrp(int pgrp, int sig)
 	return -ESRCH;
 }
 
+/* Job control at the terminal: on the host, nothing is ignored and no
+ * group orphaned (the test's current has no mm, so the tty never asks). */
+__weak bool is_ignored(int sig)
+{
+	(void)sig;
+	return false;
+}
+
+__weak bool is_current_pgrp_orphaned(void)
+{
+	return false;
+}
+
 /* poll(2) (fs/select.c) is not built for the host: the pipes and the tty
  * tell nobody that their state changed. */
 void poll_notify(void)

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+/*
+ * jobctl [case] - job control: stopping and continuing a process, and
+ * what its parent learns of it (docs/processes.md, "Job control").
+ *
+ * Each case forks a child in a process group of its own -- as a shell
+ * puts a job -- which then waits for commands on a pipe: 'p' asks it to
+ * answer 'P' (it is running), anything else to exit.  The parent stops
+ * and continues it with kill() and watches through waitpid(), SIGCHLD and
+ * /proc/<pid>/stat.  No sleeps: every step waits for an event that must
+ * come (a wait4 report, a byte on a pipe).
+ *
+ *   stop_sigstop       SIGSTOP: waitpid(WUNTRACED) says WIFSTOPPED with
+ *                      SIGSTOP, once; /proc says T; SIGCONT: waitpid
+ *                      (WCONTINUED) says WIFCONTINUED, once; it answers
+ *   stop_sigtstp       the same with SIGTSTP (^Z's signal)
+ *   kill_stopped       SIGKILL ends a stopped child: WIFSIGNALED, SIGKILL
+ *   term_waits         SIGTERM to a stopped child waits for SIGCONT (it
+ *                      stays stopped), then ends it
+ *   tstp_handled       a SIGTSTP handler runs instead of the stop
+ *   cont_handled       SIGCONT continues a stopped child and then runs
+ *                      its SIGCONT handler
+ *   cont_discards_stop a SIGCONT discards a SIGTSTP the child has blocked,
+ *                      so unblocking it later stops nothing
+ *   sigchld_on_stop    the parent gets SIGCHLD for the stop and for the
+ *                      continue -- and none with SA_NOCLDSTOP
+ *   orphaned_tstp      in an orphaned process group (the child made its
+ *                      own session), SIGTSTP is discarded; SIGSTOP stops
+ *   orphaned_on_exit   a process whose exit orphans a group with a stopped
+ *                      member: the member gets SIGHUP and SIGCONT, and so
+ *                      dies instead of waiting forever (POSIX)
+ *
+ * The same binary runs on Linux (tests/user/run.sh): the oracle.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include "hostile.h"
+
+struct kid {
+	pid_t pid;
+	int to, from; /* pipe ends: commands to it, answers from it */
+};
+
+/* read one byte, again after an interruption (a stop and continue may
+ * end a pipe read with EINTR where Linux restarts it) */
+static int read_byte(int fd)
+{
+	char c;
+	ssize_t n;
+
+	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1 ? (unsigned char)c : -1;
+}
+
+static int write_byte(int fd, char c)
+{
+	ssize_t n;
+
+	while ((n = write(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1 ? 0 : -1;
+}
+
+static volatile int handled;
+static int answer_fd = -1;
+
+/* a handler that says it ran, on the answer pipe */
+static void on_sig(int sig)
+{
+	handled = sig;
+	if (answer_fd >= 0)
+		write_byte(answer_fd, 'H');
+}
+
+static int catch_signal(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	return sigaction(sig, &sa, NULL);
+}
+
+/* how the child sets itself up before it says it is ready */
+enum kid_setup {
+	PLAIN,
+	HANDLE_TSTP, /* a SIGTSTP handler */
+	HANDLE_CONT, /* a SIGCONT handler */
+	BLOCK_TSTP,  /* SIGTSTP blocked until told 'u' */
+	NEW_SESSION, /* a session of its own: its group is orphaned */
+};
+
+/* The child: set up as asked, say 'R' (ready), then serve commands. */
+static void kid_main(int in, int out, int how)
+{
+	sigset_t set;
+	int c;
+
+	answer_fd = out;
+	if (how == HANDLE_TSTP)
+		catch_signal(SIGTSTP, on_sig, 0);
+	if (how == HANDLE_CONT)
+		catch_signal(SIGCONT, on_sig, 0);
+	if (how == NEW_SESSION && setsid() < 0)
+		_exit(3);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTSTP);
+	if (how == BLOCK_TSTP)
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	write_byte(out, 'R');
+	while ((c = read_byte(in)) == 'p' || c == 'u') {
+		if (c == 'u') /* unblock SIGTSTP: it acts now if pending */
+			sigprocmask(SIG_UNBLOCK, &set, NULL);
+		write_byte(out, 'P');
+	}
+	_exit(0);
+}
+
+static int kid_start(struct kid *k, int how)
+{
+	int down[2], up[2];
+
+	if (pipe(down) < 0 || pipe(up) < 0)
+		return -1;
+	k->pid = fork();
+	if (k->pid < 0)
+		return -1;
+	if (k->pid == 0) {
+		close(down[1]);
+		close(up[0]);
+		if (how != NEW_SESSION)
+			setpgid(0, 0); /* a job: a group of its own */
+		kid_main(down[0], up[1], how);
+	}
+	if (how != NEW_SESSION)
+		setpgid(k->pid, k->pid); /* whoever runs first, as a shell does */
+	close(down[0]);
+	close(up[1]);
+	k->to = down[1];
+	k->from = up[0];
+	return read_byte(k->from) == 'R' ? 0 : -1;
+}
+
+/* Is the child running?  It answers a ping. */
+static int kid_alive(struct kid *k)
+{
+	return write_byte(k->to, 'p') == 0 && read_byte(k->from) == 'P';
+}
+
+/* waitpid, again after EINTR (a SIGCHLD handler may interrupt it) */
+static pid_t wait_kid(struct kid *k, int *st, int options)
+{
+	pid_t r;
+
+	while ((r = waitpid(k->pid, st, options)) < 0 && errno == EINTR)
+		;
+	return r;
+}
+
+/* End the child and reap it: exit 0 if it was running, else it is killed */
+static void kid_end(struct kid *k)
+{
+	int st;
+
+	kill(k->pid, SIGKILL);
+	close(k->to);
+	close(k->from);
+	wait_kid(k, &st, 0);
+}
+
+/* Stop the child with sig and check every sign of it. */
+static void expect_stopped(struct kid *k, int sig)
+{
+	int st = 0;
+
+	CHECK(wait_kid(k, &st, WUNTRACED) == k->pid);
+	CHECK_MSG(WIFSTOPPED(st) && WSTOPSIG(st) == sig, "status %#x, want stopped by %d", st,
+		  sig);
+	CHECK_MSG(task_state(k->pid) == 'T', "/proc/%d/stat state %c", k->pid,
+		  task_state(k->pid));
+	/* reported once */
+	CHECK(wait_kid(k, &st, WUNTRACED | WNOHANG) == 0);
+}
+
+/* Continue the child and check it reports so, once, and runs. */
+static void expect_continued(struct kid *k)
+{
+	int st = 0;
+
+	CHECK(kill(k->pid, SIGCONT) == 0);
+	CHECK(wait_kid(k, &st, WCONTINUED) == k->pid);
+	CHECK_MSG(WIFCONTINUED(st), "status %#x, want continued (0xffff)", st);
+	CHECK(wait_kid(k, &st, WCONTINUED | WNOHANG) == 0);
+	CHECK(kid_alive(k));
+	CHECK(task_state(k->pid) != 'T');
+}
+
+static void stop_cont(int sig)
+{
+	struct kid k;
+
+	CHECK(kid_start(&k, PLAIN) == 0);
+	CHECK(kid_alive(&k));
+	CHECK(kill(k.pid, sig) == 0);
+	expect_stopped(&k, sig);
+	expect_continued(&k);
+	/* and again: a second stop is reported as the first */
+	CHECK(kill(k.pid, sig) == 0);
+	expect_stopped(&k, sig);
+	expect_continued(&k);
+	kid_end(&k);
+}
+
+static void t_stop_sigstop(void)
+{
+	stop_cont(SIGSTOP);
+}
+
+static void t_stop_sigtstp(void)
+{
+	stop_cont(SIGTSTP);
+}
+
+static void t_kill_stopped(void)
+{
+	struct kid k;
+	int st = 0;
+
+	CHECK(kid_start(&k, PLAIN) == 0);
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	expect_stopped(&k, SIGSTOP);
+	CHECK(kill(k.pid, SIGKILL) == 0);
+	CHECK(wait_kid(&k, &st, WUNTRACED) == k.pid);
+	CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "status %#x", st);
+	close(k.to);
+	close(k.from);
+}
+
+static void t_term_waits(void)
+{
+	struct kid k;
+	int st = 0;
+
+	CHECK(kid_start(&k, PLAIN) == 0);
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	expect_stopped(&k, SIGSTOP);
+	CHECK(kill(k.pid, SIGTERM) == 0);
+	CHECK_MSG(task_state(k.pid) == 'T', "state %c after SIGTERM", task_state(k.pid));
+	CHECK(wait_kid(&k, &st, WUNTRACED | WNOHANG) == 0);
+	CHECK(kill(k.pid, SIGCONT) == 0);
+	CHECK(wait_kid(&k, &st, 0) == k.pid);
+	CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %#x", st);
+	close(k.to);
+	close(k.from);
+}
+
+static void t_tstp_handled(void)
+{
+	struct kid k;
+	int st = 0;
+
+	CHECK(kid_start(&k, HANDLE_TSTP) == 0);
+	CHECK(kill(k.pid, SIGTSTP) == 0);
+	CHECK_MSG(read_byte(k.from) == 'H', "the SIGTSTP handler did not run");
+	CHECK(kid_alive(&k));
+	CHECK(wait_kid(&k, &st, WUNTRACED | WNOHANG) == 0);
+	CHECK(task_state(k.pid) != 'T');
+	kid_end(&k);
+}
+
+static void t_cont_handled(void)
+{
+	struct kid k;
+
+	CHECK(kid_start(&k, HANDLE_CONT) == 0);
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	expect_stopped(&k, SIGSTOP);
+	CHECK(kill(k.pid, SIGCONT) == 0);
+	CHECK_MSG(read_byte(k.from) == 'H', "the SIGCONT handler did not run");
+	CHECK(kid_alive(&k));
+	kid_end(&k);
+}
+
+static void t_cont_discards_stop(void)
+{
+	struct kid k;
+	int st = 0;
+
+	CHECK(kid_start(&k, BLOCK_TSTP) == 0);
+	CHECK(kill(k.pid, SIGTSTP) == 0); /* pending: blocked */
+	CHECK(kid_alive(&k));
+	CHECK(kill(k.pid, SIGCONT) == 0); /* discards it */
+	CHECK(write_byte(k.to, 'u') == 0 && read_byte(k.from) == 'P');
+	CHECK(kid_alive(&k));
+	CHECK(wait_kid(&k, &st, WUNTRACED | WNOHANG) == 0);
+	/* the control: unblocked, SIGTSTP does stop it */
+	CHECK(kill(k.pid, SIGTSTP) == 0);
+	expect_stopped(&k, SIGTSTP);
+	kid_end(&k);
+}
+
+static volatile int chld_count;
+
+static void on_chld(int sig)
+{
+	(void)sig;
+	chld_count++;
+}
+
+static void t_sigchld_on_stop(void)
+{
+	struct kid k;
+
+	CHECK(catch_signal(SIGCHLD, on_chld, 0) == 0);
+	CHECK(kid_start(&k, PLAIN) == 0);
+	chld_count = 0;
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	expect_stopped(&k, SIGSTOP);
+	/* sent before the wait4 wake-up: handled on the way back from it */
+	CHECK_MSG(chld_count == 1, "%d SIGCHLD for a stop", (int)chld_count);
+	expect_continued(&k);
+	CHECK_MSG(chld_count == 2, "%d SIGCHLD for a stop and a continue", (int)chld_count);
+
+	CHECK(catch_signal(SIGCHLD, on_chld, SA_NOCLDSTOP) == 0);
+	chld_count = 0;
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	expect_stopped(&k, SIGSTOP);
+	expect_continued(&k);
+	CHECK_MSG(chld_count == 0, "%d SIGCHLD with SA_NOCLDSTOP", (int)chld_count);
+	signal(SIGCHLD, SIG_DFL);
+	kid_end(&k);
+}
+
+static void t_orphaned_tstp(void)
+{
+	struct kid k;
+	int st = 0;
+
+	CHECK(kid_start(&k, NEW_SESSION) == 0);
+	CHECK(kill(k.pid, SIGTSTP) == 0);
+	CHECK(kid_alive(&k)); /* discarded, not pending */
+	CHECK(wait_kid(&k, &st, WUNTRACED | WNOHANG) == 0);
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	expect_stopped(&k, SIGSTOP); /* not SIGTSTP: it is gone */
+	kid_end(&k);
+}
+
+#define NR_POLL 7 /* not in our libc: by number */
+#define NR_PRCTL 157
+#define PR_SET_CHILD_SUBREAPER 36
+#define ORPHAN_WAIT_MS 10000 /* bounds a failure only */
+
+struct pollfd_k {
+	int fd;
+	short events, revents;
+};
+
+static void t_orphaned_on_exit(void)
+{
+	int up[2], st = 0;
+	pid_t m, g = 0;
+	struct pollfd_k pfd;
+	/* On Linux the orphan comes back to us rather than to whatever
+	 * reaper the host has, so we can reap it; Spindle has no
+	 * subreapers (EINVAL), and its init reaps it. */
+	long subreaper = syscall(NR_PRCTL, PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+
+	CHECK(pipe(up) == 0);
+	m = fork();
+	if (m == 0) {
+		/* the middle process: a session of its own, so the group
+		 * below has its one link to a parent in M */
+		close(up[0]);
+		if (setsid() < 0)
+			_exit(2);
+		g = fork();
+		if (g == 0) {
+			setpgid(0, 0);
+			for (;;)
+				sleep(100);
+		}
+		setpgid(g, g);
+		if (kill(g, SIGSTOP) < 0 || waitpid(g, &st, WUNTRACED) != g || !WIFSTOPPED(st))
+			_exit(3);
+		write(up[1], &g, sizeof(g));
+		_exit(0); /* the group of g is orphaned now, g stopped */
+	}
+	close(up[1]);
+	CHECK(waitpid(m, &st, 0) == m && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(read(up[0], &g, sizeof(g)) == sizeof(g));
+	/* g holds the pipe's last writing end: EOF when it is gone */
+	pfd = (struct pollfd_k){ .fd = up[0], .events = 1 /* POLLIN */ };
+	if (syscall(NR_POLL, &pfd, 1, ORPHAN_WAIT_MS) != 1) {
+		CHECK_MSG(0, "the stopped orphan %d is still there", g);
+		if (g > 0)
+			kill(g, SIGKILL);
+	}
+	CHECK(read(up[0], &st, 1) == 0);
+	if (subreaper == 0) {
+		CHECK(waitpid(g, &st, 0) == g);
+		CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP, "status %#x", st);
+		syscall(NR_PRCTL, PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	}
+	close(up[0]);
+}
+
+static const struct hostile_case cases[] = {
+	{ "stop_sigstop", t_stop_sigstop },
+	{ "stop_sigtstp", t_stop_sigtstp },
+	{ "kill_stopped", t_kill_stopped },
+	{ "term_waits", t_term_waits },
+	{ "tstp_handled", t_tstp_handled },
+	{ "cont_handled", t_cont_handled },
+	{ "cont_discards_stop", t_cont_discards_stop },
+	{ "sigchld_on_stop", t_sigchld_on_stop },
+	{ "orphaned_tstp", t_orphaned_tstp },
+	{ "orphaned_on_exit", t_orphaned_on_exit },
+};
+
+int main(int argc, char **argv)
+{
+	return hostile_run("jobctl", cases, sizeof(cases) / sizeof(cases[0]),
+			   argc > 1 ? argv[1] : NULL);
+}
