@@ -320,8 +320,9 @@ long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long 
 
 /*
  * sendfile: copy count bytes from in_fd to out_fd inside the kernel
- * (cat uses it), a page at a time through a kernel buffer.  With offset,
- * in_fd is read from *offset, which is updated, and its position kept.
+ * (cat uses it), a page at a time through a kernel buffer, until a read
+ * comes back short.  With offset, in_fd is read from *offset, which is
+ * updated, and its position kept.
  */
 #define SENDFILE_CHUNK 4096u
 
@@ -354,7 +355,9 @@ long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count)
 		}
 		done += w;
 		pos += w;
-		if (w < n)
+		/* a short read is all there is for now: the end of a file, a
+		 * terminal's line (^D after it must reach the caller as 0) */
+		if (w < n || (size_t)n < want)
 			break;
 	}
 	kfree(buf);
