@@ -25,15 +25,16 @@ void ext2_error(struct ext2_sb_info *sbi, const char *function, const char *fmt,
 	char what[160];
 	va_list ap;
 
+	/* a damaged directory read in a loop must not flood the console */
+	if (__ratelimit(&sbi->s_err_ratelimit)) {
+		va_start(ap, fmt);
+		vscnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+		printk(KERN_CRIT "EXT2-fs error (device %s): %s: %s\n", sbi->s_id, function, what);
+	}
+	/* then the kernel's reaction (errors=), each time */
 	if (sbi->s_on_error)
 		sbi->s_on_error(sbi);
-	/* a damaged directory read in a loop must not flood the console */
-	if (!__ratelimit(&sbi->s_err_ratelimit))
-		return;
-	va_start(ap, fmt);
-	vscnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	printk(KERN_CRIT "EXT2-fs error (device %s): %s: %s\n", sbi->s_id, function, what);
 }
 
 /* --- the superblock ----------------------------------------------------------- */

@@ -119,6 +119,11 @@ ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos)
 	int err = 0;
 
 	mutex_lock(&inode->i_mutex);
+	/* remounted read-only by errors=remount-ro since this file opened */
+	if (sb_rdonly(inode->i_sb)) {
+		mutex_unlock(&inode->i_mutex);
+		return -EROFS;
+	}
 	if (f->f_flags & O_APPEND)
 		*pos = inode->i_size;
 	while (iov_iter_count(from)) {
