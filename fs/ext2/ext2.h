@@ -78,9 +78,9 @@ struct ext2_sb_info {
 	/* the bitmaps and the descriptors' counts change under it (balloc.c,
 	 * ialloc.c) */
 	struct mutex s_alloc_lock;
-	bool s_mounted_rw;	/* the superblock says "not clean" until umount */
-	u16 s_errors_opt;	/* errors=: EXT2_ERRORS_*, 0: the superblock's */
-	bool s_errors_ro;	/* errors=remount-ro in force */
+	bool s_mounted_rw; /* the superblock says "not clean" until umount */
+	u16 s_errors_opt;  /* errors=: EXT2_ERRORS_*, 0: the superblock's */
+	bool s_errors_ro;  /* errors=remount-ro in force */
 	/* ext2_error's kernel half (super.c): mark the damage, remount-ro */
 	void (*s_on_error)(struct ext2_sb_info *sbi);
 };
@@ -171,7 +171,7 @@ static inline void ext2_set_bit(void *bitmap, u32 nr)
 }
 static inline void ext2_clear_bit(void *bitmap, u32 nr)
 {
-	((u8 *)bitmap)[nr >> 3] &= (u8)~(1u << (nr & 7));
+	((u8 *)bitmap)[nr >> 3] &= (u8) ~(1u << (nr & 7));
 }
 long ext2_bitmap_find(const void *bitmap, u32 nbits, u32 goal);
 u32 ext2_bitmap_run(const void *bitmap, u32 nbits, u32 start, u32 max);
