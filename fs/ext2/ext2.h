@@ -10,11 +10,12 @@
  *               indirect blocks.  No I/O of its own (a callback reads),
  *               no VFS: it compiles for the host, where the unit tests and
  *               the fuzzer feed it damaged images.
- *   buffer.c    ext2_bread(): where ext2 reads metadata from the disk
+ *   buffer.c    ext2_bread(): metadata blocks, in the device's page cache
  *   super.c     mount: the superblock, the descriptors, statfs
  *   inode.c     ext2_iget() (an on-disk inode into a VFS inode, regular
  *               files' kept), ext2_get_block() (a file's block n -> a disk
  *               block), a regular file's a_ops (the page cache reads it)
+ *   file.c      a regular file's write() and fsync()
  *   dir.c       directory blocks: readdir, and finding a name
  *   namei.c     lookup()
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
@@ -22,8 +23,8 @@
  *   balloc.c    block bitmaps: allocating near a goal, freeing
  *   ialloc.c    inode bitmaps: a new inode's group, freeing
  *
- * Write support is being built (the declarations under "the write side"
- * below); until it is complete every mount is read-only.
+ * Mounts are read-write unless asked otherwise (or a feature this
+ * driver does not know says read-only).
  *
  * Errors: damaged metadata gives -EUCLEAN (Linux's EFSCORRUPTED) to the
  * caller and one ratelimited line "EXT2-fs error (device sda1): <function>:
@@ -253,8 +254,8 @@ extern const struct inode_operations ext2_file_inode_operations;
 extern const struct file_operations ext2_file_operations;
 
 /*
- * --- the write side (being built: declared here so that the block and
- * inode allocators and the directory operations agree) ---------------------
+ * --- the write side: the block and inode allocators, and the directory
+ * operations (dir.c, namei.c) built on them ----------------------------------
  *
  * buffer.c: metadata lives in the block device's page cache (one copy of
  * each block, shared with /dev/sdXN and written back by the disk's

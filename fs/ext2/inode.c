@@ -19,9 +19,14 @@
  *     copy_to_iter               to the user, once the page is uptodate
  *
  * Directories, links and device nodes are not kept: each lookup reads
- * their inode again.  Nothing writes, so one inode number having two
- * struct inodes of those kinds is harmless; the write support will need
- * Linux's inode hash (iget_locked) for all of them.
+ * their inode again (Linux's inode hash, iget_locked, would keep one
+ * struct inode per number for them too).
+ *
+ * The write side, below: ext2_write_inode() (the VFS inode into its slot
+ * of the inode table, a cached block), ext2_get_block_create() (the map
+ * growing, indirect blocks zeroed before they are linked), truncation
+ * (ext2_truncate_blocks, ext2_setsize) and ext2_evict_inode() (an inode
+ * with no name left freed with its blocks).  write() itself is file.c's.
  */
 #include <spindle/mm.h>
 #include <spindle/string.h>
