@@ -5,8 +5,8 @@
  *
  * Each group has a block bitmap (one bit a block, set: in use) and a
  * descriptor counting its free blocks; statfs adds the descriptors up and
- * the superblock's count is that sum, written at sync and umount
- * (super.c).  Every change to a bitmap changes its descriptor's count in
+ * the superblock's count is that sum, updated with each change
+ * (ext2_update_super).  Every change to a bitmap changes its descriptor's count in
  * the same step, under s_alloc_lock, so e2fsck finds them agreeing.
  *
  * The goal (the caller's: a file's previous block + 1) keeps a file
@@ -25,7 +25,8 @@
 #include "ext2.h"
 
 /* Group g's descriptor (sbi->s_group_desc[g], the copy in memory) into
- * its block of the descriptor table. */
+ * its block of the descriptor table, and the superblock's totals with
+ * it (s_alloc_lock held). */
 int ext2_group_desc_dirty(struct super_block *sb, u32 group)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
@@ -38,7 +39,7 @@ int ext2_group_desc_dirty(struct super_block *sb, u32 group)
 	       sizeof(struct ext2_group_desc));
 	ext2_mark_buffer_dirty(bh);
 	ext2_brelse(bh);
-	return 0;
+	return ext2_update_super(sb);
 }
 
 static u32 ext2_inode_group(struct inode *inode)

@@ -295,13 +295,17 @@ int ext2_setsize(struct inode *inode, loff_t size);
  * just allocated inode number; ext2_get_block() allocating (*is_new: the
  * data block is new); the file's blocks from byte size on freed; the
  * super_operations' dirty_inode and evict_inode; balloc.c: a group's
- * descriptor into the descriptor table's cached block. */
+ * descriptor into the descriptor table's cached block, and the
+ * superblock's counts with it. */
 struct inode *ext2_iget_new(struct super_block *sb, unsigned long ino, umode_t mode);
 int ext2_get_block_create(struct inode *inode, u64 iblock, u32 *pblock, bool *is_new);
 void ext2_truncate_blocks(struct inode *inode, loff_t size);
 void ext2_dirty_inode(struct inode *inode);
 void ext2_evict_inode(struct inode *inode);
 int ext2_group_desc_dirty(struct super_block *sb, u32 group);
+/* super.c: the superblock's free counts summed into its cached block
+ * (s_alloc_lock held). */
+int ext2_update_super(struct super_block *sb);
 ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos);
 int ext2_fsync(struct file *f, int datasync);
 int ext2_zero_tail(struct inode *inode, loff_t size);

@@ -554,7 +554,8 @@ int ext2_get_block_create(struct inode *inode, u64 iblock, u32 *pblock, bool *is
 		return -EFBIG;
 	goal = ext2_find_goal(inode, iblock);
 	for (int level = 0; level < depth; level++) {
-		u32 *slot = level ? (u32 *)bh->b_data + offsets[level] : &ei->i_data[offsets[0]];
+		/* level 0: the inode's i_data; below it, the indirect block read */
+		u32 *slot = bh ? (u32 *)bh->b_data + offsets[level] : &ei->i_data[offsets[0]];
 
 		nr = *slot;
 		if (!nr) {
@@ -579,7 +580,7 @@ int ext2_get_block_create(struct inode *inode, u64 iblock, u32 *pblock, bool *is
 				*is_new = true;
 			}
 			*slot = nr;
-			if (level)
+			if (bh)
 				ext2_mark_buffer_dirty(bh);
 			goal = nr + 1;
 		} else if (nr < sbi->s_first_data_block || nr >= sbi->s_blocks_count) {

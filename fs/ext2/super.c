@@ -51,34 +51,53 @@ static u32 ext2_now_sec(void)
 }
 
 /*
- * The superblock into its cached block: the free counts as the sums of
- * the descriptors' (which every allocation keeps exact), the last write
- * time; written and waited for when wait.  Linux's ext2_sync_super.
+ * The superblock into its cached block, the free counts as the sums of
+ * the descriptors' (which every allocation keeps exact).  s_alloc_lock
+ * held: the allocators call it with each change, so that whatever
+ * writes the device's pages back -- the flusher, sync(2), a crash after
+ * them -- leaves counts e2fsck agrees with (Linux's ext2 gets there by
+ * its sync_fs, which Spindle's VFS does not have).
  */
-static int ext2_sync_super(struct super_block *sb, bool wait)
+int ext2_update_super(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_super_block *es = &sbi->s_es;
 	unsigned int off = EXT2_SUPER_OFFSET & (sbi->s_blocksize - 1);
 	struct ext2_buf *bh = ext2_bread(sb, EXT2_SUPER_OFFSET >> sbi->s_blocksize_bits);
 	u32 free_blocks = 0, free_inodes = 0;
-	int err = 0;
 
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
-	mutex_lock(&sbi->s_alloc_lock);
 	for (u32 g = 0; g < sbi->s_groups_count; g++) {
 		free_blocks += sbi->s_group_desc[g].bg_free_blocks_count;
 		free_inodes += sbi->s_group_desc[g].bg_free_inodes_count;
 	}
-	mutex_unlock(&sbi->s_alloc_lock);
 	es->s_free_blocks_count = free_blocks;
 	es->s_free_inodes_count = free_inodes;
-	es->s_wtime = ext2_now_sec();
 	memcpy((char *)bh->b_data + off, es, sizeof(*es));
 	ext2_mark_buffer_dirty(bh);
-	if (wait)
-		err = ext2_sync_buffer(bh);
+	ext2_brelse(bh);
+	return 0;
+}
+
+/* ... with the last write time, and written and waited for when wait
+ * (mount and umount).  Linux's ext2_sync_super. */
+static int ext2_sync_super(struct super_block *sb, bool wait)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_buf *bh;
+	int err;
+
+	mutex_lock(&sbi->s_alloc_lock);
+	sbi->s_es.s_wtime = ext2_now_sec();
+	err = ext2_update_super(sb);
+	mutex_unlock(&sbi->s_alloc_lock);
+	if (err || !wait)
+		return err;
+	bh = ext2_bread(sb, EXT2_SUPER_OFFSET >> sbi->s_blocksize_bits);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	err = ext2_sync_buffer(bh);
 	ext2_brelse(bh);
 	return err;
 }
