@@ -542,6 +542,33 @@ START_TEST(write_truncate_and_fsck)
 }
 END_TEST
 
+/*
+ * A read-only-compatible feature this driver does not know: a read-write
+ * mount becomes read-only (said in the log), and the superblock is left
+ * as it was -- not even the mount count changes.
+ */
+START_TEST(unknown_ro_compat_mounts_read_only)
+{
+	struct ext2_super_block *es;
+	struct statfs sf;
+	u16 mounts;
+
+	setup_disk(block_sizes[_i]);
+	es = (void *)(ram + 1024);
+	es->s_feature_ro_compat |= 0x1000;
+	mounts = es->s_mnt_count;
+	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", 0, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf,
+				     "couldn't mount RDWR because of unsupported optional features (1000)"));
+	ck_assert_int_eq(sys_statfs("/mnt", &sf), 0);
+	ck_assert(sf.f_flags & ST_RDONLY);
+	ck_assert_int_eq(sys_open("/mnt/hello.txt", O_WRONLY, 0), -EROFS);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+	ck_assert_uint_eq(es->s_mnt_count, mounts);
+	ck_assert_uint_eq(es->s_state, EXT2_VALID_FS);
+}
+END_TEST
+
 /* The allocator's searches, on bitmaps and descriptors made here. */
 START_TEST(bitmap_search)
 {
@@ -847,6 +874,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, file_pages_cached_across_opens, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, mount_and_umount_leak_nothing, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, write_truncate_and_fsck, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, unknown_ro_compat_mounts_read_only, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_test(core, bitmap_search);
 	tcase_add_test(core, group_choice);
 	suite_add_tcase(s, core);
