@@ -10,11 +10,12 @@
  *               indirect blocks.  No I/O of its own (a callback reads),
  *               no VFS: it compiles for the host, where the unit tests and
  *               the fuzzer feed it damaged images.
- *   buffer.c    ext2_bread(): where ext2 reads metadata from the disk
+ *   buffer.c    ext2_bread(): metadata blocks, in the device's page cache
  *   super.c     mount: the superblock, the descriptors, statfs
  *   inode.c     ext2_iget() (an on-disk inode into a VFS inode, regular
  *               files' kept), ext2_get_block() (a file's block n -> a disk
  *               block), a regular file's a_ops (the page cache reads it)
+ *   file.c      a regular file's write() and fsync()
  *   dir.c       directory blocks: readdir, and finding a name
  *   namei.c     lookup()
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
@@ -22,8 +23,8 @@
  *   balloc.c    block bitmaps: allocating near a goal, freeing
  *   ialloc.c    inode bitmaps: a new inode's group, freeing
  *
- * Write support is being built (the declarations under "the write side"
- * below); until it is complete every mount is read-only.
+ * Mounts are read-write unless asked otherwise (or a feature this
+ * driver does not know says read-only).
  *
  * Errors: damaged metadata gives -EUCLEAN (Linux's EFSCORRUPTED) to the
  * caller and one ratelimited line "EXT2-fs error (device sda1): <function>:
@@ -68,12 +69,21 @@ struct ext2_sb_info {
 	struct ratelimit_state s_err_ratelimit; /* ext2_error's */
 	/* the kernel's side (super.c); unused by the host's checks */
 	struct block_device *s_bdev;
+	bool s_bdev_open; /* blkdev_get() done: s_bdev->bd_inode is ours too */
 	struct super_block *s_sb;
 	/* regular files' inodes kept after their last close, with their
 	 * cached pages, most recently used first (inode.c) */
 	struct mutex s_icache_lock;
 	struct list_head s_icache;
 	unsigned int s_icache_nr;
+	/* the bitmaps and the descriptors' counts change under it (balloc.c,
+	 * ialloc.c) */
+	struct mutex s_alloc_lock;
+	bool s_mounted_rw; /* the superblock says "not clean" until umount */
+	u16 s_errors_opt;  /* errors=: EXT2_ERRORS_*, 0: the superblock's */
+	bool s_errors_ro;  /* errors=remount-ro in force */
+	/* ext2_error's kernel half (super.c): mark the damage, remount-ro */
+	void (*s_on_error)(struct ext2_sb_info *sbi);
 };
 
 /* --- check.c: portable ---------------------------------------------------- */
@@ -139,12 +149,46 @@ int ext2_get_branch(struct ext2_sb_info *sbi, const u32 *i_block, unsigned long 
  * superblock and descriptors). */
 void ext2_fill_statfs(struct ext2_sb_info *sbi, struct statfs *buf);
 
+/*
+ * Allocation's searches (balloc.c, ialloc.c), apart from I/O.
+ * ext2_bitmap_find: the first clear bit at or after goal in a bitmap of
+ * nbits, wrapping round to the start; -1 if all are set.
+ * ext2_bitmap_run: how many clear bits in a row from start (at most max).
+ * ext2_find_block_group: the first group from goal_group on (wrapping)
+ * with a free block; ext2_find_inode_group: the group for a new inode
+ * (see check.c: a directory's spreads, a file's stays near its parent);
+ * both -1 when there is none.  ext2_block_in_system_zone: does
+ * [block, block + count) touch a superblock copy, descriptors, a bitmap
+ * or an inode table (or leave the file system)?
+ */
+/* ext2's bitmaps: bit nr is bit nr % 8 of byte nr / 8 (little-endian) */
+static inline bool ext2_test_bit(const void *bitmap, u32 nr)
+{
+	return ((const u8 *)bitmap)[nr >> 3] & (1u << (nr & 7));
+}
+static inline void ext2_set_bit(void *bitmap, u32 nr)
+{
+	((u8 *)bitmap)[nr >> 3] |= (u8)(1u << (nr & 7));
+}
+static inline void ext2_clear_bit(void *bitmap, u32 nr)
+{
+	((u8 *)bitmap)[nr >> 3] &= (u8) ~(1u << (nr & 7));
+}
+long ext2_bitmap_find(const void *bitmap, u32 nbits, u32 goal);
+u32 ext2_bitmap_run(const void *bitmap, u32 nbits, u32 start, u32 max);
+u32 ext2_group_first_block(const struct ext2_sb_info *sbi, u32 group);
+u32 ext2_group_nr_blocks(const struct ext2_sb_info *sbi, u32 group);
+long ext2_find_block_group(const struct ext2_sb_info *sbi, u32 goal_group);
+long ext2_find_inode_group(const struct ext2_sb_info *sbi, u32 parent_group, bool dir);
+bool ext2_block_in_system_zone(const struct ext2_sb_info *sbi, u32 block, u32 count);
+
 /* --- the kernel's side ---------------------------------------------------- */
 
 /* A block read from the disk (buffer.c): b_data holds blocksize bytes. */
 struct ext2_buf {
 	void *b_data;
 	u32 b_blocknr;
+	unsigned int b_size; /* bytes: the block size */
 	struct page *b_page;
 };
 struct ext2_buf *ext2_bread(struct super_block *sb, u32 block);
@@ -177,6 +221,11 @@ struct ext2_inode_info {
 	int i_map_err;
 	struct inode *i_inode;
 	struct list_head i_cache; /* on s_icache (holding a reference) */
+	/* the write side (inode.c) */
+	u32 i_dtime;		/* deleted at (seconds), for the inode table */
+	bool i_new;		/* its slot not yet written: clear it whole */
+	u64 i_next_alloc_block; /* a sequential writer's next block ... */
+	u32 i_next_alloc_goal;	/* ... goes here if free (0: look) */
 };
 
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
@@ -205,8 +254,8 @@ extern const struct inode_operations ext2_file_inode_operations;
 extern const struct file_operations ext2_file_operations;
 
 /*
- * --- the write side (being built: declared here so that the block and
- * inode allocators and the directory operations agree) ---------------------
+ * --- the write side: the block and inode allocators, and the directory
+ * operations (dir.c, namei.c) built on them ----------------------------------
  *
  * buffer.c: metadata lives in the block device's page cache (one copy of
  * each block, shared with /dev/sdXN and written back by the disk's
@@ -221,7 +270,8 @@ int ext2_sync_buffer(struct ext2_buf *bh);
 
 /* balloc.c: up to *count free blocks in a row, as near goal as the disk
  * allows (0: near the inode's group); *count becomes how many were
- * taken.  The first block's number, or -ENOSPC / -EUCLEAN / -EIO. */
+ * taken.  The first block's number, or -ENOSPC / -EUCLEAN / -EIO.
+ * inode->i_blocks counts what it is given and what it frees. */
 long ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count);
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
 
@@ -240,6 +290,25 @@ int ext2_write_inode(struct inode *inode);
 void ext2_set_inode_ops(struct inode *inode);
 /* Blocks past size freed, the map cut back, i_size set (truncate). */
 int ext2_setsize(struct inode *inode, loff_t size);
+
+/* inode.c and file.c, the rest of the write side: the VFS inode of a
+ * just allocated inode number; ext2_get_block() allocating (*is_new: the
+ * data block is new); the file's blocks from byte size on freed; the
+ * super_operations' dirty_inode and evict_inode; balloc.c: a group's
+ * descriptor into the descriptor table's cached block, and the
+ * superblock's counts with it. */
+struct inode *ext2_iget_new(struct super_block *sb, unsigned long ino, umode_t mode);
+int ext2_get_block_create(struct inode *inode, u64 iblock, u32 *pblock, bool *is_new);
+void ext2_truncate_blocks(struct inode *inode, loff_t size);
+void ext2_dirty_inode(struct inode *inode);
+void ext2_evict_inode(struct inode *inode);
+int ext2_group_desc_dirty(struct super_block *sb, u32 group);
+/* super.c: the superblock's free counts summed into its cached block
+ * (s_alloc_lock held). */
+int ext2_update_super(struct super_block *sb);
+ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos);
+int ext2_fsync(struct file *f, int datasync);
+int ext2_zero_tail(struct inode *inode, loff_t size);
 
 /* dir.c: entries.  ext2_add_link: name -> inode in dir (-EEXIST if
  * there; a new block when none has room).  ext2_delete_entry: the entry
