@@ -15,7 +15,10 @@
  *   inode.c     ext2_iget() (an on-disk inode into a VFS inode, regular
  *               files' kept), ext2_get_block() (a file's block n -> a disk
  *               block), a regular file's a_ops (the page cache reads it)
- *   dir.c       directory blocks: readdir, and finding a name
+ *   dirent.c    the entries of one directory block: room for a name,
+ *               adding, removing, "only . and .." (portable, as check.c)
+ *   dir.c       directory blocks: readdir, finding, adding and removing
+ *               a name
  *   namei.c     lookup()
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
  *
@@ -138,6 +141,35 @@ int ext2_get_branch(struct ext2_sb_info *sbi, const u32 *i_block, unsigned long 
 /* statfs's figures, as Linux's ext2_statfs (no I/O: from the checked
  * superblock and descriptors). */
 void ext2_fill_statfs(struct ext2_sb_info *sbi, struct statfs *buf);
+
+/* --- dirent.c: portable ------------------------------------------------------
+ *
+ * One directory block of size bytes, already checked whole
+ * (ext2_check_dir_block); each change keeps it passing that check.
+ */
+
+/* The directory entry's file_type for an inode of mode: EXT2_FT_UNKNOWN
+ * (0) unless the file system has the filetype feature. */
+u8 ext2_type_by_mode(const struct ext2_sb_info *sbi, umode_t mode);
+/* The offset of the used entry called name, or -ENOENT; *prev (if not
+ * NULL) the offset of the entry before it, -1 for the block's first. */
+int ext2_dirent_find(const void *blk, unsigned int size, const char *name, int len, int *prev);
+/* The offset of an entry with room for a name of len bytes (unused and
+ * big enough, or used with that much slack), or -ENOSPC: the block is
+ * full for this name. */
+int ext2_dirent_find_room(const void *blk, unsigned int size, int len);
+/* name -> ino in the entry at off (from ext2_dirent_find_room): taken
+ * whole if unused, else split. */
+void ext2_dirent_insert(void *blk, unsigned int off, const char *name, int len, u32 ino,
+			u8 file_type);
+/* The entry at off (prev: from ext2_dirent_find) removed. */
+void ext2_dirent_remove(void *blk, int off, int prev);
+/* A directory's new block: one unused entry spanning it. */
+void ext2_dirent_init_block(void *blk, unsigned int size);
+/* A new directory's first block: "." -> ino, ".." -> parent. */
+void ext2_dirent_make_empty(void *blk, unsigned int size, u32 ino, u32 parent, u8 dir_type);
+/* No used entry but "." (-> ino) and "..". */
+bool ext2_dirent_block_empty(const void *blk, unsigned int size, u32 ino);
 
 /* --- the kernel's side ---------------------------------------------------- */
 
