@@ -242,6 +242,7 @@ struct inode {
 	u64 i_blocks;                   /* 512-byte units held (st_blocks): ramfs's pages */
 	dev_t i_rdev;                   /* device nodes: what they open */
 	u64 i_mtime_ns;                 /* last change of data (also atime/ctime) */
+	u32 i_uid, i_gid;               /* the owner (chown); ext2 keeps its own */
 	struct super_block *i_sb;
 	const struct inode_operations *i_op;
 	const struct file_operations *i_fop;
