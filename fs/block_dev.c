@@ -653,6 +653,37 @@ static struct bdev_inode *__bdev_inode_open(struct block_device *bdev)
 	return bi;
 }
 
+int blkdev_get(struct block_device *bdev)
+{
+	struct bdev_inode *bi;
+
+	mutex_lock(&bdev_lock);
+	bi = __bdev_inode_open(bdev);
+	mutex_unlock(&bdev_lock);
+	return bi ? 0 : -ENOMEM;
+}
+
+/* The last opener writes back (and, a file's close or not, the same lock
+ * keeps BLKRRPART from freeing the inode meanwhile). */
+static void __blkdev_put(struct bdev_inode *bi)
+{
+	mutex_lock(&bdev_lock);
+	if (--bi->openers == 0)
+		blkdev_writeback(bi->bdev);
+	mutex_unlock(&bdev_lock);
+}
+
+void blkdev_put(struct block_device *bdev)
+{
+	struct bdev_inode *bi;
+
+	mutex_lock(&bdev_lock);
+	bi = bdev_inode_lookup(bdev);
+	mutex_unlock(&bdev_lock);
+	if (bi)
+		__blkdev_put(bi);
+}
+
 static int blkdev_release(struct inode *inode, struct file *f)
 {
 	struct bdev_inode *bi = f->private_data;
@@ -662,10 +693,7 @@ static int blkdev_release(struct inode *inode, struct file *f)
 		bd_release(bi->bdev, f);
 	/* under the lock throughout: BLKRRPART may not free the inode until
 	 * its last opener has written it back */
-	mutex_lock(&bdev_lock);
-	if (--bi->openers == 0) /* the last close writes back */
-		blkdev_writeback(bi->bdev);
-	mutex_unlock(&bdev_lock);
+	__blkdev_put(bi);
 	return 0;
 }
 

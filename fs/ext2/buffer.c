@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: MIT
 /*
- * buffer.c - where ext2 reads its metadata: ext2_bread(sb, n) returns a
- * buffer holding block n of the file system, ext2_brelse() gives it back.
+ * buffer.c - ext2's metadata blocks: ext2_bread(sb, n) returns a buffer
+ * holding block n of the file system, ext2_brelse() gives it back;
+ * ext2_getblk() for a block about to be overwritten whole,
+ * ext2_mark_buffer_dirty() after a change, ext2_sync_buffer() to have it
+ * on the disk now.
  *
- * Below: the block layer.  Each read is one bio for one block, submitted
- * and waited for (submit_bio_wait): no cache, so every lookup and readdir
- * goes to the disk (through the disk's own write cache, which QEMU keeps
- * on the host).  A regular file's data does not come here: it goes
- * through the page cache (inode.c's a_ops, fs/mpage.c).  Linux's
- * sb_bread() finds metadata in the block device's page cache first; when
- * Spindle's ext2 does the same, this function becomes a lookup in it and
- * nothing above changes.
+ * Where the bytes live: in the block device's own page cache (the bdev
+ * inode's mapping, which /dev/sda1's readers and writers share), as
+ * Linux's sb_bread() finds them.  Page index = byte offset / 4096; a
+ * block smaller than a page is a slice of its page, and b_data points
+ * into it.  So there is one copy of each block: a read of the device
+ * sees what ext2 changed, a block read twice is read from the disk once,
+ * and a dirtied block goes back with the device's other dirty pages --
+ * by the disk's flusher (sorted, under one plug: fs/mpage.c), or by
+ * fsync, sync and umount.
  *
- * Rule: a buffer is the caller's alone until ext2_brelse(); nothing
- * written to it reaches the disk.  May sleep.
+ * Rules: the buffer holds a reference on its page until ext2_brelse(), so
+ * reclaim cannot take it meanwhile.  Writers of one block serialise among
+ * themselves (the bitmaps under s_alloc_lock, an inode's slot under its
+ * owner); a page may be under write-back while it changes, which only
+ * redirties it.  May sleep.
  */
 #include <spindle/bio.h>
 #include <spindle/blkdev.h>
 #include <spindle/mm.h>
+#include <spindle/pagemap.h>
 #include <spindle/printk.h>
 #include <spindle/ratelimit.h>
+#include <spindle/string.h>
 #include "ext2.h"
 
 int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *page,
@@ -40,42 +49,125 @@ int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *p
 	return err;
 }
 
+static struct address_space *ext2_bdev_mapping(struct super_block *sb)
+{
+	return EXT2_SB(sb)->s_bdev->bd_inode->i_mapping;
+}
+
+/* Where block lives in the device's cache: its page and offset in it. */
+static pgoff_t ext2_block_page(struct ext2_sb_info *sbi, u32 block, unsigned int *off)
+{
+	unsigned int shift = PAGE_SHIFT - sbi->s_blocksize_bits;
+
+	*off = (block & ((1u << shift) - 1)) << sbi->s_blocksize_bits;
+	return (pgoff_t)block >> shift;
+}
+
+/* Every caller checked the number; this is the last line of defence
+ * against reaching past the file system into whatever follows. */
+static int ext2_check_blocknr(struct ext2_sb_info *sbi, u32 block, const char *function)
+{
+	if (block < sbi->s_blocks_count)
+		return 0;
+	ext2_error(sbi, function, "block %u past the end (%u blocks)", block, sbi->s_blocks_count);
+	return -EUCLEAN;
+}
+
+static struct ext2_buf *ext2_buf_of(struct ext2_sb_info *sbi, struct page *page, u32 block,
+				    unsigned int off)
+{
+	struct ext2_buf *bh = kmalloc(sizeof(*bh), GFP_KERNEL);
+
+	if (!bh) {
+		put_page(page);
+		return ERR_PTR(-ENOMEM);
+	}
+	(void)sbi;
+	bh->b_page = page;
+	bh->b_data = (char *)page_address(page) + off;
+	bh->b_blocknr = block;
+	return bh;
+}
+
 struct ext2_buf *ext2_bread(struct super_block *sb, u32 block)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
-	struct ext2_buf *bh;
-	int err;
+	struct page *page;
+	unsigned int off;
+	pgoff_t index = ext2_block_page(sbi, block, &off);
+	int err = ext2_check_blocknr(sbi, block, "ext2_bread");
 
-	/* every caller checked the number; this is the last line of defence
-	 * against reading past the file system into whatever follows */
-	if (block >= sbi->s_blocks_count) {
-		ext2_error(sbi, "ext2_bread", "block %u past the end (%u blocks)", block,
-			   sbi->s_blocks_count);
-		return ERR_PTR(-EUCLEAN);
+	if (err)
+		return ERR_PTR(err);
+	page = read_mapping_page(ext2_bdev_mapping(sb), index, NULL);
+	if (IS_ERR(page)) {
+		printk_ratelimited(KERN_ERR "EXT2-fs (%s): unable to read block %u (%ld)\n",
+				   sbi->s_id, block, PTR_ERR(page));
+		return ERR_CAST(page);
 	}
-	bh = kmalloc(sizeof(*bh), GFP_KERNEL);
-	if (!bh)
-		return ERR_PTR(-ENOMEM);
-	bh->b_page = alloc_page(GFP_KERNEL);
-	if (!bh->b_page) {
-		kfree(bh);
-		return ERR_PTR(-ENOMEM);
+	return ext2_buf_of(sbi, page, block, off);
+}
+
+/*
+ * The caller overwrites the whole block: no read of it, zeros instead.
+ * The rest of its page (other blocks, when they are smaller) must still
+ * be the disk's, so a page not yet cached is read when it holds more.
+ */
+struct ext2_buf *ext2_getblk(struct super_block *sb, u32 block)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct address_space *mapping = ext2_bdev_mapping(sb);
+	struct ext2_buf *bh;
+	struct page *page;
+	unsigned int off;
+	pgoff_t index = ext2_block_page(sbi, block, &off);
+	int err = ext2_check_blocknr(sbi, block, "ext2_getblk");
+
+	if (err)
+		return ERR_PTR(err);
+	if (sbi->s_blocksize == PAGE_SIZE) {
+		page = find_or_create_page(mapping, index, GFP_KERNEL);
+		if (!page)
+			return ERR_PTR(-ENOMEM);
+		/* a write-back of the block's old bytes finishes first */
+		wait_on_page_writeback(page);
+		memset(page_address(page), 0, PAGE_SIZE);
+		SetPageUptodate(page);
+		unlock_page(page);
+	} else {
+		page = read_mapping_page(mapping, index, NULL);
+		if (IS_ERR(page))
+			return ERR_CAST(page);
+		lock_page(page);
+		memset((char *)page_address(page) + off, 0, sbi->s_blocksize);
+		unlock_page(page);
 	}
-	bh->b_data = page_address(bh->b_page);
-	bh->b_blocknr = block;
-	err = ext2_read_sectors(sbi->s_bdev, (sector_t)block << (sbi->s_blocksize_bits - SECTOR_SHIFT),
-				bh->b_page, sbi->s_blocksize);
-	if (err) {
-		ext2_brelse(bh);
-		return ERR_PTR(-EIO);
-	}
+	bh = ext2_buf_of(sbi, page, block, off);
+	if (!IS_ERR(bh))
+		ext2_mark_buffer_dirty(bh);
 	return bh;
+}
+
+void ext2_mark_buffer_dirty(struct ext2_buf *bh)
+{
+	set_page_dirty(bh->b_page);
+}
+
+/* Written and waited for: 0, or -EIO if the disk refused it. */
+int ext2_sync_buffer(struct ext2_buf *bh)
+{
+	struct address_space *mapping = bh->b_page->mapping;
+	loff_t start = (loff_t)bh->b_page->index << PAGE_SHIFT;
+
+	if (!mapping)
+		return -EIO;
+	return filemap_write_and_wait_range(mapping, start, start + PAGE_SIZE - 1) ? -EIO : 0;
 }
 
 void ext2_brelse(struct ext2_buf *bh)
 {
 	if (IS_ERR_OR_NULL(bh))
 		return;
-	__free_page(bh->b_page);
+	put_page(bh->b_page);
 	kfree(bh);
 }

@@ -71,6 +71,7 @@ struct ext2_sb_info {
 	struct ratelimit_state s_err_ratelimit; /* ext2_error's */
 	/* the kernel's side (super.c); unused by the host's checks */
 	struct block_device *s_bdev;
+	bool s_bdev_open; /* blkdev_get() done: s_bdev->bd_inode is ours too */
 	struct super_block *s_sb;
 	/* regular files' inodes kept after their last close, with their
 	 * cached pages, most recently used first (inode.c) */

@@ -156,6 +156,16 @@ static void ext2_put_super(struct super_block *sb)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
 	ext2_icache_drop(sbi);
+	if (sbi->s_bdev_open) {
+		struct address_space *mapping = sbi->s_bdev->bd_inode->i_mapping;
+
+		/* the metadata written back, and its pages let go, as Linux's
+		 * kill_bdev at the last close: what a file system kept for
+		 * itself does not outlive it */
+		filemap_write_and_wait(mapping);
+		invalidate_mapping_pages(mapping, 0, ~(pgoff_t)0);
+		blkdev_put(sbi->s_bdev);
+	}
 	bd_release(sbi->s_bdev, sbi);
 	kfree(sbi->s_group_desc);
 	kfree(sbi);
@@ -199,6 +209,13 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	err = bd_claim(bdev, sbi);
 	if (err)
 		goto free;
+	/* the metadata's home: the device's page cache (buffer.c) */
+	err = blkdev_get(bdev);
+	if (err) {
+		bd_release(bdev, sbi);
+		goto free;
+	}
+	sbi->s_bdev_open = true;
 	/* buffered writes to the device node before this mount must be what
 	 * the superblock and everything after it are read from */
 	sync_blockdevs();

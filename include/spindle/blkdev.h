@@ -221,6 +221,14 @@ void blk_scan_partitions(struct gendisk *disk);
  */
 int bd_claim(struct block_device *bdev, void *holder);
 void bd_release(struct block_device *bdev, void *holder);
+/*
+ * A kernel user of the device's page cache (a mounted file system's
+ * metadata): blkdev_get() makes bdev->bd_inode if needed and counts an
+ * opener, so that the inode lives until blkdev_put(), which writes back
+ * at the last opener as a close does.  0 or -ENOMEM.
+ */
+int blkdev_get(struct block_device *bdev);
+void blkdev_put(struct block_device *bdev);
 
 /*
  * Boot option bio_order=fifo|depth (block/blk-core.c): how
