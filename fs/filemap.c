@@ -76,6 +76,7 @@ static void __add_to_page_cache(struct page *page, struct address_space *mapping
 
 	page->mapping = mapping;
 	page->index = index;
+	page->dirty_sectors = 0;
 	page->next_hash = *head;
 	*head = page;
 	list_add_tail(&page->i_list, &mapping->i_pages);
@@ -249,6 +250,9 @@ bool __set_page_dirty_nobuffers(struct page *page)
 	bool was_clean = false;
 
 	spin_lock_irqsave(&page_cache_lock, flags);
+	/* whoever dirties a page without saying which sectors changed
+	 * changed any of them: all are written */
+	page->dirty_sectors = 0;
 	if (mapping && !(page->flags & PG_dirty)) {
 		page_flag_set(page, PG_dirty);
 		was_clean = true;

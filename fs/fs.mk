@@ -39,6 +39,9 @@ FS_OBJS := \
 	$(F)/ext2/dir.o \
 	$(F)/ext2/namei.o \
 	$(F)/ext2/symlink.o \
+	$(F)/ext2/balloc.o \
+	$(F)/ext2/ialloc.o \
+	$(F)/ext2/file.o \
 	$(F)/init.o
 
 # Everything but the boot glue (init.c) and poll's sleeping (select.c,

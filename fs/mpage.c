@@ -104,6 +104,31 @@ static void mpage_add(struct mpage_ctx *c, struct page *page, unsigned int off,
 }
 
 /*
+ * A write of a page whose dirtier said which sectors changed
+ * (page->dirty_sectors: ext2's metadata blocks in a device's page, where
+ * the neighbouring blocks are file data this cache may hold old copies
+ * of): only those sectors of [off, off + len), in runs.
+ */
+static void mpage_add_dirty(struct mpage_ctx *c, struct page *page, unsigned int off,
+			    unsigned int len, sector_t sector, unsigned int mask)
+{
+	unsigned int first = off >> SECTOR_SHIFT, end = (off + len) >> SECTOR_SHIFT;
+
+	for (unsigned int s = first; s < end;) {
+		unsigned int e = s;
+
+		if (!(mask & (1u << s))) {
+			s++;
+			continue;
+		}
+		while (e < end && (mask & (1u << e)))
+			e++;
+		mpage_add(c, page, s << SECTOR_SHIFT, (e - s) << SECTOR_SHIFT, sector + (s - first));
+		s = e;
+	}
+}
+
+/*
  * Map and add every block of page below i_size.  Returns 0, or the
  * get_block error (the page's other blocks still go).
  */
@@ -112,7 +137,12 @@ static int mpage_map_page(struct mpage_ctx *c, struct page *page, bool create)
 	struct inode *inode = c->mapping->host;
 	unsigned int blkbits = c->mapping->i_blkbits, bsize = 1u << blkbits;
 	loff_t base = (loff_t)page->index << PAGE_SHIFT;
+	/* a write takes the page's dirty sectors (it is locked) */
+	unsigned int mask = create ? page->dirty_sectors : 0;
 	int err = 0;
+
+	if (create)
+		page->dirty_sectors = 0;
 
 	for (unsigned int off = 0; off < PAGE_SIZE && base + off < inode->i_size; off += bsize) {
 		loff_t left = inode->i_size - (base + off);
@@ -124,7 +154,9 @@ static int mpage_map_page(struct mpage_ctx *c, struct page *page, bool create)
 			err = err ? err : e;
 			continue;
 		}
-		if (sector != SECTOR_HOLE)
+		if (sector != SECTOR_HOLE && mask)
+			mpage_add_dirty(c, page, off, len, sector, mask);
+		else if (sector != SECTOR_HOLE)
 			mpage_add(c, page, off, len, sector);
 	}
 	return err;

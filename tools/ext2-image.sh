@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# ext2-image.sh IMG BLOCKSIZE [damage] - a disk image with one MBR
+# ext2-image.sh IMG BLOCKSIZE [damage|write] - a disk image with one MBR
 # partition (1 MiB on, to the end) holding an ext2 file system made by
 # the host's mke2fs from the tree of tools/ext2-tree.py (kept beside the
 # image as IMG.tree, the oracle's copy).  The image must exist (a sparse
 # file of its size: the QEMU runner's `disk:` makes it).
+#
+# With "write", the tree is instead a mostly empty one for the write
+# scenarios to fill: empty files f0 ... f7 and keep.txt, a small file
+# that must come through untouched.
 #
 # With "damage", debugfs then breaks four things on purpose, and IMG.damage
 # lists what was broken (tools/ext2-check.py reads it):
@@ -15,13 +19,23 @@
 #                  past the end of the file system
 set -euo pipefail
 img=$1 bs=$2 damage=${3:-}
+write=
+if [ "$damage" = write ]; then
+	write=1 damage=
+fi
 part_offset=$((1024 * 1024))
 size=$(stat -c %s "$img")
 fs_kib=$(( (size - part_offset) / 1024 ))
 tree=$img.tree
 rm -rf "$tree"
 # the 64 MiB sparse file only where it reaches triple indirection
-python3 "$(dirname "$0")/ext2-tree.py" "$tree" $([ "$bs" = 1024 ] || echo --no-triple)
+if [ -n "$write" ]; then
+	mkdir "$tree"
+	for i in 0 1 2 3 4 5 6 7; do : > "$tree/f$i"; done
+	printf 'kept as it was\n' > "$tree/keep.txt"
+else
+	python3 "$(dirname "$0")/ext2-tree.py" "$tree" $([ "$bs" = 1024 ] || echo --no-triple)
+fi
 if [ -n "$damage" ]; then
 	mkdir "$tree/bad-type" "$tree/baddir"
 	printf 'x\n' > "$tree/bad-type/file"

@@ -82,10 +82,10 @@ static struct ext2_buf *ext2_buf_of(struct ext2_sb_info *sbi, struct page *page,
 		put_page(page);
 		return ERR_PTR(-ENOMEM);
 	}
-	(void)sbi;
 	bh->b_page = page;
 	bh->b_data = (char *)page_address(page) + off;
 	bh->b_blocknr = block;
+	bh->b_size = (unsigned int)sbi->s_blocksize;
 	return bh;
 }
 
@@ -148,9 +148,31 @@ struct ext2_buf *ext2_getblk(struct super_block *sb, u32 block)
 	return bh;
 }
 
+/*
+ * The page is dirtied for this block's sectors only (page->dirty_sectors):
+ * its other blocks, when smaller than a page, may be file data whose
+ * newer bytes are in the file's own cache, and write-back of this page
+ * must not put the old ones back.  Under the page lock, as write-back
+ * reads and clears the mask.
+ */
 void ext2_mark_buffer_dirty(struct ext2_buf *bh)
 {
-	set_page_dirty(bh->b_page);
+	struct page *page = bh->b_page;
+	unsigned int off = (unsigned int)((char *)bh->b_data - (char *)page_address(page));
+	unsigned int nr = bh->b_size >> SECTOR_SHIFT;
+	unsigned int bits = (nr >= 32 ? ~0u : (1u << nr) - 1) << (off >> SECTOR_SHIFT);
+	unsigned int before;
+	bool was_dirty;
+
+	lock_page(page);
+	was_dirty = PageDirty(page);
+	before = page->dirty_sectors;
+	set_page_dirty(page); /* which says "all sectors" */
+	if (!was_dirty)
+		page->dirty_sectors = bits;
+	else if (before)
+		page->dirty_sectors = before | bits;
+	unlock_page(page);
 }
 
 /* Written and waited for: 0, or -EIO if the disk refused it. */

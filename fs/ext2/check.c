@@ -26,12 +26,15 @@ void ext2_error(struct ext2_sb_info *sbi, const char *function, const char *fmt,
 	va_list ap;
 
 	/* a damaged directory read in a loop must not flood the console */
-	if (!__ratelimit(&sbi->s_err_ratelimit))
-		return;
-	va_start(ap, fmt);
-	vscnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	printk(KERN_CRIT "EXT2-fs error (device %s): %s: %s\n", sbi->s_id, function, what);
+	if (__ratelimit(&sbi->s_err_ratelimit)) {
+		va_start(ap, fmt);
+		vscnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+		printk(KERN_CRIT "EXT2-fs error (device %s): %s: %s\n", sbi->s_id, function, what);
+	}
+	/* then the kernel's reaction (errors=), each time */
+	if (sbi->s_on_error)
+		sbi->s_on_error(sbi);
 }
 
 /* --- the superblock ----------------------------------------------------------- */
@@ -542,4 +545,138 @@ void ext2_fill_statfs(struct ext2_sb_info *sbi, struct statfs *buf)
 		fsid |= (u64)(es->s_uuid[i] ^ es->s_uuid[i + 8]) << (8 * i);
 	buf->f_fsid[0] = (s32)(u32)fsid;
 	buf->f_fsid[1] = (s32)(u32)(fsid >> 32);
+}
+
+/* --- allocation: bitmaps and groups -------------------------------------------- */
+
+/* The first clear bit in [from, to), or to. */
+static u32 ext2_next_zero_bit(const u8 *bitmap, u32 from, u32 to)
+{
+	while (from < to) {
+		/* a full byte is skipped at once */
+		if (!(from & 7) && to - from >= 8 && bitmap[from >> 3] == 0xff) {
+			from += 8;
+			continue;
+		}
+		if (!ext2_test_bit(bitmap, from))
+			return from;
+		from++;
+	}
+	return to;
+}
+
+long ext2_bitmap_find(const void *bitmap, u32 nbits, u32 goal)
+{
+	u32 bit;
+
+	if (goal >= nbits)
+		goal = 0;
+	bit = ext2_next_zero_bit(bitmap, goal, nbits);
+	if (bit < nbits)
+		return bit;
+	bit = ext2_next_zero_bit(bitmap, 0, goal);
+	return bit < goal ? (long)bit : -1;
+}
+
+u32 ext2_bitmap_run(const void *bitmap, u32 nbits, u32 start, u32 max)
+{
+	u32 n = 0;
+
+	while (n < max && start + n < nbits && !ext2_test_bit(bitmap, start + n))
+		n++;
+	return n;
+}
+
+u32 ext2_group_first_block(const struct ext2_sb_info *sbi, u32 group)
+{
+	return sbi->s_first_data_block + group * sbi->s_blocks_per_group;
+}
+
+u32 ext2_group_nr_blocks(const struct ext2_sb_info *sbi, u32 group)
+{
+	u32 first = ext2_group_first_block(sbi, group);
+
+	return min(sbi->s_blocks_per_group, sbi->s_blocks_count - first);
+}
+
+long ext2_find_block_group(const struct ext2_sb_info *sbi, u32 goal_group)
+{
+	for (u32 i = 0; i < sbi->s_groups_count; i++) {
+		u32 g = (goal_group + i) % sbi->s_groups_count;
+
+		if (sbi->s_group_desc[g].bg_free_blocks_count)
+			return g;
+	}
+	return -1;
+}
+
+/*
+ * A directory: a group with at least the average of free inodes and of
+ * free blocks and the fewest directories (Linux's Orlov allocator, its
+ * spreading part only), so that trees spread over the disk and their
+ * files, which go near them, have room.  A file: its directory's group
+ * when it has a free inode and a free block, else Linux's quadratic
+ * probe (parent + 1, 2, 4 ...), else the first group with a free inode.
+ */
+long ext2_find_inode_group(const struct ext2_sb_info *sbi, u32 parent_group, bool dir)
+{
+	const struct ext2_group_desc *gd = sbi->s_group_desc;
+	u32 ngroups = sbi->s_groups_count;
+	long best = -1;
+
+	if (parent_group >= ngroups)
+		parent_group = 0;
+	if (dir) {
+		u64 free_inodes = 0, free_blocks = 0;
+
+		for (u32 g = 0; g < ngroups; g++) {
+			free_inodes += gd[g].bg_free_inodes_count;
+			free_blocks += gd[g].bg_free_blocks_count;
+		}
+		for (u32 i = 0; i < ngroups; i++) {
+			u32 g = (parent_group + i) % ngroups;
+
+			if (!gd[g].bg_free_inodes_count ||
+			    (u64)gd[g].bg_free_inodes_count * ngroups < free_inodes ||
+			    (u64)gd[g].bg_free_blocks_count * ngroups < free_blocks)
+				continue;
+			if (best < 0 || gd[g].bg_used_dirs_count < gd[best].bg_used_dirs_count)
+				best = g;
+		}
+		if (best >= 0)
+			return best;
+	} else {
+		if (gd[parent_group].bg_free_inodes_count && gd[parent_group].bg_free_blocks_count)
+			return parent_group;
+		for (u32 step = 1, g = parent_group; step < ngroups; step <<= 1) {
+			g = (g + step) % ngroups;
+			if (gd[g].bg_free_inodes_count && gd[g].bg_free_blocks_count)
+				return g;
+		}
+	}
+	for (u32 i = 0; i < ngroups; i++) {
+		u32 g = (parent_group + i) % ngroups;
+
+		if (gd[g].bg_free_inodes_count)
+			return g;
+	}
+	return -1;
+}
+
+/* The group's superblock copy and descriptors, bitmaps, inode table. */
+bool ext2_block_in_system_zone(const struct ext2_sb_info *sbi, u32 block, u32 count)
+{
+	u32 group = (block - sbi->s_first_data_block) / sbi->s_blocks_per_group;
+	const struct ext2_group_desc *gd = &sbi->s_group_desc[group];
+	u32 first = ext2_group_first_block(sbi, group), end = block + count;
+	/* (blocks reserved for growing the descriptor table are marked in
+	 * use by mke2fs: the bitmap keeps them) */
+	u32 meta_end = first + (ext2_bg_has_super(sbi, group) ? 1 + sbi->s_gdb_count : 0);
+
+	if (block < sbi->s_first_data_block || end > sbi->s_blocks_count || end < block)
+		return true;
+	return (block < meta_end && end > first) ||
+	       (block <= gd->bg_block_bitmap && end > gd->bg_block_bitmap) ||
+	       (block <= gd->bg_inode_bitmap && end > gd->bg_inode_bitmap) ||
+	       (block < gd->bg_inode_table + sbi->s_itb_per_group && end > gd->bg_inode_table);
 }

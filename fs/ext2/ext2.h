@@ -78,6 +78,14 @@ struct ext2_sb_info {
 	struct mutex s_icache_lock;
 	struct list_head s_icache;
 	unsigned int s_icache_nr;
+	/* the bitmaps and the descriptors' counts change under it (balloc.c,
+	 * ialloc.c) */
+	struct mutex s_alloc_lock;
+	bool s_mounted_rw;	/* the superblock says "not clean" until umount */
+	u16 s_errors_opt;	/* errors=: EXT2_ERRORS_*, 0: the superblock's */
+	bool s_errors_ro;	/* errors=remount-ro in force */
+	/* ext2_error's kernel half (super.c): mark the damage, remount-ro */
+	void (*s_on_error)(struct ext2_sb_info *sbi);
 };
 
 /* --- check.c: portable ---------------------------------------------------- */
@@ -143,6 +151,39 @@ int ext2_get_branch(struct ext2_sb_info *sbi, const u32 *i_block, unsigned long 
  * superblock and descriptors). */
 void ext2_fill_statfs(struct ext2_sb_info *sbi, struct statfs *buf);
 
+/*
+ * Allocation's searches (balloc.c, ialloc.c), apart from I/O.
+ * ext2_bitmap_find: the first clear bit at or after goal in a bitmap of
+ * nbits, wrapping round to the start; -1 if all are set.
+ * ext2_bitmap_run: how many clear bits in a row from start (at most max).
+ * ext2_find_block_group: the first group from goal_group on (wrapping)
+ * with a free block; ext2_find_inode_group: the group for a new inode
+ * (see check.c: a directory's spreads, a file's stays near its parent);
+ * both -1 when there is none.  ext2_block_in_system_zone: does
+ * [block, block + count) touch a superblock copy, descriptors, a bitmap
+ * or an inode table (or leave the file system)?
+ */
+/* ext2's bitmaps: bit nr is bit nr % 8 of byte nr / 8 (little-endian) */
+static inline bool ext2_test_bit(const void *bitmap, u32 nr)
+{
+	return ((const u8 *)bitmap)[nr >> 3] & (1u << (nr & 7));
+}
+static inline void ext2_set_bit(void *bitmap, u32 nr)
+{
+	((u8 *)bitmap)[nr >> 3] |= (u8)(1u << (nr & 7));
+}
+static inline void ext2_clear_bit(void *bitmap, u32 nr)
+{
+	((u8 *)bitmap)[nr >> 3] &= (u8)~(1u << (nr & 7));
+}
+long ext2_bitmap_find(const void *bitmap, u32 nbits, u32 goal);
+u32 ext2_bitmap_run(const void *bitmap, u32 nbits, u32 start, u32 max);
+u32 ext2_group_first_block(const struct ext2_sb_info *sbi, u32 group);
+u32 ext2_group_nr_blocks(const struct ext2_sb_info *sbi, u32 group);
+long ext2_find_block_group(const struct ext2_sb_info *sbi, u32 goal_group);
+long ext2_find_inode_group(const struct ext2_sb_info *sbi, u32 parent_group, bool dir);
+bool ext2_block_in_system_zone(const struct ext2_sb_info *sbi, u32 block, u32 count);
+
 /* --- dirent.c: portable ------------------------------------------------------
  *
  * One directory block of size bytes, already checked whole
@@ -178,6 +219,7 @@ bool ext2_dirent_block_empty(const void *blk, unsigned int size, u32 ino);
 struct ext2_buf {
 	void *b_data;
 	u32 b_blocknr;
+	unsigned int b_size; /* bytes: the block size */
 	struct page *b_page;
 };
 struct ext2_buf *ext2_bread(struct super_block *sb, u32 block);
@@ -210,6 +252,11 @@ struct ext2_inode_info {
 	int i_map_err;
 	struct inode *i_inode;
 	struct list_head i_cache; /* on s_icache (holding a reference) */
+	/* the write side (inode.c) */
+	u32 i_dtime;		/* deleted at (seconds), for the inode table */
+	bool i_new;		/* its slot not yet written: clear it whole */
+	u64 i_next_alloc_block; /* a sequential writer's next block ... */
+	u32 i_next_alloc_goal;	/* ... goes here if free (0: look) */
 };
 
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
@@ -254,7 +301,8 @@ int ext2_sync_buffer(struct ext2_buf *bh);
 
 /* balloc.c: up to *count free blocks in a row, as near goal as the disk
  * allows (0: near the inode's group); *count becomes how many were
- * taken.  The first block's number, or -ENOSPC / -EUCLEAN / -EIO. */
+ * taken.  The first block's number, or -ENOSPC / -EUCLEAN / -EIO.
+ * inode->i_blocks counts what it is given and what it frees. */
 long ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count);
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
 
@@ -273,6 +321,21 @@ int ext2_write_inode(struct inode *inode);
 void ext2_set_inode_ops(struct inode *inode);
 /* Blocks past size freed, the map cut back, i_size set (truncate). */
 int ext2_setsize(struct inode *inode, loff_t size);
+
+/* inode.c and file.c, the rest of the write side: the VFS inode of a
+ * just allocated inode number; ext2_get_block() allocating (*is_new: the
+ * data block is new); the file's blocks from byte size on freed; the
+ * super_operations' dirty_inode and evict_inode; balloc.c: a group's
+ * descriptor into the descriptor table's cached block. */
+struct inode *ext2_iget_new(struct super_block *sb, unsigned long ino, umode_t mode);
+int ext2_get_block_create(struct inode *inode, u64 iblock, u32 *pblock, bool *is_new);
+void ext2_truncate_blocks(struct inode *inode, loff_t size);
+void ext2_dirty_inode(struct inode *inode);
+void ext2_evict_inode(struct inode *inode);
+int ext2_group_desc_dirty(struct super_block *sb, u32 group);
+ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos);
+int ext2_fsync(struct file *f, int datasync);
+int ext2_zero_tail(struct inode *inode, loff_t size);
 
 /* dir.c: entries.  ext2_add_link: name -> inode in dir (-EEXIST if
  * there; a new block when none has room).  ext2_delete_entry: the entry

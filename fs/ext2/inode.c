@@ -94,8 +94,7 @@ static int ext2_get_block_sector(struct inode *inode, sector_t iblock, sector_t 
 	u32 pblock;
 	int err;
 
-	if (create)
-		return -EROFS;  /* no a_ops->writepages: not reached */
+	(void)create; /* reads only: write-back has ext2_get_block_wb */
 	if (ei->i_map_err)
 		return ei->i_map_err;
 	err = ext2_get_block_cached(inode, iblock, &pblock, NULL, &ei->i_map);
@@ -134,9 +133,35 @@ static int ext2_readpages(struct address_space *mapping, struct page **pages, un
 	return ext2_map_pass(mapping, pages, nr);
 }
 
+/*
+ * Write-back's get_block: write() allocated every block it wrote (so
+ * that ENOSPC reaches it, and in the order written), so write-back only
+ * looks the blocks up; a block of a dirty page that no write touched is
+ * a hole and stays one.  No i_map here: readers hold i_map_lock with
+ * pages locked, write-back would take it the other way round.
+ */
+static int ext2_get_block_wb(struct inode *inode, sector_t iblock, sector_t *sector, bool create)
+{
+	u32 pblock;
+	int err = ext2_get_block(inode, iblock, &pblock);
+
+	(void)create;
+	if (err)
+		return err;
+	*sector = pblock ? (sector_t)pblock << (inode->i_data.i_blkbits - SECTOR_SHIFT)
+			 : SECTOR_HOLE;
+	return 0;
+}
+
+static int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc)
+{
+	return mpage_writepages(mapping, wbc, ext2_get_block_wb);
+}
+
 static const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
 	.readpages = ext2_readpages,
+	.writepages = ext2_writepages,
 };
 
 int ext2_getattr(struct inode *inode, struct stat *st)
@@ -155,10 +180,13 @@ int ext2_getattr(struct inode *inode, struct stat *st)
 const struct file_operations ext2_file_operations = {
 	.llseek = generic_file_llseek,
 	.read_iter = filemap_read,
+	.write_iter = ext2_file_write_iter,
+	.fsync = ext2_fsync,
 };
 
 const struct inode_operations ext2_file_inode_operations = {
 	.getattr = ext2_getattr,
+	.setsize = ext2_setsize,
 };
 
 static const struct inode_operations ext2_special_inode_operations = {
@@ -177,6 +205,18 @@ static dev_t ext2_decode_dev(const struct ext2_inode *raw)
 	return MKDEV((d & 0xfff00) >> 8, (d & 0xff) | ((d >> 12) & 0xfff00));
 }
 
+/* The other way: the old encoding when it fits, as Linux. */
+static void ext2_encode_dev(struct ext2_inode *raw, dev_t dev)
+{
+	unsigned int major = MAJOR(dev), minor = MINOR(dev);
+
+	memset(raw->i_block, 0, sizeof(raw->i_block));
+	if (major < 256 && minor < 256)
+		raw->i_block[0] = major << 8 | minor;
+	else
+		raw->i_block[1] = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
 /* A regular file's data goes through the page cache, read by mpage
  * with the file's block map (docs/fs.md, "A file system on the page
  * cache"). */
@@ -190,7 +230,7 @@ static void ext2_set_mapping(struct inode *inode)
 	inode->i_data.i_blkbits = sbi->s_blocksize_bits;
 }
 
-static void ext2_set_ops(struct inode *inode, const struct ext2_inode *raw)
+void ext2_set_inode_ops(struct inode *inode)
 {
 	switch (inode->i_mode & S_IFMT) {
 	case S_IFREG:
@@ -207,7 +247,7 @@ static void ext2_set_ops(struct inode *inode, const struct ext2_inode *raw)
 		break;
 	default:
 		inode->i_op = &ext2_special_inode_operations;
-		init_special_inode(inode, inode->i_mode, ext2_decode_dev(raw));
+		init_special_inode(inode, inode->i_mode, inode->i_rdev);
 	}
 }
 
@@ -230,6 +270,24 @@ static int ext2_get_inode(struct super_block *sb, unsigned long ino, struct ext2
 	return ext2_check_inode(sbi, raw, ino);
 }
 
+/* A VFS inode with its ext2 part, for inode number ino; or NULL. */
+static struct inode *ext2_alloc_inode(struct super_block *sb, unsigned long ino)
+{
+	struct ext2_inode_info *ei = kzalloc(sizeof(*ei), GFP_KERNEL);
+	struct inode *inode = ei ? new_inode(sb) : NULL;
+
+	if (!inode) {
+		kfree(ei);
+		return NULL;
+	}
+	mutex_init(&ei->i_map_lock);
+	INIT_LIST_HEAD(&ei->i_cache);
+	ei->i_inode = inode;
+	inode->i_private = ei;
+	inode->i_ino = ino;
+	return inode;
+}
+
 /* A new VFS inode made from the on-disk one. */
 static struct inode *ext2_iget_uncached(struct super_block *sb, unsigned long ino)
 {
@@ -240,17 +298,10 @@ static struct inode *ext2_iget_uncached(struct super_block *sb, unsigned long in
 
 	if (err)
 		return ERR_PTR(err);
-	ei = kzalloc(sizeof(*ei), GFP_KERNEL);
-	inode = ei ? new_inode(sb) : NULL;
-	if (!inode) {
-		kfree(ei);
+	inode = ext2_alloc_inode(sb, ino);
+	if (!inode)
 		return ERR_PTR(-ENOMEM);
-	}
-	mutex_init(&ei->i_map_lock);
-	INIT_LIST_HEAD(&ei->i_cache);
-	ei->i_inode = inode;
-	inode->i_private = ei;
-	inode->i_ino = ino;
+	ei = EXT2_I(inode);
 	inode->i_mode = raw.i_mode;
 	inode->i_nlink = raw.i_links_count;
 	inode->i_size = (loff_t)ext2_inode_size(&raw);
@@ -264,7 +315,9 @@ static struct inode *ext2_iget_uncached(struct super_block *sb, unsigned long in
 	ei->i_atime_ns = raw.i_atime * NSEC_PER_SEC;
 	ei->i_ctime_ns = raw.i_ctime * NSEC_PER_SEC;
 	ei->i_fast_symlink = ext2_inode_is_fast_symlink(EXT2_SB(sb), &raw);
-	ext2_set_ops(inode, &raw);
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		inode->i_rdev = ext2_decode_dev(&raw);
+	ext2_set_inode_ops(inode);
 	return inode;
 }
 
@@ -324,6 +377,40 @@ void ext2_icache_drop(struct ext2_sb_info *sbi)
  * A regular file's is the cached one while it is kept.  The lock is held
  * across the read so that one inode number never has two inodes.
  */
+/*
+ * The VFS inode of a just allocated inode number (ialloc.c): mode, one
+ * link, no blocks, the times now, the on-disk slot rewritten whole.  A
+ * regular file's goes into the cache, as ext2_iget's would.
+ */
+struct inode *ext2_iget_new(struct super_block *sb, unsigned long ino, umode_t mode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct inode *inode = ext2_alloc_inode(sb, ino), *evict = NULL;
+	struct ext2_inode_info *ei;
+	int err;
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	ei = EXT2_I(inode);
+	inode->i_mode = mode;
+	inode->i_mtime_ns = fs_now_ns();
+	ei->i_atime_ns = ei->i_ctime_ns = inode->i_mtime_ns;
+	ei->i_new = true;
+	ext2_set_inode_ops(inode);
+	err = ext2_write_inode(inode);
+	if (err) {
+		iput(inode);
+		return ERR_PTR(err);
+	}
+	if (S_ISREG(mode)) {
+		mutex_lock(&sbi->s_icache_lock);
+		evict = ext2_icache_add(sbi, inode);
+		mutex_unlock(&sbi->s_icache_lock);
+		iput(evict);
+	}
+	return inode;
+}
+
 struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
@@ -339,4 +426,313 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 	mutex_unlock(&sbi->s_icache_lock);
 	iput(evict);
 	return inode;
+}
+
+/* --- writing: the inode, the block map, truncation ------------------------------- */
+
+int ext2_write_inode(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct ext2_inode *raw;
+	struct ext2_buf *bh;
+	unsigned int offset;
+	u32 block;
+	int err = ext2_inode_location(sbi, inode->i_ino, &block, &offset);
+
+	if (err)
+		return err;
+	bh = ext2_bread(sb, block);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	raw = (struct ext2_inode *)((char *)bh->b_data + offset);
+	if (ei->i_new) {
+		/* a freed slot keeps its last owner's fields: none may stay */
+		memset(raw, 0, sbi->s_inode_size);
+		ei->i_new = false;
+	}
+	raw->i_mode = inode->i_mode;
+	raw->i_uid = (u16)ei->i_uid;
+	raw->i_uid_high = (u16)(ei->i_uid >> 16);
+	raw->i_gid = (u16)ei->i_gid;
+	raw->i_gid_high = (u16)(ei->i_gid >> 16);
+	raw->i_links_count = (u16)inode->i_nlink;
+	raw->i_size = (u32)inode->i_size;
+	if (S_ISREG(inode->i_mode))
+		raw->i_size_high = (u32)((u64)inode->i_size >> 32);
+	raw->i_atime = (u32)(ei->i_atime_ns / NSEC_PER_SEC);
+	raw->i_ctime = (u32)(ei->i_ctime_ns / NSEC_PER_SEC);
+	raw->i_mtime = (u32)(inode->i_mtime_ns / NSEC_PER_SEC);
+	raw->i_dtime = ei->i_dtime;
+	raw->i_blocks = (u32)inode->i_blocks;
+	raw->i_flags = ei->i_flags;
+	raw->i_file_acl = ei->i_file_acl;
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		ext2_encode_dev(raw, inode->i_rdev);
+	else
+		memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
+	ext2_mark_buffer_dirty(bh);
+	ext2_brelse(bh);
+	return 0;
+}
+
+/* super_operations' dirty_inode: the inode table's copy follows at once
+ * (a slice of a cached page: written back with the device's pages). */
+void ext2_dirty_inode(struct inode *inode)
+{
+	int err;
+
+	if (!EXT2_I(inode) || sb_rdonly(inode->i_sb))
+		return;
+	err = ext2_write_inode(inode);
+	if (err)
+		ext2_msg(EXT2_SB(inode->i_sb), KERN_ERR, "inode %lu not written (%d)", inode->i_ino,
+			 err);
+}
+
+/* Where iblock's new block should go: right after the file's block
+ * before it (a sequential writer's file stays in one run); 0 when it has
+ * none, for the allocator to start in the inode's group. */
+static u32 ext2_find_goal(struct inode *inode, u64 iblock)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	u32 prev;
+
+	if (ei->i_next_alloc_goal && ei->i_next_alloc_block == iblock)
+		return ei->i_next_alloc_goal;
+	if (iblock && !ext2_get_block(inode, iblock - 1, &prev) && prev)
+		return prev + 1;
+	return 0;
+}
+
+/*
+ * ext2_get_block() that allocates: the data block and every indirect
+ * block missing on its path (zeroed before they are linked in, so that
+ * a reader walking the map meanwhile sees holes, never garbage).  *is_new
+ * says the data block was allocated now (its bytes on the disk are
+ * someone else's old ones).  The caller holds i_mutex.
+ */
+int ext2_get_block_create(struct inode *inode, u64 iblock, u32 *pblock, bool *is_new)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	u32 offsets[4], nr = 0, goal;
+	int depth = ext2_block_to_path(sbi, iblock, offsets), err = 0;
+	struct ext2_buf *bh = NULL;
+
+	*is_new = false;
+	if (!depth)
+		return -EFBIG;
+	goal = ext2_find_goal(inode, iblock);
+	for (int level = 0; level < depth; level++) {
+		u32 *slot = level ? (u32 *)bh->b_data + offsets[level] : &ei->i_data[offsets[0]];
+
+		nr = *slot;
+		if (!nr) {
+			unsigned long count = 1;
+			long b = ext2_new_blocks(inode, goal, &count);
+
+			if (b < 0) {
+				err = (int)b;
+				break;
+			}
+			nr = (u32)b;
+			if (level < depth - 1) {
+				struct ext2_buf *ind = ext2_getblk(sb, nr);
+
+				if (IS_ERR(ind)) {
+					ext2_free_blocks(inode, nr, 1);
+					err = PTR_ERR(ind);
+					break;
+				}
+				ext2_brelse(ind);
+			} else {
+				*is_new = true;
+			}
+			*slot = nr;
+			if (level)
+				ext2_mark_buffer_dirty(bh);
+			goal = nr + 1;
+		} else if (nr < sbi->s_first_data_block || nr >= sbi->s_blocks_count) {
+			ext2_error(sbi, "ext2_get_block", "inode %lu: block %u past the end",
+				   inode->i_ino, nr);
+			err = -EUCLEAN;
+			break;
+		}
+		if (level < depth - 1) {
+			struct ext2_buf *next = ext2_bread(sb, nr);
+
+			ext2_brelse(bh);
+			bh = NULL;
+			if (IS_ERR(next)) {
+				err = PTR_ERR(next);
+				break;
+			}
+			bh = next;
+		}
+	}
+	ext2_brelse(bh);
+	if (err)
+		return err;
+	*pblock = nr;
+	ei->i_next_alloc_block = iblock + 1;
+	ei->i_next_alloc_goal = nr + 1;
+	return 0;
+}
+
+/* Blocks freed in runs: one bitmap visit for each run of neighbours. */
+struct ext2_free_run {
+	struct inode *inode;
+	u32 start;
+	unsigned long count;
+};
+
+static void ext2_free_run_add(struct ext2_free_run *run, u32 block)
+{
+	if (run->count && block == run->start + run->count) {
+		run->count++;
+		return;
+	}
+	ext2_free_blocks(run->inode, run->start, run->count);
+	run->start = block;
+	run->count = 1;
+}
+
+/*
+ * Free what *slot leads to from the subtree's block `start` on: a data
+ * block (depth 0), or an indirect block of depth levels whose entries
+ * from start on are freed -- and the block itself when start is 0.
+ */
+static void ext2_free_branch(struct ext2_free_run *run, u32 *slot, int depth, u64 start)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(run->inode->i_sb);
+	u64 per = 1;
+	struct ext2_buf *bh;
+	u32 *entries;
+
+	if (!*slot)
+		return;
+	if (*slot < sbi->s_first_data_block || *slot >= sbi->s_blocks_count) {
+		ext2_error(sbi, "ext2_free_branch", "inode %lu: block %u past the end",
+			   run->inode->i_ino, *slot);
+		*slot = 0; /* cut off: never free what is not ours */
+		return;
+	}
+	if (depth == 0) {
+		if (!start) {
+			ext2_free_run_add(run, *slot);
+			*slot = 0;
+		}
+		return;
+	}
+	for (int i = 1; i < depth; i++)
+		per <<= sbi->s_addr_per_block_bits;
+	bh = ext2_bread(run->inode->i_sb, *slot);
+	if (IS_ERR(bh))
+		return; /* logged; those blocks stay allocated: lost, not doubled */
+	entries = bh->b_data;
+	for (u64 i = start / per; i < sbi->s_addr_per_block; i++) {
+		u32 before = entries[i];
+
+		ext2_free_branch(run, &entries[i], depth - 1, i == start / per ? start % per : 0);
+		if (entries[i] != before)
+			ext2_mark_buffer_dirty(bh);
+	}
+	ext2_brelse(bh);
+	if (!start) {
+		ext2_free_run_add(run, *slot);
+		*slot = 0;
+	}
+}
+
+/* Every block of the file from byte size on goes back to the bitmaps;
+ * the map's entries for them become holes. */
+void ext2_truncate_blocks(struct inode *inode, loff_t size)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	u64 first = ((u64)size + sbi->s_blocksize - 1) >> sbi->s_blocksize_bits;
+	u64 base = EXT2_NDIR_BLOCKS, span = sbi->s_addr_per_block;
+	struct ext2_free_run run = { .inode = inode };
+
+	for (u64 i = first; i < EXT2_NDIR_BLOCKS; i++)
+		ext2_free_branch(&run, &ei->i_data[i], 0, 0);
+	for (int level = 1; level <= 3; level++) {
+		if (first < base + span)
+			ext2_free_branch(&run, &ei->i_data[EXT2_NDIR_BLOCKS + level - 1], level,
+					 first > base ? first - base : 0);
+		base += span;
+		span <<= sbi->s_addr_per_block_bits;
+	}
+	ext2_free_blocks(inode, run.start, run.count);
+	ei->i_next_alloc_goal = 0;
+}
+
+/*
+ * truncate and O_TRUNC (i_mutex held).  Down: the tail of the last block
+ * kept is zeroed (in the page cache, written back as any change: a later
+ * grow must read zeros there), the cached pages past the end dropped
+ * (waiting for their write-back: their blocks are about to be someone
+ * else's), then the blocks freed.  Up: only i_size -- a hole.
+ */
+int ext2_setsize(struct inode *inode, loff_t size)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	if (size < 0)
+		return -EINVAL;
+	if ((u64)size > sbi->s_max_size)
+		return -EFBIG;
+	if (sb_rdonly(inode->i_sb))
+		return -EROFS;
+	if (size < inode->i_size) {
+		if (size & (PAGE_SIZE - 1)) {
+			int err = ext2_zero_tail(inode, size);
+
+			if (err)
+				return err;
+		}
+		inode->i_size = size;
+		truncate_inode_pages(&inode->i_data, size);
+		ext2_truncate_blocks(inode, size);
+	} else {
+		inode->i_size = size;
+	}
+	inode->i_mtime_ns = ei->i_ctime_ns = fs_now_ns();
+	mark_inode_dirty(inode);
+	return 0;
+}
+
+/*
+ * The last reference is gone.  An inode with no name left is freed:
+ * its blocks (a fast link's target and a device number live in i_data,
+ * not in blocks), then its slot, marked deleted (i_dtime) as e2fsck
+ * expects.  One still named keeps its data: dirty pages are written
+ * back before they go.
+ */
+void ext2_evict_inode(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	bool has_blocks = S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
+			  (S_ISLNK(inode->i_mode) && !ei->i_fast_symlink);
+
+	if (!sb_rdonly(inode->i_sb) && inode->i_nlink == 0) {
+		truncate_inode_pages(&inode->i_data, 0);
+		if (has_blocks)
+			ext2_truncate_blocks(inode, 0);
+		inode->i_size = 0;
+		ei->i_dtime = (u32)max_t(u64, 1, fs_now_ns() / NSEC_PER_SEC); /* 0: in use */
+		if (!ext2_write_inode(inode))
+			ext2_free_inode(inode);
+	} else if (inode->i_data.nrdirty || inode->i_data.nrwriteback) {
+		filemap_write_and_wait(&inode->i_data);
+	}
+	/* its cached pages first: nothing may read through the map after */
+	truncate_inode_pages(&inode->i_data, 0);
+	ext2_map_cache_release(&ei->i_map);
+	kfree(inode->i_private);
+	inode->i_private = NULL;
 }

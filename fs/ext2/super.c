@@ -23,24 +23,77 @@
 #include "../internal.h"
 #include "ext2.h"
 
-static void ext2_evict_inode(struct inode *inode)
-{
-	/* its cached pages first: nothing may read through the map after */
-	truncate_inode_pages(&inode->i_data, 0);
-	ext2_map_cache_release(&EXT2_I(inode)->i_map);
-	kfree(inode->i_private);
-	inode->i_private = NULL;
-}
-
 static void ext2_statfs(struct super_block *sb, struct statfs *buf)
 {
 	ext2_fill_statfs(EXT2_SB(sb), buf);
 }
 
+static int ext2_show_options(struct super_block *sb, char *buf, size_t size)
+{
+	return EXT2_SB(sb)->s_errors_ro ? snprintf(buf, size, ",errors=remount-ro") : 0;
+}
+
 static const struct super_operations ext2_sops = {
 	.evict_inode = ext2_evict_inode,
 	.statfs = ext2_statfs,
+	.dirty_inode = ext2_dirty_inode,
+	.show_options = ext2_show_options,
 };
+
+static u32 ext2_now_sec(void)
+{
+	return (u32)max_t(u64, 1, fs_now_ns() / NSEC_PER_SEC);
+}
+
+/*
+ * The superblock into its cached block: the free counts as the sums of
+ * the descriptors' (which every allocation keeps exact), the last write
+ * time; written and waited for when wait.  Linux's ext2_sync_super.
+ */
+static int ext2_sync_super(struct super_block *sb, bool wait)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = &sbi->s_es;
+	unsigned int off = EXT2_SUPER_OFFSET & (sbi->s_blocksize - 1);
+	struct ext2_buf *bh = ext2_bread(sb, EXT2_SUPER_OFFSET >> sbi->s_blocksize_bits);
+	u32 free_blocks = 0, free_inodes = 0;
+	int err = 0;
+
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	mutex_lock(&sbi->s_alloc_lock);
+	for (u32 g = 0; g < sbi->s_groups_count; g++) {
+		free_blocks += sbi->s_group_desc[g].bg_free_blocks_count;
+		free_inodes += sbi->s_group_desc[g].bg_free_inodes_count;
+	}
+	mutex_unlock(&sbi->s_alloc_lock);
+	es->s_free_blocks_count = free_blocks;
+	es->s_free_inodes_count = free_inodes;
+	es->s_wtime = ext2_now_sec();
+	memcpy((char *)bh->b_data + off, es, sizeof(*es));
+	ext2_mark_buffer_dirty(bh);
+	if (wait)
+		err = ext2_sync_buffer(bh);
+	ext2_brelse(bh);
+	return err;
+}
+
+/*
+ * ext2_error()'s second half (check.c calls it): the file system is
+ * marked as having errors (e2fsck will check it), and with
+ * errors=remount-ro it takes no more changes.  No I/O here: the callers
+ * hold locks; the superblock goes to the disk at umount.
+ */
+static void ext2_on_error(struct ext2_sb_info *sbi)
+{
+	struct super_block *sb = sbi->s_sb;
+
+	sbi->s_es.s_state |= EXT2_ERROR_FS;
+	if (sbi->s_errors_ro && sb && !sb_rdonly(sb)) {
+		ext2_msg(sbi, KERN_CRIT, "error: remounting filesystem read-only");
+		sb->s_flags |= SB_RDONLY;
+	}
+}
 
 /* The block device a path names ("/dev/sda1"); vfs_lock held (do_mount). */
 static struct block_device *ext2_lookup_dev(const char *dev_name)
@@ -64,7 +117,8 @@ static struct block_device *ext2_lookup_dev(const char *dev_name)
 	return lookup_bdev(num) ?: ERR_PTR(-ENXIO);
 }
 
-/* Options: only errors=, which a read-only mount has no use for. */
+/* Options: errors=continue|remount-ro (the superblock's s_errors is
+ * the default), and ro. */
 static int ext2_parse_options(struct ext2_sb_info *sbi, const char *data)
 {
 	char opt[64];
@@ -76,8 +130,11 @@ static int ext2_parse_options(struct ext2_sb_info *sbi, const char *data)
 			n++;
 
 		strlcpy(opt, data, min(n + 1, sizeof(opt)));
-		if (n && strcmp(opt, "errors=continue") && strcmp(opt, "errors=remount-ro") &&
-		    strcmp(opt, "ro")) {
+		if (!strcmp(opt, "errors=continue"))
+			sbi->s_errors_opt = EXT2_ERRORS_CONTINUE;
+		else if (!strcmp(opt, "errors=remount-ro"))
+			sbi->s_errors_opt = EXT2_ERRORS_RO;
+		else if (n && strcmp(opt, "ro")) {
 			ext2_msg(sbi, KERN_ERR, "Unrecognized mount option \"%s\" or missing value",
 				 opt);
 			return -EINVAL;
@@ -151,18 +208,61 @@ static int ext2_fill_super(struct super_block *sb)
 	return sb->s_root ? 0 : -ENOMEM;
 }
 
+/*
+ * A read-write mount: refused to the features this driver cannot keep
+ * right (mounted read-only instead, as the log says); otherwise the
+ * superblock says "mounted, not clean" (e2fsck's reason to check after a
+ * crash), counts the mount, and goes to the disk now.
+ */
+static int ext2_setup_rw(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = &sbi->s_es;
+	u32 unknown = es->s_rev_level == EXT2_GOOD_OLD_REV
+			      ? 0
+			      : es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP;
+
+	if (unknown) {
+		ext2_msg(sbi, KERN_WARNING,
+			 "couldn't mount RDWR because of unsupported optional features (%x): mounted read-only",
+			 unknown);
+		return 0;
+	}
+	if (!(es->s_state & EXT2_VALID_FS))
+		ext2_msg(sbi, KERN_WARNING, "warning: mounting unchecked fs, running e2fsck is recommended");
+	else if (es->s_state & EXT2_ERROR_FS)
+		ext2_msg(sbi, KERN_WARNING, "warning: mounting fs with errors, running e2fsck is recommended");
+	es->s_state &= ~EXT2_VALID_FS;
+	es->s_mnt_count++;
+	es->s_mtime = ext2_now_sec();
+	sb->s_flags &= ~SB_RDONLY;
+	sbi->s_mounted_rw = true;
+	return ext2_sync_super(sb, true);
+}
+
 static void ext2_put_super(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
+	/* kept inodes go: their dirty pages written, unlinked ones freed */
 	ext2_icache_drop(sbi);
+	if (sbi->s_mounted_rw) {
+		/* clean again, unless damage was met while mounted */
+		if (!(sbi->s_es.s_state & EXT2_ERROR_FS))
+			sbi->s_es.s_state |= EXT2_VALID_FS;
+		if (ext2_sync_super(sb, false))
+			ext2_msg(sbi, KERN_ERR, "error: superblock not written at umount");
+	}
 	if (sbi->s_bdev_open) {
 		struct address_space *mapping = sbi->s_bdev->bd_inode->i_mapping;
 
 		/* the metadata written back, and its pages let go, as Linux's
 		 * kill_bdev at the last close: what a file system kept for
 		 * itself does not outlive it */
-		filemap_write_and_wait(mapping);
+		if (filemap_write_and_wait(mapping))
+			ext2_msg(sbi, KERN_ERR, "error: metadata write-back failed at umount");
+		if (sbi->s_mounted_rw && blkdev_issue_flush(sbi->s_bdev))
+			ext2_msg(sbi, KERN_ERR, "error: cache flush failed at umount");
 		invalidate_mapping_pages(mapping, 0, ~(pgoff_t)0);
 		blkdev_put(sbi->s_bdev);
 	}
@@ -182,11 +282,6 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 
 	if (IS_ERR(bdev))
 		return ERR_CAST(bdev);
-	if (!(flags & MS_RDONLY)) {
-		printk(KERN_ERR "EXT2-fs (%s): error: no write support yet: mount read-only (-o ro)\n",
-		       bdev->bd_name);
-		return ERR_PTR(-EROFS);
-	}
 	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	sb = sbi ? sget_anon(type) : NULL;
 	if (!sb) {
@@ -197,7 +292,9 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	sbi->s_bdev = bdev;
 	sbi->s_sb = sb;
 	mutex_init(&sbi->s_icache_lock);
+	mutex_init(&sbi->s_alloc_lock);
 	INIT_LIST_HEAD(&sbi->s_icache);
+	sbi->s_on_error = ext2_on_error;
 	sb->s_fs_info = sbi;
 	sb->s_dev = bdev->bd_dev;
 	sb->s_magic = EXT2_SUPER_MAGIC;
@@ -220,10 +317,15 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	 * the superblock and everything after it are read from */
 	sync_blockdevs();
 	err = ext2_fill_super(sb);
+	if (!err && !(flags & MS_RDONLY))
+		err = ext2_setup_rw(sb);
 	if (err)
 		goto release;
-	ext2_msg(sbi, KERN_INFO, "mounted filesystem read-only, block size %lu, %u groups",
-		 sbi->s_blocksize, sbi->s_groups_count);
+	if (!sbi->s_errors_opt)
+		sbi->s_errors_opt = sbi->s_es.s_errors;
+	sbi->s_errors_ro = sbi->s_errors_opt >= EXT2_ERRORS_RO;
+	ext2_msg(sbi, KERN_INFO, "mounted filesystem %s, block size %lu, %u groups",
+		 sb_rdonly(sb) ? "read-only" : "read-write", sbi->s_blocksize, sbi->s_groups_count);
 	return dget(sb->s_root);
 release:
 	ext2_put_super(sb);

@@ -113,6 +113,11 @@ _Static_assert(offsetof(struct ext2_super_block, s_magic) == 56, "s_magic");
 _Static_assert(offsetof(struct ext2_super_block, s_feature_incompat) == 96, "incompat");
 _Static_assert(offsetof(struct ext2_super_block, s_volume_name) == 120, "volume");
 
+/* s_errors, and the errors= mount option */
+#define EXT2_ERRORS_CONTINUE 1 /* log, go on */
+#define EXT2_ERRORS_RO 2       /* log, take no more changes */
+#define EXT2_ERRORS_PANIC 3    /* Linux panics; Spindle never does: as RO */
+
 /* s_state */
 #define EXT2_VALID_FS 0x0001 /* unmounted cleanly */
 #define EXT2_ERROR_FS 0x0002 /* errors were found */

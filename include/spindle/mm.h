@@ -58,6 +58,11 @@ struct page {
 			struct page *next_hash;         /* chain in the page hash */
 			struct list_head i_list;        /* on mapping->i_pages */
 			unsigned int io_pending;        /* bio segments in flight (mpage) */
+			/* the sectors write-back must write (bit n: the
+			 * page's 512-byte sector n); 0: all of them.  A file
+			 * system dirtying only its own blocks of a device's
+			 * page sets it (fs/mpage.c) */
+			unsigned int dirty_sectors;
 		};
 	};
 };

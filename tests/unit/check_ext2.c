@@ -9,7 +9,8 @@
  * holes as zeros), stat and lstat, fast and slow links followed and read
  * as the host's readlink(), a loop of links is ELOOP, getdents64 in
  * small pieces and from a position lseek chose, statfs; a read-only
- * mount answers every change with EROFS.
+ * mount answers every change with EROFS.  The allocator's searches (a
+ * free bit near a goal, a run, a group for a new inode).
  *
  * Limits: the image damaged one field at a time (a table: the superblock,
  * the group descriptor, inodes, directory entries, an indirect block);
@@ -30,6 +31,7 @@
 #include "shim/host_kernel.h"
 #include "shim/host_fs.h"
 #include "../../fs/internal.h"
+#include "../../fs/ext2/ext2.h"
 
 #ifndef EXT2_IMAGE_DIR
 #define EXT2_IMAGE_DIR "build/unit/ext2"
@@ -48,6 +50,10 @@ long sys_unlink(const char *pathname);
 long sys_getdents64(unsigned int fd, struct linux_dirent64 *dirent, unsigned int count);
 long sys_statfs(const char *pathname, struct statfs *buf);
 long sys_readlinkat(int dfd, const char *pathname, char *buf, int bufsiz);
+long sys_write(unsigned int fd, const char *buf, size_t count);
+long sys_pwrite64(unsigned int fd, const char *buf, size_t count, loff_t pos);
+long sys_ftruncate(unsigned int fd, off_t length);
+long sys_fsync(unsigned int fd);
 
 static const unsigned int block_sizes[] = { 1024, 4096 };
 static unsigned char *ram;
@@ -392,8 +398,6 @@ START_TEST(statfs_and_read_only)
 	struct stat st;
 
 	setup_disk(block_sizes[_i]);
-	/* no write support: a read-write mount is refused */
-	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", 0, NULL), -EROFS);
 	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", MS_RDONLY, "bogus=1"), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(host_printk_buf,
 				     "EXT2-fs (fake): Unrecognized mount option \"bogus=1\""));
@@ -468,6 +472,145 @@ START_TEST(mount_and_umount_leak_nothing)
 		ck_assert_int_eq(do_umount("/mnt", 0), 0);
 	}
 	ck_assert_uint_eq(nr_free_pages(), before);
+}
+END_TEST
+
+/* The host's e2fsck -fn on the fake disk as it is now: its exit status
+ * (0: clean, nothing to fix). */
+static int host_fsck(void)
+{
+	char path[] = "/tmp/check_ext2_XXXXXX", cmd[128];
+	int fd = mkstemp(path), status;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, ram, ram_bytes), (ssize_t)ram_bytes);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "PATH=$PATH:/usr/sbin:/sbin e2fsck -fn %s >/dev/null 2>&1", path);
+	status = system(cmd);
+	unlink(path);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * A file rewritten through a read-write mount: cut to nothing (O_TRUNC),
+ * written in uneven pieces past its direct blocks, a few bytes far past
+ * the end (a hole, then an indirect path of its own), fsync, then cut
+ * back into the hole.  After umount the host's e2fsck finds nothing to
+ * fix and the superblock says "clean"; mounted again, the file reads as
+ * written (zeros in the hole, its size the cut's), and the blocks the
+ * cut freed are free again (statfs).
+ */
+START_TEST(write_truncate_and_fsck)
+{
+	static char want[100000], got[100000];
+	struct statfs before, after;
+	const struct ext2_super_block *es;
+	long fd;
+
+	setup_disk(block_sizes[_i]);
+	es = (const void *)(ram + 1024);
+	for (size_t i = 0; i < 70000; i++)
+		want[i] = (char)(i * 13 + i / 4093);
+	ck_assert_int_eq(host_fsck(), 0);
+	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", 0, NULL), 0);
+	ck_assert(es->s_state == 0); /* "mounted, not clean", on the disk already */
+	ck_assert_int_eq(sys_statfs("/mnt", &before), 0);
+	fd = sys_open("/mnt/hello.txt", O_WRONLY | O_TRUNC, 0);
+	ck_assert_int_ge(fd, 0);
+	for (size_t at = 0; at < 70000; at += 3001)
+		ck_assert_int_eq(sys_write(fd, want + at, min((size_t)3001, 70000 - at)),
+				 min((size_t)3001, 70000 - at));
+	ck_assert_int_eq(sys_pwrite64(fd, "far away", 8, 300000), 8);
+	ck_assert_int_eq(sys_fsync(fd), 0);
+	ck_assert_int_eq(sys_ftruncate(fd, 100000), 0);
+	ck_assert_int_eq(sys_close(fd), 0);
+	ck_assert_int_eq(sys_statfs("/mnt", &after), 0);
+	/* 70000 bytes and the map's indirect block: a block or two of
+	 * rounding, never the far write's blocks */
+	ck_assert_uint_le(before.f_bfree - after.f_bfree, 70000 / bs + 3);
+	ck_assert_uint_ge(before.f_bfree - after.f_bfree, 70000 / bs);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+	ck_assert(es->s_state == EXT2_VALID_FS);
+	ck_assert_uint_eq(es->s_free_blocks_count, after.f_bfree);
+	ck_assert_int_eq(host_fsck(), 0);
+
+	ck_assert_int_eq(mount_ro(), 0);
+	memset(got, 0x55, sizeof(got));
+	ck_assert_int_eq(guest_file("/mnt/hello.txt", got, sizeof(got), 4096), 100000);
+	ck_assert(!memcmp(want, got, sizeof(got)));
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+}
+END_TEST
+
+/* The allocator's searches, on bitmaps and descriptors made here. */
+START_TEST(bitmap_search)
+{
+	u8 bm[16] = { 0 }; /* 128 blocks */
+
+	ck_assert_int_eq(ext2_bitmap_find(bm, 128, 37), 37); /* the goal itself */
+	ext2_set_bit(bm, 37);
+	ext2_set_bit(bm, 38);
+	ck_assert_int_eq(ext2_bitmap_find(bm, 128, 37), 39); /* the next after it */
+	ck_assert_uint_eq(ext2_bitmap_run(bm, 128, 39, 1000), 128 - 39);
+	ck_assert_uint_eq(ext2_bitmap_run(bm, 128, 30, 5), 5);
+	ck_assert_uint_eq(ext2_bitmap_run(bm, 128, 30, 50), 7);
+	ck_assert_uint_eq(ext2_bitmap_run(bm, 128, 37, 50), 0);
+	memset(bm + 5, 0xff, 11);			      /* 40..127 taken */
+	ck_assert_int_eq(ext2_bitmap_find(bm, 128, 40), 0);   /* wraps round */
+	ck_assert_int_eq(ext2_bitmap_find(bm, 128, 500), 0);  /* past the end: from 0 */
+	ck_assert_int_eq(ext2_bitmap_find(bm, 100, 39), 39);
+	memset(bm, 0xff, 5);
+	ck_assert_int_eq(ext2_bitmap_find(bm, 128, 3), -1);
+	ext2_clear_bit(bm, 127);
+	ck_assert_int_eq(ext2_bitmap_find(bm, 128, 3), 127);
+	ck_assert_int_eq(ext2_bitmap_find(bm, 127, 3), -1); /* bit 127 is past nbits */
+}
+END_TEST
+
+START_TEST(group_choice)
+{
+	struct ext2_group_desc gd[4] = { 0 };
+	struct ext2_sb_info sbi = { .s_groups_count = 4, .s_group_desc = gd };
+
+	for (int g = 0; g < 4; g++) {
+		gd[g].bg_free_blocks_count = 100;
+		gd[g].bg_free_inodes_count = 10;
+	}
+	/* blocks: the goal's group, else the next with room, wrapping */
+	ck_assert_int_eq(ext2_find_block_group(&sbi, 2), 2);
+	gd[2].bg_free_blocks_count = 0;
+	gd[3].bg_free_blocks_count = 0;
+	ck_assert_int_eq(ext2_find_block_group(&sbi, 2), 0);
+	/* a file: its directory's group while it has an inode and a block */
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 1, false), 1);
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 3, false), 0); /* no blocks in 3 */
+	gd[0].bg_free_inodes_count = 0;
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 1, false), 1);
+	/* none with both (3 + 1, + 2 probed): the first with an inode, its own */
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 3, false), 3);
+	gd[1].bg_free_blocks_count = 0;
+	gd[2].bg_free_blocks_count = 100;
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 3, false), 2);
+	/* a directory: above-average room, then the fewest directories */
+	for (int g = 0; g < 4; g++) {
+		gd[g].bg_free_blocks_count = 100;
+		gd[g].bg_free_inodes_count = 10;
+		gd[g].bg_used_dirs_count = (u16)(5 + 2 * g);
+	}
+	gd[1].bg_used_dirs_count = 2;
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 0, true), 1);
+	gd[1].bg_free_inodes_count = 1; /* below the average now */
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 0, true), 0);
+	/* none with a free inode: -1; with only one: that one */
+	for (int g = 0; g < 4; g++)
+		gd[g].bg_free_inodes_count = 0;
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 0, true), -1);
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 0, false), -1);
+	gd[3].bg_free_inodes_count = 1;
+	ck_assert_int_eq(ext2_find_inode_group(&sbi, 0, false), 3);
+	for (int g = 0; g < 4; g++)
+		gd[g].bg_free_blocks_count = 0;
+	ck_assert_int_eq(ext2_find_block_group(&sbi, 1), -1);
 }
 END_TEST
 
@@ -703,6 +846,9 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, statfs_and_read_only, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, file_pages_cached_across_opens, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, mount_and_umount_leak_nothing, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, write_truncate_and_fsck, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_test(core, bitmap_search);
+	tcase_add_test(core, group_choice);
 	suite_add_tcase(s, core);
 	tcase_add_checked_fixture(limits, NULL, teardown);
 	tcase_add_loop_test(limits, damaged_image, 0, 2 * ARRAY_SIZE(damages));

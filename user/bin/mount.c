@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * mount                          list the mounts (/proc/mounts)
- * mount -t TYPE [-o ro] SOURCE TARGET
+ * mount -t TYPE [-o OPTIONS] SOURCE TARGET
  *                                mount a file system: proc, sysfs,
  *                                devtmpfs, ramfs, ext2 on a block device...
+ * OPTIONS, comma-separated: ro and rw become mount(2)'s flags, the others
+ * (errors=remount-ro ...) go to the file system as its data, as
+ * util-linux passes them.
  * As util-linux's: a file system that cannot be written (the kernel says
  * EROFS) is mounted read-only instead, with a warning, unless -o was given.
  */
@@ -33,6 +36,7 @@ static int show_mounts(void)
 int main(int argc, char **argv)
 {
 	const char *type = NULL, *opts = NULL;
+	char data[256] = "", word[256];
 	unsigned long flags = 0;
 	int c, err;
 
@@ -48,13 +52,25 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 2 || !type)
 		goto usage;
-	if (opts && strcmp(opts, "ro") == 0)
-		flags |= MS_RDONLY;
-	else if (opts && strcmp(opts, "rw") != 0) {
-		fprintf(stderr, "mount: unsupported options '%s' (ro or rw)\n", opts);
-		return 2;
+	for (const char *o = opts; o && *o;) {
+		size_t n = strcspn(o, ",");
+
+		if (n >= sizeof(word) || strlen(data) + n + 2 > sizeof(data)) {
+			fprintf(stderr, "mount: options too long: '%s'\n", opts);
+			return 2;
+		}
+		memcpy(word, o, n);
+		word[n] = '\0';
+		if (strcmp(word, "ro") == 0) {
+			flags |= MS_RDONLY;
+		} else if (n && strcmp(word, "rw") != 0) {
+			if (data[0])
+				strcat(data, ",");
+			strcat(data, word);
+		}
+		o += n + (o[n] == ',');
 	}
-	err = mount(argv[optind], argv[optind + 1], type, flags, NULL);
+	err = mount(argv[optind], argv[optind + 1], type, flags, data[0] ? data : NULL);
 	if (err < 0 && errno == EROFS && !opts) {
 		err = mount(argv[optind], argv[optind + 1], type, flags | MS_RDONLY, NULL);
 		if (err == 0) /* util-linux's words */
@@ -68,6 +84,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fputs("usage: mount [-t TYPE [-o ro] SOURCE TARGET]\n", stderr);
+	fputs("usage: mount [-t TYPE [-o OPTIONS] SOURCE TARGET]\n", stderr);
 	return 2;
 }

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * file.c - writing a regular file of ext2: write(), fsync(), and the
+ * zeroing truncation needs.
+ *
+ * write(fd, buf, n) at pos, page by page (docs/ext2.md draws it):
+ *
+ *   ext2_file_write_iter           i_mutex: one writer of the file at a time
+ *     ext2_prepare_write           the page's blocks under [pos, pos + n):
+ *       ext2_get_block_create      each hole gets a block now, after the
+ *                                  file's previous one (balloc.c) -- so
+ *                                  ENOSPC is write()'s, and a sequential
+ *                                  writer's blocks are one run
+ *     generic_perform_write        copy into the cached page, dirty it
+ *     ext2_sync_bdev_copy          see below
+ *   i_size, mtime -> mark_inode_dirty -> the inode table's cached block
+ *
+ * Nothing goes to the disk here: the disk's flusher writes the file's
+ * dirty pages (a_ops->writepages: mpage, sorted, under one plug) and the
+ * device's dirty metadata pages, or fsync does.
+ *
+ * One copy of each block, twice over: a block smaller than a page shares
+ * its page of the device's cache (where metadata lives) with its
+ * neighbours, data blocks among them, and write-back of that page writes
+ * them all.  So whenever write() changes a data block whose page the
+ * device's cache holds, ext2_sync_bdev_copy() puts the new bytes there
+ * too (Linux's buffer heads avoid this by tracking each block's state;
+ * Spindle's pages have one dirty bit).
+ */
+#include <spindle/mm.h>
+#include <spindle/string.h>
+#include <spindle/pagemap.h>
+#include <spindle/blkdev.h>
+#include <spindle/printk.h>
+#include "../internal.h"
+#include "ext2.h"
+
+/* blocks in a page, at most (1 KiB blocks) */
+#define EXT2_MAX_PAGE_BLOCKS (PAGE_SIZE >> 10)
+
+/* The device cache's copy (if any) of the file's blocks in page: made
+ * the same as the file's.  pblocks[i] is the disk block of the page's
+ * i-th block from `first`, 0 for a hole. */
+static void ext2_sync_bdev_copy(struct inode *inode, struct page *page, unsigned int first,
+				const u32 *pblocks, unsigned int nr)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	struct address_space *bdev_mapping = sbi->s_bdev->bd_inode->i_mapping;
+	unsigned int shift = PAGE_SHIFT - sbi->s_blocksize_bits;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		u32 b = pblocks[i];
+		struct page *copy = b ? find_get_page(bdev_mapping, b >> shift) : NULL;
+
+		if (!copy)
+			continue;
+		lock_page(copy);
+		/* a write-back of the old bytes must not end after the new ones' */
+		wait_on_page_writeback(copy);
+		memcpy((char *)page_address(copy) + ((b & ((1u << shift) - 1)) << sbi->s_blocksize_bits),
+		       (char *)page_address(page) + ((first + i) << sbi->s_blocksize_bits),
+		       sbi->s_blocksize);
+		unlock_page(copy);
+		put_page(copy);
+	}
+}
+
+/*
+ * Before n bytes at pos (inside one page) are copied in: each of the
+ * page's blocks they touch mapped, allocating holes.  A page gaining a
+ * block is read first (its other blocks' bytes, zeros for holes) and
+ * dirtied, so the new block's old bytes on the disk are never seen.
+ * pblocks gets the disk blocks from the page's block *first on.
+ */
+static int ext2_prepare_write(struct file *f, struct inode *inode, loff_t pos, size_t n,
+			      u32 *pblocks, unsigned int *first, unsigned int *nr)
+{
+	unsigned int bits = inode->i_data.i_blkbits;
+	u64 page_block = (u64)(pos >> PAGE_SHIFT) << (PAGE_SHIFT - bits);
+	u64 from = (u64)pos >> bits, to = ((u64)pos + n - 1) >> bits;
+	struct page *page = NULL;
+	int err = 0;
+
+	*first = (unsigned int)(from - page_block);
+	*nr = (unsigned int)(to - from + 1);
+	for (u64 b = from; b <= to; b++) {
+		u32 *pb = &pblocks[b - from];
+		bool is_new;
+
+		err = ext2_get_block(inode, b, pb);
+		if (err || *pb)
+			continue;
+		if (!page) {
+			page = read_mapping_page(&inode->i_data, (pgoff_t)(pos >> PAGE_SHIFT), f);
+			if (IS_ERR(page)) {
+				err = PTR_ERR(page);
+				page = NULL;
+				break;
+			}
+		}
+		err = ext2_get_block_create(inode, b, pb, &is_new);
+		if (err)
+			break;
+	}
+	if (page) {
+		lock_page(page);
+		set_page_dirty(page);
+		unlock_page(page);
+		put_page(page);
+	}
+	return err;
+}
+
+ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos)
+{
+	struct inode *inode = f->f_mapping->host;
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	ssize_t done = 0;
+	int err = 0;
+
+	mutex_lock(&inode->i_mutex);
+	/* remounted read-only by errors=remount-ro since this file opened */
+	if (sb_rdonly(inode->i_sb)) {
+		mutex_unlock(&inode->i_mutex);
+		return -EROFS;
+	}
+	if (f->f_flags & O_APPEND)
+		*pos = inode->i_size;
+	while (iov_iter_count(from)) {
+		size_t off = *pos & (PAGE_SIZE - 1);
+		size_t n = min_t(size_t, PAGE_SIZE - off, iov_iter_count(from));
+		u32 pblocks[EXT2_MAX_PAGE_BLOCKS];
+		unsigned int first, nr;
+		struct iov_iter chunk;
+		struct page *page;
+		ssize_t w;
+
+		if ((u64)*pos >= sbi->s_max_size) {
+			err = -EFBIG;
+			break;
+		}
+		n = (size_t)min_t(u64, n, sbi->s_max_size - (u64)*pos);
+		err = ext2_prepare_write(f, inode, *pos, n, pblocks, &first, &nr);
+		if (err)
+			break;
+		chunk = *from;
+		chunk.count = n;
+		w = generic_perform_write(f, &chunk, pos, (loff_t)sbi->s_max_size);
+		if (w <= 0) {
+			err = w ? (int)w : -EFAULT;
+			break;
+		}
+		iov_iter_advance(from, (size_t)w);
+		done += w;
+		page = find_get_page(&inode->i_data, (pgoff_t)((*pos - 1) >> PAGE_SHIFT));
+		if (page) {
+			ext2_sync_bdev_copy(inode, page, first, pblocks, nr);
+			put_page(page);
+		}
+		if ((size_t)w < n) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	/* blocks a failed write allocated past the end go back (e2fsck
+	 * allows no block beyond i_size) */
+	if (err)
+		ext2_truncate_blocks(inode, inode->i_size);
+	if (done)
+		inode->i_mtime_ns = EXT2_I(inode)->i_ctime_ns = fs_now_ns();
+	if (done || err)
+		mark_inode_dirty(inode);
+	mutex_unlock(&inode->i_mutex);
+	return done ? done : err;
+}
+
+/*
+ * Truncation's partial last page: the bytes from size to the page's end
+ * become zeros in the cache (and in the device cache's copy), dirty, so
+ * the disk's last block gets them too.  i_mutex held.
+ */
+int ext2_zero_tail(struct inode *inode, loff_t size)
+{
+	unsigned int bits = inode->i_data.i_blkbits, per = 1u << (PAGE_SHIFT - bits);
+	u64 page_block = (u64)(size >> PAGE_SHIFT) << (PAGE_SHIFT - bits);
+	size_t off = size & (PAGE_SIZE - 1);
+	u32 pblocks[EXT2_MAX_PAGE_BLOCKS];
+	struct page *page = read_mapping_page(&inode->i_data, (pgoff_t)(size >> PAGE_SHIFT), NULL);
+
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	for (unsigned int i = 0; i < per; i++)
+		if (ext2_get_block(inode, page_block + i, &pblocks[i]))
+			pblocks[i] = 0;
+	lock_page(page);
+	wait_on_page_writeback(page);
+	memset((char *)page_address(page) + off, 0, PAGE_SIZE - off);
+	set_page_dirty(page);
+	unlock_page(page);
+	ext2_sync_bdev_copy(inode, page, 0, pblocks, per);
+	put_page(page);
+	return 0;
+}
+
+/*
+ * fsync and fdatasync: the file's dirty pages written and waited for,
+ * then the device's dirty metadata pages (its inode, the indirect blocks
+ * and bitmaps its writes changed -- and any other file's: Spindle keeps
+ * no list of which are whose), then an empty PREFLUSH write so that the
+ * disk's volatile cache holds none of it.  The first error since this
+ * file last asked, as the block device's fsync.
+ */
+int ext2_fsync(struct file *f, int datasync)
+{
+	struct inode *inode = f->f_mapping->host;
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	int err, e;
+
+	(void)datasync; /* the inode goes with the metadata either way */
+	err = file_write_and_wait_range(f, 0, MAX_LFS_FILESIZE);
+	e = filemap_write_and_wait(sbi->s_bdev->bd_inode->i_mapping);
+	if (!err)
+		err = e;
+	if (err)
+		return err;
+	return blkdev_issue_flush(sbi->s_bdev);
+}
