@@ -293,6 +293,14 @@ elif grep -q '^[0-9]* passed, 0 failed' "$T/aio.out" &&
 else
 	fail aio_on_linux "$(grep -e FAIL -e passed "$T/aio.out" "$T/aio.check" | tr '\n' ' ')"
 fi
+# links: link, symlink, rename, chmod, chown, truncate -- Linux's answers
+# on a tmpfs it mounts itself in $T (as root; else on $T's file system)
+"$UB/tests/links" "$T" > "$T/links.out" 2>&1; st=$?
+if [ $st -eq 0 ] && grep -q '^13 passed, 0 failed' "$T/links.out"; then
+	pass links_on_linux
+else
+	fail links_on_linux "$(grep -e FAIL -e passed "$T/links.out" | tr '\n' ' ')"
+fi
 "$UB/tests/fuzz" 3000 1 > "$T/fuzz.out" 2>&1
 grep -qx '2 passed, 0 failed' "$T/fuzz.out" && pass fuzz_on_linux ||
 	fail fuzz_on_linux "$(tr '\n' ' ' < "$T/fuzz.out")"
