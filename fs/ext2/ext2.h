@@ -350,6 +350,15 @@ int ext2_make_empty(struct inode *inode, struct inode *parent);
 bool ext2_empty_dir(struct inode *inode);
 int ext2_set_link(struct inode *dir, const char *name, int len, struct inode *inode);
 
+/* dir.c: block n of inode (a hole) allocated, its buffer zeroed (a
+ * directory's next block, a slow link's block); i_blocks grows, i_size
+ * is the caller's.  ERR_PTR(-ENOSPC ...) */
+struct ext2_buf *ext2_new_data_block(struct inode *inode, u64 n);
+/* namei.c: chmod, chown, utimensat, truncate (every kind of inode) */
+int ext2_setattr(struct dentry *dentry, const struct iattr *attr);
+/* symlink.c: a new link's target (len bytes, no NUL), fast or slow */
+int ext2_write_link(struct inode *inode, const char *target, size_t len);
+
 /* dir.c: the inode number of name in dir, 0 if absent, or -errno */
 long ext2_inode_by_name(struct inode *dir, const char *name, int len);
 int ext2_getattr(struct inode *inode, struct stat *st);
