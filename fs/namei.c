@@ -413,7 +413,10 @@ int do_mknodat(int dfd, const char *name, umode_t mode, dev_t dev)
 		goto out;
 	}
 	dir = parent.dentry->d_inode;
-	err = dir->i_op && dir->i_op->mknod ? dir->i_op->mknod(dir, d, mode, dev) : -EPERM;
+	/* the umask applies to mknod as to open and mkdir (Linux's
+	 * vfs_prepare_mode): a FIFO made with 0666 is 0644 under umask 022 */
+	err = dir->i_op && dir->i_op->mknod ? dir->i_op->mknod(dir, d, mode & ~current_umask(), dev)
+					    : -EPERM;
 	dput(d);
 	path_put(&parent);
 out:

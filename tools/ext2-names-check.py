@@ -11,7 +11,8 @@ the same thing: the scenario's `init:` lines between
     init: echo ==== done
 
 are run again by bash, with GNU coreutils, on a copy of IMG.tree, "/mnt"
-standing for the copy.  (A line may fail on purpose -- rmdir of a full
+standing for the copy ("busybox sh -c" becomes "bash -c", "busybox mv"
+GNU mv).  (A line may fail on purpose -- rmdir of a full
 directory -- as long as it fails on both sides: the scenario's expect:
 lines judge the guest's error messages.)  Then:
 
@@ -19,7 +20,9 @@ lines judge the guest's error messages.)  Then:
      block and inode bitmap, free count and directory block as e2fsck
      wants them;
   2. debugfs rdump of the whole image against the host's tree: the same
-     names, types, sizes, file contents and symbolic-link targets;
+     names, types, sizes, file contents and symbolic-link targets (device
+     nodes and FIFOs, which rdump leaves out: type and number from
+     debugfs);
   3. debugfs ls -p of every directory and stat of every inode: names the
      host sees as one inode (hard links) are one inode in the image and
      no other name is; each inode's mode bits, owner, link count, and
@@ -60,6 +63,10 @@ def workload(scn):
 
 def replay(lines, top):
     for cmd in lines:
+        # the guest's busybox sh (its init shell has no loops) is bash
+        # here, and a busybox applet the GNU tool of that name
+        cmd = re.sub(r'^busybox sh -c ', 'bash -c ', cmd)
+        cmd = re.sub(r'^busybox ', '', cmd)
         # /mnt at a word's start only: /mntx is not the mount point
         cmd = re.sub(r'(?<![\w/])/mnt(?=/|\s|$)', top, cmd)
         subprocess.run(['bash', '-c', cmd], cwd=top, stdout=subprocess.DEVNULL,
@@ -89,7 +96,7 @@ def image_inodes(fs, dirs):
     """{path: inode} from ls -p of each directory; {inode: fields} from
     stat: the full mode (rdump's chown after its chmod drops set-id bits),
     owner, links, mtime."""
-    names, current = {}, None
+    names, modes, current = {}, {}, None
     for line in debugfs(fs, ['ls -p "/%s"' % d for d in dirs]).splitlines():
         m = re.match(r'debugfs: ls -p "/(.*)"$', line)
         if m:
@@ -97,11 +104,13 @@ def image_inodes(fs, dirs):
             continue
         m = re.match(r'/(\d+)/([0-7]+)/(\d+)/(\d+)/(.*)/(\d*)/$', line)
         if m and current is not None and m.group(5) not in ('.', '..'):
-            names[os.path.join(current, m.group(5)) if current else m.group(5)] = int(m.group(1))
+            p = os.path.join(current, m.group(5)) if current else m.group(5)
+            names[p] = int(m.group(1))
+            modes[p] = int(m.group(2), 8)
     inodes = {}
     text = debugfs(fs, ['stat <%d>' % i for i in sorted(set(names.values()))])
     for block in re.split(r'\n(?=Inode: )', text):
-        m = re.search(r'Inode: (\d+)\s+Type: \S+\s+Mode:\s+([0-7]+)', block)
+        m = re.search(r'Inode: (\d+)\s+Type: [A-Za-z ]+?\s+Mode:\s+([0-7]+)', block)
         if not m:
             continue
         inodes[int(m.group(1))] = dict(
@@ -110,12 +119,31 @@ def image_inodes(fs, dirs):
             gid=int(re.search(r'Group:\s+(\d+)', block).group(1)),
             links=int(re.search(r'Links: (\d+)', block).group(1)),
             mtime=int(re.search(r'mtime: 0x([0-9a-f]+)', block).group(1), 16))
-    return names, inodes
+        dev = re.search(r'Device major/minor number: ([0-9a-f]+):([0-9a-f]+)', block)
+        if dev:
+            inodes[int(m.group(1))]['rdev'] = (int(dev.group(1), 16), int(dev.group(2), 16))
+    return names, modes, inodes
 
 
-def compare(host_top, img_top, names, inodes, replayed):
+def compare(host_top, img_top, names, modes, inodes, replayed):
     bad = []
     host, img = walk(host_top), walk(img_top)
+    # rdump leaves device nodes and FIFOs out: their type (and number)
+    # come from debugfs alone
+    for p, h in host.items():
+        if p not in img and not (stat.S_ISREG(h.st_mode) or stat.S_ISDIR(h.st_mode) or
+                                 stat.S_ISLNK(h.st_mode)):
+            if modes.get(p) is None:
+                continue
+            img[p] = h
+            if stat.S_IFMT(modes[p]) != stat.S_IFMT(h.st_mode):
+                bad.append('%s: type %o, host %o' % (p, stat.S_IFMT(modes[p]),
+                                                     stat.S_IFMT(h.st_mode)))
+            rdev = inodes.get(names[p], {}).get('rdev')
+            if (stat.S_ISCHR(h.st_mode) or stat.S_ISBLK(h.st_mode)) and \
+                    rdev != (os.major(h.st_rdev), os.minor(h.st_rdev)):
+                bad.append('%s: device %s, host %d:%d' % (p, rdev, os.major(h.st_rdev),
+                                                         os.minor(h.st_rdev)))
     for p in sorted(set(host) | set(img)):
         if p not in img:
             bad.append('%s: on the host, not in the image' % p)
@@ -182,8 +210,8 @@ def main():
         subprocess.run(['debugfs', '-R', 'rdump / ' + img_top, fs], capture_output=True,
                        check=True)
         dirs = [''] + sorted(p for p, st in walk(host_top).items() if stat.S_ISDIR(st.st_mode))
-        names, inodes = image_inodes(fs, dirs)
-        bad, n = compare(host_top, img_top, names, inodes, replayed)
+        names, modes, inodes = image_inodes(fs, dirs)
+        bad, n = compare(host_top, img_top, names, modes, inodes, replayed)
     if bad:
         print('ext2-names-check: %d difference(s) from the host doing the same:' % len(bad))
         for b in bad[:50]:
