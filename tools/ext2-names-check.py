@@ -33,6 +33,7 @@ lines judge the guest's error messages.)  Then:
 Prints the differences and exits 1, or one line of what was compared.
 """
 import filecmp
+import importlib.util
 import os
 import re
 import stat
@@ -40,6 +41,12 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# debugfs's view of an image: tools/ext2-check.py's reading of ls -p and stat
+_spec = importlib.util.spec_from_file_location(
+    'ext2_check', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ext2-check.py'))
+ext2_check = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ext2_check)
 
 
 def workload(scn):
@@ -84,47 +91,6 @@ def walk(top):
     return out
 
 
-def debugfs(fs, commands):
-    with tempfile.NamedTemporaryFile('w', suffix='.cmd') as f:
-        f.write('\n'.join(commands) + '\n')
-        f.flush()
-        return subprocess.run(['debugfs', '-f', f.name, fs], capture_output=True,
-                              text=True, check=True).stdout
-
-
-def image_inodes(fs, dirs):
-    """{path: inode} from ls -p of each directory; {inode: fields} from
-    stat: the full mode (rdump's chown after its chmod drops set-id bits),
-    owner, links, mtime."""
-    names, modes, current = {}, {}, None
-    for line in debugfs(fs, ['ls -p "/%s"' % d for d in dirs]).splitlines():
-        m = re.match(r'debugfs: ls -p "/(.*)"$', line)
-        if m:
-            current = m.group(1)
-            continue
-        m = re.match(r'/(\d+)/([0-7]+)/(\d+)/(\d+)/(.*)/(\d*)/$', line)
-        if m and current is not None and m.group(5) not in ('.', '..'):
-            p = os.path.join(current, m.group(5)) if current else m.group(5)
-            names[p] = int(m.group(1))
-            modes[p] = int(m.group(2), 8)
-    inodes = {}
-    text = debugfs(fs, ['stat <%d>' % i for i in sorted(set(names.values()))])
-    for block in re.split(r'\n(?=Inode: )', text):
-        m = re.search(r'Inode: (\d+)\s+Type: [A-Za-z ]+?\s+Mode:\s+([0-7]+)', block)
-        if not m:
-            continue
-        inodes[int(m.group(1))] = dict(
-            perm=int(m.group(2), 8),
-            uid=int(re.search(r'User:\s+(\d+)', block).group(1)),
-            gid=int(re.search(r'Group:\s+(\d+)', block).group(1)),
-            links=int(re.search(r'Links: (\d+)', block).group(1)),
-            mtime=int(re.search(r'mtime: 0x([0-9a-f]+)', block).group(1), 16))
-        dev = re.search(r'Device major/minor number: ([0-9a-f]+):([0-9a-f]+)', block)
-        if dev:
-            inodes[int(m.group(1))]['rdev'] = (int(dev.group(1), 16), int(dev.group(2), 16))
-    return names, modes, inodes
-
-
 def compare(host_top, img_top, names, modes, inodes, replayed):
     bad = []
     host, img = walk(host_top), walk(img_top)
@@ -166,7 +132,7 @@ def compare(host_top, img_top, names, modes, inodes, replayed):
             bad.append('%s: no inode in debugfs ls -p' % p)
             continue
         want = dict(perm=stat.S_IMODE(h.st_mode), uid=h.st_uid, gid=h.st_gid,
-                    links=h.st_nlink)
+                    nlink=h.st_nlink)
         if h.st_mtime < replayed and not stat.S_ISLNK(h.st_mode):
             want['mtime'] = int(h.st_mtime)
         for k, v in want.items():
@@ -210,7 +176,8 @@ def main():
         subprocess.run(['debugfs', '-R', 'rdump / ' + img_top, fs], capture_output=True,
                        check=True)
         dirs = [''] + sorted(p for p, st in walk(host_top).items() if stat.S_ISDIR(st.st_mode))
-        names, modes, inodes = image_inodes(fs, dirs)
+        modes = {}
+        names, inodes = ext2_check.image_view(fs, dirs, modes)
         bad, n = compare(host_top, img_top, names, modes, inodes, replayed)
     if bad:
         print('ext2-names-check: %d difference(s) from the host doing the same:' % len(bad))
