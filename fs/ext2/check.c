@@ -174,7 +174,7 @@ int ext2_fill_geometry(struct ext2_sb_info *sbi, const void *raw, u64 dev_bytes)
 		unknown = es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP;
 		if (unknown)
 			ext2_msg(sbi, KERN_INFO,
-				 "unsupported read-only-compatible features (%x): fine for a read-only mount",
+				 "unsupported read-only-compatible features (%x): read-only mount only",
 				 unknown);
 		sbi->s_inode_size = es->s_inode_size;
 		sbi->s_first_ino = es->s_first_ino;

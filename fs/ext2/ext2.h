@@ -10,23 +10,25 @@
  *               indirect blocks.  No I/O of its own (a callback reads),
  *               no VFS: it compiles for the host, where the unit tests and
  *               the fuzzer feed it damaged images.
- *   buffer.c    ext2_bread(): where ext2 reads metadata from the disk
+ *   buffer.c    ext2_bread(): metadata blocks, in the device's page cache
  *   super.c     mount: the superblock, the descriptors, statfs
  *   inode.c     ext2_iget() (an on-disk inode into a VFS inode, regular
  *               files' kept), ext2_get_block() (a file's block n -> a disk
  *               block), a regular file's a_ops (the page cache reads it)
+ *   file.c      a regular file's write() and fsync()
  *   dirent.c    the entries of one directory block: room for a name,
  *               adding, removing, "only . and .." (portable, as check.c)
  *   dir.c       directory blocks: readdir, finding, adding and removing
  *               a name
- *   namei.c     lookup()
+ *   namei.c     lookup(), and the name-space changes: create, mkdir,
+ *               unlink, rmdir, link, symlink, rename; setattr
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
  *
  *   balloc.c    block bitmaps: allocating near a goal, freeing
  *   ialloc.c    inode bitmaps: a new inode's group, freeing
  *
- * Write support is being built (the declarations under "the write side"
- * below); until it is complete every mount is read-only.
+ * Mounts are read-write unless asked otherwise (or a feature this
+ * driver does not know says read-only).
  *
  * Errors: damaged metadata gives -EUCLEAN (Linux's EFSCORRUPTED) to the
  * caller and one ratelimited line "EXT2-fs error (device sda1): <function>:
@@ -81,9 +83,9 @@ struct ext2_sb_info {
 	/* the bitmaps and the descriptors' counts change under it (balloc.c,
 	 * ialloc.c) */
 	struct mutex s_alloc_lock;
-	bool s_mounted_rw;	/* the superblock says "not clean" until umount */
-	u16 s_errors_opt;	/* errors=: EXT2_ERRORS_*, 0: the superblock's */
-	bool s_errors_ro;	/* errors=remount-ro in force */
+	bool s_mounted_rw; /* the superblock says "not clean" until umount */
+	u16 s_errors_opt;  /* errors=: EXT2_ERRORS_*, 0: the superblock's */
+	bool s_errors_ro;  /* errors=remount-ro in force */
 	/* ext2_error's kernel half (super.c): mark the damage, remount-ro */
 	void (*s_on_error)(struct ext2_sb_info *sbi);
 };
@@ -174,7 +176,7 @@ static inline void ext2_set_bit(void *bitmap, u32 nr)
 }
 static inline void ext2_clear_bit(void *bitmap, u32 nr)
 {
-	((u8 *)bitmap)[nr >> 3] &= (u8)~(1u << (nr & 7));
+	((u8 *)bitmap)[nr >> 3] &= (u8) ~(1u << (nr & 7));
 }
 long ext2_bitmap_find(const void *bitmap, u32 nbits, u32 goal);
 u32 ext2_bitmap_run(const void *bitmap, u32 nbits, u32 start, u32 max);
@@ -285,8 +287,8 @@ extern const struct inode_operations ext2_file_inode_operations;
 extern const struct file_operations ext2_file_operations;
 
 /*
- * --- the write side (being built: declared here so that the block and
- * inode allocators and the directory operations agree) ---------------------
+ * --- the write side: the block and inode allocators, and the directory
+ * operations (dir.c, namei.c) built on them ----------------------------------
  *
  * buffer.c: metadata lives in the block device's page cache (one copy of
  * each block, shared with /dev/sdXN and written back by the disk's

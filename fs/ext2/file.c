@@ -87,8 +87,11 @@ static int ext2_prepare_write(struct file *f, struct inode *inode, loff_t pos, s
 		u32 *pb = &pblocks[b - from];
 		bool is_new;
 
+		*pb = 0;
 		err = ext2_get_block(inode, b, pb);
-		if (err || *pb)
+		if (err)
+			break;
+		if (*pb)
 			continue;
 		if (!page) {
 			page = read_mapping_page(&inode->i_data, (pgoff_t)(pos >> PAGE_SHIFT), f);
@@ -129,7 +132,7 @@ ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos)
 	while (iov_iter_count(from)) {
 		size_t off = *pos & (PAGE_SIZE - 1);
 		size_t n = min_t(size_t, PAGE_SIZE - off, iov_iter_count(from));
-		u32 pblocks[EXT2_MAX_PAGE_BLOCKS];
+		u32 pblocks[EXT2_MAX_PAGE_BLOCKS] = { 0 };
 		unsigned int first, nr;
 		struct iov_iter chunk;
 		struct page *page;

@@ -19,9 +19,14 @@
  *     copy_to_iter               to the user, once the page is uptodate
  *
  * Directories, links and device nodes are not kept: each lookup reads
- * their inode again.  Nothing writes, so one inode number having two
- * struct inodes of those kinds is harmless; the write support will need
- * Linux's inode hash (iget_locked) for all of them.
+ * their inode again (Linux's inode hash, iget_locked, would keep one
+ * struct inode per number for them too).
+ *
+ * The write side, below: ext2_write_inode() (the VFS inode into its slot
+ * of the inode table, a cached block), ext2_get_block_create() (the map
+ * growing, indirect blocks zeroed before they are linked), truncation
+ * (ext2_truncate_blocks, ext2_setsize) and ext2_evict_inode() (an inode
+ * with no name left freed with its blocks).  write() itself is file.c's.
  */
 #include <spindle/mm.h>
 #include <spindle/string.h>
@@ -479,6 +484,26 @@ int ext2_write_inode(struct inode *inode)
 	return 0;
 }
 
+/* A regular file's last name went: the cache must not keep it, so that
+ * its last user's iput frees it (Linux's generic_drop_inode).  The
+ * caller holds a reference, so this iput is never the last. */
+static void ext2_icache_forget(struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	bool cached;
+
+	mutex_lock(&sbi->s_icache_lock);
+	cached = !list_empty(&ei->i_cache);
+	if (cached) {
+		list_del_init(&ei->i_cache);
+		sbi->s_icache_nr--;
+	}
+	mutex_unlock(&sbi->s_icache_lock);
+	if (cached)
+		iput(inode);
+}
+
 /* super_operations' dirty_inode: the inode table's copy follows at once
  * (a slice of a cached page: written back with the device's pages). */
 void ext2_dirty_inode(struct inode *inode)
@@ -487,6 +512,8 @@ void ext2_dirty_inode(struct inode *inode)
 
 	if (!EXT2_I(inode) || sb_rdonly(inode->i_sb))
 		return;
+	if (!inode->i_nlink && S_ISREG(inode->i_mode))
+		ext2_icache_forget(inode);
 	err = ext2_write_inode(inode);
 	if (err)
 		ext2_msg(EXT2_SB(inode->i_sb), KERN_ERR, "inode %lu not written (%d)", inode->i_ino,

@@ -3,17 +3,22 @@
  * super.c - mounting ext2: the file system type "ext2", the superblock
  * and the group descriptors, statfs, umount.
  *
- *   mount -t ext2 -o ro /dev/sda1 /mnt
+ *   mount -t ext2 [-o ro,errors=remount-ro] /dev/sda1 /mnt
  *     ext2_mount: find the block device the node names, claim it (a
- *       second mount or an O_EXCL open gets EBUSY), write back what the
- *       device's own cache holds (a write to /dev/sda1 just before must be
- *       seen), read the superblock (byte 1024) and check it, read and
- *       check every group descriptor, read the root inode.
+ *       second mount or an O_EXCL open gets EBUSY), open its page cache
+ *       (where the metadata will live: buffer.c), write back what that
+ *       cache holds (a write to /dev/sda1 just before must be seen), read
+ *       the superblock (byte 1024) and check it, read and check every
+ *       group descriptor, read the root inode; read-write: mark the
+ *       superblock "not clean", count the mount, write it.
  *
- * Only read-only mounts: this driver cannot write yet.  A mount without
- * MS_RDONLY is refused with EROFS -- what Linux's kernel answers for a
- * device that cannot be written -- and Spindle's mount(8), like
- * util-linux's, then tries again read-only and says so.
+ * umount (ext2_put_super): the kept inodes let go (dirty pages written,
+ * unlinked inodes freed), the superblock's free counts summed from the
+ * descriptors and "clean" again unless damage was met, the device's
+ * pages written back, a cache flush, the clean pages let go.
+ *
+ * errors=: ext2_error() marks the superblock EXT2_ERROR_FS and, with
+ * remount-ro (or the superblock's default saying so), sets SB_RDONLY.
  */
 #include <spindle/blkdev.h>
 #include <spindle/pagemap.h>
