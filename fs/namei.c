@@ -595,7 +595,9 @@ static bool empty_actor(struct dir_context *ctx, const char *name, int len, loff
 {
 	struct empty_ctx *e = container_of(ctx, struct empty_ctx, ctx);
 
-	(void)pos; (void)ino; (void)d_type;
+	(void)pos;
+	(void)ino;
+	(void)d_type;
 	if (is_dot_or_dotdot(name, len)) {
 		ctx->pos++;
 		return true;
@@ -620,7 +622,9 @@ static int dir_is_empty(const struct path *p)
 		return PTR_ERR(f);
 	err = vfs_iterate(f, &e.ctx);
 	fput(f);
-	return err ? err : e.empty ? 0 : -ENOTEMPTY;
+	if (err)
+		return err;
+	return e.empty ? 0 : -ENOTEMPTY;
 }
 
 /* The last component of a LOOKUP_PARENT walk, copied: a second walk may
