@@ -435,14 +435,15 @@ static struct dentry *lookup_for_removal(int dfd, const char *name, struct path 
 	err = __path_lookupat(dfd, name, LOOKUP_PARENT, parent, &last, &len);
 	if (err)
 		return ERR_PTR(err);
-	if (sb_rdonly(parent->dentry->d_sb)) {
-		d = ERR_PTR(-EROFS);
-		goto fail;
-	}
 	if (is_dot_or_dotdot(last, len)) {
-		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR */
+		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR;
+		 * before EROFS */
 		err = !rmdir ? -EISDIR : len == 1 ? -EINVAL : -ENOTEMPTY;
 		d = ERR_PTR(err);
+		goto fail;
+	}
+	if (sb_rdonly(parent->dentry->d_sb)) {
+		d = ERR_PTR(-EROFS);
 		goto fail;
 	}
 	d = lookup_one(parent->dentry, last, len);

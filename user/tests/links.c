@@ -436,6 +436,48 @@ static void t_cross_mount(void)
 	CHECK(access("cross/f", F_OK) == 0 && access(m, F_OK) == 0);
 }
 
+/*
+ * On a read-only tmpfs every change is EROFS -- but in Linux's order:
+ * after EEXIST for "." and the old name's ENOENT, before a missing name's
+ * ENOENT and before link's EPERM; "." and ".." (EBUSY, EISDIR, EINVAL)
+ * and truncate's EISDIR first.
+ */
+static void t_read_only(void)
+{
+	in_case_dir("read_only");
+	CHECK(mkdir("ro", 0755) == 0);
+	if (mount("links-ro", "ro", "tmpfs", MS_RDONLY, NULL) < 0) {
+		hostile_skip("no read-only tmpfs (mount not allowed)");
+		return;
+	}
+	{
+		static const struct refused refused[] = {
+			{ __NR_symlink, "t", "ro/s", EROFS },
+			{ __NR_symlink, "t", "ro/.", EEXIST },
+			{ __NR_rename, "ro/a", "ro/b", EROFS }, /* before ENOENT */
+			{ __NR_rename, "ro/.", "ro/b", EBUSY },
+			{ __NR_link, "ro/nothing", "ro/n", ENOENT },
+			{ __NR_link, "ro", "ro/n", EROFS }, /* before EPERM */
+			{ __NR_link, "ro", "ro/.", EEXIST },
+		};
+
+		check_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	}
+	CHECK_ERR(mkdir("ro/x", 0755), EROFS);
+	CHECK_ERR(mkdir("ro/.", 0755), EEXIST);
+	CHECK_ERR(syscall(__NR_mknod, "ro/n", S_IFIFO | 0600, 0), EROFS);
+	CHECK_ERR(open("ro/f", O_WRONLY | O_CREAT, 0644), EROFS);
+	CHECK_ERR(unlink("ro/x"), EROFS); /* before ENOENT */
+	CHECK_ERR(unlink("ro/."), EISDIR);
+	CHECK_ERR(rmdir("ro/."), EINVAL);
+	CHECK_ERR(rmdir("ro/x"), EROFS);
+	CHECK_ERR(x_chmod("ro", 0700), EROFS);
+	CHECK_ERR(x_chown("ro", 0, 0), EROFS);
+	CHECK_ERR(x_truncate("ro", 0), EISDIR);
+	CHECK_ERR(syscall(__NR_utimensat, AT_FDCWD, "ro", NULL, 0), EROFS);
+	CHECK(umount("ro") == 0);
+}
+
 /* --- unlinkat, mkdirat, mknodat --------------------------------------------- */
 
 static void t_at_calls(void)
@@ -573,6 +615,7 @@ static const struct hostile_case cases[] = {
 	{ "rename_dir", t_rename_dir },
 	{ "rename_errors", t_rename_errors },
 	{ "cross_mount", t_cross_mount },
+	{ "read_only", t_read_only },
 	{ "at_calls", t_at_calls },
 	{ "chmod", t_chmod },
 	{ "chown", t_chown },
