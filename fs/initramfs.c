@@ -93,6 +93,7 @@ const char *cpio_parse_entry(const char *buf, size_t len, size_t off, struct cpi
 {
 	size_t name_end, data_off, data_end;
 
+	memset(e, 0, sizeof(*e));
 	if (len - off < CPIO_HDR_LEN)
 		return "truncated header";
 	if (memcmp(buf + off, "070701", 6) != 0 && memcmp(buf + off, "070702", 6) != 0)

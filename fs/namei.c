@@ -438,14 +438,15 @@ static struct dentry *lookup_for_removal(int dfd, const char *name, struct path 
 	err = __path_lookupat(dfd, name, LOOKUP_PARENT, parent, &last, &len);
 	if (err)
 		return ERR_PTR(err);
-	if (sb_rdonly(parent->dentry->d_sb)) {
-		d = ERR_PTR(-EROFS);
-		goto fail;
-	}
 	if (is_dot_or_dotdot(last, len)) {
-		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR */
+		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR;
+		 * before EROFS */
 		err = !rmdir ? -EISDIR : len == 1 ? -EINVAL : -ENOTEMPTY;
 		d = ERR_PTR(err);
+		goto fail;
+	}
+	if (sb_rdonly(parent->dentry->d_sb)) {
+		d = ERR_PTR(-EROFS);
 		goto fail;
 	}
 	d = lookup_one(parent->dentry, last, len);
@@ -598,7 +599,9 @@ static bool empty_actor(struct dir_context *ctx, const char *name, int len, loff
 {
 	struct empty_ctx *e = container_of(ctx, struct empty_ctx, ctx);
 
-	(void)pos; (void)ino; (void)d_type;
+	(void)pos;
+	(void)ino;
+	(void)d_type;
 	if (is_dot_or_dotdot(name, len)) {
 		ctx->pos++;
 		return true;
@@ -623,7 +626,9 @@ static int dir_is_empty(const struct path *p)
 		return PTR_ERR(f);
 	err = vfs_iterate(f, &e.ctx);
 	fput(f);
-	return err ? err : e.empty ? 0 : -ENOTEMPTY;
+	if (err)
+		return err;
+	return e.empty ? 0 : -ENOTEMPTY;
 }
 
 /* The last component of a LOOKUP_PARENT walk, copied: a second walk may

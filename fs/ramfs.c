@@ -17,7 +17,8 @@
  * -- against `size=` (default: half of RAM) and its inodes
  * against `nr_inodes=` (default: half of RAM's page count).  Mount
  * options: size=<bytes>[k|m|g|t] or size=<n>% (of RAM), nr_inodes=<n>
- * [k|m|g], mode=<octal> (the root directory's); 0 means no limit.
+ * [k|m|g], mode=<octal> (the root directory's); 0 means no limit; the
+ * flag MS_RDONLY makes it read-only.
  * "ramfs" is Linux's ramfs: no limit, every option but mode= ignored.
  * Freeing -- truncate, unlink, the last close, exit -- allocates nothing.
  *
@@ -720,7 +721,7 @@ static struct dentry *ramfs_mount(struct file_system_type *type, int flags,
 	struct ramfs_sb_info *sbi;
 	int err;
 
-	(void)flags; (void)dev_name;
+	(void)dev_name;
 	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	if (!sbi)
 		return ERR_PTR(-ENOMEM);
@@ -740,6 +741,10 @@ static struct dentry *ramfs_mount(struct file_system_type *type, int flags,
 		kfree(sb);
 		goto fail;
 	}
+	/* mount -o ro: an empty tree nothing may change, as Linux's tmpfs
+	 * allows (the VFS answers EROFS) */
+	if (flags & MS_RDONLY)
+		sb->s_flags |= SB_RDONLY;
 	return dget(sb->s_root);
 fail:
 	kfree(sbi);

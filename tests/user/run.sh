@@ -296,7 +296,7 @@ fi
 # links: link, symlink, rename, chmod, chown, truncate -- Linux's answers
 # on a tmpfs it mounts itself in $T (as root; else on $T's file system)
 "$UB/tests/links" "$T" > "$T/links.out" 2>&1; st=$?
-if [ $st -eq 0 ] && grep -q '^13 passed, 0 failed' "$T/links.out"; then
+if [ $st -eq 0 ] && grep -q '^[0-9]* passed, 0 failed' "$T/links.out"; then
 	pass links_on_linux
 else
 	fail links_on_linux "$(grep -e FAIL -e passed "$T/links.out" | tr '\n' ' ')"

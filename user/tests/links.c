@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/mount.h>
+#include <sys/statfs.h>
 #include <asm/unistd_64.h>
 #include "hostile.h"
 
@@ -32,7 +33,7 @@
 #define RENAME_NOREPLACE 1
 #define RENAME_EXCHANGE 2
 
-static char top[256];            /* the test directory, a tmpfs if allowed */
+static char top[256]; /* the test directory, a tmpfs if allowed */
 static int top_mounted, sub_mounted;
 
 /* The calls, raw: the libc has no wrappers for most of them. */
@@ -68,17 +69,12 @@ static int put(const char *path, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* the file's text, NUL-terminated, or "" if it cannot be read */
+/* the file's text, or "" if it cannot be read (or is empty) */
 static const char *get(const char *path)
 {
 	static char buf[256];
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
+	return read_text(path, buf, sizeof(buf)) < 0 ? "" : buf;
 }
 
 static ino_t ino_of(const char *path)
@@ -122,6 +118,28 @@ static void in_case_dir(const char *name)
 		hostile_fail(__LINE__, "chdir into the case directory");
 }
 
+/*
+ * Two-name calls that must fail, as data: the call (link, symlink,
+ * rename), its two names, and the errno Linux gives.
+ */
+struct refused {
+	long nr;
+	const char *a, *b;
+	int err;
+};
+
+static void check_refused(const struct refused *r, int n)
+{
+	for (int i = 0; i < n; i++) {
+		long ret;
+
+		errno = 0;
+		ret = syscall(r[i].nr, r[i].a, r[i].b);
+		CHECK_MSG(ret == -1 && errno == r[i].err, "call %ld (\"%s\", \"%s\"): %ld, errno %d, not %d",
+			  r[i].nr, r[i].a, r[i].b, ret, errno, r[i].err);
+	}
+}
+
 /* --- link ----------------------------------------------------------------- */
 
 static void t_link(void)
@@ -134,10 +152,10 @@ static void t_link(void)
 	CHECK(stat("f", &a) == 0 && stat("g", &b) == 0);
 	CHECK(a.st_ino == b.st_ino && a.st_nlink == 2 && b.st_nlink == 2);
 	CHECK(put("g", "two") == 0);
-	CHECK(strcmp(get("f"), "two") == 0);            /* one file, two names */
+	CHECK(strcmp(get("f"), "two") == 0); /* one file, two names */
 	CHECK(unlink("f") == 0);
 	CHECK(nlink_of("g") == 1);
-	CHECK(strcmp(get("g"), "two") == 0);            /* the data stays with g */
+	CHECK(strcmp(get("g"), "two") == 0); /* the data stays with g */
 	CHECK(!listed(".", "f") && listed(".", "g"));
 	/* a file unlinked while open keeps its data until the close */
 	{
@@ -149,6 +167,27 @@ static void t_link(void)
 		CHECK(read(fd, &c, 1) == 1 && c == 't');
 		close(fd);
 	}
+	/* on the tmpfs: 64 KiB under two names is held once, and given back
+	 * with the last name */
+	if (top_mounted) {
+		static char block[65536];
+		struct statfs before, two, after;
+		int fd;
+
+		memset(block, 'z', sizeof(block));
+		CHECK(statfs(".", &before) == 0);
+		fd = open("big", O_WRONLY | O_CREAT, 0644);
+		CHECK(write(fd, block, sizeof(block)) == (ssize_t)sizeof(block));
+		close(fd);
+		CHECK(x_link("big", "big2") == 0);
+		CHECK(statfs(".", &two) == 0);
+		CHECK_MSG(before.f_bfree - two.f_bfree == sizeof(block) / two.f_bsize,
+			  "%ld blocks taken", (long)(before.f_bfree - two.f_bfree));
+		CHECK(unlink("big") == 0);
+		CHECK(statfs(".", &after) == 0 && after.f_bfree == two.f_bfree);
+		CHECK(unlink("big2") == 0);
+		CHECK(statfs(".", &after) == 0 && after.f_bfree == before.f_bfree);
+	}
 }
 
 static void t_link_errors(void)
@@ -157,21 +196,27 @@ static void t_link_errors(void)
 	CHECK(put("f", "x") == 0);
 	CHECK(put("e", "y") == 0);
 	CHECK(mkdir("d", 0755) == 0);
-	CHECK_ERR(x_link("f", "e"), EEXIST);
-	CHECK_ERR(x_link("d", "d2"), EPERM);            /* no hard links to directories */
-	CHECK_ERR(x_link("d", "e"), EEXIST);            /* EEXIST before EPERM */
-	CHECK_ERR(x_link("nothing", "n"), ENOENT);
-	CHECK_ERR(x_link("f", "nodir/n"), ENOENT);
-	CHECK_ERR(x_link("f", "e/n"), ENOTDIR);
-	CHECK_ERR(x_link("f/", "n"), ENOTDIR);
-	CHECK_ERR(x_link("f", "n/"), ENOENT);           /* asks for a directory */
-	CHECK_ERR(x_link("", "n"), ENOENT);
-	CHECK_ERR(x_link("f", ""), ENOENT);
-	CHECK_ERR(x_link("f", "."), EEXIST);
+	{
+		static const struct refused refused[] = {
+			{ __NR_link, "f", "e", EEXIST },
+			{ __NR_link, "d", "d2", EPERM }, /* no hard links to directories */
+			{ __NR_link, "d", "e", EEXIST }, /* EEXIST before EPERM */
+			{ __NR_link, "nothing", "n", ENOENT },
+			{ __NR_link, "f", "nodir/n", ENOENT },
+			{ __NR_link, "f", "e/n", ENOTDIR },
+			{ __NR_link, "f/", "n", ENOTDIR },
+			{ __NR_link, "f", "n/", ENOENT }, /* asks for a directory */
+			{ __NR_link, "", "n", ENOENT },
+			{ __NR_link, "f", "", ENOENT },
+			{ __NR_link, "f", ".", EEXIST },
+		};
+
+		check_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	}
 	CHECK_ERR(x_linkat(AT_FDCWD, "f", AT_FDCWD, "n", 0x8000), EINVAL);
 	CHECK_ERR(x_linkat(-5, "f", AT_FDCWD, "n", 0), EBADF);
 	CHECK_ERR(x_link((const char *)16, "n"), EFAULT);
-	CHECK(nlink_of("f") == 1 && access("n", F_OK) < 0);     /* nothing changed */
+	CHECK(nlink_of("f") == 1 && access("n", F_OK) < 0); /* nothing changed */
 }
 
 /* linkat: the link itself, or with AT_SYMLINK_FOLLOW what it names */
@@ -183,7 +228,7 @@ static void t_linkat_follow(void)
 	CHECK(put("f", "data") == 0);
 	CHECK(x_symlink("f", "s") == 0);
 	CHECK(x_linkat(AT_FDCWD, "s", AT_FDCWD, "hard_s", 0) == 0);
-	CHECK(ino_of("hard_s") == ino_of("s"));         /* a second name of the link */
+	CHECK(ino_of("hard_s") == ino_of("s")); /* a second name of the link */
 	CHECK(x_linkat(AT_FDCWD, "s", AT_FDCWD, "hard_f", AT_SYMLINK_FOLLOW) == 0);
 	CHECK(ino_of("hard_f") == ino_of("f") && nlink_of("f") == 2);
 	dfd = open(".", O_RDONLY | O_DIRECTORY);
@@ -240,12 +285,18 @@ static void t_symlink_errors(void)
 
 	in_case_dir("symlink_errors");
 	CHECK(put("f", "x") == 0);
-	CHECK_ERR(x_symlink("anything", "f"), EEXIST);
-	CHECK_ERR(x_symlink("", "s"), ENOENT);
-	CHECK_ERR(x_symlink("f", ""), ENOENT);
-	CHECK_ERR(x_symlink("f", "nodir/s"), ENOENT);
-	CHECK_ERR(x_symlink("f", "f/s"), ENOTDIR);
-	CHECK_ERR(x_symlink("f", "s/"), ENOENT);
+	{
+		static const struct refused refused[] = {
+			{ __NR_symlink, "anything", "f", EEXIST },
+			{ __NR_symlink, "", "s", ENOENT },
+			{ __NR_symlink, "f", "", ENOENT },
+			{ __NR_symlink, "f", "nodir/s", ENOENT },
+			{ __NR_symlink, "f", "f/s", ENOTDIR },
+			{ __NR_symlink, "f", "s/", ENOENT },
+		};
+
+		check_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	}
 	CHECK_ERR(x_symlinkat("f", -5, "s"), EBADF);
 	/* a loop is found, not followed forever */
 	CHECK(x_symlink("loop2", "loop1") == 0 && x_symlink("loop1", "loop2") == 0);
@@ -298,7 +349,7 @@ static void t_rename_dir(void)
 	CHECK(x_rename("d1/sub", "d2/moved") == 0);
 	CHECK(strcmp(get("d2/moved/f"), "deep") == 0);
 	CHECK(access("d1/sub", F_OK) < 0 && listed("d2", "moved") && !listed("d1", "sub"));
-	CHECK(nlink_of("d1") == n1 - 1 && nlink_of("d2") == n2 + 1);   /* ".." moved */
+	CHECK(nlink_of("d1") == n1 - 1 && nlink_of("d2") == n2 + 1); /* ".." moved */
 	/* ".." of the moved directory is its new parent */
 	CHECK(put("d2/here", "new parent") == 0);
 	CHECK(strcmp(get("d2/moved/../here"), "new parent") == 0);
@@ -324,26 +375,32 @@ static void t_rename_errors(void)
 	CHECK(mkdir("d", 0755) == 0 && mkdir("d/sub", 0755) == 0);
 	CHECK(mkdir("full", 0755) == 0 && put("full/x", "x") == 0);
 	CHECK(mkdir("e", 0755) == 0);
-	CHECK_ERR(x_rename("nothing", "n"), ENOENT);
-	CHECK_ERR(x_rename("f", "nodir/n"), ENOENT);
-	CHECK_ERR(x_rename("d", "f"), ENOTDIR);         /* a directory over a file */
-	CHECK_ERR(x_rename("f", "d"), EISDIR);          /* a file over a directory */
-	CHECK_ERR(x_rename("e", "full"), ENOTEMPTY);
-	CHECK_ERR(x_rename("d", "d/sub/in"), EINVAL);   /* into its own subtree */
-	CHECK_ERR(x_rename("d", "d/in"), EINVAL);
-	CHECK_ERR(x_rename("d/sub", "d"), ENOTEMPTY);   /* over its own parent */
-	CHECK_ERR(x_rename(".", "n"), EBUSY);
-	CHECK_ERR(x_rename("d/..", "n"), EBUSY);
-	CHECK_ERR(x_rename("f", "."), EBUSY);
-	CHECK_ERR(x_rename("f", "d/.."), EBUSY);
-	CHECK_ERR(x_rename("f/", "n"), ENOTDIR);
-	CHECK_ERR(x_rename("f", "n/"), ENOTDIR);
-	CHECK_ERR(x_rename("", "n"), ENOENT);
-	CHECK_ERR(x_rename("f", ""), ENOENT);
-	CHECK_ERR(x_rename("f", "g/n"), ENOTDIR);
+	{
+		static const struct refused refused[] = {
+			{ __NR_rename, "nothing", "n", ENOENT },
+			{ __NR_rename, "f", "nodir/n", ENOENT },
+			{ __NR_rename, "d", "f", ENOTDIR }, /* a directory over a file */
+			{ __NR_rename, "f", "d", EISDIR },  /* a file over a directory */
+			{ __NR_rename, "e", "full", ENOTEMPTY },
+			{ __NR_rename, "d", "d/sub/in", EINVAL }, /* into its own subtree */
+			{ __NR_rename, "d", "d/in", EINVAL },
+			{ __NR_rename, "d/sub", "d", ENOTEMPTY }, /* over its own parent */
+			{ __NR_rename, ".", "n", EBUSY },
+			{ __NR_rename, "d/..", "n", EBUSY },
+			{ __NR_rename, "f", ".", EBUSY },
+			{ __NR_rename, "f", "d/..", EBUSY },
+			{ __NR_rename, "f/", "n", ENOTDIR },
+			{ __NR_rename, "f", "n/", ENOTDIR },
+			{ __NR_rename, "", "n", ENOENT },
+			{ __NR_rename, "f", "", ENOENT },
+			{ __NR_rename, "f", "g/n", ENOTDIR },
+		};
+
+		check_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	}
 	CHECK_ERR(x_renameat2(AT_FDCWD, "f", AT_FDCWD, "n", 0x80), EINVAL);
-	CHECK_ERR(x_renameat2(AT_FDCWD, "f", AT_FDCWD, "n",
-			      RENAME_NOREPLACE | RENAME_EXCHANGE), EINVAL);
+	CHECK_ERR(x_renameat2(AT_FDCWD, "f", AT_FDCWD, "n", RENAME_NOREPLACE | RENAME_EXCHANGE),
+		  EINVAL);
 	CHECK_ERR(x_renameat2(-5, "f", AT_FDCWD, "n", 0), EBADF);
 	/* nothing moved */
 	CHECK(strcmp(get("f"), "x") == 0 && strcmp(get("g"), "y") == 0);
@@ -365,12 +422,60 @@ static void t_cross_mount(void)
 	in_case_dir("cross");
 	CHECK(put("f", "x") == 0);
 	CHECK(chdir(top) == 0);
-	CHECK_ERR(x_rename("cross/f", "mnt/f"), EXDEV);
-	CHECK_ERR(x_link("cross/f", "mnt/f"), EXDEV);
-	CHECK_ERR(x_link("cross/f", "mnt/."), EEXIST);  /* EEXIST before EXDEV */
-	CHECK_ERR(x_rename("mnt", "mnt2"), EBUSY);
-	CHECK_ERR(x_rename("cross/f", "mnt"), EISDIR);
+	{
+		static const struct refused refused[] = {
+			{ __NR_rename, "cross/f", "mnt/f", EXDEV },
+			{ __NR_link, "cross/f", "mnt/f", EXDEV },
+			{ __NR_link, "cross/f", "mnt/.", EEXIST }, /* EEXIST before EXDEV */
+			{ __NR_rename, "mnt", "mnt2", EBUSY },
+			{ __NR_rename, "cross/f", "mnt", EISDIR },
+		};
+
+		check_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	}
 	CHECK(access("cross/f", F_OK) == 0 && access(m, F_OK) == 0);
+}
+
+/*
+ * On a read-only tmpfs every change is EROFS -- but in Linux's order:
+ * after EEXIST for "." and the old name's ENOENT, before a missing name's
+ * ENOENT and before link's EPERM; "." and ".." (EBUSY, EISDIR, EINVAL)
+ * and truncate's EISDIR first.
+ */
+static void t_read_only(void)
+{
+	in_case_dir("read_only");
+	CHECK(mkdir("ro", 0755) == 0);
+	if (mount("links-ro", "ro", "tmpfs", MS_RDONLY, NULL) < 0) {
+		hostile_skip("no read-only tmpfs (mount not allowed)");
+		return;
+	}
+	{
+		static const struct refused refused[] = {
+			{ __NR_symlink, "t", "ro/s", EROFS },
+			{ __NR_symlink, "t", "ro/.", EEXIST },
+			{ __NR_rename, "ro/a", "ro/b", EROFS }, /* before ENOENT */
+			{ __NR_rename, "ro/.", "ro/b", EBUSY },
+			{ __NR_link, "ro/nothing", "ro/n", ENOENT },
+			{ __NR_link, "ro", "ro/n", EROFS }, /* before EPERM */
+			{ __NR_link, "ro", "ro/.", EEXIST },
+		};
+
+		check_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	}
+	CHECK_ERR(mkdir("ro/x", 0755), EROFS);
+	CHECK_ERR(mkdir("ro/.", 0755), EEXIST);
+	CHECK_ERR(syscall(__NR_mknod, "ro/n", S_IFIFO | 0600, 0), EROFS);
+	CHECK_ERR(open("ro/f", O_WRONLY | O_CREAT, 0644), EROFS);
+	CHECK_ERR(unlink("ro/x"), EROFS); /* before ENOENT */
+	CHECK_ERR(unlink("ro/."), EISDIR);
+	CHECK_ERR(rmdir("ro/."), EINVAL);
+	CHECK_ERR(rmdir("ro/x"), EROFS);
+	CHECK_ERR(x_chmod("ro", 0700), EROFS);
+	CHECK_ERR(x_chown("ro", 0, 0), EROFS);
+	CHECK_ERR(x_truncate("ro", 0), EISDIR);
+	CHECK_ERR(syscall(__NR_utimensat, AT_FDCWD, "ro", NULL, 0), EROFS);
+	CHECK(umount("ro") == 0);
 }
 
 /* --- unlinkat, mkdirat, mknodat --------------------------------------------- */
@@ -414,7 +519,7 @@ static void t_chmod(void)
 	CHECK(put("f", "x") == 0);
 	CHECK(x_chmod("f", 0640) == 0);
 	CHECK(stat("f", &st) == 0 && st.st_mode == (S_IFREG | 0640));
-	CHECK(x_chmod("f", S_IFDIR | 04755) == 0);      /* the type bits are ignored */
+	CHECK(x_chmod("f", S_IFDIR | 04755) == 0); /* the type bits are ignored */
 	CHECK(stat("f", &st) == 0 && st.st_mode == (S_IFREG | 04755));
 	fd = open("f", O_RDONLY);
 	CHECK(syscall(__NR_fchmod, fd, 0600) == 0);
@@ -447,13 +552,13 @@ static void t_chown(void)
 	CHECK(put("f", "x") == 0);
 	CHECK(x_chown("f", 1234, 5678) == 0);
 	CHECK(stat("f", &st) == 0 && st.st_uid == 1234 && st.st_gid == 5678);
-	CHECK(x_chown("f", -1, 42) == 0);               /* -1: leave it */
+	CHECK(x_chown("f", -1, 42) == 0); /* -1: leave it */
 	CHECK(stat("f", &st) == 0 && st.st_uid == 1234 && st.st_gid == 42);
 	/* chown takes set-user-ID off (and set-group-ID with group execute) */
 	CHECK(x_chmod("f", 06755) == 0);
 	CHECK(x_chown("f", -1, -1) == 0);
 	CHECK(stat("f", &st) == 0 && (st.st_mode & 07777) == 0755);
-	CHECK(x_chmod("f", 06745) == 0);                /* no group execute: S_ISGID stays */
+	CHECK(x_chmod("f", 06745) == 0); /* no group execute: S_ISGID stays */
 	CHECK(x_chown("f", 0, 0) == 0);
 	CHECK(stat("f", &st) == 0 && (st.st_mode & 07777) == 02745 && st.st_uid == 0);
 	/* lchown: the link itself; chown: what it names */
@@ -483,20 +588,20 @@ static void t_truncate(void)
 	CHECK(put("f", "0123456789") == 0);
 	CHECK(x_truncate("f", 4) == 0);
 	CHECK(stat("f", &st) == 0 && st.st_size == 4 && strcmp(get("f"), "0123") == 0);
-	CHECK(x_truncate("f", 8192) == 0);              /* grows with zeros */
+	CHECK(x_truncate("f", 8192) == 0); /* grows with zeros */
 	fd = open("f", O_RDONLY);
 	CHECK(pread(fd, buf, 8, 4) == 8 && memcmp(buf, "\0\0\0\0\0\0\0\0", 8) == 0);
 	close(fd);
 	CHECK(stat("f", &st) == 0 && st.st_size == 8192);
 	CHECK(x_symlink("f", "s") == 0);
-	CHECK(x_truncate("s", 2) == 0);                 /* follows the link */
+	CHECK(x_truncate("s", 2) == 0); /* follows the link */
 	CHECK(stat("f", &st) == 0 && st.st_size == 2);
 	CHECK(mkdir("d", 0755) == 0 && mkfifo("p", 0600) == 0);
 	CHECK_ERR(x_truncate("d", 0), EISDIR);
 	CHECK_ERR(x_truncate("p", 0), EINVAL);
 	CHECK_ERR(x_truncate("f", -1), EINVAL);
 	CHECK_ERR(x_truncate("nothing", 0), ENOENT);
-	CHECK_ERR(x_truncate("nothing", -1), EINVAL);   /* the length is checked first */
+	CHECK_ERR(x_truncate("nothing", -1), EINVAL); /* the length is checked first */
 	CHECK_ERR(x_truncate("f/", 0), ENOTDIR);
 }
 
@@ -510,6 +615,7 @@ static const struct hostile_case cases[] = {
 	{ "rename_dir", t_rename_dir },
 	{ "rename_errors", t_rename_errors },
 	{ "cross_mount", t_cross_mount },
+	{ "read_only", t_read_only },
 	{ "at_calls", t_at_calls },
 	{ "chmod", t_chmod },
 	{ "chown", t_chown },
