@@ -632,6 +632,59 @@ START_TEST(names_change_and_fsck)
 }
 END_TEST
 
+/*
+ * A full disk: once a file has taken every free block, new names go on
+ * only while the directory's blocks have room; the name that needs a new
+ * block, a mkdir (its first block) and a slow link (its block) get
+ * ENOSPC, and each failed attempt gives its new inode back (statfs's free
+ * inodes) -- e2fsck -fn finds nothing left behind.
+ */
+START_TEST(names_on_a_full_disk)
+{
+	static char chunk[65536];
+	struct statfs before, after;
+	char name[200];
+	long fd, n;
+	int made = 0;
+
+	setup_disk(block_sizes[_i]);
+	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", 0, NULL), 0);
+	ck_assert_int_eq(sys_mkdir("/mnt/d", 0755), 0);
+	fd = sys_open("/mnt/filler", O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	/* big pieces, then a block at a time: to the last free block */
+	while ((n = sys_write(fd, chunk, sizeof(chunk))) == (long)sizeof(chunk))
+		;
+	while ((n = sys_write(fd, chunk, bs)) == (long)bs)
+		;
+	ck_assert_int_eq(n, -ENOSPC);
+	ck_assert_int_eq(sys_close(fd), 0);
+	ck_assert_int_eq(sys_statfs("/mnt", &before), 0);
+	ck_assert_uint_eq(before.f_bfree, 0);
+	for (;;) {
+		long_name(name, made);
+		fd = sys_open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			break;
+		ck_assert_int_eq(sys_close(fd), 0);
+		made++;
+	}
+	ck_assert_int_eq(fd, -ENOSPC);
+	/* what the first block holds after "." and "..": 160 bytes a name */
+	ck_assert_int_eq(made, (int)(bs - 24) / 160);
+	ck_assert_int_eq(sys_statfs("/mnt", &before), 0);
+	ck_assert_int_eq(sys_mkdir("/mnt/newdir", 0755), -ENOSPC);
+	memset(name, 's', 100);
+	name[100] = '\0';
+	ck_assert_int_eq(sys_symlink(name, "/mnt/slow-new"), -ENOSPC);
+	ck_assert_int_eq(sys_statfs("/mnt", &after), 0);
+	ck_assert_uint_eq(after.f_ffree, before.f_ffree);
+	ck_assert_uint_eq(after.f_bfree, before.f_bfree);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+	ck_assert_int_eq(host_fsck(), 0);
+}
+END_TEST
+
 /* The allocator's searches, on bitmaps and descriptors made here. */
 START_TEST(bitmap_search)
 {
@@ -938,6 +991,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, mount_and_umount_leak_nothing, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, write_truncate_and_fsck, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, names_change_and_fsck, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, names_on_a_full_disk, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_test(core, bitmap_search);
 	tcase_add_test(core, group_choice);
 	suite_add_tcase(s, core);
