@@ -14,12 +14,14 @@
  * wrong before calling (names that exist or not, types, permissions,
  * loops) and holds vfs_lock, so these run one at a time.
  *
- * Order: a name is added only once its inode is complete on the
- * page cache, and an inode's count drops only after its name is gone,
- * so a crash in between (ext2 has no journal) leaves at worst an inode
- * with one link too many, or an inode with no name -- what e2fsck -fy
- * repairs ("Inode N ref count is 2, should be 1", "Unattached inode").
- * rename's steps and their crash windows are in docs/ext2.md.
+ * Order, as Linux's: a name is added only once its inode is complete in
+ * the cache, and an inode's count drops only after its name is gone, so
+ * that nothing in memory ever names a freed inode.  The disk gets the
+ * dirty blocks in whatever order write-back takes them and ext2 has no
+ * journal, so a crash part-way can leave any of the steps on it: a
+ * count off by one, an inode with no name, a name of a half-made inode
+ * -- what e2fsck -fy repairs ("Inode N ref count is 2, should be 1",
+ * "Unattached inode").  rename's steps are in docs/ext2.md.
  */
 #include <spindle/string.h>
 #include "ext2.h"
@@ -152,8 +154,8 @@ static int ext2_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 
 	if (dir->i_nlink >= EXT2_LINK_MAX)
 		return -EMLINK;
-	/* the child's ".." first: a crash leaves a count too high, never
-	 * one too low (which would free a directory still in use) */
+	/* the child's ".." first, as Linux: no moment in memory where the
+	 * parent counts fewer links than it has */
 	ext2_inc_count(dir);
 	inode = ext2_new_inode(dir, (mode & 07777) | S_IFDIR);
 	if (IS_ERR(inode)) {
