@@ -403,13 +403,19 @@ static int ramfs_iterate(struct file *f, struct dir_context *ctx)
 		/* positions are the children's d_seq + 2: stable, so an entry
 		 * unlinked between two getdents calls shifts nothing */
 		struct dentry *child = d_child_from(dir, (u64)(ctx->pos - 2));
+		char name[NAME_MAX + 1];
 		bool more;
 
 		if (!child)
 			return 0;
+		/* a rename (d_move) may rewrite the name meanwhile: copy it
+		 * whole under the lock the move holds */
+		spin_lock(&dcache_lock);
+		strlcpy(name, child->d_name, sizeof(name));
 		ctx->pos = (loff_t)child->d_seq + 2;
-		more = dir_emit(ctx, child->d_name, strlen(child->d_name),
-				child->d_inode->i_ino, S_DT(child->d_inode->i_mode));
+		spin_unlock(&dcache_lock);
+		more = dir_emit(ctx, name, strlen(name), child->d_inode->i_ino,
+				S_DT(child->d_inode->i_mode));
 		dput(child);
 		if (!more)
 			return 0;

@@ -148,7 +148,9 @@ struct inode_operations {
 	 * first: same type family, an empty directory, no loop). */
 	int (*rename)(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
 		      struct dentry *new_dentry);
-	/* chmod, chown, utimensat, truncate: the VFS checked attr; store it. */
+	/* chmod, chown, utimensat, truncate: the VFS checked attr; store it
+	 * (the VFS inode too: setattr_copy) and write the inode.  Called by
+	 * notify_change() with i_mutex held, without vfs_lock. */
 	int (*setattr)(struct dentry *dentry, const struct iattr *attr);
 };
 
