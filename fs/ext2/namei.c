@@ -278,10 +278,12 @@ int ext2_setattr(struct dentry *dentry, const struct iattr *attr)
 		if (err)
 			return err;
 	}
+	/* the owner in both copies: ext2's (written to the disk, stat's)
+	 * and the VFS inode's (setattr_copy's share) */
 	if (attr->ia_valid & ATTR_UID)
-		ei->i_uid = attr->ia_uid;
+		ei->i_uid = inode->i_uid = attr->ia_uid;
 	if (attr->ia_valid & ATTR_GID)
-		ei->i_gid = attr->ia_gid;
+		ei->i_gid = inode->i_gid = attr->ia_gid;
 	if (attr->ia_valid & ATTR_MODE)
 		inode->i_mode = (inode->i_mode & S_IFMT) | (attr->ia_mode & 07777);
 	if (attr->ia_valid & ATTR_ATIME)
