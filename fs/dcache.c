@@ -249,3 +249,48 @@ int d_path(const struct path *path, char *buf, int size)
 	memmove(buf, buf + end, size - end);
 	return size - end - 1;
 }
+
+/*
+ * rename: dentry takes target's name and place (Linux's d_move).  target
+ * leaves the cache -- negative, or a name the rename just replaced, which
+ * the caller d_delete()d -- and dentry moves to the end of its new
+ * parent's children with a fresh d_seq, as a new name would.  Everything
+ * below dentry comes with it.  vfs_lock held.
+ */
+void d_move(struct dentry *dentry, struct dentry *target)
+{
+	struct dentry *old_parent = dentry->d_parent, *new_parent = target->d_parent;
+
+	spin_lock(&dcache_lock);
+	__d_unhash(target);
+	__d_unhash(dentry);
+	if (new_parent != old_parent)
+		new_parent->d_count++;          /* the moved child's reference */
+	strlcpy(dentry->d_name, target->d_name, sizeof(dentry->d_name));
+	dentry->d_parent = new_parent;
+	dentry->d_seq = new_parent->d_next_seq++;
+	list_add_tail(&dentry->d_child, &new_parent->d_subdirs);
+	dentry->d_flags |= DCACHE_HASHED;
+	spin_unlock(&dcache_lock);
+	if (new_parent != old_parent)
+		dput(old_parent);
+}
+
+/* Is d ancestor itself, or below it (through d_parent, one super_block)? */
+bool is_subdir(struct dentry *d, struct dentry *ancestor)
+{
+	bool found = false;
+
+	spin_lock(&dcache_lock);
+	for (;;) {
+		if (d == ancestor) {
+			found = true;
+			break;
+		}
+		if (d->d_parent == d)
+			break;
+		d = d->d_parent;
+	}
+	spin_unlock(&dcache_lock);
+	return found;
+}

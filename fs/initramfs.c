@@ -26,10 +26,16 @@
  * name and data inside the archive -- before anything is made from it,
  * so a malformed archive leaves exactly the entries before the bad one
  * and one log line saying where and why.  Directories, regular files,
- * device nodes and FIFOs are made; symbolic links are not supported
- * (skipped with a warning).  Hard links are not recognised: an entry
- * that newc stores as a link (data given only with its last name)
- * becomes an empty file under the other names.
+ * device nodes, FIFOs and symbolic links (the data is the target) are
+ * made; sockets are skipped with a warning.
+ *
+ * Hard links: newc gives each name of a file with several its own entry,
+ * all with the same ino and nlink > 1, and GNU cpio sends the data with
+ * the last of them, the others empty.  The first name seen is made as a
+ * file and remembered (struct cpio_link); each later one becomes a link
+ * to it, and the entry that brings data writes it through its name into
+ * the one file.  Inode numbers are an archive's own, so the list is
+ * forgotten at each trailer.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -87,6 +93,7 @@ const char *cpio_parse_entry(const char *buf, size_t len, size_t off, struct cpi
 {
 	size_t name_end, data_off, data_end;
 
+	memset(e, 0, sizeof(*e));
 	if (len - off < CPIO_HDR_LEN)
 		return "truncated header";
 	if (memcmp(buf + off, "070701", 6) != 0 && memcmp(buf + off, "070702", 6) != 0)
@@ -102,10 +109,15 @@ const char *cpio_parse_entry(const char *buf, size_t len, size_t off, struct cpi
 	if (buf[name_end - 1] != '\0' ||
 	    memchr(buf + off + CPIO_HDR_LEN, '\0', e->field[F_NAMESIZE] - 1))
 		return "name not NUL-terminated";
+	if (S_ISLNK(e->field[F_MODE]) &&
+	    (e->field[F_FILESIZE] == 0 || e->field[F_FILESIZE] >= PATH_MAX))
+		return "bad symbolic link target size";
 	data_off = ALIGN(name_end, 4);
 	data_end = data_off + e->field[F_FILESIZE];
 	if (data_off > len || e->field[F_FILESIZE] > len - data_off)
 		return "data beyond the end of the archive";
+	if (S_ISLNK(e->field[F_MODE]) && memchr(buf + data_off, '\0', e->field[F_FILESIZE]))
+		return "NUL in a symbolic link target";
 	e->name = buf + off + CPIO_HDR_LEN;
 	e->data = buf + data_off;
 	e->next = ALIGN(data_end, 4);
@@ -124,9 +136,11 @@ static bool cpio_path(const char *name, char *path, size_t size)
 	return snprintf(path, size, "/%s", name) < (int)size;
 }
 
-static int cpio_write_file(const char *path, umode_t mode, const char *data, size_t size)
+/* flags: O_CREAT for a new name; without, the data of a hard link just made */
+static int cpio_write_file(const char *path, int flags, umode_t mode, const char *data,
+			   size_t size)
 {
-	struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, mode & 07777);
+	struct file *f = filp_open(path, O_WRONLY | O_TRUNC | flags, mode & 07777);
 	loff_t pos = 0;
 	ssize_t n;
 
@@ -139,8 +153,98 @@ static int cpio_write_file(const char *path, umode_t mode, const char *data, siz
 	return (size_t)n == size ? 0 : -ENOSPC;
 }
 
+/* A file name of this archive that later entries link to. */
+struct cpio_link {
+	struct cpio_link *next;
+	unsigned long ino, devmajor, devminor;  /* which file, in the archive */
+	char path[];
+};
+
+static struct cpio_link *cpio_find_link(struct cpio_link *l, const struct cpio_entry *e)
+{
+	for (; l; l = l->next)
+		if (l->ino == e->field[F_INO] && l->devmajor == e->field[F_DEVMAJOR] &&
+		    l->devminor == e->field[F_DEVMINOR])
+			return l;
+	return NULL;
+}
+
+static int cpio_remember_link(struct cpio_link **links, const struct cpio_entry *e,
+			      const char *path)
+{
+	size_t len = strlen(path) + 1;
+	struct cpio_link *l = kmalloc(sizeof(*l) + len, GFP_KERNEL);
+
+	if (!l)
+		return -ENOMEM;
+	l->ino = e->field[F_INO];
+	l->devmajor = e->field[F_DEVMAJOR];
+	l->devminor = e->field[F_DEVMINOR];
+	memcpy(l->path, path, len);
+	l->next = *links;
+	*links = l;
+	return 0;
+}
+
+static void cpio_forget_links(struct cpio_link **links)
+{
+	while (*links) {
+		struct cpio_link *l = *links;
+
+		*links = l->next;
+		kfree(l);
+	}
+}
+
+/* A name replaced by a link: whatever an earlier archive left there goes. */
+static int cpio_clear(const char *path)
+{
+	int err = do_unlinkat(AT_FDCWD, path);
+
+	return err == -ENOENT ? 0 : err;
+}
+
+/* A regular file with nlink > 1: the first name, or a link to it. */
+static int cpio_make_hardlink(const struct cpio_entry *e, const char *path,
+			      struct cpio_link **links)
+{
+	struct cpio_link *l = cpio_find_link(*links, e);
+	size_t size = e->field[F_FILESIZE];
+	int err;
+
+	if (!l) {
+		err = cpio_write_file(path, O_CREAT, e->field[F_MODE], e->data, size);
+		return err ? err : cpio_remember_link(links, e, path);
+	}
+	if (strcmp(l->path, path) == 0)         /* the same name again: a new file */
+		return cpio_write_file(path, O_CREAT, e->field[F_MODE], e->data, size);
+	err = cpio_clear(path);
+	if (!err)
+		err = do_linkat(AT_FDCWD, l->path, AT_FDCWD, path, false);
+	if (err)
+		return err;
+	return size ? cpio_write_file(path, 0, e->field[F_MODE], e->data, size) : 0;
+}
+
+static int cpio_make_symlink(const struct cpio_entry *e, const char *path)
+{
+	size_t len = e->field[F_FILESIZE];     /* checked: 1 .. PATH_MAX - 1, no NUL */
+	char *target = kmalloc(len + 1, GFP_KERNEL);
+	int err;
+
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, e->data, len);
+	target[len] = '\0';
+	err = cpio_clear(path);
+	if (!err)
+		err = do_symlinkat(target, AT_FDCWD, path);
+	kfree(target);
+	return err;
+}
+
 /* Make what one (checked) entry describes. */
-static int cpio_make(const struct cpio_entry *e, const char *path)
+static int cpio_make(const struct cpio_entry *e, const char *path, struct cpio_link **links)
 {
 	umode_t mode = e->field[F_MODE];
 	dev_t rdev = MKDEV(e->field[F_RDEVMAJOR], e->field[F_RDEVMINOR]);
@@ -151,7 +255,11 @@ static int cpio_make(const struct cpio_entry *e, const char *path)
 		err = do_mkdirat(AT_FDCWD, path, mode & 07777);
 		return err == -EEXIST ? 0 : err;
 	case S_IFREG:
-		return cpio_write_file(path, mode, e->data, e->field[F_FILESIZE]);
+		if (e->field[F_NLINK] > 1)
+			return cpio_make_hardlink(e, path, links);
+		return cpio_write_file(path, O_CREAT, mode, e->data, e->field[F_FILESIZE]);
+	case S_IFLNK:
+		return cpio_make_symlink(e, path);
 	case S_IFCHR:
 	case S_IFBLK:
 	case S_IFIFO:
@@ -167,6 +275,7 @@ static int cpio_make(const struct cpio_entry *e, const char *path)
 int unpack_to_rootfs(const char *buf, size_t len)
 {
 	char *path = kmalloc(PATH_MAX + 1, GFP_KERNEL);
+	struct cpio_link *links = NULL;
 	size_t off = 0;
 	unsigned int files = 0, archives = 0;
 	bool in_archive = false;
@@ -201,11 +310,12 @@ int unpack_to_rootfs(const char *buf, size_t len)
 		if (strcmp(e.name, CPIO_TRAILER) == 0) {
 			archives++;
 			in_archive = false;
+			cpio_forget_links(&links);
 			off = e.next;
 			continue;
 		}
 		if (cpio_path(e.name, path, PATH_MAX + 1)) {
-			err = cpio_make(&e, path);
+			err = cpio_make(&e, path, &links);
 			if (err) {
 				pr_err(pr_fmt_initramfs "cannot make %s: error %d; unpacking stopped\n",
 				       path, err);
@@ -223,6 +333,7 @@ bad:
 	       why, off, files);
 	err = -EINVAL;
 out:
+	cpio_forget_links(&links);
 	kfree(path);
 	return err;
 }

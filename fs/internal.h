@@ -61,6 +61,32 @@ int __path_lookupat(int dfd, const char *name, unsigned int flags,
  * negative (no such file yet: open's O_CREAT fills it); vfs_lock held. */
 struct dentry *lookup_one(struct dentry *parent, const char *name, int len);
 
+/* namei.c: the namespace changes behind link, symlink, rename (and the
+ * initramfs's links); each takes vfs_lock */
+int do_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, bool follow);
+int do_symlinkat(const char *target, int newdfd, const char *newname);
+#define RENAME_NOREPLACE (1u << 0)      /* renameat2: EEXIST rather than replace */
+#define RENAME_EXCHANGE (1u << 1)       /* not supported */
+#define RENAME_WHITEOUT (1u << 2)       /* not supported */
+int do_renameat2(int olddfd, const char *oldname, int newdfd, const char *newname,
+		 unsigned int flags);
+
+/* dcache.c: rename's dentry move, and the loop check before it */
+void d_move(struct dentry *dentry, struct dentry *target);
+bool is_subdir(struct dentry *d, struct dentry *ancestor);
+
+/* open.c: chmod, chown, truncate, utimensat: check attr's values, then
+ * the file system's setattr (or the VFS inode itself); vfs_lock not held */
+int notify_change(struct dentry *dentry, struct iattr *attr);
+/* open.c: the attribute calls on kernel names */
+int ksys_fchmodat(int dfd, const char *name, umode_t mode);
+int ksys_fchownat(int dfd, const char *name, u32 user, u32 group, int flag);
+int ksys_fchown(unsigned int fd, u32 user, u32 group);
+int ksys_truncate(const char *name, loff_t length);
+/* The VFS inode's share of a setattr (Linux's setattr_copy): mode, owner,
+ * times; not the size.  For a file system's setattr to finish with. */
+void setattr_copy(struct inode *inode, const struct iattr *attr);
+
 /* readdir.c */
 bool dir_emit_dots(struct file *f, struct dir_context *ctx);
 

@@ -327,15 +327,20 @@ static bool is_dot_or_dotdot(const char *s, int len)
 
 /*
  * Find the parent of name and the (negative) dentry where it would go:
- * mkdir and mknod.  Returns the dentry with *parent referenced, or ERR_PTR
- * (EEXIST when the name exists).  vfs_lock held.
+ * mkdir, mknod, link, symlink.  Returns the dentry with *parent
+ * referenced, or ERR_PTR: EEXIST when the name exists, then ENOENT for a
+ * trailing slash on anything but a directory ("asking for a directory
+ * that does not exist", as Linux), then EROFS.  vfs_lock held.
  */
-static struct dentry *filename_create(int dfd, const char *name, struct path *parent)
+static struct dentry *filename_create(int dfd, const char *name, struct path *parent,
+				      bool want_dir)
 {
 	const char *last;
 	int len, err;
 	struct dentry *d;
 
+	if (IS_ERR(name))
+		return ERR_CAST(name);          /* the copy failed: see getname_kmalloc */
 	err = __path_lookupat(dfd, name, LOOKUP_PARENT, parent, &last, &len);
 	if (err)
 		return ERR_PTR(err);
@@ -353,6 +358,11 @@ static struct dentry *filename_create(int dfd, const char *name, struct path *pa
 	if (d->d_inode) {
 		dput(d);
 		d = ERR_PTR(-EEXIST);
+		goto fail;
+	}
+	if (last[len] && !want_dir) {
+		dput(d);
+		d = ERR_PTR(-ENOENT);
 		goto fail;
 	}
 	if (sb_rdonly(parent->dentry->d_sb)) {
@@ -374,7 +384,7 @@ int do_mkdirat(int dfd, const char *name, umode_t mode)
 	int err;
 
 	mutex_lock(&vfs_lock);
-	d = filename_create(dfd, name, &parent);
+	d = filename_create(dfd, name, &parent, true);
 	if (IS_ERR(d)) {
 		err = PTR_ERR(d);
 		goto out;
@@ -397,13 +407,16 @@ int do_mknodat(int dfd, const char *name, umode_t mode, dev_t dev)
 	int err;
 
 	mutex_lock(&vfs_lock);
-	d = filename_create(dfd, name, &parent);
+	d = filename_create(dfd, name, &parent, false);
 	if (IS_ERR(d)) {
 		err = PTR_ERR(d);
 		goto out;
 	}
 	dir = parent.dentry->d_inode;
-	err = dir->i_op && dir->i_op->mknod ? dir->i_op->mknod(dir, d, mode, dev) : -EPERM;
+	/* the umask applies to mknod as to open and mkdir (Linux's
+	 * vfs_prepare_mode): a FIFO made with 0666 is 0644 under umask 022 */
+	err = dir->i_op && dir->i_op->mknod ? dir->i_op->mknod(dir, d, mode & ~current_umask(), dev)
+					    : -EPERM;
 	dput(d);
 	path_put(&parent);
 out:
@@ -425,14 +438,15 @@ static struct dentry *lookup_for_removal(int dfd, const char *name, struct path 
 	err = __path_lookupat(dfd, name, LOOKUP_PARENT, parent, &last, &len);
 	if (err)
 		return ERR_PTR(err);
-	if (sb_rdonly(parent->dentry->d_sb)) {
-		d = ERR_PTR(-EROFS);
-		goto fail;
-	}
 	if (is_dot_or_dotdot(last, len)) {
-		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR */
+		/* Linux: rmdir(".") EINVAL, rmdir("..") ENOTEMPTY, unlink: EISDIR;
+		 * before EROFS */
 		err = !rmdir ? -EISDIR : len == 1 ? -EINVAL : -ENOTEMPTY;
 		d = ERR_PTR(err);
+		goto fail;
+	}
+	if (sb_rdonly(parent->dentry->d_sb)) {
+		d = ERR_PTR(-EROFS);
 		goto fail;
 	}
 	d = lookup_one(parent->dentry, last, len);
@@ -504,6 +518,264 @@ int do_unlinkat(int dfd, const char *name)
 		d_delete(d);
 	dput(d);
 	path_put(&parent);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+/*
+ * link(2): a second name for an existing file.  Linux's order: the old
+ * name's lookup errors, then the new name's (EEXIST, ENOENT for a
+ * trailing slash, EROFS), then EXDEV across mounts, EPERM for a
+ * directory or a file system without links, ENOENT for a file whose last
+ * name went meanwhile; EMLINK is the file system's to say.
+ */
+int do_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, bool follow)
+{
+	struct path old, parent;
+	struct inode *dir, *inode;
+	struct dentry *d;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	err = __path_lookupat(olddfd, oldname, follow ? 0 : LOOKUP_NOFOLLOW, &old, NULL, NULL);
+	if (err)
+		goto out;
+	d = filename_create(newdfd, newname, &parent, false);
+	if (IS_ERR(d)) {
+		err = PTR_ERR(d);
+		goto put_old;
+	}
+	dir = parent.dentry->d_inode;
+	inode = old.dentry->d_inode;
+	if (old.mnt != parent.mnt || dir->i_sb != inode->i_sb)
+		err = -EXDEV;
+	else if (!dir->i_op || !dir->i_op->link || S_ISDIR(inode->i_mode))
+		err = -EPERM;
+	else if (!inode->i_nlink)
+		err = -ENOENT;
+	else
+		err = dir->i_op->link(old.dentry, dir, d);
+	dput(d);
+	path_put(&parent);
+put_old:
+	path_put(&old);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+/* symlink(2): a new name holding target, which need not exist. */
+int do_symlinkat(const char *target, int newdfd, const char *newname)
+{
+	struct path parent;
+	struct inode *dir;
+	struct dentry *d;
+	int err;
+
+	mutex_lock(&vfs_lock);
+	d = filename_create(newdfd, newname, &parent, false);
+	if (IS_ERR(d)) {
+		err = PTR_ERR(d);
+		goto out;
+	}
+	dir = parent.dentry->d_inode;
+	err = dir->i_op && dir->i_op->symlink ? dir->i_op->symlink(dir, d, target) : -EPERM;
+	dput(d);
+	path_put(&parent);
+out:
+	mutex_unlock(&vfs_lock);
+	return err;
+}
+
+/* An actor for dir_is_empty(): any name but "." and ".." ends the walk. */
+struct empty_ctx {
+	struct dir_context ctx;
+	bool empty;
+};
+
+static bool empty_actor(struct dir_context *ctx, const char *name, int len, loff_t pos,
+			u64 ino, unsigned int d_type)
+{
+	struct empty_ctx *e = container_of(ctx, struct empty_ctx, ctx);
+
+	(void)pos;
+	(void)ino;
+	(void)d_type;
+	if (is_dot_or_dotdot(name, len)) {
+		ctx->pos++;
+		return true;
+	}
+	e->empty = false;
+	return false;
+}
+
+/*
+ * Does the directory at *p hold nothing but "." and ".."?  Asked through
+ * its own iterate(), so one answer serves every file system (ramfs's
+ * names are its dentries, ext2's are in its blocks).  0, -ENOTEMPTY, or
+ * the error reading it.
+ */
+static int dir_is_empty(const struct path *p)
+{
+	struct empty_ctx e = { .ctx.actor = empty_actor, .empty = true };
+	struct file *f = dentry_open(p, O_RDONLY | O_DIRECTORY);
+	int err;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	err = vfs_iterate(f, &e.ctx);
+	fput(f);
+	if (err)
+		return err;
+	return e.empty ? 0 : -ENOTEMPTY;
+}
+
+/* The last component of a LOOKUP_PARENT walk, copied: a second walk may
+ * reuse the symbolic-link buffer it points into. */
+struct last_name {
+	char name[NAME_MAX + 1];
+	int len;
+	bool slash;             /* a '/' followed it: "a/" */
+};
+
+static int save_last(struct last_name *ln, const char *last, int len)
+{
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(ln->name, last, len);
+	ln->name[len] = '\0';
+	ln->len = len;
+	ln->slash = last[len] != '\0';
+	return 0;
+}
+
+/*
+ * The checks of Linux's do_renameat2 and vfs_rename, in their order, once
+ * both names' directories are known: the answer, or 0 to go ahead.
+ */
+static int may_rename(const struct path *old_dir, struct dentry *old,
+		      const struct last_name *oldn, const struct path *new_dir,
+		      struct dentry *new, const struct last_name *newn, unsigned int flags)
+{
+	bool is_dir = S_ISDIR(old->d_inode->i_mode);
+	int err;
+
+	if ((flags & RENAME_NOREPLACE) && new->d_inode)
+		return -EEXIST;
+	if (!is_dir && (oldn->slash || newn->slash))
+		return -ENOTDIR;
+	/* a directory into itself or below: EINVAL; over one of its own
+	 * ancestors (which is then not empty): ENOTEMPTY */
+	if (is_subdir(new_dir->dentry, old))
+		return -EINVAL;
+	if (new->d_inode && is_subdir(old_dir->dentry, new))
+		return -ENOTEMPTY;
+	if (old->d_inode == new->d_inode)
+		return 1;                       /* the same file: nothing to do */
+	if (!new->d_inode) {
+		if (!new_dir->dentry->d_inode->i_nlink)
+			return -ENOENT;         /* into a removed directory */
+	} else if (is_dir && !S_ISDIR(new->d_inode->i_mode)) {
+		return -ENOTDIR;
+	} else if (!is_dir && S_ISDIR(new->d_inode->i_mode)) {
+		return -EISDIR;
+	}
+	if (!old_dir->dentry->d_inode->i_op || !old_dir->dentry->d_inode->i_op->rename)
+		return -EPERM;
+	if (old->d_mounted || new->d_mounted)
+		return -EBUSY;
+	if (new->d_inode && S_ISDIR(new->d_inode->i_mode)) {
+		struct path target = { new_dir->mnt, new };
+
+		err = dir_is_empty(&target);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * rename(2) and its *at forms: old's name becomes new's, replacing what
+ * new named (atomically, as far as any other task can see: vfs_lock).
+ * The dcache follows: the moved dentry takes the new name and parent,
+ * the replaced one is dropped.  RENAME_NOREPLACE fails with EEXIST
+ * instead of replacing; RENAME_EXCHANGE and RENAME_WHITEOUT are not
+ * supported (EINVAL).
+ */
+int do_renameat2(int olddfd, const char *oldname, int newdfd, const char *newname,
+		 unsigned int flags)
+{
+	struct path old_dir, new_dir;
+	struct last_name oldn, newn;
+	struct dentry *old = NULL, *new = NULL;
+	struct inode *dir;
+	const char *last;
+	int len, err;
+
+	if (flags & ~RENAME_NOREPLACE)
+		return -EINVAL;
+	mutex_lock(&vfs_lock);
+	err = __path_lookupat(olddfd, oldname, LOOKUP_PARENT, &old_dir, &last, &len);
+	if (err)
+		goto out;
+	err = save_last(&oldn, last, len);
+	if (err)
+		goto put_old_dir;
+	err = IS_ERR(newname) ? PTR_ERR(newname) : __path_lookupat(newdfd, newname, LOOKUP_PARENT, &new_dir, &last, &len);
+	if (err)
+		goto put_old_dir;
+	err = save_last(&newn, last, len);
+	if (err)
+		goto put_dirs;
+	err = -EXDEV;
+	if (old_dir.mnt != new_dir.mnt)
+		goto put_dirs;
+	err = -EBUSY;                           /* ".", "..", "/" */
+	if (is_dot_or_dotdot(oldn.name, oldn.len))
+		goto put_dirs;
+	if (is_dot_or_dotdot(newn.name, newn.len)) {
+		err = (flags & RENAME_NOREPLACE) ? -EEXIST : -EBUSY;
+		goto put_dirs;
+	}
+	err = -EROFS;
+	if (sb_rdonly(old_dir.dentry->d_sb))
+		goto put_dirs;
+	old = lookup_one(old_dir.dentry, oldn.name, oldn.len);
+	if (IS_ERR(old)) {
+		err = PTR_ERR(old);
+		old = NULL;
+		goto put_dirs;
+	}
+	err = -ENOENT;
+	if (!old->d_inode)
+		goto put_dentries;
+	new = lookup_one(new_dir.dentry, newn.name, newn.len);
+	if (IS_ERR(new)) {
+		err = PTR_ERR(new);
+		new = NULL;
+		goto put_dentries;
+	}
+	err = may_rename(&old_dir, old, &oldn, &new_dir, new, &newn, flags);
+	if (err) {
+		if (err > 0)
+			err = 0;
+		goto put_dentries;
+	}
+	dir = old_dir.dentry->d_inode;
+	err = dir->i_op->rename(dir, old, new_dir.dentry->d_inode, new);
+	if (!err) {
+		if (new->d_inode)
+			d_delete(new);          /* the replaced name */
+		d_move(old, new);
+	}
+put_dentries:
+	dput(new);
+	dput(old);
+put_dirs:
+	path_put(&new_dir);
+put_old_dir:
+	path_put(&old_dir);
 out:
 	mutex_unlock(&vfs_lock);
 	return err;
@@ -625,6 +897,98 @@ long sys_unlink(const char __user *pathname)
 	return WITH_NAME(pathname, do_unlinkat(AT_FDCWD, __name));
 }
 
+long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
+{
+	return WITH_NAME(pathname, do_mkdirat(dfd, __name, mode));
+}
+
+#define AT_REMOVEDIR 0x200
+
+long sys_unlinkat(int dfd, const char __user *pathname, int flag)
+{
+	if (flag & ~AT_REMOVEDIR)
+		return -EINVAL;
+	if (flag & AT_REMOVEDIR)
+		return WITH_NAME(pathname, do_rmdir(dfd, __name));
+	return WITH_NAME(pathname, do_unlinkat(dfd, __name));
+}
+
+/*
+ * The two-name calls.  A second name from the reserve would break the
+ * one-name-per-task rule that keeps it safe (see getname), so the second
+ * copy is plain kmalloc, as mount's strings.  Its errors (EFAULT,
+ * ENAMETOOLONG, ENOENT for "") travel as an ERR_PTR name to where the
+ * walk would use it, so the first name's errors come first, as Linux.
+ */
+static char *copy_mount_string(const char __user *s);
+
+static char *getname_kmalloc(const char __user *uname)
+{
+	char *k = copy_mount_string(uname);
+
+	if (!k)
+		return ERR_PTR(-EFAULT);        /* NULL */
+	if (!IS_ERR(k) && !k[0]) {
+		kfree(k);
+		return ERR_PTR(-ENOENT);
+	}
+	return k;
+}
+
+#define WITH_TWO_NAMES(uname1, uname2, call) ({ \
+	char *__n2 = getname_kmalloc(uname2); \
+	long __r2 = WITH_NAME(uname1, call); \
+	if (!IS_ERR(__n2)) \
+		kfree(__n2); \
+	__r2; \
+})
+#define __name2 __n2
+
+#define AT_SYMLINK_FOLLOW 0x400
+
+long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		int flags)
+{
+	/* AT_EMPTY_PATH (link an open descriptor) is not supported */
+	if (flags & ~AT_SYMLINK_FOLLOW)
+		return -EINVAL;
+	return WITH_TWO_NAMES(oldname, newname,
+			      do_linkat(olddfd, __name, newdfd, __name2, flags & AT_SYMLINK_FOLLOW));
+}
+
+long sys_link(const char __user *oldname, const char __user *newname)
+{
+	return sys_linkat(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
+}
+
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname)
+{
+	return WITH_TWO_NAMES(oldname, newname, do_symlinkat(__name, newdfd, __name2));
+}
+
+long sys_symlink(const char __user *oldname, const char __user *newname)
+{
+	return sys_symlinkat(oldname, AT_FDCWD, newname);
+}
+
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+		   const char __user *newname, unsigned int flags)
+{
+	return WITH_TWO_NAMES(oldname, newname,
+			      do_renameat2(olddfd, __name, newdfd, __name2, flags));
+}
+
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
+		  const char __user *newname)
+{
+	return sys_renameat2(olddfd, oldname, newdfd, newname, 0);
+}
+
+long sys_rename(const char __user *oldname, const char __user *newname)
+{
+	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
+}
+
 /*
  * mknod(2): a FIFO, a device node, or (type 0 or S_IFREG) an empty
  * regular file, as Linux's may_mknod decides: a directory is EPERM (that
@@ -632,7 +996,7 @@ long sys_unlink(const char __user *pathname)
  * Linux's man page: "the file system does not support the type"), any
  * other type EINVAL.  dev is user space's encoding (new_decode_dev).
  */
-static int mknod_checked(const char *name, umode_t mode, unsigned int dev)
+static int mknod_checked(int dfd, const char *name, umode_t mode, unsigned int dev)
 {
 	unsigned int major = (dev & 0xfff00) >> 8;
 	unsigned int minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
@@ -653,13 +1017,18 @@ static int mknod_checked(const char *name, umode_t mode, unsigned int dev)
 	default:
 		return -EINVAL;
 	}
-	return do_mknodat(AT_FDCWD, name, mode,
+	return do_mknodat(dfd, name, mode,
 			  S_ISCHR(mode) || S_ISBLK(mode) ? MKDEV(major, minor) : 0);
 }
 
 long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev)
 {
-	return WITH_NAME(filename, mknod_checked(__name, mode, dev));
+	return WITH_NAME(filename, mknod_checked(AT_FDCWD, __name, mode, dev));
+}
+
+long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev)
+{
+	return WITH_NAME(filename, mknod_checked(dfd, __name, mode, dev));
 }
 
 long sys_chdir(const char __user *filename)
@@ -896,19 +1265,19 @@ long sys_access(const char __user *filename, int mode)
 #define UTIME_NOW ((1l << 30) - 1l)
 #define UTIME_OMIT ((1l << 30) - 2l)
 
-static int set_mtime(struct inode *inode, const struct timespec *t)
+static int set_mtime(struct dentry *dentry, const struct timespec *t)
 {
+	struct iattr attr = { .ia_valid = ATTR_MTIME };
+
 	if (t[1].tv_nsec == UTIME_OMIT)
 		return 0;
-	if (sb_rdonly(inode->i_sb))     /* ext2, mounted read-only */
-		return -EROFS;
 	if (t[1].tv_nsec == UTIME_NOW)
-		inode->i_mtime_ns = fs_now_ns();
+		attr.ia_mtime_ns = fs_now_ns();
 	else if (t[1].tv_sec < 0 || t[1].tv_nsec < 0 || t[1].tv_nsec >= 1000000000)
 		return -EINVAL;
 	else
-		inode->i_mtime_ns = (u64)t[1].tv_sec * 1000000000ull + t[1].tv_nsec;
-	return 0;
+		attr.ia_mtime_ns = (u64)t[1].tv_sec * 1000000000ull + t[1].tv_nsec;
+	return notify_change(dentry, &attr);    /* EROFS on a read-only mount */
 }
 
 static int path_set_mtime(int dfd, const char *name, const struct timespec *t)
@@ -918,7 +1287,7 @@ static int path_set_mtime(int dfd, const char *name, const struct timespec *t)
 
 	if (err)
 		return err;
-	err = set_mtime(p.dentry->d_inode, t);
+	err = set_mtime(p.dentry, t);
 	path_put(&p);
 	return err;
 }
@@ -938,11 +1307,58 @@ long sys_utimensat(int dfd, const char __user *filename, const struct timespec _
 
 		if (!f)
 			return -EBADF;
-		err = set_mtime(f->f_inode, t);
+		err = set_mtime(f->f_path.dentry, t);
 		fput(f);
 		return err;
 	}
 	return WITH_NAME(filename, path_set_mtime(dfd, __name, t));
+}
+
+/* --- chmod, chown, truncate by name (the work: open.c) ---------------------- */
+
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode)
+{
+	return WITH_NAME(filename, ksys_fchmodat(dfd, __name, mode));
+}
+
+long sys_chmod(const char __user *filename, umode_t mode)
+{
+	return sys_fchmodat(AT_FDCWD, filename, mode);
+}
+
+/* fchownat: AT_EMPTY_PATH (an empty name: dfd itself) as fchown */
+long sys_fchownat(int dfd, const char __user *filename, u32 user, u32 group, int flag)
+{
+	int empty;
+
+	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	empty = (flag & AT_EMPTY_PATH) ? empty_path(filename) : 0;
+	if (empty < 0)
+		return empty;
+	if (empty && dfd != AT_FDCWD)
+		return ksys_fchown(dfd, user, group);
+	if (empty)
+		return ksys_fchownat(AT_FDCWD, ".", user, group, flag);
+	return WITH_NAME(filename, ksys_fchownat(dfd, __name, user, group, flag));
+}
+
+long sys_chown(const char __user *filename, u32 user, u32 group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, 0);
+}
+
+long sys_lchown(const char __user *filename, u32 user, u32 group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, AT_SYMLINK_NOFOLLOW);
+}
+
+/* truncate(2): EINVAL for a negative length before the name is looked at */
+long sys_truncate(const char __user *path, long length)
+{
+	if (length < 0)
+		return -EINVAL;
+	return WITH_NAME(path, ksys_truncate(__name, length));
 }
 
 /*

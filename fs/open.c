@@ -244,3 +244,183 @@ long sys_getcwd(char __user *buf, unsigned long size)
 	kfree(k);
 	return len < 0 ? len : len + 1;
 }
+
+/* --- attributes: chmod, chown, truncate, utimensat ------------------------- */
+
+#ifndef S_IXGRP
+#define S_IXGRP 00010 /* group may execute */
+#endif
+
+void setattr_copy(struct inode *inode, const struct iattr *attr)
+{
+	if (attr->ia_valid & ATTR_MODE)
+		inode->i_mode = (inode->i_mode & S_IFMT) | (attr->ia_mode & 07777);
+	if (attr->ia_valid & ATTR_UID)
+		inode->i_uid = attr->ia_uid;
+	if (attr->ia_valid & ATTR_GID)
+		inode->i_gid = attr->ia_gid;
+	if (attr->ia_valid & ATTR_MTIME)
+		inode->i_mtime_ns = attr->ia_mtime_ns;
+}
+
+/*
+ * Linux's notify_change: the one way an attribute changes.  A file system
+ * with a setattr stores attr itself (on disk too: mark_inode_dirty);
+ * otherwise the VFS inode is the file (the size through setsize) and
+ * mark_inode_dirty tells the file system.  Called with a reference on dentry, without vfs_lock; takes i_mutex,
+ * which a size change needs.
+ */
+int notify_change(struct dentry *dentry, struct iattr *attr)
+{
+	struct inode *inode = dentry->d_inode;
+	int err = 0;
+
+	if (sb_rdonly(inode->i_sb))
+		return -EROFS;
+	mutex_lock(&inode->i_mutex);
+	attr->ia_valid |= ATTR_CTIME;
+	attr->ia_ctime_ns = fs_now_ns();
+	if (attr->ia_valid & ATTR_SIZE) {
+		attr->ia_valid |= ATTR_MTIME;   /* truncate changes the data */
+		attr->ia_mtime_ns = attr->ia_ctime_ns;
+	}
+	if (inode->i_op && inode->i_op->setattr) {
+		err = inode->i_op->setattr(dentry, attr);
+	} else {
+		if (attr->ia_valid & ATTR_SIZE)
+			err = inode->i_op && inode->i_op->setsize
+				      ? inode->i_op->setsize(inode, attr->ia_size)
+				      : -EINVAL;
+		if (!err) {
+			setattr_copy(inode, attr);
+			mark_inode_dirty(inode);
+		}
+	}
+	mutex_unlock(&inode->i_mutex);
+	return err;
+}
+
+/* chmod's new permission bits, the file type kept */
+static int chmod_common(struct dentry *dentry, umode_t mode)
+{
+	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = mode & 07777 };
+
+	return notify_change(dentry, &attr);
+}
+
+/*
+ * chown's owner and group; (u32)-1 leaves one as it is.  Any chown of a
+ * non-directory, even by root and even to the same owner, takes off the
+ * set-user-ID bit, and set-group-ID where group execute is set, as
+ * Linux's chown_common (a program must not keep its old owner's powers).
+ */
+static int chown_common(struct dentry *dentry, u32 user, u32 group)
+{
+	struct inode *inode = dentry->d_inode;
+	umode_t kill = S_ISUID | ((inode->i_mode & S_IXGRP) ? S_ISGID : 0);
+	struct iattr attr = { .ia_valid = 0 };
+
+	if (user != (u32)-1) {
+		attr.ia_valid |= ATTR_UID;
+		attr.ia_uid = user;
+	}
+	if (group != (u32)-1) {
+		attr.ia_valid |= ATTR_GID;
+		attr.ia_gid = group;
+	}
+	if (!S_ISDIR(inode->i_mode) && (inode->i_mode & kill)) {
+		attr.ia_valid |= ATTR_MODE;
+		attr.ia_mode = inode->i_mode & 07777 & ~kill;
+	}
+	return notify_change(dentry, &attr);
+}
+
+/* A path's dentry for the attribute calls: looked up, then work() on it. */
+static int path_setattr(int dfd, const char *name, unsigned int lookup_flags,
+			int (*work)(struct dentry *d, unsigned long a, unsigned long b),
+			unsigned long a, unsigned long b)
+{
+	struct path p;
+	int err = kern_path_at(dfd, name, lookup_flags, &p);
+
+	if (err)
+		return err;
+	err = work(p.dentry, a, b);
+	path_put(&p);
+	return err;
+}
+
+/* The same for an open descriptor (fchmod, fchown): EBADF first. */
+static int fd_setattr(unsigned int fd, int (*work)(struct dentry *d, unsigned long a, unsigned long b),
+		      unsigned long a, unsigned long b)
+{
+	struct file *f = fget(fd);
+	int err;
+
+	if (!f)
+		return -EBADF;
+	err = work(f->f_path.dentry, a, b);
+	fput(f);
+	return err;
+}
+
+static int do_chmod(struct dentry *d, unsigned long mode, unsigned long unused)
+{
+	(void)unused;
+	return chmod_common(d, (umode_t)mode);
+}
+
+static int do_chown(struct dentry *d, unsigned long user, unsigned long group)
+{
+	return chown_common(d, (u32)user, (u32)group);
+}
+
+/* truncate(path): Linux's vfs_truncate -- EISDIR, EINVAL for anything
+ * else that is not a regular file, then EROFS */
+static int do_truncate(struct dentry *d, unsigned long length, unsigned long unused)
+{
+	struct iattr attr = { .ia_valid = ATTR_SIZE, .ia_size = (loff_t)length };
+
+	(void)unused;
+	if (S_ISDIR(d->d_inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(d->d_inode->i_mode))
+		return -EINVAL;
+	return notify_change(d, &attr);
+}
+
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EMPTY_PATH 0x1000
+
+int ksys_fchmodat(int dfd, const char *name, umode_t mode)
+{
+	return path_setattr(dfd, name, 0, do_chmod, mode, 0);
+}
+
+long sys_fchmod(unsigned int fd, umode_t mode)
+{
+	return fd_setattr(fd, do_chmod, mode, 0);
+}
+
+int ksys_fchownat(int dfd, const char *name, u32 user, u32 group, int flag)
+{
+	return path_setattr(dfd, name, (flag & AT_SYMLINK_NOFOLLOW) ? LOOKUP_NOFOLLOW : 0,
+			    do_chown, user, group);
+}
+
+int ksys_fchown(unsigned int fd, u32 user, u32 group)
+{
+	return fd_setattr(fd, do_chown, user, group);
+}
+
+long sys_fchown(unsigned int fd, u32 user, u32 group)
+{
+	return ksys_fchown(fd, user, group);
+}
+
+int ksys_truncate(const char *name, loff_t length)
+{
+	if (length < 0)
+		return -EINVAL;
+	return path_setattr(AT_FDCWD, name, 0, do_truncate, (unsigned long)length, 0);
+}

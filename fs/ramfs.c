@@ -17,7 +17,8 @@
  * -- against `size=` (default: half of RAM) and its inodes
  * against `nr_inodes=` (default: half of RAM's page count).  Mount
  * options: size=<bytes>[k|m|g|t] or size=<n>% (of RAM), nr_inodes=<n>
- * [k|m|g], mode=<octal> (the root directory's); 0 means no limit.
+ * [k|m|g], mode=<octal> (the root directory's); 0 means no limit; the
+ * flag MS_RDONLY makes it read-only.
  * "ramfs" is Linux's ramfs: no limit, every option but mode= ignored.
  * Freeing -- truncate, unlink, the last close, exit -- allocates nothing.
  *
@@ -102,6 +103,8 @@ static unsigned long ramfs_slots_pages(unsigned long n)
 static const struct file_operations ramfs_file_operations;
 static const struct file_operations ramfs_dir_operations;
 static const struct inode_operations ramfs_file_inode_operations;
+static const struct inode_operations ramfs_symlink_inode_operations;
+static int ramfs_setsize(struct inode *inode, loff_t size);
 
 static struct ramfs_file *ramfs_data(struct inode *inode)
 {
@@ -150,6 +153,8 @@ static void ramfs_evict_inode(struct inode *inode)
 		ramfs_uncharge_pages(inode->i_sb, ramfs_slots_pages(rf->nr_slots));
 		kfree(rf->pages);
 		kfree(rf);
+	} else if (S_ISLNK(inode->i_mode)) {
+		kfree(inode->i_private);        /* the target */
 	}
 	ramfs_put_inode_count(inode->i_sb);     /* may free the super_block */
 }
@@ -191,6 +196,9 @@ static struct inode *ramfs_get_inode(struct super_block *sb, umode_t mode, dev_t
 		inode->i_op = &ramfs_dir_inode_operations;
 		inode->i_fop = &ramfs_dir_operations;
 		inode->i_nlink = 2;             /* its name and its "." */
+		break;
+	case S_IFLNK:
+		inode->i_op = &ramfs_symlink_inode_operations; /* ramfs_symlink sets the target */
 		break;
 	default:
 		init_special_inode(inode, mode, dev);
@@ -248,10 +256,114 @@ static int ramfs_rmdir(struct inode *dir, struct dentry *dentry)
 	return 0;                       /* the caller d_delete()s the name */
 }
 
+/* One name fewer; the data goes with the last reference (dcache.c). */
 static int ramfs_unlink(struct inode *dir, struct dentry *dentry)
 {
-	dentry->d_inode->i_nlink = 0;   /* data freed with the last reference */
+	struct inode *inode = dentry->d_inode;
+
+	if (inode->i_nlink)
+		inode->i_nlink--;
 	dir->i_mtime_ns = fs_now_ns();
+	return 0;                       /* the caller d_delete()s the name */
+}
+
+/*
+ * A hard link: another pinned dentry for the same inode, holding its own
+ * inode reference (a dentry's iput is the one it drops), so the file
+ * lives until its last name is gone and its last user has closed it.
+ */
+static int ramfs_link(struct dentry *old_dentry, struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = igrab(old_dentry->d_inode);
+
+	if (!inode)
+		return -ENOENT;
+	inode->i_nlink++;
+	d_instantiate(dentry, inode);
+	d_pin(dentry);
+	dir->i_mtime_ns = fs_now_ns();
+	return 0;
+}
+
+/*
+ * A symbolic link: an inode whose i_private is the target text (its
+ * length is i_size, as stat shows it).  The target takes memory like a
+ * small file's page index: bounded by nr_inodes with the inode itself.
+ */
+static int ramfs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	size_t len = strlen(target);
+	char *copy = kmalloc(len + 1, GFP_KERNEL);
+	struct inode *inode;
+
+	if (!copy)
+		return -ENOSPC;
+	memcpy(copy, target, len + 1);
+	inode = ramfs_get_inode(dir->i_sb, S_IFLNK | 0777, 0);
+	if (!inode) {
+		kfree(copy);
+		return -ENOSPC;
+	}
+	inode->i_private = copy;
+	inode->i_size = len;
+	d_instantiate(dentry, inode);
+	d_pin(dentry);
+	dir->i_mtime_ns = fs_now_ns();
+	return 0;
+}
+
+static int ramfs_get_link(struct inode *inode, char *buf, int size)
+{
+	const char *target = inode->i_private;
+	int len = (int)inode->i_size;
+
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, target, len + 1);
+	return len;
+}
+
+/*
+ * rename, as Linux's simple_rename: the VFS checked types, emptiness and
+ * loops and moves the dentries after; here only the link counts.  A name
+ * replaced loses its inode a link (a directory: both, its "." too); a
+ * directory that changes parent takes its ".." from one to the other.
+ */
+static int ramfs_rename(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+			struct dentry *new_dentry)
+{
+	struct inode *victim = new_dentry->d_inode;
+	bool is_dir = S_ISDIR(old_dentry->d_inode->i_mode);
+	u64 now = fs_now_ns();
+
+	if (victim) {
+		if (is_dir) {
+			victim->i_nlink = 0;
+			new_dir->i_nlink--;     /* the victim's ".." */
+		} else if (victim->i_nlink) {
+			victim->i_nlink--;
+		}
+	}
+	if (is_dir && old_dir != new_dir) {
+		old_dir->i_nlink--;
+		new_dir->i_nlink++;
+	}
+	old_dir->i_mtime_ns = new_dir->i_mtime_ns = now;
+	return 0;
+}
+
+/* chmod, chown, utimensat, truncate: all in the VFS inode (i_mutex held) */
+static int ramfs_setattr(struct dentry *dentry, const struct iattr *attr)
+{
+	struct inode *inode = dentry->d_inode;
+
+	if (attr->ia_valid & ATTR_SIZE) {
+		int err = S_ISREG(inode->i_mode) ? ramfs_setsize(inode, attr->ia_size) : -EINVAL;
+
+		if (err)
+			return err;
+	}
+	setattr_copy(inode, attr);
 	return 0;
 }
 
@@ -269,6 +381,15 @@ const struct inode_operations ramfs_dir_inode_operations = {
 	.rmdir = ramfs_rmdir,
 	.unlink = ramfs_unlink,
 	.mknod = ramfs_mknod,
+	.link = ramfs_link,
+	.symlink = ramfs_symlink,
+	.rename = ramfs_rename,
+	.setattr = ramfs_setattr,
+};
+
+static const struct inode_operations ramfs_symlink_inode_operations = {
+	.get_link = ramfs_get_link,
+	.setattr = ramfs_setattr,
 };
 
 /* getdents: ".", "..", then the children in creation order. */
@@ -282,13 +403,19 @@ static int ramfs_iterate(struct file *f, struct dir_context *ctx)
 		/* positions are the children's d_seq + 2: stable, so an entry
 		 * unlinked between two getdents calls shifts nothing */
 		struct dentry *child = d_child_from(dir, (u64)(ctx->pos - 2));
+		char name[NAME_MAX + 1];
 		bool more;
 
 		if (!child)
 			return 0;
+		/* a rename (d_move) may rewrite the name meanwhile: copy it
+		 * whole under the lock the move holds */
+		spin_lock(&dcache_lock);
+		strlcpy(name, child->d_name, sizeof(name));
 		ctx->pos = (loff_t)child->d_seq + 2;
-		more = dir_emit(ctx, child->d_name, strlen(child->d_name),
-				child->d_inode->i_ino, S_DT(child->d_inode->i_mode));
+		spin_unlock(&dcache_lock);
+		more = dir_emit(ctx, name, strlen(name), child->d_inode->i_ino,
+				S_DT(child->d_inode->i_mode));
 		dput(child);
 		if (!more)
 			return 0;
@@ -457,6 +584,7 @@ static const struct file_operations ramfs_file_operations = {
 
 static const struct inode_operations ramfs_file_inode_operations = {
 	.setsize = ramfs_setsize,
+	.setattr = ramfs_setattr,
 };
 
 /* --- the file system -------------------------------------------------------- */
@@ -599,7 +727,7 @@ static struct dentry *ramfs_mount(struct file_system_type *type, int flags,
 	struct ramfs_sb_info *sbi;
 	int err;
 
-	(void)flags; (void)dev_name;
+	(void)dev_name;
 	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	if (!sbi)
 		return ERR_PTR(-ENOMEM);
@@ -619,6 +747,10 @@ static struct dentry *ramfs_mount(struct file_system_type *type, int flags,
 		kfree(sb);
 		goto fail;
 	}
+	/* mount -o ro: an empty tree nothing may change, as Linux's tmpfs
+	 * allows (the VFS answers EROFS) */
+	if (flags & MS_RDONLY)
+		sb->s_flags |= SB_RDONLY;
 	return dget(sb->s_root);
 fail:
 	kfree(sbi);

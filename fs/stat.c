@@ -21,6 +21,8 @@ int vfs_getattr(struct inode *inode, struct stat *st)
 	st->st_ino = inode->i_ino;
 	st->st_nlink = inode->i_nlink;
 	st->st_mode = inode->i_mode;
+	st->st_uid = inode->i_uid;
+	st->st_gid = inode->i_gid;
 	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
 		st->st_rdev = new_encode_dev(MAJOR(inode->i_rdev), MINOR(inode->i_rdev));
 	/* a device node's size is 0 in stat, as Linux (BLKGETSIZE64 tells) */

@@ -90,9 +90,10 @@ def debugfs(fs, commands):
                               text=True, check=True).stdout
 
 
-def image_view(fs, dirs):
+def image_view(fs, dirs, modes=None):
     """{path: inode number} from `ls -p` of each directory, then
-    {inode: fields} from `stat <ino>`."""
+    {inode: fields} from `stat <ino>`; modes, if given, gets {path: the
+    entry's whole mode} (the type of a node rdump leaves out)."""
     names = {}
     listing = debugfs(fs, ['ls -p "/%s"' % d if d else 'ls -p /' for d in dirs])
     # the output of each ls is preceded by the command echoed: "debugfs: ls -p ..."
@@ -104,11 +105,14 @@ def image_view(fs, dirs):
             continue
         m = re.match(r'/(\d+)/([0-7]+)/(\d+)/(\d+)/(.*)/(\d*)/$', line)
         if m and current is not None and m.group(5) not in ('.', '..'):
-            names[os.path.join(current, m.group(5)) if current else m.group(5)] = int(m.group(1))
+            p = os.path.join(current, m.group(5)) if current else m.group(5)
+            names[p] = int(m.group(1))
+            if modes is not None:
+                modes[p] = int(m.group(2), 8)
     inodes = {}
     text = debugfs(fs, ['stat <%d>' % i for i in sorted(set(names.values()))])
     for block in re.split(r'\n(?=Inode: )', text):
-        m = re.search(r'Inode: (\d+)\s+Type: \S+\s+Mode:\s+([0-7]+)', block)
+        m = re.search(r'Inode: (\d+)\s+Type: [A-Za-z ]+?\s+Mode:\s+([0-7]+)', block)
         if not m:
             continue
         ino = int(m.group(1))
@@ -119,6 +123,10 @@ def image_view(fs, dirs):
         f['nlink'] = int(re.search(r'Links: (\d+)', block).group(1))
         f['blocks'] = int(re.search(r'Blockcount: (\d+)', block).group(1))
         f['atime'] = int(re.search(r'atime: 0x([0-9a-f]+)', block).group(1), 16)
+        f['mtime'] = int(re.search(r'mtime: 0x([0-9a-f]+)', block).group(1), 16)
+        dev = re.search(r'Device major/minor number: ([0-9a-f]+):([0-9a-f]+)', block)
+        if dev:
+            f['rdev'] = (int(dev.group(1), 16), int(dev.group(2), 16))
         inodes[ino] = f
     return names, inodes
 

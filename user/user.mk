@@ -29,7 +29,7 @@ USER_PROGS := init sh ls cat echo cp mkdir rm mount umount sync hexdump cmp \
 USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
-	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl
+	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl links
 
 # USERLAND=busybox (the default): Debian's busybox-static (make deps
 # installs it) joins the initramfs as the shell and the general tools;
@@ -42,11 +42,12 @@ ifeq ($(filter busybox own,$(USERLAND)),)
 $(error USERLAND=$(USERLAND): busybox or own)
 endif
 
-# No applet links: Spindle's file systems have no links of either kind.
-# busybox's ash (the console's shell: init starts it when /bin/busybox
-# exists) runs every applet by name itself, re-executing /proc/self/exe;
-# elsewhere `busybox <applet>` does.  /bin/sh stays Spindle's, which runs
-# the scripts of the tests and labs (docs/user.md says why).
+# Applet links: /bin/<applet> -> busybox for every applet `busybox --list`
+# names, except where Spindle has a program of that name (those stay
+# Spindle's: docs/user.md says why).  So any program -- Spindle's sh, an
+# exec from C -- finds grep or mv in /bin; busybox picks the applet from
+# the name it was run by.  /bin/sh stays Spindle's, which runs the
+# scripts of the tests and labs.
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o \
@@ -142,6 +143,9 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)if [ $(USERLAND) = busybox ]; then \
 		test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }; \
 		cp $(BUSYBOX) $(ROOTFS)/bin/busybox && \
+		for a in $$($(BUSYBOX) --list); do \
+			[ -e $(ROOTFS)/bin/$$a ] || ln -s busybox $(ROOTFS)/bin/$$a || exit 1; \
+		done && \
 		mkdir -p $(ROOTFS)/usr/share/doc/busybox && \
 		cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright && \
 		cp $(U)/etc/profile $(ROOTFS)/etc/profile; \

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * dir.c - ext2 directories: readdir (getdents64) and finding a name.
+ * dir.c - ext2 directories: readdir (getdents64), finding a name, and
+ * changing the entries (adding, removing, repointing a name; a new
+ * directory's "." and ".."; "is it empty").
  *
  * A directory is a file whose blocks hold ext2_dir_entry_2 records, one
  * after the other, rec_len bytes each, tiling every block exactly; an
@@ -12,6 +14,14 @@
  * entry at byte o is reported with d_off o + 1, and a later call starts
  * at the first entry at or after its position -- which also makes a
  * position from lseek() safe, wherever it lands.
+ *
+ * Changes are made in the block as the block device's page cache holds it
+ * (ext2_bread), by dirent.c's rules, and the block is marked dirty: the
+ * disk's flusher writes it back, or sync/umount does.  A name that fits
+ * in no block gets a new block at the directory's end (Linux's
+ * ext2_add_link does the same; ext2 never shrinks a directory).  The VFS
+ * calls all of these under vfs_lock, so two changes of one directory
+ * never meet.
  */
 #include <spindle/string.h>
 #include "ext2.h"
@@ -74,30 +84,189 @@ static int ext2_readdir(struct file *f, struct dir_context *ctx)
 	return 0;
 }
 
-long ext2_inode_by_name(struct inode *dir, const char *name, int len)
+/*
+ * The block of dir holding the used entry called name, and the entry's
+ * offset in it (*prev: the previous entry's, -1 if first); ERR_PTR(-ENOENT)
+ * if dir has no such name.
+ */
+static struct ext2_buf *ext2_find_entry(struct inode *dir, const char *name, int len, int *off,
+					int *prev)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
 	u64 nblocks = (u64)dir->i_size >> sbi->s_blocksize_bits;
 
 	for (u64 n = 0; n < nblocks; n++) {
 		struct ext2_buf *bh = ext2_get_dir_block(dir, n);
-		long ino = 0;
 
 		if (IS_ERR(bh))
-			return PTR_ERR(bh);
-		for (unsigned long o = 0; o < sbi->s_blocksize && !ino;) {
-			const struct ext2_dir_entry_2 *de =
-				(const void *)((char *)bh->b_data + o);
-
-			if (de->inode && de->name_len == len && !memcmp(de->name, name, len))
-				ino = de->inode;
-			o += de->rec_len;
-		}
+			return bh;
+		*off = ext2_dirent_find(bh->b_data, sbi->s_blocksize, name, len, prev);
+		if (*off >= 0)
+			return bh;
 		ext2_brelse(bh);
-		if (ino)
-			return ino;
 	}
+	return ERR_PTR(-ENOENT);
+}
+
+long ext2_inode_by_name(struct inode *dir, const char *name, int len)
+{
+	int off, prev;
+	struct ext2_buf *bh = ext2_find_entry(dir, name, len, &off, &prev);
+	long ino;
+
+	if (bh == ERR_PTR(-ENOENT))
+		return 0;
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	ino = ((const struct ext2_dir_entry_2 *)((char *)bh->b_data + off))->inode;
+	ext2_brelse(bh);
+	return ino;
+}
+
+/* A change of the directory: its mtime and ctime, as Linux's. */
+static void ext2_dir_changed(struct inode *dir)
+{
+	u64 now = fs_now_ns();
+
+	dir->i_mtime_ns = now;
+	EXT2_I(dir)->i_ctime_ns = now;
+	mark_inode_dirty(dir);
+}
+
+/*
+ * Block n of inode -- a hole, at or past its end -- allocated and
+ * returned zeroed, not read: a directory's next block, or a slow
+ * symbolic link's only one.  i_blocks grows with it; i_size is the
+ * caller's.
+ */
+struct ext2_buf *ext2_new_data_block(struct inode *inode, u64 n)
+{
+	u32 pblock;
+	bool is_new;
+	int err;
+
+	/* the block map changes under i_mutex (ext2_get_block_create's
+	 * rule), also for a directory, whose names vfs_lock guards */
+	mutex_lock(&inode->i_mutex);
+	err = ext2_get_block_create(inode, n, &pblock, &is_new);
+	mutex_unlock(&inode->i_mutex);
+	if (err)
+		return ERR_PTR(err);
+	return ext2_getblk(inode->i_sb, pblock);
+}
+
+int ext2_add_link(struct inode *dir, const char *name, int len, struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
+	u64 nblocks = (u64)dir->i_size >> sbi->s_blocksize_bits;
+	struct ext2_buf *bh;
+	int off = -ENOSPC;
+	u64 n;
+
+	/* the first block with room takes the name (Linux's order: an
+	 * earlier hole is reused before the directory grows) */
+	for (n = 0; n < nblocks; n++) {
+		bh = ext2_get_dir_block(dir, n);
+		if (IS_ERR(bh))
+			return PTR_ERR(bh);
+		if (ext2_dirent_find(bh->b_data, sbi->s_blocksize, name, len, NULL) >= 0) {
+			ext2_brelse(bh);
+			return -EEXIST;
+		}
+		off = ext2_dirent_find_room(bh->b_data, sbi->s_blocksize, len);
+		if (off >= 0)
+			break;
+		ext2_brelse(bh);
+	}
+	if (off < 0) {
+		/* every block full: a new one, one unused entry spanning it */
+		bh = ext2_new_data_block(dir, nblocks);
+		if (IS_ERR(bh))
+			return PTR_ERR(bh);
+		ext2_dirent_init_block(bh->b_data, sbi->s_blocksize);
+		off = 0;
+		dir->i_size = (loff_t)(nblocks + 1) << sbi->s_blocksize_bits;
+	}
+	ext2_dirent_insert(bh->b_data, off, name, len, inode->i_ino,
+			   ext2_type_by_mode(sbi, inode->i_mode));
+	ext2_mark_buffer_dirty(bh);
+	ext2_brelse(bh);
+	ext2_dir_changed(dir);
 	return 0;
+}
+
+int ext2_delete_entry(struct inode *dir, const char *name, int len)
+{
+	int off, prev;
+	struct ext2_buf *bh = ext2_find_entry(dir, name, len, &off, &prev);
+
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	ext2_dirent_remove(bh->b_data, off, prev);
+	ext2_mark_buffer_dirty(bh);
+	ext2_brelse(bh);
+	ext2_dir_changed(dir);
+	return 0;
+}
+
+int ext2_set_link(struct inode *dir, const char *name, int len, struct inode *inode)
+{
+	int off, prev;
+	struct ext2_buf *bh = ext2_find_entry(dir, name, len, &off, &prev);
+	struct ext2_dir_entry_2 *de;
+
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	de = (struct ext2_dir_entry_2 *)((char *)bh->b_data + off);
+	de->inode = inode->i_ino;
+	de->file_type = ext2_type_by_mode(EXT2_SB(dir->i_sb), inode->i_mode);
+	ext2_mark_buffer_dirty(bh);
+	ext2_brelse(bh);
+	/* a moved directory's ".." is not a change of that directory's
+	 * contents for its owner (Linux leaves its times alone) */
+	if (!(len == 2 && name[0] == '.' && name[1] == '.'))
+		ext2_dir_changed(dir);
+	return 0;
+}
+
+int ext2_make_empty(struct inode *inode, struct inode *parent)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	struct ext2_buf *bh = ext2_new_data_block(inode, 0);
+
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	ext2_dirent_make_empty(bh->b_data, sbi->s_blocksize, inode->i_ino, parent->i_ino,
+			       ext2_type_by_mode(sbi, S_IFDIR));
+	ext2_mark_buffer_dirty(bh);
+	ext2_brelse(bh);
+	inode->i_size = sbi->s_blocksize;
+	mark_inode_dirty(inode);
+	return 0;
+}
+
+/*
+ * Nothing but "." and ".." in any block.  A block that cannot be read
+ * or is damaged answers "not empty" (logged where it was found): rmdir
+ * then refuses, which loses nothing.
+ */
+bool ext2_empty_dir(struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	u64 nblocks = (u64)inode->i_size >> sbi->s_blocksize_bits;
+
+	for (u64 n = 0; n < nblocks; n++) {
+		struct ext2_buf *bh = ext2_get_dir_block(inode, n);
+		bool empty;
+
+		if (IS_ERR(bh))
+			return false;
+		empty = ext2_dirent_block_empty(bh->b_data, sbi->s_blocksize, inode->i_ino);
+		ext2_brelse(bh);
+		if (!empty)
+			return false;
+	}
+	return true;
 }
 
 const struct file_operations ext2_dir_operations = {

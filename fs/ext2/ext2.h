@@ -16,8 +16,12 @@
  *               files' kept), ext2_get_block() (a file's block n -> a disk
  *               block), a regular file's a_ops (the page cache reads it)
  *   file.c      a regular file's write() and fsync()
- *   dir.c       directory blocks: readdir, and finding a name
- *   namei.c     lookup()
+ *   dirent.c    the entries of one directory block: room for a name,
+ *               adding, removing, "only . and .." (portable, as check.c)
+ *   dir.c       directory blocks: readdir, finding, adding and removing
+ *               a name
+ *   namei.c     lookup(), and the name-space changes: create, mkdir,
+ *               unlink, rmdir, link, symlink, rename; setattr
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
  *
  *   balloc.c    block bitmaps: allocating near a goal, freeing
@@ -182,6 +186,35 @@ long ext2_find_block_group(const struct ext2_sb_info *sbi, u32 goal_group);
 long ext2_find_inode_group(const struct ext2_sb_info *sbi, u32 parent_group, bool dir);
 bool ext2_block_in_system_zone(const struct ext2_sb_info *sbi, u32 block, u32 count);
 
+/* --- dirent.c: portable ------------------------------------------------------
+ *
+ * One directory block of size bytes, already checked whole
+ * (ext2_check_dir_block); each change keeps it passing that check.
+ */
+
+/* The directory entry's file_type for an inode of mode: EXT2_FT_UNKNOWN
+ * (0) unless the file system has the filetype feature. */
+u8 ext2_type_by_mode(const struct ext2_sb_info *sbi, umode_t mode);
+/* The offset of the used entry called name, or -ENOENT; *prev (if not
+ * NULL) the offset of the entry before it, -1 for the block's first. */
+int ext2_dirent_find(const void *blk, unsigned int size, const char *name, int len, int *prev);
+/* The offset of an entry with room for a name of len bytes (unused and
+ * big enough, or used with that much slack), or -ENOSPC: the block is
+ * full for this name. */
+int ext2_dirent_find_room(const void *blk, unsigned int size, int len);
+/* name -> ino in the entry at off (from ext2_dirent_find_room): taken
+ * whole if unused, else split. */
+void ext2_dirent_insert(void *blk, unsigned int off, const char *name, int len, u32 ino,
+			u8 file_type);
+/* The entry at off (prev: from ext2_dirent_find) removed. */
+void ext2_dirent_remove(void *blk, int off, int prev);
+/* A directory's new block: one unused entry spanning it. */
+void ext2_dirent_init_block(void *blk, unsigned int size);
+/* A new directory's first block: "." -> ino, ".." -> parent. */
+void ext2_dirent_make_empty(void *blk, unsigned int size, u32 ino, u32 parent, u8 dir_type);
+/* No used entry but "." (-> ino) and "..". */
+bool ext2_dirent_block_empty(const void *blk, unsigned int size, u32 ino);
+
 /* --- the kernel's side ---------------------------------------------------- */
 
 /* A block read from the disk (buffer.c): b_data holds blocksize bytes. */
@@ -322,6 +355,15 @@ int ext2_delete_entry(struct inode *dir, const char *name, int len);
 int ext2_make_empty(struct inode *inode, struct inode *parent);
 bool ext2_empty_dir(struct inode *inode);
 int ext2_set_link(struct inode *dir, const char *name, int len, struct inode *inode);
+
+/* dir.c: block n of inode (a hole) allocated, its buffer zeroed (a
+ * directory's next block, a slow link's block); i_blocks grows, i_size
+ * is the caller's.  ERR_PTR(-ENOSPC ...) */
+struct ext2_buf *ext2_new_data_block(struct inode *inode, u64 n);
+/* namei.c: chmod, chown, utimensat, truncate (every kind of inode) */
+int ext2_setattr(struct dentry *dentry, const struct iattr *attr);
+/* symlink.c: a new link's target (len bytes, no NUL), fast or slow */
+int ext2_write_link(struct inode *inode, const char *target, size_t len);
 
 /* dir.c: the inode number of name in dir, 0 if absent, or -errno */
 long ext2_inode_by_name(struct inode *dir, const char *name, int len);

@@ -192,10 +192,12 @@ const struct file_operations ext2_file_operations = {
 const struct inode_operations ext2_file_inode_operations = {
 	.getattr = ext2_getattr,
 	.setsize = ext2_setsize,
+	.setattr = ext2_setattr,
 };
 
 static const struct inode_operations ext2_special_inode_operations = {
 	.getattr = ext2_getattr,
+	.setattr = ext2_setattr,
 };
 
 /* A device node's number: Linux's old (8:8 in i_block[0]) or new

@@ -149,7 +149,9 @@ struct inode_operations {
 	 * first: same type family, an empty directory, no loop). */
 	int (*rename)(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
 		      struct dentry *new_dentry);
-	/* chmod, chown, utimensat, truncate: the VFS checked attr; store it. */
+	/* chmod, chown, utimensat, truncate: the VFS checked attr; store it
+	 * (the VFS inode too: setattr_copy) and write the inode.  Called by
+	 * notify_change() with i_mutex held, without vfs_lock. */
 	int (*setattr)(struct dentry *dentry, const struct iattr *attr);
 };
 
@@ -251,6 +253,7 @@ struct inode {
 	u64 i_blocks;                   /* 512-byte units held (st_blocks): ramfs's pages */
 	dev_t i_rdev;                   /* device nodes: what they open */
 	u64 i_mtime_ns;                 /* last change of data (also atime/ctime) */
+	u32 i_uid, i_gid;               /* the owner (chown); ext2 keeps its own */
 	struct super_block *i_sb;
 	const struct inode_operations *i_op;
 	const struct file_operations *i_fop;

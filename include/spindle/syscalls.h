@@ -63,6 +63,27 @@ long sys_mkdir(const char __user *pathname, umode_t mode);
 long sys_rmdir(const char __user *pathname);
 long sys_unlink(const char __user *pathname);
 long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev);
+long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev);
+long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode);
+long sys_unlinkat(int dfd, const char __user *pathname, int flag);
+long sys_link(const char __user *oldname, const char __user *newname);
+long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		int flags);
+long sys_symlink(const char __user *oldname, const char __user *newname);
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname);
+long sys_rename(const char __user *oldname, const char __user *newname);
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
+		  const char __user *newname);
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+		   const char __user *newname, unsigned int flags);
+long sys_chmod(const char __user *filename, umode_t mode);
+long sys_fchmod(unsigned int fd, umode_t mode);
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode);
+long sys_chown(const char __user *filename, u32 user, u32 group);
+long sys_fchown(unsigned int fd, u32 user, u32 group);
+long sys_lchown(const char __user *filename, u32 user, u32 group);
+long sys_fchownat(int dfd, const char __user *filename, u32 user, u32 group, int flag);
+long sys_truncate(const char __user *path, long length);
 long sys_statfs(const char __user *pathname, struct statfs __user *buf);
 long sys_fstatfs(unsigned int fd, struct statfs __user *buf);
 long sys_sync(void);

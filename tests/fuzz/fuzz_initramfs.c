@@ -5,8 +5,9 @@
  *
  * The input is the buffer GRUB would have loaded: a newc cpio archive,
  * or several in a row.  unpack_to_rootfs() runs on it over a fake file
- * layer defined here -- filp_open, kernel_write, fput, do_mkdirat and
- * do_mknodat only record what they are asked to make -- because the
+ * layer defined here -- filp_open, kernel_write, fput, do_mkdirat,
+ * do_mknodat, do_symlinkat, do_linkat and do_unlinkat only record what
+ * they are asked to make -- because the
  * real one (ramfs) would keep every file of every input and slow each
  * run down; check_initramfs.c runs the unpacker over the real VFS.  What
  * the unpacker promises, and this target checks:
@@ -15,7 +16,8 @@
  *     input is exactly its size), and every file's data it writes lies
  *     inside the buffer;
  *   - every path it makes starts with one '/' and has more after it (the
- *     root itself is never made), and fits PATH_MAX;
+ *     root itself is never made), and fits PATH_MAX; so does every
+ *     symbolic link's target and hard link's first name;
  *   - it returns 0 and says "unpacked N entries", N being what it made,
  *     only for an archive that ends with its trailer; otherwise -EINVAL
  *     and one "rejected:" line whose count is again what it made before;
@@ -40,6 +42,9 @@ static struct {
 	size_t size;
 	unsigned int made;              /* entries made: files, dirs, nodes */
 	unsigned int open;              /* files open now */
+	bool linked;                    /* the last thing made was a hard link */
+	bool writing_link;              /* the open file is that link: its data
+					 * makes no new entry */
 	size_t written;
 	struct file file;               /* what filp_open hands out */
 } fake;
@@ -66,8 +71,11 @@ void kfree(const void *p)
 struct file *filp_open(const char *path, int flags, umode_t mode)
 {
 	check_path(path);
-	FUZZ_ASSERT(flags & O_CREAT);
+	/* without O_CREAT only to write a hard link's data, right after it */
+	FUZZ_ASSERT((flags & O_CREAT) || fake.linked);
 	FUZZ_ASSERT((mode & ~07777) == 0);
+	fake.writing_link = !(flags & O_CREAT);
+	fake.linked = false;
 	fake.open++;
 	return &fake.file;
 }
@@ -75,7 +83,7 @@ struct file *filp_open(const char *path, int flags, umode_t mode)
 void fput(struct file *f)
 {
 	FUZZ_ASSERT(f == &fake.file && fake.open > 0);
-	if (--fake.open == 0)
+	if (--fake.open == 0 && !fake.writing_link)
 		fake.made++;            /* the file is whole once it is closed */
 }
 
@@ -98,6 +106,7 @@ int do_mkdirat(int dfd, const char *path, umode_t mode)
 	check_path(path);
 	FUZZ_ASSERT((mode & ~07777) == 0);
 	fake.made++;
+	fake.linked = false;
 	return 0;
 }
 
@@ -110,7 +119,39 @@ int do_mknodat(int dfd, const char *path, umode_t mode, dev_t dev)
 	check_path(path);
 	FUZZ_ASSERT(type == S_IFCHR || type == S_IFBLK || type == S_IFIFO);
 	fake.made++;
+	fake.linked = false;
 	return 0;
+}
+
+int do_symlinkat(const char *target, int newdfd, const char *path)
+{
+	size_t len = strnlen(target, PATH_MAX);
+
+	FUZZ_ASSERT(newdfd == AT_FDCWD);
+	check_path(path);
+	FUZZ_ASSERT(len > 0 && len < PATH_MAX);
+	fake.made++;
+	fake.linked = false;
+	return 0;
+}
+
+int do_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, bool follow)
+{
+	FUZZ_ASSERT(olddfd == AT_FDCWD && newdfd == AT_FDCWD && !follow);
+	check_path(oldname);
+	check_path(newname);
+	FUZZ_ASSERT(strcmp(oldname, newname) != 0);
+	fake.made++;
+	fake.linked = true;
+	return 0;
+}
+
+/* Nothing exists in the fake file layer: there is never a name to remove. */
+int do_unlinkat(int dfd, const char *path)
+{
+	FUZZ_ASSERT(dfd == AT_FDCWD);
+	check_path(path);
+	return -ENOENT;
 }
 
 /* The number in the unpacker's line starting with start, read with fmt

@@ -167,7 +167,8 @@ corpus_initramfs() {
 	chmod 755 "$t/init"
 	: > "$t/etc/rc.d/empty"
 	mkfifo "$t/fifo"
-	ln -s ../init "$t/bin/link"             # skipped: no symlinks
+	ln -s ../init "$t/bin/link"
+	ln "$t/etc/motd" "$t/etc/motd.hard"     # a hard link: two entries, one ino
 	find "$t" -exec touch -h -d @0 {} +
 	newc_of "$t" > "$d/rootfs"
 	# Two archives in a row, as a boot loader adds early files.

@@ -54,6 +54,9 @@ long sys_write(unsigned int fd, const char *buf, size_t count);
 long sys_pwrite64(unsigned int fd, const char *buf, size_t count, loff_t pos);
 long sys_ftruncate(unsigned int fd, off_t length);
 long sys_fsync(unsigned int fd);
+long sys_link(const char *oldname, const char *newname);
+long sys_symlink(const char *oldname, const char *newname);
+long sys_rename(const char *oldname, const char *newname);
 
 static const unsigned int block_sizes[] = { 1024, 4096 };
 static unsigned char *ram;
@@ -569,6 +572,146 @@ START_TEST(unknown_ro_compat_mounts_read_only)
 }
 END_TEST
 
+/* Name i of NAMES in /mnt/d: 150 bytes each, 160 in a directory block. */
+#define NAMES 30
+static void long_name(char *buf, int i)
+{
+	int n = snprintf(buf, 200, "/mnt/d/%03d-", i);
+
+	memset(buf + n, 'n', 150 - 4);
+	buf[n + 146] = '\0';
+}
+
+/*
+ * The name space changed through a read-write mount, errors included: a
+ * directory grown past one block by 150 names (st_size), every other
+ * name unlinked, a tree of directories (link counts), hard and symbolic
+ * links, renames within and across directories and over a file, and the
+ * refusals -- EEXIST, ENOENT, ENOTEMPTY for rmdir and for a rename over
+ * a full directory, EEXIST for a link's name.  After umount the host's
+ * e2fsck finds nothing to fix (entries, counts, bitmaps); mounted again,
+ * every name and count is what was done.
+ */
+START_TEST(names_change_and_fsck)
+{
+	struct stat st;
+	char name[200], buf[64];
+
+	setup_disk(block_sizes[_i]);
+	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", 0, NULL), 0);
+	ck_assert_int_eq(sys_mkdir("/mnt/d", 0755), 0);
+	for (int i = 0; i < NAMES; i++) {
+		long fd;
+
+		long_name(name, i);
+		fd = sys_open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(sys_close(fd), 0);
+	}
+	ck_assert_int_eq(sys_stat("/mnt/d", &st), 0);
+	ck_assert_int_gt(st.st_size, (off_t)bs); /* "." and ".." and 30 x 160 bytes */
+	for (int i = 0; i < NAMES; i += 2) {
+		long_name(name, i);
+		ck_assert_int_eq(sys_unlink(name), 0);
+	}
+	ck_assert_int_eq(sys_unlink(name), -ENOENT);
+	ck_assert_int_eq(sys_mkdir("/mnt/d", 0755), -EEXIST);
+	ck_assert_int_eq(sys_mkdir("/mnt/d/x", 0755), 0);
+	ck_assert_int_eq(sys_mkdir("/mnt/d/x/y", 0755), 0);
+	ck_assert_int_eq(sys_mkdir("/mnt/e", 0755), 0);
+	ck_assert_int_eq(sys_rmdir("/mnt/d/x"), -ENOTEMPTY);
+	ck_assert_int_eq(sys_rename("/mnt/e", "/mnt/d/x"), -ENOTEMPTY);
+	ck_assert_int_eq(sys_rename("/mnt/d/x", "/mnt/moved"), 0); /* across */
+	ck_assert_int_eq(sys_rename("/mnt/e", "/mnt/moved/y"), 0); /* over empty */
+	ck_assert_int_eq(sys_link("/mnt/hello.txt", "/mnt/moved/second"), 0);
+	ck_assert_int_eq(sys_link("/mnt/hello.txt", "/mnt/moved/second"), -EEXIST);
+	long_name(name, 1);
+	ck_assert_int_eq(sys_rename(name, "/mnt/moved/second"), 0);
+	ck_assert_int_eq(sys_symlink("hello.txt", "/mnt/fast2"), 0);
+	memset(buf, 'p', 59);
+	buf[59] = '\0';
+	ck_assert_int_eq(sys_symlink(buf, "/mnt/edge59"), 0); /* the longest fast */
+	buf[59] = 'p';
+	buf[60] = '\0';
+	ck_assert_int_eq(sys_symlink(buf, "/mnt/edge60"), 0); /* the shortest slow */
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+	ck_assert_int_eq(host_fsck(), 0);
+
+	ck_assert_int_eq(mount_ro(), 0);
+	ck_assert_int_eq(sys_stat("/mnt/d", &st), 0);
+	ck_assert_uint_eq(st.st_nlink, 2); /* x moved away */
+	ck_assert_int_eq(sys_stat("/mnt/moved", &st), 0);
+	ck_assert_uint_eq(st.st_nlink, 3); /* y, now the old e */
+	ck_assert_int_eq(sys_stat("/mnt/hello.txt", &st), 0);
+	ck_assert_uint_eq(st.st_nlink, 1); /* its second name renamed over */
+	ck_assert_int_eq(sys_stat("/mnt/moved/second", &st), 0);
+	ck_assert_uint_eq(st.st_size, 0);
+	long_name(name, 1);
+	ck_assert_int_eq(sys_stat(name, &st), -ENOENT);
+	long_name(name, NAMES - 1);
+	ck_assert_int_eq(sys_stat(name, &st), 0);
+	long_name(name, NAMES - 2);
+	ck_assert_int_eq(sys_stat(name, &st), -ENOENT);
+	ck_assert_int_eq(sys_readlinkat(AT_FDCWD, "/mnt/edge59", name, sizeof(name)), 59);
+	ck_assert_int_eq(sys_readlinkat(AT_FDCWD, "/mnt/edge60", name, sizeof(name)), 60);
+	ck_assert_int_eq(sys_readlinkat(AT_FDCWD, "/mnt/fast2", name, sizeof(name)), 9);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+}
+END_TEST
+
+/*
+ * A full disk: once a file has taken every free block, new names go on
+ * only while the directory's blocks have room; the name that needs a new
+ * block, a mkdir (its first block) and a slow link (its block) get
+ * ENOSPC, and each failed attempt gives its new inode back (statfs's free
+ * inodes) -- e2fsck -fn finds nothing left behind.
+ */
+START_TEST(names_on_a_full_disk)
+{
+	static char chunk[65536];
+	struct statfs before, after;
+	char name[200];
+	long fd, n;
+	int made = 0;
+
+	setup_disk(block_sizes[_i]);
+	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", 0, NULL), 0);
+	ck_assert_int_eq(sys_mkdir("/mnt/d", 0755), 0);
+	fd = sys_open("/mnt/filler", O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	/* big pieces, then a block at a time: to the last free block */
+	while ((n = sys_write(fd, chunk, sizeof(chunk))) == (long)sizeof(chunk))
+		;
+	while ((n = sys_write(fd, chunk, bs)) == (long)bs)
+		;
+	ck_assert_int_eq(n, -ENOSPC);
+	ck_assert_int_eq(sys_close(fd), 0);
+	ck_assert_int_eq(sys_statfs("/mnt", &before), 0);
+	ck_assert_uint_eq(before.f_bfree, 0);
+	for (;;) {
+		long_name(name, made);
+		fd = sys_open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			break;
+		ck_assert_int_eq(sys_close(fd), 0);
+		made++;
+	}
+	ck_assert_int_eq(fd, -ENOSPC);
+	/* what the first block holds after "." and "..": 160 bytes a name */
+	ck_assert_int_eq(made, (int)(bs - 24) / 160);
+	ck_assert_int_eq(sys_statfs("/mnt", &before), 0);
+	ck_assert_int_eq(sys_mkdir("/mnt/newdir", 0755), -ENOSPC);
+	memset(name, 's', 100);
+	name[100] = '\0';
+	ck_assert_int_eq(sys_symlink(name, "/mnt/slow-new"), -ENOSPC);
+	ck_assert_int_eq(sys_statfs("/mnt", &after), 0);
+	ck_assert_uint_eq(after.f_ffree, before.f_ffree);
+	ck_assert_uint_eq(after.f_bfree, before.f_bfree);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+	ck_assert_int_eq(host_fsck(), 0);
+}
+END_TEST
+
 /* The allocator's searches, on bitmaps and descriptors made here. */
 START_TEST(bitmap_search)
 {
@@ -875,6 +1018,8 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, mount_and_umount_leak_nothing, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, write_truncate_and_fsck, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, unknown_ro_compat_mounts_read_only, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, names_change_and_fsck, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, names_on_a_full_disk, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_test(core, bitmap_search);
 	tcase_add_test(core, group_choice);
 	suite_add_tcase(s, core);

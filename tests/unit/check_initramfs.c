@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The initramfs unpacker (fs/initramfs.c) fed archives made by the host's
- * GNU cpio (-H newc; tests/unit/cpio/make_archives.sh) and malformed
+ * GNU cpio (-H newc; tests/unit/cpio/make_archives.sh: files, a symbolic
+ * link, a file with three names) and hand-made and malformed
  * copies of them: every malformed archive is rejected with a log line,
  * and whatever was made before the bad spot is complete -- never half a
  * file.
@@ -252,7 +253,7 @@ START_TEST(device_nodes_and_fifos)
 	n += put_entry(ar + n, "dev/null", S_IFCHR | 0666, 1, 3);
 	n += put_entry(ar + n, "dev/sda", S_IFBLK | 0660, 8, 0);
 	n += put_entry(ar + n, "dev/fifo", S_IFIFO | 0644, 0, 0);
-	n += put_entry(ar + n, "dev/link", 0120777, 0, 0);      /* symlink: skipped */
+	n += put_entry(ar + n, "dev/sock", 0140777, 0, 0);      /* a socket: skipped */
 	n += put_entry(ar + n, "TRAILER!!!", 0, 0, 0);
 	ck_assert_int_eq(unpack_to_rootfs(ar, n + 64), 0);      /* + zero padding */
 	ck_assert_int_eq(ksys_stat("/dev/null", &st), 0);
@@ -263,7 +264,7 @@ START_TEST(device_nodes_and_fifos)
 	ck_assert_int_eq(ksys_stat("/dev/fifo", &st), 0);
 	ck_assert(S_ISFIFO(st.st_mode));
 	ck_assert(!fifo_has_buffer("/dev/fifo"));       /* made, not opened */
-	ck_assert_int_eq(ksys_stat("/dev/link", &st), -ENOENT);
+	ck_assert_int_eq(ksys_stat("/dev/sock", &st), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(host_printk_buf, "not supported"));
 	/* the node opens the memory device */
 	f = filp_open("/dev/null", O_WRONLY, 0);
@@ -351,6 +352,125 @@ START_TEST(concatenation_padding_and_junk)
 }
 END_TEST
 
+/* The target of the symbolic link at path, NUL-terminated, or -errno. */
+static long link_target(const char *path, char *buf, int size)
+{
+	long n = ksys_readlinkat(AT_FDCWD, path, buf, size - 1);
+
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/*
+ * GNU cpio's own archive of a symbolic link and a file with three names
+ * (three entries, one ino, the data with the last): the link holds its
+ * target, the names are one file with the data and nlink 3 -- also when
+ * the archive comes a second time and finds every name there.
+ */
+START_TEST(links_from_gnu_cpio)
+{
+	static const char text[] = "one file, three names\n";
+	static const char *const names[] = { "/bin/tool", "/bin/alias1", "/lib/alias2" };
+	size_t len;
+	char *ar = load_cpio("links.cpio", &len);
+	char buf[64];
+	struct stat st, first;
+
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(unpack_to_rootfs(ar, len), 0);
+		for (int i = 0; i < 3; i++) {
+			ck_assert_int_eq(ksys_stat(names[i], &st), 0);
+			if (i == 0)
+				first = st;
+			ck_assert_uint_eq(st.st_ino, first.st_ino);
+			ck_assert_uint_eq(st.st_nlink, 3);
+			ck_assert_int_eq(slurp(names[i], buf, sizeof(buf)), (long)strlen(text));
+			ck_assert_mem_eq(buf, text, strlen(text));
+		}
+		ck_assert_int_eq(ksys_lstat("/lib/tool-link", &st), 0);
+		ck_assert(S_ISLNK(st.st_mode));
+		ck_assert_int_eq(link_target("/lib/tool-link", buf, sizeof(buf)), 11);
+		ck_assert_str_eq(buf, "../bin/tool");
+		ck_assert_int_eq(slurp("/lib/tool-link", buf, sizeof(buf)), (long)strlen(text));
+	}
+	free(ar);
+}
+END_TEST
+
+/* A newc entry with data, for links GNU cpio would not write this way. */
+static size_t put_entry_data(char *p, const char *name, unsigned int mode, unsigned int ino,
+			     unsigned int nlink, const char *data, size_t len)
+{
+	size_t n = sprintf(p, "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+			   ino, mode, 0u, 0u, nlink, 0u, (unsigned int)len, 0u, 0u, 0u, 0u,
+			   (unsigned int)strlen(name) + 1, 0u);
+
+	strcpy(p + n, name);
+	n += strlen(name) + 1;
+	while (n % 4)
+		p[n++] = '\0';
+	memcpy(p + n, data, len);
+	n += len;
+	while (n % 4)
+		p[n++] = '\0';
+	return n;
+}
+
+/*
+ * Hand-made link entries: the data may come with the first name (other
+ * writers than GNU cpio), a link replaces a file an earlier archive made,
+ * inode numbers start afresh after a trailer, and a symbolic link's
+ * target that is empty or holds a NUL rejects the archive before it.
+ */
+START_TEST(links_by_hand)
+{
+	static char ar[4096];
+	char buf[64];
+	struct stat a, b;
+	size_t n = 0;
+
+	memset(ar, 0, sizeof(ar));
+	n += put_entry_data(ar + n, "x", S_IFREG | 0644, 7, 1, "old", 3);
+	n += put_entry_data(ar + n, "TRAILER!!!", 0, 0, 1, "", 0);
+	n += put_entry_data(ar + n, "first", S_IFREG | 0644, 7, 2, "data first", 10);
+	n += put_entry_data(ar + n, "x", S_IFREG | 0644, 7, 2, "", 0);
+	n += put_entry_data(ar + n, "TRAILER!!!", 0, 0, 1, "", 0);
+	/* ino 7 again, in a new archive: a different file */
+	n += put_entry_data(ar + n, "other", S_IFREG | 0644, 7, 2, "other", 5);
+	n += put_entry_data(ar + n, "abs", S_IFLNK | 0777, 8, 1, "/first", 6);
+	n += put_entry_data(ar + n, "TRAILER!!!", 0, 0, 1, "", 0);
+	ck_assert_int_eq(unpack_to_rootfs(ar, n), 0);
+	ck_assert_int_eq(ksys_stat("/first", &a), 0);
+	ck_assert_int_eq(ksys_stat("/x", &b), 0);
+	ck_assert_uint_eq(a.st_ino, b.st_ino);
+	ck_assert_uint_eq(b.st_nlink, 2);
+	ck_assert_int_eq(slurp("/x", buf, sizeof(buf)), 10);
+	ck_assert_mem_eq(buf, "data first", 10);
+	ck_assert_int_eq(ksys_stat("/other", &b), 0);
+	ck_assert_uint_ne(a.st_ino, b.st_ino);
+	ck_assert_int_eq(slurp("/abs", buf, sizeof(buf)), 10);  /* through the link */
+
+	n = 0;
+	n += put_entry_data(ar + n, "before", S_IFDIR | 0755, 1, 2, "", 0);
+	n += put_entry_data(ar + n, "empty-link", S_IFLNK | 0777, 2, 1, "", 0);
+	n += put_entry_data(ar + n, "TRAILER!!!", 0, 0, 1, "", 0);
+	host_printk_reset();
+	ck_assert_int_eq(unpack_to_rootfs(ar, n), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "bad symbolic link target size"));
+	ck_assert_int_eq(ksys_stat("/before", &a), 0);  /* what came before is made */
+	ck_assert_int_eq(ksys_lstat("/empty-link", &a), -ENOENT);
+
+	n = 0;
+	n += put_entry_data(ar + n, "nul-link", S_IFLNK | 0777, 2, 1, "a\0b", 3);
+	n += put_entry_data(ar + n, "TRAILER!!!", 0, 0, 1, "", 0);
+	host_printk_reset();
+	ck_assert_int_eq(unpack_to_rootfs(ar, n), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "NUL in a symbolic link target"));
+	ck_assert_int_eq(ksys_lstat("/nul-link", &a), -ENOENT);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("initramfs");
@@ -362,6 +482,8 @@ Suite *unit_suite(void)
 	tcase_add_test(core, device_nodes_and_fifos);
 	tcase_add_test(core, concatenated_archives_both_unpack);
 	tcase_add_test(core, concatenation_padding_and_junk);
+	tcase_add_test(core, links_from_gnu_cpio);
+	tcase_add_test(core, links_by_hand);
 	suite_add_tcase(s, core);
 
 	tcase_set_timeout(limits, 60);

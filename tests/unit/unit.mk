@@ -75,6 +75,8 @@ UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
 UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio check_pagecache
 # ext2 (fs/ext2/, in FS_UNIT_SRCS) over images the host's mke2fs made.
 UNIT_TESTS += check_ext2
+# ext2 directory blocks edited in place (fs/ext2/dirent.c).
+UNIT_TESTS += check_ext2_dir
 UNIT_EXT2_DIR := $(UNIT_BUILD)/ext2
 UNIT_EXT2_STAMP := $(UNIT_EXT2_DIR)/made
 $(UNIT_EXT2_STAMP): tests/unit/ext2/make_images.sh

@@ -298,6 +298,14 @@ fi
 "$UB/tests/jobctl" > "$T/jobctl.out" 2>&1
 grep -qx '10 passed, 0 failed' "$T/jobctl.out" && pass jobctl_on_linux ||
 	fail jobctl_on_linux "$(grep -e FAIL -e passed "$T/jobctl.out" | tr '\n' ' ')"
+# links: link, symlink, rename, chmod, chown, truncate -- Linux's answers
+# on a tmpfs it mounts itself in $T (as root; else on $T's file system)
+"$UB/tests/links" "$T" > "$T/links.out" 2>&1; st=$?
+if [ $st -eq 0 ] && grep -q '^[0-9]* passed, 0 failed' "$T/links.out"; then
+	pass links_on_linux
+else
+	fail links_on_linux "$(grep -e FAIL -e passed "$T/links.out" | tr '\n' ' ')"
+fi
 "$UB/tests/fuzz" 3000 1 > "$T/fuzz.out" 2>&1
 grep -qx '2 passed, 0 failed' "$T/fuzz.out" && pass fuzz_on_linux ||
 	fail fuzz_on_linux "$(tr '\n' ' ' < "$T/fuzz.out")"

@@ -116,6 +116,24 @@ SYSCALL2(mkdir, U(const char), umode_t)
 SYSCALL1(rmdir, U(const char))
 SYSCALL1(unlink, U(const char))
 SYSCALL3(mknod, U(const char), umode_t, unsigned int)
+SYSCALL4(mknodat, int, U(const char), umode_t, unsigned int)
+SYSCALL3(mkdirat, int, U(const char), umode_t)
+SYSCALL3(unlinkat, int, U(const char), int)
+SYSCALL2(link, U(const char), U(const char))
+SYSCALL5(linkat, int, U(const char), int, U(const char), int)
+SYSCALL2(symlink, U(const char), U(const char))
+SYSCALL3(symlinkat, U(const char), int, U(const char))
+SYSCALL2(rename, U(const char), U(const char))
+SYSCALL4(renameat, int, U(const char), int, U(const char))
+SYSCALL5(renameat2, int, U(const char), int, U(const char), unsigned int)
+SYSCALL2(chmod, U(const char), umode_t)
+SYSCALL2(fchmod, unsigned int, umode_t)
+SYSCALL3(fchmodat, int, U(const char), umode_t)
+SYSCALL3(chown, U(const char), u32, u32)
+SYSCALL3(fchown, unsigned int, u32, u32)
+SYSCALL3(lchown, U(const char), u32, u32)
+SYSCALL5(fchownat, int, U(const char), u32, u32, int)
+SYSCALL2(truncate, U(const char), long)
 SYSCALL2(statfs, U(const char), U(struct statfs))
 SYSCALL2(fstatfs, unsigned int, U(struct statfs))
 SYSCALL2(setpgid, pid_t, pid_t)
@@ -232,6 +250,24 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(rmdir),
 	SYSCALL_ENTRY(unlink),
 	SYSCALL_ENTRY(mknod),
+	SYSCALL_ENTRY(mknodat),
+	SYSCALL_ENTRY(mkdirat),
+	SYSCALL_ENTRY(unlinkat),
+	SYSCALL_ENTRY(link),
+	SYSCALL_ENTRY(linkat),
+	SYSCALL_ENTRY(symlink),
+	SYSCALL_ENTRY(symlinkat),
+	SYSCALL_ENTRY(rename),
+	SYSCALL_ENTRY(renameat),
+	SYSCALL_ENTRY(renameat2),
+	SYSCALL_ENTRY(chmod),
+	SYSCALL_ENTRY(fchmod),
+	SYSCALL_ENTRY(fchmodat),
+	SYSCALL_ENTRY(chown),
+	SYSCALL_ENTRY(fchown),
+	SYSCALL_ENTRY(lchown),
+	SYSCALL_ENTRY(fchownat),
+	SYSCALL_ENTRY(truncate),
 	SYSCALL_ENTRY(statfs),
 	SYSCALL_ENTRY(fstatfs),
 	SYSCALL_ENTRY(setpgid),

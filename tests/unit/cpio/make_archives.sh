@@ -22,3 +22,13 @@ cd ../extra
 printf 'early\n' > etc/early
 printf 'replaced\n' > etc/motd
 find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../extra.cpio
+# links: a symbolic link (relative, into another directory) and a file
+# with three names, which GNU cpio writes as three entries with the data
+# in the last
+mkdir -p ../links/bin ../links/lib
+cd ../links
+printf 'one file, three names\n' > bin/tool
+ln bin/tool bin/alias1
+ln bin/tool lib/alias2
+ln -s ../bin/tool lib/tool-link
+find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../links.cpio
