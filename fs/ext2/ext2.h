@@ -339,7 +339,12 @@ int ext2_group_desc_dirty(struct super_block *sb, u32 group);
 /* super.c: the superblock's free counts summed into its cached block
  * (s_alloc_lock held). */
 int ext2_update_super(struct super_block *sb);
+ssize_t ext2_file_read_iter(struct file *f, struct iov_iter *to, loff_t *pos);
 ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos);
+/* O_DIRECT (a_ops->direct_IO): see fs/ext2/file.c */
+struct kiocb;
+ssize_t ext2_direct_IO(struct file *f, struct iov_iter *it, loff_t *pos, bool write,
+		       struct kiocb *iocb);
 int ext2_fsync(struct file *f, int datasync);
 int ext2_zero_tail(struct inode *inode, loff_t size);
 

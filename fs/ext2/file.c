@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * file.c - writing a regular file of ext2: write(), fsync(), and the
- * zeroing truncation needs.
+ * file.c - writing a regular file of ext2: write(), fsync(), the zeroing
+ * truncation needs, and O_DIRECT reads and writes (ext2_direct_IO).
  *
  * write(fd, buf, n) at pos, page by page (docs/ext2.md draws it):
  *
- *   ext2_file_write_iter           i_mutex: one writer of the file at a time
+ *   ext2_file_write_iter           (O_DIRECT: ext2_direct_IO, below)
+ *   ext2_buffered_write_iter       i_mutex: one writer of the file at a time
  *     ext2_prepare_write           the page's blocks under [pos, pos + n):
  *       ext2_get_block_create      each hole gets a block now, after the
  *                                  file's previous one (balloc.c) -- so
@@ -32,6 +33,7 @@
 #include <spindle/pagemap.h>
 #include <spindle/blkdev.h>
 #include <spindle/printk.h>
+#include <spindle/aio.h>
 #include "../internal.h"
 #include "ext2.h"
 
@@ -114,7 +116,7 @@ static int ext2_prepare_write(struct file *f, struct inode *inode, loff_t pos, s
 	return err;
 }
 
-ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos)
+static ssize_t ext2_buffered_write_iter(struct file *f, struct iov_iter *from, loff_t *pos)
 {
 	struct inode *inode = f->f_mapping->host;
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
@@ -227,4 +229,172 @@ int ext2_fsync(struct file *f, int datasync)
 	if (err)
 		return err;
 	return blkdev_issue_flush(sbi->s_bdev);
+}
+
+/* --- O_DIRECT -------------------------------------------------------------------- */
+
+/*
+ * generic_direct_IO's map (fs/direct-io.c): where the file's bytes from
+ * pos on lie -- the disk blocks of a run of the file's blocks that are
+ * also consecutive on the disk, or a run of holes.  A write allocates
+ * (only past i_size: ext2_direct_IO sends a write over a hole inside the
+ * file through the cache instead), each block next to the one before,
+ * so a sequential direct writer's run keeps growing.
+ */
+static int ext2_dio_map(struct inode *inode, loff_t pos, size_t len, bool write,
+			sector_t *sector, size_t *mapped)
+{
+	unsigned int bits = inode->i_data.i_blkbits;
+	size_t bs = (size_t)1 << bits, run = bs - (pos & (bs - 1));
+	u64 b = (u64)pos >> bits;
+	u32 first, next;
+	bool is_new;
+	int err = write ? ext2_get_block_create(inode, b, &first, &is_new)
+			: ext2_get_block(inode, b, &first);
+
+	if (err)
+		return err;
+	/* the run goes on while the next block is the next one on the disk
+	 * (or, for a hole, another hole); an error ends it, and is met again
+	 * as the first block of the next call */
+	for (u64 k = 1; run < len; k++, run += bs) {
+		next = 0;
+		if (write ? ext2_get_block_create(inode, b + k, &next, &is_new)
+			  : ext2_get_block(inode, b + k, &next))
+			break;
+		if (first ? next != first + k : next != 0)
+			break;
+	}
+	*mapped = min(run, len);
+	*sector = first ? ((sector_t)first << (bits - SECTOR_SHIFT)) +
+				  ((pos & (bs - 1)) >> SECTOR_SHIFT)
+			: SECTOR_HOLE;
+	return 0;
+}
+
+/* Does [pos, end) hold a hole of the file (below i_size)? */
+static bool ext2_range_has_hole(struct inode *inode, loff_t pos, loff_t end)
+{
+	unsigned int bits = inode->i_data.i_blkbits;
+
+	end = min(end, inode->i_size);
+	for (u64 b = (u64)pos >> bits; (loff_t)(b << bits) < end; b++) {
+		u32 pb = 0;
+
+		if (ext2_get_block(inode, b, &pb) || !pb)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A direct write over a hole inside the file goes through the cache
+ * (Linux's ext2 did the same, DIO_SKIP_HOLES): a block allocated for it
+ * would show its old bytes to a reader if the write then failed part
+ * way.  The data is on the disk and out of the cache when it returns,
+ * as O_DIRECT promises.  i_mutex not held.
+ */
+static ssize_t ext2_dio_write_buffered(struct file *f, struct iov_iter *it, loff_t *pos)
+{
+	loff_t start = *pos;
+	ssize_t done = ext2_buffered_write_iter(f, it, pos);
+	int err;
+
+	if (done <= 0)
+		return done;
+	err = filemap_write_and_wait_range(f->f_mapping, start, start + done - 1);
+	if (err)
+		return err;
+	invalidate_mapping_pages(f->f_mapping, start >> PAGE_SHIFT, (start + done - 1) >> PAGE_SHIFT);
+	return done;
+}
+
+/*
+ * a_ops->direct_IO of a regular file: generic_direct_IO over the file's
+ * block map.  The offset, length and buffer address must be multiples of
+ * the file system's block size (EINVAL otherwise; Linux asks only for the
+ * disk's 512 bytes and zeroes the rest of a block itself).  A read stops
+ * at the end of the file; a write past it allocates, grows i_size once
+ * the data is on the disk, and gives back what a failed one allocated.
+ * Asynchronous (io_submit) requests that cross the end of the file are
+ * done synchronously: i_size may only move after the I/O.
+ */
+ssize_t ext2_direct_IO(struct file *f, struct iov_iter *it, loff_t *pos, bool write,
+		       struct kiocb *iocb)
+{
+	struct inode *inode = f->f_mapping->host;
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	size_t count = iov_iter_count(it);
+	loff_t start, size, end;
+	ssize_t ret;
+
+	if (*pos < 0)
+		return -EINVAL;
+	if (!blkdev_dio_aligned((unsigned int)sbi->s_blocksize, *pos, count, iov_iter_addr(it)))
+		return -EINVAL;
+	if (!write) {
+		size = READ_ONCE(inode->i_size);
+		if (*pos >= size)
+			return 0;
+		start = *pos;
+		if (start + (loff_t)count > size)
+			iocb = NULL; /* the last block: its bytes past i_size are cut */
+		ret = generic_direct_IO(inode, sbi->s_bdev, it, &start, false, iocb, ext2_dio_map,
+					ALIGN(size, (loff_t)sbi->s_blocksize));
+		if (ret > 0 && !iocb) {
+			ret = min_t(loff_t, ret, size - *pos);
+			*pos += ret;
+		}
+		return ret;
+	}
+
+	mutex_lock(&inode->i_mutex);
+	if (sb_rdonly(inode->i_sb)) {
+		mutex_unlock(&inode->i_mutex);
+		return -EROFS;
+	}
+	if (f->f_flags & O_APPEND)
+		*pos = inode->i_size;
+	end = *pos + (loff_t)count;
+	if ((u64)end > sbi->s_max_size) {
+		mutex_unlock(&inode->i_mutex);
+		return -EFBIG;
+	}
+	if (ext2_range_has_hole(inode, *pos, end)) {
+		mutex_unlock(&inode->i_mutex);
+		return ext2_dio_write_buffered(f, it, pos);
+	}
+	size = inode->i_size;
+	if (end > size)
+		iocb = NULL; /* i_size grows after the data is there */
+	ret = generic_direct_IO(inode, sbi->s_bdev, it, pos, true, iocb, ext2_dio_map,
+				(loff_t)sbi->s_max_size);
+	if (!iocb) {
+		if (*pos > inode->i_size)
+			inode->i_size = *pos;
+		/* blocks allocated for bytes that never came go back */
+		if (end > inode->i_size)
+			ext2_truncate_blocks(inode, inode->i_size);
+	}
+	if (ret > 0 || ret == -EIOCBQUEUED)
+		inode->i_mtime_ns = EXT2_I(inode)->i_ctime_ns = fs_now_ns();
+	mark_inode_dirty(inode);
+	mutex_unlock(&inode->i_mutex);
+	return ret;
+}
+
+/* O_DIRECT reads come here from read(); buffered ones from the cache. */
+ssize_t ext2_file_read_iter(struct file *f, struct iov_iter *to, loff_t *pos)
+{
+	if (f->f_flags & O_DIRECT)
+		return ext2_direct_IO(f, to, pos, false, NULL);
+	return filemap_read(f, to, pos);
+}
+
+/* ... and writes from write(). */
+ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos)
+{
+	if (f->f_flags & O_DIRECT)
+		return ext2_direct_IO(f, from, pos, true, NULL);
+	return ext2_buffered_write_iter(f, from, pos);
 }

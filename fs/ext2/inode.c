@@ -167,6 +167,7 @@ static const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
 	.readpages = ext2_readpages,
 	.writepages = ext2_writepages,
+	.direct_IO = ext2_direct_IO,
 };
 
 int ext2_getattr(struct inode *inode, struct stat *st)
@@ -184,7 +185,7 @@ int ext2_getattr(struct inode *inode, struct stat *st)
 
 const struct file_operations ext2_file_operations = {
 	.llseek = generic_file_llseek,
-	.read_iter = filemap_read,
+	.read_iter = ext2_file_read_iter,
 	.write_iter = ext2_file_write_iter,
 	.fsync = ext2_fsync,
 };
