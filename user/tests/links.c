@@ -266,6 +266,25 @@ static void t_symlink(void)
 	CHECK(x_symlink("no/such/file", "dangling") == 0);
 	CHECK_ERR(stat("dangling", &st), ENOENT);
 	CHECK(lstat("dangling", &st) == 0 && st.st_size == 12);
+	/* O_CREAT through a dangling link makes what it names (from the
+	 * link's directory), also at the end of a chain of links */
+	{
+		int fd;
+
+		CHECK(x_symlink("../made", "d/to_make") == 0);
+		fd = open("d/to_make", O_WRONLY | O_CREAT, 0644);
+		CHECK(fd >= 0 && write(fd, "m", 1) == 1);
+		close(fd);
+		CHECK(strcmp(get("made"), "m") == 0);
+		CHECK_ERR(open("d/to_make", O_WRONLY | O_CREAT | O_EXCL, 0644), EEXIST);
+		CHECK(x_symlink("chain2", "chain1") == 0 && x_symlink("d/made2", "chain2") == 0);
+		fd = open("chain1", O_WRONLY | O_CREAT, 0600);
+		CHECK(fd >= 0);
+		close(fd);
+		CHECK(lstat("d/made2", &st) == 0 && S_ISREG(st.st_mode));
+		CHECK(x_symlink("nodir/x", "bad") == 0);
+		CHECK_ERR(open("bad", O_WRONLY | O_CREAT, 0644), ENOENT);
+	}
 	/* unlink removes the link, not its target */
 	CHECK(unlink("s") == 0);
 	CHECK(access("f", F_OK) == 0 && access("s", F_OK) < 0);
@@ -302,6 +321,7 @@ static void t_symlink_errors(void)
 	CHECK(x_symlink("loop2", "loop1") == 0 && x_symlink("loop1", "loop2") == 0);
 	CHECK_ERR(stat("loop1", &st), ELOOP);
 	CHECK_ERR(open("loop1", O_RDONLY), ELOOP);
+	CHECK_ERR(open("loop1", O_WRONLY | O_CREAT, 0644), ELOOP);
 }
 
 /* --- rename ---------------------------------------------------------------- */
