@@ -285,6 +285,26 @@ static void t_symlink(void)
 		CHECK(x_symlink("nodir/x", "bad") == 0);
 		CHECK_ERR(open("bad", O_WRONLY | O_CREAT, 0644), ENOENT);
 	}
+	/* a long target (4000 bytes) is kept whole, and on the tmpfs costs a
+	 * block, as Linux's shmem puts it in a page; a short one costs none */
+	{
+		static char long_target[4001], back[4096];
+		struct statfs before, after;
+
+		memset(long_target, 'x', 4000);
+		CHECK(statfs(".", &before) == 0);
+		CHECK(x_symlink(long_target, "long") == 0 && x_symlink("s", "short") == 0);
+		CHECK(syscall(__NR_readlink, "long", back, sizeof(back)) == 4000 &&
+		      memcmp(back, long_target, 4000) == 0);
+		CHECK(statfs(".", &after) == 0);
+		if (top_mounted)
+			CHECK_MSG(before.f_bfree - after.f_bfree == 1, "%ld blocks for the links",
+				  (long)(before.f_bfree - after.f_bfree));
+		CHECK(unlink("long") == 0 && unlink("short") == 0);
+		CHECK(statfs(".", &after) == 0);
+		if (top_mounted)
+			CHECK(after.f_bfree == before.f_bfree);
+	}
 	/* unlink removes the link, not its target */
 	CHECK(unlink("s") == 0);
 	CHECK(access("f", F_OK) == 0 && access("s", F_OK) < 0);
