@@ -57,6 +57,10 @@ extern struct vfsmount *root_mnt;
 /* namei.c: walk with vfs_lock already held */
 int __path_lookupat(int dfd, const char *name, unsigned int flags,
 		    struct path *path, const char **last, int *last_len);
+/* The same walk from dir (a relative name) or the root (an absolute one):
+ * a symbolic link's target read from the link's directory */
+int __path_lookup_from(const struct path *dir, const char *name, unsigned int flags,
+		       struct path *path, const char **last, int *last_len);
 /* The child dentry `name` of parent, found or newly allocated -- maybe
  * negative (no such file yet: open's O_CREAT fills it); vfs_lock held. */
 struct dentry *lookup_one(struct dentry *parent, const char *name, int len);

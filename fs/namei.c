@@ -194,12 +194,14 @@ static int path_start(int dfd, const char *name, struct path *start)
  * directory holding the last component, returned in *last / *last_len
  * ("." or ".." included: callers decide what they mean for them).
  */
+static int path_walk(struct path p, const char *name, unsigned int flags, struct path *path,
+		     const char **last, int *last_len);
+
 int __path_lookupat(int dfd, const char *name, unsigned int flags,
 		    struct path *path, const char **last, int *last_len)
 {
-	struct path p, root, pwd;
-	bool want_dir = flags & LOOKUP_DIRECTORY;
-	int err, nlinks = 0;
+	struct path p;
+	int err;
 
 	if (!name[0])
 		return -ENOENT;
@@ -208,6 +210,32 @@ int __path_lookupat(int dfd, const char *name, unsigned int flags,
 	err = path_start(dfd, name, &p);
 	if (err)
 		return err;
+	return path_walk(p, name, flags, path, last, last_len);
+}
+
+int __path_lookup_from(const struct path *dir, const char *name, unsigned int flags,
+		       struct path *path, const char **last, int *last_len)
+{
+	struct path p, root, pwd;
+
+	if (!name[0])
+		return -ENOENT;
+	if (strnlen(name, PATH_MAX) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	current_root_pwd(&root, &pwd);
+	p = name[0] == '/' ? root : *dir;
+	path_get(&p);
+	return path_walk(p, name, flags, path, last, last_len);
+}
+
+/* The walk from p (referenced: the walk owns it) along name. */
+static int path_walk(struct path p, const char *name, unsigned int flags, struct path *path,
+		     const char **last, int *last_len)
+{
+	struct path root, pwd;
+	bool want_dir = flags & LOOKUP_DIRECTORY;
+	int err, nlinks = 0;
+
 	current_root_pwd(&root, &pwd);
 
 	for (;;) {

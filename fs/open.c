@@ -5,7 +5,9 @@
  *   1. walk to the parent directory and look the last name up (namei.c);
  *   2. absent: create it if O_CREAT (the directory's create()), else ENOENT;
  *      present: EEXIST if O_CREAT|O_EXCL; ENOTDIR if O_DIRECTORY and it is
- *      not one; EISDIR when a directory is opened for writing;
+ *      not one; EISDIR when a directory is opened for writing; a symbolic
+ *      link is followed, and with O_CREAT what it names is created if
+ *      missing;
  *   3. dentry_open(): a struct file with the inode's file_operations, whose
  *      open() may swap them (a device node picks its driver here);
  *   4. O_TRUNC on a regular file opened for writing empties it;
@@ -39,13 +41,15 @@ struct file *dentry_open(const struct path *path, int flags)
 	return f;
 }
 
+static int open_create(struct path *parent, const char *last, int len, int flags, umode_t mode,
+		       struct path *res, int depth);
+
 /* Step 1 and 2 under vfs_lock: the path of the file to open. */
 static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struct path *res)
 {
 	struct path parent;
 	const char *last;
 	int len, err;
-	struct dentry *d;
 
 	if (!(flags & O_CREAT))
 		return __path_lookupat(dfd, name, (flags & O_DIRECTORY) ? LOOKUP_DIRECTORY : 0,
@@ -54,18 +58,64 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 	err = __path_lookupat(dfd, name, LOOKUP_PARENT, &parent, &last, &len);
 	if (err)
 		return err;
+	return open_create(&parent, last, len, flags, mode, res, 0);
+}
+
+/*
+ * An existing symbolic link met by O_CREAT (without O_EXCL): as Linux,
+ * the walk goes on along its target, read from the link's directory, and
+ * the target's last name is created if it is missing -- `echo > link`
+ * makes the file a dangling link names.  depth counts the links followed.
+ */
+static int open_create_link(struct path *parent, struct inode *link, int flags, umode_t mode,
+			    struct path *res, int depth)
+{
+	char *target = kmalloc(PATH_MAX, GFP_KERNEL);
+	struct path next;
+	const char *last = NULL;
+	int len = 0, err;
+
+	if (!target)
+		err = -ENOMEM;
+	else if (depth >= MAXSYMLINKS)
+		err = -ELOOP;
+	else if (!link->i_op || !link->i_op->get_link)
+		err = -EINVAL;
+	else
+		err = link->i_op->get_link(link, target, PATH_MAX);
+	if (err == 0)
+		err = -ENOENT;                  /* an empty target names nothing */
+	if (err > 0)
+		err = __path_lookup_from(parent, target, LOOKUP_PARENT, &next, &last, &len);
+	path_put(parent);
+	if (!err)
+		err = open_create(&next, last, len, flags, mode, res, depth + 1);
+	kfree(target);
+	return err;
+}
+
+/*
+ * O_CREAT's last step: the name last (len bytes) in the directory parent
+ * (referenced; given up here), found or created; *res on success.
+ */
+static int open_create(struct path *parent, const char *last, int len, int flags, umode_t mode,
+		       struct path *res, int depth)
+{
+	struct dentry *d;
+	int err;
+
 	if ((len == 1 && last[0] == '.') || (len == 2 && last[0] == '.' && last[1] == '.') ||
-	    name[strlen(name) - 1] == '/') {
-		path_put(&parent);
+	    last[len] == '/') {
+		path_put(parent);
 		return -EISDIR;                 /* O_CREAT on a directory name */
 	}
-	d = lookup_one(parent.dentry, last, len);
+	d = lookup_one(parent->dentry, last, len);
 	if (IS_ERR(d)) {
-		path_put(&parent);
+		path_put(parent);
 		return PTR_ERR(d);
 	}
 	if (!d->d_inode) {
-		struct inode *dir = parent.dentry->d_inode;
+		struct inode *dir = parent->dentry->d_inode;
 
 		/* a removed directory (a cwd kept after rmdir) takes no new
 		 * names: ENOENT, as Linux */
@@ -79,24 +129,25 @@ static int open_lookup(int dfd, const char *name, int flags, umode_t mode, struc
 			err = -EACCES;
 		if (err) {
 			dput(d);
-			path_put(&parent);
+			path_put(parent);
 			return err;
 		}
 	} else if (flags & O_EXCL) {
 		dput(d);
-		path_put(&parent);
+		path_put(parent);
 		return -EEXIST;
 	} else if (S_ISLNK(d->d_inode->i_mode)) {
-		/* an existing link: open what it names (a dangling one is
-		 * ENOENT here, where Linux would create its target) */
+		struct inode *link = igrab(d->d_inode);
+
 		dput(d);
-		path_put(&parent);
-		return __path_lookupat(dfd, name, 0, res, NULL, NULL);
+		err = link ? open_create_link(parent, link, flags, mode, res, depth) : -ENOENT;
+		iput(link);
+		return err;
 	}
-	res->mnt = parent.mnt;
+	res->mnt = parent->mnt;
 	res->dentry = d;
 	mntget(res->mnt);
-	path_put(&parent);
+	path_put(parent);
 	/* a mount point opened with O_CREAT: open what is mounted there */
 	{
 		struct vfsmount *m;

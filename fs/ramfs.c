@@ -88,16 +88,20 @@ static void ramfs_uncharge_pages(struct super_block *sb, unsigned long n)
 }
 
 /*
- * What a pages[] array of n slots is charged, in pages: the whole pages
- * kmalloc takes for a large one.  A small one (files up to 1 MiB) is a
- * slab object like the inode itself, bounded with it by nr_inodes --
- * charging it a page would halve the room for small files.
+ * What a kmalloc of bytes for an inode's side data (a pages[] array, a
+ * symbolic link's target) is charged, in pages: the whole pages kmalloc
+ * takes for a large one.  A small one (a file up to 1 MiB, a target up
+ * to 2 KiB) is a slab object like the inode itself, bounded with it by
+ * nr_inodes -- charging it a page would halve the room for small files.
  */
+static unsigned long ramfs_kmalloc_pages(size_t bytes)
+{
+	return bytes > KMALLOC_MAX_CACHE_SIZE ? DIV_ROUND_UP(bytes, PAGE_SIZE) : 0;
+}
+
 static unsigned long ramfs_slots_pages(unsigned long n)
 {
-	size_t bytes = n * sizeof(struct page *);
-
-	return bytes > KMALLOC_MAX_CACHE_SIZE ? DIV_ROUND_UP(bytes, PAGE_SIZE) : 0;
+	return ramfs_kmalloc_pages(n * sizeof(struct page *));
 }
 
 static const struct file_operations ramfs_file_operations;
@@ -153,8 +157,9 @@ static void ramfs_evict_inode(struct inode *inode)
 		ramfs_uncharge_pages(inode->i_sb, ramfs_slots_pages(rf->nr_slots));
 		kfree(rf->pages);
 		kfree(rf);
-	} else if (S_ISLNK(inode->i_mode)) {
+	} else if (S_ISLNK(inode->i_mode) && inode->i_private) {
 		kfree(inode->i_private);        /* the target */
+		ramfs_uncharge_pages(inode->i_sb, ramfs_kmalloc_pages(inode->i_size + 1));
 	}
 	ramfs_put_inode_count(inode->i_sb);     /* may free the super_block */
 }
@@ -287,23 +292,27 @@ static int ramfs_link(struct dentry *old_dentry, struct inode *dir, struct dentr
 
 /*
  * A symbolic link: an inode whose i_private is the target text (its
- * length is i_size, as stat shows it).  The target takes memory like a
- * small file's page index: bounded by nr_inodes with the inode itself.
+ * length is i_size, as stat shows it).  The target is charged as a page
+ * index is (ramfs_kmalloc_pages): a long one against size=, as Linux's
+ * shmem puts a long target in a page of its own.
  */
 static int ramfs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
 {
 	size_t len = strlen(target);
-	char *copy = kmalloc(len + 1, GFP_KERNEL);
+	unsigned long cost = ramfs_kmalloc_pages(len + 1);
 	struct inode *inode;
+	char *copy;
 
-	if (!copy)
+	if (!ramfs_charge_pages(dir->i_sb, cost))
 		return -ENOSPC;
-	memcpy(copy, target, len + 1);
-	inode = ramfs_get_inode(dir->i_sb, S_IFLNK | 0777, 0);
+	copy = kmalloc(len + 1, GFP_KERNEL);
+	inode = copy ? ramfs_get_inode(dir->i_sb, S_IFLNK | 0777, 0) : NULL;
 	if (!inode) {
 		kfree(copy);
+		ramfs_uncharge_pages(dir->i_sb, cost);
 		return -ENOSPC;
 	}
+	memcpy(copy, target, len + 1);
 	inode->i_private = copy;
 	inode->i_size = len;
 	d_instantiate(dentry, inode);

@@ -266,6 +266,45 @@ static void t_symlink(void)
 	CHECK(x_symlink("no/such/file", "dangling") == 0);
 	CHECK_ERR(stat("dangling", &st), ENOENT);
 	CHECK(lstat("dangling", &st) == 0 && st.st_size == 12);
+	/* O_CREAT through a dangling link makes what it names (from the
+	 * link's directory), also at the end of a chain of links */
+	{
+		int fd;
+
+		CHECK(x_symlink("../made", "d/to_make") == 0);
+		fd = open("d/to_make", O_WRONLY | O_CREAT, 0644);
+		CHECK(fd >= 0 && write(fd, "m", 1) == 1);
+		close(fd);
+		CHECK(strcmp(get("made"), "m") == 0);
+		CHECK_ERR(open("d/to_make", O_WRONLY | O_CREAT | O_EXCL, 0644), EEXIST);
+		CHECK(x_symlink("chain2", "chain1") == 0 && x_symlink("d/made2", "chain2") == 0);
+		fd = open("chain1", O_WRONLY | O_CREAT, 0600);
+		CHECK(fd >= 0);
+		close(fd);
+		CHECK(lstat("d/made2", &st) == 0 && S_ISREG(st.st_mode));
+		CHECK(x_symlink("nodir/x", "bad") == 0);
+		CHECK_ERR(open("bad", O_WRONLY | O_CREAT, 0644), ENOENT);
+	}
+	/* a long target (4000 bytes) is kept whole, and on the tmpfs costs a
+	 * block, as Linux's shmem puts it in a page; a short one costs none */
+	{
+		static char long_target[4001], back[4096];
+		struct statfs before, after;
+
+		memset(long_target, 'x', 4000);
+		CHECK(statfs(".", &before) == 0);
+		CHECK(x_symlink(long_target, "long") == 0 && x_symlink("s", "short") == 0);
+		CHECK(syscall(__NR_readlink, "long", back, sizeof(back)) == 4000 &&
+		      memcmp(back, long_target, 4000) == 0);
+		CHECK(statfs(".", &after) == 0);
+		if (top_mounted)
+			CHECK_MSG(before.f_bfree - after.f_bfree == 1, "%ld blocks for the links",
+				  (long)(before.f_bfree - after.f_bfree));
+		CHECK(unlink("long") == 0 && unlink("short") == 0);
+		CHECK(statfs(".", &after) == 0);
+		if (top_mounted)
+			CHECK(after.f_bfree == before.f_bfree);
+	}
 	/* unlink removes the link, not its target */
 	CHECK(unlink("s") == 0);
 	CHECK(access("f", F_OK) == 0 && access("s", F_OK) < 0);
@@ -302,6 +341,7 @@ static void t_symlink_errors(void)
 	CHECK(x_symlink("loop2", "loop1") == 0 && x_symlink("loop1", "loop2") == 0);
 	CHECK_ERR(stat("loop1", &st), ELOOP);
 	CHECK_ERR(open("loop1", O_RDONLY), ELOOP);
+	CHECK_ERR(open("loop1", O_WRONLY | O_CREAT, 0644), ELOOP);
 }
 
 /* --- rename ---------------------------------------------------------------- */
