@@ -2,11 +2,26 @@
 /*
  * core.c - tasks and the scheduler.
  *
- * One CPU, one run queue: a FIFO list of runnable tasks that are not
- * running.  The running task is not on it.  __schedule() picks the head
- * of the queue (round robin); when the queue is empty the idle task runs
- * (the boot task, pid 0, "swapper" as in Linux), halting the CPU until the
- * next interrupt.
+ * One CPU, two FIFO lists of runnable tasks that are not running (the
+ * running task is on neither): wake_queue, tasks woken with time left of
+ * their slice, and run_queue, everyone else.  __schedule() picks the head
+ * of wake_queue, else of run_queue (round robin); when both are empty the
+ * idle task runs (the boot task, pid 0, "swapper" as in Linux), halting
+ * the CPU until the next interrupt.
+ *
+ * Why a woken task goes first: it is usually woken because something it
+ * waits for is ready -- a mutex it is to take, data in a pipe -- and others
+ * may be waiting for what it does next.  At the tail of one round-robin
+ * queue it would wait for every runnable task to have its turn first: with
+ * a fork bomb's hundreds of runnable members that is seconds, and a mutex
+ * handed from waiter to waiter (mutex.c) then moves one waiter per round
+ * -- hundreds of rounds for its queue to drain, a machine that looks hung
+ * (a test reading a pipe among them waited 20 minutes).  Linux's CFS does
+ * the same with vruntime: a waking task is placed at the queue's smallest
+ * vruntime and runs soon.  Starvation stays bounded as in CFS: a task's
+ * slice is a budget, refilled only when it goes to the tail of run_queue
+ * (preempted, or woken with none left), so between two turns at the tail
+ * nobody runs more than one slice, woken or not.
  *
  * Who calls schedule():
  *   - a task that sleeps: it set its state to TASK_(UN)INTERRUPTIBLE first
@@ -49,6 +64,7 @@ volatile bool need_resched;
 volatile unsigned int __preempt_count;
 LIST_HEAD(task_list);
 
+static LIST_HEAD(wake_queue);             /* woken with budget left: run first */
 static LIST_HEAD(run_queue);
 static unsigned int nr_queued;
 static int next_pid = 1;
@@ -73,22 +89,29 @@ static bool is_idle(struct task_struct *p)
 	return p == &init_task;
 }
 
-static void enqueue_task(struct task_struct *p)
+/* Queue p; woken: it was asleep (wake_up_process), not preempted. */
+static void enqueue_task(struct task_struct *p, bool woken)
 {
 	if (p->on_rq || is_idle(p))
 		return;
-	list_add_tail(&p->run_list, &run_queue);
+	if (woken && p->time_slice) {
+		list_add_tail(&p->run_list, &wake_queue);
+	} else {
+		p->time_slice = SCHED_TIMESLICE_MS * HZ / MSEC_PER_SEC;
+		list_add_tail(&p->run_list, &run_queue);
+	}
 	p->on_rq = true;
 	nr_queued++;
 }
 
 static struct task_struct *pick_next_task(void)
 {
+	struct list_head *q = list_empty(&wake_queue) ? &run_queue : &wake_queue;
 	struct task_struct *p;
 
-	if (list_empty(&run_queue))
+	if (list_empty(q))
 		return &init_task;
-	p = list_first_entry(&run_queue, struct task_struct, run_list);
+	p = list_first_entry(q, struct task_struct, run_list);
 	list_del_init(&p->run_list);
 	p->on_rq = false;
 	nr_queued--;
@@ -138,7 +161,7 @@ static void __schedule(bool preempt)
 
 	if (prev->state == TASK_RUNNING || preempt) {
 		if (!is_idle(prev))
-			enqueue_task(prev);
+			enqueue_task(prev, false);
 		if (preempt)
 			prev->nivcsw++;
 	} else {
@@ -147,7 +170,6 @@ static void __schedule(bool preempt)
 	}
 	next = pick_next_task();
 	need_resched = false;
-	next->time_slice = SCHED_TIMESLICE_MS * HZ / MSEC_PER_SEC;
 	if (next == prev)
 		return;
 
@@ -228,7 +250,7 @@ bool wake_up_process(struct task_struct *p)
 	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
 		p->state = TASK_RUNNING;
 		if (p != current)
-			enqueue_task(p);
+			enqueue_task(p, true);
 		woken = true;
 	}
 	if (is_idle(current) && nr_queued)
