@@ -37,19 +37,19 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WORK = ROOT / "build/perf"
 FILE_MIB = 64
 
 
-def trace_report():
-    """tools/trace-report.py as a module (its name has a dash)."""
-    spec = importlib.util.spec_from_file_location("trace_report", ROOT / "tools/trace-report.py")
+def tool(name, module):
+    """tools/<name> as a module (a dash in a name keeps import from it)."""
+    spec = importlib.util.spec_from_file_location(module, ROOT / "tools" / name)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-TR = trace_report()
+TR = tool("trace-report.py", "trace_report")
+PERF = tool("perf.py", "perf")
 
 MACHINES = {"q35": ("ahci", "sda"), "pc": ("ide", "hda")}
 
@@ -104,17 +104,8 @@ def scenario(machine):
 
 
 def boot(machine):
-    """Boot the scenario once; its cleaned serial log."""
-    name = "ext2-perf-%s" % machine
-    WORK.mkdir(parents=True, exist_ok=True)
-    scn = WORK / (name + ".scn")
-    scn.write_text(scenario(machine))
-    r = subprocess.run([sys.executable, str(ROOT / "tests/qemu/run.py"), str(scn)],
-                       cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        sys.stderr.write(r.stdout)
-        raise SystemExit("ext2-perf: the %s boot failed (see build/qemu/%s.log)" % (name, name))
-    return (ROOT / "build/qemu" / (name + ".log")).read_text()
+    """Boot the scenario once (tools/perf.py's way); its cleaned serial log."""
+    return PERF.run_scenario("ext2-perf-%s" % machine, scenario(machine))
 
 
 def strip(line):

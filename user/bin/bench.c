@@ -107,20 +107,30 @@ static int parse_size(const char *s, uint64_t *out)
 	return *end ? -1 : 0;
 }
 
-/* read a small sysfs file of numbers into v[]; returns how many */
-static int read_numbers(const char *path, uint64_t *v, int max)
+/* a small sysfs file's text into buf (NUL-terminated); its length, or 0 */
+static ssize_t read_text(const char *path, char *buf, size_t size)
 {
-	char buf[512], *p = buf;
-	int fd = open(path, O_RDONLY), n = 0;
+	int fd = open(path, O_RDONLY);
 	ssize_t len;
 
 	if (fd < 0)
 		return 0;
-	len = read(fd, buf, sizeof(buf) - 1);
+	len = read(fd, buf, size - 1);
 	close(fd);
 	if (len <= 0)
 		return 0;
 	buf[len] = '\0';
+	return len;
+}
+
+/* read a small sysfs file of numbers into v[]; returns how many */
+static int read_numbers(const char *path, uint64_t *v, int max)
+{
+	char buf[512], *p = buf;
+	int n = 0;
+
+	if (!read_text(path, buf, sizeof(buf)))
+		return 0;
 	while (n < max) {
 		char *end;
 
@@ -137,16 +147,9 @@ static int read_numbers(const char *path, uint64_t *v, int max)
 static int sysfs_dev_is(const char *path, unsigned int maj, unsigned int min)
 {
 	char buf[32], want[32];
-	int fd = open(path, O_RDONLY);
-	ssize_t len;
 
-	if (fd < 0)
+	if (!read_text(path, buf, sizeof(buf)))
 		return 0;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return 0;
-	buf[len] = '\0';
 	snprintf(want, sizeof(want), "%u:%u\n", maj, min);
 	return !strcmp(buf, want);
 }
