@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""ext2-perf.py [--machine q35|pc] [--wall] - ext2 write-back and readahead, measured.
+"""ext2-perf.py [--machine q35|pc] [--excerpt] [--png DIR] - ext2 write-back and readahead, measured.
 
 `make perf-ext2` runs this.  For each machine (q35: the disk on AHCI,
 sda; pc: on IDE, hda) it boots Spindle once under -icount
@@ -16,16 +16,29 @@ tools/ext2-image.sh), and with the disk's block trace on:
           served by readahead
   bench   bench on the file: aio randread 4K QD8, and read 1M QD1
 
-and prints per machine: the write requests (count, average and largest
-KiB) against the bound 64 MiB / max_sectors_kb x 1.1, the read requests
-(count, average KiB), MB/s of each, and bench's lines.  The trace is read
-by tools/trace-report.py's parser.  Write MB/s is 64 MiB over the time
-from the trace's start (just before dd) to the last write's completion
-(sync waits for it); read MB/s is dd's own.  Under -icount these are
-guest instructions, not the host's disk: they compare kernel paths.
+and prints per machine: the write requests on the file's data (count,
+average and largest KiB) against the bound 64 MiB / the largest request
+x 1.1 -- the largest request of page-cache pages being max_sectors_kb or
+max_segments pages, whichever is less -- and the metadata's apart; the
+read requests the same way; MB/s of each; and bench's lines.  Data and
+metadata are told apart by the host's debugfs map of the file (after
+e2fsck -fn finds the image clean); the trace is read by
+tools/trace-report.py's parser.  Write MB/s is 64 MiB over the time from
+the trace's start (just before dd) to the last write's completion (sync
+waits for it); read MB/s is dd's own.  Under -icount these count guest
+instructions, and the host's disk time not at all (docs/performance.md):
+they move from run to run, the request counts and sizes do not.
 
-With --png DIR, it also draws the dispatches of the first writeback batch
-of the q35 run (sector against time) as DIR/ext2-writeback.png.
+  --excerpt     also print the trace of one writeback batch (q35)
+  --png DIR     draw every write dispatch of the q35 run, sector against
+                time, as DIR/ext2-writeback.png (gnuplot)
+  --log         analyse the last boots again instead of booting
+  --check LOG IMG MIB
+                judge a scenario (tests/qemu/scenarios/ext2-writeback.scn)
+                that wrote and read /big, MIB MiB, with the same markers:
+                exit 0 if the data went in no more requests than the
+                bound and every read shorter than a readahead window was
+                cut by a block that is not the file's data
 
 Exit status: 0, or 1 if a boot failed (its log is in build/qemu/).
 """
