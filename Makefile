@@ -36,6 +36,9 @@
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
 #                   side with Spindle's (tools/compare-linux, RUNS=<n>)
+#   make perf-ext2  a 64 MiB ext2 file written, synced and read back cold
+#                   on AHCI and IDE: request counts and sizes from the block
+#                   trace, MB/s under -icount, bench on the file (docs/fs.md)
 #   make compile_commands.json   the compilation database for clangd and
 #                   other editors' tools (bear, on a build of its own)
 #   make format-check  clang-format on the lines changed since main
@@ -206,7 +209,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux check-tools fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
 .PHONY: compile_commands.json format-check lint check-syscall-table
 all: deps $(ISO)
 iso: deps $(ISO)
@@ -433,6 +436,11 @@ perf: deps $(ISO)
 # never installed): both sides and their ratio, row by row.
 perf-linux: deps $(ISO)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
+
+# ext2's write-back and readahead in requests (tools/ext2-perf.py, the
+# "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.
+perf-ext2: deps $(ISO)
+	$(PYTHON) tools/ext2-perf.py --excerpt $(if $(PNG),--png $(PNG))
 
 # A recorded run (a scenario with `record: yes`, or RECORD=1): boot it
 # again instruction for instruction, e.g. R=build/grade/qemu/lab1-linear

@@ -240,6 +240,10 @@ static unsigned int mpage_prepare(struct mpage_ctx *c, struct wb_item *items, un
 		struct page *page = items[i].page;
 		sector_t iblock = (sector_t)page->index << (PAGE_SHIFT - mapping->i_blkbits);
 
+		/* a page redirtied since an earlier batch may be in the open
+		 * bio: send it, or we would wait for our own write */
+		if (c->bio && PageWriteback(page))
+			mpage_submit(c);
 		lock_page(page);
 		wait_on_page_writeback(page);
 		if (page->mapping != mapping || !clear_page_dirty_for_io(page)) {
@@ -256,17 +260,16 @@ static unsigned int mpage_prepare(struct mpage_ctx *c, struct wb_item *items, un
 }
 
 /*
- * Write one batch: sorted by block, under ONE plug, so that the request
- * layer sees the whole batch before any of it reaches the driver and
- * merges neighbours into requests as large as the device takes.
+ * Write one batch, sorted by block, into the open bio (the caller's plug
+ * lets the request layer merge neighbours into requests as large as the
+ * device takes).  The last bio stays open for the next batch: a run of
+ * blocks across the batches' border goes on in the same bio, not in a
+ * short request of its own.
  */
 static void mpage_write_batch(struct mpage_ctx *c, struct writeback_control *wbc,
 			      struct wb_item *items, unsigned int n)
 {
-	struct blk_plug plug;
-
 	sort(items, n, sizeof(*items), wb_item_cmp);
-	blk_start_plug(&plug);
 	for (unsigned int i = 0; i < n; i++) {
 		struct page *page = items[i].page;
 		int err;
@@ -284,13 +287,13 @@ static void mpage_write_batch(struct mpage_ctx *c, struct writeback_control *wbc
 		put_page(page);
 		wbc->nr_to_write--;
 	}
-	mpage_submit(c);
-	blk_finish_plug(&plug);
 }
 
 /*
  * Linux's mpage_writepages: the mapping's dirty pages in the range, in
- * batches of WB_BATCH_PAGES.  Does not wait for the writes (the caller
+ * batches of WB_BATCH_PAGES, all under one plug (as Linux's wb_writeback
+ * plugs its whole pass; the plug still flushes itself every
+ * BLK_MAX_REQUEST_COUNT requests).  Does not wait for the writes (the caller
  * does: filemap_fdatawait).  Write-back is how memory comes back, so it
  * must work when there is none: without memory for the batch's array it
  * goes in batches of WB_STACK_PAGES from the stack (fewer merges, same
@@ -301,6 +304,7 @@ int mpage_writepages(struct address_space *mapping, struct writeback_control *wb
 {
 	struct mpage_ctx c = { .mapping = mapping, .get_block = get_block, .opf = REQ_OP_WRITE };
 	struct wb_item stack_items[WB_STACK_PAGES], *items;
+	struct blk_plug plug;
 	unsigned int max = WB_BATCH_PAGES, n;
 	/* no more than were dirty at the start: a writer redirtying pages
 	 * as fast as they go must not keep fsync here forever */
@@ -311,11 +315,14 @@ int mpage_writepages(struct address_space *mapping, struct writeback_control *wb
 		items = stack_items;
 		max = WB_STACK_PAGES;
 	}
+	blk_start_plug(&plug);
 	while (wbc->nr_to_write > 0 && wbc->nr_to_write > stop &&
 	       (n = mpage_collect(mapping, wbc, items, max)) != 0) {
 		n = mpage_prepare(&c, items, n);
 		mpage_write_batch(&c, wbc, items, n);
 	}
+	mpage_submit(&c);
+	blk_finish_plug(&plug);
 	if (items != stack_items)
 		kfree(items);
 	return 0;

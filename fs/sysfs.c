@@ -16,7 +16,8 @@
  *   /sys/block/<disk>/<part>/{size,start,stat,dev}
  *   /sys/block/<disk>/queue/scheduler      "[mq-deadline] none cscan"; write
  *                                          a name to switch (elevator_switch)
- *   /sys/block/<disk>/queue/nr_requests, max_sectors_kb, logical_block_size
+ *   /sys/block/<disk>/queue/nr_requests, max_sectors_kb, max_segments,
+ *                                          logical_block_size
  *   /sys/block/<disk>/queue/read_ahead_kb  readahead's limit (the disk's bdi);
  *                                          read and written
  *   /sys/block/<disk>/queue/iosched/<tunable>   the elevator's own, read and
@@ -148,6 +149,12 @@ static int max_sectors_kb_show(struct inode *inode, char *buf, size_t size)
 	return scnprintf(buf, size, "%u\n", attr_queue(inode)->limits.max_sectors / 2);
 }
 
+/* with pages that are not neighbours in memory, a request's real limit */
+static int max_segments_show(struct inode *inode, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", attr_queue(inode)->limits.max_segments);
+}
+
 static int lbs_show(struct inode *inode, char *buf, size_t size)
 {
 	unsigned int lbs = attr_queue(inode)->limits.logical_block_size;
@@ -237,6 +244,7 @@ static const struct pseudo_file attr_read_ahead_kb = { .show = read_ahead_kb_sho
 						       .store = read_ahead_kb_store };
 ATTR_RO(nr_requests, nr_requests_show);
 ATTR_RO(max_sectors_kb, max_sectors_kb_show);
+ATTR_RO(max_segments, max_segments_show);
 ATTR_RO(logical_block_size, lbs_show);
 /* "1" starts tracing the disk, "0" stops it (blktrace=<disk> starts it at boot). */
 static int trace_store(struct inode *inode, const char *buf, size_t len)
@@ -280,6 +288,7 @@ static const struct sysfs_entry queue_entries[] = {
 	{ "scheduler", 0644, &attr_scheduler },
 	{ "nr_requests", 0444, &attr_nr_requests },
 	{ "max_sectors_kb", 0444, &attr_max_sectors_kb },
+	{ "max_segments", 0444, &attr_max_segments },
 	{ "logical_block_size", 0444, &attr_logical_block_size },
 	{ "iosched", 0555, NULL },
 	{ "tags_peak", 0644, &attr_tags_peak },

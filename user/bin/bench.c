@@ -31,12 +31,16 @@
  * choice of blocks; with psync it is worker i % QD's.  The elapsed time
  * runs from the first start to the last end, p99 is the nearest-rank
  * 99th percentile.
- * merges= is the growth of the merge counters in /sys/block/DEV/stat;
+ * merges= is the growth of the merge counters in /sys/block/DISK/stat;
  * max_inflight= is the most commands the driver held at once during the
- * run: /sys/block/DEV/queue/tags_peak, reset to 0 before the workers
+ * run: /sys/block/DISK/queue/tags_peak, reset to 0 before the workers
  * start (Spindle's own file; the kernel's bench= reads the same counter;
- * 0 for a bio-based device, which has no tags).  The line does not name
- * the engine: scenarios and labs match it up to its end.
+ * 0 for a bio-based device, which has no tags).  DISK is the whole disk
+ * DEV is on: for a partition (sda1) or a file (/mnt/f0, whose st_dev is
+ * the partition the file system was mounted from) it is found by its
+ * major:minor in the dev files of /sys/block/<disk> and its partitions,
+ * as lsblk finds a device's disk.  The line does not name the engine:
+ * scenarios and labs match it up to its end.
  *
  * Writes destroy the data in the range.  Performance is shown by running
  * this, never asserted by a test.
@@ -53,6 +57,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
+#include <dirent.h>
 #include <linux/aio_abi.h>
 #include <pattern.h>
 
@@ -66,6 +71,7 @@ enum { ENGINE_PSYNC, ENGINE_AIO };
 
 struct job {
 	char dev[64], path[128];
+	char disk[64];                  /* the whole disk under /sys/block */
 	int rw;                         /* index into rw_names */
 	uint64_t bs, qd, size, blocks;
 	int engine;                     /* ENGINE_PSYNC or ENGINE_AIO */
@@ -101,20 +107,30 @@ static int parse_size(const char *s, uint64_t *out)
 	return *end ? -1 : 0;
 }
 
-/* read a small sysfs file of numbers into v[]; returns how many */
-static int read_numbers(const char *path, uint64_t *v, int max)
+/* a small sysfs file's text into buf (NUL-terminated); its length, or 0 */
+static ssize_t read_text(const char *path, char *buf, size_t size)
 {
-	char buf[512], *p = buf;
-	int fd = open(path, O_RDONLY), n = 0;
+	int fd = open(path, O_RDONLY);
 	ssize_t len;
 
 	if (fd < 0)
 		return 0;
-	len = read(fd, buf, sizeof(buf) - 1);
+	len = read(fd, buf, size - 1);
 	close(fd);
 	if (len <= 0)
 		return 0;
 	buf[len] = '\0';
+	return len;
+}
+
+/* read a small sysfs file of numbers into v[]; returns how many */
+static int read_numbers(const char *path, uint64_t *v, int max)
+{
+	char buf[512], *p = buf;
+	int n = 0;
+
+	if (!read_text(path, buf, sizeof(buf)))
+		return 0;
 	while (n < max) {
 		char *end;
 
@@ -127,20 +143,66 @@ static int read_numbers(const char *path, uint64_t *v, int max)
 	return n;
 }
 
+/* does the sysfs dev file at path read "maj:min"? */
+static int sysfs_dev_is(const char *path, unsigned int maj, unsigned int min)
+{
+	char buf[32], want[32];
+
+	if (!read_text(path, buf, sizeof(buf)))
+		return 0;
+	snprintf(want, sizeof(want), "%u:%u\n", maj, min);
+	return !strcmp(buf, want);
+}
+
+/*
+ * The disk under /sys/block holding device d (a disk or one of its
+ * partitions) into j->disk; -ENODEV if no disk or partition is d.
+ */
+static int find_disk(struct job *j, dev_t d)
+{
+	char path[400];
+	struct dirent *e, *p;
+	DIR *top = opendir("/sys/block"), *sub;
+	int found = 0;
+
+	if (!top)
+		return -ENODEV;
+	while (!found && (e = readdir(top)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
+		found = sysfs_dev_is(path, major(d), minor(d));
+		snprintf(path, sizeof(path), "/sys/block/%s", e->d_name);
+		sub = found ? NULL : opendir(path);
+		while (sub && !found && (p = readdir(sub)) != NULL) {
+			if (p->d_name[0] == '.' || p->d_type != DT_DIR)
+				continue;
+			snprintf(path, sizeof(path), "/sys/block/%s/%s/dev", e->d_name, p->d_name);
+			found = sysfs_dev_is(path, major(d), minor(d));
+		}
+		if (sub)
+			closedir(sub);
+		if (found)
+			snprintf(j->disk, sizeof(j->disk), "%s", e->d_name);
+	}
+	closedir(top);
+	return found ? 0 : -ENODEV;
+}
+
 static uint64_t disk_merges(const struct job *j)
 {
 	char path[160];
 	uint64_t v[11] = { 0 };
 
-	snprintf(path, sizeof(path), "/sys/block/%s/stat", j->dev);
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", j->disk);
 	read_numbers(path, v, 11);
 	return v[1] + v[5];             /* read merges, write merges */
 }
 
-/* DEV's queue/tags_peak file (see the top of this file). */
+/* DISK's queue/tags_peak file (see the top of this file). */
 static void tags_peak_path(const struct job *j, char *path, size_t size)
 {
-	snprintf(path, size, "/sys/block/%s/queue/tags_peak", j->dev);
+	snprintf(path, size, "/sys/block/%s/queue/tags_peak", j->disk);
 }
 
 static void tags_peak_reset(const struct job *j)
@@ -402,6 +464,9 @@ static int parse_job(int argc, char **argv, struct job *j)
 	else
 		bytes = (uint64_t)st.st_size;
 	close(fd);
+	/* a disk by name keeps its name if sysfs cannot say (no figures, then) */
+	snprintf(j->disk, sizeof(j->disk), "%s", j->dev);
+	find_disk(j, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
 	j->blocks = bytes / j->bs;
 	if (!j->blocks) {
 		printf("BENCH dev=%s FAIL: cannot run %d\n", j->dev, -EINVAL);
