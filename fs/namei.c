@@ -1447,7 +1447,7 @@ long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);            /* a bad pointer is EFAULT, as Linux */
 	t = copy_mount_string(type);
-	if (IS_ERR_OR_NULL(t)) {
+	if (IS_ERR(t) || (!t && !(flags & MS_REMOUNT))) { /* remount: no type needed */
 		err = t ? PTR_ERR(t) : -EINVAL;
 		t = NULL;
 		goto out;

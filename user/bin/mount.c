@@ -4,7 +4,10 @@
  * mount -t TYPE [-o OPTIONS] SOURCE TARGET
  *                                mount a file system: proc, sysfs,
  *                                devtmpfs, ramfs, ext2 on a block device...
- * OPTIONS, comma-separated: ro and rw become mount(2)'s flags, the others
+ * mount -o remount[,ro|,rw][,OPTIONS] TARGET
+ *                                change a mounted file system in place
+ *                                (MS_REMOUNT): read-only or read-write
+ * OPTIONS, comma-separated: ro, rw and remount become mount(2)'s flags, the others
  * (errors=remount-ro ...) go to the file system as its data, as
  * util-linux passes them.
  * As util-linux's: a file system that cannot be written (the kernel says
@@ -35,7 +38,7 @@ static int show_mounts(void)
 
 int main(int argc, char **argv)
 {
-	const char *type = NULL, *opts = NULL;
+	const char *type = NULL, *opts = NULL, *source, *target;
 	char data[256] = "", word[256];
 	unsigned long flags = 0;
 	int c, err;
@@ -50,8 +53,6 @@ int main(int argc, char **argv)
 		else
 			goto usage;
 	}
-	if (argc - optind != 2 || !type)
-		goto usage;
 	for (const char *o = opts; o && *o;) {
 		size_t n = strcspn(o, ",");
 
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
 		word[n] = '\0';
 		if (strcmp(word, "ro") == 0) {
 			flags |= MS_RDONLY;
+		} else if (strcmp(word, "remount") == 0) {
+			flags |= MS_REMOUNT;
 		} else if (n && strcmp(word, "rw") != 0) {
 			if (data[0])
 				strcat(data, ",");
@@ -70,20 +73,34 @@ int main(int argc, char **argv)
 		}
 		o += n + (o[n] == ',');
 	}
-	err = mount(argv[optind], argv[optind + 1], type, flags, data[0] ? data : NULL);
+	/* remount names the mount point only (util-linux's usage) */
+	if ((flags & MS_REMOUNT) && argc - optind == 1) {
+		source = "none";
+		target = argv[optind];
+	} else if (argc - optind == 2 && (type || (flags & MS_REMOUNT))) {
+		source = argv[optind];
+		target = argv[optind + 1];
+	} else {
+		goto usage;
+	}
+	err = mount(source, target, type, flags, data[0] ? data : NULL);
 	if (err < 0 && errno == EROFS && !opts) {
-		err = mount(argv[optind], argv[optind + 1], type, flags | MS_RDONLY, NULL);
+		err = mount(source, target, type, flags | MS_RDONLY, NULL);
 		if (err == 0) /* util-linux's words */
 			fprintf(stderr, "mount: %s: WARNING: source write-protected, mounted read-only.\n",
-				argv[optind + 1]);
+				target);
 	}
 	if (err < 0) {
-		fprintf(stderr, "mount: %s on %s: %s\n", argv[optind], argv[optind + 1],
-			strerror(errno));
+		if (flags & MS_REMOUNT)
+			fprintf(stderr, "mount: %s: cannot remount: %s\n", target, strerror(errno));
+		else
+			fprintf(stderr, "mount: %s on %s: %s\n", source, target, strerror(errno));
 		return 1;
 	}
 	return 0;
 usage:
-	fputs("usage: mount [-t TYPE [-o OPTIONS] SOURCE TARGET]\n", stderr);
+	fputs("usage: mount [-t TYPE [-o OPTIONS] SOURCE TARGET]\n"
+	      "       mount -o remount[,ro|,rw] TARGET\n",
+	      stderr);
 	return 2;
 }
