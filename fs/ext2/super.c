@@ -49,7 +49,8 @@ static u32 ext2_now_sec(void)
  * held: the allocators call it with each change, so that whatever
  * writes the device's pages back -- the flusher, sync(2), a crash after
  * them -- leaves counts e2fsck agrees with (Linux's ext2 gets there by
- * its sync_fs, which Spindle's VFS does not have).
+ * its sync_fs alone: here the flusher writes the device's pages without
+ * asking ext2_sync_fs).
  */
 int ext2_update_super(struct super_block *sb)
 {
