@@ -24,8 +24,12 @@ int main(int argc, char **argv)
 		fputs("usage: access [-n] MODE PATH...\n", stderr);
 		return 2;
 	}
-	for (const char *m = argv[i]; *m; m++)
-		mode |= *m == 'r' ? R_OK : *m == 'w' ? W_OK : *m == 'x' ? X_OK : 0;
+	if (strchr(argv[i], 'r'))
+		mode |= R_OK;
+	if (strchr(argv[i], 'w'))
+		mode |= W_OK;
+	if (strchr(argv[i], 'x'))
+		mode |= X_OK;
 	for (int ret = 0; ++i < argc; ret = 0) {
 		if (nofollow)
 			ret = (int)syscall(__NR_faccessat2, AT_FDCWD, argv[i], mode,
