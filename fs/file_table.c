@@ -41,8 +41,30 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 			f->f_wb_err = errseq_sample(&f->f_mapping->wb_err);
 			file_ra_state_init(&f->f_ra);
 		}
+		/* a writer of the fs's own files (not of a device node or a
+		 * FIFO, which write elsewhere): remount ro is refused while
+		 * there is one, as Linux counts a mount's writers */
+		if ((f->f_mode & FMODE_WRITE) && f->f_inode && f->f_inode->i_sb &&
+		    !S_ISCHR(f->f_inode->i_mode) && !S_ISBLK(f->f_inode->i_mode) &&
+		    !S_ISFIFO(f->f_inode->i_mode)) {
+			f->f_mode |= FMODE_WRITER;
+			spin_lock(&files_lock);
+			f->f_inode->i_sb->s_writers++;
+			spin_unlock(&files_lock);
+		}
 	}
 	return f;
+}
+
+/* Files open for writing on sb (the remount ro check). */
+int sb_writers(struct super_block *sb)
+{
+	int n;
+
+	spin_lock(&files_lock);
+	n = sb->s_writers;
+	spin_unlock(&files_lock);
+	return n;
 }
 
 struct file *get_file(struct file *f)
@@ -66,6 +88,11 @@ void fput(struct file *f)
 		return;
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
+	if (f->f_mode & FMODE_WRITER) {
+		spin_lock(&files_lock);
+		f->f_inode->i_sb->s_writers--;
+		spin_unlock(&files_lock);
+	}
 	if (f->f_path.dentry)
 		path_put(&f->f_path);
 	kfree(f);

@@ -1245,24 +1245,32 @@ long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
 
 /*
  * access(2): may the caller read/write/execute the file?  The caller is
- * always root, who may read and write anything; execute needs an x bit
- * somewhere in the mode (or a directory), as Linux's generic_permission
- * for root.
+ * always root, who may read and write anything -- except write to a
+ * regular file, a directory or a symbolic link on a read-only mount
+ * (EROFS; a device node or a FIFO writes elsewhere, so it may), as
+ * Linux's inode_permission; execute needs an x bit somewhere in the
+ * mode (or a directory), as Linux's generic_permission for root.
  */
 #define X_OK 1
 #define W_OK 2
 #define R_OK 4
 
-static int may_access(int dfd, const char *name, int mode)
+static int may_access(int dfd, const char *name, int mode, unsigned int lookup_flags)
 {
+	struct path p;
 	struct stat st;
-	int err = path_getattr(dfd, name, 0, &st);
+	int err = kern_path_at(dfd, name, lookup_flags, &p);
 
 	if (err)
 		return err;
-	if ((mode & X_OK) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111))
-		return -EACCES;
-	return 0;
+	err = vfs_getattr(p.dentry->d_inode, &st);
+	if (!err && (mode & W_OK) && sb_rdonly(p.dentry->d_sb) &&
+	    (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
+		err = -EROFS;
+	path_put(&p);
+	if (!err && (mode & X_OK) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111))
+		err = -EACCES;
+	return err;
 }
 
 long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
@@ -1271,7 +1279,8 @@ long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 		return -EINVAL;
 	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	return WITH_NAME(filename, may_access(dfd, __name, mode));
+	return WITH_NAME(filename, may_access(dfd, __name, mode,
+					      flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0));
 }
 
 long sys_faccessat(int dfd, const char __user *filename, int mode)
@@ -1447,7 +1456,7 @@ long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);            /* a bad pointer is EFAULT, as Linux */
 	t = copy_mount_string(type);
-	if (IS_ERR_OR_NULL(t)) {
+	if (IS_ERR(t) || (!t && !(flags & MS_REMOUNT))) { /* remount: no type needed */
 		err = t ? PTR_ERR(t) : -EINVAL;
 		t = NULL;
 		goto out;

@@ -15,12 +15,19 @@
  * A mount is busy -- umount gives EBUSY -- while a path inside it is held
  * (an open file, a cwd: each holds a reference on the vfsmount) or another
  * mount sits on top of something in it.  All of this runs under vfs_lock.
+ *
+ * mount -o remount[,ro|,rw] DIR (MS_REMOUNT) changes the super_block of
+ * the mount on DIR in place: going read-only is refused (EBUSY) while a
+ * file of it is open for writing, as Linux; otherwise its files' dirty
+ * pages are written back and the file system's remount_fs finishes the
+ * change (ext2 writes its metadata and marks itself clean).
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
 #include <spindle/blkdev.h>
+#include <spindle/writeback.h>
 #include "internal.h"
 
 static struct file_system_type *file_systems;
@@ -164,6 +171,34 @@ void get_root_path(struct path *root)
 	path_get(root);
 }
 
+/* MS_REMOUNT of the mount whose root path is; vfs_lock held. */
+static int do_remount(struct path *path, unsigned long flags, void *data)
+{
+	struct super_block *sb = path->mnt->mnt_sb;
+	bool to_ro = (flags & MS_RDONLY) && !sb_rdonly(sb);
+	int err;
+
+	if (path->dentry != path->mnt->mnt_root)
+		return -EINVAL; /* not a mount point, as Linux */
+	if (to_ro && sb_writers(sb))
+		return -EBUSY;
+	if (to_ro) {
+		err = writeback_and_wait_all(sb);
+		if (err)
+			return err;
+	}
+	if (sb->s_op && sb->s_op->remount_fs) {
+		err = sb->s_op->remount_fs(sb, &flags, data);
+		if (err)
+			return err;
+	}
+	if (flags & MS_RDONLY)
+		sb->s_flags |= SB_RDONLY;
+	else
+		sb->s_flags &= ~SB_RDONLY;
+	return 0;
+}
+
 int do_mount(const char *dev_name, const char *dir_name, const char *type_name,
 	     unsigned long flags, void *data)
 {
@@ -173,6 +208,16 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type_name,
 	struct path path;
 	int err;
 
+	if (flags & MS_REMOUNT) { /* source and type are not used */
+		mutex_lock(&vfs_lock);
+		err = __path_lookupat(AT_FDCWD, dir_name, 0, &path, NULL, NULL);
+		if (!err) {
+			err = do_remount(&path, flags, data);
+			path_put(&path);
+		}
+		mutex_unlock(&vfs_lock);
+		return err;
+	}
 	if (!type_name)
 		return -EINVAL;
 	mutex_lock(&vfs_lock);

@@ -8,8 +8,10 @@
  *   sync      every dirty page of every device and file, then a flush
  *             of every block device (fs/block_dev.c)
  *   syncfs    the dirty pages of the file system fd is on, then a flush
- *             of the disks they were written to; its error, as Linux
- *             reports it since 5.8
+ *             of the disks they were written to, then the file
+ *             system's own metadata (its sync_fs: ext2's superblock and
+ *             the device pages it keeps); its error, as Linux reports
+ *             it since 5.8
  *   fsync     the file's pages (the file's fsync: block devices flush
  *             after); the first write-back error since this fd last
  *             asked, each error once per fd (errseq.h)
@@ -38,6 +40,12 @@ long ksys_syncfs(unsigned int fd)
 	if (!f)
 		return -EBADF;
 	ret = f->f_inode ? writeback_and_wait_all(f->f_inode->i_sb) : 0;
+	if (f->f_inode && f->f_inode->i_sb && f->f_inode->i_sb->s_op &&
+	    f->f_inode->i_sb->s_op->sync_fs) {
+		long e = f->f_inode->i_sb->s_op->sync_fs(f->f_inode->i_sb, 1);
+
+		ret = ret ?: e;
+	}
 	fput(f);
 	return ret;
 }

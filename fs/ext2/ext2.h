@@ -86,6 +86,10 @@ struct ext2_sb_info {
 	bool s_mounted_rw; /* the superblock says "not clean" until umount */
 	u16 s_errors_opt;  /* errors=: EXT2_ERRORS_*, 0: the superblock's */
 	bool s_errors_ro;  /* errors=remount-ro in force */
+	/* inodes without a name still in use (freed at their last iput):
+	 * remount ro is refused while there is one, as Linux's s_remove_count */
+	spinlock_t s_unlinked_lock;
+	unsigned int s_unlinked;
 	/* ext2_error's kernel half (super.c): mark the damage, remount-ro */
 	void (*s_on_error)(struct ext2_sb_info *sbi);
 };
@@ -257,6 +261,7 @@ struct ext2_inode_info {
 	/* the write side (inode.c) */
 	u32 i_dtime;		/* deleted at (seconds), for the inode table */
 	bool i_new;		/* its slot not yet written: clear it whole */
+	bool i_unlinked;	/* counted in s_unlinked */
 	u64 i_next_alloc_block; /* a sequential writer's next block ... */
 	u32 i_next_alloc_goal;	/* ... goes here if free (0: look) */
 };

@@ -515,6 +515,14 @@ void ext2_dirty_inode(struct inode *inode)
 		return;
 	if (!inode->i_nlink && S_ISREG(inode->i_mode))
 		ext2_icache_forget(inode);
+	if (!inode->i_nlink && !EXT2_I(inode)->i_unlinked) {
+		struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+
+		spin_lock(&sbi->s_unlinked_lock);
+		sbi->s_unlinked++;
+		EXT2_I(inode)->i_unlinked = true;
+		spin_unlock(&sbi->s_unlinked_lock);
+	}
 	err = ext2_write_inode(inode);
 	if (err)
 		ext2_msg(EXT2_SB(inode->i_sb), KERN_ERR, "inode %lu not written (%d)", inode->i_ino,
@@ -760,6 +768,11 @@ void ext2_evict_inode(struct inode *inode)
 			ext2_free_inode(inode);
 	} else if (inode->i_data.nrdirty || inode->i_data.nrwriteback) {
 		filemap_write_and_wait(&inode->i_data);
+	}
+	if (ei->i_unlinked) {
+		spin_lock(&EXT2_SB(inode->i_sb)->s_unlinked_lock);
+		EXT2_SB(inode->i_sb)->s_unlinked--;
+		spin_unlock(&EXT2_SB(inode->i_sb)->s_unlinked_lock);
 	}
 	/* its cached pages first: nothing may read through the map after */
 	truncate_inode_pages(&inode->i_data, 0);

@@ -38,13 +38,6 @@ static int ext2_show_options(struct super_block *sb, char *buf, size_t size)
 	return EXT2_SB(sb)->s_errors_ro ? snprintf(buf, size, ",errors=remount-ro") : 0;
 }
 
-static const struct super_operations ext2_sops = {
-	.evict_inode = ext2_evict_inode,
-	.statfs = ext2_statfs,
-	.dirty_inode = ext2_dirty_inode,
-	.show_options = ext2_show_options,
-};
-
 static u32 ext2_now_sec(void)
 {
 	return (u32)max_t(u64, 1, fs_now_ns() / NSEC_PER_SEC);
@@ -56,7 +49,8 @@ static u32 ext2_now_sec(void)
  * held: the allocators call it with each change, so that whatever
  * writes the device's pages back -- the flusher, sync(2), a crash after
  * them -- leaves counts e2fsck agrees with (Linux's ext2 gets there by
- * its sync_fs, which Spindle's VFS does not have).
+ * its sync_fs alone: here the flusher writes the device's pages without
+ * asking ext2_sync_fs).
  */
 int ext2_update_super(struct super_block *sb)
 {
@@ -142,7 +136,7 @@ static struct block_device *ext2_lookup_dev(const char *dev_name)
 }
 
 /* Options: errors=continue|remount-ro (the superblock's s_errors is
- * the default), and ro. */
+ * the default), ro and rw (mount(2)'s flags say which). */
 static int ext2_parse_options(struct ext2_sb_info *sbi, const char *data)
 {
 	char opt[64];
@@ -158,7 +152,7 @@ static int ext2_parse_options(struct ext2_sb_info *sbi, const char *data)
 			sbi->s_errors_opt = EXT2_ERRORS_CONTINUE;
 		else if (!strcmp(opt, "errors=remount-ro"))
 			sbi->s_errors_opt = EXT2_ERRORS_RO;
-		else if (n && strcmp(opt, "ro")) {
+		else if (n && strcmp(opt, "ro") && strcmp(opt, "rw")) {
 			ext2_msg(sbi, KERN_ERR, "Unrecognized mount option \"%s\" or missing value",
 				 opt);
 			return -EINVAL;
@@ -238,7 +232,7 @@ static int ext2_fill_super(struct super_block *sb)
  * superblock says "mounted, not clean" (e2fsck's reason to check after a
  * crash), counts the mount, and goes to the disk now.
  */
-static int ext2_setup_rw(struct super_block *sb)
+static int ext2_setup_rw(struct super_block *sb, bool remount)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_super_block *es = &sbi->s_es;
@@ -246,6 +240,12 @@ static int ext2_setup_rw(struct super_block *sb)
 			      ? 0
 			      : es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP;
 
+	if (unknown && remount) {
+		ext2_msg(sbi, KERN_WARNING,
+			 "couldn't remount RDWR because of unsupported optional features (%x)",
+			 unknown);
+		return -EROFS;
+	}
 	if (unknown) {
 		ext2_msg(sbi, KERN_WARNING,
 			 "couldn't mount RDWR because of unsupported optional features (%x): mounted read-only",
@@ -263,6 +263,78 @@ static int ext2_setup_rw(struct super_block *sb)
 	sbi->s_mounted_rw = true;
 	return ext2_sync_super(sb, true);
 }
+
+/*
+ * The metadata to the disk: the superblock (its counts summed again),
+ * then every dirty page of the device's cache -- bitmaps, descriptors,
+ * inode tables, directories, indirect blocks -- and a cache flush.
+ * syncfs(2) after the files' pages (Linux's ext2_sync_fs and the
+ * sync_blockdev after it), remount ro, umount.
+ */
+static int ext2_sync_fs(struct super_block *sb, int wait)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	int err = 0, e;
+
+	if (!sbi->s_mounted_rw)
+		return 0; /* nothing of it ever changed */
+	err = ext2_sync_super(sb, false);
+	e = wait ? filemap_write_and_wait(sbi->s_bdev->bd_inode->i_mapping) : 0;
+	if (e && !err)
+		err = e;
+	e = wait ? blkdev_issue_flush(sbi->s_bdev) : 0;
+	return err ?: e;
+}
+
+/*
+ * mount -o remount.  To read-only (the VFS wrote the files' pages and
+ * found no file open for writing): refused while an unlinked inode waits
+ * for its last close (freeing it needs writes, Linux's EBUSY), otherwise
+ * the superblock is "clean" again unless damage was met, and everything
+ * goes to the disk -- after it, the image is what umount would leave.
+ * To read-write: as a read-write mount, except that a feature this
+ * driver cannot keep refuses it (EROFS) rather than staying read-only.
+ */
+static int ext2_remount(struct super_block *sb, unsigned long *flags, char *data)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u16 old_opt = sbi->s_errors_opt;
+	unsigned int unlinked;
+	int err = ext2_parse_options(sbi, data);
+
+	if (err)
+		return err;
+	if ((*flags & MS_RDONLY) && !sb_rdonly(sb)) {
+		spin_lock(&sbi->s_unlinked_lock);
+		unlinked = sbi->s_unlinked;
+		spin_unlock(&sbi->s_unlinked_lock);
+		err = unlinked ? -EBUSY : 0;
+		if (!err && sbi->s_mounted_rw) {
+			if (!(sbi->s_es.s_state & EXT2_ERROR_FS))
+				sbi->s_es.s_state |= EXT2_VALID_FS;
+			err = ext2_sync_fs(sb, 1);
+			if (!err)
+				sbi->s_mounted_rw = false;
+		}
+	} else if (!(*flags & MS_RDONLY) && sb_rdonly(sb)) {
+		err = ext2_setup_rw(sb, true);
+	}
+	if (err) {
+		sbi->s_errors_opt = old_opt;
+		return err;
+	}
+	sbi->s_errors_ro = (sbi->s_errors_opt ?: sbi->s_es.s_errors) >= EXT2_ERRORS_RO;
+	return 0;
+}
+
+static const struct super_operations ext2_sops = {
+	.evict_inode = ext2_evict_inode,
+	.statfs = ext2_statfs,
+	.dirty_inode = ext2_dirty_inode,
+	.show_options = ext2_show_options,
+	.remount_fs = ext2_remount,
+	.sync_fs = ext2_sync_fs,
+};
 
 static void ext2_put_super(struct super_block *sb)
 {
@@ -317,6 +389,7 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	sbi->s_sb = sb;
 	mutex_init(&sbi->s_icache_lock);
 	mutex_init(&sbi->s_alloc_lock);
+	spin_lock_init(&sbi->s_unlinked_lock);
 	INIT_LIST_HEAD(&sbi->s_icache);
 	sbi->s_on_error = ext2_on_error;
 	sb->s_fs_info = sbi;
@@ -342,7 +415,7 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	sync_blockdevs();
 	err = ext2_fill_super(sb);
 	if (!err && !(flags & MS_RDONLY))
-		err = ext2_setup_rw(sb);
+		err = ext2_setup_rw(sb, false);
 	if (err)
 		goto release;
 	if (!sbi->s_errors_opt)

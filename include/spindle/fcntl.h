@@ -17,6 +17,7 @@
 
 /* mount(2) flags Spindle looks at; umount2(2) flags */
 #define MS_RDONLY       1
+#define MS_REMOUNT      32      /* change a mounted fs's flags/options */
 #define MNT_FORCE       1
 #define MNT_DETACH      2
 

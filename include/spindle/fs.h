@@ -68,6 +68,7 @@ typedef unsigned int fmode_t;
 #define FMODE_WRITE     0x2u
 #define FMODE_LSEEK     0x4u            /* lseek makes sense (not a pipe) */
 #define FMODE_EXCL      0x8u            /* block device opened with O_EXCL */
+#define FMODE_WRITER    0x10u           /* counted in s_writers: no remount ro */
 
 /* --- operations a file system supplies ----------------------------------- */
 
@@ -182,6 +183,13 @@ struct super_operations {
 	/* The VFS changed what the file system keeps in its inode (i_size,
 	 * i_mtime_ns, i_nlink, i_mode): store it (mark_inode_dirty). */
 	void (*dirty_inode)(struct inode *inode);
+	/* mount -o remount: *flags the new MS_RDONLY, data the options text;
+	 * the VFS has written the files' dirty pages back and refused ro
+	 * while files are open for writing.  NULL: only SB_RDONLY changes. */
+	int (*remount_fs)(struct super_block *sb, unsigned long *flags, char *data);
+	/* syncfs(2), after the files' pages: the fs's own metadata to the
+	 * disk (waited for when wait), Linux's name. */
+	int (*sync_fs)(struct super_block *sb, int wait);
 };
 
 /*
@@ -321,6 +329,7 @@ struct super_block {
 	unsigned long s_magic;          /* statfs's f_type (Linux's magic.h) */
 	unsigned long s_next_ino;
 	int s_mounts;                   /* vfsmounts of this super_block */
+	int s_writers;                  /* files open for writing (FMODE_WRITER) */
 	void *s_fs_info;
 };
 

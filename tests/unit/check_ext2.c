@@ -572,6 +572,79 @@ START_TEST(unknown_ro_compat_mounts_read_only)
 }
 END_TEST
 
+/*
+ * mount -o remount: read-only is refused while a file is open for
+ * writing and while an unlinked file is still open (EBUSY, as Linux);
+ * then granted, it leaves the image as umount would -- "clean", e2fsck
+ * silent -- and writes get EROFS.  Back to read-write: "not clean"
+ * again, one more mount counted.
+ */
+START_TEST(remount_read_only_and_back)
+{
+	const struct ext2_super_block *es;
+	struct statfs sf;
+	u16 mounts;
+	long fd;
+
+	setup_disk(block_sizes[_i]);
+	es = (const void *)(ram + 1024);
+	ck_assert_int_eq(do_mount("/dev/fake", "/mnt", "ext2", 0, NULL), 0);
+	mounts = es->s_mnt_count;
+	ck_assert(es->s_state == 0);
+	fd = sys_open("/mnt/new.txt", O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_write(fd, "remount", 7), 7);
+	ck_assert_int_eq(do_mount(NULL, "/mnt", NULL, MS_REMOUNT | MS_RDONLY, NULL), -EBUSY);
+	ck_assert_int_eq(sys_close(fd), 0);
+	fd = sys_open("/mnt/hello.txt", O_RDONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_unlink("/mnt/hello.txt"), 0);
+	ck_assert_int_eq(do_mount(NULL, "/mnt", NULL, MS_REMOUNT | MS_RDONLY, NULL), -EBUSY);
+	ck_assert_int_eq(sys_close(fd), 0); /* its blocks freed now */
+	ck_assert_int_eq(do_mount(NULL, "/mnt/lost+found", NULL, MS_REMOUNT | MS_RDONLY, NULL),
+			 -EINVAL); /* not a mount point */
+	ck_assert_int_eq(do_mount(NULL, "/mnt", NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	ck_assert_uint_eq(es->s_state, EXT2_VALID_FS);
+	ck_assert_int_eq(host_fsck(), 0);
+	ck_assert_int_eq(sys_statfs("/mnt", &sf), 0);
+	ck_assert(sf.f_flags & ST_RDONLY);
+	ck_assert_int_eq(sys_open("/mnt/new.txt", O_WRONLY, 0), -EROFS);
+	ck_assert_int_eq(do_mount(NULL, "/mnt", NULL, MS_REMOUNT, NULL), 0);
+	ck_assert(es->s_state == 0);
+	ck_assert_uint_eq(es->s_mnt_count, (u16)(mounts + 1));
+	fd = sys_open("/mnt/new.txt", O_WRONLY | O_APPEND, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_write(fd, " twice", 6), 6);
+	ck_assert_int_eq(sys_close(fd), 0);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+	ck_assert_uint_eq(es->s_state, EXT2_VALID_FS);
+	ck_assert_int_eq(host_fsck(), 0);
+}
+END_TEST
+
+/* ... and a read-only-compatible feature this driver does not know
+ * refuses read-write (EROFS) rather than leave it read-only silently;
+ * the superblock is untouched. */
+START_TEST(remount_rw_refused_for_unknown_ro_compat)
+{
+	struct ext2_super_block *es;
+	u16 mounts;
+
+	setup_disk(block_sizes[_i]);
+	es = (void *)(ram + 1024);
+	es->s_feature_ro_compat |= 0x1000;
+	mounts = es->s_mnt_count;
+	ck_assert_int_eq(mount_ro(), 0);
+	ck_assert_int_eq(do_mount(NULL, "/mnt", NULL, MS_REMOUNT, NULL), -EROFS);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf,
+				     "couldn't remount RDWR because of unsupported optional features (1000)"));
+	ck_assert_int_eq(sys_open("/mnt/hello.txt", O_WRONLY, 0), -EROFS);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+	ck_assert_uint_eq(es->s_mnt_count, mounts);
+	ck_assert_uint_eq(es->s_state, EXT2_VALID_FS);
+}
+END_TEST
+
 /* Name i of NAMES in /mnt/d: 150 bytes each, 160 in a directory block. */
 #define NAMES 30
 static void long_name(char *buf, int i)
@@ -1018,6 +1091,9 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, mount_and_umount_leak_nothing, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, write_truncate_and_fsck, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, unknown_ro_compat_mounts_read_only, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, remount_read_only_and_back, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, remount_rw_refused_for_unknown_ro_compat, 0,
+			    ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, names_change_and_fsck, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, names_on_a_full_disk, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_test(core, bitmap_search);

@@ -75,6 +75,11 @@ int close(int fd)
 	return (int)syscall_ret(syscall1(__NR_close, fd));
 }
 
+int access(const char *path, int mode)
+{
+	return (int)syscall_ret(syscall2(__NR_access, path, mode));
+}
+
 int stat(const char *path, struct stat *st)
 {
 	return (int)syscall_ret(syscall2(__NR_stat, path, st));

@@ -120,20 +120,6 @@ int tcsetpgrp(int fd, pid_t pgrp)
 	return ioctl(fd, TIOCSPGRP, &pgrp);
 }
 
-/* no access(2) in Spindle's table: existence by stat, the bits by mode */
-int access(const char *path, int mode)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -1;
-	if ((mode & X_OK) && !(st.st_mode & 0111)) {
-		errno = EACCES;
-		return -1;
-	}
-	return 0;
-}
-
 int brk(void *addr)
 {
 	if (__brk(addr) != addr) {

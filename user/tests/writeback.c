@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * writeback DEV [CASE] - the page cache's write-back seen from user
- * space (docs/fs.md, "The path of a write()"), one TEST line per case:
+ * writeback DEV [CASE [OFFSET]] - the page cache's write-back seen from
+ * user space (docs/fs.md, "The path of a write()"), one TEST line per
+ * case.  DEV is a name under /dev, or a path (it has a '/'): a file,
+ * whose errseq case then fails at OFFSET (bytes, default ERR_AT):
  *
  *   knobs     /proc/sys/vm/dirty_* read with Linux's defaults, take a new
  *             value, refuse a bad one
@@ -36,12 +38,15 @@
 #define DEADLINE_MS     60000           /* a hang guard, not a timing claim */
 
 static const char *dev_name;
+static unsigned long err_at = ERR_AT;   /* the byte whose writes fail */
 static unsigned char buf[FLUSH_LEN] __attribute__((aligned(4096)));
 
 static int open_dev(int flags)
 {
 	char path[64];
 
+	if (strchr(dev_name, '/'))
+		return open(dev_name, flags);
 	snprintf(path, sizeof(path), "/dev/%s", dev_name);
 	return open(path, flags);
 }
@@ -129,14 +134,14 @@ static void t_errseq(void)
 
 	CHECK(a >= 0 && b >= 0);
 	memset(buf, 'e', 4096);
-	CHECK(pwrite(a, buf, 4096, ERR_AT) == 4096);    /* only the cache knows */
+	CHECK(pwrite(a, buf, 4096, (long)err_at) == 4096); /* only the cache knows */
 	CHECK_ERR(fsync(a), EIO);
 	CHECK(fsync(a) == 0);                           /* reported once */
 	CHECK_ERR(fsync(b), EIO);                       /* to every open file */
 	CHECK(fsync(b) == 0);
 	c = open_dev(O_RDWR);
 	CHECK(fsync(c) == 0);                           /* opened after: not its error */
-	CHECK(pwrite(c, buf, 4096, ERR_AT) == 4096);
+	CHECK(pwrite(c, buf, 4096, (long)err_at) == 4096);
 	CHECK_ERR(fdatasync(c), EIO);
 	CHECK_ERR(fdatasync(a), EIO);
 	CHECK(fdatasync(a) == 0);
@@ -181,10 +186,12 @@ static const struct hostile_case cases[] = {
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: writeback DEV [knobs|meminfo|errseq|flusher]\n");
+		fprintf(stderr, "usage: writeback DEV [knobs|meminfo|errseq [OFFSET]|flusher]\n");
 		return 2;
 	}
 	dev_name = argv[1];
+	if (argc > 3)
+		err_at = strtoul(argv[3], NULL, 0);
 	if (argc < 3)
 		return hostile_run("writeback", cases, 2, NULL);        /* knobs, meminfo */
 	if (strcmp(argv[2], "flusher"))
