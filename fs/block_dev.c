@@ -19,7 +19,9 @@
  *     dirty memory passes the limits (fs/fs-writeback.c), and on fsync/
  *     fdatasync, sync, syncfs, BLKFLSBUF and the close of the last opener.
  *
- *   O_DIRECT: no cache, and no copy.  Buffer address, length and file
+ *   O_DIRECT: no cache, and no copy (the work is fs/direct-io.c's
+ *     generic_direct_IO, shared with ext2's files; this file gives it the
+ *     identity map).  Buffer address, length and file
  *     offset must be multiples of the logical block size (EINVAL
  *     otherwise, as Linux).  The caller's own pages are pinned and put in
  *     bios of up to BIO_MAX_VECS pages, sent together (under a plug) and
