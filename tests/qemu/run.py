@@ -78,6 +78,15 @@ scenario (shown by --list).  Keys marked * may repeat.
     exit: pass | fail | panic | poweroff | any | timeout
                                how QEMU must end (default pass); timeout:
                                the guest is meant to hang (a deadlock lab)
+    enosys: allowed | <comm>...
+                               the kernel may log a system call it does not
+                               implement (`sys_<nr> (<name>) not implemented,
+                               called by <comm>[<pid>]`): from any program
+                               (allowed), or only from the programs named
+                               (e.g. `enosys: usertest`, a test that makes
+                               unimplemented calls on purpose).  Without
+                               this key such a line fails the scenario:
+                               it is a gap in the ABI a program ran into.
 
 Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide] [index=<n>]
 [format=raw|qcow2] [driver=null-co|null-aio|blkdebug] [config=<file>]
@@ -145,7 +154,9 @@ With `exit: pass` the log must also be clean: no line `TEST ... FAIL...`,
 no `PANIC:`, and if any `TEST ` line was printed, the kernel's closing line
 `<N> passed, <M> failed[, <K> skipped]` must follow the last one, with M = 0
 and counts that agree with the TEST lines (a disagreement means lost output).
-Then every expect must be found, in order, and no reject.
+Then every expect must be found, in order, and no reject; and, whatever
+the exit, no unimplemented system call the scenario's `enosys:` does not
+allow.
 """
 
 import argparse
@@ -242,6 +253,7 @@ class Scenario:
     checks: List[str] = field(default_factory=list)
     typing: List[tuple] = field(default_factory=list)   # (compiled regex, bytes)
     exit: str = "pass"
+    enosys: List[str] = field(default_factory=list)     # ["allowed"] or comms
 
 
 SIZE_RE = re.compile(r"^(\d+)([KMGT]?)$")
@@ -285,7 +297,7 @@ def parse_scenario(text, name, path=None):
         if not colon or not key.isidentifier():
             raise error("expected 'key: value', got %r" % line)
 
-        if key in ("machine", "memory", "timeout", "exit", "cdrom", "record"):
+        if key in ("machine", "memory", "timeout", "exit", "cdrom", "record", "enosys"):
             if key in seen_single:
                 raise error("'%s' given twice" % key)
             seen_single.add(key)
@@ -309,6 +321,10 @@ def parse_scenario(text, name, path=None):
             if value not in EXIT_CHOICES:
                 raise error("exit must be one of %s" % "|".join(EXIT_CHOICES))
             scn.exit = value
+        elif key == "enosys":
+            scn.enosys = value.split()
+            if not scn.enosys or ("allowed" in scn.enosys and len(scn.enosys) > 1):
+                raise error("enosys is 'allowed' or the names of the programs allowed")
         elif key == "cdrom":
             iface, _, index = value.rpartition(":")
             if not index.isdigit() or iface not in ("", "ide", "ahci"):
@@ -853,6 +869,24 @@ def check_test_lines(text):
     return problems
 
 
+# The kernel's line for a call it lacks (kernel/arch/x86/syscall.c), once
+# per number: the comm is what `enosys:` names.  Not anchored at the line's
+# start: a program's output without a newline may come before it.
+ENOSYS_RE = re.compile(r"sys_\d+ \(\S+\) not implemented, called by ([^\n\[]+)\[\d+\]")
+
+
+def check_enosys(scn, text):
+    """The unimplemented system calls the log shows and scn does not allow."""
+    if scn.enosys == ["allowed"]:
+        return []
+    bad = [m.group(0) for m in ENOSYS_RE.finditer(text) if m.group(1) not in scn.enosys]
+    if not bad:
+        return []
+    more = " (and %d more)" % (len(bad) - 3) if len(bad) > 3 else ""
+    return ["system call not implemented (a gap in the ABI; `enosys:` allows one "
+            "made on purpose): %s%s" % ("; ".join(bad[:3]), more)]
+
+
 def judge(scn, outcome, log, stderr="", timeout=None):
     """Return the reasons scenario scn failed (empty: it passed).
 
@@ -869,6 +903,7 @@ def judge(scn, outcome, log, stderr="", timeout=None):
     text = message_text(log)
     if scn.exit == "pass":
         reasons += check_test_lines(text)
+    reasons += check_enosys(scn, text)
 
     pos = 0
     for exp in scn.expects:
@@ -1562,6 +1597,26 @@ class SelfTest(unittest.TestCase):
         self.assertIn("reject (line 3) matched: TEST boot.banner PASS", r[1])
         r = self.judge("expect: ^nothing$\n", "pass", self.LOG)
         self.assertEqual(r, ["expect (line 1) not found: ^nothing$"])
+
+    def test_enosys(self):
+        gap = "sys_247 (waitid) not implemented, called by sh[12]\n"
+        odd = "[    1.000000] 3 filessys_9999 (unknown) not implemented, called by usertest[7]\n"
+        # none allowed: each line is a reason, and fails even exit: any
+        r = self.judge("", "pass", self.LOG + gap)
+        self.assertEqual(len(r), 1, r)
+        self.assertIn("system call not implemented", r[0])
+        self.assertIn("sys_247 (waitid) not implemented, called by sh[12]", r[0])
+        self.assertEqual(len(self.judge("exit: any\n", "pass", self.LOG + odd)), 1)
+        # allowed from anyone, or from the programs named only
+        self.assertEqual(self.judge("enosys: allowed\n", "pass", self.LOG + gap + odd), [])
+        self.assertEqual(self.judge("enosys: usertest fuzz\n", "pass", self.LOG + odd), [])
+        r = self.judge("enosys: usertest\n", "pass", self.LOG + gap + odd)
+        self.assertEqual(len(r), 1, r)
+        self.assertIn("called by sh[12]", r[0])
+        self.assertNotIn("usertest", r[0])
+        self.assertEqual(self.scn("enosys: a b\n").enosys, ["a", "b"])
+        for bad in ("enosys:\n", "enosys: allowed sh\n", "enosys: a\nenosys: b\n"):
+            self.assertRaises(ScenarioError, self.scn, bad)
 
     # --- a real QEMU: the timeout kill -------------------------------------
 
