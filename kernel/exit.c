@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * exit.c - how a process ends: exit, the zombie, wait4 (docs/processes.md).
+ * exit.c - how a process ends: exit, the zombie, wait4 and waitid
+ * (docs/processes.md).
  *
  * A process that exits (exit(2), or killed by a signal) cannot vanish at
  * once: its parent is entitled to learn how it ended.  So exit frees what
@@ -37,6 +38,8 @@
 #include <spindle/mm.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
+
+#define RUSAGE_SIZE 144         /* sizeof(struct rusage): no accounting, zeros */
 
 struct task_struct *init_process;
 
@@ -152,63 +155,85 @@ long sys_exit_group(int error_code)
 	do_group_exit(W_EXITCODE(error_code, 0));
 }
 
-/* Does child c match wait4's pid argument? */
-static bool wait_match(struct task_struct *c, int pid)
+/*
+ * One wait, as wait4 and waitid ask for it (Linux's struct wait_opts):
+ * which children (type and pid), which events (flags), and what was found.
+ * Both calls share do_wait(); they differ only in how they say it: wait4
+ * in a status word, waitid in a siginfo.
+ */
+struct wait_opts {
+	int type;       /* P_ALL, P_PID or P_PGID */
+	int pid;        /* the pid or process group for P_PID and P_PGID */
+	int flags;      /* WEXITED WSTOPPED WCONTINUED WNOHANG WNOWAIT */
+	int stat;       /* out: the wait4 status word of the child found */
+};
+
+static bool wait_match(const struct wait_opts *wo, struct task_struct *c)
 {
-	if (pid > 0)
-		return c->pid == pid;
-	if (pid == -1)
+	switch (wo->type) {
+	case P_PID:
+		return c->pid == wo->pid;
+	case P_PGID:
+		return c->pgid == wo->pid;
+	default:
 		return true;
-	if (pid == 0)
-		return c->pgid == current->pgid;
-	return c->pgid == -pid;
+	}
 }
 
-long kernel_wait4(int pid, int *status, int options)
+/* A zombie found: its status, and (unless WNOWAIT) reap it.  Interrupts
+ * off on entry; restored here. */
+static int wait_task_zombie(struct wait_opts *wo, struct task_struct *c, unsigned long flags)
+{
+	int pid = c->pid;
+
+	wo->stat = c->wait_status;
+	if (wo->flags & WNOWAIT) {      /* looked at, left for a later wait */
+		local_irq_restore(flags);
+		return pid;
+	}
+	list_del_init(&c->sibling);
+	c->exit_state = EXIT_DEAD;
+	c->parent = NULL;
+	local_irq_restore(flags);
+	release_task(c);
+	return pid;
+}
+
+/*
+ * Wait for a child of current that wo matches to exit, stop or continue
+ * (as wo->flags ask): its pid, with wo->stat set; 0 under WNOHANG when
+ * none has yet; -ECHILD if no child matches at all; -EINTR for a signal.
+ * Each stop and continue is reported once, an exit reaps the child --
+ * unless WNOWAIT, which leaves either to be reported again.  May sleep.
+ */
+static long do_wait(struct wait_opts *wo)
 {
 	might_sleep();
-	/* WUNTRACED, WCONTINUED: report a child's stop or continue too, once
-	 * each (job control, kernel/signal.c); the child stays unreaped */
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
-		return -EINVAL;
 	for (;;) {
-		struct task_struct *c, *zombie = NULL;
+		struct task_struct *c;
 		bool have_child = false;
-		int jobctl;
 		unsigned long flags = local_irq_save();
 
 		list_for_each_entry(c, &current->children, sibling) {
-			if (!wait_match(c, pid))
+			if (!wait_match(wo, c))
 				continue;
 			have_child = true;
 			if (c->exit_state == EXIT_ZOMBIE) {
-				zombie = c;
-				break;
+				if (wo->flags & WEXITED)
+					return wait_task_zombie(wo, c, flags);
+				continue;
 			}
-			jobctl = wait_task_jobctl(c, options);
-			if (jobctl) {
+			wo->stat = wait_task_jobctl(c, wo->flags);
+			if (wo->stat) {
 				local_irq_restore(flags);
-				if (status)
-					*status = jobctl;
 				return c->pid;
 			}
-		}
-		if (zombie) {
-			list_del_init(&zombie->sibling);
-			zombie->exit_state = EXIT_DEAD;
-			zombie->parent = NULL;
-			local_irq_restore(flags);
-			pid = zombie->pid;
-			if (status)
-				*status = zombie->wait_status;
-			release_task(zombie);
-			return pid;
 		}
 		if (!have_child) {
 			local_irq_restore(flags);
 			return -ECHILD;
 		}
-		if (options & WNOHANG) {
+		if (wo->flags & WNOHANG) {
 			local_irq_restore(flags);
 			return 0;
 		}
@@ -224,6 +249,28 @@ long kernel_wait4(int pid, int *status, int options)
 	}
 }
 
+long kernel_wait4(int pid, int *status, int options)
+{
+	struct wait_opts wo = { .type = P_ALL, .pid = 0, .flags = options | WEXITED };
+	long ret;
+
+	/* WUNTRACED, WCONTINUED: report a child's stop or continue too, once
+	 * each (job control, kernel/signal.c); the child stays unreaped */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
+		return -EINVAL;
+	if (pid > 0) {
+		wo.type = P_PID;
+		wo.pid = pid;
+	} else if (pid == 0 || pid < -1) {
+		wo.type = P_PGID;
+		wo.pid = pid ? -pid : current->pgid;
+	}
+	ret = do_wait(&wo);
+	if (ret > 0 && status)
+		*status = wo.stat;
+	return ret;
+}
+
 long sys_wait4(pid_t pid, int __user *stat_addr, int options, struct rusage __user *ru)
 {
 	int status = 0;
@@ -234,12 +281,93 @@ long sys_wait4(pid_t pid, int __user *stat_addr, int options, struct rusage __us
 	/* Check the pointer before reaping: a bad one must not lose a child. */
 	if (stat_addr && !access_ok(stat_addr, sizeof(int)))
 		return -EFAULT;
-	if (ru && !access_ok(ru, 144))          /* sizeof(struct rusage) */
+	if (ru && !access_ok(ru, RUSAGE_SIZE))
 		return -EFAULT;
 	ret = kernel_wait4(pid, &status, options);
 	if (ret > 0 && stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
-	if (ret > 0 && ru && clear_user(ru, 144))  /* no accounting: zeros */
+	if (ret > 0 && ru && clear_user(ru, RUSAGE_SIZE))  /* no accounting: zeros */
+		return -EFAULT;
+	return ret;
+}
+
+/* The fields of a SIGCHLD siginfo that waitid fills (Linux's layout). */
+struct waitid_info {
+	s32 si_signo, si_errno, si_code, pad;
+	s32 si_pid;
+	u32 si_uid;
+	s32 si_status;
+};
+#define SIGINFO_SIZE 128
+
+/* How a wait4 status word reads in a siginfo: si_code and si_status. */
+static void wait_status_to_info(int stat, struct waitid_info *info)
+{
+	if (stat == 0xffff) {                   /* WIFCONTINUED */
+		info->si_code = CLD_CONTINUED;
+		info->si_status = SIGCONT;
+	} else if ((stat & 0xff) == 0x7f) {     /* WIFSTOPPED */
+		info->si_code = CLD_STOPPED;
+		info->si_status = (stat >> 8) & 0xff;
+	} else if (WIFEXITED(stat)) {
+		info->si_code = CLD_EXITED;
+		info->si_status = WEXITSTATUS(stat);
+	} else {
+		info->si_code = (stat & WCOREFLAG) ? CLD_DUMPED : CLD_KILLED;
+		info->si_status = WTERMSIG(stat);
+	}
+}
+
+/*
+ * waitid(which, id, infop, options, ru): wait4 with the events named
+ * one by one (at least one of WEXITED, WSTOPPED, WCONTINUED) and WNOWAIT
+ * to look without reaping; the answer in a siginfo.  As Linux, infop is
+ * written whatever happens -- zeros when nothing was found (WNOHANG) or on
+ * an error -- and the return value is 0, not a pid.  Process groups by
+ * number (P_PGID; 0 is the caller's); no pidfds here (P_PIDFD: EINVAL).
+ */
+long sys_waitid(int which, pid_t upid, void __user *infop, int options,
+		struct rusage __user *ru)
+{
+	struct wait_opts wo = { .type = which, .pid = upid, .flags = options };
+	struct waitid_info info = { 0 };
+	long ret;
+
+	if (options & ~(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED))
+		return -EINVAL;
+	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+		return -EINVAL;
+	switch (which) {
+	case P_ALL:
+		break;
+	case P_PID:
+		if (upid <= 0)
+			return -EINVAL;
+		break;
+	case P_PGID:
+		if (upid < 0)
+			return -EINVAL;
+		if (!upid)
+			wo.pid = current->pgid;
+		break;
+	default:                                /* P_PIDFD among them */
+		return -EINVAL;
+	}
+	if (infop && !access_ok(infop, SIGINFO_SIZE))
+		return -EFAULT;
+	if (ru && !access_ok(ru, RUSAGE_SIZE))
+		return -EFAULT;
+	ret = do_wait(&wo);
+	if (ret > 0) {
+		info.si_signo = SIGCHLD;
+		info.si_pid = (s32)ret;
+		info.si_uid = 0;                /* everyone is root */
+		wait_status_to_info(wo.stat, &info);
+		ret = 0;
+		if (ru && clear_user(ru, RUSAGE_SIZE))
+			return -EFAULT;
+	}
+	if (infop && copy_to_user(infop, &info, sizeof(info)))
 		return -EFAULT;
 	return ret;
 }

@@ -337,14 +337,18 @@ bool is_ignored(int sig)
 
 int wait_task_jobctl(struct task_struct *c, int options)
 {
+	bool consume = !(options & WNOWAIT); /* waitid's WNOWAIT: look only */
+
 	if ((options & WUNTRACED) && (c->signal_flags & SIGNAL_STOP_STOPPED) && c->stop_code) {
 		int status = (c->stop_code << 8) | 0x7f;
 
-		c->stop_code = 0;
+		if (consume)
+			c->stop_code = 0;
 		return status;
 	}
 	if ((options & WCONTINUED) && (c->signal_flags & SIGNAL_STOP_CONTINUED)) {
-		c->signal_flags &= ~SIGNAL_STOP_CONTINUED;
+		if (consume)
+			c->signal_flags &= ~SIGNAL_STOP_CONTINUED;
 		return 0xffff;
 	}
 	return 0;

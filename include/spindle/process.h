@@ -12,6 +12,7 @@
  *   execve   kernel/exec.c    replace the address space with an ELF image
  *   exit     kernel/exit.c    free memory and files, become a zombie
  *   wait4    kernel/exit.c    the parent reaps the zombie, reads its status
+ *   (waitid the same, answered in a siginfo)
  */
 #ifndef SPINDLE_PROCESS_H
 #define SPINDLE_PROCESS_H
@@ -32,6 +33,23 @@ struct pt_regs;
 #define WNOHANG                 1
 #define WUNTRACED 2  /* report stopped children too */
 #define WCONTINUED 8 /* report continued children too */
+#define WCOREFLAG 0x80 /* in the status word: it dumped core */
+/* waitid(2): the events are named one by one (WSTOPPED is WUNTRACED) */
+#define WSTOPPED WUNTRACED
+#define WEXITED 4
+#define WNOWAIT 0x01000000 /* report, but leave the child waitable */
+/* waitid's idtype: which children */
+#define P_ALL 0
+#define P_PID 1
+#define P_PGID 2
+#define P_PIDFD 3
+/* si_code of SIGCHLD, in waitid's siginfo (Linux's asm-generic/siginfo.h) */
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_DUMPED 3
+#define CLD_TRAPPED 4
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
 
 /*
  * Exec the program at path in the current task, with kernel-space argv

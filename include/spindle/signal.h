@@ -74,8 +74,8 @@ bool is_current_pgrp_orphaned(void);
  * gets SIGHUP and SIGCONT (POSIX).  Interrupts off. */
 void exit_orphaned_pgrps(struct task_struct *t);
 /* wait4's report of child c's stop (WUNTRACED) or continue (WCONTINUED),
- * taken once: the status word, or 0 if there is none to report.
- * Interrupts off. */
+ * taken once (WNOWAIT: left for the next wait): the status word, or 0 if
+ * there is none to report.  Interrupts off. */
 int wait_task_jobctl(struct task_struct *c, int options);
 
 #endif /* SPINDLE_SIGNAL_H */

@@ -150,6 +150,8 @@ long sys_execve(const char __user *filename, const char __user *const __user *ar
 		const char __user *const __user *envp);
 long sys_exit(int error_code);
 long sys_wait4(pid_t pid, int __user *stat_addr, int options, struct rusage __user *ru);
+long sys_waitid(int which, pid_t upid, void __user *infop, int options,
+		struct rusage __user *ru);
 long sys_kill(pid_t pid, int sig);
 long sys_uname(struct new_utsname __user *name);
 long sys_setpgid(pid_t pid, pid_t pgid);

@@ -29,6 +29,18 @@
  *   orphaned_on_exit   a process whose exit orphans a group with a stopped
  *                      member: the member gets SIGHUP and SIGCONT, and so
  *                      dies instead of waiting forever (POSIX)
+ *   waitid_exit        waitid(P_PID, WEXITED): the siginfo of an exit and
+ *                      of a kill (si_signo SIGCHLD, si_code CLD_EXITED /
+ *                      CLD_KILLED, si_pid, si_uid, si_status); WNOWAIT
+ *                      leaves the zombie for the next wait; then ECHILD
+ *   waitid_jobctl      WSTOPPED and WCONTINUED: CLD_STOPPED with the
+ *                      signal, CLD_CONTINUED with SIGCONT, once each (and
+ *                      again under WNOWAIT); WNOHANG with nothing to report
+ *                      returns 0 and a zeroed siginfo
+ *   waitid_which       P_PGID finds the child by its group (0: ours, where
+ *                      it is not), P_ALL any child; EINVAL for no event
+ *                      flag, an unknown idtype, P_PID 0; ECHILD for a pid
+ *                      that is not a child
  *
  * The same binary runs on Linux (tests/user/run.sh): the oracle.
  */
@@ -411,6 +423,132 @@ static void t_orphaned_on_exit(void)
 	close(up[0]);
 }
 
+/* --- waitid(2): not in our libc, so by number, with Linux's siginfo ----- */
+
+#define NR_WAITID 247
+#define NR_GETUID 102
+#define P_ALL 0
+#define P_PID 1
+#define P_PGID 2
+#define WEXITED 4
+#define WSTOPPED WUNTRACED
+#define WNOWAIT 0x01000000
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+
+/* the SIGCHLD fields of struct siginfo (128 bytes on x86-64) */
+struct wid_info {
+	int si_signo, si_errno, si_code, pad;
+	int si_pid;
+	unsigned int si_uid;
+	int si_status;
+	char rest[100];
+};
+
+static long wid(int which, int id, struct wid_info *si, int options)
+{
+	long r;
+
+	memset(si, 0x5a, sizeof(*si)); /* what the call must overwrite */
+	while ((r = syscall(NR_WAITID, which, id, si, options, NULL)) < 0 && errno == EINTR)
+		;
+	return r;
+}
+
+/* si says child pid reported (code, status) */
+static int wid_is(const struct wid_info *si, pid_t pid, int code, int status)
+{
+	return si->si_signo == SIGCHLD && si->si_errno == 0 && si->si_code == code &&
+	       si->si_pid == pid && si->si_uid == (unsigned int)syscall(NR_GETUID) &&
+	       si->si_status == status;
+}
+
+#define CHECK_WID(si, pid, code, status)                                                 \
+	CHECK_MSG(wid_is(si, pid, code, status),                                          \
+		  "siginfo signo %d errno %d code %d pid %d uid %u status %d, want code %d " \
+		  "pid %d status %d",                                                     \
+		  (si)->si_signo, (si)->si_errno, (si)->si_code, (si)->si_pid, (si)->si_uid, \
+		  (si)->si_status, code, (int)(pid), status)
+
+static void t_waitid_exit(void)
+{
+	struct wid_info si;
+	char ru[144]; /* struct rusage: only accepted here */
+	struct kid k;
+	pid_t pid;
+
+	CHECK(kid_start(&k, PLAIN) == 0);
+	pid = k.pid;
+	close(k.to); /* it reads EOF and exits 0 */
+	close(k.from);
+	CHECK(wid(P_PID, pid, &si, WEXITED | WNOWAIT) == 0);
+	CHECK_WID(&si, pid, CLD_EXITED, 0);
+	CHECK(wid(P_PID, pid, &si, WEXITED | WNOWAIT) == 0); /* still there */
+	CHECK_WID(&si, pid, CLD_EXITED, 0);
+	CHECK(syscall(NR_WAITID, P_PID, pid, &si, WEXITED, ru) == 0); /* reaped now */
+	CHECK_WID(&si, pid, CLD_EXITED, 0);
+	CHECK_ERR(syscall(NR_WAITID, P_PID, pid, &si, WEXITED, NULL), ECHILD);
+	CHECK_ERR(waitpid(pid, NULL, WNOHANG), ECHILD);
+
+	CHECK(kid_start(&k, PLAIN) == 0);
+	CHECK(kill(k.pid, SIGKILL) == 0);
+	CHECK(wid(P_PID, k.pid, &si, WEXITED) == 0);
+	CHECK_WID(&si, k.pid, CLD_KILLED, SIGKILL);
+	close(k.to);
+	close(k.from);
+}
+
+static void t_waitid_jobctl(void)
+{
+	struct wid_info si;
+	struct kid k;
+
+	CHECK(kid_start(&k, PLAIN) == 0);
+	/* running: nothing to report, and a zeroed siginfo says so */
+	CHECK(wid(P_PID, k.pid, &si, WEXITED | WSTOPPED | WNOHANG) == 0);
+	CHECK_MSG(si.si_signo == 0 && si.si_pid == 0 && si.si_code == 0,
+		  "WNOHANG, nothing to report: signo %d pid %d code %d", si.si_signo, si.si_pid,
+		  si.si_code);
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	CHECK(wid(P_PID, k.pid, &si, WSTOPPED | WNOWAIT) == 0);
+	CHECK_WID(&si, k.pid, CLD_STOPPED, SIGSTOP);
+	CHECK(wid(P_PID, k.pid, &si, WSTOPPED) == 0); /* WNOWAIT left it */
+	CHECK_WID(&si, k.pid, CLD_STOPPED, SIGSTOP);
+	CHECK(wid(P_PID, k.pid, &si, WSTOPPED | WNOHANG) == 0); /* once */
+	CHECK(si.si_pid == 0);
+	CHECK(kill(k.pid, SIGCONT) == 0);
+	CHECK(wid(P_PID, k.pid, &si, WCONTINUED) == 0);
+	CHECK_WID(&si, k.pid, CLD_CONTINUED, SIGCONT);
+	CHECK(wid(P_PID, k.pid, &si, WCONTINUED | WNOHANG) == 0);
+	CHECK(si.si_pid == 0);
+	CHECK(kid_alive(&k));
+	kid_end(&k);
+}
+
+static void t_waitid_which(void)
+{
+	struct wid_info si;
+	struct kid k;
+
+	CHECK(kid_start(&k, PLAIN) == 0); /* in a group of its own: k.pid */
+	CHECK_ERR(syscall(NR_WAITID, P_PID, k.pid, &si, WNOHANG, NULL), EINVAL);
+	CHECK_ERR(syscall(NR_WAITID, 99, k.pid, &si, WEXITED, NULL), EINVAL);
+	CHECK_ERR(syscall(NR_WAITID, P_PID, 0, &si, WEXITED, NULL), EINVAL);
+	CHECK_ERR(syscall(NR_WAITID, P_PID, getpid(), &si, WEXITED, NULL), ECHILD);
+	/* our own group (0) holds no child of ours */
+	CHECK_ERR(syscall(NR_WAITID, P_PGID, 0, &si, WEXITED | WNOHANG, NULL), ECHILD);
+	CHECK(kill(k.pid, SIGSTOP) == 0);
+	CHECK(wid(P_PGID, k.pid, &si, WSTOPPED) == 0);
+	CHECK_WID(&si, k.pid, CLD_STOPPED, SIGSTOP);
+	CHECK(kill(k.pid, SIGKILL) == 0);
+	CHECK(wid(P_ALL, 0, &si, WEXITED) == 0);
+	CHECK_WID(&si, k.pid, CLD_KILLED, SIGKILL);
+	close(k.to);
+	close(k.from);
+}
+
 static const struct hostile_case cases[] = {
 	{ "stop_sigstop", t_stop_sigstop },
 	{ "stop_sigtstp", t_stop_sigtstp },
@@ -422,6 +560,9 @@ static const struct hostile_case cases[] = {
 	{ "sigchld_on_stop", t_sigchld_on_stop },
 	{ "orphaned_tstp", t_orphaned_tstp },
 	{ "orphaned_on_exit", t_orphaned_on_exit },
+	{ "waitid_exit", t_waitid_exit },
+	{ "waitid_jobctl", t_waitid_jobctl },
+	{ "waitid_which", t_waitid_which },
 };
 
 int main(int argc, char **argv)

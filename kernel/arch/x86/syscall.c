@@ -105,6 +105,7 @@ SYSCALL3(execve, U(const char), const char __user *const __user *,
 	 const char __user *const __user *)
 SYSCALL1(exit, int)
 SYSCALL4(wait4, pid_t, U(int), int, U(struct rusage))
+SYSCALL5(waitid, int, pid_t, U(void), int, U(struct rusage))
 SYSCALL2(kill, pid_t, int)
 SYSCALL1(uname, U(struct new_utsname))
 SYSCALL1(fsync, unsigned int)
@@ -239,6 +240,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(execve),
 	SYSCALL_ENTRY(exit),
 	SYSCALL_ENTRY(wait4),
+	SYSCALL_ENTRY(waitid),
 	SYSCALL_ENTRY(kill),
 	SYSCALL_ENTRY(uname),
 	SYSCALL_ENTRY(fsync),
