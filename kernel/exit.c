@@ -39,7 +39,7 @@
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
 
-#define RUSAGE_SIZE 144         /* sizeof(struct rusage): no accounting, zeros */
+#define RUSAGE_SIZE 144 /* sizeof(struct rusage): no accounting, zeros */
 
 struct task_struct *init_process;
 
@@ -162,10 +162,10 @@ long sys_exit_group(int error_code)
  * in a status word, waitid in a siginfo.
  */
 struct wait_opts {
-	int type;       /* P_ALL, P_PID or P_PGID */
-	int pid;        /* the pid or process group for P_PID and P_PGID */
-	int flags;      /* WEXITED WSTOPPED WCONTINUED WNOHANG WNOWAIT */
-	int stat;       /* out: the wait4 status word of the child found */
+	int type;  /* P_ALL, P_PID or P_PGID */
+	int pid;   /* the pid or process group for P_PID and P_PGID */
+	int flags; /* WEXITED WSTOPPED WCONTINUED WNOHANG WNOWAIT */
+	int stat;  /* out: the wait4 status word of the child found */
 };
 
 static bool wait_match(const struct wait_opts *wo, struct task_struct *c)
@@ -187,7 +187,7 @@ static int wait_task_zombie(struct wait_opts *wo, struct task_struct *c, unsigne
 	int pid = c->pid;
 
 	wo->stat = c->wait_status;
-	if (wo->flags & WNOWAIT) {      /* looked at, left for a later wait */
+	if (wo->flags & WNOWAIT) { /* looked at, left for a later wait */
 		local_irq_restore(flags);
 		return pid;
 	}
@@ -286,7 +286,7 @@ long sys_wait4(pid_t pid, int __user *stat_addr, int options, struct rusage __us
 	ret = kernel_wait4(pid, &status, options);
 	if (ret > 0 && stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
-	if (ret > 0 && ru && clear_user(ru, RUSAGE_SIZE))  /* no accounting: zeros */
+	if (ret > 0 && ru && clear_user(ru, RUSAGE_SIZE)) /* no accounting: zeros */
 		return -EFAULT;
 	return ret;
 }
@@ -303,10 +303,10 @@ struct waitid_info {
 /* How a wait4 status word reads in a siginfo: si_code and si_status. */
 static void wait_status_to_info(int stat, struct waitid_info *info)
 {
-	if (stat == 0xffff) {                   /* WIFCONTINUED */
+	if (stat == 0xffff) { /* WIFCONTINUED */
 		info->si_code = CLD_CONTINUED;
 		info->si_status = SIGCONT;
-	} else if ((stat & 0xff) == 0x7f) {     /* WIFSTOPPED */
+	} else if ((stat & 0xff) == 0x7f) { /* WIFSTOPPED */
 		info->si_code = CLD_STOPPED;
 		info->si_status = (stat >> 8) & 0xff;
 	} else if (WIFEXITED(stat)) {
@@ -350,7 +350,7 @@ long sys_waitid(int which, pid_t upid, void __user *infop, int options,
 		if (!upid)
 			wo.pid = current->pgid;
 		break;
-	default:                                /* P_PIDFD among them */
+	default: /* P_PIDFD among them */
 		return -EINVAL;
 	}
 	if (infop && !access_ok(infop, SIGINFO_SIZE))
@@ -361,7 +361,7 @@ long sys_waitid(int which, pid_t upid, void __user *infop, int options,
 	if (ret > 0) {
 		info.si_signo = SIGCHLD;
 		info.si_pid = (s32)ret;
-		info.si_uid = 0;                /* everyone is root */
+		info.si_uid = 0; /* everyone is root */
 		wait_status_to_info(wo.stat, &info);
 		ret = 0;
 		if (ru && clear_user(ru, RUSAGE_SIZE))
