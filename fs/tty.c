@@ -34,8 +34,11 @@
  * Job control: only the foreground process group (TIOCSPGRP, the shell
  * sets it) reads the terminal.  A process of the same session in another
  * group that reads gets SIGTTIN to its group, which stops it, and its
- * read is made again once it is continued; with TOSTOP set, a write
- * gets SIGTTOU the same way.
+ * read is made again once it is continued; one that changes the terminal
+ * (TCSETS, TCSETSW, TCSETSF, TIOCSPGRP) gets SIGTTOU the same way, and,
+ * with TOSTOP set, so does a write.  TIOCSCTTY makes the console the
+ * controlling terminal of the caller's session (its group the foreground),
+ * as getty or busybox's cttyhack ask.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -354,12 +357,15 @@ static ssize_t tty_take(struct tty_struct *tty, struct iov_iter *to)
  * of the foreground group's session (Spindle's one terminal belongs to
  * that session; Linux's __tty_check_change() asks the same of the
  * caller's controlling terminal): its group gets sig (SIGTTIN for a read,
- * SIGTTOU for a write under TOSTOP) and stops, and -ERESTARTNOHAND makes
- * the call again once it is continued -- so a backgrounded `cat` waits
- * instead of taking the shell's input.  If nothing could continue it (sig
- * ignored or blocked, the group orphaned), a read fails with -EIO and a
- * write with SIGTTOU ignored just goes ahead.  Kernel threads have no
- * session here and always may.
+ * SIGTTOU for a write under TOSTOP or a change of the terminal's modes or
+ * foreground group) and stops, and -ERESTARTNOHAND makes the call again
+ * once it is continued -- so a backgrounded `cat` waits instead of taking
+ * the shell's input, and a background job cannot switch the terminal to
+ * raw mode under the shell.  If nothing could continue it (sig ignored or
+ * blocked, the group orphaned), a read fails with -EIO and a call under
+ * SIGTTOU ignored or blocked just goes ahead (a shell taking the terminal
+ * back from a finished job ignores SIGTTOU for that); in an orphaned
+ * group, -EIO.  Kernel threads have no session here and always may.
  */
 static int tty_check_change(struct tty_struct *tty, int sig)
 {
@@ -495,6 +501,28 @@ static unsigned int tty_poll(struct file *f)
 	       (READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) ? POLLIN | POLLRDNORM : 0);
 }
 
+/*
+ * TIOCSCTTY: a session leader makes the terminal its controlling one, its
+ * group the foreground (Linux's tiocsctty()).  Spindle keeps no session
+ * per terminal: the console's session is its foreground group's.  Already
+ * ours: nothing to do.  Another live session's: EPERM, unless arg is 1
+ * (Linux lets CAP_SYS_ADMIN steal it; everyone is root here).
+ */
+static int tty_set_ctty(struct tty_struct *tty, unsigned long arg)
+{
+	int pgrp = READ_ONCE(tty->pgrp);
+	int sid = pgrp > 0 ? session_of_pgrp(pgrp) : -ESRCH;
+
+	if (current->sid != current->pid)
+		return -EPERM; /* not a session leader */
+	if (sid == current->sid)
+		return 0;
+	if (sid >= 0 && arg != 1)
+		return -EPERM;
+	WRITE_ONCE(tty->pgrp, current->pgid);
+	return 0;
+}
+
 static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	struct tty_struct *tty = f->private_data;
@@ -507,7 +535,10 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case TCSETSW: /* output is never queued: no wait */
 	case TCSETSF: {
 		struct kernel_termios t;
+		int ret = tty_check_change(tty, SIGTTOU);
 
+		if (ret)
+			return ret;
 		if (copy_from_user(&t, p, sizeof(t)))
 			return -EFAULT;
 		if (cmd == TCSETSF)
@@ -523,8 +554,11 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case TIOCGPGRP:
 		return copy_to_user(p, &tty->pgrp, sizeof(int)) ? -EFAULT : 0;
 	case TIOCSPGRP: {
-		int pgrp, sid;
+		int pgrp, sid, ret = tty_check_change(tty, SIGTTOU);
 
+		/* Linux's tiocspgrp(): an orphaned group's -EIO reads ENOTTY */
+		if (ret)
+			return ret == -EIO ? -ENOTTY : ret;
 		if (copy_from_user(&pgrp, p, sizeof(pgrp)))
 			return -EFAULT;
 		if (pgrp < 0)
@@ -538,6 +572,8 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		tty->pgrp = pgrp;
 		return 0;
 	}
+	case TIOCSCTTY:
+		return tty_set_ctty(tty, arg);
 	case TIOCGWINSZ: {
 		u16 ws[4] = { 25, 80, 0, 0 };   /* rows, columns: the VGA screen */
 

@@ -41,6 +41,16 @@
  *                      it is not), P_ALL any child; EINVAL for no event
  *                      flag, an unknown idtype, P_PID 0; ECHILD for a pid
  *                      that is not a child
+ *   ttou_change        in a session holding a terminal (a pseudo-terminal
+ *                      on Linux, the console on Spindle): a background
+ *                      child that calls TCSETS, TCSETSW, TCSETSF or
+ *                      TIOCSPGRP stops with SIGTTOU; TCGETS does not; a
+ *                      write stops only with TOSTOP set
+ *   ttou_ignored       with SIGTTOU ignored or blocked the same calls go
+ *                      ahead (TIOCSPGRP moves the foreground; a shell
+ *                      takes it back so)
+ *   ttou_orphaned      in an orphaned group nothing could continue it:
+ *                      TCSETS fails with EIO, TIOCSPGRP with ENOTTY
  *
  * The same binary runs on Linux (tests/user/run.sh): the oracle.
  */
@@ -51,6 +61,7 @@
 #include <unistd.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <sys/ioctl.h>
 #include "hostile.h"
 
 struct kid {
@@ -465,10 +476,10 @@ static int wid_is(const struct wid_info *si, pid_t pid, int code, int status)
 	       si->si_status == status;
 }
 
-#define CHECK_WID(si, pid, code, status)                                                 \
-	CHECK_MSG(wid_is(si, pid, code, status),                                          \
+#define CHECK_WID(si, pid, code, status)                                                     \
+	CHECK_MSG(wid_is(si, pid, code, status),                                             \
 		  "siginfo signo %d errno %d code %d pid %d uid %u status %d, want code %d " \
-		  "pid %d status %d",                                                     \
+		  "pid %d status %d",                                                        \
 		  (si)->si_signo, (si)->si_errno, (si)->si_code, (si)->si_pid, (si)->si_uid, \
 		  (si)->si_status, code, (int)(pid), status)
 
@@ -549,6 +560,270 @@ static void t_waitid_which(void)
 	close(k.from);
 }
 
+/* --- the terminal: SIGTTOU for a background process that changes it --- */
+
+#define NR_UNAME 63
+#define TIOCGPTN 0x80045430   /* the pseudo-terminal's number */
+#define TIOCSPTLCK 0x40045431 /* (un)lock its slave end: unlockpt() */
+#define TOSTOP 0000400	      /* c_lflag: background writes get SIGTTOU */
+
+struct kernel_termios {
+	unsigned int c_iflag, c_oflag, c_cflag, c_lflag;
+	unsigned char c_line, c_cc[19];
+};
+
+/*
+ * A terminal for a new session to hold: on Linux a fresh pseudo-terminal
+ * (its master end kept open in *master, never read: a byte written fits),
+ * on Spindle the console, its one terminal.  -1 if there is none.
+ */
+static int open_terminal(int *master)
+{
+	char uts[6 * 65], path[32];
+	int n = 0, unlock = 0;
+
+	*master = -1;
+	if (syscall(NR_UNAME, uts) == 0 && strcmp(uts, "Spindle") == 0)
+		return open("/dev/console", O_RDWR);
+	*master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+	if (*master < 0 || ioctl(*master, TIOCSPTLCK, &unlock) < 0 ||
+	    ioctl(*master, TIOCGPTN, &n) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/dev/pts/%d", n);
+	return open(path, O_RDWR);
+}
+
+static int tty_fd = -1; /* the session's terminal, in body() and its children */
+
+static pid_t fg_pgrp(void)
+{
+	pid_t pgrp = -1;
+
+	return ioctl(tty_fd, TIOCGPGRP, &pgrp) < 0 ? -1 : pgrp;
+}
+
+/*
+ * Run body() in a new session that holds a terminal as its controlling
+ * one (TIOCSCTTY), its group in the foreground: a login shell's place.
+ * The CHECKs in the session print there; its exit status says whether one
+ * failed (1), or it skipped (2).
+ */
+static void in_session(void (*body)(void))
+{
+	pid_t s;
+	int st = 0;
+
+	fflush(stdout);
+	s = fork();
+	if (s == 0) {
+		int master;
+
+		if (setsid() < 0)
+			_exit(3);
+		tty_fd = open_terminal(&master);
+		if (tty_fd < 0) {
+			hostile_skip("no terminal to hold (no /dev/ptmx)");
+			fflush(stdout);
+			_exit(2);
+		}
+		CHECK(ioctl(tty_fd, TIOCSCTTY, 0) == 0);
+		CHECK_MSG(fg_pgrp() == getpid(), "foreground group %d, want %d", (int)fg_pgrp(),
+			  (int)getpid());
+		if (!hostile_failed_now)
+			body();
+		fflush(stdout);
+		_exit(hostile_failed_now ? 1 : 0);
+	}
+	CHECK(s > 0 && waitpid(s, &st, 0) == s);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
+		hostile_skipped_now = 1; /* it said why */
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 1)
+		hostile_failed_now = 1; /* it said why */
+	else
+		CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "session leader: status %#x", st);
+}
+
+enum tty_op { OP_TCGETS,
+	      OP_TCSETS,
+	      OP_TCSETSW,
+	      OP_TCSETSF,
+	      OP_TIOCSPGRP,
+	      OP_WRITE };
+static const char *const op_name[] = { "TCGETS", "TCSETS", "TCSETSW",
+				       "TCSETSF", "TIOCSPGRP", "write" };
+
+/* op on the session's terminal: 0, or the errno it failed with */
+static int tty_do(int op)
+{
+	struct kernel_termios t;
+	pid_t pgrp = getpgrp();
+	static const unsigned long set[] = { [OP_TCSETS] = TCSETS,
+					     [OP_TCSETSW] = TCSETSW,
+					     [OP_TCSETSF] = TCSETSF };
+	long r;
+
+	if (ioctl(tty_fd, TCGETS, &t) < 0)
+		return errno;
+	if (op == OP_TCGETS)
+		return 0;
+	if (op == OP_TIOCSPGRP)
+		r = ioctl(tty_fd, TIOCSPGRP, &pgrp);
+	else if (op == OP_WRITE)
+		r = write(tty_fd, "\n", 1);
+	else
+		r = ioctl(tty_fd, set[op], &t); /* the same modes again */
+	return r < 0 ? errno : 0;
+}
+
+enum ttou_setup { TTOU_DFL,
+		  TTOU_IGNORED,
+		  TTOU_BLOCKED,
+		  TTOU_ORPHANED };
+
+/*
+ * op in a child put in a background group of the session, set up as
+ * `how`: the wait4 status it stopped or ended with; *err is op's result
+ * if it got one (else -1).  A stopped child is killed.
+ *
+ * TTOU_ORPHANED: the child starts a group and forks the one that does op,
+ * then exits -- the group is then orphaned, its one member's parent being
+ * init (or the host's reaper), outside the session.  The doer waits for
+ * that by reading EOF from its parent's pipe, and reports op's result.
+ */
+static int bg_op(int op, int how, int *err)
+{
+	int up[2], gone[2], st = -1;
+	pid_t b;
+	char c;
+
+	*err = -1;
+	if (pipe(up) < 0 || pipe(gone) < 0)
+		return -1;
+	fflush(stdout);
+	b = fork();
+	if (b == 0) {
+		sigset_t set;
+
+		close(up[0]);
+		close(gone[0]);
+		setpgid(0, 0);
+		if (how == TTOU_IGNORED)
+			signal(SIGTTOU, SIG_IGN);
+		sigemptyset(&set);
+		sigaddset(&set, SIGTTOU);
+		if (how == TTOU_BLOCKED)
+			sigprocmask(SIG_BLOCK, &set, NULL);
+		if (how == TTOU_ORPHANED && fork() != 0)
+			_exit(0); /* the doer's parent: gone[1] closes now */
+		if (how == TTOU_ORPHANED) {
+			close(gone[1]);
+			while (read(gone[0], &c, 1) > 0)
+				;
+		}
+		c = (char)tty_do(op);
+		write(up[1], &c, 1);
+		_exit(0);
+	}
+	close(up[1]);
+	close(gone[0]);
+	close(gone[1]);
+	setpgid(b, b); /* whoever runs first, as a shell does */
+	if (b > 0 && waitpid(b, &st, WUNTRACED) != b)
+		st = -1;
+	if (st != -1 && WIFSTOPPED(st)) {
+		kill(b, SIGKILL);
+		waitpid(b, NULL, 0);
+	} else if (read(up[0], &c, 1) == 1) {
+		*err = c;
+	}
+	close(up[0]);
+	return st;
+}
+
+/* op from the background is stopped by SIGTTOU (stop) or runs to err */
+static void expect_bg(int op, int how, int stop, int err)
+{
+	int got, st = bg_op(op, how, &got);
+
+	if (stop)
+		CHECK_MSG(st != -1 && WIFSTOPPED(st) && WSTOPSIG(st) == SIGTTOU,
+			  "%s from the background: status %#x, want stopped by SIGTTOU",
+			  op_name[op], st);
+	else
+		CHECK_MSG(st != -1 && WIFEXITED(st) && got == err,
+			  "%s from the background: status %#x, errno %d, want %d", op_name[op], st,
+			  got, err);
+	CHECK_MSG(fg_pgrp() == getpgrp(), "after %s the foreground is %d", op_name[op],
+		  (int)fg_pgrp());
+}
+
+/* TOSTOP on or off, as the foreground may */
+static int set_tostop(int on)
+{
+	struct kernel_termios t;
+
+	if (ioctl(tty_fd, TCGETS, &t) < 0)
+		return -1;
+	t.c_lflag = on ? t.c_lflag | TOSTOP : t.c_lflag & ~TOSTOP;
+	return ioctl(tty_fd, TCSETS, &t);
+}
+
+static void ttou_change(void)
+{
+	for (int op = OP_TCSETS; op <= OP_TIOCSPGRP; op++)
+		expect_bg(op, TTOU_DFL, 1, 0);
+	expect_bg(OP_TCGETS, TTOU_DFL, 0, 0);
+	CHECK(set_tostop(0) == 0);
+	expect_bg(OP_WRITE, TTOU_DFL, 0, 0);
+	CHECK(set_tostop(1) == 0);
+	expect_bg(OP_WRITE, TTOU_DFL, 1, 0);
+	CHECK(set_tostop(0) == 0);
+}
+
+static void ttou_ignored(void)
+{
+	int err, st;
+
+	expect_bg(OP_TCSETS, TTOU_IGNORED, 0, 0);
+	expect_bg(OP_TCSETSF, TTOU_BLOCKED, 0, 0);
+	CHECK(set_tostop(1) == 0);
+	expect_bg(OP_WRITE, TTOU_BLOCKED, 0, 0);
+	CHECK(set_tostop(0) == 0);
+	/* the child makes itself the foreground; we, now in the background,
+	 * take the terminal back as a shell does: with SIGTTOU ignored */
+	st = bg_op(OP_TIOCSPGRP, TTOU_IGNORED, &err);
+	CHECK_MSG(st != -1 && WIFEXITED(st) && err == 0, "TIOCSPGRP, SIGTTOU ignored: "
+							 "status %#x, errno %d",
+		  st, err);
+	CHECK(fg_pgrp() != getpgrp());
+	signal(SIGTTOU, SIG_IGN);
+	CHECK(tcsetpgrp(tty_fd, getpgrp()) == 0);
+	signal(SIGTTOU, SIG_DFL);
+	CHECK(fg_pgrp() == getpgrp());
+}
+
+static void ttou_orphaned(void)
+{
+	expect_bg(OP_TCSETS, TTOU_ORPHANED, 0, EIO);
+	expect_bg(OP_TIOCSPGRP, TTOU_ORPHANED, 0, ENOTTY);
+	expect_bg(OP_TCGETS, TTOU_ORPHANED, 0, 0);
+}
+
+static void t_ttou_change(void)
+{
+	in_session(ttou_change);
+}
+
+static void t_ttou_ignored(void)
+{
+	in_session(ttou_ignored);
+}
+
+static void t_ttou_orphaned(void)
+{
+	in_session(ttou_orphaned);
+}
+
 static const struct hostile_case cases[] = {
 	{ "stop_sigstop", t_stop_sigstop },
 	{ "stop_sigtstp", t_stop_sigtstp },
@@ -563,6 +838,9 @@ static const struct hostile_case cases[] = {
 	{ "waitid_exit", t_waitid_exit },
 	{ "waitid_jobctl", t_waitid_jobctl },
 	{ "waitid_which", t_waitid_which },
+	{ "ttou_change", t_ttou_change },
+	{ "ttou_ignored", t_ttou_ignored },
+	{ "ttou_orphaned", t_ttou_orphaned },
 };
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 #define TCSETS          0x5402
 #define TCSETSW         0x5403
 #define TCSETSF         0x5404
+#define TIOCSCTTY 0x540E
 #define TIOCGPGRP       0x540F
 #define TIOCSPGRP       0x5410
 #define TIOCGWINSZ      0x5413
