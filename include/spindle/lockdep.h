@@ -17,6 +17,15 @@
  *     A -> B; if B already leads to A, the two orders can deadlock and the
  *     first such cycle is reported ("possible circular locking dependency
  *     detected") with both chains of acquisition;
+ *   - recursion: taking a lock of a class the task already holds (two
+ *     queues' q->lock, say) is reported once per class ("possible
+ *     recursive locking detected") with both acquisition sites: two tasks
+ *     taking the same two locks in opposite orders would deadlock, and
+ *     lockdep, which knows classes only, cannot tell the order apart.
+ *     Code that nests two locks of one class in a fixed order (a parent
+ *     before its child) says so with spin_lock_nested()/mutex_lock_nested(
+ *     lock, SINGLE_DEPTH_NESTING): the inner lock is then of a subclass,
+ *     a class of its own ("&q->lock/1"), whose order is checked as any;
  *   - might_sleep() with a lock held lists the locks held;
  *   - returning to user space with a lock held.
  * Interrupt context: a handler's locks depend only on each other, not on
@@ -36,6 +45,11 @@ struct lock_class_key {
 };
 
 struct lock_class;
+
+/* Subclasses of one class, for nesting two of its locks (Linux's
+ * annotation): 0 is the class itself, SINGLE_DEPTH_NESTING the inner one. */
+#define SINGLE_DEPTH_NESTING 1
+#define MAX_LOCKDEP_SUBCLASSES 8
 
 /* What each lock carries for lockdep. */
 struct lockdep_map {
@@ -59,10 +73,11 @@ struct held_lock {
 /* lockdep=1 (kernel/main.c sets it before the first lock is taken). */
 extern bool debug_locks;
 
-/* Called by the lock primitives, only when debug_locks is set.  ip: the
- * caller's address, or 0 for "the caller of lock_acquire". */
+/* Called by the lock primitives, only when debug_locks is set.  subclass:
+ * 0, or the nesting level the caller annotated.  ip: the caller's address,
+ * or 0 for "the caller of lock_acquire". */
 void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
-		  enum lockdep_type type, unsigned long ip);
+		  enum lockdep_type type, unsigned int subclass, unsigned long ip);
 void lock_release(void *instance);
 
 /* Print "N locks held by comm/pid:" and each; for reports. */

@@ -37,6 +37,10 @@ void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key
 		__mutex_init((m), #m, &__key);            \
 	} while (0)
 void mutex_lock(struct mutex *m);
+/* mutex_lock() of a second mutex of a class already held, in an order the
+ * caller guarantees (a parent's before its child's): subclass
+ * SINGLE_DEPTH_NESTING for lockdep (lockdep.h: nesting).  May sleep. */
+void mutex_lock_nested(struct mutex *m, unsigned int subclass);
 /* The same, but a signal ends the wait: 0 with the lock, or -EINTR
  * without it.  May sleep. */
 int mutex_lock_interruptible(struct mutex *m);

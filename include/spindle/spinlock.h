@@ -57,13 +57,16 @@ static inline void __spin_lock_init(spinlock_t *l, const char *name,
 
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what);
 
-static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int line)
+static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int line,
+					   unsigned int subclass)
 {
 	if (l->locked)
 		__spin_lock_bug(l, file, line, "recursion");
 #ifndef SPINDLE_HOST
 	if (unlikely(debug_locks))
-		lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, 0);
+		lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, subclass, 0);
+#else
+	(void)subclass;
 #endif
 	l->locked = 1;
 	l->owner_file = file;
@@ -81,7 +84,18 @@ static __always_inline void __spin_release(spinlock_t *l, const char *file, int 
 	l->locked = 0;
 }
 
-#define spin_lock(l)   do { preempt_disable(); __spin_acquire(l, __FILE__, __LINE__); } while (0)
+#define spin_lock(l)                                      \
+	do {                                              \
+		preempt_disable();                        \
+		__spin_acquire(l, __FILE__, __LINE__, 0); \
+	} while (0)
+/* A second lock of a class already held, taken in an order the caller
+ * guarantees (lockdep.h: nesting); subclass SINGLE_DEPTH_NESTING. */
+#define spin_lock_nested(l, subclass)                            \
+	do {                                                     \
+		preempt_disable();                               \
+		__spin_acquire(l, __FILE__, __LINE__, subclass); \
+	} while (0)
 #define spin_unlock(l) do { __spin_release(l, __FILE__, __LINE__); preempt_enable(); } while (0)
 #define spin_lock_irq(l)   do { local_irq_disable(); spin_lock(l); } while (0)
 #define spin_unlock_irq(l) do { spin_unlock(l); local_irq_enable(); } while (0)

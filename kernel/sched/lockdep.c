@@ -26,8 +26,17 @@
  *
  * As Linux, only the innermost held lock (of the same context) gets the
  * new edge: the locks below it already lead to it, so every path is still
- * there.  Two locks of one class nested (two queues' q->lock) are not
- * checked: Linux's spin_lock_nested() annotation would be needed.
+ * there.
+ *
+ * Recursion.  An edge from a class to itself would say nothing -- the
+ * graph cannot tell "q1 then q2" from "q2 then q1" -- so before the graph,
+ * lock_acquire() looks for the new lock's class among the locks the task
+ * holds (check_deadlock(), Linux's name).  Found: one task may take q1 then
+ * q2 while another takes q2 then q1, and lockdep reports "possible
+ * recursive locking detected" with where each was taken, once per class.
+ * Code that nests two of a class in an order it guarantees annotates the
+ * inner one (spin_lock_nested, mutex_lock_nested): its subclass is a class
+ * of its own, named "<name>/<subclass>", and so an edge like any other.
  *
  * After the first cycle report the graph is no longer trusted and no more
  * cycles are reported (Linux turns lockdep off); the held-lock lists go
@@ -43,6 +52,8 @@
 #include <spindle/time.h>
 
 #define MAX_LOCKDEP_KEYS 512	 /* lock classes */
+#define MAX_NESTED_CLASSES 32	 /* of them, subclasses (named "<name>/<n>") */
+#define CLASS_NAME_LEN 64
 #define MAX_LOCKDEP_ENTRIES 4096 /* dependencies (edges) */
 #define LOCKDEP_TRACE_DEPTH 6	 /* frames kept per dependency */
 #define SLEEP_REPORT_INTERVAL HZ /* as Linux's __might_sleep: 1/s */
@@ -50,7 +61,9 @@
 struct lock_class {
 	const void *key;
 	const char *name;
-	int edges; /* first dependency from it, or -1 */
+	unsigned int subclass;	 /* 0, or a nesting level (name says "/n") */
+	bool recursion_reported; /* a recursion in it was said once */
+	int edges;		 /* first dependency from it, or -1 */
 };
 
 /* A dependency: `to` was taken while `from` was held, here. */
@@ -69,6 +82,8 @@ static struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
 static unsigned int nr_lock_classes;
 static struct lock_list list_entries[MAX_LOCKDEP_ENTRIES];
 static unsigned int nr_list_entries;
+static char nested_names[MAX_NESTED_CLASSES][CLASS_NAME_LEN];
+static unsigned int nr_nested_names;
 
 /* the breadth-first search's state (interrupts are off: one user) */
 static int bfs_parent[MAX_LOCKDEP_KEYS]; /* edge that reached it */
@@ -141,14 +156,17 @@ static void print_report_tail(void)
  * lock with none, its own address if it is in the kernel image (a static
  * lock), else the name its initialiser gave it.  A lock with neither was
  * never initialised (zeroed memory): said once, then keyed by address.
+ * A subclass (a nested acquisition) is a class of its own with the same
+ * key; only subclass 0 is remembered in the lock's map.
  */
 static struct lock_class *look_up_lock_class(struct lockdep_map *map, const char *name,
-					     void *instance)
+					     void *instance, unsigned int subclass)
 {
 	const void *key = map->key;
 	static bool warned_nonstatic;
+	struct lock_class *c;
 
-	if (map->class)
+	if (map->class && !subclass)
 		return map->class;
 	if (!key) {
 		bool in_image = (char *)instance >= _text && (char *)instance < _end;
@@ -167,21 +185,36 @@ static struct lock_class *look_up_lock_class(struct lockdep_map *map, const char
 			}
 		}
 	}
-	for (unsigned int i = 0; i < nr_lock_classes; i++)
-		if (lock_classes[i].key == key)
-			return map->class = &lock_classes[i];
-	if (nr_lock_classes == MAX_LOCKDEP_KEYS) {
+	for (unsigned int i = 0; i < nr_lock_classes; i++) {
+		if (lock_classes[i].key != key || lock_classes[i].subclass != subclass)
+			continue;
+		if (!subclass)
+			map->class = &lock_classes[i];
+		return &lock_classes[i];
+	}
+	if (nr_lock_classes == MAX_LOCKDEP_KEYS ||
+	    (subclass && nr_nested_names == MAX_NESTED_CLASSES)) {
 		printk(KERN_ERR "BUG: MAX_LOCKDEP_KEYS too low!\n");
 		printk(KERN_ERR "turning off the locking correctness validator.\n");
 		debug_locks = false;
 		return NULL;
 	}
-	lock_classes[nr_lock_classes] = (struct lock_class){
+	c = &lock_classes[nr_lock_classes++];
+	*c = (struct lock_class){
 		.key = key,
 		.name = name ? name : "(unnamed)",
+		.subclass = subclass,
 		.edges = -1,
 	};
-	return map->class = &lock_classes[nr_lock_classes++];
+	if (subclass) { /* Linux's "&q->lock/1" */
+		char *n = nested_names[nr_nested_names++];
+
+		snprintf(n, CLASS_NAME_LEN, "%s/%u", c->name, subclass);
+		c->name = n;
+	} else {
+		map->class = c;
+	}
+	return c;
 }
 
 static bool has_edge(const struct lock_class *from, const struct lock_class *to)
@@ -282,6 +315,57 @@ static void print_circular_bug(struct task_struct *curr, const struct held_lock 
 }
 
 /*
+ * Recursion's report, in Linux's words: the lock being taken, the one of
+ * its class already held, where each was taken, the scenario.
+ */
+static void print_deadlock_bug(struct task_struct *curr, const struct held_lock *prev,
+			       const struct held_lock *next)
+{
+	print_report_head("WARNING: possible recursive locking detected");
+	printk(KERN_ERR "%s/%d is trying to acquire lock:\n", curr->comm, curr->pid);
+	print_lock(next);
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "but task is already holding lock:\n");
+	print_lock(prev);
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "other info that might help us debug this:\n");
+	printk(KERN_ERR " Possible unsafe locking scenario:\n");
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "       CPU0\n");
+	printk(KERN_ERR "       ----\n");
+	printk(KERN_ERR "  lock(%s);\n", prev->class->name);
+	printk(KERN_ERR "  lock(%s);\n", next->class->name);
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR " *** DEADLOCK ***\n");
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR " May be due to missing lock nesting notation\n");
+	printk(KERN_ERR "\n");
+	lockdep_print_held_locks(curr);
+	print_report_tail();
+}
+
+/*
+ * Does the task already hold a lock of next's class (in the same
+ * context)?  Reported once per class; true either way, so that no
+ * class-to-itself edge is recorded.
+ */
+static bool check_deadlock(struct task_struct *curr, const struct held_lock *next)
+{
+	for (unsigned int i = 0; i < curr->lockdep_depth; i++) {
+		const struct held_lock *prev = &curr->held_locks[i];
+
+		if (prev->class != next->class || prev->irq != next->irq)
+			continue;
+		if (!next->class->recursion_reported) {
+			next->class->recursion_reported = true;
+			print_deadlock_bug(curr, prev, next);
+		}
+		return true;
+	}
+	return false;
+}
+
+/*
  * The new lock `next` (not yet on the held list) against the innermost
  * held lock of the same context.  rbp: the frame of lock_acquire's
  * caller, for the stack kept with a new dependency.
@@ -320,7 +404,7 @@ static void check_prev_add(struct task_struct *curr, struct held_lock *next, uns
 }
 
 void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
-		  enum lockdep_type type, unsigned long ip)
+		  enum lockdep_type type, unsigned int subclass, unsigned long ip)
 {
 	struct task_struct *curr = current;
 	struct held_lock next;
@@ -333,7 +417,8 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 		goto out;
 	in_lockdep = true;
 	next = (struct held_lock){
-		.class = look_up_lock_class(map, name, instance),
+		.class = look_up_lock_class(map, name, instance,
+					    min(subclass, MAX_LOCKDEP_SUBCLASSES - 1u)),
 		.instance = instance,
 		.acquire_ip = ip,
 		.type = (u8)type,
@@ -347,7 +432,7 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 		debug_locks = false;
 		goto done;
 	}
-	if (graph_ok)
+	if (!check_deadlock(curr, &next) && graph_ok)
 		check_prev_add(curr, &next, *(unsigned long *)__builtin_frame_address(0));
 	curr->held_locks[curr->lockdep_depth++] = next;
 done:

@@ -37,7 +37,8 @@ void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key
  * lockdep (lockdep=1) sees the acquisition before the wait, as Linux's
  * does: the order is wrong whether or not this time it had to wait.
  */
-static int __mutex_lock_common(struct mutex *m, long state, unsigned long ip)
+static int __mutex_lock_common(struct mutex *m, long state, unsigned int subclass,
+			       unsigned long ip)
 {
 	struct mutex_waiter w = { .task = current };
 	unsigned long flags;
@@ -47,9 +48,10 @@ static int __mutex_lock_common(struct mutex *m, long state, unsigned long ip)
 	/* before wait_lock: the wait lock is inside every mutex, not before */
 #ifndef SPINDLE_HOST
 	if (unlikely(debug_locks))
-		lock_acquire(&m->dep_map, m->name, m, LD_MUTEX, ip);
+		lock_acquire(&m->dep_map, m->name, m, LD_MUTEX, subclass, ip);
 #else
 	(void)ip;
+	(void)subclass;
 #endif
 	spin_lock_irqsave(&m->wait_lock, flags);
 	if (m->owner == current)
@@ -84,7 +86,13 @@ static int __mutex_lock_common(struct mutex *m, long state, unsigned long ip)
 
 void mutex_lock(struct mutex *m)
 {
-	__mutex_lock_common(m, TASK_UNINTERRUPTIBLE, (unsigned long)__builtin_return_address(0));
+	__mutex_lock_common(m, TASK_UNINTERRUPTIBLE, 0, (unsigned long)__builtin_return_address(0));
+}
+
+void mutex_lock_nested(struct mutex *m, unsigned int subclass)
+{
+	__mutex_lock_common(m, TASK_UNINTERRUPTIBLE, subclass,
+			    (unsigned long)__builtin_return_address(0));
 }
 
 /*
@@ -95,7 +103,8 @@ void mutex_lock(struct mutex *m)
  */
 int mutex_lock_interruptible(struct mutex *m)
 {
-	return __mutex_lock_common(m, TASK_INTERRUPTIBLE, (unsigned long)__builtin_return_address(0));
+	return __mutex_lock_common(m, TASK_INTERRUPTIBLE, 0,
+				   (unsigned long)__builtin_return_address(0));
 }
 
 void mutex_unlock(struct mutex *m)

@@ -10,6 +10,8 @@
  *   slab_double_free      kfree the same object twice
  *   page_poison           write to a page after __free_page
  *   lockdep_abba          take A then B, later B then A
+ *   lockdep_recursion     take two locks of one class, nested without
+ *                         the annotation (annotated first: no report)
  *   sleep_in_atomic       call mutex_lock (which may sleep) under a spinlock
  *   held_to_user          return from fork() to user space holding a spinlock
  *
@@ -139,6 +141,35 @@ KTEST(debug, lockdep_abba)
 	spin_lock(&debug_lock_a);
 	spin_unlock(&debug_lock_a);
 	spin_unlock(&debug_lock_b);
+	KT_ASSERT_MSG(lockdep_errors() == before + 1, "%lu reports", lockdep_errors() - before);
+}
+
+/* two locks initialised at one site: one class, as two queues' q->lock */
+static spinlock_t debug_q[2];
+
+KTEST(debug, lockdep_recursion)
+{
+	unsigned long before = lockdep_errors();
+
+	NEEDS("lockdep");
+	for (int i = 0; i < 2; i++)
+		spin_lock_init(&debug_q[i]);
+	/* annotated: a fixed order of the two, the inner a subclass */
+	spin_lock(&debug_q[0]);
+	spin_lock_nested(&debug_q[1], SINGLE_DEPTH_NESTING);
+	spin_unlock(&debug_q[1]);
+	spin_unlock(&debug_q[0]);
+	KT_ASSERT_MSG(lockdep_errors() == before, "%lu reports for a nested pair",
+		      lockdep_errors() - before);
+
+	spin_lock(&debug_q[0]); /* the bug: the same class, unannotated */
+	spin_lock(&debug_q[1]);
+	spin_unlock(&debug_q[1]);
+	spin_unlock(&debug_q[0]);
+	spin_lock(&debug_q[1]); /* said once per class */
+	spin_lock(&debug_q[0]);
+	spin_unlock(&debug_q[0]);
+	spin_unlock(&debug_q[1]);
 	KT_ASSERT_MSG(lockdep_errors() == before + 1, "%lu reports", lockdep_errors() - before);
 }
 
