@@ -142,6 +142,19 @@ static void print_report_head(const char *what)
 	printk(KERN_ERR "------------------------------------------------------\n");
 }
 
+/* The head of a report about two locks: the one being taken, the held one. */
+static void print_report_head_locks(const char *what, struct task_struct *curr,
+				    const struct held_lock *prev, const struct held_lock *next)
+{
+	print_report_head(what);
+	printk(KERN_ERR "%s/%d is trying to acquire lock:\n", curr->comm, curr->pid);
+	print_lock(next);
+	printk(KERN_ERR "\n");
+	printk(KERN_ERR "but task is already holding lock:\n");
+	print_lock(prev);
+	printk(KERN_ERR "\n");
+}
+
 static void print_report_tail(void)
 {
 	printk(KERN_ERR "\n");
@@ -277,13 +290,8 @@ static void print_circular_bug(struct task_struct *curr, const struct held_lock 
 
 	for (int e = last_edge; e >= 0; e = bfs_parent[list_entries[e].from])
 		depth++;
-	print_report_head("WARNING: possible circular locking dependency detected");
-	printk(KERN_ERR "%s/%d is trying to acquire lock:\n", curr->comm, curr->pid);
-	print_lock(next);
-	printk(KERN_ERR "\n");
-	printk(KERN_ERR "but task is already holding lock:\n");
-	print_lock(prev);
-	printk(KERN_ERR "\n");
+	print_report_head_locks("WARNING: possible circular locking dependency detected", curr,
+				prev, next);
 	printk(KERN_ERR "which lock already depends on the new lock.\n");
 	printk(KERN_ERR "\n");
 	printk(KERN_ERR "the existing dependency chain (in reverse order) is:\n");
@@ -321,13 +329,8 @@ static void print_circular_bug(struct task_struct *curr, const struct held_lock 
 static void print_deadlock_bug(struct task_struct *curr, const struct held_lock *prev,
 			       const struct held_lock *next)
 {
-	print_report_head("WARNING: possible recursive locking detected");
-	printk(KERN_ERR "%s/%d is trying to acquire lock:\n", curr->comm, curr->pid);
-	print_lock(next);
-	printk(KERN_ERR "\n");
-	printk(KERN_ERR "but task is already holding lock:\n");
-	print_lock(prev);
-	printk(KERN_ERR "\n");
+	print_report_head_locks("WARNING: possible recursive locking detected", curr, prev,
+				next);
 	printk(KERN_ERR "other info that might help us debug this:\n");
 	printk(KERN_ERR " Possible unsafe locking scenario:\n");
 	printk(KERN_ERR "\n");

@@ -626,7 +626,9 @@ static void in_session(void (*body)(void))
 			fflush(stdout);
 			_exit(2);
 		}
-		CHECK(ioctl(tty_fd, TIOCSCTTY, 0) == 0);
+		/* 1: taken from the session that has it, if any (as root may):
+		 * on Spindle, run from a shell at the console, the shell's */
+		CHECK(ioctl(tty_fd, TIOCSCTTY, 1) == 0);
 		CHECK_MSG(fg_pgrp() == getpid(), "foreground group %d, want %d", (int)fg_pgrp(),
 			  (int)getpid());
 		if (!hostile_failed_now)
