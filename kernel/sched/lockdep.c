@@ -419,9 +419,10 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 	if (in_lockdep || !debug_locks)
 		goto out;
 	in_lockdep = true;
+	if (subclass >= MAX_LOCKDEP_SUBCLASSES)
+		subclass = MAX_LOCKDEP_SUBCLASSES - 1;
 	next = (struct held_lock){
-		.class = look_up_lock_class(map, name, instance,
-					    min(subclass, MAX_LOCKDEP_SUBCLASSES - 1u)),
+		.class = look_up_lock_class(map, name, instance, subclass),
 		.instance = instance,
 		.acquire_ip = ip,
 		.type = (u8)type,
