@@ -434,8 +434,6 @@ long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp)
 	return sleep_rel(rqtp, rmtp);
 }
 
-u64 rtc_read_seconds(void);
-
 /* CLOCK_REALTIME = the RTC's time at boot + the monotonic clock. */
 static u64 realtime_offset_ns(void)
 {

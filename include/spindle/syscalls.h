@@ -46,7 +46,6 @@ long sys_close(unsigned int fd);
 long sys_stat(const char __user *filename, struct stat __user *statbuf);
 long sys_fstat(unsigned int fd, struct stat __user *statbuf);
 long sys_lstat(const char __user *filename, struct stat __user *statbuf);
-long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
 long sys_lseek(unsigned int fd, off_t offset, unsigned int whence);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos);
@@ -236,8 +235,5 @@ struct new_utsname {
 #define LINUX_REBOOT_CMD_POWER_OFF  0x4321fedc
 #define LINUX_REBOOT_CMD_CAD_ON     0x89abcdef
 #define LINUX_REBOOT_CMD_CAD_OFF    0x00000000
-
-/* fs/ provides it (init's status, docs/user.md); a weak no-op stands in until then. */
-void ksys_sync(void);
 
 #endif /* SPINDLE_SYSCALLS_H */
