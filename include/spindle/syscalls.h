@@ -217,12 +217,7 @@ struct new_utsname {
 	char domainname[65];
 };
 
-#define CLOCK_REALTIME          0
-#define CLOCK_MONOTONIC         1
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
+#include <uapi/linux/time.h> /* the clock ids: shared with user space */
 
 #include <uapi/linux/reboot.h> /* reboot(2)'s magic and commands: shared with user space */
 
