@@ -19,7 +19,7 @@
 #include <spindle/errno.h>
 #include <spindle/time.h>
 #include <spindle/blktrace.h>
-#include <spindle/fault-inject.h>
+#include <spindle/fault_inject.h>
 #include <spindle/init.h>
 #include "blk.h"
 
@@ -30,7 +30,7 @@ DEFINE_MUTEX(disk_list_lock);
 static unsigned long nr_gendisks;       /* under disk_list_lock */
 
 /*
- * Fault points for the drivers' error paths (include/spindle/fault-inject.h):
+ * Fault points for the drivers' error paths (include/spindle/fault_inject.h):
  * fail_alloc_disk= makes alloc_disk() return NULL, fail_add_disk= makes
  * add_disk() return -ENOMEM before the disk is registered -- what a
  * driver sees when memory runs out.  Armed from the command line, or by a

@@ -7,7 +7,7 @@
  * first, as POSIX requires (that is how "close(1); open(...)" redirects
  * stdout).  A bit per descriptor says O_CLOEXEC: exec closes it.
  *
- * Contract 4 with the process layer:
+ * What the process layer calls (kernel/fork.c, exit.c, exec.c):
  *   copy_files(child, parent)   fork: a copy of the table (each file gets
  *                               one more reference) and of cwd/root
  *   exit_files(t)               exit: close everything, drop cwd/root

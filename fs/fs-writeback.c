@@ -183,16 +183,6 @@ static void bdi_wakeup(struct backing_dev_info *bdi)
 		wake_up_process(bdi->task);
 }
 
-void wakeup_flusher_threads(void)
-{
-	struct backing_dev_info *bdi;
-
-	mutex_lock(&bdi_lock);
-	list_for_each_entry(bdi, &bdi_list, bdi_list)
-		bdi_wakeup(bdi);
-	mutex_unlock(&bdi_lock);
-}
-
 struct backing_dev_info *bdi_get(struct gendisk *disk)
 {
 	struct backing_dev_info *bdi;

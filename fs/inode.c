@@ -111,7 +111,6 @@ static const struct file_operations def_chr_fops = {
 	.open = chrdev_open,
 };
 
-int fifo_open(struct inode *inode, struct file *f);
 static const struct file_operations def_fifo_fops = {
 	.open = fifo_open,
 };

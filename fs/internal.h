@@ -136,6 +136,7 @@ int init_ramfs_fs(void);
 int names_cache_init(void);    /* namei.c: the path-name buffers' reserve */
 struct pipe_inode_info;
 void free_pipe_info(struct pipe_inode_info *pipe);     /* pipe.c */
+int fifo_open(struct inode *inode, struct file *f);    /* pipe.c: a FIFO's open */
 int init_devtmpfs(void);
 int init_proc_fs(void);
 int init_sysfs(void);

@@ -49,7 +49,6 @@
 #define SPINDLE_VERSION "0.1"
 
 extern const initcall_t __initcall_start[], __initcall_end[];
-void multiboot_print_mmap(void);
 
 /*
  * The debug allocators and lockdep (docs/memory.md, docs/locking.md)

@@ -434,8 +434,6 @@ long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp)
 	return sleep_rel(rqtp, rmtp);
 }
 
-u64 rtc_read_seconds(void);
-
 /* CLOCK_REALTIME = the RTC's time at boot + the monotonic clock. */
 static u64 realtime_offset_ns(void)
 {
@@ -560,8 +558,8 @@ long sys_uname(struct new_utsname __user *name)
 
 /*
  * reboot(2).  POWER_OFF (and HALT) leave QEMU; Spindle reads the 4th
- * argument as the exit status of the run (a Spindle extension, contract
- * 7: init passes its script's status), which becomes QEMU's
+ * argument as the exit status of the run (a Spindle extension: init
+ * passes its script's status, docs/user.md), which becomes QEMU's
  * pass/fail status for tests/qemu/run.py.  RESTART resets the machine.
  */
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg)

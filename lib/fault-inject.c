@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fault-inject.c - should_fail() and its command-line form: see
- * include/spindle/fault-inject.h.
+ * include/spindle/fault_inject.h.
  *
  * The decision, in Linux's order: a disarmed point never fails; the
  * space budget is spent first; then only every interval-th call is a
@@ -10,7 +10,7 @@
  * the same options fails the same calls again -- a failure found once can
  * be replayed.
  */
-#include <spindle/fault-inject.h>
+#include <spindle/fault_inject.h>
 #include <spindle/pattern.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>

@@ -5,7 +5,8 @@
 `make perf` runs this.  It boots the fixed workloads of
 tests/qemu/perf/perf.scn (bench's O_DIRECT reads and writes on null_blk, a
 RAM disk and QEMU null-co disks on AHCI and IDE; buffered dd of a block
-device) twice:
+device) and tests/qemu/perf/perf-file.scn (buffered dd of a file on ext2,
+on the RAM disk) twice each:
 
   under -icount shift=0,sleep=off   QEMU counts guest instructions as
                                     nanoseconds, so a run's "time" is its
@@ -30,6 +31,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "tests/qemu/perf/perf.scn"
+# Kept apart from perf.scn, whose lines tools/compare-linux translates for
+# Linux one by one: a file system on Linux is not part of that comparison.
+FILE_SCENARIO = ROOT / "tests/qemu/perf/perf-file.scn"
 WORK = ROOT / "build/perf"
 
 BENCH_RE = re.compile(r"^BENCH dev=(\S+) rw=(\S+) bs=(\d+) qd=(\d+) iops=(\d+) MBps=([\d.]+)")
@@ -59,6 +63,13 @@ def boot(name, icount, text=None):
     return parse(run_scenario(name, text + (ICOUNT if icount else "")))
 
 
+def boot_all(name, icount):
+    """perf.scn's workloads, then perf-file.scn's: their figures, in order."""
+    out = boot(name, icount)
+    out.update(boot(name + "-file", icount, FILE_SCENARIO.read_text()))
+    return out
+
+
 def workload(rw, bs, qd):
     """A row's name: workload("randread", 4096, 32) -> 'randread 4K QD32'."""
     size = "%dK" % (bs // 1024) if bs < 1 << 20 else "%dM" % (bs >> 20)
@@ -78,13 +89,16 @@ def parse(log):
             out[key] = (1e9 / iops if iops else float("inf"), iops, float(mbps))
             continue
         if line.startswith("PERF dd "):
-            dd_what = line[len("PERF dd "):]
+            dd_what = line[len("PERF dd "):].split(None, 2)
             continue
         m = DD_RE.match(line)
         if m and dd_what:
+            # "PERF dd read": of the block device sda;
+            # "PERF dd read ram0 ext2 file": of what the rest names
+            op, dev, what = (dd_what + ["sda", ""])[:3]
             nbytes, secs = int(m.group(1)), float(m.group(2))
             mib = nbytes / (1 << 20)
-            out[("sda", "dd %s 1M (buffered)" % dd_what)] = (
+            out[(dev, "dd %s 1M (buffered%s)" % (op, ", " + what if what else ""))] = (
                 secs * 1e9 / mib, mib / secs if secs else 0, nbytes / secs / 1e6 if secs else 0)
             dd_what = None
     return out
@@ -96,10 +110,11 @@ def main():
     ap.add_argument("--icount-only", action="store_true", help="skip the wall-clock boots")
     args = ap.parse_args()
 
-    counted = boot("perf-icount", True)
-    walls = [] if args.icount_only else [boot("perf-wall-%d" % i, False) for i in range(args.runs)]
+    counted = boot_all("perf-icount", True)
+    walls = [] if args.icount_only else [boot_all("perf-wall-%d" % i, False)
+                                         for i in range(args.runs)]
 
-    print("%-8s %-26s %14s %12s %10s" % ("device", "workload", "instr per I/O", "IOPS", "MB/s"))
+    print("%-8s %-34s %14s %12s %10s" % ("device", "workload", "instr per I/O", "IOPS", "MB/s"))
     for key, (ns, _, _) in counted.items():
         dev, what = key
         unit = "per MiB" if what.startswith("dd") else ""
@@ -109,7 +124,7 @@ def main():
             wall = "%12.0f %10.1f" % (iops, mbps)
         else:
             wall = "%12s %10s" % ("-", "-")
-        print("%-8s %-26s %14s %s%s" % (dev, what, "{:,.0f}".format(ns), wall,
+        print("%-8s %-34s %14s %s%s" % (dev, what, "{:,.0f}".format(ns), wall,
                                         "   (instructions " + unit + ")" if unit else ""))
     if walls:
         print("(instructions: one -icount boot, exact; IOPS and MB/s: median of %d "

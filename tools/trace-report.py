@@ -22,6 +22,15 @@ dispatch (D), reads and writes in two colours, with gnuplot -- the picture
 in which an elevator's sweep is seen.  --dev picks one device when the
 log holds several.
 
+Debian's btt and iowatcher read the binary trace (docs/block.md, "The
+binary trace"); use them for Q2C/D2C distributions, seeks and movies.
+This script stays for what they do not do: it reads the text trace where
+it already is -- the serial log of any boot, with no binary capture to a
+second disk -- and it counts descents, the one figure that tells an
+elevator's sweep from arrival order (scenario elevator-sweep checks it).
+Its parser also serves tools/ext2-perf.py, tools/cscan-model.py and the
+scenario runner's trace checks.
+
 Exit status: 0, 1 if no trace line was found, 2 on bad arguments or a
 missing gnuplot.
 """

@@ -15,10 +15,6 @@
 #define SEEK_END        2
 #endif
 
-/* mount(2) flags Spindle looks at; umount2(2) flags */
-#define MS_RDONLY       1
-#define MS_REMOUNT      32      /* change a mounted fs's flags/options */
-#define MNT_FORCE       1
-#define MNT_DETACH      2
+#include <uapi/linux/mount.h> /* MS_*, MNT_*: shared with user space */
 
 #endif /* SPINDLE_FCNTL_H */

@@ -82,13 +82,7 @@ BUILD_BUG_ON(offsetof(struct statfs, f_namelen) != 64);
 #define ST_RDONLY       0x0001  /* mounted read-only */
 #define ST_VALID        0x0020  /* f_flags is meaningful (Linux) */
 
-/* f_type: Linux's magic numbers (include/uapi/linux/magic.h) */
-#define RAMFS_MAGIC             0x858458f6
-#define TMPFS_MAGIC             0x01021994
-#define PROC_SUPER_MAGIC        0x9fa0
-#define SYSFS_MAGIC             0x62656572
-#define PIPEFS_MAGIC            0x50495045
-#define EXT2_SUPER_MAGIC        0xEF53
+#include <uapi/linux/magic.h> /* f_type: Linux's magic numbers, shared with user space */
 
 /*
  * st_rdev as Linux's new_encode_dev(): 12 bits of major and 20 of minor

@@ -46,7 +46,6 @@ long sys_close(unsigned int fd);
 long sys_stat(const char __user *filename, struct stat __user *statbuf);
 long sys_fstat(unsigned int fd, struct stat __user *statbuf);
 long sys_lstat(const char __user *filename, struct stat __user *statbuf);
-long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
 long sys_lseek(unsigned int fd, off_t offset, unsigned int whence);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos);
@@ -220,26 +219,8 @@ struct new_utsname {
 	char domainname[65];
 };
 
-#define CLOCK_REALTIME          0
-#define CLOCK_MONOTONIC         1
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
+#include <uapi/linux/time.h> /* the clock ids: shared with user space */
 
-/* reboot(2) */
-#define LINUX_REBOOT_MAGIC1     0xfee1dead
-#define LINUX_REBOOT_MAGIC2     672274793
-#define LINUX_REBOOT_MAGIC2A    85072278
-#define LINUX_REBOOT_MAGIC2B    369367448
-#define LINUX_REBOOT_MAGIC2C    537993216
-#define LINUX_REBOOT_CMD_RESTART    0x01234567
-#define LINUX_REBOOT_CMD_HALT       0xcdef0123
-#define LINUX_REBOOT_CMD_POWER_OFF  0x4321fedc
-#define LINUX_REBOOT_CMD_CAD_ON     0x89abcdef
-#define LINUX_REBOOT_CMD_CAD_OFF    0x00000000
-
-/* fs/ provides it (init's status, docs/user.md); a weak no-op stands in until then. */
-void ksys_sync(void);
+#include <uapi/linux/reboot.h> /* reboot(2)'s magic and commands: shared with user space */
 
 #endif /* SPINDLE_SYSCALLS_H */

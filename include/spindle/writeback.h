@@ -62,8 +62,6 @@ void __mark_mapping_dirty(struct address_space *mapping);
  * with their own clock.  May sleep.
  */
 unsigned long wb_do_writeback(struct backing_dev_info *bdi, u64 now_ns, bool all);
-/* Wake every flusher now (background writeback; sync). */
-void wakeup_flusher_threads(void);
 /* A writer dirtied pages of mapping: throttle it if dirty memory is over
  * the limits.  May sleep. */
 void balance_dirty_pages_ratelimited(struct address_space *mapping);

@@ -11,11 +11,11 @@
  *   dma_alloc_coherent()  whole pages: the buddy allocator's natural
  *                         alignment gives any power-of-two alignment up to
  *                         the block size.
- *   dma_pool              many small blocks of one size (AHCI command
- *                         tables, IDE PRD tables) carved from pool pages,
- *                         each block aligned and, if asked, never crossing
- *                         a `boundary` (IDE: a PRD table must not cross a
- *                         64 KiB boundary -- a page never does).
+ *   dma_pool              many small blocks of one size carved from pool
+ *                         pages, each block aligned and, if asked, never
+ *                         crossing a `boundary` (as an IDE PRD table must
+ *                         not cross 64 KiB).  No driver needs it today:
+ *                         AHCI's and IDE's tables take whole pages.
  * Portable (host unit tests).  Allocation does not sleep.
  */
 #include <spindle/mm.h>

@@ -40,14 +40,7 @@
 
 #define USER_RESERVE_PAGES  512         /* 2 MiB the kernel keeps for itself */
 
-/* mmap's prot and flags (Linux's values) */
-#define PROT_READ           0x1
-#define PROT_WRITE          0x2
-#define PROT_EXEC           0x4
-#define MAP_SHARED          0x01
-#define MAP_PRIVATE         0x02
-#define MAP_FIXED           0x10
-#define MAP_ANONYMOUS       0x20
+#include <uapi/asm/mman.h> /* mmap's prot and flags: shared with user space */
 
 static inline pte_t *mm_pgd(struct mm_struct *mm)
 {

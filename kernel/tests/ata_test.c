@@ -22,7 +22,7 @@
  * as errors, which scenarios that run the "ata" suite reject):
  *   register_fails ide_register_disk() run again for the first IDE disk,
  *                  once with alloc_disk() and once with add_disk() made to
- *                  fail (fault points, include/spindle/fault-inject.h):
+ *                  fail (fault points, include/spindle/fault_inject.h):
  *                  -ENOMEM, the free page count and the queues on the
  *                  timeout scan as before, no disk of the new name, and
  *                  the disk copied still writes and reads its pattern
@@ -39,7 +39,7 @@
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/time.h>
-#include <spindle/fault-inject.h>
+#include <spindle/fault_inject.h>
 #include "../../drivers/ata/ata.h"
 #include "../../block/blk.h"
 

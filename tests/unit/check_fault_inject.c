@@ -5,7 +5,7 @@
  * arm a fault point (Linux's "<interval>,<probability>,<space>,<times>").
  */
 #include <check.h>
-#include <spindle/fault-inject.h>
+#include <spindle/fault_inject.h>
 #include <spindle/errno.h>
 
 #define CALLS 20

@@ -15,8 +15,7 @@ struct timeval {
 	suseconds_t tv_usec;
 };
 
-#define CLOCK_REALTIME  0
-#define CLOCK_MONOTONIC 1
+#include <linux/time.h> /* the clock ids: include/uapi/linux/time.h */
 
 int clock_gettime(clockid_t clk, struct timespec *ts);
 int nanosleep(const struct timespec *req, struct timespec *rem);

@@ -9,6 +9,7 @@
  * 0x0b (bit 2: binary rather than BCD, bit 1: 24-hour mode).
  */
 #include <spindle/types.h>
+#include <spindle/time.h>
 #include <asm/io.h>
 #include <asm/cpu.h>
 

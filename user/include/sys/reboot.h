@@ -11,11 +11,7 @@
 #ifndef _SYS_REBOOT_H
 #define _SYS_REBOOT_H
 
-#define LINUX_REBOOT_MAGIC1        0xfee1dead
-#define LINUX_REBOOT_MAGIC2        672274793
-#define LINUX_REBOOT_CMD_RESTART   0x01234567
-#define LINUX_REBOOT_CMD_HALT      0xCDEF0123
-#define LINUX_REBOOT_CMD_POWER_OFF 0x4321FEDC
+#include <linux/reboot.h> /* the magic and commands: include/uapi/linux/reboot.h */
 
 #define RB_AUTOBOOT   LINUX_REBOOT_CMD_RESTART
 #define RB_HALT_SYSTEM LINUX_REBOOT_CMD_HALT

@@ -24,10 +24,7 @@ struct statfs {
 	long f_spare[4];
 };
 
-#define TMPFS_MAGIC       0x01021994
-#define RAMFS_MAGIC       0x858458f6
-#define PROC_SUPER_MAGIC  0x9fa0
-#define SYSFS_MAGIC       0x62656572
+#include <linux/magic.h> /* f_type's values: include/uapi/linux/magic.h */
 
 int statfs(const char *path, struct statfs *buf);
 int fstatfs(int fd, struct statfs *buf);

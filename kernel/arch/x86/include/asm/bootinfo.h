@@ -45,5 +45,7 @@ extern struct boot_info boot_info;
 
 /* Returns 0, or -EINVAL when magic or structure are not multiboot2. */
 int multiboot_parse(u32 magic, phys_addr_t mbi_phys);
+/* The memory map, printed as Linux prints the e820 table at boot. */
+void multiboot_print_mmap(void);
 
 #endif /* ASM_BOOTINFO_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fault-inject.h - make chosen calls fail on purpose, to test error paths.
+ * fault_inject.h - make chosen calls fail on purpose, to test error paths.
  *
  * Linux's fault-injection framework in miniature (lib/fault-inject.c,
  * Documentation/fault-injection/): an error path that never runs is an
