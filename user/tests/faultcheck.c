@@ -148,7 +148,10 @@ static int file_cell(const char *path, const char *op, int sticky, int *first, i
 				snprintf(why, sizeof(why), "chunk %d: fsync errno %d, its flush failed", c, e);
 			if (ok && c == 0 && !sticky) {
 				*again = fsync_errno(fd);
-				ok = want_fsync(fd, 0, "after a one-shot flush fault") && !*again;
+				ok = !*again;
+				if (!ok)
+					snprintf(why, sizeof(why), "fsync after a one-shot flush fault: errno %d",
+						 *again);
 			}
 			continue;
 		}
