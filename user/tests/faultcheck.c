@@ -29,7 +29,12 @@
  * reports it (the next fsync says 0; a second descriptor, open before,
  * sees it once too); for a flush fault, from the fsync whose flush
  * failed; for a read fault, from the read.  A rewrite after a one-shot
- * fault is fsynced fine; after a sticky one its fsync fails again.
+ * fault is fsynced fine; after a sticky one its fsync fails again.  OP
+ * "meta" (file mode only): what fails is the write of the file's inode
+ * (its inode table block), so the first fsync must say EIO and the next
+ * 0; whether a later one fails again depends on whether the inode was
+ * dirtied again meanwhile (its times, to the second), so only the data
+ * is judged after that.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +129,7 @@ static int file_cell(const char *path, const char *op, int sticky, int *first, i
 {
 	int fd = open(path, O_RDWR), fd2 = open(path, O_RDWR), dfd, ok = 1;
 	int wfault = !strcmp(op, "write"), ffault = !strcmp(op, "flush");
+	int mfault = !strcmp(op, "meta");
 
 	if (fd < 0 || fd2 < 0) {
 		snprintf(why, sizeof(why), "open %s: %s", path, strerror(errno));
@@ -139,6 +145,20 @@ static int file_cell(const char *path, const char *op, int sticky, int *first, i
 			break;
 		}
 		e = fsync_errno(fd);
+		if (mfault) {
+			if (c == 0) {
+				*first = e;
+				*again = fsync_errno(fd);
+				ok = e == EIO && !*again;
+				if (!ok)
+					snprintf(why, sizeof(why), "the inode's write: fsync errno %d, then %d",
+						 e, *again);
+			} else if (e && e != EIO) {
+				snprintf(why, sizeof(why), "chunk %d: fsync errno %d", c, e);
+				ok = 0;
+			}
+			continue;
+		}
 		/* a flush fault meets the first fsync; a sticky one every fsync */
 		if (ffault && (c == 0 || sticky)) {
 			if (c == 0)
@@ -220,7 +240,8 @@ int main(int argc, char **argv)
 	const char *op;
 
 	if (argc != 5) {
-		fputs("usage: faultcheck DEV|/FILE read|write|flush once|sticky error|data\n", stderr);
+		fputs("usage: faultcheck DEV|/FILE read|write|flush|meta once|sticky error|data\n",
+		      stderr);
 		return 2;
 	}
 	op = argv[2];
