@@ -27,8 +27,8 @@
 #   make soak-forkbomb  the fork bomb, 200 rounds (tests/qemu/soak/)
 #   make stress N=20  the QEMU suite N times, 4 guests at once; verdicts
 #                   tallied per scenario (T=, LOAD=: see tools/stress.py)
-#   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear
-#                   and dm-raid1, once and sticky (SHORT=1: the CI subset)
+#   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear,
+#                   dm-raid1 and ext2, once and sticky (SHORT=1: the CI subset)
 #   make powercut N=50  cut the power N times under a writing guest; no
 #                   write it was told is durable may be lost (FS=ext2:
 #                   fsynced files on ext2, e2fsck -fy then debugfs)

@@ -86,6 +86,11 @@ struct ext2_sb_info {
 	bool s_mounted_rw; /* the superblock says "not clean" until umount */
 	u16 s_errors_opt;  /* errors=: EXT2_ERRORS_*, 0: the superblock's */
 	bool s_errors_ro;  /* errors=remount-ro in force */
+	/* where fsync and syncfs last looked at the device cache's write-back
+	 * errors: a metadata block's failed write reaches the next of them
+	 * once, as Linux's AS_EIO does (a cursor, not a file's: whoever asks
+	 * first is told) */
+	errseq_t s_meta_wb_err;
 	/* inodes without a name still in use (freed at their last iput):
 	 * remount ro is refused while there is one, as Linux's s_remove_count */
 	spinlock_t s_unlinked_lock;
@@ -97,6 +102,8 @@ struct ext2_sb_info {
 /* --- check.c: portable ---------------------------------------------------- */
 
 /* "EXT2-fs error (device <id>): <function>: <what>", ratelimited. */
+/* The device cache's write-back error since fsync or syncfs last asked, or 0. */
+int ext2_meta_wb_err(struct ext2_sb_info *sbi);
 void ext2_error(struct ext2_sb_info *sbi, const char *function, const char *fmt, ...)
 	__printf(3, 4);
 /* "EXT2-fs (<id>): <what>", at level (KERN_ERR ...: a literal). */

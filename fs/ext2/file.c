@@ -224,6 +224,10 @@ int ext2_fsync(struct file *f, int datasync)
 	(void)datasync; /* the inode goes with the metadata either way */
 	err = file_write_and_wait_range(f, 0, MAX_LFS_FILESIZE);
 	e = filemap_write_and_wait(sbi->s_bdev->bd_inode->i_mapping);
+	/* a metadata write that failed after its submission (the write-back
+	 * above reports only what could not be sent) */
+	if (!e)
+		e = ext2_meta_wb_err(sbi);
 	if (!err)
 		err = e;
 	if (err)

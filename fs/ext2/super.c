@@ -271,6 +271,12 @@ static int ext2_setup_rw(struct super_block *sb, bool remount)
  * syncfs(2) after the files' pages (Linux's ext2_sync_fs and the
  * sync_blockdev after it), remount ro, umount.
  */
+int ext2_meta_wb_err(struct ext2_sb_info *sbi)
+{
+	return errseq_check_and_advance(&sbi->s_bdev->bd_inode->i_mapping->wb_err,
+					&sbi->s_meta_wb_err);
+}
+
 static int ext2_sync_fs(struct super_block *sb, int wait)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
@@ -280,6 +286,8 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 		return 0; /* nothing of it ever changed */
 	err = ext2_sync_super(sb, false);
 	e = wait ? filemap_write_and_wait(sbi->s_bdev->bd_inode->i_mapping) : 0;
+	if (!e && wait)
+		e = ext2_meta_wb_err(sbi); /* what failed after its submission */
 	if (e && !err)
 		err = e;
 	e = wait ? blkdev_issue_flush(sbi->s_bdev) : 0;
@@ -413,6 +421,8 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	/* buffered writes to the device node before this mount must be what
 	 * the superblock and everything after it are read from */
 	sync_blockdevs();
+	/* write-back errors from before the mount are not this file system's */
+	sbi->s_meta_wb_err = errseq_sample(&bdev->bd_inode->i_mapping->wb_err);
 	err = ext2_fill_super(sb);
 	if (!err && !(flags & MS_RDONLY))
 		err = ext2_setup_rw(sb, false);
