@@ -16,7 +16,7 @@
 #                             it as a multiboot2 module (tools/grub.cfg)
 #
 # To add a program: write user/bin/<name>.c with a main(); add <name> to
-# USER_PROGS below.  A user-side test goes to user/tests/ and USER_TESTS.
+# SPINDLE_PROGS below.  A user-side test goes to user/tests/ and USER_TESTS.
 
 U        := user
 UBUILD   := $(BUILD)/user
@@ -25,11 +25,11 @@ INITRAMFS := $(BUILD)/initramfs.cpio
 
 # SPINDLE_PROGS go into both userlands: the I/O path's tools, and the
 # programs whose exact behaviour a test depends on (docs/user.md says why
-# each).  OWN_PROGS only into USERLAND=own, where busybox is absent.
+# each); every general tool is busybox's.  OWN_PROGS only into
+# USERLAND=own, where busybox is absent: Spindle's own shell.
 SPINDLE_PROGS := init dd blkstat pattern bench blktrace elevator poweroff reboot \
 	readprofile cksum
-OWN_PROGS  := sh ls cat echo cp mkdir rm mount umount sync hexdump cmp \
-	sleep true false kill ps
+OWN_PROGS  := sh
 USER_PROGS := $(SPINDLE_PROGS) $(OWN_PROGS)
 USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
@@ -145,8 +145,10 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)cp $(USER_TBINS) $(ROOTFS)/tests/
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
-	$(Q)mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/
 	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp tests/user/ash/* $(ROOTFS)/tests/ash/
+	$(Q)if [ $(USERLAND) = own ]; then \
+		mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/; \
+	fi
 	$(Q)if [ $(USERLAND) = busybox ]; then \
 		test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }; \
 		cp $(BUSYBOX) $(ROOTFS)/bin/busybox && \
