@@ -14,8 +14,10 @@
 #                   (FUZZ_SECONDS=, FUZZ_TARGETS=); make fuzz-smoke: 8 s each
 #   make user       the user programs (user/user.mk); make initramfs: their cpio
 #   make test       make check, then every QEMU scenario in tests/qemu/,
-#                   then the GDB helpers' tests (make test-gdb)
+#                   make test-own, then the GDB helpers' tests (make test-gdb)
 #   make test-qemu KARGS='opt=val ...'  the scenarios with extra kernel options
+#   make test-own   the USERLAND=own image (no busybox, build/own) boots to
+#                   Spindle's sh and runs the scenarios of tests/qemu/own/
 #   make test-debug every scenario with slab_debug=1 page_poison=1 lockdep=1
 #   make deps       install the Debian packages the build needs (as root)
 #   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
@@ -209,7 +211,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
 .PHONY: compile_commands.json format-check lint check-syscall-table
 all: deps $(ISO)
 iso: deps $(ISO)
@@ -362,12 +364,23 @@ test-debug: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py --kargs '$(DEBUG_KARGS)' --reject '$(DEBUG_REPORTS)' \
 		$(or $(T),$(DEBUG_SCENARIOS))
 
-# Host unit tests first (fast, precise), then the scenarios, then the GDB
-# helpers on halted guests (tests/gdb/, some 10 seconds).
+# Host unit tests first (fast, precise), then the scenarios, the same
+# kernel booted without busybox, then the GDB helpers on halted guests
+# (tests/gdb/, some 10 seconds).
 test: deps
 	$(MAKE) check
 	$(MAKE) test-qemu
+	$(MAKE) test-own
 	$(MAKE) test-gdb
+
+# USERLAND=own: the image without busybox, built apart in build/own (the
+# default build's files stay as they are), boots to Spindle's own sh; the
+# scenarios of tests/qemu/own/ need nothing else.  So the kernel is never
+# tested only through a program this repository does not build.
+OWN_BUILD := $(BUILD)/own
+test-own: deps
+	$(MAKE) BUILD=$(OWN_BUILD) USERLAND=own $(OWN_BUILD)/spindle.iso
+	$(PYTHON) tests/qemu/run.py --iso $(OWN_BUILD)/spindle.iso $(or $(T),tests/qemu/own/*.scn)
 
 test-gdb: deps $(ISO)
 	$(PYTHON) tests/gdb/run.py $(T)

@@ -16,20 +16,26 @@
 #                             it as a multiboot2 module (tools/grub.cfg)
 #
 # To add a program: write user/bin/<name>.c with a main(); add <name> to
-# USER_PROGS below.  A user-side test goes to user/tests/ and USER_TESTS.
+# SPINDLE_PROGS below.  A user-side test goes to user/tests/ and USER_TESTS.
 
 U        := user
 UBUILD   := $(BUILD)/user
 ROOTFS   := $(BUILD)/rootfs
 INITRAMFS := $(BUILD)/initramfs.cpio
 
-USER_PROGS := init sh ls cat echo cp mkdir rm mount umount sync hexdump cmp \
-	sleep true false kill ps dd blkstat pattern bench blktrace elevator \
-	poweroff reboot readprofile cksum
+# SPINDLE_PROGS go into both userlands: the I/O path's tools, and the
+# programs whose exact behaviour a test depends on (docs/user.md says why
+# each); every general tool is busybox's.  OWN_PROGS only into
+# USERLAND=own, where busybox is absent: Spindle's own shell.
+SPINDLE_PROGS := init dd blkstat pattern bench blktrace elevator poweroff reboot \
+	readprofile cksum
+OWN_PROGS  := sh
+USER_PROGS := $(SPINDLE_PROGS) $(OWN_PROGS)
 USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
-	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl links access
+	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl links access \
+	exec_template
 
 # USERLAND=busybox (the default): Debian's busybox-static (make deps
 # installs it) joins the initramfs as the shell and the general tools;
@@ -44,10 +50,10 @@ endif
 
 # Applet links: /bin/<applet> -> busybox for every applet `busybox --list`
 # names, except where Spindle has a program of that name (those stay
-# Spindle's: docs/user.md says why).  So any program -- Spindle's sh, an
-# exec from C -- finds grep or mv in /bin; busybox picks the applet from
-# the name it was run by.  /bin/sh stays Spindle's, which runs the
-# scripts of the tests and labs.
+# Spindle's: docs/user.md says why).  So any program -- an exec from C,
+# env, xargs -- finds grep or mv in /bin; busybox picks the applet from
+# the name it was run by.  /bin/sh is busybox's ash, which runs the
+# scripts of the tests and labs as well as the console.
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o \
@@ -134,12 +140,15 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)rm -rf $(ROOTFS)
 	$(Q)mkdir -p $(ROOTFS)/bin $(ROOTFS)/tests $(ROOTFS)/etc $(ROOTFS)/dev \
 		$(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/tmp
-	$(Q)cp $(USER_BINS) $(ROOTFS)/bin/
+	$(Q)cp $(SPINDLE_PROGS:%=$(UBUILD)/bin/%) $(ROOTFS)/bin/
+	$(Q)if [ $(USERLAND) = own ]; then cp $(OWN_PROGS:%=$(UBUILD)/bin/%) $(ROOTFS)/bin/; fi
 	$(Q)cp $(USER_TBINS) $(ROOTFS)/tests/
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
-	$(Q)mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/
 	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp tests/user/ash/* $(ROOTFS)/tests/ash/
+	$(Q)if [ $(USERLAND) = own ]; then \
+		mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/; \
+	fi
 	$(Q)if [ $(USERLAND) = busybox ]; then \
 		test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }; \
 		cp $(BUSYBOX) $(ROOTFS)/bin/busybox && \

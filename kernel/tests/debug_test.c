@@ -204,8 +204,10 @@ static void debug_fork_take_lock(struct task_struct *child)
 
 KTEST(debug, held_to_user)
 {
-	/* the shell forks to run /bin/true */
-	const char *argv[] = { "sh", "-c", "/bin/true", NULL };
+	/* the shell forks to run another (/bin/sh is in both userlands);
+	 * a command after it, so that busybox's ash does not exec it in
+	 * place of forking, as it does a -c string's last command */
+	const char *argv[] = { "sh", "-c", "/bin/sh -c true; exit", NULL };
 	unsigned long before = lockdep_errors();
 	int status = -1, pid;
 

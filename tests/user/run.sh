@@ -5,7 +5,7 @@
 # Spindle's system calls are Linux's (Linux's x86-64 ABI), so the static binaries in
 # build/user/bin run here unchanged.  Each case compares a program's output
 # with an oracle: a file of expected output (the shell scripts), or the
-# host's own tool (GNU dd, util-linux hexdump, cmp, glibc's printf,
+# host's own tool (GNU dd, GNU cksum, glibc's printf,
 # tools/pattern-check.py).  Everything runs in a temporary directory and
 # takes a second or two.
 #
@@ -36,8 +36,9 @@ check() {
 }
 
 # --- the shell, on scripts with known output --------------------------------
-# Each tests/user/sh/NAME.sh runs with our sh, our programs first on PATH,
-# in an empty directory; stdout+stderr and the exit status must equal
+# Each tests/user/sh/NAME.sh runs with our sh and only our programs on
+# PATH (the scripts use the shell's builtins and dd, as USERLAND=own has
+# them), in an empty directory; stdout+stderr and the exit status must equal
 # NAME.out (the status is its last line, "exit N").
 for script in "$SRC"/sh/*.sh; do
 	name=$(basename "$script" .sh)
@@ -47,25 +48,17 @@ for script in "$SRC"/sh/*.sh; do
 	check "sh_$name" "$SRC/sh/$name.out" "$T/sh-$name.out"
 done
 
-# sh -c, and $? of a signal death (128 + 15)
-out=$(PATH="$BIN" "$BIN/sh" -c 'echo "a  b"; kill -TERM $$' 2>/dev/null; echo "st=$?")
+# sh -c, and $? of a signal death (128 + 15; the host's kill sends it)
+out=$(PATH="$BIN:$PATH" "$BIN/sh" -c 'echo "a  b"; kill -TERM $$' 2>/dev/null; echo "st=$?")
 if [ "$out" = "a  b
 st=143" ]; then pass sh_dash_c; else fail sh_dash_c "got: $out"; fi
-
-# --- ls: 300 names, made in shuffled order, listed as the host's ls lists --
-# them (C locale): qsort's runs and merges, against GNU ls as the oracle.
-mkdir "$T/many"
-for i in $(seq 1 300 | shuf --random-source=/dev/zero); do : > "$T/many/f$i"; done
-(cd "$T/many" && "$BIN/ls") > "$T/ls.ours" 2>&1
-(cd "$T/many" && LC_ALL=C ls -1) > "$T/ls.gnu"
-check ls_sorted "$T/ls.gnu" "$T/ls.ours"
 
 # --- printf: our libc against glibc, the same table built twice -------------
 "$UB/tests/printf_table" > "$T/printf.ours"
 "$UB/printf_glibc" > "$T/printf.glibc"
 check printf_table "$T/printf.glibc" "$T/printf.ours"
 
-# --- test data: random bytes, and text with repeated lines for hexdump's '*' --
+# --- test data: random bytes, and text with a long run of zeros ---------------
 head -c 200000 /dev/urandom > "$T/rand.bin"
 head -c 1500 /dev/urandom > "$T/small.bin"
 { printf 'Hello, Spindle!\n'; head -c 4096 /dev/zero; printf 'tail\001\377 end'; } > "$T/text.bin"
@@ -153,19 +146,6 @@ else
 	fail dd_errors "statuses $s1 $s2 $s3: $(cat "$T/e1" "$T/e2" "$T/e3" | tr '\n' ' ')"
 fi
 
-# --- hexdump -C against util-linux's ------------------------------------------
-for f in text.bin small.bin empty rand.bin; do
-	hexdump -C "$T/$f" > "$T/h.host"
-	"$BIN/hexdump" -C "$T/$f" > "$T/h.ours"
-	check "hexdump_${f%.bin}" "$T/h.host" "$T/h.ours"
-done
-hexdump -C -s 10 -n 100 "$T/text.bin" > "$T/h.host"
-"$BIN/hexdump" -C -s 10 -n 100 "$T/text.bin" > "$T/h.ours"
-check hexdump_skip_length "$T/h.host" "$T/h.ours"
-cat "$T/text.bin" | hexdump -C > "$T/h.host"
-cat "$T/text.bin" | "$BIN/hexdump" -C > "$T/h.ours"
-check hexdump_stdin "$T/h.host" "$T/h.ours"
-
 # --- cksum against GNU cksum: files (lengths of 0, 1..3 length bytes), stdin, a missing file
 for f in empty small.bin text.bin rand.bin; do
 	(cd "$T" && cksum "$f" > ck.host && "$BIN/cksum" "$f" > ck.ours)
@@ -186,34 +166,6 @@ else
 	fail cksum_missing_file "$(cat "$T/ck.err" "$T/ck.ours" | tr '\n' ' ')"
 fi
 
-# --- cat, cp, cmp ---------------------------------------------------------------
-"$BIN/cat" "$T/small.bin" "$T/text.bin" > "$T/cat.ours"
-cat "$T/small.bin" "$T/text.bin" > "$T/cat.host"
-check cat_files "$T/cat.host" "$T/cat.ours"
-"$BIN/cat" < "$T/rand.bin" > "$T/cat.stdin"
-check cat_stdin "$T/rand.bin" "$T/cat.stdin"
-"$BIN/cp" "$T/rand.bin" "$T/cp.out" && check cp_file "$T/rand.bin" "$T/cp.out"
-mkdir "$T/cpdir" && "$BIN/cp" "$T/small.bin" "$T/cpdir" && check cp_into_dir "$T/small.bin" "$T/cpdir/small.bin"
-cp "$T/text.bin" "$T/text2.bin"; printf 'X' | dd of="$T/text2.bin" bs=1 seek=4000 conv=notrunc 2>/dev/null
-for pair in "rand.bin rand.bin" "text.bin text2.bin" "small.bin empty" "text.bin small.bin" "small.bin rand.bin"; do
-	set -- $pair
-	(cd "$T" && cmp "$1" "$2" > cmp.host 2>&1; echo "status $?" >> cmp.host)
-	(cd "$T" && "$BIN/cmp" "$1" "$2" > cmp.ours 2>&1; echo "status $?" >> cmp.ours)
-	check "cmp_${1%.bin}_${2%.bin}" "$T/cmp.host" "$T/cmp.ours"
-done
-
-# --- ls, mkdir -p, rm -r --------------------------------------------------------
-mkdir -p "$T/ls/sub" && : > "$T/ls/b" && : > "$T/ls/.hidden" && echo hi > "$T/ls/a"
-(cd "$T/ls" && "$BIN/ls" > "$T/ls.ours" && "$BIN/ls" -a >> "$T/ls.ours" && "$BIN/ls" a sub >> "$T/ls.ours")
-(cd "$T/ls" && ls -1 > "$T/ls.host" && ls -1a >> "$T/ls.host" && ls -1 a sub >> "$T/ls.host")
-check ls_names "$T/ls.host" "$T/ls.ours"
-"$BIN/ls" -l "$T/ls" | awk '{ print $1, $5, $NF }' > "$T/lsl.ours"
-ls -l --time-style=+%s "$T/ls" | tail -n +2 | awk '{ print $1, $5, $NF }' > "$T/lsl.host"
-check ls_long "$T/lsl.host" "$T/lsl.ours"
-"$BIN/mkdir" -p "$T/deep/er/est" && "$BIN/mkdir" -p "$T/deep/er" && : > "$T/deep/er/f" &&
-	"$BIN/rm" -r "$T/deep" && [ ! -e "$T/deep" ] && "$BIN/rm" -f "$T/nothing-here" &&
-	! "$BIN/rm" "$T/nothing-here" 2>/dev/null && pass mkdir_rm || fail mkdir_rm "tree left behind"
-
 # --- pattern: ours writes, tools/pattern-check.py (the outside oracle) reads ----
 truncate -s 8M "$T/disk.img"
 out=$("$BIN/pattern" write "$T/disk.img" 1M 2M 42)
@@ -233,14 +185,6 @@ out=$("$BIN/pattern" verify "$T/disk.img" 1M 2M 42); st=$?
 	pass pattern_detects || fail pattern_detects "$out (status $st)"
 
 # --- fixes a review found, each against what GNU/POSIX do --------------------
-# cp onto itself refuses instead of emptying the file; the mode is kept
-printf 'keep me\n' > "$T/same"; chmod 755 "$T/same"
-if ! "$BIN/cp" "$T/same" "$T/same" 2>/dev/null && [ "$(cat "$T/same")" = "keep me" ] &&
-   "$BIN/cp" "$T/same" "$T/same2" && [ "$(stat -c %a "$T/same2")" = 755 ]; then
-	pass cp_same_file_and_mode
-else
-	fail cp_same_file_and_mode "size $(stat -c %s "$T/same"), mode $(stat -c %a "$T/same2" 2>&1)"
-fi
 # dd: bs= wins over ibs=/obs= in any order; seek= on standard output
 "$BIN/dd" if="$T/rand.bin" of="$T/bsw.ours" bs=1024 ibs=10 count=3 2>/dev/null
 dd if="$T/rand.bin" of="$T/bsw.gnu" bs=1024 ibs=10 count=3 2>/dev/null
@@ -260,11 +204,6 @@ st=3" ] && pass sh_builtins_and_args || fail sh_builtins_and_args "$(echo "$out"
 out=$(python3 -c "print('echo '+'a'*5000+' ; echo second')" | PATH="$BIN" "$BIN/sh" 2>&1; echo "st=$?")
 [ "$out" = "sh: line too long
 st=2" ] && pass sh_long_line || fail sh_long_line "$(echo "$out" | cut -c1-80 | tr '\n' ' ')"
-# rm -r . is refused, as GNU does, and removes nothing
-mkdir -p "$T/rmdot/sub"
-(cd "$T/rmdot" && "$BIN/rm" -r . 2>/dev/null); st=$?
-[ "$st" -ne 0 ] && [ -d "$T/rmdot/sub" ] && pass rm_dot_refused || fail rm_dot_refused "status $st"
-
 # --- the user-side test programs, on Linux: the answers Spindle must match ----
 # syscalls' block-device cases need a disk: a loop device over a temp file
 # when this host lets us make one (root, loop driver), else they SKIP.

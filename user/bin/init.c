@@ -5,9 +5,10 @@
  *  1. mount the kernel's file systems: proc on /proc, sysfs on /sys,
  *     devtmpfs on /dev, a tmpfs on /tmp (the directories come with the
  *     initramfs; init creates nothing);
- *  2. run `/bin/sh /etc/init.sh` if that file exists (a test's script,
- *     from QEMU's fw_cfg), else an interactive shell on the console:
- *     busybox's ash if /bin/busybox exists, else Spindle's /bin/sh;
+ *  2. run /etc/init.sh if that file exists (a test's script, from
+ *     QEMU's fw_cfg), else an interactive shell on the console; either
+ *     with busybox's ash as a login shell (it reads /etc/profile) if
+ *     /bin/busybox exists, else with Spindle's own /bin/sh;
  *  3. meanwhile reap every process that exits: orphans are re-parented
  *     to pid 1, and a zombie nobody waits for would stay forever;
  *  4. when the shell ends, sync and power off with its exit status
@@ -26,7 +27,7 @@
 #include <sys/reboot.h>
 
 #define INIT_SCRIPT "/etc/init.sh"
-#define BUSYBOX "/bin/busybox" /* the interactive shell, if there (docs/user.md) */
+#define BUSYBOX "/bin/busybox" /* the shell, if there (docs/user.md) */
 
 static const struct {
 	const char *fstype, *target, *options;
@@ -52,7 +53,10 @@ static pid_t start_shell(int script)
 {
 	char *script_argv[] = { "/bin/sh", INIT_SCRIPT, NULL };
 	char *shell_argv[] = { "/bin/sh", NULL };
-	char *ash_argv[] = { "-ash", NULL }; /* a login shell: reads /etc/profile */
+	/* a login shell ('-' before its name) reads /etc/profile, so a
+	 * script sees the names the console does */
+	char *ash_argv[] = { "-ash", NULL };
+	char *ash_script_argv[] = { "-sh", INIT_SCRIPT, NULL };
 	char *envp[] = { "PATH=/bin:/tests", "HOME=/", "TERM=vt100", NULL };
 	struct stat st;
 	pid_t pid = fork();
@@ -64,8 +68,10 @@ static pid_t start_shell(int script)
 		signal(SIGQUIT, SIG_DFL);
 		/* the shell makes its own process group (interactive: the
 		 * console's foreground one); init's stays apart from it.
-		 * At the console, busybox's ash when the initramfs has it
-		 * (argv[0] names the applet); scripts run with Spindle's sh. */
+		 * busybox's ash when the initramfs has it (argv[0] names
+		 * the applet), else Spindle's sh. */
+		if (script && stat(BUSYBOX, &st) == 0)
+			execve(BUSYBOX, ash_script_argv, envp);
 		if (!script && stat(BUSYBOX, &st) == 0) {
 			/* ash expects to start as the console's foreground
 			 * group, as a getty's login shell does (else it waits

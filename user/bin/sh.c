@@ -13,8 +13,10 @@
  *   VAR=value (alone: sets a shell variable; before a command: only for it),
  *   pipelines a | b | c, lists a ; b, a && b, a || b,
  *   redirections < > >> 2> 2>> 2>&1 >&2 (any fd number before them).
- * Builtins: cd, exit, export, unset, set -e/+e, pwd.  Everything else is a
- * program found through $PATH (default /bin).
+ * Builtins: cd, exit, export, unset, set -e/+e, pwd, echo [-n], true,
+ * false (so that the shell is usable with no other program, as in
+ * USERLAND=own).  Everything else is a program found through $PATH
+ * (default /bin).
  * Not done: if/while/for, functions, globbing, field splitting of $VAR
  * (an unquoted $VAR stays one word), background jobs (&), here-documents.
  *
@@ -738,10 +740,30 @@ static int builtin_export(char **argv)
 	return 0;
 }
 
+/* echo [-n] ARG...: the arguments, separated by spaces; -n: no newline */
+static int builtin_echo(char **argv)
+{
+	int newline = 1, i = 1;
+
+	if (argv[i] && strcmp(argv[i], "-n") == 0) {
+		newline = 0;
+		i++;
+	}
+	for (int first = i; argv[i]; i++) {
+		if (i > first)
+			putchar(' ');
+		fputs(argv[i], stdout);
+	}
+	if (newline)
+		putchar('\n');
+	return fflush(stdout) ? 1 : 0;
+}
+
 /* run a builtin; returns its status, or -1 if argv[0] is not one */
 static int is_builtin(const char *name)
 {
-	static const char *const names[] = { "exit", "cd", "export", "unset", "set", "pwd" };
+	static const char *const names[] = { "exit", "cd", "export", "unset", "set", "pwd",
+					     "echo", "true", "false" };
 
 	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(name, names[i]) == 0)
@@ -779,6 +801,12 @@ static int builtin(char **argv, int in_child)
 		}
 		return 0;
 	}
+	if (strcmp(name, "echo") == 0)
+		return builtin_echo(argv);
+	if (strcmp(name, "true") == 0)
+		return 0;
+	if (strcmp(name, "false") == 0)
+		return 1;
 	if (strcmp(name, "pwd") == 0) {
 		char buf[PATH_MAX];
 

@@ -10,7 +10,7 @@
  *     disk with a valid ELF written on it (DISK, e.g. sdb: its first
  *     64 KiB are overwritten) must all give EACCES -- /dev/console must
  *     not block, the disk's program must not run;
- *   - copies of /bin/true, each with one header field made hostile
+ *   - copies of /tests/exec_template, each with one header field made hostile
  *     (offsets of 2^63 and more, ranges that wrap, bytes past the end,
  *     p_filesz > p_memsz, overlapping segments) must give ENOEXEC, and
  *     the unmodified copy must run and exit 0 (so the crafting is sound).
@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include "hostile.h"
 
-#define TEMPLATE        "/bin/true"
+#define TEMPLATE        "/tests/exec_template"
 #define CRAFTED         "/tmp/hostile_exec.elf"
 
 typedef struct {
@@ -49,7 +49,7 @@ typedef struct {
 #define PT_LOAD 1
 
 static const char *disk;
-static char *image;                     /* /bin/true's bytes */
+static char *image;                     /* the template's bytes */
 static size_t image_len;
 
 /*

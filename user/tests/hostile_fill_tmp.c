@@ -135,9 +135,9 @@ static void t_exec_while_full(void)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		char *argv[] = { "true", NULL };
+		char *argv[] = { "exec_template", NULL };
 
-		execve("/bin/true", argv, NULL);
+		execve("/tests/exec_template", argv, NULL);
 		_exit(99);
 	}
 	CHECK(pid > 0);

@@ -1,6 +1,0 @@
-// SPDX-License-Identifier: MIT
-/* false - do nothing, unsuccessfully. */
-int main(void)
-{
-	return 1;
-}

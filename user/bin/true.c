@@ -1,6 +1,0 @@
-// SPDX-License-Identifier: MIT
-/* true - do nothing, successfully. */
-int main(void)
-{
-	return 0;
-}
