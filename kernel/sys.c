@@ -21,6 +21,9 @@
 #include <spindle/printk.h>
 #include <spindle/time.h>
 #include <spindle/mm_types.h>
+#include <spindle/mm.h>
+#include <spindle/pagemap.h>
+#include <uapi/linux/sysinfo.h>
 #include <asm/cpu.h>
 #include <asm/traps.h>
 #include <asm/io.h>
@@ -554,6 +557,37 @@ long sys_uname(struct new_utsname __user *name)
 	};
 
 	return copy_to_user(name, &uts, sizeof(uts)) ? -EFAULT : 0;
+}
+
+/*
+ * sysinfo(2), as Linux's do_sysinfo(): memory in bytes (mem_unit 1, as
+ * Linux answers when the byte counts fit in a long), "buffers" the block
+ * devices' page-cache pages as /proc/meminfo's Buffers, procs every task
+ * that has not been reaped.  Spindle keeps no load average and has no
+ * swap, shared memory or high memory: those read 0, as on a Linux
+ * machine just booted without them.
+ */
+long sys_sysinfo(struct sysinfo __user *info)
+{
+	struct sysinfo si;
+	struct page_cache_stats st;
+	struct task_struct *t;
+	unsigned long flags;
+	unsigned int procs = 0;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (long)((ktime_get_ns() + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
+	page_cache_stats(&st);
+	si.totalram = totalram_pages() * PAGE_SIZE;
+	si.freeram = nr_free_pages() * PAGE_SIZE;
+	si.bufferram = st.nr_bdev * PAGE_SIZE;
+	flags = local_irq_save();
+	list_for_each_entry(t, &task_list, tasks)
+		procs++;
+	local_irq_restore(flags);
+	si.procs = procs > 0xffff ? 0xffff : (unsigned short)procs;
+	si.mem_unit = 1;
+	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
 /*

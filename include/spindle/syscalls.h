@@ -29,6 +29,7 @@ struct statfs;
 struct timespec;
 struct rusage;
 struct new_utsname;
+struct sysinfo;
 struct iocb;
 struct io_event;
 struct __kernel_timespec;
@@ -153,6 +154,7 @@ long sys_waitid(int which, pid_t upid, void __user *infop, int options,
 		struct rusage __user *ru);
 long sys_kill(pid_t pid, int sig);
 long sys_uname(struct new_utsname __user *name);
+long sys_sysinfo(struct sysinfo __user *info);
 long sys_setpgid(pid_t pid, pid_t pgid);
 long sys_getppid(void);
 long sys_getpgrp(void);

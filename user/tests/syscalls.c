@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <linux/sysinfo.h>
 
 /* addresses a user may not touch: unmapped low memory, and the kernel's half */
 #define BAD_LOW     ((void *)16)
@@ -431,6 +432,22 @@ static void t_startup_calls(void)
 	CHECK(syscall(__NR_gettid) == getpid());
 }
 
+/* sysinfo(2), which busybox's ls, free and uptime ask: the figures hang together */
+static void t_sysinfo(void)
+{
+	struct sysinfo si;
+
+	_Static_assert(sizeof(struct sysinfo) == 112, "Linux's x86-64 struct sysinfo");
+	memset(&si, 0xa5, sizeof(si));
+	CHECK(syscall(__NR_sysinfo, &si) == 0);
+	CHECK(si.mem_unit >= 1);
+	CHECK(si.totalram > 0 && si.freeram > 0 && si.freeram < si.totalram);
+	CHECK(si.bufferram < si.totalram && si.freeswap <= si.totalswap);
+	CHECK(si.uptime > 0);
+	CHECK(si.procs >= 1);
+	CHECK_ERR(syscall(__NR_sysinfo, NULL), EFAULT);
+}
+
 /* fcntl, dup3, the *at() stat calls, readlink, access */
 static void t_fds_at(void)
 {
@@ -520,6 +537,7 @@ static const struct {
 	{ "blk_end", t_blk_end },
 	{ "tls_clone", t_tls_clone },
 	{ "startup_calls", t_startup_calls },
+	{ "sysinfo", t_sysinfo },
 	{ "fds_at", t_fds_at },
 	{ "poll_pipe", t_poll_pipe },
 	{ "sigsuspend", t_sigsuspend },

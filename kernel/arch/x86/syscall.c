@@ -108,6 +108,7 @@ SYSCALL4(wait4, pid_t, U(int), int, U(struct rusage))
 SYSCALL5(waitid, int, pid_t, U(void), int, U(struct rusage))
 SYSCALL2(kill, pid_t, int)
 SYSCALL1(uname, U(struct new_utsname))
+SYSCALL1(sysinfo, U(struct sysinfo))
 SYSCALL1(fsync, unsigned int)
 SYSCALL1(fdatasync, unsigned int)
 SYSCALL2(ftruncate, unsigned int, off_t)
@@ -243,6 +244,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(waitid),
 	SYSCALL_ENTRY(kill),
 	SYSCALL_ENTRY(uname),
+	SYSCALL_ENTRY(sysinfo),
 	SYSCALL_ENTRY(fsync),
 	SYSCALL_ENTRY(fdatasync),
 	SYSCALL_ENTRY(ftruncate),
