@@ -28,7 +28,7 @@
 #                   memory compared before and after (MINUTES=1: the CI run)
 #   make soak-forkbomb  the fork bomb, 200 rounds (tests/qemu/soak/)
 #   make stress N=20  the QEMU suite N times, 4 guests at once; verdicts
-#                   tallied per scenario (T=, LOAD=: see tools/stress.py)
+#                   tallied per scenario (T=, LOAD=, DEBUG=1: tools/stress.py)
 #   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear,
 #                   dm-raid1 and ext2, once and sticky (SHORT=1: the CI subset)
 #   make powercut N=50  cut the power N times under a writing guest; no
@@ -423,9 +423,10 @@ soak-forkbomb: deps $(ISO)
 
 # The QEMU suite N times, 4 guests at once, verdicts tallied per scenario
 # (tools/stress.py): T=<names or globs> for a subset, LOAD=<n> busy
-# background processes.
+# background processes, DEBUG=1 booted as test-debug boots them.
 stress: deps $(ISO)
-	$(PYTHON) tools/stress.py -n $(N) $(if $(LOAD),--load $(LOAD)) $(T)
+	$(PYTHON) tools/stress.py -n $(N) $(if $(LOAD),--load $(LOAD)) \
+		$(if $(DEBUG),--kargs '$(DEBUG_KARGS)' --reject '$(DEBUG_REPORTS)' $(or $(T),$(DEBUG_SCENARIOS)),$(T))
 
 # I/O errors on emulated disks, cell by cell (tools/fault-matrix.py,
 # docs/testing.md); SHORT=1: the CI subset.

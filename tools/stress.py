@@ -7,7 +7,8 @@
 J guests at once (default 4, on a machine with fewer cores: the guests
 compete for CPU as they would on a loaded CI machine), optionally with L
 busy processes of background load (niced, ended with the runs), and
-tallies the verdicts per scenario:
+tallies the verdicts per scenario (with --kargs and --reject, as test-debug
+boots them: `make stress DEBUG=1`):
 
     scenario                   passed  runs  failures
     ide-timeout                  19/20        run 7: expect (line 11) not found ... build/stress/run-07/ide-timeout.log
@@ -72,9 +73,9 @@ def keep_failure(k, name):
     return kept
 
 
-def one_run(k, jobs, scenarios):
+def one_run(k, jobs, scenarios, extra):
     """One pass of run.py; {scenario: None (passed) or its first reason}."""
-    cmd = [sys.executable, str(ROOT / "tests/qemu/run.py"), "-j", str(jobs)] + scenarios
+    cmd = [sys.executable, str(ROOT / "tests/qemu/run.py"), "-j", str(jobs)] + extra + scenarios
     p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     verdicts = {}
@@ -98,8 +99,15 @@ def main():
     ap.add_argument("-j", dest="jobs", type=int, default=4, help="guests at once (default 4)")
     ap.add_argument("--load", type=int, default=0, metavar="L",
                     help="busy background processes during the runs (default 0)")
+    ap.add_argument("--kargs", default="", metavar="ARGS",
+                    help="kernel arguments added to every boot (make stress DEBUG=1 passes "
+                         "test-debug's: the debug allocators and lockdep)")
+    ap.add_argument("--reject", default="", metavar="RE",
+                    help="a log line matching RE fails the scenario (test-debug's reports)")
     ap.add_argument("scenarios", nargs="*", help="names or globs, as run.py takes them")
     args = ap.parse_args()
+    extra = (["--kargs", args.kargs] if args.kargs else []) + \
+            (["--reject", args.reject] if args.reject else [])
     if args.n < 1 or args.jobs < 1 or args.load < 0:
         ap.error("-n and -j must be positive, --load not negative")
 
@@ -112,7 +120,7 @@ def main():
     try:
         for k in range(1, args.n + 1):
             t0 = time.monotonic()
-            verdicts = one_run(k, args.jobs, args.scenarios)
+            verdicts = one_run(k, args.jobs, args.scenarios, extra)
             failed = sorted(n for n, r in verdicts.items() if r is not None)
             print("run %d of %d: %d scenarios, %d failed%s (%.0f s)"
                   % (k, args.n, len(verdicts), len(failed),
