@@ -157,7 +157,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		done && \
 		mkdir -p $(ROOTFS)/usr/share/doc/busybox && \
 		cp $(BUSYBOX_COPYRIGHT) $(ROOTFS)/usr/share/doc/busybox/copyright && \
-		cp $(U)/etc/profile $(ROOTFS)/etc/profile; \
+		cp $(U)/etc/profile $(U)/etc/passwd $(U)/etc/group $(ROOTFS)/etc/; \
 	fi
 	$(Q)cd $(ROOTFS) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --owner 0:0 --quiet > $(abspath $@).tmp
