@@ -47,9 +47,14 @@ static inline pte_t *mm_pgd(struct mm_struct *mm)
 	return (pte_t *)mm->pgd;
 }
 
+/* A VMA's rights as PTE bits; no rights at all (PROT_NONE) is a PTE the
+ * hardware sees as absent, so that even a read faults. */
 static u64 vm_page_prot(unsigned long vm_flags)
 {
 	u64 prot = _PAGE_PRESENT | _PAGE_USER;
+
+	if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return _PAGE_PROTNONE | _PAGE_USER | _PAGE_NX;
 
 	if (vm_flags & VM_WRITE)
 		prot |= _PAGE_RW;
@@ -170,7 +175,7 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool e
 	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;                 /* against the VMA's rights */
 	pte = lookup_pte(mm_pgd(mm), addr);
-	if (pte && (*pte & _PAGE_PRESENT))
+	if (pte && pte_present(*pte))
 		return -EFAULT;                 /* present, yet it faulted: a protection fault */
 	/* Demand-zero: the first touch of an anonymous page. */
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_ATOMIC) ? 0 : -ENOMEM;
@@ -181,7 +186,7 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr)
 	struct vm_area_struct *vma = find_vma(mm, addr);
 	pte_t *pte = lookup_pte(mm_pgd(mm), addr);
 
-	if (pte && (*pte & _PAGE_PRESENT))
+	if (pte && pte_present(*pte))
 		return __va(*pte & PTE_ADDR_MASK);
 	if (!vma || addr < vma->vm_start)
 		return NULL;
@@ -205,12 +210,12 @@ static struct page *user_page_for_io(struct mm_struct *mm, unsigned long addr, b
 	if (write ? !(vma->vm_flags & VM_WRITE) : !(vma->vm_flags & (VM_READ | VM_WRITE)))
 		return NULL;
 	pte = lookup_pte(mm_pgd(mm), addr);
-	if (!pte || !(*pte & _PAGE_PRESENT)) {
+	if (!pte || !pte_present(*pte)) {
 		void *kaddr = map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
 
 		return kaddr ? virt_to_page(kaddr) : NULL;
 	}
-	if (!(*pte & _PAGE_USER) || (write && !(*pte & _PAGE_RW)))
+	if (!(*pte & _PAGE_PRESENT) || !(*pte & _PAGE_USER) || (write && !(*pte & _PAGE_RW)))
 		return NULL;
 	return pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
 }

@@ -362,7 +362,9 @@ static void walk_level(pte_t *table, int level, unsigned long base,
 	for (int i = 0; i < nr; i++) {
 		unsigned long va = base + i * span;
 
-		if (va + span <= start || va >= end || !(table[i] & _PAGE_PRESENT))
+		if (va + span <= start || va >= end)
+			continue;
+		if (level ? !(table[i] & _PAGE_PRESENT) : !pte_present(table[i]))
 			continue;
 		if (level == 0)
 			fn(&table[i], va, arg);

@@ -18,6 +18,13 @@
 #define _PAGE_DIRTY     (1ull << 6)
 #define _PAGE_PSE       (1ull << 7)     /* 2 MiB page (in a PD entry) */
 #define _PAGE_GLOBAL    (1ull << 8)
+/*
+ * Bit 9 is the software's (the CPU ignores it).  Linux's _PAGE_PROTNONE:
+ * a user page mprotect()ed to PROT_NONE is kept with its data but marked
+ * not present, so that any access faults; the kernel still owns the page
+ * and must free or copy it like a present one.
+ */
+#define _PAGE_PROTNONE (1ull << 9)
 #define _PAGE_NX        (1ull << 63)
 #define PTE_ADDR_MASK   0x000ffffffffff000ull
 
@@ -58,7 +65,14 @@ pte_t *pgd_alloc(void);                 /* NULL when out of memory */
 void pgd_free(pte_t *pml4);
 /* The 4 KiB PTE for va, or NULL when a table above it is absent. */
 pte_t *lookup_pte(pte_t *pml4, unsigned long va);
-/* Call fn for every present PTE in [start, end) of the user half,
+/* A user PTE that holds a page: present, or PROT_NONE (Linux's
+ * pte_present() means the same). */
+static inline bool pte_present(pte_t pte)
+{
+	return pte & (_PAGE_PRESENT | _PAGE_PROTNONE);
+}
+
+/* Call fn for every pte_present() PTE in [start, end) of the user half,
  * skipping absent tables whole (so a huge sparse range is cheap). */
 typedef void (*pte_visit_t)(pte_t *pte, unsigned long va, void *arg);
 void walk_user_ptes(pte_t *pml4, unsigned long start, unsigned long end,
