@@ -705,9 +705,9 @@ static int bg_op(int op, int how, int *err)
 	b = fork();
 	if (b == 0) {
 		sigset_t set;
+		pid_t me = getpid();
 
 		close(up[0]);
-		close(gone[0]);
 		setpgid(0, 0);
 		if (how == TTOU_IGNORED)
 			signal(SIGTTOU, SIG_IGN);
@@ -719,8 +719,12 @@ static int bg_op(int op, int how, int *err)
 			_exit(0); /* the doer's parent: gone[1] closes now */
 		if (how == TTOU_ORPHANED) {
 			close(gone[1]);
-			while (read(gone[0], &c, 1) > 0)
+			while (read(gone[0], &c, 1) > 0) /* EOF: it is exiting */
 				;
+			/* and the group is orphaned once it has handed us to
+			 * the reaper: a little after its files are closed */
+			while (getppid() == me)
+				sched_yield();
 		}
 		c = (char)tty_do(op);
 		write(up[1], &c, 1);
