@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# ext2-image.sh IMG BLOCKSIZE [damage|write] - a disk image with one MBR
+# ext2-image.sh IMG BLOCKSIZE [damage|write [MKE2FS-OPTION...]] - a disk image with one MBR
 # partition (1 MiB on, to the end) holding an ext2 file system made by
 # the host's mke2fs from the tree of tools/ext2-tree.py (kept beside the
 # image as IMG.tree, the oracle's copy).  The image must exist (a sparse
@@ -9,6 +9,11 @@
 # With "write", the tree is instead a mostly empty one for the write
 # scenarios to fill: empty files f0 ... f7 and keep.txt, a small file
 # that must come through untouched.
+#
+# Options after "write" go to mke2fs: `-O none,sparse_super,filetype`
+# (revision 1 without large_file, as before any file past 2 GiB; mke2fs
+# sets large_file even when -O ^large_file asks otherwise) or `-r 0`
+# (revision 0, which has no feature flags).
 #
 # With "damage", debugfs then breaks four things on purpose, and IMG.damage
 # lists what was broken (tools/ext2-check.py reads it):
@@ -19,6 +24,7 @@
 #                  past the end of the file system
 set -euo pipefail
 img=$1 bs=$2 damage=${3:-}
+shift $(($# < 3 ? $# : 3))
 write=
 if [ "$damage" = write ]; then
 	write=1 damage=
@@ -47,7 +53,7 @@ printf 'label: dos\nlabel-id: 0x45585432\n1MiB,,83\n' | sfdisk -q "$img"
 # fixed UUID and hash seed: the same image bytes each run
 mke2fs -q -F -t ext2 -b "$bs" -N 1024 -U 6b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b \
 	-E offset=$part_offset,hash_seed=0b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b \
-	-d "$tree" "$img" "${fs_kib}k"
+	"$@" -d "$tree" "$img" "${fs_kib}k"
 [ -n "$damage" ] || exit 0
 
 fs=$img.fs

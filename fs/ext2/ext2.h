@@ -351,6 +351,9 @@ int ext2_group_desc_dirty(struct super_block *sb, u32 group);
 /* super.c: the superblock's free counts summed into its cached block
  * (s_alloc_lock held). */
 int ext2_update_super(struct super_block *sb);
+/* super.c: set large_file (a regular file is past 2 GiB - 1) and write
+ * the superblock, waiting for it. */
+int ext2_set_large_file(struct super_block *sb);
 ssize_t ext2_file_read_iter(struct file *f, struct iov_iter *to, loff_t *pos);
 ssize_t ext2_file_write_iter(struct file *f, struct iov_iter *from, loff_t *pos);
 /* O_DIRECT (a_ops->direct_IO): see fs/ext2/file.c */

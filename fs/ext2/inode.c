@@ -451,6 +451,13 @@ int ext2_write_inode(struct inode *inode)
 
 	if (err)
 		return err;
+	if (S_ISREG(inode->i_mode) && (u64)inode->i_size > 0x7fffffffull &&
+	    (!(sbi->s_es.s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE) ||
+	     sbi->s_es.s_rev_level == EXT2_GOOD_OLD_REV)) {
+		err = ext2_set_large_file(sb);
+		if (err)
+			return err;
+	}
 	bh = ext2_bread(sb, block);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);

@@ -97,6 +97,39 @@ static int ext2_sync_super(struct super_block *sb, bool wait)
 }
 
 /*
+ * The first regular file past 2 GiB - 1 bytes on a file system without
+ * the large_file feature sets it, before the inode with the large size is
+ * written (Linux's ext2_update_inode): a kernel that reads only the low
+ * 32 bits of i_size must refuse such a file system, and e2fsck would
+ * call the size wrong.  Feature flags exist only from revision 1, so a
+ * revision 0 file system is moved up first, with Linux's warning
+ * (ext2_update_dynamic_rev).  The superblock is written and waited for.
+ */
+int ext2_set_large_file(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = &sbi->s_es;
+
+	mutex_lock(&sbi->s_alloc_lock);
+	if ((es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE) &&
+	    es->s_rev_level != EXT2_GOOD_OLD_REV) {
+		mutex_unlock(&sbi->s_alloc_lock);
+		return 0;                       /* another writer got here first */
+	}
+	if (es->s_rev_level == EXT2_GOOD_OLD_REV) {
+		ext2_msg(sbi, KERN_WARNING,
+			 "warning: updating to rev %d because of new feature flag, "
+			 "running e2fsck is recommended", EXT2_DYNAMIC_REV);
+		es->s_rev_level = EXT2_DYNAMIC_REV;
+		es->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
+		es->s_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
+	}
+	es->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	mutex_unlock(&sbi->s_alloc_lock);
+	return ext2_sync_super(sb, true);
+}
+
+/*
  * ext2_error()'s second half (check.c calls it): the file system is
  * marked as having errors (e2fsck will check it), and with
  * errors=remount-ro it takes no more changes.  No I/O here: the callers
