@@ -29,6 +29,11 @@
  * device nodes, FIFOs and symbolic links (the data is the target) are
  * made; sockets are skipped with a warning.
  *
+ * Times: each entry's mtime becomes its file's (Spindle keeps no other),
+ * as Linux's initramfs does, so `ls -l` shows when the build made a file.
+ * A directory's time is set only once the archives are all unpacked:
+ * making its entries would change it again (Linux's dir_utime()).
+ *
  * Hard links: newc gives each name of a file with several its own entry,
  * all with the same ino and nlink > 1, and GNU cpio sends the data with
  * the last of them, the others empty.  The first name seen is made as a
@@ -42,6 +47,7 @@
 #include <spindle/string.h>
 #include <spindle/printk.h>
 #include <spindle/blkdev.h>
+#include <spindle/time.h>
 #include "internal.h"
 
 #define pr_fmt_initramfs "initramfs: "
@@ -196,6 +202,37 @@ static void cpio_forget_links(struct cpio_link **links)
 	}
 }
 
+/* A directory whose mtime is set at the end (see the top of the file). */
+struct cpio_dir {
+	struct cpio_dir *next;
+	u64 mtime_ns;
+	char path[];
+};
+
+static void cpio_remember_dir(struct cpio_dir **dirs, const char *path, u64 mtime_ns)
+{
+	size_t len = strlen(path) + 1;
+	struct cpio_dir *d = kmalloc(sizeof(*d) + len, GFP_KERNEL);
+
+	if (!d)
+		return;                         /* it keeps the unpack's time: harmless */
+	d->mtime_ns = mtime_ns;
+	memcpy(d->path, path, len);
+	d->next = *dirs;
+	*dirs = d;
+}
+
+static void cpio_set_dir_times(struct cpio_dir **dirs)
+{
+	while (*dirs) {
+		struct cpio_dir *d = *dirs;
+
+		do_set_mtime(AT_FDCWD, d->path, 0, &d->mtime_ns);
+		*dirs = d->next;
+		kfree(d);
+	}
+}
+
 /* A name replaced by a link: whatever an earlier archive left there goes. */
 static int cpio_clear(const char *path)
 {
@@ -276,6 +313,7 @@ int unpack_to_rootfs(const char *buf, size_t len)
 {
 	char *path = kmalloc(PATH_MAX + 1, GFP_KERNEL);
 	struct cpio_link *links = NULL;
+	struct cpio_dir *dirs = NULL;
 	size_t off = 0;
 	unsigned int files = 0, archives = 0;
 	bool in_archive = false;
@@ -315,12 +353,18 @@ int unpack_to_rootfs(const char *buf, size_t len)
 			continue;
 		}
 		if (cpio_path(e.name, path, PATH_MAX + 1)) {
+			u64 mtime_ns = (u64)e.field[F_MTIME] * NSEC_PER_SEC;
+
 			err = cpio_make(&e, path, &links);
 			if (err) {
 				pr_err(pr_fmt_initramfs "cannot make %s: error %d; unpacking stopped\n",
 				       path, err);
 				goto out;
 			}
+			if (S_ISDIR(e.field[F_MODE]))
+				cpio_remember_dir(&dirs, path, mtime_ns);
+			else
+				do_set_mtime(AT_FDCWD, path, LOOKUP_NOFOLLOW, &mtime_ns);
 			files++;
 		}
 		off = e.next;
@@ -333,6 +377,7 @@ bad:
 	       why, off, files);
 	err = -EINVAL;
 out:
+	cpio_set_dir_times(&dirs);
 	cpio_forget_links(&links);
 	kfree(path);
 	return err;

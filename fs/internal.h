@@ -70,6 +70,9 @@ struct dentry *lookup_one(struct dentry *parent, const char *name, int len);
  * initramfs's links); each takes vfs_lock */
 int do_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, bool follow);
 int do_symlinkat(const char *target, int newdfd, const char *newname);
+/* utimensat's work, and the initramfs's file times: name's mtime
+ * (LOOKUP_NOFOLLOW: a symbolic link's own; NULL: only look name up) */
+int do_set_mtime(int dfd, const char *name, unsigned int lookup_flags, const u64 *mtime_ns);
 #define RENAME_NOREPLACE (1u << 0)      /* renameat2: EEXIST rather than replace */
 #define RENAME_EXCHANGE (1u << 1)       /* not supported */
 #define RENAME_WHITEOUT (1u << 2)       /* not supported */

@@ -366,7 +366,9 @@ static long link_target(const char *path, char *buf, int size)
  * GNU cpio's own archive of a symbolic link and a file with three names
  * (three entries, one ino, the data with the last): the link holds its
  * target, the names are one file with the data and nlink 3 -- also when
- * the archive comes a second time and finds every name there.
+ * the archive comes a second time and finds every name there.  Each
+ * entry's mtime is its file's: the file's, the link's own, and the two
+ * directories' although their entries were made after them.
  */
 START_TEST(links_from_gnu_cpio)
 {
@@ -393,6 +395,13 @@ START_TEST(links_from_gnu_cpio)
 		ck_assert_int_eq(link_target("/lib/tool-link", buf, sizeof(buf)), 11);
 		ck_assert_str_eq(buf, "../bin/tool");
 		ck_assert_int_eq(slurp("/lib/tool-link", buf, sizeof(buf)), (long)strlen(text));
+		ck_assert_uint_eq(st.st_mtime, 1600000100);     /* the link's, lstat */
+		ck_assert_int_eq(ksys_stat("/bin/alias1", &st), 0);
+		ck_assert_uint_eq(st.st_mtime, 1600000000);
+		ck_assert_int_eq(ksys_stat("/lib", &st), 0);
+		ck_assert_uint_eq(st.st_mtime, 1600000200);
+		ck_assert_int_eq(ksys_stat("/bin", &st), 0);
+		ck_assert_uint_eq(st.st_mtime, 1600000300);
 	}
 	free(ar);
 }

@@ -31,4 +31,11 @@ printf 'one file, three names\n' > bin/tool
 ln bin/tool bin/alias1
 ln bin/tool lib/alias2
 ln -s ../bin/tool lib/tool-link
+# and times the unpacker must give back: the file's (all its names), the
+# link's own, two directories' (set last: making their entries would
+# change them)
+touch -d @1600000000 bin/tool
+touch -h -d @1600000100 lib/tool-link
+touch -d @1600000200 lib
+touch -d @1600000300 bin
 find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../links.cpio
