@@ -114,12 +114,13 @@ int ext2_set_large_file(struct super_block *sb)
 	if ((es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE) &&
 	    es->s_rev_level != EXT2_GOOD_OLD_REV) {
 		mutex_unlock(&sbi->s_alloc_lock);
-		return 0;                       /* another writer got here first */
+		return 0; /* another writer got here first */
 	}
 	if (es->s_rev_level == EXT2_GOOD_OLD_REV) {
 		ext2_msg(sbi, KERN_WARNING,
 			 "warning: updating to rev %d because of new feature flag, "
-			 "running e2fsck is recommended", EXT2_DYNAMIC_REV);
+			 "running e2fsck is recommended",
+			 EXT2_DYNAMIC_REV);
 		es->s_rev_level = EXT2_DYNAMIC_REV;
 		es->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
 		es->s_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
