@@ -358,7 +358,7 @@ test-qemu: deps $(ISO)
 # scenarios, which commit such bugs on purpose, run in test-qemu only.
 # T= narrows it as for test-qemu.
 DEBUG_KARGS := slab_debug=1 page_poison=1 lockdep=1
-DEBUG_REPORTS := ^(BUG kmalloc-|BUG: sleeping function|BUG: lock held|BUG: MAX_LOCK|WARNING: possible circular|WARNING: possible recursive|INFO: trying to register non-static|pagealloc: memory corruption)
+DEBUG_REPORTS := ^(BUG kmalloc-|BUG: sleeping function|BUG: lock held|BUG: MAX_[A-Z_]+ too low|WARNING: possible circular|WARNING: possible recursive|INFO: trying to register non-static|pagealloc: memory corruption)
 DEBUG_SCENARIOS := $(filter-out debug-%,$(basename $(notdir $(wildcard tests/qemu/scenarios/*.scn))))
 test-debug: deps $(ISO)
 	$(PYTHON) tests/qemu/run.py --kargs '$(DEBUG_KARGS)' --reject '$(DEBUG_REPORTS)' \

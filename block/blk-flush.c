@@ -40,7 +40,6 @@
 #include <spindle/blk_mq.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
-#include <spindle/printk.h>
 #include <spindle/mm.h>
 #include <spindle/errno.h>
 #include <spindle/blktrace.h>
@@ -110,6 +109,10 @@ static void blk_flush_complete_seq(struct request *rq, unsigned int seq, blk_sta
 		break;
 	default:
 		rq->rq_flags &= ~RQF_FLUSH_SEQ;
+		/* the step that failed (a flush command, or the data step)
+		 * has logged its error: the caller's request does not again */
+		if (error)
+			rq->rq_flags |= RQF_QUIET;
 		blk_mq_end_request(rq, error);
 		break;
 	}
@@ -125,8 +128,6 @@ static void flush_end_io(struct request *flush_rq, blk_status_t error)
 
 	if (flush_rq->part)
 		part_account_done(flush_rq->part, STAT_FLUSH, 0, flush_rq->start_time_ns, false);
-	if (error)
-		pr_err("blk: cache flush failed (status %d)\n", error);
 	spin_lock_irqsave(&q->lock, flags);
 	list_splice_init(&q->flush_running, &served);
 	spin_unlock_irqrestore(&q->lock, flags);

@@ -626,7 +626,12 @@ static const char *blk_op_str(unsigned int op)
  * blk_print_req_error), so that the disk and the sector can be found the
  * same way on both: "I/O error, dev sda, sector 963 op 0x0:(READ) flags
  * 0x0 phys_seg 1 prio class 0".  Rate-limited: a dying disk fails every
- * request.  Not for REQ_NOWAIT's "would block", which is no error.
+ * request.  Not for REQ_NOWAIT's "would block", which is no error, nor
+ * for a request marked RQF_QUIET: a flush sequence that failed in one of
+ * its steps ends the caller's request with that step's error, and the
+ * step has said so already -- one failed flush command is one line, "op
+ * 0x2:(FLUSH) ... phys_seg 0", as on Linux, not a second one for the
+ * empty write that asked for it.
  */
 static void blk_print_req_error(struct request *rq, blk_status_t status)
 {
@@ -644,7 +649,7 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 	struct bio *bio = rq->bio;
 	unsigned long flags;
 
-	if (status != BLK_STS_OK && status != BLK_STS_AGAIN)
+	if (status != BLK_STS_OK && status != BLK_STS_AGAIN && !(rq->rq_flags & RQF_QUIET))
 		blk_print_req_error(rq, status);
 
 	if (!(rq->rq_flags & RQF_TRACED_C))     /* a flush sequence's data step was */

@@ -68,6 +68,7 @@ struct request {
 #define RQF_FLUSH_RQ    (1u << 1)       /* the queue's own flush request */
 #define RQF_REQUEUE     (1u << 2)       /* on kblockd's list to be requeued */
 #define RQF_TRACED_C    (1u << 3)       /* its C (complete) event is recorded */
+#define RQF_QUIET       (1u << 4)       /* its error is logged already: no line */
 
 /* What a driver's timeout handler did about a late request. */
 enum blk_eh_timer_return {

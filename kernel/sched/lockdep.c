@@ -205,9 +205,13 @@ static struct lock_class *look_up_lock_class(struct lockdep_map *map, const char
 			map->class = &lock_classes[i];
 		return &lock_classes[i];
 	}
+	/* A full table turns lockdep off, naming the limit that was too low
+	 * (Linux's print_lockdep_off): the classes, or the names of their
+	 * nested subclasses, which have a smaller table of their own. */
 	if (nr_lock_classes == MAX_LOCKDEP_KEYS ||
 	    (subclass && nr_nested_names == MAX_NESTED_CLASSES)) {
-		printk(KERN_ERR "BUG: MAX_LOCKDEP_KEYS too low!\n");
+		printk(KERN_ERR "BUG: %s too low!\n",
+		       nr_lock_classes == MAX_LOCKDEP_KEYS ? "MAX_LOCKDEP_KEYS" : "MAX_NESTED_CLASSES");
 		printk(KERN_ERR "turning off the locking correctness validator.\n");
 		debug_locks = false;
 		return NULL;

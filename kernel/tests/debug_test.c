@@ -14,6 +14,9 @@
  *                         the annotation (annotated first: no report)
  *   sleep_in_atomic       call mutex_lock (which may sleep) under a spinlock
  *   held_to_user          return from fork() to user space holding a spinlock
+ *   lockdep_nested_limit  nest more subclasses than lockdep has names for:
+ *                         it says which limit was too low and turns itself
+ *                         off (for the rest of the boot: run it last)
  *
  * Each case is skipped unless its detector is on (slab_debug=1,
  * page_poison=1, lockdep=1): without them the bugs would corrupt memory or
@@ -223,4 +226,19 @@ KTEST(debug, held_to_user)
 		      status);
 	KT_ASSERT_MSG(lockdep_errors() == before + 1, "%lu reports", lockdep_errors() - before);
 	KT_ASSERT_MSG(!spin_is_locked(&debug_user_lock), "lockdep did not release it");
+}
+
+/* five static locks, five classes (keyed by address), the same name */
+static spinlock_t debug_nest[5] = { [0 ... 4] = __SPIN_LOCK_UNLOCKED(debug_nest) };
+
+KTEST(debug, lockdep_nested_limit)
+{
+	NEEDS("lockdep");
+	/* 5 x 7 nested subclasses, more than the table of their names holds */
+	for (int i = 0; i < 5 && debug_locks; i++)
+		for (unsigned int sub = 1; sub < MAX_LOCKDEP_SUBCLASSES; sub++) {
+			spin_lock_nested(&debug_nest[i], sub);
+			spin_unlock(&debug_nest[i]);
+		}
+	KT_ASSERT_MSG(!debug_locks, "35 nested classes, and lockdep is still on");
 }

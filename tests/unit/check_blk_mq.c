@@ -343,6 +343,53 @@ START_TEST(failed_preflush_fails_the_write)
 }
 END_TEST
 
+/* Error lines ("... error, dev ...") in the log since the last reset. */
+static int error_lines(void)
+{
+	int n = 0;
+
+	for (const char *l = host_printk_buf; (l = strstr(l, " error, dev ")); l++)
+		n++;
+	return n;
+}
+
+/*
+ * A failed cache flush is one line, the flush command's, as Linux's
+ * blk_print_req_error: the empty write that asked for it (and the data
+ * write behind a failed pre-flush) ends with the error but logs nothing
+ * more.  A failed data step of a FUA write is one line too, its own.
+ */
+START_TEST(failed_flush_logs_one_line)
+{
+	make_queue(4, 0, 1024, "none");
+	blk_queue_write_cache(q, true, false);
+	host_printk_reset();
+	submit(REQ_OP_WRITE | REQ_PREFLUSH | REQ_SYNC, 0, 0);
+	complete_oldest(BLK_STS_IOERR);
+	ck_assert_int_eq(ended, 1);
+	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
+	ck_assert_int_eq(error_lines(), 1);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "I/O error, dev fake, sector 0 op 0x2:(FLUSH) "
+						      "flags 0x0 phys_seg 0 prio class 0\n"));
+
+	host_printk_reset();
+	submit(REQ_OP_WRITE | REQ_PREFLUSH, 64, 4096);
+	complete_oldest(BLK_STS_IOERR);
+	ck_assert_int_eq(ended, 2);
+	ck_assert_int_eq(error_lines(), 1);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "op 0x2:(FLUSH)"));
+
+	host_printk_reset();
+	submit(REQ_OP_WRITE | REQ_FUA, 64, 4096);       /* data, then a post-flush */
+	complete_oldest(BLK_STS_IOERR);
+	ck_assert_int_eq(ended, 3);
+	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
+	ck_assert_int_eq(error_lines(), 1);
+	ck_assert_ptr_nonnull(strstr(host_printk_buf, "I/O error, dev fake, sector 64 op 0x1:(WRITE) "));
+	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+}
+END_TEST
+
 /* Empty flushes that arrive while one runs share the next flush command. */
 START_TEST(waiting_flushes_share_one_command)
 {
@@ -862,6 +909,7 @@ Suite *unit_suite(void)
 	tcase_add_test(flush, fua_write_becomes_flush_write_flush);
 	tcase_add_test(flush, fua_device_gets_fua);
 	tcase_add_test(flush, failed_preflush_fails_the_write);
+	tcase_add_test(flush, failed_flush_logs_one_line);
 	tcase_add_test(flush, waiting_flushes_share_one_command);
 	tcase_add_test(flush, no_write_cache_no_flushes);
 	tcase_add_test(flush, discard_unsupported_fails_cleanly);
