@@ -58,6 +58,7 @@
 #define TTY_FLIP        256     /* raw bytes from the interrupt handler */
 #define TTY_EOF         (-1)    /* in cooked[]: ^D on an empty line */
 #define TTY_BREAK       (-2)    /* in cooked[]: end of a ^D-pushed line */
+#define TTY_BREAK_STEP_MS 10    /* a break looks for signals this often */
 
 #define CTRL(c)         ((c) & 0x1f)
 
@@ -85,6 +86,8 @@ struct kernel_termios {
 #define VEOF 4
 #define VTIME 5
 #define VMIN 6
+#define VSTART 8
+#define VSTOP 9
 #define VSUSP 10
 
 /* What the console starts as, and TCGETS shows until a TCSETS: cooked */
@@ -93,8 +96,17 @@ static const struct kernel_termios tty_std_termios = {
 	.c_oflag = TTY_OPOST | TTY_ONLCR,
 	.c_cflag = TTY_B115200 | TTY_CS8 | TTY_CREAD,
 	.c_lflag = TTY_ISIG | TTY_ICANON | TTY_ECHO | TTY_ECHOE,
-	.c_cc = { [VINTR] = CTRL('C'), [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = CTRL('U'), [VEOF] = CTRL('D'), [VTIME] = 0, [VMIN] = 1, [VSUSP] = CTRL('Z') },
+	.c_cc = { [VINTR] = CTRL('C'), [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = CTRL('U'), [VEOF] = CTRL('D'), [VTIME] = 0, [VMIN] = 1, [VSTART] = CTRL('Q'), [VSTOP] = CTRL('S'), [VSUSP] = CTRL('Z') },
 };
+
+/* TIOCGWINSZ/TIOCSWINSZ: the size a full-screen program lays itself out by */
+struct winsize {
+	u16 ws_row, ws_col;
+	u16 ws_xpixel, ws_ypixel;       /* unused by Linux's tty layer too */
+};
+
+/* tty->session after a hangup: nobody's, until a session takes it */
+#define TTY_SESSION_HUNG_UP (-1)
 
 struct tty_struct {
 	/* the line being edited (the tty thread only) */
@@ -110,6 +122,10 @@ struct tty_struct {
 	struct wait_queue_head read_wait;       /* readers: a line is ready */
 	struct wait_queue_head flip_wait;       /* the tty thread: raw input */
 	int pgrp;                               /* foreground process group */
+	int session; /* which holds it: 0 none yet, or TTY_SESSION_HUNG_UP */
+	struct winsize winsize;                 /* under lock */
+	bool stopped;                           /* TCOOFF: writers wait */
+	struct wait_queue_head write_wait;      /* writers: output restarted */
 	struct kernel_termios termios;		/* the modes (TCGETS/TCSETS) */
 	struct mutex read_lock;                 /* one reader moves c_tail at a time */
 	struct mutex write_lock;
@@ -120,6 +136,8 @@ static struct tty_struct console_tty = {
 	.lock = __SPIN_LOCK_UNLOCKED(console_tty.lock),
 	.read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
 	.flip_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.flip_wait),
+	.write_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.write_wait),
+	.winsize = { .ws_row = 25, .ws_col = 80 }, /* the VGA text screen */
 	.read_lock = __MUTEX_INITIALIZER(console_tty.read_lock),
 	.write_lock = __MUTEX_INITIALIZER(console_tty.write_lock),
 };
@@ -441,6 +459,10 @@ static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
 		size_t want = min(sizeof(buf), iov_iter_count(from));
 		size_t n;
 
+		/* TCOOFF: hold the bytes until TCOON, as Linux's stop_tty()
+		 * does (its driver takes none, n_tty_write() sleeps) */
+		wait_event_interruptible(tty->write_wait,
+					 !READ_ONCE(tty->stopped) || fs_signal_pending());
 		/*
 		 * A console write of megabytes takes seconds (every byte goes
 		 * out through the UART and the VGA mirror).  Stop for a
@@ -482,13 +504,19 @@ static int tty_readable(struct tty_struct *tty)
 	return n;
 }
 
-/* TCSETSF: what was typed and not yet read is dropped */
+/*
+ * TCSETSF and TCFLSH's TCIFLUSH: what was typed and not yet read is
+ * dropped -- finished lines, the line being edited, and bytes the tty
+ * thread has not yet seen (Linux's n_tty_flush_buffer() and
+ * tty_buffer_flush()).
+ */
 static void tty_flush_input(struct tty_struct *tty)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&tty->lock, flags);
 	tty->c_tail = tty->c_head;
+	tty->f_tail = tty->f_head;
 	spin_unlock_irqrestore(&tty->lock, flags);
 	tty->line_len = 0;
 }
@@ -520,7 +548,149 @@ static int tty_set_ctty(struct tty_struct *tty, unsigned long arg)
 	if (sid >= 0 && arg != 1)
 		return -EPERM;
 	WRITE_ONCE(tty->pgrp, current->pgid);
+	WRITE_ONCE(tty->session, current->sid);
 	return 0;
+}
+
+/*
+ * The session leader `leader` is exiting (Linux's disassociate_ctty(),
+ * from do_exit()).  If its session holds the console, the console is
+ * hung up for it: its foreground group gets SIGHUP -- a job left behind
+ * has lost its user and by default dies of it -- then SIGCONT, so that
+ * a stopped one wakes to act on the SIGHUP.  The console then belongs to
+ * nobody: its old session's processes are told ENOTTY by TIOCGPGRP, and
+ * the next session leader's TIOCSCTTY takes it without stealing.
+ */
+void disassociate_ctty(struct task_struct *leader)
+{
+	struct tty_struct *tty = &console_tty;
+	unsigned long flags;
+	int pgrp = 0;
+
+	if (leader->pid != leader->sid)
+		return;
+	spin_lock_irqsave(&tty->lock, flags);
+	if (tty->session == leader->sid) {
+		pgrp = tty->pgrp;
+		tty->pgrp = 0;
+		tty->session = TTY_SESSION_HUNG_UP;
+	}
+	spin_unlock_irqrestore(&tty->lock, flags);
+	if (pgrp > 0) {
+		kill_pgrp(pgrp, SIGHUP);
+		kill_pgrp(pgrp, SIGCONT);
+	}
+}
+
+/* TIOCSWINSZ (Linux's tty_do_resize()): a new size is news to the
+ * foreground group, whose full-screen program redraws on SIGWINCH */
+static int tty_set_winsize(struct tty_struct *tty, const struct winsize __user *p)
+{
+	struct winsize ws;
+	unsigned long flags;
+	bool changed;
+
+	if (copy_from_user(&ws, p, sizeof(ws)))
+		return -EFAULT;
+	spin_lock_irqsave(&tty->lock, flags);
+	changed = memcmp(&ws, &tty->winsize, sizeof(ws)) != 0;
+	tty->winsize = ws;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	if (changed && READ_ONCE(tty->pgrp) > 0)
+		kill_pgrp(READ_ONCE(tty->pgrp), SIGWINCH);
+	return 0;
+}
+
+static int tty_get_winsize(struct tty_struct *tty, struct winsize __user *p)
+{
+	struct winsize ws;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	ws = tty->winsize;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return copy_to_user(p, &ws, sizeof(ws)) ? -EFAULT : 0;
+}
+
+/* TCFLSH: tcflush(fd, queue) */
+static int tty_perform_flush(struct tty_struct *tty, unsigned long arg)
+{
+	switch (arg) {
+	case TCIFLUSH:
+	case TCIOFLUSH:
+		tty_flush_input(tty);
+		return 0;
+	case TCOFLUSH:
+		/* no output queue to drop: a write() hands every byte to
+		 * the UART (serial_putc waits for it) before it returns */
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * TCSBRK and TCSBRKP: first wait until what was written has left the
+ * UART (tcdrain() is TCSBRK with a non-zero argument and stops there);
+ * then hold a break on COM1 for ms milliseconds (Linux's send_break():
+ * TCSBRK 0 is 250 ms, TCSBRKP n is n tenths of a second).  Writers wait
+ * meanwhile (write_lock); printk's output would go into the break.  A
+ * signal ends the break early: -EINTR.
+ */
+static int tty_send_break(struct tty_struct *tty, unsigned int cmd, unsigned long arg)
+{
+	unsigned long ms = 250;
+
+	if (cmd == TCSBRKP && arg)
+		ms = min(arg, 3000UL) * 100;    /* 5 minutes at most */
+	if (mutex_lock_interruptible(&tty->write_lock))
+		return -EINTR;
+	serial_wait_until_sent();
+	if (cmd == TCSBRK && arg) {
+		mutex_unlock(&tty->write_lock);
+		return 0;
+	}
+	serial_break_ctl(true);
+	/* in steps of TTY_BREAK_STEP_MS, to end early for a signal (as
+	 * Linux's msleep_interruptible() would) */
+	while (ms && !fs_signal_pending()) {
+		unsigned long step = min(ms, (unsigned long)TTY_BREAK_STEP_MS);
+
+		msleep(step);
+		ms -= step;
+	}
+	serial_break_ctl(false);
+	mutex_unlock(&tty->write_lock);
+	return fs_signal_pending() ? -EINTR : 0;
+}
+
+/*
+ * TCXONC: tcflow(fd, action).  TCOOFF stops output -- writers wait until
+ * TCOON (Linux's stop_tty()/start_tty()); the kernel's own messages and
+ * the echo of typed keys still go out.  TCIOFF and TCION send the STOP
+ * and START characters to the far end, ahead of any output, as Linux's
+ * send_xchar does, to ask it to pause and resume sending.
+ */
+static int tty_flow(struct tty_struct *tty, unsigned long arg)
+{
+	u8 c;
+
+	switch (arg) {
+	case TCOOFF:
+	case TCOON:
+		WRITE_ONCE(tty->stopped, arg == TCOOFF);
+		if (arg == TCOON)
+			wake_up(&tty->write_wait);
+		return 0;
+	case TCIOFF:
+	case TCION:
+		c = tty->termios.c_cc[arg == TCIOFF ? VSTOP : VSTART];
+		if (c) /* 0 is _POSIX_VDISABLE: none */
+			serial_putc((char)c);
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }
 
 static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
@@ -551,8 +721,16 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 		return copy_to_user(p, &n, sizeof(n)) ? -EFAULT : 0;
 	}
-	case TIOCGPGRP:
+	case TIOCGPGRP: {
+		int session = READ_ONCE(tty->session);
+
+		/* Linux's tiocgpgrp(): ENOTTY unless it is the caller's
+		 * controlling terminal -- once another session holds it, or
+		 * once it was hung up */
+		if (session == TTY_SESSION_HUNG_UP || (session > 0 && session != current->sid))
+			return -ENOTTY;
 		return copy_to_user(p, &tty->pgrp, sizeof(int)) ? -EFAULT : 0;
+	}
 	case TIOCSPGRP: {
 		int pgrp, sid, ret = tty_check_change(tty, SIGTTOU);
 
@@ -570,14 +748,29 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		if (sid != current->sid)
 			return -EPERM;
 		tty->pgrp = pgrp;
+		tty->session = sid;
 		return 0;
 	}
 	case TIOCSCTTY:
 		return tty_set_ctty(tty, arg);
-	case TIOCGWINSZ: {
-		u16 ws[4] = { 25, 80, 0, 0 };   /* rows, columns: the VGA screen */
+	case TIOCGWINSZ:
+		return tty_get_winsize(tty, p);
+	case TIOCSWINSZ:
+		return tty_set_winsize(tty, p);
+	case TCFLSH:
+	case TCXONC:
+	case TCSBRK:
+	case TCSBRKP: {
+		/* each changes the terminal: not from the background */
+		int ret = tty_check_change(tty, SIGTTOU);
 
-		return copy_to_user(p, ws, sizeof(ws)) ? -EFAULT : 0;
+		if (ret)
+			return ret;
+		if (cmd == TCFLSH)
+			return tty_perform_flush(tty, arg);
+		if (cmd == TCXONC)
+			return tty_flow(tty, arg);
+		return tty_send_break(tty, cmd, arg);
 	}
 	default:
 		return -ENOTTY;
