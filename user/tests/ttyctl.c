@@ -174,6 +174,9 @@ static void hangup_member(int ready, int rep)
 	errno = 0;
 	pgrp = tcgetpgrp(0);
 	r.pgrp_errno = pgrp == -1 ? errno : 0;
+	/* no hangup: end the bystander, so the report says so at once */
+	if (!got_hup && bystander > 0)
+		kill(bystander, SIGKILL);
 	if (bystander < 0 || waitpid(bystander, &r.bystander_status, 0) != bystander)
 		r.bystander_status = -1;
 	write(rep, &r, sizeof(r));
