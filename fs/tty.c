@@ -35,10 +35,20 @@
  * sets it) reads the terminal.  A process of the same session in another
  * group that reads gets SIGTTIN to its group, which stops it, and its
  * read is made again once it is continued; one that changes the terminal
- * (TCSETS, TCSETSW, TCSETSF, TIOCSPGRP) gets SIGTTOU the same way, and,
- * with TOSTOP set, so does a write.  TIOCSCTTY makes the console the
- * controlling terminal of the caller's session (its group the foreground),
- * as getty or busybox's cttyhack ask.
+ * (TCSETS, TCSETSW, TCSETSF, TIOCSPGRP, TCFLSH, TCXONC, TCSBRK) gets
+ * SIGTTOU the same way, and, with TOSTOP set, so does a write.  TIOCSCTTY
+ * makes the console the controlling terminal of the caller's session (its
+ * group the foreground), as getty or busybox's cttyhack ask.  When that
+ * session's leader exits, disassociate_ctty() hangs the console up for
+ * it: SIGHUP and SIGCONT to its foreground group, and the console is
+ * nobody's until a session takes it again.
+ *
+ * The other calls: the window size (TIOCGWINSZ, TIOCSWINSZ: SIGWINCH to
+ * the foreground group on a change), tcflush (TCFLSH), tcdrain and
+ * tcsendbreak (TCSBRK, TCSBRKP: COM1's break bit) and tcflow (TCXONC:
+ * writers wait while output is stopped).  Interface for the rest of the
+ * kernel: tty_open_console() for init's descriptors, disassociate_ctty()
+ * from exit.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
