@@ -723,6 +723,12 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 			return -EFAULT;
 		if (cmd == TCSETSF)
 			tty_flush_input(tty);
+		/* leaving canonical mode: what was typed of a line is input
+		 * now (Linux's n_tty_set_termios()), so a key pressed
+		 * before vi or less turned raw mode on is not lost */
+		if ((tty->termios.c_lflag & TTY_ICANON) && !(t.c_lflag & TTY_ICANON) &&
+		    tty->line_len)
+			tty_push_line(tty, false, 0);
 		tty->termios = t;
 		return 0;
 	}

@@ -1105,6 +1105,12 @@ START_TEST(tty_raw_mode_bytes_at_once_no_echo_no_signals)
 	ck_assert_int_eq(sigint_pgrp, 0);		    /* ^C is a byte */
 	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 2); /* no Enter needed */
 	ck_assert_int_eq(memcmp(buf, "q\x03", 2), 0);
+	/* typed in cooked mode before the switch: readable in raw mode */
+	ck_assert_int_eq(sys_ioctl(0, 0x5402, (unsigned long)saved), 0);
+	type("q");
+	ck_assert_int_eq(sys_ioctl(0, 0x5402, (unsigned long)t), 0);
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 1);
+	ck_assert_int_eq(buf[0], 'q');
 	/* TCSETSF drops what was not read; cooked mode edits again */
 	type("lost");
 	ck_assert_int_eq(sys_ioctl(0, 0x5404, (unsigned long)saved), 0);
