@@ -21,6 +21,8 @@
  *                      process group (TIOCSPGRP sets it)
  *   ^D                 the line so far becomes readable without '\n'; on
  *                      an empty line a read returns 0: end of file
+ *   ^S / ^Q            (IXON, in both modes) stop / restart output:
+ *                      writers wait meanwhile; not input
  *
  * A read returns at most one line.  Output is written to the consoles raw
  * (console_write_raw: no printk timestamp).
@@ -79,6 +81,7 @@ struct kernel_termios {
 	u8 c_cc[19];
 };
 #define TTY_ICRNL 0000400
+#define TTY_IXON 0002000
 #define TTY_OPOST 0000001
 #define TTY_ONLCR 0000004
 #define TTY_B115200 0010002
@@ -102,7 +105,7 @@ struct kernel_termios {
 
 /* What the console starts as, and TCGETS shows until a TCSETS: cooked */
 static const struct kernel_termios tty_std_termios = {
-	.c_iflag = TTY_ICRNL,
+	.c_iflag = TTY_ICRNL | TTY_IXON,
 	.c_oflag = TTY_OPOST | TTY_ONLCR,
 	.c_cflag = TTY_B115200 | TTY_CS8 | TTY_CREAD,
 	.c_lflag = TTY_ISIG | TTY_ICANON | TTY_ECHO | TTY_ECHOE,
@@ -134,7 +137,8 @@ struct tty_struct {
 	int pgrp;                               /* foreground process group */
 	int session; /* which holds it: 0 none yet, or TTY_SESSION_HUNG_UP */
 	struct winsize winsize;                 /* under lock */
-	bool stopped;                           /* TCOOFF: writers wait */
+	bool stopped;                           /* TCOOFF or ^S: writers wait */
+	bool tco_stopped;                       /* by TCOOFF: for TCOON to end */
 	struct wait_queue_head write_wait;      /* writers: output restarted */
 	struct kernel_termios termios;		/* the modes (TCGETS/TCSETS) */
 	struct mutex read_lock;                 /* one reader moves c_tail at a time */
@@ -217,6 +221,23 @@ static void tty_push_raw(struct tty_struct *tty, char c)
 }
 
 /*
+ * Output stopped or restarted, by TCXONC (tco) or by ^S/^Q: Linux's
+ * stop_tty() and start_tty(); writers wait in tty_write() meanwhile.  A
+ * program's TCOOFF is ended by its TCOON only, not by a ^Q typed at it
+ * (Linux's tco_stopped).
+ */
+static void tty_set_stopped(struct tty_struct *tty, bool stop, bool tco)
+{
+	if (tco)
+		tty->tco_stopped = stop;
+	else if (tty->tco_stopped)
+		return;
+	WRITE_ONCE(tty->stopped, stop);
+	if (!stop)
+		wake_up(&tty->write_wait);
+}
+
+/*
  * The line discipline: one input byte, in task context.  Canonical mode
  * (ICANON) edits a line as the top of this file says; raw mode, which a
  * line editor (busybox's) or vi asks for, hands every byte to the reader
@@ -227,6 +248,13 @@ void n_tty_receive_char(struct tty_struct *tty, char c)
 {
 	if (c == '\r' && (tty->termios.c_iflag & TTY_ICRNL))
 		c = '\n';
+	/* IXON: ^S and ^Q stop and restart output, as TCXONC does; they
+	 * are not input (Linux's n_tty_receive_char_flow_ctrl()) */
+	if ((tty->termios.c_iflag & TTY_IXON) && c &&
+	    (c == tty->termios.c_cc[VSTOP] || c == tty->termios.c_cc[VSTART])) {
+		tty_set_stopped(tty, c == tty->termios.c_cc[VSTOP], false);
+		return;
+	}
 	if (tty_signal_char(tty, c))
 		return;
 	if (!(tty->termios.c_lflag & TTY_ICANON)) {
@@ -688,9 +716,7 @@ static int tty_flow(struct tty_struct *tty, unsigned long arg)
 	switch (arg) {
 	case TCOOFF:
 	case TCOON:
-		WRITE_ONCE(tty->stopped, arg == TCOOFF);
-		if (arg == TCOON)
-			wake_up(&tty->write_wait);
+		tty_set_stopped(tty, arg == TCOOFF, true);
 		return 0;
 	case TCIOFF:
 	case TCION:
@@ -729,6 +755,10 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		if ((tty->termios.c_lflag & TTY_ICANON) && !(t.c_lflag & TTY_ICANON) &&
 		    tty->line_len)
 			tty_push_line(tty, false, 0);
+		/* IXON off: ^Q could not end a ^S any more (a program
+		 * turning raw mode on), so output goes on */
+		if ((tty->termios.c_iflag & TTY_IXON) && !(t.c_iflag & TTY_IXON))
+			tty_set_stopped(tty, false, false);
 		tty->termios = t;
 		return 0;
 	}

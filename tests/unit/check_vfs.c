@@ -1111,6 +1111,13 @@ START_TEST(tty_raw_mode_bytes_at_once_no_echo_no_signals)
 	ck_assert_int_eq(sys_ioctl(0, 0x5402, (unsigned long)t), 0);
 	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 1);
 	ck_assert_int_eq(buf[0], 'q');
+	/* IXON (on, as on Linux): ^S and ^Q are flow control, not input;
+	 * the write below would sleep for good had ^Q not restarted output */
+	ck_assert_uint_ne(saved[0] & 0002000u, 0);
+	type("\023a\021"); /* ^S a ^Q */
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 1);
+	ck_assert_int_eq(buf[0], 'a');
+	ck_assert_int_eq(sys_write(1, "on", 2), 2);
 	/* TCSETSF drops what was not read; cooked mode edits again */
 	type("lost");
 	ck_assert_int_eq(sys_ioctl(0, 0x5404, (unsigned long)saved), 0);

@@ -15,6 +15,8 @@
  *              TCSBRKP) return 0 and the console writes on after them
  *   flow       TCXONC: after TCOOFF a writer waits (asleep, not done)
  *              until TCOON; TCIOFF/TCION send STOP/START; EINVAL else
+ *   ixon       with IXON (the default), a typed ^S stops output: a writer
+ *              waits asleep (and ^S is not input) until output restarts
  *   hangup     a session leader that took the console (TIOCSCTTY: EPERM
  *              while another live session holds it, unless stealing)
  *              exits: its foreground group gets SIGHUP and SIGCONT (a
@@ -41,6 +43,15 @@ struct pollfd {
 	short events, revents;
 };
 #define POLLIN 0x001
+
+/* the kernel's struct termios (TCGETS, TCSETS) */
+struct termios {
+	unsigned int c_iflag, c_oflag, c_cflag, c_lflag;
+	unsigned char c_line, c_cc[19];
+};
+#define IXON 0002000
+#define ICANON 0000002
+#define ECHO 0000010
 
 struct winsize {
 	unsigned short ws_row, ws_col, ws_xpixel, ws_ypixel;
@@ -116,21 +127,20 @@ static void t_drain(void)
 	printf("ttyctl: written after the breaks\n");
 }
 
-static void t_flow(void)
+/*
+ * Output is stopped: a child writing `held` must be found asleep, not
+ * done, until TCOON restarts it -- checked only after the restart, since
+ * a failure's message would wait too.
+ */
+static void writer_held(const char *held)
 {
-	static const char held[] = "ttyctl: held until TCOON\n";
 	pid_t child;
 	char state = 0;
 	int st = 0, early;
 
-	fflush(stdout);
-	CHECK_ERR(ioctl(0, TCXONC, 4), EINVAL);
-	CHECK(ioctl(0, TCXONC, TCIOFF) == 0);
-	CHECK(ioctl(0, TCXONC, TCION) == 0);
-	CHECK(ioctl(0, TCXONC, TCOOFF) == 0);
 	child = fork();
 	if (child == 0)
-		_exit(write(1, held, sizeof(held) - 1) == sizeof(held) - 1 ? 0 : 1);
+		_exit(write(1, held, strlen(held)) == (ssize_t)strlen(held) ? 0 : 1);
 	/* nothing printed until TCOON: this writer would wait too */
 	while (child > 0 && (state = task_state(child)) && state != 'S' && state != 'Z')
 		sched_yield();
@@ -140,6 +150,35 @@ static void t_flow(void)
 		  early);
 	CHECK(child > 0 && waitpid(child, &st, 0) == child);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void t_flow(void)
+{
+	fflush(stdout);
+	CHECK_ERR(ioctl(0, TCXONC, 4), EINVAL);
+	CHECK(ioctl(0, TCXONC, TCIOFF) == 0);
+	CHECK(ioctl(0, TCXONC, TCION) == 0);
+	CHECK(ioctl(0, TCXONC, TCOOFF) == 0);
+	writer_held("ttyctl: held until TCOON\n");
+}
+
+static void t_ixon(void)
+{
+	struct termios saved, raw;
+	char c = 0;
+
+	CHECK(ioctl(0, TCGETS, &saved) == 0);
+	CHECK_MSG(saved.c_iflag & IXON, "IXON is off: c_iflag %#o", saved.c_iflag);
+	raw = saved;
+	raw.c_lflag &= ~(ICANON | ECHO);
+	CHECK(ioctl(0, TCSETS, &raw) == 0);
+	printf("ttyctl: type ^S and x\n");
+	fflush(stdout);
+	/* the tty handles bytes in order: with x read, ^S was seen */
+	CHECK(read(0, &c, 1) == 1);
+	writer_held("ttyctl: held after ^S\n");
+	CHECK(ioctl(0, TCSETS, &saved) == 0);
+	CHECK_MSG(c == 'x', "read %#x, not x", c);
 }
 
 /*
@@ -240,6 +279,7 @@ static const struct hostile_case cases[] = {
 	{ "flush", t_flush },
 	{ "drain", t_drain },
 	{ "flow", t_flow },
+	{ "ixon", t_ixon },
 	{ "hangup", t_hangup },
 };
 
