@@ -497,8 +497,9 @@ static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
 		size_t want = min(sizeof(buf), iov_iter_count(from));
 		size_t n;
 
-		/* TCOOFF: hold the bytes until TCOON, as Linux's stop_tty()
-		 * does (its driver takes none, n_tty_write() sleeps) */
+		/* TCOOFF or ^S: hold the bytes until output restarts, as
+		 * Linux's stop_tty() does (its driver takes none, and
+		 * n_tty_write() sleeps) */
 		wait_event_interruptible(tty->write_wait,
 					 !READ_ONCE(tty->stopped) || fs_signal_pending());
 		/*
@@ -598,6 +599,12 @@ static int tty_set_ctty(struct tty_struct *tty, unsigned long arg)
  * a stopped one wakes to act on the SIGHUP.  The console then belongs to
  * nobody: its old session's processes are told ENOTTY by TIOCGPGRP, and
  * the next session leader's TIOCSCTTY takes it without stealing.
+ *
+ * Linux sends that SIGHUP on a pseudo-terminal, and the SIGCONT too when
+ * a leader gives its terminal up (TIOCNOTTY); on a real line such as
+ * this one it hangs up every open descriptor of the session's terminal
+ * instead (tty_vhangup_session()), which Spindle does not: a process
+ * that survives the SIGHUP can still read and write the console.
  */
 void disassociate_ctty(struct task_struct *leader)
 {
