@@ -18,11 +18,17 @@
 #else
 bool signal_pending(struct task_struct *t);
 int kill_pgrp(int pgrp, int sig);
+#ifndef SIGHUP
+#define SIGHUP 1
+#endif
 #ifndef SIGINT
 #define SIGINT 2
 #endif
 #ifndef SIGQUIT
 #define SIGQUIT 3
+#endif
+#ifndef SIGCONT
+#define SIGCONT 18
 #endif
 #ifndef SIGTSTP
 #define SIGTSTP 20
@@ -32,6 +38,9 @@ int kill_pgrp(int pgrp, int sig);
 #endif
 #ifndef SIGTTOU
 #define SIGTTOU 22
+#endif
+#ifndef SIGWINCH
+#define SIGWINCH 28
 #endif
 bool is_ignored(int sig);
 bool is_current_pgrp_orphaned(void);

@@ -21,6 +21,8 @@
  *                      process group (TIOCSPGRP sets it)
  *   ^D                 the line so far becomes readable without '\n'; on
  *                      an empty line a read returns 0: end of file
+ *   ^S / ^Q            (IXON, in both modes) stop / restart output:
+ *                      writers wait meanwhile; not input
  *
  * A read returns at most one line.  Output is written to the consoles raw
  * (console_write_raw: no printk timestamp).
@@ -35,10 +37,20 @@
  * sets it) reads the terminal.  A process of the same session in another
  * group that reads gets SIGTTIN to its group, which stops it, and its
  * read is made again once it is continued; one that changes the terminal
- * (TCSETS, TCSETSW, TCSETSF, TIOCSPGRP) gets SIGTTOU the same way, and,
- * with TOSTOP set, so does a write.  TIOCSCTTY makes the console the
- * controlling terminal of the caller's session (its group the foreground),
- * as getty or busybox's cttyhack ask.
+ * (TCSETS, TCSETSW, TCSETSF, TIOCSPGRP, TCFLSH, TCXONC, TCSBRK) gets
+ * SIGTTOU the same way, and, with TOSTOP set, so does a write.  TIOCSCTTY
+ * makes the console the controlling terminal of the caller's session (its
+ * group the foreground), as getty or busybox's cttyhack ask.  When that
+ * session's leader exits, disassociate_ctty() hangs the console up for
+ * it: SIGHUP and SIGCONT to its foreground group, and the console is
+ * nobody's until a session takes it again.
+ *
+ * The other calls: the window size (TIOCGWINSZ, TIOCSWINSZ: SIGWINCH to
+ * the foreground group on a change), tcflush (TCFLSH), tcdrain and
+ * tcsendbreak (TCSBRK, TCSBRKP: COM1's break bit) and tcflow (TCXONC:
+ * writers wait while output is stopped).  Interface for the rest of the
+ * kernel: tty_open_console() for init's descriptors, disassociate_ctty()
+ * from exit.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -58,6 +70,7 @@
 #define TTY_FLIP        256     /* raw bytes from the interrupt handler */
 #define TTY_EOF         (-1)    /* in cooked[]: ^D on an empty line */
 #define TTY_BREAK       (-2)    /* in cooked[]: end of a ^D-pushed line */
+#define TTY_BREAK_STEP_MS 10    /* a break looks for signals this often */
 
 #define CTRL(c)         ((c) & 0x1f)
 
@@ -68,6 +81,7 @@ struct kernel_termios {
 	u8 c_cc[19];
 };
 #define TTY_ICRNL 0000400
+#define TTY_IXON 0002000
 #define TTY_OPOST 0000001
 #define TTY_ONLCR 0000004
 #define TTY_B115200 0010002
@@ -85,16 +99,27 @@ struct kernel_termios {
 #define VEOF 4
 #define VTIME 5
 #define VMIN 6
+#define VSTART 8
+#define VSTOP 9
 #define VSUSP 10
 
 /* What the console starts as, and TCGETS shows until a TCSETS: cooked */
 static const struct kernel_termios tty_std_termios = {
-	.c_iflag = TTY_ICRNL,
+	.c_iflag = TTY_ICRNL | TTY_IXON,
 	.c_oflag = TTY_OPOST | TTY_ONLCR,
 	.c_cflag = TTY_B115200 | TTY_CS8 | TTY_CREAD,
 	.c_lflag = TTY_ISIG | TTY_ICANON | TTY_ECHO | TTY_ECHOE,
-	.c_cc = { [VINTR] = CTRL('C'), [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = CTRL('U'), [VEOF] = CTRL('D'), [VTIME] = 0, [VMIN] = 1, [VSUSP] = CTRL('Z') },
+	.c_cc = { [VINTR] = CTRL('C'), [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = CTRL('U'), [VEOF] = CTRL('D'), [VTIME] = 0, [VMIN] = 1, [VSTART] = CTRL('Q'), [VSTOP] = CTRL('S'), [VSUSP] = CTRL('Z') },
 };
+
+/* TIOCGWINSZ/TIOCSWINSZ: the size a full-screen program lays itself out by */
+struct winsize {
+	u16 ws_row, ws_col;
+	u16 ws_xpixel, ws_ypixel;       /* unused by Linux's tty layer too */
+};
+
+/* tty->session after a hangup: nobody's, until a session takes it */
+#define TTY_SESSION_HUNG_UP (-1)
 
 struct tty_struct {
 	/* the line being edited (the tty thread only) */
@@ -110,6 +135,11 @@ struct tty_struct {
 	struct wait_queue_head read_wait;       /* readers: a line is ready */
 	struct wait_queue_head flip_wait;       /* the tty thread: raw input */
 	int pgrp;                               /* foreground process group */
+	int session; /* which holds it: 0 none yet, or TTY_SESSION_HUNG_UP */
+	struct winsize winsize;                 /* under lock */
+	bool stopped;                           /* TCOOFF or ^S: writers wait */
+	bool tco_stopped;                       /* by TCOOFF: for TCOON to end */
+	struct wait_queue_head write_wait;      /* writers: output restarted */
 	struct kernel_termios termios;		/* the modes (TCGETS/TCSETS) */
 	struct mutex read_lock;                 /* one reader moves c_tail at a time */
 	struct mutex write_lock;
@@ -120,6 +150,8 @@ static struct tty_struct console_tty = {
 	.lock = __SPIN_LOCK_UNLOCKED(console_tty.lock),
 	.read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
 	.flip_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.flip_wait),
+	.write_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.write_wait),
+	.winsize = { .ws_row = 25, .ws_col = 80 }, /* the VGA text screen */
 	.read_lock = __MUTEX_INITIALIZER(console_tty.read_lock),
 	.write_lock = __MUTEX_INITIALIZER(console_tty.write_lock),
 };
@@ -189,6 +221,23 @@ static void tty_push_raw(struct tty_struct *tty, char c)
 }
 
 /*
+ * Output stopped or restarted, by TCXONC (tco) or by ^S/^Q: Linux's
+ * stop_tty() and start_tty(); writers wait in tty_write() meanwhile.  A
+ * program's TCOOFF is ended by its TCOON only, not by a ^Q typed at it
+ * (Linux's tco_stopped).
+ */
+static void tty_set_stopped(struct tty_struct *tty, bool stop, bool tco)
+{
+	if (tco)
+		tty->tco_stopped = stop;
+	else if (tty->tco_stopped)
+		return;
+	WRITE_ONCE(tty->stopped, stop);
+	if (!stop)
+		wake_up(&tty->write_wait);
+}
+
+/*
  * The line discipline: one input byte, in task context.  Canonical mode
  * (ICANON) edits a line as the top of this file says; raw mode, which a
  * line editor (busybox's) or vi asks for, hands every byte to the reader
@@ -199,6 +248,13 @@ void n_tty_receive_char(struct tty_struct *tty, char c)
 {
 	if (c == '\r' && (tty->termios.c_iflag & TTY_ICRNL))
 		c = '\n';
+	/* IXON: ^S and ^Q stop and restart output, as TCXONC does; they
+	 * are not input (Linux's n_tty_receive_char_flow_ctrl()) */
+	if ((tty->termios.c_iflag & TTY_IXON) && c &&
+	    (c == tty->termios.c_cc[VSTOP] || c == tty->termios.c_cc[VSTART])) {
+		tty_set_stopped(tty, c == tty->termios.c_cc[VSTOP], false);
+		return;
+	}
 	if (tty_signal_char(tty, c))
 		return;
 	if (!(tty->termios.c_lflag & TTY_ICANON)) {
@@ -441,6 +497,11 @@ static ssize_t tty_write(struct file *f, struct iov_iter *from, loff_t *pos)
 		size_t want = min(sizeof(buf), iov_iter_count(from));
 		size_t n;
 
+		/* TCOOFF or ^S: hold the bytes until output restarts, as
+		 * Linux's stop_tty() does (its driver takes none, and
+		 * n_tty_write() sleeps) */
+		wait_event_interruptible(tty->write_wait,
+					 !READ_ONCE(tty->stopped) || fs_signal_pending());
 		/*
 		 * A console write of megabytes takes seconds (every byte goes
 		 * out through the UART and the VGA mirror).  Stop for a
@@ -482,13 +543,19 @@ static int tty_readable(struct tty_struct *tty)
 	return n;
 }
 
-/* TCSETSF: what was typed and not yet read is dropped */
+/*
+ * TCSETSF and TCFLSH's TCIFLUSH: what was typed and not yet read is
+ * dropped -- finished lines, the line being edited, and bytes the tty
+ * thread has not yet seen (Linux's n_tty_flush_buffer() and
+ * tty_buffer_flush()).
+ */
 static void tty_flush_input(struct tty_struct *tty)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&tty->lock, flags);
 	tty->c_tail = tty->c_head;
+	tty->f_tail = tty->f_head;
 	spin_unlock_irqrestore(&tty->lock, flags);
 	tty->line_len = 0;
 }
@@ -520,7 +587,153 @@ static int tty_set_ctty(struct tty_struct *tty, unsigned long arg)
 	if (sid >= 0 && arg != 1)
 		return -EPERM;
 	WRITE_ONCE(tty->pgrp, current->pgid);
+	WRITE_ONCE(tty->session, current->sid);
 	return 0;
+}
+
+/*
+ * The session leader `leader` is exiting (Linux's disassociate_ctty(),
+ * from do_exit()).  If its session holds the console, the console is
+ * hung up for it: its foreground group gets SIGHUP -- a job left behind
+ * has lost its user and by default dies of it -- then SIGCONT, so that
+ * a stopped one wakes to act on the SIGHUP.  The console then belongs to
+ * nobody: its old session's processes are told ENOTTY by TIOCGPGRP, and
+ * the next session leader's TIOCSCTTY takes it without stealing.
+ *
+ * Linux sends that SIGHUP on a pseudo-terminal, and the SIGCONT too when
+ * a leader gives its terminal up (TIOCNOTTY); on a real line such as
+ * this one it hangs up every open descriptor of the session's terminal
+ * instead (tty_vhangup_session()), which Spindle does not: a process
+ * that survives the SIGHUP can still read and write the console.
+ */
+void disassociate_ctty(struct task_struct *leader)
+{
+	struct tty_struct *tty = &console_tty;
+	unsigned long flags;
+	int pgrp = 0;
+
+	if (leader->pid != leader->sid)
+		return;
+	spin_lock_irqsave(&tty->lock, flags);
+	if (tty->session == leader->sid) {
+		pgrp = tty->pgrp;
+		tty->pgrp = 0;
+		tty->session = TTY_SESSION_HUNG_UP;
+	}
+	spin_unlock_irqrestore(&tty->lock, flags);
+	if (pgrp > 0) {
+		kill_pgrp(pgrp, SIGHUP);
+		kill_pgrp(pgrp, SIGCONT);
+	}
+}
+
+/* TIOCSWINSZ (Linux's tty_do_resize()): a new size is news to the
+ * foreground group, whose full-screen program redraws on SIGWINCH */
+static int tty_set_winsize(struct tty_struct *tty, const struct winsize __user *p)
+{
+	struct winsize ws;
+	unsigned long flags;
+	bool changed;
+
+	if (copy_from_user(&ws, p, sizeof(ws)))
+		return -EFAULT;
+	spin_lock_irqsave(&tty->lock, flags);
+	changed = memcmp(&ws, &tty->winsize, sizeof(ws)) != 0;
+	tty->winsize = ws;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	if (changed && READ_ONCE(tty->pgrp) > 0)
+		kill_pgrp(READ_ONCE(tty->pgrp), SIGWINCH);
+	return 0;
+}
+
+static int tty_get_winsize(struct tty_struct *tty, struct winsize __user *p)
+{
+	struct winsize ws;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	ws = tty->winsize;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return copy_to_user(p, &ws, sizeof(ws)) ? -EFAULT : 0;
+}
+
+/* TCFLSH: tcflush(fd, queue) */
+static int tty_perform_flush(struct tty_struct *tty, unsigned long arg)
+{
+	switch (arg) {
+	case TCIFLUSH:
+	case TCIOFLUSH:
+		tty_flush_input(tty);
+		return 0;
+	case TCOFLUSH:
+		/* no output queue to drop: a write() hands every byte to
+		 * the UART (serial_putc waits for it) before it returns */
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * TCSBRK and TCSBRKP: first wait until what was written has left the
+ * UART (tcdrain() is TCSBRK with a non-zero argument and stops there);
+ * then hold a break on COM1 for ms milliseconds (Linux's send_break():
+ * TCSBRK 0 is 250 ms, TCSBRKP n is n tenths of a second).  Writers wait
+ * meanwhile (write_lock); printk's output would go into the break.  A
+ * signal ends the break early: -EINTR.
+ */
+static int tty_send_break(struct tty_struct *tty, unsigned int cmd, unsigned long arg)
+{
+	unsigned long ms = 250;
+
+	if (cmd == TCSBRKP && arg)
+		ms = min(arg, 3000UL) * 100;    /* 5 minutes at most */
+	if (mutex_lock_interruptible(&tty->write_lock))
+		return -EINTR;
+	serial_wait_until_sent();
+	if (cmd == TCSBRK && arg) {
+		mutex_unlock(&tty->write_lock);
+		return 0;
+	}
+	serial_break_ctl(true);
+	/* in steps of TTY_BREAK_STEP_MS, to end early for a signal (as
+	 * Linux's msleep_interruptible() would) */
+	while (ms && !fs_signal_pending()) {
+		unsigned long step = min(ms, (unsigned long)TTY_BREAK_STEP_MS);
+
+		msleep(step);
+		ms -= step;
+	}
+	serial_break_ctl(false);
+	mutex_unlock(&tty->write_lock);
+	return fs_signal_pending() ? -EINTR : 0;
+}
+
+/*
+ * TCXONC: tcflow(fd, action).  TCOOFF stops output -- writers wait until
+ * TCOON (Linux's stop_tty()/start_tty()); the kernel's own messages and
+ * the echo of typed keys still go out.  TCIOFF and TCION send the STOP
+ * and START characters to the far end, ahead of any output, as Linux's
+ * send_xchar does, to ask it to pause and resume sending.
+ */
+static int tty_flow(struct tty_struct *tty, unsigned long arg)
+{
+	u8 c;
+
+	switch (arg) {
+	case TCOOFF:
+	case TCOON:
+		tty_set_stopped(tty, arg == TCOOFF, true);
+		return 0;
+	case TCIOFF:
+	case TCION:
+		c = tty->termios.c_cc[arg == TCIOFF ? VSTOP : VSTART];
+		if (c) /* 0 is _POSIX_VDISABLE: none */
+			serial_putc((char)c);
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }
 
 static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
@@ -543,6 +756,16 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 			return -EFAULT;
 		if (cmd == TCSETSF)
 			tty_flush_input(tty);
+		/* leaving canonical mode: what was typed of a line is input
+		 * now (Linux's n_tty_set_termios()), so a key pressed
+		 * before vi or less turned raw mode on is not lost */
+		if ((tty->termios.c_lflag & TTY_ICANON) && !(t.c_lflag & TTY_ICANON) &&
+		    tty->line_len)
+			tty_push_line(tty, false, 0);
+		/* IXON off: ^Q could not end a ^S any more (a program
+		 * turning raw mode on), so output goes on */
+		if ((tty->termios.c_iflag & TTY_IXON) && !(t.c_iflag & TTY_IXON))
+			tty_set_stopped(tty, false, false);
 		tty->termios = t;
 		return 0;
 	}
@@ -551,8 +774,16 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 		return copy_to_user(p, &n, sizeof(n)) ? -EFAULT : 0;
 	}
-	case TIOCGPGRP:
+	case TIOCGPGRP: {
+		int session = READ_ONCE(tty->session);
+
+		/* Linux's tiocgpgrp(): ENOTTY unless it is the caller's
+		 * controlling terminal -- once another session holds it, or
+		 * once it was hung up */
+		if (session == TTY_SESSION_HUNG_UP || (session > 0 && session != current->sid))
+			return -ENOTTY;
 		return copy_to_user(p, &tty->pgrp, sizeof(int)) ? -EFAULT : 0;
+	}
 	case TIOCSPGRP: {
 		int pgrp, sid, ret = tty_check_change(tty, SIGTTOU);
 
@@ -570,14 +801,29 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		if (sid != current->sid)
 			return -EPERM;
 		tty->pgrp = pgrp;
+		tty->session = sid;
 		return 0;
 	}
 	case TIOCSCTTY:
 		return tty_set_ctty(tty, arg);
-	case TIOCGWINSZ: {
-		u16 ws[4] = { 25, 80, 0, 0 };   /* rows, columns: the VGA screen */
+	case TIOCGWINSZ:
+		return tty_get_winsize(tty, p);
+	case TIOCSWINSZ:
+		return tty_set_winsize(tty, p);
+	case TCFLSH:
+	case TCXONC:
+	case TCSBRK:
+	case TCSBRKP: {
+		/* each changes the terminal: not from the background */
+		int ret = tty_check_change(tty, SIGTTOU);
 
-		return copy_to_user(p, ws, sizeof(ws)) ? -EFAULT : 0;
+		if (ret)
+			return ret;
+		if (cmd == TCFLSH)
+			return tty_perform_flush(tty, arg);
+		if (cmd == TCXONC)
+			return tty_flow(tty, arg);
+		return tty_send_break(tty, cmd, arg);
 	}
 	default:
 		return -ENOTTY;

@@ -114,6 +114,9 @@ void exit_process(struct task_struct *t, int code)
 	exit_mm(t);
 	exit_files(t);
 	fpu_free(t);
+	/* a session leader's end hangs up its terminal: before its
+	 * children go to init, so that they are signalled by then */
+	disassociate_ctty(t);
 
 	flags = local_irq_save();
 	exit_orphaned_pgrps(t);

@@ -25,11 +25,13 @@
 #define UART_LSR(b)     ((b) + 5)   /* line status */
 
 #define LCR_8N1         0x03        /* 8 data bits, no parity, 1 stop bit */
+#define LCR_SBC         0x40        /* set break: hold TX at space (0) */
 #define LCR_DLAB        0x80        /* divisor latch access */
 #define FCR_ENABLE      0x07        /* enable FIFOs, clear both */
 #define MCR_DTR_RTS_OUT2 0x0b       /* OUT2 gates the IRQ line on PCs */
 #define LSR_DR          0x01        /* data ready */
 #define LSR_THRE        0x20        /* transmit holding register empty */
+#define LSR_TEMT        0x40        /* THR and the shift register both empty */
 #define IER_RDI         0x01        /* interrupt when received data is available */
 #define IIR_NO_INT      0x01        /* no interrupt pending */
 #define COM1_IRQ        4           /* ISA IRQ of COM1 */
@@ -63,6 +65,30 @@ int serial_getc(void)
 	if (!(inb(UART_LSR(COM1)) & LSR_DR))
 		return -1;
 	return inb(UART_RBR(COM1));
+}
+
+/*
+ * tcdrain() on the console (Linux's uart_wait_until_sent): serial_putc
+ * returns once its byte is in the transmitter, which then still takes
+ * ~87 us at 115200 baud to shift it out; wait until it has (LSR.TEMT).
+ */
+void serial_wait_until_sent(void)
+{
+	while (!(inb(UART_LSR(COM1)) & LSR_TEMT))
+		;
+}
+
+/*
+ * A break (tcsendbreak(), Linux's serial8250_break_ctl): while LCR.SBC is
+ * set the line is held at space, which the far end sees as a break
+ * condition rather than bytes.  The caller times it; LCR's other bits
+ * (8N1) are kept.
+ */
+void serial_break_ctl(bool on)
+{
+	u8 lcr = inb(UART_LCR(COM1));
+
+	outb(UART_LCR(COM1), on ? lcr | LCR_SBC : lcr & ~LCR_SBC);
 }
 
 void serial_init(void)

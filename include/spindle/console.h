@@ -26,6 +26,8 @@ void console_write_raw(const char *s, size_t len);
 void serial_init(void);
 void serial_putc(char c);
 int serial_getc(void);          /* -1 when no character is waiting */
+void serial_wait_until_sent(void);      /* until the last byte is on the wire */
+void serial_break_ctl(bool on);         /* start or end a break (LCR.SBC) */
 void vga_init(void);
 /* Call fn(c) from the COM1 interrupt for each byte received (the console
  * tty's input, fs/tty.c); turns the receive interrupt on. */

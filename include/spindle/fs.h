@@ -537,5 +537,8 @@ const struct file_operations *chrdev_fops(dev_t dev);
 extern const struct file_operations tty_fops;
 /* The console tty's file, for init_task_files (fs/tty.c). */
 struct file *tty_open_console(void);
+/* A session leader exits: hang up the console if its session holds it
+ * (fs/tty.c, from exit_process). */
+void disassociate_ctty(struct task_struct *leader);
 
 #endif /* SPINDLE_FS_H */

@@ -15,6 +15,7 @@
 #include "shim/host_kernel.h"
 #include "shim/host_fs.h"
 #include "../../fs/internal.h"
+#include <uapi/asm/ioctls.h>
 
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
@@ -1027,11 +1028,15 @@ END_TEST
 
 /* --- the console tty ------------------------------------------------------------- */
 
-static int sigint_pgrp;
+static int sigint_pgrp, sigwinch_pgrp, sigwinch_count;
 int kill_pgrp(int pgrp, int sig)
 {
-	if (sig == 2)
+	if (sig == SIGINT)
 		sigint_pgrp = pgrp;
+	if (sig == SIGWINCH) {
+		sigwinch_pgrp = pgrp;
+		sigwinch_count++;
+	}
 	return 0;
 }
 
@@ -1100,12 +1105,87 @@ START_TEST(tty_raw_mode_bytes_at_once_no_echo_no_signals)
 	ck_assert_int_eq(sigint_pgrp, 0);		    /* ^C is a byte */
 	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 2); /* no Enter needed */
 	ck_assert_int_eq(memcmp(buf, "q\x03", 2), 0);
+	/* typed in cooked mode before the switch: readable in raw mode */
+	ck_assert_int_eq(sys_ioctl(0, 0x5402, (unsigned long)saved), 0);
+	type("q");
+	ck_assert_int_eq(sys_ioctl(0, 0x5402, (unsigned long)t), 0);
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 1);
+	ck_assert_int_eq(buf[0], 'q');
+	/* IXON (on, as on Linux): ^S and ^Q are flow control, not input;
+	 * the write below would sleep for good had ^Q not restarted output */
+	ck_assert_uint_ne(saved[0] & 0002000u, 0);
+	type("\023a\021"); /* ^S a ^Q */
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 1);
+	ck_assert_int_eq(buf[0], 'a');
+	ck_assert_int_eq(sys_write(1, "on", 2), 2);
 	/* TCSETSF drops what was not read; cooked mode edits again */
 	type("lost");
 	ck_assert_int_eq(sys_ioctl(0, 0x5404, (unsigned long)saved), 0);
 	type("ab\x7f\r");
 	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 2);
 	ck_assert_int_eq(memcmp(buf, "a\n", 2), 0);
+}
+END_TEST
+
+/* TIOCSWINSZ stores the size and tells the foreground group of a change
+ * (only of a change); TCFLSH drops typed lines and the line being edited;
+ * TCSBRK 0 sends a break that ends, 1 only drains; TCXONC sends STOP and
+ * START ahead of the output.  Bad arguments: EINVAL, nothing changed. */
+START_TEST(tty_winsize_flush_break_flow)
+{
+	u16 ws[4], big[4] = { 40, 100, 0, 0 }, std[4] = { 25, 80, 0, 0 };
+	int pgrp = 7, n;
+	char buf[16];
+
+	ck_assert_int_eq(sys_ioctl(0, TIOCSPGRP, (unsigned long)&pgrp), 0);
+	ck_assert_int_eq(sys_ioctl(0, TIOCGWINSZ, (unsigned long)ws), 0);
+	ck_assert_mem_eq(ws, std, sizeof(ws));
+	sigwinch_count = 0;
+	ck_assert_int_eq(sys_ioctl(0, TIOCSWINSZ, (unsigned long)big), 0);
+	ck_assert_int_eq(sigwinch_count, 1);
+	ck_assert_int_eq(sigwinch_pgrp, 7);
+	ck_assert_int_eq(sys_ioctl(0, TIOCGWINSZ, (unsigned long)ws), 0);
+	ck_assert_mem_eq(ws, big, sizeof(ws));
+	ck_assert_int_eq(sys_ioctl(0, TIOCSWINSZ, (unsigned long)big), 0);
+	ck_assert_int_eq(sigwinch_count, 1);                   /* no change, no news */
+	ck_assert_int_eq(sys_ioctl(0, TIOCSWINSZ, (unsigned long)std), 0);
+	ck_assert_int_eq(sigwinch_count, 2);
+
+	/* TCFLSH: a finished line and a half-typed one */
+	type("lost\npart");
+	ck_assert_int_eq(sys_ioctl(0, TCFLSH, 3), -EINVAL);
+	ck_assert_int_eq(sys_ioctl(0, TCFLSH, TCOFLUSH), 0);   /* input stays */
+	ck_assert_int_eq(sys_ioctl(0, FIONREAD, (unsigned long)&n), 0);
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(sys_ioctl(0, TCFLSH, TCIFLUSH), 0);
+	ck_assert_int_eq(sys_ioctl(0, FIONREAD, (unsigned long)&n), 0);
+	ck_assert_int_eq(n, 0);
+	type("kept\n");
+	ck_assert_int_eq(sys_read(0, buf, sizeof(buf)), 5);    /* not "partkept" */
+	ck_assert_int_eq(memcmp(buf, "kept\n", 5), 0);
+	type("x\n");
+	ck_assert_int_eq(sys_ioctl(0, TCFLSH, TCIOFLUSH), 0);
+	ck_assert_int_eq(sys_ioctl(0, FIONREAD, (unsigned long)&n), 0);
+	ck_assert_int_eq(n, 0);
+
+	/* TCSBRK: tcdrain() sends no break, tcsendbreak() one that ends */
+	host_serial_breaks = 0;
+	ck_assert_int_eq(sys_ioctl(0, TCSBRK, 1), 0);
+	ck_assert_int_eq(host_serial_breaks, 0);
+	ck_assert_int_eq(sys_ioctl(0, TCSBRK, 0), 0);
+	ck_assert_int_eq(host_serial_breaks, 1);
+	ck_assert(!host_serial_in_break);
+
+	/* TCXONC: STOP then START to the far end; output stopped and restarted */
+	host_console_len = 0;
+	ck_assert_int_eq(sys_ioctl(0, TCXONC, TCIOFF), 0);
+	ck_assert_int_eq(sys_ioctl(0, TCXONC, TCION), 0);
+	ck_assert_str_eq(host_console_buf, "\x13\x11");
+	ck_assert_int_eq(sys_ioctl(0, TCXONC, 4), -EINVAL);
+	ck_assert_int_eq(sys_ioctl(0, TCXONC, TCOOFF), 0);
+	ck_assert_int_eq(sys_ioctl(0, TCXONC, TCOON), 0);
+	ck_assert_int_eq(sys_write(1, "on", 2), 2);
+	ck_assert_str_eq(host_console_buf, "\x13\x11on");
 }
 END_TEST
 
@@ -1154,6 +1234,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, proc_listing_skips_no_process_when_one_exits);
 	tcase_add_test(core, tty_canonical_editing_echo_eof_intr);
 	tcase_add_test(core, tty_raw_mode_bytes_at_once_no_echo_no_signals);
+	tcase_add_test(core, tty_winsize_flush_break_flow);
 	tcase_add_test(core, fcntl_dupfd_cloexec_and_dup3);
 	suite_add_tcase(s, core);
 

@@ -124,6 +124,34 @@ void console_write_raw(const char *s, size_t len)
 	host_console_buf[host_console_len] = '\0';
 }
 
+/* COM1 as the console tty drives it directly: bytes sent ahead of the
+ * output (TCIOFF's STOP character) go to the console buffer too; a break
+ * is counted as it starts and checked to have ended. */
+int host_serial_breaks;
+bool host_serial_in_break;
+
+void serial_putc(char c)
+{
+	console_write_raw(&c, 1);
+}
+
+void serial_wait_until_sent(void)
+{
+}
+
+/* a break's length is the UART's business: no time passes here */
+__weak void msleep(unsigned int ms)
+{
+	(void)ms;
+}
+
+void serial_break_ctl(bool on)
+{
+	if (on)
+		host_serial_breaks++;
+	host_serial_in_break = on;
+}
+
 LIST_HEAD(task_list);
 
 void get_task_struct(struct task_struct *p) { p->refcount++; }

@@ -8,6 +8,8 @@
 #define HOST_CONSOLE_BUF 8192
 extern char host_console_buf[HOST_CONSOLE_BUF];
 extern size_t host_console_len;
+extern int host_serial_breaks;  /* breaks started on COM1 (TCSBRK 0) */
+extern bool host_serial_in_break;
 
 void host_vfs_init(void);
 
