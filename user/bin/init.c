@@ -4,7 +4,8 @@
  *
  *  1. mount the kernel's file systems: proc on /proc, sysfs on /sys,
  *     devtmpfs on /dev, a tmpfs on /tmp (the directories come with the
- *     initramfs; init creates nothing);
+ *     initramfs; init creates nothing), and open /dev/console again as
+ *     descriptors 0, 1 and 2;
  *  2. run /etc/init.sh if that file exists (a test's script, from
  *     QEMU's fw_cfg), else an interactive shell on the console; either
  *     with busybox's ash as a login shell (it reads /etc/profile) if
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -109,6 +111,28 @@ static int wait_for(pid_t shell)
 	}
 }
 
+/*
+ * The kernel gives init descriptors 0, 1 and 2 on the console before
+ * anything is mounted on /dev, so they have no name.  Opened again by
+ * name, they do: ttyname() and busybox's `tty` answer /dev/console, as
+ * on Linux, whose kernel opens /dev/console for init.  The same
+ * terminal either way, so nothing else changes.
+ */
+static void reopen_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0) {
+		fprintf(stderr, "init: /dev/console: %s\n", strerror(errno));
+		return;                         /* the nameless ones still work */
+	}
+	for (int i = 0; i < 3; i++)
+		if (fd != i)
+			dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+}
+
 int main(void)
 {
 	struct stat st;
@@ -119,6 +143,7 @@ int main(void)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	mount_kernel_filesystems();
+	reopen_console();
 	script = stat(INIT_SCRIPT, &st) == 0;
 	shell = start_shell(script);
 	status = shell > 0 ? wait_for(shell) : 127;
