@@ -52,6 +52,10 @@ struct vm_area_struct {
 
 struct mm_struct {
 	u64 *pgd;                       /* the PML4 (kernel virtual address) */
+	/* its users (Linux's mm_users): each task running on it -- two
+	 * while a vfork child borrows its parent's.  The last mmput() frees it.  Changed with
+	 * interrupts off (one CPU). */
+	int mm_users;
 	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
 	int map_count;
 	unsigned long start_code, end_code;
@@ -68,8 +72,12 @@ struct mm_struct {
 };
 
 /* kernel/mm/mmap.c.  All may sleep unless noted. */
-struct mm_struct *mm_alloc(void);
+struct mm_struct *mm_alloc(void);       /* one user, the caller */
+/* One more user of mm (vfork's child).  Does not sleep. */
+void mmget(struct mm_struct *mm);
+/* Drop a user; the last one frees the address space. */
 void mmput(struct mm_struct *mm);
+
 struct mm_struct *dup_mm(struct mm_struct *old);
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

@@ -23,8 +23,10 @@
  *     (SIGSEGV; Linux would call the OOM killer instead).
  *
  * Locking: one CPU and no threads, so an mm is only changed by its own
- * process (or, for a new mm, by the exec or fork building it).  Faults
- * run with interrupts off and do not sleep.
+ * process (or, for a new mm, by the exec or fork building it).  A vfork
+ * child runs on its parent's mm, but the parent sleeps until the child
+ * execs or exits, so still one task at a time changes it.  Faults run
+ * with interrupts off and do not sleep.
  */
 #include <spindle/mm_types.h>
 #include <spindle/fs.h>
@@ -71,7 +73,16 @@ struct mm_struct *mm_alloc(void)
 	}
 	INIT_LIST_HEAD(&mm->mmap);
 	mm->mmap_base = MMAP_BASE;
+	mm->mm_users = 1;
 	return mm;
+}
+
+void mmget(struct mm_struct *mm)
+{
+	unsigned long flags = local_irq_save();
+
+	mm->mm_users++;
+	local_irq_restore(flags);
 }
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
@@ -118,9 +129,17 @@ static void free_user_pte(pte_t *pte, unsigned long va, void *arg)
 void mmput(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
+	unsigned long flags;
+	bool last;
 
 	if (!mm)
 		return;
+	flags = local_irq_save();
+	BUG_ON(mm->mm_users <= 0);
+	last = --mm->mm_users == 0;
+	local_irq_restore(flags);
+	if (!last)
+		return;                 /* a vfork parent still uses it */
 	/* I/O still in flight into these pages finishes first (Linux's
 	 * __mmput calls exit_aio too) */
 	exit_aio(mm);
