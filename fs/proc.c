@@ -19,6 +19,7 @@
  *                     Linux's layout for readprofile(8); a write resets)
  *   /proc/<pid>/stat  Linux's 52 fields; those Spindle does not track are 0
  *   /proc/<pid>/stack the kernel backtrace of a sleeping task
+ *   /proc/<pid>/cmdline  its argv, NUL-separated, read from its memory
  *   /proc/self        the directory of whoever looks
  *
  * Nothing is stored: every lookup builds an inode, every open calls the
@@ -27,6 +28,7 @@
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
+#include <spindle/mm_types.h>
 #include <spindle/sched.h>
 #include <spindle/sched_debug.h>
 #include <spindle/ksyms.h>
@@ -41,6 +43,7 @@
 
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
 #define PROC_STACK_MAX  64              /* frames in /proc/<pid>/stack */
+#define PROC_CMDLINE_MAX (32 * 1024)    /* bytes of /proc/<pid>/cmdline shown */
 
 /* --- the system-wide files ---------------------------------------------------- */
 
@@ -300,12 +303,43 @@ static int pid_stack_show(struct inode *inode, char *buf, size_t size)
 	return n;
 }
 
+/*
+ * /proc/<pid>/cmdline: the argument strings, each with its NUL, read
+ * from the process's own memory where exec put them (mm->arg_start ..
+ * arg_end) -- so a program that rewrites its argv shows the new text, as
+ * on Linux.  Empty for a kernel thread and a zombie (no memory: ps then
+ * shows the [name] from stat).  The reader holds a user of the mm, so
+ * the process may exec or exit meanwhile; a page it has unmapped ends
+ * the text there.  At most PROC_CMDLINE_MAX bytes.
+ */
+static int pid_cmdline_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct mm_struct *mm;
+	size_t n = 0;
+
+	if (!p)
+		return -ESRCH;
+	mm = get_task_mm(p);
+	put_task_struct(p);
+	if (!mm)
+		return 0;
+	if (mm->arg_end > mm->arg_start)
+		n = access_remote_vm(mm, mm->arg_start, buf,
+				     min(size, (size_t)(mm->arg_end - mm->arg_start)));
+	mmput(mm);
+	return (int)n;
+}
+
 static const struct pseudo_file pid_stat = { .show = pid_stat_show };
 static const struct pseudo_file pid_stack = { .show = pid_stack_show, .size_hint = PROC_TEXT_BIG };
+static const struct pseudo_file pid_cmdline = { .show = pid_cmdline_show,
+						.size_hint = PROC_CMDLINE_MAX };
 
 static const struct proc_entry pid_files[] = {
 	{ "stat", &pid_stat },
 	{ "stack", &pid_stack },
+	{ "cmdline", &pid_cmdline },
 };
 
 static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)

@@ -361,6 +361,8 @@ static int create_elf_tables(struct linux_binprm *b)
 		v[k++] = str;
 		str += strlen(b->strings + (str - strings_at)) + 1;
 	}
+	mm->arg_start = strings_at;             /* for /proc/<pid>/cmdline */
+	mm->arg_end = str;
 	v[k++] = 0;                             /* argv's terminator */
 	for (i = 0; i < b->envc; i++) {
 		v[k++] = str;

@@ -390,6 +390,35 @@ static void t_vfork_clone(void)
 	CHECK(waitpid((pid_t)pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 9);
 }
 
+static char **main_argv;
+
+/* /proc/self/cmdline: argv, each string with its NUL, read from our own
+ * memory -- so a program that rewrites argv shows the new text. */
+static void t_cmdline(void)
+{
+	char want[256], got[256];
+	size_t n = 0;
+	int fd;
+	ssize_t r;
+
+	for (char **a = main_argv; *a && n + strlen(*a) + 1 <= sizeof(want); a++) {
+		memcpy(want + n, *a, strlen(*a) + 1);
+		n += strlen(*a) + 1;
+	}
+	fd = open("/proc/self/cmdline", O_RDONLY);
+	CHECK(fd >= 0);
+	r = read(fd, got, sizeof(got));
+	CHECK(r == (ssize_t)n && memcmp(got, want, n) == 0);
+	close(fd);
+	main_argv[0][0] = '#';
+	fd = open("/proc/self/cmdline", O_RDONLY);
+	CHECK(fd >= 0);
+	r = read(fd, got, sizeof(got));
+	CHECK(r == (ssize_t)n && got[0] == '#' && memcmp(got + 1, want + 1, n - 1) == 0);
+	close(fd);
+	main_argv[0][0] = want[0];
+}
+
 static void t_exec(void)
 {
 	char *argv[] = { "/no/such/program", NULL };
@@ -677,6 +706,7 @@ static const struct {
 	{ "vfork", t_vfork },
 	{ "vfork_kill", t_vfork_kill },
 	{ "vfork_clone", t_vfork_clone },
+	{ "cmdline", t_cmdline },
 	{ "misc", t_misc },
 	{ "memory", t_memory },
 	{ "blk_direct_align", t_blk_direct_align },
@@ -694,6 +724,8 @@ int main(int argc, char **argv)
 {
 	char dir[64];
 	const char *only = argc > 2 ? argv[2] : NULL;
+
+	main_argv = argv;
 
 	snprintf(dev_path, sizeof(dev_path), "/dev/%s", argc > 1 ? argv[1] : "sda");
 	snprintf(dir, sizeof(dir), "/tmp/syscalls.%d", getpid());
