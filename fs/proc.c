@@ -6,6 +6,8 @@
  *   /proc/partitions  /proc/diskstats   formatted by the block layer
  *                                       (blk_show_partitions/diskstats)
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
+ *   /proc/loadavg     the 1, 5, 15 minute load averages, running/all tasks,
+ *                     the highest pid (include/spindle/loadavg.h)
  *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
  *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
@@ -38,6 +40,7 @@
 #include <spindle/printk.h>
 #include <spindle/pagemap.h>
 #include <spindle/writeback.h>
+#include <spindle/loadavg.h>
 #include "internal.h"
 #include "../block/blk.h"
 
@@ -107,6 +110,30 @@ int proc_meminfo_show(char *buf, size_t size)
 	return n;
 }
 
+/* Linux's nr_running counts the reader itself, as this does; its last
+ * field is the pid handed out last, here the highest in use. */
+static int loadavg_show(struct inode *inode, char *buf, size_t size)
+{
+	unsigned long loads[3], flags;
+	unsigned int running = 0, total = 0;
+	struct task_struct *p;
+	int last_pid = 0;
+
+	(void)inode;
+	flags = local_irq_save();
+	for (int i = 0; i < 3; i++)
+		loads[i] = avenrun[i];
+	list_for_each_entry(p, &task_list, tasks) {
+		if (!p->pid || p->state == TASK_DEAD)
+			continue;
+		total++;
+		running += p->state == TASK_RUNNING;
+		last_pid = max(last_pid, p->pid);
+	}
+	local_irq_restore(flags);
+	return loadavg_format(buf, size, loads, running, total, last_pid);
+}
+
 static int meminfo_show(struct inode *inode, char *buf, size_t size)
 {
 	(void)inode;
@@ -174,6 +201,7 @@ static const struct pseudo_file proc_partitions = { .show = partitions_show, .si
 static const struct pseudo_file proc_diskstats = { .show = diskstats_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
 static const struct pseudo_file proc_meminfo = { .show = meminfo_show };
+static const struct pseudo_file proc_loadavg = { .show = loadavg_show };
 static const struct pseudo_file proc_slabinfo = { .show = slabinfo_show };
 static const struct pseudo_file proc_mounts = { .show = mounts_show, .size_hint = PROC_TEXT_BIG };
 
@@ -211,6 +239,7 @@ static const struct proc_entry {
 	{ "diskstats", &proc_diskstats },
 	{ "vmstat", &proc_vmstat },
 	{ "meminfo", &proc_meminfo },
+	{ "loadavg", &proc_loadavg },
 	{ "slabinfo", &proc_slabinfo },
 	{ "mounts", &proc_mounts },
 	{ "kallsyms", &proc_kallsyms },
