@@ -168,6 +168,7 @@ LIB_OBJS := \
 	lib/pattern.o \
 	lib/ratelimit.o \
 	lib/sort.o \
+	lib/loadavg.o \
 	lib/taint.o
 
 DRIVER_OBJS := \

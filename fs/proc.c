@@ -6,6 +6,8 @@
  *   /proc/partitions  /proc/diskstats   formatted by the block layer
  *                                       (blk_show_partitions/diskstats)
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
+ *   /proc/loadavg     the 1, 5, 15 minute load averages, running/all tasks,
+ *                     the highest pid (include/spindle/loadavg.h)
  *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
  *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
@@ -19,6 +21,7 @@
  *                     Linux's layout for readprofile(8); a write resets)
  *   /proc/<pid>/stat  Linux's 52 fields; those Spindle does not track are 0
  *   /proc/<pid>/stack the kernel backtrace of a sleeping task
+ *   /proc/<pid>/cmdline  its argv, NUL-separated, read from its memory
  *   /proc/self        the directory of whoever looks
  *
  * Nothing is stored: every lookup builds an inode, every open calls the
@@ -27,6 +30,7 @@
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
+#include <spindle/mm_types.h>
 #include <spindle/sched.h>
 #include <spindle/sched_debug.h>
 #include <spindle/ksyms.h>
@@ -36,11 +40,13 @@
 #include <spindle/printk.h>
 #include <spindle/pagemap.h>
 #include <spindle/writeback.h>
+#include <spindle/loadavg.h>
 #include "internal.h"
 #include "../block/blk.h"
 
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
 #define PROC_STACK_MAX  64              /* frames in /proc/<pid>/stack */
+#define PROC_CMDLINE_MAX (32 * 1024)    /* bytes of /proc/<pid>/cmdline shown */
 
 /* --- the system-wide files ---------------------------------------------------- */
 
@@ -102,6 +108,30 @@ int proc_meminfo_show(char *buf, size_t size)
 	n += meminfo_line(buf + n, size - n, "Dirty", st.nr_dirty);
 	n += meminfo_line(buf + n, size - n, "Writeback", st.nr_writeback);
 	return n;
+}
+
+/* Linux's nr_running counts the reader itself, as this does; its last
+ * field is the pid handed out last, here the highest in use. */
+static int loadavg_show(struct inode *inode, char *buf, size_t size)
+{
+	unsigned long loads[3], flags;
+	unsigned int running = 0, total = 0;
+	struct task_struct *p;
+	int last_pid = 0;
+
+	(void)inode;
+	flags = local_irq_save();
+	for (int i = 0; i < 3; i++)
+		loads[i] = avenrun[i];
+	list_for_each_entry(p, &task_list, tasks) {
+		if (!p->pid || p->state == TASK_DEAD)
+			continue;
+		total++;
+		running += p->state == TASK_RUNNING;
+		last_pid = max(last_pid, p->pid);
+	}
+	local_irq_restore(flags);
+	return loadavg_format(buf, size, loads, running, total, last_pid);
 }
 
 static int meminfo_show(struct inode *inode, char *buf, size_t size)
@@ -171,6 +201,7 @@ static const struct pseudo_file proc_partitions = { .show = partitions_show, .si
 static const struct pseudo_file proc_diskstats = { .show = diskstats_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
 static const struct pseudo_file proc_meminfo = { .show = meminfo_show };
+static const struct pseudo_file proc_loadavg = { .show = loadavg_show };
 static const struct pseudo_file proc_slabinfo = { .show = slabinfo_show };
 static const struct pseudo_file proc_mounts = { .show = mounts_show, .size_hint = PROC_TEXT_BIG };
 
@@ -208,6 +239,7 @@ static const struct proc_entry {
 	{ "diskstats", &proc_diskstats },
 	{ "vmstat", &proc_vmstat },
 	{ "meminfo", &proc_meminfo },
+	{ "loadavg", &proc_loadavg },
 	{ "slabinfo", &proc_slabinfo },
 	{ "mounts", &proc_mounts },
 	{ "kallsyms", &proc_kallsyms },
@@ -300,12 +332,43 @@ static int pid_stack_show(struct inode *inode, char *buf, size_t size)
 	return n;
 }
 
+/*
+ * /proc/<pid>/cmdline: the argument strings, each with its NUL, read
+ * from the process's own memory where exec put them (mm->arg_start ..
+ * arg_end) -- so a program that rewrites its argv shows the new text, as
+ * on Linux.  Empty for a kernel thread and a zombie (no memory: ps then
+ * shows the [name] from stat).  The reader holds a user of the mm, so
+ * the process may exec or exit meanwhile; a page it has unmapped ends
+ * the text there.  At most PROC_CMDLINE_MAX bytes.
+ */
+static int pid_cmdline_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct mm_struct *mm;
+	size_t n = 0;
+
+	if (!p)
+		return -ESRCH;
+	mm = get_task_mm(p);
+	put_task_struct(p);
+	if (!mm)
+		return 0;
+	if (mm->arg_end > mm->arg_start)
+		n = access_remote_vm(mm, mm->arg_start, buf,
+				     min(size, (size_t)(mm->arg_end - mm->arg_start)));
+	mmput(mm);
+	return (int)n;
+}
+
 static const struct pseudo_file pid_stat = { .show = pid_stat_show };
 static const struct pseudo_file pid_stack = { .show = pid_stack_show, .size_hint = PROC_TEXT_BIG };
+static const struct pseudo_file pid_cmdline = { .show = pid_cmdline_show,
+						.size_hint = PROC_CMDLINE_MAX };
 
 static const struct proc_entry pid_files[] = {
 	{ "stat", &pid_stat },
 	{ "stack", &pid_stack },
+	{ "cmdline", &pid_cmdline },
 };
 
 static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)

@@ -15,7 +15,8 @@
  *      a VMA with its rights, its file bytes copied in, the rest (bss)
  *      zero; the stack VMA with argc, argv, envp and the auxiliary
  *      vector laid out as the System V ABI says (below)
- *   5. the point of no return: switch to the new mm, free the old one,
+ *   5. the point of no return: switch to the new mm, free the old one
+ *      (or, in a vfork child, hand it back to the waiting parent),
  *      reset signal handlers, close close-on-exec files, and set the
  *      saved user registers so that the return to user mode lands on the
  *      entry point with rsp at argc.
@@ -360,6 +361,8 @@ static int create_elf_tables(struct linux_binprm *b)
 		v[k++] = str;
 		str += strlen(b->strings + (str - strings_at)) + 1;
 	}
+	mm->arg_start = strings_at;             /* for /proc/<pid>/cmdline */
+	mm->arg_end = str;
 	v[k++] = 0;                             /* argv's terminator */
 	for (i = 0; i < b->envc; i++) {
 		v[k++] = str;
@@ -404,6 +407,9 @@ static void exec_commit(struct linux_binprm *b)
 	write_cr3(__pa(b->mm->pgd));
 	local_irq_restore(flags);
 	b->mm = NULL;
+	/* a vfork child has let go of its parent's memory: the parent
+	 * goes on, and mmput() drops only this task's use of it */
+	complete_vfork_done(t);
 	mmput(old);
 
 	/* Handlers belong to the old program's code: back to SIG_DFL.

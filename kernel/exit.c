@@ -53,7 +53,9 @@ static void release_task(struct task_struct *t)
 }
 
 /* The process gives up its address space: back to the kernel's tables
- * first, since the CPU must never run on freed page tables. */
+ * first, since the CPU must never run on freed page tables.  A vfork
+ * child's mm is its parent's: mmput() only drops the child's use, and
+ * the parent, waiting for this moment, goes on. */
 static void exit_mm(struct task_struct *t)
 {
 	struct mm_struct *mm = t->mm;
@@ -65,6 +67,7 @@ static void exit_mm(struct task_struct *t)
 	t->mm = NULL;
 	write_cr3(__pa(kernel_pml4));
 	local_irq_restore(flags);
+	complete_vfork_done(t);
 	mmput(mm);
 }
 

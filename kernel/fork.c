@@ -8,7 +8,20 @@
  * signal actions and mask, the process group and session, and -- from fs
  * -- a duplicate of the descriptor table.  The child starts in
  * ret_from_fork (entry.S), which leaves for user mode from its copy of
- * the parent's pt_regs.  vfork is fork here (the copy is eager anyway).
+ * the parent's pt_regs.
+ *
+ * vfork (and clone(CLONE_VM | CLONE_VFORK)) copies nothing: the child
+ * runs on the parent's own address space (one more user of the mm) and
+ * the parent sleeps until the child lets go of it -- by exec, which gives
+ * the child a new mm, or by exit.  That is the whole contract a vfork
+ * child keeps: it may write the parent's memory (busybox's spawn() tells
+ * its parent that exec failed through a variable), it must not return
+ * from the function that called vfork, and it ends with _exit or exec.
+ * The parent's wait is killable, and only killable (Linux's
+ * wait_for_vfork_done): SIGKILL or another fatal signal ends it, any
+ * other signal stays pending until vfork returns.  Since the parent does
+ * not run meanwhile, a vfork costs a task and no memory copy -- why a
+ * shell on a machine without an MMU, and busybox on any, prefers it.
  *
  * clone(2) is how a C library forks: glibc's fork() is clone(SIGCHLD |
  * CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, ...), which asks the kernel
@@ -16,7 +29,7 @@
  * field.  Spindle has processes, not threads: the flags that share
  * something between parent and child (CLONE_VM alone, CLONE_FILES,
  * CLONE_THREAD ...) are refused with -EINVAL, except CLONE_VM|CLONE_VFORK,
- * which is vfork.
+ * which is vfork (glibc's posix_spawn, with a stack of its own).
  */
 #include <spindle/fs.h>
 #include <spindle/err.h>
@@ -30,6 +43,7 @@
 #include <spindle/printk.h>
 #include <spindle/mm.h>
 #include <spindle/uaccess.h>
+#include <spindle/completion.h>
 #include <asm/ptrace.h>
 #include <asm/pgtable.h>
 
@@ -86,6 +100,11 @@ long sys_fork(void)
 	return copy_process(0, 0, NULL, NULL, 0);
 }
 
+long sys_vfork(void)
+{
+	return copy_process(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, NULL, NULL, 0);
+}
+
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tid,
 	       int __user *child_tid, unsigned long tls)
 {
@@ -125,13 +144,51 @@ static int clone_settid(struct task_struct *child, unsigned long clone_flags,
 	return 0;
 }
 
+void complete_vfork_done(struct task_struct *t)
+{
+	unsigned long flags = local_irq_save();
+	struct completion *vfork = t->vfork_done;
+
+	/* taken and cleared in one step with the parent's give-up in
+	 * wait_for_vfork_done(): the completion lives on the parent's stack */
+	t->vfork_done = NULL;
+	if (vfork)
+		complete(vfork);
+	local_irq_restore(flags);
+}
+
+/*
+ * The vfork parent: asleep until the child execs or exits, or we are
+ * killed (Linux's wait_for_completion_killable: a fatal signal ends the
+ * sleep; any other wakes it, and it sleeps again, the signal pending
+ * until vfork returns).  The child cannot be reaped meanwhile (we are
+ * its parent, and busy here), so it needs no reference of ours.
+ */
+static void wait_for_vfork_done(struct task_struct *child, struct completion *vfork)
+{
+	unsigned long flags;
+	bool done = false;
+
+	wait_event_interruptible(vfork->wait, (done = try_wait_for_completion(vfork)) ||
+						      fatal_signal_pending(current));
+	if (done)
+		return;
+	/* killed: the child runs on, and must not complete a completion
+	 * whose stack frame is gone (it may have completed it just now) */
+	flags = local_irq_save();
+	child->vfork_done = NULL;
+	local_irq_restore(flags);
+}
+
 static long copy_process(unsigned long clone_flags, unsigned long newsp,
 			 int __user *parent_tid, int __user *child_tid, unsigned long tls)
 {
 	struct task_struct *parent = current, *child;
+	struct completion vfork;
 	struct pt_regs *regs;
 	unsigned long flags;
 	int err = -ENOMEM;
+	int pid;
 
 	if (!parent->mm)
 		return -EINVAL;
@@ -161,9 +218,15 @@ static long copy_process(unsigned long clone_flags, unsigned long newsp,
 	if (newsp)
 		regs->rsp = newsp; /* clone's own stack for the child */
 
-	child->mm = dup_mm(parent->mm);
-	if (!child->mm)
-		goto fail;
+	if (clone_flags & CLONE_VM) {
+		/* vfork: the same address space, one more user of it */
+		mmget(parent->mm);
+		child->mm = parent->mm;
+	} else {
+		child->mm = dup_mm(parent->mm);
+		if (!child->mm)
+			goto fail;
+	}
 	err = clone_settid(child, clone_flags, parent_tid, child_tid);
 	if (!err)
 		err = copy_files(child, parent);
@@ -193,18 +256,20 @@ static long copy_process(unsigned long clone_flags, unsigned long newsp,
 		err = -EINTR;
 		goto fail;
 	}
+	if (clone_flags & CLONE_VFORK) {
+		init_completion(&vfork);
+		child->vfork_done = &vfork;
+	}
 	link_child(child);
 	wake_up_process(child);
+	pid = child->pid;
 	local_irq_restore(flags);
-	return child->pid;
+	if (clone_flags & CLONE_VFORK)
+		wait_for_vfork_done(child, &vfork);
+	return pid;
 fail:
 	free_unborn(child);
 	return err;
-}
-
-long sys_vfork(void)
-{
-	return sys_fork();
 }
 
 /* --- processes started by the kernel ---------------------------------- */

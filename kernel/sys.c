@@ -8,6 +8,7 @@
  * process at the end of boot.
  */
 #define pr_fmt(fmt) "init: " fmt
+#include <spindle/loadavg.h>
 #include <spindle/fs.h>
 #include <spindle/init.h>
 #include <spindle/err.h>
@@ -563,9 +564,10 @@ long sys_uname(struct new_utsname __user *name)
  * sysinfo(2), as Linux's do_sysinfo(): memory in bytes (mem_unit 1, as
  * Linux answers when the byte counts fit in a long), "buffers" the block
  * devices' page-cache pages as /proc/meminfo's Buffers, procs every task
- * that has not been reaped.  Spindle keeps no load average and has no
- * swap, shared memory or high memory: those read 0, as on a Linux
- * machine just booted without them.
+ * that has not been reaped, loads the 1, 5 and 15 minute load averages
+ * (include/spindle/loadavg.h) with SI_LOAD_SHIFT bits of fraction.
+ * Spindle has no swap, shared memory or high memory: those read 0, as on
+ * a Linux machine without them.
  */
 long sys_sysinfo(struct sysinfo __user *info)
 {
@@ -586,6 +588,8 @@ long sys_sysinfo(struct sysinfo __user *info)
 		procs++;
 	local_irq_restore(flags);
 	si.procs = procs > 0xffff ? 0xffff : (unsigned short)procs;
+	for (int i = 0; i < 3; i++)
+		si.loads[i] = READ_ONCE(avenrun[i]) << (SI_LOAD_SHIFT - FSHIFT);
 	si.mem_unit = 1;
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }

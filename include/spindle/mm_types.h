@@ -52,11 +52,19 @@ struct vm_area_struct {
 
 struct mm_struct {
 	u64 *pgd;                       /* the PML4 (kernel virtual address) */
+	/* its users (Linux's mm_users): each task running on it -- two
+	 * while a vfork child borrows its parent's -- and each reader that
+	 * holds it (get_task_mm).  The last mmput() frees it.  Changed with
+	 * interrupts off (one CPU). */
+	int mm_users;
 	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
 	int map_count;
 	unsigned long start_code, end_code;
 	unsigned long start_brk, brk;   /* heap: [start_brk, brk) */
 	unsigned long start_stack;      /* the initial stack pointer */
+	/* where exec put the argument strings: argv[0]'s first byte to one
+	 * past the last NUL (/proc/<pid>/cmdline reads them from here) */
+	unsigned long arg_start, arg_end;
 	unsigned long mmap_base;        /* mmap areas are found below this */
 	unsigned long nr_pages;         /* pages in memory (resident) */
 	/* its AIO contexts (fs/aio.c), singly linked; NULL: none.  Not
@@ -68,8 +76,24 @@ struct mm_struct {
 };
 
 /* kernel/mm/mmap.c.  All may sleep unless noted. */
-struct mm_struct *mm_alloc(void);
+struct mm_struct *mm_alloc(void);       /* one user, the caller */
+/* One more user of mm (vfork's child).  Does not sleep. */
+void mmget(struct mm_struct *mm);
+/* Drop a user; the last one frees the address space. */
 void mmput(struct mm_struct *mm);
+struct task_struct;
+/* t's mm with a user taken for the caller, or NULL (a kernel thread, or
+ * t has exited): the address space stays whole until the caller's
+ * mmput(), whatever t does meanwhile.  Does not sleep. */
+struct mm_struct *get_task_mm(struct task_struct *t);
+/*
+ * Copy up to len bytes at addr of mm into buf (Linux's access_remote_vm,
+ * reading): page by page through mm's page tables, each page with
+ * interrupts off so that its owner cannot unmap it under the copy.  Stops
+ * at the first page not present (nothing is faulted in for a reader);
+ * returns the bytes copied.  The caller holds a user of mm.
+ */
+size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len);
 struct mm_struct *dup_mm(struct mm_struct *old);
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

@@ -9,6 +9,7 @@
  * process is forked from one.  See docs/processes.md.
  *
  *   fork     kernel/fork.c    copy the address space (eagerly), files
+ *   vfork    kernel/fork.c    share it; the parent waits for exec or exit
  *   execve   kernel/exec.c    replace the address space with an ELF image
  *   exit     kernel/exit.c    free memory and files, become a zombie
  *   wait4    kernel/exit.c    the parent reaps the zombie, reads its status
@@ -72,6 +73,11 @@ long kernel_wait4(int pid, int *status, int options);
 /* kernel/main.c calls this at the end of boot: exec /init (then
  * /sbin/init) in pid 1.  Returns only if neither could be exec'd. */
 int start_user_init(void);
+
+/* A vfork child lets its parent go on: called as it gives up the
+ * parent's address space, at exec and at exit (Linux's mm_release).
+ * Does not sleep. */
+void complete_vfork_done(struct task_struct *t);
 
 /* Called by do_exit() for every task: a process frees its memory and
  * files and becomes a zombie (code: the wait4 status word). */

@@ -36,6 +36,7 @@
 
 struct bio_list;
 struct blk_plug;
+struct completion;
 struct mm_struct;
 struct sighand_struct;
 
@@ -98,6 +99,10 @@ struct task_struct {
 	 * kernel's page tables; exec gives a task an mm and makes it a
 	 * process, fork copies one.  Zero/NULL in a kernel thread. --- */
 	struct mm_struct *mm;           /* user address space, or NULL */
+	/* a vfork child: its parent's completion, waited on until this
+	 * child execs or exits (complete_vfork_done); NULL otherwise, and
+	 * once done -- or once the parent, killed, has stopped waiting */
+	struct completion *vfork_done;
 	struct task_struct *parent;     /* who reaps it with wait4, or NULL */
 	struct list_head children;      /* its children, linked by ->sibling */
 	struct list_head sibling;

@@ -23,8 +23,12 @@
  *     (SIGSEGV; Linux would call the OOM killer instead).
  *
  * Locking: one CPU and no threads, so an mm is only changed by its own
- * process (or, for a new mm, by the exec or fork building it).  Faults
- * run with interrupts off and do not sleep.
+ * process (or, for a new mm, by the exec or fork building it).  A vfork
+ * child runs on its parent's mm, but the parent sleeps until the child
+ * execs or exits, so still one task at a time changes it.  Others only
+ * read it (/proc): they hold a user (get_task_mm), so it is not freed
+ * under them, and look at each page with interrupts off, so it is not
+ * unmapped under them.  Faults run with interrupts off and do not sleep.
  */
 #include <spindle/mm_types.h>
 #include <spindle/fs.h>
@@ -76,6 +80,28 @@ struct mm_struct *mm_alloc(void)
 	}
 	INIT_LIST_HEAD(&mm->mmap);
 	mm->mmap_base = MMAP_BASE;
+	mm->mm_users = 1;
+	return mm;
+}
+
+void mmget(struct mm_struct *mm)
+{
+	unsigned long flags = local_irq_save();
+
+	mm->mm_users++;
+	local_irq_restore(flags);
+}
+
+struct mm_struct *get_task_mm(struct task_struct *t)
+{
+	unsigned long flags = local_irq_save();
+	struct mm_struct *mm = t->mm;
+
+	/* t->mm goes NULL (exit_mm) or changes (exec) with interrupts
+	 * off before its user is dropped: what we see here still has it */
+	if (mm)
+		mm->mm_users++;
+	local_irq_restore(flags);
 	return mm;
 }
 
@@ -123,9 +149,17 @@ static void free_user_pte(pte_t *pte, unsigned long va, void *arg)
 void mmput(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
+	unsigned long flags;
+	bool last;
 
 	if (!mm)
 		return;
+	flags = local_irq_save();
+	BUG_ON(mm->mm_users <= 0);
+	last = --mm->mm_users == 0;
+	local_irq_restore(flags);
+	if (!last)
+		return;                 /* a vfork parent, or a reader, still uses it */
 	/* I/O still in flight into these pages finishes first (Linux's
 	 * __mmput calls exit_aio too) */
 	exit_aio(mm);
@@ -191,6 +225,27 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr)
 	if (!vma || addr < vma->vm_start)
 		return NULL;
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
+}
+
+size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len && addr < STACK_TOP) {
+		size_t off = addr & ~PAGE_MASK, n = min(len - done, PAGE_SIZE - off);
+		unsigned long flags = local_irq_save();
+		pte_t *pte = lookup_pte(mm_pgd(mm), addr);
+		bool present = pte && (*pte & _PAGE_PRESENT) && (*pte & _PAGE_USER);
+
+		if (present)
+			memcpy((char *)buf + done, (char *)__va(*pte & PTE_ADDR_MASK) + off, n);
+		local_irq_restore(flags);
+		if (!present)
+			break;
+		done += n;
+		addr += n;
+	}
+	return done;
 }
 
 /* --- pinning a user's pages for a device (Linux's pin_user_pages) ------ */
@@ -304,6 +359,8 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->start_brk = old->start_brk;
 	mm->brk = old->brk;
 	mm->start_stack = old->start_stack;
+	mm->arg_start = old->arg_start;
+	mm->arg_end = old->arg_end;
 	mm->mmap_base = old->mmap_base;
 	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
 	return mm;

@@ -45,6 +45,7 @@
 #include <spindle/time.h>
 #include <spindle/blk_plug.h>
 #include <spindle/process.h>
+#include <spindle/loadavg.h>
 #include <asm/desc.h>
 #include <asm/pgtable.h>
 #include <asm/ptrace.h>
@@ -259,9 +260,34 @@ bool wake_up_process(struct task_struct *p)
 	return woken;
 }
 
+/*
+ * The load average's sample (include/spindle/loadavg.h): the tasks that
+ * are running or runnable, and those in uninterruptible sleep -- waiting
+ * for a disk, mostly; kernel threads idle for work sleep interruptibly
+ * and do not count.  The idle task does not.  Every LOAD_FREQ, from the
+ * tick (interrupts off, so the walk sees a still task list).
+ */
+static unsigned long calc_load_update = LOAD_FREQ;
+
+static void calc_global_load_tick(void)
+{
+	struct task_struct *t;
+	unsigned long nr_active = 0;
+
+	if ((long)(jiffies - calc_load_update) < 0)
+		return;
+	calc_load_update += LOAD_FREQ;
+	list_for_each_entry(t, &task_list, tasks)
+		if (!is_idle(t) && (t->state == TASK_RUNNING || t->state == TASK_UNINTERRUPTIBLE))
+			nr_active++;
+	calc_global_load(nr_active);
+}
+
 void scheduler_tick(void)
 {
 	struct task_struct *p = current;
+
+	calc_global_load_tick();
 
 	if (is_idle(p)) {
 		if (nr_queued)

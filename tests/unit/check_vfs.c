@@ -10,6 +10,7 @@
 #include <spindle/fs.h>
 #include <spindle/sched.h>
 #include <spindle/mm.h>
+#include <spindle/mm_types.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
 #include "shim/host_kernel.h"
@@ -627,6 +628,30 @@ END_TEST
 
 /* --- mounts, devtmpfs, proc ------------------------------------------------------ */
 
+/* /proc/<pid>/cmdline: the bytes between the mm's arg_start and arg_end,
+ * read anew at each open (a rewritten argv shows); empty without an mm
+ * (a kernel thread, a zombie). */
+START_TEST(proc_cmdline)
+{
+	static char args[] = "ps\0-ef\0";
+	struct mm_struct mm = { .arg_start = (unsigned long)args,
+				.arg_end = (unsigned long)args + sizeof(args) - 1 };
+	char buf[64];
+
+	sys_mkdir("/proc", 0555);
+	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
+	current->mm = &mm;
+	ck_assert_int_eq(read_all("/proc/self/cmdline", buf, sizeof(buf)), 7);
+	ck_assert_mem_eq(buf, "ps\0-ef\0", 7);
+	args[0] = 'P';
+	ck_assert_int_eq(read_all("/proc/1/cmdline", buf, sizeof(buf)), 7);
+	ck_assert_mem_eq(buf, "Ps\0-ef\0", 7);
+	current->mm = NULL;
+	ck_assert_int_eq(read_all("/proc/self/cmdline", buf, sizeof(buf)), 0);
+	ck_assert_int_eq(sys_umount2("/proc", 0), 0);
+}
+END_TEST
+
 START_TEST(mount_umount_busy)
 {
 	char buf[512], want[200];
@@ -1228,6 +1253,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, fork_copies_table_exec_closes_cloexec);
 	tcase_add_test(core, pipe_data_eof_epipe);
 	tcase_add_test(core, mount_umount_busy);
+	tcase_add_test(core, proc_cmdline);
 	tcase_add_test(core, devtmpfs_null_zero_console_nodes);
 	tcase_add_test(core, proc_pid_stat_has_52_fields);
 	tcase_add_test(core, proc_meminfo_layout_as_linux);

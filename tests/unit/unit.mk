@@ -60,6 +60,9 @@ UNIT_TESTS += check_ata
 # out so that they run here and under the fuzzer (tests/fuzz/).
 UNIT_LIB_SRCS += drivers/md/dm-init.c lib/cmdline.c kernel/elf_check.c
 UNIT_TESTS += check_dm_init check_cmdline check_elf
+# The load average's arithmetic and /proc/loadavg's text.
+UNIT_LIB_SRCS += lib/loadavg.c
+UNIT_TESTS += check_loadavg
 # check_elf's oracle: programs built by the host's gcc, and readelf's view.
 UNIT_ELF_DIR := $(UNIT_BUILD)/elf
 UNIT_ELF_STAMP := $(UNIT_ELF_DIR)/made

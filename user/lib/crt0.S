@@ -43,4 +43,27 @@ __restore_rt:
 	hlt
 	.size __restore_rt, . - __restore_rt
 
+/*
+ * pid_t vfork(void) - vfork(58).  The child runs on this very stack while
+ * the parent sleeps, so the child's return from here and its next calls
+ * overwrite the parent's return address on it.  Keep it in a register
+ * instead (each task has its own): pop it before the call, push it back
+ * after, in both.  This is why vfork cannot be a C function.
+ */
+	.globl vfork
+	.type vfork, @function
+vfork:
+	pop	%rdi                    /* the return address */
+	mov	$58, %eax
+	syscall
+	push	%rdi
+	cmp	$-4095, %rax
+	jae	1f
+	ret
+1:	neg	%eax                    /* -errno: errno set, -1 returned */
+	mov	%eax, errno(%rip)
+	mov	$-1, %rax
+	ret
+	.size vfork, . - vfork
+
 	.section .note.GNU-stack, "", @progbits

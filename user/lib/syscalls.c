@@ -293,11 +293,7 @@ pid_t fork(void)
 	return (pid_t)syscall_ret(syscall0(__NR_fork));
 }
 
-/* Spindle's vfork(58) is a fork; calling fork keeps the C semantics simple */
-pid_t vfork(void)
-{
-	return fork();
-}
+/* vfork() is in crt0.S: it must not keep its return address on the stack */
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {

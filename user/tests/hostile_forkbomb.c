@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * hostile_forkbomb [ROUNDS [SECONDS]] - a fork bomb can be killed.
+ * hostile_forkbomb [ROUNDS [SECONDS [vfork]]] - a fork bomb can be killed.
  *
  * Each round starts a bomb in a process group of its own: every member
  * forks as fast as it can until fork fails (ENOMEM or EAGAIN: memory or
@@ -19,6 +19,13 @@
  * Members left behind by the leader are orphans: init reaps them.
  * ROUNDS (default 3) and SECONDS (the deadline per round, default 20)
  * make it a soak: `hostile_forkbomb 200 60` runs for a long while.
+ *
+ * With "vfork" the members vfork instead.  A vforked child runs on its
+ * parent's memory while the parent sleeps, so the bomb is a chain: each
+ * member sleeps in vfork for the next, and only the newest runs -- until
+ * the kernel has no task left to give.  Nothing is copied, so it fills
+ * the machine with tasks alone, and the kill must end members asleep in
+ * vfork's wait (killable) as well as the running one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +38,7 @@
 #include "hostile.h"
 
 static int rounds = 3, deadline_s = 20;
+static int use_vfork;
 
 /* milliseconds on the monotonic clock (no floating point in these programs) */
 static long now_ms(void)
@@ -45,10 +53,10 @@ static long now_ms(void)
 static void __attribute__((noreturn)) bomb(int report_fd)
 {
 	const struct timespec ms = { 0, 1000000 };
-	int reported = 0;
+	volatile int reported = 0; /* shared with a vforked member */
 
 	for (;;) {
-		pid_t p = fork();
+		pid_t p = use_vfork ? vfork() : fork();
 
 		if (p == 0)
 			continue;               /* the child is a member too */
@@ -142,8 +150,10 @@ int main(int argc, char **argv)
 		rounds = atoi(argv[1]);
 	if (argc > 2)
 		deadline_s = atoi(argv[2]);
-	if (rounds < 1 || deadline_s < 1) {
-		fprintf(stderr, "usage: hostile_forkbomb [ROUNDS [SECONDS]]\n");
+	if (argc > 3)
+		use_vfork = strcmp(argv[3], "vfork") == 0 ? 1 : -1;
+	if (rounds < 1 || deadline_s < 1 || use_vfork < 0) {
+		fprintf(stderr, "usage: hostile_forkbomb [ROUNDS [SECONDS [vfork]]]\n");
 		return 2;
 	}
 	return hostile_run("hostile_forkbomb", cases, sizeof(cases) / sizeof(cases[0]), NULL);

@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/sysinfo.h>
+#include <asm/unistd_64.h> /* raw syscall() numbers */
 
 /* addresses a user may not touch: unmapped low memory, and the kernel's half */
 #define BAD_LOW     ((void *)16)
@@ -244,6 +245,180 @@ static void t_fork_wait(void)
 	CHECK_ERR(kill(pid, 0), ESRCH);
 }
 
+/*
+ * vfork: the child runs in the parent's own memory, and the parent sleeps
+ * until the child exits or execs.  Each check would fail if vfork were a
+ * fork: a store would reach only the child's copy, and the parent would
+ * run on while the child pauses.
+ */
+static void t_vfork(void)
+{
+	const struct timespec nap = { 0, 50 * 1000 * 1000 };
+	volatile int seen = 0, failed_errno = 0;
+	char *sh_argv[] = { "sh", "-c", "exit 7", NULL };
+	char *none_argv[] = { "/no/such/program", NULL };
+	int p[2], st = -1;
+	pid_t pid;
+	char c = 0;
+
+	/* the child's store, to the parent's stack, is the parent's */
+	pid = vfork();
+	if (pid == 0) {
+		seen = 1;
+		_exit(5);
+	}
+	CHECK(pid > 0);
+	CHECK(seen == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 5);
+
+	/* the parent sleeps until the child's exit: what the child wrote
+	 * after a pause is in the pipe as soon as vfork returns */
+	CHECK(pipe2(p, O_NONBLOCK) == 0);
+	pid = vfork();
+	if (pid == 0) {
+		nanosleep(&nap, NULL);
+		write(p[1], "x", 1);
+		_exit(0);
+	}
+	CHECK(read(p[0], &c, 1) == 1 && c == 'x');
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(p[0]);
+	close(p[1]);
+
+	/* ... or until its exec: the store just before execve is seen */
+	seen = 0;
+	pid = vfork();
+	if (pid == 0) {
+		nanosleep(&nap, NULL);
+		seen = 2;
+		execve("/bin/sh", sh_argv, environ);
+		_exit(99);
+	}
+	CHECK(seen == 2);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 7);
+
+	/* a failed exec told through memory, as busybox's spawn() does */
+	pid = vfork();
+	if (pid == 0) {
+		execve(none_argv[0], none_argv, environ);
+		failed_errno = errno;
+		_exit(111);
+	}
+	CHECK(failed_errno == ENOENT);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 111);
+}
+
+/* A vforked child that dies of a signal lets its parent go; a parent
+ * killed while it waits dies (the wait is killable), and its child, in
+ * the memory it shared, runs on. */
+static void t_vfork_kill(void)
+{
+	const struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int p[2], st = -1;
+	pid_t pid, mid, orphan = 0;
+
+	pid = vfork();
+	if (pid == 0) {
+		kill(getpid(), SIGKILL);
+		for (;;)
+			nanosleep(&nap, NULL);
+	}
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+
+	CHECK(pipe(p) == 0);
+	mid = fork();
+	if (mid == 0) {
+		if (vfork() == 0) {
+			pid_t me = getpid();
+
+			kill(getppid(), SIGKILL);
+			write(p[1], &me, sizeof(me)); /* after its parent's end */
+			for (;;)
+				nanosleep(&nap, NULL);
+		}
+		_exit(1); /* not reached: killed inside vfork */
+	}
+	CHECK(mid > 0);
+	CHECK(waitpid(mid, &st, 0) == mid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK(read(p[0], &orphan, sizeof(orphan)) == sizeof(orphan) && orphan > 0);
+	if (orphan > 0)
+		CHECK(kill(orphan, SIGKILL) == 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+#define CLONE_VM 0x00000100
+#define CLONE_VFORK 0x00004000
+
+/*
+ * clone(CLONE_VM | CLONE_VFORK | SIGCHLD) with a stack of the child's
+ * own, as glibc's posix_spawn calls it.  The child cannot return from a
+ * C function on a new stack, so it is written out here: it stores code
+ * in *flag (the parent's memory) and exits with it.
+ */
+static long clone_vfork_store(volatile int *flag, int code, void *stack_top)
+{
+	register long r10 asm("r10") = 0;
+	register long r8 asm("r8") = 0;
+	long ret;
+
+	asm volatile("syscall\n\t"
+		     "test %%rax, %%rax\n\t"
+		     "jnz 1f\n\t"
+		     "movl %k[code], (%[flag])\n\t" /* the child */
+		     "movl %k[code], %%edi\n\t"
+		     "movl $231, %%eax\n\t" /* exit_group */
+		     "syscall\n\t"
+		     "1:"
+		     : "=a"(ret)
+		     : "a"(56L), "D"((long)(CLONE_VM | CLONE_VFORK | SIGCHLD)), "S"(stack_top),
+		       "d"(0L), "r"(r10), "r"(r8), [flag] "r"(flag), [code] "r"((long)code)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+static void t_vfork_clone(void)
+{
+	static char stack[16384] __attribute__((aligned(16)));
+	volatile int flag = 0;
+	int st = -1;
+	long pid = clone_vfork_store(&flag, 9, stack + sizeof(stack));
+
+	CHECK(pid > 0);
+	CHECK(flag == 9);
+	CHECK(waitpid((pid_t)pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 9);
+}
+
+static char **main_argv;
+
+/* /proc/self/cmdline: argv, each string with its NUL, read from our own
+ * memory -- so a program that rewrites argv shows the new text. */
+static void t_cmdline(void)
+{
+	char want[256], got[256];
+	size_t n = 0;
+	int fd;
+	ssize_t r;
+
+	for (char **a = main_argv; *a && n + strlen(*a) + 1 <= sizeof(want); a++) {
+		memcpy(want + n, *a, strlen(*a) + 1);
+		n += strlen(*a) + 1;
+	}
+	fd = open("/proc/self/cmdline", O_RDONLY);
+	CHECK(fd >= 0);
+	r = read(fd, got, sizeof(got));
+	CHECK(r == (ssize_t)n && memcmp(got, want, n) == 0);
+	close(fd);
+	main_argv[0][0] = '#';
+	fd = open("/proc/self/cmdline", O_RDONLY);
+	CHECK(fd >= 0);
+	r = read(fd, got, sizeof(got));
+	CHECK(r == (ssize_t)n && got[0] == '#' && memcmp(got + 1, want + 1, n - 1) == 0);
+	close(fd);
+	main_argv[0][0] = want[0];
+}
+
 static void t_exec(void)
 {
 	char *argv[] = { "/no/such/program", NULL };
@@ -369,8 +544,6 @@ static void t_blk_end(void)
 
 /* --- what a static glibc program needs (busybox); raw calls, since
  * this libc has no wrappers for most of them --- */
-
-#include <asm/unistd_64.h>
 
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
@@ -530,6 +703,10 @@ static const struct {
 	{ "dirs", t_dirs },
 	{ "fork_wait", t_fork_wait },
 	{ "exec", t_exec },
+	{ "vfork", t_vfork },
+	{ "vfork_kill", t_vfork_kill },
+	{ "vfork_clone", t_vfork_clone },
+	{ "cmdline", t_cmdline },
 	{ "misc", t_misc },
 	{ "memory", t_memory },
 	{ "blk_direct_align", t_blk_direct_align },
@@ -547,6 +724,8 @@ int main(int argc, char **argv)
 {
 	char dir[64];
 	const char *only = argc > 2 ? argv[2] : NULL;
+
+	main_argv = argv;
 
 	snprintf(dev_path, sizeof(dev_path), "/dev/%s", argc > 1 ? argv[1] : "sda");
 	snprintf(dir, sizeof(dir), "/tmp/syscalls.%d", getpid());
