@@ -10,6 +10,7 @@
  * A binary search finds the last symbol at or below an address.
  */
 #include <spindle/ksyms.h>
+#include <spindle/sched.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
 
@@ -82,20 +83,32 @@ static void print_frame(unsigned long addr)
 
 /*
  * With frame pointers, each function's prologue pushes the caller's rbp,
- * so [rbp] is the previous frame and [rbp + 8] the return address.  boot.S
- * and new tasks start with rbp = 0, which ends the walk.  A corrupt chain
- * is cut short rather than followed: frames must move up the stack and
- * stay 8-byte aligned, inside the kernel's half of the address space.
+ * so [rbp] is the previous frame and [rbp + 8] the return address.  boot.S,
+ * new tasks and every entry from user mode start with rbp = 0, which ends
+ * the walk.  A corrupt chain is cut short rather than followed: frames
+ * must move up the stack and stay 8-byte aligned, inside the kernel's half
+ * of the address space -- and, for a walk that starts on the current
+ * task's stack, inside that stack (a bad rbp there must not send the walk
+ * to an unmapped address: the walk runs inside lockdep and the allocators).
  */
 unsigned int stack_trace_save_fp(unsigned long rbp, unsigned long *store,
 				 unsigned int size)
 {
+	unsigned long lo = 0xffff800000000000ul, hi = ~0ul;
 	unsigned int n = 0;
 
+	if (current && current->stack) {
+		unsigned long base = (unsigned long)current->stack;
+
+		if (rbp >= base && rbp < base + THREAD_SIZE) {
+			lo = base;
+			hi = base + THREAD_SIZE - 2 * sizeof(long);
+		}
+	}
 	while (n < size && rbp) {
 		const unsigned long *frame = (const unsigned long *)rbp;
 
-		if ((rbp & 7) || rbp < 0xffff800000000000ul || !frame[1])
+		if ((rbp & 7) || rbp < lo || rbp > hi || !frame[1])
 			break;
 		store[n++] = frame[1];
 		if (frame[0] <= rbp)

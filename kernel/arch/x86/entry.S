@@ -53,6 +53,13 @@ common_interrupt:
 	pushq %r13
 	pushq %r14
 	pushq %r15
+	/* From user mode, rbp is the program's, any value at all: zeroed,
+	 * so that a backtrace (lockdep's, slab_debug's) ends here instead of
+	 * following it.  From the kernel it is the interrupted frame's. */
+	testb $3, PT_REGS_CS(%rsp)
+	jz 2f
+	xorl %ebp, %ebp
+2:
 	movq %rsp, %rdi
 	call x86_handle_interrupt
 	.globl ret_from_interrupt

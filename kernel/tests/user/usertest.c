@@ -595,6 +595,47 @@ static int recurse(int n)
 }
 static int stack_overflow(void) { return recurse(0); }
 
+/*
+ * A program may keep anything in rbp -- code built without frame
+ * pointers uses it as one more register.  With a value that looks like a
+ * kernel address, it touches fresh pages (each under a new page table:
+ * faults that allocate) and spins through timer ticks, so that the
+ * kernel is entered from user mode with that rbp many times.  The
+ * kernel's backtraces (lockdep's, slab_debug's) must end at the entry
+ * rather than follow it: the user-proc scenario runs this under
+ * test-debug too.  The child exits 0 and the kernel stays up.
+ */
+static int bad_rbp_child(void)
+{
+	char *p = mmap_anon(0, 1ul << 40, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+
+	if (MMAP_FAILED(p))
+		return 1;
+	__asm__ volatile("movq %%rbp, %%r12\n\t"
+			 "movq $-32, %%rbp\n\t"
+			 "movl $64, %%ecx\n"
+			 "1:\tmovb $1, (%0)\n\t"
+			 "addq $0x200000, %0\n\t"
+			 "decl %%ecx\n\t"
+			 "jnz 1b\n\t"
+			 "movl $20000000, %%ecx\n"
+			 "2:\tdecl %%ecx\n\t"
+			 "jnz 2b\n\t"
+			 "movq %%r12, %%rbp"
+			 : "+r"(p)
+			 :
+			 : "rcx", "r12", "memory", "cc");
+	return 0;
+}
+
+static const char *t_bad_rbp(void)
+{
+	long st = run_child(bad_rbp_child);
+
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return NULL;
+}
+
 static const char *t_segv(void)
 {
 	static const struct { int (*fn)(void); int sig; const char *name; } crash[] = {
@@ -1018,6 +1059,7 @@ static const struct test {
 	{ "brk", t_brk },
 	{ "mmap", t_mmap },
 	{ "mprotect", t_mprotect },
+	{ "bad_rbp", t_bad_rbp },
 	{ "fork_wait", t_fork_wait },
 	{ "segv", t_segv },
 	{ "signals", t_signals },

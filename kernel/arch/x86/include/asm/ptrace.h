@@ -8,6 +8,9 @@
 
 /* pt_regs.vector of a SYSCALL entry: not an IDT vector. */
 #define SYSCALL_VECTOR  0x100
+/* where entry.S finds the interrupted cs (15 registers, vector, error
+ * code, rip before it) */
+#define PT_REGS_CS 144
 
 #ifndef __ASSEMBLER__
 #include <spindle/types.h>
@@ -19,6 +22,7 @@ struct pt_regs {
 	u64 error_code;         /* pushed by the CPU, or 0 */
 	u64 rip, cs, rflags, rsp, ss;   /* the CPU's interrupt frame */
 };
+_Static_assert(__builtin_offsetof(struct pt_regs, cs) == PT_REGS_CS, "PT_REGS_CS");
 
 /*
  * Every task keeps a struct pt_regs at the very top of its kernel stack:
