@@ -6,8 +6,8 @@
  * The input is the buffer GRUB would have loaded: a newc cpio archive,
  * or several in a row.  unpack_to_rootfs() runs on it over a fake file
  * layer defined here -- filp_open, kernel_write, fput, do_mkdirat,
- * do_mknodat, do_symlinkat, do_linkat and do_unlinkat only record what
- * they are asked to make -- because the
+ * do_mknodat, do_symlinkat, do_linkat, do_unlinkat and do_set_mtime only
+ * record what they are asked to make -- because the
  * real one (ramfs) would keep every file of every input and slow each
  * run down; check_initramfs.c runs the unpacker over the real VFS.  What
  * the unpacker promises, and this target checks:
@@ -147,6 +147,14 @@ int do_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, 
 }
 
 /* Nothing exists in the fake file layer: there is never a name to remove. */
+int do_set_mtime(int dfd, const char *path, unsigned int lookup_flags, const u64 *mtime_ns)
+{
+	(void)lookup_flags;
+	FUZZ_ASSERT(dfd == AT_FDCWD && mtime_ns);
+	check_path(path);
+	return 0;
+}
+
 int do_unlinkat(int dfd, const char *path)
 {
 	FUZZ_ASSERT(dfd == AT_FDCWD);
