@@ -13,6 +13,7 @@ FS_OBJS := \
 	$(F)/open.o \
 	$(F)/read_write.o \
 	$(F)/stat.o \
+	$(F)/utimes.o \
 	$(F)/readdir.o \
 	$(F)/ioctl.o \
 	$(F)/sync.o \
@@ -43,8 +44,8 @@ FS_OBJS := \
 	$(F)/ext2/balloc.o \
 	$(F)/ext2/ialloc.o \
 	$(F)/ext2/file.o \
-	$(F)/init.o
+	$(F)/do_mounts.o
 
-# Everything but the boot glue (init.c) and poll's sleeping (select.c,
+# Everything but the boot glue (do_mounts.c) and poll's sleeping (select.c,
 # which the pipes and the tty only notify) also runs in the host unit tests.
-FS_UNIT_SRCS := $(filter-out $(F)/init.c $(F)/select.c,$(FS_OBJS:.o=.c))
+FS_UNIT_SRCS := $(filter-out $(F)/do_mounts.c $(F)/select.c,$(FS_OBJS:.o=.c))

@@ -3,7 +3,7 @@
  * initramfs.c - unpack a "newc" cpio archive into the root file system.
  *
  * GRUB loads build/initramfs.cpio next to the kernel (a multiboot2
- * module); at boot its bytes become the first files of "/" (fs/init.c
+ * module); at boot its bytes become the first files of "/" (fs/do_mounts.c
  * calls unpack_to_rootfs()).  The format, as `cpio -o -H newc` writes it,
  * is a sequence of entries, each starting on a 4-byte boundary:
  *

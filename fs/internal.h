@@ -116,6 +116,37 @@ void put_files_struct(struct files_struct *files);
 void current_root_pwd(struct path *root, struct path *pwd);
 
 /*
+ * namei.c: a path name copied in from user space into a PATH_MAX buffer
+ * (Linux's getname/putname; an ERR_PTR for EFAULT, ENAMETOOLONG, or
+ * ENOENT for "").  A task holds at most one at a time (see getname).
+ */
+char *getname(const char __user *uname);
+void putname(char *name);
+
+/*
+ * WITH_NAME(uname, kname, call): copy the user's path uname in as the
+ * kernel string kname, evaluate call (which uses kname), free the copy.
+ * The copy's own errors are the result when it fails.  The getname/
+ * putname pair of every path system call, written once:
+ *
+ *      return WITH_NAME(pathname, kname, do_rmdir(AT_FDCWD, kname));
+ */
+#define WITH_NAME(uname, kname, call) ({                    \
+	char *kname = getname(uname);                       \
+	long __r = IS_ERR(kname) ? PTR_ERR(kname) : (call); \
+	if (!IS_ERR(kname))                                 \
+		putname(kname);                             \
+	__r;                                                \
+})
+
+/* namespace.c: a small string argument copied in with kmalloc (Linux's
+ * strndup_user); NULL for a NULL pointer */
+char *copy_mount_string(const char __user *s);
+
+/* stat.c: is the user's path ""?  1, 0 or -EFAULT (AT_EMPTY_PATH) */
+int empty_path(const char __user *filename);
+
+/*
  * Waits that a signal should interrupt (a pipe, the console): true when
  * current has a signal to act on (signal_pending(), kernel/signal.c); the
  * wait then ends with -EINTR (Linux: -ERESTARTSYS and a restart).
@@ -143,7 +174,7 @@ struct inode *pseudo_new_dir(struct super_block *sb,
 			     const struct inode_operations *iop,
 			     const struct file_operations *fop, void *priv);
 
-/* boot (init.c calls them; host tests too) */
+/* boot (do_mounts.c calls them; host tests too) */
 int init_ramfs_fs(void);
 int names_cache_init(void);    /* namei.c: the path-name buffers' reserve */
 struct pipe_inode_info;

@@ -18,6 +18,13 @@
  * Errors follow Linux: ENOENT, ENOTDIR, ENAMETOOLONG (a component longer
  * than NAME_MAX, a path longer than PATH_MAX), EEXIST, EISDIR.
  *
+ * Here too, as in Linux's namei.c, are the calls that make and remove
+ * names -- mkdir, rmdir, unlink, link, symlink, rename, mknod -- and
+ * getname(), which copies a path in from user space for every path system
+ * call.  The others live with their subjects: open, chdir, access, chmod,
+ * chown and truncate in open.c, the stat family and readlink in stat.c,
+ * utimensat in utimes.c, mount and umount in namespace.c.
+ *
  * Everything here runs under vfs_lock, one walk or change at a time: a
  * simple rule a student can check, paid for with no parallel lookups.
  */
@@ -33,8 +40,6 @@
 
 DEFINE_MUTEX(vfs_lock);
 
-static struct fs_struct *boot_fs;       /* kernel threads without current->fs */
-
 void current_root_pwd(struct path *root, struct path *pwd)
 {
 	struct fs_struct *fs = current->fs;
@@ -43,7 +48,6 @@ void current_root_pwd(struct path *root, struct path *pwd)
 		*root = fs->root;
 		*pwd = fs->pwd;
 	} else {
-		(void)boot_fs;
 		root->mnt = pwd->mnt = root_mnt;
 		root->dentry = pwd->dentry = root_mnt->mnt_root;
 	}
@@ -809,48 +813,6 @@ out:
 	return err;
 }
 
-int do_chdir(const char *name)
-{
-	struct fs_struct *fs = current->fs;
-	struct path p;
-	int err;
-
-	if (!fs)
-		return -EINVAL;         /* a kernel thread has no cwd of its own */
-	err = kern_path(name, LOOKUP_DIRECTORY, &p);
-	if (err)
-		return err;
-	mutex_lock(&vfs_lock);
-	path_put(&fs->pwd);
-	fs->pwd = p;
-	mutex_unlock(&vfs_lock);
-	return 0;
-}
-
-/* fchdir: the cwd becomes the directory an open descriptor names */
-long sys_fchdir(unsigned int fd)
-{
-	struct fs_struct *fs = current->fs;
-	struct file *f = fget(fd);
-	long err = 0;
-
-	if (!f)
-		return -EBADF;
-	if (!fs)
-		err = -EINVAL;
-	else if (!S_ISDIR(f->f_inode->i_mode))
-		err = -ENOTDIR;
-	if (!err) {
-		mutex_lock(&vfs_lock);
-		path_put(&fs->pwd);
-		fs->pwd = f->f_path;
-		path_get(&fs->pwd);
-		mutex_unlock(&vfs_lock);
-	}
-	fput(f);
-	return err;
-}
-
 /* --- the system calls: copy the name in, then the work above ------------- */
 
 /*
@@ -870,13 +832,13 @@ int names_cache_init(void)
 	return mempool_init(&names_pool, NAMES_RESERVE, PATH_MAX, 0);
 }
 
-static void putname(char *name)
+void putname(char *name)
 {
 	mempool_free(name, &names_pool);        /* NULL is fine */
 }
 
 /* Copy a path from user space into a PATH_MAX buffer (Linux getname). */
-static char *getname(const char __user *uname)
+char *getname(const char __user *uname)
 {
 	char *name = mempool_alloc(&names_pool, GFP_KERNEL);
 	long len;
@@ -895,50 +857,33 @@ static char *getname(const char __user *uname)
 	return name;
 }
 
-/*
- * WITH_NAME(uname, call): copy the user's path in, evaluate call with the
- * kernel copy available as __name, free the copy; -EFAULT/-ENAMETOOLONG/
- * -ENOENT from the copy itself.  Just the getname/putname pair of every
- * path system call, written once.
- */
-#define WITH_NAME(uname, call) ({ \
-	char *__n = getname(uname); \
-	long __r = IS_ERR(__n) ? PTR_ERR(__n) : (call); \
-	if (!IS_ERR(__n)) \
-		putname(__n); \
-	__r; \
-})
-#define __name __n
-
 long sys_mkdir(const char __user *pathname, umode_t mode)
 {
-	return WITH_NAME(pathname, do_mkdirat(AT_FDCWD, __name, mode));
+	return WITH_NAME(pathname, kname, do_mkdirat(AT_FDCWD, kname, mode));
 }
 
 long sys_rmdir(const char __user *pathname)
 {
-	return WITH_NAME(pathname, do_rmdir(AT_FDCWD, __name));
+	return WITH_NAME(pathname, kname, do_rmdir(AT_FDCWD, kname));
 }
 
 long sys_unlink(const char __user *pathname)
 {
-	return WITH_NAME(pathname, do_unlinkat(AT_FDCWD, __name));
+	return WITH_NAME(pathname, kname, do_unlinkat(AT_FDCWD, kname));
 }
 
 long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
 {
-	return WITH_NAME(pathname, do_mkdirat(dfd, __name, mode));
+	return WITH_NAME(pathname, kname, do_mkdirat(dfd, kname, mode));
 }
-
-#define AT_REMOVEDIR 0x200
 
 long sys_unlinkat(int dfd, const char __user *pathname, int flag)
 {
 	if (flag & ~AT_REMOVEDIR)
 		return -EINVAL;
 	if (flag & AT_REMOVEDIR)
-		return WITH_NAME(pathname, do_rmdir(dfd, __name));
-	return WITH_NAME(pathname, do_unlinkat(dfd, __name));
+		return WITH_NAME(pathname, kname, do_rmdir(dfd, kname));
+	return WITH_NAME(pathname, kname, do_unlinkat(dfd, kname));
 }
 
 /*
@@ -948,8 +893,6 @@ long sys_unlinkat(int dfd, const char __user *pathname, int flag)
  * ENAMETOOLONG, ENOENT for "") travel as an ERR_PTR name to where the
  * walk would use it, so the first name's errors come first, as Linux.
  */
-static char *copy_mount_string(const char __user *s);
-
 static char *getname_kmalloc(const char __user *uname)
 {
 	char *k = copy_mount_string(uname);
@@ -963,16 +906,17 @@ static char *getname_kmalloc(const char __user *uname)
 	return k;
 }
 
-#define WITH_TWO_NAMES(uname1, uname2, call) ({ \
-	char *__n2 = getname_kmalloc(uname2); \
-	long __r2 = WITH_NAME(uname1, call); \
-	if (!IS_ERR(__n2)) \
-		kfree(__n2); \
-	__r2; \
+/*
+ * WITH_TWO_NAMES(uname1, kname1, uname2, kname2, call): WITH_NAME for
+ * both names, the second copied with getname_kmalloc.
+ */
+#define WITH_TWO_NAMES(uname1, kname1, uname2, kname2, call) ({ \
+	char *kname2 = getname_kmalloc(uname2);                 \
+	long __r2 = WITH_NAME(uname1, kname1, call);            \
+	if (!IS_ERR(kname2))                                    \
+		kfree(kname2);                                  \
+	__r2;                                                   \
 })
-#define __name2 __n2
-
-#define AT_SYMLINK_FOLLOW 0x400
 
 long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
 		int flags)
@@ -980,8 +924,8 @@ long sys_linkat(int olddfd, const char __user *oldname, int newdfd, const char _
 	/* AT_EMPTY_PATH (link an open descriptor) is not supported */
 	if (flags & ~AT_SYMLINK_FOLLOW)
 		return -EINVAL;
-	return WITH_TWO_NAMES(oldname, newname,
-			      do_linkat(olddfd, __name, newdfd, __name2, flags & AT_SYMLINK_FOLLOW));
+	return WITH_TWO_NAMES(oldname, kold, newname, knew,
+			      do_linkat(olddfd, kold, newdfd, knew, flags & AT_SYMLINK_FOLLOW));
 }
 
 long sys_link(const char __user *oldname, const char __user *newname)
@@ -991,7 +935,7 @@ long sys_link(const char __user *oldname, const char __user *newname)
 
 long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname)
 {
-	return WITH_TWO_NAMES(oldname, newname, do_symlinkat(__name, newdfd, __name2));
+	return WITH_TWO_NAMES(oldname, kold, newname, knew, do_symlinkat(kold, newdfd, knew));
 }
 
 long sys_symlink(const char __user *oldname, const char __user *newname)
@@ -1002,8 +946,8 @@ long sys_symlink(const char __user *oldname, const char __user *newname)
 long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
 		   const char __user *newname, unsigned int flags)
 {
-	return WITH_TWO_NAMES(oldname, newname,
-			      do_renameat2(olddfd, __name, newdfd, __name2, flags));
+	return WITH_TWO_NAMES(oldname, kold, newname, knew,
+			      do_renameat2(olddfd, kold, newdfd, knew, flags));
 }
 
 long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
@@ -1051,455 +995,10 @@ static int mknod_checked(int dfd, const char *name, umode_t mode, unsigned int d
 
 long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev)
 {
-	return WITH_NAME(filename, mknod_checked(AT_FDCWD, __name, mode, dev));
+	return WITH_NAME(filename, kname, mknod_checked(AT_FDCWD, kname, mode, dev));
 }
 
 long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev)
 {
-	return WITH_NAME(filename, mknod_checked(dfd, __name, mode, dev));
-}
-
-long sys_chdir(const char __user *filename)
-{
-	return WITH_NAME(filename, do_chdir(__name));
-}
-
-long sys_open(const char __user *filename, int flags, umode_t mode)
-{
-	return WITH_NAME(filename, ksys_open(AT_FDCWD, __name, flags, mode));
-}
-
-long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode)
-{
-	return WITH_NAME(filename, ksys_open(dfd, __name, flags, mode));
-}
-
-long sys_stat(const char __user *filename, struct stat __user *statbuf)
-{
-	struct stat st;
-	long err = WITH_NAME(filename, ksys_stat(__name, &st));
-
-	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
-		err = -EFAULT;
-	return err;
-}
-
-long sys_statfs(const char __user *pathname, struct statfs __user *ubuf)
-{
-	struct statfs buf;
-	long err = WITH_NAME(pathname, ksys_statfs(__name, &buf));
-
-	if (!err && copy_to_user(ubuf, &buf, sizeof(buf)))
-		err = -EFAULT;
-	return err;
-}
-
-/* lstat: a symbolic link itself, not what it points at. */
-long sys_lstat(const char __user *filename, struct stat __user *statbuf)
-{
-	struct stat st;
-	long err = WITH_NAME(filename, ksys_lstat(__name, &st));
-
-	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
-		err = -EFAULT;
-	return err;
-}
-
-/*
- * readlink(2), readlinkat(2): the target, not NUL-terminated, cut to
- * bufsiz (Linux's answers: EINVAL for bufsiz <= 0 or a name that is not
- * a link).
- */
-long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
-{
-	char *k;
-	long n;
-
-	if (bufsiz <= 0)
-		return -EINVAL;
-	k = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!k)
-		return -ENOMEM;
-	n = WITH_NAME(pathname, ksys_readlinkat(dfd, __name, k, min(bufsiz, PATH_MAX)));
-	if (n > 0 && copy_to_user(buf, k, n))
-		n = -EFAULT;
-	kfree(k);
-	return n;
-}
-
-/* --- the *at() calls of the C library: a path relative to a directory fd -- */
-
-#define AT_SYMLINK_NOFOLLOW 0x100
-#define AT_EACCESS 0x200
-#define AT_EMPTY_PATH 0x1000
-#define AT_STATX_SYNC_TYPE 0x6000 /* statx: how fresh; always fresh here */
-
-static int path_getattr(int dfd, const char *name, unsigned int lookup_flags, struct stat *st)
-{
-	struct path p;
-	int err = kern_path_at(dfd, name, lookup_flags, &p);
-
-	if (err)
-		return err;
-	err = vfs_getattr(p.dentry->d_inode, st);
-	path_put(&p);
-	return err;
-}
-
-/* Is the user's path the empty string?  (AT_EMPTY_PATH: then dfd itself
- * is the file -- how glibc's fstat() is made: newfstatat(fd, "", ...).) */
-static int empty_path(const char __user *filename)
-{
-	char c;
-
-	if (copy_from_user(&c, filename, 1))
-		return -EFAULT;
-	return c == '\0';
-}
-
-/* the attributes of dfd/filename, or of dfd itself for an empty path */
-static long getattr_at(int dfd, const char __user *filename, int flags, struct stat *st)
-{
-	int empty;
-
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
-		return -EINVAL;
-	empty = (flags & AT_EMPTY_PATH) ? empty_path(filename) : 0;
-	if (empty < 0)
-		return empty;
-	if (empty && dfd == AT_FDCWD)
-		return path_getattr(AT_FDCWD, ".", 0, st);
-	if (empty)
-		return ksys_fstat(dfd, st);
-	return WITH_NAME(filename, path_getattr(dfd, __name,
-						(flags & AT_SYMLINK_NOFOLLOW) ? LOOKUP_NOFOLLOW : 0, st));
-}
-
-long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag)
-{
-	struct stat st;
-	long err = getattr_at(dfd, filename, flag, &st);
-
-	if (!err && copy_to_user(statbuf, &st, sizeof(st)))
-		err = -EFAULT;
-	return err;
-}
-
-/* statx(2)'s answer (Linux's include/uapi/linux/stat.h): 256 bytes */
-struct statx_timestamp {
-	s64 tv_sec;
-	u32 tv_nsec;
-	s32 __reserved;
-};
-
-struct statx {
-	u32 stx_mask, stx_blksize;
-	u64 stx_attributes;
-	u32 stx_nlink, stx_uid, stx_gid;
-	u16 stx_mode, __spare0;
-	u64 stx_ino, stx_size, stx_blocks, stx_attributes_mask;
-	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
-	u32 stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
-	u64 __spare2[14];
-};
-BUILD_BUG_ON(sizeof(struct statx) != 256);
-
-#define STATX_BASIC_STATS 0x7ffu /* type, mode, nlink, uid, gid, times, ino, size, blocks */
-
-long sys_statx(int dfd, const char __user *filename, unsigned int flags, unsigned int mask,
-	       struct statx __user *buffer)
-{
-	struct statx sx;
-	struct stat st;
-	long err = getattr_at(dfd, filename, flags, &st);
-
-	(void)mask; /* everything basic is always there */
-	if (err)
-		return err;
-	memset(&sx, 0, sizeof(sx));
-	sx.stx_mask = STATX_BASIC_STATS;
-	sx.stx_blksize = st.st_blksize;
-	sx.stx_nlink = st.st_nlink;
-	sx.stx_mode = st.st_mode;
-	sx.stx_ino = st.st_ino;
-	sx.stx_size = st.st_size;
-	sx.stx_blocks = st.st_blocks;
-	sx.stx_atime.tv_sec = st.st_atime;
-	sx.stx_atime.tv_nsec = st.st_atime_nsec;
-	sx.stx_mtime.tv_sec = st.st_mtime;
-	sx.stx_mtime.tv_nsec = st.st_mtime_nsec;
-	sx.stx_ctime.tv_sec = st.st_ctime;
-	sx.stx_ctime.tv_nsec = st.st_ctime_nsec;
-	/* undo stat's new_encode_dev(): statx has the two numbers apart */
-	sx.stx_rdev_major = (st.st_rdev >> 8) & 0xfff;
-	sx.stx_rdev_minor = (st.st_rdev & 0xff) | ((st.st_rdev >> 12) & ~0xffu);
-	sx.stx_dev_major = (st.st_dev >> 8) & 0xfff;
-	sx.stx_dev_minor = (st.st_dev & 0xff) | ((st.st_dev >> 12) & ~0xffu);
-	return copy_to_user(buffer, &sx, sizeof(sx)) ? -EFAULT : 0;
-}
-
-long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
-{
-	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
-}
-
-/*
- * access(2): may the caller read/write/execute the file?  The caller is
- * always root, who may read and write anything -- except write to a
- * regular file, a directory or a symbolic link on a read-only mount
- * (EROFS; a device node or a FIFO writes elsewhere, so it may), as
- * Linux's inode_permission; execute needs an x bit somewhere in the
- * mode (or a directory), as Linux's generic_permission for root.
- */
-#define X_OK 1
-#define W_OK 2
-#define R_OK 4
-
-static int may_access(int dfd, const char *name, int mode, unsigned int lookup_flags)
-{
-	struct path p;
-	struct stat st;
-	int err = kern_path_at(dfd, name, lookup_flags, &p);
-
-	if (err)
-		return err;
-	err = vfs_getattr(p.dentry->d_inode, &st);
-	if (!err && (mode & W_OK) && sb_rdonly(p.dentry->d_sb) &&
-	    (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
-		err = -EROFS;
-	path_put(&p);
-	if (!err && (mode & X_OK) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111))
-		err = -EACCES;
-	return err;
-}
-
-long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
-{
-	if (mode & ~(R_OK | W_OK | X_OK))
-		return -EINVAL;
-	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	return WITH_NAME(filename, may_access(dfd, __name, mode,
-					      flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0));
-}
-
-long sys_faccessat(int dfd, const char __user *filename, int mode)
-{
-	return sys_faccessat2(dfd, filename, mode, 0);
-}
-
-long sys_access(const char __user *filename, int mode)
-{
-	return sys_faccessat2(AT_FDCWD, filename, mode, 0);
-}
-
-/*
- * utimensat: set a file's modification time (touch).  Spindle keeps one
- * time per inode, the mtime, which stat reports for all three: the second
- * of the two times (mtime) is the one set; UTIME_NOW is now, UTIME_OMIT
- * leaves it.  A NULL path is the descriptor itself (futimens), and
- * AT_SYMLINK_NOFOLLOW sets a symbolic link's own time (touch -h).
- */
-#define UTIME_NOW ((1l << 30) - 1l)
-#define UTIME_OMIT ((1l << 30) - 2l)
-
-static int set_mtime(struct dentry *dentry, u64 mtime_ns)
-{
-	struct iattr attr = { .ia_valid = ATTR_MTIME, .ia_mtime_ns = mtime_ns };
-
-	return notify_change(dentry, &attr);    /* EROFS on a read-only mount */
-}
-
-int do_set_mtime(int dfd, const char *name, unsigned int lookup_flags, const u64 *mtime_ns)
-{
-	struct path p;
-	int err = kern_path_at(dfd, name, lookup_flags, &p);
-
-	if (err)
-		return err;
-	if (mtime_ns)
-		err = set_mtime(p.dentry, *mtime_ns);
-	path_put(&p);
-	return err;
-}
-
-/* utimensat's times[1] as nanoseconds in *ns: 1, 0 (UTIME_OMIT: none)
- * or -EINVAL */
-static int utime_to_ns(const struct timespec *t, u64 *ns)
-{
-	if (t->tv_nsec == UTIME_OMIT)
-		return 0;
-	if (t->tv_nsec == UTIME_NOW)
-		*ns = fs_now_ns();
-	else if (t->tv_sec < 0 || t->tv_nsec < 0 || t->tv_nsec >= 1000000000)
-		return -EINVAL;
-	else
-		*ns = (u64)t->tv_sec * 1000000000ull + t->tv_nsec;
-	return 1;
-}
-
-long sys_utimensat(int dfd, const char __user *filename, const struct timespec __user *utimes,
-		   int flags)
-{
-	struct timespec t[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
-	unsigned int lookup = (flags & AT_SYMLINK_NOFOLLOW) ? LOOKUP_NOFOLLOW : 0;
-	u64 ns = 0;
-	int set;
-
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	if (utimes && copy_from_user(t, utimes, sizeof(t)))
-		return -EFAULT;
-	if (t[0].tv_nsec == UTIME_OMIT && t[1].tv_nsec == UTIME_OMIT)
-		return 0;                       /* as Linux: not even the name is looked up */
-	set = utime_to_ns(&t[1], &ns);
-	if (set < 0)
-		return set;
-	if (!filename) {
-		struct file *f = fget(dfd);
-		int err;
-
-		if (!f)
-			return -EBADF;
-		err = set ? set_mtime(f->f_path.dentry, ns) : 0;
-		fput(f);
-		return err;
-	}
-	return WITH_NAME(filename, do_set_mtime(dfd, __name, lookup, set ? &ns : NULL));
-}
-
-/* --- chmod, chown, truncate by name (the work: open.c) ---------------------- */
-
-long sys_fchmodat(int dfd, const char __user *filename, umode_t mode)
-{
-	return WITH_NAME(filename, ksys_fchmodat(dfd, __name, mode));
-}
-
-long sys_chmod(const char __user *filename, umode_t mode)
-{
-	return sys_fchmodat(AT_FDCWD, filename, mode);
-}
-
-/* fchownat: AT_EMPTY_PATH (an empty name: dfd itself) as fchown */
-long sys_fchownat(int dfd, const char __user *filename, u32 user, u32 group, int flag)
-{
-	int empty;
-
-	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	empty = (flag & AT_EMPTY_PATH) ? empty_path(filename) : 0;
-	if (empty < 0)
-		return empty;
-	if (empty && dfd != AT_FDCWD)
-		return ksys_fchown(dfd, user, group);
-	if (empty)
-		return ksys_fchownat(AT_FDCWD, ".", user, group, flag);
-	return WITH_NAME(filename, ksys_fchownat(dfd, __name, user, group, flag));
-}
-
-long sys_chown(const char __user *filename, u32 user, u32 group)
-{
-	return sys_fchownat(AT_FDCWD, filename, user, group, 0);
-}
-
-long sys_lchown(const char __user *filename, u32 user, u32 group)
-{
-	return sys_fchownat(AT_FDCWD, filename, user, group, AT_SYMLINK_NOFOLLOW);
-}
-
-/* truncate(2): EINVAL for a negative length before the name is looked at */
-long sys_truncate(const char __user *path, long length)
-{
-	if (length < 0)
-		return -EINVAL;
-	return WITH_NAME(path, ksys_truncate(__name, length));
-}
-
-/*
- * The copy of a small string argument (a mount type, a device name), as
- * Linux's strndup_user: plain kmalloc, not the names reserve -- mount
- * needs three strings at once, and two mounts each holding part of the
- * reserve while waiting for the rest would wait forever.  Every caller
- * of getname() holds one name at a time.
- */
-static char *copy_mount_string(const char __user *s)
-{
-	char *k;
-	long n;
-
-	if (!s)
-		return NULL;
-	k = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!k)
-		return ERR_PTR(-ENOMEM);
-	n = strncpy_from_user(k, s, PATH_MAX);
-	if (n < 0 || n == PATH_MAX) {
-		kfree(k);
-		return ERR_PTR(n < 0 ? -EFAULT : -ENAMETOOLONG);
-	}
-	return k;
-}
-
-/*
- * mount(2)'s data: for every Spindle file system a text of options
- * ("size=64m,mode=1777"), at most a page as in Linux's
- * copy_mount_options; NULL when there is none.
- */
-static char *copy_mount_options(const void __user *data)
-{
-	char *k;
-	long n;
-
-	if (!data)
-		return NULL;
-	k = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!k)
-		return ERR_PTR(-ENOMEM);
-	n = strncpy_from_user(k, data, PAGE_SIZE);
-	if (n < 0 || n == PAGE_SIZE) {
-		kfree(k);
-		return ERR_PTR(n < 0 ? -EFAULT : -EINVAL);
-	}
-	return k;
-}
-
-long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
-	       unsigned long flags, void __user *data)
-{
-	char *dev = NULL, *dir = NULL, *t = NULL, *opts = NULL;
-	long err;
-
-	dev = copy_mount_string(dev_name);      /* NULL: "none", fine for virtual ones */
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);            /* a bad pointer is EFAULT, as Linux */
-	t = copy_mount_string(type);
-	if (IS_ERR(t) || (!t && !(flags & MS_REMOUNT))) { /* remount: no type needed */
-		err = t ? PTR_ERR(t) : -EINVAL;
-		t = NULL;
-		goto out;
-	}
-	dir = getname(dir_name);
-	if (IS_ERR(dir)) {
-		err = PTR_ERR(dir);
-		dir = NULL;
-		goto out;
-	}
-	opts = copy_mount_options(data);
-	if (IS_ERR(opts)) {
-		err = PTR_ERR(opts);
-		opts = NULL;
-		goto out;
-	}
-	err = do_mount(dev, dir, t, flags, opts);
-out:
-	kfree(dev);
-	putname(dir);
-	kfree(t);
-	kfree(opts);
-	return err;
-}
-
-long sys_umount2(char __user *name, int flags)
-{
-	return WITH_NAME(name, do_umount(__name, flags));
+	return WITH_NAME(filename, kname, mknod_checked(dfd, kname, mode, dev));
 }

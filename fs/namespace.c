@@ -28,6 +28,7 @@
 #include <spindle/printk.h>
 #include <spindle/blkdev.h>
 #include <spindle/writeback.h>
+#include <spindle/uaccess.h>
 #include "internal.h"
 
 static struct file_system_type *file_systems;
@@ -361,4 +362,95 @@ int show_mounts(char *buf, size_t size)
 	mutex_unlock(&vfs_lock);
 	kfree(where);
 	return n;
+}
+
+/* --- mount(2) and umount2(2) ---------------------------------------------- */
+
+/*
+ * The copy of a small string argument (a mount type, a device name), as
+ * Linux's strndup_user: plain kmalloc, not the names reserve -- mount
+ * needs three strings at once, and two mounts each holding part of the
+ * reserve while waiting for the rest would wait forever.  Every caller
+ * of getname() holds one name at a time.
+ */
+char *copy_mount_string(const char __user *s)
+{
+	char *k;
+	long n;
+
+	if (!s)
+		return NULL;
+	k = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	n = strncpy_from_user(k, s, PATH_MAX);
+	if (n < 0 || n == PATH_MAX) {
+		kfree(k);
+		return ERR_PTR(n < 0 ? -EFAULT : -ENAMETOOLONG);
+	}
+	return k;
+}
+
+/*
+ * mount(2)'s data: for every Spindle file system a text of options
+ * ("size=64m,mode=1777"), at most a page as in Linux's
+ * copy_mount_options; NULL when there is none.
+ */
+static char *copy_mount_options(const void __user *data)
+{
+	char *k;
+	long n;
+
+	if (!data)
+		return NULL;
+	k = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	n = strncpy_from_user(k, data, PAGE_SIZE);
+	if (n < 0 || n == PAGE_SIZE) {
+		kfree(k);
+		return ERR_PTR(n < 0 ? -EFAULT : -EINVAL);
+	}
+	return k;
+}
+
+long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
+	       unsigned long flags, void __user *data)
+{
+	char *dev = NULL, *dir = NULL, *t = NULL, *opts = NULL;
+	long err;
+
+	dev = copy_mount_string(dev_name); /* NULL: "none", fine for virtual ones */
+	if (IS_ERR(dev))
+		return PTR_ERR(dev); /* a bad pointer is EFAULT, as Linux */
+	t = copy_mount_string(type);
+	if (IS_ERR(t) || (!t && !(flags & MS_REMOUNT))) { /* remount: no type needed */
+		err = t ? PTR_ERR(t) : -EINVAL;
+		t = NULL;
+		goto out;
+	}
+	dir = getname(dir_name);
+	if (IS_ERR(dir)) {
+		err = PTR_ERR(dir);
+		dir = NULL;
+		goto out;
+	}
+	opts = copy_mount_options(data);
+	if (IS_ERR(opts)) {
+		err = PTR_ERR(opts);
+		opts = NULL;
+		goto out;
+	}
+	err = do_mount(dev, dir, t, flags, opts);
+out:
+	kfree(dev);
+	putname(dir);
+	kfree(t);
+	kfree(opts);
+	return err;
+}
+
+long sys_umount2(char __user *name, int flags)
+{
+	return WITH_NAME(name, kname, do_umount(kname, flags));
 }

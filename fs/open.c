@@ -440,9 +440,6 @@ static int do_truncate(struct dentry *d, unsigned long length, unsigned long unu
 	return notify_change(d, &attr);
 }
 
-#define AT_SYMLINK_NOFOLLOW 0x100
-#define AT_EMPTY_PATH 0x1000
-
 int ksys_fchmodat(int dfd, const char *name, umode_t mode)
 {
 	return path_setattr(dfd, name, 0, do_chmod, mode, 0);
@@ -474,4 +471,159 @@ int ksys_truncate(const char *name, loff_t length)
 	if (length < 0)
 		return -EINVAL;
 	return path_setattr(AT_FDCWD, name, 0, do_truncate, (unsigned long)length, 0);
+}
+
+/* --- chdir, fchdir and open by name ------------------------------------- */
+
+int do_chdir(const char *name)
+{
+	struct fs_struct *fs = current->fs;
+	struct path p;
+	int err;
+
+	if (!fs)
+		return -EINVAL; /* a kernel thread has no cwd of its own */
+	err = kern_path(name, LOOKUP_DIRECTORY, &p);
+	if (err)
+		return err;
+	mutex_lock(&vfs_lock);
+	path_put(&fs->pwd);
+	fs->pwd = p;
+	mutex_unlock(&vfs_lock);
+	return 0;
+}
+
+/* fchdir: the cwd becomes the directory an open descriptor names */
+long sys_fchdir(unsigned int fd)
+{
+	struct fs_struct *fs = current->fs;
+	struct file *f = fget(fd);
+	long err = 0;
+
+	if (!f)
+		return -EBADF;
+	if (!fs)
+		err = -EINVAL;
+	else if (!S_ISDIR(f->f_inode->i_mode))
+		err = -ENOTDIR;
+	if (!err) {
+		mutex_lock(&vfs_lock);
+		path_put(&fs->pwd);
+		fs->pwd = f->f_path;
+		path_get(&fs->pwd);
+		mutex_unlock(&vfs_lock);
+	}
+	fput(f);
+	return err;
+}
+
+long sys_chdir(const char __user *filename)
+{
+	return WITH_NAME(filename, kname, do_chdir(kname));
+}
+
+long sys_open(const char __user *filename, int flags, umode_t mode)
+{
+	return WITH_NAME(filename, kname, ksys_open(AT_FDCWD, kname, flags, mode));
+}
+
+long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode)
+{
+	return WITH_NAME(filename, kname, ksys_open(dfd, kname, flags, mode));
+}
+
+/*
+ * access(2): may the caller read/write/execute the file?  The caller is
+ * always root, who may read and write anything -- except write to a
+ * regular file, a directory or a symbolic link on a read-only mount
+ * (EROFS; a device node or a FIFO writes elsewhere, so it may), as
+ * Linux's inode_permission; execute needs an x bit somewhere in the
+ * mode (or a directory), as Linux's generic_permission for root.
+ */
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+
+static int may_access(int dfd, const char *name, int mode, unsigned int lookup_flags)
+{
+	struct path p;
+	struct stat st;
+	int err = kern_path_at(dfd, name, lookup_flags, &p);
+
+	if (err)
+		return err;
+	err = vfs_getattr(p.dentry->d_inode, &st);
+	if (!err && (mode & W_OK) && sb_rdonly(p.dentry->d_sb) &&
+	    (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
+		err = -EROFS;
+	path_put(&p);
+	if (!err && (mode & X_OK) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111))
+		err = -EACCES;
+	return err;
+}
+
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
+{
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	return WITH_NAME(filename, kname, may_access(dfd, kname, mode, flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0));
+}
+
+long sys_faccessat(int dfd, const char __user *filename, int mode)
+{
+	return sys_faccessat2(dfd, filename, mode, 0);
+}
+
+long sys_access(const char __user *filename, int mode)
+{
+	return sys_faccessat2(AT_FDCWD, filename, mode, 0);
+}
+
+/* --- chmod, chown, truncate by name (the work: open.c) ---------------------- */
+
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode)
+{
+	return WITH_NAME(filename, kname, ksys_fchmodat(dfd, kname, mode));
+}
+
+long sys_chmod(const char __user *filename, umode_t mode)
+{
+	return sys_fchmodat(AT_FDCWD, filename, mode);
+}
+
+/* fchownat: AT_EMPTY_PATH (an empty name: dfd itself) as fchown */
+long sys_fchownat(int dfd, const char __user *filename, u32 user, u32 group, int flag)
+{
+	int empty;
+
+	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	empty = (flag & AT_EMPTY_PATH) ? empty_path(filename) : 0;
+	if (empty < 0)
+		return empty;
+	if (empty && dfd != AT_FDCWD)
+		return ksys_fchown(dfd, user, group);
+	if (empty)
+		return ksys_fchownat(AT_FDCWD, ".", user, group, flag);
+	return WITH_NAME(filename, kname, ksys_fchownat(dfd, kname, user, group, flag));
+}
+
+long sys_chown(const char __user *filename, u32 user, u32 group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, 0);
+}
+
+long sys_lchown(const char __user *filename, u32 user, u32 group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, AT_SYMLINK_NOFOLLOW);
+}
+
+/* truncate(2): EINVAL for a negative length before the name is looked at */
+long sys_truncate(const char __user *path, long length)
+{
+	if (length < 0)
+		return -EINVAL;
+	return WITH_NAME(path, kname, ksys_truncate(kname, length));
 }

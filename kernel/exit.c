@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * exit.c - how a process ends: exit, the zombie, wait4 and waitid
- * (docs/processes.md).
+ * exit.c - how a task ends: do_exit, and for a process exit, the zombie,
+ * wait4 and waitid (docs/processes.md).
  *
  * A process that exits (exit(2), or killed by a signal) cannot vanish at
  * once: its parent is entitled to learn how it ended.  So exit frees what
@@ -36,6 +36,7 @@
 #include <spindle/errno.h>
 #include <spindle/printk.h>
 #include <spindle/mm.h>
+#include <spindle/blk_plug.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
 
@@ -144,6 +145,30 @@ void exit_process(struct task_struct *t, int code)
 	local_irq_restore(flags);
 	if (init_process == t)
 		init_process = NULL;
+}
+
+/*
+ * The end of every task: a kernel thread's function returning, exit(2),
+ * a fatal signal.  A process lets go of its memory and files and becomes
+ * a zombie for its parent (exit_process() above); a plain kernel thread
+ * has none.  Then the scheduler switches away for the last time.
+ */
+void do_exit(int code)
+{
+	struct task_struct *me = current;
+
+	if (me->plug) {
+		/* A bug in the task: blk_start_plug() without blk_finish_plug().
+		 * The plug was on a stack frame that has returned; flush what it
+		 * holds while that memory is still intact. */
+		pr_warn("WARNING: %s:%d exited with a plug still attached; flushing it\n",
+			me->comm, me->pid);
+		blk_flush_plug(me, false);
+		me->plug = NULL;
+	}
+	exit_process(me, code);
+	me->exit_code = code;
+	do_task_dead();
 }
 
 void do_group_exit(int status)

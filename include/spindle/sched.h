@@ -206,6 +206,8 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data,
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
 void do_exit(int code) __attribute__((noreturn));
+/* do_exit()'s last step: never returns (kernel/sched/core.c) */
+void do_task_dead(void) __attribute__((noreturn));
 
 /* Does t have a signal to act on (pending, not blocked)?  kernel/signal.c;
  * here, not in signal.h with the rest, because sleeping code tests it. */

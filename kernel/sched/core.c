@@ -472,25 +472,18 @@ int kthread_stop(struct task_struct *k)
 	return ret;
 }
 
-void do_exit(int code)
+/*
+ * The end of do_exit() (kernel/exit.c), as Linux's do_task_dead(): the
+ * task is marked dead, a kthread_stop() waiting for it is woken, and the
+ * switch away from it is the last; finish_task_switch() drops its
+ * reference.
+ */
+void do_task_dead(void)
 {
 	struct task_struct *me = current;
 
 	BUG_ON(is_idle(me));
-	if (me->plug) {
-		/* A bug in the task: blk_start_plug() without blk_finish_plug().
-		 * The plug was on a stack frame that has returned; flush what it
-		 * holds while that memory is still intact. */
-		pr_warn("WARNING: %s:%d exited with a plug still attached; flushing it\n",
-			me->comm, me->pid);
-		blk_flush_plug(me, false);
-		me->plug = NULL;
-	}
-	/* A process lets go of its memory and files and becomes a zombie
-	 * for its parent (kernel/exit.c); a plain kernel thread has none. */
-	exit_process(me, code);
 	local_irq_disable();
-	me->exit_code = code;
 	me->state = TASK_DEAD;
 	if (me->stopper)
 		wake_up_process(me->stopper);

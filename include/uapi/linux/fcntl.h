@@ -29,5 +29,11 @@
 #define O_SYNC          (__O_SYNC | O_DSYNC)
 
 #define AT_FDCWD        -100            /* openat(): relative to the cwd */
+#define AT_SYMLINK_NOFOLLOW 0x100	/* the link itself, not its target */
+#define AT_EACCESS 0x200		/* faccessat: the effective ids */
+#define AT_REMOVEDIR 0x200		/* unlinkat: rmdir instead */
+#define AT_SYMLINK_FOLLOW 0x400		/* linkat: follow a link given as oldname */
+#define AT_EMPTY_PATH 0x1000		/* an empty name is dfd itself */
+#define AT_STATX_SYNC_TYPE 0x6000	/* statx: how fresh the answer must be */
 
 #endif /* _UAPI_LINUX_FCNTL_H */

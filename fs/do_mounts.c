@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * init.c - the file layer at boot (kernel only: it reads the boot
- * loader's module list, the one thing in fs/ that knows about x86 boot).
+ * do_mounts.c - the file layer at boot, and the root file system (as
+ * Linux's init/do_mounts.c).  Kernel only: it reads the boot loader's
+ * module list, the one thing in fs/ that knows about x86 boot.
  *
  *   core_initcall    register the file system types; mount ramfs as "/"
  *   subsys_initcall  unpack the initramfs module into "/", make the mount
