@@ -57,7 +57,7 @@ endif
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o \
-	vsprintf.o)
+	vsprintf.o kstring.o)
 
 # -mgeneral-regs-only: no SSE/x87 registers, so a kernel that does not yet
 # save the FPU state across a context switch runs these programs safely.
@@ -93,6 +93,13 @@ $(UBUILD)/lib/vsprintf.o: lib/vsprintf.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) UCC $<
 	$(Q)$(CC) $(USER_CFLAGS) -Iinclude -c $< -o $@
+
+# So are memcpy, strlen and the other C string routines the kernel has, and
+# memparse (user/include/memparse.h): lib/string.c, as kstring.o.
+$(UBUILD)/lib/kstring.o: lib/string.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) UCC $<
+	$(Q)$(CC) $(USER_CFLAGS) -DSPINDLE_USER -Iinclude -c $< -o $@
 
 $(UBUILD)/lib/%.o: $(U)/lib/%.S $(U)/user.mk
 	@mkdir -p $(@D)

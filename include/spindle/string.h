@@ -9,8 +9,9 @@
 #include <spindle/types.h>
 
 /* In the kernel, memcpy and memset are the CPU's string instructions
- * (kernel/arch/x86/memcpy.S); the C versions serve the host builds. */
-#ifndef SPINDLE_HOST
+ * (kernel/arch/x86/memcpy.S); the C versions serve the host builds and
+ * the user library (user/user.mk builds this file with SPINDLE_USER). */
+#if !defined(SPINDLE_HOST) && !defined(SPINDLE_USER)
 #define __HAVE_ARCH_MEMCPY
 #define __HAVE_ARCH_MEMSET
 #endif

@@ -9,7 +9,7 @@
  *   BENCH dev=sda rw=randread bs=4096 qd=32 iops=... MBps=... lat_avg_us=...
  *         lat_p99_us=... merges=... max_inflight=...
  *
- * RW is read|write|randread|randwrite; BS and SIZE take K/M/G; QD is the
+ * RW is read|write|randread|randwrite; BS and SIZE take K/M/G/T (memparse.h); QD is the
  * number of requests kept in flight, by one of two engines (fio's names):
  *
  *   aio    (the default when QD > 1) ONE process keeps QD O_DIRECT I/Os
@@ -60,6 +60,7 @@
 #include <dirent.h>
 #include <linux/aio_abi.h>
 #include <pattern.h>
+#include <memparse.h>
 
 #define MAX_QD        256
 #define MAX_BS        (1u << 20)
@@ -89,22 +90,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
-
-	if (end == s)
-		return -1;
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++;
-	}
-	*out = v;
-	return *end ? -1 : 0;
 }
 
 /* a small sysfs file's text into buf (NUL-terminated); its length, or 0 */

@@ -8,7 +8,7 @@
  *   PATTERN verify sda 0 1048576 FAIL: 4100        (the first bad byte)
  *
  * DEV is a name under /dev (sda, sda1, dm-0) or a path (it has a '/').
- * OFFSET and LENGTH are bytes, K/M/G suffixes allowed (binary), multiples
+ * OFFSET and LENGTH are bytes, K/M/G/T suffixes allowed (binary), multiples
  * of 512; SEED is a number (0x... works).  The 8-byte little-endian word
  * at byte offset 8k of the device is splitmix64(SEED + k), k counted from
  * the start of DEV.  A block device is opened with O_DIRECT, so the data
@@ -25,29 +25,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <pattern.h>
+#include <memparse.h>
 
 #define CHUNK (256 * 1024)      /* bytes per read or write */
 #define SECTOR 512
-
-/* the kernel's memparse: a number with an optional K, M, G or T (binary) */
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
-
-	if (end == s)
-		return -1;
-	switch (*end) {
-	case 'T': case 't': v <<= 10; /* fall through */
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++;
-	}
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 static int report(const char *op, const char *dev, uint64_t off, uint64_t len, const char *why)
 {
