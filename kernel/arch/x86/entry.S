@@ -20,6 +20,48 @@
 	.code64
 	.altmacro
 
+/*
+ * The general registers, in struct pt_regs's order (asm/ptrace.h) read from
+ * the top down: the CPU's frame and the vector sit above them.  Linux's
+ * PUSH_REGS and POP_REGS; written once for the interrupt and the
+ * system-call paths.
+ */
+	.macro PUSH_REGS
+	pushq %rdi
+	pushq %rsi
+	pushq %rdx
+	pushq %rcx
+	pushq %rax
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	pushq %rbx
+	pushq %rbp
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	.endm
+
+	.macro POP_REGS
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbp
+	popq %rbx
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rax
+	popq %rcx
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	.endm
+
 	.macro VECTOR n
 	.balign 16
 vector_\n:
@@ -38,21 +80,7 @@ common_interrupt:
 	jz 1f
 	clac
 1:
-	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq %rax
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_REGS
 	/* From user mode, rbp is the program's, any value at all: zeroed,
 	 * so that a backtrace (lockdep's, slab_debug's) ends here instead of
 	 * following it.  From the kernel it is the interrupted frame's. */
@@ -64,21 +92,7 @@ common_interrupt:
 	call x86_handle_interrupt
 	.globl ret_from_interrupt
 ret_from_interrupt:
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rax
-	popq %rcx
-	popq %rdx
-	popq %rsi
-	popq %rdi
+	POP_REGS
 	addq $16, %rsp          /* vector and error code */
 	iretq
 
@@ -111,41 +125,13 @@ entry_SYSCALL_64:
 	pushq %rcx                              /* rip */
 	pushq $0                                /* error_code */
 	pushq $SYSCALL_VECTOR                   /* vector: "a system call" */
-	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq %rax
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_REGS
 	xorl %ebp, %ebp                         /* backtraces stop here */
 	movq %rsp, %rdi
 	call do_syscall_64                      /* returns with interrupts off */
 	testb %al, %al
 	jz ret_from_interrupt                   /* the IRETQ way */
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rax
-	popq %rcx
-	popq %rdx
-	popq %rsi
-	popq %rdi
+	POP_REGS
 	addq $16, %rsp                          /* vector and error code */
 	movq 0(%rsp), %rcx                      /* rip for SYSRET */
 	movq 16(%rsp), %r11                     /* rflags for SYSRET */
