@@ -395,10 +395,18 @@ void submit_bio(struct bio *bio)
 
 struct vm_events vm_events;
 
-static const char *const op_names[] = {
-	[REQ_OP_READ] = "R", [REQ_OP_WRITE] = "W", [REQ_OP_FLUSH] = "F",
-	[REQ_OP_DISCARD] = "D",
-};
+/* An operation's name in the log, as Linux's blk_op_str(): "READ" ... */
+const char *blk_op_str(unsigned int op)
+{
+	static const char *const names[] = {
+		[REQ_OP_READ] = "READ",
+		[REQ_OP_WRITE] = "WRITE",
+		[REQ_OP_FLUSH] = "FLUSH",
+		[REQ_OP_DISCARD] = "DISCARD",
+	};
+
+	return op < ARRAY_SIZE(names) && names[op] ? names[op] : "UNKNOWN";
+}
 
 /*
  * For the hung-task report: the bios a stuck task still has queued on
@@ -416,8 +424,9 @@ static void show_bio_list(const char *what, struct bio_list *bl)
 			printk(KERN_ERR "        ...\n");
 			break;
 		}
-		printk(KERN_ERR "        %s %s %llu+%u\n", bio->bi_disk ? bio->bi_disk->disk_name : "?",
-		       bio_op(bio) < ARRAY_SIZE(op_names) ? op_names[bio_op(bio)] : "?",
+		/* the operation as one letter, as blktrace's RWBS field */
+		printk(KERN_ERR "        %s %c %llu+%u\n", bio->bi_disk ? bio->bi_disk->disk_name : "?",
+		       blk_op_str(bio_op(bio))[0],
 		       (unsigned long long)bio->bi_iter.bi_sector, bio_sectors(bio));
 	}
 }

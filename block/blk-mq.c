@@ -609,18 +609,6 @@ static const char *blk_status_to_str(blk_status_t status)
 	}
 }
 
-static const char *blk_op_str(unsigned int op)
-{
-	static const char *const names[] = {
-		[REQ_OP_READ] = "READ",
-		[REQ_OP_WRITE] = "WRITE",
-		[REQ_OP_FLUSH] = "FLUSH",
-		[REQ_OP_DISCARD] = "DISCARD",
-	};
-
-	return op < ARRAY_SIZE(names) && names[op] ? names[op] : "UNKNOWN";
-}
-
 /*
  * A request that failed says so in the log, in Linux's words (its
  * blk_print_req_error), so that the disk and the sector can be found the

@@ -8,6 +8,8 @@
 #include <spindle/blkdev.h>
 
 struct request_queue *bio_queue(const struct bio *bio);
+/* blk-core.c: an operation's name for the log ("READ", "WRITE", ...) */
+const char *blk_op_str(unsigned int op);
 int blk_queue_enter(struct request_queue *q, bool nowait);
 void blk_queue_exit(struct request_queue *q);
 /* The lab function: order the bios a make_request_fn queued (blk-core.c). */
