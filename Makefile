@@ -213,7 +213,7 @@ KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
 .PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
-.PHONY: compile_commands.json format-check lint check-syscall-table
+.PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -386,7 +386,7 @@ test-own: deps
 test-gdb: deps $(ISO)
 	$(PYTHON) tests/gdb/run.py $(T)
 
-check: deps check-user check-tools check-syscall-table
+check: deps check-user check-tools check-syscall-table check-reading-map
 
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
@@ -395,6 +395,10 @@ check-tools: deps
 # docs/processes.md's table of system calls is the kernel's table.
 check-syscall-table:
 	$(Q)$(PYTHON) tools/syscall-table.py --check docs/processes.md
+
+# docs/README.md's reading map is the tree's (groups, line counts, labs).
+check-reading-map:
+	$(Q)$(PYTHON) tools/reading-map.py --check docs/README.md
 
 # The host unit tests again under ASan and UBSan (tests/unit/unit.mk).
 check-asan: deps
