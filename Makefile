@@ -213,7 +213,8 @@ KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
 .PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
-.PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map
+.PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
+	check-docs-figures docs-figures
 all: deps $(ISO)
 iso: deps $(ISO)
 
@@ -386,7 +387,7 @@ test-own: deps
 test-gdb: deps $(ISO)
 	$(PYTHON) tests/gdb/run.py $(T)
 
-check: deps check-user check-tools check-syscall-table check-reading-map
+check: deps check-user check-tools check-syscall-table check-reading-map check-docs-figures
 
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
@@ -399,6 +400,14 @@ check-syscall-table:
 # docs/README.md's reading map is the tree's (groups, line counts, labs).
 check-reading-map:
 	$(Q)$(PYTHON) tools/reading-map.py --check docs/README.md
+
+# docs/testing.md's counts of suites, scenarios, labs and fuzz targets.
+check-docs-figures:
+	$(Q)$(PYTHON) tools/docs-figures.py --check docs/testing.md
+docs-figures:
+	$(Q)$(PYTHON) tools/docs-figures.py --write docs/testing.md
+	$(Q)$(PYTHON) tools/reading-map.py --write docs/README.md
+	$(Q)$(PYTHON) tools/syscall-table.py --write docs/processes.md
 
 # The host unit tests again under ASan and UBSan (tests/unit/unit.mk).
 check-asan: deps
