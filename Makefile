@@ -87,7 +87,9 @@ ARCH_OBJS := \
 	$(A)/memcpy.o \
 	$(A)/syscall.o \
 	$(A)/process.o \
-	$(A)/rtc.o
+	$(A)/rtc.o \
+	$(A)/smpboot.o \
+	$(A)/trampoline.o
 
 # Core kernel services.
 KERNEL_OBJS := \
@@ -283,7 +285,9 @@ include kernel/tests/user/user.mk
 
 # --- running it ---------------------------------------------------------
 
-QEMUOPTS  = -M q35 -m 256M -no-reboot
+# SMP=N: the CPUs QEMU gives the guest (default 2; make qemu SMP=4)
+SMP ?= 2
+QEMUOPTS  = -M q35 -m 256M -smp $(SMP) -no-reboot
 QEMUOPTS += -drive if=none,id=cd,file=$(ISO),media=cdrom,format=raw
 QEMUOPTS += -device ide-cd,drive=cd,bus=ide.2
 QEMUOPTS += -device isa-debug-exit,iobase=0xf4,iosize=4

@@ -32,6 +32,7 @@
 #include <spindle/printk.h>
 #include <spindle/console.h>
 #include <spindle/init.h>
+#include <spindle/smp.h>
 #include <spindle/mm.h>
 #include <spindle/irq.h>
 #include <spindle/sched.h>
@@ -45,6 +46,7 @@
 #include <asm/traps.h>
 #include <asm/cpu.h>
 #include <asm/extable.h>
+#include <asm/smp.h>
 
 #define SPINDLE_VERSION "0.1"
 
@@ -104,6 +106,7 @@ static int kernel_init(void *unused)
 {
 	(void)unused;
 	parse_args();
+	smp_init();
 	do_initcalls();
 
 	pr_info("Spindle is ready: %lu KiB RAM free, %u tasks runnable\n",

@@ -275,8 +275,15 @@ static bool acpi_parse_madt(void)
 			pr_info("LAPIC (acpi_id[0x%02x] lapic_id[0x%02x] %s)\n",
 				e->processor_id, e->id,
 				e->lapic_flags & ACPI_MADT_ENABLED ? "enabled" : "disabled");
-			if (e->lapic_flags & ACPI_MADT_ENABLED)
-				m->nr_cpus++;
+			if (!(e->lapic_flags & ACPI_MADT_ENABLED))
+				break;
+			if (m->nr_cpus == NR_CPUS) {
+				pr_warn("ACPI: NR_CPUS/possible_cpus limit of %d reached. "
+					"Processor %d/0x%x ignored.\n",
+					NR_CPUS, m->nr_cpus, e->id);
+				break;
+			}
+			m->cpu_apic_id[m->nr_cpus++] = e->id;
 			break;
 		}
 		case ACPI_MADT_TYPE_IO_APIC:

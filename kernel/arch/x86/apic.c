@@ -21,6 +21,7 @@
 #include <spindle/compiler.h>
 #include <spindle/errno.h>
 #include <spindle/irqflags.h>
+#include <spindle/time.h>
 #include <asm/apic.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
@@ -90,6 +91,9 @@ void i8259_remap_and_mask(void)
 #define APIC_SPIV_APIC_ENABLED  (1u << 8)
 #define APIC_LVT_MASKED         (1u << 16)
 #define APIC_ICR_DELIVERY_FIXED (0u << 8)
+#define APIC_ICR_DELIVERY_INIT (5u << 8)
+#define APIC_ICR_DELIVERY_STARTUP (6u << 8)
+#define APIC_ICR_TRIGGER_LEVEL (1u << 15)
 #define APIC_ICR_BUSY           (1u << 12)  /* delivery status: send pending */
 #define APIC_ICR_LEVEL_ASSERT   (1u << 14)
 #define APIC_ICR_DEST_SELF      (1u << 18)  /* destination shorthand 01 */
@@ -104,6 +108,30 @@ static void *lapic_base;
 
 static u32 apic_read(u32 reg) { return readl((u8 *)lapic_base + reg); }
 static void apic_write(u32 reg, u32 v) { writel(v, (u8 *)lapic_base + reg); }
+
+/*
+ * This CPU's local APIC, as every CPU sets its own (the boot CPU from
+ * lapic_init(), the others from start_secondary()): every register here
+ * is per CPU, at the same address on each.
+ */
+void lapic_setup(void)
+{
+	/* Accept every priority: vectors are not used to mask each other. */
+	apic_write(APIC_TASKPRI, 0);
+	/* Nothing should arrive through the PIC's ExtINT path (LINT0), and
+	 * the APIC timer is not used.  LINT1 (NMI) stays as the BIOS set it. */
+	apic_write(APIC_LVT0, APIC_LVT_MASKED);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_write(APIC_LVTERR, ERROR_APIC_VECTOR);
+	apic_read_esr();
+	/* Software-enable the APIC.  The vector given here is what the APIC
+	 * delivers when an interrupt vanishes between being signalled and
+	 * being accepted ("Spurious Interrupt"): 0xff, since on P6-era parts
+	 * its low four bits are hard-wired to 1. */
+	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
+	/* Anything left in service from the firmware is done with. */
+	apic_eoi();
+}
 
 void lapic_init(phys_addr_t phys)
 {
@@ -122,22 +150,7 @@ void lapic_init(phys_addr_t phys)
 	if (!lapic_base)
 		panic("apic: cannot map the local APIC at %#llx", (unsigned long long)phys);
 
-	/* Accept every priority: vectors are not used to mask each other. */
-	apic_write(APIC_TASKPRI, 0);
-	/* Nothing should arrive through the PIC's ExtINT path (LINT0), and
-	 * the APIC timer is not used.  LINT1 (NMI) stays as the BIOS set it. */
-	apic_write(APIC_LVT0, APIC_LVT_MASKED);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
-	apic_write(APIC_LVTERR, ERROR_APIC_VECTOR);
-	apic_read_esr();
-	/* Software-enable the APIC.  The vector given here is what the APIC
-	 * delivers when an interrupt vanishes between being signalled and
-	 * being accepted ("Spurious Interrupt"): 0xff, since on P6-era parts
-	 * its low four bits are hard-wired to 1. */
-	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
-	/* Anything left in service from the firmware is done with. */
-	apic_eoi();
-
+	lapic_setup();
 	pr_info("local APIC id %u, version %#x, at %#llx\n", read_apic_id(),
 		apic_read(APIC_LVR), (unsigned long long)phys);
 }
@@ -180,6 +193,39 @@ void apic_send_IPI_self(u8 vector)
 	while (apic_read(APIC_ICR) & APIC_ICR_BUSY)
 		cpu_relax();
 	local_irq_restore(flags);
+}
+
+/*
+ * Wake the CPU whose local APIC has id apicid: "INIT-SIPI-SIPI" (SDM vol.
+ * 3, 8.4.4.1; the MP specification's B.4).  INIT resets the target to its
+ * wait-for-SIPI state; each STARTUP IPI starts it in real mode at
+ * (vector << 12), here the trampoline's page.  The second STARTUP is for
+ * CPUs that missed the first; one that has started ignores it.  The
+ * waits are the specification's: 10 ms after INIT, 200 us after each
+ * STARTUP.
+ */
+static void apic_icr_write(u32 low, u32 apicid)
+{
+	while (apic_read(APIC_ICR) & APIC_ICR_BUSY)
+		cpu_relax();
+	apic_write(APIC_ICR2, apicid << APIC_ID_SHIFT);
+	apic_write(APIC_ICR, low);
+	while (apic_read(APIC_ICR) & APIC_ICR_BUSY)
+		cpu_relax();
+}
+
+void wakeup_secondary_cpu_via_init(u32 apicid, u8 start_page)
+{
+	apic_read_esr();
+	apic_icr_write(APIC_ICR_DELIVERY_INIT | APIC_ICR_TRIGGER_LEVEL | APIC_ICR_LEVEL_ASSERT,
+		       apicid);
+	apic_icr_write(APIC_ICR_DELIVERY_INIT | APIC_ICR_TRIGGER_LEVEL, apicid); /* de-assert */
+	mdelay(10);
+	for (int i = 0; i < 2; i++) {
+		apic_read_esr();
+		apic_icr_write(APIC_ICR_DELIVERY_STARTUP | start_page, apicid);
+		udelay(200);
+	}
 }
 
 /* --- IOAPICs ----------------------------------------------------------- */

@@ -147,6 +147,7 @@ boot_gdt_ptr:
 
 	.section .boot.bss, "aw", @nobits
 	.balign 4096
+	.globl boot_pml4               /* the trampoline (trampoline.S) uses it too */
 boot_pml4:      .skip 4096
 boot_pdpt_low:  .skip 4096
 boot_pdpt_high: .skip 4096

@@ -56,19 +56,16 @@ void tss_set_rsp0(u64 rsp0)
 	syscall_kernel_rsp = rsp0;
 }
 
-void gdt_init(void)
+/*
+ * Load the GDT and reload every segment register from it (CS through a
+ * far return).  Each CPU does this once; only the boot CPU loads the TSS
+ * (gdt_init()): a TSS descriptor is marked busy when loaded, and a second
+ * CPU's ltr of the same one faults -- each CPU will need a TSS of its own
+ * once the others run tasks.
+ */
+void gdt_load(void)
 {
-	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
 	struct desc_ptr p = { sizeof(gdt) - 1, (u64)gdt };
-
-	tss.ist[IST_DOUBLE_FAULT - 1] = (u64)(double_fault_stack + DF_STACK_SIZE);
-	tss.iomap_base = sizeof(tss);           /* no I/O permission bitmap */
-
-	/* 64-bit available TSS (type 9), present (SDM vol. 3, fig. 7-4). */
-	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
-		 (0x89ull << 40) | (((limit >> 16) & 0xf) << 48) |
-		 (((base >> 24) & 0xff) << 56);
-	gdt[6] = base >> 32;
 
 	__asm__ volatile(
 		"lgdt %0\n\t"
@@ -79,10 +76,26 @@ void gdt_init(void)
 		"pushq %2\n\t"
 		"leaq 1f(%%rip), %%rax\n\t"
 		"pushq %%rax\n\t"
-		"lretq\n"                   /* reload CS */
-		"1:\n\t"
-		"movw %3, %%ax\n\t"
-		"ltr %%ax"
-		:: "m"(p), "i"(GDT_KERNEL_DS), "i"(GDT_KERNEL_CS), "i"(GDT_TSS)
+		"lretq\n" /* reload CS */
+		"1:" ::"m"(p),
+		"i"(GDT_KERNEL_DS), "i"(GDT_KERNEL_CS)
 		: "rax", "memory");
+}
+
+void gdt_init(void)
+{
+	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
+
+	tss.ist[IST_DOUBLE_FAULT - 1] = (u64)(double_fault_stack + DF_STACK_SIZE);
+	tss.iomap_base = sizeof(tss); /* no I/O permission bitmap */
+
+	/* 64-bit available TSS (type 9), present (SDM vol. 3, fig. 7-4). */
+	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+		 (0x89ull << 40) | (((limit >> 16) & 0xf) << 48) |
+		 (((base >> 24) & 0xff) << 56);
+	gdt[6] = base >> 32;
+
+	gdt_load();
+	__asm__ volatile("ltr %w0" ::"r"((u16)GDT_TSS)
+			 : "memory");
 }

@@ -71,16 +71,22 @@ static void set_gate(int vec, u64 handler, int ist)
 	e->zero = 0;
 }
 
-void idt_init(void)
+/* Point this CPU's IDTR at the one IDT every CPU shares. */
+void idt_load(void)
 {
 	struct {
 		u16 limit;
 		u64 base;
 	} __packed p = { sizeof(idt) - 1, (u64)idt };
 
+	__asm__ volatile("lidt %0" ::"m"(p));
+}
+
+void idt_init(void)
+{
 	for (int v = 0; v < 256; v++)
 		set_gate(v, interrupt_stubs[v], v == X86_TRAP_DF ? IST_DOUBLE_FAULT : 0);
-	__asm__ volatile("lidt %0" :: "m"(p));
+	idt_load();
 }
 
 void qemu_exit(int code)

@@ -32,6 +32,7 @@
 
 #include <spindle/types.h>
 #include <spindle/compiler.h>
+#include <spindle/smp.h>
 
 /* ACPI 6.4, 5.2.5.3: the RSDP (20 bytes in ACPI 1.0, 36 from 2.0 on). */
 struct acpi_table_rsdp {
@@ -172,6 +173,7 @@ struct acpi_irq_model {
 	bool pcat_compat;               /* 8259 PICs present (mask them) */
 	phys_addr_t lapic_address;
 	int nr_cpus;                    /* enabled local APICs listed */
+	u8 cpu_apic_id[NR_CPUS];	/* theirs, in the MADT's order (the first NR_CPUS) */
 	int nr_ioapics;
 	struct acpi_ioapic ioapic[ACPI_MAX_IOAPICS];
 	struct acpi_isa_irq isa[ACPI_NR_ISA_IRQS];

@@ -60,6 +60,10 @@
 void i8259_remap_and_mask(void);
 
 void lapic_init(phys_addr_t phys);
+/* this CPU's local APIC enabled and its vectors set (each CPU its own) */
+void lapic_setup(void);
+/* INIT, then two STARTUP IPIs at page start_page (smpboot.c) */
+void wakeup_secondary_cpu_via_init(u32 apicid, u8 start_page);
 void apic_eoi(void);
 u32 read_apic_id(void);
 void apic_send_IPI_self(u8 vector);

@@ -25,6 +25,8 @@
 
 void gdt_init(void);
 void idt_init(void);
+void gdt_load(void); /* an application processor: the GDT without the TSS */
+void idt_load(void); /* and the shared IDT */
 /* The kernel stack the CPU loads on entry from ring 3. */
 void tss_set_rsp0(u64 rsp0);
 /* SYSCALL/SYSRET: the MSRs and EFER.SCE (kernel/arch/x86/syscall.c). */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * asm/smp.h - waking the application processors (smpboot.c,
+ * trampoline.S).  Included from assembly too.
+ */
+#ifndef ASM_SMP_H
+#define ASM_SMP_H
+
+/* Where the trampoline is copied: page-aligned, below 1 MiB (the STARTUP
+ * IPI's vector is its page number, 0x08), in the first MiB that the page
+ * allocator never hands out (paging.c). */
+#define TRAMPOLINE_PHYS 0x8000
+#define MAX_APIC_ID 255 /* xAPIC ids are 8 bits */
+
+#ifndef __ASSEMBLER__
+#include <spindle/types.h>
+
+extern const char trampoline_start[], trampoline_end[];
+/* what secondary_startup_64 loads: the kernel's CR3, and the top of the
+ * stack smpboot.c gave the CPU with that initial APIC id */
+extern u64 smp_ap_cr3, smp_ap_stack[MAX_APIC_ID + 1];
+
+void smp_init(void);
+void start_secondary(void);
+#endif
+
+#endif /* ASM_SMP_H */
