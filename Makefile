@@ -147,6 +147,8 @@ BLOCK_OBJS := \
 	$(B)/blk-flush.o \
 	$(B)/blk-bench.o \
 	$(B)/blk-trace.o \
+	$(B)/blk-sysfs.o \
+	$(B)/ioctl.o \
 	$(B)/elevator.o \
 	$(B)/noop-iosched.o \
 	$(B)/mq-deadline.o \

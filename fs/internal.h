@@ -134,6 +134,8 @@ struct pseudo_file {
 	/* A write of buf (len bytes, NUL-terminated copy); 0 or -errno. */
 	int (*store)(struct inode *inode, const char *buf, size_t len);
 	size_t size_hint;               /* buffer for show(): 0 = one page */
+	/* or, when files of one pseudo_file differ, the inode's (sysfs) */
+	size_t (*size_hint_of)(struct inode *inode);
 };
 extern const struct file_operations pseudo_file_fops;
 /* An inode for a generated file; i_private = priv, pf in a side field. */
@@ -189,12 +191,10 @@ int blkdev_issue_flush(struct block_device *bdev);
 /* filemap.c: the page cache's one lock (pagemap.h) */
 extern spinlock_t page_cache_lock;
 
-/* proc.c, sysfs.c: the texts, for tests */
-struct disk_stats;
+/* proc.c: the texts, for tests */
 int proc_meminfo_show(char *buf, size_t size);
 int proc_vmstat_show(char *buf, size_t size);
 int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size);
-int sysfs_format_stat(const struct disk_stats *s, char *buf, size_t size);
 
 /* tty.c */
 struct tty_struct;
