@@ -2,9 +2,9 @@
 /*
  * blk-sysfs.c - the block layer's sysfs attributes: what each file under
  * /sys/block says, and what a write to it does.  Linux keeps the queue's
- * in block/blk-sysfs.c and the disk's and partition's in block/genhd.c and
- * block/partitions/core.c; here they are together, one value each, read
- * as text, some of them writable:
+ * in Linux's block/blk-sysfs.c, the disk's and a partition's in Linux's
+ * block/genhd.c and Linux's block/partitions/core.c; here they are
+ * together, one value each, read as text, some of them writable:
  *
  *   /sys/block/<disk>/size                 capacity in 512-byte sectors
  *   /sys/block/<disk>/dev                  "major:minor"

@@ -66,7 +66,7 @@ static inline void writew(u16 v, volatile void *a) { *(volatile u16 *)a = v; }
 static inline void writel(u32 v, volatile void *a) { *(volatile u32 *)a = v; }
 static inline void writeq(u64 v, volatile void *a) { *(volatile u64 *)a = v; }
 
-/* Map device registers uncached into the ioremap space (kernel/mm/paging.c).
+/* Map device registers uncached into the ioremap space (kernel/arch/x86/paging.c).
  * Returns NULL when out of page-table memory. */
 void *ioremap(phys_addr_t phys, size_t size);
 void iounmap(void *addr);
