@@ -8,8 +8,8 @@
 #include <spindle/fs.h>
 
 /*
- * The sys_* prototypes (proc's syscalls.h, which the definitions here must
- * match) and signals.  Both headers use ABI type names the C library also
+ * The sys_* prototypes (include/spindle/syscalls.h, which the definitions
+ * here must match) and signals.  Both headers use ABI type names the C library also
  * has, so the host unit tests get bare declarations instead.
  */
 #ifndef SPINDLE_HOST
