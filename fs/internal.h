@@ -200,7 +200,6 @@ int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size);
 struct tty_struct;
 struct tty_struct *tty_console(void);
 void n_tty_receive_char(struct tty_struct *tty, char c);
-void tty_insert_flip_char(char c);
 
 struct inode;
 int blkdev_open_inode(struct inode *inode, struct file *f);
