@@ -33,8 +33,6 @@
 
 DEFINE_MUTEX(vfs_lock);
 
-static struct fs_struct *boot_fs;       /* kernel threads without current->fs */
-
 void current_root_pwd(struct path *root, struct path *pwd)
 {
 	struct fs_struct *fs = current->fs;
@@ -42,8 +40,7 @@ void current_root_pwd(struct path *root, struct path *pwd)
 	if (fs) {
 		*root = fs->root;
 		*pwd = fs->pwd;
-	} else {
-		(void)boot_fs;
+	} else {                /* a kernel thread: the root mount */
 		root->mnt = pwd->mnt = root_mnt;
 		root->dentry = pwd->dentry = root_mnt->mnt_root;
 	}
