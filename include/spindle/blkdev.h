@@ -270,8 +270,9 @@ void bdev_rescan_unlock(void);
  */
 struct blk_attr {
 	const char *name;
-	umode_t mode; /* 0444, or 0644 if written; 0555: a
-					 * directory (sysfs knows which) */
+	/* 0444, or 0644 if written; 0555 and no show(): a directory, whose
+	 * entries sysfs knows */
+	umode_t mode;
 	/* the whole text into buf (at most size bytes): its length or -errno */
 	int (*show)(struct block_device *bdev, char *buf, size_t size);
 	/* what a write() gave: len bytes and a NUL after them; 0 or -errno */
