@@ -44,7 +44,8 @@
 #   make compile_commands.json   the compilation database for clangd and
 #                   other editors' tools (bear, on a build of its own)
 #   make format-check  clang-format on the lines changed since main
-#   make lint       gcc -fanalyzer and cppcheck over the kernel (tools/lint/)
+#   make lint       the tree's includes and named paths, then gcc -fanalyzer
+#                   and cppcheck over the kernel (tools/lint/)
 
 K       := kernel
 A       := kernel/arch/x86
@@ -149,6 +150,8 @@ BLOCK_OBJS := \
 	$(B)/blk-flush.o \
 	$(B)/blk-bench.o \
 	$(B)/blk-trace.o \
+	$(B)/blk-sysfs.o \
+	$(B)/ioctl.o \
 	$(B)/elevator.o \
 	$(B)/noop-iosched.o \
 	$(B)/mq-deadline.o \
@@ -495,10 +498,15 @@ compile_commands.json: deps
 format-check: deps
 	@$(PYTHON) tools/lint/format-check.py
 
-# GCC's -fanalyzer and cppcheck over the kernel's C sources, built as the
-# kernel is (tools/lint/lint.py; its suppression lists say why for each).
+# First the tree: no folder includes another's private header, every path
+# a comment or a document names exists (tools/lint/tree.py, after its own
+# tests).  Then GCC's -fanalyzer and cppcheck over the kernel's C sources,
+# built as the kernel is (tools/lint/lint.py; its suppression lists say
+# why for each).
 LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(K)/tests/user/embed.o,$(OBJS)))
 lint: deps $(SYSCALL_NAMES)
+	@$(PYTHON) tools/lint/tree.py --selftest
+	@$(PYTHON) tools/lint/tree.py
 	@LINT_CFLAGS='$(CFLAGS)' $(PYTHON) tools/lint/lint.py -j 2 $(wildcard $(LINT_SRCS))
 
 # --- dependencies ---------------------------------------------------------

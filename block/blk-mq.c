@@ -525,8 +525,9 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
 
 /*
  * blk_mq_flush_plug_list - the plugged requests go to their queues' elevators,
- * one batch per queue (sorted by queue first when several are involved, so
- * each queue's lock is taken once), and each queue is run.
+ * one batch per queue (grouped by queue when several are involved, each
+ * keeping its order, so each queue's lock is taken once), and each queue
+ * is run.
  */
 void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
 {

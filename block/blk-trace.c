@@ -272,7 +272,7 @@ int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e
 	return n;
 }
 
-/* --- Linux's binary format (include/uapi/linux/blktrace_api.h) --------------- */
+/* --- Linux's binary format (Linux's include/uapi/linux/blktrace_api.h) --------------- */
 
 #define BLK_IO_TRACE_MAGIC      0x65617400u
 #define BLK_IO_TRACE_VERSION    0x07u

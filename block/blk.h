@@ -23,8 +23,6 @@ void part_account_start(struct block_device *part, enum stat_group g, u64 now);
 void part_account_done(struct block_device *part, enum stat_group g,
 		       unsigned int sectors, u64 start, bool merged_away);
 void blk_account_io_done(struct bio *bio);
-/* genhd.c: /proc/diskstats text */
-int blk_show_diskstats(char *buf, size_t size);
 
 /* blk-flush.c: the PREFLUSH / DATA / POSTFLUSH sequence of a request */
 struct request;
@@ -48,13 +46,6 @@ void blk_mq_run_completions(void);
 struct blk_plug;
 void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule);
 
-/* /proc/vmstat counters kept by the block layer. */
-struct vm_events {
-	u64 pgpgin;             /* KiB read from block devices */
-	u64 pgpgout;            /* KiB written */
-};
-extern struct vm_events vm_events;
-
 /* genhd.c: fault points of alloc_disk() and add_disk() (fail_alloc_disk=,
  * fail_add_disk=), for tests of the drivers' error paths */
 struct fault_attr;
@@ -71,7 +62,5 @@ struct parsed_partitions *blk_read_partitions(struct gendisk *disk);
 void blk_add_partitions(struct gendisk *disk, const struct parsed_partitions *state);
 /* blk-trace.c: set up tracing for disk if blktrace= names it (add_disk) */
 void blk_trace_setup_disk(struct gendisk *disk);
-/* /proc/partitions text */
-int blk_show_partitions(char *buf, size_t size);
 
 #endif /* BLOCK_BLK_H */

@@ -9,6 +9,10 @@
  * partition with its start and size; generic_make_request() uses them to
  * check and remap every bio.
  *
+ * Also here, for users: the texts of /proc/partitions and /proc/diskstats
+ * (blk_show_partitions, blk_show_diskstats; Linux's show_partition and
+ * diskstats_show), which fs/proc.c serves.
+ *
  * The list of disks is only changed from task context, at boot or when a
  * driver removes a disk; a mutex protects it.
  */

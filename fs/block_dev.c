@@ -57,6 +57,10 @@
  * the first is open -- and so does one of a disk device-mapper uses as a
  * leg (drivers/md/dm.c claims its legs the same way).
  *
+ * ioctl() is the block layer's (blkdev_ioctl, block/ioctl.c); this file
+ * lends it the device's page cache and openers for BLKFLSBUF and
+ * BLKRRPART (sync_blockdev, invalidate_bdev, bdev_rescan_lock ...).
+ *
  * Locking: the page cache has its own (pagemap.h).  bdev_lock (a mutex)
  * guards the list of bdev inodes, their openers and the holders; BLKRRPART
  * frees partitions' inodes under it.
@@ -77,7 +81,6 @@
 #include <spindle/aio.h>
 #include <uapi/linux/fs.h>
 #include "internal.h"
-#include "../block/blk.h"
 
 /* A block device's inode and who has it open. */
 struct bdev_inode {
@@ -99,13 +102,6 @@ static struct super_block blockdev_superblock = { .s_magic = 0x62646576 }; /* "b
 static loff_t bdev_size(struct block_device *bdev)
 {
 	return (loff_t)bdev_nr_sectors(bdev) << SECTOR_SHIFT;
-}
-
-static unsigned int bdev_logical_block_size(struct block_device *bdev)
-{
-	struct request_queue *q = bdev->bd_disk->queue;
-
-	return q && q->limits.logical_block_size ? q->limits.logical_block_size : 512;
 }
 
 /* --- the page cache's view of a device: a_ops with the identity map ------- */
@@ -148,7 +144,7 @@ static const struct address_space_operations def_blk_aops = {
  * write-back (it is in the mapping's errseq too, for fsync), said in the
  * log, since a caller like close cannot return it.
  */
-static int blkdev_writeback(struct block_device *bdev)
+int sync_blockdev(struct block_device *bdev)
 {
 	struct address_space *mapping = bdev->bd_inode->i_mapping;
 	errseq_t before = READ_ONCE(mapping->wb_err);
@@ -256,13 +252,11 @@ static int blkdev_fsync(struct file *f, int datasync)
 	return blkdev_issue_flush(I_BDEV(f));
 }
 
-/* BLKFLSBUF: write back, then forget every clean cached page. */
-static int blkdev_flush_and_drop(struct block_device *bdev)
+/* Forget every clean cached page of the device (BLKFLSBUF, after
+ * sync_blockdev: block/ioctl.c). */
+void invalidate_bdev(struct block_device *bdev)
 {
-	int err = blkdev_writeback(bdev);
-
 	invalidate_mapping_pages(bdev->bd_inode->i_mapping, 0, ~(pgoff_t)0);
-	return err;
 }
 
 static struct bdev_inode *bdev_inode_lookup(struct block_device *bdev)
@@ -286,94 +280,58 @@ static void bdev_inode_destroy(struct bdev_inode *bi)
 }
 
 /*
- * BLKRRPART: forget the partitions and read the table again, as Linux's
- * disk_scan_partitions():
- *   - EINVAL on a partition, or a disk that cannot have any;
- *   - EBUSY while another open file holds the disk with O_EXCL (the
- *     holder itself may rescan), or a partition is open or claimed;
- *   - the disk's own dirty cached pages are written back first: a table
- *     just written through the cache (fdisk's way) is the one read;
- *   - the table is read before anything is dropped, so a rescan that
- *     cannot read it (ENOMEM, EIO) leaves the old partitions in place.
- * The partitions' cached pages are written back and freed with them.
+ * BLKRRPART's part here (block/ioctl.c runs the rescan, as Linux's
+ * disk_scan_partitions()): bdev_rescan_lock() takes bdev_lock, so that
+ * no device of the disk is opened, closed or claimed meanwhile, and fails
+ * with -EBUSY while another open file holds the disk with O_EXCL (the
+ * holder itself may rescan) or a partition is open or claimed.
  */
-static int blkdev_reread_part(struct file *f)
+int bdev_rescan_lock(struct block_device *whole, void *holder)
 {
-	struct block_device *whole = I_BDEV(f);
 	struct gendisk *disk = whole->bd_disk;
-	struct parsed_partitions *state;
-	int err = 0;
 
-	if (whole->bd_partno)
-		return -EINVAL;
-	if (disk->minors <= 1)
-		return -EINVAL;
 	mutex_lock(&bdev_lock);
-	if (whole->bd_holder && whole->bd_holder != f)
-		err = -EBUSY;
-	for (int p = 1; !err && p < DISK_MAX_PARTS; p++) {
+	if (whole->bd_holder && whole->bd_holder != holder)
+		goto busy;
+	for (int p = 1; p < DISK_MAX_PARTS; p++) {
 		struct block_device *b = disk->part[p];
 		struct bdev_inode *bi = b ? bdev_inode_lookup(b) : NULL;
 
 		if (b && (b->bd_holder || (bi && bi->openers)))
-			err = -EBUSY;
+			goto busy;
 	}
-	if (!err)
-		err = blkdev_writeback(whole);
-	if (err)
-		goto out;
-	state = blk_read_partitions(disk);
-	if (IS_ERR(state)) {
-		err = PTR_ERR(state);
-		goto out;
-	}
+	return 0;
+busy:
+	mutex_unlock(&bdev_lock);
+	return -EBUSY;
+}
+
+/* Under bdev_rescan_lock: the partitions' cached pages are written back
+ * and freed with their inodes (an open of a partition about to go waits
+ * for the lock, and then finds the new table's). */
+void bdev_drop_partition_caches(struct gendisk *disk)
+{
 	for (int p = 1; p < DISK_MAX_PARTS; p++) {
 		struct block_device *b = disk->part[p];
 		struct bdev_inode *bi = b ? bdev_inode_lookup(b) : NULL;
 
 		if (bi) {
-			blkdev_writeback(b);
+			sync_blockdev(b);
 			bdev_inode_destroy(bi);
 		}
 	}
-	/* still under the lock: an open of a partition now being freed
-	 * waits, and then finds the new table's */
-	blk_drop_partitions(disk);
-	blk_add_partitions(disk, state);
-	kfree(state);
-out:
-	mutex_unlock(&bdev_lock);
-	return err;
 }
 
-static long blkdev_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+void bdev_rescan_unlock(void)
 {
-	struct block_device *bdev = I_BDEV(f);
-	void __user *argp = (void __user *)arg;
+	mutex_unlock(&bdev_lock);
+}
 
-	switch (cmd) {
-	case BLKGETSIZE64: {
-		u64 bytes = bdev_size(bdev);
-
-		return copy_to_user(argp, &bytes, sizeof(bytes)) ? -EFAULT : 0;
-	}
-	case BLKGETSIZE: {
-		unsigned long sectors = bdev_nr_sectors(bdev);
-
-		return copy_to_user(argp, &sectors, sizeof(sectors)) ? -EFAULT : 0;
-	}
-	case BLKSSZGET: {
-		int lbs = bdev_logical_block_size(bdev);
-
-		return copy_to_user(argp, &lbs, sizeof(lbs)) ? -EFAULT : 0;
-	}
-	case BLKFLSBUF:
-		return blkdev_flush_and_drop(bdev);
-	case BLKRRPART:
-		return blkdev_reread_part(f);
-	default:
-		return -ENOTTY;
-	}
+/* ioctl() on a device file: the block layer's (block/ioctl.c); the file
+ * is the opener an O_EXCL claim names. */
+static long block_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	return blkdev_ioctl(I_BDEV(f), f, cmd, arg);
 }
 
 /* --- open, close, holders -------------------------------------------------------- */
@@ -473,7 +431,7 @@ static void __blkdev_put(struct bdev_inode *bi)
 {
 	mutex_lock(&bdev_lock);
 	if (--bi->openers == 0)
-		blkdev_writeback(bi->bdev);
+		sync_blockdev(bi->bdev);
 	mutex_unlock(&bdev_lock);
 }
 
@@ -505,7 +463,7 @@ const struct file_operations def_blk_fops = {
 	.llseek = blkdev_llseek,
 	.read_iter = blkdev_read_iter,
 	.write_iter = blkdev_write_iter,
-	.unlocked_ioctl = blkdev_ioctl,
+	.unlocked_ioctl = block_ioctl,
 	.fsync = blkdev_fsync,
 	.release = blkdev_release,
 };

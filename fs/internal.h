@@ -8,8 +8,8 @@
 #include <spindle/fs.h>
 
 /*
- * The sys_* prototypes (proc's syscalls.h, which the definitions here must
- * match) and signals.  Both headers use ABI type names the C library also
+ * The sys_* prototypes (include/spindle/syscalls.h, which the definitions
+ * here must match) and signals.  Both headers use ABI type names the C library also
  * has, so the host unit tests get bare declarations instead.
  */
 #ifndef SPINDLE_HOST
@@ -165,6 +165,8 @@ struct pseudo_file {
 	/* A write of buf (len bytes, NUL-terminated copy); 0 or -errno. */
 	int (*store)(struct inode *inode, const char *buf, size_t len);
 	size_t size_hint;               /* buffer for show(): 0 = one page */
+	/* or, when files of one pseudo_file differ, the inode's (sysfs) */
+	size_t (*size_hint_of)(struct inode *inode);
 };
 extern const struct file_operations pseudo_file_fops;
 /* An inode for a generated file; i_private = priv, pf in a side field. */
@@ -220,18 +222,15 @@ int blkdev_issue_flush(struct block_device *bdev);
 /* filemap.c: the page cache's one lock (pagemap.h) */
 extern spinlock_t page_cache_lock;
 
-/* proc.c, sysfs.c: the texts, for tests */
-struct disk_stats;
+/* proc.c: the texts, for tests */
 int proc_meminfo_show(char *buf, size_t size);
 int proc_vmstat_show(char *buf, size_t size);
 int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size);
-int sysfs_format_stat(const struct disk_stats *s, char *buf, size_t size);
 
 /* tty.c */
 struct tty_struct;
 struct tty_struct *tty_console(void);
 void n_tty_receive_char(struct tty_struct *tty, char c);
-void tty_insert_flip_char(char c);
 
 struct inode;
 int blkdev_open_inode(struct inode *inode, struct file *f);

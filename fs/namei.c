@@ -47,7 +47,7 @@ void current_root_pwd(struct path *root, struct path *pwd)
 	if (fs) {
 		*root = fs->root;
 		*pwd = fs->pwd;
-	} else {
+	} else {                /* a kernel thread: the root mount */
 		root->mnt = pwd->mnt = root_mnt;
 		root->dentry = pwd->dentry = root_mnt->mnt_root;
 	}

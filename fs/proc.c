@@ -42,7 +42,6 @@
 #include <spindle/writeback.h>
 #include <spindle/loadavg.h>
 #include "internal.h"
-#include "../block/blk.h"
 
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
 #define PROC_STACK_MAX  64              /* frames in /proc/<pid>/stack */

@@ -27,7 +27,8 @@ static int pseudo_open(struct inode *inode, struct file *f)
 {
 	const struct pseudo_file *pf = pseudo_of(inode);
 	struct pseudo_buf *pb = kzalloc(sizeof(*pb), GFP_KERNEL);
-	size_t size = pf->size_hint ? pf->size_hint : PAGE_SIZE;
+	size_t hint = pf->size_hint_of ? pf->size_hint_of(inode) : pf->size_hint;
+	size_t size = hint ? hint : PAGE_SIZE;
 	int n;
 
 	if (!pb)

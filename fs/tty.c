@@ -2,7 +2,10 @@
 /*
  * tty.c - the console terminal, /dev/console (5:1): COM1 in, printk's
  * consoles (COM1 and the VGA mirror) out, with a canonical line
- * discipline in between.
+ * discipline in between.  The hardware is reached only through its
+ * driver's struct tty_operations (include/spindle/tty.h; COM1's is
+ * drivers/char/serial.c's): its receive interrupt, the drain and the
+ * break of tcdrain() and tcsendbreak(), tcflow()'s STOP and START.
  *
  * Input takes two steps, as Linux's flip buffer and its work queue do:
  *
@@ -57,6 +60,7 @@
 #include <spindle/blkdev.h>
 #include <spindle/sched.h>
 #include <spindle/console.h>
+#include <spindle/tty.h>
 #include <spindle/string.h>
 #include <spindle/uaccess.h>
 #include <spindle/init.h>
@@ -155,6 +159,18 @@ static struct tty_struct console_tty = {
 	.read_lock = __MUTEX_INITIALIZER(console_tty.read_lock),
 	.write_lock = __MUTEX_INITIALIZER(console_tty.write_lock),
 };
+
+/*
+ * The hardware under the console (include/spindle/tty.h): COM1's driver
+ * registers itself at boot.  Set before the tty's init and never changed
+ * after, so read without a lock.
+ */
+static const struct tty_operations *tty_driver;
+
+void tty_register_driver(const struct tty_operations *ops)
+{
+	tty_driver = ops;
+}
 
 static void tty_echo(const char *s, size_t len)
 {
@@ -667,7 +683,7 @@ static int tty_perform_flush(struct tty_struct *tty, unsigned long arg)
 		return 0;
 	case TCOFLUSH:
 		/* no output queue to drop: a write() hands every byte to
-		 * the UART (serial_putc waits for it) before it returns */
+		 * the consoles (the UART waits for each) before it returns */
 		return 0;
 	default:
 		return -EINVAL;
@@ -677,7 +693,7 @@ static int tty_perform_flush(struct tty_struct *tty, unsigned long arg)
 /*
  * TCSBRK and TCSBRKP: first wait until what was written has left the
  * UART (tcdrain() is TCSBRK with a non-zero argument and stops there);
- * then hold a break on COM1 for ms milliseconds (Linux's send_break():
+ * then hold a break on the line (the driver's break_ctl) for ms milliseconds (Linux's send_break():
  * TCSBRK 0 is 250 ms, TCSBRKP n is n tenths of a second).  Writers wait
  * meanwhile (write_lock); printk's output would go into the break.  A
  * signal ends the break early: -EINTR.
@@ -690,12 +706,14 @@ static int tty_send_break(struct tty_struct *tty, unsigned int cmd, unsigned lon
 		ms = min(arg, 3000UL) * 100;    /* 5 minutes at most */
 	if (mutex_lock_interruptible(&tty->write_lock))
 		return -EINTR;
-	serial_wait_until_sent();
-	if (cmd == TCSBRK && arg) {
+	if (tty_driver)
+		tty_driver->wait_until_sent();
+	/* tcdrain() stops here; so does a break with no line to hold */
+	if ((cmd == TCSBRK && arg) || !tty_driver) {
 		mutex_unlock(&tty->write_lock);
 		return 0;
 	}
-	serial_break_ctl(true);
+	tty_driver->break_ctl(true);
 	/* in steps of TTY_BREAK_STEP_MS, to end early for a signal (as
 	 * Linux's msleep_interruptible() would) */
 	while (ms && !fs_signal_pending()) {
@@ -704,7 +722,7 @@ static int tty_send_break(struct tty_struct *tty, unsigned int cmd, unsigned lon
 		msleep(step);
 		ms -= step;
 	}
-	serial_break_ctl(false);
+	tty_driver->break_ctl(false);
 	mutex_unlock(&tty->write_lock);
 	return fs_signal_pending() ? -EINTR : 0;
 }
@@ -728,8 +746,8 @@ static int tty_flow(struct tty_struct *tty, unsigned long arg)
 	case TCIOFF:
 	case TCION:
 		c = tty->termios.c_cc[arg == TCIOFF ? VSTOP : VSTART];
-		if (c) /* 0 is _POSIX_VDISABLE: none */
-			serial_putc((char)c);
+		if (c && tty_driver) /* 0 is _POSIX_VDISABLE: none */
+			tty_driver->send_xchar((char)c);
 		return 0;
 	default:
 		return -EINVAL;
@@ -883,8 +901,7 @@ static int tty_init(void)
 {
 	if (!kthread_run(tty_thread, NULL, "tty"))
 		return -ENOMEM;
-	serial_set_rx_handler(tty_insert_flip_char);
-	return 0;
+	return tty_driver ? tty_driver->startup() : 0;
 }
 device_initcall(tty_init);
 #else

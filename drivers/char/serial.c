@@ -6,9 +6,13 @@
  * so it is set up before anything else can print.  Output is polled: wait
  * for the transmit holding register to empty (LSR.THRE), write a byte.
  * A "\n" is sent as "\r\n" so that terminals start a new line.
+ * COM1 is also the console tty's hardware: serial_init() registers its
+ * struct tty_operations (include/spindle/tty.h) -- input by interrupt
+ * once the tty starts it, the drain, the break, the flow characters.
  * Registers: PC16550D data sheet, table II.
  */
 #include <spindle/console.h>
+#include <spindle/tty.h>
 #include <spindle/irq.h>
 #include <asm/io.h>
 
@@ -72,7 +76,7 @@ int serial_getc(void)
  * returns once its byte is in the transmitter, which then still takes
  * ~87 us at 115200 baud to shift it out; wait until it has (LSR.TEMT).
  */
-void serial_wait_until_sent(void)
+static void serial_wait_until_sent(void)
 {
 	while (!(inb(UART_LSR(COM1)) & LSR_TEMT))
 		;
@@ -84,35 +88,19 @@ void serial_wait_until_sent(void)
  * condition rather than bytes.  The caller times it; LCR's other bits
  * (8N1) are kept.
  */
-void serial_break_ctl(bool on)
+static void serial_break_ctl(bool on)
 {
 	u8 lcr = inb(UART_LCR(COM1));
 
 	outb(UART_LCR(COM1), on ? lcr | LCR_SBC : lcr & ~LCR_SBC);
 }
 
-void serial_init(void)
-{
-	u16 div = UART_CLOCK / BAUD;
-
-	outb(UART_IER(COM1), 0);                /* polled for now */
-	outb(UART_LCR(COM1), LCR_DLAB);
-	outb(UART_DLL(COM1), div & 0xff);
-	outb(UART_DLM(COM1), div >> 8);
-	outb(UART_LCR(COM1), LCR_8N1);
-	outb(UART_FCR(COM1), FCR_ENABLE);
-	outb(UART_MCR(COM1), MCR_DTR_RTS_OUT2);
-	register_console(&serial_console);
-}
-
 /*
  * Input by interrupt (the console tty, fs/tty.c): each received byte is
- * handed to rx_handler.  Reading RBR until LSR.DR clears empties the FIFO
- * and acknowledges the interrupt (PC16550D: "received data available" is
- * cleared by reading the receiver buffer).
+ * handed to tty_insert_flip_char().  Reading RBR until LSR.DR clears
+ * empties the FIFO and acknowledges the interrupt (PC16550D: "received
+ * data available" is cleared by reading the receiver buffer).
  */
-static void (*rx_handler)(char c);
-
 static irqreturn_t serial_interrupt(int irq, void *dev_id)
 {
 	int c;
@@ -126,19 +114,48 @@ static irqreturn_t serial_interrupt(int irq, void *dev_id)
 	if (inb(UART_IIR(COM1)) & IIR_NO_INT)
 		return IRQ_NONE;
 	while ((c = serial_getc()) >= 0)
-		if (rx_handler)
-			rx_handler((char)c);
+		tty_insert_flip_char((char)c);
 	return IRQ_HANDLED;
 }
 
-int serial_set_rx_handler(void (*fn)(char c))
+/* The tty's startup (Linux's uart startup()): input by interrupt from now. */
+static int serial_startup(void)
 {
-	int err;
+	int err = request_irq(COM1_IRQ, serial_interrupt, 0, "ttyS0", &serial_console);
 
-	rx_handler = fn;
-	err = request_irq(COM1_IRQ, serial_interrupt, 0, "ttyS0", &rx_handler);
 	if (err)
 		return err;
 	outb(UART_IER(COM1), IER_RDI);
 	return 0;
+}
+
+/* TCIOFF's STOP, TCION's START: the THR is the only queue, so a byte
+ * written now goes ahead of everything not yet written. */
+static void serial_send_xchar(char c)
+{
+	serial_putc(c);
+}
+
+/* COM1 as the console tty's hardware (include/spindle/tty.h). */
+static const struct tty_operations serial_tty_ops = {
+	.name = "ttyS0",
+	.startup = serial_startup,
+	.send_xchar = serial_send_xchar,
+	.wait_until_sent = serial_wait_until_sent,
+	.break_ctl = serial_break_ctl,
+};
+
+void serial_init(void)
+{
+	u16 div = UART_CLOCK / BAUD;
+
+	outb(UART_IER(COM1), 0);                /* polled until the tty's startup */
+	outb(UART_LCR(COM1), LCR_DLAB);
+	outb(UART_DLL(COM1), div & 0xff);
+	outb(UART_DLM(COM1), div >> 8);
+	outb(UART_LCR(COM1), LCR_8N1);
+	outb(UART_FCR(COM1), FCR_ENABLE);
+	outb(UART_MCR(COM1), MCR_DTR_RTS_OUT2);
+	register_console(&serial_console);
+	tty_register_driver(&serial_tty_ops);
 }

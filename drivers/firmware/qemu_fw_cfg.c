@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * QEMU fw_cfg, the port I/O interface (docs/specs/fw_cfg.txt in QEMU).
+ * QEMU fw_cfg, the port I/O interface (QEMU's docs/specs/fw_cfg.txt).
  *
  * Write a 16-bit key to the selector port, then read the item's bytes one
  * at a time from the data port.  Key 0x0000 holds the signature "QEMU";

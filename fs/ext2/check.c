@@ -50,7 +50,7 @@ static u64 ext2_max_size(const struct ext2_sb_info *sbi)
 	return blocks << sbi->s_blocksize_bits;
 }
 
-/* The checks on figures read from the superblock; geometry() below
+/* The checks on figures read from the superblock; ext2_geometry() below
  * derives the rest.  0 or -EUCLEAN, logged. */
 static int ext2_check_counts(struct ext2_sb_info *sbi, const struct ext2_super_block *es,
 			     u64 dev_bytes)

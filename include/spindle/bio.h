@@ -64,14 +64,6 @@ static inline void bio_list_add(struct bio_list *bl, struct bio *bio)
 	bl->tail = bio;
 }
 
-static inline void bio_list_add_head(struct bio_list *bl, struct bio *bio)
-{
-	bio->bi_next = bl->head;
-	bl->head = bio;
-	if (!bl->tail)
-		bl->tail = bio;
-}
-
 /* Append all of bl2 to bl (bl2 itself is left as it was: re-init it). */
 static inline void bio_list_merge(struct bio_list *bl, struct bio_list *bl2)
 {
@@ -84,8 +76,6 @@ static inline void bio_list_merge(struct bio_list *bl, struct bio_list *bl2)
 	bl->tail = bl2->tail;
 }
 
-static inline struct bio *bio_list_peek(struct bio_list *bl) { return bl->head; }
-
 static inline struct bio *bio_list_pop(struct bio_list *bl)
 {
 	struct bio *bio = bl->head;
@@ -96,14 +86,6 @@ static inline struct bio *bio_list_pop(struct bio_list *bl)
 			bl->tail = NULL;
 		bio->bi_next = NULL;
 	}
-	return bio;
-}
-
-static inline struct bio *bio_list_get(struct bio_list *bl)
-{
-	struct bio *bio = bl->head;
-
-	bl->head = bl->tail = NULL;
 	return bio;
 }
 

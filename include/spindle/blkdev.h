@@ -199,6 +199,13 @@ static inline void set_capacity(struct gendisk *disk, sector_t sectors) { disk->
 /* "sda1", "ram0", or "<major>:<minor>" ("8:1"): the block_device, or NULL. */
 struct block_device *lookup_bdev(const char *name);
 static inline sector_t bdev_nr_sectors(const struct block_device *b) { return b->bd_nr_sectors; }
+/* Bytes in the smallest unit the device can address: 512 unless it says. */
+static inline unsigned int bdev_logical_block_size(const struct block_device *b)
+{
+	const struct request_queue *q = b->bd_disk->queue;
+
+	return q && q->limits.logical_block_size ? q->limits.logical_block_size : 512;
+}
 
 void submit_bio(struct bio *bio);
 void generic_make_request(struct bio *bio);
@@ -229,6 +236,82 @@ void bd_release(struct block_device *bdev, void *holder);
  */
 int blkdev_get(struct block_device *bdev);
 void blkdev_put(struct block_device *bdev);
+/*
+ * The device's page cache (fs/block_dev.c), for BLKFLSBUF and BLKRRPART
+ * (block/ioctl.c).  sync_blockdev() writes back every dirty page and
+ * waits: 0 or the write-back's error; invalidate_bdev() forgets the clean
+ * ones.  Both need the device open (its bd_inode).
+ * bdev_rescan_lock() takes the lock of openers and holders (Linux's
+ * disk->open_mutex) for a rescan of whole's partitions, or fails with
+ * -EBUSY, unlocked, while another holder than holder has claimed the disk
+ * or a partition is open or claimed; under it
+ * bdev_drop_partition_caches() writes back and frees each partition's
+ * cache and inode, and bdev_rescan_unlock() ends it.  All may sleep.
+ */
+int sync_blockdev(struct block_device *bdev);
+void invalidate_bdev(struct block_device *bdev);
+int bdev_rescan_lock(struct block_device *whole, void *holder);
+void bdev_drop_partition_caches(struct gendisk *disk);
+void bdev_rescan_unlock(void);
+
+/*
+ * The block layer's files and ioctls: what users see of it.  block/ owns
+ * every text and every result; fs/ only builds the directories and hands
+ * the calls on (docs/block.md, "The front door").  All may sleep.
+ *
+ *   /sys/block/<disk>/..., <part>/..., queue/...   blk_*_attr_group
+ *   /sys/block/<disk>/queue/iosched/<tunable>      blk_iosched_*
+ *                                                  (block/blk-sysfs.c)
+ *   /proc/partitions, /proc/diskstats              blk_show_partitions,
+ *                                                  blk_show_diskstats
+ *                                                  (block/genhd.c)
+ *   ioctl() on a block-device file                 blkdev_ioctl
+ *                                                  (block/ioctl.c)
+ */
+struct blk_attr {
+	const char *name;
+	/* 0444, or 0644 if written; 0555 and no show(): a directory, whose
+	 * entries sysfs knows */
+	umode_t mode;
+	/* the whole text into buf (at most size bytes): its length or -errno */
+	int (*show)(struct block_device *bdev, char *buf, size_t size);
+	/* what a write() gave: len bytes and a NUL after them; 0 or -errno */
+	int (*store)(struct block_device *bdev, const char *buf, size_t len);
+	size_t size_hint; /* the largest text, if over a page */
+};
+struct blk_attr_group { /* Linux's attribute_group */
+	const struct blk_attr *attrs;
+	unsigned int count;
+};
+/* /sys/block/<disk>/ (its directory "queue"), /sys/block/<disk>/<part>/,
+ * /sys/block/<disk>/queue/ (its directory "iosched"); bdev is the
+ * directory's: the whole disk, or the partition */
+extern const struct blk_attr_group blk_disk_attr_group, blk_part_attr_group,
+	blk_queue_attr_group;
+/* The current elevator's tunables: the i-th one's name and mode, or NULL
+ * past the last (none for a bio-based queue).  The name is the elevator's
+ * static string, valid after a switch; a file of a switched-away elevator
+ * fails its show/store as elv_attr_show/store say. */
+const char *blk_iosched_attr(struct block_device *bdev, unsigned int i, umode_t *mode);
+int blk_iosched_show(struct block_device *bdev, const char *name, char *buf, size_t size);
+int blk_iosched_store(struct block_device *bdev, const char *name, const char *buf, size_t len);
+/* /proc/vmstat's counters the block layer keeps (submit_bio, blk-core.c) */
+struct vm_events {
+	u64 pgpgin;  /* KiB read from block devices */
+	u64 pgpgout; /* KiB written */
+};
+extern struct vm_events vm_events;
+/* /proc/partitions and /proc/diskstats in Linux's formats: the length */
+int blk_show_partitions(char *buf, size_t size);
+int blk_show_diskstats(char *buf, size_t size);
+/*
+ * An ioctl() on an open block-device file (Linux's blkdev_ioctl):
+ * BLKGETSIZE, BLKGETSIZE64, BLKSSZGET, BLKFLSBUF, BLKRRPART.  holder is
+ * the opener (the struct file), for BLKRRPART's check of an O_EXCL claim;
+ * arg a user pointer.  -ENOTTY for any other cmd.
+ */
+long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
+		  unsigned long arg);
 
 /*
  * Boot option bio_order=fifo|depth (block/blk-core.c): how

@@ -22,15 +22,11 @@ void register_console(struct console *con);
  * tty's output, fs/tty.c).  Does not sleep. */
 void console_write_raw(const char *s, size_t len);
 
-/* drivers/char/serial.c and vga.c */
+/* drivers/char/serial.c (which also registers COM1 as the console tty's
+ * driver, include/spindle/tty.h) and vga.c */
 void serial_init(void);
 void serial_putc(char c);
 int serial_getc(void);          /* -1 when no character is waiting */
-void serial_wait_until_sent(void);      /* until the last byte is on the wire */
-void serial_break_ctl(bool on);         /* start or end a break (LCR.SBC) */
 void vga_init(void);
-/* Call fn(c) from the COM1 interrupt for each byte received (the console
- * tty's input, fs/tty.c); turns the receive interrupt on. */
-int serial_set_rx_handler(void (*fn)(char c));
 
 #endif /* SPINDLE_CONSOLE_H */

@@ -45,5 +45,12 @@ void preempt_enable(void);
 /* Panic if the caller is in a context that must not sleep. */
 void __might_sleep(const char *file, int line);
 #define might_sleep() __might_sleep(__FILE__, __LINE__)
+/* The same for a function that sleeps only sometimes (a gfp that allows
+ * it): checked whenever it could, not only when it did. */
+#define might_sleep_if(cond)            \
+	do {                            \
+		if (cond)               \
+			might_sleep();  \
+	} while (0)
 
 #endif /* SPINDLE_IRQFLAGS_H */

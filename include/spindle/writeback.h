@@ -10,7 +10,7 @@
  * mapping whose first dirty page is older than dirty_expire_centisecs;
  * it also runs at once when a writer pushes dirty memory past
  * dirty_background_ratio.  A writer past dirty_ratio is throttled in
- * balance_dirty_pages(): it writes a batch of its own mapping's pages
+ * balance_dirty_pages_ratelimited(): it writes a batch of its own mapping's pages
  * itself before its write() returns (Linux before 3.2 did exactly this;
  * today it sleeps for a computed pause instead).
  *

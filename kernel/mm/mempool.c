@@ -66,6 +66,9 @@ void *mempool_alloc(mempool_t *pool, gfp_t gfp)
 {
 	void *e;
 
+	/* step 3 may sleep: check the caller even when kmalloc or the
+	 * reserve will answer this time (Linux's might_sleep_if) */
+	might_sleep_if(!(gfp & __GFP_ATOMIC));
 	for (;;) {
 		if (!(pool->flags & MEMPOOL_RESERVE_ONLY)) {
 			e = kmalloc(pool->size, gfp | __GFP_ATOMIC);

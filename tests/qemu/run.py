@@ -698,7 +698,7 @@ def rr_command(cmd, mode, rrfile):
     """cmd under QEMU's record/replay (mode "record" or "replay"): every
     drive behind a blkreplay driver, the instruction counter in rr mode
     (the scenario's own -icount is replaced), the RTC on the virtual clock
-    and no network, as docs/system/replay.rst of QEMU asks.  A replay
+    and no network, as QEMU's docs/system/replay.rst asks.  A replay
     needs the disks as they were before the recorded boot: prepare() makes
     them again the same way."""
     out, i, n = [], 0, 0

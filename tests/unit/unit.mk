@@ -52,6 +52,8 @@ UNIT_LIB_SRCS += block/elevator.c block/noop-iosched.c block/mq-deadline.c \
 UNIT_TESTS += check_elevator
 # lib/sort.c, and the benchmark's statistics that use it.
 UNIT_LIB_SRCS += lib/sort.c block/blk-bench.c block/blk-trace.c
+# The block layer's files and ioctls, which fs/'s sysfs and device files call.
+UNIT_LIB_SRCS += block/blk-sysfs.c block/ioctl.c
 UNIT_TESTS += check_sort
 # The shared ATA layer both disk drivers use (IDENTIFY, taskfiles, decoding).
 UNIT_LIB_SRCS += drivers/ata/libata-core.c

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* unistd.h - the POSIX system-call wrappers (user/lib/syscall.c, unistd.c). */
+/* unistd.h - the POSIX system-call wrappers (user/lib/syscalls.c, unistd.c). */
 #ifndef _UNISTD_H
 #define _UNISTD_H
 

@@ -19,7 +19,7 @@
  *   4. load a 64-bit GDT, far-jump to a 64-bit code segment, jump to the
  *      higher half, switch to the boot stack and call
  *      start_kernel(magic, mbi_phys).
- * kernel/mm/paging.c then builds the real page tables (all RAM in the
+ * kernel/arch/x86/paging.c then builds the real page tables (all RAM in the
  * direct map, no identity map) and drops these.
  *
  * Everything here up to long mode runs at its physical address, so it

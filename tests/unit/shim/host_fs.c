@@ -11,6 +11,7 @@
 #include <spindle/mm_types.h>
 #include <spindle/profile.h>
 #include <spindle/console.h>
+#include <spindle/tty.h>
 #include <spindle/sched.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
@@ -125,18 +126,18 @@ void console_write_raw(const char *s, size_t len)
 	host_console_buf[host_console_len] = '\0';
 }
 
-/* COM1 as the console tty drives it directly: bytes sent ahead of the
- * output (TCIOFF's STOP character) go to the console buffer too; a break
- * is counted as it starts and checked to have ended. */
+/* The console tty's driver, as COM1's registers itself: bytes sent
+ * ahead of the output (TCIOFF's STOP character) go to the console buffer
+ * too; a break is counted as it starts and checked to have ended. */
 int host_serial_breaks;
 bool host_serial_in_break;
 
-void serial_putc(char c)
+static void host_send_xchar(char c)
 {
 	console_write_raw(&c, 1);
 }
 
-void serial_wait_until_sent(void)
+static void host_wait_until_sent(void)
 {
 }
 
@@ -146,11 +147,24 @@ __weak void msleep(unsigned int ms)
 	(void)ms;
 }
 
-void serial_break_ctl(bool on)
+static void host_break_ctl(bool on)
 {
 	if (on)
 		host_serial_breaks++;
 	host_serial_in_break = on;
+}
+
+static const struct tty_operations host_tty_ops = {
+	.name = "host",
+	.send_xchar = host_send_xchar,
+	.wait_until_sent = host_wait_until_sent,
+	.break_ctl = host_break_ctl,
+};
+
+/* before any test, as serial_init() does before the tty is used */
+__attribute__((constructor)) static void host_tty_register(void)
+{
+	tty_register_driver(&host_tty_ops);
 }
 
 LIST_HEAD(task_list);

@@ -57,16 +57,10 @@ static inline void insb(u16 port, void *buf, unsigned long count)
 /* About 1 us: a write to the unused port 0x80 (POST code port). */
 static inline void io_delay(void) { outb(0x80, 0); }
 
-static inline u8  readb(const volatile void *a) { return *(const volatile u8 *)a; }
-static inline u16 readw(const volatile void *a) { return *(const volatile u16 *)a; }
 static inline u32 readl(const volatile void *a) { return *(const volatile u32 *)a; }
-static inline u64 readq(const volatile void *a) { return *(const volatile u64 *)a; }
-static inline void writeb(u8 v, volatile void *a)  { *(volatile u8 *)a = v; }
-static inline void writew(u16 v, volatile void *a) { *(volatile u16 *)a = v; }
 static inline void writel(u32 v, volatile void *a) { *(volatile u32 *)a = v; }
-static inline void writeq(u64 v, volatile void *a) { *(volatile u64 *)a = v; }
 
-/* Map device registers uncached into the ioremap space (kernel/mm/paging.c).
+/* Map device registers uncached into the ioremap space (kernel/arch/x86/paging.c).
  * Returns NULL when out of page-table memory. */
 void *ioremap(phys_addr_t phys, size_t size);
 void iounmap(void *addr);

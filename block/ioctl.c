@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ioctl.c - the block layer's ioctls (Linux's blkdev_ioctl): what an
+ * ioctl() on an open block-device file (/dev/sda, /dev/sda1) asks of the
+ * device, in Linux's numbers and types (uapi/linux/fs.h), so that
+ * blockdev(8), sfdisk and lsblk work unchanged:
+ *
+ *   BLKGETSIZE64  the size in bytes (u64)
+ *   BLKGETSIZE    the size in 512-byte sectors (unsigned long)
+ *   BLKSSZGET     the logical block size in bytes (int)
+ *   BLKFLSBUF     write back the device's cached pages, then forget the
+ *                 clean ones
+ *   BLKRRPART     read the partition table again
+ *   anything else -ENOTTY
+ *
+ * Where it sits: fs/block_dev.c's device file passes every ioctl() here
+ * with the device and the open file; the device's page cache and its
+ * openers are the file layer's, reached through the calls blkdev.h lists
+ * for this (sync_blockdev, invalidate_bdev, bdev_rescan_lock ...).  May
+ * sleep.
+ */
+#include <spindle/blkdev.h>
+#include <spindle/mm.h>
+#include <spindle/uaccess.h>
+#include <spindle/err.h>
+#include <spindle/errno.h>
+#include <uapi/linux/fs.h>
+#include "blk.h"
+
+/*
+ * BLKRRPART: forget the partitions and read the table again, as Linux's
+ * disk_scan_partitions():
+ *   - EINVAL on a partition, or a disk that cannot have any;
+ *   - EBUSY while another open file holds the disk with O_EXCL (the
+ *     holder itself may rescan), or a partition is open or claimed;
+ *   - the disk's own dirty cached pages are written back first: a table
+ *     just written through the cache (fdisk's way) is the one read;
+ *   - the table is read before anything is dropped, so a rescan that
+ *     cannot read it (ENOMEM, EIO) leaves the old partitions in place.
+ * The partitions' cached pages are written back and freed with them.
+ */
+static int blkdev_reread_part(struct block_device *whole, void *holder)
+{
+	struct gendisk *disk = whole->bd_disk;
+	struct parsed_partitions *state;
+	int err;
+
+	if (whole->bd_partno)
+		return -EINVAL;
+	if (disk->minors <= 1)
+		return -EINVAL;
+	err = bdev_rescan_lock(whole, holder);
+	if (err)
+		return err;
+	err = sync_blockdev(whole);
+	if (err)
+		goto out;
+	state = blk_read_partitions(disk);
+	if (IS_ERR(state)) {
+		err = PTR_ERR(state);
+		goto out;
+	}
+	bdev_drop_partition_caches(disk);
+	/* still under the lock: an open of a partition now being freed
+	 * waits, and then finds the new table's */
+	blk_drop_partitions(disk);
+	blk_add_partitions(disk, state);
+	kfree(state);
+out:
+	bdev_rescan_unlock();
+	return err;
+}
+
+/* BLKFLSBUF: write back, then forget every clean cached page. */
+static int blkdev_flushbuf(struct block_device *bdev)
+{
+	int err = sync_blockdev(bdev);
+
+	invalidate_bdev(bdev);
+	return err;
+}
+
+long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
+		  unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case BLKGETSIZE64: {
+		u64 bytes = (u64)bdev_nr_sectors(bdev) << SECTOR_SHIFT;
+
+		return copy_to_user(argp, &bytes, sizeof(bytes)) ? -EFAULT : 0;
+	}
+	case BLKGETSIZE: {
+		unsigned long sectors = bdev_nr_sectors(bdev);
+
+		return copy_to_user(argp, &sectors, sizeof(sectors)) ? -EFAULT : 0;
+	}
+	case BLKSSZGET: {
+		int lbs = bdev_logical_block_size(bdev);
+
+		return copy_to_user(argp, &lbs, sizeof(lbs)) ? -EFAULT : 0;
+	}
+	case BLKFLSBUF:
+		return blkdev_flushbuf(bdev);
+	case BLKRRPART:
+		return blkdev_reread_part(bdev, holder);
+	default:
+		return -ENOTTY;
+	}
+}
