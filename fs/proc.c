@@ -8,6 +8,8 @@
  *   /proc/vmstat      nr_free_pages, pgpgin, pgpgout
  *   /proc/loadavg     the 1, 5, 15 minute load averages, running/all tasks,
  *                     the highest pid (include/spindle/loadavg.h)
+ *   /proc/interrupts  each irq's count, controller, trigger and handlers
+ *                     (formatted by kernel/arch/x86/irq.c)
  *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
  *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
@@ -41,6 +43,7 @@
 #include <spindle/pagemap.h>
 #include <spindle/writeback.h>
 #include <spindle/loadavg.h>
+#include <spindle/irq.h>
 #include "internal.h"
 
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
@@ -201,6 +204,14 @@ static const struct pseudo_file proc_diskstats = { .show = diskstats_show, .size
 static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
 static const struct pseudo_file proc_meminfo = { .show = meminfo_show };
 static const struct pseudo_file proc_loadavg = { .show = loadavg_show };
+
+static int interrupts_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return show_interrupts(buf, size);
+}
+
+static const struct pseudo_file proc_interrupts = { .show = interrupts_show };
 static const struct pseudo_file proc_slabinfo = { .show = slabinfo_show };
 static const struct pseudo_file proc_mounts = { .show = mounts_show, .size_hint = PROC_TEXT_BIG };
 
@@ -239,6 +250,7 @@ static const struct proc_entry {
 	{ "vmstat", &proc_vmstat },
 	{ "meminfo", &proc_meminfo },
 	{ "loadavg", &proc_loadavg },
+	{ "interrupts", &proc_interrupts },
 	{ "slabinfo", &proc_slabinfo },
 	{ "mounts", &proc_mounts },
 	{ "kallsyms", &proc_kallsyms },

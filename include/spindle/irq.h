@@ -74,6 +74,9 @@ void irq_free_msi(unsigned int irq);
 /* How many times the irq's handlers were run (for /proc/interrupts). */
 u64 irq_count(unsigned int irq);
 
+/* /proc/interrupts' text (Linux's layout) into buf; returns its length. */
+int show_interrupts(char *buf, size_t size);
+
 /*
  * Make an IOAPIC irq level-triggered, as PCI INTx lines are (PCI: active
  * low).  Where the ACPI tables state an ISA irq's polarity explicitly

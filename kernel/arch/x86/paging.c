@@ -422,6 +422,18 @@ void iounmap(void *addr)
  * Stack slots: THREAD_SIZE of stack plus one guard page each, found with a
  * bitmap.  Pages come from the buddy allocator one at a time, so a stack
  * needs no contiguous memory.
+ *
+ * The pages are zeroed, as Linux's are (THREADINFO_GFP has __GFP_ZERO): no
+ * old data shows through an uninitialised local, and -- what made it
+ * matter here -- under QEMU's TCG a page the firmware once ran code from
+ * (SeaBIOS and GRUB run from the top of RAM, the buddy allocator hands
+ * that out first) keeps the code's translations until every byte they
+ * came from is overwritten.  Until then each store to the page takes
+ * TCG's self-modifying-code check, microseconds each.  A stack is written
+ * only near its top, so that never happened: kblockd's stack on such a
+ * page made a 1 MiB read ten times slower in wall-clock time, with the
+ * instruction count unchanged (docs/performance.md, "A stack on old
+ * code").  Zeroing overwrites every byte once, at 2,048 stores a stack.
  */
 static unsigned long kstack_used[KSTACK_SLOTS / (8 * sizeof(unsigned long))];
 static DEFINE_SPINLOCK(kstack_lock);
@@ -449,7 +461,7 @@ void *kstack_alloc(void)
 
 	base = kstack_slot_base(slot);
 	for (unsigned long off = 0; off < THREAD_SIZE; off += PAGE_SIZE) {
-		struct page *pg = alloc_page(GFP_KERNEL);
+		struct page *pg = alloc_page(GFP_KERNEL | __GFP_ZERO);
 
 		if (!pg || map_page(kernel_pml4, base + off, page_to_phys(pg), PAGE_KERNEL)) {
 			if (pg)
