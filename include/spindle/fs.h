@@ -486,7 +486,7 @@ int copy_files(struct task_struct *child, struct task_struct *parent);
 void exit_files(struct task_struct *t);
 void files_close_on_exec(struct task_struct *t);
 int init_task_files(struct task_struct *t);
-/* root=: the disk mounted and made "/" before init starts (fs/init.c). */
+/* root=: the disk mounted and made "/" before init starts (fs/do_mounts.c). */
 void prepare_namespace(void);
 
 /* --- the kernel-side system calls that take kernel pointers --------------- */
