@@ -104,6 +104,10 @@ int ksys_truncate(const char *name, loff_t length);
  * times; not the size.  For a file system's setattr to finish with. */
 void setattr_copy(struct inode *inode, const struct iattr *attr);
 
+/* read_write.c: EINVAL unless [pos, pos + count) is a range of loff_t
+ * positions (Linux's rw_verify_area); io_submit asks it too */
+int rw_verify_area(loff_t pos, size_t count);
+
 /* readdir.c */
 bool dir_emit_dots(struct file *f, struct dir_context *ctx);
 
