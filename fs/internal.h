@@ -17,6 +17,7 @@
 #include <spindle/signal.h>
 #else
 bool signal_pending(struct task_struct *t);
+bool fatal_signal_pending(struct task_struct *t);
 int kill_pgrp(int pgrp, int sig);
 #ifndef SIGHUP
 #define SIGHUP 1

@@ -233,6 +233,12 @@ bool signal_pending(struct task_struct *t)
 	return false;
 }
 
+bool fatal_signal_pending(struct task_struct *t)
+{
+	(void)t;
+	return false;
+}
+
 /* One session on the host: every group is ours (TIOCSPGRP's check). */
 __weak int session_of_pgrp(int pgrp)
 {
