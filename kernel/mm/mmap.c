@@ -186,8 +186,8 @@ void mmput(struct mm_struct *mm)
  * direct reclaim on the fault path (try_to_free_pages, fs/filemap.c) --
  * a batch past the shortfall, so that the next faults find pages free.
  * Only when the cache has nothing clean left is the reserve short.
- * alloc_page() would reclaim too, but only once memory is quite gone,
- * and the check below would have failed the fault long before that.
+ * alloc_page() reclaims too, but only once no page at all is free: the
+ * reserve check refused the fault long before that.
  * Does not sleep: faults run with interrupts off.
  */
 static bool user_may_take_page(void)
