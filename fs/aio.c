@@ -69,6 +69,7 @@
 #include <spindle/uio.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
+#include "internal.h"
 
 #define AIO_MAX_NR              65536   /* events over all contexts (Linux's aio-max-nr) */
 #define AIO_MAX_EVENTS          (0x10000000u / sizeof(struct io_event))  /* per context, Linux's */
@@ -276,8 +277,12 @@ static int aio_start(struct aio_kiocb *req, const struct iocb *iocb)
 			return -EBADF;
 		if ((s64)iocb->aio_nbytes < 0)
 			return -EINVAL;
-		if (iocb->aio_offset < 0 && (f->f_mode & FMODE_LSEEK))
-			return -EINVAL;         /* Linux's rw_verify_area, before queueing */
+		/* Linux's rw_verify_area, before queueing: a negative offset,
+		 * or a range past 2^63 (else a direct write there would be
+		 * queued and end in -ENOSPC) */
+		if ((f->f_mode & FMODE_LSEEK) &&
+		    rw_verify_area(iocb->aio_offset, (size_t)iocb->aio_nbytes))
+			return -EINVAL;
 		if (!access_ok(buf, iocb->aio_nbytes))
 			return -EFAULT;
 		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, iocb->aio_nbytes);
@@ -395,12 +400,20 @@ long sys_io_submit(aio_context_t ctx_id, long nr, struct iocb __user *__user *io
 
 /* --- io_getevents --------------------------------------------------------- */
 
-/* Move up to nr completed events to the user; how many, or -EFAULT. */
+/*
+ * Move up to nr completed events to the user: how many were copied, or
+ * -EFAULT if the first could not be.  As Linux's aio_read_events_ring, an
+ * event is gone only once it is in the user's array: when the copy faults
+ * part way, the events not copied go back to the head of the list, in
+ * their order, for the next io_getevents -- a bad buffer loses nothing.
+ * The requests are taken off the list first because copy_to_user may
+ * fault and sleep, which it must not do under the spinlock.
+ */
 static long aio_read_events(struct kioctx *ctx, struct io_event __user *events, long nr)
 {
 	LIST_HEAD(reaped);
 	struct aio_kiocb *req, *tmp;
-	long n = 0, ret;
+	long n = 0, copied = 0;
 
 	spin_lock_irq(&ctx->wait.lock);
 	while (n < nr && !list_empty(&ctx->done)) {
@@ -408,18 +421,24 @@ static long aio_read_events(struct kioctx *ctx, struct io_event __user *events, 
 		n++;
 	}
 	ctx->nr_done -= n;
-	ctx->reqs_active -= n;
 	spin_unlock_irq(&ctx->wait.lock);
 
-	ret = n;
-	n = 0;
 	list_for_each_entry_safe(req, tmp, &reaped, list) {
-		/* a bad buffer loses the events taken, as in Linux */
-		if (ret >= 0 && copy_to_user(&events[n++], &req->ev, sizeof(req->ev)))
-			ret = -EFAULT;
+		if (copy_to_user(&events[copied], &req->ev, sizeof(req->ev)))
+			break;
+		list_del(&req->list);
 		aio_free_req(req);
+		copied++;
 	}
-	return ret;
+	spin_lock_irq(&ctx->wait.lock);
+	ctx->reqs_active -= copied;
+	if (copied < n) {
+		/* the rest go back in front of any that completed meanwhile */
+		list_splice_init(&reaped, &ctx->done);
+		ctx->nr_done += n - copied;
+	}
+	spin_unlock_irq(&ctx->wait.lock);
+	return copied || !n ? copied : -EFAULT;
 }
 
 /* Nanoseconds still to wait as jiffies to sleep: one tick more than the

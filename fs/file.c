@@ -205,7 +205,8 @@ long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
 #define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC 1
-#define SETFL_MASK (O_APPEND | O_NONBLOCK) /* what F_SETFL may change */
+/* what F_SETFL may change: Linux's SETFL_MASK but FASYNC (no SIGIO here) */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME)
 
 /* the lowest free descriptor >= start, for f (which gains a reference) */
 static long dupfd_from(struct file *f, unsigned long start, unsigned int flags)
@@ -221,6 +222,33 @@ static long dupfd_from(struct file *f, unsigned long start, unsigned int flags)
 	if (fd >= 0)
 		fd_install(fd, get_file(f));
 	return fd;
+}
+
+/*
+ * F_SETFL, Linux's setfl(): the status flags of SETFL_MASK become arg's,
+ * the others stay as open() set them.  O_DIRECT is refused (EINVAL) on a
+ * file with no way round the cache, as open(O_DIRECT) is; a pipe takes it
+ * and ignores it, as pipe2() does (Linux's packet mode is not here).
+ * O_NOATIME changes nothing else: Spindle never updates atime on a read.
+ * busybox dd clears O_DIRECT this way to read a file's unaligned tail.
+ */
+static long setfl(struct file *f, unsigned long arg)
+{
+	unsigned int old = READ_ONCE(f->f_flags), new;
+
+	if (f->f_inode && S_ISFIFO(f->f_inode->i_mode))
+		arg &= ~(unsigned long)O_DIRECT;
+	else if ((arg & O_DIRECT) && !(f->f_mapping && f->f_mapping->a_ops &&
+				       f->f_mapping->a_ops->direct_IO))
+		return -EINVAL;
+	/* two tasks sharing the file may set flags at once (Linux takes
+	 * f_lock); nothing else writes f_flags after open, so one
+	 * compare-and-swap keeps both from losing the other's bits */
+	do
+		new = (old & ~SETFL_MASK) | ((unsigned int)arg & SETFL_MASK);
+	while (!__atomic_compare_exchange_n(&f->f_flags, &old, new, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED));
+	return 0;
 }
 
 /*
@@ -257,7 +285,7 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 		ret = f->f_flags;
 		break;
 	case F_SETFL:
-		f->f_flags = (f->f_flags & ~SETFL_MASK) | (arg & SETFL_MASK);
+		ret = setfl(f, arg);
 		break;
 	default:
 		ret = -EINVAL;

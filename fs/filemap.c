@@ -674,6 +674,13 @@ ssize_t filemap_read(struct file *f, struct iov_iter *to, loff_t *pos)
 		struct page *page;
 		size_t copied;
 
+		/* a task killed meanwhile stops at the next page, as in
+		 * Linux's filemap_read: one read() of a whole slow disk
+		 * would otherwise go on to its end before the task dies */
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
 		n = min_t(size_t, n, inode->i_size - *pos);
 		page = filemap_get_read_page(f, mapping, index, req);
 		if (IS_ERR(page)) {
@@ -745,6 +752,11 @@ ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos
 		struct page *page;
 		size_t copied;
 
+		/* killed: stop here, as Linux's generic_perform_write */
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
 		n = min_t(size_t, n, limit - *pos);
 		page = write_begin(f, mapping, index, off, n, valid, &err);
 		if (!page) {

@@ -17,6 +17,7 @@
 #include <spindle/signal.h>
 #else
 bool signal_pending(struct task_struct *t);
+bool fatal_signal_pending(struct task_struct *t);
 int kill_pgrp(int pgrp, int sig);
 #ifndef SIGHUP
 #define SIGHUP 1
@@ -103,6 +104,10 @@ int ksys_truncate(const char *name, loff_t length);
 /* The VFS inode's share of a setattr (Linux's setattr_copy): mode, owner,
  * times; not the size.  For a file system's setattr to finish with. */
 void setattr_copy(struct inode *inode, const struct iattr *attr);
+
+/* read_write.c: EINVAL unless [pos, pos + count) is a range of loff_t
+ * positions (Linux's rw_verify_area); io_submit asks it too */
+int rw_verify_area(loff_t pos, size_t count);
 
 /* readdir.c */
 bool dir_emit_dots(struct file *f, struct dir_context *ctx);

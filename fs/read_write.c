@@ -25,9 +25,10 @@
  * Without this check a position that arrived as a huge unsigned number
  * (an ELF's p_offset, a pread's offset) reaches the file system as a
  * negative loff_t, where "i_size - pos" overflows.  Spindle has no file
- * with unsigned offsets (Linux's /dev/mem), so both are EINVAL.
+ * with unsigned offsets (Linux's /dev/mem), so both are EINVAL.  io_submit
+ * asks it too (fs/aio.c), before a request is queued.
  */
-static int rw_verify_area(loff_t pos, size_t count)
+int rw_verify_area(loff_t pos, size_t count)
 {
 	loff_t end;
 

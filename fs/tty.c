@@ -251,6 +251,7 @@ static void tty_set_stopped(struct tty_struct *tty, bool stop, bool tco)
 	WRITE_ONCE(tty->stopped, stop);
 	if (!stop)
 		wake_up(&tty->write_wait);
+	poll_notify(); /* writable or not: poll's answer changed */
 }
 
 /*
@@ -576,11 +577,13 @@ static void tty_flush_input(struct tty_struct *tty)
 	tty->line_len = 0;
 }
 
+/* Readable with typed input; writable unless output is stopped (TCOOFF,
+ * ^S), when a write would wait in tty_write(). */
 static unsigned int tty_poll(struct file *f)
 {
 	struct tty_struct *tty = f->private_data;
 
-	return POLLOUT | POLLWRNORM |
+	return (READ_ONCE(tty->stopped) ? 0 : POLLOUT | POLLWRNORM) |
 	       (READ_ONCE(tty->c_head) != READ_ONCE(tty->c_tail) ? POLLIN | POLLRDNORM : 0);
 }
 

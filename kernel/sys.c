@@ -96,12 +96,13 @@ long sys_setpgid(pid_t pid, pid_t pgid)
 	unsigned long flags;
 	long err = 0;
 
-	if (pgid < 0)
-		return -EINVAL;
+	/* in Linux's order: setpgid(-1, 0) asks for group -1, EINVAL */
 	if (pid == 0)
 		pid = current->pid;
 	if (pgid == 0)
 		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
 	flags = local_irq_save();               /* t cannot be reaped meanwhile */
 	t = find_task_by_pid(pid);
 	if (!t || !t->sighand || t->exit_state || (t != current && t->parent != current))
@@ -281,10 +282,18 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void __user *new_rlim
 		   void __user *old_rlim)
 {
 	struct rlimit64 r;
+	unsigned long flags;
+	bool exists;
 	int err;
 
-	if (pid && pid != current->pid)
-		return -EPERM; /* only one's own, here */
+	if (pid && pid != current->pid) {
+		/* as Linux: no such process is ESRCH, before anything else;
+		 * another's limits are not Spindle's to give (EPERM) */
+		flags = local_irq_save();
+		exists = find_task_by_pid(pid) != NULL;
+		local_irq_restore(flags);
+		return exists ? -EPERM : -ESRCH;
+	}
 	err = get_rlimit(resource, &r);
 	if (err)
 		return err;

@@ -334,12 +334,16 @@ ssize_t ext2_direct_IO(struct file *f, struct iov_iter *it, loff_t *pos, bool wr
 
 	if (*pos < 0)
 		return -EINVAL;
+	/* a read at or past the end is the end of the file, aligned or not
+	 * (Linux's iomap_dio_rw looks at i_size before the alignment): the
+	 * last read of a file whose size is not a multiple of the block size
+	 * starts there, and dd or cat must see 0 to stop */
+	size = READ_ONCE(inode->i_size);
+	if (!write && *pos >= size)
+		return 0;
 	if (!blkdev_dio_aligned((unsigned int)sbi->s_blocksize, *pos, count, iov_iter_addr(it)))
 		return -EINVAL;
 	if (!write) {
-		size = READ_ONCE(inode->i_size);
-		if (*pos >= size)
-			return 0;
 		start = *pos;
 		if (start + (loff_t)count > size)
 			iocb = NULL; /* the last block: its bytes past i_size are cut */

@@ -19,8 +19,11 @@
  *     copy-on-write): simple, and Spindle's processes are small.
  *   - A process may not eat the kernel's last USER_RESERVE_PAGES pages:
  *     the kernel must still be able to allocate requests and task
- *     structures.  A fault that would is treated as a bad access
- *     (SIGSEGV; Linux would call the OOM killer instead).
+ *     structures.  Clean page cache does not count as taken: below the
+ *     reserve, a fault or fork's copy reclaims it first (user_may_take_page),
+ *     so one big read cannot starve every program.  A fault that would
+ *     still eat into the reserve is treated as a bad access (SIGSEGV;
+ *     Linux would call the OOM killer instead).
  *
  * Locking: one CPU and no threads, so an mm is only changed by its own
  * process (or, for a new mm, by the exec or fork building it).  A vfork
@@ -43,6 +46,7 @@
 #include <asm/cpu.h>
 
 #define USER_RESERVE_PAGES  512         /* 2 MiB the kernel keeps for itself */
+#define USER_RECLAIM_BATCH  32          /* pages reclaimed past the shortfall (Linux's SWAP_CLUSTER_MAX) */
 
 #include <uapi/asm/mman.h> /* mmap's prot and flags: shared with user space */
 
@@ -175,13 +179,34 @@ void mmput(struct mm_struct *mm)
 	kfree(mm);
 }
 
+/*
+ * May a process take one more page?  Not from the kernel's reserve; but
+ * the page cache's clean pages are only lent to the cache while nobody
+ * needed them, so below the reserve they are reclaimed first -- Linux's
+ * direct reclaim on the fault path (try_to_free_pages, fs/filemap.c) --
+ * a batch past the shortfall, so that the next faults find pages free.
+ * Only when the cache has nothing clean left is the reserve short.
+ * alloc_page() reclaims too, but only once no page at all is free: the
+ * reserve check refused the fault long before that.
+ * Does not sleep: faults run with interrupts off.
+ */
+static bool user_may_take_page(void)
+{
+	unsigned long free = nr_free_pages();
+
+	if (free >= USER_RESERVE_PAGES)
+		return true;
+	try_to_free_pages(USER_RESERVE_PAGES - free + USER_RECLAIM_BATCH);
+	return nr_free_pages() >= USER_RESERVE_PAGES;
+}
+
 /* Map a fresh zeroed page at addr (page-aligned) with the VMA's rights. */
 static void *map_zero_page(struct mm_struct *mm, unsigned long addr,
 			   unsigned long vm_flags, gfp_t gfp)
 {
 	struct page *pg;
 
-	if (nr_free_pages() < USER_RESERVE_PAGES)
+	if (!user_may_take_page())
 		return NULL;
 	pg = alloc_page(gfp | __GFP_ZERO);
 	if (!pg)
@@ -323,7 +348,7 @@ static void copy_user_pte(pte_t *pte, unsigned long va, void *arg)
 
 	if (c->err)
 		return;
-	if (nr_free_pages() < USER_RESERVE_PAGES || !(pg = alloc_page(GFP_KERNEL))) {
+	if (!user_may_take_page() || !(pg = alloc_page(GFP_KERNEL))) {
 		c->err = -ENOMEM;
 		return;
 	}

@@ -251,6 +251,48 @@ START_TEST(eagain_counts_events_not_yet_reaped)
 }
 END_TEST
 
+/*
+ * io_getevents into an array whose third entry crosses into an unmapped
+ * page: the two events before it are copied and counted, the third stays
+ * for the next call, as Linux's ring keeps what it could not copy; a call
+ * whose first entry is unmapped is EFAULT and keeps every event.  The
+ * events kept still hold their slots (EAGAIN) until they are reaped.
+ */
+START_TEST(a_fault_part_way_keeps_the_events_not_copied)
+{
+	int fd = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY | O_DIRECT, 0);
+	unsigned char *buf = dio_alloc(4096), *area = dio_alloc(2 * 4096);
+	struct io_event *ev = (struct io_event *)(area + 4096 - 2 * sizeof(*ev) - 16), good[3];
+	struct iocb cb[5], *list[5] = { &cb[0], &cb[1], &cb[2], &cb[3], &cb[4] };
+	aio_context_t ctx = 0;
+
+	ck_assert_int_eq(sys_io_setup(3, &ctx), 0);
+	for (int i = 0; i < 5; i++)
+		prep(&cb[i], IOCB_CMD_PREAD, fd, buf, 4096, 0, 10 + i);
+	ck_assert_int_eq(sys_io_submit(ctx, 3, list), 3);
+	fake_end(3);
+	host_user_hole = (unsigned long)area + 4096;
+	ck_assert_int_eq(sys_io_getevents(ctx, 3, 3, ev, NULL), 2);
+	ck_assert_uint_eq(ev[0].data, 10);
+	ck_assert_uint_eq(ev[1].data, 11);
+	ck_assert_int_eq(sys_io_getevents(ctx, 1, 1, (struct io_event *)(area + 4096), NULL),
+			 -EFAULT);
+	/* 12, kept, still holds its slot: two more fill the context */
+	ck_assert_int_eq(sys_io_submit(ctx, 2, list + 3), 2);
+	ck_assert_int_eq(sys_io_submit(ctx, 1, list), -EAGAIN);
+	host_user_hole = 0;
+	fake_end(2);
+	ck_assert_int_eq(sys_io_getevents(ctx, 3, 3, good, NULL), 3);
+	ck_assert_uint_eq(good[0].data, 12);
+	ck_assert_uint_eq(good[1].data, 13);
+	ck_assert_uint_eq(good[2].data, 14);
+	ck_assert_int_eq(poll_events(ctx, good, 3), 0);
+	ck_assert_int_eq(sys_io_destroy(ctx), 0);
+	dio_free(area, 2 * 4096);
+	dio_free(buf, 4096);
+}
+END_TEST
+
 START_TEST(errors_are_the_events_res)
 {
 	int fd = ksys_open(AT_FDCWD, "/dev/fake", O_RDWR | O_DIRECT, 0);
@@ -333,6 +375,9 @@ START_TEST(bad_arguments)
 	ck_assert_int_eq(sys_io_submit(ctx, 1, list), -EINVAL);
 	prep(&cb, IOCB_CMD_PREAD, fd, buf, 4096, -4096, 0);
 	ck_assert_int_eq(sys_io_submit(ctx, 1, list), -EINVAL);
+	/* offset + nbytes past 2^63: not a position (rw_verify_area) */
+	prep(&cb, IOCB_CMD_PREAD, fd, buf, 8192, INT64_MAX - 4095, 0);
+	ck_assert_int_eq(sys_io_submit(ctx, 1, list), -EINVAL);
 	ck_assert_int_eq(sys_io_getevents(ctx, 2, 1, ev, NULL), -EINVAL);
 	ck_assert_int_eq(sys_io_getevents(ctx, 0, 1, ev, &bad_ts), -EINVAL);
 	ck_assert_int_eq(sys_io_getevents(ctx + 1000, 0, 1, ev, NULL), -EINVAL);
@@ -389,6 +434,7 @@ Suite *unit_suite(void)
 
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, eagain_counts_events_not_yet_reaped);
+	tcase_add_test(limits, a_fault_part_way_keeps_the_events_not_copied);
 	tcase_add_test(limits, errors_are_the_events_res);
 	tcase_add_test(limits, bad_arguments);
 	suite_add_tcase(s, limits);

@@ -20,6 +20,11 @@
 #include "../../fs/internal.h"
 #include "../../block/blk.h"
 
+/* fcntl, as syscalls.h declares it, with Linux's command numbers */
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+#define F_GETFL 3
+#define F_SETFL 4
+
 #define FAKE_SECTORS    2049            /* 1 MiB + one sector: a partial last page */
 #define FAKE_BYTES      (FAKE_SECTORS * 512)
 
@@ -738,6 +743,44 @@ START_TEST(direct_io_stops_at_a_hole_in_the_buffer)
 END_TEST
 
 /*
+ * fcntl(F_SETFL) turns O_DIRECT on and off, as Linux's setfl(): the reads
+ * that follow obey it (a misaligned buffer: EINVAL only while it is on);
+ * O_APPEND, O_NONBLOCK and O_NOATIME change with it, the access mode and
+ * open-only flags (O_CREAT, O_TRUNC) do not.  A file with no direct_IO
+ * (a ramfs file) refuses O_DIRECT with EINVAL and keeps its flags.
+ */
+START_TEST(setfl_sets_and_clears_o_direct)
+{
+	long fd = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY, 0), plain;
+	unsigned char *buf = dio_alloc(2 * 4096);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(upread(fd, buf + 1, 512, 0), 512);
+	ck_assert_int_eq(sys_fcntl(fd, F_SETFL, O_DIRECT), 0);
+	ck_assert_int_eq(sys_fcntl(fd, F_GETFL, 0), O_RDONLY | O_DIRECT);
+	ck_assert_int_eq(upread(fd, buf + 1, 512, 0), -EINVAL);
+	ck_assert_int_eq(upread(fd, buf, 512, 512), 512);
+	ck_assert_int_eq(buf[0], 1);
+	ck_assert_int_eq(sys_fcntl(fd, F_SETFL, O_APPEND | O_NONBLOCK | O_NOATIME | O_TRUNC | O_RDWR),
+			 0);
+	ck_assert_int_eq(sys_fcntl(fd, F_GETFL, 0), O_RDONLY | O_APPEND | O_NONBLOCK | O_NOATIME);
+	ck_assert_int_eq(upread(fd, buf + 1, 512, 0), 512);
+	ck_assert_int_eq(sys_fcntl(fd, F_SETFL, 0), 0);
+	ck_assert_int_eq(sys_fcntl(fd, F_GETFL, 0), O_RDONLY);
+
+	plain = ksys_open(AT_FDCWD, "/plain", O_RDWR | O_CREAT | O_APPEND, 0644);
+	ck_assert_int_ge(plain, 0);
+	ck_assert_int_eq(sys_fcntl(plain, F_SETFL, O_DIRECT), -EINVAL);
+	ck_assert_int_eq(sys_fcntl(plain, F_GETFL, 0) & ~O_CREAT, O_RDWR | O_APPEND);
+	ck_assert_int_eq(sys_fcntl(plain, F_SETFL, O_NONBLOCK), 0);
+	ck_assert_int_eq(sys_fcntl(plain, F_GETFL, 0) & ~O_CREAT, O_RDWR | O_NONBLOCK);
+	close_fd(plain);
+	close_fd(fd);
+	dio_free(buf, 2 * 4096);
+}
+END_TEST
+
+/*
  * The owner lets go of its buffer while the device still works on it (a
  * process killed or exiting with I/O in flight; here the hook frees the
  * buffer before the device copies): the pin keeps the pages allocated
@@ -1125,6 +1168,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, direct_io_bypasses_cache_and_stays_coherent);
 	tcase_add_test(core, direct_io_uses_the_callers_pages_at_every_offset);
 	tcase_add_test(core, direct_io_stops_at_a_hole_in_the_buffer);
+	tcase_add_test(core, setfl_sets_and_clears_o_direct);
 	tcase_add_test(core, pinned_pages_outlive_their_owner_until_the_io_ends);
 	tcase_add_test(core, direct_write_keeps_a_page_dirtied_meanwhile);
 	tcase_add_test(core, ioctls_as_linux);

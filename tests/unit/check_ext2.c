@@ -246,6 +246,36 @@ START_TEST(pread_anywhere_in_a_file)
 }
 END_TEST
 
+/*
+ * O_DIRECT reads of a file whose size is not a multiple of the block size
+ * (hello.txt, 12 bytes): the first gives the 12 bytes; one at or past the
+ * end gives 0 whatever its alignment, as Linux's -- the reader's next
+ * read starts at byte 12, and dd stops only on a 0 -- while one inside
+ * the file must still be aligned.
+ */
+START_TEST(direct_read_at_an_unaligned_end)
+{
+	char *buf;
+	long fd;
+
+	setup_disk(block_sizes[_i]);
+	ck_assert_int_eq(mount_ro(), 0);
+	buf = page_address(alloc_pages(GFP_KERNEL, 2)); /* the device may write it */
+	fd = sys_open("/mnt/hello.txt", O_RDONLY | O_DIRECT, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_read(fd, buf, bs), 12);
+	ck_assert(!memcmp(buf, "hello, ext2\n", 12));
+	ck_assert_int_eq(sys_read(fd, buf, bs), 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, bs, 13), 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, bs, bs), 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, 1, 1 << 20), 0);
+	ck_assert_int_eq(sys_pread64(fd, buf, bs, 5), -EINVAL);
+	sys_close(fd);
+	__free_pages(virt_to_page(buf), 2);
+	ck_assert_int_eq(do_umount("/mnt", 0), 0);
+}
+END_TEST
+
 /* 64 MiB of holes under every level of the map: read in pieces of odd
  * sizes, the file is the host's, zeros and all. */
 START_TEST(holes_at_every_level)
@@ -1083,6 +1113,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(core, NULL, teardown);
 	tcase_add_loop_test(core, files_read_as_the_hosts, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, pread_anywhere_in_a_file, 0, ARRAY_SIZE(block_sizes));
+	tcase_add_loop_test(core, direct_read_at_an_unaligned_end, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, holes_at_every_level, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, stat_lstat_and_links, 0, ARRAY_SIZE(block_sizes));
 	tcase_add_loop_test(core, getdents_lists_every_name_once, 0, ARRAY_SIZE(block_sizes));

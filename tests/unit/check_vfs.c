@@ -1152,10 +1152,22 @@ START_TEST(tty_raw_mode_bytes_at_once_no_echo_no_signals)
 }
 END_TEST
 
+/* What poll(2) would answer for the console (descriptor 0). */
+static unsigned int console_poll(void)
+{
+	struct file *f = fget(0);
+	unsigned int mask = f->f_op->poll(f);
+
+	fput(f);
+	return mask;
+}
+
 /* TIOCSWINSZ stores the size and tells the foreground group of a change
  * (only of a change); TCFLSH drops typed lines and the line being edited;
  * TCSBRK 0 sends a break that ends, 1 only drains; TCXONC sends STOP and
- * START ahead of the output.  Bad arguments: EINVAL, nothing changed. */
+ * START ahead of the output; while output is stopped (TCOOFF, ^S) poll
+ * does not call the console writable.  Bad arguments: EINVAL, nothing
+ * changed. */
 START_TEST(tty_winsize_flush_break_flow)
 {
 	u16 ws[4], big[4] = { 40, 100, 0, 0 }, std[4] = { 25, 80, 0, 0 };
@@ -1207,10 +1219,18 @@ START_TEST(tty_winsize_flush_break_flow)
 	ck_assert_int_eq(sys_ioctl(0, TCXONC, TCION), 0);
 	ck_assert_str_eq(host_console_buf, "\x13\x11");
 	ck_assert_int_eq(sys_ioctl(0, TCXONC, 4), -EINVAL);
+	ck_assert(console_poll() & POLLOUT);
 	ck_assert_int_eq(sys_ioctl(0, TCXONC, TCOOFF), 0);
+	ck_assert(!(console_poll() & POLLOUT));         /* a write would wait */
 	ck_assert_int_eq(sys_ioctl(0, TCXONC, TCOON), 0);
+	ck_assert(console_poll() & POLLOUT);
 	ck_assert_int_eq(sys_write(1, "on", 2), 2);
 	ck_assert_str_eq(host_console_buf, "\x13\x11on");
+	/* ^S typed stops the output too, ^Q restarts it: poll says so */
+	type("\x13");
+	ck_assert(!(console_poll() & POLLOUT));
+	type("\x11");
+	ck_assert(console_poll() & POLLOUT);
 }
 END_TEST
 

@@ -605,6 +605,24 @@ static void t_startup_calls(void)
 	CHECK(syscall(__NR_gettid) == getpid());
 }
 
+/*
+ * The errors of setpgid and prlimit64 for pids that are not, as Linux
+ * orders them: pid 0 means the caller and pgid 0 means pid, so
+ * setpgid(-1, 0) asks for group -1 (EINVAL), while a pid that does not
+ * exist is ESRCH -- for prlimit64 too, before any question of rights.
+ */
+static void t_pid_errors(void)
+{
+	unsigned long rl[2];
+
+	CHECK_ERR(syscall(__NR_setpgid, -1, 0), EINVAL);
+	CHECK_ERR(syscall(__NR_setpgid, 0, -1), EINVAL);
+	CHECK_ERR(syscall(__NR_setpgid, 0x3fffffff, 0), ESRCH);
+	CHECK_ERR(syscall(__NR_prlimit64, 0x3fffffff, 7 /* RLIMIT_NOFILE */, NULL, rl), ESRCH);
+	CHECK_ERR(syscall(__NR_prlimit64, 0, 999, NULL, rl), EINVAL);
+	CHECK(syscall(__NR_prlimit64, getpid(), 7, NULL, rl) == 0);
+}
+
 /* sysinfo(2), which busybox's ls, free and uptime ask: the figures hang together */
 static void t_sysinfo(void)
 {
@@ -714,6 +732,7 @@ static const struct {
 	{ "blk_end", t_blk_end },
 	{ "tls_clone", t_tls_clone },
 	{ "startup_calls", t_startup_calls },
+	{ "pid_errors", t_pid_errors },
 	{ "sysinfo", t_sysinfo },
 	{ "fds_at", t_fds_at },
 	{ "poll_pipe", t_poll_pipe },

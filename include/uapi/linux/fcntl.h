@@ -24,6 +24,7 @@
 #define O_LARGEFILE     00100000
 #define O_DIRECTORY     00200000
 #define O_NOFOLLOW      00400000
+#define O_NOATIME       01000000        /* reads leave atime (Spindle's never change it) */
 #define O_CLOEXEC       02000000
 #define __O_SYNC        04000000
 #define O_SYNC          (__O_SYNC | O_DSYNC)

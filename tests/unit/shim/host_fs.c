@@ -20,12 +20,20 @@
 #include "host_fs.h"
 #include "../../../fs/internal.h"
 
+unsigned long host_user_hole;
+
+/* As the kernel's: the bytes not copied.  The page holding host_user_hole
+ * (below) is not mapped, so a copy into it stops at its first byte. */
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
 {
+	unsigned long a = (unsigned long)to, hole = host_user_hole & PAGE_MASK, done = n;
+
 	if (!access_ok(to, n) || !to)
 		return n;
-	memcpy(to, from, n);
-	return 0;
+	if (host_user_hole && a < hole + PAGE_SIZE && a + n > hole)
+		done = a < hole ? hole - a : 0;
+	memcpy(to, from, done);
+	return n - done;
 }
 
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
@@ -43,7 +51,6 @@ unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
  * mapped", as an unmapped user page would be.  A block of several pages
  * counts its users on its head page only, so only a head is pinned.
  */
-unsigned long host_user_hole;
 
 long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
 			 unsigned int gup_flags, struct page **pages)
@@ -243,6 +250,12 @@ void host_vfs_init(void)
 /* Signals (kernel/signal.c) do not exist on the host: nothing is pending,
  * and a ^C goes nowhere unless a test defines its own kill_pgrp. */
 bool signal_pending(struct task_struct *t)
+{
+	(void)t;
+	return false;
+}
+
+bool fatal_signal_pending(struct task_struct *t)
 {
 	(void)t;
 	return false;
