@@ -61,6 +61,47 @@ static struct ext2_buf *ext2_get_dir_block(struct inode *dir, u64 n)
 	return bh;
 }
 
+/*
+ * How far readdir reads a directory ahead of itself: a listing of a big
+ * directory waits for the disk once per this many blocks, not once per
+ * block (ext4's readdir reads ahead the same way, through the device's
+ * cache).
+ */
+#define EXT2_DIR_READAHEAD_BLOCKS 32
+
+/* Directory block n is about to be read.  Not cached: start reading it
+ * and the next ones, each run of consecutive disk blocks as one.  Cached
+ * but the block half a window on is not: start that next window now (a
+ * listing then rarely waits; inode.c's inode tables do the same). */
+static void ext2_dir_readahead(struct inode *dir, u64 n)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
+	u64 nblocks = (u64)dir->i_size >> sbi->s_blocksize_bits, end;
+	u32 run_start = 0, run_len = 0, pblock;
+
+	if (ext2_get_block(dir, n, &pblock) || !pblock)
+		return;
+	if (ext2_block_cached(dir->i_sb, pblock)) {
+		n += EXT2_DIR_READAHEAD_BLOCKS / 2;
+		if (n >= nblocks || ext2_get_block(dir, n, &pblock) || !pblock ||
+		    ext2_block_cached(dir->i_sb, pblock))
+			return;
+	}
+	end = min(nblocks, n + EXT2_DIR_READAHEAD_BLOCKS);
+	for (; n < end; n++) {
+		if (ext2_get_block(dir, n, &pblock) || !pblock)
+			break;
+		if (run_len && pblock == run_start + run_len) {
+			run_len++;
+			continue;
+		}
+		ext2_breadahead(dir->i_sb, run_start, run_len);
+		run_start = pblock;
+		run_len = 1;
+	}
+	ext2_breadahead(dir->i_sb, run_start, run_len);
+}
+
 static int ext2_readdir(struct file *f, struct dir_context *ctx)
 {
 	struct inode *inode = f->f_inode;
@@ -69,7 +110,10 @@ static int ext2_readdir(struct file *f, struct dir_context *ctx)
 	while (ctx->pos >= 0 && ctx->pos < inode->i_size) {
 		u64 n = (u64)ctx->pos >> sbi->s_blocksize_bits;
 		unsigned long from = ctx->pos & (sbi->s_blocksize - 1);
-		struct ext2_buf *bh = ext2_get_dir_block(inode, n);
+		struct ext2_buf *bh;
+
+		ext2_dir_readahead(inode, n);
+		bh = ext2_get_dir_block(inode, n);
 
 		if (IS_ERR(bh))
 			return PTR_ERR(bh);

@@ -277,6 +277,11 @@ struct ext2_buf *ext2_bread(struct super_block *sb, u32 block);
 int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *page,
 		      unsigned int len);
 void ext2_brelse(struct ext2_buf *bh);
+/* Is block in the device's cache, read?  Start reading count blocks from
+ * block on, the ones not cached, without waiting (Linux's sb_breadahead,
+ * for a run); beyond the file system's end is cut off. */
+bool ext2_block_cached(struct super_block *sb, u32 block);
+void ext2_breadahead(struct super_block *sb, u32 block, u32 count);
 
 /* The indirect blocks last read, one per level, kept across the
  * ext2_get_block_cached() calls of a read() or of a file's readpages
