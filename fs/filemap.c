@@ -601,6 +601,11 @@ static void page_cache_ra(struct file *f, struct address_space *mapping, pgoff_t
 	blk_finish_plug(&plug);
 }
 
+void force_page_cache_readahead(struct address_space *mapping, pgoff_t index, unsigned long nr)
+{
+	page_cache_ra(NULL, mapping, index, nr, ~(pgoff_t)0);
+}
+
 static unsigned long mapping_ra_pages(struct address_space *mapping)
 {
 	return mapping->bdi ? mapping->bdi->ra_pages : VM_READ_AHEAD_KB / (PAGE_SIZE / 1024);

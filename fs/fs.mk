@@ -38,6 +38,7 @@ FS_OBJS := \
 	$(F)/ext2/super.o \
 	$(F)/ext2/inode.o \
 	$(F)/ext2/dirent.o \
+	$(F)/ext2/htree.o \
 	$(F)/ext2/dir.o \
 	$(F)/ext2/namei.o \
 	$(F)/ext2/symlink.o \

@@ -4,7 +4,8 @@
  * holding block n of the file system, ext2_brelse() gives it back;
  * ext2_getblk() for a block about to be overwritten whole,
  * ext2_mark_buffer_dirty() after a change, ext2_sync_buffer() to have it
- * on the disk now.
+ * on the disk now; ext2_breadahead() to start reading blocks the caller
+ * will want soon (an inode table, a directory), without waiting.
  *
  * Where the bytes live: in the block device's own page cache (the bdev
  * inode's mapping, which /dev/sda1's readers and writers share), as
@@ -106,6 +107,33 @@ struct ext2_buf *ext2_bread(struct super_block *sb, u32 block)
 		return ERR_CAST(page);
 	}
 	return ext2_buf_of(sbi, page, block, off);
+}
+
+bool ext2_block_cached(struct super_block *sb, u32 block)
+{
+	unsigned int off;
+	struct page *page = find_get_page(ext2_bdev_mapping(sb),
+					  ext2_block_page(EXT2_SB(sb), block, &off));
+	bool uptodate = page && PageUptodate(page);
+
+	if (page)
+		put_page(page);
+	return uptodate;
+}
+
+void ext2_breadahead(struct super_block *sb, u32 block, u32 count)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned int off;
+	pgoff_t first, last;
+
+	if (!count || block >= sbi->s_blocks_count)
+		return;
+	if (count > sbi->s_blocks_count - block)
+		count = sbi->s_blocks_count - block;
+	first = ext2_block_page(sbi, block, &off);
+	last = ext2_block_page(sbi, block + count - 1, &off);
+	force_page_cache_readahead(ext2_bdev_mapping(sb), first, last - first + 1);
 }
 
 /*

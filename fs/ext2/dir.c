@@ -22,6 +22,15 @@
  * ext2_add_link does the same; ext2 never shrinks a directory).  The VFS
  * calls all of these under vfs_lock, so two changes of one directory
  * never meet.
+ *
+ * A hashed directory (dir_index: e2fsck -D, Linux's ext3/ext4 make them)
+ * is searched through its index -- htree.c walks it to the one leaf a
+ * name's hash belongs to, so a lookup reads two or three blocks, not the
+ * whole directory -- and a new name goes into that leaf while it has
+ * room.  When it has none (this driver does not split leaves) or the
+ * index is bad, the directory loses its index flag and is a linear one
+ * from then on, which e2fsck accepts; readdir and removal never needed
+ * the index.
  */
 #include <spindle/string.h>
 #include "ext2.h"
@@ -52,6 +61,47 @@ static struct ext2_buf *ext2_get_dir_block(struct inode *dir, u64 n)
 	return bh;
 }
 
+/*
+ * How far readdir reads a directory ahead of itself: a listing of a big
+ * directory waits for the disk once per this many blocks, not once per
+ * block (ext4's readdir reads ahead the same way, through the device's
+ * cache).
+ */
+#define EXT2_DIR_READAHEAD_BLOCKS 32
+
+/* Directory block n is about to be read.  Not cached: start reading it
+ * and the next ones, each run of consecutive disk blocks as one.  Cached
+ * but the block half a window on is not: start that next window now (a
+ * listing then rarely waits; inode.c's inode tables do the same). */
+static void ext2_dir_readahead(struct inode *dir, u64 n)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
+	u64 nblocks = (u64)dir->i_size >> sbi->s_blocksize_bits, end;
+	u32 run_start = 0, run_len = 0, pblock;
+
+	if (ext2_get_block(dir, n, &pblock) || !pblock)
+		return;
+	if (ext2_block_cached(dir->i_sb, pblock)) {
+		n += EXT2_DIR_READAHEAD_BLOCKS / 2;
+		if (n >= nblocks || ext2_get_block(dir, n, &pblock) || !pblock ||
+		    ext2_block_cached(dir->i_sb, pblock))
+			return;
+	}
+	end = min(nblocks, n + EXT2_DIR_READAHEAD_BLOCKS);
+	for (; n < end; n++) {
+		if (ext2_get_block(dir, n, &pblock) || !pblock)
+			break;
+		if (run_len && pblock == run_start + run_len) {
+			run_len++;
+			continue;
+		}
+		ext2_breadahead(dir->i_sb, run_start, run_len);
+		run_start = pblock;
+		run_len = 1;
+	}
+	ext2_breadahead(dir->i_sb, run_start, run_len);
+}
+
 static int ext2_readdir(struct file *f, struct dir_context *ctx)
 {
 	struct inode *inode = f->f_inode;
@@ -60,7 +110,10 @@ static int ext2_readdir(struct file *f, struct dir_context *ctx)
 	while (ctx->pos >= 0 && ctx->pos < inode->i_size) {
 		u64 n = (u64)ctx->pos >> sbi->s_blocksize_bits;
 		unsigned long from = ctx->pos & (sbi->s_blocksize - 1);
-		struct ext2_buf *bh = ext2_get_dir_block(inode, n);
+		struct ext2_buf *bh;
+
+		ext2_dir_readahead(inode, n);
+		bh = ext2_get_dir_block(inode, n);
 
 		if (IS_ERR(bh))
 			return PTR_ERR(bh);
@@ -84,10 +137,103 @@ static int ext2_readdir(struct file *f, struct dir_context *ctx)
 	return 0;
 }
 
+/* --- the index of a hashed directory (htree.c does the walk) ------------- */
+
+/* Does dir have an index this driver may follow?  The inode says so, and
+ * the file system must have the feature (e2fsck clears a stray flag). */
+static bool ext2_dir_indexed(struct inode *dir)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
+
+	return (EXT2_I(dir)->i_flags & EXT2_INDEX_FL) &&
+	       (sbi->s_es.s_feature_compat & EXT2_FEATURE_COMPAT_DIR_INDEX);
+}
+
+/* The index blocks a probe holds, one per level: htree.c's read callback
+ * reads them through ext2_get_dir_block (so each is checked as a
+ * directory block too). */
+struct ext2_dx_ctx {
+	struct inode *dir;
+	struct ext2_buf *bh[EXT2_DX_MAX_LEVELS];
+};
+
+static int ext2_dx_read(void *ctx, int level, u32 block, const void **data)
+{
+	struct ext2_dx_ctx *dx = ctx;
+	struct ext2_buf *bh = ext2_get_dir_block(dx->dir, block);
+
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	ext2_brelse(dx->bh[level]);
+	dx->bh[level] = bh;
+	*data = bh->b_data;
+	return 0;
+}
+
+static void ext2_dx_release(struct ext2_dx_ctx *dx)
+{
+	for (int i = 0; i < EXT2_DX_MAX_LEVELS; i++)
+		ext2_brelse(dx->bh[i]);
+}
+
+/*
+ * Where the index says name's leaf is: 0 and *path, or -EUCLEAN when the
+ * index is bad (htree.c warned: the caller reads linearly instead), or an
+ * I/O error.  dx holds the index blocks, for ext2_dx_next_leaf.
+ */
+static int ext2_dx_probe_dir(struct inode *dir, const char *name, int len,
+			     struct ext2_dx_ctx *dx, struct ext2_dx_path *path)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
+	u64 nblocks = (u64)dir->i_size >> sbi->s_blocksize_bits;
+
+	memset(dx, 0, sizeof(*dx));
+	dx->dir = dir;
+	return ext2_dx_probe(sbi, dir->i_ino, nblocks, name, len, ext2_dx_read, dx, path);
+}
+
+/*
+ * ext2_find_entry through the index: the leaf the hash leads to, then
+ * the leaves that continue the same hash (names whose hashes collide).
+ * -EAGAIN: the index is bad, read the directory linearly.
+ */
+static struct ext2_buf *ext2_dx_find_entry(struct inode *dir, const char *name, int len,
+					   int *off, int *prev)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
+	u64 nblocks = (u64)dir->i_size >> sbi->s_blocksize_bits;
+	struct ext2_buf *bh = ERR_PTR(-ENOENT);
+	struct ext2_dx_path path;
+	struct ext2_dx_ctx dx;
+	int err = ext2_dx_probe_dir(dir, name, len, &dx, &path);
+
+	while (!err) {
+		bh = ext2_get_dir_block(dir, path.leaf);
+		if (IS_ERR(bh))
+			break;
+		*off = ext2_dirent_find(bh->b_data, sbi->s_blocksize, name, len, prev);
+		if (*off >= 0)
+			break;
+		ext2_brelse(bh);
+		bh = ERR_PTR(-ENOENT);
+		/* 1: another leaf to search; 0: none, the name is not here */
+		err = ext2_dx_next_leaf(sbi, dir->i_ino, nblocks, ext2_dx_read, &dx, &path);
+		if (err != 1)
+			break;
+		err = 0;
+	}
+	ext2_dx_release(&dx);
+	if (err == -EUCLEAN)
+		return ERR_PTR(-EAGAIN);
+	return err ? ERR_PTR(err) : bh;
+}
+
 /*
  * The block of dir holding the used entry called name, and the entry's
  * offset in it (*prev: the previous entry's, -1 if first); ERR_PTR(-ENOENT)
- * if dir has no such name.
+ * if dir has no such name.  A hashed directory is searched through its
+ * index (a few blocks), unless the index is bad; any other directory,
+ * block by block.
  */
 static struct ext2_buf *ext2_find_entry(struct inode *dir, const char *name, int len, int *off,
 					int *prev)
@@ -95,6 +241,12 @@ static struct ext2_buf *ext2_find_entry(struct inode *dir, const char *name, int
 	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
 	u64 nblocks = (u64)dir->i_size >> sbi->s_blocksize_bits;
 
+	if (ext2_dir_indexed(dir)) {
+		struct ext2_buf *bh = ext2_dx_find_entry(dir, name, len, off, prev);
+
+		if (bh != ERR_PTR(-EAGAIN))
+			return bh;
+	}
 	for (u64 n = 0; n < nblocks; n++) {
 		struct ext2_buf *bh = ext2_get_dir_block(dir, n);
 
@@ -155,6 +307,65 @@ struct ext2_buf *ext2_new_data_block(struct inode *inode, u64 n)
 	return ext2_getblk(inode->i_sb, pblock);
 }
 
+/*
+ * A name into a hashed directory: into the leaf its hash belongs to, if
+ * that leaf has room.  -EAGAIN when the index cannot take it -- the leaf
+ * is full (this driver does not split leaves, as ext4's do_split would)
+ * or the index is bad -- and the caller drops the index.
+ */
+static int ext2_dx_add_link(struct inode *dir, const char *name, int len, struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
+	struct ext2_dx_path path;
+	struct ext2_dx_ctx dx;
+	struct ext2_buf *bh;
+	int off, prev, err;
+
+	/* the leaves the name could already be in (the VFS looked, but
+	 * the linear add checks too: the same answer either way) */
+	bh = ext2_dx_find_entry(dir, name, len, &off, &prev);
+	if (!IS_ERR(bh)) {
+		ext2_brelse(bh);
+		return -EEXIST;
+	}
+	if (bh != ERR_PTR(-ENOENT))
+		return PTR_ERR(bh);
+	err = ext2_dx_probe_dir(dir, name, len, &dx, &path);
+	ext2_dx_release(&dx);
+	if (err)
+		return err == -EUCLEAN ? -EAGAIN : err;
+	bh = ext2_get_dir_block(dir, path.leaf);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	off = ext2_dirent_find_room(bh->b_data, sbi->s_blocksize, len);
+	if (off < 0) {
+		ext2_brelse(bh);
+		return -EAGAIN;
+	}
+	ext2_dirent_insert(bh->b_data, off, name, len, inode->i_ino,
+			   ext2_type_by_mode(sbi, inode->i_mode));
+	ext2_mark_buffer_dirty(bh);
+	ext2_brelse(bh);
+	ext2_dir_changed(dir);
+	return 0;
+}
+
+/*
+ * The directory stops being hashed: its inode loses EXT2_INDEX_FL, and
+ * from now on it is read and grown linearly -- the index blocks are
+ * empty records to that reader, which is what lets e2fsck call the
+ * directory clean (Linux's ext4 does the same when dx_add_entry fails;
+ * Linux's ext2 never keeps an index).  e2fsck -fD builds a new one.
+ */
+static void ext2_dx_drop_index(struct inode *dir)
+{
+	EXT2_I(dir)->i_flags &= ~EXT2_INDEX_FL;
+	mark_inode_dirty(dir);
+	ext2_msg(EXT2_SB(dir->i_sb), KERN_INFO,
+		 "directory #%lu: index dropped, read linearly from now on (e2fsck -D rebuilds it)",
+		 dir->i_ino);
+}
+
 int ext2_add_link(struct inode *dir, const char *name, int len, struct inode *inode)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(dir->i_sb);
@@ -162,6 +373,18 @@ int ext2_add_link(struct inode *dir, const char *name, int len, struct inode *in
 	struct ext2_buf *bh;
 	int off = -ENOSPC;
 	u64 n;
+
+	/* a hashed directory keeps its index while the name's leaf has
+	 * room: a linear add would put the name where the index does not
+	 * look, or write over the index itself (the root hides in ".."'s
+	 * record, an interior block in an "empty" one) */
+	if (ext2_dir_indexed(dir)) {
+		int err = ext2_dx_add_link(dir, name, len, inode);
+
+		if (err != -EAGAIN)
+			return err;
+		ext2_dx_drop_index(dir);
+	}
 
 	/* the first block with room takes the name (Linux's order: an
 	 * earlier hole is reused before the directory grows) */

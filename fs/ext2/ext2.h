@@ -18,8 +18,10 @@
  *   file.c      a regular file's write() and fsync()
  *   dirent.c    the entries of one directory block: room for a name,
  *               adding, removing, "only . and .." (portable, as check.c)
+ *   htree.c     hashed directories: the name hashes, the walk down an
+ *               index to a leaf (portable, as check.c)
  *   dir.c       directory blocks: readdir, finding, adding and removing
- *               a name
+ *               a name (through the index when the directory has one)
  *   namei.c     lookup(), and the name-space changes: create, mkdir,
  *               unlink, rmdir, link, symlink, rename; setattr
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
@@ -226,6 +228,41 @@ void ext2_dirent_make_empty(void *blk, unsigned int size, u32 ino, u32 parent, u
 /* No used entry but "." (-> ino) and "..". */
 bool ext2_dirent_block_empty(const void *blk, unsigned int size, u32 ino);
 
+/* --- htree.c: portable ------------------------------------------------------
+ *
+ * A hashed directory's index.  ext2_dx_hash: name's hash by version
+ * (EXT2_DX_HASH_*, _UNSIGNED included) and seed (the superblock's; all
+ * zeros: none), as Linux's ext4fs_dirhash; -EINVAL for an unknown version.
+ * ext2_dx_probe: down the index of a directory of nblocks blocks to the
+ * leaf whose range holds name's hash; read(ctx, level, block, &data)
+ * gives block `block` of the directory (level 0: the root, block 0).
+ * 0 and path->leaf, or -EUCLEAN (the index is bad: warned, the caller
+ * reads the directory linearly), or read's error.  ext2_dx_next_leaf:
+ * after a miss in path->leaf, the next leaf if it continues the same
+ * hash (1, path->leaf), else 0; or an error as the probe's.
+ */
+#define EXT2_DX_MAX_LEVELS 2 /* the root, and one level of interior blocks */
+struct ext2_dx_frame {
+	const struct ext2_dx_entry *entries; /* in the caller's buffer of the block */
+	unsigned int count;
+	unsigned int at; /* the entry followed */
+	u32 child;	 /* the block it names */
+};
+struct ext2_dx_path {
+	int version; /* the hash used */
+	u32 hash;
+	int levels; /* frames in use: indirect_levels + 1 */
+	struct ext2_dx_frame frames[EXT2_DX_MAX_LEVELS];
+	u32 leaf; /* the directory block to search */
+};
+typedef int (*ext2_dx_read_fn)(void *ctx, int level, u32 block, const void **data);
+int ext2_dx_hash(const char *name, int len, int version, const u32 seed[4], u32 *hash,
+		 u32 *minor_hash);
+int ext2_dx_probe(struct ext2_sb_info *sbi, unsigned long ino, u64 nblocks, const char *name,
+		  int len, ext2_dx_read_fn read, void *ctx, struct ext2_dx_path *path);
+int ext2_dx_next_leaf(struct ext2_sb_info *sbi, unsigned long ino, u64 nblocks,
+		      ext2_dx_read_fn read, void *ctx, struct ext2_dx_path *path);
+
 /* --- the kernel's side ---------------------------------------------------- */
 
 /* A block read from the disk (buffer.c): b_data holds blocksize bytes. */
@@ -240,6 +277,11 @@ struct ext2_buf *ext2_bread(struct super_block *sb, u32 block);
 int ext2_read_sectors(struct block_device *bdev, sector_t sector, struct page *page,
 		      unsigned int len);
 void ext2_brelse(struct ext2_buf *bh);
+/* Is block in the device's cache, read?  Start reading count blocks from
+ * block on, the ones not cached, without waiting (Linux's sb_breadahead,
+ * for a run); beyond the file system's end is cut off. */
+bool ext2_block_cached(struct super_block *sb, u32 block);
+void ext2_breadahead(struct super_block *sb, u32 block, u32 count);
 
 /* The indirect blocks last read, one per level, kept across the
  * ext2_get_block_cached() calls of a read() or of a file's readpages

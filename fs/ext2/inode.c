@@ -259,6 +259,36 @@ void ext2_set_inode_ops(struct inode *inode)
 	}
 }
 
+/*
+ * How much of an inode table is read ahead when an inode's block is not
+ * cached: ext4's inode_readahead_blks (32 blocks of 4 KiB).  `ls -l` of a
+ * big directory, or any walk that reads inodes in number order, then
+ * waits for the disk once per 128 KiB of the table, not once per block.
+ */
+#define EXT2_INODE_READAHEAD_BYTES (128 * 1024)
+
+/*
+ * Inode ino's block is about to be read.  Not cached: the readahead
+ * window from it, within ino's group's inode table, goes to the disk with
+ * it.  Cached, but the block half a window on is not: that next window
+ * is started now, so that a reader going through the table in order
+ * finds it read when it gets there instead of waiting at each window.
+ */
+static void ext2_inode_readahead(struct super_block *sb, unsigned long ino, u32 block)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 group = (u32)((ino - 1) / sbi->s_inodes_per_group);
+	u32 table_end = sbi->s_group_desc[group].bg_inode_table + sbi->s_itb_per_group;
+	u32 window = EXT2_INODE_READAHEAD_BYTES >> sbi->s_blocksize_bits;
+
+	if (ext2_block_cached(sb, block)) {
+		block += window / 2;
+		if (block >= table_end || ext2_block_cached(sb, block))
+			return;
+	}
+	ext2_breadahead(sb, block, min(window, table_end - block));
+}
+
 /* The on-disk inode ino, copied out and checked. */
 static int ext2_get_inode(struct super_block *sb, unsigned long ino, struct ext2_inode *raw)
 {
@@ -270,6 +300,7 @@ static int ext2_get_inode(struct super_block *sb, unsigned long ino, struct ext2
 
 	if (err)
 		return err;
+	ext2_inode_readahead(sb, ino, block);
 	bh = ext2_bread(sb, block);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);

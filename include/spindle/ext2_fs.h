@@ -106,12 +106,26 @@ struct ext2_super_block {
 	u16 s_reserved_word_pad;
 	u32 s_default_mount_opts;
 	u32 s_first_meta_bg;
-	u32 s_reserved[190];
+	u32 s_mkfs_time;
+	u32 s_jnl_blocks[17]; /* ext3's journal inode's i_block copy */
+	u32 s_reserved_64bit[3]; /* ext4's high halves of the block counts */
+	u16 s_min_extra_isize;
+	u16 s_want_extra_isize;
+	u32 s_flags; /* EXT2_FLAGS_*: how the directory hashes treat chars */
+	u32 s_reserved[167];
 };
 _Static_assert(sizeof(struct ext2_super_block) == EXT2_SUPER_SIZE, "superblock");
 _Static_assert(offsetof(struct ext2_super_block, s_magic) == 56, "s_magic");
 _Static_assert(offsetof(struct ext2_super_block, s_feature_incompat) == 96, "incompat");
 _Static_assert(offsetof(struct ext2_super_block, s_volume_name) == 120, "volume");
+_Static_assert(offsetof(struct ext2_super_block, s_hash_seed) == 0xec, "hash seed");
+_Static_assert(offsetof(struct ext2_super_block, s_flags) == 0x160, "s_flags");
+
+/* s_flags: the directory hashes read a name's bytes as signed or unsigned
+ * chars, as the machine that made the file system did (e2fsprogs sets
+ * one; with neither, Linux takes its own char: signed on x86) */
+#define EXT2_FLAGS_SIGNED_HASH 0x0001
+#define EXT2_FLAGS_UNSIGNED_HASH 0x0002
 
 /* s_errors, and the errors= mount option */
 #define EXT2_ERRORS_CONTINUE 1 /* log, go on */
@@ -166,7 +180,7 @@ struct ext2_inode {
 	u16 i_gid;   /* low 16 bits of the group */
 	u16 i_links_count;
 	u32 i_blocks; /* 512-byte sectors held (st_blocks) */
-	u32 i_flags;
+	u32 i_flags; /* EXT2_*_FL */
 	u32 i_osd1;
 	u32 i_block[EXT2_N_BLOCKS]; /* where the data is (see above) */
 	u32 i_generation;
@@ -182,6 +196,9 @@ struct ext2_inode {
 _Static_assert(sizeof(struct ext2_inode) == EXT2_GOOD_OLD_INODE_SIZE, "inode");
 _Static_assert(offsetof(struct ext2_inode, i_block) == 40, "i_block");
 _Static_assert(offsetof(struct ext2_inode, i_size_high) == 108, "i_size_high");
+
+/* i_flags: the one this driver acts on (the others are kept as read) */
+#define EXT2_INDEX_FL 0x00001000 /* a directory with a hash index (dir_index) */
 
 /* A fast symbolic link keeps its target in i_block (60 bytes). */
 #define EXT2_FAST_SYMLINK_MAX (sizeof(((struct ext2_inode *)0)->i_block) - 1)
@@ -203,6 +220,62 @@ _Static_assert(sizeof(struct ext2_dir_entry_2) == 8, "directory entry");
 
 #define EXT2_DIR_PAD 4
 #define EXT2_DIR_REC_LEN(name_len) (((name_len) + 8 + EXT2_DIR_PAD - 1) & ~(EXT2_DIR_PAD - 1))
+
+/*
+ * A hashed directory's index (fs/ext2/htree.c draws it): the root, in
+ * block 0 inside ".."'s record; an interior block, inside one empty record
+ * spanning it; both end in an array of (hash, block) entries whose first
+ * one's hash field is the array's (limit, count).
+ */
+struct ext2_dx_entry {
+	u32 hash;  /* the lowest hash of the block's range (bit 0: continued) */
+	u32 block; /* a block of the directory (bits 28..31 reserved) */
+};
+struct ext2_dx_countlimit {
+	u16 limit; /* entries that fit in the block */
+	u16 count; /* entries in use, this one included */
+};
+struct ext2_dx_root_info {
+	u32 reserved_zero;
+	u8 hash_version; /* EXT2_DX_HASH_LEGACY, _HALF_MD4, _TEA */
+	u8 info_length;	 /* 8 */
+	u8 indirect_levels; /* 0: the root points at leaves; 1: at interior blocks */
+	u8 unused_flags;
+};
+/* a directory entry's header alone (Linux's fake_dirent): "." and ".."
+ * of the root, the empty record of an interior block */
+struct ext2_dx_fake_dirent {
+	u32 inode;
+	u16 rec_len;
+	u8 name_len;
+	u8 file_type;
+};
+struct ext2_dx_root {
+	struct ext2_dx_fake_dirent dot;
+	char dot_name[4];
+	struct ext2_dx_fake_dirent dotdot;
+	char dotdot_name[4];
+	struct ext2_dx_root_info info;
+	struct ext2_dx_entry entries[];
+};
+struct ext2_dx_node {
+	struct ext2_dx_fake_dirent fake; /* inode 0, rec_len the block */
+	struct ext2_dx_entry entries[];
+};
+_Static_assert(offsetof(struct ext2_dx_root, info) == 24, "dx_root info");
+_Static_assert(offsetof(struct ext2_dx_root, entries) == 32, "dx_root entries");
+_Static_assert(sizeof(struct ext2_dx_node) == 8, "dx_node");
+
+/* hash_version, and s_def_hash_version (the _UNSIGNED ones never on the
+ * disk: EXT2_FLAGS_UNSIGNED_HASH says so) */
+#define EXT2_DX_HASH_LEGACY 0
+#define EXT2_DX_HASH_HALF_MD4 1
+#define EXT2_DX_HASH_TEA 2
+#define EXT2_DX_HASH_LEGACY_UNSIGNED 3
+#define EXT2_DX_HASH_HALF_MD4_UNSIGNED 4
+#define EXT2_DX_HASH_TEA_UNSIGNED 5
+/* the largest hash, readdir's end-of-directory position in Linux */
+#define EXT2_HTREE_EOF_32BIT 0x7fffffffu
 
 /* file_type */
 enum {

@@ -166,6 +166,12 @@ ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos
 
 /* --- readahead (fs/filemap.c) ----------------------------------------------- */
 
+/* Start reading [index, index + nr) of mapping into the cache, the pages
+ * not there yet, under one plug; does not wait (Linux's name).  For a file
+ * system reading its own metadata ahead through the device's mapping: an
+ * inode table, a directory's blocks. */
+void force_page_cache_readahead(struct address_space *mapping, pgoff_t index, unsigned long nr);
+
 #define VM_READAHEAD_PAGES      32      /* the first window: 128 KiB, as Linux */
 
 /*

@@ -43,7 +43,7 @@ FUZZ_SRCS_dm         := drivers/md/dm-init.c
 FUZZ_SRCS_cmdline    := lib/cmdline.c
 FUZZ_SRCS_elf        := kernel/elf_check.c
 FUZZ_SRCS_initramfs  := fs/initramfs.c
-FUZZ_SRCS_ext2       := fs/ext2/check.c lib/ratelimit.c
+FUZZ_SRCS_ext2       := fs/ext2/check.c fs/ext2/htree.c lib/ratelimit.c
 
 FUZZ_PROGS := $(FUZZ_ALL:%=$(FUZZ_BUILD)/fuzz_%)
 

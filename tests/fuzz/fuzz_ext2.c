@@ -21,6 +21,8 @@
  *     file system (the read callback asserts it);
  *   - an accepted directory block's entries tile the block and name
  *     inodes that exist; an accepted fast link fits in i_block;
+ *   - a hashed directory's index (htree.c) leads to a leaf inside the
+ *     directory, or is refused with a warning;
  *   - statfs's figures are consistent (bavail <= bfree, blocks <= count).
  *
  * Every rejection must say why in the log (one line, "EXT2-fs").
@@ -91,6 +93,68 @@ static void walk_dir_block(struct fuzz_image *img, const u8 *b, u32 *queue, unsi
 	}
 }
 
+/* htree.c's read callback: a directory's block through its map, checked
+ * as a directory block, as fs/ext2/dir.c reads it */
+struct fuzz_dir {
+	struct fuzz_image *img;
+	const struct ext2_inode *raw;
+	unsigned long ino;
+	u64 nblocks;
+};
+
+static int read_dir_block(void *ctx, int level, u32 block, const void **data)
+{
+	struct fuzz_dir *d = ctx;
+	struct ext2_sb_info *sbi = d->img->sbi;
+	u32 pblock;
+	int err;
+
+	FUZZ_ASSERT(level >= 0 && level < EXT2_DX_MAX_LEVELS);
+	FUZZ_ASSERT(block < d->nblocks); /* the probe checked it */
+	err = ext2_get_branch(sbi, d->raw->i_block, d->ino, block, read_entry, d->img, &pblock,
+			      NULL);
+	if (err)
+		return err;
+	if (!pblock) {
+		/* as dir.c's ext2_get_dir_block says it */
+		ext2_error(sbi, "ext2_get_dir_block", "directory #%lu contains a hole at block %u",
+			   d->ino, block);
+		return -EUCLEAN;
+	}
+	err = ext2_check_dir_block(sbi, block_at(d->img, pblock), d->ino, block);
+	if (err)
+		return err;
+	*data = block_at(d->img, pblock);
+	return 0;
+}
+
+/* A hashed directory's index, probed for a few names: a leaf inside the
+ * directory, or a refusal that says why. */
+static void probe_index(struct fuzz_image *img, const struct ext2_inode *raw, unsigned long ino,
+			u64 nblocks)
+{
+	static const char *const names[] = { "a", "lost+found", "f00000", "a-much-longer-name" };
+	struct fuzz_dir d = { img, raw, ino, nblocks };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++) {
+		struct ext2_dx_path path;
+		int err;
+
+		host_printk_reset();
+		err = ext2_dx_probe(img->sbi, ino, nblocks, names[i], (int)strlen(names[i]),
+				    read_dir_block, &d, &path);
+		for (int hops = 0; !err && hops < 4; hops++) {
+			FUZZ_ASSERT(path.leaf > 0 && path.leaf < nblocks);
+			err = ext2_dx_next_leaf(img->sbi, ino, nblocks, read_dir_block, &d, &path);
+			if (err == 0)
+				break;
+			err = err == 1 ? 0 : err;
+		}
+		if (err)
+			FUZZ_ASSERT(logged());
+	}
+}
+
 static void walk_inode(struct fuzz_image *img, unsigned long ino, u32 *queue, unsigned int *n)
 {
 	struct ext2_sb_info *sbi = img->sbi;
@@ -147,6 +211,9 @@ static void walk_inode(struct fuzz_image *img, unsigned long ino, u32 *queue, un
 		}
 		walk_dir_block(img, block_at(img, pblock), queue, n);
 	}
+	if (S_ISDIR(raw.i_mode) && (raw.i_flags & EXT2_INDEX_FL) && nblocks > 1 &&
+	    nblocks <= FUZZ_MAX_BLOCKS)
+		probe_index(img, &raw, ino, nblocks);
 }
 
 /* The device: the input is its beginning, the rest reads as zeros -- so

@@ -211,6 +211,27 @@ corpus_ext2() {
 		E2FSPROGS_FAKE_TIME=1600000000 debugfs -w -f "$tmp/cmds" "$img" > /dev/null 2>&1
 		head -c 16384 "$img" > "$d/mke2fs-$bs"
 	done
+	# A hashed directory (dir_index): d holds 60 hard links of one file,
+	# names long enough for four blocks, and e2fsck -fD indexes it (a
+	# root and three leaves, inside the first 16 KiB)
+	img=$tmp/ext2-htree.img
+	rm -f "$img"
+	truncate -s 256K "$img"
+	E2FSPROGS_FAKE_TIME=1600000000 mke2fs -q -F -t ext2 -b 1024 -N 16 -m 0 -I 128 \
+		-O ^resize_inode,dir_index,^ext_attr -U 6b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b \
+		-E hash_seed=0b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b "$img" > /dev/null 2>&1
+	{
+		printf '%s\n' 'rmdir lost+found' 'mkdir d' 'expand_dir d' 'expand_dir d' 'expand_dir d' \
+			"write $tmp/f d/f"
+		for i in $(seq 60); do printf 'ln d/f d/link-number-%02d-to-the-file\n' "$i"; done
+	} > "$tmp/cmds"
+	E2FSPROGS_FAKE_TIME=1600000000 debugfs -w -f "$tmp/cmds" "$img" > /dev/null 2>&1
+	E2FSPROGS_FAKE_TIME=1600000000 e2fsck -fyD "$img" > /dev/null 2>&1 || true
+	debugfs -R 'htree /d' "$img" 2>/dev/null | grep -q 'Number of entries' || {
+		echo "make-corpus: the htree seed has no index" >&2
+		exit 1
+	}
+	head -c 16384 "$img" > "$d/mke2fs-htree"
 	# Near-valid (1 KiB blocks): no magic, an unknown incompatible
 	# feature, the root directory's first rec_len unaligned (block 7),
 	# the sparse file's indirect block (10) pointing past the end.

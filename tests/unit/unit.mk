@@ -82,13 +82,15 @@ UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio check_pagecach
 UNIT_TESTS += check_ext2
 # ext2 directory blocks edited in place (fs/ext2/dirent.c).
 UNIT_TESTS += check_ext2_dir
+# ext2's hashed directories (fs/ext2/htree.c) against debugfs and e2fsck -D.
+UNIT_TESTS += check_ext2_htree
 UNIT_EXT2_DIR := $(UNIT_BUILD)/ext2
 UNIT_EXT2_STAMP := $(UNIT_EXT2_DIR)/made
 $(UNIT_EXT2_STAMP): tests/unit/ext2/make_images.sh
 	bash $< $(UNIT_EXT2_DIR)
 	touch $@
-$(UNIT_BUILD)/tests/unit/check_ext2.o: UNIT_CFLAGS += \
-	-DEXT2_IMAGE_DIR='"$(abspath $(UNIT_EXT2_DIR))"'
+$(UNIT_BUILD)/tests/unit/check_ext2.o $(UNIT_BUILD)/tests/unit/check_ext2_htree.o: \
+	UNIT_CFLAGS += -DEXT2_IMAGE_DIR='"$(abspath $(UNIT_EXT2_DIR))"'
 # The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
 # assembled for the host -- memcpy and memset under other names, the
 # host's libc has its own -- and checked at every alignment and length.

@@ -66,3 +66,69 @@ for bs in 1024 4096; do
 		exit 1
 	fi
 done
+
+# --- hashed directories (tests/unit/check_ext2_htree.c) ---------------------
+#
+# hashes.txt: debugfs's dx_hash, e2fsprogs' own code, as the oracle of
+# fs/ext2/htree.c's hashes: "version seed name-in-hex hash minor" a line,
+# for the three hashes and their unsigned twins, no seed (0) and a seed,
+# names of 1 to 255 bytes (the half_md4 and tea loops take 32 and 16 at a
+# time) and bytes past 127 (where signed and unsigned differ).
+seed=0b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b
+hash_names=(a f00000 f47615 abcdefghijklmno abcdefghijklmnop abcdefghijklmnopq
+	$(printf 'x%.0s' $(seq 31)) $(printf 'y%.0s' $(seq 32)) $(printf 'z%.0s' $(seq 33))
+	$(printf 'L%.0s' $(seq 255)) "$(printf 'caf\xc3\xa9')" "$(printf '\xff\x80\x7f')")
+# (-h takes the version's number too: 3, 4, 5 are the unsigned ones,
+# which have no name on its command line)
+for v in 0 1 2 3 4 5; do
+	for s in 0 "$seed"; do
+		for name in "${hash_names[@]}"; do
+			opt=()
+			[ "$s" = 0 ] || opt=(-s "$s")
+			line=$(debugfs -R "dx_hash -h $v ${opt[*]} $name" 2>/dev/null)
+			hex=$(printf '%s' "$name" | od -An -v -tx1 | tr -d ' \n')
+			echo "$v $s $hex $(echo "$line" | LC_ALL=C sed -n 's/.* is \(0x[0-9a-f]*\) (minor \(0x[0-9a-f]*\))/\1 \2/p')"
+		done
+	done
+done > "$out/hashes.txt"
+if [ "$(awk 'NF != 5' "$out/hashes.txt" | wc -l)" != 0 ]; then
+	echo "make_images.sh: debugfs dx_hash said something unexpected:" >&2
+	awk 'NF != 5' "$out/hashes.txt" >&2
+	exit 1
+fi
+
+# htree-<bs>.img: /big, a directory of long names indexed by e2fsck -fD --
+# at 1 KiB, 1000 names of 100 bytes and more fill some 150 leaves, past the
+# 124 a root holds, so the index is two levels deep (half_md4); at 4 KiB,
+# 300 names, one level (tea).  htree-<bs>.dir: /big's bytes as debugfs
+# dumps them (the test reads the directory there), htree-<bs>.layout:
+# /big's inode number and the index's depth as debugfs tells them.
+for bs in 1024 4096; do
+	img=$out/htree-$bs.img
+	rm -rf "$out/htree-tree"
+	mkdir -p "$out/htree-tree/big"
+	count=$([ "$bs" = 1024 ] && echo 1000 || echo 300)
+	python3 -c '
+import sys
+for i in range(int(sys.argv[2])):
+    name = ("n%04d-" % i).ljust(100 + i % 20, "abcdefghij"[i % 10])
+    open(sys.argv[1] + "/" + name, "w").close()' "$out/htree-tree/big" "$count"
+	truncate -s 4M "$img"
+	mke2fs -q -F -t ext2 -b "$bs" -N 1200 -O dir_index -U 6b1e6d2a-0e5f-4c1d-9a3b-2c4d5e6f7a8b \
+		-E hash_seed=$seed -d "$out/htree-tree" "$img"
+	tune2fs -E hash_alg=$([ "$bs" = 1024 ] && echo half_md4 || echo tea) "$img" >/dev/null
+	e2fsck -fyD "$img" >/dev/null 2>&1 || [ $? -eq 1 ]
+	e2fsck -fn "$img" >/dev/null
+	debugfs -R "dump /big $out/htree-$bs.dir" "$img" 2>/dev/null
+	{
+		debugfs -R 'stat /big' "$img" 2>/dev/null | sed -n 's/^Inode: \([0-9]*\) .*/ino \1/p'
+		debugfs -R 'htree /big' "$img" 2>/dev/null | sed -n 's/.*Indirect levels: \([0-9]*\).*/levels \1/p'
+		echo "count $count"
+	} > "$out/htree-$bs.layout"
+	[ "$(wc -l < "$out/htree-$bs.layout")" = 3 ] || {
+		echo "make_images.sh: /big in $img has no index:" >&2
+		cat "$out/htree-$bs.layout" >&2
+		exit 1
+	}
+	rm -rf "$out/htree-tree"
+done
