@@ -2,8 +2,8 @@
 /*
  * htree.c - hashed directories (the dir_index feature): the name hashes
  * and the walk down a directory's index to the one leaf block that may
- * hold a name, as Linux's fs/ext4/hash.c and fs/ext4/namei.c (dx_probe,
- * ext4_htree_next_block) do it.  No I/O and no VFS: a callback reads the
+ * hold a name, as Linux's fs/ext4/hash.c and Linux's fs/ext4/namei.c
+ * (dx_probe, ext4_htree_next_block) do it.  No I/O and no VFS: a callback reads the
  * directory's blocks, so that the hashes and every check of the index run
  * on the host too (tests/unit/check_ext2_htree.c, tests/fuzz/fuzz_ext2.c).
  *
