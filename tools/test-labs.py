@@ -13,7 +13,11 @@ and checks three things:
   3. in lab N's skeleton every other lab still gets full marks, except a
      lab whose grading definition says `uses N` (its tests run lab N's code
      too, e.g. a stack of dm devices splits bios with lab 1's bio_split).
-Then the mutants: every labs/NN-name/mutants/*.patch is a plausible wrong
+First, before any build, the words about each lab must agree: the
+banner grade.py prints (`== lab N: <the handout's title> ==`) wherever a
+handout or doc shows one, the hours in labs/README.md's table and the
+handout's estimate, and the total points in the handout and the grade
+file.  Then the mutants: every labs/NN-name/mutants/*.patch is a plausible wrong
 solution, written as a patch over the reference code of lab NN's regions
 (its first line says what the mistake is).  Each is applied to a scratch
 copy of this tree (build/labs/mutant-tree-K, with a copy of build/ so that
@@ -85,6 +89,56 @@ def skeleton(n):
         return n, None, p.stdout.decode()
     verdicts, log = grade(tree, "skel-%d" % n)
     return n, verdicts, str(log)
+
+
+# --- what the handouts say ---------------------------------------------------
+
+HOURS_RE = re.compile(r"(?:About|Expected time:) (\d+)(?:-| to )(\d+) hours")
+README_ROW_RE = re.compile(r"^\| (\d+) \| \[[^]]*\]\([^)]*\) \|.*\| ([^|]*) \|$", re.M)
+BANNER_RE = re.compile(r"== lab (\d+): (.*?) ==")
+TOTAL_RES = (re.compile(r"^\| \*\*(\d+)\*\* \|", re.M), re.compile(r"Score: X/(\d+)"),
+             re.compile(r"grade` \((\d+) points\)"))
+
+
+def handouts_check(wanted):
+    """labs/README.md, the handouts and grade.py agree on each lab's banner,
+    hours and total points; the disagreements."""
+    import grade as grader              # tools/grade.py: the titles and points it uses
+    problems = []
+    graded = grader.all_labs()
+    readme = (ROOT / "labs" / "README.md").read_text()
+    hours = {int(n): h.strip() for n, h in README_ROW_RE.findall(readme)}
+    docs = sorted((ROOT / "labs").glob("**/*.md")) + sorted((ROOT / "docs").glob("*.md"))
+    for doc in docs:
+        for n, title in BANNER_RE.findall(doc.read_text()):
+            lab = graded.get(int(n))
+            if lab and title != lab.title:
+                problems.append("%s shows the banner '== lab %s: %s ==', grade.py prints "
+                                "'== lab %s: %s =='" % (doc.relative_to(ROOT), n, title, n,
+                                                        lab.title))
+    for n in wanted:
+        lab = graded[n]
+        handout = lab.folder / "README.md"
+        text = handout.read_text()
+        said = HOURS_RE.findall(text)
+        if len(said) != 1:
+            problems.append("%s: %d estimates of the hours ('About N-M hours'), want one"
+                            % (handout.relative_to(ROOT), len(said)))
+        elif hours.get(n) != "%s-%s" % said[0]:
+            problems.append("lab %d: labs/README.md says %s hours, its handout %s-%s"
+                            % (n, hours.get(n), *said[0]))
+        total = sum(t.points for t in lab.tests)
+        mentions = [int(x) for r in TOTAL_RES for x in r.findall(text)]
+        if not mentions:
+            problems.append("%s never says the lab's total (%d points)"
+                            % (handout.relative_to(ROOT), total))
+        for m in mentions:
+            if m != total:
+                problems.append("%s says %d points in all; its grade file gives %d"
+                                % (handout.relative_to(ROOT), m, total))
+    print("handouts: %s" % ("banners, hours and totals agree" if not problems else
+                            "%d disagreement(s)" % len(problems)))
+    return problems
 
 
 # --- mutants ------------------------------------------------------------------
@@ -327,10 +381,11 @@ def main(argv=None):
     wanted = args.labs or labs()
     OUT.mkdir(parents=True, exist_ok=True)
     problems = []
+    problems += handouts_check(wanted)
     if args.mutants_only:
         subprocess.run(["make", "-C", str(ROOT), "-j2", "iso", "unit-progs"], check=True,
                        stdout=subprocess.DEVNULL)
-        problems = mutants_check(wanted, args.jobs)
+        problems += mutants_check(wanted, args.jobs)
         for p in problems:
             print("test-labs: " + p)
         return 0 if not problems else 1
