@@ -257,14 +257,15 @@ def run_mutant(lab, patch, tree):
         r["seconds"] = time.monotonic() - start
 
 
+MIN_MUTANTS = 6                 # wrong solutions every lab keeps
+
+
 def mutants_check(wanted, jobs):
     """Every mutant of the labs wanted must be caught; the problems."""
     todo = mutant_patches(wanted)
-    if not todo:
-        return []
     start = time.monotonic()
     trees = queue.Queue()
-    for k in range(max(1, jobs)):
+    for k in range(max(1, jobs) if todo else 0):
         trees.put(mutant_tree(k))
 
     def one(item):
@@ -274,7 +275,7 @@ def mutants_check(wanted, jobs):
         finally:
             trees.put(tree)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(one, todo))
+        results = list(pool.map(one, todo)) if todo else []
     problems = []
     per_lab = {}
     print("%-3s %-30s %-9s %s" % ("lab", "mutant", "score", "caught by"))
@@ -293,9 +294,6 @@ def mutants_check(wanted, jobs):
     print("mutants: %d graded in %.0fs, %d caught" % (len(results), time.monotonic() - start,
                                                       sum(1 for r in results if r["caught_by"])))
     return problems
-
-
-MIN_MUTANTS = 6
 
 
 def tamper_check(lab=3, test_file="tests/unit/check_plug.c"):
