@@ -22,7 +22,8 @@
 #   make deps       install the Debian packages the build needs (as root)
 #   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
-#   make test-labs  every lab's skeleton: builds, fails only its own lab
+#   make test-labs  every lab's skeleton: builds, fails only its own lab;
+#                   every lab's mutants (wrong solutions): each loses points
 #   make replay R=<dir>   run a recorded scenario again, exactly
 #   make soak MINUTES=10  every disk kind at once under a checked load, the
 #                   memory compared before and after (MINUTES=1: the CI run)
@@ -514,7 +515,7 @@ lint: deps $(SYSCALL_NAMES)
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
-	blktrace util-linux busybox-static
+	blktrace util-linux busybox-static patch
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

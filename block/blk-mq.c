@@ -531,6 +531,7 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
  */
 void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
 {
+	BUG_ON(plug->magic != PLUG_MAGIC);
 	while (!list_empty(&plug->mq_list)) {
 		struct request *first = list_first_entry(&plug->mq_list, struct request, queuelist);
 		struct request_queue *q = first->q;
@@ -581,6 +582,7 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 	plug = current->plug;
 	if (plug && rq_mergeable(rq)) {
 		/* stay on the plug (no lock) until it is flushed */
+		BUG_ON(plug->magic != PLUG_MAGIC);
 		if (plug->rq_count >= BLK_MAX_REQUEST_COUNT)
 			blk_mq_flush_plug_list(plug, false);
 		if (list_empty(&plug->mq_list))

@@ -20,8 +20,6 @@
 #include <spindle/string.h>
 #include "blk.h"
 
-#define PLUG_MAGIC 0x91827364
-
 bool plug_enabled = true;
 
 static int __init plug_setup(const char *val)
@@ -104,6 +102,7 @@ struct blk_plug_cb *blk_check_plugged(blk_plug_cb_fn fn, void *data, size_t size
 
 	if (!plug)
 		return NULL;
+	BUG_ON(plug->magic != PLUG_MAGIC);
 	list_for_each_entry(cb, &plug->cb_list, list)
 		if (cb->callback == fn && cb->data == data)
 			return cb;

@@ -14,7 +14,8 @@
  * of the head can hold everything behind it back for as long as it lasts
  * -- compare mq-deadline, whose FIFOs bound that wait.
  *
- * Requests inserted at_head (requeues, flushes) go before the sweep.
+ * Requests inserted at_head (requeues, flushes) go before the sweep, each
+ * insert in front of those already waiting (the last inserted goes first).
  *
  * Called with q->lock held; never sleeps.  Data: one sector-sorted list
  * through rq->elv_sort, and the head position.
@@ -79,10 +80,11 @@ static void cscan_insert_requests(struct request_queue *q, struct list_head *lis
  * cscan_dispatch_request - choose the next request for the driver.
  *
  * Contract: called with q->lock held; returns a request removed from the
- * elevator, or NULL if it is empty.  An at_head request goes first;
- * otherwise the request with the lowest start sector at or above
- * head_pos, or, if there is none, the lowest of all (the wrap).  Equal
- * sectors go in arrival order.  head_pos becomes the end sector of the
+ * elevator, or NULL if it is empty.  An at_head request goes first (the
+ * last inserted first); otherwise the request with the lowest start
+ * sector at or above head_pos, or, if there is none, the lowest of all
+ * (the wrap: the lowest queued, not the nearest below the head -- that
+ * would be SCAN's way back down).  Equal sectors go in arrival order.  head_pos becomes the end sector of the
  * request returned: where the disk head will be when it is done.
  */
 static struct request *cscan_dispatch_request(struct request_queue *q)

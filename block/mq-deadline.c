@@ -33,7 +33,7 @@
  * fifo_batch (requests), front_merges (0/1).
  *
  * Requests inserted at_head (requeues, flushes) skip all this: they wait
- * on a plain list and go first.
+ * on a plain list and go first, the latest insert at its front.
  *
  * Called with q->lock held; never sleeps.
  */
@@ -163,7 +163,9 @@ static bool dd_fifo_expired(struct deadline_data *dd, int dir)
  * Contract: called with q->lock held; returns a request removed from the
  * elevator (off every list, rq->queuelist empty), or NULL if there is
  * none.  It decides, in this order:
- *   1. a request inserted at_head, if any (oldest such first);
+ *   1. a request inserted at_head, if any: the one inserted last first
+ *      (each at_head insert goes in front of those already waiting, as
+ *      Linux's does; one insert's list keeps its own order);
  *   2. the current batch goes on -- with its direction's next request
  *      in the sweep (the first at or above latest_pos) -- while it has
  *      had fewer than fifo_batch requests and such a request exists;

@@ -6,6 +6,8 @@ r"""Grade Spindle's labs: a line per test with its points, then `Score: X/Y`.
                                in the reference tree: every lab
     make grade LAB=3           one lab (LAB=3,5 several)
     tools/grade.py --json F    also write the verdicts as JSON (the class grader)
+    tools/grade.py --until-caught   cheapest test first, stop at the first not OK
+                               (tools/test-labs.py's mutants: what caught one)
 
 Where it sits: each lab's folder holds `grade`, its grading definition, one
 test a line:
@@ -161,12 +163,11 @@ def verify_pristine():
 
 # --- building --------------------------------------------------------------
 
-def build(out_dir):
+def build(out_dir, targets=("iso", "unit-progs")):
     log = out_dir / "build.log"
-    with open(log, "w") as f:
-        p = subprocess.run(["make", "-C", str(ROOT), "-j", os.environ.get("GRADE_JOBS", "2"),
-                            "iso", "unit-progs"],
-                           stdout=f, stderr=subprocess.STDOUT)
+    with open(log, "a") as f:
+        p = subprocess.run(["make", "-C", str(ROOT), "-j", os.environ.get("GRADE_JOBS", "2")]
+                           + list(targets), stdout=f, stderr=subprocess.STDOUT)
     return p.returncode == 0, log
 
 
@@ -324,6 +325,50 @@ def report(test):
     sys.stdout.flush()
 
 
+def until_caught(labs, args):
+    """Grade cheapest first and stop at the first test not OK: what caught
+    a wrong solution, without the minutes the rest would take.  The score
+    is then only bounded: at most full marks minus that test's points."""
+    tests = [t for lab in labs for t in lab.tests]
+    order = [t for t in tests if t.kind == "unit"] + [t for t in tests if t.kind != "unit"]
+    programs = sorted({"build/unit/" + t.args[0] for t in order if t.kind == "unit"})
+    built, build_log, cache, caught = set(), None, {}, None
+    for t in order:
+        need = "unit" if t.kind == "unit" else "iso"
+        if need not in built and not args.no_build:
+            ok, build_log = build(args.out, programs if need == "unit" else ["iso"])
+            if not ok:
+                t.verdict, t.why, t.log = "FAIL", "the tree does not build", build_log
+                report(t)
+                caught = t
+                break
+            built.add(need)
+        if t.kind == "unit":
+            grade_unit(t, args.out, cache)
+        elif t.kind == "ktest":
+            grade_ktest(t, args.out, cache)
+        else:
+            grade_scenario(t, args.out, cache)
+        report(t)
+        if t.verdict != "OK":
+            caught = t
+            break
+    possible = sum(t.points for t in tests)
+    at_most = possible - caught.points if caught else possible
+    print("Score: at most %d/%d" % (at_most, possible) if caught else
+          "Score: %d/%d" % (possible, possible))
+    if args.json:
+        args.json.write_text(json.dumps({
+            "labs": [lab.number for lab in labs], "possible": possible, "at_most": at_most,
+            "built": not (caught and caught.why == "the tree does not build"),
+            "caught_by": caught and {"name": caught.name, "verdict": caught.verdict,
+                                     "points": caught.points, "why": caught.why,
+                                     "seconds": round(caught.seconds, 1)},
+            "ran": [t.name for t in order if t.verdict],
+        }, indent=1) + "\n")
+    return 0 if not caught else 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Grade Spindle's labs.")
     ap.add_argument("--lab", default=os.environ.get("LAB", ""),
@@ -332,6 +377,10 @@ def main(argv=None):
                     help="folder for logs (default build/grade)")
     ap.add_argument("--no-build", action="store_true", help="grade what is built already")
     ap.add_argument("--json", type=Path, help="also write the verdicts to this file")
+    ap.add_argument("--until-caught", action="store_true",
+                    help="for tools/test-labs.py's mutants: cheapest tests first (unit tests, "
+                    "then boots in the grade file's order), building only what the next test "
+                    "needs, and stop at the first one not OK")
     args = ap.parse_args(argv)
 
     labs = all_labs()
@@ -350,9 +399,12 @@ def main(argv=None):
             ap.error("no lab %d (labs: %s)" % (n, ", ".join(map(str, sorted(labs)))))
 
     args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "build.log").unlink(missing_ok=True)
     changed = verify_pristine()
     if mine.exists():
         labs = all_labs()                   # re-read: a grade file may have been restored
+    if args.until_caught:
+        return until_caught([labs[n] for n in wanted], args)
     built, build_log = (True, None) if args.no_build else build(args.out)
     cache = {}
     for n in wanted:

@@ -24,7 +24,8 @@ lines (after their " * ") are the stub's lines:
              */
 
 and this script copies the repository (the files git tracks, or every file
-outside build/ when there is no git) to DIR.  In DIR the regions of lab N
+outside build/ when there is no git) to DIR -- all but the labs' mutants,
+wrong solutions written as patches over the right one.  In DIR the regions of lab N
 are replaced by one comment that points at the handout, followed by what
 the END marker gives after its colon (a stub that compiles: `return
 -ENOSYS;`, `(void)plug;`, nothing); the marker lines of every other lab
@@ -186,6 +187,13 @@ def transform(text, lab, regs, handout):
     return "".join(out)
 
 
+def withheld(path):
+    """Not in a student's tree: the labs' mutants (labs/NN-name/mutants/),
+    whose patches carry the reference solution in their context lines."""
+    parts = Path(path).parts
+    return len(parts) > 2 and parts[0] == "labs" and parts[2] == "mutants"
+
+
 def protected(path):
     return any(path == p or (p.endswith("/") and path.startswith(p)) for p in PROTECTED)
 
@@ -204,6 +212,8 @@ def write_tree(lab, dest):
     manifest, tar_buf = [], io.BytesIO()
     with tarfile.open(fileobj=tar_buf, mode="w") as tar:
         for f in source_files():
+            if withheld(f):
+                continue
             src, dst = ROOT / f, dest / f
             dst.parent.mkdir(parents=True, exist_ok=True)
             if f in marked:

@@ -4,6 +4,8 @@
 
     make test-labs          every lab (CI runs it)
     tools/test-labs.py 3 5  some
+    tools/test-labs.py --mutants-only 4    only lab 4's mutants (writing them)
+    tools/test-labs.py --no-mutants        all but the mutants
 
 For the reference tree and for every lab's skeleton this grades every lab
 and checks three things:
@@ -13,6 +15,19 @@ and checks three things:
   3. in lab N's skeleton every other lab still gets full marks, except a
      lab whose grading definition says `uses N` (its tests run lab N's code
      too, e.g. a stack of dm devices splits bios with lab 1's bio_split).
+First, before any build, the words about each lab must agree: the
+banner grade.py prints (`== lab N: <the handout's title> ==`) wherever a
+handout or doc shows one, the hours in labs/README.md's table and the
+handout's estimate, and the total points in the handout and the grade
+file.  Then the mutants: every labs/NN-name/mutants/*.patch is a plausible wrong
+solution, written as a patch over the reference code of lab NN's regions
+(its first line says what the mistake is).  Each is applied to a scratch
+copy of this tree (build/labs/mutant-tree-K, with a copy of build/ so that
+only what the patch touches is rebuilt), graded on its own lab cheapest
+test first (tools/grade.py --until-caught: unit tests, then boots) until
+one test is not OK, and the patch is taken out again.  A mutant that no
+test catches, that does not apply, does not build, or changes code
+outside its lab's regions is a problem.  Two trees grade at once.
 Then a student's tampering: in lab 3's skeleton a test made to pass
 whatever the code does, and the lab's points raised, must be restored by
 the grader, which says so, and the score must stay the skeleton's.
@@ -28,9 +43,13 @@ import argparse
 import concurrent.futures
 import csv
 import json
+import os
+import queue
+import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,6 +91,209 @@ def skeleton(n):
         return n, None, p.stdout.decode()
     verdicts, log = grade(tree, "skel-%d" % n)
     return n, verdicts, str(log)
+
+
+# --- what the handouts say ---------------------------------------------------
+
+HOURS_RE = re.compile(r"(?:About|Expected time:) (\d+)(?:-| to )(\d+) hours")
+README_ROW_RE = re.compile(r"^\| (\d+) \| \[[^]]*\]\([^)]*\) \|.*\| ([^|]*) \|$", re.M)
+BANNER_RE = re.compile(r"== lab (\d+): (.*?) ==")
+TOTAL_RES = (re.compile(r"^\| \*\*(\d+)\*\* \|", re.M), re.compile(r"Score: X/(\d+)"),
+             re.compile(r"grade` \((\d+) points\)"))
+
+
+def handouts_check(wanted):
+    """labs/README.md, the handouts and grade.py agree on each lab's banner,
+    hours and total points; the disagreements."""
+    import grade as grader              # tools/grade.py: the titles and points it uses
+    problems = []
+    graded = grader.all_labs()
+    readme = (ROOT / "labs" / "README.md").read_text()
+    hours = {int(n): h.strip() for n, h in README_ROW_RE.findall(readme)}
+    docs = sorted((ROOT / "labs").glob("**/*.md")) + sorted((ROOT / "docs").glob("*.md"))
+    for doc in docs:
+        for n, title in BANNER_RE.findall(doc.read_text()):
+            lab = graded.get(int(n))
+            if lab and title != lab.title:
+                problems.append("%s shows the banner '== lab %s: %s ==', grade.py prints "
+                                "'== lab %s: %s =='" % (doc.relative_to(ROOT), n, title, n,
+                                                        lab.title))
+    for n in wanted:
+        lab = graded[n]
+        handout = lab.folder / "README.md"
+        text = handout.read_text()
+        said = HOURS_RE.findall(text)
+        if len(said) != 1:
+            problems.append("%s: %d estimates of the hours ('About N-M hours'), want one"
+                            % (handout.relative_to(ROOT), len(said)))
+        elif hours.get(n) != "%s-%s" % said[0]:
+            problems.append("lab %d: labs/README.md says %s hours, its handout %s-%s"
+                            % (n, hours.get(n), *said[0]))
+        total = sum(t.points for t in lab.tests)
+        mentions = [int(x) for r in TOTAL_RES for x in r.findall(text)]
+        if not mentions:
+            problems.append("%s never says the lab's total (%d points)"
+                            % (handout.relative_to(ROOT), total))
+        for m in mentions:
+            if m != total:
+                problems.append("%s says %d points in all; its grade file gives %d"
+                                % (handout.relative_to(ROOT), m, total))
+    print("handouts: %s" % ("banners, hours and totals agree" if not problems else
+                            "%d disagreement(s)" % len(problems)))
+    return problems
+
+
+# --- mutants ------------------------------------------------------------------
+
+# build/'s folders that hold runs, not what make builds: left out of a
+# mutant tree's copy of build/
+RUN_OUTPUTS = {"labs", "grade", "class", "qemu", "unit-asan", "own", "compdb"}
+
+
+def mutant_patches(wanted):
+    """[(lab, patch)] of every labs/NN-name/mutants/*.patch of the labs wanted."""
+    out = []
+    for n, d in sorted(mklab.lab_dirs().items()):
+        if n in wanted:
+            out += [(n, p) for p in sorted((d / "mutants").glob("*.patch"))]
+    # those of one file one after the other: taking a patch out rebuilds
+    # its file, which the next mutant of the same file rebuilds anyway
+    return sorted(out, key=lambda m: (m[0], patched_files(m[1]), m[1].name))
+
+
+def mutant_description(patch):
+    first = patch.read_text().splitlines()[:1]
+    return first[0].strip() if first and not first[0].startswith(("diff ", "--- ")) else ""
+
+
+def patched_files(patch):
+    return re.findall(r"^\+\+\+ b/(\S+)", patch.read_text(), re.M)
+
+
+def mutant_tree(k):
+    """A scratch copy of this tree and of what is built in it."""
+    tree = OUT / ("mutant-tree-%d" % k)
+    if tree.exists():
+        shutil.rmtree(tree)
+    for f in mklab.source_files():
+        (tree / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, tree / f, follow_symlinks=False)
+    build = ROOT / "build"
+
+    def skip(folder, names):
+        if Path(folder) != build:
+            return []
+        return [n for n in names if n in RUN_OUTPUTS or n.startswith("disk-")]
+    if build.exists():
+        shutil.copytree(build, tree / "build", symlinks=True, ignore=skip)
+    return tree
+
+
+def only_its_regions(lab, files, tree):
+    """The files outside lab's regions, as the patch left them: they must
+    read as in this tree, or the mutant is not a student's solution."""
+    changed = []
+    for f in files:
+        before, after = (ROOT / f).read_text(), (tree / f).read_text()
+        try:
+            same = mklab.transform(before, lab, mklab.regions(f, before), "") == \
+                mklab.transform(after, lab, mklab.regions(f, after), "")
+        except mklab.MarkerError:
+            same = False
+        if not same:
+            changed.append(f)
+    return changed
+
+
+def run_mutant(lab, patch, tree):
+    """Apply, grade until caught, take out; a dict for the table."""
+    r = {"lab": lab, "name": patch.stem, "what": mutant_description(patch), "problem": None,
+         "caught_by": None, "score": "", "seconds": 0.0}
+    start = time.monotonic()
+    files = patched_files(patch)
+    p = subprocess.run(["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch",
+                        "-r", "-", "-i", str(patch)], cwd=tree,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        if p.returncode != 0 or not files:
+            r["problem"] = "does not apply to the reference: %s" % p.stdout.decode().strip()[-300:]
+            return r
+        if not r["what"]:
+            r["problem"] = "its first line must say what the mistake is"
+            return r
+        outside = only_its_regions(lab, files, tree)
+        if outside:
+            r["problem"] = "changes %s outside lab %d's regions" % (", ".join(outside), lab)
+            return r
+        out = OUT / ("grade-mutant-%d-%s" % (lab, patch.stem))
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        env = dict(os.environ, GRADE_JOBS="1")
+        with open(out / "grade.txt", "w") as f:
+            subprocess.run([sys.executable, str(tree / "tools" / "grade.py"), "--lab", str(lab),
+                            "--until-caught", "--out", str(out), "--json", str(out / "verdicts.json")],
+                           cwd=tree, env=env, stdout=f, stderr=subprocess.STDOUT)
+        try:
+            v = json.loads((out / "verdicts.json").read_text())
+        except (OSError, ValueError):
+            r["problem"] = "the grader did not run (see %s)" % (out / "grade.txt")
+            return r
+        if not v["built"]:
+            r["problem"] = "does not build (see %s): a mutant must compile" % (out / "build.log")
+        elif v["caught_by"] is None:
+            r["problem"] = "survives: full marks %d/%d (see %s)" % (v["possible"], v["possible"],
+                                                                   out / "grade.txt")
+            r["score"] = "%d/%d" % (v["possible"], v["possible"])
+        else:
+            c = v["caught_by"]
+            r["caught_by"] = "%s (%s)" % (c["name"], c["verdict"])
+            r["score"] = "<=%d/%d" % (v["at_most"], v["possible"])
+        return r
+    finally:
+        for f in files:                 # the reference back, newer than the mutant's objects
+            if (ROOT / f).exists():
+                shutil.copyfile(ROOT / f, tree / f)
+        r["seconds"] = time.monotonic() - start
+
+
+MIN_MUTANTS = 6                 # wrong solutions every lab keeps
+
+
+def mutants_check(wanted, jobs):
+    """Every mutant of the labs wanted must be caught; the problems."""
+    todo = mutant_patches(wanted)
+    start = time.monotonic()
+    trees = queue.Queue()
+    for k in range(max(1, jobs) if todo else 0):
+        trees.put(mutant_tree(k))
+
+    def one(item):
+        tree = trees.get()
+        try:
+            return run_mutant(item[0], item[1], tree)
+        finally:
+            trees.put(tree)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(one, todo)) if todo else []
+    problems = []
+    per_lab = {}
+    print("%-3s %-30s %-9s %s" % ("lab", "mutant", "score", "caught by"))
+    for r in results:
+        per_lab[r["lab"]] = per_lab.get(r["lab"], 0) + 1
+        print("%-3d %-30s %-9s %s  (%.0fs)" % (r["lab"], r["name"], r["score"] or "-",
+                                              r["caught_by"] or "NOT CAUGHT: " + r["problem"],
+                                              r["seconds"]))
+        if r["problem"]:
+            problems.append("lab %d mutant %s (%s): %s" % (r["lab"], r["name"], r["what"],
+                                                           r["problem"]))
+    for n in wanted:
+        if per_lab.get(n, 0) < MIN_MUTANTS:
+            problems.append("lab %d has %d mutants; every lab keeps at least %d"
+                            % (n, per_lab.get(n, 0), MIN_MUTANTS))
+    print("mutants: %d graded in %.0fs, %d caught" % (len(results), time.monotonic() - start,
+                                                      sum(1 for r in results if r["caught_by"])))
+    return problems
 
 
 def tamper_check(lab=3, test_file="tests/unit/check_plug.c"):
@@ -153,10 +375,21 @@ def main(argv=None):
     ap.add_argument("labs", nargs="*", type=int)
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--no-class", action="store_true", help="skip the class grader's check")
+    ap.add_argument("--no-mutants", action="store_true", help="skip the mutants")
+    ap.add_argument("--mutants-only", action="store_true",
+                    help="build this tree and check only the mutants (while writing them)")
     args = ap.parse_args(argv)
     wanted = args.labs or labs()
     OUT.mkdir(parents=True, exist_ok=True)
     problems = []
+    problems += handouts_check(wanted)
+    if args.mutants_only:
+        subprocess.run(["make", "-C", str(ROOT), "-j2", "iso", "unit-progs"], check=True,
+                       stdout=subprocess.DEVNULL)
+        problems += mutants_check(wanted, args.jobs)
+        for p in problems:
+            print("test-labs: " + p)
+        return 0 if not problems else 1
 
     ref, ref_log = grade(ROOT, "reference")
     if ref is None:
@@ -177,6 +410,10 @@ def main(argv=None):
             continue
         if not verdicts["built"]:
             problems.append("lab %d skeleton does not build (see %s)" % (n, log))
+        handed = sorted((OUT / ("skel-%d" % n) / "labs").glob("*/mutants"))
+        if handed:
+            problems.append("lab %d skeleton hands out the mutants (%s): their context lines "
+                            "are the solution" % (n, handed[0]))
         for m, (got, possible) in sorted(verdicts["per_lab"].items(), key=lambda x: int(x[0])):
             m = int(m)
             uses = n in verdicts["uses"].get(str(m), [])
@@ -193,6 +430,8 @@ def main(argv=None):
             if not ok:
                 problems.append("lab %d skeleton: lab %d scores %d/%d, %s (see %s)"
                                 % (n, m, got, possible, what, log))
+    if not args.no_mutants:
+        problems += mutants_check(wanted, args.jobs)
     if 3 in wanted:
         problems += tamper_check()
     if not args.no_class:

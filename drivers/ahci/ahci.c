@@ -1474,3 +1474,20 @@ struct ahci_port_stats *ahci_disk_stats(struct gendisk *disk)
 	port = disk->private_data;
 	return &port->stats;
 }
+
+int ahci_hold_completions(struct gendisk *disk, bool hold)
+{
+	struct ahci_port *port;
+	unsigned long flags;
+
+	if (!ahci_disk_stats(disk))
+		return -ENODEV;
+	port = disk->private_data;
+	spin_lock_irqsave(&port->lock, flags);
+	/* AHCI 1.3.1 §3.3.5-6: a PxIS bit interrupts only while its PxIE bit
+	 * is set; setting PxIE again with PxIS bits pending interrupts then */
+	writel(hold ? 0 : PORT_IRQ_ENABLE_MASK, &port->regs->ie);
+	readl(&port->regs->ie);                 /* flush */
+	spin_unlock_irqrestore(&port->lock, flags);
+	return 0;
+}

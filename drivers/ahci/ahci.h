@@ -356,4 +356,15 @@ int ahci_fill_prdt(struct request *rq, struct ahci_prd *prdt, unsigned int max_e
 /* The counters of the AHCI disk @disk, or NULL if it is not one. */
 struct ahci_port_stats *ahci_disk_stats(struct gendisk *disk);
 
+/*
+ * For tests: hold (mask the port's interrupts) or let go the completions
+ * of AHCI disk @disk.  While held, the HBA goes on running commands and
+ * records their ends in PxIS, but nothing is reaped, so a test can issue a
+ * batch and find all of it outstanding at once however fast the host
+ * completes it; letting go raises the interrupt for what ended meanwhile.
+ * Held too long, a command meets the driver's timeout.  -ENODEV if @disk
+ * is not an AHCI disk.  Task context; does not sleep.
+ */
+int ahci_hold_completions(struct gendisk *disk, bool hold);
+
 #endif /* DRIVERS_AHCI_AHCI_H */

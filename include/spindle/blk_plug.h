@@ -40,8 +40,16 @@ struct blk_plug_cb {
 	void *data;                     /* the driver's, identifies the cb */
 };
 
+/*
+ * What blk_start_plug() writes in plug->magic.  Everything that uses a
+ * plug checks it (BUG_ON, as Linux's blk_flush_plug_list() did): a plug
+ * that was never started, or whose stack frame has returned and been
+ * reused, is caught where it is used rather than as a corrupt list.
+ */
+#define PLUG_MAGIC 0x91827364
+
 struct blk_plug {
-	unsigned int magic;             /* catches a plug used after its frame */
+	unsigned int magic;             /* PLUG_MAGIC: a started plug */
 	struct list_head mq_list;       /* plugged requests (block/blk-mq.c) */
 	unsigned int rq_count;          /* how many: bounded, see blk-mq.c */
 	struct list_head cb_list;       /* struct blk_plug_cb */

@@ -8,8 +8,10 @@
  *   fill_prdt_cases the same, table-driven, on made-up physical addresses:
  *                   contiguous runs merge up to 4 MiB, no 64 KiB rule,
  *                   buffers above and across 4 GiB (DBAU), the limits
- *   ncq_inflight    64 scattered 4 KiB reads at once on sda: the driver
- *                   had more than one command outstanding, at most 32
+ *   ncq_inflight    8 scattered 4 KiB reads issued while the port's
+ *                   completions are held (its interrupts masked): more
+ *                   than one outstanding at once; then 64 at once with
+ *                   completions free: never more than 32
  *   flush           an empty REQ_PREFLUSH bio reaches the disk as FLUSH CACHE EXT
  *   discard         ahci_test.discard=<dev>:<offset>:<length>: write the
  *                   pattern (seed 5) over [0, 2 * offset + length), discard
@@ -34,6 +36,7 @@
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
+#include <spindle/time.h>
 #include "../../drivers/ahci/ahci.h"
 
 #define BATCH           64              /* bios in flight at once */
@@ -85,26 +88,23 @@ static void batch_end_io(struct bio *bio)
 }
 
 /*
- * Read BATCH 4 KiB pieces at sectors i * BATCH_STRIDE, all submitted
- * before any is waited for (no plug: each goes to the driver at once, and
- * the gaps keep them from merging).  status[i] gets each one's -errno.
+ * Start @nr 4 KiB reads at sectors i * BATCH_STRIDE into @pages, all
+ * submitted before any is waited for (the gaps keep them from merging);
+ * b->done completes when every one has ended, status[i] its -errno.
  */
-static int read_batch(struct block_device *bdev, struct batch *b)
+static void start_batch(struct block_device *bdev, struct batch *b, struct page *pages,
+			unsigned int nr)
 {
-	struct page *pages = alloc_pages(GFP_KERNEL, 6);        /* 64 pages */
 	struct blk_plug plug;
 
-	if (!pages)
-		return -ENOMEM;
 	spin_lock_init(&b->lock);
 	init_completion(&b->done);
-	b->remaining = BATCH;
+	b->remaining = nr;
 	/* One plug for the batch: its requests reach the driver in one tight
-	 * dispatch loop, so the first have not completed before the last go
-	 * out (the point of ncq_inflight), however slow the host is at
-	 * running the guest between two submit_bio() calls. */
+	 * dispatch loop, however slow the host is at running the guest
+	 * between two submit_bio() calls. */
 	blk_start_plug(&plug);
-	for (unsigned int i = 0; i < BATCH; i++) {
+	for (unsigned int i = 0; i < nr; i++) {
 		struct bio *bio = bio_alloc(GFP_NOIO, 1);
 
 		bio_set_dev(bio, bdev);
@@ -119,6 +119,16 @@ static int read_batch(struct block_device *bdev, struct batch *b)
 		submit_bio(bio);
 	}
 	blk_finish_plug(&plug);
+}
+
+/* BATCH reads at once, waited for. */
+static int read_batch(struct block_device *bdev, struct batch *b)
+{
+	struct page *pages = alloc_pages(GFP_KERNEL, 6);        /* 64 pages */
+
+	if (!pages)
+		return -ENOMEM;
+	start_batch(bdev, b, pages, BATCH);
 	wait_for_completion(&b->done);
 	__free_pages(pages, 6);
 	return 0;
@@ -258,30 +268,57 @@ KTEST(ahci, fill_prdt_cases)
 
 /* ---- NCQ: more than one command in flight ---------------------------------- */
 
+#define HELD_BATCH      8               /* reads issued while completions are held */
+
 KTEST(ahci, ncq_inflight)
 {
 	struct ahci_port_stats *st;
 	struct block_device *b = ahci_bdev("sda", &st);
 	static struct batch batch;
+	struct page *pages;
+	unsigned int held;
 
 	if (!b)
 		KT_SKIP("no AHCI disk sda");
 	if (bdev_nr_sectors(b) < BATCH * BATCH_STRIDE)
 		KT_SKIP("sda is too small");
+	/*
+	 * More than one command in flight, made certain: queue_rq runs with
+	 * interrupts on, so on a fast host each slot can be reaped before the
+	 * next is issued, and a depth of 1 would prove nothing either way.
+	 * So the port's completions are held (its interrupts masked) while
+	 * HELD_BATCH reads are issued; none can be reaped before the last goes
+	 * out, and then they are let go.  Queued (NCQ) commands all go out at
+	 * once; non-queued ones go one at a time, and the second waits for a
+	 * completion that cannot come until the hold ends.
+	 */
+	pages = alloc_pages(GFP_KERNEL, 3);                     /* 8 pages */
+	KT_ASSERT(pages != NULL);
+	st->max_inflight = 0;
+	KT_ASSERT(ahci_hold_completions(b->bd_disk, true) == 0);
+	start_batch(b, &batch, pages, HELD_BATCH);
+	/* sent from blk_finish_plug(), or by the queue's next run: wait for
+	 * the count, not for a time (the bound is for a driver that never
+	 * gets there) */
+	for (int ms = 0; ms < 2000 && READ_ONCE(st->max_inflight) < HELD_BATCH; ms++)
+		msleep(1);
+	held = READ_ONCE(st->max_inflight);
+	ahci_hold_completions(b->bd_disk, false);
+	wait_for_completion(&batch.done);
+	__free_pages(pages, 3);
+	for (unsigned int i = 0; i < HELD_BATCH; i++)
+		KT_ASSERT_MSG(batch.status[i] == 0, "held read %u: %d", i, batch.status[i]);
+	pr_info("ahci_test: sda: %u of %u reads outstanding at once with completions held\n",
+		held, HELD_BATCH);
+	KT_ASSERT_MSG(held >= 2 && held <= 32, "%u in flight with completions held", held);
+
+	/* 64 reads, twice the slots, completions free: never more than 32 */
 	st->max_inflight = 0;
 	KT_ASSERT(read_batch(b, &batch) == 0);
 	for (unsigned int i = 0; i < BATCH; i++)
 		KT_ASSERT_MSG(batch.status[i] == 0, "read %u: %d", i, batch.status[i]);
 	pr_info("ahci_test: sda: %u commands in flight at most (NCQ commands %lu, DMA %lu)\n",
 		st->max_inflight, st->ncq_cmds, st->dma_cmds);
-	/*
-	 * How many are in flight at once depends on how fast the host runs the
-	 * guest against how fast it completes the reads (queue_rq runs with
-	 * interrupts on, so a finished slot can be reaped before the next is
-	 * issued): on a loaded host it has been 1.  So the verdict rests on
-	 * what does not depend on timing -- the commands were FPDMA QUEUED,
-	 * and never more than the 32 slots -- and the depth is printed.
-	 */
 	KT_ASSERT_MSG(st->max_inflight >= 1 && st->max_inflight <= 32, "%u in flight",
 		      st->max_inflight);
 	KT_ASSERT_MSG(st->ncq_cmds > 0, "no NCQ command issued");

@@ -2,9 +2,10 @@
 /*
  * Plugging meets the scheduler (Linux commit 73c101011926): a task that sleeps has its plug
  * flushed by schedule() -- before it sleeps, since what it waits for may
- * be on that plug -- io_schedule() flushes even a running task's plug, a
- * preempted task keeps its batch, and a task that exits with a plug
- * attached is warned about and flushed.
+ * be on that plug -- whether it sleeps uninterruptibly or interruptibly;
+ * io_schedule() flushes even a running task's plug; a task that yields,
+ * or calls schedule() while still runnable, keeps its batch; and a task
+ * that exits with a plug attached is warned about and flushed.
  */
 #include <spindle/ktest.h>
 #include <spindle/blk_plug.h>
@@ -73,6 +74,61 @@ KTEST(plug, yield_does_not_flush)
 	io_schedule();                  /* always flushes */
 	KT_ASSERT(flushes == 1);
 	blk_finish_plug(&plug);
+}
+
+/*
+ * "About to sleep" is any state but TASK_RUNNING, not one of them: a task
+ * waiting interruptibly (for a pipe, a signal, a timer) may be waiting
+ * for its own plugged I/O just the same.  The timer wakes it.
+ */
+KTEST(plug, interruptible_sleep_flushes)
+{
+	struct blk_plug plug;
+	bool attached;
+	int seen;
+
+	if (!plug_enabled)
+		KT_SKIP("booted with plug=off");
+	flushes = 0;
+	state_at_flush = -1;
+	flushed_from_schedule = false;
+	blk_start_plug(&plug);
+	attached = current->plug == &plug;
+	park();
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_timeout((long)msecs_to_jiffies(20) + 1);
+	__set_current_state(TASK_RUNNING);
+	seen = flushes;
+	blk_finish_plug(&plug);
+	KT_ASSERT(attached);
+	KT_ASSERT_MSG(seen == 1, "%d flushes: a task asleep in TASK_INTERRUPTIBLE kept its plug", seen);
+	KT_ASSERT(flushed_from_schedule);
+	KT_ASSERT_MSG(state_at_flush == TASK_INTERRUPTIBLE, "state at the flush %ld", state_at_flush);
+}
+
+/*
+ * yield() never reaches sched_submit_work() (it goes straight to
+ * __schedule()); a runnable task calling schedule() itself does, and must
+ * keep its batch: it is put back on the run queue and will finish it.
+ */
+KTEST(plug, runnable_schedule_does_not_flush)
+{
+	struct blk_plug plug;
+	bool attached;
+	int seen;
+
+	if (!plug_enabled)
+		KT_SKIP("booted with plug=off");
+	flushes = 0;
+	blk_start_plug(&plug);
+	attached = current->plug == &plug;
+	park();
+	schedule();                     /* runnable: back on the run queue */
+	seen = flushes;
+	blk_finish_plug(&plug);
+	KT_ASSERT(attached);
+	KT_ASSERT_MSG(seen == 0, "schedule() flushed the plug of a task still TASK_RUNNING");
+	KT_ASSERT_MSG(flushes == 1, "%d flushes after blk_finish_plug()", flushes);
 }
 
 static int leaky(void *arg)

@@ -260,6 +260,10 @@ static const struct order_case {
 	  "r300 r100 w200", "r100 w200 r300" },
 	{ "cscan", "wraps to the lowest", NULL,
 	  "r100 d1 r50 r300 r200", "r100 r200 r300 r50" },
+	{ "cscan", "the wrap goes to the lowest, not the nearest below the head", NULL,
+	  "r500 d1 r100 r300 r200", "r500 r100 r200 r300" },
+	{ "cscan", "after the wrap the sweep climbs through all below", NULL,
+	  "r200 r400 d1 r100 r300 r50 r150", "r200 r300 r400 r50 r100 r150" },
 	{ "cscan", "the head is the end sector: at or after it", NULL,
 	  "r100+16 d1 r110 r116 r124", "r100+16 r116 r124 r110" },
 	{ "cscan", "arrivals above the head join the sweep", NULL,
@@ -268,6 +272,8 @@ static const struct order_case {
 	  "w100 r100 w100+16", "w100 r100 w100+16" },
 	{ "cscan", "at_head first, and the head moves with it", NULL,
 	  "r100 r150 r300 d1 ^r200", "r100 r200 r300 r150" },
+	{ "cscan", "several at_head: the last inserted goes first", NULL,
+	  "r100 r150 d1 ^w300 ^w200", "r100 w200 w300 r150" },
 
 	/* mq-deadline: batches in sector order, reads first, FIFOs expire */
 	{ "mq-deadline", "a batch sweeps up in sector order", NULL,
@@ -309,6 +315,8 @@ static const struct order_case {
 	  "r100 r300 r200", "r100 r300 r200" },
 	{ "mq-deadline", "at_head goes first", NULL,
 	  "r100 r200 ^w900", "w900 r100 r200" },
+	{ "mq-deadline", "several at_head: the last inserted goes first", NULL,
+	  "r100 r200 ^w900 ^w800", "w800 w900 r100 r200" },
 };
 
 /* Every row of order_cases for one elevator, each on a fresh queue. */
@@ -342,6 +350,50 @@ static void run_order_table(const char *elevator)
 START_TEST(none_order_table) { run_order_table("none"); } END_TEST
 START_TEST(cscan_order_table) { run_order_table("cscan"); } END_TEST
 START_TEST(deadline_order_table) { run_order_table("mq-deadline"); } END_TEST
+
+/*
+ * dd_fifo_expired(), mq-deadline's expiry test, by its contract: false for
+ * a direction with no request, whatever the other one holds; true from
+ * the oldest request's deadline on.  It is static, so mq-deadline.c is
+ * compiled once more into this file (its one global renamed) and the copy
+ * of the function is called on the queue the real elevator set up.
+ */
+#define mq_deadline mq_deadline_compiled_for_check_elevator
+#include "../../block/mq-deadline.c"
+#undef mq_deadline
+
+START_TEST(deadline_fifo_expired_contract)
+{
+	struct deadline_data *dd;
+	char out[OUT_MAX];
+
+	open_queue("mq-deadline");
+	dd = tq.elevator->elevator_data;
+	spin_lock_irq(&tq.lock);
+	ck_assert_msg(!dd_fifo_expired(dd, READ), "no reads queued: nothing can expire");
+	ck_assert_msg(!dd_fifo_expired(dd, WRITE), "no writes queued: nothing can expire");
+	spin_unlock_irq(&tq.lock);
+
+	insert(new_rq(REQ_OP_WRITE, 100, 8), false);
+	host_clock_ns += 5000 * NSEC_PER_MSEC;          /* write_expire */
+	spin_lock_irq(&tq.lock);
+	ck_assert_msg(dd_fifo_expired(dd, WRITE), "a write at exactly its deadline");
+	ck_assert_msg(!dd_fifo_expired(dd, READ), "a write expired, but no read is queued");
+	spin_unlock_irq(&tq.lock);
+
+	insert(new_rq(REQ_OP_READ, 200, 8), false);
+	host_clock_ns += 499 * NSEC_PER_MSEC;
+	spin_lock_irq(&tq.lock);
+	ck_assert_msg(!dd_fifo_expired(dd, READ), "a read 1 ms before read_expire");
+	spin_unlock_irq(&tq.lock);
+	host_clock_ns += 1 * NSEC_PER_MSEC;
+	spin_lock_irq(&tq.lock);
+	ck_assert_msg(dd_fifo_expired(dd, READ), "a read at exactly read_expire");
+	spin_unlock_irq(&tq.lock);
+	run_script("", out, sizeof(out));
+	close_queue();
+}
+END_TEST
 
 /* insert_requests takes a whole list (a plug flush) in its order. */
 START_TEST(insert_takes_the_whole_list)
@@ -844,6 +896,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, none_order_table);
 	tcase_add_test(core, cscan_order_table);
 	tcase_add_test(core, deadline_order_table);
+	tcase_add_test(core, deadline_fifo_expired_contract);
 	tcase_add_test(core, insert_takes_the_whole_list);
 	tcase_add_loop_test(core, merge_table, 0, ARRAY_SIZE(merge_cases));
 	tcase_add_test(core, front_merge_resorts);

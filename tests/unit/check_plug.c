@@ -7,6 +7,7 @@
  * (kernel/tests/plug_test.c), where schedule() is real.
  */
 #include <check.h>
+#include <signal.h>
 #include <spindle/blk_plug.h>
 #include <spindle/sched.h>
 #include <spindle/mm.h>
@@ -73,6 +74,50 @@ START_TEST(batch_runs_once_at_finish)
 	ck_assert(!last_from_schedule);
 	ck_assert_ptr_null(current->plug);
 	ck_assert_uint_eq(nr_free_pages(), 511);        /* the callback was freed */
+}
+END_TEST
+
+/*
+ * The caller's plug is stack garbage until blk_start_plug(): every field
+ * is written, the outer plug's and a nested one's alike, and the magic
+ * that every user of a plug checks (blk_check_plugged(), the request
+ * layer) is there.
+ */
+START_TEST(start_initialises_every_field)
+{
+	struct blk_plug outer, inner;
+	int driver;
+
+	memset(&outer, 0x5a, sizeof(outer));
+	memset(&inner, 0xa5, sizeof(inner));
+	blk_start_plug(&outer);
+	blk_start_plug(&inner);
+	ck_assert_ptr_eq(current->plug, &outer);
+	for (struct blk_plug *p = &outer; p; p = p == &outer ? &inner : NULL) {
+		ck_assert_uint_eq(p->magic, PLUG_MAGIC);
+		ck_assert(list_empty(&p->mq_list));
+		ck_assert(list_empty(&p->cb_list));
+		ck_assert_uint_eq(p->rq_count, 0);
+	}
+	ck_assert(park_work(&driver));
+	blk_finish_plug(&inner);
+	blk_finish_plug(&outer);
+	ck_assert_int_eq(runs, 1);
+}
+END_TEST
+
+/* A plug whose magic is wrong (never started, or its frame reused) is a
+ * broken invariant wherever it is used: the kernel stops there. */
+START_TEST(unstarted_plug_is_caught)
+{
+	struct blk_plug plug;
+	int driver;
+
+	memset(&plug, 0, sizeof(plug));
+	INIT_LIST_HEAD(&plug.mq_list);
+	INIT_LIST_HEAD(&plug.cb_list);
+	current->plug = &plug;                  /* attached, never started */
+	park_work(&driver);                     /* BUG_ON: SIGABRT */
 }
 END_TEST
 
@@ -158,6 +203,7 @@ Suite *unit_suite(void)
 
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, batch_runs_once_at_finish);
+	tcase_add_test(core, start_initialises_every_field);
 	tcase_add_test(core, one_callback_per_driver);
 	tcase_add_test(core, nested_plug_defers_to_outer);
 	tcase_add_test(core, flush_keeps_plug_attached);
@@ -166,6 +212,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, plug_off_sends_at_once);
 	tcase_add_test(limits, no_plug_no_callback);
+	tcase_add_test_raise_signal(limits, unstarted_plug_is_caught, SIGABRT);
 	suite_add_tcase(s, limits);
 	return s;
 }
