@@ -929,16 +929,22 @@ static int ide_set_multiple(struct ide_channel *c, struct ide_device *d)
  * device ignores register writes while it is busy (ATA: no write to the
  * Device register with BSY set), and right after the channel's soft
  * reset the busy one may be the unit selected before it -- which, if it
- * is absent, reads as status 0, so the wait after the reset did not wait
- * for it.  (QEMU finishes a soft reset later, in its main loop; on a
- * loaded host the master was then missed now and then, silently.)  So
- * the select is written until the Device register shows it, or shows
- * that nobody latches it (an empty channel reads 0, a floating one
- * 0xff), for at most IDE_CMD_TIMEOUT_MS.
+ * is absent, reads as status 0, so a wait for BSY cannot see the reset
+ * still running.  (QEMU finishes a soft reset later, in its main loop.)
+ *
+ * So the select is written until the Device register reads back exactly
+ * what was written.  Only the same value proves it: the DEV bit alone
+ * does not, because QEMU's reset sets the Device register of BOTH units
+ * to 0xa0 (DEV = 0) and leaves the selected unit as it was -- so when
+ * the reset ends between our ignored write and the read-back, an absent
+ * slave still selected reads "master".  The value written has LBA set,
+ * which the reset never leaves there.  The loop also ends when nobody
+ * latches the register (an empty channel reads 0, a floating one 0xff),
+ * or after IDE_CMD_TIMEOUT_MS.
  */
 static void ide_probe_select(struct ide_channel *c, unsigned int unit)
 {
-	u8 want = ATA_DEVICE_OBS | (unit ? ATA_DEV1 : 0);
+	u8 want = ATA_DEVICE_OBS | ATA_LBA | (unit ? ATA_DEV1 : 0);
 
 	for (unsigned long t = 0;; t += IDE_POLL_US) {
 		u8 dev;
@@ -946,8 +952,8 @@ static void ide_probe_select(struct ide_channel *c, unsigned int unit)
 		ide_write(c, ATA_REG_DEVICE, want);
 		ide_delay400(c);
 		dev = ide_read(c, ATA_REG_DEVICE);
-		if ((dev & ATA_DEV1) == (want & ATA_DEV1) || !(dev & ATA_DEVICE_OBS) ||
-		    dev == 0xff || t >= IDE_CMD_TIMEOUT_MS * 1000ul)
+		if (dev == want || !(dev & ATA_DEVICE_OBS) || dev == 0xff ||
+		    t >= IDE_CMD_TIMEOUT_MS * 1000ul)
 			break;
 		udelay(IDE_POLL_US);
 	}
@@ -1113,6 +1119,10 @@ static void ide_probe_channel(struct ide_channel *c)
 		pr_info("ide%u: floating bus (status 0xff): no devices\n", c->index);
 		goto out;
 	}
+	/* Select the master before the reset, as Linux's ata_sff_softreset()
+	 * does: the wait below polls the selected unit, and an absent slave
+	 * left selected by the firmware reads status 0 while the reset runs. */
+	ide_probe_select(c, 0);
 	ide_devctl(c, ATA_SRST | ATA_NIEN);
 	udelay(10);
 	ide_devctl(c, ATA_NIEN);
