@@ -91,6 +91,7 @@ ARCH_OBJS := \
 	$(A)/process.o \
 	$(A)/rtc.o \
 	$(A)/smpboot.o \
+	$(A)/setup_percpu.o \
 	$(A)/trampoline.o
 
 # Core kernel services.
@@ -112,7 +113,8 @@ KERNEL_OBJS := \
 	$(K)/sched/lockdep.o \
 	$(K)/hung_task.o \
 	$(K)/mm/mempool.o \
-	$(K)/timer.o
+	$(K)/timer.o \
+	$(K)/smp.o
 
 # Processes and system calls (docs/processes.md).
 KERNEL_OBJS += \
@@ -140,7 +142,8 @@ KTEST_OBJS := \
 	$(K)/tests/user_test.o \
 	$(K)/tests/user/embed.o \
 	$(K)/tests/fs_test.o \
-	$(K)/tests/debug_test.o
+	$(K)/tests/debug_test.o \
+	$(K)/tests/smp_test.o
 
 # The block layer: bios, the plug, the request layer and its elevators.
 BLOCK_OBJS := \

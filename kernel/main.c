@@ -143,13 +143,15 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	multiboot_print_mmap();
 	debug_options_init();
 
-	gdt_init();
+	load_percpu_segment(0); /* the per-CPU section itself, for now */
+	cpu_init();             /* the GDT and TSS */
 	idt_init();
 	mm_init();
 	uaccess_init();
 	syscall_init();
 	vga_init();
-	irq_init();
+	irq_init();             /* after it, the MADT's CPUs are known */
+	setup_per_cpu_areas();
 	sched_init();
 	time_init();
 	local_irq_enable();
@@ -160,7 +162,7 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	/* The boot task becomes the idle task: it runs when nothing else can. */
 	for (;;) {
 		local_irq_disable();
-		if (need_resched) {
+		if (need_resched()) {
 			local_irq_enable();
 			schedule();
 		} else {

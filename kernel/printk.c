@@ -14,6 +14,8 @@
 #include <spindle/printk.h>
 #include <spindle/console.h>
 #include <spindle/irqflags.h>
+#include <spindle/spinlock.h>
+#include <spindle/smp.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
 #include <spindle/init.h>
@@ -42,18 +44,53 @@ static void console_write(const char *s, size_t len)
 		c->write(c, s, len);
 }
 
+/*
+ * One CPU at a time writes to the consoles and uses vprintk's buffer, so
+ * lines from two CPUs do not interleave mid-line.  A bare ticket lock
+ * (include/spindle/spinlock.h): lockdep reports through printk, so printk
+ * must not go through lockdep.  A CPU that faults while holding it (a
+ * panic inside printk) must still be able to print: it goes on without
+ * the lock, as Linux's printk does for its own recursion.
+ */
+static arch_spinlock_t printk_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static int printk_owner = -1;           /* the CPU holding printk_lock */
+
+static bool printk_lock_irqsave(unsigned long *flags)
+{
+	int me;
+
+	*flags = local_irq_save();
+	me = (int)smp_processor_id();
+	if (READ_ONCE(printk_owner) == me)
+		return false;                   /* recursion: print anyway */
+	arch_spin_lock(&printk_lock);
+	WRITE_ONCE(printk_owner, me);
+	return true;
+}
+
+static void printk_unlock_irqrestore(bool locked, unsigned long flags)
+{
+	if (locked) {
+		WRITE_ONCE(printk_owner, -1);
+		arch_spin_unlock(&printk_lock);
+	}
+	local_irq_restore(flags);
+}
+
 void console_write_raw(const char *s, size_t len)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+	bool locked = printk_lock_irqsave(&flags);
 
 	console_write(s, len);
-	local_irq_restore(flags);
+	printk_unlock_irqrestore(locked, flags);
 }
 
 int vprintk(const char *fmt, va_list ap)
 {
-	static char buf[PRINTK_BUF];       /* protected by disabling interrupts */
+	static char buf[PRINTK_BUF];       /* protected by printk_lock */
 	unsigned long flags;
+	bool locked;
 	int level = 6;                      /* KERN_INFO unless told otherwise */
 	int len, hdr = 0;
 	char *text;
@@ -63,7 +100,7 @@ int vprintk(const char *fmt, va_list ap)
 		fmt += 2;
 	}
 
-	flags = local_irq_save();
+	locked = printk_lock_irqsave(&flags);
 	if (printk_at_line_start) {
 		u64 ns = ktime_get_ns();
 
@@ -77,7 +114,7 @@ int vprintk(const char *fmt, va_list ap)
 		printk_at_line_start = text[len - 1] == '\n';
 	if (level <= console_loglevel && len > 0)
 		console_write(buf, hdr + len);
-	local_irq_restore(flags);
+	printk_unlock_irqrestore(locked, flags);
 	return len;
 }
 

@@ -813,7 +813,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 	lockdep_sys_exit(); /* lockdep=1: no lock may go along */
 	for (;;) {
 		local_irq_disable();
-		if (need_resched) {
+		if (need_resched()) {
 			local_irq_enable();
 			schedule();
 			continue;

@@ -50,11 +50,13 @@ GROUPS = [
       "include/spindle/writeback.h", "include/spindle/aio.h", "include/spindle/uio.h",
       "lib/iov_iter.c"]),
     ("Interrupts, sleeping and waking: the IRQ path, schedule(), wait queues, completions, "
-     "mutexes, locks, lockdep",
-     "read the IRQ path, schedule() and the waits; skim the rest",
+     "mutexes, locks, lockdep, per-CPU data, function calls to other CPUs",
+     "read the IRQ path, schedule(), the waits, spinlock.h and percpu.h; skim the rest",
      ["kernel/sched/**", "kernel/arch/x86/irq.c", "kernel/arch/x86/apic.c", "include/spindle/sched*.h", "include/spindle/wait.h",
       "include/spindle/completion.h", "include/spindle/mutex.h", "include/spindle/spinlock.h",
-      "include/spindle/lockdep.h", "include/spindle/irqflags.h"]),
+      "include/spindle/lockdep.h", "include/spindle/irqflags.h", "kernel/smp.c",
+      "include/spindle/smp.h", "include/spindle/percpu.h", "include/spindle/threads.h",
+      "kernel/arch/x86/include/asm/percpu.h"]),
     ("ext2: where a file's blocks are, allocation, directories", "skim: where a write begins",
      ["fs/ext2/**", "include/spindle/ext2_fs.h"]),
     ("The VFS and POSIX files: path lookup, mounts, open, pipes, the tty, proc, sysfs, "

@@ -33,6 +33,7 @@
 #define SPINDLE_IRQ_H
 
 #include <spindle/types.h>
+#include <spindle/percpu.h>
 
 typedef enum {
 	IRQ_NONE = 0,           /* not my device */
@@ -46,8 +47,8 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 /* The registers the current interrupt stopped (Linux's get_irq_regs()):
  * valid in a handler, for the profiler; NULL outside interrupts. */
 struct pt_regs;
-extern struct pt_regs *__irq_regs;
-static inline struct pt_regs *get_irq_regs(void) { return __irq_regs; }
+DECLARE_PER_CPU(struct pt_regs *, __irq_regs);
+static inline struct pt_regs *get_irq_regs(void) { return this_cpu_read(__irq_regs); }
 
 #define NR_IRQS_LEGACY  16              /* the ISA IRQs */
 #define FIRST_MSI_IRQ   48

@@ -2,8 +2,9 @@
 /*
  * Turning interrupts off and on, and the preemption counter.
  *
- * Spindle runs on one CPU.  preempt_count says whether the running code
- * may be switched away from: it counts preempt_disable() nesting in its
+ * preempt_count says whether the code running on this CPU may be
+ * switched away from.  It is per CPU (include/spindle/percpu.h), as in
+ * Linux: it describes the CPU's state, not the task's.  It counts preempt_disable() nesting in its
  * low byte (spinlocks take it) and interrupt-handler nesting from bit 16
  * (HARDIRQ_OFFSET), as in Linux.  A task may sleep only when the count
  * is 0 and interrupts are on: might_sleep() checks exactly that.
@@ -12,6 +13,8 @@
 #define SPINDLE_IRQFLAGS_H
 
 #include <spindle/types.h>
+#include <spindle/compiler.h>
+#include <spindle/percpu.h>
 
 #ifndef SPINDLE_HOST
 #include <asm/cpu.h>
@@ -30,11 +33,14 @@ void sti(void);
 #define HARDIRQ_OFFSET  0x00010000u
 #define HARDIRQ_MASK    0x000f0000u
 
-extern volatile unsigned int __preempt_count;
+DECLARE_PER_CPU(unsigned int, __preempt_count);
 
-static inline unsigned int preempt_count(void) { return __preempt_count; }
-static inline void preempt_disable(void) { __preempt_count++; __asm__ volatile("" ::: "memory"); }
-static inline void preempt_enable_no_resched(void) { __asm__ volatile("" ::: "memory"); __preempt_count--; }
+/* Each a single instruction on this CPU's copy (asm/percpu.h); the
+ * barriers keep the compiler from moving memory accesses out of the
+ * region. */
+static inline unsigned int preempt_count(void) { return this_cpu_read(__preempt_count); }
+static inline void preempt_disable(void) { this_cpu_inc(__preempt_count); barrier(); }
+static inline void preempt_enable_no_resched(void) { barrier(); this_cpu_dec(__preempt_count); }
 /* Re-enable preemption and switch now if a switch became due meanwhile. */
 void preempt_enable(void);
 

@@ -33,6 +33,7 @@
 #include <spindle/list.h>
 #include <spindle/irqflags.h>
 #include <spindle/lockdep.h>
+#include <spindle/percpu.h>
 
 struct bio_list;
 struct blk_plug;
@@ -145,8 +146,11 @@ struct task_struct {
 #define EXIT_ZOMBIE             16
 #define EXIT_DEAD               32
 
-extern struct task_struct *current_task;
-#define current (current_task)
+/* The task running on this CPU (Linux's current): one instruction, %gs
+ * relative (asm/percpu.h).  It is the same task wherever that task runs,
+ * so the compiler may reuse a value read earlier. */
+DECLARE_PER_CPU(struct task_struct *, current_task);
+#define current this_cpu_read_stable(current_task)
 
 /* The running task's name, safe to call before the scheduler starts. */
 const char *current_comm(void);
@@ -159,6 +163,8 @@ static inline void set_current_state(long s)
 }
 
 void sched_init(void);
+/* An application processor's idle task, made its current (smpboot.c). */
+struct task_struct *init_idle(unsigned int cpu, void *stack);
 /* Give up the CPU: run the next runnable task (may sleep). */
 void schedule(void);
 /* schedule() for a task waiting for I/O: always sends its plugged I/O
@@ -174,8 +180,11 @@ void yield(void);
  * Does not sleep: callable from interrupt handlers. */
 bool wake_up_process(struct task_struct *p);
 
-/* Set by the timer tick when the running task should be switched out. */
-extern volatile bool need_resched;
+/* This CPU should switch tasks as soon as it may: set by the timer tick
+ * when the running task's slice is used up, or by a wake-up while the
+ * CPU idles. */
+DECLARE_PER_CPU(bool, __need_resched);
+static inline bool need_resched(void) { return this_cpu_read(__need_resched); }
 /* Called on the way out of an interrupt; irqs_were_on: the interrupted
  * context had interrupts enabled (so it may be preempted). */
 void irq_exit_preempt(bool irqs_were_on);

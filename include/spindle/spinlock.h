@@ -1,22 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Spinlocks, for a single CPU.
+ * Spinlocks: a CPU that finds the lock taken waits, spinning, until the
+ * holder lets go.
  *
- * With one CPU nothing ever spins: taking a lock disables preemption (and,
- * with the _irqsave form, interrupts) so nothing else can run and touch the
- * data.  The lock word still records that the lock is held, so that
- *   - assert_spin_locked() can check a function's "caller holds the lock"
- *     rule (Linux's lockdep_assert_held), and
- *   - taking a lock that is already held -- from an interrupt handler that
- *     interrupted its holder, or by the holder itself -- panics with a
- *     "spinlock recursion" report instead of deadlocking silently, which is
- *     what it would do on a multiprocessor.
- * Use spin_lock_irqsave for any lock an interrupt handler also takes.
+ * The lock itself is a ticket lock (arch_spinlock_t, below), as at a
+ * bakery counter: a CPU takes the next ticket number (tail), then waits
+ * until the number being served (head) is its own; unlocking serves the
+ * next number.  CPUs get the lock in the order they asked for it, so none
+ * can be passed over forever -- the reason Linux moved to tickets in 2008
+ * (commit 314cdbefd1fd, "x86: FIFO ticket spinlocks").
+ *
+ * spin_lock() adds to that:
+ *   - preempt_disable(): the holder is not switched away from while
+ *     others spin for it (and sleeping while holding it is a bug: the
+ *     might_sleep() checks);
+ *   - with the _irqsave/_irq forms, interrupts off on this CPU: an
+ *     interrupt handler that takes the same lock on this CPU would spin
+ *     forever on a lock its own CPU holds.  Use them for any lock an
+ *     interrupt handler also takes;
+ *   - debug checks that cost a word each: the holding CPU is recorded,
+ *     so taking a lock this CPU already holds (from an interrupt handler
+ *     that interrupted its holder, or by the holder itself) panics with a
+ *     "spinlock recursion" report instead of hanging, unlocking a lock
+ *     this CPU does not hold panics, and assert_spin_locked() checks a
+ *     function's "caller holds the lock" rule (Linux's
+ *     lockdep_assert_held);
+ *   - with lockdep=1, every acquisition also goes through the lock-order
+ *     validator (include/spindle/lockdep.h): spin_lock_init() gives each
+ *     call site its own lock class, as Linux's does.
  * Does not sleep; nothing that sleeps may be called with a spinlock held.
- *
- * With lockdep=1 every acquisition also goes through the lock-order
- * validator (include/spindle/lockdep.h): spin_lock_init() gives each call
- * site its own lock class, as Linux's does.
  */
 #ifndef SPINDLE_SPINLOCK_H
 #define SPINDLE_SPINLOCK_H
@@ -24,22 +36,102 @@
 #include <spindle/types.h>
 #include <spindle/irqflags.h>
 #include <spindle/lockdep.h>
+#include <spindle/smp.h>
+
+#ifdef SPINDLE_HOST
+#define cpu_relax() do { } while (0)
+#endif
+
+/*
+ * The lock word (Linux's arch_spinlock_t, x86's ticket version before
+ * queued spinlocks).  Free when head == tail.  Also used bare, without
+ * the debug checks, by the code that implements those checks (lockdep,
+ * printk), which must not call itself.
+ */
+typedef union {
+	u32 val;
+	struct {
+		u16 head;       /* the ticket being served: its holder runs */
+		u16 tail;       /* the next ticket to hand out */
+	};
+} arch_spinlock_t;
+
+#define __ARCH_SPIN_LOCK_UNLOCKED { .val = 0 }
+
+static __always_inline void arch_spin_lock(arch_spinlock_t *l)
+{
+	/*
+	 * Take a ticket: one atomic read-modify-write ("lock xadd" on x86),
+	 * so two CPUs never get the same number.  It need not order anything
+	 * else ("relaxed"): the wait below does.
+	 */
+	u16 me = __atomic_fetch_add(&l->tail, 1, __ATOMIC_RELAXED);
+
+	/*
+	 * Wait to be served.  "Acquire": no load or store of the critical
+	 * section may be done before this load has seen our number -- not by
+	 * the compiler, not by the CPU.  It pairs with the release in
+	 * arch_spin_unlock(): whatever the previous holder wrote inside its
+	 * critical section is visible to us once we see head == me.  (On x86
+	 * every load is an acquire already; the annotation keeps the compiler
+	 * from moving our accesses up, and documents the rule.)  pause tells
+	 * the CPU we are spinning, which on real hardware saves power and a
+	 * pipeline flush on exit.
+	 */
+	while (__atomic_load_n(&l->head, __ATOMIC_ACQUIRE) != me)
+		cpu_relax();
+}
+
+static __always_inline bool arch_spin_trylock(arch_spinlock_t *l)
+{
+	arch_spinlock_t old, new;
+
+	old.val = __atomic_load_n(&l->val, __ATOMIC_RELAXED);
+	if (old.head != old.tail)
+		return false;
+	new = old;
+	new.tail++;
+	/* the ticket and the turn at once, only if nobody came between */
+	return __atomic_compare_exchange_n(&l->val, &old.val, new.val, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static __always_inline void arch_spin_unlock(arch_spinlock_t *l)
+{
+	/*
+	 * Serve the next ticket.  Only the holder writes head, so a plain
+	 * read of it is safe; the store is a "release": every load and store
+	 * of the critical section is done before another CPU can see head
+	 * move (x86 keeps stores in order; the annotation keeps the compiler
+	 * from sinking them below this one).
+	 */
+	__atomic_store_n(&l->head, (u16)(l->head + 1), __ATOMIC_RELEASE);
+}
+
+static __always_inline bool arch_spin_is_locked(const arch_spinlock_t *l)
+{
+	arch_spinlock_t v = { .val = __atomic_load_n(&l->val, __ATOMIC_RELAXED) };
+
+	return v.head != v.tail;
+}
 
 typedef struct spinlock {
-	volatile int locked;
+	arch_spinlock_t raw;
+	int owner_cpu;                 /* the holding CPU + 1; 0 when free */
 	const char *name;
 	const char *owner_file;        /* where it was taken, for reports */
 	int owner_line;
 	struct lockdep_map dep_map; /* its lock class (lockdep=1) */
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(n) { .locked = 0, .name = #n }
+#define __SPIN_LOCK_UNLOCKED(n) { .raw = __ARCH_SPIN_LOCK_UNLOCKED, .name = #n }
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
 static inline void __spin_lock_init(spinlock_t *l, const char *name,
 				    const struct lock_class_key *key)
 {
-	l->locked = 0;
+	l->raw.val = 0;
+	l->owner_cpu = 0;
 	l->name = name;
 	l->owner_file = NULL;
 	l->owner_line = 0;
@@ -57,31 +149,41 @@ static inline void __spin_lock_init(spinlock_t *l, const char *name,
 
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what);
 
+/* Preemption is off: this CPU's number cannot change under us. */
 static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int line,
 					   unsigned int subclass)
 {
-	if (l->locked)
+	int me = (int)smp_processor_id() + 1;
+
+	/* Only this CPU can have stored its own number there, so a racy
+	 * read cannot mistake another CPU's hold for ours. */
+	if (READ_ONCE(l->owner_cpu) == me)
 		__spin_lock_bug(l, file, line, "recursion");
 #ifndef SPINDLE_HOST
+	/* before spinning, as in Linux: a deadlock is reported, not hung in */
 	if (unlikely(debug_locks))
 		lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, subclass, 0);
 #else
 	(void)subclass;
 #endif
-	l->locked = 1;
+	arch_spin_lock(&l->raw);
+	WRITE_ONCE(l->owner_cpu, me);
 	l->owner_file = file;
 	l->owner_line = line;
 }
 
 static __always_inline void __spin_release(spinlock_t *l, const char *file, int line)
 {
-	if (!l->locked)
-		__spin_lock_bug(l, file, line, "unlock of unlocked lock");
+	if (l->owner_cpu != (int)smp_processor_id() + 1)
+		__spin_lock_bug(l, file, line,
+				arch_spin_is_locked(&l->raw) ? "unlock by a CPU that does not hold it"
+							     : "unlock of unlocked lock");
 #ifndef SPINDLE_HOST
 	if (unlikely(debug_locks))
 		lock_release(l);
 #endif
-	l->locked = 0;
+	WRITE_ONCE(l->owner_cpu, 0);
+	arch_spin_unlock(&l->raw);
 }
 
 #define spin_lock(l)                                      \
@@ -104,10 +206,11 @@ static __always_inline void __spin_release(spinlock_t *l, const char *file, int 
 #define spin_unlock_irqrestore(l, flags) \
 	do { spin_unlock(l); local_irq_restore(flags); } while (0)
 
-static inline bool spin_is_locked(const spinlock_t *l) { return l->locked; }
+static inline bool spin_is_locked(const spinlock_t *l) { return arch_spin_is_locked(&l->raw); }
 
+/* the caller must hold l: on this CPU, not merely someone somewhere */
 #define assert_spin_locked(l) do { \
-	if (!(l)->locked) \
+	if (READ_ONCE((l)->owner_cpu) != (int)smp_processor_id() + 1) \
 		__spin_lock_bug((spinlock_t *)(l), __FILE__, __LINE__, "not held"); \
 } while (0)
 

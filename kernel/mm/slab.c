@@ -253,8 +253,8 @@ static void object_err(struct kmem_cache *c, struct page *page, u8 *obj, const c
 	printk(KERN_ERR "\n");
 	print_section("Object ", obj, min(c->size, (size_t)OBJECT_DUMP_MAX));
 	print_section("Redzone ", obj + c->size, SLAB_RED_ZONE_SIZE);
-	printk(KERN_ERR "CPU: 0 PID: %d Comm: %s %s\n", current->pid, current->comm,
-	       print_tainted());
+	printk(KERN_ERR "CPU: %u PID: %d Comm: %s %s\n", smp_processor_id(), current->pid,
+	       current->comm, print_tainted());
 	dump_stack();
 }
 

@@ -39,6 +39,7 @@
 #define pr_fmt(fmt) "sched: " fmt
 #include <spindle/sched.h>
 #include <spindle/spinlock.h>
+#include <spindle/smp.h>
 #include <spindle/mm.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
@@ -60,9 +61,9 @@ static struct task_struct init_task = {
 	.refcount = 1,
 };
 
-struct task_struct *current_task = &init_task;
-volatile bool need_resched;
-volatile unsigned int __preempt_count;
+DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
+DEFINE_PER_CPU(bool, __need_resched);
+DEFINE_PER_CPU(unsigned int, __preempt_count);
 LIST_HEAD(task_list);
 
 static LIST_HEAD(wake_queue);             /* woken with budget left: run first */
@@ -85,9 +86,11 @@ unsigned int nr_running(void)
 	return nr_queued + (current != &init_task);
 }
 
+/* a CPU's idle task: the boot task, or an application processor's
+ * first (init_idle()); pid 0 on every CPU, as in Linux */
 static bool is_idle(struct task_struct *p)
 {
-	return p == &init_task;
+	return p->pid == 0;
 }
 
 /* Queue p; woken: it was asleep (wake_up_process), not preempted. */
@@ -160,6 +163,12 @@ static void __schedule(bool preempt)
 {
 	struct task_struct *prev = current, *next;
 
+	/* Tasks run on the boot CPU only, for now: the queues below are
+	 * guarded by its interrupts being off, which keeps out no other CPU.
+	 * The others idle and run the functions sent to them (kernel/smp.c)
+	 * until each CPU has a run queue with its own lock. */
+	BUG_ON(smp_processor_id() != 0);
+
 	if (prev->state == TASK_RUNNING || preempt) {
 		if (!is_idle(prev))
 			enqueue_task(prev, false);
@@ -170,11 +179,11 @@ static void __schedule(bool preempt)
 		prev->sleep_start = ktime_get_ns();
 	}
 	next = pick_next_task();
-	need_resched = false;
+	this_cpu_write(__need_resched, false);
 	if (next == prev)
 		return;
 
-	current_task = next;
+	this_cpu_write(current_task, next);
 	tss_set_rsp0((unsigned long)next->stack + THREAD_SIZE);
 	/* the address space (CR3) and the user's SSE registers */
 	switch_mm_fpu(prev, next);
@@ -220,14 +229,14 @@ void io_schedule(void)
 
 void irq_exit_preempt(bool irqs_were_on)
 {
-	if (need_resched && irqs_were_on && preempt_count() == 0)
+	if (need_resched() && irqs_were_on && preempt_count() == 0)
 		__schedule(true);
 }
 
 void preempt_enable(void)
 {
 	preempt_enable_no_resched();
-	if (unlikely(need_resched) && preempt_count() == 0 && !irqs_disabled()) {
+	if (unlikely(need_resched()) && preempt_count() == 0 && !irqs_disabled()) {
 		unsigned long flags = local_irq_save();
 
 		__schedule(true);
@@ -255,7 +264,7 @@ bool wake_up_process(struct task_struct *p)
 		woken = true;
 	}
 	if (is_idle(current) && nr_queued)
-		need_resched = true;            /* the idle task gives way at once */
+		this_cpu_write(__need_resched, true); /* the idle task gives way at once */
 	local_irq_restore(flags);
 	return woken;
 }
@@ -291,9 +300,9 @@ void scheduler_tick(void)
 
 	if (is_idle(p)) {
 		if (nr_queued)
-			need_resched = true;
+			this_cpu_write(__need_resched, true);
 	} else if (p->time_slice && --p->time_slice == 0) {
-		need_resched = true;
+		this_cpu_write(__need_resched, true);
 	}
 }
 
@@ -318,10 +327,15 @@ void __might_sleep(const char *file, int line)
 
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what)
 {
-	if (l->locked && l->owner_file)
-		panic("BUG: spinlock %s: %s at %s:%d (taken at %s:%d)", l->name, what,
-		      file, line, l->owner_file, l->owner_line);
-	panic("BUG: spinlock %s: %s at %s:%d", l->name, what, file, line);
+	int owner = READ_ONCE(l->owner_cpu) - 1;
+	const char *owner_file = l->owner_file;
+
+	if (owner >= 0 && owner_file)
+		panic("BUG: spinlock %s: %s on CPU#%u at %s:%d (taken on CPU#%d at %s:%d)",
+		      l->name, what, smp_processor_id(), file, line, owner, owner_file,
+		      l->owner_line);
+	panic("BUG: spinlock %s: %s on CPU#%u at %s:%d", l->name, what, smp_processor_id(),
+	      file, line);
 }
 
 struct schedule_timeout_timer {
@@ -489,6 +503,31 @@ void do_task_dead(void)
 		wake_up_process(me->stopper);
 	__schedule(false);
 	panic("do_exit: dead task %s ran again", me->comm);
+}
+
+/*
+ * An application processor's idle task (Linux's init_idle()), running on
+ * the stack smpboot.c gave that CPU: what current is there while it
+ * idles or runs an interrupt.  Not on task_list: like the boot CPU's,
+ * it is nobody's child and never exits.
+ */
+struct task_struct *init_idle(unsigned int cpu, void *stack)
+{
+	struct task_struct *idle = kzalloc(sizeof(*idle), GFP_KERNEL);
+
+	if (!idle)
+		return NULL;
+	idle->state = TASK_RUNNING;
+	idle->pid = 0;
+	idle->stack = stack;
+	idle->refcount = 1;
+	scnprintf(idle->comm, sizeof(idle->comm), "swapper/%u", cpu);
+	INIT_LIST_HEAD(&idle->run_list);
+	INIT_LIST_HEAD(&idle->tasks);
+	INIT_LIST_HEAD(&idle->children);
+	INIT_LIST_HEAD(&idle->sibling);
+	per_cpu(current_task, cpu) = idle;
+	return idle;
 }
 
 void sched_init(void)

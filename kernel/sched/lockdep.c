@@ -75,7 +75,14 @@ struct lock_list {
 
 bool debug_locks;
 static bool graph_ok = true; /* no cycle reported, no table full */
-static bool in_lockdep;	     /* a report's own printk locks */
+/*
+ * The graph and the class table are shared by every CPU: lockdep_lock (a
+ * bare ticket lock, which lockdep itself does not track) keeps one CPU at
+ * a time in them.  in_lockdep is per CPU: this CPU is inside lockdep
+ * already (a report's own locks), so it does not come in again.
+ */
+static arch_spinlock_t lockdep_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static DEFINE_PER_CPU(bool, in_lockdep);
 static unsigned long nr_reports;
 
 static struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
@@ -85,7 +92,7 @@ static unsigned int nr_list_entries;
 static char nested_names[MAX_NESTED_CLASSES][CLASS_NAME_LEN];
 static unsigned int nr_nested_names;
 
-/* the breadth-first search's state (interrupts are off: one user) */
+/* the breadth-first search's state (under lockdep_lock: one user) */
 static int bfs_parent[MAX_LOCKDEP_KEYS]; /* edge that reached it */
 static u16 bfs_queue[MAX_LOCKDEP_KEYS];
 
@@ -159,8 +166,8 @@ static void print_report_tail(void)
 {
 	printk(KERN_ERR "\n");
 	printk(KERN_ERR "stack backtrace:\n");
-	printk(KERN_ERR "CPU: 0 PID: %d Comm: %s %s\n", current->pid, current->comm,
-	       print_tainted());
+	printk(KERN_ERR "CPU: %u PID: %d Comm: %s %s\n", smp_processor_id(), current->pid,
+	       current->comm, print_tainted());
 	dump_stack();
 }
 
@@ -420,9 +427,10 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 	if (!ip)
 		ip = (unsigned long)__builtin_return_address(0);
 	flags = local_irq_save();
-	if (in_lockdep || !debug_locks)
+	if (this_cpu_read(in_lockdep) || !debug_locks)
 		goto out;
-	in_lockdep = true;
+	this_cpu_write(in_lockdep, true);
+	arch_spin_lock(&lockdep_lock);
 	if (subclass >= MAX_LOCKDEP_SUBCLASSES)
 		subclass = MAX_LOCKDEP_SUBCLASSES - 1;
 	next = (struct held_lock){
@@ -444,7 +452,8 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 		check_prev_add(curr, &next, *(unsigned long *)__builtin_frame_address(0));
 	curr->held_locks[curr->lockdep_depth++] = next;
 done:
-	in_lockdep = false;
+	arch_spin_unlock(&lockdep_lock);
+	this_cpu_write(in_lockdep, false);
 out:
 	local_irq_restore(flags);
 }
@@ -456,7 +465,7 @@ void lock_release(void *instance)
 	struct task_struct *curr = current;
 	unsigned long flags = local_irq_save();
 
-	if (!in_lockdep) {
+	if (!this_cpu_read(in_lockdep)) {
 		for (unsigned int i = curr->lockdep_depth; i-- > 0;) {
 			if (curr->held_locks[i].instance != instance)
 				continue;
@@ -488,8 +497,8 @@ void lockdep_might_sleep_bug(const char *file, int line)
 	       in_atomic() != 0, irqs_disabled(), current->pid, current->comm);
 	printk(KERN_ERR "preempt_count: %x, expected: 0\n", preempt_count());
 	lockdep_print_held_locks(current);
-	printk(KERN_ERR "CPU: 0 PID: %d Comm: %s %s\n", current->pid, current->comm,
-	       print_tainted());
+	printk(KERN_ERR "CPU: %u PID: %d Comm: %s %s\n", smp_processor_id(), current->pid,
+	       current->comm, print_tainted());
 	dump_stack();
 }
 

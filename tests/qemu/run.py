@@ -43,6 +43,10 @@ scenario (shown by --list).  Keys marked * may repeat.
 
     machine: pc | q35          machine type (default q35)
     memory: 128M               guest RAM, as QEMU's -m takes it (default 128M)
+    cpus: 2                    CPUs, QEMU's -smp (default 2, so that every
+                               scenario also boots the other CPUs); 1 for
+                               a scenario about one CPU.  A `qemu: -smp`
+                               line overrides it
     timeout: 60                seconds before the guest is killed (default 60)
     cmdline: <options>       * kernel command line, passed as the fw_cfg file
                                opt/spindle/cmdline; several lines are joined
@@ -184,6 +188,8 @@ BUILD_DIR = ROOT / "build" / "qemu"
 DEFAULT_ISO = ROOT / "build" / "spindle.iso"
 
 DEFAULT_MACHINE = "q35"
+DEFAULT_CPUS = 2      # -smp: the other CPUs come up in every scenario
+MAX_CPUS = 8          # Spindle's NR_CPUS
 DEFAULT_MEMORY = "128M"
 DEFAULT_TIMEOUT = 60.0          # seconds, per scenario
 PREP_TIMEOUT = 120.0            # seconds, per disk prep= command
@@ -240,6 +246,7 @@ class Scenario:
     description: str = ""
     machine: str = DEFAULT_MACHINE
     memory: str = DEFAULT_MEMORY
+    cpus: int = DEFAULT_CPUS
     timeout: float = DEFAULT_TIMEOUT
     cmdline: List[str] = field(default_factory=list)
     init: List[str] = field(default_factory=list)
@@ -297,7 +304,7 @@ def parse_scenario(text, name, path=None):
         if not colon or not key.isidentifier():
             raise error("expected 'key: value', got %r" % line)
 
-        if key in ("machine", "memory", "timeout", "exit", "cdrom", "record", "enosys"):
+        if key in ("machine", "memory", "cpus", "timeout", "exit", "cdrom", "record", "enosys"):
             if key in seen_single:
                 raise error("'%s' given twice" % key)
             seen_single.add(key)
@@ -310,6 +317,10 @@ def parse_scenario(text, name, path=None):
             if not MEMORY_RE.match(value):
                 raise error("bad memory size %r (e.g. 128M)" % value)
             scn.memory = value
+        elif key == "cpus":
+            if not value.isdigit() or not 1 <= int(value) <= MAX_CPUS:
+                raise error("cpus must be 1 to %d, not %r" % (MAX_CPUS, value))
+            scn.cpus = int(value)
         elif key == "timeout":
             try:
                 scn.timeout = float(value)
@@ -690,6 +701,8 @@ def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
     if scn.init:
         cmd += ["-fw_cfg", "name=opt/spindle/init.sh,file=" + qopt(workdir / "init.sh")]
 
+    if "-smp" not in scn.qemu_args:
+        cmd += ["-smp", str(scn.cpus)]
     cmd += [substitute(a, dir=workdir, src=SCENARIO_DIR) for a in scn.qemu_args]
     return cmd
 

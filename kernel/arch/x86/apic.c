@@ -214,6 +214,20 @@ static void apic_icr_write(u32 low, u32 apicid)
 		cpu_relax();
 }
 
+/*
+ * An inter-processor interrupt: vector to the CPU whose local APIC has id
+ * apicid (fixed delivery, edge, physical destination).  Every CPU sees
+ * its own local APIC at the same address, so this is this CPU's ICR;
+ * interrupts off, so that no handler on this CPU writes it in between.
+ */
+void apic_send_IPI(u32 apicid, u8 vector)
+{
+	unsigned long flags = local_irq_save();
+
+	apic_icr_write(APIC_ICR_LEVEL_ASSERT | APIC_ICR_DELIVERY_FIXED | vector, apicid);
+	local_irq_restore(flags);
+}
+
 void wakeup_secondary_cpu_via_init(u32 apicid, u8 start_page)
 {
 	apic_read_esr();

@@ -12,6 +12,18 @@
  *
  * The exceptions with an error code: 8, 10-14, 17, 21, 29, 30 (Intel SDM
  * vol. 3, table 6-1).
+ *
+ * SWAPGS.  The kernel reaches its per-CPU data through the GS base
+ * (asm/percpu.h); a user program may have any GS base of its own.  The
+ * CPU keeps both: MSR_GS_BASE is the one in use, MSR_KERNEL_GS_BASE the
+ * other, and SWAPGS exchanges them.  So every way in from user mode
+ * starts with SWAPGS and every way out to user mode ends with it; ways in
+ * from the kernel, which already has its GS base, must not.  The
+ * interrupted CS says which (its low two bits: the privilege level).
+ * One more case, as in Linux: IRETQ itself can fault on the way out (a
+ * bad frame a signal return built), after SWAPGS gave back the user's GS
+ * base but while still in ring 0; the fault is then taken as from the
+ * kernel with the user's GS base, so that address is checked too.
  */
 #include <asm/desc.h>
 #include <asm/ptrace.h>
@@ -74,6 +86,12 @@ vector_\n:
 
 common_interrupt:
 	cld
+	testb $3, 24(%rsp)      /* CS, above the vector, error code and rip */
+	jnz 3f
+	cmpq $irq_return_iret, 16(%rsp)
+	jne 4f
+3:	swapgs
+4:
 	/* Interrupts do not clear RFLAGS.AC: with SMAP, a user program could
 	 * otherwise enter the kernel with user accesses allowed. */
 	testb $1, x86_smap_enabled(%rip)
@@ -94,6 +112,10 @@ common_interrupt:
 ret_from_interrupt:
 	POP_REGS
 	addq $16, %rsp          /* vector and error code */
+	testb $3, 8(%rsp)       /* back to user mode: its GS base */
+	jz irq_return_iret
+	swapgs
+irq_return_iret:
 	iretq
 
 /*
@@ -116,10 +138,11 @@ ret_from_interrupt:
  */
 	.globl entry_SYSCALL_64
 entry_SYSCALL_64:
-	movq %rsp, syscall_user_rsp(%rip)       /* gdt.c: why no SWAPGS */
-	movq syscall_kernel_rsp(%rip), %rsp     /* top of this task's stack */
+	swapgs                                  /* the kernel's GS base */
+	movq %rsp, %gs:syscall_user_rsp         /* per CPU: gdt.c */
+	movq %gs:syscall_kernel_rsp, %rsp       /* top of this task's stack */
 	pushq $GDT_USER_DS                      /* ss */
-	pushq syscall_user_rsp(%rip)            /* rsp */
+	pushq %gs:syscall_user_rsp              /* rsp */
 	pushq %r11                              /* rflags */
 	pushq $GDT_USER_CS                      /* cs */
 	pushq %rcx                              /* rip */
@@ -136,6 +159,7 @@ entry_SYSCALL_64:
 	movq 0(%rsp), %rcx                      /* rip for SYSRET */
 	movq 16(%rsp), %r11                     /* rflags for SYSRET */
 	movq 24(%rsp), %rsp                     /* the user's stack */
+	swapgs                                  /* the user's GS base */
 	sysretq
 
 /*

@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * The GDT and TSS, set up once at boot (replacing boot.S's minimal GDT).
+ * The GDT and TSS: one of each per CPU (Linux's arch/x86/kernel/cpu/common.c
+ * cpu_init(), much reduced).
  *
  * Layout (asm/desc.h): null, kernel code, kernel data, user data, user
  * code (the order SYSRET expects), then the 16-byte TSS descriptor.
+ *
+ * Why per CPU: the TSS holds the stack the CPU switches to on an
+ * interrupt from user mode (rsp0, the running task's) and the double-fault
+ * stack -- both different on each CPU.  And a TSS descriptor is marked
+ * busy when a CPU loads it with ltr, so a second CPU cannot load the same
+ * one: each CPU's GDT points at its own TSS.
  */
 #include <spindle/compiler.h>
+#include <spindle/percpu.h>
 #include <spindle/string.h>
+#include <asm/cpu.h>
 #include <asm/desc.h>
 
 struct tss {
@@ -21,17 +30,17 @@ struct tss {
 BUILD_BUG_ON(sizeof(struct tss) != 104);
 
 #define DF_STACK_SIZE 8192
+#define GDT_ENTRIES   7
 
-static struct tss tss;
-static u8 double_fault_stack[DF_STACK_SIZE] __aligned(16);
-
-static u64 gdt[7] __aligned(16) = {
+static DEFINE_PER_CPU_ALIGNED(struct tss, cpu_tss, 16);
+static DEFINE_PER_CPU_ALIGNED(u8[DF_STACK_SIZE], double_fault_stack, 16);
+static DEFINE_PER_CPU_ALIGNED(u64[GDT_ENTRIES], gdt_page, 16) = {
 	0,
 	0x00af9a000000ffff,     /* kernel code: present, DPL0, exec/read, L */
 	0x00cf92000000ffff,     /* kernel data: present, DPL0, read/write */
 	0x00cff2000000ffff,     /* user data: DPL3 */
 	0x00affa000000ffff,     /* user code: DPL3, L */
-	0, 0,                   /* TSS (16 bytes), filled in below */
+	0, 0,                   /* TSS (16 bytes), filled in by cpu_init() */
 };
 
 struct desc_ptr {
@@ -41,31 +50,27 @@ struct desc_ptr {
 
 /*
  * The SYSCALL instruction does not switch stacks (interrupts do, through
- * tss.rsp0): entry_SYSCALL_64 (entry.S) does it by hand, parking the
- * user's rsp in syscall_user_rsp and loading syscall_kernel_rsp.  Linux
- * keeps these per CPU and reaches them through SWAPGS and %gs; Spindle
- * has one CPU, so two plain variables do -- and nothing can run between
- * the save and the load, since SYSCALL turns interrupts off (SFMASK).
+ * the TSS's rsp0): entry_SYSCALL_64 (entry.S) does it by hand.  After
+ * SWAPGS it parks the user's rsp in this CPU's syscall_user_rsp and loads
+ * syscall_kernel_rsp, the running task's stack top.  Nothing can run in
+ * between on this CPU: SYSCALL turned interrupts off (SFMASK).
  */
-u64 syscall_kernel_rsp;
-u64 syscall_user_rsp;
+DEFINE_PER_CPU(u64, syscall_kernel_rsp);
+DEFINE_PER_CPU(u64, syscall_user_rsp);
 
+/* The task switch (sched/core.c): the next task's stack top, on this CPU. */
 void tss_set_rsp0(u64 rsp0)
 {
-	tss.rsp[0] = rsp0;
-	syscall_kernel_rsp = rsp0;
+	this_cpu_write(cpu_tss.rsp[0], rsp0);
+	this_cpu_write(syscall_kernel_rsp, rsp0);
 }
 
-/*
- * Load the GDT and reload every segment register from it (CS through a
- * far return).  Each CPU does this once; only the boot CPU loads the TSS
- * (gdt_init()): a TSS descriptor is marked busy when loaded, and a second
- * CPU's ltr of the same one faults -- each CPU will need a TSS of its own
- * once the others run tasks.
- */
-void gdt_load(void)
+/* Load this CPU's GDT and reload every segment register from it (CS
+ * through a far return).  Not %gs: loading a selector into it would
+ * reset the GS base, which holds this CPU's per-CPU offset. */
+static void gdt_load(u64 *gdt)
 {
-	struct desc_ptr p = { sizeof(gdt) - 1, (u64)gdt };
+	struct desc_ptr p = { GDT_ENTRIES * 8 - 1, (u64)gdt };
 
 	__asm__ volatile(
 		"lgdt %0\n\t"
@@ -82,20 +87,41 @@ void gdt_load(void)
 		: "rax", "memory");
 }
 
-void gdt_init(void)
+/*
+ * This CPU's per-CPU offset in its GS base (asm/percpu.h); the other GS
+ * base, the one SWAPGS gives a user program, starts at 0.
+ */
+void load_percpu_segment(unsigned int cpu)
 {
-	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
+	wrmsr(MSR_GS_BASE, __per_cpu_offset[cpu]);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+}
 
-	tss.ist[IST_DOUBLE_FAULT - 1] = (u64)(double_fault_stack + DF_STACK_SIZE);
-	tss.iomap_base = sizeof(tss); /* no I/O permission bitmap */
+/*
+ * Every CPU, on itself, once its GS base points at its per-CPU copy: the
+ * TSS with its double-fault stack, the GDT with a TSS descriptor for that
+ * TSS, then ltr.  The boot CPU runs it twice: early on the per-CPU
+ * section itself (offset 0), and again on its own copy once
+ * setup_per_cpu_areas() has made one.
+ */
+void cpu_init(void)
+{
+	struct tss *tss = this_cpu_ptr(&cpu_tss);
+	u64 *gdt = *this_cpu_ptr(&gdt_page);
+	u64 base = (u64)tss, limit = sizeof(*tss) - 1;
 
-	/* 64-bit available TSS (type 9), present (SDM vol. 3, fig. 7-4). */
+	tss->ist[IST_DOUBLE_FAULT - 1] =
+		(u64)*this_cpu_ptr(&double_fault_stack) + DF_STACK_SIZE;
+	tss->iomap_base = sizeof(*tss); /* no I/O permission bitmap */
+
+	/* 64-bit available TSS (type 9), present (SDM vol. 3, fig. 7-4);
+	 * rewritten each time, as a copy of a loaded one says "busy" */
 	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
 		 (0x89ull << 40) | (((limit >> 16) & 0xf) << 48) |
 		 (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
 
-	gdt_load();
+	gdt_load(gdt);
 	__asm__ volatile("ltr %w0" ::"r"((u16)GDT_TSS)
 			 : "memory");
 }

@@ -69,7 +69,7 @@ struct irq_desc {
 	/* state: */
 	unsigned int depth;             /* disable_irq() nesting */
 	bool pending;                   /* arrived while disabled */
-	u64 count;                      /* times the handlers ran */
+	u64 count[NR_CPUS];             /* times the handlers ran, per CPU */
 	unsigned int unhandled;         /* in a row, nobody claimed it */
 	bool reported;                  /* "nobody cared" already said */
 };
@@ -267,23 +267,39 @@ void irq_free_msi(unsigned int irq)
 	spin_unlock_irqrestore(&irq_desc_lock, f);
 }
 
+/* over all CPUs */
 u64 irq_count(unsigned int irq)
 {
-	return irq < NR_IRQS ? READ_ONCE(irq_desc[irq].count) : 0;
+	u64 sum = 0;
+
+	if (irq >= NR_IRQS)
+		return 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += READ_ONCE(irq_desc[irq].count[cpu]);
+	return sum;
 }
 
+/* The function-call IPIs each CPU took (Linux's "CAL" line). */
+static DEFINE_PER_CPU(u64, irq_call_count);
+
 /*
- * /proc/interrupts, in Linux's layout: one line per irq with a handler --
- * the count, the controller, the input and how it signals, the handlers'
- * names -- e.g. " 14:       4096   IO-APIC  14-edge      ide0".  Reading it
- * before and after a workload says how many interrupts each I/O cost.
+ * /proc/interrupts, in Linux's layout: a column per online CPU, then one
+ * line per irq with a handler -- its count on each CPU, the controller,
+ * the input and how it signals, the handlers' names, e.g.
+ * " 14:       4096          0   IO-APIC  14-edge      ide0" -- and the
+ * inter-processor interrupts by kind at the end.  Reading it before and
+ * after a workload says how many interrupts each I/O cost, and where.
  */
 int show_interrupts(char *buf, size_t size)
 {
 	unsigned long flags;
+	unsigned int cpu;
 	int n;
 
-	n = scnprintf(buf, size, "%*s%-11s\n", 11, "", "CPU0");
+	n = scnprintf(buf, size, "%*s", 4, "");
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - (size_t)n, "       CPU%-2u", cpu);
+	n += scnprintf(buf + n, size - (size_t)n, "\n");
 	spin_lock_irqsave(&irq_desc_lock, flags);
 	for (unsigned int irq = 0; irq < NR_IRQS; irq++) {
 		const struct irq_desc *d = &irq_desc[irq];
@@ -295,8 +311,11 @@ int show_interrupts(char *buf, size_t size)
 			scnprintf(input, sizeof(input), "%u-edge", irq);
 		else
 			scnprintf(input, sizeof(input), "%u-%s", d->gsi, d->level ? "fasteoi" : "edge");
-		n += scnprintf(buf + n, size - (size_t)n, "%3u: %10llu   %-8s %-12s",
-			       irq, (unsigned long long)d->count,
+		n += scnprintf(buf + n, size - (size_t)n, "%3u:", irq);
+		for_each_online_cpu(cpu)
+			n += scnprintf(buf + n, size - (size_t)n, " %10llu",
+				       (unsigned long long)READ_ONCE(d->count[cpu]));
+		n += scnprintf(buf + n, size - (size_t)n, "   %-8s %-12s",
 			       d->kind == IRQ_KIND_MSI ? "PCI-MSI" : "IO-APIC", input);
 		for (const struct irqaction *a = d->action; a; a = a->next)
 			n += scnprintf(buf + n, size - (size_t)n, "%s%s", a == d->action ? "" : ", ",
@@ -304,6 +323,11 @@ int show_interrupts(char *buf, size_t size)
 		n += scnprintf(buf + n, size - (size_t)n, "\n");
 	}
 	spin_unlock_irqrestore(&irq_desc_lock, flags);
+	n += scnprintf(buf + n, size - (size_t)n, "CAL:");
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - (size_t)n, " %10llu",
+			       (unsigned long long)READ_ONCE(per_cpu(irq_call_count, cpu)));
+	n += scnprintf(buf + n, size - (size_t)n, "   Function call interrupts\n");
 	return n;
 }
 
@@ -349,7 +373,7 @@ static void note_unhandled(unsigned int irq, struct irq_desc *d)
 	}
 }
 
-struct pt_regs *__irq_regs;
+DEFINE_PER_CPU(struct pt_regs *, __irq_regs);
 
 void do_irq(struct pt_regs *regs)
 {
@@ -370,6 +394,17 @@ void do_irq(struct pt_regs *regs)
 		apic_eoi();
 		return;
 	}
+	if (vector == CALL_FUNCTION_VECTOR) {
+		/* EOI first: a new request that comes while the queue is
+		 * being run is then delivered, not lost (the queue is
+		 * emptied atomically, kernel/smp.c) */
+		apic_eoi();
+		this_cpu_add(__preempt_count, HARDIRQ_OFFSET);
+		this_cpu_inc(irq_call_count);
+		generic_smp_call_function_interrupt();
+		this_cpu_add(__preempt_count, -HARDIRQ_OFFSET);
+		return;
+	}
 	if (vector >= FIRST_SYSTEM_VECTOR) {
 		pr_err("unexpected vector %#x\n", vector);
 		apic_eoi();
@@ -378,9 +413,9 @@ void do_irq(struct pt_regs *regs)
 
 	irq = vector - IRQ0_VECTOR;
 	d = &irq_desc[irq];
-	__preempt_count += HARDIRQ_OFFSET;      /* in_irq() from here */
-	old_regs = __irq_regs;
-	__irq_regs = regs;
+	this_cpu_add(__preempt_count, HARDIRQ_OFFSET); /* in_irq() from here */
+	old_regs = this_cpu_read(__irq_regs);
+	this_cpu_write(__irq_regs, regs);
 	if (unlikely(d->depth || !d->action)) {
 		/* Disabled, or nobody has asked for it: keep the input quiet.
 		 * A disabled irq gets its interrupt on enable_irq(). */
@@ -394,7 +429,7 @@ void do_irq(struct pt_regs *regs)
 	} else {
 		bool handled = false;
 
-		d->count++;
+		d->count[smp_processor_id()]++;
 		for (struct irqaction *a = d->action; a; a = a->next)
 			handled |= a->handler(irq, a->dev_id) == IRQ_HANDLED;
 		if (handled)
@@ -412,8 +447,8 @@ void do_irq(struct pt_regs *regs)
 	 * while the handlers run waits in the APIC (interrupts are off).
 	 */
 	apic_eoi();
-	__irq_regs = old_regs;
-	__preempt_count -= HARDIRQ_OFFSET;
+	this_cpu_write(__irq_regs, old_regs);
+	this_cpu_add(__preempt_count, -HARDIRQ_OFFSET);
 }
 
 /* --- boot ---------------------------------------------------------------- */

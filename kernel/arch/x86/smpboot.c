@@ -15,11 +15,12 @@
  *   3. report how many answered, in Linux's words.
  *
  * The AP runs the trampoline from real mode to long mode, then
- * start_secondary(): the control registers and EFER the BSP has, the
- * GDT and IDT, its own local APIC; it reports in and parks, interrupts
- * off.  Nothing else runs there yet: the scheduler, the per-CPU data and
- * the spinlocks that spin come next, and until then every task runs on
- * the BSP.
+ * start_secondary(): the control registers and EFER the BSP has, its
+ * per-CPU data in its GS base, its own GDT and TSS (gdt.c), the shared
+ * IDT, the SYSCALL MSRs, its own local APIC; it reports in and idles
+ * with interrupts on, as its idle task "swapper/N", running the functions
+ * other CPUs send it (kernel/smp.c).  Tasks still run on the BSP only:
+ * per-CPU run queues come next (docs/smp.md).
  *
  * Options, as Linux: `nosmp` wakes no AP; `maxcpus=N` stops at N CPUs
  * in all (the BSP is one; maxcpus=0 is nosmp).  `fail_smp_boot=` (below)
@@ -35,6 +36,7 @@
 #include <spindle/fault_inject.h>
 #include <spindle/mm.h>
 #include <spindle/sched.h>
+#include <spindle/percpu.h>
 #include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/cpu.h>
@@ -59,6 +61,11 @@ static u64 bsp_cr0, bsp_cr4, bsp_efer;
  */
 u64 smp_ap_stack[MAX_APIC_ID + 1];
 static u8 cpu_callin[MAX_APIC_ID + 1];
+static u8 apicid_to_cpu[MAX_APIC_ID + 1];   /* the CPU number it is to be */
+
+/* each CPU's local APIC id, where its IPIs go (Linux's x86_cpu_to_apicid) */
+static DEFINE_PER_CPU(u32, x86_cpu_to_apicid);
+struct cpumask __cpu_online_mask = { .bits = 1 }; /* the BSP, CPU 0 */
 
 /*
  * A CPU that never answers, on purpose (docs/testing.md, "Fault
@@ -73,13 +80,6 @@ static int __init fail_smp_boot_setup(const char *val)
 	return setup_fault_attr(&fail_smp_boot, val);
 }
 __setup("fail_smp_boot=", fail_smp_boot_setup);
-
-static unsigned int nr_online = 1; /* the BSP */
-
-unsigned int num_online_cpus(void)
-{
-	return READ_ONCE(nr_online);
-}
 
 static int setup_max_cpus = NR_CPUS;
 
@@ -105,20 +105,29 @@ __setup("maxcpus=", maxcpus_setup);
 /* An AP's first C, on the stack smp_init() gave it; interrupts off. */
 void start_secondary(void)
 {
+	u32 apicid = read_apic_id() & MAX_APIC_ID;
+	unsigned int cpu = apicid_to_cpu[apicid];
+
 	write_cr0(bsp_cr0);
 	write_cr4(bsp_cr4);
 	wrmsr(MSR_EFER, bsp_efer);
-	gdt_load();
+	load_percpu_segment(cpu);       /* current is now its idle task */
+	cpu_init();
 	idt_load();
+	syscall_init();
 	lapic_setup();
 	/* everything above is done before the BSP reads the flag: the
 	 * compiler may not sink a store below it (x86 keeps stores in order) */
 	barrier();
-	WRITE_ONCE(cpu_callin[read_apic_id() & MAX_APIC_ID], 1);
-	for (;;) {
-		cli();
-		hlt();
-	}
+	WRITE_ONCE(cpu_callin[apicid], 1);
+	/* The idle loop: sleep until an interrupt, run it, sleep again. */
+	for (;;)
+		safe_halt();
+}
+
+void arch_send_call_function_ipi(unsigned int cpu)
+{
+	apic_send_IPI(per_cpu(x86_cpu_to_apicid, cpu), CALL_FUNCTION_VECTOR);
 }
 
 /* Wake the AP with this APIC id; true once it has reported in. */
@@ -126,18 +135,24 @@ static bool do_boot_cpu(unsigned int cpu, u32 apicid)
 {
 	void *stack = kstack_alloc();
 
-	if (!stack) {
-		pr_err("smpboot: no stack for CPU#%u\n", cpu);
+	if (!stack || !init_idle(cpu, stack)) {
+		pr_err("smpboot: no memory for CPU#%u\n", cpu);
 		return false;
 	}
+	per_cpu(x86_cpu_to_apicid, cpu) = apicid;
+	apicid_to_cpu[apicid] = (u8)cpu;
 	smp_ap_stack[apicid] = (u64)stack + THREAD_SIZE;
 	barrier();
 	pr_info(".... node  #0, CPUs:      #%u\n", cpu);
 	if (!should_fail(&fail_smp_boot, 1))
 		wakeup_secondary_cpu_via_init(apicid, TRAMPOLINE_PHYS >> 12);
 	for (int ms = 0; ms < AP_CALLIN_MS; ms++) {
-		if (READ_ONCE(cpu_callin[apicid]))
+		if (READ_ONCE(cpu_callin[apicid])) {
+			/* set here, not by the AP: one that reports in after
+			 * we gave up on it never becomes online */
+			cpumask_set_cpu(cpu, &__cpu_online_mask);
 			return true;
+		}
 		mdelay(1);
 	}
 	/* The stack stays allocated: the CPU may yet start and use it. */
@@ -150,6 +165,8 @@ void smp_init(void)
 	const struct acpi_irq_model *m = &acpi_irq_model;
 	u32 me = read_apic_id();
 	unsigned int cpu = 1;
+
+	per_cpu(x86_cpu_to_apicid, 0) = me;
 
 	pr_info("smp: Bringing up secondary CPUs ...\n");
 	if (m->from_madt && m->nr_cpus > 1 && setup_max_cpus > 1) {
@@ -164,10 +181,9 @@ void smp_init(void)
 	for (int i = 0; m->from_madt && i < m->nr_cpus; i++) {
 		if (m->cpu_apic_id[i] == me)
 			continue;
-		if ((int)num_online_cpus() >= setup_max_cpus)
+		if ((int)num_online_cpus() >= setup_max_cpus || cpu >= nr_cpu_ids)
 			break;
-		if (do_boot_cpu(cpu, m->cpu_apic_id[i]))
-			WRITE_ONCE(nr_online, nr_online + 1);
+		do_boot_cpu(cpu, m->cpu_apic_id[i]);
 		cpu++;
 	}
 	pr_info("smp: Brought up 1 node, %u CPU%s\n", num_online_cpus(),

@@ -9,7 +9,7 @@
  * panic status, so the scenario fails instead of hanging.
  *
  * On the way out of an interrupt, a task whose time slice is over
- * (need_resched) is preempted here: irq_exit_preempt() calls schedule()
+ * (need_resched()) is preempted here: irq_exit_preempt() calls schedule()
  * on the interrupted task's own stack, and the iretq at the end of
  * entry.S happens when the task is next chosen to run.
  */

@@ -20,7 +20,7 @@
 #include <spindle/ksyms.h>
 
 char *host_phys_base;
-volatile unsigned int __preempt_count;
+unsigned int __preempt_count;
 static bool host_irqs_off;
 
 unsigned long local_irq_save(void)

@@ -17,7 +17,8 @@
  *   0x00-0x1f  CPU exceptions
  *   0x20-0xef  irq n is vector 0x20 + n: ISA IRQs 0-15, then the other
  *              GSIs, then MSI irqs from 48 (include/spindle/irq.h)
- *   0xf0-0xff  the local APIC's own: error, spurious (unused ones reserved)
+ *   0xf0-0xff  the local APIC's own: call-function IPI (0xfc), error,
+ *              spurious (unused ones reserved)
  *
  * Interface, for irq.c (drivers use include/spindle/irq.h instead):
  *   i8259_remap_and_mask()            silence the legacy PICs
@@ -26,6 +27,7 @@
  *   read_apic_id()                    this CPU's APIC ID (MSI destination)
  *   apic_send_IPI_self(vector)        raise a vector on this CPU (tests,
  *                                     replaying an interrupt)
+ *   apic_send_IPI(apicid, vector)     raise a vector on another CPU
  *   ioapic_register(id, phys, base)   map an IOAPIC, mask all its inputs;
  *                                     returns its number of inputs or -errno
  *   ioapic_setup_gsi(...)             program one input (left masked)
@@ -44,6 +46,7 @@
 /* The vector layout. */
 #define IRQ0_VECTOR             FIRST_EXTERNAL_VECTOR
 #define FIRST_SYSTEM_VECTOR     0xf0    /* irq vectors end below this */
+#define CALL_FUNCTION_VECTOR    0xfc    /* IPI: run the functions queued for me (kernel/smp.c) */
 #define ERROR_APIC_VECTOR       0xfe
 #define SPURIOUS_APIC_VECTOR    0xff
 
@@ -67,6 +70,8 @@ void wakeup_secondary_cpu_via_init(u32 apicid, u8 start_page);
 void apic_eoi(void);
 u32 read_apic_id(void);
 void apic_send_IPI_self(u8 vector);
+/* vector to the CPU with this local APIC id */
+void apic_send_IPI(u32 apicid, u8 vector);
 /* Read and clear the error status register (after an error interrupt). */
 u32 apic_read_esr(void);
 

@@ -86,6 +86,8 @@ static inline void invlpg(unsigned long va)
 #define MSR_LSTAR    0xc0000082     /* SYSCALL entry point (64-bit) */
 #define MSR_SYSCALL_MASK 0xc0000084 /* RFLAGS bits SYSCALL clears (SFMASK) */
 #define MSR_FS_BASE 0xc0000100	    /* %fs's base in 64-bit mode (user TLS) */
+#define MSR_GS_BASE 0xc0000101      /* %gs's base: the kernel's per-CPU offset (asm/percpu.h) */
+#define MSR_KERNEL_GS_BASE 0xc0000102 /* the other GS base, which SWAPGS swaps in */
 #define EFER_SCE     (1ul << 0)     /* SYSCALL/SYSRET enable */
 
 #define X86_CR0_MP   (1ul << 1)     /* monitor coprocessor (FPU/SSE present) */

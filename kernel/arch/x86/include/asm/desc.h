@@ -23,11 +23,13 @@
 #include <spindle/types.h>
 
 
-void gdt_init(void);
+/* This CPU's GS base: per-CPU copy number cpu (gdt.c). */
+void load_percpu_segment(unsigned int cpu);
+/* This CPU's GDT and TSS, loaded (gdt.c); after load_percpu_segment(). */
+void cpu_init(void);
 void idt_init(void);
-void gdt_load(void); /* an application processor: the GDT without the TSS */
-void idt_load(void); /* and the shared IDT */
-/* The kernel stack the CPU loads on entry from ring 3. */
+void idt_load(void); /* an application processor: the shared IDT */
+/* The kernel stack this CPU loads on entry from ring 3. */
 void tss_set_rsp0(u64 rsp0);
 /* SYSCALL/SYSRET: the MSRs and EFER.SCE (kernel/arch/x86/syscall.c). */
 void syscall_init(void);

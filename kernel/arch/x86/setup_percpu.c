@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * setup_percpu.c - a copy of the per-CPU section for every CPU (Linux's
+ * arch/x86/kernel/setup_percpu.c).  How per-CPU variables are reached:
+ * include/spindle/percpu.h.
+ *
+ * One copy for each CPU the MADT lists (Linux's "possible" CPUs), up to
+ * NR_CPUS, whether or not it will be woken: a copy is a few pages, and
+ * per_cpu(var, cpu) is then valid for any cpu below nr_cpu_ids.
+ */
+#define pr_fmt(fmt) "percpu: " fmt
+#include <spindle/init.h>
+#include <spindle/mm.h>
+#include <spindle/percpu.h>
+#include <spindle/printk.h>
+#include <spindle/smp.h>
+#include <spindle/string.h>
+#include <asm/acpi.h>
+#include <asm/desc.h>
+
+/* Until setup_per_cpu_areas(), CPU 0's offset is 0: the section itself. */
+unsigned long __per_cpu_offset[NR_CPUS];
+DEFINE_PER_CPU(unsigned long, this_cpu_off);
+DEFINE_PER_CPU(unsigned int, cpu_number);
+unsigned int nr_cpu_ids = 1;
+
+void __init setup_per_cpu_areas(void)
+{
+	size_t size = (size_t)(__per_cpu_end - __per_cpu_start);
+	unsigned int order = 0, ncpus = 1;
+
+	if (acpi_irq_model.from_madt && acpi_irq_model.nr_cpus > 1)
+		ncpus = min((unsigned int)acpi_irq_model.nr_cpus, (unsigned int)NR_CPUS);
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	for (unsigned int cpu = 0; cpu < ncpus; cpu++) {
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+		char *area;
+
+		if (!page)
+			panic("percpu: no memory for CPU %u's copy (%zu bytes)", cpu, size);
+		area = page_address(page);
+		memcpy(area, __per_cpu_start, size);
+		__per_cpu_offset[cpu] = (unsigned long)area - (unsigned long)__per_cpu_start;
+		per_cpu(this_cpu_off, cpu) = __per_cpu_offset[cpu];
+		per_cpu(cpu_number, cpu) = cpu;
+	}
+	nr_cpu_ids = ncpus;
+	/* the boot CPU moves to its own copy: the section stays the image */
+	load_percpu_segment(0);
+	cpu_init();
+	pr_info("Embedded %lu pages/cpu, %u cpu%s\n", 1ul << order, ncpus,
+		ncpus == 1 ? "" : "s");
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The other CPUs at work: function calls sent to them, per-CPU data, and
+ * spinlocks hammered from every CPU at once (the spin_lock part of
+ * Linux's kernel/locking/locktorture.c).  Booted with -smp N; on one CPU
+ * the cases that need two are skipped.
+ *
+ *   call_function_single  each CPU runs a function sent to it, as itself:
+ *                         its CPU number, its own idle task, interrupts off
+ *   on_each_cpu           all at once, each exactly once
+ *   percpu                each CPU's copy of a per-CPU variable is its own
+ *   locktorture_spinlock  for a second, every CPU takes one spinlock in a
+ *                         loop and, in
+ *                         the critical section, increments a counter in a
+ *                         deliberately slow read-wait-write; it also checks
+ *                         that no other CPU is inside with it.  Lost
+ *                         increments or a second CPU inside are violations
+ *                         (must be 0), and the case requires contention --
+ *                         CPUs that found the lock held and waited -- so a
+ *                         run where the CPUs never overlapped proves
+ *                         nothing and fails.
+ */
+#include <spindle/ktest.h>
+#include <spindle/smp.h>
+#include <spindle/percpu.h>
+#include <spindle/sched.h>
+#include <spindle/spinlock.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/time.h>
+#include <spindle/errno.h>
+
+#define NEEDS_CPUS(n)                                                        \
+	do {                                                                 \
+		if (num_online_cpus() < (n))                                 \
+			KT_SKIP("needs %u CPUs, %u online (qemu -smp)", (n), \
+				num_online_cpus());                          \
+	} while (0)
+
+struct who_ran {
+	int cpu;
+	int pid;
+	bool irqs_off;
+	char comm[TASK_COMM_LEN];
+};
+
+static void record_who(void *arg)
+{
+	struct who_ran *w = arg;
+
+	w->cpu = (int)smp_processor_id();
+	w->pid = current->pid;
+	w->irqs_off = irqs_disabled();
+	strlcpy(w->comm, current->comm, sizeof(w->comm));
+}
+
+KTEST(smp, call_function_single)
+{
+	unsigned int cpu;
+
+	NEEDS_CPUS(2u);
+	for_each_online_cpu(cpu) {
+		struct who_ran w = { .cpu = -1 };
+		char want[TASK_COMM_LEN];
+
+		KT_ASSERT(smp_call_function_single(cpu, record_who, &w, true) == 0);
+		KT_ASSERT_MSG(w.cpu == (int)cpu, "sent to CPU %u, ran on %d", cpu, w.cpu);
+		KT_ASSERT_MSG(w.irqs_off, "CPU %u ran it with interrupts on", cpu);
+		if (cpu == 0)
+			continue;       /* this CPU: it ran as the caller */
+		scnprintf(want, sizeof(want), "swapper/%u", cpu);
+		KT_ASSERT_MSG(w.pid == 0 && !strcmp(w.comm, want),
+			      "CPU %u's current is %s/%d, not its idle task %s", cpu, w.comm,
+			      w.pid, want);
+	}
+	KT_ASSERT(smp_call_function_single(NR_CPUS, record_who, NULL, true) == -ENXIO);
+}
+
+static unsigned int times_ran[NR_CPUS];
+
+static void count_me(void *arg)
+{
+	(void)arg;
+	__atomic_fetch_add(&times_ran[smp_processor_id()], 1, __ATOMIC_RELAXED);
+}
+
+KTEST(smp, on_each_cpu)
+{
+	unsigned int cpu;
+
+	NEEDS_CPUS(2u);
+	memset(times_ran, 0, sizeof(times_ran));
+	for (int round = 0; round < 100; round++)
+		on_each_cpu(count_me, NULL, true);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		KT_ASSERT_MSG(times_ran[cpu] == (cpu_online(cpu) ? 100u : 0u),
+			      "CPU %u ran it %u times in 100 rounds", cpu, times_ran[cpu]);
+}
+
+static DEFINE_PER_CPU(unsigned long, percpu_test_var);
+
+static void set_mine(void *arg)
+{
+	(void)arg;
+	this_cpu_write(percpu_test_var, 1000 + smp_processor_id());
+	this_cpu_add(percpu_test_var, 5);
+}
+
+KTEST(smp, percpu)
+{
+	unsigned int cpu;
+
+	NEEDS_CPUS(2u);
+	on_each_cpu(set_mine, NULL, true);
+	for_each_online_cpu(cpu) {
+		KT_ASSERT_MSG(per_cpu(percpu_test_var, cpu) == 1005 + cpu,
+			      "CPU %u's copy is %lu", cpu, per_cpu(percpu_test_var, cpu));
+		KT_ASSERT(per_cpu_ptr(&percpu_test_var, cpu) != &percpu_test_var);
+	}
+	for_each_online_cpu(cpu) {
+		if (cpu)
+			KT_ASSERT(per_cpu_ptr(&percpu_test_var, cpu) !=
+				  per_cpu_ptr(&percpu_test_var, 0));
+	}
+}
+
+/* --- locktorture ------------------------------------------------------- */
+
+/*
+ * Timed, as Linux's locktorture is, rather than a count: how many
+ * acquisitions a second gives depends on the host.  A ticket lock is
+ * FIFO, so once several CPUs wait, every acquisition is a hand-over to the
+ * next CPU -- under QEMU's one-thread TCG a switch of virtual CPU each
+ * time, a millisecond or so: a count large enough for two CPUs took a
+ * minute on four.
+ */
+#define TORTURE_NS        (1ull * NSEC_PER_SEC)
+#define TORTURE_MIN_LOOPS 100   /* per CPU, however slow: no CPU starves */
+#define TORTURE_CS_SPIN   200   /* busy-wait inside: a slow critical section */
+
+static struct {
+	spinlock_t lock;
+	unsigned long counter;          /* under lock, updated slowly */
+	int inside;                     /* CPUs in the critical section */
+	/* atomics, outside the lock: */
+	unsigned long acquired[NR_CPUS];
+	unsigned long contended;        /* found the lock held, waited */
+	unsigned long violations;
+	u64 deadline;
+} torture;
+
+static void torture_spin_lock(void *arg)
+{
+	unsigned int me = smp_processor_id();
+	unsigned long done = 0;
+
+	(void)arg;
+	while (done < TORTURE_MIN_LOOPS || ktime_get_ns() < torture.deadline) {
+		unsigned long v;
+
+		if (spin_is_locked(&torture.lock))
+			__atomic_fetch_add(&torture.contended, 1, __ATOMIC_RELAXED);
+		spin_lock(&torture.lock);
+		if (__atomic_fetch_add(&torture.inside, 1, __ATOMIC_RELAXED) != 0)
+			__atomic_fetch_add(&torture.violations, 1, __ATOMIC_RELAXED);
+		v = READ_ONCE(torture.counter);
+		for (int i = 0; i < TORTURE_CS_SPIN; i++)
+			barrier();      /* not cpu_relax(): a holder does not yield */
+		WRITE_ONCE(torture.counter, v + 1);
+		__atomic_fetch_sub(&torture.inside, 1, __ATOMIC_RELAXED);
+		spin_unlock(&torture.lock);
+		done++;
+	}
+	torture.acquired[me] = done;
+}
+
+KTEST(smp, locktorture_spinlock)
+{
+	unsigned long total = 0;
+	unsigned long lo = ~0ul, hi = 0;
+	unsigned int cpu, n = num_online_cpus();
+
+	NEEDS_CPUS(2u);
+	memset(&torture, 0, sizeof(torture));
+	spin_lock_init(&torture.lock);
+	torture.deadline = ktime_get_ns() + TORTURE_NS;
+	on_each_cpu(torture_spin_lock, NULL, true);
+	for_each_online_cpu(cpu) {
+		total += torture.acquired[cpu];
+		lo = min(lo, torture.acquired[cpu]);
+		hi = max(hi, torture.acquired[cpu]);
+	}
+	/* Linux's locktorture summary line */
+	pr_info("spin_lock-torture: Writes: Total: %lu Max/Min: %lu/%lu Fail: %lu "
+		"(%u CPUs, %lu contended)\n",
+		total, hi, lo, torture.violations + (torture.counter != total), n,
+		torture.contended);
+	KT_ASSERT_MSG(lo >= TORTURE_MIN_LOOPS, "a CPU did only %lu", lo);
+	KT_ASSERT_MSG(torture.violations == 0, "%lu times two CPUs were inside at once",
+		      torture.violations);
+	KT_ASSERT_MSG(torture.counter == total, "counter %lu after %lu increments: %lu lost",
+		      torture.counter, total, total - torture.counter);
+	KT_ASSERT_MSG(torture.contended > 0,
+		      "no CPU ever found the lock held: the CPUs never overlapped");
+	KT_ASSERT(!spin_is_locked(&torture.lock));
+}
