@@ -114,7 +114,8 @@ KERNEL_OBJS := \
 	$(K)/hung_task.o \
 	$(K)/mm/mempool.o \
 	$(K)/timer.o \
-	$(K)/smp.o
+	$(K)/smp.o \
+	$(K)/watchdog.o
 
 # Processes and system calls (docs/processes.md).
 KERNEL_OBJS += \

@@ -33,6 +33,7 @@
 #include <spindle/console.h>
 #include <spindle/init.h>
 #include <spindle/smp.h>
+#include <spindle/sched_debug.h>
 #include <spindle/mm.h>
 #include <spindle/irq.h>
 #include <spindle/sched.h>
@@ -162,6 +163,7 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	/* The boot task becomes the idle task: it runs when nothing else can. */
 	for (;;) {
 		local_irq_disable();
+		touch_softlockup_watchdog();
 		if (need_resched()) {
 			local_irq_enable();
 			schedule();

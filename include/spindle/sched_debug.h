@@ -53,4 +53,23 @@ extern unsigned long hung_task_reports;         /* printed since boot (tests) */
  * wait for I/O: that may be exactly what hangs. */
 extern void (*hung_task_show_io)(struct task_struct *p);
 
+/*
+ * The lockup detectors (kernel/watchdog.c), as Linux's: a CPU that takes
+ * its tick but never switches tasks for 2 * watchdog_thresh seconds is in
+ * a soft lockup; one whose tick stops for watchdog_thresh seconds (stuck
+ * with interrupts off) is in a hard lockup, seen by the next CPU (the
+ * "buddy"), which has it print its backtrace through an NMI.
+ * watchdog_thresh=<seconds> (default 10; 0 or nowatchdog turns both off).
+ */
+struct pt_regs;
+/* reports so far (for tests): soft lockups by CPU, hard lockups seen by
+ * a buddy, and backtraces printed by a stuck CPU's NMI */
+extern unsigned long softlockup_reports[], hardlockup_reports, nmi_backtraces;
+/* this CPU is making progress: it switched tasks, or idles */
+void touch_softlockup_watchdog(void);
+/* every tick interrupt, on every CPU, interrupts off */
+void watchdog_tick(struct pt_regs *regs);
+/* an NMI; true if it was the detector's backtrace request */
+bool watchdog_nmi(struct pt_regs *regs);
+
 #endif /* SPINDLE_SCHED_DEBUG_H */

@@ -40,6 +40,7 @@
 #include <spindle/sched.h>
 #include <spindle/spinlock.h>
 #include <spindle/smp.h>
+#include <spindle/sched_debug.h>
 #include <spindle/mm.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
@@ -168,6 +169,7 @@ static void __schedule(bool preempt)
 	 * The others idle and run the functions sent to them (kernel/smp.c)
 	 * until each CPU has a run queue with its own lock. */
 	BUG_ON(smp_processor_id() != 0);
+	touch_softlockup_watchdog();    /* this CPU makes progress */
 
 	if (prev->state == TASK_RUNNING || preempt) {
 		if (!is_idle(prev))

@@ -19,6 +19,9 @@
  *                         CPUs that found the lock held and waited -- so a
  *                         run where the CPUs never overlapped proves
  *                         nothing and fails.
+ *   soft_lockup, hard_lockup  (with watchdog_thresh=1) a CPU stuck with
+ *                         preemption off, then one stuck with interrupts
+ *                         off, each reported once (kernel/watchdog.c)
  */
 #include <spindle/ktest.h>
 #include <spindle/smp.h>
@@ -29,6 +32,8 @@
 #include <spindle/string.h>
 #include <spindle/time.h>
 #include <spindle/errno.h>
+#include <spindle/init.h>
+#include <spindle/sched_debug.h>
 
 #define NEEDS_CPUS(n)                                                        \
 	do {                                                                 \
@@ -203,4 +208,80 @@ KTEST(smp, locktorture_spinlock)
 	KT_ASSERT_MSG(torture.contended > 0,
 		      "no CPU ever found the lock held: the CPUs never overlapped");
 	KT_ASSERT(!spin_is_locked(&torture.lock));
+}
+
+/* --- the lockup detectors (kernel/watchdog.c) -------------------------- */
+
+#define LOCKUP_MAX_NS (15ull * NSEC_PER_SEC)    /* give up: the detector failed */
+
+static bool watchdog_test_enabled(void)
+{
+	char v[8];
+
+	return cmdline_get("watchdog_thresh", v, sizeof(v)) && !strcmp(v, "1");
+}
+
+/* Spin until the detector has reported, or LOCKUP_MAX_NS. */
+static void spin_until_reported(unsigned long *reports, unsigned long before)
+{
+	u64 end = ktime_get_ns() + LOCKUP_MAX_NS;
+
+	while (READ_ONCE(*reports) == before && ktime_get_ns() < end)
+		barrier();      /* no pause: a stuck CPU does not yield */
+}
+
+/*
+ * CPU 0 loops with preemption off (interrupts on: its tick still comes)
+ * until the soft-lockup report, which must come after 2 * watchdog_thresh
+ * seconds, and once.
+ */
+KTEST(smp, soft_lockup)
+{
+	unsigned long before = softlockup_reports[0], hard = hardlockup_reports;
+	u64 t0, took;
+
+	if (!watchdog_test_enabled())
+		KT_SKIP("needs watchdog_thresh=1");
+	t0 = ktime_get_ns();
+	preempt_disable();
+	spin_until_reported(&softlockup_reports[0], before);
+	preempt_enable();
+	took = ktime_get_ns() - t0;
+	KT_ASSERT_MSG(softlockup_reports[0] == before + 1, "%lu reports",
+		      softlockup_reports[0] - before);
+	KT_ASSERT_MSG(took >= 2 * NSEC_PER_SEC, "reported after %llu ms, before 2 s",
+		      (unsigned long long)(took / NSEC_PER_MSEC));
+	KT_ASSERT_MSG(hardlockup_reports == hard, "a hard lockup reported too");
+}
+
+/* until the NMI has come and printed this CPU's backtrace */
+static void spin_irqs_off(void *arg)
+{
+	unsigned long *before = arg;
+
+	spin_until_reported(&nmi_backtraces, *before);
+	WRITE_ONCE(*before, ~0ul);      /* done */
+}
+
+/*
+ * CPU 1 loops with interrupts off, in a function sent to it, until its
+ * buddy (CPU 0) reports the hard lockup and an NMI has it print its
+ * backtrace.  CPU 0 waits asleep, so that it is not in a soft lockup of
+ * its own meanwhile.  (CPU 1 may also be reported for a soft lockup when
+ * its tick comes back, if it was stuck long enough: Linux does the same.)
+ */
+KTEST(smp, hard_lockup)
+{
+	unsigned long before = hardlockup_reports, arg = nmi_backtraces, soft = softlockup_reports[0];
+	u64 end = ktime_get_ns() + 2 * LOCKUP_MAX_NS;
+
+	NEEDS_CPUS(2u);
+	if (!watchdog_test_enabled())
+		KT_SKIP("needs watchdog_thresh=1");
+	KT_ASSERT(smp_call_function_single(1, spin_irqs_off, &arg, false) == 0);
+	while (READ_ONCE(arg) != ~0ul && ktime_get_ns() < end)
+		msleep(10);
+	KT_ASSERT_MSG(READ_ONCE(arg) == ~0ul, "CPU 1 never came back");
+	KT_ASSERT_MSG(hardlockup_reports == before + 1, "%lu reports", hardlockup_reports - before);
+	KT_ASSERT_MSG(softlockup_reports[0] == soft, "a soft lockup of CPU 0 reported too");
 }

@@ -86,11 +86,17 @@ void i8259_remap_and_mask(void)
 #define APIC_LVTT               0x320   /* local vector table: timer */
 #define APIC_LVT0               0x350   /* LINT0 */
 #define APIC_LVTERR             0x370   /* error */
+#define APIC_TMICT              0x380   /* timer: initial count */
+#define APIC_TMCCT              0x390   /* timer: current count */
+#define APIC_TDCR               0x3e0   /* timer: divide configuration */
+#define APIC_TDR_DIV_16         0x3
+#define APIC_LVT_TIMER_PERIODIC (1u << 17)
 
 #define APIC_ID_SHIFT           24      /* xAPIC: the ID is in bits 31:24 */
 #define APIC_SPIV_APIC_ENABLED  (1u << 8)
 #define APIC_LVT_MASKED         (1u << 16)
 #define APIC_ICR_DELIVERY_FIXED (0u << 8)
+#define APIC_ICR_DELIVERY_NMI   (4u << 8)
 #define APIC_ICR_DELIVERY_INIT (5u << 8)
 #define APIC_ICR_DELIVERY_STARTUP (6u << 8)
 #define APIC_ICR_TRIGGER_LEVEL (1u << 15)
@@ -119,7 +125,8 @@ void lapic_setup(void)
 	/* Accept every priority: vectors are not used to mask each other. */
 	apic_write(APIC_TASKPRI, 0);
 	/* Nothing should arrive through the PIC's ExtINT path (LINT0), and
-	 * the APIC timer is not used.  LINT1 (NMI) stays as the BIOS set it. */
+	 * the APIC timer waits for lapic_timer_start().  LINT1 (NMI) stays as
+	 * the BIOS set it. */
 	apic_write(APIC_LVT0, APIC_LVT_MASKED);
 	apic_write(APIC_LVTT, APIC_LVT_MASKED);
 	apic_write(APIC_LVTERR, ERROR_APIC_VECTOR);
@@ -226,6 +233,63 @@ void apic_send_IPI(u32 apicid, u8 vector)
 
 	apic_icr_write(APIC_ICR_LEVEL_ASSERT | APIC_ICR_DELIVERY_FIXED | vector, apicid);
 	local_irq_restore(flags);
+}
+
+/* An NMI to that CPU: it arrives even with interrupts off (the lockup
+ * detector's backtrace, kernel/watchdog.c). */
+void apic_send_NMI(u32 apicid)
+{
+	unsigned long flags = local_irq_save();
+
+	apic_icr_write(APIC_ICR_LEVEL_ASSERT | APIC_ICR_DELIVERY_NMI, apicid);
+	local_irq_restore(flags);
+}
+
+/* --- the local APIC timer ------------------------------------------------ */
+
+/*
+ * Each local APIC has a timer that counts down from an initial count at
+ * the bus clock divided by TDCR, and raises its LVT vector at zero; in
+ * periodic mode it reloads and goes on.  Its rate is not written anywhere
+ * the kernel can read, so it is measured once against the TSC (Linux's
+ * calibrate_APIC_clock() does the same against a known clock): start it
+ * from the largest count, wait 10 ms, see how far it went.  The other
+ * CPUs' timers run at the same rate (one bus clock).
+ */
+static u32 lapic_timer_period;  /* counts per tick (1/HZ s), divide by 16 */
+
+#define LAPIC_CAL_US 10000
+
+void lapic_timer_calibrate(void)
+{
+	u64 t0, t1;
+	u32 left;
+
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	t0 = ktime_get_ns();
+	apic_write(APIC_TMICT, 0xffffffffu);
+	udelay(LAPIC_CAL_US);
+	left = apic_read(APIC_TMCCT);
+	t1 = ktime_get_ns();
+	apic_write(APIC_TMICT, 0);              /* stop it */
+	if (t1 <= t0 || left == 0) {
+		pr_warn("timer: could not measure the local APIC timer: no per-CPU tick\n");
+		return;
+	}
+	lapic_timer_period = (u32)((u64)(0xffffffffu - left) * (NSEC_PER_SEC / HZ) / (t1 - t0));
+	pr_info("timer: local APIC timer: %u counts per tick (divide by 16)\n",
+		lapic_timer_period);
+}
+
+/* This CPU's tick: LOCAL_TIMER_VECTOR, HZ times a second. */
+void lapic_timer_start(void)
+{
+	if (!lapic_timer_period)
+		return;
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TMICT, lapic_timer_period);
 }
 
 void wakeup_secondary_cpu_via_init(u32 apicid, u8 start_page)

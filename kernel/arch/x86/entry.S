@@ -81,8 +81,41 @@ vector_\n:
 	pushq $0
 	.endif
 	pushq $\n
+	.if \n == 2
+	jmp nmi_entry
+	.else
 	jmp common_interrupt
+	.endif
 	.endm
+
+/*
+ * An NMI can arrive anywhere: between SYSCALL and its SWAPGS, or between
+ * the SWAPGS and the SYSRET on the way out (where rsp is already the
+ * user's: hence its own IST stack, asm/desc.h).  So the saved CS cannot
+ * say which GS base is loaded; the GS base itself can.  The kernel's is a
+ * per-CPU offset with the top bit set (the copies lie below the kernel
+ * image); a user program's is a user address, below 2^47.  "Paranoid"
+ * entry, as Linux calls it: read MSR_GS_BASE, swap only if it is not the
+ * kernel's, and swap back only if we swapped.
+ */
+nmi_entry:
+	cld
+	PUSH_REGS
+	movl $0xc0000101, %ecx          /* MSR_GS_BASE */
+	rdmsr
+	xorl %ebx, %ebx                 /* rbx survives the call: did we swap? */
+	testl %edx, %edx
+	js 1f
+	swapgs
+	movl $1, %ebx
+1:	movq %rsp, %rdi
+	call do_nmi
+	testl %ebx, %ebx
+	jz 2f
+	swapgs
+2:	POP_REGS
+	addq $16, %rsp                  /* vector and error code */
+	iretq
 
 common_interrupt:
 	cld

@@ -30,10 +30,12 @@ struct tss {
 BUILD_BUG_ON(sizeof(struct tss) != 104);
 
 #define DF_STACK_SIZE 8192
+#define NMI_STACK_SIZE 8192
 #define GDT_ENTRIES   7
 
 static DEFINE_PER_CPU_ALIGNED(struct tss, cpu_tss, 16);
 static DEFINE_PER_CPU_ALIGNED(u8[DF_STACK_SIZE], double_fault_stack, 16);
+static DEFINE_PER_CPU_ALIGNED(u8[NMI_STACK_SIZE], nmi_stack, 16);
 static DEFINE_PER_CPU_ALIGNED(u64[GDT_ENTRIES], gdt_page, 16) = {
 	0,
 	0x00af9a000000ffff,     /* kernel code: present, DPL0, exec/read, L */
@@ -99,7 +101,7 @@ void load_percpu_segment(unsigned int cpu)
 
 /*
  * Every CPU, on itself, once its GS base points at its per-CPU copy: the
- * TSS with its double-fault stack, the GDT with a TSS descriptor for that
+ * TSS with its double-fault and NMI stacks, the GDT with a TSS descriptor for that
  * TSS, then ltr.  The boot CPU runs it twice: early on the per-CPU
  * section itself (offset 0), and again on its own copy once
  * setup_per_cpu_areas() has made one.
@@ -112,6 +114,7 @@ void cpu_init(void)
 
 	tss->ist[IST_DOUBLE_FAULT - 1] =
 		(u64)*this_cpu_ptr(&double_fault_stack) + DF_STACK_SIZE;
+	tss->ist[IST_NMI - 1] = (u64)*this_cpu_ptr(&nmi_stack) + NMI_STACK_SIZE;
 	tss->iomap_base = sizeof(*tss); /* no I/O permission bitmap */
 
 	/* 64-bit available TSS (type 9), present (SDM vol. 3, fig. 7-4);

@@ -29,6 +29,7 @@
 #include <spindle/printk.h>
 #include <spindle/errno.h>
 #include <spindle/mm.h>
+#include <spindle/sched_debug.h>
 #include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/traps.h>
@@ -279,8 +280,10 @@ u64 irq_count(unsigned int irq)
 	return sum;
 }
 
-/* The function-call IPIs each CPU took (Linux's "CAL" line). */
+/* The function-call IPIs each CPU took (Linux's "CAL" line), and its
+ * local APIC timer's ticks ("LOC"). */
 static DEFINE_PER_CPU(u64, irq_call_count);
+static DEFINE_PER_CPU(u64, irq_local_timer_count);
 
 /*
  * /proc/interrupts, in Linux's layout: a column per online CPU, then one
@@ -323,6 +326,11 @@ int show_interrupts(char *buf, size_t size)
 		n += scnprintf(buf + n, size - (size_t)n, "\n");
 	}
 	spin_unlock_irqrestore(&irq_desc_lock, flags);
+	n += scnprintf(buf + n, size - (size_t)n, "LOC:");
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - (size_t)n, " %10llu",
+			       (unsigned long long)READ_ONCE(per_cpu(irq_local_timer_count, cpu)));
+	n += scnprintf(buf + n, size - (size_t)n, "   Local timer interrupts\n");
 	n += scnprintf(buf + n, size - (size_t)n, "CAL:");
 	for_each_online_cpu(cpu)
 		n += scnprintf(buf + n, size - (size_t)n, " %10llu",
@@ -392,6 +400,18 @@ void do_irq(struct pt_regs *regs)
 	if (vector == ERROR_APIC_VECTOR) {
 		pr_err("local APIC error, ESR %#x\n", apic_read_esr());
 		apic_eoi();
+		return;
+	}
+	if (vector == LOCAL_TIMER_VECTOR) {
+		/* the tick of a CPU other than 0 (CPU 0's is the PIT's irq 0) */
+		apic_eoi();
+		this_cpu_add(__preempt_count, HARDIRQ_OFFSET);
+		this_cpu_inc(irq_local_timer_count);
+		old_regs = this_cpu_read(__irq_regs);
+		this_cpu_write(__irq_regs, regs);
+		watchdog_tick(regs);
+		this_cpu_write(__irq_regs, old_regs);
+		this_cpu_add(__preempt_count, -HARDIRQ_OFFSET);
 		return;
 	}
 	if (vector == CALL_FUNCTION_VECTOR) {

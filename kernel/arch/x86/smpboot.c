@@ -37,6 +37,7 @@
 #include <spindle/mm.h>
 #include <spindle/sched.h>
 #include <spindle/percpu.h>
+#include <spindle/sched_debug.h>
 #include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/cpu.h>
@@ -116,13 +117,23 @@ void start_secondary(void)
 	idt_load();
 	syscall_init();
 	lapic_setup();
+	lapic_timer_start();            /* its tick: the lockup checks */
+	touch_softlockup_watchdog();
 	/* everything above is done before the BSP reads the flag: the
 	 * compiler may not sink a store below it (x86 keeps stores in order) */
 	barrier();
 	WRITE_ONCE(cpu_callin[apicid], 1);
 	/* The idle loop: sleep until an interrupt, run it, sleep again. */
-	for (;;)
+	for (;;) {
+		touch_softlockup_watchdog();
 		safe_halt();
+	}
+}
+
+/* Have that CPU print its backtrace, even with interrupts off there. */
+void arch_trigger_cpu_backtrace(unsigned int cpu)
+{
+	apic_send_NMI(per_cpu(x86_cpu_to_apicid, cpu));
 }
 
 void arch_send_call_function_ipi(unsigned int cpu)

@@ -29,6 +29,8 @@
 #include <spindle/irq.h>
 #include <spindle/profile.h>
 #include <spindle/printk.h>
+#include <asm/apic.h>
+#include <spindle/sched_debug.h>
 #include <spindle/compiler.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
@@ -241,6 +243,7 @@ static irqreturn_t timer_interrupt(int irq __unused, void *dev_id __unused)
 		ticks_done++;
 		timer_tick();
 	}
+	watchdog_tick(get_irq_regs());  /* CPU 0's lockup checks */
 	return IRQ_HANDLED;
 }
 
@@ -278,6 +281,9 @@ void time_init(void)
 	pr_info("tsc: Detected %llu.%03llu MHz processor\n",
 		(unsigned long long)(tsc_khz / KHZ), (unsigned long long)(tsc_khz % KHZ));
 	pr_info("clocksource: tsc: mult %u shift %u\n", tsc_mult, tsc_shift);
+
+	/* the other CPUs' tick (smpboot.c), measured against the TSC */
+	lapic_timer_calibrate();
 
 	tick_nsec = (u64)PIT_TICK_LATCH * NSEC_PER_SEC / PIT_TICK_RATE;
 	tick_start_ns = ktime_get_ns();

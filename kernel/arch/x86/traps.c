@@ -18,6 +18,8 @@
 #include <spindle/compiler.h>
 #include <spindle/ksyms.h>
 #include <spindle/sched.h>
+#include <spindle/sched_debug.h>
+#include <spindle/smp.h>
 #include <asm/traps.h>
 #include <asm/desc.h>
 #include <asm/cpu.h>
@@ -85,7 +87,8 @@ void idt_load(void)
 void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
-		set_gate(v, interrupt_stubs[v], v == X86_TRAP_DF ? IST_DOUBLE_FAULT : 0);
+		set_gate(v, interrupt_stubs[v],
+			 v == X86_TRAP_DF ? IST_DOUBLE_FAULT : v == X86_TRAP_NMI ? IST_NMI : 0);
 	idt_load();
 }
 
@@ -253,6 +256,20 @@ static int user_trap_signal(unsigned long vector)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * An NMI (from nmi_entry in entry.S, on its own stack, whatever the CPU
+ * was doing -- even with interrupts off).  Spindle sends one only to have
+ * a stuck CPU print its backtrace (kernel/watchdog.c); it returns straight
+ * to the interrupted code, which may not be a place to deliver signals or
+ * to switch tasks.
+ */
+void do_nmi(struct pt_regs *regs)
+{
+	if (!watchdog_nmi(regs))
+		printk(KERN_EMERG "Uhhuh. NMI received for unknown reason on CPU %u.\n",
+		       smp_processor_id());
 }
 
 void x86_handle_interrupt(struct pt_regs *regs)

@@ -17,7 +17,8 @@
  *   0x00-0x1f  CPU exceptions
  *   0x20-0xef  irq n is vector 0x20 + n: ISA IRQs 0-15, then the other
  *              GSIs, then MSI irqs from 48 (include/spindle/irq.h)
- *   0xf0-0xff  the local APIC's own: call-function IPI (0xfc), error,
+ *   0xf0-0xff  the local APIC's own: its timer (0xf0: each CPU's tick
+ *              but CPU 0's), call-function IPI (0xfc), error,
  *              spurious (unused ones reserved)
  *
  * Interface, for irq.c (drivers use include/spindle/irq.h instead):
@@ -28,6 +29,8 @@
  *   apic_send_IPI_self(vector)        raise a vector on this CPU (tests,
  *                                     replaying an interrupt)
  *   apic_send_IPI(apicid, vector)     raise a vector on another CPU
+ *   apic_send_NMI(apicid)             an NMI to another CPU
+ *   lapic_timer_calibrate/_start()    the local APIC timer as a tick
  *   ioapic_register(id, phys, base)   map an IOAPIC, mask all its inputs;
  *                                     returns its number of inputs or -errno
  *   ioapic_setup_gsi(...)             program one input (left masked)
@@ -46,6 +49,7 @@
 /* The vector layout. */
 #define IRQ0_VECTOR             FIRST_EXTERNAL_VECTOR
 #define FIRST_SYSTEM_VECTOR     0xf0    /* irq vectors end below this */
+#define LOCAL_TIMER_VECTOR      0xf0    /* this CPU's local APIC timer: its tick */
 #define CALL_FUNCTION_VECTOR    0xfc    /* IPI: run the functions queued for me (kernel/smp.c) */
 #define ERROR_APIC_VECTOR       0xfe
 #define SPURIOUS_APIC_VECTOR    0xff
@@ -72,6 +76,11 @@ u32 read_apic_id(void);
 void apic_send_IPI_self(u8 vector);
 /* vector to the CPU with this local APIC id */
 void apic_send_IPI(u32 apicid, u8 vector);
+/* an NMI to it */
+void apic_send_NMI(u32 apicid);
+/* the local APIC timer: measured once (boot CPU), started on each CPU */
+void lapic_timer_calibrate(void);
+void lapic_timer_start(void);
 /* Read and clear the error status register (after an error interrupt). */
 u32 apic_read_esr(void);
 

@@ -18,6 +18,7 @@
 #define GDT_TSS         0x28
 
 #define IST_DOUBLE_FAULT 1
+#define IST_NMI          2      /* an NMI may come on any stack, even a user's */
 
 #ifndef __ASSEMBLER__
 #include <spindle/types.h>

@@ -22,6 +22,8 @@ extern u64 smp_ap_cr3, smp_ap_stack[MAX_APIC_ID + 1];
 
 void smp_init(void);
 void start_secondary(void);
+/* an NMI that makes that CPU print its backtrace (kernel/watchdog.c) */
+void arch_trigger_cpu_backtrace(unsigned int cpu);
 /* CALL_FUNCTION_VECTOR to that CPU (kernel/smp.c) */
 void arch_send_call_function_ipi(unsigned int cpu);
 /* a copy of the per-CPU section for each CPU (setup_percpu.c) */

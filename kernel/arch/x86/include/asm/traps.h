@@ -28,6 +28,7 @@
 #define PF_INSTR  0x10
 
 void x86_handle_interrupt(struct pt_regs *regs);
+void do_nmi(struct pt_regs *regs);
 /* Print the registers of regs, as in a Linux oops. */
 void show_regs(const struct pt_regs *regs);
 /* The end of the road: report an unhandled exception and panic. */
