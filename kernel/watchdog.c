@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * watchdog.c - the soft and hard lockup detectors (Linux's
- * kernel/watchdog.c and, for hard lockups, kernel/watchdog_buddy.c).
+ * watchdog.c - the soft and hard lockup detectors (Linux's watchdog.c
+ * and, for hard lockups, Linux's kernel/watchdog_buddy.c).
  *
  * Soft lockup: the CPU still takes its timer interrupt, but nothing else
  * runs on it -- it loops in the kernel with preemption off, for example
