@@ -18,7 +18,7 @@
 #   make test-qemu KARGS='opt=val ...'  the scenarios with extra kernel options
 #   make test-own   the USERLAND=own image (no busybox, build/own) boots to
 #                   Spindle's sh and runs the scenarios of tests/qemu/own/
-#   make test-debug every scenario with slab_debug=1 page_poison=1 lockdep=1
+#   make test-debug every scenario with slab_debug=1 page_poison=1 lockdep=1, on 4 CPUs
 #   make deps       install the Debian packages the build needs (as root)
 #   make lab N=3 DIR=<path>   write a student's tree for lab 3 (labs/)
 #   make grade      grade this tree's lab, or LAB=<n> (every lab in main)
@@ -368,15 +368,17 @@ test-qemu: deps $(ISO)
 
 # Every scenario again with the debug allocators and lockdep on: a memory
 # or locking bug anywhere in what the suite exercises fails the scenario
-# with the detector's report in its log (docs/testing.md).  The debug-*
+# with the detector's report in its log (docs/testing.md).  On 4 CPUs
+# (DEBUG_CPUS), where a scenario does not pin its own number.  The debug-*
 # scenarios, which commit such bugs on purpose, run in test-qemu only.
 # T= narrows it as for test-qemu.
 DEBUG_KARGS := slab_debug=1 page_poison=1 lockdep=1
-DEBUG_REPORTS := ^(BUG kmalloc-|BUG: sleeping function|BUG: lock held|BUG: MAX_[A-Z_]+ too low|WARNING: possible circular|WARNING: possible recursive|INFO: trying to register non-static|pagealloc: memory corruption)
+DEBUG_REPORTS := ^(BUG kmalloc-|BUG: sleeping function|BUG: lock held|BUG: MAX_[A-Z_]+ too low|WARNING: possible circular|WARNING: possible recursive|INFO: trying to register non-static|pagealloc: memory corruption|watchdog: BUG: soft lockup|watchdog: Watchdog detected hard LOCKUP)
+DEBUG_CPUS := 4
 DEBUG_SCENARIOS := $(filter-out debug-%,$(basename $(notdir $(wildcard tests/qemu/scenarios/*.scn))))
 test-debug: deps $(ISO)
-	$(PYTHON) tests/qemu/run.py --kargs '$(DEBUG_KARGS)' --reject '$(DEBUG_REPORTS)' \
-		$(or $(T),$(DEBUG_SCENARIOS))
+	$(PYTHON) tests/qemu/run.py --cpus $(DEBUG_CPUS) --kargs '$(DEBUG_KARGS)' \
+		--reject '$(DEBUG_REPORTS)' $(or $(T),$(DEBUG_SCENARIOS))
 
 # Host unit tests first (fast, precise), then the scenarios, the same
 # kernel booted without busybox, then the GDB helpers on halted guests

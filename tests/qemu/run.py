@@ -246,7 +246,7 @@ class Scenario:
     description: str = ""
     machine: str = DEFAULT_MACHINE
     memory: str = DEFAULT_MEMORY
-    cpus: int = DEFAULT_CPUS
+    cpus: Optional[int] = None      # None: --cpus, else DEFAULT_CPUS
     timeout: float = DEFAULT_TIMEOUT
     cmdline: List[str] = field(default_factory=list)
     init: List[str] = field(default_factory=list)
@@ -702,7 +702,7 @@ def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
         cmd += ["-fw_cfg", "name=opt/spindle/init.sh,file=" + qopt(workdir / "init.sh")]
 
     if "-smp" not in scn.qemu_args:
-        cmd += ["-smp", str(scn.cpus)]
+        cmd += ["-smp", str(scn.cpus or DEFAULT_CPUS)]
     cmd += [substitute(a, dir=workdir, src=SCENARIO_DIR) for a in scn.qemu_args]
     return cmd
 
@@ -1711,6 +1711,9 @@ def main(argv=None):
                     help="test the runner itself, on canned logs")
     ap.add_argument("--replay", type=Path, metavar="DIR",
                     help="replay the recorded run kept in DIR (build/qemu/<name>)")
+    ap.add_argument("--cpus", type=int, metavar="N", default=0,
+                    help="CPUs for every scenario without a cpus: or -smp line of "
+                         "its own (default %d)" % DEFAULT_CPUS)
     ap.add_argument("--kargs", metavar="OPTIONS", default=os.environ.get("KARGS", ""),
                     help="kernel options added to every scenario's command line, "
                          "e.g. 'slab_debug=1 lockdep=1' (default: $KARGS)")
@@ -1744,6 +1747,12 @@ def main(argv=None):
             if args.list:
                 print("%-20s (error: %s)" % (p.stem, e))
             results.append(Result(p.stem, ["bad scenario file: %s" % e]))
+    if args.cpus:
+        if not 1 <= args.cpus <= MAX_CPUS:
+            ap.error("--cpus: 1 to %d" % MAX_CPUS)
+        for s in scenarios:
+            if s.cpus is None:
+                s.cpus = args.cpus
     if args.kargs.strip():
         # after the scenario's own options; each debug option reads its last
         for s in scenarios:
