@@ -179,7 +179,8 @@ LIB_OBJS := \
 	lib/ratelimit.o \
 	lib/sort.o \
 	lib/loadavg.o \
-	lib/taint.o
+	lib/taint.o \
+	lib/refcount.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \

@@ -34,6 +34,7 @@
 #include <spindle/irqflags.h>
 #include <spindle/lockdep.h>
 #include <spindle/percpu.h>
+#include <spindle/barrier.h>
 
 struct bio_list;
 struct blk_plug;
@@ -155,11 +156,22 @@ DECLARE_PER_CPU(struct task_struct *, current_task);
 /* The running task's name, safe to call before the scheduler starts. */
 const char *current_comm(void);
 
+/*
+ * Before testing the condition it waits for, a sleeper sets its state;
+ * a waker sets the condition, then looks at the state.  Each side is a
+ * store followed by a load of the other's variable -- the one pair x86
+ * reorders (barrier.h).  Without the full barrier both could see the old
+ * value: the sleeper sleeps, the waker does not wake it.  So
+ * set_current_state() is smp_store_mb(), as in Linux; the waker's side
+ * gets its barrier from the run-queue lock wake_up_process() is to take
+ * (docs/smp-audit.md; today every waker runs on CPU 0, where the two
+ * cannot interleave).  __set_current_state() is for
+ * setting TASK_RUNNING, which needs no such pairing.
+ */
 static inline void __set_current_state(long s) { current->state = s; }
 static inline void set_current_state(long s)
 {
-	current->state = s;
-	__asm__ volatile("" ::: "memory");
+	smp_store_mb(current->state, s);
 }
 
 void sched_init(void);

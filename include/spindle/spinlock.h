@@ -38,7 +38,7 @@
 #include <spindle/lockdep.h>
 #include <spindle/smp.h>
 
-#ifdef SPINDLE_HOST
+#if defined(SPINDLE_HOST) && !defined(cpu_relax)
 #define cpu_relax() do { } while (0)
 #endif
 

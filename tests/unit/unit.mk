@@ -62,6 +62,10 @@ UNIT_TESTS += check_ata
 # out so that they run here and under the fuzzer (tests/fuzz/).
 UNIT_LIB_SRCS += drivers/md/dm-init.c lib/cmdline.c kernel/elf_check.c
 UNIT_TESTS += check_dm_init check_cmdline check_elf
+# The SMP primitives (ticket lock, atomic_t, refcount_t), with host threads.
+UNIT_LIB_SRCS += lib/refcount.c
+UNIT_TESTS += check_atomic
+$(UNIT_BUILD)/check_atomic: UNIT_LDLIBS += -pthread
 # The load average's arithmetic and /proc/loadavg's text.
 UNIT_LIB_SRCS += lib/loadavg.c
 UNIT_TESTS += check_loadavg

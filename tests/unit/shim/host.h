@@ -93,6 +93,14 @@ static inline int libc_vsnprintf(char *buf, size_t size, const char *fmt,
  */
 #include <spindle/string.h>
 
+/*
+ * A spinning waiter gives its CPU away: host threads outnumber the host's
+ * cores, and a ticket lock whose next holder is not running waits for it
+ * (check_atomic.c).  The kernel's cpu_relax() is the pause instruction.
+ */
+int sched_yield(void);
+#define cpu_relax() sched_yield()
+
 /* host.c: the printk() capture buffer. */
 #define HOST_PRINTK_BUF_SIZE 65536	/* bytes; later output is dropped */
 extern char host_printk_buf[HOST_PRINTK_BUF_SIZE];
