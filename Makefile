@@ -125,7 +125,7 @@ KERNEL_OBJS += \
 	$(K)/signal.o \
 	$(K)/sys.o
 
-# In-kernel test suites (run with test=<suite>).
+# In-kernel test suites (run with test=<suite>), and their helpers.
 KTEST_OBJS := \
 	$(KT)/boot_test.o \
 	$(KT)/mm_test.o \
@@ -141,7 +141,8 @@ KTEST_OBJS := \
 	$(KT)/user_test.o \
 	$(KT)/user/embed.o \
 	$(KT)/fs_test.o \
-	$(KT)/debug_test.o
+	$(KT)/debug_test.o \
+	$(KT)/ktest_block.o
 
 # The block layer: bios, the plug, the request layer and its elevators.
 BLOCK_OBJS := \
