@@ -187,7 +187,10 @@ struct prdt_case {
 	struct ktest_seg segs[KTEST_RQ_SEGS];
 	unsigned int max;               /* table entries allowed */
 	int ret;                        /* entries, or -errno */
-	struct { u64 addr; u32 dbc; } want[KTEST_RQ_SEGS];
+	struct {
+		u64 addr;
+		u32 dbc;
+	} want[KTEST_RQ_SEGS];
 };
 
 static const struct prdt_case prdt_cases[] = {

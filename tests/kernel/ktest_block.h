@@ -15,7 +15,7 @@
 #include <spindle/bio.h>
 #include <spindle/blk_mq.h>
 
-#define KTEST_RQ_SEGS   4               /* segments a made-up request may have */
+#define KTEST_RQ_SEGS 4 /* segments a made-up request may have */
 
 /* One segment: where it is in physical memory and how long (0: none). */
 struct ktest_seg {
