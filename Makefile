@@ -51,6 +51,7 @@
 K       := kernel
 A       := kernel/arch/x86
 B       := block
+KT      := tests/kernel
 D       := drivers
 BUILD   ?= build
 
@@ -127,24 +128,25 @@ KERNEL_OBJS += \
 	$(K)/signal.o \
 	$(K)/sys.o
 
-# In-kernel test suites (run with test=<suite>).
+# In-kernel test suites (run with test=<suite>), and their helpers.
 KTEST_OBJS := \
-	$(K)/tests/boot_test.o \
-	$(K)/tests/mm_test.o \
-	$(K)/tests/sched_test.o \
-	$(K)/tests/time_test.o \
-	$(K)/tests/pci_test.o \
-	$(K)/tests/block_test.o \
-	$(K)/tests/hung_task_test.o \
-	$(K)/tests/plug_test.o \
-	$(K)/tests/dm_test.o \
-	$(K)/tests/ata_test.o \
-	$(K)/tests/ahci_test.o \
-	$(K)/tests/user_test.o \
-	$(K)/tests/user/embed.o \
-	$(K)/tests/fs_test.o \
-	$(K)/tests/debug_test.o \
-	$(K)/tests/smp_test.o
+	$(KT)/boot_test.o \
+	$(KT)/mm_test.o \
+	$(KT)/sched_test.o \
+	$(KT)/time_test.o \
+	$(KT)/pci_test.o \
+	$(KT)/block_test.o \
+	$(KT)/hung_task_test.o \
+	$(KT)/plug_test.o \
+	$(KT)/dm_test.o \
+	$(KT)/ata_test.o \
+	$(KT)/ahci_test.o \
+	$(KT)/user_test.o \
+	$(KT)/user/embed.o \
+	$(KT)/fs_test.o \
+	$(KT)/debug_test.o \
+	$(KT)/ktest_block.o \
+	$(KT)/smp_test.o
 
 # The block layer: bios, the plug, the request layer and its elevators.
 BLOCK_OBJS := \
@@ -290,7 +292,7 @@ $(ISO): $(KERNEL_ELF) $(INITRAMFS) tools/grub.cfg
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
 # The user suite's test programs, linked into the kernel (user.mk).
-include kernel/tests/user/user.mk
+include tests/kernel/user/user.mk
 
 # --- running it ---------------------------------------------------------
 
@@ -511,7 +513,7 @@ format-check: deps
 # tests).  Then GCC's -fanalyzer and cppcheck over the kernel's C sources,
 # built as the kernel is (tools/lint/lint.py; its suppression lists say
 # why for each).
-LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(K)/tests/user/embed.o,$(OBJS)))
+LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(KT)/user/embed.o,$(OBJS)))
 lint: deps $(SYSCALL_NAMES)
 	@$(PYTHON) tools/lint/tree.py --selftest
 	@$(PYTHON) tools/lint/tree.py

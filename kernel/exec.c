@@ -34,7 +34,7 @@
  *      argc                                    <- rsp, 16-byte aligned
  *
  * Programs linked into the kernel image for the user test suite (see
- * kernel/tests/user/) are found under /ktest/<name> when no file of that
+ * tests/kernel/user/) are found under /ktest/<name> when no file of that
  * name exists, so the suite runs with or without a filesystem.
  */
 #define pr_fmt(fmt) "exec: " fmt
@@ -67,7 +67,7 @@ static inline bool file_is_err(const struct file *f)
 	return IS_ERR(f);
 }
 
-/* Programs linked into the kernel (kernel/tests/user/embed.S). */
+/* Programs linked into the kernel (tests/kernel/user/embed.S). */
 extern const u8 usertest_elf_start[], usertest_elf_end[];
 extern const u8 notelf_start[], notelf_end[];
 static const struct {

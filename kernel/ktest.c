@@ -7,7 +7,7 @@
  * cases in link order and prints the harness's lines on the console:
  *
  *     TEST mm.kmalloc_churn PASS
- *     TEST sched.mutex_contention FAIL: kernel/tests/sched_test.c:88: ...
+ *     TEST sched.mutex_contention FAIL: tests/kernel/sched_test.c:88: ...
  *     5 passed, 1 failed
  *
  * Suites run in the order test= names them (test=all: link order), each

@@ -30,7 +30,7 @@ def count_re(paths, pattern):
 
 def figures():
     unit = sorted((ROOT / "tests/unit").glob("check_*.c"))
-    ktests = sorted((ROOT / "kernel/tests").glob("*_test.c"))
+    ktests = sorted((ROOT / "tests/kernel").glob("*_test.c"))
     ktest_suites = set()
     for p in ktests:
         ktest_suites.update(re.findall(r"^KTEST\((\w+),", p.read_text(errors="replace"), re.M))
@@ -44,7 +44,7 @@ def figures():
     rows = [
         ("Check suites on the host (`tests/unit/check_*.c`)", len(unit),
          "%d cases" % count_re(unit, r"^START_TEST\(")),
-        ("in-kernel suites (`kernel/tests/`)", len(ktest_suites),
+        ("in-kernel suites (`tests/kernel/`)", len(ktest_suites),
          "%d cases" % count_re(ktests, r"^KTEST\(")),
         ("QEMU scenarios (`tests/qemu/scenarios/`), `make test-qemu`", len(scenarios),
          "%d of them booted again by `make test-debug`"

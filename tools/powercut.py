@@ -4,7 +4,7 @@
 
 `make powercut N=50` runs this.  Each cut boots Spindle with an AHCI disk
 whose image starts filled with the byte 0xa5, runs /tests/powercut
-(user/tests/powercut.c: 64 KiB buffered writes of the verification
+(tests/user/powercut.c: 64 KiB buffered writes of the verification
 pattern, an fsync after every two, "POWERCUT durable <n>" printed only
 once fsync has returned), and kills QEMU with SIGKILL at a random moment
 after the writer starts -- the power cut.  Then it reads the raw image:

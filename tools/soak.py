@@ -12,7 +12,7 @@ with every disk kind it drives at once:
   nullb0         null_blk through the request layer (stores nothing)
 
 and the hung-task detector armed at HUNG_TASK_S seconds.  /tests/soak
-(user/tests/soak.c) runs three workers per device (buffered, O_DIRECT,
+(tests/user/soak.c) runs three workers per device (buffered, O_DIRECT,
 AIO: reads and writes of 512 B .. 1 MiB, every read checked against the
 verification pattern of the generation last written there), switches
 the elevators of every disk while they run, and compares the kernel's

@@ -9,16 +9,18 @@
 # that is how `make check-user` tests them (tests/user/run.sh).
 #
 #   build/user/bin/<name>     each program of user/bin/<name>.c
-#   build/user/tests/<name>   each test of user/tests/<name>.c
+#   build/user/tests/<name>   each test program of tests/user/<name>.c
 #   build/rootfs/             the staging tree: /init, /bin, /tests, /etc,
 #                             and the empty mount points /dev /proc /sys /tmp
 #   build/initramfs.cpio      that tree as a "newc" cpio archive; GRUB loads
 #                             it as a multiboot2 module (tools/grub.cfg)
 #
 # To add a program: write user/bin/<name>.c with a main(); add <name> to
-# SPINDLE_PROGS below.  A user-side test goes to user/tests/ and USER_TESTS.
+# SPINDLE_PROGS below.  A user-side test goes to tests/user/ and USER_TESTS
+# (docs/testing.md, "Where tests live").
 
 U        := user
+UTEST    := tests/user
 UBUILD   := $(BUILD)/user
 ROOTFS   := $(BUILD)/rootfs
 INITRAMFS := $(BUILD)/initramfs.cpio
@@ -35,7 +37,7 @@ USER_TESTS := syscalls fuzz hostile_oom_io hostile_dio_leak blkrrpart \
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
 	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl links access \
-	exec_template ttyctl
+	exec_template ttyctl printf_table
 
 # USERLAND=busybox (the default): Debian's busybox-static (make deps
 # installs it) joins the initramfs as the shell and the general tools;
@@ -73,8 +75,7 @@ USER_LDFLAGS := -static -nostdlib -no-pie -Wl,-T,$(U)/user.ld -Wl,--build-id=non
 	-Wl,-z,noexecstack
 
 USER_BINS  := $(USER_PROGS:%=$(UBUILD)/bin/%)
-# printf_table is built from tests/user/ (see check-user below)
-USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%) $(UBUILD)/tests/printf_table
+USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
 .PHONY: user initramfs check-user
@@ -115,7 +116,7 @@ $(UBUILD)/bin/%.o: $(U)/bin/%.c $(U)/user.mk
 	$(quiet) UCC $<
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
 
-$(UBUILD)/tests/%.o: $(U)/tests/%.c $(U)/user.mk
+$(UBUILD)/tests/%.o: $(UTEST)/%.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) UCC $<
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
@@ -142,7 +143,7 @@ $(BUILD)/userland: FORCE
 	@echo $(USERLAND) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
-		$(wildcard tests/user/sh/*) $(wildcard tests/user/ash/*) $(BUILD)/userland
+		$(wildcard $(UTEST)/sh/*) $(wildcard $(UTEST)/ash/*) $(BUILD)/userland
 	$(quiet) CPIO $@
 	$(Q)rm -rf $(ROOTFS)
 	$(Q)mkdir -p $(ROOTFS)/bin $(ROOTFS)/tests $(ROOTFS)/etc $(ROOTFS)/dev \
@@ -152,9 +153,9 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)cp $(USER_TBINS) $(ROOTFS)/tests/
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
-	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp tests/user/ash/* $(ROOTFS)/tests/ash/
+	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp $(UTEST)/ash/* $(ROOTFS)/tests/ash/
 	$(Q)if [ $(USERLAND) = own ]; then \
-		mkdir -p $(ROOTFS)/tests/sh && cp tests/user/sh/* $(ROOTFS)/tests/sh/; \
+		mkdir -p $(ROOTFS)/tests/sh && cp $(UTEST)/sh/* $(ROOTFS)/tests/sh/; \
 	fi
 	$(Q)if [ $(USERLAND) = busybox ]; then \
 		test -x $(BUSYBOX) || { echo "$(BUSYBOX) missing: make deps (busybox-static), or USERLAND=own"; exit 1; }; \
@@ -172,16 +173,16 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 
 # Run on the host: the programs are Linux binaries too (Spindle's system calls are Linux's x86-64 ABI).
 check-user: $(USER_BINS) $(USER_TBINS) $(UBUILD)/printf_glibc
-	$(Q)sh tests/user/run.sh $(UBUILD)
+	$(Q)sh $(UTEST)/run.sh $(UBUILD)
 
 # The printf table test: one source, built once with our libc (as a user
 # test) and once with the host's glibc, whose output is the oracle.
 # (-Wno-format: the table tries odd flag mixes on purpose, e.g. "%-08x")
-$(UBUILD)/tests/printf_table.o: tests/user/printf_table.c $(U)/user.mk
+$(UBUILD)/tests/printf_table.o: $(UTEST)/printf_table.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) UCC $<
 	$(Q)$(CC) $(USER_CFLAGS) -Wno-format -c $< -o $@
-$(UBUILD)/printf_glibc: tests/user/printf_table.c
+$(UBUILD)/printf_glibc: $(UTEST)/printf_table.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O1 -Wno-format -o $@ $<
 

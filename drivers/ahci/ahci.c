@@ -287,7 +287,19 @@ int ahci_fill_prdt(struct request *rq, struct ahci_prd *prdt, unsigned int max_e
 		ahci_set_prd(&prdt[n++], run_start, run_len);
 	}
 	return n;
-	/* LAB 2 END: struct bvec_iter iter; struct bio_vec bv; struct bio *bio; int n = 0; rq_for_each_segment(bv, rq, bio, iter) { if ((unsigned int)n == max_entries) return -E2BIG; ahci_set_prd(&prdt[n++], page_to_phys(bv.bv_page) + bv.bv_offset, bv.bv_len); } return n; */
+	/* LAB 2 END:
+	 * struct bvec_iter iter;		// for now: an entry per segment
+	 * struct bio_vec bv;
+	 * struct bio *bio;
+	 * int n = 0;
+	 *
+	 * rq_for_each_segment(bv, rq, bio, iter) {
+	 * 	if ((unsigned int)n == max_entries)
+	 * 		return -E2BIG;
+	 * 	ahci_set_prd(&prdt[n++], page_to_phys(bv.bv_page) + bv.bv_offset, bv.bv_len);
+	 * }
+	 * return n;
+	 */
 }
 
 /*
@@ -624,7 +636,11 @@ static u32 __ahci_port_done(struct ahci_port *port, u32 status, u32 *tfd, bool *
 	if (*error || port->eh_pending)
 		return 0;
 	return port->issued & ~ci;
-	/* LAB 7 END: *tfd = readl(&port->regs->tfd); *error = status & PORT_IRQ_ERROR_MASK; return *error || port->eh_pending ? 0 : port->issued & ~readl(&port->regs->ci); */
+	/* LAB 7 END:
+	 * *tfd = readl(&port->regs->tfd);
+	 * *error = status & PORT_IRQ_ERROR_MASK;
+	 * return *error || port->eh_pending ? 0 : port->issued & ~readl(&port->regs->ci);
+	 */
 }
 
 /*

@@ -24,7 +24,7 @@
  * received-FIS area, the command tables with their PRDTs -- comes from
  * dma_alloc_coherent(): physically contiguous, below 4 GiB, aligned.
  *
- * The last section is for tests (kernel/tests/ahci_test.c): counters that
+ * The last section is for tests (tests/kernel/ahci_test.c): counters that
  * show what the driver did (commands in flight at once, flushes issued).
  */
 #ifndef DRIVERS_AHCI_AHCI_H

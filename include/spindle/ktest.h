@@ -46,7 +46,7 @@ void ktest_fail(struct ktest_state *kt, const char *file, int line,
 		const char *fmt, ...) __printf(4, 5);
 void ktest_skip(struct ktest_state *kt, const char *fmt, ...) __printf(2, 3);
 /* The case's TEST line was printed by someone else -- a user program
- * reporting its own result (kernel/tests/user_test.c): count it, print
+ * reporting its own result (tests/kernel/user_test.c): count it, print
  * nothing more. */
 void ktest_reported(struct ktest_state *kt, bool passed);
 

@@ -127,7 +127,7 @@ void force_sig_fault(int sig, int code, unsigned long addr);
 
 /* pid 1, once it is a user process (orphans are reparented to it). */
 extern struct task_struct *init_process;
-/* Test seam (kernel/tests/user_test.c): called, when set, by fork right
+/* Test seam (tests/kernel/user_test.c): called, when set, by fork right
  * after the child's task exists and before it is a member of anything --
  * where a signal to the parent's group can arrive.  NULL otherwise. */
 extern void (*fork_test_hook)(struct task_struct *child);

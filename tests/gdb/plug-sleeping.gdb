@@ -1,5 +1,5 @@
 # A plugged request, the task that holds it, and the mutex it sleeps on:
-# the last case of the plug suite (kernel/tests/plug_test.c,
+# the last case of the plug suite (tests/kernel/plug_test.c,
 # sleeping_plugger_does_not_deadlock) plugs a write of sector 4096 and
 # then blocks on plug_lock, held by plug_holder, which waits for that
 # write.  Four stops: schedule() flushing the first case's plug, which
@@ -44,7 +44,7 @@
 # expect: ^#\d+\s+0x[0-9a-f]+ blk_flush_plug\+0x[0-9a-f]+\s+block/blk-plug\.c:\d+$
 # expect: ^#\d+\s+0x[0-9a-f]+ schedule\+0x[0-9a-f]+\s+kernel/sched/core\.c:\d+$
 # expect: ^#\d+\s+0x[0-9a-f]+ mutex_lock\+0x[0-9a-f]+\s+kernel/sched/mutex\.c:\d+$
-# expect: ^#\d+\s+0x[0-9a-f]+ __ktest_fn_plug_sleeping_plugger_does_not_deadlock\+0x[0-9a-f]+ kernel/tests/plug_test\.c:\d+$
+# expect: ^#\d+\s+0x[0-9a-f]+ __ktest_fn_plug_sleeping_plugger_does_not_deadlock\+0x[0-9a-f]+ tests/kernel/plug_test\.c:\d+$
 # expect: ^nullb0 \(\d+ sectors\): request-based, queue_rq null_queue_rq, elevator mq-deadline, depth 64$
 # reject: Python Exception
 # reject: ^Error

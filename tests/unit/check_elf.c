@@ -9,7 +9,7 @@
  *         says is in it; the PIE is refused with the line a user sees.
  * Limits: elf_bad[]: the static program with one field poked per row, the
  *         refusal and its reason; each is a way a hand-made or damaged
- *         file can lie (see user/tests/hostile_exec.c for the same
+ *         file can lie (see tests/user/hostile_exec.c for the same
  *         programs run through execve in QEMU).
  */
 #include <check.h>

@@ -4,7 +4,7 @@
  * collect on the task's plug and run once when it is flushed, nested
  * plugs defer to the outermost, plug=off turns it all off.  That
  * schedule() flushes a sleeping task's plug is tested in the kernel
- * (kernel/tests/plug_test.c), where schedule() is real.
+ * (tests/kernel/plug_test.c), where schedule() is real.
  */
 #include <check.h>
 #include <signal.h>

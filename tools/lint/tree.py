@@ -15,8 +15,9 @@ and takes a second.
    block/, fs/internal.h for fs/.  Anything else goes through include/
    (<spindle/...>), so no `#include "../..."` may climb out of the
    including file's top-level folder (fs/ext2/ may include
-   "../internal.h": it stays in fs/).  Tests are exempt -- tests/ and the
-   in-kernel suites of kernel/tests/ reach into what they test.
+   "../internal.h": it stays in fs/).  Tests are exempt -- everything under
+   tests/ (the in-kernel suites of tests/kernel/ among them) reaches into
+   what it tests.
 
 2. Named paths.  A path rooted at one of the repository's top-level
    folders (kernel/ block/ fs/ drivers/ include/ lib/ user/ tools/ tests/
@@ -58,7 +59,7 @@ PRIVATE_HEADERS = {
     "block": ("block/blk.h", "block/elevator-internal.h"),
     "fs": ("fs/internal.h",),
 }
-TEST_FOLDERS = ("tests/", "kernel/tests/")
+TEST_FOLDERS = ("tests/",)
 # Words that say the path after them is another project's.
 OTHER_PROJECTS = ("Linux", "xv6", "xv6-riscv", "Pintos", "MINIX", "SerenityOS",
                   "Sortix", "QEMU", "busybox", "BusyBox", "glibc", "GRUB", "fio",
@@ -227,7 +228,7 @@ def check_tree():
 def selftest():
     tree = {"block/blk.h", "block/elevator-internal.h", "fs/internal.h", "fs/sysfs.c",
             "fs/ext2/file.c", "block/blk-core.c", "include/spindle/blkdev.h",
-            "kernel/tests/block_test.c", "docs/block.md", "drivers/char/serial.c",
+            "tests/kernel/block_test.c", "docs/block.md", "drivers/char/serial.c",
             "labs/README.md"}
     dirs = {os.path.dirname(f) for f in tree}
 
@@ -243,7 +244,7 @@ def selftest():
         ("fs/sysfs.c", '#include <spindle/blkdev.h>\n#include "internal.h"\n', 0),
         ("fs/ext2/file.c", '#include "../internal.h"\n', 0),
         ("block/blk-core.c", '#include "blk.h"\n#include "elevator-internal.h"\n', 0),
-        ("kernel/tests/block_test.c", '#include "../../block/blk.h"\n', 0),
+        ("tests/kernel/block_test.c", '#include "../../block/blk.h"\n', 0),
         ("fs/sysfs.c", "/* see block/blk-core.c and docs/block.md */\n", 0),
         ("fs/sysfs.c", "/* see block/blk-sysfs.c */\n", 1),
         ("fs/sysfs.c", "// kernel/mm/paging.c sets it up\n", 1),

@@ -60,7 +60,7 @@ KTEST(user, uaccess_unmapped_fixup)
 }
 
 /*
- * The user-mode cases: the test program (kernel/tests/user/usertest.c,
+ * The user-mode cases: the test program (tests/kernel/user/usertest.c,
  * linked into the kernel as /ktest/usertest) runs one named test in a new
  * process and prints its own "TEST user.<name> PASS|FAIL: ..." line; its
  * exit status says which (0 pass, 1 fail).  Any other ending -- killed by

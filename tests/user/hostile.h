@@ -5,7 +5,7 @@
  * Each hostile program attacks one promise the kernel makes to user space
  * (docs/processes.md, "What the kernel promises a hostile program", and
  * docs/fs.md, "What the file layer promises a hostile program") and
- * prints one TEST line per case in the layout of user/tests/syscalls.c,
+ * prints one TEST line per case in the layout of tests/user/syscalls.c,
  * then "<N> passed, <M> failed".  A case is `static void t_name(void)`
  * using CHECK(), CHECK_MSG() and CHECK_ERR(); main() runs the table
  * through hostile_run().  mem_free_kb() and task_state() read /proc for

@@ -7,7 +7,7 @@
  *   usertest                 run every test, print TEST lines and the
  *                            closing "<N> passed, <M> failed"; exit 1 if any failed
  *   usertest <name>          run one test (the in-kernel suite `user` runs
- *                            each this way, kernel/tests/user_test.c):
+ *                            each this way, tests/kernel/user_test.c):
  *                            prints "TEST user.<name> PASS|FAIL: why",
  *                            exits 0 (pass) or 1 (fail)
  *   usertest exec-child ...  the target of the exec test (checks its argv,

@@ -42,27 +42,21 @@
 #include <spindle/fault_inject.h>
 #include "../../drivers/ata/ata.h"
 #include "../../block/blk.h"
+#include "ktest_block.h"
 
 /* --- the PRD builder ----------------------------------------------------- */
 
-#define PRD_MAX_SEGS 4
-
-struct prd_seg { u64 phys; unsigned int len; };
 struct prd_want { u32 addr; u32 flags_len; };
 
 struct prd_case {
 	const char *what;
-	struct prd_seg segs[PRD_MAX_SEGS];
+	struct ktest_seg segs[KTEST_RQ_SEGS];
 	unsigned int max;               /* table entries allowed */
 	int ret;                        /* entries, or -errno */
 	struct prd_want want[6];
 };
 
-/*
- * The builder reads only page_to_phys(bv_page) + bv_offset and bv_len, so
- * a request can describe any physical address -- even above 4 GiB, where
- * the test machines have no memory -- without touching it.
- */
+/* Made-up physical addresses, even above 4 GiB (tests/kernel/ktest_block.h). */
 static const struct prd_case prd_cases[] = {
 	{ "one page", { { 0x100000, 4096 } }, 8, 1,
 	  { { 0x100000, 4096 | ATA_PRD_EOT } } },
@@ -82,30 +76,12 @@ static const struct prd_case prd_cases[] = {
 	{ "odd length", { { 0x100000, 511 } }, 8, -EINVAL, { { 0, 0 } } },
 };
 
-/* A request over bios whose segments are the case's (phys, len) pairs. */
+/* The PRD table of a request over the case's segments. */
 static int prd_run_case(const struct prd_case *tc, struct ata_prd *prd)
 {
-	struct bio_vec vecs[PRD_MAX_SEGS];
-	struct bio bio;
-	struct request rq;
-	unsigned int n = 0, bytes = 0;
+	struct ktest_rq kr;
 
-	memset(&bio, 0, sizeof(bio));
-	memset(&rq, 0, sizeof(rq));
-	for (; n < PRD_MAX_SEGS && tc->segs[n].len; n++) {
-		vecs[n].bv_page = pfn_to_page(tc->segs[n].phys >> PAGE_SHIFT);
-		vecs[n].bv_offset = (unsigned int)(tc->segs[n].phys & (PAGE_SIZE - 1));
-		vecs[n].bv_len = tc->segs[n].len;
-		bytes += tc->segs[n].len;
-	}
-	bio.bi_io_vec = vecs;
-	bio.bi_vcnt = (unsigned short)n;
-	bio.bi_iter.bi_size = bytes;
-	bio.bi_opf = REQ_OP_READ;
-	rq.bio = rq.biotail = &bio;
-	rq.__data_len = bytes;
-	rq.cmd_flags = REQ_OP_READ;
-	return ata_build_prd_table(&rq, prd, tc->max);
+	return ata_build_prd_table(ktest_fake_request(&kr, tc->segs, REQ_OP_READ), prd, tc->max);
 }
 
 KTEST(ata, prd_table)

@@ -38,6 +38,7 @@
 #include <spindle/printk.h>
 #include <spindle/time.h>
 #include "../../drivers/ahci/ahci.h"
+#include "ktest_block.h"
 
 #define BATCH           64              /* bios in flight at once */
 #define BATCH_STRIDE    64              /* sectors between their starts */
@@ -178,18 +179,18 @@ KTEST(ahci, fill_prdt)
 }
 
 /*
- * The builder reads only page_to_phys(bv_page) + bv_offset and bv_len, so
- * a request can describe any physical address -- above 4 GiB, where the
- * test machines have no memory, or a 4 MiB run -- without touching it.
+ * Made-up physical addresses: above 4 GiB, or a 4 MiB run
+ * (tests/kernel/ktest_block.h).
  */
-#define PRDT_CASE_SEGS  4
-
 struct prdt_case {
 	const char *what;
-	struct { u64 phys; unsigned int len; } segs[PRDT_CASE_SEGS];
+	struct ktest_seg segs[KTEST_RQ_SEGS];
 	unsigned int max;               /* table entries allowed */
 	int ret;                        /* entries, or -errno */
-	struct { u64 addr; u32 dbc; } want[PRDT_CASE_SEGS];
+	struct {
+		u64 addr;
+		u32 dbc;
+	} want[KTEST_RQ_SEGS];
 };
 
 static const struct prdt_case prdt_cases[] = {
@@ -217,34 +218,17 @@ static const struct prdt_case prdt_cases[] = {
 	{ "odd length", { { 0x100000, 511 } }, 4, -EINVAL, { { 0, 0 } } },
 };
 
+/* The PRDT of a request over the case's segments. */
 static int prdt_run_case(const struct prdt_case *tc, struct ahci_prd *prdt)
 {
-	struct bio_vec vecs[PRDT_CASE_SEGS];
-	struct bio bio;
-	struct request rq;
-	unsigned int n = 0, bytes = 0;
+	struct ktest_rq kr;
 
-	memset(&bio, 0, sizeof(bio));
-	memset(&rq, 0, sizeof(rq));
-	for (; n < PRDT_CASE_SEGS && tc->segs[n].len; n++) {
-		vecs[n].bv_page = pfn_to_page(tc->segs[n].phys >> PAGE_SHIFT);
-		vecs[n].bv_offset = (unsigned int)(tc->segs[n].phys & (PAGE_SIZE - 1));
-		vecs[n].bv_len = tc->segs[n].len;
-		bytes += tc->segs[n].len;
-	}
-	bio.bi_io_vec = vecs;
-	bio.bi_vcnt = (unsigned short)n;
-	bio.bi_iter.bi_size = bytes;
-	bio.bi_opf = REQ_OP_WRITE;
-	rq.bio = rq.biotail = &bio;
-	rq.__data_len = bytes;
-	rq.cmd_flags = REQ_OP_WRITE;
-	return ahci_fill_prdt(&rq, prdt, tc->max);
+	return ahci_fill_prdt(ktest_fake_request(&kr, tc->segs, REQ_OP_WRITE), prdt, tc->max);
 }
 
 KTEST(ahci, fill_prdt_cases)
 {
-	struct ahci_prd prdt[PRDT_CASE_SEGS];
+	struct ahci_prd prdt[KTEST_RQ_SEGS];
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(prdt_cases); i++) {
 		const struct prdt_case *tc = &prdt_cases[i];

@@ -8,7 +8,7 @@
 	.balign 16
 	.globl usertest_elf_start, usertest_elf_end
 usertest_elf_start:
-	.incbin "build/kernel/tests/user/usertest.elf"
+	.incbin "usertest.elf"      /* in the build folder: user.mk */
 usertest_elf_end:
 
 	.globl notelf_start, notelf_end
