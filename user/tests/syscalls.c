@@ -499,6 +499,38 @@ static void t_blk_direct_align(void)
 	munmap(buf, 8192);
 }
 
+/*
+ * O_DIRECT at and past the device's end.  Linux's blkdev_read_iter and
+ * blkdev_write_iter look at the end before blkdev_direct_IO looks at the
+ * alignment: a read at or past the end returns 0 and a write there fails
+ * with ENOSPC whatever the offset, length and buffer; a read across the
+ * end is cut at the end first, so only what is left must be aligned.
+ */
+static void t_blk_direct_end(void)
+{
+	char *buf;
+	uint64_t size;
+	int fd;
+
+	if (!have_dev())
+		return;
+	fd = open(dev_path, O_RDWR | O_DIRECT);
+	CHECK(fd >= 0);
+	size = dev_size(fd);
+	CHECK(size > 8192 && size % 4096 == 0);
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(pread(fd, buf, 4096, (off_t)size) == 0);                  /* at the end */
+	CHECK(pread(fd, buf, 4096, (off_t)size + 100) == 0);            /* past, offset unaligned */
+	CHECK(pread(fd, buf, 100, (off_t)size) == 0);                   /* length unaligned */
+	CHECK(pread(fd, buf + 1, 4096, (off_t)size + 4096) == 0);       /* memory unaligned */
+	CHECK(pread(fd, buf, 4096 + 100, (off_t)size - 4096) == 4096);  /* cut at the end */
+	CHECK_ERR(pread(fd, buf, 4096, (off_t)size - 4096 + 100), EINVAL); /* before it: checked */
+	CHECK_ERR(pwrite(fd, buf, 100, (off_t)size + 100), ENOSPC);
+	CHECK_ERR(pwrite(fd, buf + 1, 4096, (off_t)size), ENOSPC);
+	close(fd);
+	munmap(buf, 8192);
+}
+
 static void t_blk_excl(void)
 {
 	int a, b, c;
@@ -728,6 +760,7 @@ static const struct {
 	{ "misc", t_misc },
 	{ "memory", t_memory },
 	{ "blk_direct_align", t_blk_direct_align },
+	{ "blk_direct_end", t_blk_direct_end },
 	{ "blk_excl", t_blk_excl },
 	{ "blk_end", t_blk_end },
 	{ "tls_clone", t_tls_clone },
