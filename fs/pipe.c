@@ -326,12 +326,14 @@ int fifo_open(struct inode *inode, struct file *f)
 		pipe->w_counter++;
 		pipe->writers++;
 	}
-	/* a reader that did not wait: POLLHUP only once a writer has come */
-	f->f_pipe = pipe->w_counter;
 	pipe_wake(pipe);        /* a sleeping partner's counter moved */
-	if (mode == FMODE_READ && !pipe->writers && !(f->f_flags & O_NONBLOCK))
-		ret = wait_for_partner(pipe, &pipe->w_counter);
-	else if (mode == FMODE_WRITE && !pipe->readers)
+	if (mode == FMODE_READ && !pipe->writers) {
+		if (f->f_flags & O_NONBLOCK)
+			/* no writer yet: POLLHUP only once one has come */
+			f->f_pipe = pipe->w_counter;
+		else
+			ret = wait_for_partner(pipe, &pipe->w_counter);
+	} else if (mode == FMODE_WRITE && !pipe->readers)
 		ret = wait_for_partner(pipe, &pipe->r_counter);
 	mutex_unlock(&pipe->mutex);
 	if (ret) {

@@ -361,7 +361,7 @@ struct file {
 	struct address_space *f_mapping;        /* the pages it reads and writes */
 	errseq_t f_wb_err;              /* f_mapping->wb_err when last reported */
 	struct file_ra_state f_ra;      /* its readahead window */
-	unsigned int f_pipe;            /* a FIFO end: the pipe's w_counter at open */
+	unsigned int f_pipe;            /* a FIFO reader opened with no writer: w_counter then */
 };
 
 /* Per task: the descriptor table and the cwd/root. */

@@ -213,7 +213,7 @@ static void t_open_writer_waits(void)
 static void t_open_nonblock(void)
 {
 	char c;
-	int r, w, rw;
+	int r, r2, w, rw;
 
 	CHECK(mkfifo(FIFO, 0644) == 0);
 	CHECK_ERR(open(FIFO, O_WRONLY | O_NONBLOCK), ENXIO);  /* nobody reads */
@@ -223,10 +223,14 @@ static void t_open_nonblock(void)
 	CHECK(!(poll_revents(r, 0) & 0x10));                       /* no POLLHUP: none came yet */
 	w = open(FIFO, O_WRONLY | O_NONBLOCK);                  /* a reader now */
 	CHECK(w >= 0);
+	r2 = open(FIFO, O_RDONLY | O_NONBLOCK);                 /* with a writer there */
+	CHECK(r2 >= 0);
 	CHECK(write(w, "x", 1) == 1);
 	close(w);
 	CHECK(read(r, &c, 1) == 1 && c == 'x');
 	CHECK(poll_revents(r, 0) & 0x10);                          /* it came and went */
+	CHECK(poll_revents(r2, 0) & 0x10);
+	close(r2);
 	close(r);
 	rw = open(FIFO, O_RDWR);                                /* never waits */
 	CHECK(rw >= 0);
