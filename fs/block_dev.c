@@ -37,7 +37,8 @@
  *     and reading sda can show old data until write-back.
  *
  * Reads at or past the end return 0 (a read across it is short); writes
- * at or past it fail with ENOSPC.  fsync waits for the write-back of
+ * at or past it fail with ENOSPC -- with O_DIRECT too, before any
+ * alignment check, as Linux.  fsync waits for the write-back of
  * every dirty page, then sends an empty REQ_OP_WRITE|REQ_PREFLUSH bio so
  * that the device's volatile write cache is flushed too, and returns the
  * first write-back error since this file last asked (errseq.h: each open
@@ -183,20 +184,33 @@ static int blkdev_dio_map(struct inode *inode, loff_t pos, size_t len, bool writ
 	return 0;
 }
 
-/* Linux's blkdev_direct_IO (the a_ops' direct_IO): fs/direct-io.c does
- * the work. */
+/*
+ * Linux's blkdev_direct_IO (the a_ops' direct_IO): fs/direct-io.c does
+ * the work.  The device's end is looked at before the alignment, as
+ * Linux's blkdev_read_iter and blkdev_write_iter do: nothing to move
+ * gives 0, a read at or past the end 0 and a write there ENOSPC, whatever
+ * the offset, length and buffer; a transfer across the end is cut at it
+ * (generic_direct_IO), so only the part that is moved must be aligned.
+ */
 static ssize_t blkdev_direct_IO(struct file *f, struct iov_iter *it, loff_t *pos, bool write,
 				struct kiocb *iocb)
 {
 	struct block_device *bdev = I_BDEV(f);
+	loff_t size = bdev_size(bdev);
+	size_t count = iov_iter_count(it);
 
 	if (*pos < 0)
 		return -EINVAL;
-	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, iov_iter_count(it),
-				iov_iter_addr(it)))
+	if (!count)
+		return 0;
+	if (*pos >= size)
+		return write ? -ENOSPC : 0;
+	if (count > (size_t)(size - *pos))
+		count = (size_t)(size - *pos);
+	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, count, iov_iter_addr(it)))
 		return -EINVAL;
 	return generic_direct_IO(bdev->bd_inode, bdev, it, pos, write, iocb, blkdev_dio_map,
-				 bdev_size(bdev));
+				 size);
 }
 
 /* --- the file operations ------------------------------------------------------- */

@@ -33,7 +33,6 @@
 
 static struct file_system_type *file_systems;
 static LIST_HEAD(mount_list);
-static unsigned int next_anon_minor;
 struct vfsmount *root_mnt;
 
 int register_filesystem(struct file_system_type *fs)
@@ -54,16 +53,115 @@ struct file_system_type *get_fs_type(const char *name)
 	return NULL;
 }
 
-/* A super_block without a disk: its st_dev is an anonymous 0:n. */
-struct super_block *sget_anon(struct file_system_type *type)
+/*
+ * Anonymous device numbers, Linux's get_anon_bdev()/free_anon_bdev(): the
+ * st_dev of a file system without a disk (tmpfs, proc) is 0:n, n the
+ * lowest minor free, from 1 to 2^20 - 1 (0:0 means "no device" to too
+ * many programs).  Linux keeps them in an IDA; this is one in miniature:
+ * a bitmap of all 2^20 minors cut in chunks of 4096 bits, a chunk
+ * allocated the first time a number in it is wanted.  A number comes
+ * back when its super_block is freed, so mounting and unmounting for ever
+ * never runs out -- before, each mount took the next number, none came
+ * back, and the 2^20th would have run into the major's bits.
+ */
+#define ANON_MINORS             (1u << MINORBITS)
+#define ANON_CHUNK_BITS         4096u
+#define ANON_LONG_BITS          (8 * (unsigned int)sizeof(long))
+#define ANON_CHUNK_LONGS        (ANON_CHUNK_BITS / ANON_LONG_BITS)
+
+static unsigned long *anon_dev_map[ANON_MINORS / ANON_CHUNK_BITS];
+static DEFINE_SPINLOCK(anon_dev_lock);
+
+/* The lowest clear bit of a chunk, or -1; under anon_dev_lock. */
+static int anon_chunk_find(const unsigned long *bits)
+{
+	for (unsigned int w = 0; w < ANON_CHUNK_LONGS; w++)
+		if (~bits[w])
+			return (int)(w * ANON_LONG_BITS + (unsigned int)__builtin_ctzl(~bits[w]));
+	return -1;
+}
+
+int get_anon_bdev(dev_t *p)
+{
+	unsigned long *spare = NULL;
+
+	for (;;) {
+		bool need_chunk = false;
+
+		spin_lock(&anon_dev_lock);
+		for (unsigned int c = 0; c < ARRAY_SIZE(anon_dev_map); c++) {
+			unsigned long *bits = anon_dev_map[c];
+			int b;
+
+			if (!bits) {
+				if (!spare) {
+					need_chunk = true;
+					break;
+				}
+				bits = anon_dev_map[c] = spare;
+				spare = NULL;
+				if (c == 0)
+					bits[0] = 1;    /* minor 0 is never given */
+			}
+			b = anon_chunk_find(bits);
+			if (b < 0)
+				continue;
+			bits[b / ANON_LONG_BITS] |= 1ul << (b % ANON_LONG_BITS);
+			spin_unlock(&anon_dev_lock);
+			kfree(spare);
+			*p = MKDEV(0, c * ANON_CHUNK_BITS + (unsigned int)b);
+			return 0;
+		}
+		spin_unlock(&anon_dev_lock);
+		if (!need_chunk) {
+			kfree(spare);
+			return -EMFILE;         /* all 2^20 - 1 in use, as Linux */
+		}
+		/* allocated without the lock held, then the search again */
+		spare = kzalloc(ANON_CHUNK_LONGS * sizeof(long), GFP_KERNEL);
+		if (!spare)
+			return -ENOMEM;
+	}
+}
+
+void free_anon_bdev(dev_t dev)
+{
+	unsigned int minor = MINOR(dev), c = minor / ANON_CHUNK_BITS, b = minor % ANON_CHUNK_BITS;
+
+	if (MAJOR(dev) != 0 || !minor)
+		return;
+	spin_lock(&anon_dev_lock);
+	if (anon_dev_map[c])
+		anon_dev_map[c][b / ANON_LONG_BITS] &= ~(1ul << (b % ANON_LONG_BITS));
+	spin_unlock(&anon_dev_lock);
+}
+
+struct super_block *alloc_super(struct file_system_type *type)
 {
 	struct super_block *sb = kzalloc(sizeof(*sb), GFP_KERNEL);
 
-	if (!sb)
-		return NULL;
-	sb->s_type = type;
-	sb->s_dev = MKDEV(0, ++next_anon_minor);
+	if (sb)
+		sb->s_type = type;
 	return sb;
+}
+
+/* A super_block without a disk: its st_dev is an anonymous 0:n. */
+struct super_block *sget_anon(struct file_system_type *type)
+{
+	struct super_block *sb = alloc_super(type);
+
+	if (sb && get_anon_bdev(&sb->s_dev)) {
+		kfree(sb);
+		return NULL;
+	}
+	return sb;
+}
+
+/* The end of a super_block from sget_anon(): its number comes back. */
+void free_anon_super(struct super_block *sb)
+{
+	free_anon_bdev(sb->s_dev);
+	kfree(sb);
 }
 
 struct dentry *mount_single(struct file_system_type *type,
@@ -77,7 +175,7 @@ struct dentry *mount_single(struct file_system_type *type,
 			return ERR_PTR(-ENOMEM);
 		err = fill_super(sb);
 		if (err) {
-			kfree(sb);
+			free_anon_super(sb);
 			return ERR_PTR(err);
 		}
 		type->single_sb = sb;

@@ -42,6 +42,7 @@ struct pipe_inode_info {
 	struct page *pages[PIPE_PAGES];
 	u64 head, tail;                         /* bytes written, bytes read */
 	unsigned int readers, writers;
+	unsigned int r_counter, w_counter;      /* opens for reading, writing, ever */
 	unsigned int files;                     /* open files: the last frees it */
 };
 
@@ -198,16 +199,16 @@ out:
 	return done;
 }
 
-static int pipe_release(struct inode *inode, struct file *f)
+/* One file less on the pipe: a closing end, or a FIFO open that failed. */
+static void put_pipe(struct inode *inode, struct pipe_inode_info *pipe, fmode_t mode)
 {
-	struct pipe_inode_info *pipe = inode->i_pipe;
 	bool last;
 
 	mutex_lock(&inode->i_mutex);
 	mutex_lock(&pipe->mutex);
-	if (f->f_mode & FMODE_READ)
+	if (mode & FMODE_READ)
 		pipe->readers--;
-	if (f->f_mode & FMODE_WRITE)
+	if (mode & FMODE_WRITE)
 		pipe->writers--;
 	last = --pipe->files == 0;
 	if (last)
@@ -220,6 +221,11 @@ static int pipe_release(struct inode *inode, struct file *f)
 	mutex_unlock(&inode->i_mutex);
 	if (last)
 		free_pipe_info(pipe);   /* no file left, so no sleeper either */
+}
+
+static int pipe_release(struct inode *inode, struct file *f)
+{
+	put_pipe(inode, inode->i_pipe, f->f_mode);
 	return 0;
 }
 
@@ -234,7 +240,9 @@ static unsigned int pipe_poll(struct file *f)
 	if (f->f_mode & FMODE_READ) {
 		if (pipe->head != pipe->tail)
 			mask |= POLLIN | POLLRDNORM;
-		if (!pipe->writers)
+		/* a FIFO reader that opened with no writer: no hang-up
+		 * until a writer has come (and gone), as Linux */
+		if (!pipe->writers && f->f_pipe != pipe->w_counter)
 			mask |= POLLHUP;
 	}
 	if (f->f_mode & FMODE_WRITE) {
@@ -255,10 +263,42 @@ static const struct file_operations pipefifo_fops = {
 	.release = pipe_release,
 };
 
-/* Opening a FIFO (a named pipe made with mknod): join its pipe. */
+/*
+ * Sleep until *cnt moves on from what it is now: the other end was
+ * opened, even if it has been closed again since.  pipe->mutex is held
+ * and held again on return; -ERESTARTNOHAND if a signal came first.
+ */
+static int wait_for_partner(struct pipe_inode_info *pipe, unsigned int *cnt)
+{
+	unsigned int cur = *cnt;
+
+	while (cur == *cnt) {
+		mutex_unlock(&pipe->mutex);
+		wait_event_interruptible(pipe->wait, READ_ONCE(*cnt) != cur || fs_signal_pending());
+		mutex_lock(&pipe->mutex);
+		if (fs_signal_pending())
+			break;
+	}
+	return cur == *cnt ? -ERESTARTNOHAND : 0;
+}
+
+/*
+ * Opening a FIFO (a named pipe made with mknod): join its pipe, and wait
+ * for the other end as Linux's fifo_open does.  For reading: until a
+ * writer opens it, unless one has it open or O_NONBLOCK.  For writing:
+ * until a reader does, unless one has it open; with O_NONBLOCK and no
+ * reader, ENXIO.  O_RDWR is both ends at once and never waits.  The
+ * waiting end is counted while it waits, so the other end's open finds
+ * it and does not wait in turn; a signal ends the wait (EINTR under a
+ * handler, the open made again otherwise) and uncounts it.  r_counter
+ * and w_counter count every open, so a partner that opens and closes
+ * before the sleeper runs still wakes it.
+ */
 int fifo_open(struct inode *inode, struct file *f)
 {
 	struct pipe_inode_info *pipe;
+	fmode_t mode = f->f_mode & (FMODE_READ | FMODE_WRITE);
+	int ret = 0;
 
 	mutex_lock(&inode->i_mutex);
 	if (!inode->i_pipe) {
@@ -271,14 +311,35 @@ int fifo_open(struct inode *inode, struct file *f)
 	pipe = inode->i_pipe;
 	f->f_op = &pipefifo_fops;
 	mutex_lock(&pipe->mutex);
-	pipe->files++;
-	if (f->f_mode & FMODE_READ)
-		pipe->readers++;
-	if (f->f_mode & FMODE_WRITE)
-		pipe->writers++;
-	mutex_unlock(&pipe->mutex);
+	pipe->files++;          /* i_mutex held: the last close cannot free it */
 	mutex_unlock(&inode->i_mutex);
-	pipe_wake(pipe);
+	if (mode == FMODE_WRITE && (f->f_flags & O_NONBLOCK) && !pipe->readers) {
+		mutex_unlock(&pipe->mutex);
+		put_pipe(inode, pipe, 0);
+		return -ENXIO;
+	}
+	if (mode & FMODE_READ) {
+		pipe->r_counter++;
+		pipe->readers++;
+	}
+	if (mode & FMODE_WRITE) {
+		pipe->w_counter++;
+		pipe->writers++;
+	}
+	pipe_wake(pipe);        /* a sleeping partner's counter moved */
+	if (mode == FMODE_READ && !pipe->writers) {
+		if (f->f_flags & O_NONBLOCK)
+			/* no writer yet: POLLHUP only once one has come */
+			f->f_pipe = pipe->w_counter;
+		else
+			ret = wait_for_partner(pipe, &pipe->w_counter);
+	} else if (mode == FMODE_WRITE && !pipe->readers)
+		ret = wait_for_partner(pipe, &pipe->r_counter);
+	mutex_unlock(&pipe->mutex);
+	if (ret) {
+		put_pipe(inode, pipe, mode);    /* wakes whoever saw this end */
+		return ret;
+	}
 	return 0;
 }
 
@@ -318,6 +379,8 @@ int create_pipe_files(struct file **res, int flags)
 	 * first one's release and the inode's eviction free the buffer */
 	inode->i_pipe->readers = 1;
 	inode->i_pipe->writers = 1;
+	inode->i_pipe->r_counter = 1;
+	inode->i_pipe->w_counter = 1;   /* the read end's f_pipe is 0: POLLHUP */
 	inode->i_pipe->files = 2;
 
 	res[0] = alloc_file(&path, O_RDONLY | (flags & O_NONBLOCK), &pipefifo_fops);

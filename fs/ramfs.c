@@ -143,7 +143,7 @@ static void ramfs_put_inode_count(struct super_block *sb)
 	spin_unlock(&sbi->lock);
 	if (last) {
 		kfree(sbi);
-		kfree(sb);
+		free_anon_super(sb);
 	}
 }
 
@@ -753,7 +753,7 @@ static struct dentry *ramfs_mount(struct file_system_type *type, int flags,
 	sb->s_fs_info = sbi;
 	err = ramfs_fill_super(sb);
 	if (err) {
-		kfree(sb);
+		free_anon_super(sb);
 		goto fail;
 	}
 	/* mount -o ro: an empty tree nothing may change, as Linux's tmpfs
@@ -814,7 +814,7 @@ static void ramfs_kill_sb(struct super_block *sb)
 	spin_unlock(&sbi->lock);
 	if (last) {
 		kfree(sbi);
-		kfree(sb);
+		free_anon_super(sb);
 	}
 }
 

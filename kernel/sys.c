@@ -255,7 +255,9 @@ long sys_rseq(void)
  * Resource limits: Spindle enforces none but two fixed facts, which it
  * reports as Linux does: the stack (8 MiB, the size exec maps) and the
  * descriptors (the size of the table).  Everything else is unlimited.
- * Limits cannot be changed: a new one is refused with -EPERM.
+ * The same for every process, so another's are ours.  Limits cannot be
+ * changed: a new one equal to the old is accepted (it changes nothing),
+ * any other refused with -EPERM.
  */
 #define RLIMIT_STACK 3
 #define RLIMIT_NOFILE 7
@@ -278,28 +280,43 @@ static int get_rlimit(unsigned int resource, struct rlimit64 *r)
 	return 0;
 }
 
+/*
+ * Linux's checks, in Linux's order: the new limit is read (EFAULT), the
+ * process found (ESRCH), check_prlimit_permission() asked -- another
+ * process's limits need its uid and gid or CAP_SYS_RESOURCE, and root,
+ * Spindle's only user, has the capability, so it always passes here --
+ * and then do_prlimit's EINVAL for an unknown resource or a soft limit
+ * above the hard one.
+ */
 long sys_prlimit64(pid_t pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim)
 {
-	struct rlimit64 r;
+	struct rlimit64 r, want;
 	unsigned long flags;
 	bool exists;
 	int err;
 
+	if (new_rlim && copy_from_user(&want, new_rlim, sizeof(want)))
+		return -EFAULT;
 	if (pid && pid != current->pid) {
-		/* as Linux: no such process is ESRCH, before anything else;
-		 * another's limits are not Spindle's to give (EPERM) */
 		flags = local_irq_save();
 		exists = find_task_by_pid(pid) != NULL;
 		local_irq_restore(flags);
-		return exists ? -EPERM : -ESRCH;
+		if (!exists)
+			return -ESRCH;
 	}
 	err = get_rlimit(resource, &r);
 	if (err)
 		return err;
+	if (new_rlim) {
+		if (want.rlim_cur > want.rlim_max)
+			return -EINVAL;
+		if (want.rlim_cur != r.rlim_cur || want.rlim_max != r.rlim_max)
+			return -EPERM;
+	}
 	if (old_rlim && copy_to_user(old_rlim, &r, sizeof(r)))
 		return -EFAULT;
-	return new_rlim ? -EPERM : 0;
+	return 0;
 }
 
 long sys_getrlimit(unsigned int resource, void __user *rlim)

@@ -421,7 +421,7 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	if (IS_ERR(bdev))
 		return ERR_CAST(bdev);
 	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
-	sb = sbi ? sget_anon(type) : NULL;
+	sb = sbi ? alloc_super(type) : NULL;      /* its st_dev: the disk's */
 	if (!sb) {
 		kfree(sbi);
 		return ERR_PTR(-ENOMEM);

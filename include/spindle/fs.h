@@ -361,6 +361,7 @@ struct file {
 	struct address_space *f_mapping;        /* the pages it reads and writes */
 	errseq_t f_wb_err;              /* f_mapping->wb_err when last reported */
 	struct file_ra_state f_ra;      /* its readahead window */
+	unsigned int f_pipe;            /* a FIFO reader opened with no writer: w_counter then */
 };
 
 /* Per task: the descriptor table and the cwd/root. */
@@ -438,7 +439,14 @@ int do_chdir(const char *name);
 
 int register_filesystem(struct file_system_type *fs);
 struct file_system_type *get_fs_type(const char *name);
+/* A super_block of type, zeroed, no device number yet (Linux's alloc_super). */
+struct super_block *alloc_super(struct file_system_type *type);
+/* One without a disk: alloc_super() and an anonymous device number 0:n
+ * (get_anon_bdev), which free_anon_super() gives back with the memory. */
 struct super_block *sget_anon(struct file_system_type *type);
+void free_anon_super(struct super_block *sb);
+int get_anon_bdev(dev_t *p);
+void free_anon_bdev(dev_t dev);
 /* A file system that has one super_block however often it is mounted
  * (proc, sysfs, devtmpfs): fill_super runs the first time. */
 struct dentry *mount_single(struct file_system_type *type,

@@ -692,6 +692,47 @@ START_TEST(mount_umount_busy)
 }
 END_TEST
 
+/*
+ * Anonymous device numbers (the st_dev of a tmpfs, of proc) come from
+ * Linux's get_anon_bdev(): the lowest free minor of major 0, from an
+ * IDA, given back by free_anon_bdev() when the super_block goes.  So a
+ * remount gets its old number again, and mounting and unmounting for ever
+ * neither runs out of them nor carries a minor past its 20 bits into the
+ * major.  (Before, each mount took the next number and none came back.)
+ */
+START_TEST(anon_dev_numbers_are_reused)
+{
+	struct stat st;
+	unsigned long first, second;
+
+	sys_mkdir("/a", 0755);
+	sys_mkdir("/b", 0755);
+	ck_assert_int_eq(sys_mount("none", "/a", "tmpfs", 0, NULL), 0);
+	ck_assert_int_eq(sys_stat("/a", &st), 0);
+	first = st.st_dev;
+	ck_assert_uint_eq(first >> 8 & 0xfff, 0);       /* major 0 */
+	ck_assert_uint_ne(first, 0);                    /* 0:0 is never handed out */
+	ck_assert_int_eq(sys_mount("none", "/b", "tmpfs", 0, NULL), 0);
+	ck_assert_int_eq(sys_stat("/b", &st), 0);
+	second = st.st_dev;
+	ck_assert_uint_ne(second, first);
+	ck_assert_int_eq(sys_umount2("/a", 0), 0);
+	ck_assert_int_eq(sys_mount("none", "/a", "tmpfs", 0, NULL), 0);
+	ck_assert_int_eq(sys_stat("/a", &st), 0);
+	ck_assert_uint_eq(st.st_dev, first);            /* the lowest free again */
+	ck_assert_int_eq(sys_umount2("/b", 0), 0);
+	for (int i = 0; i < 5000; i++) {
+		ck_assert_int_eq(sys_mount("none", "/b", "tmpfs", 0, NULL), 0);
+		ck_assert_int_eq(sys_umount2("/b", 0), 0);
+	}
+	ck_assert_int_eq(sys_mount("none", "/b", "tmpfs", 0, NULL), 0);
+	ck_assert_int_eq(sys_stat("/b", &st), 0);
+	ck_assert_uint_eq(st.st_dev, second);
+	ck_assert_int_eq(sys_umount2("/b", 0), 0);
+	ck_assert_int_eq(sys_umount2("/a", 0), 0);
+}
+END_TEST
+
 /* Write `total` bytes of 'x' in 4 KiB pieces; what was written, or -errno
  * if not even the first piece went in.  *err: the error that stopped it. */
 static long fill(const char *path, long total, long *err)
@@ -1273,6 +1314,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, fork_copies_table_exec_closes_cloexec);
 	tcase_add_test(core, pipe_data_eof_epipe);
 	tcase_add_test(core, mount_umount_busy);
+	tcase_add_test(core, anon_dev_numbers_are_reused);
 	tcase_add_test(core, proc_cmdline);
 	tcase_add_test(core, devtmpfs_null_zero_console_nodes);
 	tcase_add_test(core, proc_pid_stat_has_52_fields);

@@ -237,6 +237,13 @@ fi
 "$UB/tests/jobctl" > "$T/jobctl.out" 2>&1
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/jobctl.out" && pass jobctl_on_linux ||
 	fail jobctl_on_linux "$(grep -e FAIL -e passed "$T/jobctl.out" | tr '\n' ' ')"
+# hostile_fifo's open_* cases: opening a FIFO waits for the other end
+# (ENXIO for a non-blocking writer with no reader, EINTR under a signal)
+for c in open_reader_waits open_writer_waits open_nonblock open_interrupted; do
+	"$UB/tests/hostile_fifo" $c "$T"
+done > "$T/fifo.out" 2>&1
+[ "$(grep -c '^1 passed, 0 failed$' "$T/fifo.out")" = 4 ] && pass fifo_open_on_linux ||
+	fail fifo_open_on_linux "$(grep -e FAIL -e passed "$T/fifo.out" | tr '\n' ' ')"
 # links: link, symlink, rename, chmod, chown, truncate -- Linux's answers
 # on a tmpfs it mounts itself in $T (as root; else on $T's file system)
 "$UB/tests/links" "$T" > "$T/links.out" 2>&1; st=$?

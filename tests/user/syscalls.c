@@ -499,6 +499,38 @@ static void t_blk_direct_align(void)
 	munmap(buf, 8192);
 }
 
+/*
+ * O_DIRECT at and past the device's end.  Linux's blkdev_read_iter and
+ * blkdev_write_iter look at the end before blkdev_direct_IO looks at the
+ * alignment: a read at or past the end returns 0 and a write there fails
+ * with ENOSPC whatever the offset, length and buffer; a read across the
+ * end is cut at the end first, so only what is left must be aligned.
+ */
+static void t_blk_direct_end(void)
+{
+	char *buf;
+	uint64_t size;
+	int fd;
+
+	if (!have_dev())
+		return;
+	fd = open(dev_path, O_RDWR | O_DIRECT);
+	CHECK(fd >= 0);
+	size = dev_size(fd);
+	CHECK(size > 8192 && size % 4096 == 0);
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(pread(fd, buf, 4096, (off_t)size) == 0);                  /* at the end */
+	CHECK(pread(fd, buf, 4096, (off_t)size + 100) == 0);            /* past, offset unaligned */
+	CHECK(pread(fd, buf, 100, (off_t)size) == 0);                   /* length unaligned */
+	CHECK(pread(fd, buf + 1, 4096, (off_t)size + 4096) == 0);       /* memory unaligned */
+	CHECK(pread(fd, buf, 4096 + 100, (off_t)size - 4096) == 4096);  /* cut at the end */
+	CHECK_ERR(pread(fd, buf, 4096, (off_t)size - 4096 + 100), EINVAL); /* before it: checked */
+	CHECK_ERR(pwrite(fd, buf, 100, (off_t)size + 100), ENOSPC);
+	CHECK_ERR(pwrite(fd, buf + 1, 4096, (off_t)size), ENOSPC);
+	close(fd);
+	munmap(buf, 8192);
+}
+
 static void t_blk_excl(void)
 {
 	int a, b, c;
@@ -623,6 +655,45 @@ static void t_pid_errors(void)
 	CHECK(syscall(__NR_prlimit64, getpid(), 7, NULL, rl) == 0);
 }
 
+/*
+ * prlimit64 on another process, as Linux's: the order of its checks is
+ * EFAULT for an unreadable new limit, ESRCH for no such process, then
+ * check_prlimit_permission() -- EPERM unless the caller has the target's
+ * uid and gid or CAP_SYS_RESOURCE, which root (Spindle's only user) has
+ * -- then EINVAL for an unknown resource or a soft limit above the hard
+ * one.  So a process may read its child's limits, and set one to what it
+ * already is; both were EPERM on Spindle before.
+ */
+static void t_prlimit_other(void)
+{
+	unsigned long mine[2], its[2] = { 0, 0 }, bad[2];
+	int p[2], st;
+	pid_t pid;
+
+	CHECK(pipe(p) == 0);
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		_exit(read(p[0], &c, 1) == 0 ? 0 : 1);  /* until the parent closes */
+	}
+	close(p[0]);
+	CHECK(pid > 0);
+	CHECK(syscall(__NR_prlimit64, 0, 7 /* RLIMIT_NOFILE */, NULL, mine) == 0);
+	CHECK(syscall(__NR_prlimit64, pid, 7, NULL, its) == 0);
+	CHECK(its[0] == mine[0] && its[1] == mine[1]);          /* fork inherits them */
+	CHECK(syscall(__NR_prlimit64, pid, 7, its, NULL) == 0);  /* unchanged: allowed */
+	CHECK_ERR(syscall(__NR_prlimit64, pid, 7, BAD_LOW, NULL), EFAULT);
+	CHECK_ERR(syscall(__NR_prlimit64, pid, 999, NULL, its), EINVAL);
+	bad[0] = its[1] + 1;
+	bad[1] = its[1];
+	CHECK_ERR(syscall(__NR_prlimit64, pid, 7, bad, NULL), EINVAL); /* soft above hard */
+	CHECK_ERR(syscall(__NR_prlimit64, 0x3fffffff, 7, BAD_LOW, NULL), EFAULT); /* before ESRCH */
+	close(p[1]);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 /* sysinfo(2), which busybox's ls, free and uptime ask: the figures hang together */
 static void t_sysinfo(void)
 {
@@ -728,11 +799,13 @@ static const struct {
 	{ "misc", t_misc },
 	{ "memory", t_memory },
 	{ "blk_direct_align", t_blk_direct_align },
+	{ "blk_direct_end", t_blk_direct_end },
 	{ "blk_excl", t_blk_excl },
 	{ "blk_end", t_blk_end },
 	{ "tls_clone", t_tls_clone },
 	{ "startup_calls", t_startup_calls },
 	{ "pid_errors", t_pid_errors },
+	{ "prlimit_other", t_prlimit_other },
 	{ "sysinfo", t_sysinfo },
 	{ "fds_at", t_fds_at },
 	{ "poll_pipe", t_poll_pipe },
