@@ -181,6 +181,10 @@ struct file *file_open_at(int dfd, const char *name, int flags, umode_t mode)
 		err = -ENOTDIR;
 	else if (S_ISDIR(inode->i_mode) && (flags & O_ACCMODE) != O_RDONLY)
 		err = -EISDIR;
+	/* Linux's may_open: execve opens only a regular file; a directory,
+	 * device, FIFO or socket is EACCES before its open can block */
+	else if ((flags & __FMODE_EXEC) && !S_ISREG(inode->i_mode))
+		err = -EACCES;
 	/* a read-only file system's files cannot be written; its device
 	 * nodes and FIFOs can (Linux's may_open) */
 	else if (sb_rdonly(inode->i_sb) && (S_ISREG(inode->i_mode) || S_ISLNK(inode->i_mode)) &&
@@ -190,7 +194,7 @@ struct file *file_open_at(int dfd, const char *name, int flags, umode_t mode)
 		path_put(&path);
 		return ERR_PTR(err);
 	}
-	f = dentry_open(&path, flags);
+	f = dentry_open(&path, flags & ~__FMODE_EXEC);
 	path_put(&path);
 	if (IS_ERR(f))
 		return f;
@@ -250,8 +254,10 @@ struct file *filp_open(const char *kpath, int flags, umode_t mode)
 long ksys_open(int dfd, const char *name, int flags, umode_t mode)
 {
 	struct file *f;
-	int fd = get_unused_fd_flags(flags);
+	int fd;
 
+	flags &= ~__FMODE_EXEC;         /* the kernel's own, not an O_ flag */
+	fd = get_unused_fd_flags(flags);
 	if (fd < 0)
 		return fd;
 	f = file_open_at(dfd, name, flags, mode);

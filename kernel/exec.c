@@ -110,13 +110,15 @@ static int exec_open(struct linux_binprm *b)
 	if (strcmp(b->filename, "/proc/self/exe") == 0 && current->mm && current->mm->exe_file)
 		f = get_file(current->mm->exe_file);
 	else
-		f = filp_open(b->filename, O_RDONLY, 0);
+		f = filp_open(b->filename, O_RDONLY | __FMODE_EXEC, 0);
 
 	if (!file_is_err(f)) {
 		/* Linux's do_open_execat: only a regular file is a program.
 		 * A directory, a device node (/dev/console would block in the
 		 * first read, /dev/sdb would run whatever was written to it),
-		 * a FIFO is EACCES before any byte of it is read. */
+		 * a FIFO is EACCES before any byte of it is read: the open
+		 * itself refuses them (__FMODE_EXEC); this is the check Linux
+		 * also keeps "to be extra cautious", e.g. /proc/self/exe. */
 		if (!S_ISREG(f->f_inode->i_mode)) {
 			printk_ratelimited(KERN_INFO "%s: not a regular file (mode %o)\n", b->filename,
 				f->f_inode->i_mode & S_IFMT);

@@ -17,4 +17,10 @@
 
 #include <uapi/linux/mount.h> /* MS_*, MNT_*: shared with user space */
 
+/* Kernel-internal open flag (Linux's __FMODE_EXEC): this open is execve's.
+ * Anything but a regular file is then EACCES before its own open runs --
+ * a FIFO's open would wait for a writer (fs/open.c).  Never from user
+ * space: ksys_open() clears it. */
+#define __FMODE_EXEC    00000040
+
 #endif /* SPINDLE_FCNTL_H */
