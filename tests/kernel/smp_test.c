@@ -221,12 +221,18 @@ static bool watchdog_test_enabled(void)
 	return cmdline_get("watchdog_thresh", v, sizeof(v)) && !strcmp(v, "1");
 }
 
-/* Spin until the detector has reported, or LOCKUP_MAX_NS. */
-static void spin_until_reported(unsigned long *reports, unsigned long before)
+/*
+ * Spin until the detector has reported, or LOCKUP_MAX_NS.  The loop calls
+ * nothing (jiffies, not ktime_get_ns()): the report's backtrace starts at
+ * the interrupted instruction, and at a called function's first
+ * instruction the frame-pointer walk would skip its caller -- the very
+ * function the report must name.  Inlined, as every caller is stuck.
+ */
+static __always_inline void spin_until_reported(unsigned long *reports, unsigned long before)
 {
-	u64 end = ktime_get_ns() + LOCKUP_MAX_NS;
+	u64 end = READ_ONCE(jiffies) + LOCKUP_MAX_NS / (NSEC_PER_SEC / HZ);
 
-	while (READ_ONCE(*reports) == before && ktime_get_ns() < end)
+	while (READ_ONCE(*reports) == before && READ_ONCE(jiffies) < end)
 		barrier();      /* no pause: a stuck CPU does not yield */
 }
 
