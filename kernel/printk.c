@@ -28,12 +28,27 @@ static bool printk_at_line_start = true;
 
 void register_console(struct console *con)
 {
+	unsigned long flags = local_irq_save();
 	struct console **p = &consoles;
 
 	while (*p)
 		p = &(*p)->next;
 	con->next = NULL;
 	*p = con;
+	local_irq_restore(flags);
+}
+
+void unregister_console(struct console *con)
+{
+	unsigned long flags = local_irq_save();
+
+	for (struct console **p = &consoles; *p; p = &(*p)->next) {
+		if (*p == con) {
+			*p = con->next;
+			break;
+		}
+	}
+	local_irq_restore(flags);
 }
 
 static void console_write(const char *s, size_t len)
