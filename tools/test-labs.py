@@ -18,8 +18,9 @@ and checks three things:
 First, before any build, the words about each lab must agree: the
 banner grade.py prints (`== lab N: <the handout's title> ==`) wherever a
 handout or doc shows one, the hours in labs/README.md's table and the
-handout's estimate, and the total points in the handout and the grade
-file.  Then the mutants: every labs/NN-name/mutants/*.patch is a plausible wrong
+handout's estimate, the total points in the handout and the grade
+file, and the handout naming answers-labN.txt and time.txt (what the
+graders collect).  Then the mutants: every labs/NN-name/mutants/*.patch is a plausible wrong
 solution, written as a patch over the reference code of lab NN's regions
 (its first line says what the mistake is).  Each is applied to a scratch
 copy of this tree (build/labs/mutant-tree-K, with a copy of build/ so that
@@ -34,7 +35,9 @@ the grader, which says so, and the score must stay the skeleton's.
 Then the class grader (tools/grade-class.py) grades a folder of three lab 3
 submissions -- the reference tree, the skeleton, and a half-done patch
 (the plug attached and flushed, but no plug merge and no flush from
-schedule()) -- and the CSV must rank them: full marks, least, between.
+schedule()) -- and the CSV must rank them: full marks, least, between;
+and it must count the reference's answers-lab3.txt and time.txt and find
+the skeleton's missing.
 Skeletons are written to build/labs/skel-N and graded N at a time (default
 2: two guests at once, which the verdicts must survive).  Prints a table
 and exits 0 only if every check holds.
@@ -129,6 +132,10 @@ def handouts_check(wanted):
         elif hours.get(n) != "%s-%s" % said[0]:
             problems.append("lab %d: labs/README.md says %s hours, its handout %s-%s"
                             % (n, hours.get(n), *said[0]))
+        for name in ("answers-lab%d.txt" % n, "time.txt"):     # what grade.py collects
+            if "`%s`" % name not in text:
+                problems.append("%s never names `%s`, which the graders collect"
+                                % (handout.relative_to(ROOT), name))
         total = sum(t.points for t in lab.tests)
         mentions = [int(x) for r in TOTAL_RES for x in r.findall(text)]
         if not mentions:
@@ -338,6 +345,10 @@ def class_check(lab=3, half_done_file="block/blk-plug.c"):
     for f in mklab.source_files():
         (ref / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / f, ref / f)
+    # what a student hands in besides code: the reference answers the
+    # questions (seven words) and says 6 hours; the skeleton has neither
+    (ref / ("answers-lab%d.txt" % lab)).write_text("1. Because the reserve is one bio.\n")
+    (ref / "time.txt").write_text("6\n")
     skel = subs / "skeleton"
     subprocess.run([sys.executable, str(ROOT / "tools" / "mklab.py"), str(lab), str(skel)],
                    check=True, stdout=subprocess.DEVNULL)
@@ -367,6 +378,9 @@ def class_check(lab=3, half_done_file="block/blk-plug.c"):
         return ["class grader's CSV lacks a row or a number: %s (%s)" % (e, out_csv)]
     if not (got["reference"] == full and got["skeleton"] < got["half-done.patch"] < full):
         return ["class grader's ranking is wrong: %s of %d (%s)" % (got, full, out_csv)]
+    handed = {n: (rows[n]["answers"], rows[n]["hours"]) for n in ("reference", "skeleton")}
+    if handed != {"reference": ("7 words", "6"), "skeleton": ("missing", "missing")}:
+        return ["class grader's answers and hours columns are wrong: %s (%s)" % (handed, out_csv)]
     return []
 
 
