@@ -111,7 +111,7 @@ TOTAL_RES = (re.compile(r"^\| \*\*(\d+)\*\* \|", re.M), re.compile(r"Score: X/(\
 
 
 REPEAT_ROW_RE = re.compile(r"^\| (\d+) \| ([^|]*?) \| (\d+) \| [^|]*?/(\d+) in \d+ of \d+ \| "
-                           r"\d+ \(([^)]*)\) \|$", re.M)
+                           r"\d+ \(([^)]*)\) \|", re.M)
 # a C function's definition: its name at the start of a line, before "("
 FUNCTION_RE = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\s*\(")
 
