@@ -8,7 +8,8 @@
 #                   then `make gdb` in another terminal (.gdbinit and the
 #                   sp-* commands of tools/gdb/, docs/debugging.md)
 #   make check      host unit tests (Check), the user programs' tests and
-#                   the benchmark tools' parsers (check-tools)
+#                   the benchmark tools' parsers and the graders' failure
+#                   lines (check-tools)
 #   make check-asan the host unit tests under AddressSanitizer and UBSan
 #   make fuzz       the parsers of outside data under libFuzzer, 180 s each
 #                   (FUZZ_SECONDS=, FUZZ_TARGETS=); make fuzz-smoke: 8 s each
@@ -409,6 +410,8 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+	$(PYTHON) tools/grade.py --selftest
+	$(PYTHON) tools/grade-class.py --selftest
 
 # docs/processes.md's table of system calls is the kernel's table.
 check-syscall-table:

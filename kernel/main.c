@@ -132,6 +132,8 @@ static int kernel_init(void *unused)
 
 void start_kernel(u32 magic, u32 mbi_phys)
 {
+	/* first: printk's lock asks which CPU this is (%gs, asm/percpu.h) */
+	load_percpu_segment(0); /* the per-CPU section itself, for now */
 	serial_init();
 	printk(KERN_NOTICE "Spindle %s (x86-64), a teaching kernel for the disk I/O path\n",
 	       SPINDLE_VERSION);
@@ -144,7 +146,6 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	multiboot_print_mmap();
 	debug_options_init();
 
-	load_percpu_segment(0); /* the per-CPU section itself, for now */
 	cpu_init();             /* the GDT and TSS */
 	idt_init();
 	mm_init();

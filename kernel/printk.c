@@ -28,26 +28,11 @@ static struct console *consoles;
 static int console_loglevel = DEFAULT_LOGLEVEL;
 static bool printk_at_line_start = true;
 
-void register_console(struct console *con)
-{
-	struct console **p = &consoles;
-
-	while (*p)
-		p = &(*p)->next;
-	con->next = NULL;
-	*p = con;
-}
-
-static void console_write(const char *s, size_t len)
-{
-	for (struct console *c = consoles; c; c = c->next)
-		c->write(c, s, len);
-}
-
 /*
- * One CPU at a time writes to the consoles and uses vprintk's buffer, so
- * lines from two CPUs do not interleave mid-line.  A bare ticket lock
- * (include/spindle/spinlock.h): lockdep reports through printk, so printk
+ * One CPU at a time writes to the consoles, changes their list or uses
+ * vprintk's buffer, so lines from two CPUs do not interleave mid-line.
+ * A bare ticket lock (include/spindle/spinlock.h): lockdep reports
+ * through printk, so printk
  * must not go through lockdep.  A CPU that faults while holding it (a
  * panic inside printk) must still be able to print: it goes on without
  * the lock, as Linux's printk does for its own recursion.
@@ -75,6 +60,39 @@ static void printk_unlock_irqrestore(bool locked, unsigned long flags)
 		arch_spin_unlock(&printk_lock);
 	}
 	local_irq_restore(flags);
+}
+
+void register_console(struct console *con)
+{
+	unsigned long flags;
+	bool locked = printk_lock_irqsave(&flags);
+	struct console **p = &consoles;
+
+	while (*p)
+		p = &(*p)->next;
+	con->next = NULL;
+	*p = con;
+	printk_unlock_irqrestore(locked, flags);
+}
+
+void unregister_console(struct console *con)
+{
+	unsigned long flags;
+	bool locked = printk_lock_irqsave(&flags);
+
+	for (struct console **p = &consoles; *p; p = &(*p)->next) {
+		if (*p == con) {
+			*p = con->next;
+			break;
+		}
+	}
+	printk_unlock_irqrestore(locked, flags);
+}
+
+static void console_write(const char *s, size_t len)
+{
+	for (struct console *c = consoles; c; c = c->next)
+		c->write(c, s, len);
 }
 
 void console_write_raw(const char *s, size_t len)

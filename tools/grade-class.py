@@ -21,9 +21,14 @@ default 2; its --sshloginfile spreads a large class over several machines:
 each must have this repository at the same path, and SUBMISSIONS and
 build/class on a shared file system).  OUT.csv gets one row per
 submission: name, lab, the points of each graded test (a column per line
-of labs/NN-name/grade), total, possible, and the reasons of every test not
-OK (TIMEOUT or FAIL, with its first reason).  Logs stay in
-build/class/<name>/build/grade/.
+of labs/NN-name/grade), total, possible, answers (the words of the
+student's answers-labN.txt, or "missing"), hours (the number in their
+time.txt, or "missing"), and the reasons of every test not OK (TIMEOUT or
+FAIL, with its first reason) -- every cell on one line.  The terminal
+gets a line per submission: score, answers, hours and the first problem.
+Logs stay in build/class/<name>/build/grade/.
+
+    tools/grade-class.py --selftest    the CSV and summary from made-up verdicts
 """
 import argparse
 import csv
@@ -91,11 +96,160 @@ def grade_one(lab, sub, ws):
     return 0
 
 
+def one_line(text):
+    """A CSV cell on one line: a reason's lines joined with " / "."""
+    return " / ".join(x.strip() for x in str(text).splitlines() if x.strip())
+
+
+def collect(subs, work):
+    """[(name, verdicts or {"error": why}, {test name: test} or None)]."""
+    rows = []
+    for s in subs:
+        try:
+            v = json.loads((work / (s.stem + ".json")).read_text())
+        except (OSError, ValueError):
+            v = {"error": "no verdicts (see %s)" % (work / (s.stem + ".log"))}
+        rows.append((s.name, v, None if "error" in v else {t["name"]: t for t in v["tests"]}))
+    return rows
+
+
+def answers_cell(v):
+    a = (v.get("handed_in") or {}).get("answers")
+    if not a:
+        return "-"
+    return "missing" if a["words"] is None else "%d words" % a["words"]
+
+
+def hours_cell(v):
+    t = (v.get("handed_in") or {}).get("time")
+    if not t:
+        return "-"
+    if t["hours"] is not None:
+        return "%g" % t["hours"]
+    return "missing" if t["text"] is None else "not a number: " + t["text"]
+
+
+def problems(v, tests):
+    """The reasons of a row, each on one line: the error, the build's first
+    error, or every test not OK with its first reason."""
+    if tests is None:
+        return ["ERROR: " + one_line(v["error"])]
+    if not v.get("built", True) and v.get("build_error"):
+        return ["FAIL " + one_line(v["build_error"])]
+    return ["%s %s: %s" % (t["verdict"], n, one_line(t["why"])) for n, t in tests.items()
+            if t["verdict"] != "OK"]
+
+
+CSV_TAIL = ["total", "possible", "answers", "hours", "problems"]
+
+
+def write_csv(path, lab, rows):
+    """One row per submission: name, lab, the points of each graded test,
+    total, possible, answers-labN.txt (its words, or missing), time.txt
+    (the hours, or missing), and the problems -- every cell one line."""
+    names = next((list(tests) for _, _, tests in rows if tests), [])
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["submission", "lab"] + names + CSV_TAIL)
+        for name, v, tests in rows:
+            if tests is None:
+                w.writerow([name, lab] + [0] * len(names) + [0, "", "-", "-"] +
+                           [" | ".join(problems(v, tests))])
+                continue
+            w.writerow([name, lab] + [tests[n]["earned"] if n in tests else 0 for n in names]
+                       + [v["score"], v["possible"], answers_cell(v), hours_cell(v),
+                          " | ".join(problems(v, tests))])
+
+
+def summary(rows, width=100):
+    """The class on the terminal: a line per submission (score, answers,
+    hours, the first problem and how many there are)."""
+    out = ["%-20s %-9s %-10s %-7s %s" % ("submission", "score", "answers", "hours",
+                                         "problems (the first)")]
+    for name, v, tests in rows:
+        score = "-" if tests is None else "%d/%d" % (v["score"], v["possible"])
+        probs = problems(v, tests)
+        first = probs[0] if probs else "-"
+        if len(probs) > 1:
+            first = "(1 of %d) %s" % (len(probs), first)
+        hours = hours_cell(v) if tests else "-"
+        if hours.startswith("not a number"):
+            hours = "?"                 # the CSV says what time.txt holds
+        line = "%-20s %-9s %-10s %-7s %s" % (name, score, answers_cell(v) if tests else "-",
+                                             hours, first)
+        out.append(line if len(line) <= width else line[:width - 3] + "...")
+    return "\n".join(out)
+
+
+def selftest():
+    """The CSV and the summary from made-up verdicts (no grading)."""
+    import tempfile
+    work = Path(tempfile.mkdtemp(prefix="grade-class-selftest-"))
+    ok = {"score": 80, "possible": 80, "built": True,
+          "handed_in": {"answers": {"file": "answers-lab3.txt", "words": 412},
+                        "time": {"file": "time.txt", "hours": 6.5, "text": "6.5"}},
+          "tests": [{"name": "check_plug: a", "verdict": "OK", "earned": 70, "why": ""},
+                    {"name": "scenario lab3-plug", "verdict": "OK", "earned": 10, "why": ""}]}
+    bad = {"score": 0, "possible": 80, "built": True,
+           "handed_in": {"answers": {"file": "answers-lab3.txt", "words": None},
+                         "time": {"file": "time.txt", "hours": None, "text": "about six"}},
+           "tests": [{"name": "check_plug: a", "verdict": "FAIL", "earned": 0,
+                      "why": "a: Assertion 'x == 1' failed: x == 0, 1 == 1"},
+                     {"name": "scenario lab3-plug", "verdict": "TIMEOUT", "earned": 0,
+                      "why": "timed out after 60s: QEMU killed; expected exit: pass\n"
+                             "expect (line 9) not found: ^PATTERN"}]}
+    nobuild = dict(bad, built=False, build_error="the tree does not build; the first error:\n"
+                   "  block/blk-plug.c:42:9: error: 'x' undeclared\n     42 |  x = 1;",
+                   handed_in={"answers": {"file": "answers-lab3.txt", "words": 0},
+                              "time": {"file": "time.txt", "hours": None, "text": None}})
+    subs = []
+    for name, v in (("alice", ok), ("bob", bad), ("carol", nobuild)):
+        (work / (name + ".json")).write_text(json.dumps(v))
+        subs.append(work / name)
+    (work / "dave.json").write_text(json.dumps({"error": "the patch does not apply:\nat line 3"}))
+    subs.append(work / "dave.patch")
+    rows = collect(subs, work)
+    write_csv(work / "class.csv", 3, rows)
+    text = (work / "class.csv").read_text()
+    got = list(csv.DictReader(open(work / "class.csv")))
+    failures = []
+
+    def want(cond, what):
+        if not cond:
+            failures.append(what)
+    want(len(text.splitlines()) == 5, "a header and four rows, each on one line:\n" + text)
+    want(list(got[0])[-5:] == CSV_TAIL, "the last columns: %s" % list(got[0]))
+    a, b, c, d = got
+    want((a["total"], a["answers"], a["hours"], a["problems"]) == ("80", "412 words", "6.5", ""),
+         "alice: %s" % a)
+    want((b["answers"], b["hours"]) == ("missing", "not a number: about six"), "bob: %s" % b)
+    want("TIMEOUT scenario lab3-plug: timed out after 60s: QEMU killed; expected exit: pass"
+         " / expect (line 9) not found: ^PATTERN" in b["problems"], "bob: %s" % b["problems"])
+    want(c["answers"] == "0 words" and c["hours"] == "missing", "carol: %s" % c)
+    want(c["problems"].startswith("FAIL the tree does not build; the first error: / "
+                                  "block/blk-plug.c:42:9: error:"), "carol: %s" % c["problems"])
+    want(d["problems"] == "ERROR: the patch does not apply: / at line 3", "dave: %s" % d)
+    table = summary(rows).splitlines()
+    want(len(table) == 5, "the summary: a header and a line per submission")
+    want(table[1].split()[:4] == ["alice", "80/80", "412", "words"], table[1])
+    want("(1 of 2) FAIL check_plug: a:" in table[2], table[2])
+    want(table[2].split()[3] == "?", "bob's hours: " + table[2])
+    want(table[4].split()[:2] == ["dave.patch", "-"] and "ERROR" in table[4], table[4])
+    want(all(len(x) <= 100 for x in table), "summary lines over 100 characters")
+    shutil.rmtree(work)
+    for f in failures:
+        print("grade-class selftest: " + f)
+    print("grade-class selftest: %s" % ("ok" if not failures else "%d failure(s)" % len(failures)))
+    return 1 if failures else 0
+
+
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["--one"]:
         return grade_one(int(argv[1]), argv[2], argv[3])
+    if argv[:1] == ["--selftest"]:
+        return selftest()
     ap = argparse.ArgumentParser(description="Grade a folder of lab submissions into a CSV.")
     ap.add_argument("lab", type=int)
     ap.add_argument("submissions", type=Path)
@@ -128,31 +282,9 @@ def main(argv=None):
     cmd += [sys.executable, str(Path(__file__).resolve()), "--one", str(args.lab), "{1}", "{2}"]
     subprocess.run(cmd, input="\n".join(jobs) + "\n", text=True)
 
-    names = None
-    rows = []
-    for s in subs:
-        try:
-            v = json.loads((WORK / (s.stem + ".json")).read_text())
-        except (OSError, ValueError):
-            v = {"error": "no verdicts (see %s)" % (WORK / (s.stem + ".log"))}
-        if "error" in v:
-            rows.append((s.name, v, None))
-            continue
-        names = names or [t["name"] for t in v["tests"]]
-        rows.append((s.name, v, {t["name"]: t for t in v["tests"]}))
-    if names is None:           # nothing graded: the header from the definition
-        names = []
-    with open(args.csv, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["submission", "lab"] + names + ["total", "possible", "problems"])
-        for name, v, tests in rows:
-            if tests is None:
-                w.writerow([name, args.lab] + [0] * len(names) + [0, "", "ERROR: " + v["error"]])
-                continue
-            problems = ["%s %s: %s" % (t["verdict"], n, t["why"]) for n, t in tests.items()
-                        if t["verdict"] != "OK"]
-            w.writerow([name, args.lab] + [tests[n]["earned"] if n in tests else 0 for n in names]
-                       + [v["score"], v["possible"], " | ".join(problems)])
+    rows = collect(subs, WORK)
+    write_csv(args.csv, args.lab, rows)
+    print(summary(rows))
     print("grade-class: %d submission(s) of lab %d graded into %s"
           % (len(rows), args.lab, args.csv))
     return 0

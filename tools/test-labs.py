@@ -18,8 +18,14 @@ and checks three things:
 First, before any build, the words about each lab must agree: the
 banner grade.py prints (`== lab N: <the handout's title> ==`) wherever a
 handout or doc shows one, the hours in labs/README.md's table and the
-handout's estimate, and the total points in the handout and the grade
-file.  Then the mutants: every labs/NN-name/mutants/*.patch is a plausible wrong
+handout's estimate, the total points in the handout and the grade
+file, the handout naming answers-labN.txt and time.txt (what the
+graders collect), labs/README.md's row and the handout naming every
+function that holds the lab's regions (what the student writes), every
+path:line in labs/ pointing at what its text says is there (the
+assertion, the quoted line, a name in backticks), and each row of
+labs/README.md's repeat table counting as many verdicts as the lab has
+tests.  Then the mutants: every labs/NN-name/mutants/*.patch is a plausible wrong
 solution, written as a patch over the reference code of lab NN's regions
 (its first line says what the mistake is).  Each is applied to a scratch
 copy of this tree (build/labs/mutant-tree-K, with a copy of build/ so that
@@ -34,7 +40,9 @@ the grader, which says so, and the score must stay the skeleton's.
 Then the class grader (tools/grade-class.py) grades a folder of three lab 3
 submissions -- the reference tree, the skeleton, and a half-done patch
 (the plug attached and flushed, but no plug merge and no flush from
-schedule()) -- and the CSV must rank them: full marks, least, between.
+schedule()) -- and the CSV must rank them: full marks, least, between;
+and it must count the reference's answers-lab3.txt and time.txt and find
+the skeleton's missing.
 Skeletons are written to build/labs/skel-N and graded N at a time (default
 2: two guests at once, which the verdicts must survive).  Prints a table
 and exits 0 only if every check holds.
@@ -102,6 +110,92 @@ TOTAL_RES = (re.compile(r"^\| \*\*(\d+)\*\* \|", re.M), re.compile(r"Score: X/(\
              re.compile(r"grade` \((\d+) points\)"))
 
 
+REPEAT_ROW_RE = re.compile(r"^\| (\d+) \| ([^|]*?) \| (\d+) \| [^|]*?/(\d+) in \d+ of \d+ \| "
+                           r"\d+ \(([^)]*)\) \|", re.M)
+# a C function's definition: its name at the start of a line, before "("
+FUNCTION_RE = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\s*\(")
+
+
+def region_functions():
+    """{lab: [(function, "file:line")]}: the functions whose bodies hold
+    each lab's regions -- what the student writes."""
+    out = {}
+    for f, regs in sorted(mklab.all_regions().items()):
+        lines = (ROOT / f).read_text().splitlines()
+        for r in regs:
+            lab, begin = r[0], r[1]
+            for i in range(begin - 1, -1, -1):
+                m = FUNCTION_RE.match(lines[i])
+                if m and not lines[i].rstrip().endswith(";"):
+                    out.setdefault(lab, []).append((m.group(1), "%s:%d" % (f, begin + 1)))
+                    break
+    return out
+
+
+def names(text, function):
+    """Does text name function in backticks (`f`, `f()`, `f(args)`)?"""
+    return re.search(r"`%s(?:`|\()" % re.escape(function), text) is not None
+
+
+FILE_LINE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:c|h|S|py|scn)):(\d+)(?::\d+)?")
+IDENT_RE = re.compile(r"[A-Za-z_]\w*")
+GCC_QUOTE_RE = re.compile(r"^\s*(\d+) \| (.*)$")
+
+
+def squeeze(text):
+    return re.sub(r"\s+", "", text)
+
+
+def file_line_problems(doc):
+    """Every path:line a document names must point at what it says is
+    there: after "path:line: " an assertion (a failing test's line), the
+    assertion there; a compiler error's quoted source line, that line but
+    for the name the error is about; otherwise a name in backticks on the
+    same line of the document, on that line of the file."""
+    problems = []
+    lines = doc.read_text().splitlines()
+    for i, text in enumerate(lines):
+        for m in FILE_LINE_RE.finditer(text):
+            path, n = m.group(1), int(m.group(2))
+            where = "%s:%d names %s:%d" % (doc.relative_to(ROOT), i + 1, path, n)
+            f = ROOT / path
+            if not f.is_file():
+                problems.append("%s: no such file" % where)
+                continue
+            src = f.read_text(errors="replace").splitlines()
+            if not 0 < n <= len(src):
+                problems.append("%s: the file has %d lines" % (where, len(src)))
+                continue
+            after = text[m.end():]
+            statement = squeeze(" ".join(src[n - 1:n + 4]))
+            if re.match(r"^: (?:fatal )?(?:error|warning): ", after):
+                quote = GCC_QUOTE_RE.match(lines[i + 1]) if i + 1 < len(lines) else None
+                if not quote or int(quote.group(1)) != n:
+                    problems.append("%s: a compiler error, but no quote of line %d under it"
+                                    % (where, n))
+                    continue
+                about = set(re.findall(r"[\u2018']([A-Za-z_]\w*)[\u2019']", after))
+                missing = set(IDENT_RE.findall(quote.group(2))) - about - \
+                    set(IDENT_RE.findall(src[n - 1]))
+                if missing:
+                    problems.append("%s: the quoted line has %s, line %d does not: %s"
+                                    % (where, ", ".join(sorted(missing)), n, src[n - 1].strip()))
+            elif after.startswith(": "):
+                expr = after[2:].split(": ")[0]
+                if squeeze(expr) not in statement:
+                    problems.append("%s: '%s' is not at that line: %s"
+                                    % (where, expr, src[n - 1].strip()))
+            else:
+                named = re.findall(r"`([A-Za-z_]\w*)", text)
+                if not named:
+                    problems.append("%s: with no name in backticks on its line to check "
+                                    "it against" % where)
+                elif not any(re.search(r"\b%s\b" % x, src[n - 1]) for x in named):
+                    problems.append("%s: line %d has none of %s: %s"
+                                    % (where, n, ", ".join(named), src[n - 1].strip()))
+    return problems
+
+
 def handouts_check(wanted):
     """labs/README.md, the handouts and grade.py agree on each lab's banner,
     hours and total points; the disagreements."""
@@ -129,6 +223,10 @@ def handouts_check(wanted):
         elif hours.get(n) != "%s-%s" % said[0]:
             problems.append("lab %d: labs/README.md says %s hours, its handout %s-%s"
                             % (n, hours.get(n), *said[0]))
+        for name in ("answers-lab%d.txt" % n, "time.txt"):     # what grade.py collects
+            if "`%s`" % name not in text:
+                problems.append("%s never names `%s`, which the graders collect"
+                                % (handout.relative_to(ROOT), name))
         total = sum(t.points for t in lab.tests)
         mentions = [int(x) for r in TOTAL_RES for x in r.findall(text)]
         if not mentions:
@@ -138,8 +236,37 @@ def handouts_check(wanted):
             if m != total:
                 problems.append("%s says %d points in all; its grade file gives %d"
                                 % (handout.relative_to(ROOT), m, total))
-    print("handouts: %s" % ("banners, hours and totals agree" if not problems else
-                            "%d disagreement(s)" % len(problems)))
+    # what the student writes: every function holding a lab's region, by
+    # name, in labs/README.md's row and in the handout
+    rows = {int(n): row for n, row in re.findall(r"^\| (\d+) \| (\[.*)$", readme, re.M)}
+    for n, fns in sorted(region_functions().items()):
+        if n not in wanted:
+            continue
+        handout = graded[n].folder / "README.md"
+        for fn, where in fns:
+            if not names(rows.get(n, "").split(" | ")[1] if n in rows else "", fn):
+                problems.append("labs/README.md's row for lab %d does not name `%s` (%s), "
+                                "which the student writes" % (n, fn, where))
+            if not names(handout.read_text(), fn):
+                problems.append("%s does not name `%s` (%s), which the student writes"
+                                % (handout.relative_to(ROOT), fn, where))
+    for doc in sorted((ROOT / "labs").glob("**/*.md")):
+        problems += file_line_problems(doc)
+    # the measured repeats: each row's verdicts are as many as the lab's
+    # tests, and its score out of the lab's total
+    for n, tree, runs, possible, verdicts in REPEAT_ROW_RE.findall(readme):
+        lab = graded.get(int(n))
+        if not lab or int(n) not in wanted:
+            continue
+        counted = sum(int(x) for x in re.findall(r"(\d+) [A-Z]+", verdicts))
+        if counted != len(lab.tests) or int(possible) != sum(t.points for t in lab.tests):
+            problems.append("labs/README.md's repeat table, lab %s %s: %d verdicts out of %s "
+                            "points, the lab has %d tests and %d points: measure it again "
+                            "(tools/lab-repeat.py)" % (n, tree, counted, possible,
+                                                       len(lab.tests),
+                                                       sum(t.points for t in lab.tests)))
+    print("handouts: %s" % ("banners, hours, totals, functions and repeats agree"
+                            if not problems else "%d disagreement(s)" % len(problems)))
     return problems
 
 
@@ -338,6 +465,10 @@ def class_check(lab=3, half_done_file="block/blk-plug.c"):
     for f in mklab.source_files():
         (ref / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / f, ref / f)
+    # what a student hands in besides code: the reference answers the
+    # questions (seven words) and says 6 hours; the skeleton has neither
+    (ref / ("answers-lab%d.txt" % lab)).write_text("1. Because the reserve is one bio.\n")
+    (ref / "time.txt").write_text("6\n")
     skel = subs / "skeleton"
     subprocess.run([sys.executable, str(ROOT / "tools" / "mklab.py"), str(lab), str(skel)],
                    check=True, stdout=subprocess.DEVNULL)
@@ -367,6 +498,9 @@ def class_check(lab=3, half_done_file="block/blk-plug.c"):
         return ["class grader's CSV lacks a row or a number: %s (%s)" % (e, out_csv)]
     if not (got["reference"] == full and got["skeleton"] < got["half-done.patch"] < full):
         return ["class grader's ranking is wrong: %s of %d (%s)" % (got, full, out_csv)]
+    handed = {n: (rows[n]["answers"], rows[n]["hours"]) for n in ("reference", "skeleton")}
+    if handed != {"reference": ("7 words", "6"), "skeleton": ("missing", "missing")}:
+        return ["class grader's answers and hours columns are wrong: %s (%s)" % (handed, out_csv)]
     return []
 
 

@@ -18,6 +18,9 @@ struct console {
 };
 
 void register_console(struct console *con);
+/* Take con off the list: printk() no longer calls it once this returns
+ * (a test that read the log through a console of its own). */
+void unregister_console(struct console *con);
 /* Write to every console as is: no timestamp, no loglevel (the console
  * tty's output, fs/tty.c).  Does not sleep. */
 void console_write_raw(const char *s, size_t len);

@@ -57,13 +57,18 @@ void ktest_reported(struct ktest_state *kt, bool passed);
 		{ #suite, #name, __ktest_fn_##suite##_##name, __FILE__, __LINE__ }; \
 	static void __ktest_fn_##suite##_##name(struct ktest_state *kt __unused)
 
-#define KT_ASSERT_MSG(cond, fmt, ...) do { \
-	if (!(cond)) { \
-		ktest_fail(kt, __FILE__, __LINE__, "%s: " fmt, #cond, ##__VA_ARGS__); \
-		return; \
-	} \
-} while (0)
-#define KT_ASSERT(cond) KT_ASSERT_MSG(cond, "%s", "false")
+/* The condition is quoted as written: each macro stringifies its own
+ * argument, as one passed on to another macro would be expanded first
+ * (READ_ONCE(x) would read "(*(const volatile __typeof__(x) *)&(x))"). */
+#define __KT_ASSERT(cond, text, fmt, ...)                                                    \
+	do {                                                                                 \
+		if (!(cond)) {                                                               \
+			ktest_fail(kt, __FILE__, __LINE__, "%s: " fmt, text, ##__VA_ARGS__); \
+			return;                                                              \
+		}                                                                            \
+	} while (0)
+#define KT_ASSERT_MSG(cond, fmt, ...) __KT_ASSERT(cond, #cond, fmt, ##__VA_ARGS__)
+#define KT_ASSERT(cond) __KT_ASSERT(cond, #cond, "%s", "false")
 #define KT_SKIP(fmt, ...) do { ktest_skip(kt, fmt, ##__VA_ARGS__); return; } while (0)
 
 /* kernel/ktest.c: start a thread running the suites named by test=;

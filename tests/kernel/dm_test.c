@@ -11,6 +11,7 @@
 #include <spindle/blkdev.h>
 #include <spindle/blk_plug.h>
 #include <spindle/completion.h>
+#include <spindle/console.h>
 #include <spindle/sched.h>
 #include <spindle/pattern.h>
 #include <spindle/printk.h>
@@ -607,6 +608,223 @@ KTEST(dm, raid1_failed_leg_is_not_read)
 	KT_ASSERT(dm_destroy(md) == 0);
 	KT_ASSERT(dm_destroy(fl) == 0);
 	__free_page(buf);
+}
+
+/*
+ * Two writes fail on one leg while both are in flight: still one lost
+ * leg, reported once.  The leg is a device of this test's own target,
+ * "ktest-hold", that keeps every bio it is given until the test ends
+ * them -- so both writes' clones are on the leg before either completes,
+ * whatever the timing.  The test reads the report through a console of
+ * its own.
+ */
+struct leg_hold {
+	spinlock_t lock;
+	bool holding; /* hold what comes; after: fail it */
+	struct bio_list held;
+	unsigned int nr_held;	   /* taken while holding */
+	unsigned int nr_late;	   /* came after: the leg was still used */
+	unsigned int writes_done;  /* the test's writes through the mirror */
+	struct wait_queue_head wq; /* nr_held or writes_done changed */
+};
+
+static struct leg_hold leg_hold;
+
+/* "<start> <len> ktest-hold": no device below; bios are held or failed. */
+static int hold_ctr(struct dm_target *ti, unsigned int argc, char **argv __unused)
+{
+	if (argc) {
+		ti->error = "ktest-hold takes no arguments";
+		return -EINVAL;
+	}
+	ti->private = &leg_hold;
+	return 0;
+}
+
+static int hold_map(struct dm_target *ti, struct bio *bio)
+{
+	struct leg_hold *h = ti->private;
+	unsigned long flags;
+	bool held;
+
+	spin_lock_irqsave(&h->lock, flags);
+	held = h->holding;
+	if (held) {
+		bio_list_add(&h->held, bio);
+		h->nr_held++;
+	} else {
+		h->nr_late++;
+	}
+	spin_unlock_irqrestore(&h->lock, flags);
+	if (!held)
+		return DM_MAPIO_KILL;
+	wake_up(&h->wq);
+	return DM_MAPIO_SUBMITTED;
+}
+
+static struct target_type hold_target = {
+	.name = "ktest-hold",
+	.ctr = hold_ctr,
+	.map = hold_map,
+};
+
+/* Stop holding and end every held bio with an I/O error. */
+static void hold_fail_all(struct leg_hold *h)
+{
+	struct bio_list list;
+	unsigned long flags;
+	struct bio *bio;
+
+	spin_lock_irqsave(&h->lock, flags);
+	h->holding = false;
+	list = h->held;
+	bio_list_init(&h->held);
+	spin_unlock_irqrestore(&h->lock, flags);
+	while ((bio = bio_list_pop(&list)) != NULL)
+		bio_io_error(bio);
+}
+
+static void hold_write_endio(struct bio *bio)
+{
+	struct leg_hold *h = bio->bi_private;
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->lock, flags);
+	h->writes_done++;
+	spin_unlock_irqrestore(&h->lock, flags);
+	wake_up(&h->wq);
+}
+
+/* What printk() writes while the capture is registered. */
+static struct log_capture {
+	struct console con;
+	char text[4096];
+	size_t len;
+	bool overflowed;
+} capture;
+
+static void capture_write(struct console *con, const char *s, size_t len)
+{
+	struct log_capture *c = container_of(con, struct log_capture, con);
+	size_t room = sizeof(c->text) - 1 - c->len;
+
+	if (len > room) {
+		c->overflowed = true;
+		len = room;
+	}
+	memcpy(c->text + c->len, s, len);
+	c->len += len;
+	c->text[c->len] = '\0';
+}
+
+/* How many times the captured log holds needle. */
+static unsigned int capture_count(const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = capture.text; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+#define HELD_WRITES 2
+
+KTEST(dm, raid1_leg_reported_once)
+{
+	static bool registered;
+	struct page *buf = alloc_pages(GFP_KERNEL, 1);
+	struct leg_hold *h = &leg_hold;
+	struct bio *bios[HELD_WRITES];
+	struct mapped_device *hd, *md;
+	unsigned int held, done, failed = 0;
+	char report[64], lost_once[96];
+	const char *r[2], *legs[2];
+	unsigned long flags;
+	long left;
+	int later;
+
+	NEED_TWO_RAMS(r);
+	KT_ASSERT(buf);
+	/* each write holds a bio of the mirror's reserve until its leg
+	 * fails it: with fewer, the second submit_bio() would wait for the
+	 * first, which waits for this test */
+	if (dm_get_reserved_bio_based_ios() < HELD_WRITES) {
+		__free_pages(buf, 1);
+		KT_SKIP("dm_mod.reserved_bio_based_ios=%u: two writes cannot be in flight at once",
+			dm_get_reserved_bio_based_ios());
+	}
+	if (!registered) {
+		KT_ASSERT(dm_register_target(&hold_target) == 0);
+		registered = true;
+	}
+	spin_lock_init(&h->lock);
+	bio_list_init(&h->held);
+	init_waitqueue_head(&h->wq);
+	h->holding = true;
+	h->nr_held = h->nr_late = h->writes_done = 0;
+	hd = create("t-hold,,,rw,0 1024 ktest-hold", r);
+	KT_ASSERT(hd);
+	legs[0] = dev(hd);
+	legs[1] = r[0];
+	md = create("t-mh,,,rw,0 1024 mirror core 2 1024 nosync 2 @0 0 @1 0 1 handle_errors", legs);
+	KT_ASSERT(md);
+	snprintf(report, sizeof(report), "raid1: %s failed", dev(hd));
+	snprintf(lost_once, sizeof(lost_once), "raid1: %s failed, continuing with 1 legs", dev(hd));
+	capture = (struct log_capture){ .con = { .name = "ktest", .write = capture_write } };
+	register_console(&capture.con);
+
+	for (unsigned int i = 0; i < HELD_WRITES; i++) {
+		struct bio *bio = bio_alloc(GFP_NOIO, 1);
+
+		pattern_fill(page_address(buf + i), i * PAGE_SIZE, PAGE_SIZE, 75);
+		bio_set_dev(bio, lookup_bdev(dev(md)));
+		bio->bi_iter.bi_sector = i * (PAGE_SIZE / SECTOR_SIZE);
+		bio->bi_opf = REQ_OP_WRITE;
+		bio->bi_end_io = hold_write_endio;
+		bio->bi_private = h;
+		bio_add_page(bio, buf + i, PAGE_SIZE, 0);
+		bios[i] = bio;
+		submit_bio(bio);
+	}
+	/* Both clones on the held leg -- or, for a mirror that does not
+	 * send them there, the writes ended without it.  The bound only
+	 * keeps a mirror that waits for each write before the next from
+	 * hanging the suite. */
+	left = wait_event_timeout(h->wq, READ_ONCE(h->nr_held) == HELD_WRITES || READ_ONCE(h->writes_done) == HELD_WRITES,
+				  msecs_to_jiffies(10 * MSEC_PER_SEC));
+	spin_lock_irqsave(&h->lock, flags);
+	held = h->nr_held;
+	done = h->writes_done;
+	spin_unlock_irqrestore(&h->lock, flags);
+	hold_fail_all(h); /* both fail now, one after the other */
+	if (!wait_event_timeout(h->wq, READ_ONCE(h->writes_done) == HELD_WRITES,
+				msecs_to_jiffies(10 * MSEC_PER_SEC))) {
+		unregister_console(&capture.con);
+		KT_ASSERT_MSG(false, "%u of %u writes ended, 10 s after their leg failed them",
+			      READ_ONCE(h->writes_done), HELD_WRITES);
+	}
+	for (unsigned int i = 0; i < HELD_WRITES; i++) {
+		failed += bios[i]->bi_status != BLK_STS_OK;
+		bio_put(bios[i]);
+	}
+	/* the leg is dropped: a later write goes to the good leg alone */
+	later = write_pattern(dev(md), 64, 64 * SECTOR_SIZE, buf, PAGE_SIZE, 76);
+	unregister_console(&capture.con);
+	KT_ASSERT(dm_destroy(md) == 0);
+	KT_ASSERT(dm_destroy(hd) == 0);
+
+	KT_ASSERT_MSG(held == HELD_WRITES, "the leg held %u of %u writes at once (%u ended%s)",
+		      held, HELD_WRITES, done, left ? "" : ", 10 s waited");
+	KT_ASSERT_MSG(failed == 0, "%u writes failed though the other leg took them", failed);
+	KT_ASSERT_MSG(later == 0, "a write after the leg failed: %d", later);
+	KT_ASSERT_MSG(h->nr_late == 0, "the failed leg got %u more I/Os", h->nr_late);
+	KT_ASSERT_MSG(!capture.overflowed, "the log captured overflowed");
+	KT_ASSERT_MSG(capture_count(report) == 1,
+		      "'%s' printed %u times for two failed writes on one leg, want once",
+		      report, capture_count(report));
+	KT_ASSERT_MSG(capture_count(lost_once) == 1, "the report does not say '%s'", lost_once);
+	KT_ASSERT(check_pattern(r[0], 0, 0, buf, HELD_WRITES * PAGE_SIZE, 75) == 0);
+	__free_pages(buf, 1);
 }
 
 /*

@@ -1200,10 +1200,20 @@ def run_checks(scn, workdir, log_path):
     env = dict(os.environ)
     env["PATH"] = env.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
     reasons = []
+
+    def shown(path):            # a path in a reason: from the repository, if inside it
+        try:
+            return str(Path(path).resolve().relative_to(ROOT))
+        except ValueError:
+            return str(path)
     for check in scn.checks:
         cmd = substitute(check, dir=shlex.quote(str(workdir)),
                          src=shlex.quote(str(SCENARIO_DIR)),
                          log=shlex.quote(str(log_path)))
+        # the command as it ran, not with its {dir} and {log}
+        check = substitute(check, dir=shlex.quote(shown(workdir)),
+                           src=shlex.quote(shown(SCENARIO_DIR)),
+                           log=shlex.quote(shown(log_path)))
         try:
             p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd],
                                cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
@@ -1505,15 +1515,19 @@ class SelfTest(unittest.TestCase):
 
     def test_checks(self):
         scn = self.scn("check: test -d {dir} && grep -q hello {log}\n"
-                       "check: echo 'the image is wrong'; exit 3\n")
-        self.assertEqual(len(scn.checks), 2)
+                       "check: echo 'the image is wrong'; exit 3\n"
+                       "check: grep -q absent {log}\n")
+        self.assertEqual(len(scn.checks), 3)
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp) / "t.log"
             log.write_text("hello\n")
             r = run_checks(scn, Path(tmp), log)
-        self.assertEqual(len(r), 1)
+        self.assertEqual(len(r), 2)
         self.assertIn("check exited 3", r[0])
         self.assertIn("the image is wrong", r[0])
+        # the failing command as it ran: its placeholders filled in
+        self.assertIn("grep -q absent %s" % log, r[1])
+        self.assertNotIn("{log}", r[1])
         with self.assertRaises(ScenarioError):
             self.scn("check:\n")
 
