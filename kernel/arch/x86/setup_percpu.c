@@ -26,7 +26,8 @@ unsigned int nr_cpu_ids = 1;
 
 void __init setup_per_cpu_areas(void)
 {
-	size_t size = (size_t)(__per_cpu_end - __per_cpu_start);
+	/* the linker's two symbols: distinct objects to C, so compare addresses */
+	size_t size = (size_t)((unsigned long)__per_cpu_end - (unsigned long)__per_cpu_start);
 	unsigned int order = 0, ncpus = 1;
 
 	if (acpi_irq_model.from_madt && acpi_irq_model.nr_cpus > 1)
