@@ -5,7 +5,7 @@
 # from the printed sectors (a sorted: block) itself.
 #
 # scenario: tests/gdb/elevator-cscan.scn
-# expect: ^Breakpoint 1, cscan_dispatch_request
+# expect: ^(Thread \d+ hit )?Breakpoint 1, cscan_dispatch_request
 # expect: ^nullb0: elevator cscan, head_pos \d+$
 # expect: ^  dispatch \(at_head\): 0 request\(s\)$
 # expect: ^  sorted: 31 request\(s\)$

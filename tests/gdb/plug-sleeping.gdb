@@ -10,13 +10,13 @@
 # scenario: tests/gdb/plug-sleeping.scn
 # first stop, schedule() flushing the plug of the suite's first case: a
 # callback (blk_check_plugged) on cb_list, no requests
-# expect: ^Breakpoint 1, blk_flush_plug
+# expect: ^(Thread \d+ hit )?Breakpoint 1, blk_flush_plug
 # expect: ^ktest:\d+ plug 0x[0-9a-f]+: rq_count 0$
 # expect: ^  mq_list: 0 request\(s\)$
 # expect: ^  cb_list: 1 callback\(s\)$
 # expect: ^    cb 0x[0-9a-f]+  note_flush\+0x0  data flushes$
 # then plug_holder starting: the test waits for it on a completion
-# expect: ^Breakpoint 2, plug_holder
+# expect: ^(Thread \d+ hit )?Breakpoint 2, plug_holder
 # expect: ^\s+\d+ D ktest\s+__ktest_fn_plug_sleeping_plugger_does_not_deadlock\+0x[0-9a-f]+\s+completion 0x[0-9a-f]+ on ktest:\d+'s stack \(done=0\)$
 # expect: ^>\s+\d+ R plug_holder\s+\(on the CPU\)
 # sp-ps: the plugger, mid-schedule(), queued on the mutex; the holder
@@ -35,7 +35,7 @@
 # expect: ^nullb0: elevator mq-deadline
 # expect: ^  sort_list\[WRITE\]: 0 request\(s\)$
 # at null_queue_rq: tag 0, with the driver
-# expect: ^Breakpoint 4, null_queue_rq
+# expect: ^(Thread \d+ hit )?Breakpoint 4, null_queue_rq
 # expect: ^nullb0: queue 0x[0-9a-f]+, 128 requests \(127 free\), depth 64, tags in use 0x1$
 # expect: ^  rq 0x[0-9a-f]+  tag  0  MQ_RQ_IDLE\s+W 4096\+8  1 bio\(s\)  with the driver \(tag_rq\[0\]\)$
 # expect: ^bio 0x[0-9a-f]+  nullb0 W 4096\+8 \[REMAPPED\]  from bio_set fs_bio_set  vcnt=1 end_io=seq_end_io\+0x0$
@@ -48,7 +48,7 @@
 # expect: ^nullb0 \(\d+ sectors\): request-based, queue_rq null_queue_rq, elevator mq-deadline, depth 64$
 # reject: Python Exception
 # reject: ^Error
-break *blk_flush_plug if ($rsi & 0xff) != 0 && $_streq(current_task->comm, "ktest")
+break *blk_flush_plug if $_streq($current()->comm, "ktest") && ($rsi & 0xff) != 0
 continue
 sp-plug
 delete

@@ -144,8 +144,41 @@ def data_symbol(addr):
 
 # --- tasks -------------------------------------------------------------------
 
+def this_cpu_offset():
+    """The per-CPU offset (include/spindle/percpu.h) of the CPU GDB has
+    selected -- QEMU shows each CPU as a thread.  It is the CPU's GS base
+    while it runs the kernel; in user mode SWAPGS has put it in the other
+    GS base register (kernel/arch/x86/entry.S).  0 before the registers
+    say anything: the per-CPU section itself, as early in boot."""
+    try:
+        reg = "$k_gs_base" if int(gdb.parse_and_eval("$cs")) & 3 else "$gs_base"
+        return int(gdb.parse_and_eval(reg)) & (2 ** 64 - 1)
+    except gdb.error:
+        return 0
+
+
+def this_cpu_ptr(name, type_name):
+    """&name in the selected CPU's copy of the per-CPU section."""
+    addr = (int(gdb.parse_and_eval("&" + name)) + this_cpu_offset()) & (2 ** 64 - 1)
+    return gdb.Value(addr).cast(T(type_name).pointer())
+
+
 def current_task():
-    return gdb.parse_and_eval("current_task")
+    """The task on the selected CPU (the kernel's current)."""
+    return this_cpu_ptr("current_task", "struct task_struct *").dereference()
+
+
+class Current(gdb.Function):
+    """$current(): the task on the selected CPU, as the kernel's current
+(Linux's $lx_current()).  current_task alone names the per-CPU
+section's own copy, not any CPU's: e.g.
+    break blk_flush_plug if $_streq($current()->comm, "ktest")"""
+
+    def __init__(self):
+        super().__init__("current")
+
+    def invoke(self):
+        return current_task()
 
 
 def all_tasks():
@@ -822,4 +855,5 @@ COMMANDS = {"sp-help": SpHelp, "sp-ps": SpPs, "sp-bt": SpBt,
             "sp-plug": SpPlug, "sp-elv": SpElv, "sp-dev-stack": SpDevStack}
 for _cls in COMMANDS.values():
     _cls()
+Current()
 gdb.write("spindle.py: loaded; sp-help lists its commands\n")
