@@ -711,13 +711,14 @@ def rr_command(cmd, mode, rrfile):
     """cmd under QEMU's record/replay (mode "record" or "replay"): every
     drive behind a blkreplay driver, the instruction counter in rr mode
     (the scenario's own -icount is replaced), the RTC on the virtual clock
-    and no network, as QEMU's docs/system/replay.rst asks.  A replay
-    needs the disks as they were before the recorded boot: prepare() makes
-    them again the same way."""
+    and no network, as QEMU's docs/system/replay.rst asks.  One CPU: QEMU
+    7.2 refuses to record a machine with several ("Record/replay feature
+    is not supported for 'smp'").  A replay needs the disks as they were
+    before the recorded boot: prepare() makes them again the same way."""
     out, i, n = [], 0, 0
     while i < len(cmd):
         a = cmd[i]
-        if a == "-icount" and i + 1 < len(cmd):
+        if a in ("-icount", "-smp") and i + 1 < len(cmd):
             i += 2
             continue
         if a == "-drive" and i + 1 < len(cmd):
@@ -742,7 +743,7 @@ def rr_command(cmd, mode, rrfile):
             continue
         out.append(a)
         i += 1
-    return out + ["-icount", "shift=0,rr=%s,rrfile=%s" % (mode, qopt(rrfile)),
+    return out + ["-smp", "1", "-icount", "shift=0,rr=%s,rrfile=%s" % (mode, qopt(rrfile)),
                   "-rtc", "clock=vm", "-net", "none"]
 
 
