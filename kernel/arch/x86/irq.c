@@ -383,6 +383,27 @@ static void note_unhandled(unsigned int irq, struct irq_desc *d)
 
 DEFINE_PER_CPU(struct pt_regs *, __irq_regs);
 
+/*
+ * Entering and leaving interrupt context on this CPU (Linux's irq_enter()
+ * and irq_exit() with set_irq_regs()): in_irq() is true in between, and
+ * get_irq_regs() gives the interrupted registers.  Returns the previous
+ * registers, for a nested interrupt's exit.
+ */
+static struct pt_regs *irq_enter(struct pt_regs *regs)
+{
+	struct pt_regs *old = this_cpu_read(__irq_regs);
+
+	this_cpu_add(__preempt_count, HARDIRQ_OFFSET);
+	this_cpu_write(__irq_regs, regs);
+	return old;
+}
+
+static void irq_exit(struct pt_regs *old_regs)
+{
+	this_cpu_write(__irq_regs, old_regs);
+	this_cpu_add(__preempt_count, -HARDIRQ_OFFSET);
+}
+
 void do_irq(struct pt_regs *regs)
 {
 	unsigned int vector = regs->vector, irq;
@@ -405,13 +426,10 @@ void do_irq(struct pt_regs *regs)
 	if (vector == LOCAL_TIMER_VECTOR) {
 		/* the tick of a CPU other than 0 (CPU 0's is the PIT's irq 0) */
 		apic_eoi();
-		this_cpu_add(__preempt_count, HARDIRQ_OFFSET);
+		old_regs = irq_enter(regs);
 		this_cpu_inc(irq_local_timer_count);
-		old_regs = this_cpu_read(__irq_regs);
-		this_cpu_write(__irq_regs, regs);
 		watchdog_tick(regs);
-		this_cpu_write(__irq_regs, old_regs);
-		this_cpu_add(__preempt_count, -HARDIRQ_OFFSET);
+		irq_exit(old_regs);
 		return;
 	}
 	if (vector == CALL_FUNCTION_VECTOR) {
@@ -419,10 +437,10 @@ void do_irq(struct pt_regs *regs)
 		 * being run is then delivered, not lost (the queue is
 		 * emptied atomically, kernel/smp.c) */
 		apic_eoi();
-		this_cpu_add(__preempt_count, HARDIRQ_OFFSET);
+		old_regs = irq_enter(regs);
 		this_cpu_inc(irq_call_count);
 		generic_smp_call_function_interrupt();
-		this_cpu_add(__preempt_count, -HARDIRQ_OFFSET);
+		irq_exit(old_regs);
 		return;
 	}
 	if (vector >= FIRST_SYSTEM_VECTOR) {
@@ -433,9 +451,7 @@ void do_irq(struct pt_regs *regs)
 
 	irq = vector - IRQ0_VECTOR;
 	d = &irq_desc[irq];
-	this_cpu_add(__preempt_count, HARDIRQ_OFFSET); /* in_irq() from here */
-	old_regs = this_cpu_read(__irq_regs);
-	this_cpu_write(__irq_regs, regs);
+	old_regs = irq_enter(regs);
 	if (unlikely(d->depth || !d->action)) {
 		/* Disabled, or nobody has asked for it: keep the input quiet.
 		 * A disabled irq gets its interrupt on enable_irq(). */
@@ -467,8 +483,7 @@ void do_irq(struct pt_regs *regs)
 	 * while the handlers run waits in the APIC (interrupts are off).
 	 */
 	apic_eoi();
-	this_cpu_write(__irq_regs, old_regs);
-	this_cpu_add(__preempt_count, -HARDIRQ_OFFSET);
+	irq_exit(old_regs);
 }
 
 /* --- boot ---------------------------------------------------------------- */
