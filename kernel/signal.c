@@ -142,8 +142,7 @@ static void do_notify_parent_cldstop(struct task_struct *t)
 		return;
 	if (!(parent->sighand->action[SIGCHLD - 1].sa_flags & SA_NOCLDSTOP))
 		__send_sig(SIGCHLD, parent);
-	if (parent->state == TASK_INTERRUPTIBLE)
-		wake_up_process(parent);
+	wake_up_state(parent, TASK_INTERRUPTIBLE);
 }
 
 /*
@@ -163,7 +162,7 @@ static void prepare_signal(int sig, struct task_struct *t)
 			t->signal_flags = SIGNAL_STOP_CONTINUED;
 			t->stop_code = 0; /* a stop not yet reported is gone */
 			do_notify_parent_cldstop(t);
-			wake_up_process(t);
+			wake_up_state(t, TASK_STOPPED);
 		}
 	}
 }
@@ -187,9 +186,8 @@ static void __send_sig(int sig, struct task_struct *t)
 	/* a stopped task wakes only for SIGKILL; any other signal waits
 	 * for SIGCONT (Linux's wants_signal()): a shell sends a stopped job
 	 * SIGTERM and then SIGCONT */
-	if ((t->state == TASK_INTERRUPTIBLE && signal_pending(t)) ||
-	    (t->state == TASK_STOPPED && sig == SIGKILL))
-		wake_up_process(t);
+	if (signal_pending(t))
+		wake_up_state(t, TASK_INTERRUPTIBLE | (sig == SIGKILL ? TASK_STOPPED : 0));
 }
 
 void send_sig(int sig, struct task_struct *t)

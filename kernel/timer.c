@@ -13,19 +13,30 @@
  * timers a teaching kernel has, a sorted list is the clearer choice.)
  *
  * Timer functions run in interrupt context, from the tick: they must not
- * sleep.  The list is shared between task context (mod_timer, del_timer)
- * and the tick, so every access has interrupts off -- on one CPU that is
- * all the exclusion needed.
+ * sleep.  The list is shared between task context (mod_timer, del_timer),
+ * the tick, and any other CPU, so every access is under timer_base.lock,
+ * taken with interrupts off (Linux's struct timer_base; Spindle has one,
+ * ticked by CPU 0).  A timer's function runs without the lock, so it may
+ * re-arm or delete timers; meanwhile base->running_timer names it, and
+ * del_timer_sync() waits for it to return before the timer may be freed.
  */
 #include <spindle/time.h>
 #include <spindle/sched.h>
 #include <spindle/irqflags.h>
 #include <spindle/list.h>
 #include <spindle/printk.h>
+#include <spindle/spinlock.h>
 
 volatile u64 jiffies;
 
-static LIST_HEAD(timer_list_head);      /* pending timers, by expires */
+static struct timer_base {
+	spinlock_t lock;
+	struct list_head pending;       /* pending timers, by expires */
+	struct timer_list *running_timer;       /* whose function runs now */
+} timer_base = {
+	.lock = __SPIN_LOCK_UNLOCKED(timer_base.lock),
+	.pending = LIST_HEAD_INIT(timer_base.pending),
+};
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *))
 {
@@ -35,7 +46,7 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *))
 	t->pending = false;
 }
 
-/* Take a pending timer off the list.  Interrupts are off. */
+/* Take a pending timer off the list.  Under timer_base.lock. */
 static void __timer_detach(struct timer_list *t)
 {
 	list_del_init(&t->entry);
@@ -44,32 +55,64 @@ static void __timer_detach(struct timer_list *t)
 
 void mod_timer(struct timer_list *t, u64 expires)
 {
-	unsigned long flags = local_irq_save();
+	struct timer_base *base = &timer_base;
 	struct list_head *pos;
+	unsigned long flags;
 
+	spin_lock_irqsave(&base->lock, flags);
 	if (t->pending)
 		__timer_detach(t);
 	t->expires = expires;
 	/* Insert before the first timer due strictly later: timers due at
 	 * the same jiffy then fire in the order they were armed. */
-	list_for_each(pos, &timer_list_head) {
+	list_for_each(pos, &base->pending) {
 		if (time_after(list_entry(pos, struct timer_list, entry)->expires, expires))
 			break;
 	}
 	list_add_tail(&t->entry, pos);
 	t->pending = true;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&base->lock, flags);
 }
 
 bool del_timer(struct timer_list *t)
 {
-	unsigned long flags = local_irq_save();
-	bool was_pending = t->pending;
+	struct timer_base *base = &timer_base;
+	unsigned long flags;
+	bool was_pending;
 
+	spin_lock_irqsave(&base->lock, flags);
+	was_pending = t->pending;
 	if (was_pending)
 		__timer_detach(t);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&base->lock, flags);
 	return was_pending;
+}
+
+/*
+ * Linux's del_timer_sync(): off the list, and not running.  Waits with
+ * the lock dropped: the function cannot finish while we hold what
+ * run_timers() retakes after it; and it may have re-armed the timer, so
+ * each round deletes again.
+ */
+bool del_timer_sync(struct timer_list *t)
+{
+	struct timer_base *base = &timer_base;
+	bool was_pending = false;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&base->lock, flags);
+		if (t->pending) {
+			__timer_detach(t);
+			was_pending = true;
+		}
+		if (READ_ONCE(base->running_timer) != t) {
+			spin_unlock_irqrestore(&base->lock, flags);
+			return was_pending;
+		}
+		spin_unlock_irqrestore(&base->lock, flags);
+		cpu_relax();
+	}
 }
 
 /*
@@ -83,10 +126,12 @@ bool del_timer(struct timer_list *t)
  */
 static void run_timers(void)
 {
+	struct timer_base *base = &timer_base;
 	LIST_HEAD(due);
 
-	while (!list_empty(&timer_list_head)) {
-		struct timer_list *t = list_first_entry(&timer_list_head,
+	spin_lock(&base->lock);
+	while (!list_empty(&base->pending)) {
+		struct timer_list *t = list_first_entry(&base->pending,
 							struct timer_list, entry);
 
 		if (time_after(t->expires, jiffies))
@@ -97,8 +142,13 @@ static void run_timers(void)
 		struct timer_list *t = list_first_entry(&due, struct timer_list, entry);
 
 		__timer_detach(t);
+		WRITE_ONCE(base->running_timer, t);
+		spin_unlock(&base->lock);
 		t->function(t);
+		spin_lock(&base->lock);
+		WRITE_ONCE(base->running_timer, NULL);
 	}
+	spin_unlock(&base->lock);
 }
 
 void timer_tick(void)

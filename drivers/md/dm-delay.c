@@ -199,7 +199,7 @@ static void delay_dtr(struct dm_target *ti)
 	struct delay_c *dc = ti->private;
 
 	kthread_stop(dc->thread);       /* it submits what it still holds */
-	del_timer(&dc->timer);
+	del_timer_sync(&dc->timer);     /* dc is freed below */
 	put_task_struct(dc->thread);
 	mempool_exit(&dc->info_pool);
 	if (dc->separate_write)

@@ -35,6 +35,8 @@
 #include <spindle/lockdep.h>
 #include <spindle/percpu.h>
 #include <spindle/barrier.h>
+#include <spindle/spinlock.h>
+#include <spindle/refcount.h>
 
 struct bio_list;
 struct blk_plug;
@@ -62,15 +64,24 @@ struct task_struct {
 	unsigned long ksp;              /* saved stack pointer while switched out */
 	void *stack;                    /* base of the THREAD_SIZE kernel stack */
 
-	struct list_head run_list;      /* on the run queue while runnable */
+	struct list_head run_list;      /* on its rq's queue while waiting to run */
 	struct list_head tasks;         /* on the list of all tasks */
 	unsigned int time_slice;        /* ticks left before preemption */
+	/* on a run queue: waiting there, or running (kernel/sched/sched.h);
+	 * false once __schedule() has put it to sleep.  Under the rq's lock. */
 	bool on_rq;
+	/* on a CPU: from when __schedule() picks it until the switch away
+	 * from it is complete, its stack no longer in use -- a waker on
+	 * another CPU waits for that before it queues the task again */
+	int on_cpu;
+	int cpu;                        /* the CPU whose rq it is on, or last ran on */
+	/* serializes its wake-ups (try_to_wake_up(); taken before the rq's lock) */
+	spinlock_t pi_lock;
 
 	int (*threadfn)(void *data);    /* kernel thread body */
 	void *data;
 	int exit_code;
-	int refcount;                   /* the task itself + get_task_struct() */
+	refcount_t usage;               /* the task itself + get_task_struct() */
 	bool should_stop;               /* kthread_stop() was called */
 	struct task_struct *stopper;    /* who waits in kthread_stop() */
 
@@ -163,9 +174,8 @@ const char *current_comm(void);
  * reorders (barrier.h).  Without the full barrier both could see the old
  * value: the sleeper sleeps, the waker does not wake it.  So
  * set_current_state() is smp_store_mb(), as in Linux; the waker's side
- * gets its barrier from the run-queue lock wake_up_process() is to take
- * (docs/smp-audit.md; today every waker runs on CPU 0, where the two
- * cannot interleave).  __set_current_state() is for
+ * gets its barrier in try_to_wake_up(), right after it takes the task's
+ * pi_lock (smp_mb__after_spinlock()).  __set_current_state() is for
  * setting TASK_RUNNING, which needs no such pairing.
  */
 static inline void __set_current_state(long s) { current->state = s; }
@@ -189,12 +199,23 @@ long schedule_timeout_uninterruptible(long timeout);
 /* Voluntarily let other runnable tasks go first. */
 void yield(void);
 /* Make a sleeping task runnable; returns false if it was already running.
- * Does not sleep: callable from interrupt handlers. */
+ * Does not sleep: callable from interrupt handlers, on any CPU. */
 bool wake_up_process(struct task_struct *p);
+/* The same, only if its state is one of those in the mask @state
+ * (TASK_INTERRUPTIBLE: a signal wakes only who sleeps interruptibly) */
+bool wake_up_state(struct task_struct *p, unsigned int state);
+#define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+/* The CPU whose run queue the task is on, or last was. */
+static inline unsigned int task_cpu(const struct task_struct *p)
+{
+	return (unsigned int)READ_ONCE(p->cpu);
+}
 
 /* This CPU should switch tasks as soon as it may: set by the timer tick
  * when the running task's slice is used up, or by a wake-up while the
- * CPU idles. */
+ * CPU idles -- from another CPU with a RESCHEDULE_VECTOR IPI after it
+ * (resched_curr()). */
 DECLARE_PER_CPU(bool, __need_resched);
 static inline bool need_resched(void) { return this_cpu_read(__need_resched); }
 /* Called on the way out of an interrupt; irqs_were_on: the interrupted
@@ -243,6 +264,10 @@ void put_task_struct(struct task_struct *p);
 
 /* Iterate over all tasks (interrupts off while walking). */
 extern struct list_head task_list;
+/* runnable tasks on every CPU, the running ones included, idle not */
 unsigned int nr_running(void);
+/* the RESCHEDULE_VECTOR IPI's handler: this CPU was asked to
+ * reschedule; the interrupt's exit does it (Linux's scheduler_ipi()) */
+void scheduler_ipi(void);
 
 #endif /* SPINDLE_SCHED_H */

@@ -44,6 +44,16 @@ unsigned long get_wchan(struct task_struct *p);
 unsigned int stack_trace_save_tsk(struct task_struct *p, unsigned long *store,
 				  unsigned int size);
 
+/* One CPU's run-queue counters (Linux's schedstats; kernel/sched/core.c):
+ * wake-ups of tasks on it, those from another CPU, those of a task still
+ * on its way to sleep (it never slept), and the rescheduling IPIs it took. */
+struct sched_cpu_stats {
+	u64 nr_running, nr_switches;
+	u64 ttwu_count, ttwu_remote, ttwu_runnable;
+	u64 resched_ipis;
+};
+void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
+
 /* kernel/hung_task.c */
 extern unsigned long hung_task_timeout_secs;    /* hung_task_timeout=; 0: off */
 extern unsigned long hung_task_reports;         /* printed since boot (tests) */

@@ -91,4 +91,8 @@ void on_each_cpu(smp_call_func_t func, void *info, bool wait);
 /* the IPI's handler (arch code, on the receiving CPU) */
 void generic_smp_call_function_interrupt(void);
 
+/* Ask that CPU to reschedule: the RESCHEDULE_VECTOR IPI (arch code; the
+ * scheduler's resched_curr() sets the CPU's need_resched first) */
+void smp_send_reschedule(unsigned int cpu);
+
 #endif /* SPINDLE_SMP_H */

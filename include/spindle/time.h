@@ -51,8 +51,14 @@ struct timer_list {
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *));
 /* (Re)arm t to fire at jiffies == expires.  Does not sleep. */
 void mod_timer(struct timer_list *t, u64 expires);
-/* Disarm; returns true if it was pending.  Does not sleep. */
+/* Disarm; returns true if it was pending.  Does not sleep.  The function
+ * may still be running on the CPU that takes the tick. */
 bool del_timer(struct timer_list *t);
+/* del_timer(), and then wait until the function is not running anywhere:
+ * after it, t may be freed.  Not from t's own function, nor with a lock
+ * that function takes (it would wait for itself); not from the tick's
+ * CPU with interrupts off. */
+bool del_timer_sync(struct timer_list *t);
 
 /* Called from the timer interrupt: advance jiffies, run due timers,
  * account the running task's time slice. */

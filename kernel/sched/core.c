@@ -48,6 +48,7 @@
 #include <spindle/blk_plug.h>
 #include <spindle/process.h>
 #include <spindle/loadavg.h>
+#include "sched.h"
 #include <asm/desc.h>
 #include <asm/pgtable.h>
 #include <asm/ptrace.h>
@@ -59,17 +60,18 @@ static struct task_struct init_task = {
 	.pid = 0,
 	.comm = "swapper",
 	.stack = boot_stack,
-	.refcount = 1,
+	.usage = REFCOUNT_INIT(1),
+	.on_rq = true,
+	.on_cpu = 1,
+	.pi_lock = __SPIN_LOCK_UNLOCKED(init_task.pi_lock),
 };
 
 DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
 DEFINE_PER_CPU(bool, __need_resched);
 DEFINE_PER_CPU(unsigned int, __preempt_count);
+DEFINE_PER_CPU(struct rq, runqueues);
 LIST_HEAD(task_list);
 
-static LIST_HEAD(wake_queue);             /* woken with budget left: run first */
-static LIST_HEAD(run_queue);
-static unsigned int nr_queued;
 static int next_pid = 1;
 static bool scheduler_running;
 
@@ -84,7 +86,11 @@ const char *current_comm(void)
 
 unsigned int nr_running(void)
 {
-	return nr_queued + (current != &init_task);
+	unsigned int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		n += READ_ONCE(cpu_rq(cpu)->nr_running);
+	return n;
 }
 
 /* a CPU's idle task: the boot task, or an application processor's
@@ -94,62 +100,126 @@ static bool is_idle(struct task_struct *p)
 	return p->pid == 0;
 }
 
-/* Queue p; woken: it was asleep (wake_up_process), not preempted. */
-static void enqueue_task(struct task_struct *p, bool woken)
+/*
+ * Queue p to wait for rq's CPU.  woken: it was asleep (try_to_wake_up),
+ * not preempted.  Called with rq->lock held; p is on_rq already (it was
+ * running, or its waker just made it so).
+ */
+static void enqueue_task(struct rq *rq, struct task_struct *p, bool woken)
 {
-	if (p->on_rq || is_idle(p))
-		return;
+	assert_spin_locked(&rq->lock);
+	BUG_ON(!list_empty(&p->run_list));      /* queued twice: a lost race */
 	if (woken && p->time_slice) {
-		list_add_tail(&p->run_list, &wake_queue);
+		list_add_tail(&p->run_list, &rq->wake_queue);
 	} else {
 		p->time_slice = SCHED_TIMESLICE_MS * HZ / MSEC_PER_SEC;
-		list_add_tail(&p->run_list, &run_queue);
+		list_add_tail(&p->run_list, &rq->run_queue);
 	}
-	p->on_rq = true;
-	nr_queued++;
 }
 
-static struct task_struct *pick_next_task(void)
+static struct task_struct *pick_next_task(struct rq *rq)
 {
-	struct list_head *q = list_empty(&wake_queue) ? &run_queue : &wake_queue;
+	struct list_head *q = list_empty(&rq->wake_queue) ? &rq->run_queue : &rq->wake_queue;
 	struct task_struct *p;
 
 	if (list_empty(q))
-		return &init_task;
+		return rq->idle;
 	p = list_first_entry(q, struct task_struct, run_list);
 	list_del_init(&p->run_list);
-	p->on_rq = false;
-	nr_queued--;
 	return p;
 }
 
 void get_task_struct(struct task_struct *p)
 {
-	unsigned long flags = local_irq_save();
-
-	p->refcount++;
-	local_irq_restore(flags);
+	refcount_inc(&p->usage);
 }
 
 void put_task_struct(struct task_struct *p)
 {
-	unsigned long flags = local_irq_save();
-	bool last = --p->refcount == 0;
-
-	local_irq_restore(flags);
-	if (last) {
+	if (refcount_dec_and_test(&p->usage)) {
 		BUG_ON(p->state != TASK_DEAD || is_idle(p));
 		kfree(p);
 	}
 }
 
 /*
- * Runs in the new task right after the switch.  A task that died cannot
- * free its own stack while standing on it, so the task that runs after it
- * does it here.
+ * Ask rq's CPU to pick again at its next chance (Linux's resched_curr()).
+ * This CPU: set the flag; the interrupt exit or preempt_enable() acts on
+ * it.  Another CPU: the flag is that CPU's, so set it there and send it a
+ * RESCHEDULE_VECTOR IPI, whose exit acts on it -- an idle CPU wakes from
+ * hlt for it.
+ */
+static void resched_curr(struct rq *rq)
+{
+	unsigned int cpu = rq->cpu;
+
+	assert_spin_locked(&rq->lock);
+	if (cpu == smp_processor_id()) {
+		this_cpu_write(__need_resched, true);
+		return;
+	}
+	if (READ_ONCE(per_cpu(__need_resched, cpu)))
+		return;                         /* asked already */
+	WRITE_ONCE(per_cpu(__need_resched, cpu), true);
+	smp_send_reschedule(cpu);
+}
+
+void scheduler_ipi(void)
+{
+	/* The flag was set by the sender before the IPI; the interrupt's
+	 * exit (irq_exit_preempt()) or the idle loop calls schedule().
+	 * Only this CPU writes its count. */
+	WRITE_ONCE(this_rq()->resched_ipis, this_rq()->resched_ipis + 1);
+}
+
+void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	st->nr_running = rq->nr_running;
+	st->nr_switches = rq->nr_switches;
+	st->ttwu_count = rq->ttwu_count;
+	st->ttwu_remote = rq->ttwu_remote;
+	st->ttwu_runnable = rq->ttwu_runnable;
+	st->resched_ipis = READ_ONCE(rq->resched_ipis);
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/*
+ * The run queue's lock is held across the switch: taken by the task that
+ * leaves, released by the one that arrives (Linux's prepare_lock_switch()
+ * and finish_lock_switch()).  Lockdep keeps held locks per task, so the
+ * hold moves from prev's list to next's.  The spinlock's own owner
+ * record needs nothing: both run on this CPU.
+ */
+static void prepare_lock_switch(struct rq *rq)
+{
+	if (debug_locks)
+		lock_release(&rq->lock);
+}
+
+static void finish_lock_switch(struct rq *rq)
+{
+	if (debug_locks)
+		lock_acquire(&rq->lock.dep_map, rq->lock.name, &rq->lock, LD_SPINLOCK, 0, 0);
+	__spin_release(&rq->lock, __FILE__, __LINE__);
+	preempt_enable_no_resched();            /* pairs with __schedule()'s lock */
+}
+
+/*
+ * Runs in the new task right after the switch.  prev's stack is no longer
+ * in use: only now may a waker on another CPU queue prev again (on_cpu,
+ * try_to_wake_up()).  A task that died cannot free its own stack while
+ * standing on it, so the task that runs after it does it here.
  */
 static void finish_task_switch(struct task_struct *prev)
 {
+	struct rq *rq = this_rq();
+
+	smp_store_release(&prev->on_cpu, 0);
+	finish_lock_switch(rq);
 	if (prev->state == TASK_DEAD) {
 		list_del_init(&prev->tasks);
 		kstack_free(prev->stack);
@@ -162,36 +232,45 @@ static void finish_task_switch(struct task_struct *prev)
  * running task was preempted rather than because it wants to sleep. */
 static void __schedule(bool preempt)
 {
-	struct task_struct *prev = current, *next;
+	struct rq *rq = this_rq();
+	struct task_struct *prev, *next;
 
-	/* Tasks run on the boot CPU only, for now: the queues below are
-	 * guarded by its interrupts being off, which keeps out no other CPU.
-	 * The others idle and run the functions sent to them (kernel/smp.c)
-	 * until each CPU has a run queue with its own lock. */
-	BUG_ON(smp_processor_id() != 0);
 	touch_softlockup_watchdog();    /* this CPU makes progress */
-
+	spin_lock(&rq->lock);
+	prev = rq->curr;
+	/*
+	 * prev's state is read under the lock a waker takes to see on_rq
+	 * (try_to_wake_up()): either the waker finds prev still on_rq and
+	 * sets TASK_RUNNING first -- then prev stays -- or it finds prev
+	 * off the queue and puts it back.  Nothing in between.
+	 */
 	if (prev->state == TASK_RUNNING || preempt) {
 		if (!is_idle(prev))
-			enqueue_task(prev, false);
+			enqueue_task(rq, prev, false);
 		if (preempt)
 			prev->nivcsw++;
 	} else {
+		WRITE_ONCE(prev->on_rq, false);         /* asleep */
+		rq->nr_running--;
 		prev->nvcsw++;
 		prev->sleep_start = ktime_get_ns();
 	}
-	next = pick_next_task();
+	next = pick_next_task(rq);
 	this_cpu_write(__need_resched, false);
-	if (next == prev)
+	if (next == prev) {
+		spin_unlock(&rq->lock);
 		return;
+	}
 
+	rq->nr_switches++;
+	rq->curr = next;
+	WRITE_ONCE(next->on_cpu, 1);
 	this_cpu_write(current_task, next);
 	tss_set_rsp0((unsigned long)next->stack + THREAD_SIZE);
 	/* the address space (CR3) and the user's SSE registers */
 	switch_mm_fpu(prev, next);
-	preempt_disable();                      /* nobody preempts a half-done switch */
+	prepare_lock_switch(rq);
 	prev = __switch_to(&prev->ksp, next->ksp, prev);
-	preempt_enable_no_resched();
 	finish_task_switch(prev);
 }
 
@@ -254,21 +333,92 @@ void yield(void)
 	local_irq_restore(flags);
 }
 
+/*
+ * The CPU a woken task is queued on (Linux's select_task_rq()).  CPU 0
+ * for now: tasks run on the boot CPU only until the rest of the kernel
+ * is ready for them elsewhere (docs/smp.md); the wake-up itself may come
+ * from any CPU.
+ */
+static unsigned int select_task_rq(struct task_struct *p)
+{
+	(void)p;
+	return 0;
+}
+
+/*
+ * Wake p if its state is one of @state (Linux's try_to_wake_up(), the
+ * same steps and names).  Any CPU, any context; p's pi_lock orders
+ * wake-ups of one task among themselves, and the rq lock orders a wake-up
+ * against p's own __schedule():
+ *
+ *   1. Under p->pi_lock, read p->state after a full barrier, which pairs
+ *      with set_current_state()'s: a sleeper that set its state before
+ *      testing the condition is seen sleeping by a waker that set the
+ *      condition first.
+ *   2. p still on_rq (it has not got through __schedule() yet, or was
+ *      preempted): under its rq's lock, just set TASK_RUNNING; its
+ *      __schedule() then keeps it (ttwu_runnable()).
+ *   3. Otherwise p is asleep, but its CPU may still be switching away
+ *      from it, on its stack: wait for on_cpu to drop, then queue it on
+ *      the rq select_task_rq() picks and kick that CPU if it idles.
+ */
+static bool try_to_wake_up(struct task_struct *p, unsigned int state)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned long flags;
+	bool success = false;
+	struct rq *rq;
+
+	spin_lock_irqsave(&p->pi_lock, flags);
+	smp_mb__after_spinlock();
+	if (!(READ_ONCE(p->state) & state))
+		goto out;
+	success = true;
+
+	if (READ_ONCE(p->on_rq)) {
+		rq = task_rq(p);
+		spin_lock(&rq->lock);
+		if (p->on_rq) {
+			WRITE_ONCE(p->state, TASK_RUNNING);
+			rq->ttwu_count++;
+			rq->ttwu_runnable++;
+			if (rq->cpu != cpu)
+				rq->ttwu_remote++;
+			spin_unlock(&rq->lock);
+			goto out;
+		}
+		spin_unlock(&rq->lock);
+	}
+	/* off the rq: its last switch may still be running on its CPU */
+	while (smp_load_acquire(&p->on_cpu))
+		cpu_relax();
+
+	rq = cpu_rq(select_task_rq(p));
+	spin_lock(&rq->lock);
+	WRITE_ONCE(p->cpu, (int)rq->cpu);
+	WRITE_ONCE(p->state, TASK_RUNNING);
+	WRITE_ONCE(p->on_rq, true);
+	rq->nr_running++;
+	enqueue_task(rq, p, true);
+	rq->ttwu_count++;
+	if (rq->cpu != cpu)
+		rq->ttwu_remote++;
+	if (is_idle(rq->curr))
+		resched_curr(rq);       /* the idle task gives way at once */
+	spin_unlock(&rq->lock);
+out:
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+	return success;
+}
+
 bool wake_up_process(struct task_struct *p)
 {
-	unsigned long flags = local_irq_save();
-	bool woken = false;
+	return try_to_wake_up(p, TASK_NORMAL);
+}
 
-	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
-		p->state = TASK_RUNNING;
-		if (p != current)
-			enqueue_task(p, true);
-		woken = true;
-	}
-	if (is_idle(current) && nr_queued)
-		this_cpu_write(__need_resched, true); /* the idle task gives way at once */
-	local_irq_restore(flags);
-	return woken;
+bool wake_up_state(struct task_struct *p, unsigned int state)
+{
+	return try_to_wake_up(p, state);
 }
 
 /*
@@ -296,16 +446,20 @@ static void calc_global_load_tick(void)
 
 void scheduler_tick(void)
 {
-	struct task_struct *p = current;
+	struct rq *rq = this_rq();
+	struct task_struct *p;
 
 	calc_global_load_tick();
 
+	spin_lock(&rq->lock);
+	p = rq->curr;
 	if (is_idle(p)) {
-		if (nr_queued)
-			this_cpu_write(__need_resched, true);
+		if (rq->nr_running)
+			resched_curr(rq);
 	} else if (p->time_slice && --p->time_slice == 0) {
-		this_cpu_write(__need_resched, true);
+		resched_curr(rq);
 	}
+	spin_unlock(&rq->lock);
 }
 
 /*
@@ -368,7 +522,8 @@ long schedule_timeout(long timeout)
 	timer_setup(&t.timer, process_timeout);
 	mod_timer(&t.timer, expire);
 	schedule();
-	del_timer(&t.timer);
+	/* the timer is on this stack: its function must be done with it */
+	del_timer_sync(&t.timer);
 	timeout = (long)(expire - jiffies);
 	return timeout < 0 ? 0 : timeout;
 }
@@ -383,8 +538,7 @@ long schedule_timeout_uninterruptible(long timeout)
 
 void schedule_tail(struct task_struct *prev)
 {
-	preempt_enable_no_resched();            /* pairs with __schedule() */
-	finish_task_switch(prev);
+	finish_task_switch(prev);       /* what __schedule() does after the switch */
 }
 
 void kthread_entry(struct task_struct *prev)
@@ -409,7 +563,8 @@ struct task_struct *create_task(const char *comm, void *entry)
 	}
 	strlcpy(p->comm, comm, sizeof(p->comm));
 	p->state = TASK_UNINTERRUPTIBLE;        /* until wake_up_process() */
-	p->refcount = 1;
+	refcount_set(&p->usage, 1);
+	spin_lock_init(&p->pi_lock);
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
@@ -522,18 +677,36 @@ struct task_struct *init_idle(unsigned int cpu, void *stack)
 	idle->state = TASK_RUNNING;
 	idle->pid = 0;
 	idle->stack = stack;
-	idle->refcount = 1;
+	refcount_set(&idle->usage, 1);
+	spin_lock_init(&idle->pi_lock);
+	idle->cpu = (int)cpu;
+	idle->on_rq = true;
+	idle->on_cpu = 1;
 	scnprintf(idle->comm, sizeof(idle->comm), "swapper/%u", cpu);
 	INIT_LIST_HEAD(&idle->run_list);
 	INIT_LIST_HEAD(&idle->tasks);
 	INIT_LIST_HEAD(&idle->children);
 	INIT_LIST_HEAD(&idle->sibling);
 	per_cpu(current_task, cpu) = idle;
+	cpu_rq(cpu)->idle = idle;
+	cpu_rq(cpu)->curr = idle;
 	return idle;
 }
 
+/* Every possible CPU's run queue, empty: CPU 0 runs the boot task, the
+ * others get their idle tasks from init_idle() as they come up. */
 void sched_init(void)
 {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+
+		spin_lock_init(&rq->lock);
+		INIT_LIST_HEAD(&rq->wake_queue);
+		INIT_LIST_HEAD(&rq->run_queue);
+		rq->cpu = cpu;
+	}
+	cpu_rq(0)->idle = &init_task;
+	cpu_rq(0)->curr = &init_task;
 	INIT_LIST_HEAD(&init_task.run_list);
 	list_add(&init_task.tasks, &task_list);
 	scheduler_running = true;

@@ -19,6 +19,21 @@
  *                         CPUs that found the lock held and waited -- so a
  *                         run where the CPUs never overlapped proves
  *                         nothing and fails.
+ *   remote_wakeup         this task, on CPU 0, sleeps on a completion that
+ *                         CPU 1 completes, many times over: no wake-up is
+ *                         lost (each wait ends long before its timeout),
+ *                         and the idle CPU 0 was woken by rescheduling IPIs
+ *   wakeup_before_sleep   CPU 1 wakes this task between its
+ *                         set_current_state() and schedule(), still on the
+ *                         run queue: the wake-up only sets it running
+ *                         again (try_to_wake_up()'s on_rq case), so the
+ *                         schedule() that follows does not sleep
+ *   timers_from_another_cpu  for 300 ms CPU 1 deletes (del_timer_sync)
+ *                         and re-arms timers that CPU 0's tick is firing:
+ *                         every arming ends in exactly one run or one
+ *                         delete, and no function is still running once
+ *                         del_timer_sync() returns; the case requires that
+ *                         CPU 1 met a function running at least once
  *   soft_lockup, hard_lockup  (with watchdog_thresh=1) a CPU stuck with
  *                         preemption off, then one stuck with interrupts
  *                         off, each reported once (kernel/watchdog.c)
@@ -34,6 +49,7 @@
 #include <spindle/errno.h>
 #include <spindle/init.h>
 #include <spindle/sched_debug.h>
+#include <spindle/completion.h>
 
 #define NEEDS_CPUS(n)                                                        \
 	do {                                                                 \
@@ -210,6 +226,162 @@ KTEST(smp, locktorture_spinlock)
 	KT_ASSERT(!spin_is_locked(&torture.lock));
 }
 
+
+/* --- timers from another CPU (kernel/timer.c) ----------------------- */
+
+#define HAMMER_NS       (300 * NSEC_PER_MSEC)
+#define HAMMER_TIMERS   4
+
+static struct {
+	struct timer_list timer[HAMMER_TIMERS];
+	int running[HAMMER_TIMERS];     /* its function is inside */
+	unsigned long fired;            /* atomic: from the tick */
+	/* CPU 1's, read once it is done: */
+	unsigned long armed, deleted, met_running, violations;
+	u64 deadline;
+	bool done;
+} hammer;
+
+static void hammer_fn(struct timer_list *t)
+{
+	int i = (int)(t - hammer.timer);
+
+	WRITE_ONCE(hammer.running[i], 1);
+	udelay(20);                     /* slow, so that CPU 1 meets it running */
+	__atomic_add_fetch(&hammer.fired, 1, __ATOMIC_RELAXED);
+	smp_store_release(&hammer.running[i], 0);
+}
+
+static void hammer_timers(void *arg)
+{
+	unsigned int i = 0;
+
+	(void)arg;
+	while (ktime_get_ns() < hammer.deadline) {
+		struct timer_list *t = &hammer.timer[i];
+
+		if (READ_ONCE(hammer.running[i]))
+			hammer.met_running++;
+		if (del_timer_sync(t))
+			hammer.deleted++;
+		if (smp_load_acquire(&hammer.running[i]))
+			hammer.violations++;    /* del_timer_sync() did not wait */
+		mod_timer(t, jiffies + (i & 1));        /* due at this tick or the next */
+		hammer.armed++;
+		i = (i + 1) % HAMMER_TIMERS;
+		udelay(200);                    /* a round of the four is about a tick */
+	}
+	smp_store_release(&hammer.done, true);
+}
+
+KTEST(smp, timers_from_another_cpu)
+{
+	unsigned long fired;
+
+	NEEDS_CPUS(2u);
+	memset(&hammer, 0, sizeof(hammer));
+	for (int i = 0; i < HAMMER_TIMERS; i++)
+		timer_setup(&hammer.timer[i], hammer_fn);
+	hammer.deadline = ktime_get_ns() + HAMMER_NS;
+	KT_ASSERT(smp_call_function_single(1, hammer_timers, NULL, false) == 0);
+	while (!smp_load_acquire(&hammer.done))
+		msleep(10);
+	for (int i = 0; i < HAMMER_TIMERS; i++)
+		if (del_timer_sync(&hammer.timer[i]))
+			hammer.deleted++;
+	fired = __atomic_load_n(&hammer.fired, __ATOMIC_RELAXED);
+	printk(KERN_INFO "timer_hammer: armed %lu, fired %lu, deleted %lu, met a running function %lu times, %lu violations\n",
+	       hammer.armed, fired, hammer.deleted, hammer.met_running, hammer.violations);
+	KT_ASSERT_MSG(fired + hammer.deleted == hammer.armed,
+		      "%lu armings, %lu runs + %lu deletes", hammer.armed, fired, hammer.deleted);
+	KT_ASSERT_MSG(hammer.violations == 0, "a function still ran after del_timer_sync() %lu times",
+		      hammer.violations);
+	KT_ASSERT_MSG(fired > 0 && hammer.deleted > 0, "no overlap: %lu runs, %lu deletes",
+		      fired, hammer.deleted);
+	KT_ASSERT_MSG(hammer.met_running > 0, "CPU 1 never met a timer function running");
+}
+
+/* --- wake-ups from another CPU (kernel/sched/core.c) ---------------- */
+
+#define WAKE_ROUNDS     2000
+
+static void complete_it(void *arg)
+{
+	complete(arg);
+}
+
+KTEST(smp, remote_wakeup)
+{
+	struct sched_cpu_stats before, after;
+	struct completion done;
+	unsigned int lost = 0;
+
+	NEEDS_CPUS(2u);
+	KT_ASSERT_MSG(smp_processor_id() == 0, "ktests run on CPU 0, not %u", smp_processor_id());
+	init_completion(&done);
+	sched_cpu_stats(0, &before);
+	for (int i = 0; i < WAKE_ROUNDS; i++) {
+		reinit_completion(&done);
+		KT_ASSERT(smp_call_function_single(1, complete_it, &done, false) == 0);
+		/* a lost wake-up is a wait that ends only by its timeout */
+		if (!wait_for_completion_timeout(&done, HZ))
+			lost++;
+	}
+	sched_cpu_stats(0, &after);
+	printk(KERN_INFO "remote_wakeup: %d rounds, %llu remote wake-ups, %llu rescheduling IPIs, %u lost\n",
+	       WAKE_ROUNDS, (unsigned long long)(after.ttwu_remote - before.ttwu_remote),
+	       (unsigned long long)(after.resched_ipis - before.resched_ipis), lost);
+	KT_ASSERT_MSG(lost == 0, "%u of %d wake-ups from CPU 1 lost", lost, WAKE_ROUNDS);
+	/* proof that the case did what it says: CPU 1 woke a sleeping
+	 * task here, and had to kick the idle CPU 0 to run it */
+	KT_ASSERT_MSG(after.ttwu_remote > before.ttwu_remote, "no wake-up came from CPU 1");
+	KT_ASSERT_MSG(after.resched_ipis > before.resched_ipis,
+		      "CPU 0 idled and took no rescheduling IPI");
+}
+
+struct wake_call {
+	struct task_struct *task;
+	bool woken;
+};
+
+static void wake_it(void *arg)
+{
+	struct wake_call *w = arg;
+
+	w->woken = wake_up_process(w->task);
+}
+
+KTEST(smp, wakeup_before_sleep)
+{
+	struct sched_cpu_stats before, after;
+	struct wake_call w = { .task = current };
+	unsigned int not_woken = 0, still_asleep = 0;
+	u64 nvcsw = current->nvcsw;
+
+	NEEDS_CPUS(2u);
+	sched_cpu_stats(0, &before);
+	for (int i = 0; i < WAKE_ROUNDS; i++) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		/* CPU 1 wakes us now, before we reach schedule(); we wait
+		 * (spinning, still runnable) until it has */
+		w.woken = false;
+		KT_ASSERT(smp_call_function_single(1, wake_it, &w, true) == 0);
+		if (!w.woken)
+			not_woken++;
+		if (READ_ONCE(current->state) != TASK_RUNNING)
+			still_asleep++;
+		schedule();     /* must come straight back: we are running */
+		__set_current_state(TASK_RUNNING);
+	}
+	sched_cpu_stats(0, &after);
+	KT_ASSERT_MSG(not_woken == 0, "wake_up_process() found us awake %u times", not_woken);
+	KT_ASSERT_MSG(still_asleep == 0, "%u wake-ups left our state asleep", still_asleep);
+	KT_ASSERT_MSG(current->nvcsw == nvcsw, "slept %llu times although woken first",
+		      (unsigned long long)(current->nvcsw - nvcsw));
+	KT_ASSERT_MSG(after.ttwu_runnable - before.ttwu_runnable >= WAKE_ROUNDS,
+		      "%llu of %d wake-ups took the on_rq path",
+		      (unsigned long long)(after.ttwu_runnable - before.ttwu_runnable), WAKE_ROUNDS);
+}
 /* --- the lockup detectors (kernel/watchdog.c) -------------------------- */
 
 #define LOCKUP_MAX_NS (15ull * NSEC_PER_SEC)    /* give up: the detector failed */

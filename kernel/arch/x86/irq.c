@@ -29,6 +29,7 @@
 #include <spindle/printk.h>
 #include <spindle/errno.h>
 #include <spindle/mm.h>
+#include <spindle/sched.h>
 #include <spindle/sched_debug.h>
 #include <asm/acpi.h>
 #include <asm/apic.h>
@@ -280,9 +281,10 @@ u64 irq_count(unsigned int irq)
 	return sum;
 }
 
-/* The function-call IPIs each CPU took (Linux's "CAL" line), and its
- * local APIC timer's ticks ("LOC"). */
+/* The function-call IPIs each CPU took (Linux's "CAL" line), its
+ * rescheduling IPIs ("RES") and its local APIC timer's ticks ("LOC"). */
 static DEFINE_PER_CPU(u64, irq_call_count);
+static DEFINE_PER_CPU(u64, irq_resched_count);
 static DEFINE_PER_CPU(u64, irq_local_timer_count);
 
 /*
@@ -331,6 +333,11 @@ int show_interrupts(char *buf, size_t size)
 		n += scnprintf(buf + n, size - (size_t)n, " %10llu",
 			       (unsigned long long)READ_ONCE(per_cpu(irq_local_timer_count, cpu)));
 	n += scnprintf(buf + n, size - (size_t)n, "   Local timer interrupts\n");
+	n += scnprintf(buf + n, size - (size_t)n, "RES:");
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - (size_t)n, " %10llu",
+			       (unsigned long long)READ_ONCE(per_cpu(irq_resched_count, cpu)));
+	n += scnprintf(buf + n, size - (size_t)n, "   Rescheduling interrupts\n");
 	n += scnprintf(buf + n, size - (size_t)n, "CAL:");
 	for_each_online_cpu(cpu)
 		n += scnprintf(buf + n, size - (size_t)n, " %10llu",
@@ -440,6 +447,16 @@ void do_irq(struct pt_regs *regs)
 		old_regs = irq_enter(regs);
 		this_cpu_inc(irq_call_count);
 		generic_smp_call_function_interrupt();
+		irq_exit(old_regs);
+		return;
+	}
+	if (vector == RESCHEDULE_VECTOR) {
+		/* the sender set our need_resched; the interrupt's exit
+		 * (irq_exit_preempt()) or the idle loop acts on it */
+		apic_eoi();
+		old_regs = irq_enter(regs);
+		this_cpu_inc(irq_resched_count);
+		scheduler_ipi();
 		irq_exit(old_regs);
 		return;
 	}

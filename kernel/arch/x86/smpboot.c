@@ -123,10 +123,20 @@ void start_secondary(void)
 	 * compiler may not sink a store below it (x86 keeps stores in order) */
 	barrier();
 	WRITE_ONCE(cpu_callin[apicid], 1);
-	/* The idle loop: sleep until an interrupt, run it, sleep again. */
+	/* The idle loop, as the boot CPU's (the end of
+	 * start_kernel(), kernel/main.c): sleep until
+	 * an interrupt, run it, and give way to a task as soon as one is
+	 * queued here (none is yet: select_task_rq() picks CPU 0). */
+	local_irq_enable();
 	for (;;) {
+		local_irq_disable();
 		touch_softlockup_watchdog();
-		safe_halt();
+		if (need_resched()) {
+			local_irq_enable();
+			schedule();
+		} else {
+			safe_halt();            /* sti; hlt: wake on the next interrupt */
+		}
 	}
 }
 
@@ -139,6 +149,11 @@ void arch_trigger_cpu_backtrace(unsigned int cpu)
 void arch_send_call_function_ipi(unsigned int cpu)
 {
 	apic_send_IPI(per_cpu(x86_cpu_to_apicid, cpu), CALL_FUNCTION_VECTOR);
+}
+
+void smp_send_reschedule(unsigned int cpu)
+{
+	apic_send_IPI(per_cpu(x86_cpu_to_apicid, cpu), RESCHEDULE_VECTOR);
 }
 
 /* Wake the AP with this APIC id; true once it has reported in. */

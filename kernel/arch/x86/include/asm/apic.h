@@ -51,6 +51,7 @@
 #define FIRST_SYSTEM_VECTOR     0xf0    /* irq vectors end below this */
 #define LOCAL_TIMER_VECTOR      0xf0    /* this CPU's local APIC timer: its tick */
 #define CALL_FUNCTION_VECTOR    0xfc    /* IPI: run the functions queued for me (kernel/smp.c) */
+#define RESCHEDULE_VECTOR       0xfd    /* IPI: pick a task again (kernel/sched/core.c) */
 #define ERROR_APIC_VECTOR       0xfe
 #define SPURIOUS_APIC_VECTOR    0xff
 
