@@ -184,8 +184,8 @@ __attribute__((constructor)) static void host_tty_register(void)
 
 LIST_HEAD(task_list);
 
-void get_task_struct(struct task_struct *p) { p->refcount++; }
-void put_task_struct(struct task_struct *p) { p->refcount--; }
+void get_task_struct(struct task_struct *p) { refcount_inc(&p->usage); }
+void put_task_struct(struct task_struct *p) { refcount_dec(&p->usage); }
 
 unsigned int stack_trace_save_tsk(struct task_struct *p, unsigned long *store,
 				  unsigned int size)
