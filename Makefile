@@ -184,7 +184,8 @@ LIB_OBJS := \
 	lib/sort.o \
 	lib/loadavg.o \
 	lib/taint.o \
-	lib/refcount.o
+	lib/refcount.o \
+	lib/cpumask.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \

@@ -507,6 +507,110 @@ static int proc_sys_iterate(struct file *f, struct dir_context *ctx)
 static const struct inode_operations proc_sys_iops = { .lookup = proc_sys_lookup };
 static const struct file_operations proc_sys_fops = { .iterate = proc_sys_iterate };
 
+/* --- /proc/irq: where each irq goes (the text is the irq layer's) -------------- */
+
+/*
+ * /proc/irq/default_smp_affinity, and a directory per irq with a handler:
+ * smp_affinity and smp_affinity_list (read and written), effective_affinity
+ * and effective_affinity_list (read), as Linux's.  A file's i_private is
+ * irq * 4 + its index below (irq -1: the default).
+ */
+static const char *const irq_files[] = {
+	"smp_affinity", "smp_affinity_list", "effective_affinity", "effective_affinity_list",
+};
+#define IRQ_FILE_PRIV(irq, i) ((void *)(long)((irq) * 4 + (i)))
+
+static int irq_file_show(struct inode *inode, char *buf, size_t size)
+{
+	long v = (long)inode->i_private;
+	int i = (int)(v & 3), irq = (int)(v >> 2);
+
+	return irq_affinity_show(irq, i & 1, i >= 2, buf, size);
+}
+
+static int irq_file_store(struct inode *inode, const char *buf, size_t len)
+{
+	long v = (long)inode->i_private;
+
+	return irq_affinity_store((int)(v >> 2), v & 1, buf, len);
+}
+
+static const struct pseudo_file proc_irq_file = { .show = irq_file_show, .store = irq_file_store };
+static const struct pseudo_file proc_irq_file_ro = { .show = irq_file_show };
+
+static struct dentry *proc_irq_n_lookup(struct inode *dir, struct dentry *dentry)
+{
+	int irq = (int)(long)dir->i_private;
+	struct inode *inode = NULL;
+
+	for (int i = 0; i < (int)ARRAY_SIZE(irq_files); i++)
+		if (!strcmp(dentry->d_name, irq_files[i]))
+			inode = pseudo_new_file(dir->i_sb, i < 2 ? 0644 : 0444,
+						i < 2 ? &proc_irq_file : &proc_irq_file_ro,
+						IRQ_FILE_PRIV(irq, i));
+	if (inode)
+		d_add(dentry, inode);
+	return NULL;
+}
+
+static int proc_irq_n_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	while (ctx->pos - 2 < (loff_t)ARRAY_SIZE(irq_files)) {
+		const char *name = irq_files[ctx->pos - 2];
+
+		if (!dir_emit(ctx, name, strlen(name), 30 + ctx->pos, DT_REG))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_irq_n_iops = { .lookup = proc_irq_n_lookup };
+static const struct file_operations proc_irq_n_fops = { .iterate = proc_irq_n_iterate };
+
+static struct dentry *proc_irq_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = NULL;
+	unsigned int irq;
+
+	if (!strcmp(dentry->d_name, "default_smp_affinity"))
+		inode = pseudo_new_file(dir->i_sb, 0644, &proc_irq_file, IRQ_FILE_PRIV(-1, 0));
+	else if (dentry->d_name[0] && (dentry->d_name[0] != '0' || !dentry->d_name[1]) &&
+		 !kstrtouint(dentry->d_name, 10, &irq) && irq_has_action(irq))
+		inode = pseudo_new_dir(dir->i_sb, &proc_irq_n_iops, &proc_irq_n_fops,
+				       (void *)(long)irq);
+	if (inode)
+		d_add(dentry, inode);
+	return NULL;
+}
+
+/* "default_smp_affinity", then the irqs with a handler, in order; an
+ * irq's position is 3 + irq, so one freed meanwhile shifts nothing */
+static int proc_irq_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	if (ctx->pos == 2 && !dir_emit(ctx, "default_smp_affinity", 20, 40, DT_REG))
+		return 0;
+	for (unsigned int irq = (unsigned int)(ctx->pos - 3); irq < NR_IRQS; irq++) {
+		char name[8];
+		int len;
+
+		ctx->pos = 3 + irq;
+		if (!irq_has_action(irq))
+			continue;
+		len = snprintf(name, sizeof(name), "%u", irq);
+		if (!dir_emit(ctx, name, len, 2000 + irq, DT_DIR))
+			return 0;
+	}
+	ctx->pos = 3 + NR_IRQS;
+	return 0;
+}
+
+static const struct inode_operations proc_irq_iops = { .lookup = proc_irq_lookup };
+static const struct file_operations proc_irq_fops = { .iterate = proc_irq_iterate };
+
 /* --- the root directory ------------------------------------------------------- */
 
 static bool parse_pid(const char *s, int *pid)
@@ -533,6 +637,8 @@ static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
 		inode = pseudo_new_file(dir->i_sb, 0600, &proc_profile, NULL);
 	} else if (!inode && strcmp(dentry->d_name, "sys") == 0) {
 		inode = pseudo_new_dir(dir->i_sb, &proc_sys_iops, &proc_sys_fops, NULL);
+	} else if (!inode && strcmp(dentry->d_name, "irq") == 0) {
+		inode = pseudo_new_dir(dir->i_sb, &proc_irq_iops, &proc_irq_fops, NULL);
 	} else if (!inode && strcmp(dentry->d_name, "self") == 0) {
 		/* Linux: a symbolic link to the pid; here the directory itself */
 		inode = proc_pid_dir(dir->i_sb, current->pid);
@@ -573,13 +679,13 @@ static int next_pid(loff_t from)
 }
 
 /*
- * ".", "..", the fixed files, "sys", "self", then one directory per live pid in
+ * ".", "..", the fixed files, "sys", "self", "irq", then one directory per live pid in
  * pid order.  A pid's position is PROC_PID_POS + pid (Linux's
  * TGID_OFFSET), not its index in the task list: a task that exits
  * between two getdents calls then shifts nothing, and a listing taken
  * in pieces skips no living process.
  */
-#define PROC_PID_POS (4 + (loff_t)ARRAY_SIZE(proc_root_files))
+#define PROC_PID_POS (5 + (loff_t)ARRAY_SIZE(proc_root_files))
 
 static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 {
@@ -596,6 +702,8 @@ static int proc_root_iterate(struct file *f, struct dir_context *ctx)
 	if (ctx->pos - 2 == nfixed && !dir_emit(ctx, "sys", 3, 8, DT_DIR))
 		return 0;
 	if (ctx->pos - 2 == nfixed + 1 && !dir_emit(ctx, "self", 4, 9, DT_DIR))
+		return 0;
+	if (ctx->pos - 2 == nfixed + 2 && !dir_emit(ctx, "irq", 3, 7, DT_DIR))
 		return 0;
 	for (;;) {
 		char name[16];

@@ -446,6 +446,28 @@ static int pci_intx_setup(struct pci_dev *dev)
 }
 
 /*
+ * Aim a live MSI elsewhere (Linux's pci_write_msi_msg()): the interrupt
+ * layer calls it when the irq's affinity changes.  The vector stays, so
+ * only the address's destination differs, and each register is one
+ * config write: the device sends either the old message or the new one.
+ */
+static void pci_write_msi_msg(void *data_dev, u64 addr, u32 data)
+{
+	struct pci_dev *dev = data_dev;
+	int pos = dev->msi_cap;
+	u16 ctrl;
+
+	pci_read_config_word(dev, pos + PCI_MSI_FLAGS, &ctrl);
+	pci_write_config_dword(dev, pos + PCI_MSI_ADDRESS_LO, (u32)addr);
+	if (ctrl & PCI_MSI_FLAGS_64BIT) {
+		pci_write_config_dword(dev, pos + PCI_MSI_ADDRESS_HI, addr >> 32);
+		pci_write_config_word(dev, pos + PCI_MSI_DATA_64, (u16)data);
+	} else {
+		pci_write_config_word(dev, pos + PCI_MSI_DATA_32, (u16)data);
+	}
+}
+
+/*
  * One MSI message (PCI 3.0 §6.8.1).  A message is a memory write of
  * Message Data to Message Address; on x86 the address selects a local
  * APIC and the data a vector, which the interrupt layer chooses.
@@ -498,6 +520,7 @@ static int pci_msi_setup(struct pci_dev *dev)
 	 */
 	pci_intx(dev, false);
 	pci_write_config_word(dev, pos + PCI_MSI_FLAGS, ctrl | PCI_MSI_FLAGS_ENABLE);
+	irq_set_msi_writer((unsigned int)irq, pci_write_msi_msg, dev);
 	dev->irq = irq;
 	dev->msi_enabled = true;
 	return 0;

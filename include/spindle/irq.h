@@ -60,8 +60,31 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		const char *name, void *dev_id);
 void free_irq(unsigned int irq, void *dev_id);
 
+/* disable_irq() returns once no CPU runs the irq's handlers;
+ * disable_irq_nosync() does not wait (from the irq's own handler). */
 void disable_irq(unsigned int irq);
+void disable_irq_nosync(unsigned int irq);
 void enable_irq(unsigned int irq);
+/* Wait until no CPU runs the irq's handlers. */
+void synchronize_irq(unsigned int irq);
+bool irq_has_action(unsigned int irq);
+
+/*
+ * Which CPUs an irq may go to (Linux's smp_affinity).  Delivery is to
+ * one CPU, the first online one in the set (Linux spreads irqs over the
+ * set; Spindle keeps it predictable).  0; -EINVAL: no such irq, or no
+ * online CPU in the set; -EIO: irq 0 (CPU 0's tick), or an MSI irq whose
+ * device nobody can re-aim (no irq_set_msi_writer()).
+ */
+#include <spindle/smp.h>
+int irq_set_affinity(unsigned int irq, const struct cpumask *mask);
+int irq_get_affinity(unsigned int irq, struct cpumask *mask, unsigned int *effective_cpu);
+/* every irq's until irq_set_affinity(): irqaffinity=, or every CPU */
+extern struct cpumask irq_default_affinity;
+/* /proc/irq/N/{smp,effective}_affinity[_list] and
+ * /proc/irq/default_smp_affinity (irq -1): the text, and a write */
+int irq_affinity_show(int irq, bool list, bool effective, char *buf, size_t size);
+int irq_affinity_store(int irq, bool list, const char *buf, size_t len);
 
 /*
  * Allocate an MSI irq and compose the message a PCI device must be given
@@ -71,6 +94,10 @@ void enable_irq(unsigned int irq);
  */
 int irq_alloc_msi(u64 *msi_addr, u32 *msi_data);
 void irq_free_msi(unsigned int irq);
+/* How to rewrite the device's message (address and data) when the irq
+ * moves to another CPU; dev is the writer's own. */
+void irq_set_msi_writer(unsigned int irq, void (*write_msi_msg)(void *dev, u64 addr, u32 data),
+			void *dev);
 
 /* How many times the irq's handlers were run (for /proc/interrupts). */
 u64 irq_count(unsigned int irq);

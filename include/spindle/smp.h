@@ -52,6 +52,32 @@ static inline unsigned int cpumask_weight(const struct cpumask *m)
 		if (!cpumask_test_cpu((cpu), (mask))) {     \
 		} else
 
+/* The first CPU in the set, or NR_CPUS if it is empty. */
+static inline unsigned int cpumask_first(const struct cpumask *m)
+{
+	unsigned long bits = READ_ONCE(m->bits);
+
+	return bits ? (unsigned int)__builtin_ctzl(bits) : NR_CPUS;
+}
+
+static inline bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
+{
+	return (READ_ONCE(a->bits) & READ_ONCE(b->bits)) != 0;
+}
+
+/*
+ * A set of CPUs as text (lib/cpumask.c), as Linux's files and options
+ * write it: hex ("3", "0f") or a list ("0-2,5").  The parsers take a
+ * buffer and its length (one trailing newline allowed) and return 0,
+ * -EINVAL (not that form, or empty) or -ERANGE (a CPU past NR_CPUS).
+ * The printers add a newline; cpumask_print() prints as many hex digits
+ * as nr_cpus needs.
+ */
+int cpumask_parse(const char *buf, size_t len, struct cpumask *mask);
+int cpulist_parse(const char *buf, size_t len, struct cpumask *mask);
+int cpumask_print(char *buf, size_t size, const struct cpumask *mask, unsigned int nr_cpus);
+int cpulist_print(char *buf, size_t size, const struct cpumask *mask);
+
 /* CPUs that answered at boot and run the kernel (the boot CPU is 0) */
 extern struct cpumask __cpu_online_mask;
 #define cpu_online_mask (&__cpu_online_mask)

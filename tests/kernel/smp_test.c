@@ -34,6 +34,9 @@
  *                         delete, and no function is still running once
  *                         del_timer_sync() returns; the case requires that
  *                         CPU 1 met a function running at least once
+ *   synchronize_irq       an irq whose slow handler runs on CPU 1:
+ *                         disable_irq() and free_irq() on CPU 0 return only
+ *                         once it has returned
  *   soft_lockup, hard_lockup  (with watchdog_thresh=1) a CPU stuck with
  *                         preemption off, then one stuck with interrupts
  *                         off, each reported once (kernel/watchdog.c)
@@ -50,6 +53,9 @@
 #include <spindle/init.h>
 #include <spindle/sched_debug.h>
 #include <spindle/completion.h>
+#include <spindle/irq.h>
+#include <asm/apic.h>
+#include <asm/smp.h>
 
 #define NEEDS_CPUS(n)                                                        \
 	do {                                                                 \
@@ -299,6 +305,67 @@ KTEST(smp, timers_from_another_cpu)
 	KT_ASSERT_MSG(fired > 0 && hammer.deleted > 0, "no overlap: %lu runs, %lu deletes",
 		      fired, hammer.deleted);
 	KT_ASSERT_MSG(hammer.met_running > 0, "CPU 1 never met a timer function running");
+}
+
+/* --- an irq's handler on another CPU (kernel/arch/x86/irq.c) -------- */
+
+#define SLOW_HANDLER_US 20000
+
+static struct {
+	int running;            /* inside the handler */
+	int ran_on;
+	int calls;
+} slow;
+
+static irqreturn_t slow_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	WRITE_ONCE(slow.ran_on, (int)smp_processor_id());
+	WRITE_ONCE(slow.running, 1);
+	udelay(SLOW_HANDLER_US);
+	WRITE_ONCE(slow.calls, slow.calls + 1);
+	smp_store_release(&slow.running, 0);
+	return IRQ_HANDLED;
+}
+
+/* Send the irq's vector to CPU 1, and wait until its handler is inside. */
+static bool fire_on_cpu1(int irq)
+{
+	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+
+	apic_send_IPI(per_cpu(x86_cpu_to_apicid, 1), (u8)(IRQ0_VECTOR + irq));
+	while (!smp_load_acquire(&slow.running))
+		if (ktime_get_ns() > end)
+			return false;
+	return true;
+}
+
+KTEST(smp, synchronize_irq)
+{
+	u64 addr;
+	u32 data;
+	int irq, err;
+
+	NEEDS_CPUS(2u);
+	memset(&slow, 0, sizeof(slow));
+	irq = irq_alloc_msi(&addr, &data);
+	KT_ASSERT_MSG(irq >= FIRST_MSI_IRQ, "irq_alloc_msi: %d", irq);
+	err = request_irq((unsigned int)irq, slow_handler, 0, "slow", &slow);
+	KT_ASSERT_MSG(err == 0, "request_irq: %d", err);
+
+	KT_ASSERT_MSG(fire_on_cpu1(irq), "the handler never ran on CPU 1");
+	disable_irq((unsigned int)irq);
+	KT_ASSERT_MSG(!READ_ONCE(slow.running), "disable_irq() returned while the handler ran");
+	KT_ASSERT_MSG(slow.ran_on == 1 && slow.calls == 1, "ran on CPU %d, %d calls", slow.ran_on,
+		      slow.calls);
+	enable_irq((unsigned int)irq);
+
+	KT_ASSERT_MSG(fire_on_cpu1(irq), "the handler never ran on CPU 1 again");
+	free_irq((unsigned int)irq, &slow);
+	KT_ASSERT_MSG(!READ_ONCE(slow.running), "free_irq() returned while the handler ran");
+	KT_ASSERT_MSG(slow.calls == 2, "%d calls", slow.calls);
+	irq_free_msi((unsigned int)irq);
 }
 
 /* --- wake-ups from another CPU (kernel/sched/core.c) ---------------- */

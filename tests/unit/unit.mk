@@ -66,6 +66,9 @@ UNIT_TESTS += check_dm_init check_cmdline check_elf
 UNIT_LIB_SRCS += lib/refcount.c
 UNIT_TESTS += check_atomic
 $(UNIT_BUILD)/check_atomic: UNIT_LDLIBS += -pthread
+# Sets of CPUs as text: /proc/irq/N/smp_affinity's hex, irqaffinity='s list.
+UNIT_LIB_SRCS += lib/cpumask.c
+UNIT_TESTS += check_cpumask
 # The load average's arithmetic and /proc/loadavg's text.
 UNIT_LIB_SRCS += lib/loadavg.c
 UNIT_TESTS += check_loadavg

@@ -18,6 +18,7 @@
  */
 #define pr_fmt(fmt) "apic: " fmt
 #include <spindle/printk.h>
+#include <spindle/spinlock.h>
 #include <spindle/compiler.h>
 #include <spindle/errno.h>
 #include <spindle/irqflags.h>
@@ -349,8 +350,11 @@ struct ioapic {
 static struct ioapic ioapics[MAX_IO_APICS];
 static int nr_ioapics;
 
-/* Selecting then accessing must not be split by an interrupt handler that
- * selects another register: the callers below turn interrupts off. */
+/* Selecting then accessing must not be split by an interrupt handler, or
+ * by another CPU, that selects another register: the callers below hold
+ * ioapic_lock (Linux's name), interrupts off. */
+static DEFINE_SPINLOCK(ioapic_lock);
+
 static u32 ioapic_read(struct ioapic *io, u32 reg)
 {
 	writel(reg, &io->regs->ioregsel);
@@ -398,14 +402,14 @@ int ioapic_register(u8 id, phys_addr_t phys, u32 gsi_base)
 	io->id = id;
 	io->gsi_base = gsi_base;
 
-	flags = local_irq_save();
+	spin_lock_irqsave(&ioapic_lock, flags);
 	ver = ioapic_read(io, IOAPIC_REG_VER);
 	io->nr_pins = ((ver >> IOAPIC_VER_MAX_REDIR_SHIFT) & IOAPIC_VER_MAX_REDIR_MASK) + 1;
 	/* Firmware may have left inputs enabled: nothing is delivered until
 	 * a driver asks for it. */
 	for (unsigned int pin = 0; pin < io->nr_pins; pin++)
 		ioapic_write(io, IOAPIC_REG_REDTBL + 2 * pin, IOAPIC_RTE_MASKED);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&ioapic_lock, flags);
 	nr_ioapics++;
 
 	pr_info("IOAPIC[%d]: apic_id %u, version %#x, address %#llx, GSI %u-%u\n",
@@ -434,11 +438,31 @@ int ioapic_setup_gsi(u32 gsi, u8 vector, bool level, bool active_low, u32 dest_a
 		low |= IOAPIC_RTE_LEVEL;
 	if (active_low)
 		low |= IOAPIC_RTE_ACTIVE_LOW;
-	flags = local_irq_save();
+	spin_lock_irqsave(&ioapic_lock, flags);
 	ioapic_write(io, IOAPIC_REG_REDTBL + 2 * pin, IOAPIC_RTE_MASKED);
 	ioapic_write(io, IOAPIC_REG_REDTBL + 2 * pin + 1, dest_apic_id << IOAPIC_RTE_DEST_SHIFT);
 	ioapic_write(io, IOAPIC_REG_REDTBL + 2 * pin, low);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&ioapic_lock, flags);
+	return 0;
+}
+
+/*
+ * Send input @gsi to another local APIC.  The destination is the entry's
+ * high half alone, one register write: the input may stay live, and an
+ * interrupt already on its way still reaches the old CPU, which handles
+ * it as well as the new one would (its EOI reaches the IOAPIC by vector).
+ */
+int ioapic_set_dest(u32 gsi, u32 dest_apic_id)
+{
+	unsigned int pin;
+	struct ioapic *io = ioapic_for_gsi(gsi, &pin);
+	unsigned long flags;
+
+	if (!io)
+		return -EINVAL;
+	spin_lock_irqsave(&ioapic_lock, flags);
+	ioapic_write(io, IOAPIC_REG_REDTBL + 2 * pin + 1, dest_apic_id << IOAPIC_RTE_DEST_SHIFT);
+	spin_unlock_irqrestore(&ioapic_lock, flags);
 	return 0;
 }
 
@@ -451,14 +475,14 @@ static void ioapic_set_masked(u32 gsi, bool masked)
 
 	if (!io)
 		return;
-	flags = local_irq_save();
+	spin_lock_irqsave(&ioapic_lock, flags);
 	low = ioapic_read(io, IOAPIC_REG_REDTBL + 2 * pin);
 	if (masked)
 		low |= IOAPIC_RTE_MASKED;
 	else
 		low &= ~IOAPIC_RTE_MASKED;
 	ioapic_write(io, IOAPIC_REG_REDTBL + 2 * pin, low);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&ioapic_lock, flags);
 }
 
 void ioapic_mask_gsi(u32 gsi)   { ioapic_set_masked(gsi, true); }

@@ -17,13 +17,21 @@
  *     otherwise                   call every handler on the irq (shared)
  *   EOI to the local APIC
  *
- * Locking: one CPU.  Every change to irq_desc[] happens under
- * irq_desc_lock with interrupts off, so do_irq() -- which runs with
- * interrupts off too -- never sees a half-made change and takes no lock.
- * The lock is a leaf: nothing is called with it held that takes another.
+ * Any CPU may take an interrupt: the one its IOAPIC entry or MSI address
+ * names, chosen from the irq's affinity (irq_set_affinity(),
+ * /proc/irq/N/smp_affinity, irqaffinity=).  Locking: each irq_desc has its
+ * own lock, taken with interrupts off, by do_irq() on the CPU the
+ * interrupt arrived at and by every call that changes the irq.  The
+ * handlers run with it dropped (running_cpu says where), so
+ * disable_irq() and free_irq() wait for a handler running elsewhere
+ * (synchronize_irq()).  The locks are leaves, but for ioapic_lock
+ * (apic.c) taken inside them.
  */
 #define pr_fmt(fmt) "irq: " fmt
 #include <spindle/irq.h>
+#include <spindle/init.h>
+#include <spindle/smp.h>
+#include <spindle/string.h>
 #include <spindle/irqflags.h>
 #include <spindle/spinlock.h>
 #include <spindle/printk.h>
@@ -34,6 +42,7 @@
 #include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/traps.h>
+#include <asm/smp.h>
 
 /* After this many interrupts in a row that no handler claimed, the irq is
  * disabled: a level-triggered line nobody services would otherwise
@@ -60,7 +69,15 @@ struct irqaction {
 	struct irqaction *next;         /* the next handler sharing the irq */
 };
 
+/*
+ * One per irq.  d->lock guards everything in it; do_irq() takes it on
+ * whichever CPU the interrupt arrives, and drops it while the handlers
+ * run -- running_cpu says where they run (Linux's IRQD_IRQ_INPROGRESS),
+ * which synchronize_irq() waits out.  irq_desc_lock, outside it, only
+ * serializes the MSI allocator's search.
+ */
 struct irq_desc {
+	spinlock_t lock;
 	struct irqaction *action;       /* handlers, in request order */
 	enum irq_kind kind;
 	/* IRQ_KIND_IOAPIC only: */
@@ -74,11 +91,49 @@ struct irq_desc {
 	u64 count[NR_CPUS];             /* times the handlers ran, per CPU */
 	unsigned int unhandled;         /* in a row, nobody claimed it */
 	bool reported;                  /* "nobody cared" already said */
+	int running_cpu;                /* its handlers run there now; -1: nowhere */
+	/* where it may go (/proc/irq/N/smp_affinity), and where it goes:
+	 * the first online CPU of that set */
+	struct cpumask affinity;
+	bool affinity_set;              /* by irq_set_affinity(), not the default */
+	unsigned int effective_cpu;
+	/* MSI: rewrites the device's message, to aim it elsewhere (pci.c) */
+	void (*write_msi_msg)(void *dev, u64 addr, u32 data);
+	void *msi_dev;
 };
 
 static struct irq_desc irq_desc[NR_IRQS];
 static DEFINE_SPINLOCK(irq_desc_lock);
-static u32 boot_cpu_apic_id;            /* where every interrupt goes */
+static u32 boot_cpu_apic_id;            /* CPU 0's, known before smp_init() */
+
+/*
+ * Where an irq may go unless told otherwise (Linux's irq_default_affinity):
+ * every CPU, so each lands on CPU 0, the first.  irqaffinity=<list> sets
+ * it, e.g. irqaffinity=1 sends every device's interrupts to CPU 1 -- all
+ * but irq 0, the timer, whose tick is CPU 0's.
+ */
+struct cpumask irq_default_affinity = { .bits = ~0ul };
+
+static int __init irqaffinity_setup(const char *val)
+{
+	struct cpumask m;
+
+	if (!val || cpulist_parse(val, strlen(val), &m) || !m.bits)
+		return -EINVAL;
+	irq_default_affinity = m;
+	return 0;
+}
+__setup("irqaffinity=", irqaffinity_setup);
+
+static u32 cpu_apic_id(unsigned int cpu)
+{
+	return cpu == 0 ? boot_cpu_apic_id : per_cpu(x86_cpu_to_apicid, cpu);
+}
+
+static u64 msi_address(u32 apic_id)
+{
+	return MSI_ADDR_BASE | ((u64)apic_id << MSI_ADDR_DEST_ID_SHIFT);
+}
 
 static u8 irq_to_vector(unsigned int irq)
 {
@@ -86,7 +141,7 @@ static u8 irq_to_vector(unsigned int irq)
 }
 
 /* Masking exists only for IOAPIC inputs; an MSI irq is held off lazily
- * (see disable_irq()).  Callers hold irq_desc_lock or are do_irq(). */
+ * (see disable_irq()).  Callers hold d->lock. */
 static void irq_mask(struct irq_desc *d)
 {
 	if (d->kind == IRQ_KIND_IOAPIC && !d->masked) {
@@ -108,8 +163,37 @@ static void irq_unmask(struct irq_desc *d)
 static void irq_program_ioapic(unsigned int irq, struct irq_desc *d)
 {
 	ioapic_setup_gsi(d->gsi, irq_to_vector(irq), d->level, d->active_low,
-			 boot_cpu_apic_id);
+			 cpu_apic_id(d->effective_cpu));
 	d->masked = true;
+}
+
+/* The CPU the irq goes to: the first online one it may go to (irq 0,
+ * the tick, always CPU 0). */
+static unsigned int irq_pick_cpu(unsigned int irq, const struct irq_desc *d)
+{
+	struct cpumask m = { .bits = d->affinity.bits & cpu_online_mask->bits };
+
+	return irq == 0 || !m.bits ? 0 : cpumask_first(&m);
+}
+
+/* Aim the irq at irq_pick_cpu()'s CPU: the IOAPIC entry's destination,
+ * or the device's MSI address.  Under d->lock. */
+static void irq_apply_affinity(unsigned int irq, struct irq_desc *d)
+{
+	unsigned int cpu = irq_pick_cpu(irq, d);
+
+	if (cpu == d->effective_cpu)
+		return;
+	if (d->kind == IRQ_KIND_IOAPIC) {
+		ioapic_set_dest(d->gsi, cpu_apic_id(cpu));
+	} else if (d->kind == IRQ_KIND_MSI) {
+		if (!d->write_msi_msg)
+			return;         /* nobody can re-aim it: it stays */
+		d->write_msi_msg(d->msi_dev, msi_address(cpu_apic_id(cpu)),
+				 MSI_DATA_TRIGGER_EDGE | MSI_DATA_DELIVERY_FIXED |
+				 irq_to_vector(irq));
+	}
+	d->effective_cpu = cpu;
 }
 
 int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
@@ -131,8 +215,8 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 	*new = (struct irqaction){ .handler = handler, .dev_id = dev_id,
 				   .name = name, .flags = flags };
 
-	spin_lock_irqsave(&irq_desc_lock, f);
 	d = &irq_desc[irq];
+	spin_lock_irqsave(&d->lock, f);
 	if (d->kind == IRQ_KIND_NONE) {
 		err = -EINVAL;
 	} else if (d->action && !(d->action->flags & flags & IRQF_SHARED)) {
@@ -140,15 +224,21 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 	} else {
 		for (p = &d->action; *p; p = &(*p)->next)
 			;
-		*p = new;
+		/* one store publishes it whole: do_irq() on another CPU
+		 * walks the list without the lock */
+		smp_store_release(p, new);
 		if (p == &d->action) {  /* the first handler: open the line */
 			d->unhandled = 0;
 			d->reported = false;
+			/* irqaffinity= is read after irq_init(): take it now */
+			if (!d->affinity_set)
+				d->affinity = irq_default_affinity;
+			irq_apply_affinity(irq, d);
 			if (d->depth == 0)
 				irq_unmask(d);
 		}
 	}
-	spin_unlock_irqrestore(&irq_desc_lock, f);
+	spin_unlock_irqrestore(&d->lock, f);
 	if (err)
 		kfree(new);
 	return err;
@@ -162,12 +252,12 @@ void free_irq(unsigned int irq, void *dev_id)
 
 	if (WARN_ON(irq >= NR_IRQS))
 		return;
-	spin_lock_irqsave(&irq_desc_lock, f);
 	d = &irq_desc[irq];
+	spin_lock_irqsave(&d->lock, f);
 	for (p = &d->action; *p; p = &(*p)->next) {
 		if ((*p)->dev_id == dev_id) {
 			a = *p;
-			*p = a->next;
+			WRITE_ONCE(*p, a->next);
 			break;
 		}
 	}
@@ -175,10 +265,41 @@ void free_irq(unsigned int irq, void *dev_id)
 		irq_mask(d);
 		d->pending = false;
 	}
-	spin_unlock_irqrestore(&irq_desc_lock, f);
-	if (!a)
+	spin_unlock_irqrestore(&d->lock, f);
+	if (!a) {
 		pr_warn("free_irq(%u): no handler with dev_id %p\n", irq, dev_id);
+		return;
+	}
+	/* another CPU may be running it right now, off the list or not */
+	synchronize_irq(irq);
 	kfree(a);
+}
+
+/*
+ * Wait until no CPU runs the irq's handlers (Linux's synchronize_irq()).
+ * Handlers that start later see whatever the caller changed first under
+ * d->lock (a disabled depth, a handler gone).  From the irq's own handler
+ * it would wait for itself: that is refused with a warning.
+ */
+void synchronize_irq(unsigned int irq)
+{
+	struct irq_desc *d;
+	unsigned long f;
+	int cpu;
+
+	if (WARN_ON(irq >= NR_IRQS))
+		return;
+	d = &irq_desc[irq];
+	for (;;) {
+		spin_lock_irqsave(&d->lock, f);
+		cpu = d->running_cpu;
+		spin_unlock_irqrestore(&d->lock, f);
+		if (cpu < 0)
+			return;
+		if (WARN_ON(in_irq() && cpu == (int)smp_processor_id()))
+			return;         /* its own handler: disable_irq_nosync() */
+		cpu_relax();
+	}
 }
 
 /*
@@ -186,19 +307,26 @@ void free_irq(unsigned int irq, void *dev_id)
  * right away would lose edges -- a masked IOAPIC input ignores them, and
  * an MSI cannot be masked here at all -- so instead do_irq() masks the
  * input if an interrupt does come while disabled, and notes it as pending;
- * enable_irq() then unmasks and replays it.  A handler already running
- * cannot be interrupted (one CPU, interrupts off), so when this returns no
- * handler of the irq is running or will run until enable_irq().
+ * enable_irq() then unmasks and replays it.  disable_irq() then waits for
+ * a handler running on another CPU to return: when it returns, no handler
+ * of the irq runs, or will until enable_irq().  disable_irq_nosync() does
+ * not wait (for a handler that disables its own irq).
  */
-void disable_irq(unsigned int irq)
+void disable_irq_nosync(unsigned int irq)
 {
 	unsigned long f;
 
 	if (WARN_ON(irq >= NR_IRQS))
 		return;
-	spin_lock_irqsave(&irq_desc_lock, f);
+	spin_lock_irqsave(&irq_desc[irq].lock, f);
 	irq_desc[irq].depth++;
-	spin_unlock_irqrestore(&irq_desc_lock, f);
+	spin_unlock_irqrestore(&irq_desc[irq].lock, f);
+}
+
+void disable_irq(unsigned int irq)
+{
+	disable_irq_nosync(irq);
+	synchronize_irq(irq);
 }
 
 void enable_irq(unsigned int irq)
@@ -209,8 +337,8 @@ void enable_irq(unsigned int irq)
 
 	if (WARN_ON(irq >= NR_IRQS))
 		return;
-	spin_lock_irqsave(&irq_desc_lock, f);
 	d = &irq_desc[irq];
+	spin_lock_irqsave(&d->lock, f);
 	if (d->depth == 0) {
 		pr_warn("unbalanced enable_irq(%u)\n", irq);
 	} else if (--d->depth == 0) {
@@ -223,7 +351,7 @@ void enable_irq(unsigned int irq)
 			resend = d->kind == IRQ_KIND_MSI || !d->level;
 		}
 	}
-	spin_unlock_irqrestore(&irq_desc_lock, f);
+	spin_unlock_irqrestore(&d->lock, f);
 	if (resend)
 		apic_send_IPI_self(irq_to_vector(irq));
 }
@@ -233,20 +361,34 @@ int irq_alloc_msi(u64 *msi_addr, u32 *msi_data)
 	unsigned long f;
 	int irq;
 
+	unsigned int cpu = 0;
+
 	spin_lock_irqsave(&irq_desc_lock, f);
 	for (irq = FIRST_MSI_IRQ; irq < NR_IRQS; irq++) {
 		struct irq_desc *d = &irq_desc[irq];
 
+		spin_lock(&d->lock);
 		if (d->kind == IRQ_KIND_NONE) {
-			*d = (struct irq_desc){ .kind = IRQ_KIND_MSI };
+			d->kind = IRQ_KIND_MSI;
+			d->action = NULL;
+			d->masked = d->pending = d->reported = false;
+			d->depth = d->unhandled = 0;
+			memset(d->count, 0, sizeof(d->count));
+			d->write_msi_msg = NULL;
+			d->msi_dev = NULL;
+			d->affinity = irq_default_affinity;
+			d->affinity_set = false;
+			d->effective_cpu = cpu = irq_pick_cpu((unsigned int)irq, d);
+			spin_unlock(&d->lock);
 			break;
 		}
+		spin_unlock(&d->lock);
 	}
 	spin_unlock_irqrestore(&irq_desc_lock, f);
 	if (irq == NR_IRQS)
 		return -ENOSPC;
 
-	*msi_addr = MSI_ADDR_BASE | (boot_cpu_apic_id << MSI_ADDR_DEST_ID_SHIFT);
+	*msi_addr = msi_address(cpu_apic_id(cpu));
 	*msi_data = MSI_DATA_TRIGGER_EDGE | MSI_DATA_DELIVERY_FIXED | irq_to_vector(irq);
 	return irq;
 }
@@ -260,13 +402,80 @@ void irq_free_msi(unsigned int irq)
 		return;
 	spin_lock_irqsave(&irq_desc_lock, f);
 	d = &irq_desc[irq];
+	spin_lock(&d->lock);
 	if (d->kind != IRQ_KIND_MSI)
 		pr_warn("irq_free_msi(%u): not an allocated MSI irq\n", irq);
 	else if (d->action)             /* the vector would reach a stale handler */
 		pr_warn("irq_free_msi(%u): handlers still installed, not freed\n", irq);
 	else
 		d->kind = IRQ_KIND_NONE;
+	spin_unlock(&d->lock);
 	spin_unlock_irqrestore(&irq_desc_lock, f);
+}
+
+void irq_set_msi_writer(unsigned int irq, void (*write_msi_msg)(void *dev, u64 addr, u32 data),
+			void *dev)
+{
+	struct irq_desc *d;
+	unsigned long f;
+
+	if (WARN_ON(irq < FIRST_MSI_IRQ || irq >= NR_IRQS))
+		return;
+	d = &irq_desc[irq];
+	spin_lock_irqsave(&d->lock, f);
+	d->write_msi_msg = write_msi_msg;
+	d->msi_dev = dev;
+	spin_unlock_irqrestore(&d->lock, f);
+}
+
+bool irq_has_action(unsigned int irq)
+{
+	return irq < NR_IRQS && READ_ONCE(irq_desc[irq].action) != NULL;
+}
+
+int irq_set_affinity(unsigned int irq, const struct cpumask *mask)
+{
+	struct irq_desc *d;
+	unsigned long f;
+	int err = 0;
+
+	if (irq >= NR_IRQS)
+		return -EINVAL;
+	if (irq == 0)
+		return -EIO;            /* CPU 0's tick: it stays there */
+	d = &irq_desc[irq];
+	spin_lock_irqsave(&d->lock, f);
+	if (d->kind == IRQ_KIND_NONE || !cpumask_intersects(mask, cpu_online_mask))
+		err = -EINVAL;
+	else if (d->kind == IRQ_KIND_MSI && !d->write_msi_msg)
+		err = -EIO;             /* nobody can re-aim its message */
+	else {
+		d->affinity = *mask;
+		d->affinity_set = true;
+		irq_apply_affinity(irq, d);
+	}
+	spin_unlock_irqrestore(&d->lock, f);
+	return err;
+}
+
+int irq_get_affinity(unsigned int irq, struct cpumask *mask, unsigned int *effective_cpu)
+{
+	struct irq_desc *d;
+	unsigned long f;
+	int err = 0;
+
+	if (irq >= NR_IRQS)
+		return -EINVAL;
+	d = &irq_desc[irq];
+	spin_lock_irqsave(&d->lock, f);
+	if (d->kind == IRQ_KIND_NONE) {
+		err = -EINVAL;
+	} else {
+		*mask = d->affinity;
+		*effective_cpu = d->effective_cpu;
+	}
+	spin_unlock_irqrestore(&d->lock, f);
+	return err;
 }
 
 /* over all CPUs */
@@ -305,13 +514,15 @@ int show_interrupts(char *buf, size_t size)
 	for_each_online_cpu(cpu)
 		n += scnprintf(buf + n, size - (size_t)n, "       CPU%-2u", cpu);
 	n += scnprintf(buf + n, size - (size_t)n, "\n");
-	spin_lock_irqsave(&irq_desc_lock, flags);
 	for (unsigned int irq = 0; irq < NR_IRQS; irq++) {
-		const struct irq_desc *d = &irq_desc[irq];
+		struct irq_desc *d = &irq_desc[irq];
 		char input[16];
 
-		if (!d->action)
+		spin_lock_irqsave(&d->lock, flags);
+		if (!d->action) {
+			spin_unlock_irqrestore(&d->lock, flags);
 			continue;
+		}
 		if (d->kind == IRQ_KIND_MSI)
 			scnprintf(input, sizeof(input), "%u-edge", irq);
 		else
@@ -326,8 +537,8 @@ int show_interrupts(char *buf, size_t size)
 			n += scnprintf(buf + n, size - (size_t)n, "%s%s", a == d->action ? "" : ", ",
 				       a->name);
 		n += scnprintf(buf + n, size - (size_t)n, "\n");
+		spin_unlock_irqrestore(&d->lock, flags);
 	}
-	spin_unlock_irqrestore(&irq_desc_lock, flags);
 	n += scnprintf(buf + n, size - (size_t)n, "LOC:");
 	for_each_online_cpu(cpu)
 		n += scnprintf(buf + n, size - (size_t)n, " %10llu",
@@ -346,6 +557,47 @@ int show_interrupts(char *buf, size_t size)
 	return n;
 }
 
+/*
+ * /proc/irq's text, in Linux's forms (kernel/irq/proc.c there): hex
+ * (smp_affinity, default_smp_affinity) or a list (the *_list files);
+ * "effective" is the one CPU the irq goes to.  irq < 0: the default.
+ */
+int irq_affinity_show(int irq, bool list, bool effective, char *buf, size_t size)
+{
+	struct cpumask mask;
+	unsigned int cpu;
+	int err;
+
+	if (irq < 0) {
+		mask = irq_default_affinity;
+	} else {
+		err = irq_get_affinity((unsigned int)irq, &mask, &cpu);
+		if (err)
+			return err;
+		if (effective)
+			mask.bits = 1ul << cpu;
+	}
+	return list ? cpulist_print(buf, size, &mask) : cpumask_print(buf, size, &mask, nr_cpu_ids);
+}
+
+/* A write: the set in that form; at least one online CPU in it (Linux:
+ * "too easy a way to make the system unusable" otherwise).  0 or -errno. */
+int irq_affinity_store(int irq, bool list, const char *buf, size_t len)
+{
+	struct cpumask mask;
+	int err = list ? cpulist_parse(buf, len, &mask) : cpumask_parse(buf, len, &mask);
+
+	if (err)
+		return -EINVAL;
+	if (!cpumask_intersects(&mask, cpu_online_mask))
+		return -EINVAL;
+	if (irq < 0) {
+		irq_default_affinity = mask;
+		return 0;
+	}
+	return irq_set_affinity((unsigned int)irq, &mask);
+}
+
 int irq_set_level_triggered(unsigned int irq, bool active_low)
 {
 	struct irq_desc *d;
@@ -354,8 +606,8 @@ int irq_set_level_triggered(unsigned int irq, bool active_low)
 
 	if (irq >= NR_IRQS)
 		return -EINVAL;
-	spin_lock_irqsave(&irq_desc_lock, f);
 	d = &irq_desc[irq];
+	spin_lock_irqsave(&d->lock, f);
 	if (d->kind != IRQ_KIND_IOAPIC) {
 		err = -EINVAL;
 	} else {
@@ -366,7 +618,7 @@ int irq_set_level_triggered(unsigned int irq, bool active_low)
 		if (d->action && d->depth == 0)
 			irq_unmask(d);
 	}
-	spin_unlock_irqrestore(&irq_desc_lock, f);
+	spin_unlock_irqrestore(&d->lock, f);
 	return err;
 }
 
@@ -469,6 +721,7 @@ void do_irq(struct pt_regs *regs)
 	irq = vector - IRQ0_VECTOR;
 	d = &irq_desc[irq];
 	old_regs = irq_enter(regs);
+	spin_lock(&d->lock);
 	if (unlikely(d->depth || !d->action)) {
 		/* Disabled, or nobody has asked for it: keep the input quiet.
 		 * A disabled irq gets its interrupt on enable_irq(). */
@@ -483,13 +736,21 @@ void do_irq(struct pt_regs *regs)
 		bool handled = false;
 
 		d->count[smp_processor_id()]++;
-		for (struct irqaction *a = d->action; a; a = a->next)
+		/* the handlers run unlocked, so they may call enable_irq()
+		 * and the like; free_irq() waits for them (synchronize_irq()) */
+		d->running_cpu = (int)smp_processor_id();
+		spin_unlock(&d->lock);
+		for (struct irqaction *a = smp_load_acquire(&d->action); a;
+		     a = smp_load_acquire(&a->next))
 			handled |= a->handler(irq, a->dev_id) == IRQ_HANDLED;
+		spin_lock(&d->lock);
+		d->running_cpu = -1;
 		if (handled)
 			d->unhandled = 0;
 		else
 			note_unhandled(irq, d);
 	}
+	spin_unlock(&d->lock);
 	/*
 	 * EOI last.  For a level-triggered IOAPIC input this order matters:
 	 * the IOAPIC will not deliver the input again until the EOI (its
@@ -518,10 +779,11 @@ static void irq_setup_line(unsigned int irq, u32 gsi, bool level, bool active_lo
 {
 	struct irq_desc *d = &irq_desc[irq];
 
-	*d = (struct irq_desc){
-		.kind = IRQ_KIND_IOAPIC, .gsi = gsi, .level = level,
-		.active_low = active_low, .polarity_fixed = polarity_fixed,
-	};
+	d->kind = IRQ_KIND_IOAPIC;
+	d->gsi = gsi;
+	d->level = level;
+	d->active_low = active_low;
+	d->polarity_fixed = polarity_fixed;
 	irq_program_ioapic(irq, d);
 }
 
@@ -578,6 +840,11 @@ void irq_init(void)
 	i8259_remap_and_mask();
 	lapic_init(m->lapic_address);
 	boot_cpu_apic_id = read_apic_id();
+	for (unsigned int irq = 0; irq < NR_IRQS; irq++) {
+		spin_lock_init(&irq_desc[irq].lock);
+		irq_desc[irq].running_cpu = -1;
+		irq_desc[irq].affinity = irq_default_affinity;
+	}
 	for (int i = 0; i < m->nr_ioapics; i++) {
 		const struct acpi_ioapic *io = &m->ioapic[i];
 		int err = ioapic_register(io->id, io->address, io->gsi_base);

@@ -65,7 +65,7 @@ static u8 cpu_callin[MAX_APIC_ID + 1];
 static u8 apicid_to_cpu[MAX_APIC_ID + 1];   /* the CPU number it is to be */
 
 /* each CPU's local APIC id, where its IPIs go (Linux's x86_cpu_to_apicid) */
-static DEFINE_PER_CPU(u32, x86_cpu_to_apicid);
+DEFINE_PER_CPU(u32, x86_cpu_to_apicid);
 struct cpumask __cpu_online_mask = { .bits = 1 }; /* the BSP, CPU 0 */
 
 /*

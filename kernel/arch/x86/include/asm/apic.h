@@ -34,6 +34,7 @@
  *   ioapic_register(id, phys, base)   map an IOAPIC, mask all its inputs;
  *                                     returns its number of inputs or -errno
  *   ioapic_setup_gsi(...)             program one input (left masked)
+ *   ioapic_set_dest(gsi, apic_id)     send a live input to another CPU
  *   ioapic_mask_gsi/ioapic_unmask_gsi
  *   ioapic_gsi_valid(gsi)             some IOAPIC has this input
  * None of these sleep, and all may be called with interrupts on or off:
@@ -87,6 +88,7 @@ u32 apic_read_esr(void);
 
 int ioapic_register(u8 id, phys_addr_t phys, u32 gsi_base);
 int ioapic_setup_gsi(u32 gsi, u8 vector, bool level, bool active_low, u32 dest_apic_id);
+int ioapic_set_dest(u32 gsi, u32 dest_apic_id);
 void ioapic_mask_gsi(u32 gsi);
 void ioapic_unmask_gsi(u32 gsi);
 bool ioapic_gsi_valid(u32 gsi);

@@ -20,6 +20,10 @@ extern const char trampoline_start[], trampoline_end[];
  * stack smpboot.c gave the CPU with that initial APIC id */
 extern u64 smp_ap_cr3, smp_ap_stack[MAX_APIC_ID + 1];
 
+/* each CPU's local APIC id, once smp_init() has run (CPU 0's too) */
+#include <spindle/percpu.h>
+DECLARE_PER_CPU(u32, x86_cpu_to_apicid);
+
 void smp_init(void);
 void start_secondary(void);
 /* an NMI that makes that CPU print its backtrace (kernel/watchdog.c) */
