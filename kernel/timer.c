@@ -151,11 +151,11 @@ static void run_timers(void)
 	spin_unlock(&base->lock);
 }
 
-void timer_tick(void)
+void timer_tick(unsigned long ticks)
 {
 	unsigned long flags = local_irq_save();  /* already off in the tick */
 
-	jiffies++;
+	jiffies += ticks;
 	run_timers();
 	scheduler_tick();
 	local_irq_restore(flags);

@@ -35,7 +35,11 @@ def figures():
     for p in ktests:
         ktest_suites.update(re.findall(r"^KTEST\((\w+),", p.read_text(errors="replace"), re.M))
     scenarios = sorted((ROOT / "tests/qemu/scenarios").glob("*.scn"))
-    debug_excluded = [s for s in scenarios if s.stem.startswith("debug-")]
+    # the Makefile's DEBUG_SCENARIOS: every scenario but its filter-out list
+    mk = (ROOT / "Makefile").read_text()
+    m = re.search(r"^DEBUG_SCENARIOS := \$\(filter-out ([^,]*),", mk, re.M)
+    pats = [re.compile("^" + re.escape(p).replace("%", ".*") + "$") for p in m.group(1).split()] if m else []
+    debug_excluded = [s for s in scenarios if any(p.match(s.stem) for p in pats)]
     lab_scn = sorted((ROOT / "labs").glob("*/*.scn"))
     graded = 0
     for g in sorted((ROOT / "labs").glob("*/grade")):

@@ -60,8 +60,9 @@ bool del_timer(struct timer_list *t);
  * CPU with interrupts off. */
 bool del_timer_sync(struct timer_list *t);
 
-/* Called from the timer interrupt: advance jiffies, run due timers,
- * account the running task's time slice. */
-void timer_tick(void);
+/* Called from the timer interrupt: advance jiffies by ticks (more than 1
+ * when interrupts were missed), run due timers, account the running
+ * task's time slice. */
+void timer_tick(unsigned long ticks);
 
 #endif /* SPINDLE_TIME_H */

@@ -78,8 +78,13 @@ static bool graph_ok = true; /* no cycle reported, no table full */
 /*
  * The graph and the class table are shared by every CPU: lockdep_lock (a
  * bare ticket lock, which lockdep itself does not track) keeps one CPU at
- * a time in them.  in_lockdep is per CPU: this CPU is inside lockdep
- * already (a report's own locks), so it does not come in again.
+ * a time in them when they change.  Most acquisitions change nothing --
+ * a known class, a dependency already recorded -- and take the fast path
+ * in lock_acquire() without it, as Linux's chain cache does: one global
+ * lock on every spin_lock() would have every CPU's tick queue behind it,
+ * and under QEMU's round-robin CPUs a holder switched out makes the
+ * others spin a whole turn.  in_lockdep is per CPU: this CPU is inside
+ * lockdep already (a report's own locks), so it does not come in again.
  */
 static arch_spinlock_t lockdep_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 static DEFINE_PER_CPU(bool, in_lockdep);
@@ -241,9 +246,11 @@ static struct lock_class *look_up_lock_class(struct lockdep_map *map, const char
 	return c;
 }
 
+/* Lockless: an edge is filled in before it is published (the release
+ * in check_prev_add()), and edges are never removed. */
 static bool has_edge(const struct lock_class *from, const struct lock_class *to)
 {
-	for (int e = from->edges; e >= 0; e = list_entries[e].next)
+	for (int e = smp_load_acquire(&from->edges); e >= 0; e = list_entries[e].next)
 		if (list_entries[e].to == class_id(to))
 			return true;
 	return false;
@@ -414,7 +421,32 @@ static void check_prev_add(struct task_struct *curr, struct held_lock *next, uns
 	l->to = (u16)class_id(next->class);
 	memcpy(l->trace, trace, sizeof(trace));
 	l->next = prev->class->edges;
-	prev->class->edges = (int)nr_list_entries++;
+	smp_store_release(&prev->class->edges, (int)nr_list_entries++);
+}
+
+/*
+ * The fast path: next's class is known (cached in its map), and pushing
+ * it adds nothing to the graph and reports nothing -- nothing held, or
+ * the dependency from the innermost held lock is recorded already, and no
+ * held lock is of its class.  Everything it reads is this task's own or
+ * only ever grows.  Interrupts off, in_lockdep set.
+ */
+static bool lock_acquire_fast(struct task_struct *curr, struct held_lock *next)
+{
+	const struct held_lock *prev;
+
+	if (!next->class || curr->lockdep_depth == MAX_LOCK_DEPTH)
+		return false;
+	for (unsigned int i = 0; i < curr->lockdep_depth; i++)
+		if (curr->held_locks[i].class == next->class)
+			return false;           /* maybe recursion: the slow path says */
+	if (curr->lockdep_depth) {
+		prev = &curr->held_locks[curr->lockdep_depth - 1];
+		if (prev->irq == next->irq && !has_edge(prev->class, next->class))
+			return false;           /* a new dependency */
+	}
+	curr->held_locks[curr->lockdep_depth++] = *next;
+	return true;
 }
 
 void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
@@ -430,6 +462,14 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 	if (this_cpu_read(in_lockdep) || !debug_locks)
 		goto out;
 	this_cpu_write(in_lockdep, true);
+	if (map->class && !subclass) {
+		next = (struct held_lock){
+			.class = map->class, .instance = instance, .acquire_ip = ip,
+			.type = (u8)type, .irq = in_irq() != 0,
+		};
+		if (lock_acquire_fast(curr, &next))
+			goto fast;
+	}
 	arch_spin_lock(&lockdep_lock);
 	if (subclass >= MAX_LOCKDEP_SUBCLASSES)
 		subclass = MAX_LOCKDEP_SUBCLASSES - 1;
@@ -453,6 +493,7 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 	curr->held_locks[curr->lockdep_depth++] = next;
 done:
 	arch_spin_unlock(&lockdep_lock);
+fast:
 	this_cpu_write(in_lockdep, false);
 out:
 	local_irq_restore(flags);
