@@ -234,6 +234,10 @@ ISO        := $(BUILD)/spindle.iso
 all: deps $(ISO)
 iso: deps $(ISO)
 
+# live-deps: the .d files to include; one naming a source that has moved
+# is left out and its object rebuilt (tools/deps.mk says why).
+include tools/deps.mk
+
 # User space: the libc, the programs and build/initramfs.cpio.
 include user/user.mk
 
@@ -550,4 +554,4 @@ include tests/fuzz/fuzz.mk
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d)
+-include $(call live-deps,$(OBJS:.o=.d))

@@ -16,13 +16,41 @@
 
 static DEFINE_SPINLOCK(files_lock);     /* f_count of every file */
 
+/*
+ * A file opened for writing that writes the file system's own blocks (not
+ * a device node or a FIFO, which write elsewhere: Linux's special_file())
+ * is one of its mount's writers from here to its last fput(), as in
+ * Linux's do_dentry_open.  mnt_want_write() refuses it (EROFS) if the file
+ * system is read-only or is being remounted so, under the lock that
+ * remount's "no writers" check takes: an open either counts before the
+ * check (the remount gets EBUSY) or sees the remount (the open gets EROFS).
+ */
+static bool counts_as_writer(const struct path *path, unsigned int flags)
+{
+	struct inode *inode = path ? path->dentry->d_inode : NULL;
+
+	return inode && path->mnt && (flags & O_ACCMODE) != O_RDONLY &&
+	       !S_ISCHR(inode->i_mode) && !S_ISBLK(inode->i_mode) && !S_ISFIFO(inode->i_mode);
+}
+
 struct file *alloc_file(const struct path *path, unsigned int flags,
 			const struct file_operations *fop)
 {
-	struct file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	bool writer = counts_as_writer(path, flags);
+	struct file *f;
 
-	if (!f)
+	if (writer) {
+		int err = mnt_want_write(path->mnt);
+
+		if (err)
+			return ERR_PTR(err);
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		if (writer)
+			mnt_drop_write(path->mnt);
 		return ERR_PTR(-ENOMEM);
+	}
 	f->f_count = 1;
 	f->f_flags = flags;
 	switch (flags & O_ACCMODE) {
@@ -41,30 +69,10 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 			f->f_wb_err = errseq_sample(&f->f_mapping->wb_err);
 			file_ra_state_init(&f->f_ra);
 		}
-		/* a writer of the fs's own files (not of a device node or a
-		 * FIFO, which write elsewhere): remount ro is refused while
-		 * there is one, as Linux counts a mount's writers */
-		if ((f->f_mode & FMODE_WRITE) && f->f_inode && f->f_inode->i_sb &&
-		    !S_ISCHR(f->f_inode->i_mode) && !S_ISBLK(f->f_inode->i_mode) &&
-		    !S_ISFIFO(f->f_inode->i_mode)) {
+		if (writer)
 			f->f_mode |= FMODE_WRITER;
-			spin_lock(&files_lock);
-			f->f_inode->i_sb->s_writers++;
-			spin_unlock(&files_lock);
-		}
 	}
 	return f;
-}
-
-/* Files open for writing on sb (the remount ro check). */
-int sb_writers(struct super_block *sb)
-{
-	int n;
-
-	spin_lock(&files_lock);
-	n = sb->s_writers;
-	spin_unlock(&files_lock);
-	return n;
 }
 
 struct file *get_file(struct file *f)
@@ -88,11 +96,8 @@ void fput(struct file *f)
 		return;
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
-	if (f->f_mode & FMODE_WRITER) {
-		spin_lock(&files_lock);
-		f->f_inode->i_sb->s_writers--;
-		spin_unlock(&files_lock);
-	}
+	if (f->f_mode & FMODE_WRITER)
+		mnt_drop_write(f->f_path.mnt);
 	if (f->f_path.dentry)
 		path_put(&f->f_path);
 	kfree(f);

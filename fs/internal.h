@@ -62,7 +62,6 @@ extern spinlock_t dcache_lock;
 struct vfsmount *lookup_mnt(const struct path *path);
 struct vfsmount *mntget(struct vfsmount *mnt);
 void mntput(struct vfsmount *mnt);
-int sb_writers(struct super_block *sb); /* file_table.c: files open for writing */
 extern struct vfsmount *root_mnt;
 
 /* namei.c: walk with vfs_lock already held */

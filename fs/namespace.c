@@ -21,6 +21,17 @@
  * file of it is open for writing, as Linux; otherwise its files' dirty
  * pages are written back and the file system's remount_fs finishes the
  * change (ext2 writes its metadata and marks itself clean).
+ *
+ * An open for writing and a remount read-only must not both succeed.
+ * Both sleep part-way (the open in its allocation, the remount in its
+ * writeback), so "is it read-only?" in one and "any writers?" in the other
+ * are not enough on their own: each could pass before the other acts.
+ * Linux's answer, kept here: the writer count and a "remounting read-only"
+ * flag (s_readonly_remount) change together under mount_lock.
+ * mnt_want_write() counts a writer unless the fs is read-only or the flag
+ * is up (EROFS); sb_prepare_remount_readonly() raises the flag unless
+ * there is a writer (EBUSY).  Whichever comes first wins; the flag stays
+ * up until SB_RDONLY is set or the remount has failed.
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -270,6 +281,62 @@ void get_root_path(struct path *root)
 	path_get(root);
 }
 
+/*
+ * The writer count and s_readonly_remount of every super_block (the top
+ * of this file says why one lock).  Linux's mount_lock guards these and
+ * the mount hash too; here the mount table is under vfs_lock.  Linux
+ * counts writers per mount, per CPU, and sums a super_block's mounts when
+ * it remounts; one count per super_block is that sum.
+ */
+static DEFINE_SPINLOCK(mount_lock);
+
+int mnt_want_write(struct vfsmount *mnt)
+{
+	struct super_block *sb = mnt->mnt_sb;
+	int err = 0;
+
+	spin_lock(&mount_lock);
+	if (sb_rdonly(sb) || sb->s_readonly_remount)
+		err = -EROFS;
+	else
+		sb->s_writers++;
+	spin_unlock(&mount_lock);
+	return err;
+}
+
+void mnt_drop_write(struct vfsmount *mnt)
+{
+	spin_lock(&mount_lock);
+	mnt->mnt_sb->s_writers--;
+	spin_unlock(&mount_lock);
+}
+
+/* EBUSY while sb has a writer; otherwise new writers get EROFS from now. */
+static int sb_prepare_remount_readonly(struct super_block *sb)
+{
+	int err = 0;
+
+	spin_lock(&mount_lock);
+	if (sb->s_writers)
+		err = -EBUSY;
+	else
+		sb->s_readonly_remount = true;
+	spin_unlock(&mount_lock);
+	return err;
+}
+
+/* The remount's end: read-only or not as it decided, and the flag down. */
+static void sb_end_remount(struct super_block *sb, bool rdonly)
+{
+	spin_lock(&mount_lock);
+	if (rdonly)
+		sb->s_flags |= SB_RDONLY;
+	else
+		sb->s_flags &= ~SB_RDONLY;
+	sb->s_readonly_remount = false;
+	spin_unlock(&mount_lock);
+}
+
 /* MS_REMOUNT of the mount whose root path is; vfs_lock held. */
 static int do_remount(struct path *path, unsigned long flags, void *data)
 {
@@ -279,23 +346,24 @@ static int do_remount(struct path *path, unsigned long flags, void *data)
 
 	if (path->dentry != path->mnt->mnt_root)
 		return -EINVAL; /* not a mount point, as Linux */
-	if (to_ro && sb_writers(sb))
-		return -EBUSY;
 	if (to_ro) {
-		err = writeback_and_wait_all(sb);
+		err = sb_prepare_remount_readonly(sb);
 		if (err)
 			return err;
+		err = writeback_and_wait_all(sb);
+		if (err)
+			goto fail;
 	}
 	if (sb->s_op && sb->s_op->remount_fs) {
 		err = sb->s_op->remount_fs(sb, &flags, data);
 		if (err)
-			return err;
+			goto fail;
 	}
-	if (flags & MS_RDONLY)
-		sb->s_flags |= SB_RDONLY;
-	else
-		sb->s_flags &= ~SB_RDONLY;
+	sb_end_remount(sb, flags & MS_RDONLY);
 	return 0;
+fail:
+	sb_end_remount(sb, sb_rdonly(sb)); /* as it was: writers may come again */
+	return err;
 }
 
 int do_mount(const char *dev_name, const char *dir_name, const char *type_name,

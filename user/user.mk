@@ -186,7 +186,7 @@ $(UBUILD)/printf_glibc: $(UTEST)/printf_table.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O1 -Wno-format -o $@ $<
 
--include $(USER_LIB_OBJS:.o=.d) $(USER_BINS:=.d) $(USER_TBINS:=.d)
+-include $(call live-deps,$(USER_LIB_OBJS:.o=.d) $(USER_BINS:=.d) $(USER_TBINS:=.d))
 
 # The programs' objects are intermediate files: keep them (make would
 # otherwise delete them and relink every program each time).

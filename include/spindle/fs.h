@@ -68,7 +68,7 @@ typedef unsigned int fmode_t;
 #define FMODE_WRITE     0x2u
 #define FMODE_LSEEK     0x4u            /* lseek makes sense (not a pipe) */
 #define FMODE_EXCL      0x8u            /* block device opened with O_EXCL */
-#define FMODE_WRITER    0x10u           /* counted in s_writers: no remount ro */
+#define FMODE_WRITER    0x10u           /* holds mnt_want_write(): no remount ro */
 
 /* --- operations a file system supplies ----------------------------------- */
 
@@ -329,7 +329,8 @@ struct super_block {
 	unsigned long s_magic;          /* statfs's f_type (Linux's magic.h) */
 	unsigned long s_next_ino;
 	int s_mounts;                   /* vfsmounts of this super_block */
-	int s_writers;                  /* files open for writing (FMODE_WRITER) */
+	int s_writers;                  /* mnt_want_write() holders (namespace.c) */
+	bool s_readonly_remount;        /* remount ro under way: new writers get EROFS */
 	void *s_fs_info;
 };
 
@@ -468,6 +469,10 @@ void fput(struct file *f);
 struct file *filp_open(const char *kpath, int flags, umode_t mode);
 struct file *file_open_at(int dfd, const char *kpath, int flags, umode_t mode);
 struct file *dentry_open(const struct path *path, int flags);
+/* A writer of mnt's file system (namespace.c, Linux's names): 0, or EROFS
+ * if it is read-only or being remounted read-only; mnt_drop_write ends it. */
+int mnt_want_write(struct vfsmount *mnt);
+void mnt_drop_write(struct vfsmount *mnt);
 
 ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos);
 ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos);

@@ -60,7 +60,7 @@ $(FUZZ_OBJS): $(FUZZ_BUILD)/obj/%.o: %.c tests/fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
--include $(FUZZ_OBJS:.o=.d)
+-include $(call live-deps,$(FUZZ_OBJS:.o=.d))
 
 .PHONY: fuzz fuzz-smoke fuzz-build
 fuzz-build: deps $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)

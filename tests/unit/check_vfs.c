@@ -693,6 +693,74 @@ START_TEST(mount_umount_busy)
 END_TEST
 
 /*
+ * An open for writing and a remount read-only never both succeed, as
+ * Linux's mnt_want_write() and sb_prepare_remount_readonly() see to it.
+ * The remount sleeps between its "no writers?" check and setting
+ * SB_RDONLY (in writeback, in the file system's remount_fs), and an open
+ * that had already found the file system read-write may run then and
+ * reach the point where it becomes a writer (dentry_open).  The test plays
+ * that open from inside remount_fs, the last step before SB_RDONLY: it
+ * must get EROFS.  (Before the fix it got a file open for writing, and
+ * the remount still made the file system read-only under it.)  If the
+ * remount fails, writers are let in again.
+ */
+static struct path racer_path;
+static struct file *racer;
+static int racer_remount_result;
+
+static int remount_with_a_racing_open(struct super_block *sb, unsigned long *flags, char *data)
+{
+	(void)sb, (void)flags, (void)data;
+	racer = dentry_open(&racer_path, O_WRONLY);
+	return racer_remount_result;
+}
+
+START_TEST(remount_ro_and_open_for_writing_never_both_succeed)
+{
+	struct super_operations racing_ops;
+	const struct super_operations *real_ops;
+	struct super_block *sb;
+	long fd;
+
+	sys_mkdir("/r", 0755);
+	ck_assert_int_eq(sys_mount("none", "/r", "tmpfs", 0, NULL), 0);
+	make_file("/r/f", "data");
+	ck_assert_int_eq(kern_path("/r/f", 0, &racer_path), 0);
+	sb = racer_path.mnt->mnt_sb;
+	ck_assert(!sb_rdonly(sb));              /* what the opener saw */
+	real_ops = sb->s_op;
+	racing_ops = *real_ops;
+	racing_ops.remount_fs = remount_with_a_racing_open;
+	sb->s_op = &racing_ops;
+
+	/* a remount that fails lets writers in again */
+	racer_remount_result = -EIO;
+	ck_assert_int_eq(sys_mount(NULL, "/r", NULL, MS_REMOUNT | MS_RDONLY, NULL), -EIO);
+	ck_assert_ptr_eq(racer, ERR_PTR(-EROFS));
+	fd = sys_open("/r/f", O_WRONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_close(fd), 0);
+
+	/* one that succeeds: the racing open lost, and later ones see ro */
+	racer_remount_result = 0;
+	ck_assert_int_eq(sys_mount(NULL, "/r", NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	ck_assert_ptr_eq(racer, ERR_PTR(-EROFS));
+	ck_assert_int_eq(sys_open("/r/f", O_WRONLY, 0), -EROFS);
+	sb->s_op = real_ops;
+
+	/* and the other order: a writer first, then the remount is EBUSY */
+	ck_assert_int_eq(sys_mount(NULL, "/r", NULL, MS_REMOUNT, NULL), 0);
+	fd = sys_open("/r/f", O_RDWR, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_mount(NULL, "/r", NULL, MS_REMOUNT | MS_RDONLY, NULL), -EBUSY);
+	ck_assert_int_eq(sys_close(fd), 0);
+	ck_assert_int_eq(sys_mount(NULL, "/r", NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	path_put(&racer_path);
+	ck_assert_int_eq(sys_umount2("/r", 0), 0);
+}
+END_TEST
+
+/*
  * Anonymous device numbers (the st_dev of a tmpfs, of proc) come from
  * Linux's get_anon_bdev(): the lowest free minor of major 0, from an
  * IDA, given back by free_anon_bdev() when the super_block goes.  So a
@@ -1314,6 +1382,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, fork_copies_table_exec_closes_cloexec);
 	tcase_add_test(core, pipe_data_eof_epipe);
 	tcase_add_test(core, mount_umount_busy);
+	tcase_add_test(core, remount_ro_and_open_for_writing_never_both_succeed);
 	tcase_add_test(core, anon_dev_numbers_are_reused);
 	tcase_add_test(core, proc_cmdline);
 	tcase_add_test(core, devtmpfs_null_zero_console_nodes);

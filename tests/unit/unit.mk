@@ -176,6 +176,9 @@ $(UNIT_OBJS): $(UNIT_BUILD)/%.o: %.c tests/unit/unit.mk
 	@mkdir -p $(@D)
 	$(UNIT_CC) $(UNIT_CFLAGS) -c -o $@ $<
 
--include $(UNIT_OBJS:.o=.d)
+ifndef live-deps
+include tools/deps.mk
+endif
+-include $(call live-deps,$(UNIT_OBJS:.o=.d))
 
 .DEFAULT_GOAL := $(UNIT_SAVED_GOAL)
