@@ -73,6 +73,8 @@ static const struct prd_case prd_cases[] = {
 	{ "too many entries", { { 0x40f000, 8192 }, { 0x500000, 512 } }, 2, -E2BIG, { { 0, 0 } } },
 	{ "above 4 GiB", { { 0x100000, 512 }, { 0x140000000ull, 512 } }, 8, -ERANGE, { { 0, 0 } } },
 	{ "straddles 4 GiB", { { 0xfffff000ull, 8192 } }, 8, -ERANGE, { { 0, 0 } } },
+	{ "ends exactly at 4 GiB: every byte below it", { { 0xfffff000ull, 4096 } }, 8, 1,
+	  { { 0xfffff000u, 4096 | ATA_PRD_EOT } } },
 	{ "odd length", { { 0x100000, 511 } }, 8, -EINVAL, { { 0, 0 } } },
 };
 
