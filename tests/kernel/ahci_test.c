@@ -326,8 +326,8 @@ static const struct port_done_case {
 	u32 issued, ncq_issued;
 	bool eh_pending;
 	u32 status, ci, sact, tfd, serr;
-	u32 done;                       /* the slots that ended */
-	int error;                      /* 1, 0, or -1: not judged */
+	u32 done;  /* the slots that ended */
+	int error; /* 1, 0, or -1: not judged */
 } port_done_cases[] = {
 	{ "NCQ: all sent (PxCI 0), slots 0 and 2 still running (PxSACT)",
 	  0xf, 0xf, false, PORT_IRQ_SDBS, 0, 0x5, ATA_DRDY, 0, 0xa, 0 },
@@ -357,8 +357,10 @@ KTEST(ahci, port_done_table)
 	for (unsigned int i = 0; i < ARRAY_SIZE(port_done_cases); i++) {
 		const struct port_done_case *c = &port_done_cases[i];
 		const struct ahci_port_done_args in = {
-			.issued = c->issued, .ncq_issued = c->ncq_issued,
-			.eh_pending = c->eh_pending, .status = c->status,
+			.issued = c->issued,
+			.ncq_issued = c->ncq_issued,
+			.eh_pending = c->eh_pending,
+			.status = c->status,
 		};
 		struct ahci_port_done_result out;
 

@@ -978,7 +978,7 @@ KTEST(dm, raid1_reads_survive_a_failed_leg)
 	KT_ASSERT(check_pattern(r[1], 0, 0, buf, BUF_BYTES, 52) == 0);
 	KT_ASSERT_MSG(read_new == 0, "a read after the write failed or was stale (%d)", read_new);
 	KT_ASSERT_MSG(bad_bios == 1, "the failing leg was given %u I/Os for 4 reads and a write: "
-		      "want 1, the first read -- a leg whose I/O failed must not be chosen again",
+				     "want 1, the first read -- a leg whose I/O failed must not be chosen again",
 		      bad_bios);
 	__free_pages(buf, BUF_ORDER);
 }
