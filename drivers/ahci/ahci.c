@@ -1507,3 +1507,25 @@ int ahci_hold_completions(struct gendisk *disk, bool hold)
 	spin_unlock_irqrestore(&port->lock, flags);
 	return 0;
 }
+
+int ahci_port_done_on(struct ahci_port_regs *regs, const struct ahci_port_done_args *in,
+		      struct ahci_port_done_result *out)
+{
+	struct ahci_port *port = kzalloc(sizeof(*port), GFP_KERNEL);
+	unsigned long flags;
+
+	if (!port)
+		return -ENOMEM;
+	spin_lock_init(&port->lock);
+	port->regs = regs;
+	strlcpy(port->name, "test", sizeof(port->name));
+	port->issued = in->issued;
+	port->ncq_issued = in->ncq_issued;
+	port->eh_pending = in->eh_pending;
+	spin_lock_irqsave(&port->lock, flags);
+	out->error = false;
+	out->done = __ahci_port_done(port, in->status, &out->tfd, &out->error);
+	spin_unlock_irqrestore(&port->lock, flags);
+	kfree(port);
+	return 0;
+}

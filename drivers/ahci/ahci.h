@@ -367,4 +367,27 @@ struct ahci_port_stats *ahci_disk_stats(struct gendisk *disk);
  */
 int ahci_hold_completions(struct gendisk *disk, bool hold);
 
+/*
+ * For tests: what __ahci_port_done() answers for a port whose registers
+ * are @regs -- ordinary memory the test filled with PxCI, PxSACT, PxTFD
+ * and PxSERR values -- with the issued masks of @in.  A state a real
+ * device shows only by chance of timing (a slot the HBA has sent, PxCI
+ * clear, that the disk still runs, PxSACT set) is then there every run.
+ * -ENOMEM, else 0.  Task context.
+ */
+struct ahci_port_done_args {
+	u32 issued, ncq_issued;         /* the port's masks */
+	bool eh_pending;
+	u32 status;                     /* PxIS as acknowledged */
+};
+
+struct ahci_port_done_result {
+	u32 done;                       /* the slots it says ended */
+	u32 tfd;
+	bool error;
+};
+
+int ahci_port_done_on(struct ahci_port_regs *regs, const struct ahci_port_done_args *in,
+		      struct ahci_port_done_result *out);
+
 #endif /* DRIVERS_AHCI_AHCI_H */

@@ -12,6 +12,9 @@
  *                   completions are held (its interrupts masked): more
  *                   than one outstanding at once; then 64 at once with
  *                   completions free: never more than 32
+ *   port_done_table the slots __ahci_port_done() says ended, for chosen
+ *                   PxCI/PxSACT/PxTFD values (no disk): an NCQ slot ends
+ *                   when its PxSACT bit clears, not its PxCI bit
  *   flush           an empty REQ_PREFLUSH bio reaches the disk as FLUSH CACHE EXT
  *   discard         ahci_test.discard=<dev>:<offset>:<length>: write the
  *                   pattern (seed 5) over [0, 2 * offset + length), discard
@@ -306,6 +309,75 @@ KTEST(ahci, ncq_inflight)
 	KT_ASSERT_MSG(st->max_inflight >= 1 && st->max_inflight <= 32, "%u in flight",
 		      st->max_inflight);
 	KT_ASSERT_MSG(st->ncq_cmds > 0, "no NCQ command issued");
+}
+
+/* ---- which slots ended: __ahci_port_done() on chosen register values -------- */
+
+/*
+ * The completion masks of __ahci_port_done(), on register values the test
+ * writes into ordinary memory (ahci_port_done_on()): a disk shows some of
+ * these states only by chance of timing, chiefly an NCQ command the HBA
+ * has sent (PxCI clear) that the disk still runs (PxSACT set).  It has not
+ * ended: completing it frees its tag for a new command while the disk
+ * still moves the old one's data.
+ */
+static const struct port_done_case {
+	const char *what;
+	u32 issued, ncq_issued;
+	bool eh_pending;
+	u32 status, ci, sact, tfd, serr;
+	u32 done;  /* the slots that ended */
+	int error; /* 1, 0, or -1: not judged */
+} port_done_cases[] = {
+	{ "NCQ: all sent (PxCI 0), slots 0 and 2 still running (PxSACT)",
+	  0xf, 0xf, false, PORT_IRQ_SDBS, 0, 0x5, ATA_DRDY, 0, 0xa, 0 },
+	{ "NCQ: slot 1 not yet sent, slot 0 sent and running",
+	  0x3, 0x3, false, PORT_IRQ_SDBS, 0x2, 0x3, ATA_DRDY, 0, 0, 0 },
+	{ "NCQ: every slot sent and finished",
+	  0x30, 0x30, false, PORT_IRQ_SDBS, 0, 0, ATA_DRDY, 0, 0x30, 0 },
+	{ "NCQ: only issued slots end (PxSACT clear elsewhere too)",
+	  0x1, 0x1, false, PORT_IRQ_SDBS, 0, 0, ATA_DRDY, 0, 0x1, 0 },
+	{ "NCQ: TFES for slot 2; 0 and 1 had finished well",
+	  0x7, 0x7, false, PORT_IRQ_TFES | PORT_IRQ_SDBS, 0, 0x4,
+	  (ATA_ABORTED << 8) | ATA_DRDY | ATA_ERR, 0, 0x3, 1 },
+	{ "non-NCQ: the command ended (PxCI clear)",
+	  0x1, 0, false, PORT_IRQ_DHRS, 0, 0, ATA_DRDY, 0, 0x1, 0 },
+	{ "non-NCQ: still running (PxCI set)",
+	  0x1, 0, false, PORT_IRQ_DHRS, 0x1, 0, ATA_DRDY, 0, 0, 0 },
+	{ "non-NCQ: ended with TFES: left for the recovery",
+	  0x1, 0, false, PORT_IRQ_TFES, 0, 0, (ATA_ABORTED << 8) | ATA_DRDY | ATA_ERR, 0, 0, 1 },
+	{ "non-NCQ: an error is pending recovery",
+	  0x1, 0, true, PORT_IRQ_DHRS, 0, 0, ATA_DRDY, 0, 0, -1 },
+};
+
+KTEST(ahci, port_done_table)
+{
+	static struct ahci_port_regs regs;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(port_done_cases); i++) {
+		const struct port_done_case *c = &port_done_cases[i];
+		const struct ahci_port_done_args in = {
+			.issued = c->issued,
+			.ncq_issued = c->ncq_issued,
+			.eh_pending = c->eh_pending,
+			.status = c->status,
+		};
+		struct ahci_port_done_result out;
+
+		memset(&regs, 0, sizeof(regs));
+		regs.ci = c->ci;
+		regs.sact = c->sact;
+		regs.tfd = c->tfd;
+		regs.serr = c->serr;
+		KT_ASSERT(ahci_port_done_on(&regs, &in, &out) == 0);
+		KT_ASSERT_MSG(out.done == c->done,
+			      "%s: PxCI %#x PxSACT %#x, issued %#x (NCQ %#x): slots %#x ended, want %#x",
+			      c->what, c->ci, c->sact, c->issued, c->ncq_issued, out.done, c->done);
+		KT_ASSERT_MSG(c->error < 0 || out.error == c->error, "%s: error %s, want %s",
+			      c->what, out.error ? "set" : "not set", c->error ? "set" : "not set");
+		KT_ASSERT_MSG(out.tfd == c->tfd, "%s: *tfd %#x, want PxTFD %#x", c->what, out.tfd,
+			      c->tfd);
+	}
 }
 
 /* ---- flush ---------------------------------------------------------------- */

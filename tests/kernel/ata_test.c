@@ -58,21 +58,16 @@ struct prd_case {
 
 /* Made-up physical addresses, even above 4 GiB (tests/kernel/ktest_block.h). */
 static const struct prd_case prd_cases[] = {
-	{ "one page", { { 0x100000, 4096 } }, 8, 1,
-	  { { 0x100000, 4096 | ATA_PRD_EOT } } },
-	{ "two segments", { { 0x200000, 4096 }, { 0x300800, 2048 } }, 8, 2,
-	  { { 0x200000, 4096 }, { 0x300800, 2048 | ATA_PRD_EOT } } },
-	{ "64 KiB exactly, aligned: count 0", { { 0x400000, 65536 } }, 8, 1,
-	  { { 0x400000, 0 | ATA_PRD_EOT } } },
-	{ "crosses a 64 KiB boundary: split", { { 0x40f000, 8192 } }, 8, 2,
-	  { { 0x40f000, 4096 }, { 0x410000, 4096 | ATA_PRD_EOT } } },
-	{ "64 KiB unaligned: two pieces", { { 0x418000, 65536 } }, 8, 2,
-	  { { 0x418000, 32768 }, { 0x420000, 32768 | ATA_PRD_EOT } } },
-	{ "ends exactly at a boundary: no empty entry", { { 0x41fe00, 512 } }, 8, 1,
-	  { { 0x41fe00, 512 | ATA_PRD_EOT } } },
+	{ "one page", { { 0x100000, 4096 } }, 8, 1, { { 0x100000, 4096 | ATA_PRD_EOT } } },
+	{ "two segments", { { 0x200000, 4096 }, { 0x300800, 2048 } }, 8, 2, { { 0x200000, 4096 }, { 0x300800, 2048 | ATA_PRD_EOT } } },
+	{ "64 KiB exactly, aligned: count 0", { { 0x400000, 65536 } }, 8, 1, { { 0x400000, 0 | ATA_PRD_EOT } } },
+	{ "crosses a 64 KiB boundary: split", { { 0x40f000, 8192 } }, 8, 2, { { 0x40f000, 4096 }, { 0x410000, 4096 | ATA_PRD_EOT } } },
+	{ "64 KiB unaligned: two pieces", { { 0x418000, 65536 } }, 8, 2, { { 0x418000, 32768 }, { 0x420000, 32768 | ATA_PRD_EOT } } },
+	{ "ends exactly at a boundary: no empty entry", { { 0x41fe00, 512 } }, 8, 1, { { 0x41fe00, 512 | ATA_PRD_EOT } } },
 	{ "too many entries", { { 0x40f000, 8192 }, { 0x500000, 512 } }, 2, -E2BIG, { { 0, 0 } } },
 	{ "above 4 GiB", { { 0x100000, 512 }, { 0x140000000ull, 512 } }, 8, -ERANGE, { { 0, 0 } } },
 	{ "straddles 4 GiB", { { 0xfffff000ull, 8192 } }, 8, -ERANGE, { { 0, 0 } } },
+	{ "ends exactly at 4 GiB: every byte below it", { { 0xfffff000ull, 4096 } }, 8, 1, { { 0xfffff000u, 4096 | ATA_PRD_EOT } } },
 	{ "odd length", { { 0x100000, 511 } }, 8, -EINVAL, { { 0, 0 } } },
 };
 

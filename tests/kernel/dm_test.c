@@ -828,19 +828,136 @@ KTEST(dm, raid1_leg_reported_once)
 }
 
 /*
- * Mirror over a leg that is down (flakey) and a good one: the first read
- * goes to the bad leg, fails, and is retried on the good one; writes go
- * on, to the leg left.
+ * A leg that fails its first bios and then works: "ktest-fail".  It
+ * counts every bio it is given, so a test sees whether a mirror went back
+ * to a leg it should have dropped; and because its failures run out, a
+ * mirror that retries a failed leg again and again gets an answer (a read
+ * from a leg it had dropped) instead of hanging the suite.
+ *
+ *   <start> <len> ktest-fail <slot> <nr_fail> <dev> <offset>
+ *
+ * After nr_fail failures it is linear onto dev.  fail_legs[slot] points
+ * at the newest one built in that slot (a stack a failed case left behind
+ * keeps its own).
+ */
+struct fail_leg {
+	spinlock_t lock;
+	unsigned int to_fail;   /* bios still to fail */
+	unsigned int nr_bios;   /* every bio it was given */
+	struct dm_dev *dev;
+	sector_t start;
+};
+
+static struct fail_leg *fail_legs[2];
+
+static int fail_ctr(struct dm_target *ti, unsigned int argc, char **argv)
+{
+	unsigned long long start;
+	unsigned int slot, nr_fail;
+	struct fail_leg *f;
+	int err;
+
+	if (argc != 4 || kstrtouint(argv[0], 10, &slot) || slot >= ARRAY_SIZE(fail_legs) ||
+	    kstrtouint(argv[1], 10, &nr_fail) || kstrtoull(argv[3], 10, &start)) {
+		ti->error = "expected <slot> <nr_fail> <dev> <offset>";
+		return -EINVAL;
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		ti->error = "out of memory";
+		return -ENOMEM;
+	}
+	spin_lock_init(&f->lock);
+	f->to_fail = nr_fail;
+	f->start = start;
+	err = dm_get_device(ti, argv[2], start, ti->len, &f->dev);
+	if (err) {
+		kfree(f);
+		return err;
+	}
+	ti->private = fail_legs[slot] = f;
+	return 0;
+}
+
+static void fail_dtr(struct dm_target *ti)
+{
+	struct fail_leg *f = ti->private;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(fail_legs); i++)
+		if (fail_legs[i] == f)
+			fail_legs[i] = NULL;
+	dm_put_device(ti, f->dev);
+	kfree(f);
+}
+
+static int fail_map(struct dm_target *ti, struct bio *bio)
+{
+	struct fail_leg *f = ti->private;
+	unsigned long flags;
+	bool fail;
+
+	spin_lock_irqsave(&f->lock, flags);
+	f->nr_bios++;
+	fail = f->to_fail > 0;
+	if (fail)
+		f->to_fail--;
+	spin_unlock_irqrestore(&f->lock, flags);
+	if (fail)
+		return DM_MAPIO_KILL;
+	bio_set_dev(bio, f->dev->bdev);
+	bio->bi_iter.bi_sector = f->start + dm_target_offset(ti, bio->bi_iter.bi_sector);
+	return DM_MAPIO_REMAPPED;
+}
+
+static struct target_type fail_target = {
+	.name = "ktest-fail",
+	.ctr = fail_ctr,
+	.dtr = fail_dtr,
+	.map = fail_map,
+};
+
+/* How many bios the leg of slot was given so far (0 if none is built). */
+static unsigned int fail_leg_bios(unsigned int slot)
+{
+	struct fail_leg *f = fail_legs[slot];
+	unsigned long flags;
+	unsigned int n;
+
+	if (!f)
+		return 0;
+	spin_lock_irqsave(&f->lock, flags);
+	n = f->nr_bios;
+	spin_unlock_irqrestore(&f->lock, flags);
+	return n;
+}
+
+static void register_fail_target(void)
+{
+	static bool registered;
+
+	if (!registered && dm_register_target(&fail_target) == 0)
+		registered = true;
+}
+
+/*
+ * Mirror over a leg that fails every I/O and a good one: the first read
+ * goes to the bad leg, fails, and is retried on the good one; after that
+ * the bad leg is dropped -- no later read or write may reach it (a mirror
+ * that kept choosing it would still return good data, each read costing a
+ * failed I/O first, so the test counts the leg's bios).
  */
 KTEST(dm, raid1_reads_survive_a_failed_leg)
 {
 	struct page *buf = alloc_pages(GFP_KERNEL, BUF_ORDER);
 	struct mapped_device *fl, *md;
 	const char *r[2], *legs[2];
+	int reads[3], wrote, read_new;
+	unsigned int bad_bios;
 
 	NEED_TWO_RAMS(r);
 	KT_ASSERT(buf);
-	fl = create("t-mfl,,,rw,0 1024 flakey @0 0 0 60", r);
+	register_fail_target();
+	fl = create("t-mfl,,,rw,0 1024 ktest-fail 0 1000000 @0 0", r);        /* fails all */
 	KT_ASSERT(fl);
 	legs[0] = dev(fl);
 	legs[1] = r[1];
@@ -848,36 +965,67 @@ KTEST(dm, raid1_reads_survive_a_failed_leg)
 	KT_ASSERT(md);
 	KT_ASSERT(write_pattern(r[1], 0, 0, buf, BUF_BYTES, 51) == 0);     /* the good copy */
 	for (int i = 0; i < 3; i++)
-		KT_ASSERT_MSG(check_pattern(dev(md), 0, 0, buf, BUF_BYTES, 51) == 0,
-			      "read %d through the mirror failed", i);
-	KT_ASSERT(write_pattern(dev(md), 0, 0, buf, BUF_BYTES, 52) == 0);
-	KT_ASSERT(check_pattern(r[1], 0, 0, buf, BUF_BYTES, 52) == 0);
-	KT_ASSERT(check_pattern(dev(md), 0, 0, buf, BUF_BYTES, 52) == 0);
+		reads[i] = check_pattern(dev(md), 0, 0, buf, BUF_BYTES, 51);
+	wrote = write_pattern(dev(md), 0, 0, buf, BUF_BYTES, 52);
+	read_new = check_pattern(dev(md), 0, 0, buf, BUF_BYTES, 52);
+	bad_bios = fail_leg_bios(0);
 	KT_ASSERT(dm_destroy(md) == 0);
 	KT_ASSERT(dm_destroy(fl) == 0);
+
+	for (int i = 0; i < 3; i++)
+		KT_ASSERT_MSG(reads[i] == 0, "read %d through the mirror failed (%d)", i, reads[i]);
+	KT_ASSERT_MSG(wrote == 0, "a write with one leg left failed (%d)", wrote);
+	KT_ASSERT(check_pattern(r[1], 0, 0, buf, BUF_BYTES, 52) == 0);
+	KT_ASSERT_MSG(read_new == 0, "a read after the write failed or was stale (%d)", read_new);
+	KT_ASSERT_MSG(bad_bios == 1, "the failing leg was given %u I/Os for 4 reads and a write: "
+				     "want 1, the first read -- a leg whose I/O failed must not be chosen again",
+		      bad_bios);
 	__free_pages(buf, BUF_ORDER);
 }
 
-/* Mirror with every leg down: writes and reads fail, nothing hangs. */
+/*
+ * Mirror whose legs both fail: a read fails on one, is retried on the
+ * other, fails again -- and ends with an error, for no leg is left.  Each
+ * leg here fails only its first I/O and then works, so a mirror that went
+ * back to a leg it had dropped would get a read through (and one that
+ * retried forever gets one too, instead of hanging); a write must fail
+ * without reaching either.
+ */
 KTEST(dm, raid1_all_legs_failed)
 {
 	struct page *buf = alloc_pages(GFP_KERNEL, 0);
 	struct mapped_device *f0, *f1, *md;
 	const char *r[2], *legs[2];
+	unsigned int after_read[2], after_write[2];
+	int read, wrote;
 
 	NEED_TWO_RAMS(r);
 	KT_ASSERT(buf);
-	f0 = create("t-a0,,,rw,0 64 flakey @0 0 0 60", r);
-	f1 = create("t-a1,,,rw,0 64 flakey @1 0 0 60", r);
+	register_fail_target();
+	f0 = create("t-a0,,,rw,0 64 ktest-fail 0 1 @0 0", r);
+	f1 = create("t-a1,,,rw,0 64 ktest-fail 1 1 @1 0", r);
 	KT_ASSERT(f0 && f1);
 	legs[0] = dev(f0);
 	legs[1] = dev(f1);
 	md = create("t-a,,,rw,0 64 mirror core 1 64 2 @0 0 @1 0", legs);
 	KT_ASSERT(md);
-	KT_ASSERT(by_name_rw(dev(md), REQ_OP_READ, 0, buf, PAGE_SIZE) == -EIO);
-	KT_ASSERT(by_name_rw(dev(md), REQ_OP_WRITE, 0, buf, PAGE_SIZE) == -EIO);
+	read = by_name_rw(dev(md), REQ_OP_READ, 0, buf, PAGE_SIZE);
+	after_read[0] = fail_leg_bios(0);
+	after_read[1] = fail_leg_bios(1);
+	wrote = by_name_rw(dev(md), REQ_OP_WRITE, 0, buf, PAGE_SIZE);
+	after_write[0] = fail_leg_bios(0);
+	after_write[1] = fail_leg_bios(1);
 	KT_ASSERT(dm_destroy(md) == 0);
 	KT_ASSERT(dm_destroy(f1) == 0 && dm_destroy(f0) == 0);
+
+	KT_ASSERT_MSG(read == -EIO && after_read[0] == 1 && after_read[1] == 1,
+		      "a read with both legs failing returned %d after %u and %u I/Os on the legs: "
+		      "want -EIO after one each -- a leg whose I/O failed must not be tried again",
+		      read, after_read[0], after_read[1]);
+	KT_ASSERT_MSG(wrote == -EIO, "a write with no leg left returned %d, want -EIO", wrote);
+	KT_ASSERT_MSG(after_write[0] == 1 && after_write[1] == 1,
+		      "a write with no leg left reached the failed legs (%u and %u more I/Os)",
+		      after_write[0] - 1, after_write[1] - 1);
 	__free_page(buf);
 }
 
