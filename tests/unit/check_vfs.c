@@ -1134,7 +1134,7 @@ START_TEST(proc_listing_skips_no_process_when_one_exits)
 	}
 	ck_assert_int_eq(n, 0);
 	sys_close(fd);
-	ck_assert_ptr_nonnull(strstr(seen, " self 1 2 3 4 5 6 "));
+	ck_assert_ptr_nonnull(strstr(seen, " self irq 1 2 3 4 5 6 "));
 	for (int i = 1; i < 5; i++)
 		list_del(&tasks[i].tasks);
 }

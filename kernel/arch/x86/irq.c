@@ -558,7 +558,7 @@ int show_interrupts(char *buf, size_t size)
 }
 
 /*
- * /proc/irq's text, in Linux's forms (kernel/irq/proc.c there): hex
+ * /proc/irq's text, in Linux's forms (its irq layer's procfs code): hex
  * (smp_affinity, default_smp_affinity) or a list (the *_list files);
  * "effective" is the one CPU the irq goes to.  irq < 0: the default.
  */

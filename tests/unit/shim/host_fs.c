@@ -107,6 +107,28 @@ int show_interrupts(char *buf, size_t size)
 	return scnprintf(buf, size, "%*s%-11s\n", 11, "", "CPU0");
 }
 
+/* ... and no irq has a handler: /proc/irq holds default_smp_affinity
+ * alone, every CPU (the host's one). */
+bool irq_has_action(unsigned int irq)
+{
+	(void)irq;
+	return false;
+}
+
+int irq_affinity_show(int irq, bool list, bool effective, char *buf, size_t size)
+{
+	(void)effective;
+	if (irq >= 0)
+		return -EINVAL;
+	return scnprintf(buf, size, list ? "0\n" : "1\n");
+}
+
+int irq_affinity_store(int irq, bool list, const char *buf, size_t len)
+{
+	(void)irq; (void)list; (void)buf; (void)len;
+	return -EIO;
+}
+
 unsigned long clear_user(void __user *to, unsigned long n)
 {
 	if (!access_ok(to, n) || !to)
