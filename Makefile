@@ -109,6 +109,7 @@ KERNEL_OBJS := \
 	$(K)/mm/slab.o \
 	$(K)/mm/dma.o \
 	$(K)/sched/core.o \
+	$(K)/sched/cputime.o \
 	$(K)/sched/wait.o \
 	$(K)/sched/mutex.o \
 	$(K)/sched/completion.o \

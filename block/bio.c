@@ -475,7 +475,7 @@ int submit_bio_wait(struct bio *bio)
 	bio->bi_end_io = submit_bio_wait_endio;
 	bio->bi_opf |= REQ_SYNC;
 	submit_bio(bio);
-	wait_for_completion(&done);
+	wait_for_completion_io(&done);
 	return blk_status_to_errno(bio->bi_status);
 }
 

@@ -273,7 +273,7 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 		return -EIOCBQUEUED;
 	}
 	dio_put(dio);
-	wait_for_completion(&dio->done);
+	wait_for_completion_io(&dio->done);
 	if (write && done)
 		dio_invalidate_range(inode, bdev, *pos, done);
 	if (dio->error)

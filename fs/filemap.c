@@ -136,7 +136,7 @@ bool trylock_page(struct page *page)
 
 void lock_page(struct page *page)
 {
-	wait_event(page_wait, trylock_page(page));
+	io_wait_event(page_wait, trylock_page(page));
 }
 
 void unlock_page(struct page *page)
@@ -149,12 +149,12 @@ void unlock_page(struct page *page)
 
 void wait_on_page_locked(struct page *page)
 {
-	wait_event(page_wait, !PageLocked(page));
+	io_wait_event(page_wait, !PageLocked(page));
 }
 
 void wait_on_page_writeback(struct page *page)
 {
-	wait_event(page_wait, !PageWriteback(page));
+	io_wait_event(page_wait, !PageWriteback(page));
 }
 
 /* --- finding and adding pages --------------------------------------------- */
@@ -344,7 +344,7 @@ int filemap_fdatawrite_wbc(struct address_space *mapping, struct writeback_contr
 /* Wait until no page of mapping is on its way to the disk. */
 void filemap_fdatawait(struct address_space *mapping)
 {
-	wait_event(page_wait, !__atomic_load_n(&mapping->nrwriteback, __ATOMIC_ACQUIRE));
+	io_wait_event(page_wait, !__atomic_load_n(&mapping->nrwriteback, __ATOMIC_ACQUIRE));
 }
 
 int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end)

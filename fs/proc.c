@@ -44,6 +44,7 @@
 #include <spindle/writeback.h>
 #include <spindle/loadavg.h>
 #include <spindle/irq.h>
+#include <spindle/kernel_stat.h>
 #include "internal.h"
 
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
@@ -212,6 +213,87 @@ static int interrupts_show(struct inode *inode, char *buf, size_t size)
 }
 
 static const struct pseudo_file proc_interrupts = { .show = interrupts_show };
+
+static int stat_cpu_line(char *buf, size_t size, const char *name, const struct kernel_cpustat *k)
+{
+	/* /proc/stat's column order, which is not the enum's */
+	static const enum cpu_usage_stat order[] = {
+		CPUTIME_USER, CPUTIME_NICE, CPUTIME_SYSTEM, CPUTIME_IDLE, CPUTIME_IOWAIT,
+		CPUTIME_IRQ, CPUTIME_SOFTIRQ, CPUTIME_STEAL, CPUTIME_GUEST, CPUTIME_GUEST_NICE,
+	};
+	int n = scnprintf(buf, size, "%s", name);
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(order); i++)
+		n += scnprintf(buf + n, size - (size_t)n, " %llu",
+			       (unsigned long long)nsec_to_clock_t(k->cpustat[order[i]]));
+	return n + scnprintf(buf + n, size - (size_t)n, "\n");
+}
+
+/*
+ * /proc/stat, Linux's layout (fs/proc/stat.c there): the time of all
+ * CPUs, then of each, in USER_HZ ticks, user nice system idle iowait irq
+ * softirq steal guest guest_nice (kernel/sched/cputime.c); each irq's
+ * count; context switches; the boot time; tasks made; runnable tasks
+ * and those blocked on I/O; softirqs (none here).  top, vmstat and
+ * mpstat read it.
+ */
+static int stat_show(struct inode *inode, char *buf, size_t size)
+{
+	struct kernel_cpustat sum = { { 0 } }, k;
+	unsigned int cpu;
+	u64 irqs = 0;
+	int n;
+
+	(void)inode;
+	for_each_online_cpu(cpu) {
+		kcpustat_cpu_fetch(&k, cpu);
+		for (int i = 0; i < NR_STATS; i++)
+			sum.cpustat[i] += k.cpustat[i];
+	}
+	n = stat_cpu_line(buf, size, "cpu ", &sum);
+	for_each_online_cpu(cpu) {
+		char name[8];
+
+		kcpustat_cpu_fetch(&k, cpu);
+		scnprintf(name, sizeof(name), "cpu%u", cpu);
+		n += stat_cpu_line(buf + n, size - (size_t)n, name, &k);
+	}
+	for (unsigned int irq = 0; irq < NR_IRQS; irq++)
+		irqs += irq_count(irq);
+	n += scnprintf(buf + n, size - (size_t)n, "intr %llu", (unsigned long long)irqs);
+	for (unsigned int irq = 0; irq < NR_IRQS; irq++)
+		n += scnprintf(buf + n, size - (size_t)n, " %llu", (unsigned long long)irq_count(irq));
+	n += scnprintf(buf + n, size - (size_t)n,
+		       "\nctxt %llu\nbtime %llu\nprocesses %lu\nprocs_running %u\nprocs_blocked %u\n"
+		       "softirq 0 0 0 0 0 0 0 0 0 0 0\n",
+		       (unsigned long long)nr_context_switches(),
+		       (unsigned long long)get_boot_time_seconds(), READ_ONCE(total_forks),
+		       nr_running(), nr_iowait());
+	return n;
+}
+
+/* /proc/uptime: seconds since boot, and seconds all CPUs spent idle
+ * (summed, as Linux does), each with two decimals. */
+static int uptime_show(struct inode *inode, char *buf, size_t size)
+{
+	u64 up = ktime_get_ns(), idle = 0;
+	struct kernel_cpustat k;
+	unsigned int cpu;
+
+	(void)inode;
+	for_each_online_cpu(cpu) {
+		kcpustat_cpu_fetch(&k, cpu);
+		idle += k.cpustat[CPUTIME_IDLE] + k.cpustat[CPUTIME_IOWAIT];
+	}
+	return scnprintf(buf, size, "%llu.%02llu %llu.%02llu\n",
+			 (unsigned long long)(up / NSEC_PER_SEC),
+			 (unsigned long long)(up % NSEC_PER_SEC / (NSEC_PER_SEC / 100)),
+			 (unsigned long long)(idle / NSEC_PER_SEC),
+			 (unsigned long long)(idle % NSEC_PER_SEC / (NSEC_PER_SEC / 100)));
+}
+
+static const struct pseudo_file proc_stat = { .show = stat_show, .size_hint = PROC_TEXT_BIG };
+static const struct pseudo_file proc_uptime = { .show = uptime_show };
 static const struct pseudo_file proc_slabinfo = { .show = slabinfo_show };
 static const struct pseudo_file proc_mounts = { .show = mounts_show, .size_hint = PROC_TEXT_BIG };
 
@@ -251,6 +333,8 @@ static const struct proc_entry {
 	{ "meminfo", &proc_meminfo },
 	{ "loadavg", &proc_loadavg },
 	{ "interrupts", &proc_interrupts },
+	{ "stat", &proc_stat },
+	{ "uptime", &proc_uptime },
 	{ "slabinfo", &proc_slabinfo },
 	{ "mounts", &proc_mounts },
 	{ "kallsyms", &proc_kallsyms },
@@ -288,24 +372,32 @@ static char task_state_char(const struct task_struct *p)
 
 /*
  * /proc/<pid>/stat: pid (comm) state, then Linux's fields 4..52 in order:
- * ppid, pgrp and session from the process layer; what Spindle does not
- * track (CPU times, faults, the memory map) prints 0.  tpgid is -1 (no
- * controlling terminal recorded), priority 20 and nice 0 are a normal
- * Linux task's values, field 38 exit_signal is SIGCHLD (17).
+ * ppid, pgrp and session from the process layer; utime and stime (14,
+ * 15) and starttime (22) in USER_HZ ticks (kernel/sched/cputime.c);
+ * processor (39), the CPU it last ran on.  What Spindle does not track
+ * (faults, the memory map) prints 0.  tpgid is -1 (no controlling
+ * terminal recorded), priority 20 and nice 0 are a normal Linux task's
+ * values, field 38 exit_signal is SIGCHLD (17).
  */
 int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size)
 {
 	int n = scnprintf(buf, size, "%d (%s) %c %d %d %d 0 -1", p->pid, p->comm,
 			  task_state_char(p), p->parent ? p->parent->pid : 0, p->pgid, p->sid);
 
-	/* 9 flags .. 17 cstime: flags minflt cminflt majflt cmajflt utime
-	 * stime cutime cstime */
-	for (int f = 9; f <= 17; f++)
-		n += scnprintf(buf + n, size - n, " 0");
+	/* 9 flags .. 13 cmajflt */
+	n += scnprintf(buf + n, size - n, " 0 0 0 0 0");
+	/* 14 utime 15 stime 16 cutime 17 cstime */
+	n += scnprintf(buf + n, size - n, " %llu %llu 0 0",
+		       (unsigned long long)nsec_to_clock_t(READ_ONCE(p->utime)),
+		       (unsigned long long)nsec_to_clock_t(READ_ONCE(p->stime)));
 	n += scnprintf(buf + n, size - n, " 20 0 1 0");  /* priority nice threads itrealvalue */
-	/* 22 starttime .. 52 exit_code: 0, except 38 exit_signal (SIGCHLD) */
-	for (int f = 22; f <= 52; f++)
-		n += scnprintf(buf + n, size - n, " %d", f == 38 ? 17 : 0);
+	n += scnprintf(buf + n, size - n, " %llu",      /* 22 starttime */
+		       (unsigned long long)nsec_to_clock_t(p->start_time));
+	/* 23 vsize .. 52 exit_code: 0, except 38 exit_signal (SIGCHLD) and
+	 * 39 processor */
+	for (int f = 23; f <= 52; f++)
+		n += scnprintf(buf + n, size - n, " %u",
+			       f == 38 ? 17u : f == 39 ? task_cpu(p) : 0u);
 	n += scnprintf(buf + n, size - n, "\n");
 	return n;
 }

@@ -477,6 +477,13 @@ static u64 realtime_offset_ns(void)
 	return offset;
 }
 
+/* The wall-clock second the machine booted at (Linux's getboottime64();
+ * /proc/stat's btime). */
+u64 get_boot_time_seconds(void)
+{
+	return realtime_offset_ns() / NSEC_PER_SEC;
+}
+
 /* The clock's offset from the monotonic one: 0, or the realtime offset.
  * The coarse and boot-time variants are the same clocks here (there is no
  * suspend, and the clock is read exactly each time). */

@@ -26,6 +26,8 @@
 #include <spindle/list.h>
 #include <spindle/printk.h>
 #include <spindle/spinlock.h>
+#include <spindle/irq.h>
+#include <asm/ptrace.h>
 
 volatile u64 jiffies;
 
@@ -157,7 +159,7 @@ void timer_tick(unsigned long ticks)
 
 	jiffies += ticks;
 	run_timers();
-	scheduler_tick();
+	update_process_times(user_mode(get_irq_regs()));
 	local_irq_restore(flags);
 }
 

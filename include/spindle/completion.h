@@ -25,6 +25,8 @@ void init_completion(struct completion *x);
 void reinit_completion(struct completion *x);
 /* May sleep. */
 void wait_for_completion(struct completion *x);
+/* the same, counted as a wait for I/O (io_wait_event(), wait.h) */
+void wait_for_completion_io(struct completion *x);
 /* Returns 0 on timeout, else the jiffies left (at least 1).  May sleep. */
 long wait_for_completion_timeout(struct completion *x, long timeout);
 bool try_wait_for_completion(struct completion *x);

@@ -77,6 +77,11 @@ struct task_struct {
 	int cpu;                        /* the CPU whose rq it is on, or last ran on */
 	/* serializes its wake-ups (try_to_wake_up(); taken before the rq's lock) */
 	spinlock_t pi_lock;
+	/* asleep waiting for I/O (io_wait_event()): counted in its rq's
+	 * nr_iowait while it sleeps */
+	bool in_iowait;
+	/* CPU time it used, and when it started (ns; /proc/<pid>/stat) */
+	u64 utime, stime, start_time;
 
 	int (*threadfn)(void *data);    /* kernel thread body */
 	void *data;
@@ -222,8 +227,21 @@ static inline bool need_resched(void) { return this_cpu_read(__need_resched); }
  * context had interrupts enabled (so it may be preempted). */
 void irq_exit_preempt(bool irqs_were_on);
 
-/* Called by timer_tick(): account one tick to the running task. */
+/* Called by every CPU's tick (update_process_times()): the running
+ * task's time slice. */
 void scheduler_tick(void);
+/* Every CPU's tick: charge the tick to the running task and to this
+ * CPU's user, system, idle or iowait time (kernel/sched/cputime.c), then
+ * scheduler_tick().  user_tick: the tick interrupted user mode. */
+void update_process_times(bool user_tick);
+/* tasks asleep in io_wait_event() (all CPUs, or one) */
+unsigned int nr_iowait(void);
+unsigned int nr_iowait_cpu(unsigned int cpu);
+/* context switches since boot, all CPUs */
+u64 nr_context_switches(void);
+/* tasks made since boot (fork, kernel threads); under the task list's
+ * interrupts-off for now, as next_pid */
+extern unsigned long total_forks;
 
 /* A new task that starts at `entry` (asm) the first time it is switched
  * to, with the task it replaced in %rax; not runnable until

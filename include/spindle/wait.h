@@ -83,6 +83,20 @@ void __wake_up_locked(struct wait_queue_head *wq);
 } while (0)
 
 /*
+ * wait_event() for a wait on I/O (Linux's io_wait_event()): while asleep
+ * the task counts as waiting for I/O on its CPU, which /proc/stat shows
+ * as iowait and procs_blocked.  (Linux's also flushes the task's plug;
+ * Spindle's schedule() does that for every task going to sleep,
+ * sched_submit_work().)
+ */
+#define io_wait_event(wq, cond) do { \
+	bool __old_iowait = current->in_iowait; \
+	current->in_iowait = true; \
+	wait_event(wq, cond); \
+	current->in_iowait = __old_iowait; \
+} while (0)
+
+/*
  * As wait_event, sleeping TASK_INTERRUPTIBLE: for a kernel thread that
  * waits idle for work (a recovery thread, a kick thread), as Linux's
  * kthreads do -- the hung-task detector only watches D-state sleeps, which

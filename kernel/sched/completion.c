@@ -43,6 +43,11 @@ void wait_for_completion(struct completion *x)
 	wait_event(x->wait, try_wait_for_completion(x));
 }
 
+void wait_for_completion_io(struct completion *x)
+{
+	io_wait_event(x->wait, try_wait_for_completion(x));
+}
+
 bool completion_done(struct completion *x)
 {
 	return READ_ONCE(x->done) != 0;

@@ -73,6 +73,7 @@ DEFINE_PER_CPU(struct rq, runqueues);
 LIST_HEAD(task_list);
 
 static int next_pid = 1;
+unsigned long total_forks;              /* tasks made since boot (/proc/stat) */
 static bool scheduler_running;
 
 struct task_struct *__switch_to(unsigned long *prev_ksp, unsigned long next_ksp,
@@ -82,6 +83,30 @@ extern char ret_from_kthread[];
 const char *current_comm(void)
 {
 	return current->comm;
+}
+
+unsigned int nr_iowait_cpu(unsigned int cpu)
+{
+	return (unsigned int)atomic_read(&cpu_rq(cpu)->nr_iowait);
+}
+
+unsigned int nr_iowait(void)
+{
+	unsigned int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		n += nr_iowait_cpu(cpu);
+	return n;
+}
+
+u64 nr_context_switches(void)
+{
+	unsigned int cpu;
+	u64 n = 0;
+
+	for_each_online_cpu(cpu)
+		n += READ_ONCE(cpu_rq(cpu)->nr_switches);
+	return n;
 }
 
 unsigned int nr_running(void)
@@ -252,6 +277,8 @@ static void __schedule(bool preempt)
 	} else {
 		WRITE_ONCE(prev->on_rq, false);         /* asleep */
 		rq->nr_running--;
+		if (prev->in_iowait)
+			atomic_inc(&rq->nr_iowait);     /* until try_to_wake_up() */
 		prev->nvcsw++;
 		prev->sleep_start = ktime_get_ns();
 	}
@@ -392,6 +419,8 @@ static bool try_to_wake_up(struct task_struct *p, unsigned int state)
 	/* off the rq: its last switch may still be running on its CPU */
 	while (smp_load_acquire(&p->on_cpu))
 		cpu_relax();
+	if (p->in_iowait)
+		atomic_dec(&task_rq(p)->nr_iowait);     /* counted where it slept */
 
 	rq = cpu_rq(select_task_rq(p));
 	spin_lock(&rq->lock);
@@ -449,7 +478,8 @@ void scheduler_tick(void)
 	struct rq *rq = this_rq();
 	struct task_struct *p;
 
-	calc_global_load_tick();
+	if (smp_processor_id() == 0)
+		calc_global_load_tick();        /* once per tick, not per CPU */
 
 	spin_lock(&rq->lock);
 	p = rq->curr;
@@ -562,6 +592,7 @@ struct task_struct *create_task(const char *comm, void *entry)
 		return NULL;
 	}
 	strlcpy(p->comm, comm, sizeof(p->comm));
+	p->start_time = ktime_get_ns();
 	p->state = TASK_UNINTERRUPTIBLE;        /* until wake_up_process() */
 	refcount_set(&p->usage, 1);
 	spin_lock_init(&p->pi_lock);
@@ -580,6 +611,7 @@ struct task_struct *create_task(const char *comm, void *entry)
 
 	flags = local_irq_save();
 	p->pid = next_pid++;
+	total_forks++;
 	list_add_tail(&p->tasks, &task_list);
 	local_irq_restore(flags);
 	return p;
@@ -701,6 +733,7 @@ void sched_init(void)
 		struct rq *rq = cpu_rq(cpu);
 
 		spin_lock_init(&rq->lock);
+		atomic_set(&rq->nr_iowait, 0);
 		INIT_LIST_HEAD(&rq->wake_queue);
 		INIT_LIST_HEAD(&rq->run_queue);
 		rq->cpu = cpu;

@@ -19,6 +19,7 @@
 #include <spindle/spinlock.h>
 #include <spindle/percpu.h>
 #include <spindle/list.h>
+#include <spindle/atomic.h>
 
 struct rq {
 	spinlock_t lock;
@@ -26,6 +27,7 @@ struct rq {
 	struct list_head wake_queue;    /* woken with budget left: run first */
 	struct list_head run_queue;
 	unsigned int nr_running;        /* on_rq tasks, the running one too; idle not */
+	atomic_t nr_iowait;             /* asleep in io_wait_event(), last ran here */
 	struct task_struct *curr;       /* running on this CPU now */
 	struct task_struct *idle;       /* this CPU's swapper */
 	unsigned int cpu;

@@ -683,10 +683,12 @@ void do_irq(struct pt_regs *regs)
 		return;
 	}
 	if (vector == LOCAL_TIMER_VECTOR) {
-		/* the tick of a CPU other than 0 (CPU 0's is the PIT's irq 0) */
+		/* the tick of a CPU other than 0 (CPU 0's is the PIT's irq 0):
+		 * its time accounting, its run queue's slice, its lockup check */
 		apic_eoi();
 		old_regs = irq_enter(regs);
 		this_cpu_inc(irq_local_timer_count);
+		update_process_times(user_mode(regs));
 		watchdog_tick(regs);
 		irq_exit(old_regs);
 		return;
