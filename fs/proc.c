@@ -10,6 +10,13 @@
  *                     the highest pid (include/spindle/loadavg.h)
  *   /proc/interrupts  each irq's count, controller, trigger and handlers
  *                     (formatted by kernel/arch/x86/irq.c)
+ *   /proc/irq/N/      where irq N goes: smp_affinity[_list] (read and
+ *                     written), effective_affinity[_list]; and
+ *                     /proc/irq/default_smp_affinity (the irq layer's text)
+ *   /proc/stat        each CPU's user, system, idle and iowait time, the
+ *                     irqs, context switches, btime, tasks made, running
+ *                     and blocked (kernel/sched/cputime.c)
+ *   /proc/uptime      seconds since boot, and idle seconds of all CPUs
  *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
  *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
@@ -21,7 +28,9 @@
  *   /proc/kallsyms    the kernel's functions, "<address> T <name>" (Linux's)
  *   /proc/profile     the kernel profiler's counts, with profile= (binary,
  *                     Linux's layout for readprofile(8); a write resets)
- *   /proc/<pid>/stat  Linux's 52 fields; those Spindle does not track are 0
+ *   /proc/<pid>/stat  Linux's 52 fields (utime, stime, starttime and the
+ *                     CPU it last ran on among them); those Spindle does
+ *                     not track are 0
  *   /proc/<pid>/stack the kernel backtrace of a sleeping task
  *   /proc/<pid>/cmdline  its argv, NUL-separated, read from its memory
  *   /proc/self        the directory of whoever looks

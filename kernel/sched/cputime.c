@@ -15,7 +15,9 @@
  *
  * A sample, not a measurement: a task that runs between two ticks is
  * never charged, one that happens to be running at each tick is charged
- * for all of them.  /proc/stat prints the sums in USER_HZ (100 a second).
+ * for all of them; and ticks the host delivered late, which CPU 0's tick
+ * handler accounts in one go (timer_tick()), are charged as one.
+ * /proc/stat prints the sums in USER_HZ (100 a second).
  */
 #include <spindle/sched.h>
 #include <spindle/kernel_stat.h>
