@@ -1140,6 +1140,42 @@ START_TEST(proc_listing_skips_no_process_when_one_exits)
 }
 END_TEST
 
+/*
+ * /proc/stat and /proc/uptime in Linux 6.1's layout, from the shim's
+ * fixed counters (one CPU whose stat i is i + 1 USER_HZ ticks): the
+ * columns in /proc/stat's order (user nice system idle iowait irq softirq
+ * steal guest guest_nice), which is not the enum's; "cpu " with two
+ * spaces; intr's total first; then the named lines in order.
+ */
+START_TEST(proc_stat_layout_as_linux)
+{
+	char buf[4096];
+	long fd, n;
+
+	sys_mkdir("/proc", 0555);
+	sys_mount("proc", "/proc", "proc", 0, NULL);
+	fd = sys_open("/proc/stat", O_RDONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	n = sys_read(fd, buf, sizeof(buf) - 1);
+	sys_close(fd);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	ck_assert_msg(!strncmp(buf, "cpu  1 2 3 6 7 5 4 8 9 10\ncpu0 1 2 3 6 7 5 4 8 9 10\nintr 5 5 0 ",
+			       strlen("cpu  1 2 3 6 7 5 4 8 9 10\ncpu0 1 2 3 6 7 5 4 8 9 10\nintr 5 5 0 ")),
+		      "/proc/stat begins:\n%.120s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, " 0\nctxt 42\nbtime 1764892800\nprocesses 7\n"
+					  "procs_running 2\nprocs_blocked 1\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n"));
+	fd = sys_open("/proc/uptime", O_RDONLY, 0);
+	ck_assert_int_ge(fd, 0);
+	n = sys_read(fd, buf, sizeof(buf) - 1);
+	sys_close(fd);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	/* idle: the idle and iowait stats, 6 + 7 ticks = 0.13 s */
+	ck_assert_msg(strstr(buf, " 0.13\n") != NULL, "/proc/uptime: %s", buf);
+}
+END_TEST
+
 START_TEST(proc_meminfo_layout_as_linux)
 {
 	char buf[1024];
@@ -1388,6 +1424,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, devtmpfs_null_zero_console_nodes);
 	tcase_add_test(core, proc_pid_stat_has_52_fields);
 	tcase_add_test(core, proc_meminfo_layout_as_linux);
+	tcase_add_test(core, proc_stat_layout_as_linux);
 	tcase_add_test(core, proc_listing_skips_no_process_when_one_exits);
 	tcase_add_test(core, tty_canonical_editing_echo_eof_intr);
 	tcase_add_test(core, tty_raw_mode_bytes_at_once_no_echo_no_signals);

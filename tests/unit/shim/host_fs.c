@@ -11,6 +11,7 @@
 #include <spindle/mm_types.h>
 #include <spindle/profile.h>
 #include <spindle/irq.h>
+#include <spindle/kernel_stat.h>
 #include <spindle/console.h>
 #include <spindle/tty.h>
 #include <spindle/sched.h>
@@ -128,6 +129,24 @@ int irq_affinity_store(int irq, bool list, const char *buf, size_t len)
 	(void)irq; (void)list; (void)buf; (void)len;
 	return -EIO;
 }
+
+/* One CPU, CPU 0, with fixed counters: /proc/stat's layout is what the
+ * host tests check (check_vfs), the counting is the kernel's. */
+struct cpumask __cpu_online_mask = { .bits = 1 };
+unsigned long total_forks = 7;
+
+void kcpustat_cpu_fetch(struct kernel_cpustat *dst, unsigned int cpu)
+{
+	(void)cpu;
+	for (int i = 0; i < NR_STATS; i++)
+		dst->cpustat[i] = (u64)(i + 1) * 10000000ull;   /* i + 1 USER_HZ ticks */
+}
+
+u64 nr_context_switches(void) { return 42; }
+unsigned int nr_iowait(void) { return 1; }
+unsigned int nr_running(void) { return 2; }
+u64 get_boot_time_seconds(void) { return 1764892800; }
+u64 irq_count(unsigned int irq) { return irq == 0 ? 5 : 0; }
 
 unsigned long clear_user(void __user *to, unsigned long n)
 {
