@@ -481,6 +481,12 @@ void scheduler_tick(void)
 	if (smp_processor_id() == 0)
 		calc_global_load_tick();        /* once per tick, not per CPU */
 
+	/* An idle CPU with nothing queued has nothing to do, and takes no
+	 * lock to find that out (a task queued meanwhile comes with a
+	 * rescheduling IPI).  Under -icount every CPU's instructions are
+	 * the guest's time: idle CPUs' ticks must cost next to nothing. */
+	if (is_idle(READ_ONCE(rq->curr)) && !READ_ONCE(rq->nr_running))
+		return;
 	spin_lock(&rq->lock);
 	p = rq->curr;
 	if (is_idle(p)) {

@@ -32,8 +32,9 @@
  *                         and re-arms timers that CPU 0's tick is firing:
  *                         every arming ends in exactly one run or one
  *                         delete, and no function is still running once
- *                         del_timer_sync() returns; the case requires that
- *                         CPU 1 met a function running at least once
+ *                         del_timer_sync() returns; every eighth round
+ *                         CPU 1 waits for a function to start before it
+ *                         deletes, and the case requires that it met one
  *   synchronize_irq       an irq whose slow handler runs on CPU 1:
  *                         disable_irq() and free_irq() on CPU 0 return only
  *                         once it has returned
@@ -263,9 +264,22 @@ static void hammer_timers(void *arg)
 	unsigned int i = 0;
 
 	(void)arg;
-	while (ktime_get_ns() < hammer.deadline) {
+	for (unsigned int round = 0; ktime_get_ns() < hammer.deadline; round++) {
 		struct timer_list *t = &hammer.timer[i];
 
+		if (round % 8 == 0) {
+			/* meet its function running, on purpose: arm it for
+			 * now and wait for the tick to start it (5 ms at most) */
+			u64 until = ktime_get_ns() + 5 * NSEC_PER_MSEC;
+
+			if (del_timer_sync(t))
+				hammer.deleted++;
+			mod_timer(t, jiffies);
+			hammer.armed++;
+			while (!READ_ONCE(hammer.running[i]) && READ_ONCE(t->pending) &&
+			       ktime_get_ns() < until)
+				cpu_relax();
+		}
 		if (READ_ONCE(hammer.running[i]))
 			hammer.met_running++;
 		if (del_timer_sync(t))
