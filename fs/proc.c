@@ -239,7 +239,7 @@ static int stat_cpu_line(char *buf, size_t size, const char *name, const struct 
 }
 
 /*
- * /proc/stat, Linux's layout (fs/proc/stat.c there): the time of all
+ * /proc/stat, in the layout of Linux's procfs: the time of all
  * CPUs, then of each, in USER_HZ ticks, user nice system idle iowait irq
  * softirq steal guest guest_nice (kernel/sched/cputime.c); each irq's
  * count; context switches; the boot time; tasks made; runnable tasks
