@@ -33,8 +33,10 @@
  *                         every arming ends in exactly one run or one
  *                         delete, and no function is still running once
  *                         del_timer_sync() returns; every eighth round
- *                         CPU 1 waits for a function to start before it
- *                         deletes, and the case requires that it met one
+ *                         CPU 1 and the function meet on purpose (it
+ *                         waits inside until CPU 1 has seen it), so
+ *                         del_timer_sync() must wait, and the case
+ *                         requires such meetings
  *   synchronize_irq       an irq whose slow handler runs on CPU 1:
  *                         disable_irq() and free_irq() on CPU 0 return only
  *                         once it has returned
@@ -242,6 +244,8 @@ KTEST(smp, locktorture_spinlock)
 static struct {
 	struct timer_list timer[HAMMER_TIMERS];
 	int running[HAMMER_TIMERS];     /* its function is inside */
+	/* a meeting: the function waits inside until CPU 1 has seen it */
+	int handshake[HAMMER_TIMERS], seen[HAMMER_TIMERS];
 	unsigned long fired;            /* atomic: from the tick */
 	/* CPU 1's, read once it is done: */
 	unsigned long armed, deleted, met_running, violations;
@@ -254,6 +258,13 @@ static void hammer_fn(struct timer_list *t)
 	int i = (int)(t - hammer.timer);
 
 	WRITE_ONCE(hammer.running[i], 1);
+	if (READ_ONCE(hammer.handshake[i])) {
+		u64 until = ktime_get_ns() + 20 * NSEC_PER_MSEC;
+
+		while (!smp_load_acquire(&hammer.seen[i]) && ktime_get_ns() < until)
+			cpu_relax();
+		WRITE_ONCE(hammer.handshake[i], 0);
+	}
 	udelay(20);                     /* slow, so that CPU 1 meets it running */
 	__atomic_add_fetch(&hammer.fired, 1, __ATOMIC_RELAXED);
 	smp_store_release(&hammer.running[i], 0);
@@ -268,17 +279,30 @@ static void hammer_timers(void *arg)
 		struct timer_list *t = &hammer.timer[i];
 
 		if (round % 8 == 0) {
-			/* meet its function running, on purpose: arm it for
-			 * now and wait for the tick to start it (5 ms at most) */
-			u64 until = ktime_get_ns() + 5 * NSEC_PER_MSEC;
+			/* Meet its function running, on purpose: arm it for
+			 * now, wait (20 ms at most) for the tick to start it;
+			 * it waits inside until we have seen it, so that our
+			 * del_timer_sync() below must wait for it to return
+			 * however the CPUs take turns. */
+			u64 until = ktime_get_ns() + 20 * NSEC_PER_MSEC;
 
 			if (del_timer_sync(t))
 				hammer.deleted++;
+			WRITE_ONCE(hammer.seen[i], 0);
+			WRITE_ONCE(hammer.handshake[i], 1);
 			mod_timer(t, jiffies);
 			hammer.armed++;
-			while (!READ_ONCE(hammer.running[i]) && READ_ONCE(t->pending) &&
-			       ktime_get_ns() < until)
+			while (!smp_load_acquire(&hammer.running[i]) && ktime_get_ns() < until)
 				cpu_relax();
+			if (READ_ONCE(hammer.running[i]))
+				hammer.met_running++;
+			smp_store_release(&hammer.seen[i], 1);
+			if (del_timer_sync(t))
+				hammer.deleted++;
+			if (smp_load_acquire(&hammer.running[i]))
+				hammer.violations++;
+			i = (i + 1) % HAMMER_TIMERS;
+			continue;
 		}
 		if (READ_ONCE(hammer.running[i]))
 			hammer.met_running++;
