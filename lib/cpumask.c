@@ -15,17 +15,6 @@
 #include <spindle/string.h>
 #include <spindle/printk.h>
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* len bytes, not NUL-terminated (a write(2)'s buffer); one trailing
  * newline allowed.  -EINVAL: not hex, empty; -ERANGE: a CPU >= NR_CPUS. */
 int cpumask_parse(const char *buf, size_t len, struct cpumask *mask)
@@ -38,7 +27,7 @@ int cpumask_parse(const char *buf, size_t len, struct cpumask *mask)
 	if (!len)
 		return -EINVAL;
 	for (size_t i = 0; i < len; i++) {
-		int v = buf[i] == ',' ? -2 : hexval(buf[i]);
+		int v = buf[i] == ',' ? -2 : hex_to_bin((unsigned char)buf[i]);
 
 		if (v == -2)
 			continue;

@@ -257,6 +257,14 @@ static unsigned int digit_value(char c)
 	return MAX_BASE;
 }
 
+/* Linux's hex_to_bin(): the value of a hex digit, or -1. */
+int hex_to_bin(unsigned char ch)
+{
+	unsigned int v = digit_value((char)ch);
+
+	return v < 16 ? (int)v : -1;
+}
+
 /*
  * Settle the base from the prefix, as Linux and C's strtoull() do: with
  * base 0, "0x" followed by a hex digit means hex, another leading 0 octal,

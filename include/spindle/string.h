@@ -42,6 +42,8 @@ char *strsep(char **s, const char *delim);
 int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtoll(const char *s, unsigned int base, long long *res);
 int kstrtouint(const char *s, unsigned int base, unsigned int *res);
+/* the value of one hex digit (0-9, a-f, A-F), or -1 */
+int hex_to_bin(unsigned char ch);
 int kstrtoint(const char *s, unsigned int base, int *res);
 /*
  * Parse a size with an optional K/M/G/T suffix (powers of 1024), as

@@ -12,8 +12,9 @@
  *                   input clock is fixed (1.193182 MHz) on every PC.
  *   the tick        PIT channel 0 interrupts about HZ times a second on
  *                   irq 0 (GSI 2 through the IOAPIC), and its handler
- *                   calls timer_tick() (kernel/timer.c) once per tick
- *                   that has passed *by the clock* -- see timer_interrupt().
+ *                   calls timer_tick() (kernel/timer.c) with the number
+ *                   of ticks that have passed *by the clock* since the
+ *                   last call -- see timer_interrupt().
  *   udelay/mdelay   spin on the TSC.
  *
  * Assumed: the TSC runs at a constant rate whatever the CPU's power state
