@@ -5,7 +5,8 @@
  * Where it sits: the tick interrupt (kernel/arch/x86/time.c) calls
  * timer_tick() about HZ times a second, with the ticks that passed.
  * Above, schedule_timeout() arms a timer to wake a sleeping task, and
- * msleep() sleeps with it; drivers use timers for command timeouts.  Interface: include/spindle/time.h.
+ * msleep() sleeps with it; drivers use timers for command timeouts.
+ * Interface: include/spindle/time.h.
  *
  * Pending timers sit on one list sorted by expiry, so the tick looks only
  * at the front: O(1) per tick when nothing is due, O(n) to arm.  (Linux
