@@ -77,6 +77,9 @@ struct task_struct {
 	int cpu;                        /* the CPU whose rq it is on, or last ran on */
 	/* serializes its wake-ups (try_to_wake_up(); taken before the rq's lock) */
 	spinlock_t pi_lock;
+	/* task_lock(): its mm, stack and vfork_done, as another CPU reads
+	 * them (Linux's alloc_lock); after tasklist_lock, before pi_lock */
+	spinlock_t alloc_lock;
 	/* asleep waiting for I/O (io_wait_event()): counted in its rq's
 	 * nr_iowait while it sleeps */
 	bool in_iowait;
@@ -280,8 +283,26 @@ int session_of_pgrp(int pgrp);
 void get_task_struct(struct task_struct *p);
 void put_task_struct(struct task_struct *p);
 
-/* Iterate over all tasks (interrupts off while walking). */
+/* Every task but the idle tasks, linked by ->tasks.  tasklist_lock
+ * (irqsave) guards the list and each task's parent, children, pgid and
+ * sid, exit_state and signal state: walk the list, fork, exit, reap and
+ * send signals under it (Linux's tasklist_lock, an rwlock there; one
+ * spinlock is enough here).  Taken before alloc_lock, pi_lock, rq locks. */
 extern struct list_head task_list;
+extern spinlock_t tasklist_lock;
+
+/* A task's mm, stack and vfork_done, against another CPU reading them
+ * (Linux's task_lock(), include/linux/sched/task.h).  Not irq-safe:
+ * never taken from an interrupt. */
+static inline void task_lock(struct task_struct *p)
+{
+	spin_lock(&p->alloc_lock);
+}
+
+static inline void task_unlock(struct task_struct *p)
+{
+	spin_unlock(&p->alloc_lock);
+}
 /* runnable tasks on every CPU, the running ones included, idle not */
 unsigned int nr_running(void);
 /* the RESCHEDULE_VECTOR IPI's handler: this CPU was asked to

@@ -64,6 +64,7 @@ static struct task_struct init_task = {
 	.on_rq = true,
 	.on_cpu = 1,
 	.pi_lock = __SPIN_LOCK_UNLOCKED(init_task.pi_lock),
+	.alloc_lock = __SPIN_LOCK_UNLOCKED(init_task.alloc_lock),
 };
 
 DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
@@ -71,6 +72,7 @@ DEFINE_PER_CPU(bool, __need_resched);
 DEFINE_PER_CPU(unsigned int, __preempt_count);
 DEFINE_PER_CPU(struct rq, runqueues);
 LIST_HEAD(task_list);
+DEFINE_SPINLOCK(tasklist_lock);
 
 static int next_pid = 1;
 unsigned long total_forks;              /* tasks made since boot (/proc/stat) */
@@ -602,6 +604,7 @@ struct task_struct *create_task(const char *comm, void *entry)
 	p->state = TASK_UNINTERRUPTIBLE;        /* until wake_up_process() */
 	refcount_set(&p->usage, 1);
 	spin_lock_init(&p->pi_lock);
+	spin_lock_init(&p->alloc_lock);
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
@@ -717,6 +720,7 @@ struct task_struct *init_idle(unsigned int cpu, void *stack)
 	idle->stack = stack;
 	refcount_set(&idle->usage, 1);
 	spin_lock_init(&idle->pi_lock);
+	spin_lock_init(&idle->alloc_lock);
 	idle->cpu = (int)cpu;
 	idle->on_rq = true;
 	idle->on_cpu = 1;
