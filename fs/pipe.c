@@ -352,7 +352,7 @@ int create_pipe_files(struct file **res, int flags)
 	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
 	struct dentry *d;
 	struct path path;
-	static unsigned long pipe_ino;
+	static atomic_long_t pipe_ino;
 
 	if (!inode)
 		return -ENFILE;
@@ -364,7 +364,7 @@ int create_pipe_files(struct file **res, int flags)
 	inode->i_mode = S_IFIFO | 0600;
 	inode->i_nlink = 1;
 	inode->i_count = 1;
-	inode->i_ino = ++pipe_ino;
+	inode->i_ino = atomic_long_inc_return(&pipe_ino);  /* Linux's get_next_ino() */
 	mutex_init(&inode->i_mutex);
 	d = d_alloc(NULL, "pipe:", 5);
 	if (IS_ERR(d)) {

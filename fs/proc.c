@@ -132,9 +132,9 @@ static int loadavg_show(struct inode *inode, char *buf, size_t size)
 	int last_pid = 0;
 
 	(void)inode;
-	flags = local_irq_save();
 	for (int i = 0; i < 3; i++)
-		loads[i] = avenrun[i];
+		loads[i] = READ_ONCE(avenrun[i]);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry(p, &task_list, tasks) {
 		if (!p->pid || p->state == TASK_DEAD)
 			continue;
@@ -142,7 +142,7 @@ static int loadavg_show(struct inode *inode, char *buf, size_t size)
 		running += p->state == TASK_RUNNING;
 		last_pid = max(last_pid, p->pid);
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return loadavg_format(buf, size, loads, running, total, last_pid);
 }
 
@@ -156,9 +156,10 @@ static int meminfo_show(struct inode *inode, char *buf, size_t size)
  * /proc/slabinfo, counted from the page frames: every PG_slab page is one
  * slab, page->inuse its objects handed out, kmem_cache_size() of its
  * cache the size of its objects.  Counting here, not in the allocator, keeps
- * slab.c free of statistics it would have to keep up to date; interrupts
- * are off during the walk, so no slab is made or freed half-way through
- * it (Spindle runs on one CPU).  Linux's columns; the tunables SLUB has
+ * slab.c free of statistics it would have to keep up to date.  Other
+ * CPUs make and free slabs during the walk, so the figures are a
+ * moment's approximation, as Linux's are; the caches themselves are
+ * static and never go away under it.  Linux's columns; the tunables SLUB has
  * not either are 0, and every slab is one page.
  */
 #define SLABINFO_SIZES 8 /* kmalloc-16 .. kmalloc-2048 */
@@ -166,11 +167,9 @@ static int meminfo_show(struct inode *inode, char *buf, size_t size)
 static int slabinfo_show(struct inode *inode, char *buf, size_t size)
 {
 	unsigned long active[SLABINFO_SIZES] = { 0 }, slabs[SLABINFO_SIZES] = { 0 };
-	unsigned long flags;
 	int n;
 
 	(void)inode;
-	flags = local_irq_save();
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 		size_t objsize;
@@ -184,7 +183,6 @@ static int slabinfo_show(struct inode *inode, char *buf, size_t size)
 		active[i] += page->inuse;
 		slabs[i]++;
 	}
-	local_irq_restore(flags);
 	n = scnprintf(buf, size, "slabinfo - version: 2.1\n"
 				 "# name            <active_objs> <num_objs> <objsize> <objperslab> "
 				 "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
@@ -354,17 +352,15 @@ static const struct proc_entry {
 /* The task with this pid, referenced; NULL if there is none (any more). */
 static struct task_struct *find_get_task(int pid)
 {
-	struct task_struct *p, *found = NULL;
-	unsigned long flags = local_irq_save();
+	struct task_struct *p;
+	unsigned long flags;
 
-	list_for_each_entry(p, &task_list, tasks)
-		if (p->pid == pid && p->state != TASK_DEAD) {
-			get_task_struct(p);
-			found = p;
-			break;
-		}
-	local_irq_restore(flags);
-	return found;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	p = find_task_by_pid(pid);
+	if (p)
+		get_task_struct(p);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return p;
 }
 
 static char task_state_char(const struct task_struct *p)
@@ -769,13 +765,14 @@ static int next_pid(loff_t from)
 {
 	struct task_struct *p;
 	int pid = -1;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry(p, &task_list, tasks)
 		if (p->pid && p->state != TASK_DEAD && p->pid >= from &&
 		    (pid < 0 || p->pid < pid))
 			pid = p->pid;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return pid;
 }
 

@@ -126,7 +126,7 @@ struct winsize {
 #define TTY_SESSION_HUNG_UP (-1)
 
 struct tty_struct {
-	/* the line being edited (the tty thread only) */
+	/* the line being edited; under termios_mutex */
 	char line[TTY_LINE_MAX];
 	int line_len;
 	/* finished input: bytes, TTY_EOF and TTY_BREAK marks; under lock */
@@ -145,6 +145,11 @@ struct tty_struct {
 	bool tco_stopped;                       /* by TCOOFF: for TCOON to end */
 	struct wait_queue_head write_wait;      /* writers: output restarted */
 	struct kernel_termios termios;		/* the modes (TCGETS/TCSETS) */
+	/* the line discipline's state -- line[], line_len, termios -- as
+	 * the tty thread edits input and TCSETS/TCFLSH change or drop it
+	 * from any CPU (Linux's termios_rwsem, a mutex here).  Readers and
+	 * writers test single termios flags without it. */
+	struct mutex termios_mutex;
 	struct mutex read_lock;                 /* one reader moves c_tail at a time */
 	struct mutex write_lock;
 };
@@ -158,6 +163,7 @@ static struct tty_struct console_tty = {
 	.winsize = { .ws_row = 25, .ws_col = 80 }, /* the VGA text screen */
 	.read_lock = __MUTEX_INITIALIZER(console_tty.read_lock),
 	.write_lock = __MUTEX_INITIALIZER(console_tty.write_lock),
+	.termios_mutex = __MUTEX_INITIALIZER(console_tty.termios_mutex),
 };
 
 /*
@@ -259,9 +265,9 @@ static void tty_set_stopped(struct tty_struct *tty, bool stop, bool tco)
  * (ICANON) edits a line as the top of this file says; raw mode, which a
  * line editor (busybox's) or vi asks for, hands every byte to the reader
  * as it comes and does its own echo.  ISIG makes ^C, ^\ and ^Z signals
- * in both modes.
+ * in both modes.  termios_mutex held.
  */
-void n_tty_receive_char(struct tty_struct *tty, char c)
+static void __n_tty_receive_char(struct tty_struct *tty, char c)
 {
 	if (c == '\r' && (tty->termios.c_iflag & TTY_ICRNL))
 		c = '\n';
@@ -308,6 +314,13 @@ void n_tty_receive_char(struct tty_struct *tty, char c)
 		}
 		break;
 	}
+}
+
+void n_tty_receive_char(struct tty_struct *tty, char c)
+{
+	mutex_lock(&tty->termios_mutex);
+	__n_tty_receive_char(tty, c);
+	mutex_unlock(&tty->termios_mutex);
 }
 
 /* From the COM1 interrupt handler: queue the byte for the tty thread. */
@@ -570,6 +583,7 @@ static void tty_flush_input(struct tty_struct *tty)
 {
 	unsigned long flags;
 
+	assert_mutex_held(&tty->termios_mutex);
 	spin_lock_irqsave(&tty->lock, flags);
 	tty->c_tail = tty->c_head;
 	tty->f_tail = tty->f_head;
@@ -682,7 +696,9 @@ static int tty_perform_flush(struct tty_struct *tty, unsigned long arg)
 	switch (arg) {
 	case TCIFLUSH:
 	case TCIOFLUSH:
+		mutex_lock(&tty->termios_mutex);
 		tty_flush_input(tty);
+		mutex_unlock(&tty->termios_mutex);
 		return 0;
 	case TCOFLUSH:
 		/* no output queue to drop: a write() hands every byte to
@@ -763,8 +779,14 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	void __user *p = (void __user *)arg;
 
 	switch (cmd) {
-	case TCGETS:
-		return copy_to_user(p, &tty->termios, sizeof(tty->termios)) ? -EFAULT : 0;
+	case TCGETS: {
+		struct kernel_termios t;
+
+		mutex_lock(&tty->termios_mutex);        /* a whole one, not half a TCSETS */
+		t = tty->termios;
+		mutex_unlock(&tty->termios_mutex);
+		return copy_to_user(p, &t, sizeof(t)) ? -EFAULT : 0;
+	}
 	case TCSETS:
 	case TCSETSW: /* output is never queued: no wait */
 	case TCSETSF: {
@@ -775,6 +797,7 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 			return ret;
 		if (copy_from_user(&t, p, sizeof(t)))
 			return -EFAULT;
+		mutex_lock(&tty->termios_mutex);
 		if (cmd == TCSETSF)
 			tty_flush_input(tty);
 		/* leaving canonical mode: what was typed of a line is input
@@ -788,6 +811,7 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		if ((tty->termios.c_iflag & TTY_IXON) && !(t.c_iflag & TTY_IXON))
 			tty_set_stopped(tty, false, false);
 		tty->termios = t;
+		mutex_unlock(&tty->termios_mutex);
 		return 0;
 	}
 	case FIONREAD: {

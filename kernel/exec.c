@@ -404,10 +404,13 @@ static void exec_commit(struct linux_binprm *b)
 	const char *base = strrchr(b->filename, '/');
 	unsigned long flags;
 
-	flags = local_irq_save();
+	/* under task_lock(): get_task_mm() on another CPU sees the old mm
+	 * (still whole: we hold our use of it until mmput() below) or the
+	 * new one (Linux's exec_mmap()) */
+	task_lock(t);
 	t->mm = b->mm;
 	write_cr3(__pa(b->mm->pgd));
-	local_irq_restore(flags);
+	task_unlock(t);
 	b->mm = NULL;
 	/* a vfork child has let go of its parent's memory: the parent
 	 * goes on, and mmput() drops only this task's use of it */
@@ -415,10 +418,13 @@ static void exec_commit(struct linux_binprm *b)
 	mmput(old);
 
 	/* Handlers belong to the old program's code: back to SIG_DFL.
-	 * Ignored signals stay ignored, the mask and pending ones stay. */
+	 * Ignored signals stay ignored, the mask and pending ones stay.
+	 * Under tasklist_lock, which senders read the actions under. */
+	spin_lock_irqsave(&tasklist_lock, flags);
 	for (int i = 0; i < _NSIG; i++)
 		if (t->sighand->action[i].sa_handler != SIG_IGN)
 			memset(&t->sighand->action[i], 0, sizeof(t->sighand->action[i]));
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	files_close_on_exec(t);
 	/* the old program's thread pointer, alternate signal stack and
 	 * tid word were addresses in the mm just freed */
@@ -426,7 +432,9 @@ static void exec_commit(struct linux_binprm *b)
 	t->sas_ss_sp = t->sas_ss_size = 0;
 	t->clear_child_tid = NULL;
 	t->robust_list = NULL;
+	task_lock(t);                   /* /proc reads it (Linux's __set_task_comm()) */
 	strlcpy(t->comm, base ? base + 1 : b->filename, sizeof(t->comm));
+	task_unlock(t);
 
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = b->eh.e_entry;

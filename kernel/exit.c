@@ -22,8 +22,10 @@
  * exit if by then it has no parent.  The scheduler drops the task's own
  * reference once it has switched away from it for the last time.
  *
- * Locking: the parent/children links and exit_state change with
- * interrupts off (one CPU; kill_pgrp() may run in an interrupt handler).
+ * Locking: the parent/children links, exit_state and wait_status change
+ * under tasklist_lock, which wait4 holds while it looks at its children
+ * and kill while it walks the task list: a child exiting on another CPU
+ * is either wholly a zombie to them or not yet one.
  */
 #include <spindle/fs.h>
 #include <spindle/err.h>
@@ -60,19 +62,20 @@ static void release_task(struct task_struct *t)
 static void exit_mm(struct task_struct *t)
 {
 	struct mm_struct *mm = t->mm;
-	unsigned long flags;
 
 	if (!mm)
 		return;
-	flags = local_irq_save();
+	/* under task_lock(): get_task_mm() on another CPU (/proc/<pid>/...)
+	 * sees the mm or NULL, never one being freed (Linux's exit_mm()) */
+	task_lock(t);
 	t->mm = NULL;
 	write_cr3(__pa(kernel_pml4));
-	local_irq_restore(flags);
+	task_unlock(t);
 	complete_vfork_done(t);
 	mmput(mm);
 }
 
-/* Hand t's children to init (or to nobody); interrupts off. */
+/* Hand t's children to init (or to nobody); tasklist_lock held. */
 static void forget_children(struct task_struct *t)
 {
 	struct task_struct *c, *tmp;
@@ -85,8 +88,8 @@ static void forget_children(struct task_struct *t)
 		c->parent = reaper;
 		if (reaper) {
 			list_add_tail(&c->sibling, &reaper->children);
-			if (c->exit_state == EXIT_ZOMBIE && reaper->state == TASK_INTERRUPTIBLE)
-				wake_up_process(reaper);
+			if (c->exit_state == EXIT_ZOMBIE)
+				wake_up_state(reaper, TASK_INTERRUPTIBLE);
 		} else if (c->exit_state == EXIT_ZOMBIE) {
 			c->exit_state = EXIT_DEAD;
 			release_task(c);        /* a zombie nobody will reap */
@@ -122,19 +125,13 @@ void exit_process(struct task_struct *t, int code)
 	 * children go to init, so that they are signalled by then */
 	disassociate_ctty(t);
 
-	flags = local_irq_save();
+	spin_lock_irqsave(&tasklist_lock, flags);
 	exit_orphaned_pgrps(t);
 	forget_children(t);
 	t->wait_status = code;
 	if (t->parent) {
 		t->exit_state = EXIT_ZOMBIE;
-		/* wake a parent sleeping in wait4 (and only such a sleep: a
-		 * parent waiting for a disk must not be woken early) */
-		if (t->parent->state == TASK_INTERRUPTIBLE)
-			wake_up_process(t->parent);
-		/* and tell it (ignored unless it has a handler: a shell's
-		 * SIGCHLD handler ends its rt_sigsuspend) */
-		send_sig(SIGCHLD, t->parent);
+		do_notify_parent(t);
 	} else {
 		t->exit_state = EXIT_DEAD;
 		if (t->sighand) {
@@ -142,7 +139,7 @@ void exit_process(struct task_struct *t, int code)
 			t->sighand = NULL;
 		}
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (init_process == t)
 		init_process = NULL;
 }
@@ -211,21 +208,21 @@ static bool wait_match(const struct wait_opts *wo, struct task_struct *c)
 	}
 }
 
-/* A zombie found: its status, and (unless WNOWAIT) reap it.  Interrupts
- * off on entry; restored here. */
+/* A zombie found: its status, and (unless WNOWAIT) reap it.
+ * tasklist_lock held on entry; released here. */
 static int wait_task_zombie(struct wait_opts *wo, struct task_struct *c, unsigned long flags)
 {
 	int pid = c->pid;
 
 	wo->stat = c->wait_status;
 	if (wo->flags & WNOWAIT) { /* looked at, left for a later wait */
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		return pid;
 	}
 	list_del_init(&c->sibling);
 	c->exit_state = EXIT_DEAD;
 	c->parent = NULL;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	release_task(c);
 	return pid;
 }
@@ -243,8 +240,9 @@ static long do_wait(struct wait_opts *wo)
 	for (;;) {
 		struct task_struct *c;
 		bool have_child = false;
-		unsigned long flags = local_irq_save();
+		unsigned long flags;
 
+		spin_lock_irqsave(&tasklist_lock, flags);
 		list_for_each_entry(c, &current->children, sibling) {
 			if (!wait_match(wo, c))
 				continue;
@@ -256,22 +254,22 @@ static long do_wait(struct wait_opts *wo)
 			}
 			wo->stat = wait_task_jobctl(c, wo->flags);
 			if (wo->stat) {
-				local_irq_restore(flags);
+				spin_unlock_irqrestore(&tasklist_lock, flags);
 				return c->pid;
 			}
 		}
 		if (!have_child) {
-			local_irq_restore(flags);
+			spin_unlock_irqrestore(&tasklist_lock, flags);
 			return -ECHILD;
 		}
 		if (wo->flags & WNOHANG) {
-			local_irq_restore(flags);
+			spin_unlock_irqrestore(&tasklist_lock, flags);
 			return 0;
 		}
 		/* state first, then sleep: a child exiting in between sees us
 		 * TASK_INTERRUPTIBLE and wakes us (sched.h's rule) */
 		set_current_state(TASK_INTERRUPTIBLE);
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (current->sighand && signal_pending(current)) {
 			__set_current_state(TASK_RUNNING);
 			return -EINTR;

@@ -50,30 +50,32 @@
 
 void (*fork_test_hook)(struct task_struct *child);
 
-/* Make child a child of the current task; interrupts off inside. */
+/* Make child a child of the current task; tasklist_lock held. */
 static void link_child(struct task_struct *child)
 {
-	unsigned long flags = local_irq_save();
-
+	assert_spin_locked(&tasklist_lock);
 	child->parent = current;
 	list_add_tail(&child->sibling, &current->children);
 	get_task_struct(child);                 /* the parent's, for wait4 */
-	local_irq_restore(flags);
 }
 
 /* Undo create_task() for a child that never ran.  Someone may still hold
  * a reference -- /proc found it on the task list -- so p->stack goes NULL
- * before the stack is freed, with interrupts off: stack_trace_save_tsk()
- * (/proc/<pid>/stack) tests it the same way and must not walk a freed
- * stack. */
+ * under task_lock() before the stack is freed: stack_trace_save_tsk()
+ * (/proc/<pid>/stack) tests it under the same lock and must not walk a
+ * freed stack. */
 static void free_unborn(struct task_struct *p)
 {
-	unsigned long flags = local_irq_save();
-	void *stack = p->stack;
+	unsigned long flags;
+	void *stack;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_del_init(&p->tasks);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	task_lock(p);
+	stack = p->stack;
 	p->stack = NULL;
-	local_irq_restore(flags);
+	task_unlock(p);
 	kstack_free(stack);
 	kfree(p->sighand);
 	kfree(p->fpu_state);
@@ -146,15 +148,19 @@ static int clone_settid(struct task_struct *child, unsigned long clone_flags,
 
 void complete_vfork_done(struct task_struct *t)
 {
-	unsigned long flags = local_irq_save();
-	struct completion *vfork = t->vfork_done;
+	struct completion *vfork;
 
-	/* taken and cleared in one step with the parent's give-up in
-	 * wait_for_vfork_done(): the completion lives on the parent's stack */
+	/* taken, cleared and completed under task_lock(), which the parent's
+	 * give-up in wait_for_vfork_done() takes too: the completion lives on
+	 * the parent's stack, and a parent killed on another CPU must not
+	 * return from that frame while we complete it (Linux's
+	 * complete_vfork_done()) */
+	task_lock(t);
+	vfork = t->vfork_done;
 	t->vfork_done = NULL;
 	if (vfork)
 		complete(vfork);
-	local_irq_restore(flags);
+	task_unlock(t);
 }
 
 /*
@@ -166,7 +172,6 @@ void complete_vfork_done(struct task_struct *t)
  */
 static void wait_for_vfork_done(struct task_struct *child, struct completion *vfork)
 {
-	unsigned long flags;
 	bool done = false;
 
 	wait_event_interruptible(vfork->wait, (done = try_wait_for_completion(vfork)) ||
@@ -175,9 +180,9 @@ static void wait_for_vfork_done(struct task_struct *child, struct completion *vf
 		return;
 	/* killed: the child runs on, and must not complete a completion
 	 * whose stack frame is gone (it may have completed it just now) */
-	flags = local_irq_save();
+	task_lock(child);
 	child->vfork_done = NULL;
-	local_irq_restore(flags);
+	task_unlock(child);
 }
 
 static long copy_process(unsigned long clone_flags, unsigned long newsp,
@@ -239,17 +244,17 @@ static long copy_process(unsigned long clone_flags, unsigned long newsp,
 	 * The moment the child becomes a process others can signal.  A kill
 	 * of our group that came while we were copying found the child not
 	 * yet in it (or only half made) and left it out -- but it did reach
-	 * us.  So test for it here, with interrupts off, in the same step as
+	 * us.  So test for it here, under tasklist_lock, in the same step as
 	 * linking: a kill before this point is pending in the parent and the
 	 * child is thrown away; a kill after it finds the child complete in
-	 * the group (kill walks the task list with interrupts off, so it is
+	 * the group (kill walks the task list under the same lock, so it is
 	 * atomic against this).  Without it a fork bomb's members keep
 	 * appearing after `kill(-pgrp, SIGKILL)`.  Linux's copy_process()
 	 * makes the same test under tasklist_lock.
 	 */
-	flags = local_irq_save();
+	spin_lock_irqsave(&tasklist_lock, flags);
 	if (fatal_signal_pending(parent)) {
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		exit_files(child);
 		mmput(child->mm);
 		child->mm = NULL;
@@ -263,7 +268,7 @@ static long copy_process(unsigned long clone_flags, unsigned long newsp,
 	link_child(child);
 	wake_up_process(child);
 	pid = child->pid;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (clone_flags & CLONE_VFORK)
 		wait_for_vfork_done(child, &vfork);
 	return pid;
@@ -303,6 +308,7 @@ int user_spawn(const char *path, const char *const argv[])
 {
 	struct spawn_args *a = kzalloc(sizeof(*a), GFP_KERNEL);
 	struct task_struct *child;
+	unsigned long flags;
 	size_t used;
 	int err;
 
@@ -333,7 +339,9 @@ int user_spawn(const char *path, const char *const argv[])
 		free_unborn(child);
 		return err;
 	}
+	spin_lock_irqsave(&tasklist_lock, flags);
 	link_child(child);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	wake_up_process(child);
 	return child->pid;
 }

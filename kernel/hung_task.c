@@ -122,11 +122,11 @@ static void hung_task_report(struct task_struct *p)
 }
 
 /*
- * One check.  The task list may change under any task that runs, so it is
- * walked with interrupts off -- but printing to the serial port is slow,
+ * One check.  Fork and exit on any CPU change the task list, so it is
+ * walked under tasklist_lock -- but printing to the serial port is slow,
  * so the walk only picks the hung tasks (pinning each with
- * get_task_struct, so none can be freed) and the reports come after, with
- * interrupts on.  (A task may wake in between: its report then shows
+ * get_task_struct, so none can be freed) and the reports come after,
+ * unlocked.  (A task may wake in between: its report then shows
  * where it is now.)
  */
 static void check_hung_uninterruptible_tasks(void)
@@ -139,7 +139,7 @@ static void check_hung_uninterruptible_tasks(void)
 	unsigned long flags;
 	u64 now;
 
-	flags = local_irq_save();
+	spin_lock_irqsave(&tasklist_lock, flags);
 	now = ktime_get_ns();
 	list_for_each_entry(p, &task_list, tasks) {
 		struct hung_task_watch *w;
@@ -159,7 +159,7 @@ static void check_hung_uninterruptible_tasks(void)
 	}
 	nr_watch[this_check] = nr;
 	last_check = this_check;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 
 	for (unsigned int i = 0; i < nr_hung; i++) {
 		hung_task_report(hung[i]);

@@ -156,6 +156,7 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	setup_per_cpu_areas();
 	sched_init();
 	time_init();
+	timekeeping_init();
 	local_irq_enable();
 
 	if (!kthread_run(kernel_init, NULL, "init"))

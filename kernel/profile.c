@@ -19,8 +19,9 @@
  * (build/System.map) for names.  Writing anything to it starts the
  * counts again.
  *
- * Locking: the counters are only incremented, from the timer interrupt
- * (one CPU, interrupts off there); a read copies them as they are.
+ * Locking: the counters are only incremented, from every CPU's tick, so
+ * each increment is one atomic add (Linux's are atomic_t too); a read
+ * copies them as they are.
  */
 #define pr_fmt(fmt) "profile: " fmt
 #include <spindle/profile.h>
@@ -79,7 +80,7 @@ void profile_tick(struct pt_regs *regs)
 	pc = (regs->rip - (unsigned long)_stext) >> prof_shift;
 	/* an address outside the text (boot code) counts in the last bucket,
 	 * as Linux does */
-	prof_buffer[min(pc, prof_len - 1)]++;
+	__atomic_fetch_add(&prof_buffer[min(pc, prof_len - 1)], 1, __ATOMIC_RELAXED);
 }
 
 size_t profile_size(void)

@@ -43,6 +43,14 @@
  * pending stop signals, so whichever came last wins.  SIGTSTP, SIGTTIN
  * and SIGTTOU (the terminal's) are discarded at delivery when the
  * process group is orphaned: nobody is left to continue it.
+ *
+ * Locking: a task's sig_pending, sig_forced, sig_blocked, signal_flags,
+ * stop_code and actions change under tasklist_lock (irqsave), taken by
+ * the sender on any CPU and by the target acting on its signals (Linux
+ * has a per-process sighand->siglock for this, inside tasklist_lock; one
+ * lock is enough here).  signal_pending() reads without it: the sender's
+ * store and the sleeper's set_current_state() are ordered by
+ * try_to_wake_up()'s barrier, as for any wake-up.
  */
 #define pr_fmt(fmt) "signal: " fmt
 #include <spindle/signal.h>
@@ -132,12 +140,13 @@ static void __send_sig(int sig, struct task_struct *t);
  * parent asked for none with SA_NOCLDSTOP, and a wake-up for a parent
  * asleep in wait4 either way.  (Linux's siginfo also says which, with
  * si_code CLD_STOPPED or CLD_CONTINUED; Spindle's SIGCHLD carries none.)
- * Interrupts off.
+ * tasklist_lock held.
  */
 static void do_notify_parent_cldstop(struct task_struct *t)
 {
 	struct task_struct *parent = t->parent;
 
+	assert_spin_locked(&tasklist_lock);
 	if (!parent || !parent->sighand || parent->exit_state)
 		return;
 	if (!(parent->sighand->action[SIGCHLD - 1].sa_flags & SA_NOCLDSTOP))
@@ -150,7 +159,7 @@ static void do_notify_parent_cldstop(struct task_struct *t)
  * else -- even when it is blocked or ignored (Linux's prepare_signal()):
  * the later of the two cancels the earlier one still pending, and
  * SIGCONT continues a stopped process now, since a stopped process
- * runs no code of its own that could act on it.  Interrupts off.
+ * runs no code of its own that could act on it.  tasklist_lock held.
  */
 static void prepare_signal(int sig, struct task_struct *t)
 {
@@ -167,11 +176,12 @@ static void prepare_signal(int sig, struct task_struct *t)
 	}
 }
 
-/* Caller has interrupts off. */
+/* tasklist_lock held. */
 static void __send_sig(int sig, struct task_struct *t)
 {
 	unsigned long h = sig_handler(t, sig);
 
+	assert_spin_locked(&tasklist_lock);
 	prepare_signal(sig, t);
 	/* An ignored signal is dropped at once, as Linux does. */
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig))))
@@ -192,24 +202,44 @@ static void __send_sig(int sig, struct task_struct *t)
 
 void send_sig(int sig, struct task_struct *t)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	if (t->sighand && !t->exit_state)
 		__send_sig(sig, t);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/*
+ * t has just become a zombie (exit_process()): wake its parent if it
+ * sleeps in wait4 -- and only then: a parent waiting for a disk must not
+ * be woken early; the state is tested inside the wake-up, after its
+ * barrier -- and send it SIGCHLD (ignored unless it has a handler: a
+ * shell's SIGCHLD handler ends its rt_sigsuspend).  Linux's
+ * do_notify_parent(); tasklist_lock held.
+ */
+void do_notify_parent(struct task_struct *t)
+{
+	struct task_struct *parent = t->parent;
+
+	assert_spin_locked(&tasklist_lock);
+	wake_up_state(parent, TASK_INTERRUPTIBLE);
+	if (parent->sighand && !parent->exit_state)
+		__send_sig(SIGCHLD, parent);
 }
 
 void force_sig(int sig)
 {
 	struct task_struct *t = current;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	t->sig_blocked &= ~sigmask(sig);
 	if (t->sighand && t->sighand->action[sig - 1].sa_handler == SIG_IGN)
 		t->sighand->action[sig - 1].sa_handler = SIG_DFL;
 	t->sig_pending |= sigmask(sig);
 	t->sig_forced |= sigmask(sig);          /* a fault: even init dies of it */
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 /* A fault's signal, with what its siginfo says: si_code (FPE_FLTDIV ...)
@@ -223,13 +253,14 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 }
 
 /* Send sig to every process for which match(t, arg); sig 0 only checks
- * that one exists.  Returns 0 if any matched, -ESRCH if none. */
+ * that one exists.  Returns 0 if any matched, -ESRCH if none.
+ * tasklist_lock held. */
 static int send_sig_matching(int sig, bool (*match)(struct task_struct *, long), long arg)
 {
 	struct task_struct *t;
-	unsigned long flags = local_irq_save();
 	int found = 0;
 
+	assert_spin_locked(&tasklist_lock);
 	list_for_each_entry(t, &task_list, tasks) {
 		if (!t->sighand || t->exit_state || t->state == TASK_DEAD || !match(t, arg))
 			continue;
@@ -237,7 +268,6 @@ static int send_sig_matching(int sig, bool (*match)(struct task_struct *, long),
 		if (sig)
 			__send_sig(sig, t);
 	}
-	local_irq_restore(flags);
 	return found ? 0 : -ESRCH;
 }
 
@@ -264,13 +294,14 @@ static bool not_init_nor_self(struct task_struct *t, long unused)
  * -- the shell that could continue it.  A parent that is init does not
  * count (init runs no job control), nor does the task with pid
  * `ignored` (0: none), which is about to exit, as a member or a parent.
+ * tasklist_lock held.
  */
 static bool will_become_orphaned_pgrp(int pgrp, int ignored)
 {
 	struct task_struct *t;
-	unsigned long flags = local_irq_save();
 	bool orphaned = true;
 
+	assert_spin_locked(&tasklist_lock);
 	list_for_each_entry(t, &task_list, tasks) {
 		struct task_struct *p = t->parent;
 
@@ -282,13 +313,18 @@ static bool will_become_orphaned_pgrp(int pgrp, int ignored)
 			break;
 		}
 	}
-	local_irq_restore(flags);
 	return orphaned;
 }
 
 bool is_current_pgrp_orphaned(void)
 {
-	return will_become_orphaned_pgrp(current->pgid, 0);
+	unsigned long flags;
+	bool orphaned;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	orphaned = will_become_orphaned_pgrp(current->pgid, 0);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return orphaned;
 }
 
 static bool has_stopped_jobs(int pgrp)
@@ -305,19 +341,21 @@ static bool has_stopped_jobs(int pgrp)
  * If t's exit leaves pgrp -- the group t was a link of to a parent of
  * the same session -- orphaned with stopped members, they would wait for
  * a SIGCONT nobody is left to send: POSIX has them sent SIGHUP and
- * SIGCONT (Linux's kill_orphaned_pgrp()).  Interrupts off.
+ * SIGCONT (Linux's kill_orphaned_pgrp()).  tasklist_lock held.
  */
 static void kill_orphaned_pgrp(int pgrp, struct task_struct *t)
 {
 	if (will_become_orphaned_pgrp(pgrp, t->pid) && has_stopped_jobs(pgrp)) {
-		kill_pgrp(pgrp, SIGHUP);
-		kill_pgrp(pgrp, SIGCONT);
+		send_sig_matching(SIGHUP, in_pgrp, pgrp);
+		send_sig_matching(SIGCONT, in_pgrp, pgrp);
 	}
 }
 
 void exit_orphaned_pgrps(struct task_struct *t)
 {
 	struct task_struct *c;
+
+	assert_spin_locked(&tasklist_lock);
 
 	/* t's own group, if t's parent was its link outside */
 	if (t->parent && t->parent->pgid != t->pgid && t->parent->sid == t->sid)
@@ -372,11 +410,23 @@ long sys_tkill(pid_t pid, int sig)
 	return pid <= 0 ? -EINVAL : sys_kill(pid, sig);
 }
 
+/* send_sig_matching(), taking tasklist_lock */
+static int kill_matching(int sig, bool (*match)(struct task_struct *, long), long arg)
+{
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	ret = send_sig_matching(sig, match, arg);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
+}
+
 int kill_pgrp(int pgrp, int sig)
 {
 	if (!valid_signal(sig) || pgrp <= 0)
 		return -EINVAL;
-	return send_sig_matching(sig, in_pgrp, pgrp);
+	return kill_matching(sig, in_pgrp, pgrp);
 }
 
 long sys_kill(pid_t pid, int sig)
@@ -384,20 +434,21 @@ long sys_kill(pid_t pid, int sig)
 	if (sig && !valid_signal(sig))
 		return -EINVAL;
 	if (pid > 0)
-		return send_sig_matching(sig, is_pid, pid);
+		return kill_matching(sig, is_pid, pid);
 	if (pid == 0)
-		return send_sig_matching(sig, in_pgrp, current->pgid);
+		return kill_matching(sig, in_pgrp, READ_ONCE(current->pgid));
 	if (pid == -1)
-		return send_sig_matching(sig, not_init_nor_self, 0);
+		return kill_matching(sig, not_init_nor_self, 0);
 	if (pid == (pid_t)0x80000000)
 		return -ESRCH;                  /* -INT_MIN does not exist */
-	return send_sig_matching(sig, in_pgrp, -pid);
+	return kill_matching(sig, in_pgrp, -pid);
 }
 
 long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 		      struct sigaction __user *oact, size_t sigsetsize)
 {
-	struct sigaction new, *cur;
+	struct sigaction new, old, *cur;
+	unsigned long flags;
 
 	if (sigsetsize != sizeof(sigset_t) || !valid_signal(sig))
 		return -EINVAL;
@@ -406,12 +457,15 @@ long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 	cur = &current->sighand->action[sig - 1];
 	if (act && copy_from_user(&new, act, sizeof(new)))
 		return -EFAULT;
-	if (oact && copy_to_user(oact, cur, sizeof(*cur)))
+	old = *cur;                     /* only we change our actions */
+	if (oact && copy_to_user(oact, &old, sizeof(old)))
 		return -EFAULT;
 	if (act) {
 		if (sig == SIGKILL || sig == SIGSTOP)
 			return -EINVAL;
 		new.sa_mask &= ~UNBLOCKABLE;
+		/* a sender on another CPU reads the action as it sends */
+		spin_lock_irqsave(&tasklist_lock, flags);
 		*cur = new;
 		/* setting SIG_IGN drops what is pending (POSIX) */
 		if (new.sa_handler == SIG_IGN ||
@@ -419,8 +473,25 @@ long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 			current->sig_pending &= ~sigmask(sig);
 			current->sig_forced &= ~sigmask(sig);
 		}
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 	}
 	return 0;
+}
+
+/*
+ * Change current's blocked mask (Linux's set_current_blocked()), under
+ * tasklist_lock: a sender on another CPU decides whether to wake us from
+ * the mask, so an unblock and a send must not pass each other -- else
+ * the sender sees the old mask and does not wake us, and we, having
+ * unblocked, miss its bit and sleep on.
+ */
+static void set_current_blocked(sigset_t mask)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	current->sig_blocked = mask & ~UNBLOCKABLE;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 long sys_rt_sigprocmask(int how, sigset_t __user *set, sigset_t __user *oset,
@@ -439,7 +510,7 @@ long sys_rt_sigprocmask(int how, sigset_t __user *set, sigset_t __user *oset,
 		case SIG_SETMASK: break;
 		default:          return -EINVAL;
 		}
-		current->sig_blocked = new & ~UNBLOCKABLE;
+		set_current_blocked(new);
 	}
 	if (oset && copy_to_user(oset, &old, sizeof(old)))
 		return -EFAULT;
@@ -450,7 +521,7 @@ void set_restore_sigmask(sigset_t mask)
 {
 	current->saved_sigmask = current->sig_blocked;
 	current->restore_sigmask = true;
-	current->sig_blocked = mask & ~UNBLOCKABLE;
+	set_current_blocked(mask);
 }
 
 /*
@@ -576,7 +647,8 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 {
 	unsigned long sp = regs->rsp - RED_ZONE;
 	sigset_t oldmask = current->restore_sigmask ? current->saved_sigmask : current->sig_blocked;
-	unsigned long fp_addr;
+	sigset_t blocked;
+	unsigned long fp_addr, flags;
 	struct rt_sigframe *f, frame;
 	void *fx;
 	int err = 0;
@@ -662,12 +734,14 @@ static int setup_rt_frame(int sig, struct sigaction *ka, struct pt_regs *regs)
 	regs->ss = GDT_USER_DS;
 
 	current->restore_sigmask = false; /* the frame has it: sigreturn restores */
-	current->sig_blocked |= ka->sa_mask;
+	blocked = current->sig_blocked | ka->sa_mask;
 	if (!(ka->sa_flags & SA_NODEFER))
-		current->sig_blocked |= sigmask(sig);
-	current->sig_blocked &= ~UNBLOCKABLE;
+		blocked |= sigmask(sig);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	current->sig_blocked = blocked & ~UNBLOCKABLE;
 	if (ka->sa_flags & SA_RESETHAND)
 		ka->sa_handler = SIG_DFL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return 0;
 }
 
@@ -698,7 +772,7 @@ long sys_rt_sigreturn(void)
 	/* rax is now the interrupted code's, whatever it holds: never a
 	 * result to restart on (Linux sets orig_ax to -1) */
 	regs->error_code = NO_RESTART;
-	current->sig_blocked = frame.uc.uc_sigmask & ~UNBLOCKABLE;
+	set_current_blocked(frame.uc.uc_sigmask);
 	if (sc->fpstate)
 		fpu_restore_current(fx);
 	kfree(fx);
@@ -714,10 +788,12 @@ bad:
 
 /*
  * Stop: the default action of a stop signal, which do_signal() has just
- * taken off sig_pending (interrupts off since, so that no SIGCONT can
- * slip in between).  Sleep TASK_STOPPED until prepare_signal() sees a
- * SIGCONT and clears SIGNAL_STOP_STOPPED, or SIGKILL arrives; any other
- * wake-up just goes back to sleep.  Linux's do_signal_stop().
+ * taken off sig_pending (tasklist_lock held since, so that no SIGCONT
+ * can slip in between).  Sleep TASK_STOPPED until prepare_signal() sees
+ * a SIGCONT and clears SIGNAL_STOP_STOPPED, or SIGKILL arrives; any
+ * other wake-up just goes back to sleep.  Linux's do_signal_stop().
+ * Called and returns with tasklist_lock held (interrupts off); drops it
+ * to sleep.
  */
 static void do_signal_stop(int sig)
 {
@@ -727,7 +803,7 @@ static void do_signal_stop(int sig)
 	t->stop_code = sig;
 	set_current_state(TASK_STOPPED);
 	do_notify_parent_cldstop(t);
-	local_irq_enable();
+	spin_unlock_irq(&tasklist_lock);
 	for (;;) {
 		set_current_state(TASK_STOPPED);
 		if (!(READ_ONCE(t->signal_flags) & SIGNAL_STOP_STOPPED) ||
@@ -736,12 +812,11 @@ static void do_signal_stop(int sig)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
-	local_irq_disable();
+	spin_lock_irq(&tasklist_lock);
 	if (t->signal_flags & SIGNAL_STOP_STOPPED) { /* woken to die */
 		t->signal_flags = 0;
 		t->stop_code = 0;
 	}
-	local_irq_enable();
 }
 
 /* Was regs saved by a system call that asks to be made again? */
@@ -755,14 +830,16 @@ static bool syscall_wants_restart(const struct pt_regs *regs)
 static void do_signal(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
-	unsigned long flags = local_irq_save();
-	u64 ready = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
 	struct sigaction *ka;
+	unsigned long flags;
 	bool forced;
+	u64 ready;
 	int sig;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
+	ready = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
 	if (!ready) {
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		return;
 	}
 	sig = __builtin_ctzll(ready) + 1;
@@ -774,15 +851,16 @@ static void do_signal(struct pt_regs *regs)
 		/* the terminal's stops do not hold a group nobody could
 		 * continue; SIGSTOP stops it all the same (Linux's
 		 * get_signal()).  init is never stopped (as at sending). */
-		if ((sig != SIGSTOP && is_current_pgrp_orphaned()) || t == init_process) {
-			local_irq_restore(flags);
+		if ((sig != SIGSTOP && will_become_orphaned_pgrp(t->pgid, 0)) ||
+		    t == init_process) {
+			spin_unlock_irqrestore(&tasklist_lock, flags);
 			return;
 		}
 		do_signal_stop(sig);
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		return;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (sig == SIGKILL || ka->sa_handler == SIG_DFL) {
 		if (sig != SIGKILL && sig_default_ignored(sig))
 			return;
@@ -824,7 +902,9 @@ void exit_to_user_mode(struct pt_regs *regs)
 		/* rt_sigsuspend ended by a signal that needed no handler */
 		if (current->restore_sigmask) {
 			current->restore_sigmask = false;
+			spin_lock(&tasklist_lock);      /* set_current_blocked() */
 			current->sig_blocked = current->saved_sigmask;
+			spin_unlock(&tasklist_lock);
 			continue;
 		}
 		/*

@@ -46,18 +46,17 @@ long sys_getpgrp(void)
 	return current->pgid;
 }
 
-/* Is there a process in session sid with process group pgrp? */
+/* Is there a process in session sid with process group pgrp?
+ * tasklist_lock held. */
 static bool pgrp_in_session(int pgrp, int sid)
 {
 	struct task_struct *t;
-	unsigned long flags = local_irq_save();
-	bool found = false;
 
+	assert_spin_locked(&tasklist_lock);
 	list_for_each_entry(t, &task_list, tasks)
 		if (t->sighand && !t->exit_state && t->pgid == pgrp && t->sid == sid)
-			found = true;
-	local_irq_restore(flags);
-	return found;
+			return true;
+	return false;
 }
 
 /*
@@ -68,9 +67,10 @@ static bool pgrp_in_session(int pgrp, int sid)
 int session_of_pgrp(int pgrp)
 {
 	struct task_struct *t;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 	int sid = -ESRCH, pid_sid = -ESRCH;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry(t, &task_list, tasks) {
 		if (!t->sighand || t->state == TASK_DEAD)
 			continue;
@@ -81,7 +81,7 @@ int session_of_pgrp(int pgrp)
 		if (t->pid == pgrp)
 			pid_sid = t->sid;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return sid >= 0 ? sid : pid_sid;
 }
 
@@ -103,7 +103,7 @@ long sys_setpgid(pid_t pid, pid_t pgid)
 		pgid = pid;
 	if (pgid < 0)
 		return -EINVAL;
-	flags = local_irq_save();               /* t cannot be reaped meanwhile */
+	spin_lock_irqsave(&tasklist_lock, flags); /* t cannot be reaped meanwhile */
 	t = find_task_by_pid(pid);
 	if (!t || !t->sighand || t->exit_state || (t != current && t->parent != current))
 		err = -ESRCH;
@@ -113,26 +113,29 @@ long sys_setpgid(pid_t pid, pid_t pgid)
 		err = -EPERM;                   /* no such group here */
 	else
 		t->pgid = pgid;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return err;
 }
 
-/* A new session and group, led by the caller (not already a group leader). */
+/* A new session and group, led by the caller (not already a group
+ * leader).  The test and the change are one step under tasklist_lock:
+ * otherwise a child's setpgid() on another CPU could make a group of
+ * our pid in between, and we would lead a group in two sessions. */
 long sys_setsid(void)
 {
 	struct task_struct *t;
 	unsigned long flags;
-	bool leader = false;
+	long ret;
 
-	flags = local_irq_save();
+	spin_lock_irqsave(&tasklist_lock, flags);
+	ret = current->pid;
 	list_for_each_entry(t, &task_list, tasks)
 		if (t->sighand && t->pgid == current->pid)
-			leader = true;
-	local_irq_restore(flags);
-	if (leader)
-		return -EPERM;
-	current->sid = current->pgid = current->pid;
-	return current->sid;
+			ret = -EPERM;
+	if (ret > 0)
+		current->sid = current->pgid = current->pid;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
 }
 
 /* getpgid/getsid(pid): of the caller (0) or of any process */
@@ -146,11 +149,10 @@ static long task_ids(pid_t pid, bool sid)
 		return -ESRCH;
 	if (!pid)
 		return sid ? current->sid : current->pgid;
-	flags = local_irq_save();
+	spin_lock_irqsave(&tasklist_lock, flags);
 	t = find_task_by_pid(pid);
-	ret = !t || !t->sighand || t->exit_state ? -ESRCH : sid ? t->sid
-								: t->pgid;
-	local_irq_restore(flags);
+	ret = !t || !t->sighand || t->exit_state ? -ESRCH : sid ? t->sid : t->pgid;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
 }
 
@@ -299,9 +301,9 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void __user *new_rlim
 	if (new_rlim && copy_from_user(&want, new_rlim, sizeof(want)))
 		return -EFAULT;
 	if (pid && pid != current->pid) {
-		flags = local_irq_save();
+		spin_lock_irqsave(&tasklist_lock, flags);
 		exists = find_task_by_pid(pid) != NULL;
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (!exists)
 			return -ESRCH;
 	}
@@ -464,17 +466,20 @@ long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp)
 	return sleep_rel(rqtp, rmtp);
 }
 
-/* CLOCK_REALTIME = the RTC's time at boot + the monotonic clock. */
+/* CLOCK_REALTIME = the RTC's time at boot + the monotonic clock.  The
+ * offset is read once, at boot, before any other CPU could ask (were it
+ * read at the first clock_gettime, two CPUs asking at once across an RTC
+ * second would each set a different one). */
+static u64 realtime_offset;
+
+void timekeeping_init(void)
+{
+	realtime_offset = rtc_read_seconds() * NSEC_PER_SEC - ktime_get_ns();
+}
+
 static u64 realtime_offset_ns(void)
 {
-	static u64 offset;
-	static bool valid;
-
-	if (!valid) {
-		offset = rtc_read_seconds() * NSEC_PER_SEC - ktime_get_ns();
-		valid = true;
-	}
-	return offset;
+	return realtime_offset;
 }
 
 /* The wall-clock second the machine booted at (Linux's getboottime64();
@@ -616,10 +621,10 @@ long sys_sysinfo(struct sysinfo __user *info)
 	si.totalram = totalram_pages() * PAGE_SIZE;
 	si.freeram = nr_free_pages() * PAGE_SIZE;
 	si.bufferram = st.nr_bdev * PAGE_SIZE;
-	flags = local_irq_save();
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry(t, &task_list, tasks)
 		procs++;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	si.procs = procs > 0xffff ? 0xffff : (unsigned short)procs;
 	for (int i = 0; i < 3; i++)
 		si.loads[i] = READ_ONCE(avenrun[i]) << (SI_LOAD_SHIFT - FSHIFT);

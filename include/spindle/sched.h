@@ -83,6 +83,9 @@ struct task_struct {
 	/* asleep waiting for I/O (io_wait_event()): counted in its rq's
 	 * nr_iowait while it sleeps */
 	bool in_iowait;
+	/* asleep TASK_UNINTERRUPTIBLE: counted in its rq's
+	 * nr_uninterruptible until woken (the load average) */
+	bool sched_contributes_to_load;
 	/* CPU time it used, and when it started (ns; /proc/<pid>/stat) */
 	u64 utime, stime, start_time;
 
@@ -253,7 +256,8 @@ struct task_struct *create_task(const char *comm, void *entry);
 /* Called first by a new task (ret_from_fork): what __schedule() would
  * have done after __switch_to. */
 void schedule_tail(struct task_struct *prev);
-/* Find a task by pid (interrupts off while walking); NULL if none. */
+/* Find a task by pid; NULL if none.  Hold tasklist_lock while using the
+ * result: it keeps the task from being reaped (Linux's RCU does that). */
 struct task_struct *find_task_by_pid(int pid);
 
 /* Kernel threads. */

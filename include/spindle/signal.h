@@ -47,8 +47,11 @@ struct task_struct;
 /* Send sig to every process in process group pgrp (the console's ^C);
  * 0 if one at least got it, -ESRCH if the group is empty. */
 int kill_pgrp(int pgrp, int sig);
-/* Send sig to one task (exit's SIGCHLD to the parent); does not sleep. */
+/* Send sig to one task; does not sleep. */
 void send_sig(int sig, struct task_struct *t);
+/* t has just become a zombie: wake its parent in wait4 and send it
+ * SIGCHLD (exit_process(); tasklist_lock held). */
+void do_notify_parent(struct task_struct *t);
 /* A temporary signal mask for a wait (rt_sigsuspend, ppoll, pselect6): the
  * caller's comes back once the signal that ends the wait has been handled. */
 void set_restore_sigmask(sigset_t mask);
@@ -71,10 +74,10 @@ bool is_ignored(int sig);
  * A terminal stop signal to such a group is discarded. */
 bool is_current_pgrp_orphaned(void);
 /* t is exiting: a process group its exit orphans, with stopped members,
- * gets SIGHUP and SIGCONT (POSIX).  Interrupts off. */
+ * gets SIGHUP and SIGCONT (POSIX).  tasklist_lock held. */
 void exit_orphaned_pgrps(struct task_struct *t);
 /* wait4's report of child c's stop (WUNTRACED) or continue (WCONTINUED),
- * taken once (WNOWAIT: left for the next wait): the status word, or 0 if
+ * taken once (WNOWAIT: left for the next wait; tasklist_lock held): the status word, or 0 if
  * there is none to report.  Interrupts off. */
 int wait_task_jobctl(struct task_struct *c, int options);
 

@@ -29,6 +29,7 @@ extern volatile u64 jiffies;
 
 u64 ktime_get_ns(void);
 void time_init(void);               /* calibrate the clock, start the tick */
+void timekeeping_init(void);        /* after it: CLOCK_REALTIME from the RTC */
 u64 rtc_read_seconds(void);         /* the CMOS clock: seconds since 1970, UTC */
 u64 get_boot_time_seconds(void);    /* when it booted: seconds since 1970, UTC */
 

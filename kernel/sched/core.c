@@ -248,9 +248,17 @@ static void finish_task_switch(struct task_struct *prev)
 	smp_store_release(&prev->on_cpu, 0);
 	finish_lock_switch(rq);
 	if (prev->state == TASK_DEAD) {
+		void *stack;
+
+		spin_lock(&tasklist_lock);      /* interrupts are off */
 		list_del_init(&prev->tasks);
-		kstack_free(prev->stack);
+		spin_unlock(&tasklist_lock);
+		/* stack_trace_save_tsk() may be reading it from another CPU */
+		task_lock(prev);
+		stack = prev->stack;
 		prev->stack = NULL;
+		task_unlock(prev);
+		kstack_free(stack);
 		put_task_struct(prev);
 	}
 }
@@ -281,6 +289,9 @@ static void __schedule(bool preempt)
 		rq->nr_running--;
 		if (prev->in_iowait)
 			atomic_inc(&rq->nr_iowait);     /* until try_to_wake_up() */
+		prev->sched_contributes_to_load = prev->state & TASK_UNINTERRUPTIBLE;
+		if (prev->sched_contributes_to_load)
+			atomic_inc(&rq->nr_uninterruptible);
 		prev->nvcsw++;
 		prev->sleep_start = ktime_get_ns();
 	}
@@ -423,6 +434,8 @@ static bool try_to_wake_up(struct task_struct *p, unsigned int state)
 		cpu_relax();
 	if (p->in_iowait)
 		atomic_dec(&task_rq(p)->nr_iowait);     /* counted where it slept */
+	if (p->sched_contributes_to_load)
+		atomic_dec(&task_rq(p)->nr_uninterruptible);
 
 	rq = cpu_rq(select_task_rq(p));
 	spin_lock(&rq->lock);
@@ -456,23 +469,28 @@ bool wake_up_state(struct task_struct *p, unsigned int state)
  * The load average's sample (include/spindle/loadavg.h): the tasks that
  * are running or runnable, and those in uninterruptible sleep -- waiting
  * for a disk, mostly; kernel threads idle for work sleep interruptibly
- * and do not count.  The idle task does not.  Every LOAD_FREQ, from the
- * tick (interrupts off, so the walk sees a still task list).
+ * and do not count.  The idle task does not.  Every LOAD_FREQ, from CPU
+ * 0's tick, summed from each run queue's counters -- no walk of the task
+ * list in an interrupt (Linux folds per-CPU counts the same way,
+ * calc_load_fold_active()).  Each counter is read once, unlocked: a
+ * moment's sample, as Linux's is.
  */
 static unsigned long calc_load_update = LOAD_FREQ;
 
 static void calc_global_load_tick(void)
 {
-	struct task_struct *t;
-	unsigned long nr_active = 0;
+	long nr_active = 0;
+	unsigned int cpu;
 
 	if ((long)(jiffies - calc_load_update) < 0)
 		return;
 	calc_load_update += LOAD_FREQ;
-	list_for_each_entry(t, &task_list, tasks)
-		if (!is_idle(t) && (t->state == TASK_RUNNING || t->state == TASK_UNINTERRUPTIBLE))
-			nr_active++;
-	calc_global_load(nr_active);
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		nr_active += READ_ONCE(rq->nr_running) + atomic_read(&rq->nr_uninterruptible);
+	}
+	calc_global_load(nr_active > 0 ? (unsigned long)nr_active : 0);
 }
 
 void scheduler_tick(void)
@@ -618,27 +636,23 @@ struct task_struct *create_task(const char *comm, void *entry)
 		*--sp = 0;
 	p->ksp = (unsigned long)sp;
 
-	flags = local_irq_save();
+	spin_lock_irqsave(&tasklist_lock, flags);
 	p->pid = next_pid++;
 	total_forks++;
 	list_add_tail(&p->tasks, &task_list);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return p;
 }
 
 struct task_struct *find_task_by_pid(int pid)
 {
-	struct task_struct *p, *found = NULL;
-	unsigned long flags = local_irq_save();
+	struct task_struct *p;
 
-	list_for_each_entry(p, &task_list, tasks) {
-		if (p->pid == pid && p->state != TASK_DEAD) {
-			found = p;
-			break;
-		}
-	}
-	local_irq_restore(flags);
-	return found;
+	assert_spin_locked(&tasklist_lock);
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->pid == pid && p->state != TASK_DEAD)
+			return p;
+	return NULL;
 }
 
 struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *fmt, ...)
@@ -744,6 +758,7 @@ void sched_init(void)
 
 		spin_lock_init(&rq->lock);
 		atomic_set(&rq->nr_iowait, 0);
+		atomic_set(&rq->nr_uninterruptible, 0);
 		INIT_LIST_HEAD(&rq->wake_queue);
 		INIT_LIST_HEAD(&rq->run_queue);
 		rq->cpu = cpu;

@@ -41,28 +41,34 @@ _Static_assert(sizeof(struct inactive_task_frame) == 7 * sizeof(long),
  * a zero rbp (where kthread_create and boot.S start) or a zero return
  * address ends it.
  *
- * Interrupts stay off for the whole walk: on one CPU that means p cannot
- * run, so its stack neither changes nor (if p exits) gets freed while we
- * read it.  Printing comes after, from the copy.
+ * Under task_lock(p), which the exit path also takes to free the stack
+ * (finish_task_switch()), so the stack cannot go away under the walk.  A
+ * task on a CPU right now -- this one or another -- has no saved frame
+ * to start from and gives none (Linux's try_get_task_stack() and
+ * task_curr()).  It may start running while we read: the frames then
+ * change under us, but every read stays inside its stack, so the worst
+ * is a wrong trace, never a wrong read.  Printing comes after, from the
+ * copy.
  */
 unsigned int stack_trace_save_tsk(struct task_struct *p, unsigned long *store,
 				  unsigned int size)
 {
 	const struct inactive_task_frame *f;
-	unsigned long flags, bottom, top, prev, rbp;
+	unsigned long bottom, top, prev, rbp, ksp;
 	unsigned int n = 0;
 
-	flags = local_irq_save();
-	if (p == current || !p->stack || size == 0)
+	task_lock(p);
+	if (READ_ONCE(p->on_cpu) || !p->stack || size == 0)
 		goto out;               /* running: no saved frame; exited: no stack */
 	bottom = (unsigned long)p->stack;
 	top = bottom + THREAD_SIZE;
-	if (p->ksp < bottom || p->ksp > top - sizeof(*f) || (p->ksp & 7))
+	ksp = READ_ONCE(p->ksp);
+	if (ksp < bottom || ksp > top - sizeof(*f) || (ksp & 7))
 		goto out;
-	f = (const struct inactive_task_frame *)p->ksp;
+	f = (const struct inactive_task_frame *)ksp;
 	store[n++] = f->ret_addr;
 
-	prev = p->ksp;
+	prev = ksp;
 	rbp = f->rbp;
 	while (n < size) {
 		const unsigned long *frame = (const unsigned long *)rbp;
@@ -76,7 +82,7 @@ unsigned int stack_trace_save_tsk(struct task_struct *p, unsigned long *store,
 		rbp = frame[0];
 	}
 out:
-	local_irq_restore(flags);
+	task_unlock(p);
 	return n;
 }
 

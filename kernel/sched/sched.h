@@ -28,6 +28,9 @@ struct rq {
 	struct list_head run_queue;
 	unsigned int nr_running;        /* on_rq tasks, the running one too; idle not */
 	atomic_t nr_iowait;             /* asleep in io_wait_event(), last ran here */
+	/* asleep TASK_UNINTERRUPTIBLE, last ran here: with nr_running, the
+	 * load average's sample (Linux's nr_uninterruptible) */
+	atomic_t nr_uninterruptible;
 	struct task_struct *curr;       /* running on this CPU now */
 	struct task_struct *idle;       /* this CPU's swapper */
 	unsigned int cpu;

@@ -39,6 +39,7 @@
 #include <spindle/mm.h>
 #include <spindle/sched.h>
 #include <spindle/sched_debug.h>
+#include <spindle/profile.h>
 #include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/traps.h>
@@ -684,10 +685,12 @@ void do_irq(struct pt_regs *regs)
 	}
 	if (vector == LOCAL_TIMER_VECTOR) {
 		/* the tick of a CPU other than 0 (CPU 0's is the PIT's irq 0):
-		 * its time accounting, its run queue's slice, its lockup check */
+		 * the profile, its time accounting, its run queue's slice,
+		 * its lockup check */
 		apic_eoi();
 		old_regs = irq_enter(regs);
 		this_cpu_inc(irq_local_timer_count);
+		profile_tick(regs);
 		update_process_times(user_mode(regs));
 		watchdog_tick(regs);
 		irq_exit(old_regs);

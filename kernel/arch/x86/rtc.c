@@ -12,6 +12,9 @@
 #include <spindle/time.h>
 #include <asm/io.h>
 #include <asm/cpu.h>
+#include <spindle/spinlock.h>
+
+static DEFINE_SPINLOCK(rtc_lock);
 
 #define CMOS_INDEX      0x70
 #define CMOS_DATA       0x71
@@ -57,10 +60,12 @@ static u64 days_from_civil(int y, unsigned int m, unsigned int d)
 u64 rtc_read_seconds(void)
 {
 	unsigned int sec, min, hour, day, mon, year;
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 	u8 b;
 	bool pm;
 
+	/* the index and data ports are one pair for all CPUs (Linux's rtc_lock) */
+	spin_lock_irqsave(&rtc_lock, flags);
 	while (cmos_read(RTC_STATUS_A) & RTC_UIP)
 		cpu_relax();
 	sec = cmos_read(RTC_SECONDS);
@@ -70,7 +75,7 @@ u64 rtc_read_seconds(void)
 	mon = cmos_read(RTC_MONTH);
 	year = cmos_read(RTC_YEAR);
 	b = cmos_read(RTC_STATUS_B);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rtc_lock, flags);
 
 	pm = hour & RTC_PM;
 	hour &= ~RTC_PM;

@@ -224,6 +224,18 @@ __attribute__((constructor)) static void host_tty_register(void)
 }
 
 LIST_HEAD(task_list);
+DEFINE_SPINLOCK(tasklist_lock);
+
+/* kernel/sched/core.c's, for /proc/<pid> */
+struct task_struct *find_task_by_pid(int pid)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->pid == pid && p->state != TASK_DEAD)
+			return p;
+	return NULL;
+}
 
 void get_task_struct(struct task_struct *p) { refcount_inc(&p->usage); }
 void put_task_struct(struct task_struct *p) { refcount_dec(&p->usage); }
