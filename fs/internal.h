@@ -95,6 +95,8 @@ bool is_subdir(struct dentry *d, struct dentry *ancestor);
 /* open.c: chmod, chown, truncate, utimensat: check attr's values, then
  * the file system's setattr (or the VFS inode itself); vfs_lock not held */
 int notify_change(struct dentry *dentry, struct iattr *attr);
+/* notify_change() as a write to path's mount (mnt_want_write()) */
+int notify_change_path(const struct path *path, struct iattr *attr);
 /* open.c: the attribute calls on kernel names */
 int ksys_fchmodat(int dfd, const char *name, umode_t mode);
 int ksys_fchownat(int dfd, const char *name, u32 user, u32 group, int flag);

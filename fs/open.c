@@ -357,12 +357,29 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 	return err;
 }
 
+/*
+ * An attribute change as a write to path's mount, as Linux's chmod, chown,
+ * truncate and utimes take mnt_want_write() first: EROFS on a read-only
+ * mount, and a remount read-only (which waits for no writer: EBUSY)
+ * cannot pass one half-way through changing an inode.
+ */
+int notify_change_path(const struct path *path, struct iattr *attr)
+{
+	int err = mnt_want_write(path->mnt);
+
+	if (err)
+		return err;
+	err = notify_change(path->dentry, attr);
+	mnt_drop_write(path->mnt);
+	return err;
+}
+
 /* chmod's new permission bits, the file type kept */
-static int chmod_common(struct dentry *dentry, umode_t mode)
+static int chmod_common(const struct path *path, umode_t mode)
 {
 	struct iattr attr = { .ia_valid = ATTR_MODE, .ia_mode = mode & 07777 };
 
-	return notify_change(dentry, &attr);
+	return notify_change_path(path, &attr);
 }
 
 /*
@@ -371,9 +388,9 @@ static int chmod_common(struct dentry *dentry, umode_t mode)
  * set-user-ID bit, and set-group-ID where group execute is set, as
  * Linux's chown_common (a program must not keep its old owner's powers).
  */
-static int chown_common(struct dentry *dentry, u32 user, u32 group)
+static int chown_common(const struct path *path, u32 user, u32 group)
 {
-	struct inode *inode = dentry->d_inode;
+	struct inode *inode = path->dentry->d_inode;
 	umode_t kill = S_ISUID | ((inode->i_mode & S_IXGRP) ? S_ISGID : 0);
 	struct iattr attr = { .ia_valid = 0 };
 
@@ -389,12 +406,12 @@ static int chown_common(struct dentry *dentry, u32 user, u32 group)
 		attr.ia_valid |= ATTR_MODE;
 		attr.ia_mode = inode->i_mode & 07777 & ~kill;
 	}
-	return notify_change(dentry, &attr);
+	return notify_change_path(path, &attr);
 }
 
 /* A path's dentry for the attribute calls: looked up, then work() on it. */
 static int path_setattr(int dfd, const char *name, unsigned int lookup_flags,
-			int (*work)(struct dentry *d, unsigned long a, unsigned long b),
+			int (*work)(const struct path *p, unsigned long a, unsigned long b),
 			unsigned long a, unsigned long b)
 {
 	struct path p;
@@ -402,13 +419,14 @@ static int path_setattr(int dfd, const char *name, unsigned int lookup_flags,
 
 	if (err)
 		return err;
-	err = work(p.dentry, a, b);
+	err = work(&p, a, b);
 	path_put(&p);
 	return err;
 }
 
 /* The same for an open descriptor (fchmod, fchown): EBADF first. */
-static int fd_setattr(unsigned int fd, int (*work)(struct dentry *d, unsigned long a, unsigned long b),
+static int fd_setattr(unsigned int fd,
+		      int (*work)(const struct path *p, unsigned long a, unsigned long b),
 		      unsigned long a, unsigned long b)
 {
 	struct file *f = fget(fd);
@@ -416,34 +434,35 @@ static int fd_setattr(unsigned int fd, int (*work)(struct dentry *d, unsigned lo
 
 	if (!f)
 		return -EBADF;
-	err = work(f->f_path.dentry, a, b);
+	err = work(&f->f_path, a, b);
 	fput(f);
 	return err;
 }
 
-static int do_chmod(struct dentry *d, unsigned long mode, unsigned long unused)
+static int do_chmod(const struct path *p, unsigned long mode, unsigned long unused)
 {
 	(void)unused;
-	return chmod_common(d, (umode_t)mode);
+	return chmod_common(p, (umode_t)mode);
 }
 
-static int do_chown(struct dentry *d, unsigned long user, unsigned long group)
+static int do_chown(const struct path *p, unsigned long user, unsigned long group)
 {
-	return chown_common(d, (u32)user, (u32)group);
+	return chown_common(p, (u32)user, (u32)group);
 }
 
 /* truncate(path): Linux's vfs_truncate -- EISDIR, EINVAL for anything
  * else that is not a regular file, then EROFS */
-static int do_truncate(struct dentry *d, unsigned long length, unsigned long unused)
+static int do_truncate(const struct path *p, unsigned long length, unsigned long unused)
 {
 	struct iattr attr = { .ia_valid = ATTR_SIZE, .ia_size = (loff_t)length };
+	umode_t mode = p->dentry->d_inode->i_mode;
 
 	(void)unused;
-	if (S_ISDIR(d->d_inode->i_mode))
+	if (S_ISDIR(mode))
 		return -EISDIR;
-	if (!S_ISREG(d->d_inode->i_mode))
+	if (!S_ISREG(mode))
 		return -EINVAL;
-	return notify_change(d, &attr);
+	return notify_change_path(p, &attr);
 }
 
 int ksys_fchmodat(int dfd, const char *name, umode_t mode)

@@ -16,11 +16,11 @@
 #define UTIME_NOW ((1l << 30) - 1l)
 #define UTIME_OMIT ((1l << 30) - 2l)
 
-static int set_mtime(struct dentry *dentry, u64 mtime_ns)
+static int set_mtime(const struct path *path, u64 mtime_ns)
 {
 	struct iattr attr = { .ia_valid = ATTR_MTIME, .ia_mtime_ns = mtime_ns };
 
-	return notify_change(dentry, &attr); /* EROFS on a read-only mount */
+	return notify_change_path(path, &attr); /* EROFS on a read-only mount */
 }
 
 int do_set_mtime(int dfd, const char *name, unsigned int lookup_flags, const u64 *mtime_ns)
@@ -31,7 +31,7 @@ int do_set_mtime(int dfd, const char *name, unsigned int lookup_flags, const u64
 	if (err)
 		return err;
 	if (mtime_ns)
-		err = set_mtime(p.dentry, *mtime_ns);
+		err = set_mtime(&p, *mtime_ns);
 	path_put(&p);
 	return err;
 }
@@ -74,7 +74,7 @@ long sys_utimensat(int dfd, const char __user *filename, const struct timespec _
 
 		if (!f)
 			return -EBADF;
-		err = set ? set_mtime(f->f_path.dentry, ns) : 0;
+		err = set ? set_mtime(&f->f_path, ns) : 0;
 		fput(f);
 		return err;
 	}
