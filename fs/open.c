@@ -365,8 +365,12 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
  */
 int notify_change_path(const struct path *path, struct iattr *attr)
 {
-	int err = mnt_want_write(path->mnt);
+	int err;
 
+	/* a pipe's inode is on no mount (Linux's pipefs is never read-only) */
+	if (!path->mnt)
+		return notify_change(path->dentry, attr);
+	err = mnt_want_write(path->mnt);
 	if (err)
 		return err;
 	err = notify_change(path->dentry, attr);
