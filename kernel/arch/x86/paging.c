@@ -20,6 +20,12 @@
  *      holds; kmalloc works from then on.
  *
  * ioremap() maps device registers uncached (PCD|PWT) into the MMIO area.
+ *
+ * Several CPUs: the kernel half of the tables is shared by every CPU and
+ * every task.  A kernel page-table page is installed under pgd_lock
+ * (walk_create()), and a kernel mapping that goes away is flushed from
+ * every CPU's TLB before its address is used again
+ * (flush_tlb_kernel_range(), asm/tlbflush.h).
  */
 #define pr_fmt(fmt) "mm: " fmt
 #include <spindle/mm.h>
@@ -153,6 +159,14 @@ static unsigned int pt_index(unsigned long va, int level)
 }
 
 void (*pt_populate_hook)(unsigned long va);
+void (*pt_install_hook)(unsigned long va);
+
+/*
+ * The kernel half's page-table pages are installed under it (Linux:
+ * init_mm.page_table_lock).  A leaf: nothing is taken under it, and no
+ * page is allocated under it.
+ */
+static DEFINE_SPINLOCK(pgd_lock);
 
 /* The entry for va at `level` (0 = PT ... 3 = PML4), creating the tables
  * above it as needed; NULL when out of memory. */
@@ -163,38 +177,56 @@ static pte_t *walk_create(pte_t *pml4, unsigned long va, int level)
 	for (int l = 3; l > level; l--) {
 		pte_t *e = &table[pt_index(va, l)];
 
-		if (!(*e & _PAGE_PRESENT)) {
-			pte_t *next = pt_alloc();
+		if (!(READ_ONCE(*e) & _PAGE_PRESENT)) {
+			pte_t *next = pt_alloc(), val;
 			unsigned long flags;
 
 			if (!next)
 				return NULL;
+			/* intermediate entries allow everything; leaves decide */
+			val = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
 			if (pt_populate_hook)
 				pt_populate_hook(va);
-			/*
-			 * The kernel half is shared by every task, and we may
-			 * have been preempted since the test above: another
-			 * task (a fork making a stack in the same 2 MiB) may
-			 * have installed a table here meanwhile.  Installing
-			 * ours over it would silently unmap what it mapped, so
-			 * test again with interrupts off and keep the one that
-			 * is there -- Linux's __pte_alloc() does the same under
-			 * the page-table lock.
-			 */
-			flags = local_irq_save();
-			if (*e & _PAGE_PRESENT) {
-				local_irq_restore(flags);
-				pt_free(next);
+			if (va < PAGE_OFFSET) {
+				/* a user table: only the task owning the mm
+				 * changes its tables (no threads), so the
+				 * entry is still absent; readers on other CPUs
+				 * see it absent or whole, the zeroed table
+				 * written before it */
+				WRITE_ONCE(*e, val);
 			} else {
-				/* intermediate entries allow everything; leaves decide */
-				*e = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
-				local_irq_restore(flags);
+				/*
+				 * The kernel half is shared by every task and
+				 * every CPU: since the test above, another CPU
+				 * (or a task that preempted us) making a stack
+				 * or an ioremap in the same 2 MiB may have
+				 * installed a table here.  Installing ours over
+				 * it would silently unmap what it mapped, so
+				 * test again under pgd_lock and keep the one
+				 * that is there -- Linux's __pte_alloc() does
+				 * the same under the page-table lock.
+				 */
+				spin_lock_irqsave(&pgd_lock, flags);
+				if (READ_ONCE(*e) & _PAGE_PRESENT) {
+					spin_unlock_irqrestore(&pgd_lock, flags);
+					pt_free(next);
+				} else {
+					if (pt_install_hook)
+						pt_install_hook(va);
+					WRITE_ONCE(*e, val);
+					spin_unlock_irqrestore(&pgd_lock, flags);
+				}
 			}
 		}
 		BUG_ON(*e & _PAGE_PSE);
-		table = __va(*e & PTE_ADDR_MASK);
+		table = __va(READ_ONCE(*e) & PTE_ADDR_MASK);
 	}
 	return &table[pt_index(va, level)];
+}
+
+pte_t *pte_alloc(pte_t *pml4, unsigned long va)
+{
+	return walk_create(pml4, va, 0);
 }
 
 int map_page(pte_t *pml4, unsigned long va, phys_addr_t pa, u64 flags)
