@@ -106,6 +106,10 @@ struct mm_struct *get_task_mm(struct task_struct *t);
  * reader); returns the bytes copied.  The caller holds a user of mm.
  */
 size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len);
+/* Test seam (tests/kernel/smp_mm_test.c): called, when set, between the
+ * lookup and the copy of each page -- where the owner may unmap it.  NULL
+ * except inside that test. */
+extern void (*access_remote_vm_hook)(struct mm_struct *mm, unsigned long addr);
 struct mm_struct *dup_mm(struct mm_struct *old);
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

@@ -279,6 +279,8 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr)
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
 }
 
+void (*access_remote_vm_hook)(struct mm_struct *mm, unsigned long addr);
+
 size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len)
 {
 	size_t done = 0;
@@ -300,6 +302,8 @@ size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, siz
 		spin_unlock(&mm->page_table_lock);
 		if (!pg)
 			break;
+		if (access_remote_vm_hook)
+			access_remote_vm_hook(mm, addr);
 		/* the owner may unmap it now, but our reference keeps it */
 		memcpy((char *)buf + done, (char *)page_address(pg) + off, n);
 		put_page(pg);

@@ -23,6 +23,16 @@
  *                         new, zeroed stack, not the old page --
  *                         kstack_free() leaves the slot lazy until
  *                         kstack_alloc() has flushed it from every CPU
+ *   remote_vm_vs_munmap   CPU 1 reads a process's page with
+ *                         access_remote_vm() (as /proc/<pid>/cmdline
+ *                         does) while CPU 0, the owner, unmaps it: the
+ *                         two meet on purpose between CPU 1's lookup and
+ *                         its copy (access_remote_vm_hook), and CPU 0
+ *                         then allocates pages to catch the freed one.  The
+ *                         reader's reference (taken under
+ *                         mm->page_table_lock) must keep the page out of
+ *                         the allocator until its copy is done, so it
+ *                         copies the process's data, not the new owner's
  *   pgd_lock_race         CPU 0 and CPU 1 map two pages of one fresh 2 MiB
  *                         range at once, so that both find its page table
  *                         absent: they meet on purpose between that test
@@ -38,6 +48,7 @@
 #include <spindle/sched.h>
 #include <spindle/printk.h>
 #include <spindle/mm.h>
+#include <spindle/mm_types.h>
 #include <spindle/string.h>
 #include <spindle/irqflags.h>
 #include <asm/pgtable.h>
@@ -193,6 +204,102 @@ KTEST(smp, kstack_reuse_shootdown)
 	KT_ASSERT_MSG(after == 0, "CPU 1 read %#llx in the new (zeroed) stack: the old page",
 		      (unsigned long long)after);
 	KT_ASSERT_MSG(flushes >= 1, "CPU 1 was never asked to flush");
+}
+
+/* --- a reader of another process's memory, and its munmap --------------- */
+
+#define RV_ADDR (USER_TEXT_START + (16ul << 20))
+
+static struct {
+	struct mm_struct *mm;
+	u64 val;
+	size_t copied;
+	int looked_up;          /* CPU 1: between the lookup and the copy */
+	int unmapped;           /* CPU 0: the owner's munmap is done */
+	int meetings;
+	int done;
+} rv;
+
+static void rv_between_lookup_and_copy(struct mm_struct *mm, unsigned long addr)
+{
+	unsigned long i;
+
+	if (mm != rv.mm || addr != RV_ADDR)
+		return;
+	__atomic_store_n(&rv.looked_up, 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < MEET_SPINS && !__atomic_load_n(&rv.unmapped, __ATOMIC_SEQ_CST); i++)
+		cpu_relax();
+	if (i < MEET_SPINS)
+		rv.meetings++;
+}
+
+static void rv_read_on_cpu1(void *arg)
+{
+	(void)arg;
+	rv.copied = access_remote_vm(rv.mm, RV_ADDR, &rv.val, sizeof(rv.val));
+	__atomic_store_n(&rv.done, 1, __ATOMIC_RELEASE);
+}
+
+KTEST(smp, remote_vm_vs_munmap)
+{
+	static struct page *held[REUSE_MAX_STACKS];
+	const u64 mark = 0x0c3d11e5c0de0001ull;
+	struct page *pg, *p;
+	void *kaddr;
+	int nheld = 0, err;
+	unsigned int refs_during;
+	bool reused_under_reader = false, freed_after;
+	unsigned long i;
+
+	NEEDS_CPUS(2u);
+	memset(&rv, 0, sizeof(rv));
+	rv.mm = mm_alloc();
+	KT_ASSERT(rv.mm != NULL);
+	err = mm_add_vma(rv.mm, RV_ADDR, RV_ADDR + PAGE_SIZE, VM_READ | VM_WRITE);
+	kaddr = err ? NULL : mm_get_page(rv.mm, RV_ADDR);
+	if (!kaddr) {
+		mmput(rv.mm);
+		KT_ASSERT_MSG(false, "cannot build the test mm (%d)", err);
+	}
+	*(u64 *)kaddr = mark;
+	pg = virt_to_page(kaddr);
+	access_remote_vm_hook = rv_between_lookup_and_copy;
+	smp_call_function_single(1, rv_read_on_cpu1, NULL, false);
+	for (i = 0; i < MEET_SPINS && !__atomic_load_n(&rv.looked_up, __ATOMIC_SEQ_CST); i++)
+		cpu_relax();
+	/* the owner unmaps the page under the reader, and the memory is
+	 * wanted at once: the freed page would be handed out here */
+	do_munmap(rv.mm, RV_ADDR, PAGE_SIZE);
+	while (nheld < REUSE_MAX_STACKS && (p = alloc_page(GFP_KERNEL)) != NULL) {
+		held[nheld++] = p;
+		if (p == pg) {
+			*(u64 *)page_address(p) = 0;    /* its new owner's data */
+			reused_under_reader = true;
+			break;
+		}
+	}
+	refs_during = page_count(pg);   /* the reader's alone */
+	__atomic_store_n(&rv.unmapped, 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < MEET_SPINS && !__atomic_load_n(&rv.done, __ATOMIC_ACQUIRE); i++)
+		cpu_relax();
+	access_remote_vm_hook = NULL;
+	/* the reader's put_page() freed it */
+	freed_after = !reused_under_reader && page_count(pg) == 0;
+	while (nheld > 0)
+		__free_page(held[--nheld]);
+	mmput(rv.mm);
+	printk("remote_vm_vs_munmap: reader and munmap met %d times, copied %zu bytes %#llx, "
+	       "page reused under the reader: %s, %u reference(s) left after the munmap, "
+	       "freed after the copy: %s\n", rv.meetings, rv.copied, (unsigned long long)rv.val,
+	       reused_under_reader ? "yes" : "no", refs_during, freed_after ? "yes" : "no");
+	KT_ASSERT_MSG(rv.done, "CPU 1 never finished its read");
+	KT_ASSERT_MSG(rv.meetings == 1, "the reader and the munmap did not meet");
+	KT_ASSERT_MSG(!reused_under_reader && rv.copied == sizeof(rv.val) && rv.val == mark,
+		      "the reader copied %#llx: the page was freed and reused under it",
+		      (unsigned long long)rv.val);
+	KT_ASSERT_MSG(refs_during == 1, "%u references after the munmap, want the reader's",
+		      refs_during);
+	KT_ASSERT_MSG(freed_after, "the page was not freed after the copy: a leak");
 }
 
 /* --- two CPUs installing one page table -------------------------------- */
