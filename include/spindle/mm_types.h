@@ -63,7 +63,9 @@ struct mm_struct {
 	 * (access_remote_vm) looks the PTE up and takes a reference on the
 	 * page under it.  The VMAs need no lock: with no threads only the
 	 * owning task changes them.  Taken with interrupts off by the fault
-	 * path, never from an interrupt. */
+	 * path; not irq-safe, so never from an interrupt on a CPU where a
+	 * task may hold it (the smp-mm test reads from an idle CPU's
+	 * function call IPI). */
 	spinlock_t page_table_lock;
 	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
 	int map_count;

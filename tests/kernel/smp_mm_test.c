@@ -50,6 +50,7 @@
 #include <spindle/mm.h>
 #include <spindle/mm_types.h>
 #include <spindle/string.h>
+#include <spindle/errno.h>
 #include <spindle/irqflags.h>
 #include <asm/pgtable.h>
 #include <asm/tlbflush.h>
@@ -140,13 +141,32 @@ KTEST(smp, kernel_tlb_shootdown)
 		      SHOOT_ROUNDS);
 }
 
-#define REUSE_MAX_STACKS 512    /* stacks taken before the freed slot came back */
+#define REUSE_MAX_STACKS 512    /* stacks, or pages, taken before the freed one came back */
+
+/* Allocate pages into held[] until `want` comes back (true), or until
+ * REUSE_MAX_STACKS are held: a page just freed is handed out here. */
+static bool take_pages_until(struct page *want, struct page **held, int *nheld)
+{
+	struct page *p;
+
+	while (*nheld < REUSE_MAX_STACKS && (p = alloc_page(GFP_KERNEL)) != NULL) {
+		held[(*nheld)++] = p;
+		if (p == want)
+			return true;
+	}
+	return false;
+}
+
+static void free_held(struct page **held, int *nheld)
+{
+	while (*nheld > 0)
+		__free_page(held[--*nheld]);
+}
 
 KTEST(smp, kstack_reuse_shootdown)
 {
 	static void *taken[REUSE_MAX_STACKS];
 	static struct page *held[REUSE_MAX_STACKS];
-	struct page *p;
 	phys_addr_t old_pa;
 	int nheld = 0;
 	bool got_old;
@@ -167,11 +187,7 @@ KTEST(smp, kstack_reuse_shootdown)
 	kstack_free(stack);
 	/* hold the old page, so that the new stack cannot get it back: a
 	 * stale translation then reads the old data, not the new zeroes */
-	while (nheld < REUSE_MAX_STACKS && (p = alloc_page(GFP_KERNEL)) != NULL) {
-		held[nheld++] = p;
-		if (page_to_phys(p) == old_pa)
-			break;
-	}
+	got_old = take_pages_until(pfn_to_page(old_pa >> PAGE_SHIFT), held, &nheld);
 	/* the slot comes back once kstack_alloc() has flushed it everywhere */
 	while (n < REUSE_MAX_STACKS) {
 		void *s = kstack_alloc();
@@ -191,9 +207,7 @@ KTEST(smp, kstack_reuse_shootdown)
 		kstack_free(again);
 	while (n > 0)
 		kstack_free(taken[--n]);
-	got_old = nheld && page_to_phys(held[nheld - 1]) == old_pa;
-	while (nheld > 0)
-		__free_page(held[--nheld]);
+	free_held(held, &nheld);
 	printk("kstack_reuse_shootdown: slot back after %d other stacks, CPU 1 flushed %lu times, "
 	       "read %#llx before and %#llx after\n", others, flushes, (unsigned long long)before,
 	       (unsigned long long)after);
@@ -244,11 +258,11 @@ KTEST(smp, remote_vm_vs_munmap)
 {
 	static struct page *held[REUSE_MAX_STACKS];
 	const u64 mark = 0x0c3d11e5c0de0001ull;
-	struct page *pg, *p;
+	struct page *pg;
 	void *kaddr;
 	int nheld = 0, err;
 	unsigned int refs_during;
-	bool reused_under_reader = false, freed_after;
+	bool reused_under_reader, freed_after;
 	unsigned long i;
 
 	NEEDS_CPUS(2u);
@@ -270,14 +284,9 @@ KTEST(smp, remote_vm_vs_munmap)
 	/* the owner unmaps the page under the reader, and the memory is
 	 * wanted at once: the freed page would be handed out here */
 	do_munmap(rv.mm, RV_ADDR, PAGE_SIZE);
-	while (nheld < REUSE_MAX_STACKS && (p = alloc_page(GFP_KERNEL)) != NULL) {
-		held[nheld++] = p;
-		if (p == pg) {
-			*(u64 *)page_address(p) = 0;    /* its new owner's data */
-			reused_under_reader = true;
-			break;
-		}
-	}
+	reused_under_reader = take_pages_until(pg, held, &nheld);
+	if (reused_under_reader)
+		*(u64 *)page_address(pg) = 0;  /* its new owner's data */
 	refs_during = page_count(pg);   /* the reader's alone */
 	__atomic_store_n(&rv.unmapped, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < MEET_SPINS && !__atomic_load_n(&rv.done, __ATOMIC_ACQUIRE); i++)
@@ -285,8 +294,7 @@ KTEST(smp, remote_vm_vs_munmap)
 	access_remote_vm_hook = NULL;
 	/* the reader's put_page() freed it */
 	freed_after = !reused_under_reader && page_count(pg) == 0;
-	while (nheld > 0)
-		__free_page(held[--nheld]);
+	free_held(held, &nheld);
 	mmput(rv.mm);
 	printk("remote_vm_vs_munmap: reader and munmap met %d times, copied %zu bytes %#llx, "
 	       "page reused under the reader: %s, %u reference(s) left after the munmap, "
@@ -381,6 +389,37 @@ static void race_map_on_cpu1(void *arg)
 	__atomic_store_n(&race.done1, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * One round: CPU 1 maps p1 at va0 + 4 KiB while CPU 0 maps p0 at va0, a
+ * fresh 2 MiB whose page table is absent.  Returns the mappings lost (0
+ * to 2), -EIO when a map_page() failed, or -ETIMEDOUT when CPU 1 never
+ * finished.
+ */
+static int pgd_race_round(unsigned long va0, struct page *p0, struct page *p1)
+{
+	unsigned long i;
+	int err0, lost = 0;
+
+	race.va1 = va0 + PAGE_SIZE;
+	race.pa1 = page_to_phys(p1);
+	__atomic_store_n(&race.done1, 0, __ATOMIC_RELEASE);
+	preempt_disable();      /* stay on CPU 0 while CPU 1 waits for us */
+	smp_call_function_single(1, race_map_on_cpu1, NULL, false);
+	err0 = map_page(kernel_pml4, va0, page_to_phys(p0), PAGE_KERNEL);
+	preempt_enable();
+	for (i = 0; i < MEET_SPINS && !__atomic_load_n(&race.done1, __ATOMIC_ACQUIRE); i++)
+		cpu_relax();
+	if (i == MEET_SPINS)
+		return -ETIMEDOUT;
+	if (err0 || race.err1)
+		return -EIO;
+	if (virt_to_phys_walk(kernel_pml4, va0) != page_to_phys(p0))
+		lost++;
+	if (virt_to_phys_walk(kernel_pml4, race.va1) != race.pa1)
+		lost++;
+	return lost;
+}
+
 KTEST(smp, pgd_lock_race)
 {
 	struct page *pg[2 * PGD_RACE_ROUNDS];
@@ -404,30 +443,15 @@ KTEST(smp, pgd_lock_race)
 	pt_install_hook = race_install;
 	for (int r = 0; r < PGD_RACE_ROUNDS; r++) {
 		/* a fresh 2 MiB each round: its page table is absent */
-		unsigned long va0 = PGD_RACE_VA + r * (2ul << 20);
-		unsigned long i;
-		int err0;
+		int ret = pgd_race_round(PGD_RACE_VA + r * (2ul << 20), pg[2 * r], pg[2 * r + 1]);
 
-		race.va1 = va0 + PAGE_SIZE;
-		race.pa1 = page_to_phys(pg[2 * r + 1]);
-		__atomic_store_n(&race.done1, 0, __ATOMIC_RELEASE);
-		preempt_disable();      /* stay on CPU 0 while CPU 1 waits for us */
-		smp_call_function_single(1, race_map_on_cpu1, NULL, false);
-		err0 = map_page(kernel_pml4, va0, page_to_phys(pg[2 * r]), PAGE_KERNEL);
-		preempt_enable();
-		for (i = 0; i < MEET_SPINS && !__atomic_load_n(&race.done1, __ATOMIC_ACQUIRE); i++)
-			cpu_relax();
-		if (i == MEET_SPINS)
+		if (ret == -ETIMEDOUT)
 			break;          /* CPU 1 stuck: reported below */
 		rounds++;
-		if (err0 || race.err1) {
+		if (ret < 0)
 			errs++;
-			continue;
-		}
-		if (virt_to_phys_walk(kernel_pml4, va0) != page_to_phys(pg[2 * r]))
-			lost++;
-		if (virt_to_phys_walk(kernel_pml4, race.va1) != race.pa1)
-			lost++;
+		else
+			lost += ret;
 	}
 	pt_populate_hook = NULL;
 	pt_install_hook = NULL;

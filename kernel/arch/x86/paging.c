@@ -168,8 +168,11 @@ void (*pt_install_hook)(unsigned long va);
 
 /*
  * The kernel half's page-table pages are installed under it (Linux:
- * init_mm.page_table_lock).  A leaf: nothing is taken under it, and no
- * page is allocated under it.
+ * init_mm.page_table_lock), by whoever maps a kernel page: kstack_alloc,
+ * ioremap, on any CPU.  Taken irqsave, so that a mapping made from an
+ * interrupt (the smp-mm test maps from a function call IPI) cannot
+ * deadlock against the task it interrupted.  A leaf: nothing is taken
+ * and no page is allocated under it.
  */
 static DEFINE_SPINLOCK(pgd_lock);
 
@@ -557,6 +560,7 @@ static unsigned long kstack_used[KSTACK_WORDS];   /* allocated, or lazy */
 static unsigned long kstack_lazy[KSTACK_WORDS];   /* freed, not flushed on every CPU */
 static unsigned long kstack_nr_lazy;
 static unsigned long kstack_high;                 /* slots below have been used */
+/* the four above; irqsave, as kstack_free() runs with interrupts off */
 static DEFINE_SPINLOCK(kstack_lock);
 
 static unsigned long kstack_slot_base(unsigned long slot)
