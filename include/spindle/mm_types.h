@@ -25,6 +25,8 @@
 #include <spindle/types.h>
 #include <spindle/list.h>
 #include <spindle/mm.h>
+#include <spindle/atomic.h>
+#include <spindle/spinlock.h>
 
 #define PAGE_ALIGN(x)       ALIGN((unsigned long)(x), PAGE_SIZE)
 
@@ -54,9 +56,17 @@ struct mm_struct {
 	u64 *pgd;                       /* the PML4 (kernel virtual address) */
 	/* its users (Linux's mm_users): each task running on it -- two
 	 * while a vfork child borrows its parent's -- and each reader that
-	 * holds it (get_task_mm).  The last mmput() frees it.  Changed with
-	 * interrupts off (one CPU). */
-	int mm_users;
+	 * holds it (get_task_mm), on any CPU.  The last mmput() frees it. */
+	atomic_t mm_users;
+	/* Linux's page_table_lock: a user PTE is set or cleared, and the
+	 * page it held freed, under it; a reader on another CPU
+	 * (access_remote_vm) looks the PTE up and takes a reference on the
+	 * page under it.  The VMAs need no lock: with no threads only the
+	 * owning task changes them.  Taken with interrupts off by the fault
+	 * path; not irq-safe, so never from an interrupt on a CPU where a
+	 * task may hold it (the smp-mm test reads from an idle CPU's
+	 * function call IPI). */
+	spinlock_t page_table_lock;
 	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
 	int map_count;
 	unsigned long start_code, end_code;
@@ -77,23 +87,31 @@ struct mm_struct {
 
 /* kernel/mm/mmap.c.  All may sleep unless noted. */
 struct mm_struct *mm_alloc(void);       /* one user, the caller */
-/* One more user of mm (vfork's child).  Does not sleep. */
+/* One more user of mm (vfork's child).  Does not sleep; any CPU. */
 void mmget(struct mm_struct *mm);
 /* Drop a user; the last one frees the address space. */
 void mmput(struct mm_struct *mm);
 struct task_struct;
 /* t's mm with a user taken for the caller, or NULL (a kernel thread, or
  * t has exited): the address space stays whole until the caller's
- * mmput(), whatever t does meanwhile.  Does not sleep. */
+ * mmput(), whatever t does meanwhile, on whatever CPU.  Reads t->mm
+ * under task_lock(t), which exec and exit hold to change it.  Does not
+ * sleep; not from an interrupt. */
 struct mm_struct *get_task_mm(struct task_struct *t);
 /*
  * Copy up to len bytes at addr of mm into buf (Linux's access_remote_vm,
- * reading): page by page through mm's page tables, each page with
- * interrupts off so that its owner cannot unmap it under the copy.  Stops
- * at the first page not present (nothing is faulted in for a reader);
- * returns the bytes copied.  The caller holds a user of mm.
+ * reading): page by page through mm's page tables.  Each PTE is looked up
+ * and its page given a reference (get_page()) under mm->page_table_lock,
+ * and copied after the lock is dropped: the owner, running on another
+ * CPU, may unmap the page meanwhile, but cannot free it under the copy.
+ * Stops at the first page not present (nothing is faulted in for a
+ * reader); returns the bytes copied.  The caller holds a user of mm.
  */
 size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len);
+/* Test seam (tests/kernel/smp_mm_test.c): called, when set, between the
+ * lookup and the copy of each page -- where the owner may unmap it.  NULL
+ * except inside that test. */
+extern void (*access_remote_vm_hook)(struct mm_struct *mm, unsigned long addr);
 struct mm_struct *dup_mm(struct mm_struct *old);
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

@@ -25,13 +25,17 @@
  *     still eat into the reserve is treated as a bad access (SIGSEGV;
  *     Linux would call the OOM killer instead).
  *
- * Locking: one CPU and no threads, so an mm is only changed by its own
- * process (or, for a new mm, by the exec or fork building it).  A vfork
- * child runs on its parent's mm, but the parent sleeps until the child
- * execs or exits, so still one task at a time changes it.  Others only
- * read it (/proc): they hold a user (get_task_mm), so it is not freed
- * under them, and look at each page with interrupts off, so it is not
- * unmapped under them.  Faults run with interrupts off and do not sleep.
+ * Locking: no threads, so an mm is only changed by its own process (or,
+ * for a new mm, by the exec or fork building it).  A vfork child runs on
+ * its parent's mm, but the parent sleeps until the child execs or exits,
+ * so still one task at a time changes it, and the VMA list needs no lock.
+ * Others only read it (/proc/<pid>/cmdline), from any CPU, while the
+ * owner runs on another: they hold a user (get_task_mm(), mm_users is
+ * atomic), so it is not freed under them, and they look each page up
+ * and take a reference on it under mm->page_table_lock (Linux's name),
+ * under which the owner sets and clears its PTEs, so a page is never
+ * freed under their copy.  Faults run with interrupts off and do not
+ * sleep.
  */
 #include <spindle/mm_types.h>
 #include <spindle/fs.h>
@@ -84,28 +88,28 @@ struct mm_struct *mm_alloc(void)
 	}
 	INIT_LIST_HEAD(&mm->mmap);
 	mm->mmap_base = MMAP_BASE;
-	mm->mm_users = 1;
+	atomic_set(&mm->mm_users, 1);
+	spin_lock_init(&mm->page_table_lock);
 	return mm;
 }
 
 void mmget(struct mm_struct *mm)
 {
-	unsigned long flags = local_irq_save();
-
-	mm->mm_users++;
-	local_irq_restore(flags);
+	atomic_inc(&mm->mm_users);
 }
 
 struct mm_struct *get_task_mm(struct task_struct *t)
 {
-	unsigned long flags = local_irq_save();
-	struct mm_struct *mm = t->mm;
+	struct mm_struct *mm;
 
-	/* t->mm goes NULL (exit_mm) or changes (exec) with interrupts
-	 * off before its user is dropped: what we see here still has it */
+	/* t->mm goes NULL (exit_mm) or changes (exec) under task_lock(t),
+	 * and only then is t's user dropped: what we see here still has
+	 * it, so taking ours cannot race with the last mmput() */
+	task_lock(t);
+	mm = t->mm;
 	if (mm)
-		mm->mm_users++;
-	local_irq_restore(flags);
+		mmget(mm);
+	task_unlock(t);
 	return mm;
 }
 
@@ -140,35 +144,50 @@ int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
 	return 0;
 }
 
+/*
+ * Clear one PTE and drop the page's reference, under mm->page_table_lock
+ * (the caller's): a reader on another CPU either found the PTE first and
+ * holds its own reference -- the page is freed by its put_page() after
+ * the copy -- or finds it clear.  Only the owner's CPU can have this
+ * mm's translations (no threads; every switch loads CR3), so the local
+ * invlpg is all the flushing there is to do.
+ */
 static void free_user_pte(pte_t *pte, unsigned long va, void *arg)
 {
 	struct mm_struct *mm = arg;
+	pte_t old = *pte;
 
-	free_pages((unsigned long)__va(*pte & PTE_ADDR_MASK), 0);
-	*pte = 0;
+	assert_spin_locked(&mm->page_table_lock);
+	WRITE_ONCE(*pte, 0);
 	invlpg(va);                     /* harmless if mm is not loaded */
+	free_pages((unsigned long)__va(old & PTE_ADDR_MASK), 0);
 	mm->nr_pages--;
+}
+
+/* Free the pages of [start, end) of mm (munmap, madvise, the last mmput). */
+static void zap_user_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	spin_lock(&mm->page_table_lock);
+	walk_user_ptes(mm_pgd(mm), start, end, free_user_pte, mm);
+	spin_unlock(&mm->page_table_lock);
 }
 
 void mmput(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
-	unsigned long flags;
-	bool last;
+	int users;
 
 	if (!mm)
 		return;
-	flags = local_irq_save();
-	BUG_ON(mm->mm_users <= 0);
-	last = --mm->mm_users == 0;
-	local_irq_restore(flags);
-	if (!last)
+	users = atomic_dec_return(&mm->mm_users);
+	BUG_ON(users < 0);
+	if (users)
 		return;                 /* a vfork parent, or a reader, still uses it */
 	/* I/O still in flight into these pages finishes first (Linux's
 	 * __mmput calls exit_aio too) */
 	exit_aio(mm);
 	BUG_ON(read_cr3() == __pa(mm->pgd));    /* never free the live tables */
-	walk_user_ptes(mm_pgd(mm), 0, STACK_TOP, free_user_pte, mm);
+	zap_user_range(mm, 0, STACK_TOP);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
 		list_del(&vma->vm_list);
 		kfree(vma);
@@ -205,17 +224,25 @@ static void *map_zero_page(struct mm_struct *mm, unsigned long addr,
 			   unsigned long vm_flags, gfp_t gfp)
 {
 	struct page *pg;
+	pte_t *pte;
 
 	if (!user_may_take_page())
 		return NULL;
 	pg = alloc_page(gfp | __GFP_ZERO);
 	if (!pg)
 		return NULL;
-	if (map_page(mm_pgd(mm), addr, page_to_phys(pg), vm_page_prot(vm_flags))) {
+	/* the tables first (they may need pages), then the PTE, under the
+	 * lock a remote reader takes (Linux: __pte_alloc, then set_pte_at
+	 * under the PTE lock); the page's zeroes are written before it */
+	pte = pte_alloc(mm_pgd(mm), addr);
+	if (!pte) {
 		__free_page(pg);
 		return NULL;
 	}
+	spin_lock(&mm->page_table_lock);
+	WRITE_ONCE(*pte, page_to_phys(pg) | vm_page_prot(vm_flags));
 	mm->nr_pages++;
+	spin_unlock(&mm->page_table_lock);
 	return page_address(pg);
 }
 
@@ -252,21 +279,34 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr)
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
 }
 
+void (*access_remote_vm_hook)(struct mm_struct *mm, unsigned long addr);
+
 size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len)
 {
 	size_t done = 0;
 
 	while (done < len && addr < STACK_TOP) {
 		size_t off = addr & ~PAGE_MASK, n = min(len - done, PAGE_SIZE - off);
-		unsigned long flags = local_irq_save();
-		pte_t *pte = lookup_pte(mm_pgd(mm), addr);
-		bool present = pte && (*pte & _PAGE_PRESENT) && (*pte & _PAGE_USER);
+		struct page *pg = NULL;
+		pte_t *pte, val;
 
-		if (present)
-			memcpy((char *)buf + done, (char *)__va(*pte & PTE_ADDR_MASK) + off, n);
-		local_irq_restore(flags);
-		if (!present)
+		/* the tables above a PTE are freed only with the mm, which
+		 * our user keeps: walking them needs no lock */
+		spin_lock(&mm->page_table_lock);
+		pte = lookup_pte(mm_pgd(mm), addr);
+		val = pte ? READ_ONCE(*pte) : 0;
+		if ((val & _PAGE_PRESENT) && (val & _PAGE_USER)) {
+			pg = pfn_to_page((val & PTE_ADDR_MASK) >> PAGE_SHIFT);
+			get_page(pg);
+		}
+		spin_unlock(&mm->page_table_lock);
+		if (!pg)
 			break;
+		if (access_remote_vm_hook)
+			access_remote_vm_hook(mm, addr);
+		/* the owner may unmap it now, but our reference keeps it */
+		memcpy((char *)buf + done, (char *)page_address(pg) + off, n);
+		put_page(pg);
 		done += n;
 		addr += n;
 	}
@@ -442,7 +482,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 			mm->map_count--;
 		}
 	}
-	walk_user_ptes(mm_pgd(mm), start, end, free_user_pte, mm);
+	zap_user_range(mm, start, end);
 	return 0;
 }
 
@@ -533,7 +573,7 @@ long sys_munmap(unsigned long addr, size_t len)
 
 static void protect_user_pte(pte_t *pte, unsigned long va, void *arg)
 {
-	*pte = (*pte & PTE_ADDR_MASK) | vm_page_prot(*(unsigned long *)arg);
+	WRITE_ONCE(*pte, (*pte & PTE_ADDR_MASK) | vm_page_prot(*(unsigned long *)arg));
 	invlpg(va);
 }
 
@@ -571,7 +611,9 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 			return -ENOMEM;
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm_flags;
 	}
+	spin_lock(&mm->page_table_lock);       /* a reader tests the PTE's rights */
 	walk_user_ptes(mm_pgd(mm), start, end, protect_user_pte, &vm_flags);
+	spin_unlock(&mm->page_table_lock);
 	return 0;
 }
 
@@ -586,8 +628,7 @@ long sys_madvise(unsigned long start, size_t len, int behavior)
 	if (len > STACK_TOP || start > STACK_TOP - len)
 		return -ENOMEM;
 	if (behavior == 4)
-		walk_user_ptes(mm_pgd(current->mm), start, start + len, free_user_pte,
-			       current->mm);
+		zap_user_range(current->mm, start, start + len);
 	return 0;
 }
 

@@ -20,6 +20,12 @@
  *      holds; kmalloc works from then on.
  *
  * ioremap() maps device registers uncached (PCD|PWT) into the MMIO area.
+ *
+ * Several CPUs: the kernel half of the tables is shared by every CPU and
+ * every task.  A kernel page-table page is installed under pgd_lock
+ * (walk_create()), and a kernel mapping that goes away is flushed from
+ * every CPU's TLB before its address is used again
+ * (flush_tlb_kernel_range(), asm/tlbflush.h).
  */
 #define pr_fmt(fmt) "mm: " fmt
 #include <spindle/mm.h>
@@ -28,11 +34,15 @@
 #include <spindle/errno.h>
 #include <spindle/spinlock.h>
 #include <spindle/sched.h>
+#include <spindle/smp.h>
+#include <spindle/percpu.h>
+#include <spindle/irqflags.h>
 #include <asm/bootinfo.h>
 #include <asm/pgtable.h>
 #include <asm/layout.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
+#include <asm/tlbflush.h>
 
 #define MEMBLOCK_MAX      64
 #define LOW_MEM_END       0x100000ull          /* the first MiB stays reserved */
@@ -43,6 +53,7 @@
 #define CR4_PGE           (1ul << 7)           /* global pages */
 #define KSTACK_SLOT_SIZE  (THREAD_SIZE + PAGE_SIZE)
 #define KSTACK_AREA_SIZE  (KSTACK_SLOTS * KSTACK_SLOT_SIZE)
+#define TLB_FLUSH_CEILING 33                   /* pages; more: flush all (Linux's tlb_single_page_flush_ceiling) */
 
 extern char _kernel_phys_start[], _text[], _etext[], _rodata[], _data[], _end[];
 extern char __bss_start[];
@@ -153,6 +164,17 @@ static unsigned int pt_index(unsigned long va, int level)
 }
 
 void (*pt_populate_hook)(unsigned long va);
+void (*pt_install_hook)(unsigned long va);
+
+/*
+ * The kernel half's page-table pages are installed under it (Linux:
+ * init_mm.page_table_lock), by whoever maps a kernel page: kstack_alloc,
+ * ioremap, on any CPU.  Taken irqsave, so that a mapping made from an
+ * interrupt (the smp-mm test maps from a function call IPI) cannot
+ * deadlock against the task it interrupted.  A leaf: nothing is taken
+ * and no page is allocated under it.
+ */
+static DEFINE_SPINLOCK(pgd_lock);
 
 /* The entry for va at `level` (0 = PT ... 3 = PML4), creating the tables
  * above it as needed; NULL when out of memory. */
@@ -163,38 +185,56 @@ static pte_t *walk_create(pte_t *pml4, unsigned long va, int level)
 	for (int l = 3; l > level; l--) {
 		pte_t *e = &table[pt_index(va, l)];
 
-		if (!(*e & _PAGE_PRESENT)) {
-			pte_t *next = pt_alloc();
+		if (!(READ_ONCE(*e) & _PAGE_PRESENT)) {
+			pte_t *next = pt_alloc(), val;
 			unsigned long flags;
 
 			if (!next)
 				return NULL;
+			/* intermediate entries allow everything; leaves decide */
+			val = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
 			if (pt_populate_hook)
 				pt_populate_hook(va);
-			/*
-			 * The kernel half is shared by every task, and we may
-			 * have been preempted since the test above: another
-			 * task (a fork making a stack in the same 2 MiB) may
-			 * have installed a table here meanwhile.  Installing
-			 * ours over it would silently unmap what it mapped, so
-			 * test again with interrupts off and keep the one that
-			 * is there -- Linux's __pte_alloc() does the same under
-			 * the page-table lock.
-			 */
-			flags = local_irq_save();
-			if (*e & _PAGE_PRESENT) {
-				local_irq_restore(flags);
-				pt_free(next);
+			if (va < PAGE_OFFSET) {
+				/* a user table: only the task owning the mm
+				 * changes its tables (no threads), so the
+				 * entry is still absent; readers on other CPUs
+				 * see it absent or whole, the zeroed table
+				 * written before it */
+				WRITE_ONCE(*e, val);
 			} else {
-				/* intermediate entries allow everything; leaves decide */
-				*e = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
-				local_irq_restore(flags);
+				/*
+				 * The kernel half is shared by every task and
+				 * every CPU: since the test above, another CPU
+				 * (or a task that preempted us) making a stack
+				 * or an ioremap in the same 2 MiB may have
+				 * installed a table here.  Installing ours over
+				 * it would silently unmap what it mapped, so
+				 * test again under pgd_lock and keep the one
+				 * that is there -- Linux's __pte_alloc() does
+				 * the same under the page-table lock.
+				 */
+				spin_lock_irqsave(&pgd_lock, flags);
+				if (READ_ONCE(*e) & _PAGE_PRESENT) {
+					spin_unlock_irqrestore(&pgd_lock, flags);
+					pt_free(next);
+				} else {
+					if (pt_install_hook)
+						pt_install_hook(va);
+					WRITE_ONCE(*e, val);
+					spin_unlock_irqrestore(&pgd_lock, flags);
+				}
 			}
 		}
 		BUG_ON(*e & _PAGE_PSE);
-		table = __va(*e & PTE_ADDR_MASK);
+		table = __va(READ_ONCE(*e) & PTE_ADDR_MASK);
 	}
 	return &table[pt_index(va, level)];
+}
+
+pte_t *pte_alloc(pte_t *pml4, unsigned long va)
+{
+	return walk_create(pml4, va, 0);
 }
 
 int map_page(pte_t *pml4, unsigned long va, phys_addr_t pa, u64 flags)
@@ -219,8 +259,66 @@ void unmap_page(pte_t *pml4, unsigned long va)
 			return;
 		table = __va(e & PTE_ADDR_MASK);
 	}
-	table[pt_index(va, 0)] = 0;
-	invlpg(va);
+	WRITE_ONCE(table[pt_index(va, 0)], 0);
+	__flush_tlb_one_kernel(va);
+}
+
+/* --- TLB flushing on every CPU (asm/tlbflush.h) ------------------------ */
+
+static DEFINE_PER_CPU(unsigned long, nr_tlb_kernel_flushes);
+
+struct flush_tlb_info {
+	unsigned long start, end;
+};
+
+void __flush_tlb_all(void)
+{
+	unsigned long flags = local_irq_save();
+	unsigned long cr4 = read_cr4();
+
+	/* clearing CR4.PGE drops every translation, global ones too
+	 * (SDM vol. 3, 4.10.4.1); setting it again turns them back on */
+	write_cr4(cr4 & ~CR4_PGE);
+	write_cr4(cr4);
+	local_irq_restore(flags);
+}
+
+/* on each CPU, interrupts off (a function call IPI, or the caller's own) */
+static void do_kernel_range_flush(void *arg)
+{
+	const struct flush_tlb_info *info = arg;
+
+	if ((info->end - info->start) >> PAGE_SHIFT > TLB_FLUSH_CEILING)
+		__flush_tlb_all();
+	else
+		for (unsigned long va = info->start; va < info->end; va += PAGE_SIZE)
+			__flush_tlb_one_kernel(va);
+	this_cpu_inc(nr_tlb_kernel_flushes);
+}
+
+void flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	struct flush_tlb_info info = {
+		.start = ALIGN_DOWN(start, PAGE_SIZE),
+		.end = ALIGN(end, PAGE_SIZE),
+	};
+	unsigned long flags;
+
+	if (info.end <= info.start)
+		return;
+	if (irqs_disabled() && num_online_cpus() == 1) {
+		/* early boot: nobody else to ask, and nobody to wait for */
+		flags = local_irq_save();
+		do_kernel_range_flush(&info);
+		local_irq_restore(flags);
+		return;
+	}
+	on_each_cpu(do_kernel_range_flush, &info, true);
+}
+
+unsigned long tlb_kernel_flush_count(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(nr_tlb_kernel_flushes, cpu));
 }
 
 phys_addr_t virt_to_phys_walk(pte_t *pml4, unsigned long va)
@@ -399,6 +497,7 @@ void *ioremap(phys_addr_t phys, size_t size)
 
 	for (size_t off = 0; off < len; off += PAGE_SIZE) {
 		if (map_page(kernel_pml4, va + off, base + off, PAGE_KERNEL_NOCACHE)) {
+			/* never used: no other CPU can hold a translation */
 			for (size_t undo = 0; undo < off; undo += PAGE_SIZE)
 				unmap_page(kernel_pml4, va + undo);
 			return NULL;
@@ -409,13 +508,17 @@ void *ioremap(phys_addr_t phys, size_t size)
 
 void iounmap(void *addr)
 {
-	/* Virtual space is not reused; unmap until the guard page. */
-	unsigned long va = ALIGN_DOWN((unsigned long)addr, PAGE_SIZE);
+	/* Virtual space is not reused; unmap until the guard page.  Still,
+	 * every CPU drops its translations: a stale one would let a late
+	 * access reach the device registers instead of faulting (Linux's
+	 * vunmap flushes too). */
+	unsigned long start = ALIGN_DOWN((unsigned long)addr, PAGE_SIZE), va = start;
 
 	while (virt_to_phys_walk(kernel_pml4, va) != (phys_addr_t)-1) {
 		unmap_page(kernel_pml4, va);
 		va += PAGE_SIZE;
 	}
+	flush_tlb_kernel_range(start, va);
 }
 
 /*
@@ -434,8 +537,30 @@ void iounmap(void *addr)
  * page made a 1 MiB read ten times slower in wall-clock time, with the
  * instruction count unchanged (docs/performance.md, "A stack on old
  * code").  Zeroing overwrites every byte once, at 2,048 stores a stack.
+ *
+ * Several CPUs: a freed stack's translations may live on in the TLB of
+ * any CPU that used it (where the task ran, a CPU that walked it for
+ * /proc/<pid>/stack).  Its slot must not be mapped again before every CPU
+ * has dropped them, or that CPU would read and write the old pages
+ * through the new stack's address.  But a dead task's stack is freed by
+ * the next task, in finish_task_switch(), with interrupts off, where this
+ * CPU cannot wait for the others' flush.  So, as Linux's vfree() does
+ * with its lazily freed areas, kstack_free() unmaps the stack on this CPU,
+ * gives its pages back and only marks the slot "lazy": not free yet.
+ * kstack_alloc() purges the lazy slots -- one flush_tlb_kernel_range()
+ * for them all, then they are free -- before it would take a slot no
+ * stack has used yet; so the area grows no further than it would without
+ * the laziness, and most forks find a clean slot below that mark and send
+ * no IPI.  (The pages go back before the flush, as in Linux: only a
+ * dangling use of a dead stack could reach them through an old
+ * translation.)
  */
-static unsigned long kstack_used[KSTACK_SLOTS / (8 * sizeof(unsigned long))];
+#define KSTACK_WORDS (KSTACK_SLOTS / (8 * sizeof(unsigned long)))
+static unsigned long kstack_used[KSTACK_WORDS];   /* allocated, or lazy */
+static unsigned long kstack_lazy[KSTACK_WORDS];   /* freed, not flushed on every CPU */
+static unsigned long kstack_nr_lazy;
+static unsigned long kstack_high;                 /* slots below have been used */
+/* the four above; irqsave, as kstack_free() runs with interrupts off */
 static DEFINE_SPINLOCK(kstack_lock);
 
 static unsigned long kstack_slot_base(unsigned long slot)
@@ -443,20 +568,65 @@ static unsigned long kstack_slot_base(unsigned long slot)
 	return KSTACK_BASE + slot * KSTACK_SLOT_SIZE + PAGE_SIZE;   /* above the guard */
 }
 
+/* Flush every lazy slot from every CPU, then make them free.  Interrupts
+ * on (flush_tlb_kernel_range() waits for the other CPUs). */
+static void kstack_purge_lazy(void)
+{
+	const unsigned long bits = 8 * sizeof(unsigned long);
+	unsigned long lazy[KSTACK_WORDS], first = KSTACK_SLOTS, last = 0, flags, n = 0;
+
+	spin_lock_irqsave(&kstack_lock, flags);
+	memcpy(lazy, kstack_lazy, sizeof(lazy));
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	for (unsigned long slot = 0; slot < KSTACK_SLOTS; slot++) {
+		if (lazy[slot / bits] & (1ul << (slot % bits))) {
+			first = min(first, slot);
+			last = slot;
+		}
+	}
+	if (first == KSTACK_SLOTS)
+		return;                 /* another purge took them */
+	flush_tlb_kernel_range(kstack_slot_base(first), kstack_slot_base(last) + THREAD_SIZE);
+	/* only the slots seen before the flush: later ones wait for the next */
+	spin_lock_irqsave(&kstack_lock, flags);
+	for (unsigned long w = 0; w < KSTACK_WORDS; w++) {
+		unsigned long done = lazy[w] & kstack_lazy[w];
+
+		kstack_lazy[w] &= ~done;
+		kstack_used[w] &= ~done;
+		for (; done; done &= done - 1)  /* clears the lowest set bit */
+			n++;
+	}
+	kstack_nr_lazy -= n;
+	spin_unlock_irqrestore(&kstack_lock, flags);
+}
+
 void *kstack_alloc(void)
 {
 	const unsigned long bits = 8 * sizeof(unsigned long);
 	unsigned long flags, slot, base;
+	/* the purge waits for the other CPUs: not with interrupts off (a
+	 * stack for a CPU being brought up), where the area grows instead */
+	bool purged = irqs_disabled() && num_online_cpus() > 1;
 
+again:
 	spin_lock_irqsave(&kstack_lock, flags);
 	for (slot = 0; slot < KSTACK_SLOTS; slot++)
 		if (!(kstack_used[slot / bits] & (1ul << (slot % bits))))
 			break;
+	if (slot >= kstack_high && kstack_nr_lazy && !purged) {
+		/* reuse a flushed slot rather than grow the area */
+		spin_unlock_irqrestore(&kstack_lock, flags);
+		kstack_purge_lazy();
+		purged = true;
+		goto again;
+	}
 	if (slot == KSTACK_SLOTS) {
 		spin_unlock_irqrestore(&kstack_lock, flags);
 		return NULL;
 	}
 	kstack_used[slot / bits] |= 1ul << (slot % bits);
+	kstack_high = max(kstack_high, slot + 1);
 	spin_unlock_irqrestore(&kstack_lock, flags);
 
 	base = kstack_slot_base(slot);
@@ -485,11 +655,13 @@ void kstack_free(void *stack)
 
 		if (pa == (phys_addr_t)-1)
 			break;
-		unmap_page(kernel_pml4, base + off);
+		unmap_page(kernel_pml4, base + off);       /* this CPU's TLB too */
 		__free_page(pfn_to_page(pa >> PAGE_SHIFT));
 	}
+	/* still taken until every CPU has flushed it (kstack_purge_lazy) */
 	spin_lock_irqsave(&kstack_lock, flags);
-	kstack_used[slot / bits] &= ~(1ul << (slot % bits));
+	kstack_lazy[slot / bits] |= 1ul << (slot % bits);
+	kstack_nr_lazy++;
 	spin_unlock_irqrestore(&kstack_lock, flags);
 }
 

@@ -30,6 +30,8 @@
 #include <spindle/errno.h>
 #include <spindle/syscalls.h>
 #include <spindle/uaccess.h>
+#include <spindle/percpu.h>
+#include <spindle/irqflags.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
 
@@ -49,15 +51,20 @@ static inline void fxrstor(const void *area)
 	__asm__ volatile("fxrstor64 (%0)" :: "r"(area) : "memory");
 }
 
-/* What MSR_FS_BASE holds now (one CPU): a wrmsr costs ~100 cycles, and
+/* What this CPU's MSR_FS_BASE holds now: a wrmsr costs ~100 cycles, and
  * most switches go between tasks with none (kernel threads, Spindle's own
- * programs). */
-static unsigned long fsbase_loaded;
+ * programs).  Per CPU, as the register is: a task arriving on CPU 1 must
+ * be compared with what CPU 1 loaded last, not CPU 0. */
+static DEFINE_PER_CPU(unsigned long, fsbase_loaded);
 
+/* The register and its record on the same CPU: preemption off between
+ * them, or a task moved in between would record on the wrong CPU. */
 static void load_fsbase(unsigned long base)
 {
+	preempt_disable();
 	wrmsr(MSR_FS_BASE, base);
-	fsbase_loaded = base;
+	this_cpu_write(fsbase_loaded, base);
+	preempt_enable();
 }
 
 void switch_mm_fpu(struct task_struct *prev, struct task_struct *next)
@@ -70,8 +77,11 @@ void switch_mm_fpu(struct task_struct *prev, struct task_struct *next)
 		write_cr3(cr3);
 	if (next->fpu_state)
 		fxrstor(next->fpu_state);
-	if (next->mm && next->fsbase != fsbase_loaded)
-		load_fsbase(next->fsbase);
+	if (next->mm && next->fsbase != this_cpu_read(fsbase_loaded)) {
+		/* interrupts are off here: no preempt_disable() needed */
+		wrmsr(MSR_FS_BASE, next->fsbase);
+		this_cpu_write(fsbase_loaded, next->fsbase);
+	}
 }
 
 /* exec, or the first process: the new program sets its own. */

@@ -41,7 +41,9 @@ extern pte_t *kernel_pml4;
 
 /* Map one 4 KiB page; returns 0 or -ENOMEM (page-table memory). */
 int map_page(pte_t *pml4, unsigned long va, phys_addr_t pa, u64 flags);
-/* Remove one 4 KiB mapping and flush it from the TLB. */
+/* Remove one 4 KiB mapping and flush it from this CPU's TLB.  Other CPUs
+ * may still hold it: a kernel mapping must also be flushed with
+ * flush_tlb_kernel_range() (asm/tlbflush.h) before its address is reused. */
 void unmap_page(pte_t *pml4, unsigned long va);
 /* Walk the tables: the physical address va maps to, or -1 if none. */
 phys_addr_t virt_to_phys_walk(pte_t *pml4, unsigned long va);
@@ -65,6 +67,9 @@ pte_t *pgd_alloc(void);                 /* NULL when out of memory */
 void pgd_free(pte_t *pml4);
 /* The 4 KiB PTE for va, or NULL when a table above it is absent. */
 pte_t *lookup_pte(pte_t *pml4, unsigned long va);
+/* The 4 KiB PTE for va, creating the tables above it (Linux's
+ * pte_alloc()); NULL when out of memory.  The caller sets the PTE. */
+pte_t *pte_alloc(pte_t *pml4, unsigned long va);
 /* A user PTE that holds a page: present, or PROT_NONE (Linux's
  * pte_present() means the same). */
 static inline bool pte_present(pte_t pte)
@@ -82,6 +87,10 @@ void walk_user_ptes(pte_t *pml4, unsigned long start, unsigned long end,
  * a page table and installing it -- where a preempting task may install
  * its own for the same range.  NULL except inside that test. */
 extern void (*pt_populate_hook)(unsigned long va);
+/* Test seam (tests/kernel/smp_mm_test.c): called, when set, under pgd_lock
+ * right before a kernel-half page table is installed -- where no other CPU
+ * may be at the same time.  NULL except inside that test. */
+extern void (*pt_install_hook)(unsigned long va);
 
 /*
  * Kernel stacks (THREAD_SIZE) in their own area, each with an unmapped
