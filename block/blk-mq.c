@@ -266,7 +266,7 @@ static void blk_rq_merge_bio(struct request *rq, struct bio *bio, enum elv_merge
 	rq->__data_len += bio->bi_iter.bi_size;
 	rq->nr_phys_segments += blk_bio_segments(bio);
 	if (rq->part)
-		rq->part->stats.merges[rq_data_dir(rq)]++;
+		part_stat_inc(rq->part, merges[rq_data_dir(rq)]);
 }
 
 static enum elv_merge blk_try_merge(struct request *rq, struct bio *bio)
@@ -321,7 +321,7 @@ static void attempt_rq_merge(struct request_queue *q, struct request *rq, struct
 	rq->__data_len += next->__data_len;
 	rq->nr_phys_segments += next->nr_phys_segments;
 	if (rq->part)
-		rq->part->stats.merges[rq_data_dir(rq)]++;
+		part_stat_inc(rq->part, merges[rq_data_dir(rq)]);
 	/* next's data completes with rq now: it is no longer in flight */
 	if (next->part)
 		part_account_done(next->part, bio_stat_group(next->bio), 0, 0, true);

@@ -149,6 +149,9 @@ struct block_device {
 	void *bd_holder;                    /* exclusive user (O_EXCL, mount) */
 	struct inode *bd_inode;             /* its page cache's inode (fs/block_dev.c),
 					     * from its first open */
+	/* stats are changed by submitters and completions on every CPU:
+	 * under stat_lock (irqsave), read with part_stat_read_all() */
+	spinlock_t stat_lock;
 	struct disk_stats stats;
 };
 
