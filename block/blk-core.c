@@ -412,10 +412,10 @@ next:
 void submit_bio(struct bio *bio)
 {
 	if (bio_has_data(bio)) {
-		if (bio_is_write(bio))
-			vm_events.pgpgout += bio_sectors(bio) / 2;
-		else
-			vm_events.pgpgin += bio_sectors(bio) / 2;
+		u64 *count = bio_is_write(bio) ? &vm_events.pgpgout : &vm_events.pgpgin;
+
+		/* submitters on every CPU: one atomic add */
+		__atomic_fetch_add(count, bio_sectors(bio) / 2, __ATOMIC_RELAXED);
 	}
 	generic_make_request(bio);
 }

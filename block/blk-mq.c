@@ -498,10 +498,10 @@ static void __blk_mq_run_hw_queue(struct request_queue *q)
 
 void blk_mq_start_request(struct request *rq)
 {
-	unsigned long flags = local_irq_save();
-
-	rq->gen = ++rq->q->rq_gen;              /* this dispatch, for the timeout scan */
-	local_irq_restore(flags);
+	/* this dispatch, for the timeout scan; dispatchers on two CPUs
+	 * must not get one number (the request is reused after its end, so
+	 * the number is the queue's, not the request's) */
+	rq->gen = (u64)atomic_long_inc_return(&rq->q->rq_gen);
 	rq->io_start_time_ns = ktime_get_ns();
 	rq->deadline_ns = rq->io_start_time_ns +
 			  jiffies_to_msecs(rq->q->rq_timeout) * NSEC_PER_MSEC;
