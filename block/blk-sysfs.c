@@ -108,13 +108,14 @@ static int inflight_show(struct block_device *bdev, char *buf, size_t size)
 static int trace_show(struct block_device *bdev, char *buf, size_t size)
 {
 	struct blk_trace *bt = blk_trace_ring(bdev_queue(bdev));
-	unsigned int first, n = 0;
+	unsigned int first, head, n = 0;
 
 	if (!bt)
 		return 0; /* not traced: echo 1 > trace, or blktrace=<disk> */
-	/* the ring keeps the last bt->size events of bt->head recorded */
-	first = bt->head > bt->size ? bt->head - bt->size : 0;
-	for (unsigned int i = first; i < bt->head && size - n > 160; i++) {
+	/* the ring keeps the last bt->size events of the head recorded */
+	head = blk_trace_head(bt);
+	first = head > bt->size ? head - bt->size : 0;
+	for (unsigned int i = first; i < head && size - n > 160; i++) {
 		n += blk_trace_format(bt, &bt->ev[i % bt->size], i + 1, buf + n, size - n);
 		n += scnprintf(buf + n, size - n, "\n");
 	}
