@@ -375,8 +375,8 @@ void bio_endio(struct bio *bio)
 			return;
 		}
 		parent = bio->bi_private;
-		/* the first error wins: a later success does not hide it */
-		if (!parent->bi_status)
+		/* the first error wins; a success never writes (racing a sibling) */
+		if (bio->bi_status && !parent->bi_status)
 			parent->bi_status = bio->bi_status;
 		bio_put(bio);
 		bio = parent;
