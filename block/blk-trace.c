@@ -4,10 +4,10 @@
  * blkparse does (see include/spindle/blktrace.h for the events).
  *
  * Each traced queue has a ring of events; recording one takes the ring's
- * place under irqsave (events come from interrupt-free task context and
- * from kblockd, but a driver may complete from an interrupt), copies a few
- * fields and the current task's name, and returns: cheap enough to leave
- * on while measuring.  When the ring is full the oldest events go, and the
+ * lock (irqsave: events come from tasks and kblockd on any CPU, and a
+ * driver may complete from an interrupt), takes the next place, copies a
+ * few fields and the current task's name, and returns: cheap enough to
+ * leave on while measuring.  When the ring is full the oldest events go, and the
  * printout says how many were lost.
  */
 #include <spindle/blkdev.h>
