@@ -150,7 +150,8 @@ KTEST_OBJS := \
 	$(KT)/debug_test.o \
 	$(KT)/ktest_block.o \
 	$(KT)/smp_test.o \
-	$(KT)/smp_mm_test.o
+	$(KT)/smp_mm_test.o \
+	$(KT)/smp_block_test.o
 
 # The block layer: bios, the plug, the request layer and its elevators.
 BLOCK_OBJS := \

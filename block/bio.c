@@ -23,7 +23,6 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
-#include <spindle/irqflags.h>
 #include <spindle/init.h>
 #include <spindle/sched.h>
 #include <spindle/uio.h>
@@ -191,8 +190,8 @@ static void bvec_free(struct bio_set *bs, struct bio_vec *vecs, unsigned short n
 static void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_vecs)
 {
 	memset(bio, 0, sizeof(*bio));
-	bio->__bi_cnt = 1;
-	bio->__bi_remaining = 1;
+	atomic_set(&bio->__bi_cnt, 1);
+	atomic_set(&bio->__bi_remaining, 1);
 	bio->bi_io_vec = vecs;
 	bio->bi_max_vecs = max_vecs;
 }
@@ -230,11 +229,7 @@ struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs
 
 void bio_put(struct bio *bio)
 {
-	unsigned long flags = local_irq_save();
-	bool last = --bio->__bi_cnt == 0;
-
-	local_irq_restore(flags);
-	if (!last)
+	if (!atomic_dec_and_test(&bio->__bi_cnt))
 		return;
 	if (bio->bi_io_vec != bio->bi_inline_vecs && !(bio->bi_flags & BIO_CLONED))
 		bvec_free(bio->bi_pool, bio->bi_io_vec, bio->bi_max_vecs);
@@ -355,17 +350,13 @@ int blk_status_to_errno(blk_status_t status)
 static bool bio_remaining_done(struct bio *bio)
 {
 	/* LAB 1 BEGIN */
-	unsigned long flags;
-	bool done;
-
 	if (!(bio->bi_flags & BIO_CHAIN))
 		return true;
-	flags = local_irq_save();
-	done = --bio->__bi_remaining == 0;
-	if (done)
-		bio->bi_flags &= ~BIO_CHAIN;
-	local_irq_restore(flags);
-	return done;
+	if (!atomic_dec_and_test(&bio->__bi_remaining))
+		return false;
+	/* the last count: nobody else holds the bio now */
+	bio->bi_flags &= ~BIO_CHAIN;
+	return true;
 	/* LAB 1 END: (void)bio; return true; */
 }
 
@@ -384,8 +375,8 @@ void bio_endio(struct bio *bio)
 			return;
 		}
 		parent = bio->bi_private;
-		/* the first error wins: a later success does not hide it */
-		if (!parent->bi_status)
+		/* the first error wins; a success never writes (racing a sibling) */
+		if (bio->bi_status && !parent->bi_status)
 			parent->bi_status = bio->bi_status;
 		bio_put(bio);
 		bio = parent;
@@ -402,19 +393,17 @@ static void bio_chain_endio_marker(struct bio *bio)
 void bio_chain(struct bio *child, struct bio *parent)
 {
 	/* LAB 1 BEGIN */
-	unsigned long flags;
-
 	BUG_ON(child->bi_private || child->bi_end_io);
 	child->bi_private = parent;
 	child->bi_end_io = bio_chain_endio_marker;
-	flags = local_irq_save();
 	if (parent->bi_flags & BIO_CHAIN) {
-		parent->__bi_remaining++;
+		/* earlier children may be ending on other CPUs right now */
+		atomic_inc(&parent->__bi_remaining);
 	} else {
+		/* no child yet: nobody else touches the count */
 		parent->bi_flags |= BIO_CHAIN;
-		parent->__bi_remaining = 2;
+		atomic_set(&parent->__bi_remaining, 2);
 	}
-	local_irq_restore(flags);
 	/* LAB 1 END: (void)child; (void)parent; */
 }
 

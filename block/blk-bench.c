@@ -130,9 +130,10 @@ static void bench_end_io(struct bio *bio)
 
 static u64 disk_merges(struct block_device *bdev)
 {
-	const struct disk_stats *st = &bdev->bd_disk->part[0]->stats;
+	struct disk_stats st;
 
-	return st->merges[STAT_READ] + st->merges[STAT_WRITE];
+	part_stat_read_all(bdev->bd_disk->part[0], &st);
+	return st.merges[STAT_READ] + st.merges[STAT_WRITE];
 }
 
 static bool bench_opts_valid(struct block_device *bdev, const struct bench_opts *o)

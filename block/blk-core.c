@@ -47,11 +47,26 @@ enum stat_group bio_stat_group(const struct bio *bio)
 	}
 }
 
+/*
+ * Every CPU submits and completes I/O, so a block_device's counters are
+ * changed under its stat_lock (irqsave: completions run in interrupts).
+ * Linux keeps them per CPU instead (part_stat, summed on read) and keeps
+ * in_flight per CPU or counts it from the tags; one lock is simpler and
+ * keeps in_flight, io_ticks and time_in_queue consistent with each other.
+ * A partition and its disk are updated one after the other, each under
+ * its own lock: never both held.
+ */
+
 /* Bring io_ticks and time_in_queue up to now, before in_flight changes:
  * io_ticks grows while anything is in flight, time_in_queue by in_flight
- * per unit of time -- the sum of every I/O's time, as Linux reports. */
+ * per unit of time -- the sum of every I/O's time, as Linux reports.
+ * `now` was read before the lock: another CPU may have moved the stamp
+ * past it meanwhile, and the time between is then charged next time
+ * (a negative difference would be a huge u64). */
 static void part_stat_update_time(struct disk_stats *st, u64 now)
 {
+	if (now <= st->stamp_ns)
+		return;
 	if (st->in_flight) {
 		st->io_ticks_ns += now - st->stamp_ns;
 		st->time_in_queue_ns += (now - st->stamp_ns) * st->in_flight;
@@ -74,14 +89,15 @@ static int stat_group_dir(enum stat_group g)
 /* An I/O to part begins: it is in flight from now. */
 void part_account_start(struct block_device *part, enum stat_group g, u64 now)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
 	for_each_acct_part(b, part) {
+		spin_lock_irqsave(&b->stat_lock, flags);
 		part_stat_update_time(&b->stats, now);
 		b->stats.in_flight++;
 		b->stats.in_flight_rw[stat_group_dir(g)]++;
+		spin_unlock_irqrestore(&b->stat_lock, flags);
 	}
-	local_irq_restore(flags);
 }
 
 /* An I/O started at `start` ended now; merged_away: it did not complete
@@ -90,19 +106,30 @@ void part_account_done(struct block_device *part, enum stat_group g,
 		       unsigned int sectors, u64 start, bool merged_away)
 {
 	u64 now = ktime_get_ns();
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
 
 	for_each_acct_part(b, part) {
+		spin_lock_irqsave(&b->stat_lock, flags);
 		part_stat_update_time(&b->stats, now);
 		b->stats.in_flight--;
 		b->stats.in_flight_rw[stat_group_dir(g)]--;
-		if (merged_away)
-			continue;
-		b->stats.ios[g]++;
-		b->stats.sectors[g] += sectors;
-		b->stats.nsecs[g] += now - start;
+		if (!merged_away) {
+			b->stats.ios[g]++;
+			b->stats.sectors[g] += sectors;
+			/* start may be another CPU's clock, a little ahead */
+			b->stats.nsecs[g] += now > start ? now - start : 0;
+		}
+		spin_unlock_irqrestore(&b->stat_lock, flags);
 	}
-	local_irq_restore(flags);
+}
+
+void part_stat_read_all(struct block_device *part, struct disk_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&part->stat_lock, flags);
+	*st = part->stats;
+	spin_unlock_irqrestore(&part->stat_lock, flags);
 }
 
 /* Bio-based devices account each bio (request-based ones each request,
@@ -385,10 +412,10 @@ next:
 void submit_bio(struct bio *bio)
 {
 	if (bio_has_data(bio)) {
-		if (bio_is_write(bio))
-			vm_events.pgpgout += bio_sectors(bio) / 2;
-		else
-			vm_events.pgpgin += bio_sectors(bio) / 2;
+		u64 *count = bio_is_write(bio) ? &vm_events.pgpgout : &vm_events.pgpgin;
+
+		/* submitters on every CPU: one atomic add */
+		__atomic_fetch_add(count, bio_sectors(bio) / 2, __ATOMIC_RELAXED);
 	}
 	generic_make_request(bio);
 }

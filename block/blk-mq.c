@@ -266,7 +266,7 @@ static void blk_rq_merge_bio(struct request *rq, struct bio *bio, enum elv_merge
 	rq->__data_len += bio->bi_iter.bi_size;
 	rq->nr_phys_segments += blk_bio_segments(bio);
 	if (rq->part)
-		rq->part->stats.merges[rq_data_dir(rq)]++;
+		part_stat_inc(rq->part, merges[rq_data_dir(rq)]);
 }
 
 static enum elv_merge blk_try_merge(struct request *rq, struct bio *bio)
@@ -321,7 +321,7 @@ static void attempt_rq_merge(struct request_queue *q, struct request *rq, struct
 	rq->__data_len += next->__data_len;
 	rq->nr_phys_segments += next->nr_phys_segments;
 	if (rq->part)
-		rq->part->stats.merges[rq_data_dir(rq)]++;
+		part_stat_inc(rq->part, merges[rq_data_dir(rq)]);
 	/* next's data completes with rq now: it is no longer in flight */
 	if (next->part)
 		part_account_done(next->part, bio_stat_group(next->bio), 0, 0, true);
@@ -498,10 +498,10 @@ static void __blk_mq_run_hw_queue(struct request_queue *q)
 
 void blk_mq_start_request(struct request *rq)
 {
-	unsigned long flags = local_irq_save();
-
-	rq->gen = ++rq->q->rq_gen;              /* this dispatch, for the timeout scan */
-	local_irq_restore(flags);
+	/* this dispatch, for the timeout scan; dispatchers on two CPUs
+	 * must not get one number (the request is reused after its end, so
+	 * the number is the queue's, not the request's) */
+	rq->gen = (u64)atomic_long_inc_return(&rq->q->rq_gen);
 	rq->io_start_time_ns = ktime_get_ns();
 	rq->deadline_ns = rq->io_start_time_ns +
 			  jiffies_to_msecs(rq->q->rq_timeout) * NSEC_PER_MSEC;

@@ -43,6 +43,7 @@
 #include <spindle/time.h>
 #include <spindle/writeback.h>
 #include "elevator-internal.h"
+#include "blk.h"
 
 static struct request_queue *bdev_queue(struct block_device *bdev)
 {
@@ -75,8 +76,10 @@ static int dev_show(struct block_device *bdev, char *buf, size_t size)
  */
 static int stat_show(struct block_device *bdev, char *buf, size_t size)
 {
-	const struct disk_stats *s = &bdev->stats;
+	struct disk_stats st;
+	const struct disk_stats *s = &st;
 
+	part_stat_read_all(bdev, &st);
 #define MS(ns) ((unsigned long long)((ns) / NSEC_PER_MSEC))
 	return scnprintf(buf, size,
 			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8u %8llu %8llu "
@@ -96,22 +99,23 @@ static int stat_show(struct block_device *bdev, char *buf, size_t size)
  * "%8u %8u" -- what bench samples for its max_inflight. */
 static int inflight_show(struct block_device *bdev, char *buf, size_t size)
 {
-	const struct disk_stats *st = &bdev->stats;
+	struct disk_stats st;
 
-	return scnprintf(buf, size, "%8u %8u\n", READ_ONCE(st->in_flight_rw[0]),
-			 READ_ONCE(st->in_flight_rw[1]));
+	part_stat_read_all(bdev, &st);
+	return scnprintf(buf, size, "%8u %8u\n", st.in_flight_rw[0], st.in_flight_rw[1]);
 }
 
 static int trace_show(struct block_device *bdev, char *buf, size_t size)
 {
 	struct blk_trace *bt = blk_trace_ring(bdev_queue(bdev));
-	unsigned int first, n = 0;
+	unsigned int first, head, n = 0;
 
 	if (!bt)
 		return 0; /* not traced: echo 1 > trace, or blktrace=<disk> */
-	/* the ring keeps the last bt->size events of bt->head recorded */
-	first = bt->head > bt->size ? bt->head - bt->size : 0;
-	for (unsigned int i = first; i < bt->head && size - n > 160; i++) {
+	/* the ring keeps the last bt->size events of the head recorded */
+	head = blk_trace_head(bt);
+	first = head > bt->size ? head - bt->size : 0;
+	for (unsigned int i = first; i < head && size - n > 160; i++) {
 		n += blk_trace_format(bt, &bt->ev[i % bt->size], i + 1, buf + n, size - n);
 		n += scnprintf(buf + n, size - n, "\n");
 	}

@@ -4,10 +4,10 @@
  * blkparse does (see include/spindle/blktrace.h for the events).
  *
  * Each traced queue has a ring of events; recording one takes the ring's
- * place under irqsave (events come from interrupt-free task context and
- * from kblockd, but a driver may complete from an interrupt), copies a few
- * fields and the current task's name, and returns: cheap enough to leave
- * on while measuring.  When the ring is full the oldest events go, and the
+ * lock (irqsave: events come from tasks and kblockd on any CPU, and a
+ * driver may complete from an interrupt), takes the next place, copies a
+ * few fields and the current task's name, and returns: cheap enough to
+ * leave on while measuring.  When the ring is full the oldest events go, and the
  * printout says how many were lost.
  */
 #include <spindle/blkdev.h>
@@ -20,7 +20,7 @@
 #include <spindle/mm.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
-#include <spindle/irqflags.h>
+#include <spindle/mutex.h>
 #include <spindle/errno.h>
 #include "blk.h"
 
@@ -53,7 +53,10 @@ static bool name_listed(const char *list, const char *name)
 	return false;
 }
 
-static LIST_HEAD(traced_disks);          /* through a small holder */
+/* through a small holder; the list and each queue's blk_trace pointer are
+ * changed under traced_lock (start and stop come from sysfs writes) */
+static LIST_HEAD(traced_disks);
+static DEFINE_MUTEX(traced_lock);
 struct traced {
 	struct list_head list;
 	struct request_queue *q;
@@ -64,19 +67,24 @@ int blk_trace_start(struct gendisk *disk)
 {
 	struct blk_trace *bt;
 	struct traced *t;
+	unsigned long flags;
 
+	mutex_lock(&traced_lock);
 	if (disk->queue->blk_trace)
-		return 0;
+		goto out;
 	list_for_each_entry(t, &traced_disks, list)
 		if (t->q == disk->queue && t->stopped) {
-			/* traced before: a fresh start in the same ring */
+			/* traced before: a fresh start in the same ring (an
+			 * event of the old trace may still be being added) */
 			bt = t->stopped;
 			t->stopped = NULL;
+			spin_lock_irqsave(&bt->lock, flags);
 			bt->head = bt->shown = 0;
 			bt->start_ns = ktime_get_ns();
+			spin_unlock_irqrestore(&bt->lock, flags);
 			WRITE_ONCE(disk->queue->blk_trace, bt);
 			pr_info("blktrace: tracing %s\n", disk->disk_name);
-			return 0;
+			goto out;
 		}
 	bt = kzalloc(sizeof(*bt), GFP_KERNEL);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
@@ -88,8 +96,10 @@ int blk_trace_start(struct gendisk *disk)
 			kfree(bt->ev);
 		kfree(bt);
 		kfree(t);
+		mutex_unlock(&traced_lock);
 		return -ENOMEM;
 	}
+	spin_lock_init(&bt->lock);
 	bt->size = BLK_TRACE_EVENTS;
 	bt->dev = MKDEV(disk->major, disk->first_minor);
 	bt->start_ns = ktime_get_ns();
@@ -98,6 +108,8 @@ int blk_trace_start(struct gendisk *disk)
 	list_add_tail(&t->list, &traced_disks);
 	WRITE_ONCE(disk->queue->blk_trace, bt);         /* events from now on */
 	pr_info("blktrace: tracing %s\n", disk->disk_name);
+out:
+	mutex_unlock(&traced_lock);
 	return 0;
 }
 
@@ -110,24 +122,31 @@ void blk_trace_stop(struct gendisk *disk)
 {
 	struct traced *t;
 
+	mutex_lock(&traced_lock);
 	list_for_each_entry(t, &traced_disks, list)
 		if (t->q == disk->queue && t->q->blk_trace) {
 			t->stopped = t->q->blk_trace;
 			WRITE_ONCE(t->q->blk_trace, NULL);
 			pr_info("blktrace: stopped tracing %s\n", disk->disk_name);
 		}
+	mutex_unlock(&traced_lock);
 }
 
 struct blk_trace *blk_trace_ring(struct request_queue *q)
 {
+	struct blk_trace *bt = READ_ONCE(q->blk_trace);
 	struct traced *t;
 
-	if (q->blk_trace)
-		return q->blk_trace;
+	if (bt)
+		return bt;              /* rings are never freed */
+	mutex_lock(&traced_lock);
 	list_for_each_entry(t, &traced_disks, list)
-		if (t->q == q)
-			return t->stopped;
-	return NULL;
+		if (t->q == q) {
+			bt = t->stopped;
+			break;
+		}
+	mutex_unlock(&traced_lock);
+	return bt;
 }
 
 void blk_trace_setup_disk(struct gendisk *disk)
@@ -136,17 +155,28 @@ void blk_trace_setup_disk(struct gendisk *disk)
 		blk_trace_start(disk);
 }
 
+unsigned int blk_trace_head(struct blk_trace *bt)
+{
+	unsigned long flags;
+	unsigned int head;
+
+	spin_lock_irqsave(&bt->lock, flags);
+	head = bt->head;
+	spin_unlock_irqrestore(&bt->lock, flags);
+	return head;
+}
+
 /* A new event slot in q's ring, filled with the common fields; or NULL. */
 static void add_event(struct request_queue *q, char action, u32 opf, u64 sector,
 		      u32 bytes, int error, u64 extra, u32 from_dev, bool implicit)
 {
-	struct blk_trace *bt = q ? q->blk_trace : NULL;
+	struct blk_trace *bt = q ? READ_ONCE(q->blk_trace) : NULL;
 	struct blk_trace_event *e;
 	unsigned long flags;
 
 	if (!bt)
 		return;
-	flags = local_irq_save();
+	spin_lock_irqsave(&bt->lock, flags);
 	e = &bt->ev[bt->head++ % bt->size];
 	e->time_ns = ktime_get_ns() - bt->start_ns;
 	e->action = action;
@@ -160,7 +190,7 @@ static void add_event(struct request_queue *q, char action, u32 opf, u64 sector,
 	e->implicit = implicit;
 	e->pid = current ? current->pid : 0;
 	strlcpy(e->comm, current ? current->comm : "?", sizeof(e->comm));
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&bt->lock, flags);
 }
 
 void blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error)
@@ -363,16 +393,17 @@ static size_t put_record(void *buf, size_t room, const struct blk_io_trace *t,
 	return n;
 }
 
-size_t blk_trace_binary(const struct blk_trace *bt, void *buf, size_t size)
+size_t blk_trace_binary(struct blk_trace *bt, void *buf, size_t size)
 {
 	int named[64];                  /* pids whose name was noted */
-	unsigned int nnamed = 0, first;
+	unsigned int nnamed = 0, first, head;
 	size_t used = 0;
 
 	if (!bt)
 		return 0;
-	first = bt->head > bt->size ? bt->head - bt->size : 0;
-	for (unsigned int i = first; i < bt->head; i++) {
+	head = blk_trace_head(bt);
+	first = head > bt->size ? head - bt->size : 0;
+	for (unsigned int i = first; i < head; i++) {
 		const struct blk_trace_event *e = &bt->ev[i % bt->size];
 		struct blk_io_trace t = {
 			.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION,
@@ -429,13 +460,14 @@ void blk_trace_print_all(void)
 	struct traced *t;
 	char line[160];
 
+	mutex_lock(&traced_lock);
 	list_for_each_entry(t, &traced_disks, list) {
 		struct blk_trace *bt = t->q->blk_trace ? t->q->blk_trace : t->stopped;
 		unsigned int head, first;
 
 		if (!bt)
 			continue;
-		head = READ_ONCE(bt->head);
+		head = blk_trace_head(bt);
 		first = bt->shown;
 
 		printk("==> /sys/block/%s/trace <==\n", bt->name);
@@ -449,4 +481,5 @@ void blk_trace_print_all(void)
 		}
 		bt->shown = head;
 	}
+	mutex_unlock(&traced_lock);
 }

@@ -23,6 +23,17 @@ void part_account_start(struct block_device *part, enum stat_group g, u64 now);
 void part_account_done(struct block_device *part, enum stat_group g,
 		       unsigned int sectors, u64 start, bool merged_away);
 void blk_account_io_done(struct bio *bio);
+/* a consistent copy of part's counters (Linux's part_stat_read_all) */
+void part_stat_read_all(struct block_device *part, struct disk_stats *st);
+/* one more of a counter of part's, e.g. part_stat_inc(part, merges[rw]) */
+#define part_stat_inc(part, field)                                    \
+	do {                                                          \
+		struct block_device *__p = (part);                    \
+		unsigned long __flags;                                \
+		spin_lock_irqsave(&__p->stat_lock, __flags);          \
+		__p->stats.field++;                                   \
+		spin_unlock_irqrestore(&__p->stat_lock, __flags);     \
+	} while (0)
 
 /* blk-flush.c: the PREFLUSH / DATA / POSTFLUSH sequence of a request */
 struct request;

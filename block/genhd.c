@@ -178,6 +178,7 @@ struct block_device *add_part(struct gendisk *disk, int partno,
 
 	if (!b)
 		return NULL;
+	spin_lock_init(&b->stat_lock);
 	b->bd_disk = disk;
 	b->bd_partno = partno;
 	b->bd_start_sect = start;
@@ -332,13 +333,10 @@ int blk_show_diskstats(char *buf, size_t size)
 		for (int i = 0; i < DISK_MAX_PARTS; i++) {
 			struct block_device *b = disk->part[i];
 			struct disk_stats st;
-			unsigned long flags;
 
 			if (!b)
 				continue;
-			flags = local_irq_save();
-			st = b->stats;
-			local_irq_restore(flags);
+			part_stat_read_all(b, &st);
 #define MS(ns) ((unsigned long long)((ns) / NSEC_PER_MSEC))
 #define U(x) ((unsigned long long)(x))
 			n += scnprintf(buf + n, size - n,

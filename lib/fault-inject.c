@@ -8,21 +8,23 @@
  * candidate, and a candidate fails with the given probability.  The
  * probability's generator is splitmix64 from a fixed start, so a run with
  * the same options fails the same calls again -- a failure found once can
- * be replayed.
+ * be replayed.  That holds while the calls come in one order: calls from
+ * several CPUs at once are decided one at a time under attr->lock, but
+ * which CPU's call is the n-th may differ from run to run.
  */
 #include <spindle/fault_inject.h>
 #include <spindle/pattern.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
-#include <spindle/irqflags.h>
+#include <spindle/spinlock.h>
 
 bool should_fail(struct fault_attr *attr, size_t size)
 {
 	unsigned long flags;
 	bool fail = false;
 
-	flags = local_irq_save();               /* one CPU: the fields are ours */
+	spin_lock_irqsave(&attr->lock, flags);
 	if (!attr->times)
 		goto out;
 	if (attr->space && attr->space >= size) {
@@ -41,7 +43,7 @@ bool should_fail(struct fault_attr *attr, size_t size)
 	attr->injected++;
 	fail = true;
 out:
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&attr->lock, flags);
 	if (fail)
 		pr_info("FAULT_INJECTION: forcing a failure at %s (%lu so far)\n",
 			attr->name, attr->injected);

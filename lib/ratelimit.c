@@ -22,7 +22,13 @@ int ___ratelimit(struct ratelimit_state *rs, const char *func)
 
 	if (!rs->interval)
 		return 1;
+	/* Another CPU is deciding for this call site right now: it is busy
+	 * printing, so this message goes (Linux does the same). */
 	flags = local_irq_save();
+	if (!arch_spin_trylock(&rs->lock)) {
+		local_irq_restore(flags);
+		return 0;
+	}
 	if (!rs->begin)
 		rs->begin = jiffies;
 	if (time_after(jiffies, rs->begin + rs->interval)) {
@@ -36,6 +42,7 @@ int ___ratelimit(struct ratelimit_state *rs, const char *func)
 		rs->printed++;
 	else
 		rs->missed++;
+	arch_spin_unlock(&rs->lock);
 	local_irq_restore(flags);
 	if (missed)
 		printk(KERN_WARNING "%s: %d callbacks suppressed\n", func, missed);

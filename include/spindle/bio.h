@@ -209,6 +209,11 @@ static inline struct bio *bio_alloc(gfp_t gfp, unsigned int nr_vecs)
 	return bio_alloc_bioset(gfp, nr_vecs, &fs_bio_set);
 }
 void bio_put(struct bio *bio);
+/* One more reference: the bio is freed only by the last bio_put(). */
+static inline void bio_get(struct bio *bio)
+{
+	atomic_inc(&bio->__bi_cnt);
+}
 
 /* Append a segment; returns len, or 0 if the bio is full. */
 unsigned int bio_add_page(struct bio *bio, struct page *page,

@@ -18,6 +18,7 @@
 #define SPINDLE_BLK_TYPES_H
 
 #include <spindle/types.h>
+#include <spindle/atomic.h>
 
 struct page;
 struct bio;
@@ -83,8 +84,10 @@ struct bio {
 	unsigned short bi_max_vecs;     /* segments allocated */
 	struct bvec_iter bi_iter;
 
-	int __bi_remaining;             /* bio_chain(): children not yet ended, +1 */
-	int __bi_cnt;                   /* references: bio_put() drops one */
+	/* Both are changed from several CPUs at once (children end on any
+	 * CPU; bio_put() from submitters, kblockd and handlers): atomics. */
+	atomic_t __bi_remaining;        /* bio_chain(): children not yet ended, +1 */
+	atomic_t __bi_cnt;              /* references: bio_put() drops one */
 
 	bio_end_io_t *bi_end_io;
 	void *bi_private;

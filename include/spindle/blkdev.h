@@ -73,7 +73,7 @@ struct blk_mq_tag_set;
  *   [lock*] written under q->lock; also read without it, with READ_ONCE,
  *           by a wait_event() condition or a polling loop that looks
  *           again after each wake-up
- *   [irq]   interrupts off (one CPU): written where q->lock is not held
+ *   [atomic] an atomic_t/atomic_long_t: changed where q->lock is not held
  *   [mq]    mq_queues_lock, the mutex of the list the timeout scan walks
  *   [once]  no lock: written with WRITE_ONCE, read once with READ_ONCE by
  *           each user, who copes with either value
@@ -106,8 +106,9 @@ struct request_queue {
 	bool restart_pending;               /* [lock] ... for kblockd to run the queue */
 	struct bio_set bio_split;           /* [own] for blk_queue_split() */
 	unsigned int rq_timeout;            /* [init] jiffies a request may take (30 s) */
-	u64 rq_gen;                         /* [irq] dispatches so far (request gen):
-					     * blk_mq_start_request() runs in queue_rq */
+	atomic_long_t rq_gen;               /* [atomic] dispatches so far (request gen):
+					     * blk_mq_start_request() runs in queue_rq,
+					     * on any CPU, without q->lock */
 
 	/* volatile write cache (blk_queue_write_cache): flushes and FUA */
 	bool write_cache;                   /* [init] the device has one: honour flushes */
@@ -149,6 +150,9 @@ struct block_device {
 	void *bd_holder;                    /* exclusive user (O_EXCL, mount) */
 	struct inode *bd_inode;             /* its page cache's inode (fs/block_dev.c),
 					     * from its first open */
+	/* stats are changed by submitters and completions on every CPU:
+	 * under stat_lock (irqsave), read with part_stat_read_all() */
+	spinlock_t stat_lock;
 	struct disk_stats stats;
 };
 
@@ -296,6 +300,8 @@ const char *blk_iosched_attr(struct block_device *bdev, unsigned int i, umode_t 
 int blk_iosched_show(struct block_device *bdev, const char *name, char *buf, size_t size);
 int blk_iosched_store(struct block_device *bdev, const char *name, const char *buf, size_t len);
 /* /proc/vmstat's counters the block layer keeps (submit_bio, blk-core.c) */
+/* Added to by submitters on every CPU with an atomic add (Linux counts
+ * them per CPU); a reader reads each u64 whole. */
 struct vm_events {
 	u64 pgpgin;  /* KiB read from block devices */
 	u64 pgpgout; /* KiB written */

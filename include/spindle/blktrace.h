@@ -25,6 +25,7 @@
 #define SPINDLE_BLKTRACE_H
 
 #include <spindle/types.h>
+#include <spindle/spinlock.h>
 
 struct request_queue;
 struct request;
@@ -47,9 +48,13 @@ struct blk_trace_event {
 };
 
 struct blk_trace {
+	/* Events come from submitters, dispatchers and completions on every
+	 * CPU: head and the slot it names are taken under lock (irqsave).
+	 * Linux has a buffer per CPU instead, merged by time when read. */
+	spinlock_t lock;
 	struct blk_trace_event *ev;
 	unsigned int size;      /* capacity */
-	unsigned int head;      /* events recorded (the ring keeps the last size) */
+	unsigned int head;      /* [lock] events recorded (the ring keeps the last size) */
 	unsigned int shown;     /* events already printed */
 	u64 start_ns;
 	u32 dev;
@@ -82,9 +87,12 @@ int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e
  * blktrace writes as <dev>.blktrace.0 and that blkparse, btt and
  * iowatcher read.  Fills buf with whole records; returns the bytes used.
  */
-size_t blk_trace_binary(const struct blk_trace *bt, void *buf, size_t size);
+size_t blk_trace_binary(struct blk_trace *bt, void *buf, size_t size);
 /* Print every traced disk's events (show=blktrace), then forget them. */
 void blk_trace_print_all(void);
+/* Events recorded so far in bt: every slot before it is filled, those of
+ * events being added on other CPUs at this moment included. */
+unsigned int blk_trace_head(struct blk_trace *bt);
 /* The RWBS letters for an opf ("W", "FWS", "FN", ...). */
 void blk_fill_rwbs(char *rwbs, u32 opf, u32 bytes);
 

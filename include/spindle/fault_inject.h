@@ -30,8 +30,12 @@
 #define SPINDLE_FAULT_INJECT_H
 
 #include <spindle/types.h>
+#include <spindle/spinlock.h>
 
 struct fault_attr {
+	/* should_fail() may be asked from every CPU at once: the counters
+	 * and the generator below change under it (interrupts off) */
+	spinlock_t lock;
 	const char *name;
 	/* the four numbers of the command line (percent for probability) */
 	unsigned long interval;
@@ -48,6 +52,7 @@ struct fault_attr {
 /* Disarmed (times 0) until the command line or a test arms it. */
 #define FAULT_ATTR_INITIALIZER(n)                                          \
 	{                                                                  \
+		.lock = __SPIN_LOCK_UNLOCKED(fault_attr.lock),             \
 		.name = (n), .interval = 1, .probability = 100, .times = 0 \
 	}
 #define DECLARE_FAULT_ATTR(n) struct fault_attr n = FAULT_ATTR_INITIALIZER(#n)

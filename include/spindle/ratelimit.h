@@ -16,11 +16,17 @@
 #include <spindle/types.h>
 #include <spindle/printk.h>
 #include <spindle/time.h>
+#include <spindle/spinlock.h>
 
 #define DEFAULT_RATELIMIT_INTERVAL      (5 * HZ)        /* jiffies */
 #define DEFAULT_RATELIMIT_BURST         10              /* messages per interval */
 
 struct ratelimit_state {
+	/* Taken with trylock, interrupts off: a caller that finds another
+	 * CPU inside drops its message (Linux's raw_spin_trylock_irqsave).
+	 * A bare ticket lock, not spinlock_t: printk_ratelimited() may be
+	 * called under any lock, lockdep's own reports included. */
+	arch_spinlock_t lock;
 	u64 interval;                   /* jiffies */
 	int burst;
 	int printed, missed;
@@ -28,7 +34,7 @@ struct ratelimit_state {
 };
 
 #define RATELIMIT_STATE_INIT(interval_init, burst_init) \
-	{ .interval = (interval_init), .burst = (burst_init) }
+	{ .lock = __ARCH_SPIN_LOCK_UNLOCKED, .interval = (interval_init), .burst = (burst_init) }
 #define DEFINE_RATELIMIT_STATE(name, interval, burst) \
 	struct ratelimit_state name = RATELIMIT_STATE_INIT(interval, burst)
 

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The block layer's shared counters changed from two CPUs at once.  This
+ * task runs on CPU 0; CPU 1 runs the same loop in a function sent to it
+ * (smp_call_function_single(), in interrupt context).  Booted with -smp 2
+ * or more (tests/qemu/scenarios/smp-block.scn); on one CPU the cases
+ * are skipped.
+ *
+ *   diskstats_from_two_cpus  both CPUs account I/O to one partition
+ *                         (part_account_start(), then part_account_done(),
+ *                         block/blk-core.c) 100,000 times each: the
+ *                         partition's and the whole disk's counts add up
+ *                         exactly and nothing is left in flight.  With
+ *                         interrupts off as the only exclusion, increments
+ *                         of one CPU are lost under the other's.
+ *   bio_chain_from_two_cpus  50,000 parents (25 batches of 2,000) with
+ *                         two chained children each; CPU 0 ends every
+ *                         first child and CPU 1 every second one, in step:
+ *                         each parent ends exactly once, after both
+ *                         (bio_remaining_done(), lab 1), with the error
+ *                         of the child that failed, whichever ended last
+ *                         (bio_endio()).  The children are held with
+ *                         bio_get() until the batch is over, so that no
+ *                         free -- and its mempool lock -- separates the
+ *                         two CPUs' steps.  A plain "--" with interrupts
+ *                         off loses hundreds of parents a run; the test
+ *                         is timing-dependent, not a proof.
+ *
+ * Each case also counts that the two CPUs really were at it at the same
+ * time -- how often one CPU saw the other's progress move between two of
+ * its own steps, or both I/Os in flight at once -- and fails when that
+ * never happened: such a run proves nothing.
+ */
+#include <spindle/ktest.h>
+#include <spindle/smp.h>
+#include <spindle/blkdev.h>
+#include <spindle/bio.h>
+#include <spindle/sched.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/time.h>
+#include "../../block/blk.h"
+
+#define NEEDS_CPUS(n)                                                        \
+	do {                                                                 \
+		if (num_online_cpus() < (n))                                 \
+			KT_SKIP("needs %u CPUs, %u online (qemu -smp)", (n), \
+				num_online_cpus());                          \
+	} while (0)
+
+/* Wait (spinning: CPU 1 runs in interrupt context) for a flag the other
+ * CPU sets; false after `secs` seconds. */
+static bool wait_for_flag(const int *flag, unsigned int secs)
+{
+	u64 deadline = ktime_get_ns() + (u64)secs * NSEC_PER_SEC;
+
+	while (!smp_load_acquire(flag))
+		if (ktime_get_ns() > deadline)
+			return false;
+		else
+			cpu_relax();
+	return true;
+}
+
+/* --- /proc/diskstats counters (block/blk-core.c) ----------------------- */
+
+#define DISKSTATS_ROUNDS 100000u
+#define DISKSTATS_SECTORS 8u
+
+static struct {
+	struct gendisk disk;
+	struct block_device whole, part;
+	unsigned long progress[2];      /* rounds done by CPU 0, CPU 1 */
+	unsigned long overlapped[2];    /* rounds during which the other moved */
+	unsigned long both_in_flight[2]; /* rounds that saw the other's I/O in flight */
+	int done;                       /* CPU 1 has finished */
+} ds;
+
+static void diskstats_hammer(void *arg)
+{
+	unsigned int me = (unsigned int)(unsigned long)arg;
+	unsigned long seen = READ_ONCE(ds.progress[!me]);
+
+	for (unsigned int i = 0; i < DISKSTATS_ROUNDS; i++) {
+		enum stat_group g = (i & 1) ? STAT_WRITE : STAT_READ;
+		u64 start = ktime_get_ns();
+		unsigned long other;
+
+		part_account_start(&ds.part, g, start);
+		if (READ_ONCE(ds.part.stats.in_flight) > 1)
+			ds.both_in_flight[me]++;
+		part_account_done(&ds.part, g, DISKSTATS_SECTORS, start, false);
+		other = READ_ONCE(ds.progress[!me]);
+		if (other != seen)
+			ds.overlapped[me]++;
+		seen = other;
+		WRITE_ONCE(ds.progress[me], i + 1);
+	}
+	if (me)
+		smp_store_release(&ds.done, 1);
+}
+
+static void diskstats_setup(void)
+{
+	memset(&ds, 0, sizeof(ds));
+	strlcpy(ds.disk.disk_name, "smpblk", sizeof(ds.disk.disk_name));
+	ds.disk.part[0] = &ds.whole;
+	ds.disk.part[1] = &ds.part;
+	spin_lock_init(&ds.whole.stat_lock);
+	spin_lock_init(&ds.part.stat_lock);
+	ds.whole.bd_disk = ds.part.bd_disk = &ds.disk;
+	ds.part.bd_partno = 1;
+}
+
+KTEST(smp_block, diskstats_from_two_cpus)
+{
+	const unsigned long n = 2ul * DISKSTATS_ROUNDS;
+	struct block_device *parts[] = { &ds.part, &ds.whole };
+	unsigned long overlapped, both;
+
+	NEEDS_CPUS(2u);
+	diskstats_setup();
+	KT_ASSERT(smp_call_function_single(1, diskstats_hammer, (void *)1ul, false) == 0);
+	diskstats_hammer((void *)0ul);
+	KT_ASSERT_MSG(wait_for_flag(&ds.done, 120), "CPU 1 did not finish its %u rounds",
+		      DISKSTATS_ROUNDS);
+	overlapped = ds.overlapped[0] + ds.overlapped[1];
+	both = ds.both_in_flight[0] + ds.both_in_flight[1];
+	for (unsigned int i = 0; i < ARRAY_SIZE(parts); i++) {
+		struct disk_stats st;
+
+		part_stat_read_all(parts[i], &st);
+		pr_info("diskstats_hammer: %s: %llu reads, %llu writes, %llu sectors, "
+			"%u in flight (%u, %u); overlapped %lu rounds, both in flight %lu\n",
+			i ? "disk" : "partition", (unsigned long long)st.ios[STAT_READ],
+			(unsigned long long)st.ios[STAT_WRITE],
+			(unsigned long long)(st.sectors[STAT_READ] + st.sectors[STAT_WRITE]),
+			st.in_flight, st.in_flight_rw[0], st.in_flight_rw[1], overlapped, both);
+		KT_ASSERT_MSG(st.ios[STAT_READ] == n / 2 && st.ios[STAT_WRITE] == n / 2,
+			      "%llu reads and %llu writes counted, %lu of each done",
+			      (unsigned long long)st.ios[STAT_READ],
+			      (unsigned long long)st.ios[STAT_WRITE], n / 2);
+		KT_ASSERT_MSG(st.sectors[STAT_READ] + st.sectors[STAT_WRITE] == n * DISKSTATS_SECTORS,
+			      "%llu sectors counted, %lu done",
+			      (unsigned long long)(st.sectors[STAT_READ] + st.sectors[STAT_WRITE]),
+			      n * DISKSTATS_SECTORS);
+		KT_ASSERT_MSG(st.in_flight == 0 && st.in_flight_rw[0] == 0 && st.in_flight_rw[1] == 0,
+			      "%u in flight (%u reads, %u writes) after every I/O ended",
+			      st.in_flight, st.in_flight_rw[0], st.in_flight_rw[1]);
+	}
+	KT_ASSERT_MSG(overlapped > 0, "the two CPUs never accounted at the same time");
+}
+
+/* --- chained bios ending on two CPUs (block/bio.c, lab 1) ------------- */
+
+#define CHAIN_PARENTS 2000u    /* at once (bios held) */
+#define CHAIN_BATCHES 25u
+
+static struct {
+	struct bio *child[CHAIN_PARENTS][2];
+	int ending[CHAIN_PARENTS][2];   /* bio_endio() of that child has begun */
+	int ended[CHAIN_PARENTS];       /* times the parent's end_io ran */
+	int early[CHAIN_PARENTS];       /* ... before both children were ending */
+	blk_status_t status[CHAIN_PARENTS];
+	unsigned long progress[2];      /* children ended by CPU 0, CPU 1 */
+	unsigned long met[2];           /* ended while the other was on the same parent */
+	int stuck[2];                   /* gave up waiting for the other CPU */
+	int done;                       /* CPU 1 has finished */
+} ch;
+
+static void chain_parent_end(struct bio *bio)
+{
+	unsigned int i = (unsigned int)(unsigned long)bio->bi_private;
+
+	if (!READ_ONCE(ch.ending[i][0]) || !READ_ONCE(ch.ending[i][1]))
+		__atomic_fetch_add(&ch.early[i], 1, __ATOMIC_RELAXED);
+	ch.status[i] = bio->bi_status;
+	__atomic_fetch_add(&ch.ended[i], 1, __ATOMIC_RELEASE);
+	bio_put(bio);
+}
+
+/* End this CPU's child of each parent in turn, in step with the other CPU:
+ * child i only once the other has ended its child i-1, so both are at the
+ * same parent at about the same moment. */
+static void chain_hammer(void *arg)
+{
+	unsigned int me = (unsigned int)(unsigned long)arg;
+	u64 deadline = ktime_get_ns() + 60ull * NSEC_PER_SEC;
+
+	for (unsigned int i = 0; i < CHAIN_PARENTS; i++) {
+		while (READ_ONCE(ch.progress[!me]) < i) {
+			if (ktime_get_ns() > deadline) {
+				ch.stuck[me] = 1;
+				goto out;
+			}
+			cpu_relax();
+		}
+		WRITE_ONCE(ch.ending[i][me], 1);
+		bio_endio(ch.child[i][me]);
+		/* the other began ending its child of parent i and has not
+		 * finished: the two bio_endio() calls overlapped */
+		if (READ_ONCE(ch.ending[i][!me]) && READ_ONCE(ch.progress[!me]) == i)
+			ch.met[me]++;
+		WRITE_ONCE(ch.progress[me], i + 1);
+	}
+out:
+	if (me)
+		smp_store_release(&ch.done, 1);
+}
+
+/* One batch: CHAIN_PARENTS parents set up, their children ended from the
+ * two CPUs, the results added to the totals. */
+#define BATCH_CHECK(cond, fmt, ...)                                                 \
+	do {                                                                        \
+		if (!(cond)) {                                                      \
+			ktest_fail(kt, __FILE__, __LINE__, fmt, ##__VA_ARGS__);     \
+			return false;                                               \
+		}                                                                   \
+	} while (0)
+
+struct chain_totals {
+	unsigned long lost, twice, early, bad_status, met;
+};
+
+static bool chain_batch(struct ktest_state *kt, struct chain_totals *t)
+{
+	memset(&ch, 0, sizeof(ch));
+	for (unsigned int i = 0; i < CHAIN_PARENTS; i++) {
+		struct bio *parent = bio_alloc(GFP_KERNEL, 0);
+
+		parent->bi_end_io = chain_parent_end;
+		parent->bi_private = (void *)(unsigned long)i;
+		for (unsigned int c = 0; c < 2; c++) {
+			ch.child[i][c] = bio_alloc(GFP_KERNEL, 0);
+			bio_chain(ch.child[i][c], parent);
+			/* held past its end: no free (and no mempool lock)
+			 * between the two CPUs' steps */
+			bio_get(ch.child[i][c]);
+		}
+		/* every other parent: CPU 1's child fails, and the error must
+		 * reach the parent whichever child ends last */
+		if (i & 1)
+			ch.child[i][1]->bi_status = BLK_STS_IOERR;
+		bio_endio(parent);      /* its own part: the children remain */
+		BATCH_CHECK(!ch.ended[i], "parent %u ended before its children", i);
+	}
+	BATCH_CHECK(smp_call_function_single(1, chain_hammer, (void *)1ul, false) == 0,
+		    "could not send to CPU 1");
+	chain_hammer((void *)0ul);
+	BATCH_CHECK(wait_for_flag(&ch.done, 120), "CPU 1 did not finish");
+	BATCH_CHECK(!ch.stuck[0] && !ch.stuck[1], "a CPU waited 60 s for the other");
+	for (unsigned int i = 0; i < CHAIN_PARENTS; i++) {
+		int n = __atomic_load_n(&ch.ended[i], __ATOMIC_ACQUIRE);
+
+		t->lost += n == 0;
+		t->twice += n > 1;
+		t->early += ch.early[i] != 0;
+		if (n == 1 && ch.status[i] != ((i & 1) ? BLK_STS_IOERR : BLK_STS_OK))
+			t->bad_status++;
+	}
+	t->met += ch.met[0] + ch.met[1];
+	for (unsigned int i = 0; i < CHAIN_PARENTS; i++)
+		for (unsigned int c = 0; c < 2; c++)
+			bio_put(ch.child[i][c]);        /* the last reference */
+	return true;
+}
+
+KTEST(smp_block, bio_chain_from_two_cpus)
+{
+	struct chain_totals t = { 0 };
+
+	NEEDS_CPUS(2u);
+	for (unsigned int b = 0; b < CHAIN_BATCHES; b++)
+		if (!chain_batch(kt, &t))
+			return;
+	pr_info("bio_chain_hammer: %u parents, %lu never ended, %lu ended twice, "
+		"%lu ended early, %lu with the wrong status; met on one parent %lu times\n",
+		CHAIN_BATCHES * CHAIN_PARENTS, t.lost, t.twice, t.early, t.bad_status, t.met);
+	KT_ASSERT_MSG(t.lost == 0, "%lu parents never ended: a count was lost", t.lost);
+	KT_ASSERT_MSG(t.twice == 0 && t.early == 0, "%lu parents ended twice, %lu before both children",
+		      t.twice, t.early);
+	KT_ASSERT_MSG(t.bad_status == 0, "%lu parents lost their child's error", t.bad_status);
+	KT_ASSERT_MSG(t.met > 0, "the two CPUs never ended children of one parent at once");
+}
