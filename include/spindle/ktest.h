@@ -70,9 +70,6 @@ void ktest_reported(struct ktest_state *kt, bool passed);
 #define KT_ASSERT_MSG(cond, fmt, ...) __KT_ASSERT(cond, #cond, fmt, ##__VA_ARGS__)
 #define KT_ASSERT(cond) __KT_ASSERT(cond, #cond, "%s", "false")
 #define KT_SKIP(fmt, ...) do { ktest_skip(kt, fmt, ##__VA_ARGS__); return; } while (0)
-/* A case about one CPU runs there only, until it ends (tasks run on
- * every CPU; each case starts free to run on any). */
-bool ktest_pin_cpu(unsigned int cpu);
 
 /* kernel/ktest.c: start a thread running the suites named by test=;
  * it exits QEMU with their verdict when done. */
