@@ -70,6 +70,14 @@ void ktest_reported(struct ktest_state *kt, bool passed);
 #define KT_ASSERT_MSG(cond, fmt, ...) __KT_ASSERT(cond, #cond, fmt, ##__VA_ARGS__)
 #define KT_ASSERT(cond) __KT_ASSERT(cond, #cond, "%s", "false")
 #define KT_SKIP(fmt, ...) do { ktest_skip(kt, fmt, ##__VA_ARGS__); return; } while (0)
+/* Skip a case that needs n CPUs when fewer are online (qemu -smp); the
+ * caller includes spindle/smp.h. */
+#define KT_NEEDS_CPUS(n)                                                     \
+	do {                                                                 \
+		if (num_online_cpus() < (n))                                 \
+			KT_SKIP("needs %u CPUs, %u online (qemu -smp)", (n), \
+				num_online_cpus());                          \
+	} while (0)
 
 /* kernel/ktest.c: start a thread running the suites named by test=;
  * it exits QEMU with their verdict when done. */

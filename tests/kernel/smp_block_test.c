@@ -41,13 +41,6 @@
 #include <spindle/time.h>
 #include "../../block/blk.h"
 
-#define NEEDS_CPUS(n)                                                        \
-	do {                                                                 \
-		if (num_online_cpus() < (n))                                 \
-			KT_SKIP("needs %u CPUs, %u online (qemu -smp)", (n), \
-				num_online_cpus());                          \
-	} while (0)
-
 /* Wait (spinning: CPU 1 runs in interrupt context) for a flag the other
  * CPU sets; false after `secs` seconds. */
 static bool wait_for_flag(const int *flag, unsigned int secs)
@@ -118,7 +111,7 @@ KTEST(smp_block, diskstats_from_two_cpus)
 	struct block_device *parts[] = { &ds.part, &ds.whole };
 	unsigned long overlapped, both;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	diskstats_setup();
 	KT_ASSERT(smp_call_function_single(1, diskstats_hammer, (void *)1ul, false) == 0);
 	diskstats_hammer((void *)0ul);
@@ -269,7 +262,7 @@ KTEST(smp_block, bio_chain_from_two_cpus)
 {
 	struct chain_totals t = { 0 };
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	for (unsigned int b = 0; b < CHAIN_BATCHES; b++)
 		if (!chain_batch(kt, &t))
 			return;

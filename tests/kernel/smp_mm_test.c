@@ -57,13 +57,6 @@
 #include <asm/layout.h>
 #include <asm/cpu.h>
 
-#define NEEDS_CPUS(n)                                                        \
-	do {                                                                 \
-		if (num_online_cpus() < (n))                                 \
-			KT_SKIP("needs %u CPUs, %u online (qemu -smp)", (n), \
-				num_online_cpus());                          \
-	} while (0)
-
 /*
  * Unused parts of the kernel-stack area (no slot reaches past 80 MiB of
  * it, and tests/kernel/mm_test.c uses 256 GiB in), each in its own 1 GiB,
@@ -104,7 +97,7 @@ KTEST(smp, kernel_tlb_shootdown)
 	unsigned long flushes;
 	int stale = 0, wrong_first = 0, cur = 0;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	if (virt_to_phys_walk(kernel_pml4, SHOOT_VA) != (phys_addr_t)-1)
 		KT_SKIP("test address already mapped");
 	pg[0] = alloc_page(GFP_KERNEL);
@@ -176,7 +169,7 @@ KTEST(smp, kstack_reuse_shootdown)
 	int n = 0, others;
 	u64 before, after;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	stack = kstack_alloc();
 	KT_ASSERT(stack != NULL);
 	va = (unsigned long)stack;
@@ -265,7 +258,7 @@ KTEST(smp, remote_vm_vs_munmap)
 	bool reused_under_reader, freed_after;
 	unsigned long i;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	memset(&rv, 0, sizeof(rv));
 	rv.mm = mm_alloc();
 	KT_ASSERT(rv.mm != NULL);
@@ -425,7 +418,7 @@ KTEST(smp, pgd_lock_race)
 	struct page *pg[2 * PGD_RACE_ROUNDS];
 	int lost = 0, errs = 0, rounds = 0;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	if (virt_to_phys_walk(kernel_pml4, PGD_RACE_VA) != (phys_addr_t)-1)
 		KT_SKIP("test range already mapped");
 	for (int i = 0; i < 2 * PGD_RACE_ROUNDS; i++) {

@@ -60,13 +60,6 @@
 #include <asm/apic.h>
 #include <asm/smp.h>
 
-#define NEEDS_CPUS(n)                                                        \
-	do {                                                                 \
-		if (num_online_cpus() < (n))                                 \
-			KT_SKIP("needs %u CPUs, %u online (qemu -smp)", (n), \
-				num_online_cpus());                          \
-	} while (0)
-
 struct who_ran {
 	int cpu;
 	int pid;
@@ -88,7 +81,7 @@ KTEST(smp, call_function_single)
 {
 	unsigned int cpu;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	for_each_online_cpu(cpu) {
 		struct who_ran w = { .cpu = -1 };
 		char want[TASK_COMM_LEN];
@@ -118,7 +111,7 @@ KTEST(smp, on_each_cpu)
 {
 	unsigned int cpu;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	memset(times_ran, 0, sizeof(times_ran));
 	for (int round = 0; round < 100; round++)
 		on_each_cpu(count_me, NULL, true);
@@ -140,7 +133,7 @@ KTEST(smp, percpu)
 {
 	unsigned int cpu;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	on_each_cpu(set_mine, NULL, true);
 	for_each_online_cpu(cpu) {
 		KT_ASSERT_MSG(per_cpu(percpu_test_var, cpu) == 1005 + cpu,
@@ -210,7 +203,7 @@ KTEST(smp, locktorture_spinlock)
 	unsigned long lo = ~0ul, hi = 0;
 	unsigned int cpu, n = num_online_cpus();
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	memset(&torture, 0, sizeof(torture));
 	spin_lock_init(&torture.lock);
 	torture.deadline = ktime_get_ns() + TORTURE_NS;
@@ -322,7 +315,7 @@ KTEST(smp, timers_from_another_cpu)
 {
 	unsigned long fired;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	memset(&hammer, 0, sizeof(hammer));
 	for (int i = 0; i < HAMMER_TIMERS; i++)
 		timer_setup(&hammer.timer[i], hammer_fn);
@@ -385,7 +378,7 @@ KTEST(smp, synchronize_irq)
 	u32 data;
 	int irq, err;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	memset(&slow, 0, sizeof(slow));
 	irq = irq_alloc_msi(&addr, &data);
 	KT_ASSERT_MSG(irq >= FIRST_MSI_IRQ, "irq_alloc_msi: %d", irq);
@@ -421,7 +414,7 @@ KTEST(smp, remote_wakeup)
 	struct completion done;
 	unsigned int lost = 0;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	KT_ASSERT_MSG(smp_processor_id() == 0, "ktests run on CPU 0, not %u", smp_processor_id());
 	init_completion(&done);
 	sched_cpu_stats(0, &before);
@@ -463,7 +456,7 @@ KTEST(smp, wakeup_before_sleep)
 	unsigned int not_woken = 0, still_asleep = 0;
 	u64 nvcsw = current->nvcsw;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	sched_cpu_stats(0, &before);
 	for (int i = 0; i < WAKE_ROUNDS; i++) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
@@ -558,7 +551,7 @@ KTEST(smp, hard_lockup)
 	unsigned long before = hardlockup_reports, arg = nmi_backtraces, soft = softlockup_reports[0];
 	u64 end = ktime_get_ns() + 2 * LOCKUP_MAX_NS;
 
-	NEEDS_CPUS(2u);
+	KT_NEEDS_CPUS(2u);
 	if (!watchdog_test_enabled())
 		KT_SKIP("needs watchdog_thresh=1");
 	KT_ASSERT(smp_call_function_single(1, spin_irqs_off, &arg, false) == 0);
