@@ -80,6 +80,7 @@ ARCH_OBJS := \
 	$(A)/entry.o \
 	$(A)/switch.o \
 	$(A)/gdt.o \
+	$(A)/cpu.o \
 	$(A)/traps.o \
 	$(A)/multiboot.o \
 	$(A)/paging.o \
@@ -119,7 +120,8 @@ KERNEL_OBJS := \
 	$(K)/mm/mempool.o \
 	$(K)/timer.o \
 	$(K)/smp.o \
-	$(K)/watchdog.o
+	$(K)/watchdog.o \
+	$(K)/version.o
 
 # Processes and system calls (docs/processes.md).
 KERNEL_OBJS += \
@@ -264,6 +266,27 @@ $(SYSCALL_NAMES): include/uapi/asm/unistd_64.h
 	$(Q)sed -n 's/^#define __NR_\([a-z0-9_]*\) *\([0-9]*\)$$/\t[\2] = "\1",/p' $< > $@.tmp
 	$(Q)mv $@.tmp $@
 $(BUILD)/$(A)/syscall.o: $(SYSCALL_NAMES)
+
+# Who built the kernel, with what, from which commit: /proc/version and
+# uname -v (kernel/version.c), as Linux's include/generated/compile.h.
+# The time is the commit's, so that a rebuild of the same tree makes the
+# same kernel; the file is rewritten only when a line changes.
+# KBUILD_BUILD_USER, KBUILD_BUILD_HOST and KBUILD_BUILD_TIMESTAMP set
+# them, as on Linux.
+COMPILE_H := $(BUILD)/include/generated/compile.h
+KBUILD_BUILD_USER ?= $(shell whoami 2>/dev/null || echo unknown)
+KBUILD_BUILD_HOST ?= $(shell hostname 2>/dev/null || echo unknown)
+KBUILD_BUILD_TIMESTAMP ?= $(shell TZ=UTC git log -1 --date=format-local:'%a %b %e %H:%M:%S UTC %Y' \
+	--format=%cd 2>/dev/null || TZ=UTC date '+%a %b %e %H:%M:%S UTC %Y')
+$(COMPILE_H): FORCE
+	@mkdir -p $(dir $@)
+	$(Q){ echo '#define UTS_VERSION "#1 SMP $(KBUILD_BUILD_TIMESTAMP)"'; \
+	  echo '#define SPINDLE_COMPILE_BY "$(KBUILD_BUILD_USER)"'; \
+	  echo '#define SPINDLE_COMPILE_HOST "$(KBUILD_BUILD_HOST)"'; \
+	  echo "#define SPINDLE_COMPILER \"$$($(CC) --version | head -n 1), $$($(LD) --version | head -n 1)\""; \
+	} > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/$(K)/version.o: $(COMPILE_H)
 
 # The kernel is linked twice: the first link's symbols become the .ksyms
 # table (for symbolised backtraces) of the second.  .ksyms is the last

@@ -17,6 +17,10 @@
  *                     irqs, context switches, btime, tasks made, running
  *                     and blocked (kernel/sched/cputime.c)
  *   /proc/uptime      seconds since boot, and idle seconds of all CPUs
+ *   /proc/cpuinfo     each online CPU as CPUID describes it, Linux's
+ *                     layout (formatted by kernel/arch/x86/cpu.c)
+ *   /proc/version     the kernel, its build's user@host, compiler and
+ *                     time (kernel/version.c)
  *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
  *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
@@ -54,6 +58,7 @@
 #include <spindle/loadavg.h>
 #include <spindle/irq.h>
 #include <spindle/kernel_stat.h>
+#include <spindle/version.h>
 #include "internal.h"
 
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
@@ -312,6 +317,21 @@ static int kallsyms_show(struct inode *inode, char *buf, size_t size)
 
 static const struct pseudo_file proc_kallsyms = { .show = kallsyms_show, .size_hint = 256 * 1024 };
 
+static int version_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return scnprintf(buf, size, "%s", spindle_banner);
+}
+
+static int cpuinfo_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return show_cpuinfo(buf, size);
+}
+
+static const struct pseudo_file proc_version = { .show = version_show };
+static const struct pseudo_file proc_cpuinfo = { .show = cpuinfo_show, .size_hint = PROC_TEXT_BIG };
+
 static int profile_show(struct inode *inode, char *buf, size_t size)
 {
 	(void)inode;
@@ -345,6 +365,8 @@ static const struct proc_entry {
 	{ "slabinfo", &proc_slabinfo },
 	{ "mounts", &proc_mounts },
 	{ "kallsyms", &proc_kallsyms },
+	{ "version", &proc_version },
+	{ "cpuinfo", &proc_cpuinfo },
 };
 
 /* --- tasks --------------------------------------------------------------------- */

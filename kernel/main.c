@@ -42,14 +42,13 @@
 #include <spindle/ksyms.h>
 #include <spindle/process.h>
 #include <spindle/lockdep.h>
+#include <spindle/version.h>
 #include <asm/bootinfo.h>
 #include <asm/desc.h>
 #include <asm/traps.h>
 #include <asm/cpu.h>
 #include <asm/extable.h>
 #include <asm/smp.h>
-
-#define SPINDLE_VERSION "0.1"
 
 extern const initcall_t __initcall_start[], __initcall_end[];
 
@@ -136,7 +135,7 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	load_percpu_segment(0); /* the per-CPU section itself, for now */
 	serial_init();
 	printk(KERN_NOTICE "Spindle %s (x86-64), a teaching kernel for the disk I/O path\n",
-	       SPINDLE_VERSION);
+	       SPINDLE_RELEASE);
 	if (multiboot_parse(magic, mbi_phys))
 		panic("no multiboot2 information: boot Spindle with GRUB (make qemu)");
 	cmdline_init(boot_info.cmdline);

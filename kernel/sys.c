@@ -15,6 +15,7 @@
 #include <spindle/process.h>
 #include <spindle/signal.h>
 #include <spindle/syscalls.h>
+#include <spindle/version.h>
 #include <spindle/uaccess.h>
 #include <spindle/sched.h>
 #include <spindle/string.h>
@@ -586,16 +587,7 @@ long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __use
 
 long sys_uname(struct new_utsname __user *name)
 {
-	static const struct new_utsname uts = {
-		.sysname = "Spindle",
-		.nodename = "spindle",
-		.release = "0.1",
-		.version = "#1",
-		.machine = "x86_64",
-		.domainname = "(none)",
-	};
-
-	return copy_to_user(name, &uts, sizeof(uts)) ? -EFAULT : 0;
+	return copy_to_user(name, &init_uts, sizeof(init_uts)) ? -EFAULT : 0;
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <spindle/printk.h>
 #include <spindle/smp.h>
 #include <spindle/string.h>
+#include <asm/processor.h>
 #include <asm/acpi.h>
 #include <asm/desc.h>
 
@@ -50,6 +51,7 @@ void __init setup_per_cpu_areas(void)
 	/* the boot CPU moves to its own copy: the section stays the image */
 	load_percpu_segment(0);
 	cpu_init();
+	identify_cpu();
 	pr_info("Embedded %lu pages/cpu, %u cpu%s\n", 1ul << order, ncpus,
 		ncpus == 1 ? "" : "s");
 }

@@ -41,6 +41,7 @@
 #include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/cpu.h>
+#include <asm/processor.h>
 #include <asm/desc.h>
 #include <asm/layout.h>
 #include <asm/pgtable.h>
@@ -114,6 +115,7 @@ void start_secondary(void)
 	wrmsr(MSR_EFER, bsp_efer);
 	load_percpu_segment(cpu);       /* current is now its idle task */
 	cpu_init();
+	identify_cpu();                 /* /proc/cpuinfo's block for it */
 	idt_load();
 	syscall_init();
 	lapic_setup();

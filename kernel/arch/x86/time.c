@@ -87,7 +87,7 @@ BUILD_BUG_ON(PIT_TICK_LATCH > 0xffff);
 #define KHZ                     1000u
 
 static u64 tsc_base;            /* TSC value at which ktime is 0 */
-static u64 tsc_khz;
+u64 tsc_khz;                    /* the TSC's rate, measured at boot (asm/processor.h) */
 static u32 tsc_mult;            /* ns = cycles * tsc_mult >> tsc_shift */
 static u32 tsc_shift;
 static bool tsc_ready;          /* the fields above are set */
