@@ -328,6 +328,81 @@ START_TEST(chain_completes_parent_once_after_children)
 }
 END_TEST
 
+/*
+ * A piece that fails before the next is chained: blk_queue_split() chains
+ * as it goes, and an early piece may end meanwhile.  bio_chain() must not
+ * touch the parent's status -- the first error, recorded by bio_endio(),
+ * stays.
+ */
+START_TEST(chain_keeps_error_of_finished_child)
+{
+	struct bio *parent = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
+	struct bio *first = bio_alloc_bioset(GFP_NOIO, 0, &fs_bio_set);
+	struct bio *second = bio_alloc_bioset(GFP_NOIO, 0, &fs_bio_set);
+
+	parent_ends = 0;
+	parent->bi_end_io = count_end;
+	bio_chain(first, parent);
+	first->bi_status = BLK_STS_IOERR;
+	bio_endio(first);                       /* fails, before the next chain */
+	bio_chain(second, parent);
+	bio_endio(parent);
+	ck_assert_int_eq(parent_ends, 0);
+	bio_endio(second);
+	ck_assert_int_eq(parent_ends, 1);
+	ck_assert_msg(parent_status == BLK_STS_IOERR,
+		      "the first piece's error was lost: the parent ended with status %u",
+		      parent_status);
+}
+END_TEST
+
+/*
+ * A chain 2,000 links deep (a bio split, its piece split again, ... as
+ * stacked devices do) ends from its deepest child in constant stack:
+ * bio_endio() walks up in a loop.  A child's end_io that called
+ * bio_endio(parent) itself would take a frame per link -- on a 16 KiB
+ * kernel stack, a crash long before 2,000.  The parent's end_io measures
+ * how deep below this test's frame it runs.
+ */
+#define CHAIN_DEPTH 2000
+static unsigned long stack_at_end;
+
+static void note_stack(struct bio *bio)
+{
+	char here;
+
+	parent_ends++;
+	parent_status = bio->bi_status;
+	stack_at_end = (unsigned long)&here;
+}
+
+START_TEST(chain_ends_in_constant_stack)
+{
+	struct bio *top = bio_alloc_bioset(GFP_NOIO, 0, &test_bs);
+	struct bio *link = top;
+	char here;
+	unsigned long used;
+
+	parent_ends = 0;
+	top->bi_end_io = note_stack;
+	for (int i = 0; i < CHAIN_DEPTH; i++) {
+		struct bio *child = bio_alloc_bioset(GFP_NOIO, 0, &fs_bio_set);
+
+		bio_chain(child, link);
+		bio_endio(link);                /* each level's own part: done */
+		link = child;
+	}
+	ck_assert_int_eq(parent_ends, 0);
+	bio_endio(link);                        /* the deepest child ends ... */
+	ck_assert_int_eq(parent_ends, 1);       /* ... and so does every level */
+	used = (unsigned long)&here - stack_at_end;
+	ck_assert_msg(used < 4096,
+		      "ending a chain %d deep used %lu bytes of stack: a frame per link "
+		      "(bio_endio() must walk up the chain in its loop, not recurse)",
+		      CHAIN_DEPTH, used);
+}
+END_TEST
+
 START_TEST(split_shares_segments)
 {
 	struct bio *bio = bio_alloc_bioset(GFP_NOIO, 4, &fs_bio_set);
@@ -693,6 +768,8 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, stack_table, 0, 24);
 	tcase_add_test(core, make_request_never_nests);
 	tcase_add_test(core, chain_completes_parent_once_after_children);
+	tcase_add_test(core, chain_keeps_error_of_finished_child);
+	tcase_add_test(core, chain_ends_in_constant_stack);
 	tcase_add_test(core, split_shares_segments);
 	tcase_add_test(core, partition_remap_and_bounds);
 	tcase_add_test(core, diskstats_accounting);

@@ -108,6 +108,15 @@ int show_interrupts(char *buf, size_t size)
 	return scnprintf(buf, size, "%*s%-11s\n", 11, "", "CPU0");
 }
 
+/* No CPUID on the host side of the tests: one CPU, named as such. */
+int show_cpuinfo(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "processor\t: 0\nmodel name\t: host shim\n\n");
+}
+
+/* kernel/version.c needs the build's compile.h: the host's line says so */
+const char spindle_banner[] = "Spindle version 0.1 (host) (host unit tests) #1\n";
+
 /* ... and no irq has a handler: /proc/irq holds default_smp_affinity
  * alone, every CPU (the host's one). */
 bool irq_has_action(unsigned int irq)
