@@ -190,6 +190,38 @@ START_TEST(plug_front_merge)
 END_TEST
 
 /*
+ * A plugged merge obeys the queue's limits and never mixes operations
+ * (blk_rq_merge_ok()): on a queue of 16 sectors per request, four
+ * sequential 8-sector writes become two requests, and a read that starts
+ * where the writes end is a request of its own.
+ */
+START_TEST(plug_merge_respects_limits)
+{
+	struct blk_plug plug;
+	int reads = 0;
+
+	make_queue(4, 0, 16, "none");
+	blk_start_plug(&plug);
+	for (int i = 0; i < 4; i++)
+		submit(REQ_OP_WRITE, 8 * i, 4096);
+	submit(REQ_OP_READ, 32, 4096);
+	blk_finish_plug(&plug);
+	ck_assert_int_eq(nr_queue_rq, 3);
+	for (int i = 0; i < nr_queue_rq; i++) {
+		ck_assert_msg(seen_sectors[i] <= 16, "request %d has %u sectors, over max_sectors 16",
+			      i, seen_sectors[i]);
+		if ((seen_flags[i] & REQ_OP_MASK) == REQ_OP_READ) {
+			reads++;
+			ck_assert_uint_eq(seen_pos[i], 32);
+			ck_assert_uint_eq(seen_sectors[i], 8);
+		}
+	}
+	ck_assert_int_eq(reads, 1);
+	complete_all();
+}
+END_TEST
+
+/*
  * One plug, two disks: bios of different queues never merge, even when
  * their sectors touch; the flush hands each queue its own batch (all of
  * A's, then all of B's, in the order each was plugged) -- one queue lock
@@ -890,6 +922,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, plugged_sequential_bios_become_one_request);
 	tcase_add_test(core, plug_front_merge);
+	tcase_add_test(core, plug_merge_respects_limits);
 	tcase_add_test(core, two_queues_on_one_plug);
 	tcase_add_test(core, deadline_sorts_a_plugged_batch);
 	tcase_add_test(core, elevator_back_merge_then_request_merge);
