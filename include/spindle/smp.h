@@ -117,6 +117,9 @@ void on_each_cpu(smp_call_func_t func, void *info, bool wait);
 /* /proc/cpuinfo: each online CPU in Linux's layout (arch code) */
 int show_cpuinfo(char *buf, size_t size);
 
+/* waits that took smp.csd_lock_timeout= and were reported ("csd:") */
+extern unsigned long csd_lock_reports;
+
 /* the IPI's handler (arch code, on the receiving CPU) */
 void generic_smp_call_function_interrupt(void);
 
