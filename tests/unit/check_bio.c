@@ -30,6 +30,7 @@ struct model_dev {
 	int nchild;
 	int child[3];
 	int pieces;                     /* how many parts it splits a bio into */
+	bool bad;                       /* its bios name a partition it lacks */
 	struct gendisk *disk;
 };
 
@@ -39,6 +40,16 @@ static char call_log[LOG_MAX];
 static int log_len;
 static int nesting, max_nesting;        /* make_request_fn calls inside one another */
 static struct bio_set test_bs;
+
+static int error_ends;
+
+/* a bio the checks refused: ended with an error, once */
+static void count_error_end(struct bio *bio)
+{
+	ck_assert_uint_eq(bio->bi_status, BLK_STS_IOERR);
+	error_ends++;
+	bio_put(bio);
+}
 
 /* bi_iter.bi_sector carries how many pieces of the bio are left. */
 static void model_make_request(struct request_queue *q, struct bio *bio)
@@ -67,6 +78,10 @@ static void model_make_request(struct request_queue *q, struct bio *bio)
 		b->bi_flags |= BIO_REMAPPED;
 		b->bi_iter.bi_sector = cd->pieces;
 		b->bi_end_io = bio_put;
+		if (cd->bad) {
+			b->bi_partno = DISK_MAX_PARTS - 1;
+			b->bi_end_io = count_error_end;
+		}
 		generic_make_request(b);
 	}
 	bio_endio(bio);
@@ -80,6 +95,7 @@ static int add_dev(char name, int pieces)
 	d->name = name;
 	d->pieces = pieces;
 	d->nchild = 0;
+	d->bad = false;
 	d->disk = alloc_disk(1);
 	d->disk->queue = blk_alloc_queue(model_make_request, d);
 	d->disk->disk_name[0] = name;
@@ -258,6 +274,28 @@ START_TEST(stack_table)
 			      "depth %d fanout %d split %d %s: got %s want %s", depth, fanout,
 			      split, pol ? "fifo" : "depth", call_log, want);
 	}
+}
+END_TEST
+
+/*
+ * A bio the checks refuse (here: a partition its disk lacks) has been
+ * ended already, with an error; the loop goes on with the next one.  A
+ * under it: B, refused, then C and D, which must still run -- a loop that
+ * returned at the refused bio would leave C and D unsent and
+ * current->bio_list set.
+ */
+START_TEST(refused_bio_does_not_stop_the_loop)
+{
+	int a = add_dev('A', 1), b = add_dev('B', 1), c = add_dev('C', 1), d = add_dev('D', 1);
+
+	link_dev(a, b);
+	link_dev(a, c);
+	link_dev(a, d);
+	devs[b].bad = true;
+	error_ends = 0;
+	host_printk_quiet = true;
+	ck_assert_str_eq(run_stack(a), "ACD");
+	ck_assert_int_eq(error_ends, 1);
 }
 END_TEST
 
@@ -767,6 +805,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, anchor_orders, 0, sizeof(anchors) / sizeof(anchors[0]));
 	tcase_add_loop_test(core, stack_table, 0, 24);
 	tcase_add_test(core, make_request_never_nests);
+	tcase_add_test(core, refused_bio_does_not_stop_the_loop);
 	tcase_add_test(core, chain_completes_parent_once_after_children);
 	tcase_add_test(core, chain_keeps_error_of_finished_child);
 	tcase_add_test(core, chain_ends_in_constant_stack);
