@@ -200,7 +200,9 @@ DRIVER_OBJS := \
 	$(D)/block/null_blk.o \
 	$(D)/ata/libata-core.o \
 	$(D)/ata/ata_piix.o \
-	$(D)/ahci/ahci.o
+	$(D)/ahci/ahci.o \
+	$(D)/nvme/host/core.o \
+	$(D)/nvme/host/pci.o
 
 # Device-mapper, after every block driver: its device_initcall builds the
 # dm-mod.create= devices on the disks registered above (link order).
