@@ -338,11 +338,11 @@ void nvme_log_error(struct nvme_ns *ns, struct request *rq, u16 status)
 	u8 opcode = req_op(rq) == REQ_OP_FLUSH ? nvme_cmd_flush :
 		    req_op(rq) == REQ_OP_WRITE ? nvme_cmd_write : nvme_cmd_read;
 
-	printk_ratelimited(KERN_ERR "%s: %s(0x%x) @ LBA %llu, %u blocks, %s (sct 0x%x / sc 0x%x) %s%s\n",
+	printk_ratelimited(KERN_ERR "%s: %s(0x%x) @ LBA %llu, %u blocks, %s (sct 0x%x / sc 0x%x)%s%s\n",
 			   ns->name, ops[opcode], opcode,
 			   (unsigned long long)(blk_rq_pos(rq) >> (ns->lba_shift - SECTOR_SHIFT)),
 			   blk_rq_bytes(rq) >> ns->lba_shift, nvme_status_str(status),
 			   (status >> NVME_SCT_SHIFT) & NVME_SCT_MASK, status & NVME_SC_MASK,
-			   status & NVME_STATUS_MORE ? "MORE " : "",
-			   status & NVME_STATUS_DNR ? "DNR " : "");
+			   status & NVME_STATUS_MORE ? " MORE" : "",
+			   status & NVME_STATUS_DNR ? " DNR" : "");
 }
