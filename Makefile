@@ -145,6 +145,7 @@ KTEST_OBJS := \
 	$(KT)/dm_test.o \
 	$(KT)/ata_test.o \
 	$(KT)/ahci_test.o \
+	$(KT)/nvme_test.o \
 	$(KT)/user_test.o \
 	$(KT)/user/embed.o \
 	$(KT)/fs_test.o \

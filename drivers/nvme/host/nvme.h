@@ -322,6 +322,13 @@ struct nvme_queue {
 	struct request **rqs;
 	u64 **prp_lists;                /* one page of PRP entries per CID */
 	phys_addr_t *prp_dma;
+	/* One bounce buffer for requests PRPs cannot describe (pci.c,
+	 * nvme_bounce_rq): claimed under sq_lock, given back by the
+	 * completion under cq_lock; NULL when free. */
+	struct request *bounce_rq;
+	void *bounce;                   /* NVME_MAX_XFER_BYTES, contiguous */
+	phys_addr_t bounce_dma;
+	unsigned long bounced;          /* requests that went through it */
 	unsigned long completions;      /* CQEs consumed (for the log) */
 };
 
@@ -375,6 +382,15 @@ struct nvme_dev {
 int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd,
 			 u32 *result);
 extern const struct blk_mq_ops nvme_mq_ops;
+/*
+ * rq's data as PRP1, PRP2 and, past two pages, the PRP list of @cid
+ * (nvmeq->prp_lists[cid]).  0, -EAGAIN for a hole inside a page (PRPs
+ * cannot say it: bounce), -EINVAL for a segment not dword aligned.  Does
+ * not sleep, touches nothing but *cmd and the list (tests call it on
+ * made-up requests).
+ */
+int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
+		  struct nvme_command *cmd);
 
 /* ---- core.c for pci.c --------------------------------------------------- */
 

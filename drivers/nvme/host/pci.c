@@ -36,8 +36,9 @@
  * Supported: one admin queue and one I/O queue pair (on the request
  * layer's single hardware context), MSI or INTx (pci=nomsi forces INTx;
  * QEMU's NVMe has MSI-X and INTx only, so it gets INTx until the PCI
- * layer has MSI-X), PRPs with a PRP list page per command, Read, Write
- * (FUA), Flush, several namespaces.
+ * layer has MSI-X), PRPs with a PRP list page per command (a bounce
+ * buffer for requests PRPs cannot describe), Read, Write (FUA), Flush,
+ * several namespaces.
  * Not supported (yet): a queue pair per CPU, MSI-X, Abort and controller
  * reset on a timeout (the controller is failed instead), Write Zeroes,
  * Dataset Management (discard), SGLs, polled queues, shutdown.
@@ -47,7 +48,8 @@
  * (MDTS if smaller), so a PRP list is one page and never chains; a
  * request whose segments leave a hole inside a memory page cannot be
  * described by PRPs (NVMe §4.3: every entry after the first starts a
- * page) and fails with a log line.
+ * page): it is copied through the queue's one bounce buffer, one such
+ * request at a time (nvme_bounce_rq).
  *
  * Boot options: nvme.io_timeout=<seconds> (default 30); pci=nomsi.
  *
@@ -185,6 +187,10 @@ static int nvme_alloc_io_slots(struct nvme_queue *nvmeq)
 		if (!nvmeq->prp_lists[i])
 			return -ENOMEM;
 	}
+	/* Without it the driver still works; a request with a hole fails. */
+	nvmeq->bounce = dma_alloc_coherent(NVME_MAX_XFER_BYTES, 0, &nvmeq->bounce_dma);
+	if (!nvmeq->bounce)
+		pr_warn("%s: no memory for a bounce buffer\n", nvmeq->dev->name);
 	return 0;
 }
 
@@ -194,6 +200,8 @@ static void nvme_free_queue(struct nvme_queue *nvmeq)
 		for (unsigned int i = 0; i < nvmeq->q_depth; i++)
 			if (nvmeq->prp_lists[i])
 				dma_free_coherent(nvmeq->prp_lists[i], NVME_CTRL_PAGE_SIZE);
+	if (nvmeq->bounce)
+		dma_free_coherent(nvmeq->bounce, NVME_MAX_XFER_BYTES);
 	kfree(nvmeq->prp_lists);
 	kfree(nvmeq->prp_dma);
 	kfree(nvmeq->rqs);
@@ -222,6 +230,74 @@ static void __nvme_submit_cmd(struct nvme_queue *nvmeq, const struct nvme_comman
 	writel(nvmeq->sq_tail, nvmeq->q_db);
 }
 
+/* ---- the bounce buffer ------------------------------------------------------ */
+
+/* Copy between the request's segments and the bounce buffer. */
+static void nvme_bounce_copy(struct nvme_queue *nvmeq, struct request *rq, bool to_bounce)
+{
+	u8 *b = nvmeq->bounce;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *bio;
+
+	rq_for_each_segment(bv, rq, bio, iter) {
+		u8 *p = (u8 *)page_address(bv.bv_page) + bv.bv_offset;
+
+		if (to_bounce)
+			memcpy(b, p, bv.bv_len);
+		else
+			memcpy(p, b, bv.bv_len);
+		b += bv.bv_len;
+	}
+}
+
+/* A read's data goes back to its pages; the buffer is free again.  Called
+ * by the completion under cq_lock (interrupt context: up to 512 KiB is
+ * copied there, the price of a rare request). */
+static void nvme_unbounce_rq(struct nvme_queue *nvmeq, struct request *rq, bool ok)
+{
+	if (ok && req_op(rq) == REQ_OP_READ)
+		nvme_bounce_copy(nvmeq, rq, false);
+	smp_wmb();              /* the copy before the buffer is seen free */
+	WRITE_ONCE(nvmeq->bounce_rq, NULL);
+}
+
+/*
+ * nvme_bounce_rq - describe rq's data by the bounce buffer instead: one
+ * contiguous, page-aligned region, which PRPs always can.  Returns
+ * BLK_STS_OK, BLK_STS_RESOURCE while another request holds the buffer
+ * (the request layer retries after the next completion: that one's is
+ * certain to come), or BLK_STS_IOERR without a buffer.
+ */
+static blk_status_t nvme_bounce_rq(struct nvme_queue *nvmeq, struct request *rq,
+				   u16 cid, struct nvme_command *cmd)
+{
+	unsigned int len = blk_rq_bytes(rq), n;
+	unsigned long flags;
+
+	if (!nvmeq->bounce || len > NVME_MAX_XFER_BYTES)
+		return BLK_STS_IOERR;
+	spin_lock_irqsave(&nvmeq->sq_lock, flags);
+	if (nvmeq->bounce_rq) {
+		spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
+		return BLK_STS_RESOURCE;
+	}
+	nvmeq->bounce_rq = rq;
+	nvmeq->bounced++;
+	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
+	if (req_op(rq) == REQ_OP_WRITE)
+		nvme_bounce_copy(nvmeq, rq, true);
+	n = (len + NVME_CTRL_PAGE_SIZE - 1) / NVME_CTRL_PAGE_SIZE;
+	cmd->prp1 = nvmeq->bounce_dma;
+	for (unsigned int i = 1; i < n; i++)
+		nvmeq->prp_lists[cid][i - 1] = nvmeq->bounce_dma + i * NVME_CTRL_PAGE_SIZE;
+	if (n == 2)
+		cmd->prp2 = nvmeq->bounce_dma + NVME_CTRL_PAGE_SIZE;
+	else if (n > 2)
+		cmd->prp2 = nvmeq->prp_dma[cid];
+	return BLK_STS_OK;
+}
+
 /* ---- completions ---------------------------------------------------------- */
 
 static void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe)
@@ -242,6 +318,8 @@ static void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completi
 		return;
 	}
 	nvmeq->rqs[cid] = NULL;
+	if (rq == nvmeq->bounce_rq)
+		nvme_unbounce_rq(nvmeq, rq, !status);
 	if (status)
 		nvme_log_error(rq->q->queuedata, rq, status);
 	blk_mq_complete_request(rq, nvme_error_status(status));
@@ -391,7 +469,8 @@ static int nvme_create_io_queues(struct nvme_dev *dev)
 
 /*
  * nvme_map_data - describe rq's data with PRPs (NVMe §4.3).  Returns 0,
- * or -EINVAL when the segments cannot be described.
+ * -EAGAIN when the segments leave a hole inside a page (the caller then
+ * bounces the request), or -EINVAL for a segment that is not dword aligned.
  *
  * The rule: PRP1 points at the first byte (any dword offset in a page);
  * every later entry points at the start of a page, and the data runs on
@@ -404,8 +483,8 @@ static int nvme_create_io_queues(struct nvme_dev *dev)
  * and PRP2; more go into this command's PRP list page and PRP2 points
  * at that list.
  */
-static int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
-			 struct nvme_command *cmd)
+int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
+		  struct nvme_command *cmd)
 {
 	const phys_addr_t page_mask = NVME_CTRL_PAGE_SIZE - 1;
 	u64 *list = nvmeq->prp_lists[cid];
@@ -427,7 +506,7 @@ static int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
 			covered = (addr & ~page_mask) + NVME_CTRL_PAGE_SIZE;
 		} else if (addr != next) {
 			if ((next & page_mask) || (addr & page_mask))
-				return -EINVAL;         /* a hole inside a page */
+				return -EAGAIN;         /* a hole inside a page */
 			covered = addr;
 		}
 		for (; covered < end; covered += NVME_CTRL_PAGE_SIZE) {
@@ -460,16 +539,25 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
 	sts = nvme_setup_cmd(ns, rq, &cmd);
 	if (sts != BLK_STS_OK)
 		return sts;
-	if ((req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE) &&
-	    nvme_map_data(nvmeq, rq, cid, &cmd)) {
-		pr_err("%s: request at sector %llu (%u bytes) cannot be described by PRPs\n",
-		       ns->name, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
-		return BLK_STS_IOERR;
+	if (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE) {
+		int err = nvme_map_data(nvmeq, rq, cid, &cmd);
+
+		if (err == -EAGAIN)
+			sts = nvme_bounce_rq(nvmeq, rq, cid, &cmd);
+		else if (err)
+			sts = BLK_STS_IOERR;
+		if (sts == BLK_STS_IOERR)
+			pr_err("%s: request at sector %llu (%u bytes) cannot be described by PRPs\n",
+			       ns->name, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
+		if (sts != BLK_STS_OK)
+			return sts;
 	}
 	cmd.command_id = cid;
 
 	spin_lock_irqsave(&nvmeq->sq_lock, flags);
 	if (dev->dead) {                        /* set under sq_lock: see nvme_dev_fail */
+		if (nvmeq->bounce_rq == rq)
+			nvmeq->bounce_rq = NULL;
 		spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
 		return BLK_STS_IOERR;
 	}
@@ -513,6 +601,7 @@ static void nvme_dev_fail(struct nvme_dev *dev, const char *why)
 		if (blk_mq_complete_request(rq, BLK_STS_IOERR))
 			failed++;
 	}
+	WRITE_ONCE(q->bounce_rq, NULL);
 	spin_unlock_irqrestore(&q->cq_lock, flags);
 	pr_err("%s: %u request(s) failed\n", dev->name, failed);
 }
