@@ -34,12 +34,12 @@
  *        every request in flight and every new one fails with an error)
  *
  * Supported: one admin queue and one I/O queue pair (on the request
- * layer's single hardware context), MSI or INTx (pci=nomsi forces INTx;
- * QEMU's NVMe has MSI-X and INTx only, so it gets INTx until the PCI
- * layer has MSI-X), PRPs with a PRP list page per command (a bounce
+ * layer's single hardware context), one interrupt vector for both --
+ * MSI-X, MSI or INTx, as the device has (QEMU's: MSI-X and INTx;
+ * pci=nomsi forces INTx) -- PRPs with a PRP list page per command (a bounce
  * buffer for requests PRPs cannot describe), Read, Write (FUA), Flush,
  * several namespaces.
- * Not supported (yet): a queue pair per CPU, MSI-X, Abort and controller
+ * Not supported (yet): a queue pair per CPU, a vector per queue, Abort and controller
  * reset on a timeout (the controller is failed instead), Write Zeroes,
  * Dataset Management (discard), SGLs, polled queues, shutdown.
  *
@@ -376,7 +376,9 @@ static unsigned int nvme_process_cq(struct nvme_queue *nvmeq)
  * nvme_irq - one vector for the admin and the I/O queue.  Interrupt
  * context, any CPU.  With INTx the line is level triggered and may be
  * shared: it stays up while a CQ holds entries past its head doorbell,
- * so a completion posted after our look raises it again.
+ * so a completion posted after our look raises it again.  MSI-X and MSI
+ * are edges: the controller sends a new message for entries posted after
+ * the last one, and we consume everything present each time.
  */
 static irqreturn_t nvme_irq(int irq, void *dev_id)
 {
@@ -641,10 +643,10 @@ static int nvme_setup_irq(struct nvme_dev *dev)
 {
 	int nvec, err;
 
-	nvec = pci_alloc_irq_vectors(dev->pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_LEGACY);
+	nvec = pci_alloc_irq_vectors(dev->pdev, 1, 1, PCI_IRQ_ALL_TYPES);
 	if (nvec < 0)
 		return nvec;
-	dev->msi = dev->pdev->msi_enabled;
+	dev->msi = dev->pdev->msi_enabled || dev->pdev->msix_enabled;
 	dev->irq = pci_irq_vector(dev->pdev, 0);
 	if ((int)dev->irq <= 0) {
 		pci_free_irq_vectors(dev->pdev);
@@ -739,7 +741,8 @@ static int nvme_probe(struct pci_dev *pdev)
 		pr_err("%s: no interrupt: %d\n", dev->name, err);
 		goto fail_disable;
 	}
-	pr_info("%s: irq %u (%s)\n", dev->name, dev->irq, dev->msi ? "MSI" : "INTx");
+	pr_info("%s: irq %u (%s)\n", dev->name, dev->irq,
+		pdev->msix_enabled ? "MSI-X" : pdev->msi_enabled ? "MSI" : "INTx");
 	err = nvme_init_identify(dev);
 	if (!err)
 		err = nvme_set_queue_count(dev, &nr_io_queues);
