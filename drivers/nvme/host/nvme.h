@@ -317,6 +317,8 @@ struct nvme_queue {
 	u8 cq_phase;                    /* the phase a new entry has */
 	/* The admin queue: one synchronous command at a time (admin_mutex). */
 	bool admin_done;
+	u16 admin_cid;                  /* the command waited for: a late
+					 * answer to a timed-out one is not it */
 	struct nvme_completion admin_cqe;
 	/* I/O queue: the request of each command identifier, and its PRP list. */
 	struct request **rqs;

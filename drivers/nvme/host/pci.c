@@ -308,7 +308,13 @@ static void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completi
 
 	if (nvmeq->qid == 0) {
 		/* the one synchronous admin command (admin_mutex) */
+		if (cid != READ_ONCE(nvmeq->admin_cid)) {
+			pr_warn("%s: late admin completion, id %u: ignored\n",
+				nvmeq->dev->name, cid);
+			return;
+		}
 		nvmeq->admin_cqe = *cqe;
+		smp_wmb();      /* the entry before the flag (nvme_submit_sync_cmd) */
 		WRITE_ONCE(nvmeq->admin_done, true);
 		return;
 	}
@@ -407,7 +413,7 @@ int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd, u32 *re
 		return -ENODEV;
 	}
 	WRITE_ONCE(aq->admin_done, false);
-	cmd->command_id = 0;
+	cmd->command_id = ++aq->admin_cid;      /* under admin_mutex */
 	spin_lock_irqsave(&aq->sq_lock, flags);
 	__nvme_submit_cmd(aq, cmd);
 	spin_unlock_irqrestore(&aq->sq_lock, flags);
