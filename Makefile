@@ -3,7 +3,8 @@
 #
 #   make            build build/spindle.iso (GRUB + multiboot2 kernel)
 #   make qemu       boot it in QEMU, serial console on this terminal
-#                   (Ctrl-A X quits); ARGS='opt=val ...' adds kernel options
+#                   (Ctrl-A X quits); ARGS='opt=val ...' adds kernel options;
+#                   NVME=1 adds an NVMe disk (nvme0n1)
 #   make qemu-gdb   the same, halted, with a GDB stub on :$(GDBPORT);
 #                   then `make gdb` in another terminal (.gdbinit and the
 #                   sp-* commands of tools/gdb/, docs/debugging.md)
@@ -146,6 +147,7 @@ KTEST_OBJS := \
 	$(KT)/dm_test.o \
 	$(KT)/ata_test.o \
 	$(KT)/ahci_test.o \
+	$(KT)/nvme_test.o \
 	$(KT)/user_test.o \
 	$(KT)/user/embed.o \
 	$(KT)/fs_test.o \
@@ -202,7 +204,9 @@ DRIVER_OBJS := \
 	$(D)/block/null_blk.o \
 	$(D)/ata/libata-core.o \
 	$(D)/ata/ata_piix.o \
-	$(D)/ahci/ahci.o
+	$(D)/ahci/ahci.o \
+	$(D)/nvme/host/core.o \
+	$(D)/nvme/host/pci.o
 
 # Device-mapper, after every block driver: its device_initcall builds the
 # dm-mod.create= devices on the disks registered above (link order).
@@ -355,6 +359,13 @@ QEMUOPTS += -drive if=none,id=hda,file=$(BUILD)/disk-hda.img,format=raw
 QEMUOPTS += -device ide-hd,drive=hda,bus=pide.0
 QEMUOPTS += -drive if=none,id=sdc,file=$(BUILD)/disk-ext2.img,format=raw
 QEMUOPTS += -device ide-hd,drive=sdc,bus=ide.3
+# NVME=1: also an NVMe controller (QEMU's -device nvme) with a sparse disk of
+# DISK_SIZE, nvme0n1 in the guest (docs/nvme.md).
+ifeq ($(NVME),1)
+DISKS    += $(BUILD)/disk-nvme.img
+QEMUOPTS += -drive if=none,id=nvme0,file=$(BUILD)/disk-nvme.img,format=raw
+QEMUOPTS += -device nvme,drive=nvme0,serial=spindle-nvme0
+endif
 GDBPORT  ?= 1234
 
 $(filter-out %/disk-ext2.img,$(DISKS)):

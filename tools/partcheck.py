@@ -22,6 +22,12 @@ import sys
 EXTENDED = {"5", "f", "85"}          # MBR types of an extended partition
 
 
+def part_name(dev, num):
+    """Linux's name for partition num of dev: sda1, but nvme0n1p1 (a 'p'
+    after a disk name that ends in a digit, as block/genhd.c does)."""
+    return "%s%s%d" % (dev, "p" if dev[-1:].isdigit() else "", num)
+
+
 def expected(img, dev):
     env = dict(os.environ, PATH=os.environ.get("PATH", "") + ":/usr/sbin:/sbin")
     p = subprocess.run(["sfdisk", "--json", img], capture_output=True, text=True, env=env)
@@ -37,7 +43,7 @@ def expected(img, dev):
         blocks = part["size"] // 2
         if table["label"] == "dos" and part["type"].lower() in EXTENDED:
             blocks = 1
-        want["%s%d" % (dev, num)] = blocks
+        want[part_name(dev, num)] = blocks
     return want
 
 
@@ -55,7 +61,7 @@ def guest_view(log, dev):
                 break               # the end of the block
             continue
         name = m.group(4)
-        if name == dev or re.fullmatch(re.escape(dev) + r"\d+", name):
+        if name == dev or re.fullmatch(re.escape(part_name(dev, 0)[:-1]) + r"\d+", name):
             got[name] = int(m.group(3))
     return got
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * PCI: configuration space access, bus enumeration, BARs, capabilities
- * and interrupt set-up (MSI or INTx).  Interface: include/spindle/pci.h.
+ * and interrupt set-up (MSI-X, MSI or INTx).  Interface: include/spindle/pci.h.
  *
  * Where it sits: drivers find their controller here and get from it port
  * numbers, mapped registers and an IRQ number; below, this file speaks to
@@ -31,11 +31,11 @@
  * in a Linux guest of the same QEMU machine.
  *
  * Boot option: pci=nomsi (as Linux) makes pci_alloc_irq_vectors() use
- * INTx even where MSI is possible.
+ * INTx even where MSI or MSI-X is possible.
  *
  * Not supported: PCI Express extended configuration space (MMCONFIG; the
  * first 256 bytes are enough for every device QEMU gives us), expansion
- * ROMs, MSI-X, more than one MSI vector, hot plug, and assigning BARs or
+ * ROMs, more than one MSI or MSI-X vector, hot plug, and assigning BARs or
  * bus numbers: Spindle uses what firmware assigned.
  *
  * Context: configuration accessors do not sleep and may be called from an
@@ -538,6 +538,90 @@ static void pci_msi_shutdown(struct pci_dev *dev)
 	dev->msi_enabled = false;
 }
 
+/* Write one MSI-X table entry's message, the entry masked meanwhile: a
+ * device may not be sent half of an old and half of a new message
+ * (§6.8.2: changing an unmasked entry is undefined). */
+static void pci_msix_write_entry(u8 *entry, u64 addr, u32 data)
+{
+	writel(PCI_MSIX_ENTRY_CTRL_MASKBIT, entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	writel((u32)addr, entry + PCI_MSIX_ENTRY_LOWER_ADDR);
+	writel((u32)(addr >> 32), entry + PCI_MSIX_ENTRY_UPPER_ADDR);
+	writel(data, entry + PCI_MSIX_ENTRY_DATA);
+	writel(0, entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	(void)readl(entry + PCI_MSIX_ENTRY_VECTOR_CTRL);        /* flush */
+}
+
+/* The interrupt layer re-aims a live MSI-X irq (its affinity changed). */
+static void pci_write_msix_msg(void *data_dev, u64 addr, u32 data)
+{
+	struct pci_dev *dev = data_dev;
+
+	pci_msix_write_entry(dev->msix_entry0, addr, data);
+}
+
+/*
+ * One MSI-X message, table entry 0 (PCI 3.0 §6.8.2).  The table is in
+ * memory space, in the BAR Table BIR names: map it, then enable MSI-X
+ * with the Function Mask set, so nothing is sent while entry 0 is
+ * written; the other entries stay masked, as reset left them.
+ */
+static int pci_msix_setup(struct pci_dev *dev)
+{
+	int pos = dev->msix_cap;
+	u32 table, off;
+	u64 addr;
+	u32 data;
+	u16 ctrl;
+	int bir, irq;
+
+	pci_read_config_word(dev, pos + PCI_MSIX_FLAGS, &ctrl);
+	pci_read_config_dword(dev, pos + PCI_MSIX_TABLE, &table);
+	bir = table & PCI_MSIX_TABLE_BIR;
+	off = table & PCI_MSIX_TABLE_OFFSET;
+	if (bir >= PCI_NUM_RESOURCES || off + PCI_MSIX_ENTRY_SIZE > pci_resource_len(dev, bir)) {
+		pr_warn("pci %s: MSI-X table at BAR %d + %#x is outside it\n",
+			pci_name(dev), bir, off);
+		return -EINVAL;
+	}
+	dev->msix_map = pci_iomap(dev, bir, off + PCI_MSIX_ENTRY_SIZE);
+	if (!dev->msix_map)
+		return -ENOMEM;
+	irq = irq_alloc_msi(&addr, &data);
+	if (irq < 0) {
+		pci_iounmap(dev, dev->msix_map);
+		dev->msix_map = NULL;
+		return irq;
+	}
+	dev->msix_entry0 = (u8 *)dev->msix_map + off;
+	pci_write_config_word(dev, pos + PCI_MSIX_FLAGS,
+			      ctrl | PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
+	pci_msix_write_entry(dev->msix_entry0, addr, data);
+	pci_intx(dev, false);                   /* as for MSI (§6.8) */
+	pci_write_config_word(dev, pos + PCI_MSIX_FLAGS,
+			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
+	irq_set_msi_writer((unsigned int)irq, pci_write_msix_msg, dev);
+	dev->irq = irq;
+	dev->msix_enabled = true;
+	return 0;
+}
+
+static void pci_msix_shutdown(struct pci_dev *dev)
+{
+	int pos = dev->msix_cap;
+	u16 ctrl;
+
+	writel(PCI_MSIX_ENTRY_CTRL_MASKBIT, dev->msix_entry0 + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	pci_read_config_word(dev, pos + PCI_MSIX_FLAGS, &ctrl);
+	pci_write_config_word(dev, pos + PCI_MSIX_FLAGS,
+			      ctrl & ~(PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL));
+	pci_intx(dev, true);
+	irq_free_msi(dev->irq);
+	pci_iounmap(dev, dev->msix_map);
+	dev->msix_map = NULL;
+	dev->msix_entry0 = NULL;
+	dev->msix_enabled = false;
+}
+
 int pci_alloc_irq_vectors(struct pci_dev *dev, unsigned int min_vecs,
 			  unsigned int max_vecs, unsigned int flags)
 {
@@ -550,6 +634,11 @@ int pci_alloc_irq_vectors(struct pci_dev *dev, unsigned int min_vecs,
 	if (min_vecs > 1)               /* one vector is all we hand out */
 		return -ENOSPC;
 
+	if ((flags & PCI_IRQ_MSIX) && dev->msix_cap && !pci_msi_disabled) {
+		err = pci_msix_setup(dev);
+		if (!err)
+			goto done;
+	}
 	if ((flags & PCI_IRQ_MSI) && dev->msi_cap && !pci_msi_disabled) {
 		err = pci_msi_setup(dev);
 		if (!err)
@@ -579,6 +668,8 @@ void pci_free_irq_vectors(struct pci_dev *dev)
 		return;
 	if (dev->msi_enabled)
 		pci_msi_shutdown(dev);
+	if (dev->msix_enabled)
+		pci_msix_shutdown(dev);
 	dev->irq = pci_intx_irq(dev);
 	dev->nr_irq_vecs = 0;
 }
@@ -673,6 +764,7 @@ static int pci_scan_function(u8 bus, u8 devfn)
 	dev->irq = pci_intx_irq(dev);
 	pci_read_bases(dev);
 	dev->msi_cap = pci_find_capability(dev, PCI_CAP_ID_MSI);
+	dev->msix_cap = pci_find_capability(dev, PCI_CAP_ID_MSIX);
 	pci_insert(dev);
 
 	if (dev->hdr_type != PCI_HEADER_TYPE_BRIDGE)

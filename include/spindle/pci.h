@@ -115,6 +115,27 @@
 #define PCI_MSI_MASK_32         0x0c    /* 32 bits: Mask Bits, 32-bit form */
 #define PCI_MSI_MASK_64         0x10    /* 32 bits: Mask Bits, 64-bit form */
 
+/*
+ * The MSI-X capability (§6.8.2).  Its messages are not in configuration
+ * space: a table of 16-byte entries lives in one of the device's memory
+ * BARs, at the offset Table Offset/BIR gives.
+ */
+#define PCI_MSIX_FLAGS          0x02    /* 16 bits: Message Control */
+#define  PCI_MSIX_FLAGS_QSIZE   0x07ff  /* Table Size, N - 1 */
+#define  PCI_MSIX_FLAGS_MASKALL 0x4000  /* Function Mask: no message at all */
+#define  PCI_MSIX_FLAGS_ENABLE  0x8000  /* MSI-X Enable */
+#define PCI_MSIX_TABLE          0x04    /* 32 bits: Table Offset / Table BIR */
+#define  PCI_MSIX_TABLE_BIR     0x00000007      /* which BAR */
+#define  PCI_MSIX_TABLE_OFFSET  0xfffffff8      /* where in it (8-byte aligned) */
+#define PCI_MSIX_PBA            0x08    /* 32 bits: Pending Bit Array offset / BIR */
+/* One table entry (§6.8.2.6 - §6.8.2.9) */
+#define PCI_MSIX_ENTRY_SIZE             16
+#define PCI_MSIX_ENTRY_LOWER_ADDR       0x0     /* Message Address */
+#define PCI_MSIX_ENTRY_UPPER_ADDR       0x4     /* Message Upper Address */
+#define PCI_MSIX_ENTRY_DATA             0x8     /* Message Data */
+#define PCI_MSIX_ENTRY_VECTOR_CTRL      0xc     /* Vector Control */
+#define  PCI_MSIX_ENTRY_CTRL_MASKBIT    0x1     /* Mask Bit: set after reset */
+
 /* Class codes (PCI Code and ID Assignment Spec), as pci_dev.class >> 8 */
 #define PCI_CLASS_STORAGE_IDE   0x0101
 #define PCI_CLASS_STORAGE_SATA  0x0106
@@ -173,9 +194,14 @@ struct pci_dev {
 	u8 irq_pin;                     /* 0: no INTx; 1..4: INTA#..INTD# */
 	u8 irq_line;                    /* Interrupt Line as firmware left it */
 	unsigned int irq;               /* for request_irq(): INTx's IRQ, or the
-					 * MSI one while MSI is on; 0 = none */
+					 * MSI or MSI-X one while that is on;
+					 * 0 = none */
 	u8 msi_cap;                     /* offset of the MSI capability, or 0 */
 	bool msi_enabled;               /* pci_alloc_irq_vectors() chose MSI */
+	u8 msix_cap;                    /* offset of the MSI-X capability, or 0 */
+	bool msix_enabled;              /* pci_alloc_irq_vectors() chose MSI-X */
+	void *msix_map;                 /* the BAR mapped up to entry 0's end ... */
+	u8 *msix_entry0;                /* ... and entry 0 in it (MSI-X on) */
 	u8 nr_irq_vecs;                 /* vectors handed out (0 or 1) */
 	struct resource resource[PCI_NUM_RESOURCES];
 	char name[16];                  /* "0000:00:1f.2", see pci_name() */
@@ -252,24 +278,27 @@ void pci_iounmap(struct pci_dev *dev, void *addr);
 
 /*
  * Interrupts.  pci_alloc_irq_vectors() tries, in this order and as @flags
- * allow: MSI (one message: the capability is programmed with the address
- * and data the interrupt layer hands out, MSI is enabled and INTx
- * disabled), then INTx (the Interrupt Line register's IRQ, switched to
- * level triggering).  Returns the number of vectors (1) or -errno:
- * -ENOSPC when no kind asked for is available, -EINVAL for bad arguments
- * or when vectors are already allocated.  Spindle hands out one vector
- * at most, so min_vecs must be 1.  The boot option pci=nomsi forces INTx.
+ * allow: MSI-X (entry 0 of the table in the device's BAR gets the address
+ * and data the interrupt layer hands out and is unmasked, MSI-X is
+ * enabled and INTx disabled), then MSI (one message: the capability is
+ * programmed the same way), then INTx (the Interrupt Line register's IRQ,
+ * switched to level triggering).  Returns the number of vectors (1) or
+ * -errno: -ENOSPC when no kind asked for is available, -EINVAL for bad
+ * arguments or when vectors are already allocated.  Spindle hands out one
+ * vector at most, so min_vecs must be 1.  The boot option pci=nomsi
+ * forces INTx (no MSI-X either, as in Linux).
  */
 #define PCI_IRQ_LEGACY          (1U << 0)   /* INTx# */
 #define PCI_IRQ_INTX            PCI_IRQ_LEGACY  /* Linux 6.8's name */
 #define PCI_IRQ_MSI             (1U << 1)
-#define PCI_IRQ_ALL_TYPES       (PCI_IRQ_LEGACY | PCI_IRQ_MSI)
+#define PCI_IRQ_MSIX            (1U << 2)
+#define PCI_IRQ_ALL_TYPES       (PCI_IRQ_LEGACY | PCI_IRQ_MSI | PCI_IRQ_MSIX)
 
 int pci_alloc_irq_vectors(struct pci_dev *dev, unsigned int min_vecs,
 			  unsigned int max_vecs, unsigned int flags);
 /* The IRQ number of vector @nr (only 0 exists), or -EINVAL. */
 int pci_irq_vector(struct pci_dev *dev, unsigned int nr);
-/* Undo pci_alloc_irq_vectors(): MSI off, INTx allowed again. */
+/* Undo pci_alloc_irq_vectors(): MSI or MSI-X off, INTx allowed again. */
 void pci_free_irq_vectors(struct pci_dev *dev);
 
 #endif /* SPINDLE_PCI_H */

@@ -16,7 +16,7 @@
  *
  * Core: host_bridge, list_sorted, multifunction, controller, bars_consistent,
  *       config_widths, config_roundtrip, capabilities, ahci_iomap,
- *       msi_alloc_free, intx_alloc_free, lspci_format.
+ *       msi_alloc_free, msix_alloc_free, intx_alloc_free, lspci_format.
  * Limits: config_bad_offset, resource_out_of_range, irq_vectors_bad_args.
  */
 #include <spindle/ktest.h>
@@ -390,6 +390,96 @@ KTEST(pci, msi_alloc_free)
 	KT_ASSERT_MSG(!(cmd & PCI_COMMAND_INTX_DISABLE), "INTx still off: %04x", cmd);
 	KT_ASSERT(!dev->msi_enabled && dev->nr_irq_vecs == 0);
 	KT_ASSERT_MSG(dev->irq == irq_before, "irq %u, was %u", dev->irq, irq_before);
+}
+
+/*
+ * MSI-X entry 0 and Message Control of @dev, read through a mapping of
+ * its own (the table is in a memory BAR).  0, or -ENOMEM.
+ */
+static int msix_read(struct pci_dev *dev, u16 *ctrl, u32 *addr_lo, u32 *data, u32 *vctrl)
+{
+	u32 table, off;
+	u8 *map;
+
+	pci_read_config_word(dev, dev->msix_cap + PCI_MSIX_FLAGS, ctrl);
+	pci_read_config_dword(dev, dev->msix_cap + PCI_MSIX_TABLE, &table);
+	off = table & PCI_MSIX_TABLE_OFFSET;
+	map = pci_iomap(dev, table & PCI_MSIX_TABLE_BIR, off + PCI_MSIX_ENTRY_SIZE);
+	if (!map)
+		return -ENOMEM;
+	*addr_lo = readl(map + off + PCI_MSIX_ENTRY_LOWER_ADDR);
+	*data = readl(map + off + PCI_MSIX_ENTRY_DATA);
+	*vctrl = readl(map + off + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	pci_iounmap(dev, map);
+	return 0;
+}
+
+/*
+ * MSI-X on every function that has it: one its driver holds (the NVMe
+ * controller) is checked in place; one nobody drives (e.g. qemu -device
+ * virtio-rng-pci) is given a vector and has it taken back, and each step
+ * is read back from the capability and the table in its BAR.
+ */
+KTEST(pci, msix_alloc_free)
+{
+	struct pci_dev *dev = NULL;
+	unsigned int seen = 0;
+	char opt[16];
+	bool nomsi = cmdline_get("pci", opt, sizeof(opt)) && strcmp(opt, "nomsi") == 0;
+
+	for_each_pci_dev(dev) {
+		unsigned int irq_before = dev->irq;
+		u32 addr_lo, data, vctrl;
+		u16 ctrl, cmd;
+		int n, vec;
+
+		if (!dev->msix_cap)
+			continue;
+		seen++;
+		if (dev->nr_irq_vecs) {
+			if (!dev->msix_enabled)
+				continue;       /* its driver got MSI or INTx */
+			KT_ASSERT(msix_read(dev, &ctrl, &addr_lo, &data, &vctrl) == 0);
+			KT_ASSERT_MSG((ctrl & (PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL)) ==
+				      PCI_MSIX_FLAGS_ENABLE, "%s: Message Control %04x",
+				      pci_name(dev), ctrl);
+			KT_ASSERT_MSG((addr_lo & X86_MSI_ADDR_MASK) == X86_MSI_ADDR_BASE &&
+				      !(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT),
+				      "%s: entry 0 address %08x control %x", pci_name(dev),
+				      addr_lo, vctrl);
+			continue;
+		}
+		n = pci_alloc_irq_vectors(dev, 1, 1, PCI_IRQ_MSIX);
+		if (nomsi) {
+			KT_ASSERT_MSG(n == -ENOSPC, "pci=nomsi, yet MSI-X: %d", n);
+			continue;
+		}
+		vec = pci_irq_vector(dev, 0);
+		KT_ASSERT(msix_read(dev, &ctrl, &addr_lo, &data, &vctrl) == 0);
+		pci_read_config_word(dev, PCI_COMMAND, &cmd);
+		KT_ASSERT(dev->msix_enabled && !dev->msi_enabled);
+		pci_free_irq_vectors(dev);
+
+		KT_ASSERT_MSG(n == 1, "%s: pci_alloc_irq_vectors returned %d", pci_name(dev), n);
+		KT_ASSERT_MSG(vec > 0 && (unsigned int)vec != irq_before, "MSI-X irq %d", vec);
+		KT_ASSERT_MSG((ctrl & (PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL)) ==
+			      PCI_MSIX_FLAGS_ENABLE, "Message Control %04x", ctrl);
+		KT_ASSERT_MSG((addr_lo & X86_MSI_ADDR_MASK) == X86_MSI_ADDR_BASE, "address %08x", addr_lo);
+		KT_ASSERT_MSG((data & X86_MSI_DATA_VECTOR) >= FIRST_EXTERNAL_VECTOR, "data %04x", data);
+		KT_ASSERT_MSG(!(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT), "entry 0 masked: %x", vctrl);
+		KT_ASSERT_MSG(cmd & PCI_COMMAND_INTX_DISABLE, "INTx still on: command %04x", cmd);
+
+		/* and pci_free_irq_vectors() put everything back */
+		KT_ASSERT(msix_read(dev, &ctrl, &addr_lo, &data, &vctrl) == 0);
+		pci_read_config_word(dev, PCI_COMMAND, &cmd);
+		KT_ASSERT_MSG(!(ctrl & PCI_MSIX_FLAGS_ENABLE), "MSI-X still on: %04x", ctrl);
+		KT_ASSERT_MSG(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT, "entry 0 unmasked: %x", vctrl);
+		KT_ASSERT_MSG(!(cmd & PCI_COMMAND_INTX_DISABLE), "INTx still off: %04x", cmd);
+		KT_ASSERT(!dev->msix_enabled && dev->nr_irq_vecs == 0 && !dev->msix_map);
+		KT_ASSERT_MSG(dev->irq == irq_before, "irq %u, was %u", dev->irq, irq_before);
+	}
+	if (!seen)
+		KT_SKIP("no function with MSI-X (qemu -device nvme, virtio-rng-pci)");
 }
 
 KTEST(pci, intx_alloc_free)

@@ -94,16 +94,19 @@ scenario (shown by --list).  Keys marked * may repeat.
                                this key such a line fails the scenario:
                                it is a gap in the ABI a program ran into.
 
-Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide] [index=<n>]
+Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide|nvme] [index=<n>]
 [format=raw|qcow2] [driver=null-co|null-aio|blkdebug] [config=<file>]
-[bus=<qemu bus>] [<other>=<value>...] [prep=<shell command>]`
+[bus=<qemu bus>] [serial=<text>] [<other>=<value>...] [prep=<shell command>]`
     id       a name: the image is build/qemu/<scenario>/<id>.img
     size     image size, binary units as truncate(1) (required, except for
              a disk whose prep= creates the image itself)
     if       the controller: ahci (default on q35) or ide (default on pc).
              The runner adds the controller the machine lacks: a PIIX3 IDE
              controller on q35 (`-device piix3-ide,id=pide`), an AHCI one on
-             pc (`-device ahci,id=ahci`).
+             pc (`-device ahci,id=ahci`).  nvme: an NVMe controller of its
+             own for this disk (`-device nvme,drive=...,serial=...`), on
+             either machine; the guest names them nvme0n1, nvme1n1, ... in
+             the order of the disk lines (PCI slot order).
     index    IDE: 0..3 = hda..hdd (primary master, primary slave, secondary
              master, secondary slave); AHCI: the port, 0..5.  Default: the
              first free one.  The boot CD holds index 2 of the machine's own
@@ -114,6 +117,7 @@ Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide] [index=<n>]
              config=<rules file> (relative to the scenarios folder)
     bus      attach to this QEMU bus instead (for a controller added with
              `qemu:`), e.g. bus=ide2.0; index is then not used
+    serial   if=nvme: the controller's serial number (default: the id)
     other    any other key=value goes to QEMU's -drive as is (cache=...)
     prep     a shell command run (bash, from the repository root, with
              /sbin on PATH) after the image is created.  It takes the REST
@@ -222,13 +226,14 @@ class ScenarioError(Exception):
 @dataclass
 class Disk:
     id: str
-    iface: str = ""             # "ahci" or "ide"; "" until defaulted
+    iface: str = ""             # "ahci", "ide" or "nvme"; "" until defaulted
     index: Optional[int] = None  # IDE index / AHCI port; None until allocated
     size: Optional[str] = None   # as written, e.g. "64M"
     format: str = "raw"
     driver: str = "file"
     config: Optional[str] = None  # blkdebug rules file
     bus: Optional[str] = None     # explicit QEMU bus
+    serial: Optional[str] = None  # if=nvme: the controller's serial number
     prep: Optional[str] = None    # shell command
     extra: List[str] = field(default_factory=list)   # "key=value" for -drive
     line: int = 0
@@ -448,8 +453,8 @@ def parse_disk(value, lineno):
             parse_size(v)                       # only to check it
             disk.size = v
         elif k == "if":
-            if v not in ("ahci", "ide"):
-                raise ValueError("if must be ahci or ide, not %r" % v)
+            if v not in ("ahci", "ide", "nvme"):
+                raise ValueError("if must be ahci, ide or nvme, not %r" % v)
             disk.iface = v
         elif k == "index":
             if not v.isdigit():
@@ -467,6 +472,8 @@ def parse_disk(value, lineno):
             disk.config = v
         elif k == "bus":
             disk.bus = v
+        elif k == "serial":
+            disk.serial = v
         elif k in ("file", "id", "media"):
             raise ValueError("%s= is set by the runner" % k)
         else:
@@ -480,6 +487,10 @@ def parse_disk(value, lineno):
     elif disk.size is None and not disk.prep:
         raise ValueError("disk %s needs size= (or a prep= that creates {img})"
                          % disk.id)
+    if disk.serial is not None and disk.iface != "nvme":
+        raise ValueError("serial= is for if=nvme")
+    if disk.iface == "nvme" and (disk.index is not None or disk.bus):
+        raise ValueError("if=nvme takes no index= or bus= (a controller per disk)")
     if disk.driver == "blkdebug" and not disk.config:
         raise ValueError("driver=blkdebug needs config=<rules file>")
     if disk.config and disk.driver != "blkdebug":
@@ -509,7 +520,7 @@ def place_disks(scn):
             raise ValueError("disk id %r used twice" % d.id)
         ids.add(d.id)
         d.iface = d.iface or native
-        if d.bus or d.index is None:
+        if d.iface == "nvme" or d.bus or d.index is None:
             continue
         if d.index >= slots[d.iface]:
             raise ValueError("line %d: %s index %d out of range (0..%d)"
@@ -519,7 +530,7 @@ def place_disks(scn):
                              % (d.line, d.iface, d.index, used[(d.iface, d.index)]))
         used[(d.iface, d.index)] = "disk " + d.id
     for d in scn.disks:
-        if d.bus or d.index is not None:
+        if d.iface == "nvme" or d.bus or d.index is not None:
             continue
         free = [i for i in range(slots[d.iface]) if (d.iface, i) not in used]
         if not free:
@@ -693,6 +704,11 @@ def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
             cmd += ["-drive", ",".join(source + ["if=ide", "index=%d" % d.index])]
             continue
         drive_id = "disk-" + d.id
+        if d.iface == "nvme":
+            # One controller per disk; PCI slots in the order of the lines.
+            cmd += ["-drive", ",".join(["if=none", "id=" + drive_id] + source),
+                    "-device", "nvme,drive=%s,serial=%s" % (drive_id, qopt(d.serial or d.id))]
+            continue
         if d.bus:
             bus = d.bus
         elif d.iface == "ahci":
@@ -819,11 +835,19 @@ TEST_RE = re.compile(r"^TEST \S+ (PASS|FAIL|SKIP)\b")
 CLOSING_RE = re.compile(r"^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$")
 
 
+# Lines QEMU prints while the guest runs that are not failures to start:
+# its NVMe controller reports every failed backend request ("aio failed:
+# Input/output error", from a blkdebug disk) and answers the guest with an
+# error status, which is what the scenario is about.
+QEMU_RUNTIME_REPORTS = (": aio failed: ",)
+
+
 def qemu_errors(stderr):
     """QEMU's own error lines (warnings and notes are not errors: "info:
     QEMU waiting for connection" comes with every typed-into console)."""
     return [l for l in stderr.splitlines()
-            if l.strip() and "warning:" not in l and ": info:" not in l]
+            if l.strip() and "warning:" not in l and ": info:" not in l
+            and not any(r in l for r in QEMU_RUNTIME_REPORTS)]
 
 
 def outcome_of(status, timed_out, stderr=""):
@@ -1394,6 +1418,20 @@ class SelfTest(unittest.TestCase):
         self.assertIn("-fw_cfg name=opt/spindle/cmdline,file=/w/cmdline", line)
         self.assertNotIn("init.sh", line)
 
+    def test_command_nvme(self):
+        c = self.cmd("disk: a size=1M\ndisk: n size=1M if=nvme serial=ab,c\n"
+                     "disk: m size=2M if=nvme\n")
+        line = " ".join(c)
+        self.assertIn("-device ide-hd,drive=disk-a,bus=ide.0", line)
+        self.assertIn("-drive if=none,id=disk-n,file=/w/n.img,format=raw "
+                      "-device nvme,drive=disk-n,serial=ab,,c", line)
+        self.assertIn("-device nvme,drive=disk-m,serial=m", line)
+        self.assertLess(line.index("disk-n"), line.index("disk-m"))
+        for text, err in {"disk: a size=1M if=nvme index=0": "no index",
+                          "disk: a size=1M if=ahci serial=x": "serial= is for"}.items():
+            with self.assertRaisesRegex(ScenarioError, err):
+                self.scn(text + "\n")
+
     def test_command_q35(self):
         c = self.cmd("disk: a size=1M\ndisk: h size=1M if=ide index=3\n"
                      "disk: x size=1M bus=my.0\n"
@@ -1530,6 +1568,8 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: warning: TCG doesn't "
                                     "support requested feature\n"), "pass")
         self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: -m x: bad\n"), "qemu-error")
+        self.assertEqual(outcome_of(1, False, "qemu-system-x86_64: aio failed: "
+                                    "Input/output error\n"), "pass")
 
     def test_cdrom_on_the_other_controller(self):
         line = " ".join(self.cmd("machine: pc\ncdrom: ahci:0\n" +

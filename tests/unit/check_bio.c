@@ -542,6 +542,31 @@ START_TEST(partition_remap_and_bounds)
 }
 END_TEST
 
+/* Partition names as Linux makes them: the number after the disk's name,
+ * with a 'p' between when that name ends in a digit (nvme0n1p1, not
+ * nvme0n11, which would read as namespace 11). */
+START_TEST(partition_names)
+{
+	static const struct { const char *disk; int partno; const char *want; } cases[] = {
+		{ "sdx", 1, "sdx1" },
+		{ "sdx", 15, "sdx15" },
+		{ "nvme0n1", 1, "nvme0n1p1" },
+		{ "nvme12n3", 2, "nvme12n3p2" },
+		{ "nullb0", 3, "nullb0p3" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gendisk *disk = alloc_disk(16);
+		struct block_device *p;
+
+		strcpy(disk->disk_name, cases[i].disk);
+		p = add_part(disk, cases[i].partno, 8, 8);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_str_eq(p->bd_name, cases[i].want);
+	}
+}
+END_TEST
+
 /* /proc/diskstats: counted on the partition and on the whole disk, with
  * times from the (fake) clock; a refused bio counts nowhere. */
 START_TEST(diskstats_accounting)
@@ -811,6 +836,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, chain_ends_in_constant_stack);
 	tcase_add_test(core, split_shares_segments);
 	tcase_add_test(core, partition_remap_and_bounds);
+	tcase_add_test(core, partition_names);
 	tcase_add_test(core, diskstats_accounting);
 	suite_add_tcase(s, core);
 

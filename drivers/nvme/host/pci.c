@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pci.c - the NVMe PCI transport: QEMU's `-device nvme` (QEMU 7.2), one
+ * controller per PCI function, disks nvme0n1, nvme0n2, ... (core.c).
+ *
+ * Where it sits: below the request layer (block/blk-mq.c), which hands
+ * nvme_queue_rq() one request at a time with a tag; the tag (plus the
+ * namespace's base) IS the command identifier the completion carries back.
+ * Below us the controller fetches commands from a submission queue in RAM,
+ * moves the data by DMA along the PRPs, writes a completion queue entry
+ * and raises an interrupt; the handler completes the request with
+ * blk_mq_complete_request().  core.c, beside us, builds the commands and
+ * owns the namespaces; this file owns the queues and the registers.
+ *
+ * One command's life (docs/nvme.md draws a queue pair):
+ *
+ *   nvme_queue_rq(rq)         cid = ns->cid_base + rq->tag
+ *     nvme_setup_cmd()        core.c: Read/Write/Flush, SLBA, NLB, FUA
+ *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
+ *     nvme_submit_cmd()       copy to sq_cmds[sq_tail], tail++, barrier,
+ *                             write the SQ tail doorbell
+ *   ... the controller fetches it, runs it, posts a CQE with our phase ...
+ *   nvme_irq()                any CPU
+ *     nvme_process_cq()       while cqes[cq_head] has the expected phase:
+ *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request(status)
+ *                             head++ (phase flips at the wrap)
+ *     CQ head doorbell        the controller may reuse those entries
+ *
+ * Controller states:
+ *
+ *   (firmware) --disable: CC.EN=0, wait CSTS.RDY=0--> DISABLED
+ *   DISABLED --AQA/ASQ/ACQ, CC (EN=1), wait CSTS.RDY=1--> LIVE
+ *   LIVE --a command times out, CSTS.CFS, or all ones--> DEAD (disabled,
+ *        every request in flight and every new one fails with an error)
+ *
+ * Supported: one admin queue and one I/O queue pair (on the request
+ * layer's single hardware context), one interrupt vector for both --
+ * MSI-X, MSI or INTx, as the device has (QEMU's: MSI-X and INTx;
+ * pci=nomsi forces INTx) -- PRPs with a PRP list page per command (a bounce
+ * buffer for requests PRPs cannot describe), Read, Write (FUA), Flush,
+ * several namespaces.
+ * Not supported (yet): a queue pair per CPU, a vector per queue, Abort and controller
+ * reset on a timeout (the controller is failed instead), Write Zeroes,
+ * Dataset Management (discard), SGLs, polled queues, shutdown.
+ *
+ * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
+ * between namespaces, so no SQ ever overflows); 512 KiB per command
+ * (MDTS if smaller), so a PRP list is one page and never chains; a
+ * request whose segments leave a hole inside a memory page cannot be
+ * described by PRPs (NVMe §4.3: every entry after the first starts a
+ * page): it is copied through the queue's one bounce buffer, one such
+ * request at a time (nvme_bounce_rq).
+ *
+ * Boot options: nvme.io_timeout=<seconds> (default 30); pci=nomsi.
+ *
+ * Locking (see docs/locking.md): per queue, sq_lock and cq_lock, both
+ * with interrupts off, never nested; dev->admin_mutex serialises admin
+ * commands and the failing of a controller (both may sleep).
+ */
+#define pr_fmt(fmt) "nvme: " fmt
+#include <spindle/blkdev.h>
+#include <spindle/blk_mq.h>
+#include <spindle/bio.h>
+#include <spindle/pci.h>
+#include <spindle/irq.h>
+#include <spindle/mm.h>
+#include <spindle/init.h>
+#include <spindle/printk.h>
+#include <spindle/string.h>
+#include <spindle/errno.h>
+#include <spindle/time.h>
+#include <spindle/barrier.h>
+#include <asm/io.h>
+#include "nvme.h"
+
+#define PCI_CLASS_STORAGE_EXPRESS 0x010802      /* NVM Express (prog-if 2) */
+
+static unsigned int nvme_nr_ctrls;              /* nvme0, nvme1, ... */
+
+/* ---- registers ------------------------------------------------------------ */
+
+static u64 nvme_read_cap(struct nvme_dev *dev)
+{
+	u32 lo = readl(&dev->bar->cap_lo);
+
+	return (u64)readl(&dev->bar->cap_hi) << 32 | lo;
+}
+
+static void nvme_write_64(u32 *lo, u64 v)
+{
+	writel((u32)v, lo);                     /* NVMe §3.1: low half first */
+	writel((u32)(v >> 32), lo + 1);
+}
+
+/*
+ * nvme_wait_ready - wait for CSTS.RDY to follow CC.EN (NVMe §3.1.6,
+ * §7.6.1): at most CAP.TO half-seconds (plus one, as Linux gives).  May
+ * sleep.  A controller that reads all ones is gone; CFS with EN set means
+ * it failed: neither is waited for.
+ */
+static int nvme_wait_ready(struct nvme_dev *dev, bool enabled)
+{
+	unsigned int ms = (NVME_CAP_TIMEOUT(dev->cap) + 1) * NVME_CAP_TO_UNIT_MS;
+	u64 end = jiffies + msecs_to_jiffies(ms);
+	u32 want = enabled ? NVME_CSTS_RDY : 0;
+
+	for (;;) {
+		u32 csts = readl(&dev->bar->csts);
+
+		if (csts == ~0u) {
+			pr_err("%s: reads all ones: the controller is gone\n", dev->name);
+			return -ENODEV;
+		}
+		if (enabled && (csts & NVME_CSTS_CFS)) {
+			pr_err("%s: controller fatal status (CSTS 0x%08x)\n", dev->name, csts);
+			return -EIO;
+		}
+		if ((csts & NVME_CSTS_RDY) == want)
+			return 0;
+		if (time_after(jiffies, end)) {
+			pr_err("%s: CSTS.RDY did not become %u within %u ms (CAP.TO)\n",
+			       dev->name, enabled, ms);
+			return -ETIMEDOUT;
+		}
+		msleep(1);
+	}
+}
+
+/* Clear CC.EN: the controller drops every queue and command (§7.6.1). */
+static int nvme_disable_ctrl(struct nvme_dev *dev)
+{
+	dev->ctrl_config &= ~NVME_CC_ENABLE;
+	writel(dev->ctrl_config, &dev->bar->cc);
+	return nvme_wait_ready(dev, false);
+}
+
+static int nvme_enable_ctrl(struct nvme_dev *dev)
+{
+	/* 4 KiB memory pages, the NVM command set, round robin, and the
+	 * entry sizes of the I/O queues made later (§3.1.5, §7.6.1). */
+	dev->ctrl_config = NVME_CC_CSS_NVM | 0u << NVME_CC_MPS_SHIFT |
+			   NVME_CC_AMS_RR | NVME_CC_SHN_NONE |
+			   NVME_NVM_IOSQES << NVME_CC_IOSQES_SHIFT |
+			   NVME_NVM_IOCQES << NVME_CC_IOCQES_SHIFT | NVME_CC_ENABLE;
+	writel(dev->ctrl_config, &dev->bar->cc);
+	return nvme_wait_ready(dev, true);
+}
+
+/* ---- queues --------------------------------------------------------------- */
+
+static int nvme_alloc_queue(struct nvme_dev *dev, struct nvme_queue *nvmeq,
+			    u16 qid, u16 depth)
+{
+	nvmeq->dev = dev;
+	nvmeq->qid = qid;
+	nvmeq->q_depth = depth;
+	spin_lock_init(&nvmeq->sq_lock);
+	spin_lock_init(&nvmeq->cq_lock);
+	/* queues are physically contiguous and page aligned (§4.1.1, PC=1) */
+	nvmeq->sq_cmds = dma_alloc_coherent(depth * sizeof(struct nvme_command), 0,
+					    &nvmeq->sq_dma);
+	nvmeq->cqes = dma_alloc_coherent(depth * sizeof(struct nvme_completion), 0,
+					 &nvmeq->cq_dma);
+	if (!nvmeq->sq_cmds || !nvmeq->cqes)
+		return -ENOMEM;
+	/* doorbells: SQ y tail at 2y strides, CQ y head at 2y + 1 (§3.1.24) */
+	nvmeq->q_db = (u32 *)((u8 *)dev->mmio + NVME_REG_DBS) + 2 * qid * dev->db_stride;
+	nvmeq->sq_tail = 0;
+	nvmeq->cq_head = 0;
+	nvmeq->cq_phase = 1;    /* the controller's first pass writes P = 1 */
+	return 0;
+}
+
+/* Per command identifier: the request it carries and a PRP list page. */
+static int nvme_alloc_io_slots(struct nvme_queue *nvmeq)
+{
+	unsigned int n = nvmeq->q_depth;
+
+	nvmeq->rqs = kzalloc(n * sizeof(*nvmeq->rqs), GFP_KERNEL);
+	nvmeq->prp_lists = kzalloc(n * sizeof(*nvmeq->prp_lists), GFP_KERNEL);
+	nvmeq->prp_dma = kzalloc(n * sizeof(*nvmeq->prp_dma), GFP_KERNEL);
+	if (!nvmeq->rqs || !nvmeq->prp_lists || !nvmeq->prp_dma)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++) {
+		nvmeq->prp_lists[i] = dma_alloc_coherent(NVME_CTRL_PAGE_SIZE, 0,
+							 &nvmeq->prp_dma[i]);
+		if (!nvmeq->prp_lists[i])
+			return -ENOMEM;
+	}
+	/* Without it the driver still works; a request with a hole fails. */
+	nvmeq->bounce = dma_alloc_coherent(NVME_MAX_XFER_BYTES, 0, &nvmeq->bounce_dma);
+	if (!nvmeq->bounce)
+		pr_warn("%s: no memory for a bounce buffer\n", nvmeq->dev->name);
+	return 0;
+}
+
+static void nvme_free_queue(struct nvme_queue *nvmeq)
+{
+	if (nvmeq->prp_lists)
+		for (unsigned int i = 0; i < nvmeq->q_depth; i++)
+			if (nvmeq->prp_lists[i])
+				dma_free_coherent(nvmeq->prp_lists[i], NVME_CTRL_PAGE_SIZE);
+	if (nvmeq->bounce)
+		dma_free_coherent(nvmeq->bounce, NVME_MAX_XFER_BYTES);
+	kfree(nvmeq->prp_lists);
+	kfree(nvmeq->prp_dma);
+	kfree(nvmeq->rqs);
+	if (nvmeq->sq_cmds)
+		dma_free_coherent(nvmeq->sq_cmds, nvmeq->q_depth * sizeof(struct nvme_command));
+	if (nvmeq->cqes)
+		dma_free_coherent((void *)nvmeq->cqes,
+				  nvmeq->q_depth * sizeof(struct nvme_completion));
+	memset(nvmeq, 0, sizeof(*nvmeq));
+}
+
+/*
+ * nvme_submit_cmd - copy @cmd into the SQ's tail slot and ring the tail
+ * doorbell.  Caller holds sq_lock.  The barrier orders the entry's stores
+ * before the doorbell's: once the doorbell says "tail moved", the
+ * controller may fetch the entry at once.  (x86 keeps stores in order;
+ * the barrier stops the compiler moving the copy past the MMIO store.)
+ */
+static void __nvme_submit_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd)
+{
+	assert_spin_locked(&nvmeq->sq_lock);
+	memcpy(&nvmeq->sq_cmds[nvmeq->sq_tail], cmd, sizeof(*cmd));
+	if (++nvmeq->sq_tail == nvmeq->q_depth)
+		nvmeq->sq_tail = 0;
+	smp_wmb();
+	writel(nvmeq->sq_tail, nvmeq->q_db);
+}
+
+/* ---- the bounce buffer ------------------------------------------------------ */
+
+/* Copy between the request's segments and the bounce buffer. */
+static void nvme_bounce_copy(struct nvme_queue *nvmeq, struct request *rq, bool to_bounce)
+{
+	u8 *b = nvmeq->bounce;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *bio;
+
+	rq_for_each_segment(bv, rq, bio, iter) {
+		u8 *p = (u8 *)page_address(bv.bv_page) + bv.bv_offset;
+
+		if (to_bounce)
+			memcpy(b, p, bv.bv_len);
+		else
+			memcpy(p, b, bv.bv_len);
+		b += bv.bv_len;
+	}
+}
+
+/* A read's data goes back to its pages; the buffer is free again.  Called
+ * by the completion under cq_lock (interrupt context: up to 512 KiB is
+ * copied there, the price of a rare request). */
+static void nvme_unbounce_rq(struct nvme_queue *nvmeq, struct request *rq, bool ok)
+{
+	if (ok && req_op(rq) == REQ_OP_READ)
+		nvme_bounce_copy(nvmeq, rq, false);
+	smp_wmb();              /* the copy before the buffer is seen free */
+	WRITE_ONCE(nvmeq->bounce_rq, NULL);
+}
+
+/*
+ * nvme_bounce_rq - describe rq's data by the bounce buffer instead: one
+ * contiguous, page-aligned region, which PRPs always can.  Returns
+ * BLK_STS_OK, BLK_STS_RESOURCE while another request holds the buffer
+ * (the request layer retries after the next completion: that one's is
+ * certain to come), or BLK_STS_IOERR without a buffer.
+ */
+static blk_status_t nvme_bounce_rq(struct nvme_queue *nvmeq, struct request *rq,
+				   u16 cid, struct nvme_command *cmd)
+{
+	unsigned int len = blk_rq_bytes(rq), n;
+	unsigned long flags;
+
+	if (!nvmeq->bounce || len > NVME_MAX_XFER_BYTES)
+		return BLK_STS_IOERR;
+	spin_lock_irqsave(&nvmeq->sq_lock, flags);
+	if (nvmeq->bounce_rq) {
+		spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
+		return BLK_STS_RESOURCE;
+	}
+	nvmeq->bounce_rq = rq;
+	nvmeq->bounced++;
+	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
+	if (req_op(rq) == REQ_OP_WRITE)
+		nvme_bounce_copy(nvmeq, rq, true);
+	n = (len + NVME_CTRL_PAGE_SIZE - 1) / NVME_CTRL_PAGE_SIZE;
+	cmd->prp1 = nvmeq->bounce_dma;
+	for (unsigned int i = 1; i < n; i++)
+		nvmeq->prp_lists[cid][i - 1] = nvmeq->bounce_dma + i * NVME_CTRL_PAGE_SIZE;
+	if (n == 2)
+		cmd->prp2 = nvmeq->bounce_dma + NVME_CTRL_PAGE_SIZE;
+	else if (n > 2)
+		cmd->prp2 = nvmeq->prp_dma[cid];
+	return BLK_STS_OK;
+}
+
+/* ---- completions ---------------------------------------------------------- */
+
+static void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe)
+{
+	u16 cid = cqe->command_id;
+	u16 status = cqe->status >> 1;
+	struct request *rq;
+
+	if (nvmeq->qid == 0) {
+		/* the one synchronous admin command (admin_mutex) */
+		if (cid != READ_ONCE(nvmeq->admin_cid)) {
+			pr_warn("%s: late admin completion, id %u: ignored\n",
+				nvmeq->dev->name, cid);
+			return;
+		}
+		nvmeq->admin_cqe = *cqe;
+		smp_wmb();      /* the entry before the flag (nvme_submit_sync_cmd) */
+		WRITE_ONCE(nvmeq->admin_done, true);
+		return;
+	}
+	if (cid >= nvmeq->q_depth || !(rq = nvmeq->rqs[cid])) {
+		pr_warn("%s: invalid id %u completed on queue %u\n",
+			nvmeq->dev->name, cid, nvmeq->qid);
+		return;
+	}
+	nvmeq->rqs[cid] = NULL;
+	if (rq == nvmeq->bounce_rq)
+		nvme_unbounce_rq(nvmeq, rq, !status);
+	if (status)
+		nvme_log_error(rq->q->queuedata, rq, status);
+	blk_mq_complete_request(rq, nvme_error_status(status));
+}
+
+/*
+ * nvme_process_cq - consume every new completion queue entry, then tell
+ * the controller with the CQ head doorbell.  Any context; takes cq_lock.
+ *
+ * Why the phase tag: the host never learns the controller's CQ tail from a
+ * register.  Instead each entry's Phase Tag is written inverted on every
+ * pass through the queue (§4.6), so the entry at cq_head is new exactly
+ * when its tag equals cq_phase -- the value this pass writes.  At the wrap
+ * the host flips cq_phase: the old entries, still holding the previous
+ * pass's tag, now read as old.  The read barrier keeps the other fields'
+ * loads after the tag's load: the controller writes the tag with the rest
+ * of the entry, and we must not see a stale command_id beside a new tag.
+ * Returns the entries consumed.
+ */
+static unsigned int nvme_process_cq(struct nvme_queue *nvmeq)
+{
+	unsigned long flags;
+	unsigned int found = 0;
+
+	spin_lock_irqsave(&nvmeq->cq_lock, flags);
+	for (;;) {
+		volatile struct nvme_completion *v = &nvmeq->cqes[nvmeq->cq_head];
+		struct nvme_completion cqe;
+
+		if ((v->status & NVME_CQE_PHASE) != nvmeq->cq_phase)
+			break;
+		smp_rmb();
+		cqe.result = v->result;
+		cqe.sq_head = v->sq_head;
+		cqe.sq_id = v->sq_id;
+		cqe.command_id = v->command_id;
+		cqe.status = v->status;
+		if (++nvmeq->cq_head == nvmeq->q_depth) {
+			nvmeq->cq_head = 0;
+			nvmeq->cq_phase ^= 1;
+		}
+		nvme_handle_cqe(nvmeq, &cqe);
+		found++;
+	}
+	if (found) {
+		nvmeq->completions += found;
+		writel(nvmeq->cq_head, nvmeq->q_db + nvmeq->dev->db_stride);
+	}
+	spin_unlock_irqrestore(&nvmeq->cq_lock, flags);
+	return found;
+}
+
+/*
+ * nvme_irq - one vector for the admin and the I/O queue.  Interrupt
+ * context, any CPU.  With INTx the line is level triggered and may be
+ * shared: it stays up while a CQ holds entries past its head doorbell,
+ * so a completion posted after our look raises it again.  MSI-X and MSI
+ * are edges: the controller sends a new message for entries posted after
+ * the last one, and we consume everything present each time.
+ */
+static irqreturn_t nvme_irq(int irq, void *dev_id)
+{
+	struct nvme_dev *dev = dev_id;
+	unsigned int found = 0;
+
+	(void)irq;
+	found += nvme_process_cq(&dev->adminq);
+	if (dev->ioq.cqes)
+		found += nvme_process_cq(&dev->ioq);
+	return found ? IRQ_HANDLED : IRQ_NONE;
+}
+
+/* ---- admin commands --------------------------------------------------------- */
+
+int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd, u32 *result)
+{
+	struct nvme_queue *aq = &dev->adminq;
+	u64 end = jiffies + msecs_to_jiffies(NVME_ADMIN_TIMEOUT_MS);
+	unsigned long flags;
+	int ret;
+
+	mutex_lock(&dev->admin_mutex);
+	if (READ_ONCE(dev->dead)) {
+		mutex_unlock(&dev->admin_mutex);
+		return -ENODEV;
+	}
+	WRITE_ONCE(aq->admin_done, false);
+	cmd->command_id = ++aq->admin_cid;      /* under admin_mutex */
+	spin_lock_irqsave(&aq->sq_lock, flags);
+	__nvme_submit_cmd(aq, cmd);
+	spin_unlock_irqrestore(&aq->sq_lock, flags);
+	/* The interrupt may consume the completion first; polling here as
+	 * well lets probe run before (or without) a working interrupt. */
+	while (!READ_ONCE(aq->admin_done)) {
+		if (nvme_process_cq(aq))
+			continue;
+		if (time_after(jiffies, end)) {
+			pr_err("%s: admin command 0x%02x timed out after %u ms\n",
+			       dev->name, cmd->opcode, NVME_ADMIN_TIMEOUT_MS);
+			mutex_unlock(&dev->admin_mutex);
+			return -ETIMEDOUT;
+		}
+		msleep(1);
+	}
+	smp_rmb();      /* admin_cqe was written before admin_done */
+	if (result)
+		*result = aq->admin_cqe.result;
+	ret = aq->admin_cqe.status >> 1 & 0x7ff;        /* SCT and SC */
+	mutex_unlock(&dev->admin_mutex);
+	return ret;
+}
+
+/* Create I/O CQ then SQ @qid, interrupts on vector 0 (NVMe §5.3, §5.4). */
+static int nvme_create_io_queues(struct nvme_dev *dev)
+{
+	struct nvme_queue *q = &dev->ioq;
+	struct nvme_command c;
+	int err;
+
+	err = nvme_alloc_queue(dev, q, 1, NVME_IO_QUEUE_ENTRIES);
+	if (!err)
+		err = nvme_alloc_io_slots(q);
+	if (err)
+		return err;
+	memset(&c, 0, sizeof(c));
+	c.opcode = nvme_admin_create_cq;
+	c.prp1 = q->cq_dma;
+	c.cdw10 = (u32)(q->q_depth - 1) << 16 | q->qid;
+	c.cdw11 = 0u << 16 | NVME_CQ_IRQ_ENABLED | NVME_QUEUE_PHYS_CONTIG;
+	err = nvme_submit_sync_cmd(dev, &c, NULL);
+	if (err) {
+		pr_err("%s: Create I/O Completion Queue failed (%d)\n", dev->name, err);
+		return err < 0 ? err : -EIO;
+	}
+	memset(&c, 0, sizeof(c));
+	c.opcode = nvme_admin_create_sq;
+	c.prp1 = q->sq_dma;
+	c.cdw10 = (u32)(q->q_depth - 1) << 16 | q->qid;
+	c.cdw11 = (u32)q->qid << 16 | NVME_SQ_PRIO_MEDIUM | NVME_QUEUE_PHYS_CONTIG;
+	err = nvme_submit_sync_cmd(dev, &c, NULL);
+	if (err) {
+		pr_err("%s: Create I/O Submission Queue failed (%d)\n", dev->name, err);
+		return err < 0 ? err : -EIO;
+	}
+	return 0;
+}
+
+/* ---- I/O ------------------------------------------------------------------ */
+
+/*
+ * nvme_map_data - describe rq's data with PRPs (NVMe §4.3).  Returns 0,
+ * -EAGAIN when the segments leave a hole inside a page (the caller then
+ * bounces the request), or -EINVAL for a segment that is not dword aligned.
+ *
+ * The rule: PRP1 points at the first byte (any dword offset in a page);
+ * every later entry points at the start of a page, and the data runs on
+ * to the end of each page but the last.  So a segment may begin off a
+ * page boundary only if it continues the previous one in memory, and a
+ * segment that stops short of its page's end must be the last.  The loop
+ * walks the segments keeping `covered`, the end of the last page that
+ * already has an entry: a segment that continues the one before needs
+ * entries only for the pages past it.  One or two entries go in PRP1
+ * and PRP2; more go into this command's PRP list page and PRP2 points
+ * at that list.
+ */
+int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
+		  struct nvme_command *cmd)
+{
+	const phys_addr_t page_mask = NVME_CTRL_PAGE_SIZE - 1;
+	u64 *list = nvmeq->prp_lists[cid];
+	unsigned int n = 0, max = NVME_CTRL_PAGE_SIZE / sizeof(u64) + 1;
+	phys_addr_t next = 0, covered = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *bio;
+
+	rq_for_each_segment(bv, rq, bio, iter) {
+		phys_addr_t addr = page_to_phys(bv.bv_page) + bv.bv_offset;
+		phys_addr_t end = addr + bv.bv_len;
+
+		if ((addr & 3) || !bv.bv_len)
+			return -EINVAL;                 /* §4.3: dword aligned */
+		if (n == 0) {
+			cmd->prp1 = addr;
+			n = 1;
+			covered = (addr & ~page_mask) + NVME_CTRL_PAGE_SIZE;
+		} else if (addr != next) {
+			if ((next & page_mask) || (addr & page_mask))
+				return -EAGAIN;         /* a hole inside a page */
+			covered = addr;
+		}
+		for (; covered < end; covered += NVME_CTRL_PAGE_SIZE) {
+			if (n == max)
+				return -EINVAL;
+			list[n++ - 1] = covered;        /* entry n, in list[n-1] */
+		}
+		next = end;
+	}
+	if (n == 2)
+		cmd->prp2 = list[0];
+	else if (n > 2)
+		cmd->prp2 = nvmeq->prp_dma[cid];
+	return 0;
+}
+
+static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
+{
+	struct nvme_ns *ns = q->queuedata;
+	struct nvme_dev *dev = ns->dev;
+	struct nvme_queue *nvmeq = &dev->ioq;
+	struct nvme_command cmd;
+	unsigned long flags;
+	blk_status_t sts;
+	u16 cid;
+
+	if ((unsigned int)rq->tag >= ns->tag_set.queue_depth)
+		return BLK_STS_IOERR;
+	cid = ns->cid_base + rq->tag;
+	sts = nvme_setup_cmd(ns, rq, &cmd);
+	if (sts != BLK_STS_OK)
+		return sts;
+	if (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE) {
+		int err = nvme_map_data(nvmeq, rq, cid, &cmd);
+
+		if (err == -EAGAIN)
+			sts = nvme_bounce_rq(nvmeq, rq, cid, &cmd);
+		else if (err)
+			sts = BLK_STS_IOERR;
+		if (sts == BLK_STS_IOERR)
+			pr_err("%s: request at sector %llu (%u bytes) cannot be described by PRPs\n",
+			       ns->name, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
+		if (sts != BLK_STS_OK)
+			return sts;
+	}
+	cmd.command_id = cid;
+
+	spin_lock_irqsave(&nvmeq->sq_lock, flags);
+	if (dev->dead) {                        /* set under sq_lock: see nvme_dev_fail */
+		if (nvmeq->bounce_rq == rq)
+			nvmeq->bounce_rq = NULL;
+		spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
+		return BLK_STS_IOERR;
+	}
+	blk_mq_start_request(rq);
+	nvmeq->rqs[cid] = rq;                   /* before the doorbell: the CQE may follow at once */
+	__nvme_submit_cmd(nvmeq, &cmd);
+	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
+	return BLK_STS_OK;
+}
+
+/*
+ * nvme_dev_fail - give the controller up: no new command reaches it, it is
+ * disabled (which drops every queue and command, §7.6.1), and every
+ * request it still held fails.  May sleep.  The completions it posted
+ * before the disable are consumed first: those requests ended well.
+ */
+static void nvme_dev_fail(struct nvme_dev *dev, const char *why)
+{
+	struct nvme_queue *q = &dev->ioq;
+	unsigned long flags;
+	unsigned int failed = 0;
+
+	spin_lock_irqsave(&q->sq_lock, flags);
+	if (dev->dead) {
+		spin_unlock_irqrestore(&q->sq_lock, flags);
+		return;
+	}
+	dev->dead = true;
+	spin_unlock_irqrestore(&q->sq_lock, flags);
+
+	pr_err("%s: %s: disabling the controller, failing its I/O\n", dev->name, why);
+	nvme_disable_ctrl(dev);
+	nvme_process_cq(q);
+	spin_lock_irqsave(&q->cq_lock, flags);
+	for (unsigned int cid = 0; cid < q->q_depth; cid++) {
+		struct request *rq = q->rqs[cid];
+
+		if (!rq)
+			continue;
+		q->rqs[cid] = NULL;
+		if (blk_mq_complete_request(rq, BLK_STS_IOERR))
+			failed++;
+	}
+	WRITE_ONCE(q->bounce_rq, NULL);
+	spin_unlock_irqrestore(&q->cq_lock, flags);
+	pr_err("%s: %u request(s) failed\n", dev->name, failed);
+}
+
+/*
+ * nvme_timeout - a command outlived nvme.io_timeout.  Task context
+ * (kblockd), may sleep.  Linux aborts the command, then resets the
+ * controller and requeues; this first step fails the controller
+ * (nvme_dev_fail), which completes rq among the others.
+ */
+static enum blk_eh_timer_return nvme_timeout(struct request *rq)
+{
+	struct nvme_ns *ns = rq->q->queuedata;
+	struct nvme_dev *dev = ns->dev;
+	char why[64];
+
+	/* A completion that reached the CQ without its interrupt is not late. */
+	nvme_process_cq(&dev->ioq);
+	if (READ_ONCE(rq->state) == MQ_RQ_COMPLETE)
+		return BLK_EH_DONE;
+	snprintf(why, sizeof(why), "I/O tag %d (sector %llu) QID 1 timeout",
+		 rq->tag, (unsigned long long)blk_rq_pos(rq));
+	mutex_lock(&dev->admin_mutex);
+	nvme_dev_fail(dev, why);
+	mutex_unlock(&dev->admin_mutex);
+	return BLK_EH_DONE;
+}
+
+const struct blk_mq_ops nvme_mq_ops = {
+	.queue_rq = nvme_queue_rq,
+	.timeout = nvme_timeout,
+};
+
+/* ---- probing ------------------------------------------------------------------ */
+
+static int nvme_setup_irq(struct nvme_dev *dev)
+{
+	int nvec, err;
+
+	nvec = pci_alloc_irq_vectors(dev->pdev, 1, 1, PCI_IRQ_ALL_TYPES);
+	if (nvec < 0)
+		return nvec;
+	dev->msi = dev->pdev->msi_enabled || dev->pdev->msix_enabled;
+	dev->irq = pci_irq_vector(dev->pdev, 0);
+	if ((int)dev->irq <= 0) {
+		pci_free_irq_vectors(dev->pdev);
+		return -ENODEV;
+	}
+	err = request_irq(dev->irq, nvme_irq, dev->msi ? 0 : IRQF_SHARED, dev->name, dev);
+	if (err)
+		pci_free_irq_vectors(dev->pdev);
+	return err;
+}
+
+/* Map BAR 0, check CAP, disable, set the admin queue up, enable. */
+static int nvme_pci_enable(struct nvme_dev *dev)
+{
+	struct nvme_queue *aq = &dev->adminq;
+	u32 vs;
+	int err;
+
+	dev->cap = nvme_read_cap(dev);
+	if (readl(&dev->bar->csts) == ~0u) {
+		pr_err("%s: registers read all ones\n", dev->name);
+		return -ENODEV;
+	}
+	if (!(dev->cap & NVME_CAP_CSS_NVM) || NVME_CAP_MPSMIN(dev->cap) > 0) {
+		pr_err("%s: no NVM command set or no 4 KiB pages (CAP 0x%016llx)\n",
+		       dev->name, (unsigned long long)dev->cap);
+		return -ENODEV;
+	}
+	if (NVME_CAP_MQES(dev->cap) + 1 < NVME_IO_QUEUE_ENTRIES) {
+		pr_err("%s: queues of at most %u entries (CAP.MQES): %u needed\n",
+		       dev->name, NVME_CAP_MQES(dev->cap) + 1, NVME_IO_QUEUE_ENTRIES);
+		return -ENODEV;
+	}
+	dev->db_stride = 1u << NVME_CAP_STRIDE(dev->cap);
+	dev->ctrl_config = readl(&dev->bar->cc);
+	err = nvme_disable_ctrl(dev);
+	if (err)
+		return err;
+	err = nvme_alloc_queue(dev, aq, 0, NVME_AQ_DEPTH);
+	if (err)
+		return err;
+	writel((NVME_AQ_DEPTH - 1) << NVME_AQA_ACQS_SHIFT |
+	       (NVME_AQ_DEPTH - 1) << NVME_AQA_ASQS_SHIFT, &dev->bar->aqa);
+	nvme_write_64(&dev->bar->asq_lo, aq->sq_dma);
+	nvme_write_64(&dev->bar->acq_lo, aq->cq_dma);
+	err = nvme_enable_ctrl(dev);
+	if (err)
+		return err;
+	vs = readl(&dev->bar->vs);
+	pr_info("%s: %s: NVMe %u.%u, CAP.MQES %u, CAP.TO %u ms, doorbell stride %u bytes\n",
+		dev->name, pci_name(dev->pdev), vs >> 16, (vs >> 8) & 0xff,
+		NVME_CAP_MQES(dev->cap) + 1,
+		NVME_CAP_TIMEOUT(dev->cap) * NVME_CAP_TO_UNIT_MS, 4 * dev->db_stride);
+	return 0;
+}
+
+static int nvme_probe(struct pci_dev *pdev)
+{
+	struct nvme_dev *dev;
+	unsigned int nr_io_queues = 1;
+	int err;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->pdev = pdev;
+	dev->instance = nvme_nr_ctrls;
+	snprintf(dev->name, sizeof(dev->name), "nvme%d", dev->instance);
+	mutex_init(&dev->admin_mutex);
+
+	err = pci_enable_device(pdev);
+	if (err)
+		goto fail;
+	pci_set_master(pdev);
+	dev->mmio = pci_iomap(pdev, 0, 0);
+	if (!dev->mmio) {
+		pr_err("%s: cannot map BAR 0\n", pci_name(pdev));
+		err = -ENOMEM;
+		goto fail;
+	}
+	dev->bar = dev->mmio;
+	dev->identify = dma_alloc_coherent(NVME_IDENTIFY_DATA_SIZE, 0, &dev->identify_dma);
+	if (!dev->identify) {
+		err = -ENOMEM;
+		goto fail_unmap;
+	}
+	err = nvme_pci_enable(dev);
+	if (err)
+		goto fail_disable;
+	err = nvme_setup_irq(dev);
+	if (err) {
+		pr_err("%s: no interrupt: %d\n", dev->name, err);
+		goto fail_disable;
+	}
+	pr_info("%s: irq %u (%s)\n", dev->name, dev->irq,
+		pdev->msix_enabled ? "MSI-X" : pdev->msi_enabled ? "MSI" : "INTx");
+	err = nvme_init_identify(dev);
+	if (!err)
+		err = nvme_set_queue_count(dev, &nr_io_queues);
+	if (!err)
+		err = nvme_create_io_queues(dev);
+	if (err)
+		goto fail_irq;
+	nvme_nr_ctrls++;
+	nvme_scan_ns(dev);
+	return 0;
+
+fail_irq:
+	free_irq(dev->irq, dev);
+	pci_free_irq_vectors(pdev);
+fail_disable:
+	nvme_disable_ctrl(dev);
+	nvme_free_queue(&dev->ioq);
+	nvme_free_queue(&dev->adminq);
+	dma_free_coherent(dev->identify, NVME_IDENTIFY_DATA_SIZE);
+fail_unmap:
+	pci_iounmap(pdev, dev->mmio);
+fail:
+	kfree(dev);
+	return err;
+}
+
+static int __init nvme_init(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	while ((pdev = pci_get_class(PCI_CLASS_STORAGE_EXPRESS, pdev)) != NULL) {
+		int err = nvme_probe(pdev);
+
+		if (err)
+			pr_err("%s: not used: %d\n", pci_name(pdev), err);
+	}
+	return 0;
+}
+device_initcall(nvme_init);
