@@ -32,7 +32,9 @@
  *   ialloc.c    inode bitmaps: a new inode's group, freeing
  *
  * Mounts are read-write unless asked otherwise (or a feature this
- * driver does not know says read-only).
+ * driver does not know says read-only).  As "ext3" (the journal's log
+ * replayed at mount: journal.c, fs/jbd2/), read-only only, until
+ * journaled writes exist.
  *
  * Errors: damaged metadata gives -EUCLEAN (Linux's EFSCORRUPTED) to the
  * caller and one ratelimited line "EXT2-fs error (device sda1): <function>:
