@@ -6,11 +6,13 @@
 # by e2fsprogs' own journal code (debugfs -w: journal_open, journal_write,
 # journal_close), for Spindle's mount to replay (fs/jbd2/recovery.c).
 #
-# The file system holds f.txt ("old content") and g.txt ("second
-# file").  The log, transactions 1 to 3:
+# The file system holds f.txt ("old content"), g.txt ("second file")
+# and h.bin (one block of "h").  The log, transactions 1 to 3:
 #   1  f.txt's data block, now "replayed journal data", and the inode-table
 #      block holding f.txt's inode, now with i_size 22 (both are needed to
-#      read the new line whole: a data block and an inode block)
+#      read the new line whole: a data block and an inode block); and
+#      h.bin's block, now beginning with the journal's magic number, which
+#      debugfs logs escaped (its first 4 bytes zeroed, JBD2_FLAG_ESCAPE)
 #   2  g.txt's data block, overwritten with "REVOKED, must not appear"
 #   3  a revoke record for g.txt's data block: transaction 2's copy must
 #      not be replayed, g.txt stays "second file"
@@ -49,14 +51,17 @@ mke2fs -q -F -t ext3 -b "$bs" $features -U 3e7a4c1b-5d2f-4e6a-8b9c-0d1e2f3a4b5c 
 	-E hash_seed=3e7a4c1b-5d2f-4e6a-8b9c-0d1e2f3a4b5c "$img"
 printf 'old content\n' > "$work/f.txt"
 printf 'second file\n' > "$work/g.txt"
-debugfs -w -R "write $work/f.txt f.txt" "$img" > /dev/null 2>&1
-debugfs -w -R "write $work/g.txt g.txt" "$img" > /dev/null 2>&1
+head -c "$bs" /dev/zero | tr '\0' h > "$work/h.bin"
+for f in f.txt g.txt h.bin; do
+	debugfs -w -R "write $work/$f $f" "$img" > /dev/null 2>&1
+done
 
 fblk=$(debugfs -R "bmap f.txt 0" "$img" 2> /dev/null)
 gblk=$(debugfs -R "bmap g.txt 0" "$img" 2> /dev/null)
+hblk=$(debugfs -R "bmap h.bin 0" "$img" 2> /dev/null)
 # "located at block 70, offset 0x0300"
 iblk=$(debugfs -R "imap f.txt" "$img" 2> /dev/null | sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
-[ -n "$fblk" ] && [ -n "$gblk" ] && [ -n "$iblk" ]
+[ -n "$fblk" ] && [ -n "$gblk" ] && [ -n "$hblk" ] && [ -n "$iblk" ]
 
 # The inode block as it will be: made on a copy by debugfs itself (with
 # metadata_csum it also rewrites the inode's checksum), then taken out.
@@ -69,20 +74,21 @@ with open(f"{work}/copy.img", "rb") as f:
     f.seek(iblk * bs)
     inode_block = f.read(bs)
 data = b"replayed journal data\n".ljust(bs, b"\0")
+escaped = (bytes([0xc0, 0x3b, 0x39, 0x98]) + b"escaped block").ljust(bs, b".")
 with open(f"{work}/t1.bin", "wb") as f:
-    f.write(data + inode_block)
+    f.write(data + inode_block + escaped)
 with open(f"{work}/t2.bin", "wb") as f:
     f.write(b"REVOKED, must not appear\n".ljust(bs, b"\0"))
 EOF
 debugfs -w -f - "$img" > "$work/debugfs.log" 2>&1 << EOF
 $jopen
-jw -b $fblk,$iblk $work/t1.bin
+jw -b $fblk,$iblk,$hblk $work/t1.bin
 jw -b $gblk $work/t2.bin
 jw -r $gblk /dev/null
 jc
 EOF
 dumpe2fs -h "$img" 2> /dev/null | grep -q needs_recovery
-printf 'fblk %s\ngblk %s\niblk %s\n' "$fblk" "$gblk" "$iblk" > "$img.layout"
+printf 'fblk %s\ngblk %s\nhblk %s\niblk %s\n' "$fblk" "$gblk" "$hblk" "$iblk" > "$img.layout"
 
 # Transaction 1's descriptor: the log starts at journal block 1.
 desc=$(debugfs -R "bmap <8> 1" "$img" 2> /dev/null)
