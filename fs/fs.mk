@@ -45,6 +45,10 @@ FS_OBJS := \
 	$(F)/ext2/balloc.o \
 	$(F)/ext2/ialloc.o \
 	$(F)/ext2/file.o \
+	$(F)/ext2/journal.o \
+	$(F)/jbd2/journal.o \
+	$(F)/jbd2/recovery.o \
+	$(F)/jbd2/revoke.o \
 	$(F)/do_mounts.o
 
 # Everything but the boot glue (do_mounts.c) and poll's sleeping (select.c,

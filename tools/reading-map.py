@@ -59,8 +59,9 @@ GROUPS = [
       "include/spindle/lockdep.h", "include/spindle/irqflags.h", "kernel/smp.c",
       "include/spindle/smp.h", "include/spindle/percpu.h", "include/spindle/threads.h",
       "kernel/arch/x86/include/asm/percpu.h"]),
-    ("ext2: where a file's blocks are, allocation, directories", "skim: where a write begins",
-     ["fs/ext2/**", "include/spindle/ext2_fs.h"]),
+    ("ext2 and ext3: where a file's blocks are, allocation, directories, journal recovery",
+     "skim: where a write begins",
+     ["fs/ext2/**", "include/spindle/ext2_fs.h", "fs/jbd2/**", "include/spindle/jbd2.h"]),
     ("The VFS and POSIX files: path lookup, mounts, open, pipes, the tty, proc, sysfs, "
      "devtmpfs, the initramfs", "black box", ["fs/**", "include/spindle/fs.h",
                                               "include/spindle/stat.h", "include/spindle/fcntl.h"]),

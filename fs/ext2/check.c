@@ -163,7 +163,11 @@ int ext2_fill_geometry(struct ext2_sb_info *sbi, const void *raw, u64 dev_bytes)
 		sbi->s_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
 		sbi->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
 	} else {
-		unknown = es->s_feature_incompat & ~EXT2_FEATURE_INCOMPAT_SUPP;
+		/* as ext3, a log waiting for replay is understood (super.c
+		 * replays it); as ext2 it is an unknown feature, as Linux's
+		 * ext2 says */
+		unknown = es->s_feature_incompat & ~EXT2_FEATURE_INCOMPAT_SUPP &
+			  ~(sbi->s_ext3 ? EXT3_FEATURE_INCOMPAT_RECOVER : 0);
 		if (unknown) {
 			ext2_msg(sbi, KERN_ERR,
 				 "error: couldn't mount because of unsupported optional features (%x)",
@@ -178,6 +182,12 @@ int ext2_fill_geometry(struct ext2_sb_info *sbi, const void *raw, u64 dev_bytes)
 				 unknown);
 		sbi->s_inode_size = es->s_inode_size;
 		sbi->s_first_ino = es->s_first_ino;
+	}
+	if (sbi->s_ext3 && (es->s_rev_level == EXT2_GOOD_OLD_REV ||
+			    !(es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))) {
+		ext2_msg(sbi, KERN_ERR,
+			 "error: couldn't mount as ext3 due to feature incompatibilities (no journal)");
+		return -EINVAL;
 	}
 	if (es->s_log_block_size > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE) {
 		ext2_msg(sbi, KERN_ERR, "error: unsupported blocksize (s_log_block_size %u)",
@@ -240,10 +250,20 @@ int ext2_check_descriptor(struct ext2_sb_info *sbi, const struct ext2_group_desc
 int ext2_inode_location(struct ext2_sb_info *sbi, unsigned long ino, u32 *block,
 			unsigned int *offset)
 {
+	if ((ino != EXT2_ROOT_INO && ino < sbi->s_first_ino) || ino > sbi->s_inodes_count) {
+		ext2_error(sbi, "ext2_get_inode", "bad inode number: %lu", ino);
+		return -EUCLEAN;
+	}
+	return __ext2_inode_location(sbi, ino, block, offset);
+}
+
+int __ext2_inode_location(struct ext2_sb_info *sbi, unsigned long ino, u32 *block,
+			  unsigned int *offset)
+{
 	u32 group, index;
 	u64 byte;
 
-	if ((ino != EXT2_ROOT_INO && ino < sbi->s_first_ino) || ino > sbi->s_inodes_count) {
+	if (ino < 1 || ino > sbi->s_inodes_count) {
 		ext2_error(sbi, "ext2_get_inode", "bad inode number: %lu", ino);
 		return -EUCLEAN;
 	}

@@ -25,12 +25,16 @@
  *   namei.c     lookup(), and the name-space changes: create, mkdir,
  *               unlink, rmdir, link, symlink, rename; setattr
  *   symlink.c   fast (in the inode) and slow (in a block) symbolic links
+ *   journal.c   ext3: the journal inode as a jbd2 journal (fs/jbd2/),
+ *               its log replayed at mount
  *
  *   balloc.c    block bitmaps: allocating near a goal, freeing
  *   ialloc.c    inode bitmaps: a new inode's group, freeing
  *
  * Mounts are read-write unless asked otherwise (or a feature this
- * driver does not know says read-only).
+ * driver does not know says read-only).  As "ext3" (the journal's log
+ * replayed at mount: journal.c, fs/jbd2/), read-only only, until
+ * journaled writes exist.
  *
  * Errors: damaged metadata gives -EUCLEAN (Linux's EFSCORRUPTED) to the
  * caller and one ratelimited line "EXT2-fs error (device sda1): <function>:
@@ -73,6 +77,10 @@ struct ext2_sb_info {
 	u64 s_max_size;				/* the largest file the block map reaches */
 	struct ext2_group_desc *s_group_desc;	/* s_groups_count, checked */
 	struct ratelimit_state s_err_ratelimit; /* ext2_error's */
+	/* mounted as "ext3": the journal is read (a log replayed at mount,
+	 * fs/ext2/journal.c), needs_recovery is known, has_journal required;
+	 * read-only until journaled writes exist */
+	bool s_ext3;
 	/* the kernel's side (super.c); unused by the host's checks */
 	struct block_device *s_bdev;
 	bool s_bdev_open; /* blkdev_get() done: s_bdev->bd_inode is ours too */
@@ -126,6 +134,10 @@ int ext2_check_descriptor(struct ext2_sb_info *sbi, const struct ext2_group_desc
  * not an inode number of this file system. */
 int ext2_inode_location(struct ext2_sb_info *sbi, unsigned long ino, u32 *block,
 			unsigned int *offset);
+/* ... for any inode number of the file system, the reserved ones too
+ * (ext3's journal, inode 8: journal.c) */
+int __ext2_inode_location(struct ext2_sb_info *sbi, unsigned long ino, u32 *block,
+			  unsigned int *offset);
 /* An on-disk inode fit to use: 0, -ESTALE (deleted: freed, or never
  * used), -EUCLEAN (damaged: a type that does not exist, an impossible
  * size).  Logs the damage, not the staleness (the caller knows whether a
@@ -333,6 +345,11 @@ int ext2_get_block(struct inode *inode, u64 iblock, u32 *pblock);
 int ext2_get_block_cached(struct inode *inode, u64 iblock, u32 *pblock, u64 *hole,
 			  struct ext2_map_cache *mc);
 void ext2_map_cache_release(struct ext2_map_cache *mc);
+/* ext2_get_branch's read_entry over an ext2_map_cache (ctx; mc->sb set) */
+int ext2_read_entry(void *ctx, int level, u32 block, u32 index, u32 *entry);
+/* journal.c: ext3's journal loaded at mount, its log replayed if
+ * needs_recovery is set (*replayed); 0 or -errno, logged */
+int ext2_load_journal(struct super_block *sb, bool *replayed, u32 *failed_commit);
 
 extern const struct inode_operations ext2_dir_inode_operations;
 extern const struct file_operations ext2_dir_operations;

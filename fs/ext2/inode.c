@@ -36,7 +36,7 @@
 #include <spindle/writeback.h>
 #include "ext2.h"
 
-static int ext2_read_entry(void *ctx, int level, u32 block, u32 index, u32 *entry)
+int ext2_read_entry(void *ctx, int level, u32 block, u32 index, u32 *entry)
 {
 	struct ext2_map_cache *mc = ctx;
 	struct ext2_buf **slot = &mc->bh[level - 1];

@@ -12,6 +12,16 @@
  *       group descriptor, read the root inode; read-write: mark the
  *       superblock "not clean", count the mount, write it.
  *
+ *   mount -t ext3 -o ro /dev/sda1 /mnt
+ *     the same driver, as Linux's ext4 serves ext3: has_journal is
+ *     required, and after the descriptors the journal is loaded
+ *     (journal.c): a log left by a crash (needs_recovery) is replayed
+ *     into the device's cache and written, then the superblock and the
+ *     descriptors are read again -- the log may have held them -- and
+ *     needs_recovery cleared.  Read-only only: journaled writes do not
+ *     exist yet, so a read-write mount or remount is refused (EROFS)
+ *     before anything is read or replayed.
+ *
  * umount (ext2_put_super): the kept inodes let go (dirty pages written,
  * unlinked inodes freed), the superblock's free counts summed from the
  * descriptors and "clean" again unless damage was met, the device's
@@ -25,6 +35,7 @@
 #include <spindle/mm.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
+#include <spindle/crc32.h>
 #include "../internal.h"
 #include "ext2.h"
 
@@ -68,6 +79,10 @@ int ext2_update_super(struct super_block *sb)
 	}
 	es->s_free_blocks_count = free_blocks;
 	es->s_free_inodes_count = free_inodes;
+	/* as Linux's ext4_superblock_csum: e2fsck refuses a superblock
+	 * whose checksum is wrong (only ext3's recovery gets here with it) */
+	if (es->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		es->s_checksum = __crc32c_le(~0u, es, offsetof(struct ext2_super_block, s_checksum));
 	memcpy((char *)bh->b_data + off, es, sizeof(*es));
 	ext2_mark_buffer_dirty(bh);
 	ext2_brelse(bh);
@@ -239,6 +254,48 @@ static int ext2_read_descriptors(struct super_block *sb)
 	return 0;
 }
 
+/*
+ * ext3: the journal loaded, a log replayed.  The replay wrote through
+ * the device's cache and then to the disk, and may have rewritten the
+ * superblock and descriptors themselves: both are read again before
+ * anything trusts them, then needs_recovery is cleared (the log is
+ * empty now: journal.c) and the superblock written.  A commit block with
+ * a bad checksum ended the log early: the file system is marked as
+ * having errors, as Linux does, for e2fsck to look at.
+ */
+static int ext2_recover(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	bool replayed;
+	u32 failed_commit;
+	int err = ext2_load_journal(sb, &replayed, &failed_commit);
+
+	if (err) {
+		ext2_msg(sbi, KERN_ERR, "error loading journal");
+		return err;
+	}
+	if (!replayed)
+		return 0;
+	kfree(sbi->s_group_desc);
+	sbi->s_group_desc = NULL;
+	err = ext2_read_super(sbi);
+	if (!err)
+		err = ext2_read_descriptors(sb);
+	if (err)
+		return err;
+	sbi->s_es.s_feature_incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
+	if (failed_commit) {
+		ext2_msg(sbi, KERN_ERR, "journal transaction %u is corrupt", failed_commit);
+		sbi->s_es.s_state |= EXT2_ERROR_FS;
+	}
+	err = ext2_sync_super(sb, true);
+	if (!err)
+		err = blkdev_issue_flush(sbi->s_bdev);
+	if (!err)
+		ext2_msg(sbi, KERN_INFO, "recovery complete");
+	return err;
+}
+
 static int ext2_fill_super(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
@@ -247,6 +304,8 @@ static int ext2_fill_super(struct super_block *sb)
 
 	if (!err)
 		err = ext2_read_descriptors(sb);
+	if (!err && sbi->s_ext3)
+		err = ext2_recover(sb);
 	if (err)
 		return err;
 	root = ext2_iget(sb, EXT2_ROOT_INO);
@@ -274,6 +333,10 @@ static int ext2_setup_rw(struct super_block *sb, bool remount)
 			      ? 0
 			      : es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP;
 
+	if (sbi->s_ext3) {
+		ext2_msg(sbi, KERN_ERR, "ext3: journaled writes not supported yet, mount read-only");
+		return -EROFS;
+	}
 	if (unknown && remount) {
 		ext2_msg(sbi, KERN_WARNING,
 			 "couldn't remount RDWR because of unsupported optional features (%x)",
@@ -410,6 +473,8 @@ static void ext2_put_super(struct super_block *sb)
 	kfree(sb);
 }
 
+static struct file_system_type ext3_fs_type;
+
 static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 				 const char *dev_name, void *data)
 {
@@ -427,6 +492,7 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 		return ERR_PTR(-ENOMEM);
 	}
 	strlcpy(sbi->s_id, bdev->bd_name, sizeof(sbi->s_id));
+	sbi->s_ext3 = type == &ext3_fs_type;
 	sbi->s_bdev = bdev;
 	sbi->s_sb = sb;
 	mutex_init(&sbi->s_icache_lock);
@@ -440,6 +506,8 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	sb->s_op = &ext2_sops;
 	sb->s_flags |= SB_RDONLY;
 	err = ext2_parse_options(sbi, data);
+	if (!err && sbi->s_ext3 && !(flags & MS_RDONLY))
+		err = ext2_setup_rw(sb, false); /* refused: nothing read yet */
 	if (err)
 		goto free;
 	err = bd_claim(bdev, sbi);
@@ -489,7 +557,16 @@ static struct file_system_type ext2_fs_type = {
 	.kill_sb = ext2_kill_sb,
 };
 
+/* ext3: the same code, with the journal (see the top of this file) */
+static struct file_system_type ext3_fs_type = {
+	.name = "ext3",
+	.mount = ext2_mount,
+	.kill_sb = ext2_kill_sb,
+};
+
 int init_ext2_fs(void)
 {
-	return register_filesystem(&ext2_fs_type);
+	int err = register_filesystem(&ext2_fs_type);
+
+	return err ? err : register_filesystem(&ext3_fs_type);
 }

@@ -41,6 +41,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define EXT2_SUPER_OFFSET 1024 /* bytes from the start of the device */
 #define EXT2_SUPER_SIZE 1024
 #define EXT2_ROOT_INO 2		   /* the root directory */
+#define EXT3_JOURNAL_INO 8	   /* ext3's journal (fs/jbd2/) */
 #define EXT2_GOOD_OLD_FIRST_INO 11 /* first ordinary inode, revision 0 */
 #define EXT2_GOOD_OLD_INODE_SIZE 128
 #define EXT2_GOOD_OLD_REV 0
@@ -112,7 +113,8 @@ struct ext2_super_block {
 	u16 s_min_extra_isize;
 	u16 s_want_extra_isize;
 	u32 s_flags; /* EXT2_FLAGS_*: how the directory hashes treat chars */
-	u32 s_reserved[167];
+	u32 s_reserved[166];
+	u32 s_checksum; /* metadata_csum: CRC32C(~0, the bytes before it) */
 };
 _Static_assert(sizeof(struct ext2_super_block) == EXT2_SUPER_SIZE, "superblock");
 _Static_assert(offsetof(struct ext2_super_block, s_magic) == 56, "s_magic");
@@ -120,6 +122,7 @@ _Static_assert(offsetof(struct ext2_super_block, s_feature_incompat) == 96, "inc
 _Static_assert(offsetof(struct ext2_super_block, s_volume_name) == 120, "volume");
 _Static_assert(offsetof(struct ext2_super_block, s_hash_seed) == 0xec, "hash seed");
 _Static_assert(offsetof(struct ext2_super_block, s_flags) == 0x160, "s_flags");
+_Static_assert(offsetof(struct ext2_super_block, s_checksum) == 0x3fc, "s_checksum");
 
 /* s_flags: the directory hashes read a name's bytes as signed or unsigned
  * chars, as the machine that made the file system did (e2fsprogs sets
@@ -141,15 +144,20 @@ _Static_assert(offsetof(struct ext2_super_block, s_flags) == 0x160, "s_flags");
  * superblock copies, files past 2 GiB and hashed directories (whose
  * index blocks look like empty entries to a linear reader). */
 #define EXT2_FEATURE_COMPAT_DIR_PREALLOC 0x0001
+#define EXT3_FEATURE_COMPAT_HAS_JOURNAL 0x0004 /* a journal in s_journal_inum */
 #define EXT2_FEATURE_COMPAT_EXT_ATTR 0x0008
 #define EXT2_FEATURE_COMPAT_RESIZE_INO 0x0010
 #define EXT2_FEATURE_COMPAT_DIR_INDEX 0x0020
 #define EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER 0x0001
 #define EXT2_FEATURE_RO_COMPAT_LARGE_FILE 0x0002
 #define EXT2_FEATURE_RO_COMPAT_BTREE_DIR 0x0004
+/* ext4's checksums of all metadata: not kept by this driver (so such a
+ * file system mounts read-only), but the superblock's is written right
+ * when ext3's recovery writes the superblock */
+#define EXT4_FEATURE_RO_COMPAT_METADATA_CSUM 0x0400
 #define EXT2_FEATURE_INCOMPAT_COMPRESSION 0x0001
 #define EXT2_FEATURE_INCOMPAT_FILETYPE 0x0002
-#define EXT3_FEATURE_INCOMPAT_RECOVER 0x0004
+#define EXT3_FEATURE_INCOMPAT_RECOVER 0x0004 /* needs_recovery: the journal holds a log */
 #define EXT3_FEATURE_INCOMPAT_JOURNAL_DEV 0x0008
 #define EXT2_FEATURE_INCOMPAT_META_BG 0x0010
 #define EXT2_FEATURE_INCOMPAT_SUPP EXT2_FEATURE_INCOMPAT_FILETYPE
@@ -199,6 +207,7 @@ _Static_assert(offsetof(struct ext2_inode, i_size_high) == 108, "i_size_high");
 
 /* i_flags: the one this driver acts on (the others are kept as read) */
 #define EXT2_INDEX_FL 0x00001000 /* a directory with a hash index (dir_index) */
+#define EXT4_EXTENTS_FL 0x00080000 /* an extent tree, not a block map (not read here) */
 
 /* A fast symbolic link keeps its target in i_block (60 bytes). */
 #define EXT2_FAST_SYMLINK_MAX (sizeof(((struct ext2_inode *)0)->i_block) - 1)

@@ -7,20 +7,29 @@
  * feeding a buffer in pieces.  "Limits": the nibble-table code against the
  * bit-at-a-time definition written out here, over random buffers of every
  * length up to a few sectors and every starting CRC class.
+ *
+ * The same for CRC-32C (__crc32c_le, the jbd2 journal's checksum): the
+ * catalogue value and RFC 3720's (iSCSI) test patterns, and the bitwise
+ * definition with Castagnoli's polynomial.
  */
 #include <check.h>
 #include <spindle/compiler.h>
 #include <spindle/crc32.h>
 
 /* The definition (see lib/crc32.c): one bit per step.  The oracle. */
-static u32 crc32_bitwise(u32 crc, const u8 *p, size_t len)
+static u32 crc_bitwise(u32 poly, u32 crc, const u8 *p, size_t len)
 {
 	while (len--) {
 		crc ^= *p++;
 		for (int k = 0; k < 8; k++)
-			crc = (crc & 1) ? (crc >> 1) ^ CRC32_POLY_LE : crc >> 1;
+			crc = (crc & 1) ? (crc >> 1) ^ poly : crc >> 1;
 	}
 	return crc;
+}
+
+static u32 crc32_bitwise(u32 crc, const u8 *p, size_t len)
+{
+	return crc_bitwise(CRC32_POLY_LE, crc, p, len);
 }
 
 static u64 rng_state;
@@ -76,6 +85,49 @@ START_TEST(pieces_chain)
 }
 END_TEST
 
+/* CRC-32C, started from all ones and inverted at the end, as iSCSI
+ * stores it: RFC 3720 B.4's patterns of 32 bytes and the catalogue value. */
+static u8 rfc3720_pattern[4][32];
+
+static const struct {
+	const char *name;
+	int pattern; /* -1: text */
+	const char *text;
+	u32 crc;
+} known_c[] = {
+	{ "empty", -1, "", 0x00000000 },
+	{ "a", -1, "a", 0xc1d04330 },
+	{ "123456789", -1, "123456789", 0xe3069283 },
+	{ "32 zeros", 0, NULL, 0x8a9136aa },
+	{ "32 0xff", 1, NULL, 0x62a8ab43 },
+	{ "0..31", 2, NULL, 0x46dd794e },
+	{ "31..0", 3, NULL, 0x113fdb5c },
+};
+
+START_TEST(crc32c_known_values)
+{
+	const u8 *p;
+	size_t len = 32;
+
+	for (int i = 0; i < 32; i++) {
+		rfc3720_pattern[0][i] = 0;
+		rfc3720_pattern[1][i] = 0xff;
+		rfc3720_pattern[2][i] = (u8)i;
+		rfc3720_pattern[3][i] = (u8)(31 - i);
+	}
+	if (known_c[_i].pattern < 0) {
+		p = (const u8 *)known_c[_i].text;
+		for (len = 0; p[len];)
+			len++;
+	} else {
+		p = rfc3720_pattern[known_c[_i].pattern];
+	}
+	ck_assert_msg((__crc32c_le(~0u, p, len) ^ ~0u) == known_c[_i].crc,
+		      "crc32c(%s) = %#x, want %#x", known_c[_i].name,
+		      __crc32c_le(~0u, p, len) ^ ~0u, known_c[_i].crc);
+}
+END_TEST
+
 /* Limits ---------------------------------------------------------------- */
 
 #define MAX_LEN 1100            /* a little over two sectors */
@@ -93,6 +145,9 @@ START_TEST(matches_bitwise)
 
 		ck_assert_msg(crc32_le(seed, buf, len) == crc32_bitwise(seed, buf, len),
 			      "len %zu seed %#x", len, seed);
+		ck_assert_msg(__crc32c_le(seed, buf, len) ==
+				      crc_bitwise(CRC32C_POLY_LE, seed, buf, len),
+			      "crc32c: len %zu seed %#x", len, seed);
 	}
 }
 END_TEST
@@ -105,6 +160,7 @@ Suite *unit_suite(void)
 
 	tcase_add_loop_test(core, known_values, 0, ARRAY_SIZE(known));
 	tcase_add_test(core, pieces_chain);
+	tcase_add_loop_test(core, crc32c_known_values, 0, ARRAY_SIZE(known_c));
 	suite_add_tcase(s, core);
 
 	tcase_add_loop_test(limits, matches_bitwise, 0, 4);

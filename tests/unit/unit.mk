@@ -91,6 +91,8 @@ UNIT_TESTS += check_ext2
 UNIT_TESTS += check_ext2_dir
 # ext2's hashed directories (fs/ext2/htree.c) against debugfs and e2fsck -D.
 UNIT_TESTS += check_ext2_htree
+# ext3's journal recovery (fs/jbd2/) over journals written in the test.
+UNIT_TESTS += check_jbd2
 UNIT_EXT2_DIR := $(UNIT_BUILD)/ext2
 UNIT_EXT2_STAMP := $(UNIT_EXT2_DIR)/made
 $(UNIT_EXT2_STAMP): tests/unit/ext2/make_images.sh
