@@ -572,7 +572,7 @@ format-check: deps
 # built as the kernel is (tools/lint/lint.py; its suppression lists say
 # why for each).
 LINT_SRCS = $(patsubst $(BUILD)/%.o,%.c,$(filter-out $(BUILD)/$(KT)/user/embed.o,$(OBJS)))
-lint: deps $(SYSCALL_NAMES)
+lint: deps $(SYSCALL_NAMES) $(COMPILE_H)
 	@$(PYTHON) tools/lint/tree.py --selftest
 	@$(PYTHON) tools/lint/tree.py
 	@LINT_CFLAGS='$(CFLAGS)' $(PYTHON) tools/lint/lint.py -j 2 $(wildcard $(LINT_SRCS))
