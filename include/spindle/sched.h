@@ -215,6 +215,8 @@ bool wake_up_process(struct task_struct *p);
 /* The same, only if its state is one of those in the mask @state
  * (TASK_INTERRUPTIBLE: a signal wakes only who sleeps interruptibly) */
 bool wake_up_state(struct task_struct *p, unsigned int state);
+/* The idle loop, where each CPU's boot ends. */
+void cpu_startup_entry(void) __attribute__((noreturn));
 #define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
 /* The CPU whose run queue the task is on, or last was. */

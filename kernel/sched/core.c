@@ -40,6 +40,7 @@
 #include <spindle/sched.h>
 #include <spindle/spinlock.h>
 #include <spindle/smp.h>
+#include <asm/cpu.h>
 #include <spindle/sched_debug.h>
 #include <spindle/mm.h>
 #include <spindle/printk.h>
@@ -463,6 +464,26 @@ bool wake_up_process(struct task_struct *p)
 bool wake_up_state(struct task_struct *p, unsigned int state)
 {
 	return try_to_wake_up(p, state);
+}
+
+/*
+ * Every CPU's idle task ends here (Linux's cpu_startup_entry() and
+ * do_idle()): sleep until an interrupt, run it, and give way to a task as
+ * soon as one is queued here.  The test and the halt are one step (sti;
+ * hlt): a wake-up IPI between them ends the hlt at once.
+ */
+void cpu_startup_entry(void)
+{
+	for (;;) {
+		local_irq_disable();
+		touch_softlockup_watchdog();
+		if (need_resched()) {
+			local_irq_enable();
+			schedule();
+		} else {
+			safe_halt();            /* sti; hlt: wake on the next interrupt */
+		}
+	}
 }
 
 /*
