@@ -73,10 +73,10 @@ static int ext2_journal_read_block(journal_t *j, u32 blocknr, void *buf)
 	return 0;
 }
 
-static int ext2_journal_write_block(journal_t *j, u32 blocknr, const void *buf)
+/* Copy a whole block into bh (or pass on its read error), mark it dirty
+ * for write-back, and let it go. */
+static int fill_block(journal_t *j, struct ext2_buf *bh, const void *buf)
 {
-	struct ext2_buf *bh = ext2_journal_bread(j, blocknr);
-
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	memcpy(bh->b_data, buf, j->j_blocksize);
@@ -85,22 +85,20 @@ static int ext2_journal_write_block(journal_t *j, u32 blocknr, const void *buf)
 	return 0;
 }
 
+static int ext2_journal_write_block(journal_t *j, u32 blocknr, const void *buf)
+{
+	return fill_block(j, ext2_journal_bread(j, blocknr), buf);
+}
+
 /* Replay: a home block, in the device's cache (ext2_bread refuses a
  * block past the file system's end). */
 static int ext2_journal_write_home(journal_t *j, u64 blocknr, const void *buf)
 {
 	struct super_block *sb = EXT2_J(j)->sb;
-	struct ext2_buf *bh;
 
 	if (blocknr >= EXT2_SB(sb)->s_blocks_count)
 		return -EUCLEAN;
-	bh = ext2_bread(sb, (u32)blocknr);
-	if (IS_ERR(bh))
-		return PTR_ERR(bh);
-	memcpy(bh->b_data, buf, j->j_blocksize);
-	ext2_mark_buffer_dirty(bh);
-	ext2_brelse(bh);
-	return 0;
+	return fill_block(j, ext2_bread(sb, (u32)blocknr), buf);
 }
 
 /* Everything written so far on the disk's media: written back, waited
