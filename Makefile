@@ -404,7 +404,7 @@ test-qemu: deps $(ISO)
 # the same bomb without the clock, runs there.
 # T= narrows it as for test-qemu.
 DEBUG_KARGS := slab_debug=1 page_poison=1 lockdep=1
-DEBUG_REPORTS := ^(BUG kmalloc-|BUG: sleeping function|BUG: lock held|BUG: MAX_[A-Z_]+ too low|WARNING: possible circular|WARNING: possible recursive|INFO: trying to register non-static|pagealloc: memory corruption|watchdog: BUG: soft lockup|watchdog: Watchdog detected hard LOCKUP)
+DEBUG_REPORTS := ^(BUG kmalloc-|BUG: sleeping function|BUG: lock held|BUG: MAX_[A-Z_]+ too low|WARNING: possible circular|WARNING: possible recursive|INFO: trying to register non-static|pagealloc: memory corruption|watchdog: BUG: soft lockup|watchdog: Watchdog detected hard LOCKUP|csd: Detected non-responsive CSD lock)
 DEBUG_CPUS := 2
 DEBUG_SCENARIOS := $(filter-out debug-% ide-probe-race user-hostile-forkbomb-slow,$(basename $(notdir $(wildcard tests/qemu/scenarios/*.scn))))
 test-debug: deps $(ISO)

@@ -19,6 +19,14 @@
  * The caller keeps interrupts on while it waits.  With them off, two CPUs
  * sending to each other would each wait for a function the other cannot
  * run: Linux warns about it, and so does Spindle.
+ *
+ * A wait that lasts smp.csd_lock_timeout= milliseconds (5000, Linux's
+ * default; 0 turns it off) is reported as Linux's
+ * CONFIG_CSD_LOCK_WAIT_DEBUG reports it: "csd: Detected non-responsive
+ * CSD lock", the interrupt sent again once, and the target's NMI
+ * backtrace with its local APIC state (kernel/watchdog.c) -- a lost
+ * interrupt and a target stuck with interrupts off look alike from here.
+ * If the call then runs, "got unstuck" says so.
  */
 #define pr_fmt(fmt) "smp: " fmt
 #include <spindle/smp.h>
@@ -27,6 +35,10 @@
 #include <spindle/printk.h>
 #include <spindle/errno.h>
 #include <spindle/ksyms.h>
+#include <spindle/time.h>
+#include <spindle/sched_debug.h>
+#include <spindle/string.h>
+#include <spindle/init.h>
 #include <asm/cpu.h>
 #include <asm/smp.h>
 
@@ -37,17 +49,79 @@ struct call_single_data {
 	smp_call_func_t func;
 	void *info;
 	unsigned int flags;             /* CSD_FLAG_LOCK: queued or running */
+	unsigned int cpu;               /* the target */
 };
 
 static DEFINE_PER_CPU(struct call_single_data *, call_single_queue);
 /* the calls this CPU sends, one per target CPU */
 static DEFINE_PER_CPU(struct call_single_data[NR_CPUS], csd_data);
 
-static void csd_lock_wait(struct call_single_data *csd)
+static u64 csd_lock_timeout_ns = 5000ull * NSEC_PER_MSEC;
+unsigned long csd_lock_reports;         /* for tests */
+
+static int __init csd_lock_timeout_setup(const char *val)
+{
+	unsigned int ms;
+
+	if (kstrtouint(val, 10, &ms))
+		return -EINVAL;
+	csd_lock_timeout_ns = (u64)ms * NSEC_PER_MSEC;
+	return 0;
+}
+__setup("smp.csd_lock_timeout=", csd_lock_timeout_setup);
+
+static bool csd_locked(struct call_single_data *csd)
 {
 	/* acquire: what the function did is visible once we see the flag clear */
-	while (__atomic_load_n(&csd->flags, __ATOMIC_ACQUIRE) & CSD_FLAG_LOCK)
+	return __atomic_load_n(&csd->flags, __ATOMIC_ACQUIRE) & CSD_FLAG_LOCK;
+}
+
+/* The call has waited waited_ns: report it, and the first time send the
+ * interrupt again and have the target show where it is. */
+static void csd_lock_wait_toolong(struct call_single_data *csd, u64 waited_ns, unsigned int n)
+{
+	unsigned int me = smp_processor_id();
+	char func[64];
+
+	WRITE_ONCE(csd_lock_reports, csd_lock_reports + 1);
+	ksym_snprint(func, sizeof(func), (unsigned long)csd->func);
+	printk(KERN_EMERG "csd: Detected non-responsive CSD lock (#%u) on CPU#%u, waiting %llu ns for CPU#%02u %s\n",
+		 n, me, (unsigned long long)waited_ns, csd->cpu, func);
+	if (n != 1)
+		return;
+	printk(KERN_EMERG "csd: Re-sending CSD lock (#%u) IPI from CPU#%02u to CPU#%02u\n", n, me, csd->cpu);
+	arch_send_call_function_ipi(csd->cpu);
+	trigger_single_cpu_backtrace(csd->cpu);
+}
+
+static void csd_lock_wait(struct call_single_data *csd)
+{
+	u64 start, next;
+	unsigned int reports = 0;
+
+	for (unsigned int spins = 0; csd_locked(csd); spins++) {
 		cpu_relax();
+		if (spins != 1024 || !csd_lock_timeout_ns)
+			continue;
+		/* slow: read the clock from here on only now and then */
+		start = ktime_get_ns();
+		next = start + csd_lock_timeout_ns;
+		while (csd_locked(csd)) {
+			u64 now;
+
+			for (int i = 0; i < 1024 && csd_locked(csd); i++)
+				cpu_relax();
+			now = ktime_get_ns();
+			if (now >= next) {
+				csd_lock_wait_toolong(csd, now - start, ++reports);
+				next = now + csd_lock_timeout_ns;
+			}
+		}
+		if (reports)
+			printk(KERN_EMERG "csd: CSD lock (#%u) got unstuck on CPU#%02u, CPU#%02u released the lock.\n",
+				 reports, smp_processor_id(), csd->cpu);
+		return;
+	}
 }
 
 /* Push csd onto the queue at head; true if the queue was empty. */
@@ -72,6 +146,7 @@ static struct call_single_data *send_call(unsigned int cpu, smp_call_func_t func
 	csd_lock_wait(csd);     /* its last use, sent without waiting */
 	csd->func = func;
 	csd->info = info;
+	csd->cpu = cpu;
 	csd->flags = CSD_FLAG_LOCK;
 	if (call_queue_add(csd, per_cpu_ptr(&call_single_queue, cpu)))
 		arch_send_call_function_ipi(cpu);

@@ -21,7 +21,11 @@
  *     watchdog: Watchdog detected hard LOCKUP on cpu 1
  *
  * and an NMI, which interrupts even a CPU with interrupts off, has it print
- * "NMI backtrace for cpu 1" and its backtrace.  Counting the watcher's own
+ * "NMI backtrace for cpu 1", its backtrace and its local APIC's state
+ * (apic_show_state()).  The same silence comes from a CPU whose interrupts
+ * are on but whose local APIC delivers none -- an in-service bit never
+ * ended by an EOI blocks its whole priority class -- and the ISR and IRR
+ * lines tell the two apart.  Counting the watcher's own
  * ticks rather than reading a clock keeps a paused virtual machine (both
  * CPUs stopped) from looking like a lockup when it resumes.
  *
@@ -49,6 +53,7 @@
 #include <asm/ptrace.h>
 #include <asm/traps.h>
 #include <asm/smp.h>
+#include <asm/apic.h>
 
 #define WATCHDOG_THRESH_MAX 60
 #define BUDDY_MIN_TICKS     10
@@ -149,8 +154,7 @@ static void check_hard_lockup(u64 now)
 	this_cpu_write(hard_watchdog_warn, true);
 	hardlockup_reports++;
 	pr_emerg("Watchdog detected hard LOCKUP on cpu %u\n", buddy);
-	WRITE_ONCE(per_cpu(nmi_backtrace_pending, buddy), true);
-	arch_trigger_cpu_backtrace(buddy);
+	trigger_single_cpu_backtrace(buddy);
 }
 
 void watchdog_tick(struct pt_regs *regs)
@@ -167,6 +171,15 @@ void watchdog_tick(struct pt_regs *regs)
 	check_hard_lockup(now);
 }
 
+/* Have cpu print "NMI backtrace for cpu N", where it is and its local
+ * APIC (Linux's trigger_single_cpu_backtrace()); also for kernel/smp.c's
+ * report of a CPU that does not run what it was sent. */
+void trigger_single_cpu_backtrace(unsigned int cpu)
+{
+	WRITE_ONCE(per_cpu(nmi_backtrace_pending, cpu), true);
+	arch_trigger_cpu_backtrace(cpu);
+}
+
 bool watchdog_nmi(struct pt_regs *regs)
 {
 	if (!this_cpu_read(nmi_backtrace_pending))
@@ -174,6 +187,7 @@ bool watchdog_nmi(struct pt_regs *regs)
 	this_cpu_write(nmi_backtrace_pending, false);
 	pr_emerg("NMI backtrace for cpu %u\n", smp_processor_id());
 	show_where(regs);
+	apic_show_state();
 	WRITE_ONCE(nmi_backtraces, nmi_backtraces + 1);
 	return true;
 }

@@ -81,5 +81,6 @@ void touch_softlockup_watchdog(void);
 void watchdog_tick(struct pt_regs *regs);
 /* an NMI; true if it was the detector's backtrace request */
 bool watchdog_nmi(struct pt_regs *regs);
+void trigger_single_cpu_backtrace(unsigned int cpu);
 
 #endif /* SPINDLE_SCHED_DEBUG_H */

@@ -114,6 +114,9 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, vo
 /* every online CPU, this one included (this one last, with interrupts off) */
 void on_each_cpu(smp_call_func_t func, void *info, bool wait);
 
+/* waits that took smp.csd_lock_timeout= and were reported ("csd:") */
+extern unsigned long csd_lock_reports;
+
 /* the IPI's handler (arch code, on the receiving CPU) */
 void generic_smp_call_function_interrupt(void);
 

@@ -568,3 +568,36 @@ KTEST(smp, hard_lockup)
 	KT_ASSERT_MSG(hardlockup_reports == before + 1, "%lu reports", hardlockup_reports - before);
 	KT_ASSERT_MSG(softlockup_reports[0] == soft, "a soft lockup of CPU 0 reported too");
 }
+
+/* --- a call that is not run (kernel/smp.c's csd lock report) ----------- */
+
+static void csd_nop(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * CPU 1 runs a function that loops with interrupts off.  CPU 0 sends it
+ * another call, which first waits for the looping one (one call slot per
+ * sender and target, kernel/smp.c): after
+ * smp.csd_lock_timeout= (300 ms here) it must report the wait once, send
+ * the interrupt again and have CPU 1 show where it is and its local APIC
+ * (the NMI ends the loop), and then see the call run ("got unstuck").
+ * Without the report only the hard-lockup detector, 10 s later, would end
+ * the loop, and the count below would not have moved.
+ */
+KTEST(smp, csd_lock_wait_report)
+{
+	unsigned long reports = csd_lock_reports, arg = nmi_backtraces;
+	char v[8];
+
+	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
+	if (!cmdline_get("smp.csd_lock_timeout", v, sizeof(v)) || strcmp(v, "300"))
+		KT_SKIP("needs smp.csd_lock_timeout=300");
+	KT_ASSERT(smp_call_function_single(1, spin_irqs_off, &arg, false) == 0);
+	KT_ASSERT(smp_call_function_single(1, csd_nop, NULL, true) == 0);
+	KT_ASSERT_MSG(READ_ONCE(arg) == ~0ul, "CPU 1 still loops");
+	KT_ASSERT_MSG(csd_lock_reports == reports + 1, "%lu reports of the wait",
+		      csd_lock_reports - reports);
+}

@@ -79,8 +79,12 @@ void i8259_remap_and_mask(void)
 #define APIC_ID                 0x020
 #define APIC_LVR                0x030   /* version */
 #define APIC_TASKPRI            0x080   /* task priority */
+#define APIC_PROCPRI            0x0a0   /* processor priority (read only) */
 #define APIC_EOI                0x0b0
 #define APIC_SPIV               0x0f0   /* spurious-interrupt vector */
+#define APIC_ISR                0x100   /* in service: 8 registers, 16 bytes apart */
+#define APIC_TMR                0x180   /* trigger mode (level = 1) */
+#define APIC_IRR                0x200   /* requested, not yet in service */
 #define APIC_ESR                0x280   /* error status */
 #define APIC_ICR                0x300   /* interrupt command, low half */
 #define APIC_ICR2               0x310   /* interrupt command, high half */
@@ -244,6 +248,37 @@ void apic_send_NMI(u32 apicid)
 
 	apic_icr_write(APIC_ICR_LEVEL_ASSERT | APIC_ICR_DELIVERY_NMI, apicid);
 	local_irq_restore(flags);
+}
+
+/*
+ * Print this CPU's local APIC as the lockup reports need it (Linux's
+ * print_local_APIC(), shorter): which vectors it holds in service (ISR)
+ * and which wait (IRR), and the priorities that gate them.  A vector
+ * waits while PPR's class (its top four bits) is at or above the
+ * vector's: an in-service bit whose EOI never came blocks every vector
+ * of its class and below -- for a class-0xf bit, the tick and every IPI.
+ * Each register array prints from vector 0xff down, one 32-bit word per
+ * 32 vectors.
+ */
+static void apic_print_bits(const char *name, u32 reg)
+{
+	u32 w[8];
+
+	for (int i = 0; i < 8; i++)
+		w[i] = apic_read(reg + 0x10 * (u32)i);
+	pr_emerg("%s %08x %08x %08x %08x %08x %08x %08x %08x\n", name,
+		 w[7], w[6], w[5], w[4], w[3], w[2], w[1], w[0]);
+}
+
+void apic_show_state(void)
+{
+	pr_emerg("CPU %u id %u TPR %#x PPR %#x LVTT %#x TMICT %#x TMCCT %#x ESR %#x\n",
+		 smp_processor_id(), read_apic_id(), apic_read(APIC_TASKPRI),
+		 apic_read(APIC_PROCPRI), apic_read(APIC_LVTT), apic_read(APIC_TMICT),
+		 apic_read(APIC_TMCCT), apic_read(APIC_ESR));
+	apic_print_bits("ISR", APIC_ISR);
+	apic_print_bits("IRR", APIC_IRR);
+	apic_print_bits("TMR", APIC_TMR);
 }
 
 /* --- the local APIC timer ------------------------------------------------ */

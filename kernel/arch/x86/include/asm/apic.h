@@ -30,6 +30,7 @@
  *                                     replaying an interrupt)
  *   apic_send_IPI(apicid, vector)     raise a vector on another CPU
  *   apic_send_NMI(apicid)             an NMI to another CPU
+ *   apic_show_state()                 print this CPU's ISR, IRR, priorities
  *   lapic_timer_calibrate/_start()    the local APIC timer as a tick
  *   ioapic_register(id, phys, base)   map an IOAPIC, mask all its inputs;
  *                                     returns its number of inputs or -errno
@@ -80,6 +81,7 @@ void apic_send_IPI_self(u8 vector);
 void apic_send_IPI(u32 apicid, u8 vector);
 /* an NMI to it */
 void apic_send_NMI(u32 apicid);
+void apic_show_state(void);
 /* the local APIC timer: measured once (boot CPU), started on each CPU */
 void lapic_timer_calibrate(void);
 void lapic_timer_start(void);
