@@ -162,14 +162,5 @@ void start_kernel(u32 magic, u32 mbi_phys)
 		panic("cannot start the init thread");
 
 	/* The boot task becomes the idle task: it runs when nothing else can. */
-	for (;;) {
-		local_irq_disable();
-		touch_softlockup_watchdog();
-		if (need_resched()) {
-			local_irq_enable();
-			schedule();
-		} else {
-			safe_halt();            /* sti; hlt: wake on the next interrupt */
-		}
-	}
+	cpu_startup_entry();
 }

@@ -125,21 +125,8 @@ void start_secondary(void)
 	 * compiler may not sink a store below it (x86 keeps stores in order) */
 	barrier();
 	WRITE_ONCE(cpu_callin[apicid], 1);
-	/* The idle loop, as the boot CPU's (the end of
-	 * start_kernel(), kernel/main.c): sleep until
-	 * an interrupt, run it, and give way to a task as soon as one is
-	 * queued here (none is yet: select_task_rq() picks CPU 0). */
 	local_irq_enable();
-	for (;;) {
-		local_irq_disable();
-		touch_softlockup_watchdog();
-		if (need_resched()) {
-			local_irq_enable();
-			schedule();
-		} else {
-			safe_halt();            /* sti; hlt: wake on the next interrupt */
-		}
-	}
+	cpu_startup_entry();            /* this CPU's idle task from now on */
 }
 
 /* Have that CPU print its backtrace, even with interrupts off there. */
