@@ -209,6 +209,7 @@ static long copy_process(unsigned long clone_flags, unsigned long newsp,
 		goto fail;
 	*child->sighand = *parent->sighand;
 	child->sig_blocked = parent->sig_blocked;
+	child->cpus_mask = parent->cpus_mask;   /* taskset's child runs where it may */
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->umask = parent->umask;

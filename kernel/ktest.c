@@ -39,6 +39,21 @@ struct ktest_state {
 
 extern const struct ktest_case __ktest_start[], __ktest_end[];
 
+
+/* Run the calling case on cpu only, from now until the case ends; false
+ * if it is not there after a switch (the scheduler did not move it). */
+bool ktest_pin_cpu(unsigned int cpu)
+{
+	struct cpumask m = { 0 };
+
+	cpumask_set_cpu(cpu, &m);
+	if (set_cpus_allowed_ptr(current, &m))
+		return false;
+	if (smp_processor_id() != cpu)
+		schedule();     /* the switch away moves it */
+	return smp_processor_id() == cpu;
+}
+
 static char suites[KTEST_MAX_SUITES][32];
 static int nr_suites;
 static bool run_all;
@@ -130,6 +145,9 @@ static int run_suite(const char *suite, const char *only, int counts[3])
 		kt.result = KTEST_PASS;
 		kt.reason[0] = '\0';
 		kt.reported = false;
+		/* every case starts free to run on any CPU; one about a
+		 * given CPU pins itself (ktest_pin_cpu()) */
+		set_cpus_allowed_ptr(current, cpu_online_mask);
 		cases[i]->fn(&kt);
 		counts[kt.result]++;
 		if (!kt.reported)

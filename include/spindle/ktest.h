@@ -78,6 +78,9 @@ void ktest_reported(struct ktest_state *kt, bool passed);
 			KT_SKIP("needs %u CPUs, %u online (qemu -smp)", (n), \
 				num_online_cpus());                          \
 	} while (0)
+/* A case about one CPU runs there only, until it ends (tasks run on
+ * every CPU; each case starts free to run on any). */
+bool ktest_pin_cpu(unsigned int cpu);
 
 /* kernel/ktest.c: start a thread running the suites named by test=;
  * it exits QEMU with their verdict when done. */

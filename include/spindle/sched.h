@@ -37,6 +37,7 @@
 #include <spindle/barrier.h>
 #include <spindle/spinlock.h>
 #include <spindle/refcount.h>
+#include <spindle/smp.h>
 
 struct bio_list;
 struct blk_plug;
@@ -75,6 +76,12 @@ struct task_struct {
 	 * another CPU waits for that before it queues the task again */
 	int on_cpu;
 	int cpu;                        /* the CPU whose rq it is on, or last ran on */
+	/* the CPUs it may run on (sched_setaffinity(); Linux's cpus_mask):
+	 * changed under pi_lock and its rq's lock, so a wake-up sees it whole */
+	struct cpumask cpus_mask;
+	/* its CPU left cpus_mask while it ran: __schedule() took it off that
+	 * rq, and finish_task_switch() queues it on an allowed one */
+	bool migrate_pending;
 	/* serializes its wake-ups (try_to_wake_up(); taken before the rq's lock) */
 	spinlock_t pi_lock;
 	/* task_lock(): its mm, stack and vfork_done, as another CPU reads
@@ -311,6 +318,16 @@ static inline void task_unlock(struct task_struct *p)
 }
 /* runnable tasks on every CPU, the running ones included, idle not */
 unsigned int nr_running(void);
+/* Let p run only on the CPUs in mask (some online one): -EINVAL if none
+ * is.  A task running elsewhere moves at its next switch, a queued one at
+ * once (Linux's set_cpus_allowed_ptr()). */
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *mask);
+/* The idle loop's step before it halts: if this CPU has nothing to run
+ * and another has tasks waiting, take one (Linux's newidle balance).
+ * Interrupts off.  True if it took one: schedule() then runs it. */
+bool idle_balance(void);
+/* The idle loop, where each CPU's boot ends. */
+void cpu_startup_entry(void) __attribute__((noreturn));
 /* the RESCHEDULE_VECTOR IPI's handler: this CPU was asked to
  * reschedule; the interrupt's exit does it (Linux's scheduler_ipi()) */
 void scheduler_ipi(void);

@@ -142,6 +142,8 @@ long sys_rt_sigprocmask(int how, sigset_t __user *set, sigset_t __user *oset,
 			size_t sigsetsize);
 long sys_rt_sigreturn(void);
 long sys_sched_yield(void);
+long sys_sched_setaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr);
+long sys_sched_getaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr);
 long sys_nanosleep(struct timespec __user *rqtp, struct timespec __user *rmtp);
 long sys_getpid(void);
 long sys_fork(void);

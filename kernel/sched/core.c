@@ -40,7 +40,6 @@
 #include <spindle/sched.h>
 #include <spindle/spinlock.h>
 #include <spindle/smp.h>
-#include <asm/cpu.h>
 #include <spindle/sched_debug.h>
 #include <spindle/mm.h>
 #include <spindle/printk.h>
@@ -49,6 +48,9 @@
 #include <spindle/blk_plug.h>
 #include <spindle/process.h>
 #include <spindle/loadavg.h>
+#include <spindle/uaccess.h>
+#include <spindle/errno.h>
+#include <spindle/syscalls.h>
 #include "sched.h"
 #include <asm/desc.h>
 #include <asm/pgtable.h>
@@ -66,6 +68,7 @@ static struct task_struct init_task = {
 	.on_cpu = 1,
 	.pi_lock = __SPIN_LOCK_UNLOCKED(init_task.pi_lock),
 	.alloc_lock = __SPIN_LOCK_UNLOCKED(init_task.alloc_lock),
+	.cpus_mask = { .bits = 1 },             /* CPU 0's idle task */
 };
 
 DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
@@ -144,6 +147,8 @@ static void enqueue_task(struct rq *rq, struct task_struct *p, bool woken)
 		list_add_tail(&p->run_list, &rq->run_queue);
 	}
 }
+
+static struct cpumask cpu_possible_bits(void);
 
 static struct task_struct *pick_next_task(struct rq *rq)
 {
@@ -236,6 +241,37 @@ static void finish_lock_switch(struct rq *rq)
 	preempt_enable_no_resched();            /* pairs with __schedule()'s lock */
 }
 
+static unsigned int select_task_rq(struct task_struct *p);
+
+/*
+ * Queue p, which __schedule() took off a CPU it may no longer run on,
+ * on one it may (Linux moves it with a stopper thread; here the switch
+ * away from it is the moment).  Its state may not be TASK_RUNNING -- it
+ * was preempted on its way to sleep -- so a wake-up may come first: it
+ * finds p off every rq and queues it itself; pi_lock decides which of
+ * the two does.  Interrupts off.
+ */
+static void migrate_task(struct task_struct *p)
+{
+	struct rq *rq;
+
+	spin_lock(&p->pi_lock);
+	p->migrate_pending = false;
+	if (!p->on_rq) {
+		rq = cpu_rq(select_task_rq(p));
+		spin_lock(&rq->lock);
+		WRITE_ONCE(p->cpu, (int)rq->cpu);
+		WRITE_ONCE(p->on_rq, true);
+		rq->nr_running++;
+		rq->nr_migrations++;
+		enqueue_task(rq, p, false);
+		if (is_idle(rq->curr))
+			resched_curr(rq);
+		spin_unlock(&rq->lock);
+	}
+	spin_unlock(&p->pi_lock);
+}
+
 /*
  * Runs in the new task right after the switch.  prev's stack is no longer
  * in use: only now may a waker on another CPU queue prev again (on_cpu,
@@ -248,6 +284,8 @@ static void finish_task_switch(struct task_struct *prev)
 
 	smp_store_release(&prev->on_cpu, 0);
 	finish_lock_switch(rq);
+	if (unlikely(prev->migrate_pending))
+		migrate_task(prev);
 	if (prev->state == TASK_DEAD) {
 		void *stack;
 
@@ -280,7 +318,16 @@ static void __schedule(bool preempt)
 	 * sets TASK_RUNNING first -- then prev stays -- or it finds prev
 	 * off the queue and puts it back.  Nothing in between.
 	 */
-	if (prev->state == TASK_RUNNING || preempt) {
+	if ((prev->state == TASK_RUNNING || preempt) && !is_idle(prev) &&
+	    !cpumask_test_cpu(rq->cpu, &prev->cpus_mask)) {
+		/* still runnable, but no longer allowed here: off this rq;
+		 * finish_task_switch() queues it where it may run */
+		WRITE_ONCE(prev->on_rq, false);
+		rq->nr_running--;
+		prev->migrate_pending = true;
+		if (preempt)
+			prev->nivcsw++;
+	} else if (prev->state == TASK_RUNNING || preempt) {
 		if (!is_idle(prev))
 			enqueue_task(rq, prev, false);
 		if (preempt)
@@ -306,11 +353,11 @@ static void __schedule(bool preempt)
 	rq->nr_switches++;
 	rq->curr = next;
 	WRITE_ONCE(next->on_cpu, 1);
+	prepare_lock_switch(rq);        /* while current is still prev */
 	this_cpu_write(current_task, next);
 	tss_set_rsp0((unsigned long)next->stack + THREAD_SIZE);
 	/* the address space (CR3) and the user's SSE registers */
 	switch_mm_fpu(prev, next);
-	prepare_lock_switch(rq);
 	prev = __switch_to(&prev->ksp, next->ksp, prev);
 	finish_task_switch(prev);
 }
@@ -374,16 +421,117 @@ void yield(void)
 	local_irq_restore(flags);
 }
 
+/* Nothing running and nothing queued: its idle task runs. */
+static bool rq_idle(struct rq *rq)
+{
+	return is_idle(READ_ONCE(rq->curr)) && !READ_ONCE(rq->nr_running);
+}
+
 /*
- * The CPU a woken task is queued on (Linux's select_task_rq()).  CPU 0
- * for now: tasks run on the boot CPU only until the rest of the kernel
- * is ready for them elsewhere (docs/smp.md); the wake-up itself may come
- * from any CPU.
+ * The CPU a woken task is queued on (Linux's select_task_rq(), much
+ * simplified): the one it last ran on if that is allowed and idle --
+ * its cache may still hold its data -- else the allowed CPU with the
+ * fewest tasks, the one it last ran on winning a tie.  The counts are
+ * read unlocked: a moment's picture, as Linux's is; a CPU that turns out
+ * busy is evened out by idle_balance().  No allowed CPU online (a mask
+ * of CPUs that never came up): CPU 0, as Linux's select_fallback_rq().
  */
 static unsigned int select_task_rq(struct task_struct *p)
 {
-	(void)p;
-	return 0;
+	unsigned int prev = (unsigned int)READ_ONCE(p->cpu), cpu, best = nr_cpu_ids;
+	unsigned int best_load = ~0u;
+
+	if (cpumask_test_cpu(prev, &p->cpus_mask) && cpu_online(prev) && rq_idle(cpu_rq(prev)))
+		return prev;
+	for_each_online_cpu(cpu) {
+		unsigned int load;
+
+		if (!cpumask_test_cpu(cpu, &p->cpus_mask))
+			continue;
+		load = READ_ONCE(cpu_rq(cpu)->nr_running);
+		if (load < best_load || (load == best_load && cpu == prev)) {
+			best = cpu;
+			best_load = load;
+		}
+	}
+	return best < nr_cpu_ids ? best : 0;
+}
+
+/* Two run queues locked at once, the lower address first, so two CPUs
+ * doing it never wait for each other (Linux's double_rq_lock()).
+ * Interrupts off. */
+static void double_rq_lock(struct rq *a, struct rq *b)
+{
+	if (a > b) {
+		struct rq *t = a;
+
+		a = b;
+		b = t;
+	}
+	spin_lock(&a->lock);
+	spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
+}
+
+static void double_rq_unlock(struct rq *a, struct rq *b)
+{
+	spin_unlock(&a->lock);
+	spin_unlock(&b->lock);
+}
+
+/* Move p, queued on src and not running, to dst's queue; both locked. */
+static void move_queued_task(struct rq *src, struct rq *dst, struct task_struct *p)
+{
+	list_del_init(&p->run_list);
+	src->nr_running--;
+	WRITE_ONCE(p->cpu, (int)dst->cpu);
+	dst->nr_running++;
+	list_add_tail(&p->run_list, &dst->run_queue);
+	if (is_idle(dst->curr))
+		resched_curr(dst);
+}
+
+/*
+ * An idle CPU takes a waiting task from the busiest run queue (Linux's
+ * newidle balance, reduced to its core): wake-ups already go to idle
+ * CPUs, but a task preempted on a busy CPU waits there while another
+ * CPU idles -- until this, at that CPU's next tick or interrupt.
+ */
+bool idle_balance(void)
+{
+	struct rq *this = this_rq(), *busiest = NULL;
+	unsigned int cpu, most = 1;
+	struct task_struct *p;
+	bool moved = false;
+
+	if (READ_ONCE(this->nr_running))
+		return false;
+	for_each_online_cpu(cpu) {
+		unsigned int n = READ_ONCE(cpu_rq(cpu)->nr_running);
+
+		if (cpu != this->cpu && n > most) {     /* one running, others waiting */
+			busiest = cpu_rq(cpu);
+			most = n;
+		}
+	}
+	if (!busiest)
+		return false;
+	double_rq_lock(this, busiest);
+	/* the oldest waiter that may run here, woken ones first; a queued
+	 * task is off its CPU (on_cpu drops before its rq's lock does) */
+	for (int i = 0; i < 2 && !moved && !this->nr_running; i++) {
+		struct list_head *q = i ? &busiest->run_queue : &busiest->wake_queue;
+
+		list_for_each_entry(p, q, run_list) {
+			if (cpumask_test_cpu(this->cpu, &p->cpus_mask)) {
+				move_queued_task(busiest, this, p);
+				this->nr_migrations++;
+				moved = true;
+				break;
+			}
+		}
+	}
+	double_rq_unlock(this, busiest);
+	return moved;
 }
 
 /*
@@ -433,10 +581,15 @@ static bool try_to_wake_up(struct task_struct *p, unsigned int state)
 	/* off the rq: its last switch may still be running on its CPU */
 	while (smp_load_acquire(&p->on_cpu))
 		cpu_relax();
-	if (p->in_iowait)
-		atomic_dec(&task_rq(p)->nr_iowait);     /* counted where it slept */
-	if (p->sched_contributes_to_load)
-		atomic_dec(&task_rq(p)->nr_uninterruptible);
+	/* counted where it slept -- unless it did not sleep but was taken
+	 * off a CPU it may no longer run on (migrate_task(), which waits
+	 * for our pi_lock and then finds it queued) */
+	if (!p->migrate_pending) {
+		if (p->in_iowait)
+			atomic_dec(&task_rq(p)->nr_iowait);
+		if (p->sched_contributes_to_load)
+			atomic_dec(&task_rq(p)->nr_uninterruptible);
+	}
 
 	rq = cpu_rq(select_task_rq(p));
 	spin_lock(&rq->lock);
@@ -468,8 +621,9 @@ bool wake_up_state(struct task_struct *p, unsigned int state)
 
 /*
  * Every CPU's idle task ends here (Linux's cpu_startup_entry() and
- * do_idle()): sleep until an interrupt, run it, and give way to a task as
- * soon as one is queued here.  The test and the halt are one step (sti;
+ * do_idle()): sleep until an interrupt, run it, and give way to a task
+ * as soon as one is queued here -- or waits on a busier CPU, which
+ * idle_balance() then takes.  The test and the halt are one step (sti;
  * hlt): a wake-up IPI between them ends the hlt at once.
  */
 void cpu_startup_entry(void)
@@ -477,13 +631,136 @@ void cpu_startup_entry(void)
 	for (;;) {
 		local_irq_disable();
 		touch_softlockup_watchdog();
-		if (need_resched()) {
+		if (need_resched() || idle_balance()) {
 			local_irq_enable();
 			schedule();
 		} else {
 			safe_halt();            /* sti; hlt: wake on the next interrupt */
 		}
 	}
+}
+
+/* p's run queue, locked; p cannot move off it meanwhile (Linux's
+ * task_rq_lock(), with p->pi_lock already held). */
+static struct rq *task_rq_lock(struct task_struct *p)
+{
+	for (;;) {
+		struct rq *rq = task_rq(p);
+
+		spin_lock(&rq->lock);
+		if (rq == task_rq(p))
+			return rq;
+		spin_unlock(&rq->lock);         /* idle_balance() moved it */
+	}
+}
+
+/* every CPU the machine may have (an AP that did not come up too) */
+static struct cpumask cpu_possible_bits(void)
+{
+	struct cpumask m = { .bits = nr_cpu_ids >= 8 * sizeof(long) ? ~0ul : (1ul << nr_cpu_ids) - 1 };
+
+	return m;
+}
+
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *mask)
+{
+	struct cpumask m = cpu_possible_bits();
+	unsigned long flags;
+	struct rq *rq, *dst;
+
+	m.bits &= mask->bits;
+	if (!cpumask_intersects(&m, cpu_online_mask) || is_idle(p))
+		return -EINVAL;
+	spin_lock_irqsave(&p->pi_lock, flags);
+	rq = task_rq_lock(p);
+	WRITE_ONCE(p->cpus_mask.bits, m.bits);
+	if (cpumask_test_cpu(rq->cpu, &m) || !p->on_rq) {
+		/* allowed where it is, or asleep: its wake-up places it */
+		spin_unlock(&rq->lock);
+	} else if (rq->curr == p) {
+		resched_curr(rq);               /* __schedule() moves it */
+		spin_unlock(&rq->lock);
+	} else {
+		spin_unlock(&rq->lock);
+		dst = cpu_rq(select_task_rq(p));
+		double_rq_lock(rq, dst);
+		/* as it was, unless rq picked it to run meanwhile (or it is
+		 * already where it may be) */
+		if (task_rq(p) == rq && p->on_rq && !cpumask_test_cpu(rq->cpu, &m)) {
+			if (rq->curr == p)
+				resched_curr(rq);
+			else
+				move_queued_task(rq, dst, p);
+		}
+		double_rq_unlock(rq, dst);
+	}
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+	return 0;
+}
+
+/* The task pid names (0: the caller), referenced; NULL if none. */
+static struct task_struct *find_get_task_by_pid(pid_t pid)
+{
+	struct task_struct *p;
+	unsigned long flags;
+
+	if (!pid) {
+		get_task_struct(current);
+		return current;
+	}
+	spin_lock_irqsave(&tasklist_lock, flags);
+	p = find_task_by_pid(pid);
+	if (p)
+		get_task_struct(p);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return p;
+}
+
+/*
+ * sched_setaffinity(2): the CPUs pid may run on, as a bit mask of len
+ * bytes (busybox's taskset).  Bits beyond the machine's CPUs are
+ * ignored, as on Linux; a mask with no online CPU is EINVAL.
+ */
+long sys_sched_setaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr)
+{
+	struct cpumask m = { 0 };
+	struct task_struct *p;
+	long err;
+
+	if (pid < 0)
+		return -ESRCH;
+	if (copy_from_user(&m.bits, user_mask_ptr, min_t(size_t, len, sizeof(m.bits))))
+		return -EFAULT;
+	p = find_get_task_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	err = set_cpus_allowed_ptr(p, &m);
+	put_task_struct(p);
+	return err;
+}
+
+/*
+ * sched_getaffinity(2): the mask, online CPUs only.  len must hold one
+ * bit per possible CPU in whole longs (EINVAL otherwise); the return is
+ * the bytes written, as the raw system call's is on Linux.
+ */
+long sys_sched_getaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr)
+{
+	struct task_struct *p;
+	unsigned long bits;
+
+	if (len * 8 < nr_cpu_ids || (len & (sizeof(unsigned long) - 1)))
+		return -EINVAL;
+	if (pid < 0)
+		return -ESRCH;
+	p = find_get_task_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	bits = READ_ONCE(p->cpus_mask.bits) & cpu_online_mask->bits;
+	put_task_struct(p);
+	if (copy_to_user(user_mask_ptr, &bits, sizeof(bits)))
+		return -EFAULT;
+	return sizeof(bits);
 }
 
 /*
@@ -644,6 +921,7 @@ struct task_struct *create_task(const char *comm, void *entry)
 	refcount_set(&p->usage, 1);
 	spin_lock_init(&p->pi_lock);
 	spin_lock_init(&p->alloc_lock);
+	p->cpus_mask = cpu_possible_bits();     /* fork: the parent's, copy_process() */
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
@@ -757,6 +1035,7 @@ struct task_struct *init_idle(unsigned int cpu, void *stack)
 	spin_lock_init(&idle->pi_lock);
 	spin_lock_init(&idle->alloc_lock);
 	idle->cpu = (int)cpu;
+	cpumask_set_cpu(cpu, &idle->cpus_mask);
 	idle->on_rq = true;
 	idle->on_cpu = 1;
 	scnprintf(idle->comm, sizeof(idle->comm), "swapper/%u", cpu);

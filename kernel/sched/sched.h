@@ -40,6 +40,7 @@ struct rq {
 	u64 ttwu_remote;                /* ... done from another CPU */
 	u64 ttwu_runnable;              /* ... of a task not yet asleep */
 	u64 resched_ipis;               /* RESCHEDULE_VECTOR IPIs this CPU took */
+	u64 nr_migrations;              /* tasks that came here from another CPU */
 };
 
 DECLARE_PER_CPU(struct rq, runqueues);

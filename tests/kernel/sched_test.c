@@ -12,6 +12,9 @@
 #include <spindle/completion.h>
 #include <spindle/time.h>
 #include <spindle/mm.h>
+#include <spindle/atomic.h>
+#include <spindle/errno.h>
+#include <asm/cpu.h>
 
 #define NR_THREADS 32
 #define ROUNDS     50
@@ -121,9 +124,13 @@ KTEST(sched, preempt_spinner)
 
 	spin_stop = false;
 	spins = 0;
-	t = kthread_run(spinner, &done, "spinner");
+	/* both on CPU 0: on two CPUs nobody would need to preempt it */
+	KT_ASSERT(ktest_pin_cpu(0));
+	t = kthread_create(spinner, &done, "spinner");
 	KT_ASSERT(t != NULL);
+	KT_ASSERT(set_cpus_allowed_ptr(t, &(struct cpumask){ .bits = 1 }) == 0);
 	get_task_struct(t);
+	wake_up_process(t);
 	/* This test thread gets the CPU back only if the spinner is preempted. */
 	msleep(50);
 	KT_ASSERT(spins > 0);
@@ -250,4 +257,116 @@ KTEST(sched, mutex_fifo_handoff)
 		wait_for_completion(&s.done);
 	for (int i = 0; i < 4; i++)
 		KT_ASSERT_MSG(s.order[i] == i, "position %d got waiter %d", i, s.order[i]);
+}
+
+/* --- tasks on every CPU ------------------------------------------------ */
+
+#define SPREAD_BUSY_NS  (20 * NSEC_PER_MSEC)
+
+struct spread {
+	struct completion done;
+	unsigned long seen;             /* a bit per CPU a thread ran on */
+	atomic_t left;
+};
+
+/* Busy for a while (so the threads overlap), then say where it ran. */
+static int spread_thread(void *arg)
+{
+	struct spread *s = arg;
+	u64 end = ktime_get_ns() + SPREAD_BUSY_NS;
+
+	__atomic_fetch_or(&s->seen, 1ul << smp_processor_id(), __ATOMIC_RELAXED);
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	__atomic_fetch_or(&s->seen, 1ul << smp_processor_id(), __ATOMIC_RELAXED);
+	if (atomic_dec_and_test(&s->left))
+		complete(&s->done);
+	return 0;
+}
+
+/*
+ * Two busy threads per CPU: the wake-ups place them on idle CPUs first
+ * (select_task_rq()), so every online CPU must run one.  With the
+ * scheduler of one CPU, all ran on CPU 0.
+ */
+KTEST(sched, tasks_on_every_cpu)
+{
+	unsigned int n = 2 * num_online_cpus();
+	struct spread s = { .seen = 0 };
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("needs 2 CPUs (qemu -smp)");
+	init_completion(&s.done);
+	atomic_set(&s.left, (int)n);
+	for (unsigned int i = 0; i < n; i++)
+		KT_ASSERT(kthread_run(spread_thread, &s, "spread/%u", i) != NULL);
+	wait_for_completion(&s.done);
+	printk(KERN_INFO "tasks_on_every_cpu: %u threads ran on CPUs %#lx of %#lx\n", n, s.seen,
+	       cpu_online_mask->bits);
+	KT_ASSERT_MSG(s.seen == cpu_online_mask->bits, "threads ran on CPUs %#lx, online %#lx",
+		      s.seen, cpu_online_mask->bits);
+}
+
+/*
+ * sched_setaffinity's core: the running task moves to each CPU its mask
+ * allows, at its next switch; a mask of no online CPU is refused.
+ */
+KTEST(sched, affinity_moves_running_task)
+{
+	unsigned int cpu;
+	struct cpumask none = { 0 };
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("needs 2 CPUs (qemu -smp)");
+	for (int round = 0; round < 2; round++) {
+		for_each_online_cpu(cpu) {
+			KT_ASSERT_MSG(ktest_pin_cpu(cpu), "asked for CPU %u, runs on %u", cpu,
+				      smp_processor_id());
+			KT_ASSERT(current->cpu == (int)cpu);
+		}
+	}
+	cpumask_set_cpu(nr_cpu_ids, &none);     /* a CPU that does not exist */
+	KT_ASSERT(set_cpus_allowed_ptr(current, &none) == -EINVAL);
+	KT_ASSERT(cpumask_test_cpu(smp_processor_id(), &current->cpus_mask));
+}
+
+struct where {
+	struct completion done;
+	int cpu;
+};
+
+static int report_cpu(void *arg)
+{
+	struct where *w = arg;
+
+	w->cpu = (int)smp_processor_id();
+	complete(&w->done);
+	return 0;
+}
+
+/* A task's mask set before its wake-up decides where it runs. */
+KTEST(sched, affinity_places_woken_task)
+{
+	unsigned int last = 0, cpu;
+
+	if (num_online_cpus() < 2)
+		KT_SKIP("needs 2 CPUs (qemu -smp)");
+	for_each_online_cpu(cpu)
+		last = cpu;
+	for (unsigned int want = 0; want <= last; want += last) {
+		struct cpumask m = { 0 };
+		struct where w = { .cpu = -1 };
+		struct task_struct *t;
+
+		init_completion(&w.done);
+		t = kthread_create(report_cpu, &w, "where/%u", want);
+		KT_ASSERT(t != NULL);
+		cpumask_set_cpu(want, &m);
+		KT_ASSERT(set_cpus_allowed_ptr(t, &m) == 0);
+		wake_up_process(t);
+		wait_for_completion(&w.done);
+		KT_ASSERT_MSG(w.cpu == (int)want, "pinned to CPU %u, ran on %d", want, w.cpu);
+		if (!last)
+			break;
+	}
 }

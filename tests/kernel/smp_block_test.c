@@ -112,6 +112,7 @@ KTEST(smp_block, diskstats_from_two_cpus)
 	unsigned long overlapped, both;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));        /* the other side runs on CPU 1 */
 	diskstats_setup();
 	KT_ASSERT(smp_call_function_single(1, diskstats_hammer, (void *)1ul, false) == 0);
 	diskstats_hammer((void *)0ul);
@@ -263,6 +264,7 @@ KTEST(smp_block, bio_chain_from_two_cpus)
 	struct chain_totals t = { 0 };
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));        /* the other side runs on CPU 1 */
 	for (unsigned int b = 0; b < CHAIN_BATCHES; b++)
 		if (!chain_batch(kt, &t))
 			return;

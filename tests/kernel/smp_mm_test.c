@@ -98,6 +98,7 @@ KTEST(smp, kernel_tlb_shootdown)
 	int stale = 0, wrong_first = 0, cur = 0;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));        /* the other side runs on CPU 1 */
 	if (virt_to_phys_walk(kernel_pml4, SHOOT_VA) != (phys_addr_t)-1)
 		KT_SKIP("test address already mapped");
 	pg[0] = alloc_page(GFP_KERNEL);
@@ -170,6 +171,7 @@ KTEST(smp, kstack_reuse_shootdown)
 	u64 before, after;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));        /* the other side runs on CPU 1 */
 	stack = kstack_alloc();
 	KT_ASSERT(stack != NULL);
 	va = (unsigned long)stack;
@@ -259,6 +261,7 @@ KTEST(smp, remote_vm_vs_munmap)
 	unsigned long i;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));        /* the other side runs on CPU 1 */
 	memset(&rv, 0, sizeof(rv));
 	rv.mm = mm_alloc();
 	KT_ASSERT(rv.mm != NULL);
@@ -419,6 +422,7 @@ KTEST(smp, pgd_lock_race)
 	int lost = 0, errs = 0, rounds = 0;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));        /* the other side runs on CPU 1 */
 	if (virt_to_phys_walk(kernel_pml4, PGD_RACE_VA) != (phys_addr_t)-1)
 		KT_SKIP("test range already mapped");
 	for (int i = 0; i < 2 * PGD_RACE_ROUNDS; i++) {

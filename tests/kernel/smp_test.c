@@ -82,6 +82,7 @@ KTEST(smp, call_function_single)
 	unsigned int cpu;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
 	for_each_online_cpu(cpu) {
 		struct who_ran w = { .cpu = -1 };
 		char want[TASK_COMM_LEN];
@@ -316,6 +317,7 @@ KTEST(smp, timers_from_another_cpu)
 	unsigned long fired;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
 	memset(&hammer, 0, sizeof(hammer));
 	for (int i = 0; i < HAMMER_TIMERS; i++)
 		timer_setup(&hammer.timer[i], hammer_fn);
@@ -379,6 +381,7 @@ KTEST(smp, synchronize_irq)
 	int irq, err;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
 	memset(&slow, 0, sizeof(slow));
 	irq = irq_alloc_msi(&addr, &data);
 	KT_ASSERT_MSG(irq >= FIRST_MSI_IRQ, "irq_alloc_msi: %d", irq);
@@ -415,6 +418,7 @@ KTEST(smp, remote_wakeup)
 	unsigned int lost = 0;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
 	KT_ASSERT_MSG(smp_processor_id() == 0, "ktests run on CPU 0, not %u", smp_processor_id());
 	init_completion(&done);
 	sched_cpu_stats(0, &before);
@@ -457,6 +461,7 @@ KTEST(smp, wakeup_before_sleep)
 	u64 nvcsw = current->nvcsw;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
 	sched_cpu_stats(0, &before);
 	for (int i = 0; i < WAKE_ROUNDS; i++) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
@@ -518,6 +523,7 @@ KTEST(smp, soft_lockup)
 
 	if (!watchdog_test_enabled())
 		KT_SKIP("needs watchdog_thresh=1");
+	KT_ASSERT(ktest_pin_cpu(0));               /* softlockup_reports[0] is CPU 0's */
 	t0 = ktime_get_ns();
 	preempt_disable();
 	spin_until_reported(&softlockup_reports[0], before);
@@ -552,6 +558,7 @@ KTEST(smp, hard_lockup)
 	u64 end = ktime_get_ns() + 2 * LOCKUP_MAX_NS;
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
 	if (!watchdog_test_enabled())
 		KT_SKIP("needs watchdog_thresh=1");
 	KT_ASSERT(smp_call_function_single(1, spin_irqs_off, &arg, false) == 0);
@@ -585,6 +592,7 @@ KTEST(smp, csd_lock_wait_report)
 	char v[8];
 
 	KT_NEEDS_CPUS(2u);
+	KT_ASSERT(ktest_pin_cpu(0));
 	if (!cmdline_get("smp.csd_lock_timeout", v, sizeof(v)) || strcmp(v, "300"))
 		KT_SKIP("needs smp.csd_lock_timeout=300");
 	KT_ASSERT(smp_call_function_single(1, spin_irqs_off, &arg, false) == 0);

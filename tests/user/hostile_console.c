@@ -30,6 +30,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <sys/mman.h>
+#include <asm/unistd_64.h>
 #include "hostile.h"
 
 #define BIG             (4u << 20)
@@ -37,8 +38,9 @@
 
 static char *big;
 
-/* Is pid inside tty_write right now?  We run, so it does not: its stack
- * shows where it was preempted. */
+/* Is pid inside tty_write right now?  We run on its CPU (main() pins us
+ * and so our children to one), so it does not: its stack shows where it
+ * was preempted.  A child running on another CPU would show no stack. */
 static int in_tty_write(pid_t pid)
 {
 	char path[64], buf[2048];
@@ -263,6 +265,12 @@ static const struct hostile_case read_cases[] = {
 
 int main(int argc, char **argv)
 {
+	unsigned long cpu0 = 1;
+
+	/* the writers we fork run on our CPU, where we can catch them
+	 * preempted inside the write (in_tty_write()) */
+	if (syscall(__NR_sched_setaffinity, 0, sizeof(cpu0), &cpu0) != 0)
+		fprintf(stderr, "hostile_console: sched_setaffinity failed: %s\n", strerror(errno));
 	if (argc > 1 && strcmp(argv[1], "write") == 0)
 		return hostile_run("hostile_console", write_cases, 3, argc > 2 ? argv[2] : NULL);
 	if (argc > 1 && strcmp(argv[1], "read") == 0)

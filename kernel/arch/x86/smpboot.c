@@ -126,9 +126,7 @@ void start_secondary(void)
 	barrier();
 	WRITE_ONCE(cpu_callin[apicid], 1);
 	local_irq_enable();
-	/* this CPU's idle task from now on (no task is queued here yet:
-	 * select_task_rq() picks CPU 0) */
-	cpu_startup_entry();
+	cpu_startup_entry();            /* this CPU's idle task from now on */
 }
 
 /* Have that CPU print its backtrace, even with interrupts off there. */

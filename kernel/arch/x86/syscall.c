@@ -152,6 +152,8 @@ SYSCALL2(clock_gettime, clockid_t, U(struct timespec))
 SYSCALL1(exit_group, int)
 SYSCALL4(openat, int, U(const char), int, umode_t)
 SYSCALL2(pipe2, U(int), int)
+SYSCALL3(sched_setaffinity, pid_t, unsigned int, U(unsigned long))
+SYSCALL3(sched_getaffinity, pid_t, unsigned int, U(unsigned long))
 SYSCALL2(io_setup, unsigned int, U(unsigned long))
 SYSCALL1(io_destroy, unsigned long)
 SYSCALL3(io_submit, unsigned long, long, struct iocb __user *__user *)
@@ -287,6 +289,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(exit_group),
 	SYSCALL_ENTRY(openat),
 	SYSCALL_ENTRY(pipe2),
+	SYSCALL_ENTRY(sched_setaffinity),
+	SYSCALL_ENTRY(sched_getaffinity),
 	SYSCALL_ENTRY(io_setup),
 	SYSCALL_ENTRY(io_destroy),
 	SYSCALL_ENTRY(io_getevents),
