@@ -237,7 +237,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -505,6 +505,17 @@ grade: deps
 
 test-labs: deps
 	@$(PYTHON) tools/test-labs.py
+
+# The class grader on two machines over ssh (tools/test-grade-ssh.py):
+# two network namespaces with their own sshd stand in for them, so it
+# needs root.  Its packages are not in DEB_PACKAGES: installing
+# openssh-server starts a server on most machines.  Each submission
+# starts from this tree's build, so build it first.
+GRADE_SSH_PACKAGES := openssh-server openssh-client iproute2
+test-grade-ssh: deps
+	@sh tools/install-deps.sh $(GRADE_SSH_PACKAGES)
+	$(MAKE) iso unit-progs
+	$(PYTHON) tools/test-grade-ssh.py
 
 # Long runs that make test leaves out.  The disk soak (tools/soak.py):
 # one boot, MINUTES of load, the images checked on the host.

@@ -14,12 +14,17 @@ SUBMISSIONS is a folder with one entry per student:
 Each is copied into build/class/<name>/, and this tree's own grading files
 and tests (the manifest mklab.py protects: labs/, every test under tests/,
 the judging tools) are written over the copy, so that nothing
-a student changed there counts.  Then tools/grade.py grades LAB in it.
+a student changed there counts.  The copy starts from what this tree has
+built (build/, with the times of the files that differ from this tree's
+set to now: tools/mklab.py's align_times), so only what the student
+changed is compiled; --clean-build builds each from nothing.  Then
+tools/grade.py grades LAB in it.
 
 The submissions are graded in parallel by GNU parallel (-j jobs at once,
 default 2; its --sshloginfile spreads a large class over several machines:
 each must have this repository at the same path, and SUBMISSIONS and
-build/class on a shared file system).  OUT.csv gets one row per
+build/class on a shared file system; a submission whose machine dies or
+drops the connection is tried again on another, --retries times).  OUT.csv gets one row per
 submission: name, lab, the points of each graded test (a column per line
 of labs/NN-name/grade), total, possible, answers (the words of the
 student's answers-labN.txt, or "missing"), hours (the number in their
@@ -52,7 +57,7 @@ def submissions(folder):
     return out
 
 
-def prepare(lab, sub, ws):
+def prepare(lab, sub, ws, reuse_build=True):
     """Make ws the tree to grade; returns None or the reason it cannot be."""
     if ws.exists():
         shutil.rmtree(ws)
@@ -74,15 +79,21 @@ def prepare(lab, sub, ws):
             (ws / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / f, ws / f)
     shutil.rmtree(ws / ".lab", ignore_errors=True)     # the grader checks against this tree
+    if reuse_build:
+        # start from what this tree has built: only what the submission
+        # changed is compiled (seconds, not minutes, per student)
+        mklab.copy_build(ws)
+        mklab.align_times(ws)
     return None
 
 
-def grade_one(lab, sub, ws):
+def grade_one(lab, sub, ws, reuse_build=True):
     """Grade one submission (run by GNU parallel); writes <ws>.json.  Any
     failure is that submission's row, never the class run's end."""
     verdicts, log = Path(ws + ".json"), Path(ws + ".log")
+    verdicts.unlink(missing_ok=True)    # an earlier run's, or a killed try's
     try:
-        why = prepare(lab, Path(sub), Path(ws))
+        why = prepare(lab, Path(sub), Path(ws), reuse_build)
     except (OSError, subprocess.CalledProcessError, shutil.Error) as e:
         why = "cannot prepare the submission: %s" % e
     if why:
@@ -247,7 +258,7 @@ def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["--one"]:
-        return grade_one(int(argv[1]), argv[2], argv[3])
+        return grade_one(int(argv[1]), argv[2], argv[3], reuse_build=argv[4:5] != ["clean"])
     if argv[:1] == ["--selftest"]:
         return selftest()
     ap = argparse.ArgumentParser(description="Grade a folder of lab submissions into a CSV.")
@@ -256,6 +267,11 @@ def main(argv=None):
     ap.add_argument("csv", type=Path)
     ap.add_argument("-j", dest="jobs", type=int, default=2, help="submissions at once (default 2)")
     ap.add_argument("--sshloginfile", help="GNU parallel's --sshloginfile (several machines)")
+    ap.add_argument("--retries", type=int, default=3,
+                    help="with --sshloginfile: tries of a submission whose machine failed, "
+                    "each on another machine if there is one (default 3)")
+    ap.add_argument("--clean-build", action="store_true",
+                    help="build each submission from nothing, not from this tree's build/")
     args = ap.parse_args(argv)
 
     labs = mklab.lab_dirs()
@@ -275,11 +291,17 @@ def main(argv=None):
               % ", ".join(twice), file=sys.stderr)
         return 2
     WORK.mkdir(parents=True, exist_ok=True)
+    for s in subs:                      # a row comes from this run or says why not
+        (WORK / (s.stem + ".json")).unlink(missing_ok=True)
     jobs = ["%s\t%s" % (s.resolve(), WORK / s.stem) for s in subs]
     cmd = ["parallel", "--colsep", "\t", "-j", str(args.jobs), "--joblog", str(WORK / "joblog")]
     if args.sshloginfile:
-        cmd += ["--sshloginfile", args.sshloginfile]
-    cmd += [sys.executable, str(Path(__file__).resolve()), "--one", str(args.lab), "{1}", "{2}"]
+        # grade_one() always exits 0: a failed try is its machine's (ssh
+        # says 255 when the machine or the connection dies), so it is
+        # tried again, on another machine where there is one
+        cmd += ["--sshloginfile", args.sshloginfile, "--retries", str(args.retries)]
+    cmd += [sys.executable, str(Path(__file__).resolve()), "--one", str(args.lab), "{1}", "{2}",
+            "clean" if args.clean_build else "reuse"]
     subprocess.run(cmd, input="\n".join(jobs) + "\n", text=True)
 
     rows = collect(subs, WORK)

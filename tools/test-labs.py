@@ -102,7 +102,7 @@ def skeleton(n):
     # what this tree has built: the skeleton's rewritten files are newer
     # than it, so make rebuilds them and what depends on them, and
     # nothing else (each skeleton built from nothing took minutes)
-    copy_build(tree)
+    mklab.copy_build(tree)
     verdicts, log = grade(tree, "skel-%d" % n)
     return n, verdicts, str(log)
 
@@ -278,11 +278,6 @@ def handouts_check(wanted):
 
 # --- mutants ------------------------------------------------------------------
 
-# build/'s folders that hold runs, not what make builds: left out of a
-# mutant tree's copy of build/
-RUN_OUTPUTS = {"labs", "grade", "class", "qemu", "unit-asan", "own", "compdb"}
-
-
 def mutant_patches(wanted):
     """[(lab, patch)] of every labs/NN-name/mutants/*.patch of the labs wanted."""
     out = []
@@ -311,22 +306,8 @@ def mutant_tree(k):
     for f in mklab.source_files():
         (tree / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / f, tree / f, follow_symlinks=False)
-    copy_build(tree)
+    mklab.copy_build(tree)
     return tree
-
-
-def copy_build(tree):
-    """Copy what is built in this tree into tree/build (not the runs'
-    outputs or disk images), keeping times: make then rebuilds there only
-    what tree's own newer files change."""
-    build = ROOT / "build"
-
-    def skip(folder, names):
-        if Path(folder) != build:
-            return []
-        return [n for n in names if n in RUN_OUTPUTS or n.startswith("disk-")]
-    if build.exists():
-        shutil.copytree(build, tree / "build", symlinks=True, ignore=skip)
 
 
 def only_its_regions(lab, files, tree):
