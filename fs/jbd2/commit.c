@@ -33,6 +33,7 @@
  */
 #include <spindle/jbd2.h>
 #include <spindle/blk_types.h>
+#include <spindle/blk_plug.h>
 #include <spindle/mm.h>
 #include <spindle/sched.h>
 #include <spindle/string.h>
@@ -195,46 +196,58 @@ static int jbd2_log_write(journal_t *j, const void *buf, unsigned int op_flags)
 	return err;
 }
 
-/* (b): descriptors and the copies of the blocks, then revoke blocks. */
+/* A logged block's bytes as the log holds them: a block that begins
+ * like a journal header is logged with its first word zeroed, so that
+ * recovery cannot take it for one; *flags gets ESCAPE to undo it. */
+static void jbd2_log_copy(const journal_t *j, u8 *copy, const void *data, u32 *flags)
+{
+	__be32 magic = cpu_to_be32(JBD2_MAGIC_NUMBER);
+
+	memcpy(copy, data, j->j_blocksize);
+	if (!memcmp(copy, &magic, sizeof(magic))) {
+		memset(copy, 0, sizeof(magic));
+		*flags |= JBD2_FLAG_ESCAPE;
+	}
+}
+
+/*
+ * (b): descriptors, each followed by the copies of the blocks its tags
+ * name, then revoke blocks.  A tag holds the checksum of its copy, so
+ * each run is read twice: once for the tags, once to write the copies
+ * (the file system's cache does not change: no handle runs).  Under one
+ * plug, the run goes to the disk as few large requests.
+ */
 static int jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *copy)
 {
 	unsigned int per = jbd2_tags_per_descriptor(j), rper = jbd2_revokes_per_block(j);
 	struct journal_head *jh = list_first_entry_or_null(&t->t_buffers, struct journal_head, jh_list);
-	__be32 magic = cpu_to_be32(JBD2_MAGIC_NUMBER);
+	struct blk_plug plug;
 	int err = 0;
 
+	blk_start_plug(&plug);
 	for (unsigned int done = 0; done < t->t_nr_buffers && !err;) {
 		unsigned int n = min(per, t->t_nr_buffers - done);
-		u32 desc_block = j->j_head;
+		struct journal_head *first = jh;
 
-		/* the descriptor goes first in the log but is written last:
-		 * its tags carry the checksums of the copies */
-		j->j_head++;
-		j->j_free--;
-		j->j_stats_blocks++;
 		memset(desc, 0, j->j_blocksize);
 		jbd2_header(desc, JBD2_DESCRIPTOR_BLOCK, t->t_tid);
-		for (unsigned int i = 0; i < n && !err; i++) {
+		for (unsigned int i = 0; i < n; i++) {
 			u32 flags = i == n - 1 ? JBD2_FLAG_LAST_TAG : 0;
 
-			memcpy(copy, jh->jh_data, j->j_blocksize);
-			/* a block that begins like a journal header is logged
-			 * with its first word zeroed, so recovery cannot take
-			 * it for one; the tag says to put it back */
-			if (!memcmp(copy, &magic, sizeof(magic))) {
-				memset(copy, 0, sizeof(magic));
-				flags |= JBD2_FLAG_ESCAPE;
-			}
+			jbd2_log_copy(j, copy, jh->jh_data, &flags);
 			jbd2_descriptor_tag(j, desc, i, jh->jh_blocknr, copy, flags, t->t_tid);
-			err = jbd2_log_write(j, copy, REQ_SYNC);
 			jh = list_next_entry(jh, jh_list);
 		}
 		jbd2_block_tail_csum(j, desc);
-		if (!err)
-			err = j->j_submit_log(j, desc_block, desc, REQ_SYNC);
-		/* the buffers are reused for the next descriptor */
-		if (!err)
-			err = j->j_wait_log(j);
+		err = jbd2_log_write(j, desc, REQ_SYNC);
+		jh = first;
+		for (unsigned int i = 0; i < n && !err; i++) {
+			u32 flags = 0;
+
+			jbd2_log_copy(j, copy, jh->jh_data, &flags);
+			err = jbd2_log_write(j, copy, REQ_SYNC);
+			jh = list_next_entry(jh, jh_list);
+		}
 		done += n;
 	}
 	for (unsigned int done = 0; done < t->t_nr_revoked && !err;) {
@@ -255,11 +268,10 @@ static int jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *c
 		memcpy(desc + offsetof(jbd2_journal_revoke_header_t, r_count), &count, sizeof(count));
 		jbd2_block_tail_csum(j, desc);
 		err = jbd2_log_write(j, desc, REQ_SYNC);
-		if (!err)
-			err = j->j_wait_log(j);
 		done += n;
 	}
-	return err;
+	blk_finish_plug(&plug);
+	return err ?: j->j_wait_log(j);
 }
 
 /* (c) */

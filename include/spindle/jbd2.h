@@ -295,7 +295,8 @@ struct journal_s {
 
 	/* --- writing: the file system's part, before jbd2_journal_init_write() */
 	/* block blocknr of the journal from buf, REQ_* flags (REQ_PREFLUSH,
-	 * REQ_FUA) on the request; may return before the write is done */
+	 * REQ_FUA) on the request; may return before the write is done,
+	 * but buf is the caller's again at once (copied or written) */
 	int (*j_submit_log)(journal_t *j, u32 blocknr, const void *buf, unsigned int op_flags);
 	/* every j_submit_log so far done: 0 or the first error */
 	int (*j_wait_log)(journal_t *j);
