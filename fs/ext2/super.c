@@ -18,9 +18,11 @@
  *     (journal.c): a log left by a crash (needs_recovery) is replayed
  *     into the device's cache and written, then the superblock and the
  *     descriptors are read again -- the log may have held them -- and
- *     needs_recovery cleared.  Read-only only: journaled writes do not
- *     exist yet, so a read-write mount or remount is refused (EROFS)
- *     before anything is read or replayed.
+ *     needs_recovery cleared.  Read-write (journal.c, fs/jbd2/): the
+ *     journal kept for writing and needs_recovery set again, on the
+ *     disk before the first commit; umount commits, empties the log and
+ *     clears it.  data=ordered only; commit=N, barrier=0|1.  A remount
+ *     from read-only to read-write is refused (EROFS).
  *
  * umount (ext2_put_super): the kept inodes let go (dirty pages written,
  * unlinked inodes freed), the superblock's free counts summed from the
