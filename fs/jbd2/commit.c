@@ -169,6 +169,9 @@ static int __jbd2_checkpoint(journal_t *j)
 	}
 	j->j_tail = 0;
 	j->j_tail_sequence = j->j_transaction_sequence;
+	mutex_lock(&j->j_state_lock);
+	jbd2_journal_clear_revoke(j); /* no block can be replayed now */
+	mutex_unlock(&j->j_state_lock);
 	j->j_head = j->j_first;
 	j->j_free = j->j_last - j->j_first;
 	j->j_stats_checkpoints++;
@@ -379,8 +382,19 @@ int jbd2_journal_commit_transaction(journal_t *j)
 		       t->t_tid, err);
 		jbd2_journal_abort(j, err);
 	} else {
+		struct journal_head *jh;
+		int e = 0;
+
 		j->j_transaction_sequence = t->t_tid + 1;
 		j->j_stats_commits++;
+		/* the blocks now in the log: a later free must revoke them */
+		mutex_lock(&j->j_state_lock);
+		list_for_each_entry(jh, &t->t_buffers, jh_list)
+			if (jbd2_journal_set_revoke(j, jh->jh_blocknr, t->t_tid))
+				e = -ENOMEM;
+		mutex_unlock(&j->j_state_lock);
+		if (e) /* committed, but a later free could not know to revoke */
+			jbd2_journal_abort(j, e);
 	}
 	/* (d) the blocks may go home now (or, aborted, they stay in memory
 	 * only and never reach the disk) */

@@ -45,6 +45,10 @@
 
 int jbd2_journal_init_write(journal_t *j)
 {
+	/* the revoke table from here on: the blocks in the live log */
+	jbd2_journal_destroy_revoke(j);
+	if (jbd2_journal_init_revoke(j, 256))
+		return -ENOMEM;
 	mutex_init(&j->j_commit_mutex);
 	mutex_init(&j->j_state_lock);
 	init_waitqueue_head(&j->j_wait);
@@ -237,9 +241,11 @@ static int jbd2_array_add(void **array, unsigned int *nr, unsigned int *max, con
 }
 
 /*
- * Every freed block is revoked, not only those logged before (Linux
- * revokes metadata blocks only, which it knows by their buffer state):
- * simpler, and a revoke record costs 4 bytes of the log.
+ * A freed block needs a revoke record only if a copy of it may be
+ * replayed: logged by a transaction still in the log (the table of
+ * logged blocks, emptied by each checkpoint) or by the running one.
+ * Linux knows them by their buffers' journal state; deleting a large
+ * file's data blocks, never logged, costs no log space either way.
  */
 int jbd2_journal_revoke(journal_t *j, u64 blocknr)
 {
@@ -248,6 +254,10 @@ int jbd2_journal_revoke(journal_t *j, u64 blocknr)
 
 	mutex_lock(&j->j_state_lock);
 	t = __jbd2_running(j);
+	if (t && !__jbd2_find(t, blocknr) && !jbd2_journal_test_logged(j, blocknr)) {
+		mutex_unlock(&j->j_state_lock);
+		return 0;
+	}
 	err = t ? jbd2_array_add((void **)&t->t_revoked, &t->t_nr_revoked, &t->t_max_revoked,
 				 &blocknr, sizeof(blocknr))
 		: -ENOMEM;

@@ -353,6 +353,10 @@ void jbd2_journal_destroy_revoke(journal_t *journal);
 int jbd2_journal_set_revoke(journal_t *journal, u64 blocknr, tid_t sequence);
 bool jbd2_journal_test_revoke(journal_t *journal, u64 blocknr, tid_t sequence);
 void jbd2_journal_clear_revoke(journal_t *journal);
+/* Writing reuses the table: home block -> the last transaction that
+ * logged it, since the last checkpoint (the blocks the log could still
+ * replay, so the only ones a free must revoke). */
+bool jbd2_journal_test_logged(journal_t *journal, u64 blocknr);
 
 /* transaction.c: handles.  jbd2_journal_start() may sleep (a commit in
  * progress, a full transaction): call it before taking the file

@@ -20,7 +20,8 @@
  *  - a crash after the commit: recovery puts every block back, the
  *    escaped one with its magic, and skips the revoked one; a crash
  *    before the commit block: nothing replayed;
- *  - handles nest in one task; a block dirtied twice is logged once.
+ *  - handles nest in one task; a block dirtied twice is logged once;
+ *  - a free is revoked only when the log could replay the block.
  * Limits: descriptor packing and the log's space accounting in numbers
  * worked out by hand; a log that fills is checkpointed (j_sync, the
  * superblock emptied) and later transactions replay whole; a transaction
@@ -250,7 +251,8 @@ static u32 crc_without(const u8 *b, size_t off)
 /* --- Core ----------------------------------------------------------------------- */
 
 /* Transaction 1: block 3 (dirtied twice), block 5 beginning with the
- * magic, block 7; block 9 freed (revoked). */
+ * magic, block 7; block 9 changed, then freed (revoked in the same
+ * transaction: logged, never replayed). */
 static void one_transaction(void)
 {
 	handle_t *h = jbd2_journal_start(&journal, 8), *inner;
@@ -264,7 +266,9 @@ static void one_transaction(void)
 	ck_assert_int_eq(jbd2_journal_stop(inner), 0);
 	ck_assert_int_eq(jbd2_journal_dirty_metadata(&journal, 3, cache[3], NULL), 0); /* already in */
 	change(7, 0x77);
+	change(9, 0x99);
 	ck_assert_int_eq(jbd2_journal_revoke(&journal, 9), 0);
+	ck_assert_uint_eq(journal.j_running->t_nr_revoked, 1);
 	ck_assert_int_eq(journal.j_running->t_updates, 1);
 	ck_assert_int_eq(jbd2_journal_stop(h), 0);
 	ck_assert_int_eq(journal.j_running->t_updates, 0);
@@ -273,7 +277,7 @@ static void one_transaction(void)
 
 START_TEST(commit_layout)
 {
-	static const u64 homes[] = { 3, 5, 7 };
+	static const u64 homes[] = { 3, 5, 7, 9 };
 	journal_superblock_t *sb = (journal_superblock_t *)jblk[0];
 	const u8 *d = jblk[1], *c;
 	size_t tb;
@@ -291,12 +295,12 @@ START_TEST(commit_layout)
 	ck_assert_uint_eq(get32(d + 4), JBD2_DESCRIPTOR_BLOCK);
 	ck_assert_uint_eq(get32(d + 8), 1);
 	ck_assert(!memcmp(d + 12 + tb, uuid, 16)); /* after the first tag */
-	for (unsigned int i = 0; i < 3; i++) {
+	for (unsigned int i = 0; i < 4; i++) {
 		const u8 *tag = d + 12 + i * tb + (i ? 16 : 0);
 		const u8 *copy = jblk[2 + i];
 		bool v3 = features & JBD2_FEATURE_INCOMPAT_CSUM_V3;
 		u32 flags = v3 ? get32(tag + 4) : get16(tag + 6);
-		u32 want = (i ? JBD2_FLAG_SAME_UUID : 0) | (i == 2 ? JBD2_FLAG_LAST_TAG : 0) |
+		u32 want = (i ? JBD2_FLAG_SAME_UUID : 0) | (i == 3 ? JBD2_FLAG_LAST_TAG : 0) |
 			   (i == 1 ? JBD2_FLAG_ESCAPE : 0);
 		__be32 seq = cpu_to_be32(1);
 		u32 crc = __crc32c_le(__crc32c_le(seed, &seq, 4), copy, BS);
@@ -315,28 +319,28 @@ START_TEST(commit_layout)
 	}
 	if (csum())
 		ck_assert_uint_eq(get32(d + BS - 4), crc_without(d, BS - 4));
-	/* block 5: the revoke block, one record */
-	ck_assert_uint_eq(get32(jblk[5] + 4), JBD2_REVOKE_BLOCK);
+	/* block 6: the revoke block, one record */
+	ck_assert_uint_eq(get32(jblk[6] + 4), JBD2_REVOKE_BLOCK);
 	if (features & JBD2_FEATURE_INCOMPAT_64BIT) {
-		ck_assert_uint_eq(get32(jblk[5] + 12), 16 + 8);
-		ck_assert_uint_eq(get32(jblk[5] + 20), 9);
+		ck_assert_uint_eq(get32(jblk[6] + 12), 16 + 8);
+		ck_assert_uint_eq(get32(jblk[6] + 20), 9);
 	} else {
-		ck_assert_uint_eq(get32(jblk[5] + 12), 16 + 4);
-		ck_assert_uint_eq(get32(jblk[5] + 16), 9);
+		ck_assert_uint_eq(get32(jblk[6] + 12), 16 + 4);
+		ck_assert_uint_eq(get32(jblk[6] + 16), 9);
 	}
 	if (csum())
-		ck_assert_uint_eq(get32(jblk[5] + BS - 4), crc_without(jblk[5], BS - 4));
-	/* block 6: the commit block, written last, alone with PREFLUSH | FUA */
-	c = jblk[6];
+		ck_assert_uint_eq(get32(jblk[6] + BS - 4), crc_without(jblk[6], BS - 4));
+	/* block 7: the commit block, written last, alone with PREFLUSH | FUA */
+	c = jblk[7];
 	ck_assert_uint_eq(get32(c + 4), JBD2_COMMIT_BLOCK);
 	ck_assert_uint_eq(get32(c + 8), 1);
 	if (csum())
 		ck_assert_uint_eq(get32(c + 16), crc_without(c, 16));
-	ck_assert_int_eq(order[nwrites - 1], 6);
-	ck_assert_uint_eq(flags_of[6] & (REQ_PREFLUSH | REQ_FUA), REQ_PREFLUSH | REQ_FUA);
-	for (unsigned int b = 1; b < 6; b++)
+	ck_assert_int_eq(order[nwrites - 1], 7);
+	ck_assert_uint_eq(flags_of[7] & (REQ_PREFLUSH | REQ_FUA), REQ_PREFLUSH | REQ_FUA);
+	for (unsigned int b = 1; b < 7; b++)
 		ck_assert_uint_eq(flags_of[b] & (REQ_PREFLUSH | REQ_FUA), 0);
-	ck_assert_uint_eq(checkpointed, 3);
+	ck_assert_uint_eq(checkpointed, 4);
 	ck_assert_uint_eq(journal.j_transaction_sequence, 2);
 	jbd2_journal_destroy(&journal);
 }
@@ -345,13 +349,12 @@ END_TEST
 START_TEST(crash_after_commit_replays)
 {
 	setup_writer(feature_sets[_i]);
-	memset(cache[9], 0x99, BS);
 	one_transaction();
 	ck_assert_int_eq(crash_and_recover(), 0);
 	ck_assert(!memcmp(fsblk[3], cache[3], BS));
 	ck_assert(!memcmp(fsblk[5], cache[5], BS)); /* the magic back */
 	ck_assert(!memcmp(fsblk[7], cache[7], BS));
-	ck_assert_uint_eq(fsblk[9][0], 0xee);	     /* revoked: never logged, never written */
+	ck_assert_uint_eq(fsblk[9][0], 0xee);	     /* logged, but revoked: not replayed */
 	ck_assert_uint_eq(journal.j_replayed, 3);
 }
 END_TEST
@@ -373,7 +376,7 @@ START_TEST(nobarrier_plain_commit)
 	setup_writer(JBD2_FEATURE_INCOMPAT_REVOKE);
 	journal.j_barrier = false;
 	one_transaction();
-	ck_assert_uint_eq(flags_of[6] & (REQ_PREFLUSH | REQ_FUA), 0);
+	ck_assert_uint_eq(flags_of[7] & (REQ_PREFLUSH | REQ_FUA), 0);
 	jbd2_journal_destroy(&journal);
 }
 END_TEST
@@ -388,6 +391,47 @@ START_TEST(empty_commit_writes_nothing)
 	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), 0);
 	ck_assert_int_eq(nwrites, 0);
 	ck_assert_uint_eq(journal.j_transaction_sequence, 1); /* no ID spent */
+	jbd2_journal_destroy(&journal);
+}
+END_TEST
+
+/* A free is revoked only if the log could replay the block: logged by a
+ * transaction still in the log, not a block never logged, nor one whose
+ * log a checkpoint emptied.  And a crash then replays T1 but not its
+ * revoked block. */
+START_TEST(revoke_only_what_the_log_holds)
+{
+	handle_t *h;
+
+	setup_writer(feature_sets[_i]);
+	h = jbd2_journal_start(&journal, 4);
+	change(20, 0x20);
+	change(21, 0x21);
+	jbd2_journal_stop(h);
+	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), 0);
+	h = jbd2_journal_start(&journal, 4);
+	ck_assert_int_eq(jbd2_journal_revoke(&journal, 20), 0); /* logged in 1 */
+	ck_assert_int_eq(jbd2_journal_revoke(&journal, 30), 0); /* never logged */
+	ck_assert_uint_eq(journal.j_running->t_nr_revoked, 1);
+	ck_assert_uint_eq(journal.j_running->t_revoked[0], 20);
+	change(22, 0x22);
+	jbd2_journal_stop(h);
+	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), 0);
+	ck_assert_int_eq(crash_and_recover(), 0);
+	ck_assert_uint_eq(fsblk[20][0], 0xee);
+	ck_assert_uint_eq(fsblk[21][0], 0x21);
+	ck_assert_uint_eq(fsblk[22][0], 0x22);
+	/* again, with a checkpoint between: nothing left to revoke */
+	setup_writer(feature_sets[_i]);
+	h = jbd2_journal_start(&journal, 4);
+	change(20, 0x20);
+	jbd2_journal_stop(h);
+	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), 0);
+	ck_assert_int_eq(jbd2_journal_checkpoint(&journal), 0);
+	h = jbd2_journal_start(&journal, 4);
+	ck_assert_int_eq(jbd2_journal_revoke(&journal, 20), 0);
+	ck_assert_uint_eq(journal.j_running->t_nr_revoked, 0);
+	jbd2_journal_stop(h);
 	jbd2_journal_destroy(&journal);
 }
 END_TEST
@@ -498,6 +542,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(core, commit_layout, 0, nsets);
 	tcase_add_loop_test(core, crash_after_commit_replays, 0, nsets);
 	tcase_add_loop_test(core, crash_before_commit_block, 0, nsets);
+	tcase_add_loop_test(core, revoke_only_what_the_log_holds, 0, nsets);
 	tcase_add_test(core, nobarrier_plain_commit);
 	tcase_add_test(core, empty_commit_writes_nothing);
 	suite_add_tcase(s, core);
