@@ -30,4 +30,7 @@ debugfs -R "dump /cut $work/cut" "$img" 2> /dev/null
 "$here/pattern-check.py" "$work/big" 0 6M 7 > /dev/null || fail "big: not the pattern"
 [ "$(stat -c %s "$work/cut")" = 102400 ] || fail "cut: size $(stat -c %s "$work/cut")"
 "$here/pattern-check.py" "$work/cut" 0 100K 9 > /dev/null || fail "cut: not the pattern"
+for i in 1 60 120; do
+	[ "$(cat_ /s$i)" = $i ] || fail "s$i reads '$(cat_ /s$i)'"
+done
 echo "ext3-write-check: $img: OK"

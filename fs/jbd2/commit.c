@@ -28,8 +28,14 @@
  * superblock says the log is empty (s_start = 0) and the next
  * transaction's ID.  Linux checkpoints the oldest transactions as the
  * log fills; here the whole log is emptied at once, so the log always
- * starts at s_first and never wraps.  It runs when the next commit
- * would not fit, and at sync and umount.
+ * starts at s_first and never wraps.  It runs at the end of a commit
+ * that leaves less room than a whole transaction may take
+ * (j_max_transaction_buffers), and at umount.  Never in the middle of
+ * a commit: the write-back would send home the committing
+ * transaction's blocks with the rest, and with the log emptied a crash
+ * before its commit block would leave half of it on the disk.  So a
+ * transaction that still does not fit (its handles went far past their
+ * credits) aborts the journal instead.
  */
 #include <spindle/jbd2.h>
 #include <spindle/blk_types.h>
@@ -351,13 +357,11 @@ int jbd2_journal_commit_transaction(journal_t *j)
 	for (unsigned int i = 0; i < t->t_nr_inodes && !err; i++)
 		err = j->j_write_inode_data(j, t->t_inodes[i]);
 	need = jbd2_transaction_log_blocks(j, t);
-	if (!err && need > j->j_last - j->j_first) {
-		printk(KERN_ERR "JBD2: %s: transaction %u needs %u log blocks, the journal has %u\n",
-		       j->j_devname, t->t_tid, need, j->j_last - j->j_first);
+	if (!err && need > j->j_free) {
+		printk(KERN_ERR "JBD2: %s: transaction %u needs %u log blocks, the journal has %u (%u free)\n",
+		       j->j_devname, t->t_tid, need, j->j_last - j->j_first, j->j_free);
 		err = -ENOSPC;
 	}
-	if (!err && need > j->j_free)
-		err = __jbd2_checkpoint(j); /* the log is full: make room */
 	desc = kmalloc(j->j_blocksize, GFP_KERNEL);
 	copy = kmalloc(j->j_blocksize, GFP_KERNEL);
 	if (!err && (!desc || !copy))
@@ -399,6 +403,10 @@ int jbd2_journal_commit_transaction(journal_t *j)
 	/* (d) the blocks may go home now (or, aborted, they stay in memory
 	 * only and never reach the disk) */
 	jbd2_free_transaction(j, t, !err);
+	/* room for the next transaction, whole: the log is emptied now,
+	 * while no handle runs */
+	if (!err && j->j_free < j->j_max_transaction_buffers)
+		err = __jbd2_checkpoint(j);
 done:
 	kfree(desc);
 	kfree(copy);

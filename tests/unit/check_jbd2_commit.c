@@ -24,9 +24,10 @@
  *  - a free is revoked only when the log could replay the block.
  * Limits: descriptor packing and the log's space accounting in numbers
  * worked out by hand; a log that fills is checkpointed (j_sync, the
- * superblock emptied) and later transactions replay whole; a transaction
- * larger than the journal is refused cleanly (-ENOSPC, the journal
- * aborted, later handles EROFS, nothing of it in the log).
+ * superblock emptied) at the end of a commit, and later transactions
+ * replay whole; a transaction larger than the journal, or than what the
+ * log has left, is refused cleanly (-ENOSPC, the journal aborted, later
+ * handles EROFS, nothing of it in the log or home).
  */
 #include <check.h>
 #include <spindle/jbd2.h>
@@ -510,13 +511,49 @@ START_TEST(transaction_larger_than_journal)
 		change(b, 1);
 	jbd2_journal_stop(h);
 	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), -ENOSPC);
-	ck_assert(strstr(host_printk_buf, "JBD2: test-8: transaction 1 needs 82 log blocks, the journal has 63"));
+	ck_assert(strstr(host_printk_buf,
+			 "JBD2: test-8: transaction 1 needs 82 log blocks, the journal has 63 (63 free)"));
 	ck_assert(strstr(host_printk_buf, "journal aborted"));
 	ck_assert_int_eq(nwrites, 0);
 	ck_assert_uint_eq(checkpointed, 0); /* nothing goes home */
 	h = jbd2_journal_start(&journal, 1);
 	ck_assert(IS_ERR(h) && PTR_ERR(h) == -EROFS);
 	jbd2_journal_destroy(&journal);
+}
+END_TEST
+
+/* A transaction that fits in the journal but not in what a full log has
+ * left (its handle went past its credits) is refused too: a checkpoint
+ * in the middle of its commit would send its own blocks home before its
+ * commit block.  The log before it still replays whole. */
+START_TEST(past_credits_not_checkpointed_mid_commit)
+{
+	handle_t *h;
+
+	setup_writer(JBD2_FEATURE_INCOMPAT_REVOKE);
+	/* 9 transactions of 3 blocks, 5 log blocks each: 45 of 63 used, 18
+	 * free -- more than a transaction may take (15), so no checkpoint */
+	for (int n = 0; n < 9; n++) {
+		h = jbd2_journal_start(&journal, 3);
+		for (int k = 0; k < 3; k++)
+			change(10 + (u64)k, (u8)(n + 1));
+		jbd2_journal_stop(h);
+		ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), 0);
+	}
+	ck_assert_uint_eq(journal.j_free, 18);
+	ck_assert_uint_eq(syncs, 0);
+	h = jbd2_journal_start(&journal, 4);
+	for (u64 b = 40; b < 70; b++) /* 30 blocks: 32 log blocks > 18 */
+		change(b, 0x77);
+	jbd2_journal_stop(h);
+	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), -ENOSPC);
+	ck_assert(strstr(host_printk_buf, "needs 32 log blocks, the journal has 63 (18 free)"));
+	ck_assert_uint_eq(syncs, 0); /* nothing went home */
+	ck_assert_int_eq(crash_and_recover(), 0);
+	for (u64 b = 10; b < 13; b++)
+		ck_assert_uint_eq(fsblk[b][0], 9);
+	for (u64 b = 40; b < 70; b++)
+		ck_assert_uint_eq(fsblk[b][0], 0xee);
 }
 END_TEST
 
@@ -551,6 +588,7 @@ Suite *unit_suite(void)
 	tcase_add_test(limits, packing_in_numbers);
 	tcase_add_loop_test(limits, full_log_checkpoints, 0, nsets);
 	tcase_add_test(limits, transaction_larger_than_journal);
+	tcase_add_test(limits, past_credits_not_checkpointed_mid_commit);
 	suite_add_tcase(s, limits);
 	return s;
 }
