@@ -308,11 +308,25 @@ int ext2_journal_stop(handle_t *handle)
 	return jbd2_journal_stop(handle);
 }
 
+/*
+ * Nothing to commit may still leave data in the disk's volatile cache
+ * (written by fsync's own write-back since the last commit): then a
+ * flush alone, as Linux's ext4_sync_file does.
+ */
 int ext2_journal_force_commit(struct super_block *sb)
 {
-	struct ext2_journal *ej = EXT2_SB(sb)->s_journal;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_journal *ej = sbi->s_journal;
+	unsigned long before;
+	int err;
 
-	return ej ? jbd2_journal_commit_transaction(&ej->journal) : -ENOENT;
+	if (!ej)
+		return -ENOENT;
+	before = READ_ONCE(ej->journal.j_stats_commits);
+	err = jbd2_journal_commit_transaction(&ej->journal);
+	if (!err && READ_ONCE(ej->journal.j_stats_commits) == before && ej->journal.j_barrier)
+		err = blkdev_issue_flush(sbi->s_bdev);
+	return err;
 }
 
 /* kjournald2: a commit every j_commit_interval, until umount. */
@@ -424,14 +438,7 @@ int ext2_journal_stop_writes(struct super_block *sb)
 	e = jbd2_journal_checkpoint(&ej->journal);
 	err = err ?: e;
 	/* aborted: what no commit took never goes home */
-	if (ej->journal.j_running) {
-		struct journal_head *jh, *next;
-
-		list_for_each_entry_safe(jh, next, &ej->journal.j_running->t_buffers, jh_list) {
-			put_page(jh->jh_private);
-			kfree(jh);
-		}
-	}
+	jbd2_journal_drop_running(&ej->journal);
 	sbi->s_journal = NULL;
 	ext2_journal_free(ej);
 	return err;

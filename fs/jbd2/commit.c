@@ -321,6 +321,27 @@ static void jbd2_release_inodes(journal_t *j, void **inodes, unsigned int nr)
 	kfree(inodes);
 }
 
+/* An aborted journal's running transaction, let go at the end: its
+ * blocks never reach the disk. */
+void jbd2_journal_drop_running(journal_t *j)
+{
+	transaction_t *t;
+
+	mutex_lock(&j->j_commit_mutex);
+	mutex_lock(&j->j_state_lock);
+	t = j->j_running;
+	j->j_running = NULL;
+	mutex_unlock(&j->j_state_lock);
+	mutex_unlock(&j->j_commit_mutex);
+	if (t) {
+		void **inodes = t->t_inodes;
+		unsigned int nr = t->t_nr_inodes;
+
+		jbd2_free_transaction(j, t, false);
+		jbd2_release_inodes(j, inodes, nr);
+	}
+}
+
 int jbd2_journal_commit_transaction(journal_t *j)
 {
 	transaction_t *t;

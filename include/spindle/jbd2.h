@@ -382,6 +382,9 @@ void jbd2_journal_abort(journal_t *journal, int errno);
 int jbd2_journal_commit_transaction(journal_t *journal);
 /* Everything committed written home, the log emptied (s_start = 0). */
 int jbd2_journal_checkpoint(journal_t *journal);
+/* The last step of an aborted journal: the running transaction freed,
+ * its blocks never written (no handle may be open). */
+void jbd2_journal_drop_running(journal_t *journal);
 /* Log blocks transaction t needs: descriptors, copies, revokes, commit. */
 u32 jbd2_transaction_log_blocks(const journal_t *journal, const transaction_t *t);
 /* Descriptor packing: tags per descriptor block, revoke records per block. */
