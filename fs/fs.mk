@@ -49,6 +49,8 @@ FS_OBJS := \
 	$(F)/jbd2/journal.o \
 	$(F)/jbd2/recovery.o \
 	$(F)/jbd2/revoke.o \
+	$(F)/jbd2/transaction.o \
+	$(F)/jbd2/commit.o \
 	$(F)/do_mounts.o
 
 # Everything but the boot glue (do_mounts.c) and poll's sleeping (select.c,

@@ -504,6 +504,24 @@ out:
 	return err;
 }
 
+/* sync(2)'s last step, as Linux's iterate_supers(sync_fs_one_sb): each
+ * read-write file system's sync_fs (ext3 commits its journal there).
+ * Under vfs_lock, so no umount frees one meanwhile: a sync_fs may
+ * sleep, and must not take vfs_lock. */
+void sync_filesystems(void)
+{
+	struct vfsmount *m;
+
+	mutex_lock(&vfs_lock);
+	list_for_each_entry(m, &mount_list, mnt_list) {
+		struct super_block *sb = m->mnt_sb;
+
+		if (!sb_rdonly(sb) && sb->s_op && sb->s_op->sync_fs)
+			sb->s_op->sync_fs(sb, 1);
+	}
+	mutex_unlock(&vfs_lock);
+}
+
 int show_mounts(char *buf, size_t size)
 {
 	struct vfsmount *m;

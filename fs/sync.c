@@ -6,7 +6,8 @@
  * has the disk's volatile cache flushed (an empty REQ_PREFLUSH write),
  * so that what it promises survives a power cut:
  *   sync      every dirty page of every device and file, then a flush
- *             of every block device (fs/block_dev.c)
+ *             of every block device (fs/block_dev.c), then every
+ *             read-write file system's sync_fs (fs/namespace.c)
  *   syncfs    the dirty pages of the file system fd is on, then a flush
  *             of the disks they were written to, then the file
  *             system's own metadata (its sync_fs: ext2's superblock and
@@ -24,6 +25,9 @@
 void ksys_sync(void)
 {
 	sync_blockdevs();
+	/* then each file system's own (ext3: a journal commit, without which
+	 * its last changes are in memory only) */
+	sync_filesystems();
 }
 
 long sys_sync(void)

@@ -131,6 +131,9 @@ void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count)
 			   block, count);
 		return;
 	}
+	/* ext3: a copy of these blocks in the log must not be replayed
+	 * over what they hold next (a revoke record) */
+	ext2_journal_revoke(sb, block, count);
 	mutex_lock(&sbi->s_alloc_lock);
 	while (count) {
 		u32 g = (block - sbi->s_first_data_block) / sbi->s_blocks_per_group;

@@ -3,7 +3,8 @@
  * buffer.c - ext2's metadata blocks: ext2_bread(sb, n) returns a buffer
  * holding block n of the file system, ext2_brelse() gives it back;
  * ext2_getblk() for a block about to be overwritten whole,
- * ext2_mark_buffer_dirty() after a change, ext2_sync_buffer() to have it
+ * ext2_mark_buffer_dirty() after a change (on ext3, the journal takes
+ * the block: fs/ext2/journal.c; __ext2_mark_buffer_dirty() sends it home), ext2_sync_buffer() to have it
  * on the disk now; ext2_breadahead() to start reading blocks the caller
  * will want soon (an inode table, a directory), without waiting.
  *
@@ -83,6 +84,7 @@ static struct ext2_buf *ext2_buf_of(struct ext2_sb_info *sbi, struct page *page,
 		put_page(page);
 		return ERR_PTR(-ENOMEM);
 	}
+	bh->b_sbi = sbi;
 	bh->b_page = page;
 	bh->b_data = (char *)page_address(page) + off;
 	bh->b_blocknr = block;
@@ -184,6 +186,16 @@ struct ext2_buf *ext2_getblk(struct super_block *sb, u32 block)
  * reads and clears the mask.
  */
 void ext2_mark_buffer_dirty(struct ext2_buf *bh)
+{
+	/* ext3: the change goes to the running transaction, not home */
+	if (bh->b_sbi && bh->b_sbi->s_journal) {
+		ext2_journal_dirty_metadata(bh);
+		return;
+	}
+	__ext2_mark_buffer_dirty(bh);
+}
+
+void __ext2_mark_buffer_dirty(struct ext2_buf *bh)
 {
 	struct page *page = bh->b_page;
 	unsigned int off = (unsigned int)((char *)bh->b_data - (char *)page_address(page));

@@ -51,6 +51,9 @@
 #include <spindle/mutex.h>
 #include <spindle/list.h>
 
+struct ext2_journal;
+struct jbd2_journal_handle;
+
 struct block_device;
 struct page;
 
@@ -81,6 +84,11 @@ struct ext2_sb_info {
 	 * fs/ext2/journal.c), needs_recovery is known, has_journal required;
 	 * read-only until journaled writes exist */
 	bool s_ext3;
+	/* ext3 mounted read-write: every metadata change goes through the
+	 * journal (journal.c); NULL for ext2 and read-only ext3 */
+	struct ext2_journal *s_journal;
+	unsigned int s_commit_interval; /* commit=N: seconds */
+	bool s_nobarrier;		 /* barrier=0 */
 	/* the kernel's side (super.c); unused by the host's checks */
 	struct block_device *s_bdev;
 	bool s_bdev_open; /* blkdev_get() done: s_bdev->bd_inode is ours too */
@@ -279,6 +287,7 @@ int ext2_dx_next_leaf(struct ext2_sb_info *sbi, unsigned long ino, u64 nblocks,
 
 /* A block read from the disk (buffer.c): b_data holds blocksize bytes. */
 struct ext2_buf {
+	struct ext2_sb_info *b_sbi; /* whose: ext3 sends a change to the journal */
 	void *b_data;
 	u32 b_blocknr;
 	unsigned int b_size; /* bytes: the block size */
@@ -350,6 +359,25 @@ int ext2_read_entry(void *ctx, int level, u32 block, u32 index, u32 *entry);
 /* journal.c: ext3's journal loaded at mount, its log replayed if
  * needs_recovery is set (*replayed); 0 or -errno, logged */
 int ext2_load_journal(struct super_block *sb, bool *replayed, u32 *failed_commit);
+/* ext3 read-write (journal.c): the journal kept for writing, a commit
+ * every s_commit_interval seconds; ext2_journal_stop_writes() commits,
+ * checkpoints and lets it go (umount, remount read-only). */
+int ext2_journal_start_writes(struct super_block *sb);
+int ext2_journal_stop_writes(struct super_block *sb);
+/* A handle around one operation (jbd2_journal_start); NULL on ext2. */
+struct jbd2_journal_handle *ext2_journal_start(struct super_block *sb, int credits);
+int ext2_journal_stop(struct jbd2_journal_handle *handle);
+void ext2_journal_dirty_metadata(struct ext2_buf *bh);
+void ext2_journal_revoke(struct super_block *sb, u32 block, unsigned long count);
+void ext2_journal_file_inode(struct inode *inode);
+/* fsync, sync: the running transaction committed (0 on ext2: -ENOENT
+ * says "no journal", the caller writes the metadata itself) */
+int ext2_journal_force_commit(struct super_block *sb);
+/* credits: blocks an operation may dirty, a guess with margin */
+#define EXT3_DEFAULT_COMMIT_SECS 5 /* commit=: Linux's JBD2_DEFAULT_MAX_COMMIT_AGE */
+#define EXT2_DATA_TRANS_BLOCKS 16
+#define EXT2_NAMEI_TRANS_BLOCKS 32
+#define EXT2_TRUNCATE_TRANS_BLOCKS 64
 
 extern const struct inode_operations ext2_dir_inode_operations;
 extern const struct file_operations ext2_dir_operations;
@@ -370,6 +398,7 @@ extern const struct file_operations ext2_file_operations;
  */
 struct ext2_buf *ext2_getblk(struct super_block *sb, u32 block);
 void ext2_mark_buffer_dirty(struct ext2_buf *bh);
+void __ext2_mark_buffer_dirty(struct ext2_buf *bh);
 int ext2_sync_buffer(struct ext2_buf *bh);
 
 /* balloc.c: up to *count free blocks in a row, as near goal as the disk

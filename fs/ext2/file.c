@@ -34,6 +34,8 @@
 #include <spindle/blkdev.h>
 #include <spindle/printk.h>
 #include <spindle/aio.h>
+#include <spindle/jbd2.h>
+#include <spindle/err.h>
 #include "../internal.h"
 #include "ext2.h"
 
@@ -138,6 +140,7 @@ static ssize_t ext2_buffered_write_iter(struct file *f, struct iov_iter *from, l
 		unsigned int first, nr;
 		struct iov_iter chunk;
 		struct page *page;
+		handle_t *h;
 		ssize_t w;
 
 		if ((u64)*pos >= sbi->s_max_size) {
@@ -145,12 +148,29 @@ static ssize_t ext2_buffered_write_iter(struct file *f, struct iov_iter *from, l
 			break;
 		}
 		n = (size_t)min_t(u64, n, sbi->s_max_size - (u64)*pos);
-		err = ext2_prepare_write(f, inode, *pos, n, pblocks, &first, &nr);
-		if (err)
+		/* ext3: a page's worth of write is one handle (its blocks,
+		 * bitmaps, the inode's size), and ordered mode writes the
+		 * file's data before that transaction commits */
+		h = ext2_journal_start(inode->i_sb, EXT2_DATA_TRANS_BLOCKS);
+		if (IS_ERR(h)) {
+			err = PTR_ERR(h);
 			break;
+		}
+		ext2_journal_file_inode(inode);
+		err = ext2_prepare_write(f, inode, *pos, n, pblocks, &first, &nr);
+		if (err) {
+			ext2_journal_stop(h);
+			break;
+		}
 		chunk = *from;
 		chunk.count = n;
 		w = generic_perform_write(f, &chunk, pos, (loff_t)sbi->s_max_size);
+		if (w > 0 && h) {
+			/* the new size in the same transaction as the blocks */
+			inode->i_mtime_ns = EXT2_I(inode)->i_ctime_ns = fs_now_ns();
+			mark_inode_dirty(inode);
+		}
+		ext2_journal_stop(h);
 		if (w <= 0) {
 			err = w ? (int)w : -EFAULT;
 			break;
@@ -169,12 +189,18 @@ static ssize_t ext2_buffered_write_iter(struct file *f, struct iov_iter *from, l
 	}
 	/* blocks a failed write allocated past the end go back (e2fsck
 	 * allows no block beyond i_size) */
-	if (err)
-		ext2_truncate_blocks(inode, inode->i_size);
-	if (done)
-		inode->i_mtime_ns = EXT2_I(inode)->i_ctime_ns = fs_now_ns();
-	if (done || err)
-		mark_inode_dirty(inode);
+	{
+		handle_t *h = ext2_journal_start(inode->i_sb, EXT2_TRUNCATE_TRANS_BLOCKS);
+
+		if (err)
+			ext2_truncate_blocks(inode, inode->i_size);
+		if (done)
+			inode->i_mtime_ns = EXT2_I(inode)->i_ctime_ns = fs_now_ns();
+		if (done || err)
+			mark_inode_dirty(inode);
+		if (!IS_ERR(h))
+			ext2_journal_stop(h);
+	}
 	mutex_unlock(&inode->i_mutex);
 	return done ? done : err;
 }
@@ -223,6 +249,11 @@ int ext2_fsync(struct file *f, int datasync)
 
 	(void)datasync; /* the inode goes with the metadata either way */
 	err = file_write_and_wait_range(f, 0, MAX_LFS_FILESIZE);
+	/* ext3: a commit (its commit block with PREFLUSH | FUA) makes the
+	 * inode and everything before it durable */
+	e = ext2_journal_force_commit(inode->i_sb);
+	if (e != -ENOENT)
+		return err ?: e;
 	e = filemap_write_and_wait(sbi->s_bdev->bd_inode->i_mapping);
 	/* a metadata write that failed after its submission (the write-back
 	 * above reports only what could not be sent) */

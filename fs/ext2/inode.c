@@ -34,6 +34,8 @@
 #include <spindle/blkdev.h>
 #include <spindle/pagemap.h>
 #include <spindle/writeback.h>
+#include <spindle/jbd2.h>
+#include <spindle/err.h>
 #include "ext2.h"
 
 int ext2_read_entry(void *ctx, int level, u32 block, u32 index, u32 *entry)
@@ -754,7 +756,22 @@ void ext2_truncate_blocks(struct inode *inode, loff_t size)
  * (waiting for their write-back: their blocks are about to be someone
  * else's), then the blocks freed.  Up: only i_size -- a hole.
  */
+static int __ext2_setsize(struct inode *inode, loff_t size);
+
+/* truncate(2) (the VFS's setsize): one journal handle on ext3 */
 int ext2_setsize(struct inode *inode, loff_t size)
+{
+	handle_t *h = ext2_journal_start(inode->i_sb, EXT2_TRUNCATE_TRANS_BLOCKS);
+	int err, e;
+
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	err = __ext2_setsize(inode, size);
+	e = ext2_journal_stop(h);
+	return err ?: e;
+}
+
+static int __ext2_setsize(struct inode *inode, loff_t size)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
 	struct ext2_inode_info *ei = EXT2_I(inode);
@@ -797,6 +814,9 @@ void ext2_evict_inode(struct inode *inode)
 			  (S_ISLNK(inode->i_mode) && !ei->i_fast_symlink);
 
 	if (!sb_rdonly(inode->i_sb) && inode->i_nlink == 0) {
+		/* freeing it is one operation of the journal */
+		handle_t *h = ext2_journal_start(inode->i_sb, EXT2_TRUNCATE_TRANS_BLOCKS);
+
 		truncate_inode_pages(&inode->i_data, 0);
 		if (has_blocks)
 			ext2_truncate_blocks(inode, 0);
@@ -804,6 +824,8 @@ void ext2_evict_inode(struct inode *inode)
 		ei->i_dtime = (u32)max_t(u64, 1, fs_now_ns() / NSEC_PER_SEC); /* 0: in use */
 		if (!ext2_write_inode(inode))
 			ext2_free_inode(inode);
+		if (!IS_ERR(h))
+			ext2_journal_stop(h);
 	} else if (inode->i_data.nrdirty || inode->i_data.nrwriteback) {
 		filemap_write_and_wait(&inode->i_data);
 	}

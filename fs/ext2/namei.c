@@ -24,6 +24,8 @@
  * "Unattached inode").  rename's steps are in docs/ext2.md.
  */
 #include <spindle/string.h>
+#include <spindle/jbd2.h>
+#include <spindle/err.h>
 #include "ext2.h"
 
 /* Linux's EXT2_LINK_MAX: more names (or subdirectories) than this is
@@ -265,7 +267,7 @@ static int ext2_rename(struct inode *old_dir, struct dentry *old_dentry, struct 
 	return 0;
 }
 
-int ext2_setattr(struct dentry *dentry, const struct iattr *attr)
+static int __ext2_setattr(struct dentry *dentry, const struct iattr *attr)
 {
 	struct inode *inode = dentry->d_inode;
 	struct ext2_inode_info *ei = EXT2_I(inode);
@@ -296,16 +298,55 @@ int ext2_setattr(struct dentry *dentry, const struct iattr *attr)
 	return 0;
 }
 
+/*
+ * ext3: each operation is one journal handle, so that its changes (the
+ * directory block, the inode, the bitmaps) commit together or not at
+ * all.  The VFS holds the directories' i_mutex already: i_mutex comes
+ * before the handle, as in Linux.  On ext2 the handle is NULL.
+ */
+#define EXT2_JOURNALED(name, sb, credits, call)                  \
+	{                                                         \
+		handle_t *h = ext2_journal_start(sb, credits);    \
+		int err, e;                                       \
+		if (IS_ERR(h))                                    \
+			return PTR_ERR(h);                        \
+		err = call;                                       \
+		e = ext2_journal_stop(h);                         \
+		return err ?: e;                                  \
+	}
+
+static int ext3_create(struct inode *dir, struct dentry *dentry, umode_t mode)
+	EXT2_JOURNALED(create, dir->i_sb, EXT2_NAMEI_TRANS_BLOCKS, ext2_create(dir, dentry, mode))
+static int ext3_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
+	EXT2_JOURNALED(mkdir, dir->i_sb, EXT2_NAMEI_TRANS_BLOCKS, ext2_mkdir(dir, dentry, mode))
+static int ext3_rmdir(struct inode *dir, struct dentry *dentry)
+	EXT2_JOURNALED(rmdir, dir->i_sb, EXT2_NAMEI_TRANS_BLOCKS, ext2_rmdir(dir, dentry))
+static int ext3_unlink(struct inode *dir, struct dentry *dentry)
+	EXT2_JOURNALED(unlink, dir->i_sb, EXT2_NAMEI_TRANS_BLOCKS, ext2_unlink(dir, dentry))
+static int ext3_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev)
+	EXT2_JOURNALED(mknod, dir->i_sb, EXT2_NAMEI_TRANS_BLOCKS, ext2_mknod(dir, dentry, mode, dev))
+static int ext3_link(struct dentry *old_dentry, struct inode *dir, struct dentry *dentry)
+	EXT2_JOURNALED(link, dir->i_sb, EXT2_NAMEI_TRANS_BLOCKS, ext2_link(old_dentry, dir, dentry))
+static int ext3_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+	EXT2_JOURNALED(symlink, dir->i_sb, EXT2_NAMEI_TRANS_BLOCKS, ext2_symlink(dir, dentry, target))
+static int ext3_rename(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+		       struct dentry *new_dentry)
+	EXT2_JOURNALED(rename, old_dir->i_sb, 2 * EXT2_NAMEI_TRANS_BLOCKS,
+		       ext2_rename(old_dir, old_dentry, new_dir, new_dentry))
+int ext2_setattr(struct dentry *dentry, const struct iattr *attr)
+	EXT2_JOURNALED(setattr, dentry->d_inode->i_sb, EXT2_TRUNCATE_TRANS_BLOCKS,
+		       __ext2_setattr(dentry, attr))
+
 const struct inode_operations ext2_dir_inode_operations = {
 	.lookup = ext2_lookup,
-	.create = ext2_create,
-	.mkdir = ext2_mkdir,
-	.rmdir = ext2_rmdir,
-	.unlink = ext2_unlink,
-	.mknod = ext2_mknod,
-	.link = ext2_link,
-	.symlink = ext2_symlink,
-	.rename = ext2_rename,
+	.create = ext3_create,
+	.mkdir = ext3_mkdir,
+	.rmdir = ext3_rmdir,
+	.unlink = ext3_unlink,
+	.mknod = ext3_mknod,
+	.link = ext3_link,
+	.symlink = ext3_symlink,
+	.rename = ext3_rename,
 	.setattr = ext2_setattr,
 	.getattr = ext2_getattr,
 };

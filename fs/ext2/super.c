@@ -18,9 +18,11 @@
  *     (journal.c): a log left by a crash (needs_recovery) is replayed
  *     into the device's cache and written, then the superblock and the
  *     descriptors are read again -- the log may have held them -- and
- *     needs_recovery cleared.  Read-only only: journaled writes do not
- *     exist yet, so a read-write mount or remount is refused (EROFS)
- *     before anything is read or replayed.
+ *     needs_recovery cleared.  Read-write (journal.c, fs/jbd2/): the
+ *     journal kept for writing and needs_recovery set again, on the
+ *     disk before the first commit; umount commits, empties the log and
+ *     clears it.  data=ordered only; commit=N, barrier=0|1.  A remount
+ *     from read-only to read-write is refused (EROFS).
  *
  * umount (ext2_put_super): the kept inodes let go (dirty pages written,
  * unlinked inodes freed), the superblock's free counts summed from the
@@ -46,7 +48,13 @@ static void ext2_statfs(struct super_block *sb, struct statfs *buf)
 
 static int ext2_show_options(struct super_block *sb, char *buf, size_t size)
 {
-	return EXT2_SB(sb)->s_errors_ro ? snprintf(buf, size, ",errors=remount-ro") : 0;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	int n = sbi->s_errors_ro ? snprintf(buf, size, ",errors=remount-ro") : 0;
+
+	if (sbi->s_journal && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, ",data=ordered,commit=%u,barrier=%d",
+			      sbi->s_commit_interval, !sbi->s_nobarrier);
+	return n;
 }
 
 static u32 ext2_now_sec(void)
@@ -201,6 +209,29 @@ static int ext2_parse_options(struct ext2_sb_info *sbi, const char *data)
 			sbi->s_errors_opt = EXT2_ERRORS_CONTINUE;
 		else if (!strcmp(opt, "errors=remount-ro"))
 			sbi->s_errors_opt = EXT2_ERRORS_RO;
+		else if (sbi->s_ext3 && !strcmp(opt, "data=ordered"))
+			;
+		else if (sbi->s_ext3 && (!strcmp(opt, "data=journal") || !strcmp(opt, "data=writeback"))) {
+			ext2_msg(sbi, KERN_ERR, "%s not supported: ext3 here journals in data=ordered mode only",
+				 opt);
+			return -EINVAL;
+		} else if (sbi->s_ext3 && (!strcmp(opt, "barrier=0") || !strcmp(opt, "nobarrier")))
+			sbi->s_nobarrier = true;
+		else if (sbi->s_ext3 && (!strcmp(opt, "barrier=1") || !strcmp(opt, "barrier")))
+			sbi->s_nobarrier = false;
+		else if (sbi->s_ext3 && !strncmp(opt, "commit=", 7)) {
+			unsigned long secs = 0;
+			const char *d = opt + 7;
+
+			while (*d >= '0' && *d <= '9' && secs < 100000)
+				secs = secs * 10 + (unsigned long)(*d++ - '0');
+			if (*d || d == opt + 7) {
+				ext2_msg(sbi, KERN_ERR, "bad value in \"%s\"", opt);
+				return -EINVAL;
+			}
+			/* commit=0 is Linux's "the default" */
+			sbi->s_commit_interval = secs ? (unsigned int)secs : EXT3_DEFAULT_COMMIT_SECS;
+		}
 		else if (n && strcmp(opt, "ro") && strcmp(opt, "rw")) {
 			ext2_msg(sbi, KERN_ERR, "Unrecognized mount option \"%s\" or missing value",
 				 opt);
@@ -332,9 +363,10 @@ static int ext2_setup_rw(struct super_block *sb, bool remount)
 	u32 unknown = es->s_rev_level == EXT2_GOOD_OLD_REV
 			      ? 0
 			      : es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP;
+	int err;
 
-	if (sbi->s_ext3) {
-		ext2_msg(sbi, KERN_ERR, "ext3: journaled writes not supported yet, mount read-only");
+	if (sbi->s_ext3 && remount) {
+		ext2_msg(sbi, KERN_ERR, "ext3: remount read-write not supported, umount and mount again");
 		return -EROFS;
 	}
 	if (unknown && remount) {
@@ -349,6 +381,13 @@ static int ext2_setup_rw(struct super_block *sb, bool remount)
 			 unknown);
 		return 0;
 	}
+	/* ext3: the journal first, which may refuse read-write before
+	 * anything is written */
+	if (sbi->s_ext3) {
+		err = ext2_journal_start_writes(sb);
+		if (err)
+			return err;
+	}
 	if (!(es->s_state & EXT2_VALID_FS))
 		ext2_msg(sbi, KERN_WARNING, "warning: mounting unchecked fs, running e2fsck is recommended");
 	else if (es->s_state & EXT2_ERROR_FS)
@@ -356,9 +395,52 @@ static int ext2_setup_rw(struct super_block *sb, bool remount)
 	es->s_state &= ~EXT2_VALID_FS;
 	es->s_mnt_count++;
 	es->s_mtime = ext2_now_sec();
+	/* ext3: needs_recovery on the disk before the first commit, so a
+	 * crash from here on has the log replayed at the next mount */
+	if (sbi->s_ext3) {
+		struct ext2_journal *ej = sbi->s_journal;
+
+		es->s_feature_incompat |= EXT3_FEATURE_INCOMPAT_RECOVER;
+		/* this write goes home directly, not through the journal */
+		sbi->s_journal = NULL;
+		err = ext2_sync_super(sb, true);
+		if (!err)
+			err = blkdev_issue_flush(sbi->s_bdev);
+		sbi->s_journal = ej;
+		if (err) {
+			ext2_journal_stop_writes(sb);
+			es->s_feature_incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
+			return err;
+		}
+	} else {
+		err = ext2_sync_super(sb, true);
+		if (err)
+			return err;
+	}
 	sb->s_flags &= ~SB_RDONLY;
 	sbi->s_mounted_rw = true;
-	return ext2_sync_super(sb, true);
+	return 0;
+}
+
+/*
+ * ext3 leaving read-write (umount, remount read-only): the journal
+ * committed and emptied, then needs_recovery cleared in the superblock,
+ * which goes to the disk outside the journal (there is none any more).
+ */
+static int ext2_journal_teardown(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	int err;
+
+	if (!sbi->s_journal)
+		return 0;
+	err = ext2_journal_stop_writes(sb);
+	if (err) {
+		ext2_msg(sbi, KERN_ERR, "error: journal not emptied (%d): needs_recovery stays", err);
+		return err;
+	}
+	sbi->s_es.s_feature_incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
+	return 0;
 }
 
 /*
@@ -381,6 +463,12 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 
 	if (!sbi->s_mounted_rw)
 		return 0; /* nothing of it ever changed */
+	if (sbi->s_journal) {
+		/* ext3: a commit makes everything so far durable */
+		err = ext2_sync_super(sb, false);
+		e = ext2_journal_force_commit(sb);
+		return err ?: e;
+	}
 	err = ext2_sync_super(sb, false);
 	e = wait ? filemap_write_and_wait(sbi->s_bdev->bd_inode->i_mapping) : 0;
 	if (!e && wait)
@@ -415,6 +503,9 @@ static int ext2_remount(struct super_block *sb, unsigned long *flags, char *data
 		spin_unlock(&sbi->s_unlinked_lock);
 		err = unlinked ? -EBUSY : 0;
 		if (!err && sbi->s_mounted_rw) {
+			err = ext2_journal_teardown(sb);
+		}
+		if (!err && sbi->s_mounted_rw) {
 			if (!(sbi->s_es.s_state & EXT2_ERROR_FS))
 				sbi->s_es.s_state |= EXT2_VALID_FS;
 			err = ext2_sync_fs(sb, 1);
@@ -447,6 +538,8 @@ static void ext2_put_super(struct super_block *sb)
 
 	/* kept inodes go: their dirty pages written, unlinked ones freed */
 	ext2_icache_drop(sbi);
+	if (sbi->s_mounted_rw && ext2_journal_teardown(sb))
+		sbi->s_es.s_state |= EXT2_ERROR_FS; /* and needs_recovery stays */
 	if (sbi->s_mounted_rw) {
 		/* clean again, unless damage was met while mounted */
 		if (!(sbi->s_es.s_state & EXT2_ERROR_FS))
@@ -505,9 +598,8 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 	sb->s_magic = EXT2_SUPER_MAGIC;
 	sb->s_op = &ext2_sops;
 	sb->s_flags |= SB_RDONLY;
+	sbi->s_commit_interval = EXT3_DEFAULT_COMMIT_SECS;
 	err = ext2_parse_options(sbi, data);
-	if (!err && sbi->s_ext3 && !(flags & MS_RDONLY))
-		err = ext2_setup_rw(sb, false); /* refused: nothing read yet */
 	if (err)
 		goto free;
 	err = bd_claim(bdev, sbi);

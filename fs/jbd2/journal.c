@@ -2,8 +2,8 @@
 /*
  * journal.c - loading a journal: its superblock (block 0 of the journal)
  * read and checked, a log left by a crash replayed (recovery.c), and the
- * journal marked empty again.  Linux's jbd2_journal_load, for recovery
- * only: writing transactions is not built yet.
+ * journal marked empty again.  Linux's jbd2_journal_load.  Writing
+ * transactions is transaction.c and commit.c.
  *
  * Interface (<spindle/jbd2.h>): the file system fills in a journal_t
  * (its geometry and the read/write callbacks: fs/ext2/journal.c for

@@ -109,6 +109,13 @@ bool jbd2_journal_test_revoke(journal_t *journal, u64 blocknr, tid_t sequence)
 	return record && !tid_gt(sequence, record->sequence);
 }
 
+/* Is there a record of blocknr at all?  (Writing: was it logged since
+ * the last checkpoint; transaction.c.) */
+bool jbd2_journal_test_logged(journal_t *journal, u64 blocknr)
+{
+	return journal->j_revoke && find_revoke_record(journal, blocknr);
+}
+
 void jbd2_journal_clear_revoke(journal_t *journal)
 {
 	struct jbd2_revoke_table_s *table = journal->j_revoke;

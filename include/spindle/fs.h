@@ -538,6 +538,8 @@ extern const struct file_operations def_blk_fops;
 /* Write back every dirty cached block-device page and flush each
  * device's cache (sync(2)); the first error. */
 int sync_blockdevs(void);
+/* sync(2): every read-write file system's sync_fs (fs/namespace.c) */
+void sync_filesystems(void);
 /* fsync's answer: the first write-back error of f's mapping since f last
  * asked (or was opened), once; 0 otherwise (errseq.h). */
 int file_check_and_advance_wb_err(struct file *f);

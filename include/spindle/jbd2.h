@@ -34,6 +34,9 @@
 
 #include <spindle/types.h>
 #include <spindle/compiler.h>
+#include <spindle/list.h>
+#include <spindle/mutex.h>
+#include <spindle/wait.h>
 
 /* --- byte order ---------------------------------------------------------- */
 
@@ -214,6 +217,47 @@ static inline bool tid_geq(tid_t a, tid_t b)
 struct jbd2_revoke_table_s;
 
 typedef struct journal_s journal_t;
+
+/*
+ * Writing (fs/jbd2/transaction.c, commit.c).  A *handle* is one file
+ * system operation (a create, a rename, a page of a write): every block
+ * it changes joins the one *running transaction*, and a commit never
+ * takes a transaction while a handle of it is open, so an operation is
+ * in the log whole or not at all.  Handles nest in one task
+ * (current->journal_info, as Linux): an inner start only counts.
+ */
+struct journal_head {		/* one metadata block of a transaction */
+	struct list_head jh_list;	/* on t_buffers, in the order dirtied */
+	struct list_head jh_hash;	/* on t_hash[], to find it again */
+	u64 jh_blocknr;			/* its home */
+	void *jh_data;			/* its bytes, in the file system's cache */
+	void *jh_private;		/* the file system's (a page reference) */
+};
+
+#define JBD2_TRANS_HASH 64
+
+typedef struct transaction_s {
+	tid_t t_tid;			 /* given when its commit begins: IDs in the
+					  * log must follow one another, and an
+					  * empty transaction is never written */
+	int t_updates;			 /* handles open */
+	int t_outstanding_credits;	 /* blocks the open handles may still dirty */
+	unsigned int t_nr_buffers;
+	struct list_head t_buffers;	 /* struct journal_head */
+	struct list_head t_hash[JBD2_TRANS_HASH];
+	u64 *t_revoked;			 /* home blocks freed: not to be replayed */
+	unsigned int t_nr_revoked, t_max_revoked;
+	void **t_inodes;		 /* ordered mode: files whose data goes first */
+	unsigned int t_nr_inodes, t_max_inodes;
+} transaction_t;
+
+typedef struct jbd2_journal_handle {
+	journal_t *h_journal;
+	transaction_t *h_transaction;
+	int h_ref;			/* nested starts in the same task */
+	int h_credits;
+} handle_t;
+
 struct journal_s {
 	/* the file system's, before jbd2_journal_load() */
 	char j_devname[32];	  /* for messages: "sda1-8", the device and inode */
@@ -248,6 +292,35 @@ struct journal_s {
 	unsigned int j_replayed;      /* home blocks written */
 	unsigned int j_revoke_hits;   /* logged blocks skipped as revoked */
 	struct jbd2_revoke_table_s *j_revoke;
+
+	/* --- writing: the file system's part, before jbd2_journal_init_write() */
+	/* block blocknr of the journal from buf, REQ_* flags (REQ_PREFLUSH,
+	 * REQ_FUA) on the request; may return before the write is done,
+	 * but buf is the caller's again at once (copied or written) */
+	int (*j_submit_log)(journal_t *j, u32 blocknr, const void *buf, unsigned int op_flags);
+	/* every j_submit_log so far done: 0 or the first error */
+	int (*j_wait_log)(journal_t *j);
+	/* ordered mode: inode's dirty file data written and waited for */
+	int (*j_write_inode_data)(journal_t *j, void *inode);
+	void (*j_release_inode)(journal_t *j, void *inode);
+	/* the block is committed (or the journal aborted): it may go home
+	 * now (mark it dirty), and jh_private is let go */
+	void (*j_checkpoint_buffer)(journal_t *j, struct journal_head *jh, bool committed);
+	bool j_barrier;			/* barrier=1: the commit block with PREFLUSH | FUA */
+	unsigned long j_commit_interval; /* jiffies between timed commits */
+
+	/* --- writing: jbd2's (transaction.c, commit.c) */
+	struct mutex j_commit_mutex;	/* one commit or checkpoint at a time */
+	struct mutex j_state_lock;	/* the fields below */
+	struct wait_queue_head j_wait; /* t_updates reaching 0, a commit ending */
+	transaction_t *j_running;
+	bool j_committing;		/* handles wait to start */
+	int j_errno;			/* aborted: every start fails with it */
+	u32 j_head;			/* the next log block to write */
+	u32 j_free;			/* log blocks from j_head to j_last */
+	unsigned int j_max_transaction_buffers; /* a transaction commits at this size */
+	u64 j_commit_time;		/* jiffies of the last commit */
+	unsigned long j_stats_commits, j_stats_checkpoints, j_stats_blocks;
 };
 
 static inline bool jbd2_has_feature(const journal_t *j, u32 incompat)
@@ -280,5 +353,47 @@ void jbd2_journal_destroy_revoke(journal_t *journal);
 int jbd2_journal_set_revoke(journal_t *journal, u64 blocknr, tid_t sequence);
 bool jbd2_journal_test_revoke(journal_t *journal, u64 blocknr, tid_t sequence);
 void jbd2_journal_clear_revoke(journal_t *journal);
+/* Writing reuses the table: home block -> the last transaction that
+ * logged it, since the last checkpoint (the blocks the log could still
+ * replay, so the only ones a free must revoke). */
+bool jbd2_journal_test_logged(journal_t *journal, u64 blocknr);
+
+/* transaction.c: handles.  jbd2_journal_start() may sleep (a commit in
+ * progress, a full transaction): call it before taking the file
+ * system's locks.  ERR_PTR(-EROFS) once the journal is aborted. */
+int jbd2_journal_init_write(journal_t *journal);
+handle_t *jbd2_journal_start(journal_t *journal, int nblocks);
+int jbd2_journal_stop(handle_t *handle);
+/* The block at data (home blocknr) was changed: it joins the running
+ * transaction.  1: it is new there, private is kept until the commit
+ * (j_checkpoint_buffer); 0: it was there already, private is not kept. */
+int jbd2_journal_dirty_metadata(journal_t *journal, u64 blocknr, void *data, void *private);
+/* A home block was freed: an earlier logged copy must not be replayed
+ * over what the block holds next. */
+int jbd2_journal_revoke(journal_t *journal, u64 blocknr);
+/* ordered mode: inode's data goes to the disk before this transaction
+ * commits; 1: added (the caller's reference is kept), 0: already there */
+int jbd2_journal_file_inode(journal_t *journal, void *inode);
+void jbd2_journal_abort(journal_t *journal, int errno);
+
+/* commit.c */
+/* The running transaction, if any, to the log and committed; then the
+ * caller's changes so far survive a crash.  Must not hold a handle. */
+int jbd2_journal_commit_transaction(journal_t *journal);
+/* Everything committed written home, the log emptied (s_start = 0). */
+int jbd2_journal_checkpoint(journal_t *journal);
+/* The last step of an aborted journal: the running transaction freed,
+ * its blocks never written (no handle may be open). */
+void jbd2_journal_drop_running(journal_t *journal);
+/* Log blocks transaction t needs: descriptors, copies, revokes, commit. */
+u32 jbd2_transaction_log_blocks(const journal_t *journal, const transaction_t *t);
+/* Descriptor packing: tags per descriptor block, revoke records per block. */
+unsigned int jbd2_tags_per_descriptor(const journal_t *journal);
+unsigned int jbd2_revokes_per_block(const journal_t *journal);
+/* Fill tag i of a descriptor at desc (for the logged block at data), and
+ * finish a descriptor or revoke block (its checksum tail). */
+void jbd2_descriptor_tag(const journal_t *journal, u8 *desc, unsigned int i, u64 blocknr,
+			 const void *data, u32 flags, tid_t tid);
+void jbd2_block_tail_csum(const journal_t *journal, u8 *block);
 
 #endif /* SPINDLE_JBD2_H */

@@ -115,6 +115,9 @@ struct task_struct {
 	/* the request queue this task is dispatching to right now, if any
 	 * (block/blk-mq.c: an inline completion does not nest a second run) */
 	struct request_queue *blk_dispatch_q;
+	/* the journal handle this task holds open (fs/jbd2/transaction.c),
+	 * or NULL: a second jbd2_journal_start() nests in it */
+	void *journal_info;
 
 	/* lockdep=1 (include/spindle/lockdep.h): the locks it holds,
 	 * innermost last */

@@ -93,6 +93,9 @@ UNIT_TESTS += check_ext2_dir
 UNIT_TESTS += check_ext2_htree
 # ext3's journal recovery (fs/jbd2/) over journals written in the test.
 UNIT_TESTS += check_jbd2
+# ext3's journal writes (fs/jbd2/transaction.c, commit.c): the log read
+# back by hand, crashes before and after the commit block, a full log.
+UNIT_TESTS += check_jbd2_commit
 UNIT_EXT2_DIR := $(UNIT_BUILD)/ext2
 UNIT_EXT2_STAMP := $(UNIT_EXT2_DIR)/made
 $(UNIT_EXT2_STAMP): tests/unit/ext2/make_images.sh
