@@ -1083,9 +1083,6 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 	return 0;
 }
 
-#define MADV_WILLNEED   3
-#define MADV_DONTNEED   4
-
 /*
  * madvise: advice only.  MADV_DONTNEED frees the pages -- anonymous
  * memory reads back as zeroes, which a libc's malloc relies on; a file
@@ -1134,10 +1131,6 @@ static void msync_pte(pte_t *pte, unsigned long va, void *arg)
 	invlpg(va);             /* the next write sets the bit again */
 	set_page_dirty(pte_page(old));
 }
-
-#define MS_ASYNC        1
-#define MS_INVALIDATE   2
-#define MS_SYNC         4
 
 /*
  * msync: the writes made through [start, start + len) reach the page
