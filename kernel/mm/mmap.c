@@ -541,8 +541,16 @@ static int do_file_fault(struct vm_area_struct *vma, unsigned long addr, bool wr
 		val |= _PAGE_FILEPG;
 		if (!shared || (!write && vma->vm_ops->page_mkwrite))
 			val &= ~_PAGE_RW;       /* the first write faults again */
-		else if (write && vma->vm_ops->page_mkwrite)
+		else if (write && vma->vm_ops->page_mkwrite) {
+			/* unlocked, as Linux's do_page_mkwrite: a file
+			 * system's may take its inode's lock, which write()
+			 * takes before page locks */
+			if (vmf.locked) {
+				unlock_page(page);
+				vmf.locked = false;
+			}
 			err = vm_fault_errno(vma->vm_ops->page_mkwrite(&vmf));
+		}
 	}
 	if (!err && !(pte = pte_alloc(mm_pgd(mm), vmf.address)))
 		err = -ENOMEM;
