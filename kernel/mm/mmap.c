@@ -550,6 +550,15 @@ static int do_file_fault(struct vm_area_struct *vma, unsigned long addr, bool wr
 				vmf.locked = false;
 			}
 			err = vm_fault_errno(vma->vm_ops->page_mkwrite(&vmf));
+			/* locked again to the PTE: truncation, which locks
+			 * each page it drops, either finds the PTE or is
+			 * seen here */
+			if (!err && may_sleep && page->mapping) {
+				lock_page(page);
+				vmf.locked = true;
+			}
+			if (!err && !page->mapping)
+				err = -EIO;
 		}
 	}
 	if (!err && !(pte = pte_alloc(mm_pgd(mm), vmf.address)))

@@ -11,6 +11,9 @@
  *             msync(MS_SYNC): the host finds it in the image (debugfs dump)
  *   private   MAP_PRIVATE writes stay in the process: read(2) and a second
  *             mapping see the file, DIR/private keeps its pattern (host)
+ *   uaccess   read(2) into a fresh MAP_PRIVATE mapping and write(2) from
+ *             a fresh MAP_SHARED one: the kernel's user copies fault the
+ *             file's pages in (and copy on write) like the process would
  *   sigbus    an access past EOF gets SIGBUS: a mapping longer than the
  *             file, and a mapped page after ftruncate cut it off
  *   errors    Linux's errno for bad arguments
@@ -181,6 +184,39 @@ static void t_private(void)
 	munmap(m, 4 * PG);
 	munmap(m2, 4 * PG);
 	close(fd);
+}
+
+static void t_uaccess(void)
+{
+	int fd = make_file("ua", 8 * PG, 7), out = make_file("ua2", 0, 0);
+	unsigned char *pv, *sh;
+
+	CHECK(fd >= 0 && out >= 0);
+	if (fd < 0 || out < 0)
+		return;
+	pv = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	sh = mmap(NULL, 8 * PG, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(pv != MAP_FAILED && sh != MAP_FAILED);
+	if (pv == MAP_FAILED || sh == MAP_FAILED)
+		return;
+	/* the kernel writes into pages the process never touched */
+	CHECK(pread(fd, pv, 4 * PG, 4 * PG) == (ssize_t)(4 * PG));
+	pattern_fill(buf, 0, 8 * PG, 7);
+	CHECK_MSG(!memcmp(pv, buf + 4 * PG, 4 * PG), "read(2) into a private mapping");
+	CHECK_MSG(!memcmp(sh, buf, 8 * PG), "the file changed under a private mapping");
+	munmap(sh, 8 * PG);
+	sh = mmap(NULL, 8 * PG, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(sh != MAP_FAILED);
+	if (sh == MAP_FAILED)
+		return;
+	/* ... and reads from pages the process never touched */
+	CHECK(write(out, sh, 8 * PG) == (ssize_t)(8 * PG));
+	CHECK(pread(out, buf + 8 * PG, 8 * PG, 0) == (ssize_t)(8 * PG));
+	CHECK_MSG(!memcmp(buf + 8 * PG, buf, 8 * PG), "write(2) from a shared mapping");
+	munmap(pv, 8 * PG);
+	munmap(sh, 8 * PG);
+	close(fd);
+	close(out);
 }
 
 static void t_sigbus(void)
@@ -382,7 +418,7 @@ static void t_bdev(void)
 
 static const struct hostile_case cases[] = {
 	{ "read", t_read }, { "shared", t_shared }, { "private", t_private },
-	{ "sigbus", t_sigbus }, { "errors", t_errors }, { "fork", t_fork },
+	{ "uaccess", t_uaccess }, { "sigbus", t_sigbus }, { "errors", t_errors }, { "fork", t_fork },
 	{ "madvise", t_madvise }, { "mprotect", t_mprotect }, { "fault", t_fault },
 	{ "bdev", t_bdev },
 };
