@@ -14,8 +14,10 @@
  * Each range the process may touch is a VMA (struct vm_area_struct, as in
  * Linux): start, end, permissions.  The page tables hold only the pages
  * actually in memory; a fault in a VMA whose page is absent is answered
- * by allocating a zeroed page (demand-zero: heap, stack, mmap, bss), a
- * fault outside every VMA -- or against its permissions -- is SIGSEGV.
+ * by allocating a zeroed page (demand-zero: heap, stack, mmap, bss), or
+ * in a VMA with a file behind it by the file's page from the page cache
+ * (vm_ops->fault; docs/memory.md, "File mappings"); a fault outside
+ * every VMA -- or against its permissions -- is SIGSEGV.
  * The kernel half of every process's PML4 points at the kernel's own
  * tables, so the kernel is mapped (supervisor-only) in every process.
  */
@@ -115,10 +117,10 @@ struct mm_struct {
 	 * page it held freed, under it; a reader on another CPU
 	 * (access_remote_vm) looks the PTE up and takes a reference on the
 	 * page under it.  The VMAs need no lock: with no threads only the
-	 * owning task changes them.  Taken with interrupts off by the fault
-	 * path; not irq-safe, so never from an interrupt on a CPU where a
-	 * task may hold it (the smp-mm test reads from an idle CPU's
-	 * function call IPI). */
+	 * owning task changes them; truncation clears a file mapping's PTEs
+	 * under it from any CPU (unmap_mapping_range).  Not irq-safe, so
+	 * never from an interrupt on a CPU where a task may hold it (the
+	 * smp-mm test reads from an idle CPU's function call IPI). */
 	spinlock_t page_table_lock;
 	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
 	int map_count;
@@ -182,8 +184,10 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr);
 /*
  * A page fault at addr in mm.  write/exec/user: what the access was.
  * Returns 0 when the page is now mapped (the instruction retries), or
- * -EFAULT (no VMA, or the VMA forbids the access), -ENOMEM.
- * Does not sleep: runs in the fault handler with interrupts off.
+ * -EFAULT (no VMA, or the VMA forbids the access), -ENOMEM, -EIO (a
+ * file mapping's page past EOF or unreadable: SIGBUS).
+ * A file mapping's fault sleeps (it reads the file) when interrupts are
+ * on and the caller is not atomic; otherwise only a cached page serves.
  */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec);
 

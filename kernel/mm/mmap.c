@@ -45,9 +45,11 @@
  * atomic), so it is not freed under them, and they look each page up
  * and take a reference on it under mm->page_table_lock (Linux's name),
  * under which the owner sets and clears its PTEs, so a page is never
- * freed under their copy.  Faults run with interrupts off and do not
- * sleep -- but for a file mapping's, which read the file and so sleep:
- * do_page_fault turns interrupts on for them, as Linux does.
+ * freed under their copy.  A demand-zero fault does not sleep (it
+ * allocates with GFP_ATOMIC); a file mapping's reads the file and so
+ * sleeps: do_page_fault turns interrupts on for a user fault, as Linux
+ * does, and a fault that may not sleep (a user copy in atomic context)
+ * is served only from a page already in the cache.
  *
  * File mappings: each file VMA is also on its file's mapping->i_mmap,
  * under i_mmap_lock (a spinlock), so that truncation, from any process
@@ -855,7 +857,7 @@ static int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
  * them, as Linux leaves them) and the VMAs inside go. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
-	struct vm_area_struct *vma, *tmp;
+	struct vm_area_struct *vma, *tmp, *cut;
 	unsigned long end;
 
 	if ((start & ~PAGE_MASK) || !len || start >= STACK_TOP)
@@ -864,11 +866,11 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if (!len || len > STACK_TOP - start)
 		return -EINVAL;
 	end = start + len;
-	vma = find_vma(mm, start);
-	if (vma && vma->vm_start < start && split_vma(mm, vma, start))
+	cut = find_vma(mm, start);
+	if (cut && cut->vm_start < start && split_vma(mm, cut, start))
 		return -ENOMEM;
-	vma = find_vma(mm, end);
-	if (vma && vma->vm_start < end && split_vma(mm, vma, end))
+	cut = find_vma(mm, end);
+	if (cut && cut->vm_start < end && split_vma(mm, cut, end))
 		return -ENOMEM;
 	zap_user_range(mm, start, end);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
