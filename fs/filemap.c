@@ -41,6 +41,7 @@
 #include <spindle/wait.h>
 #include <spindle/mm_types.h>
 #include <spindle/sched.h>
+#include <spindle/uaccess.h>
 #include "internal.h"
 
 #define PAGE_HASH_BITS  12
@@ -763,6 +764,27 @@ static struct page *write_begin(struct file *f, struct address_space *mapping, p
 	return page;
 }
 
+/*
+ * Touch the user pages of the next n bytes before a page lock is taken
+ * (Linux's fault_in_iov_iter_readable): the source may be a mapping of
+ * the very page being written, whose fault would wait for the lock the
+ * copy holds.  Without threads nothing unmaps them in between, and a
+ * mapped page is never reclaimed, so the copy under the lock does not
+ * fault on a file page.  A bad address is left for the copy to report.
+ */
+static void fault_in_iov_iter_readable(const struct iov_iter *i, size_t n)
+{
+	unsigned long start, addr;
+	char c;
+
+	if (i->iter_type != ITER_UBUF || !n)
+		return;
+	start = (unsigned long)i->ubuf;
+	for (addr = start & PAGE_MASK; addr < start + n; addr += PAGE_SIZE)
+		if (copy_from_user(&c, (const void __user *)(addr < start ? start : addr), 1))
+			return;
+}
+
 ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos, loff_t limit)
 {
 	struct address_space *mapping = f->f_mapping;
@@ -786,6 +808,7 @@ ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos
 			break;
 		}
 		n = min_t(size_t, n, limit - *pos);
+		fault_in_iov_iter_readable(from, n);
 		page = write_begin(f, mapping, index, off, n, valid, &err);
 		if (!page) {
 			if (err == -EAGAIN)

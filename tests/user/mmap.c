@@ -213,6 +213,15 @@ static void t_uaccess(void)
 	CHECK(write(out, sh, 8 * PG) == (ssize_t)(8 * PG));
 	CHECK(pread(out, buf + 8 * PG, 8 * PG, 0) == (ssize_t)(8 * PG));
 	CHECK_MSG(!memcmp(buf + 8 * PG, buf, 8 * PG), "write(2) from a shared mapping");
+	/* write(2) of a page from a fresh mapping of that very page: the
+	 * fault on the source must not wait for the page write() locks */
+	munmap(sh, 8 * PG);
+	sh = mmap(NULL, 8 * PG, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(sh != MAP_FAILED);
+	if (sh != MAP_FAILED) {
+		CHECK(pwrite(fd, sh + PG, 100, PG) == 100);
+		CHECK(!memcmp(sh + PG, buf + PG, 100));
+	}
 	munmap(pv, 8 * PG);
 	munmap(sh, 8 * PG);
 	close(fd);
