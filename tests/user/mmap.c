@@ -24,6 +24,11 @@
  *             MADV_WILLNEED accepted
  *   mprotect  a shared mapping made read-only faults on a write (SIGSEGV),
  *             and cannot be made writable when the fd was read-only
+ *   reclaim   mapped page-cache pages survive memory pressure: a child
+ *             touches anonymous memory until it is refused (SIGSEGV),
+ *             which makes reclaim take every clean cache page it may;
+ *             the parent's mapping must still read the file's pattern
+ *             (a reclaimed page would be reused, and read as zeros)
  *   fault     one read fault on DIR/cold (if it exists: the scenario makes
  *             it and remounts, so that the page is not cached) at page
  *             FAULT_PAGE -- the fault whose path docs/memory.md traces
@@ -379,6 +384,49 @@ static void t_mprotect(void)
 	close(fd);
 }
 
+#define RECLAIM_LEN     SHARED_LEN              /* fits buf */
+#define RECLAIM_SEED    8
+#define HOG_LEN         (1ul << 32)             /* more than the guest has */
+
+static void hog(void *unused)
+{
+	char *p = mmap(NULL, HOG_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	(void)unused;
+	if (p == MAP_FAILED)
+		return;
+	for (unsigned long i = 0; i < HOG_LEN; i += PG)
+		p[i] = 1;
+}
+
+static void t_reclaim(void)
+{
+	int fd = make_file("recl", RECLAIM_LEN, RECLAIM_SEED), sig;
+	unsigned char *m;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	m = mmap(NULL, RECLAIM_LEN, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED);
+	if (m == MAP_FAILED)
+		return;
+	pattern_fill(buf, 0, RECLAIM_LEN / 2, RECLAIM_SEED);
+	CHECK(!memcmp(m, buf, RECLAIM_LEN / 2));        /* every page mapped */
+	pattern_fill(buf, RECLAIM_LEN / 2, RECLAIM_LEN / 2, RECLAIM_SEED);
+	CHECK(!memcmp(m + RECLAIM_LEN / 2, buf, RECLAIM_LEN / 2));
+	sig = child_signal(hog, NULL);
+	/* Linux's OOM killer sends SIGKILL; Spindle refuses the fault */
+	CHECK_MSG(sig == SIGSEGV || sig == SIGKILL || sig == 0, "the hog ended with signal %d", sig);
+	pattern_fill(buf, 0, RECLAIM_LEN / 2, RECLAIM_SEED);
+	CHECK_MSG(!memcmp(m, buf, RECLAIM_LEN / 2), "a mapped page changed under memory pressure");
+	pattern_fill(buf, RECLAIM_LEN / 2, RECLAIM_LEN / 2, RECLAIM_SEED);
+	CHECK_MSG(!memcmp(m + RECLAIM_LEN / 2, buf, RECLAIM_LEN / 2),
+		  "a mapped page changed under memory pressure");
+	munmap(m, RECLAIM_LEN);
+	close(fd);
+}
+
 static void t_fault(void)
 {
 	char p[256];
@@ -428,7 +476,8 @@ static void t_bdev(void)
 static const struct hostile_case cases[] = {
 	{ "read", t_read }, { "shared", t_shared }, { "private", t_private },
 	{ "uaccess", t_uaccess }, { "sigbus", t_sigbus }, { "errors", t_errors }, { "fork", t_fork },
-	{ "madvise", t_madvise }, { "mprotect", t_mprotect }, { "fault", t_fault },
+	{ "madvise", t_madvise }, { "mprotect", t_mprotect }, { "reclaim", t_reclaim },
+	{ "fault", t_fault },
 	{ "bdev", t_bdev },
 };
 
