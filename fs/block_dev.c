@@ -480,6 +480,7 @@ const struct file_operations def_blk_fops = {
 	.unlocked_ioctl = block_ioctl,
 	.fsync = blkdev_fsync,
 	.release = blkdev_release,
+	.mmap = generic_file_mmap,
 };
 
 /* Opening a block-device node: find the device by number. */

@@ -39,6 +39,9 @@
 #include <spindle/printk.h>
 #include <spindle/time.h>
 #include <spindle/wait.h>
+#include <spindle/mm_types.h>
+#include <spindle/sched.h>
+#include <spindle/uaccess.h>
 #include "internal.h"
 
 #define PAGE_HASH_BITS  12
@@ -426,6 +429,14 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 	struct page *batch[DROP_BATCH];
 	unsigned int n;
 
+	/*
+	 * Mapped pages go from every process's page tables first, so that
+	 * the next access past the new end faults and gets SIGBUS (Linux's
+	 * truncate_pagecache); and again after, for a fault that mapped a
+	 * page between the two -- it held the page's lock, which the loop
+	 * below waits for, and i_size, already cut, stops any later one.
+	 */
+	unmap_mapping_range(mapping, from);
 	while ((n = pages_in_range(mapping, from, ~(pgoff_t)0, false, batch)) != 0) {
 		for (unsigned int i = 0; i < n; i++) {
 			struct page *page = batch[i];
@@ -438,6 +449,7 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 			put_page(page);
 		}
 	}
+	unmap_mapping_range(mapping, from);
 }
 
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
@@ -626,22 +638,34 @@ static void page_cache_readahead(struct file *f, struct address_space *mapping, 
 
 /* --- buffered read ------------------------------------------------------------ */
 
+static struct page *filemap_wait_uptodate(struct file *f, struct address_space *mapping,
+					  pgoff_t index, struct page *page);
+
 /* The uptodate page at index for a reader, referenced; ERR_PTR on failure. */
 static struct page *filemap_get_read_page(struct file *f, struct address_space *mapping,
 					  pgoff_t index, unsigned long req)
 {
 	struct page *page = find_get_page(mapping, index);
-	int err;
 
 	if (!page) {
 		page_cache_readahead(f, mapping, index, req, false);
 		page = find_get_page(mapping, index);
-		if (!page)              /* readahead found no memory: one page */
-			return read_mapping_page(mapping, index, f);
 	} else if (PageReadahead(page)) {
 		ClearPageReadahead(page);
 		page_cache_readahead(f, mapping, index, req, true);
 	}
+	return filemap_wait_uptodate(f, mapping, index, page);
+}
+
+/* page (referenced, or NULL: readahead found no memory, read it alone)
+ * once it is uptodate; ERR_PTR(-EIO) if its read failed twice. */
+static struct page *filemap_wait_uptodate(struct file *f, struct address_space *mapping,
+					  pgoff_t index, struct page *page)
+{
+	int err;
+
+	if (!page)
+		return read_mapping_page(mapping, index, f);
 	if (PageUptodate(page))
 		return page;
 	wait_on_page_locked(page);
@@ -740,6 +764,27 @@ static struct page *write_begin(struct file *f, struct address_space *mapping, p
 	return page;
 }
 
+/*
+ * Touch the user pages of the next n bytes before a page lock is taken
+ * (Linux's fault_in_iov_iter_readable): the source may be a mapping of
+ * the very page being written, whose fault would wait for the lock the
+ * copy holds.  Without threads nothing unmaps them in between, and a
+ * mapped page is never reclaimed, so the copy under the lock does not
+ * fault on a file page.  A bad address is left for the copy to report.
+ */
+static void fault_in_iov_iter_readable(const struct iov_iter *i, size_t n)
+{
+	unsigned long start, addr;
+	char c;
+
+	if (i->iter_type != ITER_UBUF || !n)
+		return;
+	start = (unsigned long)i->ubuf;
+	for (addr = start & PAGE_MASK; addr < start + n; addr += PAGE_SIZE)
+		if (copy_from_user(&c, (const void __user *)(addr < start ? start : addr), 1))
+			return;
+}
+
 ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos, loff_t limit)
 {
 	struct address_space *mapping = f->f_mapping;
@@ -763,6 +808,7 @@ ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos
 			break;
 		}
 		n = min_t(size_t, n, limit - *pos);
+		fault_in_iov_iter_readable(from, n);
 		page = write_begin(f, mapping, index, off, n, valid, &err);
 		if (!page) {
 			if (err == -EAGAIN)
@@ -800,4 +846,106 @@ ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos
 		balance_dirty_pages_ratelimited(mapping);
 	}
 	return done ? done : err;
+}
+
+/* --- faults in mapped files (mmap) -------------------------------------------- */
+
+static pgoff_t size_in_pages(struct inode *inode)
+{
+	return (pgoff_t)((inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+}
+
+/*
+ * A page of a mapped file is missing from a process's page tables (Linux's
+ * filemap_fault).  A hit in the cache costs no I/O.  A miss reads around
+ * the fault: read_ahead_kb's window centred on the page, as Linux's
+ * do_sync_mmap_readahead does for a mapping with no access pattern --
+ * programs touch a mapping in any order, so the read(2) path's sequential
+ * detection (page_cache_readahead) has nothing to go on; the window's last
+ * quarter carries the PG_readahead marker, and a fault that finds it reads
+ * the next window before it is needed (do_async_mmap_readahead).
+ * The page is returned locked and checked against the file's size under
+ * the lock: truncation locks each page it drops, so a page handed out
+ * here is still the file's when the caller maps it (it unlocks after).
+ */
+int filemap_fault(struct vm_fault *vmf)
+{
+	struct file *f = vmf->vma->vm_file;
+	struct address_space *mapping = f->f_mapping;
+	struct inode *inode = mapping->host;
+	unsigned long ra = mapping_ra_pages(mapping);
+	pgoff_t pgoff = vmf->pgoff;
+	struct page *page;
+
+	if (pgoff >= size_in_pages(inode))
+		return VM_FAULT_SIGBUS;                 /* past EOF, as Linux */
+	page = find_get_page(mapping, pgoff);
+	if (!vmf->may_sleep) {
+		/* an atomic user copy: only a page that needs nothing */
+		if (page && PageUptodate(page) && trylock_page(page))
+			goto locked;
+		if (page)
+			put_page(page);
+		return VM_FAULT_RETRY;
+	}
+	if (!page) {
+		pgoff_t start = pgoff > ra / 2 ? pgoff - ra / 2 : 0;
+
+		if (mm_fault_trace)
+			printk(KERN_INFO "fault_trace: %s[%d] page %lu not cached: read around %lu+%lu\n",
+			       current->comm, current->pid, pgoff, start, ra);
+		page_cache_ra(f, mapping, start, ra, start + ra - ra / 4);
+		page = find_get_page(mapping, pgoff);
+	} else if (PageReadahead(page)) {
+		ClearPageReadahead(page);
+		page_cache_ra(f, mapping, pgoff + 1, ra, pgoff + 1 + ra - ra / 4);
+	}
+	page = filemap_wait_uptodate(f, mapping, pgoff, page);
+	if (IS_ERR(page))
+		return PTR_ERR(page) == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	lock_page(page);
+locked:
+	if (page->mapping != mapping || pgoff >= size_in_pages(inode)) {
+		/* truncated meanwhile */
+		unlock_page(page);
+		put_page(page);
+		return VM_FAULT_SIGBUS;
+	}
+	vmf->page = page;
+	vmf->locked = true;
+	return VM_FAULT_OK;
+}
+
+/*
+ * A page of a MAP_SHARED mapping is about to be written through the
+ * mapping (Linux's filemap_page_mkwrite): it becomes dirty in the cache
+ * now, so the flusher and fsync see it like a write(2)'s.  It waits for
+ * a write-back in flight first (stable pages: the bytes must not change
+ * under the disk's DMA, as write() ensures too).
+ */
+int filemap_page_mkwrite(struct vm_fault *vmf)
+{
+	struct page *page = vmf->page;
+
+	if (!page->mapping)
+		return VM_FAULT_SIGBUS;                 /* truncated */
+	if (vmf->may_sleep)
+		wait_on_page_writeback(page);
+	set_page_dirty(page);
+	return VM_FAULT_OK;
+}
+
+static const struct vm_operations_struct generic_file_vm_ops = {
+	.fault = filemap_fault,
+	.page_mkwrite = filemap_page_mkwrite,
+};
+
+int generic_file_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	struct address_space *mapping = f->f_mapping;
+
+	if (!mapping || !mapping->a_ops || !mapping->a_ops->readpage)
+		return -ENODEV;
+	vma->vm_ops = &generic_file_vm_ops;
+	return 0;
 }

@@ -40,6 +40,7 @@ struct inode *new_inode(struct super_block *sb)
 	inode->i_data.i_blkbits = PAGE_SHIFT;
 	INIT_LIST_HEAD(&inode->i_data.i_pages);
 	INIT_LIST_HEAD(&inode->i_data.i_wb_list);
+	INIT_LIST_HEAD(&inode->i_data.i_mmap);
 	return inode;
 }
 

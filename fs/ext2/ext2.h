@@ -432,6 +432,10 @@ int ext2_setsize(struct inode *inode, loff_t size);
  * superblock's counts with it. */
 struct inode *ext2_iget_new(struct super_block *sb, unsigned long ino, umode_t mode);
 int ext2_get_block_create(struct inode *inode, u64 iblock, u32 *pblock, bool *is_new);
+struct vm_area_struct;
+/* f_op->mmap of a regular file (file.c): filemap_fault, and blocks
+ * allocated at the first write through a MAP_SHARED mapping */
+int ext2_file_mmap(struct file *f, struct vm_area_struct *vma);
 void ext2_truncate_blocks(struct inode *inode, loff_t size);
 void ext2_dirty_inode(struct inode *inode);
 void ext2_evict_inode(struct inode *inode);

@@ -31,6 +31,7 @@
 #include <spindle/mm.h>
 #include <spindle/string.h>
 #include <spindle/pagemap.h>
+#include <spindle/mm_types.h>
 #include <spindle/blkdev.h>
 #include <spindle/printk.h>
 #include <spindle/aio.h>
@@ -264,6 +265,64 @@ int ext2_fsync(struct file *f, int datasync)
 	if (err)
 		return err;
 	return blkdev_issue_flush(sbi->s_bdev);
+}
+
+/* --- mmap ---------------------------------------------------------------------- */
+
+/*
+ * A MAP_SHARED page of the file is about to be written (Linux's
+ * ext2 page_mkwrite, block_page_mkwrite): as write() does, each block of
+ * it below i_size gets its disk block now, under i_mutex -- write-back
+ * only looks blocks up (ext2_get_block_wb), and a full disk must answer
+ * here (SIGBUS, as Linux) rather than lose the data later.  The page is
+ * uptodate (its holes read as zeros) and then dirtied whole.
+ */
+static int ext2_page_mkwrite(struct vm_fault *vmf)
+{
+	struct page *page = vmf->page;
+	struct inode *inode = vmf->vma->vm_file->f_mapping->host;
+	unsigned int bits = inode->i_data.i_blkbits;
+	u64 b = (u64)page->index << (PAGE_SHIFT - bits);
+	bool allocated = false;
+	int err = 0;
+
+	if (!vmf->may_sleep)
+		return VM_FAULT_RETRY;
+	mutex_lock(&inode->i_mutex);
+	for (unsigned int i = 0; i < (1u << (PAGE_SHIFT - bits)) && !err; i++, b++) {
+		u32 pblock = 0;
+		bool is_new;
+
+		if ((loff_t)(b << bits) >= inode->i_size)
+			break;
+		err = ext2_get_block(inode, b, &pblock);
+		if (!err && !pblock) {
+			err = ext2_get_block_create(inode, b, &pblock, &is_new);
+			allocated = true;
+		}
+	}
+	/* the block map (and i_blocks) changed: the inode goes to the
+	 * disk with the data, as after a write() */
+	if (allocated) {
+		inode->i_mtime_ns = EXT2_I(inode)->i_ctime_ns = fs_now_ns();
+		mark_inode_dirty(inode);
+	}
+	mutex_unlock(&inode->i_mutex);
+	if (err)
+		return VM_FAULT_SIGBUS;
+	return filemap_page_mkwrite(vmf);
+}
+
+static const struct vm_operations_struct ext2_file_vm_ops = {
+	.fault = filemap_fault,
+	.page_mkwrite = ext2_page_mkwrite,
+};
+
+int ext2_file_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f;
+	vma->vm_ops = &ext2_file_vm_ops;
+	return 0;
 }
 
 /* --- O_DIRECT -------------------------------------------------------------------- */

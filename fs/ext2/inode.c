@@ -190,6 +190,7 @@ const struct file_operations ext2_file_operations = {
 	.read_iter = ext2_file_read_iter,
 	.write_iter = ext2_file_write_iter,
 	.fsync = ext2_fsync,
+	.mmap = ext2_file_mmap,
 };
 
 const struct inode_operations ext2_file_inode_operations = {

@@ -91,6 +91,8 @@ static inline bool dir_emit(struct dir_context *ctx, const char *name, int len,
 	return ctx->actor(ctx, name, len, ctx->pos, ino, d_type);
 }
 
+struct vm_area_struct;
+
 struct file_operations {
 	loff_t (*llseek)(struct file *f, loff_t offset, int whence);
 	ssize_t (*read_iter)(struct file *f, struct iov_iter *to, loff_t *pos);
@@ -104,6 +106,9 @@ struct file_operations {
 	 * NULL: always readable and writable (fs/select.c).  A file with
 	 * one calls poll_notify() whenever the answer may have changed. */
 	unsigned int (*poll)(struct file *f);
+	/* mmap(2) of the file: check the VMA's flags, set vma->vm_ops (the
+	 * fault handler; include/spindle/mm_types.h).  NULL: ENODEV. */
+	int (*mmap)(struct file *f, struct vm_area_struct *vma);
 };
 
 /* poll's event bits (Linux's include/uapi/asm-generic/poll.h) */
@@ -240,6 +245,7 @@ struct address_space {
 	u64 dirtied_when;               /* ns: when its first dirty page was dirtied */
 	struct list_head i_wb_list;     /* on bdi->b_dirty while it has dirty pages */
 	unsigned int i_blkbits;         /* log2 of its block size (get_block's unit) */
+	struct list_head i_mmap;        /* VMAs mapping it (vma->shared), under i_mmap_lock */
 };
 
 /* Per open file: where its reader is, for readahead (mm-style, filemap.c). */

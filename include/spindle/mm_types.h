@@ -14,8 +14,10 @@
  * Each range the process may touch is a VMA (struct vm_area_struct, as in
  * Linux): start, end, permissions.  The page tables hold only the pages
  * actually in memory; a fault in a VMA whose page is absent is answered
- * by allocating a zeroed page (demand-zero: heap, stack, mmap, bss), a
- * fault outside every VMA -- or against its permissions -- is SIGSEGV.
+ * by allocating a zeroed page (demand-zero: heap, stack, mmap, bss), or
+ * in a VMA with a file behind it by the file's page from the page cache
+ * (vm_ops->fault; docs/memory.md, "File mappings"); a fault outside
+ * every VMA -- or against its permissions -- is SIGSEGV.
  * The kernel half of every process's PML4 points at the kernel's own
  * tables, so the kernel is mapped (supervisor-only) in every process.
  */
@@ -40,16 +42,69 @@
 #define VM_READ             0x1ul
 #define VM_WRITE            0x2ul
 #define VM_EXEC             0x4ul
+#define VM_SHARED           0x8ul           /* MAP_SHARED: writes reach the file */
+#define VM_MAYWRITE         0x20ul          /* mprotect may add VM_WRITE (fd open for writing) */
 #define VM_STACK            0x100ul         /* the stack (for /proc/<pid>/maps) */
 #define VM_HEAP             0x200ul         /* the brk heap */
 
 struct kioctx;
+struct file;
+struct page;
+struct vm_area_struct;
+
+/*
+ * A fault in a VMA that has a file behind it (Linux's struct vm_fault):
+ * what the fault handler is asked, and where it answers.
+ */
+struct vm_fault {
+	struct vm_area_struct *vma;
+	unsigned long address;          /* the faulting address, page-aligned */
+	pgoff_t pgoff;                  /* its page in the file: vm_pgoff + offset */
+	bool write;
+	bool may_sleep;                 /* false: only a page already there (an
+					 * atomic user copy); else VM_FAULT_RETRY */
+	struct page *page;              /* out: the page, with a reference */
+	bool locked;                    /* out: ... and locked (the caller unlocks) */
+};
+
+/* vm_ops->fault's answers (Linux's VM_FAULT_* bits, as plain values) */
+#define VM_FAULT_OK     0
+#define VM_FAULT_SIGBUS 1               /* past EOF, or the read failed */
+#define VM_FAULT_OOM    2
+#define VM_FAULT_RETRY  3               /* would sleep and may not: the access fails */
+
+/*
+ * What a mapping of a file does on a fault (Linux's vm_operations_struct),
+ * set by the file's f_op->mmap.  A page cache file uses filemap_fault
+ * (fs/filemap.c); any other kernel object that wants to be mapped -- a
+ * ring shared with user space -- gives its own fault that hands out its
+ * own pages.
+ *   fault          find the page for vmf->pgoff, referenced, in vmf->page.
+ *                  May sleep when vmf->may_sleep.
+ *   page_mkwrite   a MAP_SHARED page is about to become writable: the
+ *                  page cache dirties it here.  NULL: shared pages are
+ *                  mapped writable at once, nothing tracked.
+ */
+struct vm_operations_struct {
+	int (*fault)(struct vm_fault *vmf);
+	int (*page_mkwrite)(struct vm_fault *vmf);
+};
 
 struct vm_area_struct {
 	unsigned long vm_start;         /* first byte */
 	unsigned long vm_end;           /* first byte after */
 	unsigned long vm_flags;
 	struct list_head vm_list;       /* mm->mmap, sorted by address */
+	struct mm_struct *vm_mm;        /* the address space it belongs to */
+	/* A mapping of a file (NULL for anonymous memory): the file,
+	 * referenced; vm_start maps its page vm_pgoff. */
+	struct file *vm_file;
+	pgoff_t vm_pgoff;
+	const struct vm_operations_struct *vm_ops;
+	void *vm_private_data;          /* the mapped object's own */
+	/* on the file's mapping->i_mmap (under i_mmap_lock), so that
+	 * truncation finds every PTE that maps a page it cuts off */
+	struct list_head shared;
 };
 
 struct mm_struct {
@@ -62,10 +117,10 @@ struct mm_struct {
 	 * page it held freed, under it; a reader on another CPU
 	 * (access_remote_vm) looks the PTE up and takes a reference on the
 	 * page under it.  The VMAs need no lock: with no threads only the
-	 * owning task changes them.  Taken with interrupts off by the fault
-	 * path; not irq-safe, so never from an interrupt on a CPU where a
-	 * task may hold it (the smp-mm test reads from an idle CPU's
-	 * function call IPI). */
+	 * owning task changes them; truncation clears a file mapping's PTEs
+	 * under it from any CPU (unmap_mapping_range).  Not irq-safe, so
+	 * never from an interrupt on a CPU where a task may hold it (the
+	 * smp-mm test reads from an idle CPU's function call IPI). */
 	spinlock_t page_table_lock;
 	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
 	int map_count;
@@ -116,6 +171,7 @@ struct mm_struct *dup_mm(struct mm_struct *old);
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 /* Add [start, end) with flags; -EINVAL if it overlaps a VMA, -ENOMEM. */
+/* (the file-mapping calls are below handle_mm_fault) */
 int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
 	       unsigned long flags);
 /* Remove [start, end) from the VMAs and free its pages. */
@@ -128,9 +184,29 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr);
 /*
  * A page fault at addr in mm.  write/exec/user: what the access was.
  * Returns 0 when the page is now mapped (the instruction retries), or
- * -EFAULT (no VMA, or the VMA forbids the access), -ENOMEM.
- * Does not sleep: runs in the fault handler with interrupts off.
+ * -EFAULT (no VMA, or the VMA forbids the access), -ENOMEM, -EIO (a
+ * file mapping's page past EOF or unreadable: SIGBUS).
+ * A file mapping's fault sleeps (it reads the file) when interrupts are
+ * on and the caller is not atomic; otherwise only a cached page serves.
  */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec);
+
+/*
+ * File mappings.  A VMA with a vm_file holds a reference on the file, is
+ * on the file's mapping->i_mmap, and its PTEs hold a reference on each
+ * page they map (so reclaim, which takes only pages nobody but the cache
+ * holds, leaves a mapped page alone).  handle_mm_fault() returns -EIO for
+ * an access the file cannot serve (past EOF, a failed read): SIGBUS.
+ *
+ * generic_file_mmap (include/spindle/pagemap.h): a file system's
+ *   f_op->mmap for a page cache file.
+ * unmap_mapping_range: clear every PTE, in every process, that maps the
+ *   file's pages from index on (truncation: the next access past the new
+ *   end faults and gets SIGBUS).  May sleep (flushes other CPUs' TLBs).
+ */
+/* fault_trace=1 on the command line: each file-mapping fault prints its
+ * steps ("fault_trace: ..."), beside blktrace='s events (docs/memory.md) */
+extern bool mm_fault_trace;
+void unmap_mapping_range(struct address_space *mapping, pgoff_t index);
 
 #endif /* SPINDLE_MM_TYPES_H */

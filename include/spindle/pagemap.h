@@ -164,6 +164,17 @@ ssize_t filemap_read(struct file *f, struct iov_iter *to, loff_t *pos);
  * -ENOSPC if nothing fits.  Throttles the writer (balance_dirty_pages). */
 ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos, loff_t limit);
 
+/* --- mmap of a page cache file (fs/filemap.c; include/spindle/mm_types.h) --- */
+
+struct vm_area_struct;
+struct vm_fault;
+/* f_op->mmap of a file whose data is in the page cache (ext2 files, block
+ * devices): its faults are filemap_fault's, its first writes through a
+ * MAP_SHARED mapping filemap_page_mkwrite's (which dirties the page). */
+int generic_file_mmap(struct file *f, struct vm_area_struct *vma);
+int filemap_fault(struct vm_fault *vmf);
+int filemap_page_mkwrite(struct vm_fault *vmf);
+
 /* --- readahead (fs/filemap.c) ----------------------------------------------- */
 
 /* Start reading [index, index + nr) of mapping into the cache, the pages

@@ -117,6 +117,7 @@ void force_sig(int sig);
 void force_sig_fault(int sig, int code, unsigned long addr);
 
 /* si_code values of SIGFPE (Linux's asm-generic/siginfo.h) */
+#define BUS_ADRERR      2               /* SIGBUS: nonexistent physical address (a mapping past EOF) */
 #define FPE_INTDIV      1               /* integer divide by zero */
 #define FPE_INTOVF      2               /* integer overflow */
 #define FPE_FLTDIV      3               /* floating-point divide by zero */

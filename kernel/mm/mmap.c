@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * mmap.c - user address spaces: VMAs, demand-zero faults, fork's copy,
- * brk, mmap and munmap (include/spindle/mm_types.h).
+ * mmap.c - user address spaces: VMAs, demand-zero faults, file mappings,
+ * fork's copy, brk, mmap, munmap, mprotect, msync (include/spindle/mm_types.h).
  *
  * Where it sits: exec (kernel/exec.c) builds a new mm, fork
  * (kernel/fork.c) copies one, exit frees it; the page-fault handler
@@ -14,9 +14,20 @@
  *     and gets a zeroed page.  An 8 MiB stack or a large malloc arena
  *     would otherwise be allocated whole for programs that use a page.
  *   - The program's text and data are loaded eagerly by exec (the file is
- *     read once, no page cache behind it yet).
- *   - fork copies every page present in the parent at once (no
- *     copy-on-write): simple, and Spindle's processes are small.
+ *     read once into anonymous pages).
+ *   - A file mapping (mmap of an ext2 file or a block device) is served
+ *     from the page cache: the VMA's vm_ops->fault (filemap_fault) finds
+ *     or reads the page, and the PTE maps that very page, with a
+ *     reference and the _PAGE_FILEPG mark.  MAP_SHARED: a first write
+ *     faults on a read-only PTE and vm_ops->page_mkwrite dirties the page
+ *     in the cache (the flusher and fsync write it); later writes set
+ *     the PTE's dirty bit, which msync, munmap and exit move to the page
+ *     (set_page_dirty) -- Spindle has no page_mkclean to write-protect
+ *     the PTE again when write-back cleans the page.  MAP_PRIVATE: the
+ *     PTE stays read-only and a write copies the page (copy-on-write).
+ *   - fork copies every anonymous page present in the parent at once (no
+ *     copy-on-write): simple, and Spindle's processes are small.  Pages
+ *     of the page cache are shared, the child's PTE taking a reference.
  *   - A process may not eat the kernel's last USER_RESERVE_PAGES pages:
  *     the kernel must still be able to allocate requests and task
  *     structures.  Clean page cache does not count as taken: below the
@@ -34,8 +45,17 @@
  * atomic), so it is not freed under them, and they look each page up
  * and take a reference on it under mm->page_table_lock (Linux's name),
  * under which the owner sets and clears its PTEs, so a page is never
- * freed under their copy.  Faults run with interrupts off and do not
- * sleep.
+ * freed under their copy.  A demand-zero fault does not sleep (it
+ * allocates with GFP_ATOMIC); a file mapping's reads the file and so
+ * sleeps: do_page_fault turns interrupts on for a user fault, as Linux
+ * does, and a fault that may not sleep (a user copy in atomic context)
+ * is served only from a page already in the cache.
+ *
+ * File mappings: each file VMA is also on its file's mapping->i_mmap,
+ * under i_mmap_lock (a spinlock), so that truncation, from any process
+ * on any CPU, can find and clear the PTEs of the pages it cuts off
+ * (unmap_mapping_range).  Lock order: i_mmap_lock, then
+ * mm->page_table_lock, then page_cache_lock (set_page_dirty).
  */
 #include <spindle/mm_types.h>
 #include <spindle/fs.h>
@@ -46,6 +66,10 @@
 #include <spindle/syscalls.h>
 #include <spindle/printk.h>
 #include <spindle/aio.h>
+#include <spindle/pagemap.h>
+#include <spindle/writeback.h>
+#include <spindle/smp.h>
+#include <spindle/init.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
 
@@ -57,6 +81,52 @@
 static inline pte_t *mm_pgd(struct mm_struct *mm)
 {
 	return (pte_t *)mm->pgd;
+}
+
+static inline struct page *pte_page(pte_t pte)
+{
+	return pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
+}
+
+/* mapping->i_mmap of every file, and vma->shared on them */
+static DEFINE_SPINLOCK(i_mmap_lock);
+
+bool mm_fault_trace;
+
+static int __init fault_trace_setup(const char *val)
+{
+	mm_fault_trace = !val || *val != '0';
+	return 0;
+}
+__setup("fault_trace=", fault_trace_setup);
+
+/* A MAP_SHARED mapping whose pages the page cache tracks as dirty: its
+ * PTEs' dirty bits are the page's too, and are handed on when they go. */
+static bool vma_dirty_tracked(const struct vm_area_struct *vma)
+{
+	return vma->vm_file && (vma->vm_flags & VM_SHARED) && vma->vm_ops &&
+	       vma->vm_ops->page_mkwrite;
+}
+
+static void vma_link_file(struct vm_area_struct *vma)
+{
+	if (!vma->vm_file)
+		return;
+	spin_lock(&i_mmap_lock);
+	list_add_tail(&vma->shared, &vma->vm_file->f_mapping->i_mmap);
+	spin_unlock(&i_mmap_lock);
+}
+
+/* Free a VMA that is off mm->mmap and whose pages are gone. */
+static void vma_free(struct vm_area_struct *vma)
+{
+	if (vma->vm_file) {
+		spin_lock(&i_mmap_lock);
+		list_del(&vma->shared);
+		spin_unlock(&i_mmap_lock);
+		fput(vma->vm_file);
+	}
+	kfree(vma);
 }
 
 /* A VMA's rights as PTE bits; no rights at all (PROT_NONE) is a PTE the
@@ -123,25 +193,39 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 	return NULL;
 }
 
-int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
-	       unsigned long flags)
+static struct vm_area_struct *vma_insert(struct mm_struct *mm, unsigned long start,
+					 unsigned long end, unsigned long flags, int *err)
 {
 	struct vm_area_struct *vma, *next = find_vma(mm, start);
 
+	*err = -EINVAL;
 	if (start >= end || end > STACK_TOP || (start | end) & ~PAGE_MASK)
-		return -EINVAL;
+		return NULL;
 	if (next && next->vm_start < end)
-		return -EINVAL;                 /* overlaps */
+		return NULL;                    /* overlaps */
+	*err = -ENOMEM;
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
 	if (!vma)
-		return -ENOMEM;
+		return NULL;
 	vma->vm_start = start;
 	vma->vm_end = end;
 	vma->vm_flags = flags;
+	vma->vm_mm = mm;
+	INIT_LIST_HEAD(&vma->shared);
 	/* keep the list sorted: insert before the first VMA above us */
 	list_add_tail(&vma->vm_list, next ? &next->vm_list : &mm->mmap);
 	mm->map_count++;
-	return 0;
+	*err = 0;
+	return vma;
+}
+
+int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
+	       unsigned long flags)
+{
+	int err;
+
+	vma_insert(mm, start, end, flags, &err);
+	return err;
 }
 
 /*
@@ -152,24 +236,118 @@ int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
  * mm's translations (no threads; every switch loads CR3), so the local
  * invlpg is all the flushing there is to do.
  */
+struct zap_ctx {
+	struct mm_struct *mm;
+	bool dirty_tracked;             /* vma_dirty_tracked(): hand on dirty bits */
+	/* unmap_mapping_range: the pages whose PTEs went, dropped only once
+	 * every CPU has flushed them (NULL: drop at once) */
+	struct page **defer;
+	unsigned int nr_defer, max_defer;
+};
+
 static void free_user_pte(pte_t *pte, unsigned long va, void *arg)
 {
-	struct mm_struct *mm = arg;
+	struct zap_ctx *z = arg;
 	pte_t old = *pte;
+	struct page *page = pte_page(old);
 
-	assert_spin_locked(&mm->page_table_lock);
+	assert_spin_locked(&z->mm->page_table_lock);
+	if (z->defer && z->nr_defer == z->max_defer)
+		return;                 /* the batch is full: the next round */
 	WRITE_ONCE(*pte, 0);
 	invlpg(va);                     /* harmless if mm is not loaded */
-	free_pages((unsigned long)__va(old & PTE_ADDR_MASK), 0);
-	mm->nr_pages--;
+	/* a write through a shared mapping the page has not heard of yet */
+	if (z->dirty_tracked && (old & (_PAGE_FILEPG | _PAGE_DIRTY)) == (_PAGE_FILEPG | _PAGE_DIRTY))
+		set_page_dirty(page);
+	z->mm->nr_pages--;
+	if (z->defer)
+		z->defer[z->nr_defer++] = page;
+	else
+		put_page(page);         /* a page-cache page stays in the cache */
 }
 
-/* Free the pages of [start, end) of mm (munmap, madvise, the last mmput). */
+/* Free the pages of [start, end) of vma (munmap, madvise, the last mmput). */
+static void zap_vma_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct zap_ctx z = { .mm = mm, .dirty_tracked = vma_dirty_tracked(vma) };
+
+	spin_lock(&mm->page_table_lock);
+	walk_user_ptes(mm_pgd(mm), max(start, vma->vm_start), min(end, vma->vm_end),
+		       free_user_pte, &z);
+	spin_unlock(&mm->page_table_lock);
+}
+
+/* Every VMA's part of [start, end) */
 static void zap_user_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	spin_lock(&mm->page_table_lock);
-	walk_user_ptes(mm_pgd(mm), start, end, free_user_pte, mm);
-	spin_unlock(&mm->page_table_lock);
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma->vm_end > start && vma->vm_start < end)
+			zap_vma_range(vma, start, end);
+}
+
+/* --- truncation: clearing other processes' PTEs ------------------------- */
+
+static void flush_user_tlb_local(void *unused)
+{
+	(void)unused;
+	write_cr3(read_cr3());          /* drops every non-global translation */
+}
+
+#define UNMAP_BATCH     32      /* PTEs cleared per TLB shootdown */
+
+/*
+ * Truncation cuts pages off a file that processes may have mapped, on
+ * any CPU, right now (Linux's unmap_mapping_range).  Each VMA on the
+ * mapping's i_mmap that maps a page from index on loses those PTEs --
+ * the page-cache page and a private copy alike, so that the next access
+ * faults and finds the file's new end (SIGBUS).  The owner may be
+ * running on another CPU with the translations in its TLB: after each
+ * batch every CPU reloads CR3 (an IPI, as Linux's flush_tlb_mm_range),
+ * and only then are the pages let go -- until then a stale translation
+ * may still reach them.
+ */
+void unmap_mapping_range(struct address_space *mapping, pgoff_t index)
+{
+	struct page *batch[UNMAP_BATCH];
+	struct vm_area_struct *vma;
+	bool more;
+
+	if (list_empty(&mapping->i_mmap))
+		return;
+	might_sleep();
+	spin_lock(&i_mmap_lock);
+	do {
+		more = false;
+		list_for_each_entry(vma, &mapping->i_mmap, shared) {
+			pgoff_t vend = vma->vm_pgoff + ((vma->vm_end - vma->vm_start) >> PAGE_SHIFT);
+			struct zap_ctx z = {
+				.mm = vma->vm_mm, .dirty_tracked = vma_dirty_tracked(vma),
+				.defer = batch, .max_defer = UNMAP_BATCH,
+			};
+			unsigned long start = vma->vm_start;
+
+			if (vend <= index)
+				continue;
+			if (index > vma->vm_pgoff)
+				start += (index - vma->vm_pgoff) << PAGE_SHIFT;
+			spin_lock(&z.mm->page_table_lock);
+			walk_user_ptes(mm_pgd(z.mm), start, vma->vm_end, free_user_pte, &z);
+			spin_unlock(&z.mm->page_table_lock);
+			if (!z.nr_defer)
+				continue;
+			on_each_cpu(flush_user_tlb_local, NULL, true);
+			for (unsigned int i = 0; i < z.nr_defer; i++)
+				put_page(batch[i]);
+			if (z.nr_defer == UNMAP_BATCH) {
+				more = true;    /* this VMA may have more: walk again */
+				break;
+			}
+		}
+	} while (more);
+	spin_unlock(&i_mmap_lock);
 }
 
 void mmput(struct mm_struct *mm)
@@ -187,10 +365,12 @@ void mmput(struct mm_struct *mm)
 	 * __mmput calls exit_aio too) */
 	exit_aio(mm);
 	BUG_ON(read_cr3() == __pa(mm->pgd));    /* never free the live tables */
+	/* a shared mapping's dirty pages stay dirty in the cache: the
+	 * flusher writes them, as Linux leaves them at exit */
 	zap_user_range(mm, 0, STACK_TOP);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
 		list_del(&vma->vm_list);
-		kfree(vma);
+		vma_free(vma);
 	}
 	pgd_free(mm_pgd(mm));
 	if (mm->exe_file)
@@ -246,6 +426,167 @@ static void *map_zero_page(struct mm_struct *mm, unsigned long addr,
 	return page_address(pg);
 }
 
+/* vm_ops->fault's answer as handle_mm_fault's */
+static int vm_fault_errno(int ret)
+{
+	switch (ret) {
+	case VM_FAULT_OK:
+		return 0;
+	case VM_FAULT_SIGBUS:
+		return -EIO;
+	case VM_FAULT_OOM:
+		return -ENOMEM;
+	default:
+		return -EFAULT;
+	}
+}
+
+/* A private copy of page for a MAP_PRIVATE write; NULL if memory is short. */
+static struct page *cow_copy(struct page *page, bool may_sleep)
+{
+	struct page *copy;
+
+	if (!user_may_take_page())
+		return NULL;
+	copy = alloc_page(may_sleep ? GFP_KERNEL : GFP_ATOMIC);
+	if (copy)
+		memcpy(page_address(copy), page_address(page), PAGE_SIZE);
+	return copy;
+}
+
+/*
+ * A write to a present, read-only PTE of a file mapping: a MAP_SHARED
+ * page written for the first time since it was mapped (page_mkwrite,
+ * then the PTE becomes writable), or a MAP_PRIVATE page-cache page
+ * (copy-on-write: the process gets its own copy, the cache keeps its).
+ */
+static int do_wp_page(struct vm_area_struct *vma, struct vm_fault *vmf, pte_t *pte, pte_t old)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct page *page = pte_page(old), *copy = NULL;
+	int ret = 0;
+
+	get_page(page);                 /* ours, while the PTE may change */
+	if (vma->vm_flags & VM_SHARED) {
+		if (vma->vm_ops->page_mkwrite) {
+			vmf->page = page;
+			ret = vm_fault_errno(vma->vm_ops->page_mkwrite(vmf));
+		}
+	} else if (!(copy = cow_copy(page, vmf->may_sleep))) {
+		ret = -ENOMEM;
+	}
+	if (!ret) {
+		spin_lock(&mm->page_table_lock);
+		if (READ_ONCE(*pte) == old) {   /* truncation may have cleared it */
+			if (copy) {
+				WRITE_ONCE(*pte, page_to_phys(copy) | vm_page_prot(vma->vm_flags));
+				put_page(page);         /* the PTE's reference */
+				copy = NULL;
+			} else {
+				WRITE_ONCE(*pte, old | _PAGE_RW);
+			}
+			invlpg(vmf->address);
+		}
+		spin_unlock(&mm->page_table_lock);
+	}
+	if (copy)
+		put_page(copy);
+	put_page(page);
+	if (!ret && (vma->vm_flags & VM_SHARED) && vmf->may_sleep && vma_dirty_tracked(vma))
+		balance_dirty_pages_ratelimited(vma->vm_file->f_mapping);
+	return ret;
+}
+
+/*
+ * A fault in a file mapping (Linux's do_fault): the page comes from the
+ * VMA's vm_ops->fault -- filemap_fault for a page-cache file, which may
+ * read it from the disk -- and is mapped with its own reference.
+ */
+static int do_file_fault(struct vm_area_struct *vma, unsigned long addr, bool write,
+			 bool may_sleep)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = addr & PAGE_MASK,
+		.pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT),
+		.write = write,
+		.may_sleep = may_sleep,
+	};
+	bool shared = vma->vm_flags & VM_SHARED;
+	pte_t *pte = lookup_pte(mm_pgd(mm), vmf.address);
+	pte_t old = pte ? READ_ONCE(*pte) : 0, val;
+	struct page *page, *map;
+	int err;
+
+	if (old & _PAGE_PRESENT) {
+		/* present, yet it faulted: only a write to a page kept
+		 * read-only on purpose is ours to handle */
+		if (!write || (old & _PAGE_RW) || !(old & _PAGE_FILEPG))
+			return -EFAULT;
+		return do_wp_page(vma, &vmf, pte, old);
+	}
+	if (mm_fault_trace)
+		printk(KERN_INFO "fault_trace: %s[%d] %s fault at %#lx: page %lu of the file\n",
+		       current->comm, current->pid, write ? "write" : "read", addr, vmf.pgoff);
+	err = vm_fault_errno(vma->vm_ops->fault(&vmf));
+	if (err)
+		return err;
+	page = map = vmf.page;
+	val = vm_page_prot(vma->vm_flags);
+	if (!shared && write) {
+		/* a private write: the copy is mapped, never the cache's page */
+		map = cow_copy(page, may_sleep);
+		if (!map)
+			err = -ENOMEM;
+	} else {
+		val |= _PAGE_FILEPG;
+		if (!shared || (!write && vma->vm_ops->page_mkwrite))
+			val &= ~_PAGE_RW;       /* the first write faults again */
+		else if (write && vma->vm_ops->page_mkwrite) {
+			/* unlocked, as Linux's do_page_mkwrite: a file
+			 * system's may take its inode's lock, which write()
+			 * takes before page locks */
+			if (vmf.locked) {
+				unlock_page(page);
+				vmf.locked = false;
+			}
+			err = vm_fault_errno(vma->vm_ops->page_mkwrite(&vmf));
+			/* locked again to the PTE: truncation, which locks
+			 * each page it drops, either finds the PTE or is
+			 * seen here */
+			if (!err && may_sleep && page->mapping) {
+				lock_page(page);
+				vmf.locked = true;
+			}
+			if (!err && !page->mapping)
+				err = -EIO;
+		}
+	}
+	if (!err && !(pte = pte_alloc(mm_pgd(mm), vmf.address)))
+		err = -ENOMEM;
+	if (!err) {
+		spin_lock(&mm->page_table_lock);
+		WRITE_ONCE(*pte, page_to_phys(map) | val);
+		mm->nr_pages++;
+		spin_unlock(&mm->page_table_lock);
+		if (mm_fault_trace)
+			printk(KERN_INFO "fault_trace: %s[%d] page %lu mapped at %#lx (%s)\n",
+			       current->comm, current->pid, vmf.pgoff, vmf.address,
+			       map != page ? "private copy" : val & _PAGE_RW ? "writable" : "read-only");
+	}
+	if (vmf.locked)
+		unlock_page(page);
+	/* the fault's reference became the PTE's, unless a copy went in */
+	if (err || map != page)
+		put_page(page);
+	if (err && map && map != page)
+		put_page(map);
+	if (!err && shared && write && may_sleep && vma_dirty_tracked(vma))
+		balance_dirty_pages_ratelimited(vma->vm_file->f_mapping);
+	return err;
+}
+
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec)
 {
 	struct vm_area_struct *vma;
@@ -260,6 +601,8 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool e
 	    (exec && !(vma->vm_flags & VM_EXEC)) ||
 	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;                 /* against the VMA's rights */
+	if (vma->vm_file)
+		return do_file_fault(vma, addr, write, !irqs_disabled() && !in_atomic());
 	pte = lookup_pte(mm_pgd(mm), addr);
 	if (pte && pte_present(*pte))
 		return -EFAULT;                 /* present, yet it faulted: a protection fault */
@@ -274,7 +617,7 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr)
 
 	if (pte && pte_present(*pte))
 		return __va(*pte & PTE_ADDR_MASK);
-	if (!vma || addr < vma->vm_start)
+	if (!vma || addr < vma->vm_start || vma->vm_file)
 		return NULL;
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
 }
@@ -330,6 +673,12 @@ static struct page *user_page_for_io(struct mm_struct *mm, unsigned long addr, b
 	if (write ? !(vma->vm_flags & VM_WRITE) : !(vma->vm_flags & (VM_READ | VM_WRITE)))
 		return NULL;
 	pte = lookup_pte(mm_pgd(mm), addr);
+	if (vma->vm_file && (!pte || !(*pte & _PAGE_PRESENT) || (write && !(*pte & _PAGE_RW)))) {
+		/* the file's page, read in (or copied, or dirtied) first */
+		if (do_file_fault(vma, addr, write, true))
+			return NULL;
+		pte = lookup_pte(mm_pgd(mm), addr);
+	}
 	if (!pte || !pte_present(*pte)) {
 		void *kaddr = map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
 
@@ -344,8 +693,9 @@ static struct page *user_page_for_io(struct mm_struct *mm, unsigned long addr, b
  * Direct I/O hands the user's own pages to the device, so they must stay
  * where they are until the device is done, whatever the process does
  * meanwhile (munmap, exit, a kill): each page gets a reference that only
- * unpin_user_page() drops.  With Spindle's rules (no swap, no
- * copy-on-write, fork copies at once) a pinned page never moves; a page
+ * unpin_user_page() drops.  With Spindle's rules (no swap, fork copies
+ * anonymous pages at once, a private file page is copied before the
+ * pin when the device will write it) a pinned page never moves; a page
  * unmapped while pinned is freed by the unpin.
  */
 long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
@@ -377,9 +727,40 @@ void unpin_user_page(struct page *page)
 /* --- fork: an eager copy ---------------------------------------------- */
 
 struct copy_ctx {
-	struct mm_struct *dst;
+	struct mm_struct *src, *dst;
 	int err;
 };
+
+/*
+ * A page-cache page (or a kernel object's) is shared, not copied: the
+ * child's PTE is the parent's, with its own reference -- MAP_SHARED
+ * pages so that both see each other's writes, MAP_PRIVATE pages not yet
+ * written because they are still the file's (the first write of either
+ * copies it).  The parent's PTE is read and its page referenced under
+ * the parent's lock: truncation, on another CPU, may be clearing it.
+ */
+static void share_file_pte(struct copy_ctx *c, pte_t *pte, unsigned long va)
+{
+	pte_t val, *dpte;
+
+	spin_lock(&c->src->page_table_lock);
+	val = READ_ONCE(*pte);
+	if (val & _PAGE_FILEPG)
+		get_page(pte_page(val));
+	spin_unlock(&c->src->page_table_lock);
+	if (!(val & _PAGE_FILEPG))
+		return;                 /* truncated meanwhile */
+	dpte = pte_alloc(mm_pgd(c->dst), va);
+	if (!dpte) {
+		put_page(pte_page(val));
+		c->err = -ENOMEM;
+		return;
+	}
+	spin_lock(&c->dst->page_table_lock);
+	WRITE_ONCE(*dpte, val & ~(_PAGE_ACCESSED | _PAGE_DIRTY));
+	c->dst->nr_pages++;
+	spin_unlock(&c->dst->page_table_lock);
+}
 
 static void copy_user_pte(pte_t *pte, unsigned long va, void *arg)
 {
@@ -388,6 +769,10 @@ static void copy_user_pte(pte_t *pte, unsigned long va, void *arg)
 
 	if (c->err)
 		return;
+	if (*pte & _PAGE_FILEPG) {
+		share_file_pte(c, pte, va);
+		return;
+	}
 	if (!user_may_take_page() || !(pg = alloc_page(GFP_KERNEL))) {
 		c->err = -ENOMEM;
 		return;
@@ -407,18 +792,28 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_alloc();
 	struct vm_area_struct *vma;
-	struct copy_ctx c = { mm, 0 };
+	struct copy_ctx c = { old, mm, 0 };
 
 	if (!mm)
 		return NULL;
 	list_for_each_entry(vma, &old->mmap, vm_list) {
-		c.err = mm_add_vma(mm, vma->vm_start, vma->vm_end, vma->vm_flags);
+		struct vm_area_struct *new = vma_insert(mm, vma->vm_start, vma->vm_end,
+							vma->vm_flags, &c.err);
+
+		if (!new)
+			goto fail;
+		if (vma->vm_file) {
+			new->vm_file = get_file(vma->vm_file);
+			new->vm_pgoff = vma->vm_pgoff;
+			new->vm_ops = vma->vm_ops;
+			new->vm_private_data = vma->vm_private_data;
+			/* on i_mmap before its PTEs exist: truncation finds them */
+			vma_link_file(new);
+		}
+		walk_user_ptes(mm_pgd(old), vma->vm_start, vma->vm_end, copy_user_pte, &c);
 		if (c.err)
 			goto fail;
 	}
-	walk_user_ptes(mm_pgd(old), 0, STACK_TOP, copy_user_pte, &c);
-	if (c.err)
-		goto fail;
 	mm->start_code = old->start_code;
 	mm->end_code = old->end_code;
 	mm->start_brk = old->start_brk;
@@ -448,14 +843,21 @@ static int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 	vma->vm_end = addr;
 	list_add(&upper->vm_list, &vma->vm_list);
 	mm->map_count++;
+	if (upper->vm_file) {
+		upper->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
+		get_file(upper->vm_file);
+		vma_link_file(upper);
+	}
 	return 0;
 }
 
-/* Cut [start, end) out of the VMA list: a VMA may shrink, split in two,
- * or go; then free the pages of the range. */
+/* Cut [start, end) out of the VMA list: the VMAs it cuts are split
+ * where it cuts them, then the pages of the range are freed (a shared
+ * mapping's dirty bits handed to the page cache, whose flusher writes
+ * them, as Linux leaves them) and the VMAs inside go. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
-	struct vm_area_struct *vma, *tmp;
+	struct vm_area_struct *vma, *tmp, *cut;
 	unsigned long end;
 
 	if ((start & ~PAGE_MASK) || !len || start >= STACK_TOP)
@@ -464,25 +866,20 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if (!len || len > STACK_TOP - start)
 		return -EINVAL;
 	end = start + len;
+	cut = find_vma(mm, start);
+	if (cut && cut->vm_start < start && split_vma(mm, cut, start))
+		return -ENOMEM;
+	cut = find_vma(mm, end);
+	if (cut && cut->vm_start < end && split_vma(mm, cut, end))
+		return -ENOMEM;
+	zap_user_range(mm, start, end);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
-		if (vma->vm_end <= start || vma->vm_start >= end)
-			continue;
-		if (vma->vm_start < start && vma->vm_end > end) {
-			/* the hole is inside: split, keep both ends */
-			if (split_vma(mm, vma, end))
-				return -ENOMEM;
-			vma->vm_end = start;
-		} else if (vma->vm_start < start) {
-			vma->vm_end = start;            /* keep the lower part */
-		} else if (vma->vm_end > end) {
-			vma->vm_start = end;            /* keep the upper part */
-		} else {
-			list_del(&vma->vm_list);        /* all of it goes */
-			kfree(vma);
+		if (vma->vm_start >= start && vma->vm_end <= end) {
+			list_del(&vma->vm_list);
+			vma_free(vma);
 			mm->map_count--;
 		}
 	}
-	zap_user_range(mm, start, end);
 	return 0;
 }
 
@@ -518,14 +915,44 @@ static unsigned long prot_to_vm_flags(unsigned long prot)
 	return vm_flags;
 }
 
+/*
+ * The checks of Linux's do_mmap for a file, in its order: the offset
+ * must not wrap, a shared writable mapping needs a file open for
+ * writing (and not O_APPEND), any mapping one open for reading, and the
+ * file must know how to be mapped (a directory, a pipe: ENODEV).
+ */
+static int mmap_file_check(struct file *f, unsigned long len, unsigned long prot,
+			   unsigned long flags, unsigned long off, unsigned long *vm_flags)
+{
+	if (off + len < off)
+		return -EOVERFLOW;
+	if (flags & MAP_SHARED) {
+		if ((prot & PROT_WRITE) && !(f->f_mode & FMODE_WRITE))
+			return -EACCES;
+		if ((prot & PROT_WRITE) && (f->f_flags & O_APPEND))
+			return -EACCES;
+		*vm_flags |= VM_SHARED;
+		if (f->f_mode & FMODE_WRITE)
+			*vm_flags |= VM_MAYWRITE;
+	} else {
+		*vm_flags |= VM_MAYWRITE;       /* private: writes stay in memory */
+	}
+	if (!(f->f_mode & FMODE_READ))
+		return -EACCES;
+	if (!f->f_op || !f->f_op->mmap)
+		return -ENODEV;
+	return 0;
+}
+
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, unsigned long fd, unsigned long off)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long vm_flags = 0;
+	unsigned long vm_flags = 0, type = flags & (MAP_SHARED | MAP_PRIVATE);
+	struct vm_area_struct *vma;
+	struct file *file = NULL;
 	int err;
 
-	(void)fd;
 	if (!mm)
 		return -EINVAL;
 	if (!len || (off & ~PAGE_MASK))
@@ -533,19 +960,34 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	len = PAGE_ALIGN(len);
 	if (!len || len > MMAP_BASE)
 		return -ENOMEM;
-	/* Spindle maps anonymous private memory only: no files behind
-	 * mappings yet, and no sharing between processes. */
-	if ((flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_PRIVATE)
+	/* MAP_SHARED_VALIDATE (both bits) is MAP_SHARED whose flags are all
+	 * known: Spindle's are */
+	if (!type)
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV;
+	if (type == (MAP_SHARED | MAP_PRIVATE))
+		flags &= ~MAP_PRIVATE;
 	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -EINVAL;
 	vm_flags = prot_to_vm_flags(prot);
+	if (flags & MAP_ANONYMOUS) {
+		/* shared anonymous memory needs a file behind it (Linux's
+		 * shmem): Spindle has none */
+		if (flags & MAP_SHARED)
+			return -EINVAL;
+		vm_flags |= VM_MAYWRITE;
+	} else {
+		file = fget((unsigned int)fd);
+		if (!file)
+			return -EBADF;
+		err = mmap_file_check(file, len, prot, flags, off, &vm_flags);
+		if (err)
+			goto out;
+	}
 	if (flags & MAP_FIXED) {
+		err = -EINVAL;
 		if ((addr & ~PAGE_MASK) || addr < PAGE_SIZE ||
 		    addr >= STACK_TOP || len > STACK_TOP - addr)
-			return -EINVAL;
+			goto out;
 		err = do_munmap(mm, addr, len);         /* MAP_FIXED replaces */
 	} else {
 		/* the hint is only a hint: use it if that range is free */
@@ -555,13 +997,36 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 		if (addr < USER_TEXT_START || addr > STACK_TOP - len ||
 		    ((v = find_vma(mm, addr)) && v->vm_start < addr + len))
 			addr = get_unmapped_area(mm, len);
+		err = -ENOMEM;
 		if (!addr)
-			return -ENOMEM;
+			goto out;
 		err = 0;
 	}
-	if (!err)
-		err = mm_add_vma(mm, addr, addr + len, vm_flags);
-	return err ? (err == -EINVAL ? -ENOMEM : err) : (long)addr;
+	if (err)
+		goto out;
+	vma = vma_insert(mm, addr, addr + len, vm_flags, &err);
+	if (!vma) {
+		err = err == -EINVAL ? -ENOMEM : err;
+		goto out;
+	}
+	if (file) {
+		vma->vm_file = get_file(file);
+		vma->vm_pgoff = off >> PAGE_SHIFT;
+		/* the file's own: sets vm_ops, or refuses */
+		err = file->f_op->mmap(file, vma);
+		if (err) {
+			list_del(&vma->vm_list);
+			mm->map_count--;
+			fput(vma->vm_file);
+			kfree(vma);
+			goto out;
+		}
+		vma_link_file(vma);
+	}
+out:
+	if (file)
+		fput(file);
+	return err ? err : (long)addr;
 }
 
 long sys_munmap(unsigned long addr, size_t len)
@@ -571,9 +1036,25 @@ long sys_munmap(unsigned long addr, size_t len)
 	return do_munmap(current->mm, addr, len);
 }
 
+/*
+ * New rights for one PTE of vma.  A page-cache page keeps its mark and
+ * its accessed and dirty bits (the dirty bit is a shared mapping's write
+ * the page has not heard of); it stays read-only in a private mapping
+ * (copy-on-write) and in a tracked shared one unless it was writable
+ * already (its first write must reach page_mkwrite).
+ */
 static void protect_user_pte(pte_t *pte, unsigned long va, void *arg)
 {
-	WRITE_ONCE(*pte, (*pte & PTE_ADDR_MASK) | vm_page_prot(*(unsigned long *)arg));
+	struct vm_area_struct *vma = arg;
+	pte_t old = *pte, val = (old & PTE_ADDR_MASK) | vm_page_prot(vma->vm_flags);
+
+	if (old & _PAGE_FILEPG) {
+		val |= old & (_PAGE_FILEPG | _PAGE_ACCESSED | _PAGE_DIRTY);
+		if (!(vma->vm_flags & VM_SHARED) ||
+		    (vma_dirty_tracked(vma) && !(old & _PAGE_RW)))
+			val &= ~_PAGE_RW;
+	}
+	WRITE_ONCE(*pte, val);
 	invlpg(va);
 }
 
@@ -596,12 +1077,16 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 	if (len > STACK_TOP || start > STACK_TOP - len)
 		return -ENOMEM;
 	end = start + len;
+	vm_flags = prot_to_vm_flags(prot);
 	for (addr = start; addr < end; addr = vma->vm_end) { /* all mapped? */
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start > addr)
 			return -ENOMEM;
+		/* a shared mapping of a file not open for writing never
+		 * becomes writable (Linux: no VM_MAYWRITE) */
+		if ((vm_flags & VM_WRITE) && vma->vm_file && !(vma->vm_flags & VM_MAYWRITE))
+			return -EACCES;
 	}
-	vm_flags = prot_to_vm_flags(prot);
 	for (addr = start; addr < end; addr = vma->vm_end) {
 		vma = find_vma(mm, addr);
 		if (vma->vm_start < addr && split_vma(mm, vma, addr))
@@ -610,26 +1095,107 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 		if (vma->vm_end > end && split_vma(mm, vma, end))
 			return -ENOMEM;
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm_flags;
+		spin_lock(&mm->page_table_lock); /* a reader tests the PTE's rights */
+		walk_user_ptes(mm_pgd(mm), vma->vm_start, vma->vm_end, protect_user_pte, vma);
+		spin_unlock(&mm->page_table_lock);
 	}
-	spin_lock(&mm->page_table_lock);       /* a reader tests the PTE's rights */
-	walk_user_ptes(mm_pgd(mm), start, end, protect_user_pte, &vm_flags);
-	spin_unlock(&mm->page_table_lock);
 	return 0;
 }
 
-/* madvise: advice only.  MADV_DONTNEED (4) frees the pages -- anonymous
- * memory reads back as zeroes, which a libc's malloc relies on; the rest
- * is accepted and changes nothing, as Linux may. */
+/*
+ * madvise: advice only.  MADV_DONTNEED frees the pages -- anonymous
+ * memory reads back as zeroes, which a libc's malloc relies on; a file
+ * mapping reads the file again (a shared one's writes went to the page
+ * cache first, a private one's copies are gone), as Linux's.
+ * MADV_WILLNEED on a file mapping starts reading its pages into the
+ * cache (Linux's madvise_willneed: readahead, no waiting).  The rest is
+ * accepted and changes nothing, as Linux may.
+ */
 long sys_madvise(unsigned long start, size_t len, int behavior)
 {
+	struct vm_area_struct *vma;
+	unsigned long end;
+
 	if (!current->mm || (start & ~PAGE_MASK))
 		return -EINVAL;
 	len = PAGE_ALIGN(len);
 	if (len > STACK_TOP || start > STACK_TOP - len)
 		return -ENOMEM;
-	if (behavior == 4)
-		zap_user_range(current->mm, start, start + len);
+	end = start + len;
+	if (behavior == MADV_DONTNEED)
+		zap_user_range(current->mm, start, end);
+	if (behavior == MADV_WILLNEED) {
+		list_for_each_entry(vma, &current->mm->mmap, vm_list) {
+			unsigned long s = max(start, vma->vm_start), e = min(end, vma->vm_end);
+
+			if (!vma->vm_file || s >= e)
+				continue;
+			force_page_cache_readahead(vma->vm_file->f_mapping,
+						   vma->vm_pgoff + ((s - vma->vm_start) >> PAGE_SHIFT),
+						   (e - s) >> PAGE_SHIFT);
+		}
+	}
 	return 0;
+}
+
+/* Hand a shared mapping's dirty PTE bits to the page cache (msync). */
+static void msync_pte(pte_t *pte, unsigned long va, void *arg)
+{
+	pte_t old = *pte;
+
+	(void)arg;
+	if ((old & (_PAGE_FILEPG | _PAGE_DIRTY)) != (_PAGE_FILEPG | _PAGE_DIRTY))
+		return;
+	WRITE_ONCE(*pte, old & ~_PAGE_DIRTY);
+	invlpg(va);             /* the next write sets the bit again */
+	set_page_dirty(pte_page(old));
+}
+
+/*
+ * msync: the writes made through [start, start + len) reach the page
+ * cache (the PTEs' dirty bits become the pages'), and with MS_SYNC the
+ * disk: the file is written and waited for, as fsync (Linux's msync
+ * calls vfs_fsync_range for each shared file VMA).  MS_ASYNC leaves it
+ * to the flusher.  -ENOMEM if part of the range is not mapped (after
+ * doing the rest), as Linux.
+ */
+long sys_msync(unsigned long start, size_t len, int flags)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long end, addr;
+	bool unmapped = false;
+	int err = 0;
+
+	if (!mm || (start & ~PAGE_MASK) || (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
+	    ((flags & MS_ASYNC) && (flags & MS_SYNC)))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (len > STACK_TOP || start > STACK_TOP - len)
+		return -ENOMEM;
+	end = start + len;
+	for (addr = start; addr < end; addr = vma->vm_end) {
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start >= end) {
+			unmapped = true;
+			break;
+		}
+		if (vma->vm_start > addr)
+			unmapped = true;
+		if (!vma_dirty_tracked(vma))
+			continue;
+		spin_lock(&mm->page_table_lock);
+		walk_user_ptes(mm_pgd(mm), max(addr, vma->vm_start), min(end, vma->vm_end),
+			       msync_pte, NULL);
+		spin_unlock(&mm->page_table_lock);
+		if (flags & MS_SYNC) {
+			int e = vfs_fsync(vma->vm_file, 1);
+
+			if (!err)
+				err = e;
+		}
+	}
+	return err ? err : unmapped ? -ENOMEM : 0;
 }
 
 /*

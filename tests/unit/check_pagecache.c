@@ -161,6 +161,7 @@ static struct address_space *mem_mapping(int n)
 	m->i_blkbits = PAGE_SHIFT;
 	INIT_LIST_HEAD(&m->i_pages);
 	INIT_LIST_HEAD(&m->i_wb_list);
+	INIT_LIST_HEAD(&m->i_mmap);
 	return m;
 }
 

@@ -242,6 +242,21 @@ int munmap(void *addr, size_t len)
 	return (int)syscall_ret(syscall2(__NR_munmap, addr, len));
 }
 
+int mprotect(void *addr, size_t len, int prot)
+{
+	return (int)syscall_ret(syscall3(__NR_mprotect, addr, len, prot));
+}
+
+int msync(void *addr, size_t len, int flags)
+{
+	return (int)syscall_ret(syscall3(__NR_msync, addr, len, flags));
+}
+
+int madvise(void *addr, size_t len, int advice)
+{
+	return (int)syscall_ret(syscall3(__NR_madvise, addr, len, advice));
+}
+
 /* brk(12) returns the new break, or the old one when it refused */
 void *__brk(void *addr)
 {

@@ -18,4 +18,11 @@
 #define MAP_FIXED       0x10
 #define MAP_ANONYMOUS   0x20
 
+#define MS_ASYNC        1               /* msync: leave it to the flusher */
+#define MS_INVALIDATE   2
+#define MS_SYNC         4               /* msync: write and wait */
+
+#define MADV_WILLNEED   3               /* madvise: read it in now */
+#define MADV_DONTNEED   4               /* madvise: drop the pages */
+
 #endif /* _UAPI_ASM_MMAN_H */

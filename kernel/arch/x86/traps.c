@@ -30,6 +30,7 @@
 #include <spindle/mm_types.h>
 #include <spindle/signal.h>
 #include <spindle/uaccess.h>
+#include <spindle/errno.h>
 
 struct idt_entry {
 	u16 offset_low;
@@ -182,10 +183,26 @@ static void do_page_fault(struct pt_regs *regs)
 {
 	unsigned long addr = read_cr2(), ec = regs->error_code;
 	struct mm_struct *mm = current->mm;
+	int err;
 
 	if (user_mode(regs)) {
-		if (handle_mm_fault(mm, addr, ec & PF_WRITE, ec & PF_INSTR) == 0)
+		/* a file mapping's fault may read the disk and sleep: with
+		 * interrupts on, as the process had them (Linux's
+		 * do_user_addr_fault); off again for the way out */
+		local_irq_enable();
+		err = handle_mm_fault(mm, addr, ec & PF_WRITE, ec & PF_INSTR);
+		local_irq_disable();
+		if (err == 0)
 			return;
+		if (err == -EIO) {
+			/* the file has no page there (past its end), or its
+			 * read failed: SIGBUS, as Linux */
+			printk_ratelimited(KERN_INFO "%s[%d]: bus error at %lx ip %016llx (file mapping)\n",
+					   current->comm, current->pid, addr,
+					   (unsigned long long)regs->rip);
+			force_sig_fault(SIGBUS, BUS_ADRERR, addr);
+			return;
+		}
 		/* rate-limited: a crashing loop must not flood the console */
 		printk_ratelimited(KERN_INFO "%s[%d]: segfault at %lx ip %016llx sp %016llx error %lx in %s[%d]\n",
 		       current->comm, current->pid, addr, (unsigned long long)regs->rip,
@@ -193,9 +210,16 @@ static void do_page_fault(struct pt_regs *regs)
 		force_sig(SIGSEGV);
 		return;
 	}
-	if (addr < USER_SPACE_END && mm && search_exception_tables(regs->rip) &&
-	    handle_mm_fault(mm, addr, ec & PF_WRITE, false) == 0)
-		return;
+	if (addr < USER_SPACE_END && mm && search_exception_tables(regs->rip)) {
+		/* a user copy: its file page may need reading, if the
+		 * copy's caller could sleep (interrupts were on) */
+		if (regs->rflags & X86_EFLAGS_IF)
+			local_irq_enable();
+		err = handle_mm_fault(mm, addr, ec & PF_WRITE, false);
+		local_irq_disable();
+		if (err == 0)
+			return;
+	}
 	if (fixup_exception(regs))
 		return;
 	die(exception_names[X86_TRAP_PF], regs);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sys/mman.h - mmap(9) and munmap(11), anonymous memory for malloc. */
+/* sys/mman.h - mmap(9), munmap(11), mprotect(10), msync(26), madvise(28). */
 #ifndef _SYS_MMAN_H
 #define _SYS_MMAN_H
 
@@ -12,5 +12,8 @@
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int munmap(void *addr, size_t len);
+int mprotect(void *addr, size_t len, int prot);
+int msync(void *addr, size_t len, int flags);
+int madvise(void *addr, size_t len, int advice);
 
 #endif

@@ -25,6 +25,15 @@
  * and must free or copy it like a present one.
  */
 #define _PAGE_PROTNONE (1ull << 9)
+/*
+ * Bit 10, software's too: the PTE maps a page this address space does
+ * not own -- a page-cache page of a mapped file (or a kernel object's
+ * page) -- with a reference of its own.  Fork shares it instead of
+ * copying, and in a MAP_PRIVATE mapping it is never writable: the first
+ * write copies it (copy-on-write).  Linux tells the two kinds apart by
+ * the struct page (PageAnon); Spindle's pages do not say, the PTE does.
+ */
+#define _PAGE_FILEPG    (1ull << 10)
 #define _PAGE_NX        (1ull << 63)
 #define PTE_ADDR_MASK   0x000ffffffffff000ull
 
