@@ -284,11 +284,21 @@ static int ext2_page_mkwrite(struct vm_fault *vmf)
 	unsigned int bits = inode->i_data.i_blkbits;
 	u64 b = (u64)page->index << (PAGE_SHIFT - bits);
 	bool allocated = false;
+	handle_t *h;
 	int err = 0;
 
 	if (!vmf->may_sleep)
 		return VM_FAULT_RETRY;
 	mutex_lock(&inode->i_mutex);
+	/* ext3: the page's blocks, bitmaps and inode are one handle, and
+	 * ordered mode writes the page before that transaction commits --
+	 * as for a page of write() (i_mutex first: docs/locking.md) */
+	h = ext2_journal_start(inode->i_sb, EXT2_DATA_TRANS_BLOCKS);
+	if (IS_ERR(h)) {
+		mutex_unlock(&inode->i_mutex);
+		return VM_FAULT_SIGBUS;
+	}
+	ext2_journal_file_inode(inode);
 	for (unsigned int i = 0; i < (1u << (PAGE_SHIFT - bits)) && !err; i++, b++) {
 		u32 pblock = 0;
 		bool is_new;
@@ -307,6 +317,8 @@ static int ext2_page_mkwrite(struct vm_fault *vmf)
 		inode->i_mtime_ns = EXT2_I(inode)->i_ctime_ns = fs_now_ns();
 		mark_inode_dirty(inode);
 	}
+	if (ext2_journal_stop(h) && !err)
+		err = -EROFS;                   /* the journal aborted */
 	mutex_unlock(&inode->i_mutex);
 	if (err)
 		return VM_FAULT_SIGBUS;
