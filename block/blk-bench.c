@@ -20,6 +20,7 @@
  * machines that run the tests are noisy.
  */
 #include <spindle/blkdev.h>
+#include <spindle/blk_mq.h>
 #include <spindle/blk_bench.h>
 #include <spindle/bio.h>
 #include <spindle/blk_plug.h>
@@ -247,7 +248,7 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	if (err)
 		return err;
 	if (q->tag_set)
-		q->tags_peak = 0;
+		blk_mq_reset_tags_peak(q);
 	merges0 = disk_merges(bdev);
 	start = ktime_get_ns();
 
@@ -258,7 +259,7 @@ int blk_bench(struct block_device *bdev, const struct bench_opts *o, struct benc
 	r->lat_avg_ns = c.done ? c.lat_sum / c.done : 0;
 	r->lat_p99_ns = bench_percentile(c.lat, min_t(u64, c.done, BENCH_MAX_SAMPLES), 99);
 	r->merges = disk_merges(bdev) - merges0;
-	r->max_inflight = q->tag_set ? q->tags_peak : c.inflight_max;
+	r->max_inflight = q->tag_set ? blk_mq_tags_peak(q) : c.inflight_max;
 	r->error = c.error;
 	bench_free(&c);
 	return 0;

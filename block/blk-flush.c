@@ -34,7 +34,10 @@
  * the way Linux batches flushes, in miniature.
  *
  * Context: everything here runs in task context (the submitter, or
- * kblockd ending requests); q->lock protects the two lists.
+ * kblockd ending requests); q->lock protects the two lists.  A step for
+ * the driver goes on the dispatch list of a hardware queue: the data
+ * step's own (rq->mq_hctx), the flush command's that of the first
+ * request it serves.
  */
 #include <spindle/blkdev.h>
 #include <spindle/blk_mq.h>
@@ -102,10 +105,10 @@ static void blk_flush_complete_seq(struct request *rq, unsigned int seq, blk_sta
 	case REQ_FSEQ_DATA:
 		/* straight to the driver, ahead of the elevator's choice */
 		blk_add_trace_rq(rq, 'I', 0);
-		spin_lock_irqsave(&q->lock, flags);
-		list_add_tail(&rq->queuelist, &q->dispatch);
-		spin_unlock_irqrestore(&q->lock, flags);
-		blk_mq_run_hw_queue(q);
+		spin_lock_irqsave(&rq->mq_hctx->lock, flags);
+		list_add_tail(&rq->queuelist, &rq->mq_hctx->dispatch);
+		spin_unlock_irqrestore(&rq->mq_hctx->lock, flags);
+		blk_mq_run_hw_queue(rq->mq_hctx);
 		break;
 	default:
 		rq->rq_flags &= ~RQF_FLUSH_SEQ;
@@ -158,6 +161,9 @@ static void blk_kick_flush(struct request_queue *q)
 	INIT_LIST_HEAD(&flush_rq->elv_sort);
 	INIT_LIST_HEAD(&flush_rq->flush_list);
 	flush_rq->q = q;
+	/* sent by the hardware queue of the first request it serves */
+	flush_rq->mq_ctx = first->mq_ctx;
+	flush_rq->mq_hctx = first->mq_hctx;
 	flush_rq->tag = -1;
 	flush_rq->cmd_flags = REQ_OP_FLUSH;
 	flush_rq->rq_flags = RQF_FLUSH_RQ;
@@ -165,12 +171,14 @@ static void blk_kick_flush(struct request_queue *q)
 	/* Linux counts flushes on the whole disk */
 	flush_rq->part = first->part ? first->part->bd_disk->part[0] : NULL;
 	flush_rq->start_time_ns = ktime_get_ns();
-	list_add_tail(&flush_rq->queuelist, &q->dispatch);
+	spin_lock(&flush_rq->mq_hctx->lock);         /* nests in q->lock */
+	list_add_tail(&flush_rq->queuelist, &flush_rq->mq_hctx->dispatch);
+	spin_unlock(&flush_rq->mq_hctx->lock);
 	spin_unlock_irqrestore(&q->lock, flags);
 	blk_add_trace_rq(flush_rq, 'I', 0);
 	if (flush_rq->part)
 		part_account_start(flush_rq->part, STAT_FLUSH, flush_rq->start_time_ns);
-	blk_mq_run_hw_queue(q);
+	blk_mq_run_hw_queue(flush_rq->mq_hctx);
 }
 
 /*

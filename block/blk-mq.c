@@ -19,17 +19,31 @@
  *   get a request          may sleep for one (REQ_NOWAIT: BLK_STS_AGAIN)
  *   plug it, or insert it into the elevator and run the queue
  *
- * Running the queue: while the driver has a free tag, take the elevator's
- * choice and call queue_rq().  A request the driver cannot take now
- * (BLK_STS_RESOURCE) waits on q->dispatch until a completion frees a tag.
+ * Hardware and software queues (Linux's blk-mq; Bjorling, Axboe et al.,
+ * SYSTOR 2013): a device has one or more hardware queues (struct
+ * blk_mq_hw_ctx, "hctx"), each with its own lock, tags and dispatch list;
+ * each CPU has a software queue (struct blk_mq_ctx, "ctx") per disk, and
+ * set->map sends each CPU's requests to one hctx (blk_mq_map_queues).
+ * With the elevator "none", a request waits in its CPU's ctx and the
+ * ctx's hctx takes it from there: CPUs on different hctxs share no lock
+ * on the way to the driver.  With a real elevator there is one instance
+ * per queue, under q->lock, as on Linux; whichever hctx runs takes the
+ * elevator's next choice and gives it one of its own tags.
+ *
+ * Running a hardware queue: while it has a free tag, take its dispatch
+ * list first, then its ctxs (round robin) or the elevator, and call
+ * queue_rq().  A request the driver cannot take now (BLK_STS_RESOURCE)
+ * waits on hctx->dispatch until a completion frees one of its tags.
  *
  * Completion: blk_mq_complete_request() may be called from an interrupt
  * handler; it only queues the request for kblockd, a kernel thread that
  * ends the bios in task context (bi_end_io may do real work), frees tag and
  * request, and runs the queue again.
  *
- * Locking: q->lock (interrupts off) protects the elevator, the free
- * requests, the tags and q->dispatch.  queue_rq() is called without it.
+ * Locking (interrupts off, in this order when nested): q->lock protects
+ * the elevator, the free requests, the flush lists and freezing;
+ * hctx->lock the hctx's tags, dispatch list, busy and restart state;
+ * ctx->lock the ctx's list.  queue_rq() is called with none of them.
  */
 #include <spindle/blkdev.h>
 #include <spindle/blk_mq.h>
@@ -52,11 +66,93 @@
 #define DEFAULT_MAX_SEGMENTS    128
 
 static void blk_mq_make_request(struct request_queue *q, struct bio *bio);
-static void __blk_mq_run_hw_queue(struct request_queue *q);
+static void __blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx);
 
 /* Every request-based queue, for the timeout scan. */
 static LIST_HEAD(mq_queues);
 static DEFINE_MUTEX(mq_queues_lock);
+
+/* --- hardware and software queues ------------------------------------------ */
+
+/*
+ * blk_mq_map_queues - which hardware queue each CPU sends to.  Linux's
+ * default gives CPU n queue n while queues last, then starts again
+ * (keeping hyperthread siblings together, which QEMU's CPUs are not):
+ * cpu % nr_hw_queues.  Every CPU gets a queue, and with no more queues
+ * than CPUs every queue gets a CPU.  Possible CPUs past nr_cpu_ids are
+ * mapped too, so the map is never read out of range.
+ */
+void blk_mq_map_queues(struct blk_mq_tag_set *set)
+{
+	unsigned int nr = set->nr_hw_queues ? set->nr_hw_queues : 1;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		set->map[cpu] = cpu % nr;
+}
+
+struct blk_mq_hw_ctx *blk_mq_map_queue(struct request_queue *q, unsigned int cpu)
+{
+	return q->queue_hw_ctx[q->tag_set->map[cpu < NR_CPUS ? cpu : 0]];
+}
+
+/*
+ * The software queue of the CPU we run on.  A task may move to another
+ * CPU right after: then its request waits in the old CPU's queue, which
+ * is only a little less local -- every ctx has its own lock.
+ */
+static struct blk_mq_ctx *blk_mq_get_ctx(struct request_queue *q)
+{
+	unsigned int cpu = smp_processor_id();
+
+	return &q->queue_ctx[cpu < nr_cpu_ids ? cpu : 0];
+}
+
+static void blk_mq_free_hw_queues(struct request_queue *q)
+{
+	for (unsigned int i = 0; q->queue_hw_ctx && i < q->nr_hw_queues; i++) {
+		if (q->queue_hw_ctx[i])
+			kfree(q->queue_hw_ctx[i]->ctxs);
+		kfree(q->queue_hw_ctx[i]);
+	}
+	kfree(q->queue_hw_ctx);
+	kfree(q->queue_ctx);
+}
+
+/* One hctx per hardware queue, one ctx per CPU, linked by set->map. */
+static int blk_mq_init_hw_queues(struct request_queue *q, struct blk_mq_tag_set *set)
+{
+	q->nr_hw_queues = set->nr_hw_queues;
+	q->queue_hw_ctx = kcalloc(q->nr_hw_queues, sizeof(*q->queue_hw_ctx), GFP_KERNEL);
+	q->queue_ctx = kcalloc(nr_cpu_ids, sizeof(*q->queue_ctx), GFP_KERNEL);
+	if (!q->queue_hw_ctx || !q->queue_ctx)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < q->nr_hw_queues; i++) {
+		struct blk_mq_hw_ctx *hctx = kzalloc(sizeof(*hctx), GFP_KERNEL);
+
+		q->queue_hw_ctx[i] = hctx;
+		if (!hctx)
+			return -ENOMEM;
+		hctx->ctxs = kcalloc(nr_cpu_ids, sizeof(*hctx->ctxs), GFP_KERNEL);
+		if (!hctx->ctxs)
+			return -ENOMEM;
+		spin_lock_init(&hctx->lock);
+		hctx->queue = q;
+		hctx->queue_num = i;
+		INIT_LIST_HEAD(&hctx->dispatch);
+	}
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct blk_mq_ctx *ctx = &q->queue_ctx[cpu];
+		struct blk_mq_hw_ctx *hctx = q->queue_hw_ctx[set->map[cpu]];
+
+		spin_lock_init(&ctx->lock);
+		INIT_LIST_HEAD(&ctx->rq_list);
+		ctx->cpu = cpu;
+		ctx->hctx = hctx;
+		cpumask_set_cpu(cpu, &hctx->cpumask);
+		hctx->ctxs[hctx->nr_ctx++] = ctx;
+	}
+	return 0;
+}
 
 /* --- requests and tags ---------------------------------------------------- */
 
@@ -66,6 +162,12 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 
 	if (!set->queue_depth || set->queue_depth > BLK_MQ_MAX_DEPTH)
 		return NULL;
+	/* no more hardware queues than CPUs to send to them (as Linux) */
+	if (!set->nr_hw_queues)
+		set->nr_hw_queues = 1;
+	if (set->nr_hw_queues > nr_cpu_ids)
+		set->nr_hw_queues = nr_cpu_ids;
+	blk_mq_map_queues(set);
 	q = blk_alloc_queue(blk_mq_make_request, set->driver_data);
 	if (!q)
 		return NULL;
@@ -74,10 +176,9 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 	q->nr_requests = set->nr_requests ? set->nr_requests :
 			 max(2 * set->queue_depth, (unsigned int)BLKDEV_DEFAULT_RQ);
 	INIT_LIST_HEAD(&q->free_rqs);
-	INIT_LIST_HEAD(&q->dispatch);
 	init_waitqueue_head(&q->rq_wait);
 	q->rq_pool = kcalloc(q->nr_requests, sizeof(struct request), GFP_KERNEL);
-	if (!q->rq_pool || blk_flush_init_queue(q) ||
+	if (!q->rq_pool || blk_mq_init_hw_queues(q, set) || blk_flush_init_queue(q) ||
 	    bioset_init(&q->bio_split, "bio_split", BIO_SPLIT_POOL, 0))
 		goto fail;
 	for (unsigned int i = 0; i < q->nr_requests; i++)
@@ -92,6 +193,7 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 fail_bs:
 	bioset_exit(&q->bio_split);
 fail:
+	blk_mq_free_hw_queues(q);
 	kfree(q->flush_rq);
 	kfree(q->rq_pool);
 	kfree(q);
@@ -109,6 +211,7 @@ void blk_mq_destroy_queue(struct request_queue *q)
 	blk_mq_exit_queue(q);                   /* off the timeout scan first */
 	elevator_exit_queue(q);
 	bioset_exit(&q->bio_split);
+	blk_mq_free_hw_queues(q);
 	kfree(q->flush_rq);
 	kfree(q->rq_pool);
 	kfree(q);
@@ -127,34 +230,38 @@ static struct request *__blk_mq_get_request(struct request_queue *q)
 	return rq;
 }
 
-/* rq gives its tag back (if it has one); q->lock held. */
-static void __blk_mq_put_tag(struct request_queue *q, struct request *rq)
+/* rq gives its tag back to hctx (if it has one); hctx->lock held. */
+static void __blk_mq_put_tag(struct blk_mq_hw_ctx *hctx, struct request *rq)
 {
-	assert_spin_locked(&q->lock);
+	assert_spin_locked(&hctx->lock);
 	if (rq->tag < 0)
 		return;
-	q->tags_used &= ~(1ull << rq->tag);
-	q->tag_rq[rq->tag] = NULL;
+	hctx->tags_used &= ~(1ull << rq->tag);
+	hctx->tag_rq[rq->tag] = NULL;
 	rq->tag = -1;
 }
 
 static void blk_mq_free_request(struct request *rq)
 {
 	struct request_queue *q = rq->q;
+	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
 	unsigned long flags;
 
-	spin_lock_irqsave(&q->lock, flags);
 	if (rq->tag >= 0) {
-		__blk_mq_put_tag(q, rq);
-		q->busy = false;                /* a slot is free: try again */
-		q->restart_seq++;               /* ... also for a run parking now */
+		spin_lock_irqsave(&hctx->lock, flags);
+		__blk_mq_put_tag(hctx, rq);
+		hctx->busy = false;             /* a slot is free: try again */
+		hctx->restart_seq++;            /* ... also for a run parking now */
+		spin_unlock_irqrestore(&hctx->lock, flags);
 	}
 	/* the flush request is the queue's own; requests in a flush
 	 * sequence live on after their data step */
-	if (!(rq->rq_flags & (RQF_FLUSH_RQ | RQF_FLUSH_SEQ)))
+	if (!(rq->rq_flags & (RQF_FLUSH_RQ | RQF_FLUSH_SEQ))) {
+		spin_lock_irqsave(&q->lock, flags);
 		list_add(&rq->queuelist, &q->free_rqs);
-	spin_unlock_irqrestore(&q->lock, flags);
-	wake_up(&q->rq_wait);
+		spin_unlock_irqrestore(&q->lock, flags);
+		wake_up(&q->rq_wait);
+	}
 	if (READ_ONCE(q->mq_freeze_depth))
 		wake_up_all(&q->mq_freeze_wq);  /* a freezer counts the free ones */
 }
@@ -180,6 +287,8 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, st
 	INIT_LIST_HEAD(&rq->queuelist);
 	INIT_LIST_HEAD(&rq->elv_sort);
 	rq->q = q;
+	rq->mq_ctx = blk_mq_get_ctx(q);
+	rq->mq_hctx = rq->mq_ctx->hctx;
 	rq->tag = -1;
 	rq->cmd_flags = bio->bi_opf;
 	rq->__sector = bio->bi_iter.bi_sector;
@@ -354,6 +463,40 @@ static bool attempt_elv_merge(struct request_queue *q, struct bio *bio)
 	return true;
 }
 
+/*
+ * With the elevator "none": glue bio to one of the newest requests
+ * waiting in this CPU's software queue (Linux's blk_bio_list_merge): a
+ * stream's next bio almost always belongs to one of them.
+ */
+#define CTX_MERGE_LOOKBACK 8
+
+static bool attempt_ctx_merge(struct request_queue *q, struct bio *bio)
+{
+	struct blk_mq_ctx *ctx = blk_mq_get_ctx(q);
+	unsigned int looked = 0;
+	struct request *rq;
+	unsigned long flags;
+	bool merged = false;
+
+	spin_lock_irqsave(&ctx->lock, flags);
+	list_for_each_entry_reverse(rq, &ctx->rq_list, queuelist) {
+		enum elv_merge type;
+
+		if (++looked > CTX_MERGE_LOOKBACK)
+			break;
+		if (!blk_rq_merge_ok(rq, bio))
+			continue;
+		type = blk_try_merge(rq, bio);
+		if (type != ELEVATOR_NO_MERGE) {
+			blk_rq_merge_bio(rq, bio, type);
+			merged = true;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&ctx->lock, flags);
+	return merged;
+}
+
 /* --- splitting ------------------------------------------------------------ */
 
 /*
@@ -407,44 +550,78 @@ split:
 
 /* --- dispatch ------------------------------------------------------------- */
 
-/* Next request for the driver, with a tag; q->lock held. */
-static struct request *blk_mq_next_to_dispatch(struct request_queue *q)
+/* With "none": the oldest request of hctx's next busy ctx, round robin
+ * (Linux's blk_mq_dequeue_from_ctx); hctx->lock held. */
+static struct request *blk_mq_dequeue_from_ctx(struct blk_mq_hw_ctx *hctx)
 {
+	assert_spin_locked(&hctx->lock);
+	for (unsigned int i = 0; i < hctx->nr_ctx; i++) {
+		unsigned int idx = (hctx->next_ctx + i) % hctx->nr_ctx;
+		struct blk_mq_ctx *ctx = hctx->ctxs[idx];
+		struct request *rq;
+
+		spin_lock(&ctx->lock);
+		rq = list_first_entry_or_null(&ctx->rq_list, struct request, queuelist);
+		if (rq)
+			list_del_init(&rq->queuelist);
+		spin_unlock(&ctx->lock);
+		if (rq) {
+			hctx->next_ctx = (idx + 1) % hctx->nr_ctx;
+			return rq;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Next request for the driver, with one of hctx's tags; hctx->lock held,
+ * and q->lock too if sched (the elevator is asked).
+ */
+static struct request *blk_mq_next_to_dispatch(struct blk_mq_hw_ctx *hctx, bool sched)
+{
+	struct request_queue *q = hctx->queue;
 	unsigned int depth = q->tag_set->queue_depth;
 	struct request *rq;
 	unsigned int tag;
 
-	assert_spin_locked(&q->lock);
-	if (q->busy)
+	assert_spin_locked(&hctx->lock);
+	if (hctx->busy)
 		return NULL;
-	for (tag = 0; tag < depth && (q->tags_used & (1ull << tag)); tag++)
+	for (tag = 0; tag < depth && (hctx->tags_used & (1ull << tag)); tag++)
 		;
 	if (tag == depth)
 		return NULL;                    /* every slot in use */
-	if (!list_empty(&q->dispatch)) {
-		rq = list_first_entry(&q->dispatch, struct request, queuelist);
+	if (!list_empty(&hctx->dispatch)) {
+		rq = list_first_entry(&hctx->dispatch, struct request, queuelist);
 		list_del_init(&rq->queuelist);
+	} else if (sched) {
+		assert_spin_locked(&q->lock);
+		rq = q->elevator ? elv_dispatch_request(q) : NULL;
+		if (!rq)
+			return NULL;
+		rq->mq_hctx = hctx;             /* one elevator: any hctx may send it */
 	} else {
-		rq = elv_dispatch_request(q);
+		rq = blk_mq_dequeue_from_ctx(hctx);
 		if (!rq)
 			return NULL;
 	}
 	rq->tag = tag;
-	q->tags_used |= 1ull << tag;
-	q->tag_rq[tag] = rq;
+	hctx->tags_used |= 1ull << tag;
+	hctx->tag_rq[tag] = rq;
+	hctx->dispatched[rq->mq_ctx->cpu]++;
 	{
 		unsigned int busy = 0;
 
-		for (u64 t = q->tags_used; t; t &= t - 1)       /* count the set bits */
+		for (u64 t = hctx->tags_used; t; t &= t - 1)    /* count the set bits */
 			busy++;
-		q->tags_peak = max(q->tags_peak, busy);
+		hctx->tags_peak = max(hctx->tags_peak, busy);
 	}
 	return rq;
 }
 
-void blk_mq_run_hw_queue(struct request_queue *q)
+void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx)
 {
-	struct request_queue *outer = current->blk_dispatch_q;
+	struct blk_mq_hw_ctx *outer = current->blk_dispatch_hctx;
 
 	/*
 	 * A driver that completes inside queue_rq() (null_blk irqmode=0)
@@ -453,25 +630,42 @@ void blk_mq_run_hw_queue(struct request_queue *q)
 	 * tags are free -- and would nest one stack frame per request.  The
 	 * mark is the task's own: another task may run the queue meanwhile.
 	 */
-	if (outer == q)
+	if (outer == hctx)
 		return;
-	current->blk_dispatch_q = q;
-	__blk_mq_run_hw_queue(q);
-	current->blk_dispatch_q = outer;
+	current->blk_dispatch_hctx = hctx;
+	__blk_mq_run_hw_queue(hctx);
+	current->blk_dispatch_hctx = outer;
 }
 
-static void __blk_mq_run_hw_queue(struct request_queue *q)
+void blk_mq_run_hw_queues(struct request_queue *q)
 {
+	for (unsigned int i = 0; i < q->nr_hw_queues; i++)
+		blk_mq_run_hw_queue(q->queue_hw_ctx[i]);
+}
+
+static void __blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx)
+{
+	struct request_queue *q = hctx->queue;
+
 	for (;;) {
+		/* a stale answer is harmless: the elevator is switched only
+		 * with the queue frozen, and the other side is then empty */
+		bool sched = !READ_ONCE(q->sched_none);
 		struct request *rq;
 		unsigned long flags;
 		blk_status_t ret;
 		unsigned int seq;
 
-		spin_lock_irqsave(&q->lock, flags);
-		rq = blk_mq_next_to_dispatch(q);
-		seq = q->restart_seq;
-		spin_unlock_irqrestore(&q->lock, flags);
+		flags = local_irq_save();
+		if (sched)
+			spin_lock(&q->lock);
+		spin_lock(&hctx->lock);
+		rq = blk_mq_next_to_dispatch(hctx, sched);
+		seq = hctx->restart_seq;
+		spin_unlock(&hctx->lock);
+		if (sched)
+			spin_unlock(&q->lock);
+		local_irq_restore(flags);
 		if (!rq)
 			return;
 		blk_add_trace_rq(rq, 'D', 0);
@@ -480,16 +674,16 @@ static void __blk_mq_run_hw_queue(struct request_queue *q)
 			continue;
 		if (ret == BLK_STS_RESOURCE) {
 			/* the device is full: retry this one first, after a completion */
-			spin_lock_irqsave(&q->lock, flags);
-			__blk_mq_put_tag(q, rq);
-			list_add(&rq->queuelist, &q->dispatch);
-			if (q->restart_seq != seq) {
+			spin_lock_irqsave(&hctx->lock, flags);
+			__blk_mq_put_tag(hctx, rq);
+			list_add(&rq->queuelist, &hctx->dispatch);
+			if (hctx->restart_seq != seq) {
 				/* the driver freed up meanwhile: try again now */
-				spin_unlock_irqrestore(&q->lock, flags);
+				spin_unlock_irqrestore(&hctx->lock, flags);
 				continue;
 			}
-			q->busy = true;
-			spin_unlock_irqrestore(&q->lock, flags);
+			hctx->busy = true;
+			spin_unlock_irqrestore(&hctx->lock, flags);
 			return;
 		}
 		blk_mq_end_request(rq, ret);
@@ -508,19 +702,39 @@ void blk_mq_start_request(struct request *rq)
 	WRITE_ONCE(rq->state, MQ_RQ_IN_FLIGHT);
 }
 
-/* Insert a batch (through queuelist) of requests of one queue, and run it. */
+/*
+ * Insert a batch (through queuelist) of requests of one queue, and run
+ * the hardware queues that got one.  With "none" each request waits in
+ * the ctx it was made on (where its submitter was then); otherwise in the
+ * elevator, and this CPU's hctx runs it.
+ */
 static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *list)
 {
-	unsigned long flags;
-
-	struct request *rq;
+	unsigned long flags, to_run = 0;
+	struct request *rq, *tmp;
 
 	list_for_each_entry(rq, list, queuelist)
 		blk_add_trace_rq(rq, 'I', 0);
-	spin_lock_irqsave(&q->lock, flags);
-	elv_insert_requests(q, list, false);
-	spin_unlock_irqrestore(&q->lock, flags);
-	blk_mq_run_hw_queue(q);
+	if (READ_ONCE(q->sched_none)) {
+		list_for_each_entry_safe(rq, tmp, list, queuelist) {
+			struct blk_mq_ctx *ctx = rq->mq_ctx;
+
+			spin_lock_irqsave(&ctx->lock, flags);
+			list_move_tail(&rq->queuelist, &ctx->rq_list);
+			spin_unlock_irqrestore(&ctx->lock, flags);
+			to_run |= 1ul << ctx->hctx->queue_num;
+		}
+	} else {
+		list_for_each_entry(rq, list, queuelist)
+			rq->rq_flags |= RQF_ELV;
+		spin_lock_irqsave(&q->lock, flags);
+		elv_insert_requests(q, list, false);
+		spin_unlock_irqrestore(&q->lock, flags);
+		to_run = 1ul << blk_mq_get_ctx(q)->hctx->queue_num;
+	}
+	for (unsigned int i = 0; i < q->nr_hw_queues; i++)
+		if (to_run & (1ul << i))
+			blk_mq_run_hw_queue(q->queue_hw_ctx[i]);
 }
 
 /*
@@ -563,9 +777,13 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 	bio = blk_queue_split(q, bio);
 	if (attempt_plug_merge(q, bio))
 		return;
-	spin_lock_irqsave(&q->lock, flags);
-	merged = attempt_elv_merge(q, bio);
-	spin_unlock_irqrestore(&q->lock, flags);
+	if (READ_ONCE(q->sched_none)) {
+		merged = attempt_ctx_merge(q, bio);
+	} else {
+		spin_lock_irqsave(&q->lock, flags);
+		merged = q->elevator && attempt_elv_merge(q, bio);
+		spin_unlock_irqrestore(&q->lock, flags);
+	}
 	if (merged)
 		return;
 
@@ -636,7 +854,7 @@ static void blk_print_req_error(struct request *rq, blk_status_t status)
 
 void blk_mq_end_request(struct request *rq, blk_status_t status)
 {
-	struct request_queue *q = rq->q;       /* rq may be reused once freed */
+	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;       /* rq may be reused once freed */
 	struct bio *bio = rq->bio;
 	unsigned long flags;
 
@@ -650,19 +868,22 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 		/* the queue's flush command: free its tag, then go on */
 		blk_mq_free_request(rq);
 		rq->end_io(rq, status);
-		blk_mq_run_hw_queue(q);
+		blk_mq_run_hw_queue(hctx);
 		return;
 	}
 	if (rq->rq_flags & RQF_FLUSH_SEQ) {
 		/* the data step of a flush sequence: not the end yet */
 		blk_mq_free_request(rq);
 		blk_flush_data_done(rq, status);
-		blk_mq_run_hw_queue(q);
+		blk_mq_run_hw_queue(hctx);
 		return;
 	}
-	spin_lock_irqsave(&rq->q->lock, flags);
-	elv_completed_request(rq);
-	spin_unlock_irqrestore(&rq->q->lock, flags);
+	if (rq->rq_flags & RQF_ELV) {
+		spin_lock_irqsave(&rq->q->lock, flags);
+		if (rq->q->elevator)
+			elv_completed_request(rq);
+		spin_unlock_irqrestore(&rq->q->lock, flags);
+	}
 	/* an empty flush was counted by the flush command it waited for */
 	if (rq->part && bio)
 		part_account_done(rq->part, bio_stat_group(bio), blk_rq_sectors(rq),
@@ -680,7 +901,7 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 	if (rq->end_io)
 		rq->end_io(rq, status);
 	blk_mq_free_request(rq);
-	blk_mq_run_hw_queue(q);
+	blk_mq_run_hw_queue(hctx);
 }
 
 static LIST_HEAD(completed);            /* requests for kblockd */
@@ -722,18 +943,18 @@ void blk_mq_requeue_request(struct request *rq)
 /* kblockd: put a requeued request first in line for the driver again. */
 static void __blk_mq_requeue(struct request *rq)
 {
-	struct request_queue *q = rq->q;
+	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
 	unsigned long flags;
 
-	spin_lock_irqsave(&q->lock, flags);
+	spin_lock_irqsave(&hctx->lock, flags);
 	rq->rq_flags &= ~RQF_REQUEUE;
 	rq->state = MQ_RQ_IDLE;
-	__blk_mq_put_tag(q, rq);
-	list_add(&rq->queuelist, &q->dispatch);
-	q->busy = false;
-	q->restart_seq++;
-	spin_unlock_irqrestore(&q->lock, flags);
-	blk_mq_run_hw_queue(q);
+	__blk_mq_put_tag(hctx, rq);
+	list_add(&rq->queuelist, &hctx->dispatch);
+	hctx->busy = false;
+	hctx->restart_seq++;
+	spin_unlock_irqrestore(&hctx->lock, flags);
+	blk_mq_run_hw_queue(hctx);
 }
 
 void blk_mq_run_completions(void)
@@ -811,14 +1032,15 @@ void blk_mq_unfreeze_queue(struct request_queue *q)
  * A request can end while kblockd looks at it (a submitter ends one that
  * queue_rq refused, null_blk irqmode=0 ends them inline) and be reused:
  * so the late one is recognised by the number of its dispatch (rq->gen)
- * as well as its tag, checked under q->lock -- and without a driver
- * handler, completed under it.  A driver's handler may sleep, so it runs
+ * as well as its tag, checked under its hctx's lock -- and without a
+ * driver handler, completed under it.  A driver's handler may sleep, so it runs
  * unlocked and checks the request against its own state (IDE: the
  * channel's active request; AHCI: the slot's).
  */
-static void blk_mq_rq_timed_out(struct request_queue *q, unsigned int tag,
+static void blk_mq_rq_timed_out(struct blk_mq_hw_ctx *hctx, unsigned int tag,
 				struct request *rq, u64 gen, u64 now)
 {
+	struct request_queue *q = hctx->queue;
 	const char *name = rq->part ? rq->part->bd_disk->disk_name : "?";
 	enum blk_eh_timer_return ret;
 	unsigned long flags;
@@ -829,12 +1051,12 @@ static void blk_mq_rq_timed_out(struct request_queue *q, unsigned int tag,
 		rq->tag, req_op(rq) == REQ_OP_WRITE ? "write" :
 		req_op(rq) == REQ_OP_READ ? "read" : req_op(rq) == REQ_OP_FLUSH ? "flush" : "discard",
 		(unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
-	spin_lock_irqsave(&q->lock, flags);
-	still = q->tag_rq[tag] == rq && rq->gen == gen &&
+	spin_lock_irqsave(&hctx->lock, flags);
+	still = hctx->tag_rq[tag] == rq && rq->gen == gen &&
 		READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT;
 	if (still && !q->tag_set->ops->timeout)
 		blk_mq_complete_request(rq, BLK_STS_TIMEOUT);
-	spin_unlock_irqrestore(&q->lock, flags);
+	spin_unlock_irqrestore(&hctx->lock, flags);
 	if (!still || !q->tag_set->ops->timeout)
 		return;
 	ret = q->tag_set->ops->timeout(rq);
@@ -848,22 +1070,26 @@ void blk_mq_check_timeouts(u64 now)
 
 	mutex_lock(&mq_queues_lock);
 	list_for_each_entry(q, &mq_queues, all_queues) {
-		for (unsigned int tag = 0; tag < q->tag_set->queue_depth; tag++) {
-			struct request *rq;
-			unsigned long flags;
-			bool late;
+		for (unsigned int i = 0; i < q->nr_hw_queues; i++) {
+			struct blk_mq_hw_ctx *hctx = q->queue_hw_ctx[i];
 
-			u64 gen = 0;
+			for (unsigned int tag = 0; tag < q->tag_set->queue_depth; tag++) {
+				struct request *rq;
+				unsigned long flags;
+				bool late;
 
-			spin_lock_irqsave(&q->lock, flags);
-			rq = q->tag_rq[tag];
-			late = rq && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT &&
-			       now >= rq->deadline_ns;
-			if (late)
-				gen = rq->gen;
-			spin_unlock_irqrestore(&q->lock, flags);
-			if (late)
-				blk_mq_rq_timed_out(q, tag, rq, gen, now);
+				u64 gen = 0;
+
+				spin_lock_irqsave(&hctx->lock, flags);
+				rq = hctx->tag_rq[tag];
+				late = rq && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT &&
+				       now >= rq->deadline_ns;
+				if (late)
+					gen = rq->gen;
+				spin_unlock_irqrestore(&hctx->lock, flags);
+				if (late)
+					blk_mq_rq_timed_out(hctx, tag, rq, gen, now);
+			}
 		}
 	}
 	mutex_unlock(&mq_queues_lock);
@@ -894,19 +1120,37 @@ static bool restarts_due;
 
 void blk_mq_restart_hw_queue(struct request_queue *q)
 {
-	unsigned long flags;
+	for (unsigned int i = 0; i < q->nr_hw_queues; i++) {
+		struct blk_mq_hw_ctx *hctx = q->queue_hw_ctx[i];
+		unsigned long flags;
 
-	spin_lock_irqsave(&q->lock, flags);
-	q->busy = false;
-	q->restart_seq++;
-	q->restart_pending = true;
-	spin_unlock_irqrestore(&q->lock, flags);
+		spin_lock_irqsave(&hctx->lock, flags);
+		hctx->busy = false;
+		hctx->restart_seq++;
+		hctx->restart_pending = true;
+		spin_unlock_irqrestore(&hctx->lock, flags);
+	}
 	WRITE_ONCE(restarts_due, true);
 	if (kblockd_task)
 		wake_up_process(kblockd_task);
 }
 
-/* kblockd: run every queue a driver asked to restart. */
+unsigned int blk_mq_tags_peak(struct request_queue *q)
+{
+	unsigned int peak = 0;
+
+	for (unsigned int i = 0; i < q->nr_hw_queues; i++)
+		peak = max(peak, READ_ONCE(q->queue_hw_ctx[i]->tags_peak));
+	return peak;
+}
+
+void blk_mq_reset_tags_peak(struct request_queue *q)
+{
+	for (unsigned int i = 0; i < q->nr_hw_queues; i++)
+		WRITE_ONCE(q->queue_hw_ctx[i]->tags_peak, 0);
+}
+
+/* kblockd: run every hardware queue a driver asked to restart. */
 void blk_mq_run_restarts(void)
 {
 	struct request_queue *q;
@@ -914,15 +1158,18 @@ void blk_mq_run_restarts(void)
 	WRITE_ONCE(restarts_due, false);
 	mutex_lock(&mq_queues_lock);
 	list_for_each_entry(q, &mq_queues, all_queues) {
-		unsigned long flags;
-		bool run;
+		for (unsigned int i = 0; i < q->nr_hw_queues; i++) {
+			struct blk_mq_hw_ctx *hctx = q->queue_hw_ctx[i];
+			unsigned long flags;
+			bool run;
 
-		spin_lock_irqsave(&q->lock, flags);
-		run = q->restart_pending;
-		q->restart_pending = false;
-		spin_unlock_irqrestore(&q->lock, flags);
-		if (run)
-			blk_mq_run_hw_queue(q);
+			spin_lock_irqsave(&hctx->lock, flags);
+			run = hctx->restart_pending;
+			hctx->restart_pending = false;
+			spin_unlock_irqrestore(&hctx->lock, flags);
+			if (run)
+				blk_mq_run_hw_queue(hctx);
+		}
 	}
 	mutex_unlock(&mq_queues_lock);
 }

@@ -26,6 +26,11 @@
  *                                          read and written
  *   /sys/block/<disk>/queue/iosched/<tunable>   the elevator's own, read and
  *                                          written through elv_attr_show/store
+ *   /sys/block/<disk>/mq/<n>/cpu_list      hardware queue n's CPUs, "0, 2"
+ *   /sys/block/<disk>/mq/<n>/nr_tags       its tags (the driver's queue depth)
+ *   /sys/block/<disk>/mq/<n>/dispatched    Spindle's own: requests it sent to
+ *                                          queue_rq, by the CPU each was made
+ *                                          on ("cpu0 12", one line a CPU)
  *
  * Interface (include/spindle/blkdev.h, "The block layer's files"): three
  * attribute groups -- the disk's, a partition's, the queue's -- and the
@@ -36,6 +41,7 @@
  * may sleep.
  */
 #include <spindle/blkdev.h>
+#include <spindle/blk_mq.h>
 #include <spindle/elevator.h>
 #include <spindle/blktrace.h>
 #include <spindle/string.h>
@@ -195,20 +201,24 @@ static int lbs_show(struct block_device *bdev, char *buf, size_t size)
 
 /*
  * queue/tags_peak -- Spindle's own file, not Linux's: the most tags the
- * driver held at once since it was last reset by writing 0.  It is how
+ * driver held at once since it was last reset by writing 0 (with several
+ * hardware queues, the most any one of them held).  It is how
  * bench (user/bin/bench.c, and the kernel's bench=) shows a queue depth
  * at work: NCQ's 32 commands, IDE's one.
  */
 static int tags_peak_show(struct block_device *bdev, char *buf, size_t size)
 {
-	return scnprintf(buf, size, "%u\n", READ_ONCE(bdev_queue(bdev)->tags_peak));
+	struct request_queue *q = bdev_queue(bdev);
+
+	return scnprintf(buf, size, "%u\n", q->tag_set ? blk_mq_tags_peak(q) : 0);
 }
 
 static int tags_peak_store(struct block_device *bdev, const char *buf, size_t len)
 {
 	if (len < 1 || buf[0] != '0')
 		return -EINVAL;
-	WRITE_ONCE(bdev_queue(bdev)->tags_peak, 0);
+	if (bdev_queue(bdev)->tag_set)
+		blk_mq_reset_tags_peak(bdev_queue(bdev));
 	return 0;
 }
 
@@ -255,6 +265,7 @@ static const struct blk_attr disk_attrs[] = {
 	{ .name = "trace0", .mode = 0444, .show = trace0_show, .size_hint = 320 * 1024 },
 	{ .name = "inflight", .mode = 0444, .show = inflight_show },
 	{ .name = "queue", .mode = 0555 },
+	{ .name = "mq", .mode = 0555 },
 };
 static const struct blk_attr part_attrs[] = {
 	{ .name = "size", .mode = 0444, .show = size_show },
@@ -305,4 +316,48 @@ int blk_iosched_store(struct block_device *bdev, const char *name, const char *b
 {
 	(void)len;
 	return elv_attr_store(bdev_queue(bdev), name, buf);
+}
+
+/* --- mq/<n>: the hardware queues ------------------------------------------------ */
+
+struct blk_mq_hw_ctx *blk_mq_sysfs_hctx(struct block_device *bdev, unsigned int n)
+{
+	struct request_queue *q = bdev_queue(bdev);
+
+	return q && q->tag_set && n < q->nr_hw_queues ? q->queue_hw_ctx[n] : NULL;
+}
+
+static const char *const hctx_attrs[] = { "cpu_list", "dispatched", "nr_tags" };
+
+const char *blk_mq_hctx_attr(unsigned int i)
+{
+	return i < ARRAY_SIZE(hctx_attrs) ? hctx_attrs[i] : NULL;
+}
+
+int blk_mq_hctx_show(struct blk_mq_hw_ctx *hctx, const char *name, char *buf, size_t size)
+{
+	struct request_queue *q = hctx->queue;
+	unsigned long flags;
+	unsigned int cpu;
+	int n = 0;
+
+	if (strcmp(name, "nr_tags") == 0)
+		return scnprintf(buf, size, "%u\n", q->tag_set->queue_depth);
+	if (strcmp(name, "cpu_list") == 0) {
+		/* Linux's blk_mq_hw_sysfs_cpus_show: "0, 2" */
+		for_each_cpu(cpu, &hctx->cpumask)
+			n += scnprintf(buf + n, size - n, n ? ", %u" : "%u", cpu);
+		return n + scnprintf(buf + n, size - n, "\n");
+	}
+	if (strcmp(name, "dispatched") == 0) {
+		unsigned long counts[NR_CPUS];
+
+		spin_lock_irqsave(&hctx->lock, flags);
+		memcpy(counts, hctx->dispatched, sizeof(counts));
+		spin_unlock_irqrestore(&hctx->lock, flags);
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+			n += scnprintf(buf + n, size - n, "cpu%u %lu\n", cpu, counts[cpu]);
+		return n;
+	}
+	return -ENOENT;
 }

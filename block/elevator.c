@@ -110,6 +110,18 @@ static struct elevator_type *elevator_default(void)
 	return elevator_find(DEFAULT_ELEVATOR);
 }
 
+/*
+ * "none" is no policy at all: blk-mq then keeps requests in the per-CPU
+ * software queues, which need no queue-wide lock, instead of in the
+ * elevator.  Noted under q->lock at each change (the queue is frozen or
+ * new), read without it by the request layer.
+ */
+static void elv_note_none(struct request_queue *q)
+{
+	assert_spin_locked(&q->lock);
+	WRITE_ONCE(q->sched_none, q->elevator && strcmp(q->elevator->type->elevator_name, "none") == 0);
+}
+
 int elevator_init_queue(struct request_queue *q, const char *name)
 {
 	struct elevator_type *e = name ? elevator_find(name) : elevator_default();
@@ -133,6 +145,7 @@ int elevator_init_queue(struct request_queue *q, const char *name)
 			err = e->ops.init_sched(q);
 		if (err)
 			q->elevator = NULL;
+		elv_note_none(q);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (err)
@@ -154,6 +167,7 @@ void elevator_exit_queue(struct request_queue *q)
 		if (eq->type->ops.exit_sched)
 			eq->type->ops.exit_sched(q);
 		q->elevator = NULL;
+		elv_note_none(q);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
 	kfree(eq);
@@ -168,6 +182,7 @@ static struct elevator_queue *elevator_swap(struct request_queue *q, struct elev
 	spin_lock_irqsave(&q->lock, flags);
 	was = q->elevator;
 	q->elevator = eq;
+	elv_note_none(q);
 	spin_unlock_irqrestore(&q->lock, flags);
 	return was;
 }

@@ -8,6 +8,7 @@
  *   /sys/block/<disk>/<part>/          the partition's attributes
  *   /sys/block/<disk>/queue/           the queue's attributes, "iosched"
  *   /sys/block/<disk>/queue/iosched/   the current elevator's tunables
+ *   /sys/block/<disk>/mq/<n>/          hardware queue n's files
  *
  * Only the directories are built here.  What each file says and what a
  * write to it does is the block layer's (block/blk-sysfs.c, through the
@@ -68,10 +69,20 @@ static int iosched_store(struct inode *inode, const char *buf, size_t len)
 
 static const struct pseudo_file attr_iosched = { .show = iosched_show, .store = iosched_store };
 
+/* a file of mq/<n>: i_private is the hardware queue, i_fop_arg the name */
+static int hctx_show(struct inode *inode, char *buf, size_t size)
+{
+	return blk_mq_hctx_show(inode->i_private, inode->i_fop_arg, buf, size);
+}
+
+static const struct pseudo_file attr_hctx = { .show = hctx_show };
+
 /* --- directories ------------------------------------------------------------------ */
 
-static const struct inode_operations disk_dir_iops, part_dir_iops, queue_dir_iops, iosched_dir_iops;
-static const struct file_operations disk_dir_fops, part_dir_fops, queue_dir_fops, iosched_dir_fops;
+static const struct inode_operations disk_dir_iops, part_dir_iops, queue_dir_iops, iosched_dir_iops,
+	mq_dir_iops, hctx_dir_iops;
+static const struct file_operations disk_dir_fops, part_dir_fops, queue_dir_fops, iosched_dir_fops,
+	mq_dir_fops, hctx_dir_fops;
 
 /* Look name up in a group of attributes; its one directory gets subdir's ops. */
 static struct dentry *group_lookup(struct inode *dir, struct dentry *dentry,
@@ -127,6 +138,9 @@ static struct dentry *disk_lookup(struct inode *dir, struct dentry *dentry)
 			d_add(dentry, inode);
 			return NULL;
 		}
+	/* the group's two directories: "mq", and "queue" */
+	if (strcmp(dentry->d_name, "mq") == 0)
+		return group_lookup(dir, dentry, &blk_disk_attr_group, &mq_dir_iops, &mq_dir_fops);
 	return group_lookup(dir, dentry, &blk_disk_attr_group, &queue_dir_iops, &queue_dir_fops);
 }
 
@@ -210,6 +224,69 @@ static int iosched_iterate(struct file *f, struct dir_context *ctx)
 	return 0;
 }
 
+/* mq/: one directory per hardware queue, named by its number */
+static struct dentry *mq_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct blk_mq_hw_ctx *hctx;
+	struct inode *inode;
+	unsigned int n;
+
+	if (kstrtouint(dentry->d_name, 10, &n))
+		return NULL;
+	hctx = blk_mq_sysfs_hctx(dir->i_private, n);
+	if (!hctx)
+		return NULL;
+	inode = pseudo_new_dir(dir->i_sb, &hctx_dir_iops, &hctx_dir_fops, hctx);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+static int mq_iterate(struct file *f, struct dir_context *ctx)
+{
+	char name[12];
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	for (unsigned int n = ctx->pos - 2; blk_mq_sysfs_hctx(f->f_inode->i_private, n); n++) {
+		int len = scnprintf(name, sizeof(name), "%u", n);
+
+		if (!dir_emit(ctx, name, len, 700 + n, DT_DIR))
+			return 0;
+	}
+	return 0;
+}
+
+static struct dentry *hctx_lookup(struct inode *dir, struct dentry *dentry)
+{
+	const char *name;
+
+	for (unsigned int i = 0; (name = blk_mq_hctx_attr(i)); i++)
+		if (strcmp(name, dentry->d_name) == 0) {
+			struct inode *inode = pseudo_new_file(dir->i_sb, 0444, &attr_hctx,
+							      dir->i_private);
+			if (!inode)
+				return ERR_PTR(-ENOMEM);
+			inode->i_fop_arg = name;        /* a static string of block/ */
+			d_add(dentry, inode);
+			break;
+		}
+	return NULL;
+}
+
+static int hctx_iterate(struct file *f, struct dir_context *ctx)
+{
+	const char *name;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	for (unsigned int i = ctx->pos - 2; (name = blk_mq_hctx_attr(i)); i++)
+		if (!dir_emit(ctx, name, strlen(name), 800 + i, DT_REG))
+			return 0;
+	return 0;
+}
+
 static const struct inode_operations disk_dir_iops = { .lookup = disk_lookup };
 static const struct file_operations disk_dir_fops = { .iterate = disk_iterate };
 static const struct inode_operations part_dir_iops = { .lookup = part_lookup };
@@ -218,6 +295,10 @@ static const struct inode_operations queue_dir_iops = { .lookup = queue_lookup }
 static const struct file_operations queue_dir_fops = { .iterate = queue_iterate };
 static const struct inode_operations iosched_dir_iops = { .lookup = iosched_lookup };
 static const struct file_operations iosched_dir_fops = { .iterate = iosched_iterate };
+static const struct inode_operations mq_dir_iops = { .lookup = mq_lookup };
+static const struct file_operations mq_dir_fops = { .iterate = mq_iterate };
+static const struct inode_operations hctx_dir_iops = { .lookup = hctx_lookup };
+static const struct file_operations hctx_dir_fops = { .iterate = hctx_iterate };
 
 /* /sys/block: every registered disk (whole disks only). */
 static struct dentry *block_lookup(struct inode *dir, struct dentry *dentry)

@@ -829,7 +829,7 @@ static enum blk_eh_timer_return ide_timeout(struct request *rq)
  * Why this exists.  Master and slave have separate request queues but
  * share one channel.  When queue_rq() of one meets the channel busy with
  * the other, it answers BLK_STS_RESOURCE; the request layer then parks
- * the request on q->dispatch and retries it only when a request of THAT
+ * the request on hctx->dispatch and retries it only when a request of THAT
  * queue completes -- but nothing of that queue is in flight, the other
  * device's command is.  So when the channel frees, the driver says
  * blk_mq_restart_hw_queue() for the waiting device's queue.  That call
@@ -863,7 +863,7 @@ static void ide_kick_channel(struct ide_channel *c)
 
 		q = d->q;
 		blk_mq_restart_hw_queue(q);     /* a request being parked now is retried */
-		blk_mq_run_hw_queue(q);
+		blk_mq_run_hw_queues(q);
 
 		spin_lock_irqsave(&c->lock, flags);
 		if (c->reserved == (int)unit)

@@ -21,7 +21,11 @@
  *   null_blk.queue_mode=<0|2>    0: bio-based (make_request_fn); 2: through
  *                                the request layer, as Linux's default
  *                                (merging, elevator, tags)
- *   null_blk.hw_queue_depth=<n>  queue_mode 2: commands in flight (default 64)
+ *   null_blk.hw_queue_depth=<n>  queue_mode 2: commands in flight on each
+ *                                hardware queue (default 64)
+ *   null_blk.submit_queues=<n>   queue_mode 2: hardware queues (default 1);
+ *                                the CPUs are spread over them
+ *                                (blk_mq_map_queues), at most one a CPU
  *   null_blk.max_sectors=<n>     largest request in 512-byte sectors
  *                                (default 2048, as much as a bio carries):
  *                                smaller values make the request layer split
@@ -49,6 +53,7 @@ static unsigned int irqmode = NULL_IRQ_TIMER;
 static unsigned long long completion_nsec = 10000;
 static unsigned int queue_mode = NULL_Q_MQ;
 static unsigned int hw_queue_depth = 64;
+static unsigned int submit_queues = 1;
 static unsigned int max_sectors;              /* 0: the queue's default */
 
 struct nullb {
@@ -119,6 +124,16 @@ static int __init hw_queue_depth_setup(const char *v)
 	return 0;
 }
 __setup("null_blk.hw_queue_depth=", hw_queue_depth_setup);
+static int __init submit_queues_setup(const char *v)
+{
+	unsigned int n;
+
+	if (uint_param(v, &n, NR_CPUS) || !n)
+		return -EINVAL;
+	submit_queues = n;
+	return 0;
+}
+__setup("null_blk.submit_queues=", submit_queues_setup);
 static int __init max_sectors_setup(const char *v) { return uint_param(v, &max_sectors, 1u << 16); }
 __setup("null_blk.max_sectors=", max_sectors_setup);
 
@@ -205,6 +220,7 @@ static int __init null_add_dev(unsigned int i)
 	if (queue_mode == NULL_Q_MQ) {
 		nb->tag_set.ops = &null_mq_ops;
 		nb->tag_set.queue_depth = hw_queue_depth;
+		nb->tag_set.nr_hw_queues = submit_queues;
 		nb->tag_set.driver_data = nb;
 		q = blk_mq_init_queue(&nb->tag_set);
 	} else {
@@ -236,6 +252,11 @@ static int __init null_add_dev(unsigned int i)
 
 static int __init null_init(void)
 {
+	if (queue_mode == NULL_Q_MQ && submit_queues > nr_cpu_ids) {
+		/* Linux's words: one queue a CPU at most */
+		pr_warn("submit_queues param is set to %u.\n", nr_cpu_ids);
+		submit_queues = nr_cpu_ids;
+	}
 	for (unsigned int i = 0; i < nr_devices; i++) {
 		int err = null_add_dev(i);
 

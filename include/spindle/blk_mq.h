@@ -19,10 +19,16 @@
 
 #include <spindle/blk_types.h>
 #include <spindle/list.h>
+#include <spindle/spinlock.h>
+#include <spindle/smp.h>
 
 struct request_queue;
 struct request;
 struct block_device;
+struct blk_mq_hw_ctx;
+struct blk_mq_ctx;
+
+#define BLK_MQ_MAX_DEPTH 64             /* tags: one bit each in a u64 */
 
 /* rq->state: a request is completed once, whoever gets there first -- the
  * interrupt handler or the timeout handler. */
@@ -32,6 +38,10 @@ typedef void (rq_end_io_fn)(struct request *rq, blk_status_t status);
 
 struct request {
 	struct request_queue *q;
+	struct blk_mq_ctx *mq_ctx;      /* the submitting CPU's software queue */
+	struct blk_mq_hw_ctx *mq_hctx;  /* the hardware queue it goes to: its
+					 * ctx's; with an elevator, the one
+					 * that dispatched it (its tag's) */
 	struct list_head queuelist;     /* on a plug, a dispatch list, or the
 					 * elevator's FIFO -- one at a time */
 	unsigned int cmd_flags;         /* REQ_OP_* | REQ_* (as bi_opf) */
@@ -69,6 +79,7 @@ struct request {
 #define RQF_REQUEUE     (1u << 2)       /* on kblockd's list to be requeued */
 #define RQF_TRACED_C    (1u << 3)       /* its C (complete) event is recorded */
 #define RQF_QUIET       (1u << 4)       /* its error is logged already: no line */
+#define RQF_ELV         (1u << 5)       /* went through the elevator (not "none") */
 
 /* What a driver's timeout handler did about a late request. */
 enum blk_eh_timer_return {
@@ -106,10 +117,59 @@ struct blk_mq_ops {
 
 struct blk_mq_tag_set {
 	const struct blk_mq_ops *ops;
-	unsigned int queue_depth;       /* commands the device takes at once (<= 64) */
+	unsigned int nr_hw_queues;      /* hardware queues (0 or 1: one; at most
+					 * nr_cpu_ids, as Linux caps it) */
+	unsigned int queue_depth;       /* commands each hardware queue takes at
+					 * once (<= 64) */
 	unsigned int nr_requests;       /* requests that may exist (0: BLKDEV_DEFAULT_RQ,
 					 * or 2 x depth if that is more) */
 	void *driver_data;
+	unsigned int map[NR_CPUS];      /* CPU -> hardware queue (blk_mq_map_queues) */
+};
+
+/*
+ * A hardware context (Linux's struct blk_mq_hw_ctx): one queue of the
+ * device -- one NVMe submission queue, the one AHCI port -- with its own
+ * lock, tags and dispatch list, so that CPUs sending to different
+ * hardware queues share no lock on the way to the driver.  Each field
+ * says what keeps it safe: [init] set by blk_mq_init_queue, only read
+ * after; [hlock] hctx->lock, taken with interrupts off.
+ */
+struct blk_mq_hw_ctx {
+	spinlock_t lock;
+	struct request_queue *queue;        /* [init] */
+	unsigned int queue_num;             /* [init] its index: the driver's queue */
+	struct cpumask cpumask;             /* [init] the CPUs mapped to it */
+	unsigned int nr_ctx;                /* [init] ... their software queues */
+	struct blk_mq_ctx **ctxs;           /* [init] */
+	unsigned int next_ctx;              /* [hlock] the ctx to look at first */
+	u64 tags_used;                      /* [hlock] bit n: tag n is in flight */
+	struct request *tag_rq[BLK_MQ_MAX_DEPTH]; /* [hlock] */
+	struct list_head dispatch;          /* [hlock] came back busy, requeued, a
+					     * flush step: sent before anything else */
+	bool busy;                          /* [hlock] the driver said BLK_STS_RESOURCE */
+	unsigned int restart_seq;           /* [hlock] bumped when a tag is freed or
+					     * the driver restarts the queue */
+	bool restart_pending;               /* [hlock] ... for kblockd to run it */
+	unsigned int tags_peak;             /* [hlock] most tags in use at once (bench);
+					     * reset without the lock (WRITE_ONCE) */
+	/* [hlock] requests sent to queue_rq, by the CPU they were made on:
+	 * Spindle's /sys/block/<disk>/mq/<n>/dispatched (Linux counts the
+	 * same per software queue in debugfs, hctxN/cpuM/dispatched) */
+	unsigned long dispatched[NR_CPUS];
+};
+
+/*
+ * A software queue (Linux's struct blk_mq_ctx): one per CPU and queue.
+ * With the elevator "none", a request made on this CPU waits here until
+ * its hardware queue runs; only this CPU's submitters and that hctx's
+ * dispatcher take its lock.
+ */
+struct blk_mq_ctx {
+	spinlock_t lock;
+	struct list_head rq_list;           /* [lock] oldest first */
+	unsigned int cpu;                   /* [init] */
+	struct blk_mq_hw_ctx *hctx;         /* [init] set->map[cpu]'s */
 };
 
 /* A request-based queue: bios become requests, merged, scheduled by the
@@ -129,12 +189,22 @@ bool blk_mq_complete_request(struct request *rq, blk_status_t status);
 void blk_mq_requeue_request(struct request *rq);
 /* End rq now (task context): every bio, then the tag and the request. */
 void blk_mq_end_request(struct request *rq, blk_status_t status);
-/* Send queued requests to the driver while it has free tags (task context). */
-void blk_mq_run_hw_queue(struct request_queue *q);
+/* Spread the CPUs over set->nr_hw_queues: fills set->map (blk_mq_init_queue
+ * calls it). */
+void blk_mq_map_queues(struct blk_mq_tag_set *set);
+/* Send queued requests to the driver while hctx has free tags (task context). */
+void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx);
+/* ... for every hardware queue of q. */
+void blk_mq_run_hw_queues(struct request_queue *q);
+/* The hardware queue this CPU's requests go to. */
+struct blk_mq_hw_ctx *blk_mq_map_queue(struct request_queue *q, unsigned int cpu);
+/* The most tags any of q's hardware queues held at once; and reset them. */
+unsigned int blk_mq_tags_peak(struct request_queue *q);
+void blk_mq_reset_tags_peak(struct request_queue *q);
 /*
  * The driver can take commands again although none of q's own completed
- * -- e.g. IDE: the other disk on the channel finished.  q is run soon by
- * kblockd.  Callable from interrupt handlers.  A queue_rq() that returned
+ * -- e.g. IDE: the other disk on the channel finished.  Every hardware
+ * queue of q is run soon by kblockd.  Callable from interrupt handlers.  A queue_rq() that returned
  * BLK_STS_RESOURCE before this call is retried: no restart is lost.
  */
 void blk_mq_restart_hw_queue(struct request_queue *q);

@@ -61,15 +61,17 @@ struct queue_limits {
 struct elevator_queue;
 struct mutex;
 struct blk_mq_tag_set;
-
-#define BLK_MQ_MAX_DEPTH 64             /* tags: one bit each in a u64 */
+struct blk_mq_hw_ctx;
+struct blk_mq_ctx;
 
 /*
  * One queue per disk.  Each field says, in brackets, what keeps it safe:
  *   [init]  set while the driver makes the queue, before add_disk(); only
  *           read after that, without a lock
  *   [lock]  q->lock, taken with interrupts off (completions take it from
- *           kblockd, the timeout scan from its timer's work)
+ *           kblockd, the timeout scan from its timer's work).  The tags
+ *           and the dispatch lists are not here: each hardware queue has
+ *           its own, under its own lock (struct blk_mq_hw_ctx)
  *   [lock*] written under q->lock; also read without it, with READ_ONCE,
  *           by a wait_event() condition or a polling loop that looks
  *           again after each wake-up
@@ -92,18 +94,16 @@ struct request_queue {
 	/* request-based queues only (block/blk-mq.c) */
 	struct blk_mq_tag_set *tag_set;     /* [init] */
 	struct elevator_queue *elevator;    /* [lock] a switch freezes the queue first */
+	bool sched_none;                    /* [lock*] the elevator is "none": requests
+					     * wait in the per-CPU software queues */
+	unsigned int nr_hw_queues;          /* [init] */
+	struct blk_mq_hw_ctx **queue_hw_ctx; /* [init] the hardware queues, each
+					     * with its own lock (blk_mq.h) */
+	struct blk_mq_ctx *queue_ctx;       /* [init] one per CPU (nr_cpu_ids) */
 	struct request *rq_pool;            /* [init] nr_requests of them */
 	struct list_head free_rqs;          /* [lock] */
 	unsigned int nr_requests;           /* [init] */
 	struct wait_queue_head rq_wait;     /* [own] waiting for a free request */
-	u64 tags_used;                      /* [lock] bit n: tag n is in flight */
-	unsigned int tags_peak;             /* [once] most tags in use at once (bench);
-					     * raised under q->lock, reset without it */
-	struct request *tag_rq[BLK_MQ_MAX_DEPTH]; /* [lock] */
-	struct list_head dispatch;          /* [lock] came back busy: retry first */
-	bool busy;                          /* [lock] the driver said BLK_STS_RESOURCE */
-	unsigned int restart_seq;           /* [lock] bumped by blk_mq_restart_hw_queue */
-	bool restart_pending;               /* [lock] ... for kblockd to run the queue */
 	struct bio_set bio_split;           /* [own] for blk_queue_split() */
 	unsigned int rq_timeout;            /* [init] jiffies a request may take (30 s) */
 	atomic_long_t rq_gen;               /* [atomic] dispatches so far (request gen):
@@ -299,6 +299,12 @@ extern const struct blk_attr_group blk_disk_attr_group, blk_part_attr_group,
 const char *blk_iosched_attr(struct block_device *bdev, unsigned int i, umode_t *mode);
 int blk_iosched_show(struct block_device *bdev, const char *name, char *buf, size_t size);
 int blk_iosched_store(struct block_device *bdev, const char *name, const char *buf, size_t len);
+/* /sys/block/<disk>/mq/<n>/: hardware queue n of a request-based disk
+ * (NULL past the last, and for a bio-based disk), the i-th name of the
+ * files each has (NULL past the last), and what one says. */
+struct blk_mq_hw_ctx *blk_mq_sysfs_hctx(struct block_device *bdev, unsigned int n);
+const char *blk_mq_hctx_attr(unsigned int i);
+int blk_mq_hctx_show(struct blk_mq_hw_ctx *hctx, const char *name, char *buf, size_t size);
 /* /proc/vmstat's counters the block layer keeps (submit_bio, blk-core.c) */
 /* Added to by submitters on every CPU with an atomic add (Linux counts
  * them per CPU); a reader reads each u64 whole. */

@@ -112,9 +112,9 @@ struct task_struct {
 	/* the task's on-stack plug (include/spindle/blk_plug.h), or NULL;
 	 * schedule() flushes it before the task sleeps (Linux commit 73c101011926) */
 	struct blk_plug *plug;
-	/* the request queue this task is dispatching to right now, if any
+	/* the hardware queue this task is dispatching to right now, if any
 	 * (block/blk-mq.c: an inline completion does not nest a second run) */
-	struct request_queue *blk_dispatch_q;
+	struct blk_mq_hw_ctx *blk_dispatch_hctx;
 	/* the journal handle this task holds open (fs/jbd2/transaction.c),
 	 * or NULL: a second jbd2_journal_start() nests in it */
 	void *journal_info;

@@ -97,7 +97,9 @@ DECLARE_PER_CPU(unsigned int, cpu_number);
  * anywhere). */
 #define smp_processor_id() this_cpu_read(cpu_number)
 #else
-#define smp_processor_id() 0u
+/* host unit tests: the CPU a test pretends to run on (tests/unit/shim) */
+extern unsigned int host_cpu;
+#define smp_processor_id() host_cpu
 #endif
 
 /*

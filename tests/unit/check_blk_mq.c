@@ -4,7 +4,9 @@
  * request-based driver: merging on the plug and in the elevator, the
  * limits that stop a merge, splitting to max_sectors, the queue depth,
  * a busy driver, REQ_NOWAIT without a free request, completion of every
- * bio exactly once, and the elevator's sorting reaching the driver.
+ * bio exactly once, and the elevator's sorting reaching the driver; the
+ * map of CPUs to hardware queues, and requests from each (pretended)
+ * CPU reaching its own hardware queue with that queue's tags.
  */
 #include <check.h>
 #include <spindle/blkdev.h>
@@ -32,6 +34,7 @@ static sector_t seen_pos[MAX_SEEN];
 static unsigned int seen_sectors[MAX_SEEN];
 static unsigned int seen_flags[MAX_SEEN];       /* cmd_flags: op and REQ_* */
 static struct request_queue *seen_q[MAX_SEEN];
+static unsigned int seen_hctx[MAX_SEEN];        /* rq->mq_hctx->queue_num */
 static int busy_calls;                  /* answer BLK_STS_RESOURCE this many times */
 
 static bool restart_while_busy;         /* the race: freed before we park */
@@ -49,6 +52,7 @@ static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
 	seen_pos[nr_queue_rq] = blk_rq_pos(rq);
 	seen_flags[nr_queue_rq] = rq->cmd_flags;
 	seen_q[nr_queue_rq] = q;
+	seen_hctx[nr_queue_rq] = rq->mq_hctx->queue_num;
 	seen_sectors[nr_queue_rq++] = blk_rq_sectors(rq);
 	inflight[nr_inflight++] = rq;
 	return BLK_STS_OK;
@@ -128,6 +132,9 @@ static void setup(void)
 	nr_inflight = nr_queue_rq = ended = ended_ok = busy_calls = 0;
 	plug_enabled = true;
 	current->plug = NULL;
+	set.nr_hw_queues = 0;
+	nr_cpu_ids = 1;
+	host_cpu = 0;
 }
 
 static void teardown(void)
@@ -911,6 +918,108 @@ START_TEST(binary_trace_reads_back_with_blkparse)
 }
 END_TEST
 
+/* --- hardware queues --------------------------------------------------------- */
+
+/*
+ * blk_mq_map_queues for 1..8 CPUs and 1..8 queues: every CPU gets a
+ * queue that exists, and with no more queues than CPUs every queue gets
+ * a CPU (none is left idle).
+ */
+START_TEST(map_queues_covers_cpus_and_queues)
+{
+	for (unsigned int cpus = 1; cpus <= NR_CPUS; cpus++)
+		for (unsigned int queues = 1; queues <= 8; queues++) {
+			struct blk_mq_tag_set ts = { .nr_hw_queues = queues };
+			unsigned int used = 0;
+
+			blk_mq_map_queues(&ts);
+			for (unsigned int cpu = 0; cpu < cpus; cpu++) {
+				ck_assert_msg(ts.map[cpu] < queues, "%u CPUs, %u queues: cpu %u -> %u",
+					      cpus, queues, cpu, ts.map[cpu]);
+				used |= 1u << ts.map[cpu];
+			}
+			if (queues <= cpus)
+				ck_assert_msg(used == (1u << queues) - 1,
+					      "%u CPUs, %u queues: used %#x", cpus, queues, used);
+		}
+}
+END_TEST
+
+/* Each CPU's request goes to its own hardware queue; sysfs says which. */
+START_TEST(requests_go_to_their_cpus_hw_queue)
+{
+	char buf[128];
+
+	nr_cpu_ids = 4;
+	set.nr_hw_queues = 2;
+	make_queue(4, 0, 1024, "none");
+	ck_assert_uint_eq(q->nr_hw_queues, 2);
+	for (unsigned int cpu = 0; cpu < 4; cpu++) {
+		host_cpu = cpu;
+		submit(REQ_OP_WRITE, 1000 * (cpu + 1), 4096);
+	}
+	ck_assert_int_eq(nr_queue_rq, 4);
+	for (unsigned int i = 0; i < 4; i++)
+		ck_assert_uint_eq(seen_hctx[i], i % 2);
+	for (unsigned int h = 0; h < 2; h++)
+		for (unsigned int cpu = 0; cpu < 4; cpu++)
+			ck_assert_uint_eq(q->queue_hw_ctx[h]->dispatched[cpu], cpu % 2 == h);
+	ck_assert_int_gt(blk_mq_hctx_show(q->queue_hw_ctx[0], "cpu_list", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "0, 2\n");
+	blk_mq_hctx_show(q->queue_hw_ctx[1], "cpu_list", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1, 3\n");
+	blk_mq_hctx_show(q->queue_hw_ctx[1], "nr_tags", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "4\n");
+	blk_mq_hctx_show(q->queue_hw_ctx[1], "dispatched", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "cpu0 0\ncpu1 1\ncpu2 0\ncpu3 1\n");
+	ck_assert_ptr_null(blk_mq_sysfs_hctx(disk->part[0], 2));
+	complete_all();
+	ck_assert_int_eq(ended_ok, 4);
+}
+END_TEST
+
+/* Each hardware queue has its own tags: a full one does not hold back
+ * another, and its waiting request goes when one of its own completes. */
+START_TEST(each_hw_queue_has_its_own_tags)
+{
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(2, 0, 1024, "none");
+	host_cpu = 0;
+	for (int i = 0; i < 3; i++)
+		submit(REQ_OP_READ, 100 * (i + 1), 4096);
+	ck_assert_int_eq(nr_queue_rq, 2);               /* hctx 0 is full */
+	host_cpu = 1;
+	submit(REQ_OP_READ, 5000, 4096);
+	ck_assert_int_eq(nr_queue_rq, 3);               /* hctx 1 is not */
+	ck_assert_uint_eq(seen_hctx[2], 1);
+	complete_oldest(BLK_STS_OK);                    /* one of hctx 0's */
+	ck_assert_int_eq(nr_queue_rq, 4);
+	ck_assert_uint_eq(seen_hctx[3], 0);
+	ck_assert_uint_eq(seen_pos[3], 300);
+	ck_assert_uint_eq(blk_mq_tags_peak(q), 2);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 4);
+}
+END_TEST
+
+/* No more hardware queues than CPUs (as Linux); with an elevator, the
+ * hctx that runs sends the request with its own tag. */
+START_TEST(hw_queues_capped_and_elevator_shared)
+{
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 8;
+	make_queue(4, 0, 1024, "mq-deadline");
+	ck_assert_uint_eq(q->nr_hw_queues, 2);
+	host_cpu = 1;
+	submit(REQ_OP_WRITE, 64, 4096);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_uint_eq(seen_hctx[0], 1);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 1);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("BlkMq");
@@ -918,6 +1027,7 @@ Suite *unit_suite(void)
 	TCase *limits = tcase_create("Limits");
 	TCase *flush = tcase_create("FlushDiscard");
 	TCase *timeouts = tcase_create("Timeouts");
+	TCase *hw = tcase_create("HwQueues");
 
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, plugged_sequential_bios_become_one_request);
@@ -961,5 +1071,12 @@ Suite *unit_suite(void)
 	tcase_add_test(timeouts, trace_line_layout_as_blkparse);
 	tcase_add_test(timeouts, binary_trace_reads_back_with_blkparse);
 	suite_add_tcase(s, timeouts);
+
+	tcase_add_checked_fixture(hw, setup, teardown);
+	tcase_add_test(hw, map_queues_covers_cpus_and_queues);
+	tcase_add_test(hw, requests_go_to_their_cpus_hw_queue);
+	tcase_add_test(hw, each_hw_queue_has_its_own_tags);
+	tcase_add_test(hw, hw_queues_capped_and_elevator_shared);
+	suite_add_tcase(s, hw);
 	return s;
 }

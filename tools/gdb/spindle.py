@@ -636,8 +636,14 @@ def request_places(q):
             for rq in list_for_each_entry(plug["mq_list"].address,
                                           "struct request", "queuelist"):
                 where[int(rq)] = "plug of %s:%d" % (cstr(p["comm"]), int(p["pid"]))
-    for rq in list_for_each_entry(q["dispatch"].address, "struct request", "queuelist"):
-        where[int(rq)] = "q->dispatch (came back busy)"
+    for h in range(int(q["nr_hw_queues"])):
+        hctx = q["queue_hw_ctx"][h]
+        for rq in list_for_each_entry(hctx["dispatch"].address, "struct request", "queuelist"):
+            where[int(rq)] = "hctx->dispatch (came back busy)"
+        for c in range(int(hctx["nr_ctx"])):
+            ctx = hctx["ctxs"][c]
+            for rq in list_for_each_entry(ctx["rq_list"].address, "struct request", "queuelist"):
+                where[int(rq)] = "software queue of cpu %d" % int(ctx["cpu"])
     name, lists = elevator_lists(q)
     for title, head, field in lists:
         for rq in list_for_each_entry(head, "struct request", field):
@@ -653,7 +659,8 @@ class SpRq(gdb.Command):
 Every request of the queue's pool that is not free, with its tag (-1
 before dispatch), its state (IDLE, IN_FLIGHT, COMPLETE), op, sector+
 sectors, bios, and where it is: on a task's plug, in the elevator, on
-q->dispatch, or with the driver (tags_used)."""
+a hardware queue's dispatch list or a CPU's software queue, or with the
+driver (its hardware queue's tags_used; one mask per hardware queue)."""
 
     def __init__(self):
         super().__init__("sp-rq", gdb.COMMAND_USER)
@@ -668,18 +675,23 @@ q->dispatch, or with the driver (tags_used)."""
         free = set(int(rq) for rq in list_for_each_entry(
             q["free_rqs"].address, "struct request", "queuelist"))
         where = request_places(q)
-        tags = int(q["tags_used"])
+        hctxs = [q["queue_hw_ctx"][h] for h in range(int(q["nr_hw_queues"]))]
         depth = int(q["tag_set"]["queue_depth"])
-        gdb.write("%s: queue %#x, %d requests (%d free), depth %d, tags in use %#x\n" % (
-            disk_name(disk), int(q), int(q["nr_requests"]), len(free), depth, tags))
+        gdb.write("%s: queue %#x, %d requests (%d free), depth %d, tags in use %s\n" % (
+            disk_name(disk), int(q), int(q["nr_requests"]), len(free), depth,
+            " ".join("%#x" % int(h["tags_used"]) for h in hctxs)))
         pool = q["rq_pool"]
         for i in range(int(q["nr_requests"])):
             rq = pool[i].address
             if int(rq) in free:
                 continue
             tag = int(rq["tag"])
-            if tag >= 0 and tags & (1 << tag) and int(q["tag_rq"][tag]) == int(rq):
+            hctx = rq["mq_hctx"]
+            if (tag >= 0 and int(hctx) and int(hctx["tags_used"]) & (1 << tag)
+                    and int(hctx["tag_rq"][tag]) == int(rq)):
                 place = "with the driver (tag_rq[%d])" % tag
+                if len(hctxs) > 1:
+                    place += " of hctx %d" % int(hctx["queue_num"])
             else:
                 place = where.get(int(rq), "in the request layer")
             gdb.write("  %s  %s\n" % (rq_line(rq), place))

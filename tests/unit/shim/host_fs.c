@@ -142,6 +142,10 @@ int irq_affinity_store(int irq, bool list, const char *buf, size_t len)
 /* One CPU, CPU 0, with fixed counters: /proc/stat's layout is what the
  * host tests check (check_vfs), the counting is the kernel's. */
 struct cpumask __cpu_online_mask = { .bits = 1 };
+/* per-CPU copies the kernel code under test makes (blk-mq's software
+ * queues), and the CPU it believes it runs on: a test may set both */
+unsigned int nr_cpu_ids = 1;
+unsigned int host_cpu;
 unsigned long total_forks = 7;
 
 void kcpustat_cpu_fetch(struct kernel_cpustat *dst, unsigned int cpu)
