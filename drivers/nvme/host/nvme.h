@@ -197,6 +197,17 @@ enum nvme_opcode {
 #define NVME_RW_FUA             (1u << 30)      /* Force Unit Access */
 #define NVME_RW_LR              (1u << 31)      /* Limited Retry */
 
+/* Dataset Management (NVMe §6.7): CDW10 NR 7:0 (ranges, 0's based),
+ * CDW11 attributes; the ranges are a list in host memory at PRP1. */
+#define NVME_DSMGMT_AD          (1u << 2)       /* Attribute - Deallocate */
+
+struct nvme_dsm_range {                         /* NVMe §6.7, figure 364 */
+	u32 cattr;              /* Context Attributes */
+	u32 nlb;                /* Length in logical blocks (not 0's based) */
+	u64 slba;               /* Starting LBA */
+};
+_Static_assert(sizeof(struct nvme_dsm_range) == 16, "NVMe §6.7: 16-byte ranges");
+
 /* Create I/O Completion / Submission Queue (NVMe §5.3, §5.4) */
 #define NVME_QUEUE_PHYS_CONTIG  (1u << 0)       /* PC: one contiguous buffer */
 #define NVME_CQ_IRQ_ENABLED     (1u << 1)       /* IEN */
@@ -400,7 +411,7 @@ int nvme_init_identify(struct nvme_dev *dev);
 int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count);
 void nvme_scan_ns(struct nvme_dev *dev);
 blk_status_t nvme_setup_cmd(struct nvme_ns *ns, struct request *rq,
-			    struct nvme_command *cmd);
+			    struct nvme_command *cmd, struct nvme_dsm_range *range);
 blk_status_t nvme_error_status(u16 status);
 void nvme_log_error(struct nvme_ns *ns, struct request *rq, u16 status);
 extern unsigned int nvme_io_timeout_s;

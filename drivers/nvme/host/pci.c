@@ -15,7 +15,8 @@
  * One command's life (docs/nvme.md draws a queue pair):
  *
  *   nvme_queue_rq(rq)         cid = ns->cid_base + rq->tag
- *     nvme_setup_cmd()        core.c: Read/Write/Flush, SLBA, NLB, FUA
+ *     nvme_setup_cmd()        core.c: Read/Write/Flush/Write Zeroes/DSM,
+ *                             SLBA, NLB, FUA
  *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
  *     nvme_submit_cmd()       copy to sq_cmds[sq_tail], tail++, barrier,
  *                             write the SQ tail doorbell
@@ -38,10 +39,11 @@
  * MSI-X, MSI or INTx, as the device has (QEMU's: MSI-X and INTx;
  * pci=nomsi forces INTx) -- PRPs with a PRP list page per command (a bounce
  * buffer for requests PRPs cannot describe), Read, Write (FUA), Flush,
- * several namespaces.
+ * Write Zeroes and Dataset Management (discard, one range a command) when
+ * ONCS has them, several namespaces.
  * Not supported (yet): a queue pair per CPU, a vector per queue, Abort and controller
- * reset on a timeout (the controller is failed instead), Write Zeroes,
- * Dataset Management (discard), SGLs, polled queues, shutdown.
+ * reset on a timeout (the controller is failed instead), SGLs, polled
+ * queues, shutdown.
  *
  * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
  * between namespaces, so no SQ ever overflows); 512 KiB per command
@@ -544,9 +546,13 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
 	if ((unsigned int)rq->tag >= ns->tag_set.queue_depth)
 		return BLK_STS_IOERR;
 	cid = ns->cid_base + rq->tag;
-	sts = nvme_setup_cmd(ns, rq, &cmd);
+	/* a discard's range goes in this command's PRP list page, unused
+	 * by a command that moves no data */
+	sts = nvme_setup_cmd(ns, rq, &cmd, (struct nvme_dsm_range *)nvmeq->prp_lists[cid]);
 	if (sts != BLK_STS_OK)
 		return sts;
+	if (req_op(rq) == REQ_OP_DISCARD)
+		cmd.prp1 = nvmeq->prp_dma[cid];
 	if (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE) {
 		int err = nvme_map_data(nvmeq, rq, cid, &cmd);
 
