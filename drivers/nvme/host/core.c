@@ -50,6 +50,14 @@ static int __init nvme_io_timeout_setup(const char *val)
 }
 __setup("nvme.io_timeout=", nvme_io_timeout_setup);
 
+unsigned int nvme_max_retries = NVME_MAX_RETRIES;
+
+static int __init nvme_max_retries_setup(const char *val)
+{
+	return kstrtouint(val, 0, &nvme_max_retries) ? -EINVAL : 0;
+}
+__setup("nvme.max_retries=", nvme_max_retries_setup);
+
 /* An Identify string: ASCII, space padded, not terminated (§1.5). */
 static void nvme_copy_id_string(char *dst, const char *src, size_t len)
 {

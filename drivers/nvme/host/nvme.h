@@ -299,6 +299,9 @@ _Static_assert(sizeof(struct nvme_id_ns) == NVME_IDENTIFY_DATA_SIZE, "4 KiB");
 					 * chaining; QEMU's MDTS is 512 KiB too */
 #define NVME_ADMIN_TIMEOUT_MS   10000   /* an admin command at probe */
 #define NVME_IO_TIMEOUT_S       30      /* nvme.io_timeout= default (Linux's) */
+#define NVME_MAX_RETRIES        5       /* nvme.max_retries= default: controller
+					 * resets with no progress before the
+					 * driver gives up (Linux's nvme_core.max_retries) */
 
 struct nvme_dev;
 
@@ -333,6 +336,8 @@ struct nvme_queue {
 	struct nvme_completion admin_cqe;
 	/* I/O queue: the request of each command identifier, and its PRP list. */
 	struct request **rqs;
+	u64 aborted;                    /* bit cid: an Abort was sent for it
+					 * (nvme_timeout); under cq_lock */
 	u64 **prp_lists;                /* one page of PRP entries per CID */
 	phys_addr_t *prp_dma;
 	/* One bounce buffer for requests PRPs cannot describe (pci.c,
@@ -370,6 +375,9 @@ struct nvme_dev {
 	unsigned int irq;
 	bool msi;
 	bool dead;                      /* failed: every request gets an error */
+	bool resetting;                 /* queue_rq waits (BLK_STS_RESOURCE);
+					 * set and cleared under ioq.sq_lock */
+	unsigned int resets_in_row;     /* resets with no I/O completed since */
 	struct nvme_queue adminq;
 	struct nvme_queue ioq;
 	struct mutex admin_mutex;       /* one admin command at a time */
@@ -415,5 +423,6 @@ blk_status_t nvme_setup_cmd(struct nvme_ns *ns, struct request *rq,
 blk_status_t nvme_error_status(u16 status);
 void nvme_log_error(struct nvme_ns *ns, struct request *rq, u16 status);
 extern unsigned int nvme_io_timeout_s;
+extern unsigned int nvme_max_retries;
 
 #endif /* DRIVERS_NVME_HOST_NVME_H */
