@@ -110,6 +110,46 @@ int nvme_init_identify(struct nvme_dev *dev)
 }
 
 /*
+ * /sys/class/nvme/nvme0/{model,serial,firmware_rev}: the Identify
+ * Controller strings as Linux's nvme_sysfs_show_*() print them, the
+ * padding spaces stripped, one newline.
+ */
+static int nvme_show_model(void *d, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", ((struct nvme_dev *)d)->model);
+}
+
+static int nvme_show_serial(void *d, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", ((struct nvme_dev *)d)->serial);
+}
+
+static int nvme_show_firmware_rev(void *d, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", ((struct nvme_dev *)d)->firmware_rev);
+}
+
+static const struct class_attr nvme_ctrl_attrs[] = {
+	{ .name = "model", .show = nvme_show_model },
+	{ .name = "serial", .show = nvme_show_serial },
+	{ .name = "firmware_rev", .show = nvme_show_firmware_rev },
+};
+
+void nvme_sysfs_register(struct nvme_dev *dev)
+{
+	int err;
+
+	dev->cdev.class_name = "nvme";
+	strlcpy(dev->cdev.name, dev->name, sizeof(dev->cdev.name));
+	dev->cdev.attrs = nvme_ctrl_attrs;
+	dev->cdev.nr_attrs = ARRAY_SIZE(nvme_ctrl_attrs);
+	dev->cdev.drvdata = dev;
+	err = class_device_register(&dev->cdev);
+	if (err)
+		pr_warn("%s: not in /sys/class/nvme (%d)\n", dev->name, err);
+}
+
+/*
  * Ask for *count I/O queue pairs (Set Features, Number of Queues, NVMe
  * §5.21.1.7); the controller answers with how many it allocated, both
  * counts 0's based.  *count becomes what we may use.

@@ -32,6 +32,7 @@
 #include <spindle/spinlock.h>
 #include <spindle/mutex.h>
 #include <spindle/blk_mq.h>
+#include <spindle/sysfs.h>
 
 struct pci_dev;
 struct gendisk;
@@ -391,6 +392,7 @@ struct nvme_dev {
 	bool vwc;
 	unsigned int nr_ns;
 	struct nvme_ns *ns[NVME_MAX_NS];
+	struct class_device cdev;       /* /sys/class/nvme/nvme0 */
 };
 
 /* ---- pci.c for core.c --------------------------------------------------- */
@@ -418,6 +420,7 @@ int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
 int nvme_init_identify(struct nvme_dev *dev);
 int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count);
 void nvme_scan_ns(struct nvme_dev *dev);
+void nvme_sysfs_register(struct nvme_dev *dev);
 blk_status_t nvme_setup_cmd(struct nvme_ns *ns, struct request *rq,
 			    struct nvme_command *cmd, struct nvme_dsm_range *range);
 blk_status_t nvme_error_status(u16 status);

@@ -961,6 +961,7 @@ static int nvme_probe(struct pci_dev *pdev)
 	if (err)
 		goto fail_irq;
 	nvme_nr_ctrls++;
+	nvme_sysfs_register(dev);       /* the controller stays: never removed */
 	nvme_scan_ns(dev);
 	return 0;
 
