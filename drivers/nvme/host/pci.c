@@ -729,13 +729,14 @@ static void nvme_reset_ctrl(struct nvme_dev *dev)
 	unsigned long flags;
 	int err;
 
-	if (dev->resets_in_row >= nvme_max_retries) {
+	/* resets_in_row: kblockd counts up, a completion (any CPU) zeroes it */
+	if (READ_ONCE(dev->resets_in_row) >= nvme_max_retries) {
 		mutex_lock(&dev->admin_mutex);
 		nvme_dev_fail(dev, "no progress after nvme.max_retries controller resets");
 		mutex_unlock(&dev->admin_mutex);
 		return;
 	}
-	dev->resets_in_row++;
+	WRITE_ONCE(dev->resets_in_row, READ_ONCE(dev->resets_in_row) + 1);
 	spin_lock_irqsave(&q->sq_lock, flags);
 	if (dev->dead) {
 		spin_unlock_irqrestore(&q->sq_lock, flags);
