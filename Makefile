@@ -33,7 +33,7 @@
 #   make soak-forkbomb  the fork bomb, 200 rounds (tests/qemu/soak/)
 #   make stress N=20  the QEMU suite N times, 4 guests at once; verdicts
 #                   tallied per scenario (T=, LOAD=, DEBUG=1: tools/stress.py)
-#   make fault-matrix  read/write/flush errors on AHCI and IDE, raw, dm-linear,
+#   make fault-matrix  read/write/flush errors on AHCI, IDE and NVMe, raw, dm-linear,
 #                   dm-raid1 and ext2, once and sticky (SHORT=1: the CI subset)
 #   make powercut N=50  cut the power N times under a writing guest; no
 #                   write it was told is durable may be lost (FS=ext2:
@@ -540,10 +540,11 @@ fault-matrix: deps $(ISO)
 	$(PYTHON) tools/fault-matrix.py $(if $(SHORT),--short)
 
 # Power cuts under a writing guest (tools/powercut.py): N=<cuts>;
-# FS=ext2: under fsynced files on ext2 instead of the raw device.
+# FS=ext2: under fsynced files on ext2 instead of the raw device;
+# DISK=nvme: on the NVMe controller instead of AHCI.
 N ?= 10
 powercut: deps $(ISO)
-	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS))
+	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS)) $(if $(DISK),--disk $(DISK))
 
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.

@@ -41,6 +41,7 @@ enum stat_group bio_stat_group(const struct bio *bio)
 {
 	switch (bio_op(bio)) {
 	case REQ_OP_WRITE:      return STAT_WRITE;
+	case REQ_OP_WRITE_ZEROES: return STAT_WRITE;   /* as Linux's op_stat_group */
 	case REQ_OP_DISCARD:    return STAT_DISCARD;
 	case REQ_OP_FLUSH:      return STAT_FLUSH;
 	default:                return STAT_READ;
@@ -197,8 +198,9 @@ void blk_queue_exit(struct request_queue *q)
 }
 
 /*
- * Operations the queue cannot do.  A discard to a device without discard
- * support fails with "not supported" (-EOPNOTSUPP for the caller).  For a
+ * Operations the queue cannot do.  A discard or a write-zeroes to a
+ * device without support for it fails with "not supported" (-EOPNOTSUPP
+ * for the caller).  For a
  * request-based device without a volatile write cache, flushes mean
  * nothing: the flags go, and an empty flush is done at once.  (Bio-based
  * drivers -- brd, dm -- see their flags and decide themselves.)
@@ -214,6 +216,11 @@ static bool blk_check_op(struct gendisk *disk, struct bio *bio)
 			q->discard_warned = true;
 		}
 		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return false;
+	}
+	if (bio_op(bio) == REQ_OP_WRITE_ZEROES && !q->limits.max_write_zeroes_sectors) {
+		bio->bi_status = BLK_STS_NOTSUPP;       /* the caller decides (BLKZEROOUT) */
 		bio_endio(bio);
 		return false;
 	}
@@ -430,6 +437,7 @@ const char *blk_op_str(unsigned int op)
 		[REQ_OP_WRITE] = "WRITE",
 		[REQ_OP_FLUSH] = "FLUSH",
 		[REQ_OP_DISCARD] = "DISCARD",
+		[REQ_OP_WRITE_ZEROES] = "WRITE_ZEROES",
 	};
 
 	return op < ARRAY_SIZE(names) && names[op] ? names[op] : "UNKNOWN";

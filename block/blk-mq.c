@@ -520,6 +520,12 @@ static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 			return bio;
 		goto split;
 	}
+	if (bio_op(bio) == REQ_OP_WRITE_ZEROES) {
+		sectors = lim->max_write_zeroes_sectors;
+		if (bio_sectors(bio) <= sectors)
+			return bio;
+		goto split;
+	}
 	if (!bio_has_data(bio))
 		return bio;
 	/*
@@ -1049,7 +1055,8 @@ static void blk_mq_rq_timed_out(struct blk_mq_hw_ctx *hctx, unsigned int tag,
 	pr_warn("blk: %s: request timed out after %llu ms: tag %d, %s sector %llu + %u\n",
 		name, (unsigned long long)(now - rq->io_start_time_ns) / NSEC_PER_MSEC,
 		rq->tag, req_op(rq) == REQ_OP_WRITE ? "write" :
-		req_op(rq) == REQ_OP_READ ? "read" : req_op(rq) == REQ_OP_FLUSH ? "flush" : "discard",
+		req_op(rq) == REQ_OP_READ ? "read" : req_op(rq) == REQ_OP_FLUSH ? "flush" :
+		req_op(rq) == REQ_OP_DISCARD ? "discard" : "write-zeroes",
 		(unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
 	spin_lock_irqsave(&hctx->lock, flags);
 	still = hctx->tag_rq[tag] == rq && rq->gen == gen &&

@@ -20,7 +20,8 @@
  *   /sys/block/<disk>/queue/scheduler      "[mq-deadline] none cscan"; write
  *                                          a name to switch (elevator_switch)
  *   /sys/block/<disk>/queue/nr_requests, max_sectors_kb, max_segments,
- *                                          logical_block_size
+ *                                          logical_block_size, discard_granularity,
+ *                                          discard_max_bytes, write_zeroes_max_bytes
  *   /sys/block/<disk>/queue/tags_peak      Spindle's own: the most tags held
  *   /sys/block/<disk>/queue/read_ahead_kb  readahead's limit (the disk's bdi);
  *                                          read and written
@@ -192,6 +193,28 @@ static int max_segments_show(struct block_device *bdev, char *buf, size_t size)
 	return scnprintf(buf, size, "%u\n", bdev_queue(bdev)->limits.max_segments);
 }
 
+/*
+ * Discard and write-zeroes limits, as Linux states them: the largest
+ * range one request may cover in bytes (0: not supported), and the unit
+ * the device deallocates in.
+ */
+static int discard_granularity_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", bdev_queue(bdev)->limits.discard_granularity);
+}
+
+static int discard_max_bytes_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%llu\n",
+			 (unsigned long long)bdev_queue(bdev)->limits.max_discard_sectors << SECTOR_SHIFT);
+}
+
+static int write_zeroes_max_bytes_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%llu\n",
+			 (unsigned long long)bdev_queue(bdev)->limits.max_write_zeroes_sectors << SECTOR_SHIFT);
+}
+
 static int lbs_show(struct block_device *bdev, char *buf, size_t size)
 {
 	unsigned int lbs = bdev_queue(bdev)->limits.logical_block_size;
@@ -280,6 +303,9 @@ static const struct blk_attr queue_attrs[] = {
 	{ .name = "max_sectors_kb", .mode = 0444, .show = max_sectors_kb_show },
 	{ .name = "max_segments", .mode = 0444, .show = max_segments_show },
 	{ .name = "logical_block_size", .mode = 0444, .show = lbs_show },
+	{ .name = "discard_granularity", .mode = 0444, .show = discard_granularity_show },
+	{ .name = "discard_max_bytes", .mode = 0444, .show = discard_max_bytes_show },
+	{ .name = "write_zeroes_max_bytes", .mode = 0444, .show = write_zeroes_max_bytes_show },
 	{ .name = "iosched", .mode = 0555 },
 	{ .name = "tags_peak", .mode = 0644, .show = tags_peak_show, .store = tags_peak_store },
 	{ .name = "read_ahead_kb", .mode = 0644, .show = read_ahead_kb_show, .store = read_ahead_kb_store },

@@ -240,6 +240,8 @@ void blk_fill_rwbs(char *rwbs, u32 opf, u32 bytes)
 		rwbs[i++] = 'N';
 	} else if (op == REQ_OP_DISCARD) {
 		rwbs[i++] = 'D';
+	} else if (op == REQ_OP_WRITE_ZEROES) {
+		rwbs[i++] = 'N';                /* no data moves, as Linux's */
 	} else if (op == REQ_OP_WRITE) {
 		rwbs[i++] = bytes ? 'W' : 'N';
 	} else {

@@ -127,6 +127,11 @@ void blk_queue_max_discard_sectors(struct request_queue *q, unsigned int sectors
 	q->limits.max_discard_sectors = sectors;
 }
 
+void blk_queue_max_write_zeroes_sectors(struct request_queue *q, unsigned int sectors)
+{
+	q->limits.max_write_zeroes_sectors = sectors;
+}
+
 void blk_queue_write_cache(struct request_queue *q, bool wc, bool fua)
 {
 	q->write_cache = wc;

@@ -11,6 +11,8 @@
  *   BLKFLSBUF     write back the device's cached pages, then forget the
  *                 clean ones
  *   BLKRRPART     read the partition table again
+ *   BLKDISCARD    discard a byte range (u64 start, len)
+ *   BLKZEROOUT    make a byte range read as zeroes (u64 start, len)
  *   anything else -ENOTTY
  *
  * Where it sits: fs/block_dev.c's device file passes every ioctl() here
@@ -21,6 +23,7 @@
  */
 #include <spindle/blkdev.h>
 #include <spindle/mm.h>
+#include <spindle/bio.h>
 #include <spindle/uaccess.h>
 #include <spindle/err.h>
 #include <spindle/errno.h>
@@ -71,6 +74,59 @@ out:
 	return err;
 }
 
+/*
+ * BLKDISCARD and BLKZEROOUT, as Linux's blk_ioctl_discard() and
+ * blk_ioctl_zeroout(): u64 range[2] = {start, len} in bytes, both
+ * multiples of 512 (and of the logical block size), inside the device;
+ * else EINVAL.  A device without the operation answers EOPNOTSUPP.
+ * Linux's BLKZEROOUT then falls back to writing pages of zeroes
+ * (blkdev_issue_zeroout without BLKDEV_ZERO_NOFALLBACK); Spindle's does
+ * not: it refuses, as that flag asks.  The device's cached pages are
+ * written back and dropped first (Linux truncates only the range), so no
+ * stale page shadows the new contents.
+ */
+static int blkdev_range_ioctl(struct block_device *bdev, unsigned int op, void __user *argp)
+{
+	const struct queue_limits *lim = &bdev->bd_disk->queue->limits;
+	u64 range[2], start, len, lbs_mask = bdev_logical_block_size(bdev) - 1;
+	/* one bio's bi_size is 32 bits: cut the range in such pieces */
+	const u64 chunk = (u64)(0xffffffffu & ~(u32)lbs_mask) & ~(u64)(SECTOR_SIZE - 1);
+	int err;
+
+	if (op == REQ_OP_DISCARD ? !lim->max_discard_sectors : !lim->max_write_zeroes_sectors)
+		return -EOPNOTSUPP;
+	if (copy_from_user(range, argp, sizeof(range)))
+		return -EFAULT;
+	start = range[0];
+	len = range[1];
+	if ((start | len) & (SECTOR_SIZE - 1) || (start | len) & lbs_mask)
+		return -EINVAL;
+	if (start + len < start || start + len > (u64)bdev_nr_sectors(bdev) << SECTOR_SHIFT)
+		return -EINVAL;
+	err = sync_blockdev(bdev);
+	invalidate_bdev(bdev);
+	if (err)
+		return err;
+	while (len) {
+		u64 n = len < chunk ? len : chunk;
+		struct bio *bio = bio_alloc(GFP_KERNEL, 0);
+
+		if (!bio)
+			return -ENOMEM;
+		bio_set_dev(bio, bdev);
+		bio->bi_opf = op;
+		bio->bi_iter.bi_sector = start >> SECTOR_SHIFT;
+		bio->bi_iter.bi_size = (unsigned int)n;
+		err = submit_bio_wait(bio);
+		bio_put(bio);
+		if (err)
+			return err;
+		start += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /* BLKFLSBUF: write back, then forget every clean cached page. */
 static int blkdev_flushbuf(struct block_device *bdev)
 {
@@ -105,6 +161,10 @@ long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
 		return blkdev_flushbuf(bdev);
 	case BLKRRPART:
 		return blkdev_reread_part(bdev, holder);
+	case BLKDISCARD:
+		return blkdev_range_ioctl(bdev, REQ_OP_DISCARD, argp);
+	case BLKZEROOUT:
+		return blkdev_range_ioctl(bdev, REQ_OP_WRITE_ZEROES, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -345,6 +345,9 @@ void bdev_rescan_unlock(void)
  * is the opener an O_EXCL claim names. */
 static long block_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
+	/* as Linux: only a file open for writing may discard or zero */
+	if ((cmd == BLKDISCARD || cmd == BLKZEROOUT) && !(f->f_mode & FMODE_WRITE))
+		return -EBADF;
 	return blkdev_ioctl(I_BDEV(f), f, cmd, arg);
 }
 

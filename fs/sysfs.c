@@ -9,6 +9,8 @@
  *   /sys/block/<disk>/queue/           the queue's attributes, "iosched"
  *   /sys/block/<disk>/queue/iosched/   the current elevator's tunables
  *   /sys/block/<disk>/mq/<n>/          hardware queue n's files
+ *   /sys/class/<class>/<device>/       a driver's device attributes
+ *                                      (include/spindle/sysfs.h)
  *
  * Only the directories are built here.  What each file says and what a
  * write to it does is the block layer's (block/blk-sysfs.c, through the
@@ -23,6 +25,9 @@
 #include <spindle/mm.h>
 #include <spindle/blkdev.h>
 #include <spindle/string.h>
+#include <spindle/mutex.h>
+#include <spindle/sysfs.h>
+#include <spindle/errno.h>
 #include "internal.h"
 
 /* --- files: a block layer attribute each --------------------------------------- */
@@ -350,22 +355,205 @@ static int block_iterate(struct file *f, struct dir_context *ctx)
 static const struct inode_operations block_dir_iops = { .lookup = block_lookup };
 static const struct file_operations block_dir_fops = { .iterate = block_iterate };
 
-static struct dentry *sysfs_root_lookup(struct inode *dir, struct dentry *dentry)
-{
-	if (strcmp(dentry->d_name, "block") == 0) {
-		struct inode *inode = pseudo_new_dir(dir->i_sb, &block_dir_iops, &block_dir_fops, NULL);
+/* --- /sys/class: the class devices drivers registered ------------------------ */
 
+/* Registered class devices, never removed; class_lock (a leaf) guards the list. */
+static LIST_HEAD(class_devices);
+static DEFINE_MUTEX(class_lock);
+
+int class_device_register(struct class_device *dev)
+{
+	struct class_device *d;
+
+	mutex_lock(&class_lock);
+	list_for_each_entry(d, &class_devices, list)
+		if (strcmp(d->class_name, dev->class_name) == 0 && strcmp(d->name, dev->name) == 0) {
+			mutex_unlock(&class_lock);
+			return -EEXIST;
+		}
+	list_add_tail(&dev->list, &class_devices);
+	mutex_unlock(&class_lock);
+	return 0;
+}
+
+/* The i-th registered device whose class is cls (NULL: of any class
+ * first seen at i: one entry per class name).  class_lock held. */
+static struct class_device *class_nth(const char *cls, loff_t i)
+{
+	struct class_device *d, *e;
+
+	list_for_each_entry(d, &class_devices, list) {
+		if (cls && strcmp(d->class_name, cls) != 0)
+			continue;
+		if (!cls) {
+			bool seen = false;
+
+			list_for_each_entry(e, &class_devices, list) {
+				if (e == d)
+					break;
+				seen |= strcmp(e->class_name, d->class_name) == 0;
+			}
+			if (seen)
+				continue;
+		}
+		if (i-- == 0)
+			return d;
+	}
+	return NULL;
+}
+
+/* A file of /sys/class/<class>/<device>: i_private the device, i_fop_arg the attr. */
+static int class_attr_show(struct inode *inode, char *buf, size_t size)
+{
+	const struct class_attr *a = inode->i_fop_arg;
+	const struct class_device *dev = inode->i_private;
+
+	return a->show(dev->drvdata, buf, size);
+}
+
+static const struct pseudo_file class_attr_ro = { .show = class_attr_show };
+
+static struct dentry *class_dev_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct class_device *dev = dir->i_private;
+
+	for (unsigned int i = 0; i < dev->nr_attrs; i++) {
+		struct inode *inode;
+
+		if (strcmp(dentry->d_name, dev->attrs[i].name) != 0)
+			continue;
+		inode = pseudo_new_file(dir->i_sb, 0444, &class_attr_ro, dev);
 		if (!inode)
 			return ERR_PTR(-ENOMEM);
+		inode->i_fop_arg = &dev->attrs[i];
 		d_add(dentry, inode);
+		return NULL;
 	}
+	return NULL;
+}
+
+static int class_dev_iterate(struct file *f, struct dir_context *ctx)
+{
+	struct class_device *dev = f->f_inode->i_private;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	while (ctx->pos - 2 < (loff_t)dev->nr_attrs) {
+		const char *name = dev->attrs[ctx->pos - 2].name;
+
+		if (!dir_emit(ctx, name, strlen(name), 100 + ctx->pos, DT_REG))
+			break;
+	}
+	return 0;
+}
+
+static const struct inode_operations class_dev_iops = { .lookup = class_dev_lookup };
+static const struct file_operations class_dev_fops = { .iterate = class_dev_iterate };
+
+/* /sys/class/<class>: i_private is the class name (a registered device's). */
+static struct dentry *class_lookup(struct inode *dir, struct dentry *dentry)
+{
+	const char *cls = dir->i_private;
+	struct class_device *d, *found = NULL;
+	struct inode *inode;
+
+	mutex_lock(&class_lock);
+	list_for_each_entry(d, &class_devices, list)
+		if (strcmp(d->class_name, cls) == 0 && strcmp(d->name, dentry->d_name) == 0)
+			found = d;
+	mutex_unlock(&class_lock);
+	if (!found)
+		return NULL;
+	inode = pseudo_new_dir(dir->i_sb, &class_dev_iops, &class_dev_fops, found);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+/* Devices in the order they registered: entry 2 + i is the i-th. */
+static int class_iterate(struct file *f, struct dir_context *ctx)
+{
+	const char *cls = f->f_inode->i_private;
+	struct class_device *d;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	mutex_lock(&class_lock);
+	while ((d = class_nth(cls, ctx->pos - 2)) != NULL)
+		if (!dir_emit(ctx, d->name, strlen(d->name), 300 + ctx->pos, DT_DIR))
+			break;
+	mutex_unlock(&class_lock);
+	return 0;
+}
+
+static const struct inode_operations class_dir_iops = { .lookup = class_lookup };
+static const struct file_operations class_dir_fops = { .iterate = class_iterate };
+
+/* /sys/class: one directory per class name a device registered with. */
+static struct dentry *classes_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct class_device *d;
+	const char *cls = NULL;
+	struct inode *inode;
+
+	mutex_lock(&class_lock);
+	list_for_each_entry(d, &class_devices, list)
+		if (strcmp(d->class_name, dentry->d_name) == 0)
+			cls = d->class_name;
+	mutex_unlock(&class_lock);
+	if (!cls)
+		return NULL;
+	inode = pseudo_new_dir(dir->i_sb, &class_dir_iops, &class_dir_fops, (void *)cls);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+static int classes_iterate(struct file *f, struct dir_context *ctx)
+{
+	struct class_device *d;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	mutex_lock(&class_lock);
+	while ((d = class_nth(NULL, ctx->pos - 2)) != NULL)
+		if (!dir_emit(ctx, d->class_name, strlen(d->class_name), 400 + ctx->pos, DT_DIR))
+			break;
+	mutex_unlock(&class_lock);
+	return 0;
+}
+
+static const struct inode_operations classes_dir_iops = { .lookup = classes_lookup };
+static const struct file_operations classes_dir_fops = { .iterate = classes_iterate };
+
+/* --- the root ------------------------------------------------------------------ */
+
+static struct dentry *sysfs_root_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode;
+
+	if (strcmp(dentry->d_name, "block") == 0)
+		inode = pseudo_new_dir(dir->i_sb, &block_dir_iops, &block_dir_fops, NULL);
+	else if (strcmp(dentry->d_name, "class") == 0)
+		inode = pseudo_new_dir(dir->i_sb, &classes_dir_iops, &classes_dir_fops, NULL);
+	else
+		return NULL;
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
 	return NULL;
 }
 
 static int sysfs_root_iterate(struct file *f, struct dir_context *ctx)
 {
-	if (dir_emit_dots(f, ctx) && ctx->pos == 2)
-		dir_emit(ctx, "block", 5, 3, DT_DIR);
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	if (ctx->pos == 2 && !dir_emit(ctx, "block", 5, 3, DT_DIR))
+		return 0;
+	if (ctx->pos == 3)
+		dir_emit(ctx, "class", 5, 4, DT_DIR);
 	return 0;
 }
 

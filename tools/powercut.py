@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""powercut.py [-n N] [--seed S] - cut the power under a writing guest, N times.
+"""powercut.py [-n N] [--seed S] [--fs ext2] [--disk ahci|nvme] - cut the power under a writing guest, N times.
 
 `make powercut N=50` runs this.  Each cut boots Spindle with an AHCI disk
 whose image starts filled with the byte 0xa5, runs /tests/powercut
@@ -22,6 +22,9 @@ the cut the host repairs a copy of the image with `e2fsck -fy`, as ext2
 needs after a crash (it has no journal), and reads every durable file back
 with debugfs: present, 64 KiB, the pattern.  `--check-fs IMG LOG` does only
 that check, on an image and serial log a scenario left (ext2-crash.scn).
+
+--disk nvme puts the disk on QEMU's NVMe controller (nvme0n1) instead
+of AHCI (sda): the same checks, through the NVMe driver's Flush.
 
 Prints one line per cut and "<N> cuts, <L> durable writes lost"; exit 0
 only with none lost.  The random moments come from --seed (default: the
@@ -50,10 +53,13 @@ spec = importlib.util.spec_from_file_location("run", ROOT / "tests/qemu/run.py")
 run = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(run)
 
+# the disk's line and its name in the guest, per --disk
+DISKS = {"ahci": ("if=ahci index=0", "sda"), "nvme": ("if=nvme", "nvme0n1")}
+
 SCENARIO = """\
 machine: q35
-disk: a size=%d if=ahci index=0
-init: /tests/powercut sda %d
+disk: a size=%d {if}
+init: /tests/powercut {dev} %d
 """ % (BLOCKS * BLOCK + (4 << 20), BLOCKS)
 
 
@@ -78,9 +84,9 @@ def pattern(offset, length):
 
 SCENARIO_FS = """\
 machine: q35
-disk: a size=%d if=ahci index=0
+disk: a size=%d {if}
 init: mkdir /mnt
-init: mount -t ext2 /dev/sda /mnt
+init: mount -t ext2 /dev/{dev} /mnt
 init: /tests/powercut -f /mnt %d
 """ % (BLOCKS * BLOCK + (8 << 20), BLOCKS)
 
@@ -110,9 +116,10 @@ def check_fs(img, log):
     return len(durable), lost, note
 
 
-def cut(k, delay, iso, fs=None):
+def cut(k, delay, iso, fs=None, disk="ahci"):
     """One boot, killed delay seconds after the writer starts; (durable, begun, lost, note)."""
-    scn = run.parse_scenario(SCENARIO_FS if fs else SCENARIO, "powercut-%d" % k)
+    text = (SCENARIO_FS if fs else SCENARIO).replace("{if}", DISKS[disk][0])
+    scn = run.parse_scenario(text.replace("{dev}", DISKS[disk][1]), "powercut-%d" % k)
     run.place_disks(scn)
     workdir = WORK / str(k)
     run.prepare(scn, workdir)
@@ -169,6 +176,7 @@ def main():
     ap.add_argument("--max-delay", type=float, default=0.35,
                     help="longest wait after the writer starts, seconds")
     ap.add_argument("--fs", choices=["ext2"], help="cut under file writes on this file system")
+    ap.add_argument("--disk", choices=sorted(DISKS), default="ahci", help="the disk's controller")
     ap.add_argument("--check-fs", nargs=2, metavar=("IMG", "LOG"),
                     help="only check an ext2 image against a writer's serial log")
     args = ap.parse_args()
@@ -184,7 +192,7 @@ def main():
     total_lost, bad = 0, 0
     for k in range(args.n):
         delay = rng.uniform(0, args.max_delay)
-        durable, begun, lost, note = cut(k, delay, iso, args.fs)
+        durable, begun, lost, note = cut(k, delay, iso, args.fs, args.disk)
         if durable is None:
             print("cut %d: %s" % (k, note))
             bad += 1

@@ -33,7 +33,7 @@ SPINDLE_PROGS := init dd blkstat pattern bench blktrace elevator poweroff reboot
 	readprofile cksum
 OWN_PROGS  := sh
 USER_PROGS := $(SPINDLE_PROGS) $(OWN_PROGS)
-USER_TESTS := syscalls mmap fuzz hostile_oom_io hostile_dio_leak blkrrpart \
+USER_TESTS := syscalls mmap fuzz hostile_oom_io hostile_dio_leak blkrrpart blkzeroout \
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
 	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl links access \

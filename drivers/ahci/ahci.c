@@ -480,6 +480,8 @@ static blk_status_t ahci_build_cmd(struct ahci_port *port, struct request *rq, b
 		return BLK_STS_OK;
 	case REQ_OP_DISCARD:
 		return ahci_build_trim(port, rq);
+	case REQ_OP_WRITE_ZEROES:               /* never sent: no limit set */
+		break;
 	}
 	return BLK_STS_NOTSUPP;
 }

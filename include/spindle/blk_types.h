@@ -45,6 +45,7 @@ enum req_opf {
 	REQ_OP_WRITE    = 1,
 	REQ_OP_FLUSH    = 2,    /* empty: write back the device's cache */
 	REQ_OP_DISCARD  = 3,    /* the sectors' contents are no longer needed */
+	REQ_OP_WRITE_ZEROES = 9, /* no data: the device writes zeroes over the range */
 };
 #define REQ_OP_BITS     8
 #define REQ_OP_MASK     ((1u << REQ_OP_BITS) - 1)

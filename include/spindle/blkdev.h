@@ -56,6 +56,8 @@ struct queue_limits {
 	unsigned int dma_alignment;         /* mask: buffers and lengths aligned
 					     * to (mask + 1) for direct I/O */
 	unsigned int max_discard_sectors;   /* 0: discard not supported */
+	unsigned int discard_granularity;   /* bytes the device deallocates in */
+	unsigned int max_write_zeroes_sectors; /* 0: REQ_OP_WRITE_ZEROES not supported */
 };
 
 struct elevator_queue;
@@ -183,6 +185,7 @@ void blk_queue_max_segment_size(struct request_queue *q, unsigned int bytes);
 void blk_queue_segment_boundary(struct request_queue *q, unsigned long mask);
 void blk_queue_dma_alignment(struct request_queue *q, unsigned int mask);
 void blk_queue_max_discard_sectors(struct request_queue *q, unsigned int sectors);
+void blk_queue_max_write_zeroes_sectors(struct request_queue *q, unsigned int sectors);
 /* The device has a volatile write cache (wc) and can do FUA writes (fua).
  * Without wc, flushes complete at once and FUA is dropped; with wc but no
  * fua, the request layer follows each FUA write with a cache flush. */

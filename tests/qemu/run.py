@@ -96,7 +96,7 @@ scenario (shown by --list).  Keys marked * may repeat.
 
 Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide|nvme] [index=<n>]
 [format=raw|qcow2] [driver=null-co|null-aio|blkdebug] [config=<file>]
-[bus=<qemu bus>] [serial=<text>] [<other>=<value>...] [prep=<shell command>]`
+[bus=<qemu bus>] [serial=<text>] [ns=<id>] [<other>=<value>...] [prep=<shell command>]`
     id       a name: the image is build/qemu/<scenario>/<id>.img
     size     image size, binary units as truncate(1) (required, except for
              a disk whose prep= creates the image itself)
@@ -118,6 +118,10 @@ Disk lines: `disk: <id> [size=<n>[K|M|G|T]] [if=ahci|ide|nvme] [index=<n>]
     bus      attach to this QEMU bus instead (for a controller added with
              `qemu:`), e.g. bus=ide2.0; index is then not used
     serial   if=nvme: the controller's serial number (default: the id)
+    ns       if=nvme: no controller of its own: this disk is another
+             namespace (`-device nvme-ns`) of the controller of the
+             earlier disk <id>, whose own image is namespace 1; the guest
+             names them nvme0n1, nvme0n2, ... in the order of the lines
     other    any other key=value goes to QEMU's -drive as is (cache=...)
     prep     a shell command run (bash, from the repository root, with
              /sbin on PATH) after the image is created.  It takes the REST
@@ -234,6 +238,7 @@ class Disk:
     config: Optional[str] = None  # blkdebug rules file
     bus: Optional[str] = None     # explicit QEMU bus
     serial: Optional[str] = None  # if=nvme: the controller's serial number
+    ns_of: Optional[str] = None   # if=nvme: a namespace of that disk's controller
     prep: Optional[str] = None    # shell command
     extra: List[str] = field(default_factory=list)   # "key=value" for -drive
     line: int = 0
@@ -474,6 +479,8 @@ def parse_disk(value, lineno):
             disk.bus = v
         elif k == "serial":
             disk.serial = v
+        elif k == "ns":
+            disk.ns_of = v
         elif k in ("file", "id", "media"):
             raise ValueError("%s= is set by the runner" % k)
         else:
@@ -489,6 +496,8 @@ def parse_disk(value, lineno):
                          % disk.id)
     if disk.serial is not None and disk.iface != "nvme":
         raise ValueError("serial= is for if=nvme")
+    if disk.ns_of is not None and (disk.iface != "nvme" or disk.serial is not None):
+        raise ValueError("ns= is for if=nvme, without serial= (the controller's)")
     if disk.iface == "nvme" and (disk.index is not None or disk.bus):
         raise ValueError("if=nvme takes no index= or bus= (a controller per disk)")
     if disk.driver == "blkdebug" and not disk.config:
@@ -518,8 +527,13 @@ def place_disks(scn):
     for d in scn.disks:
         if d.id in ids:
             raise ValueError("disk id %r used twice" % d.id)
-        ids.add(d.id)
         d.iface = d.iface or native
+        if d.ns_of is not None:
+            ctrl = next((c for c in scn.disks if c.id == d.ns_of), None)
+            if ctrl is None or d.ns_of not in ids or ctrl.iface != "nvme" or ctrl.ns_of:
+                raise ValueError("line %d: ns=%s names no earlier if=nvme disk with a controller"
+                                 % (d.line, d.ns_of))
+        ids.add(d.id)
         if d.iface == "nvme" or d.bus or d.index is None:
             continue
         if d.index >= slots[d.iface]:
@@ -704,10 +718,16 @@ def qemu_command(scn, iso, workdir, raw_log, qemu_bin="qemu-system-x86_64",
             cmd += ["-drive", ",".join(source + ["if=ide", "index=%d" % d.index])]
             continue
         drive_id = "disk-" + d.id
+        if d.iface == "nvme" and d.ns_of:
+            # another namespace on the bus of that disk's controller
+            cmd += ["-drive", ",".join(["if=none", "id=" + drive_id] + source),
+                    "-device", "nvme-ns,drive=%s,bus=nvme-%s" % (drive_id, d.ns_of)]
+            continue
         if d.iface == "nvme":
             # One controller per disk; PCI slots in the order of the lines.
             cmd += ["-drive", ",".join(["if=none", "id=" + drive_id] + source),
-                    "-device", "nvme,drive=%s,serial=%s" % (drive_id, qopt(d.serial or d.id))]
+                    "-device", "nvme,drive=%s,serial=%s,id=nvme-%s"
+                    % (drive_id, qopt(d.serial or d.id), d.id)]
             continue
         if d.bus:
             bus = d.bus
@@ -1427,7 +1447,14 @@ class SelfTest(unittest.TestCase):
                       "-device nvme,drive=disk-n,serial=ab,,c", line)
         self.assertIn("-device nvme,drive=disk-m,serial=m", line)
         self.assertLess(line.index("disk-n"), line.index("disk-m"))
+        c = self.cmd("disk: n size=1M if=nvme\ndisk: o size=1M if=nvme ns=n\n")
+        self.assertIn("-device nvme,drive=disk-n,serial=n,id=nvme-n -drive if=none,id=disk-o,"
+                      "file=/w/o.img,format=raw -device nvme-ns,drive=disk-o,bus=nvme-n",
+                      " ".join(c))
         for text, err in {"disk: a size=1M if=nvme index=0": "no index",
+                          "disk: a size=1M if=nvme ns=a": "names no earlier",
+                          "disk: a size=1M\ndisk: b size=1M if=nvme ns=a": "names no earlier",
+                          "disk: a size=1M if=nvme\ndisk: b size=1M if=nvme ns=a serial=x": "ns= is for",
                           "disk: a size=1M if=ahci serial=x": "serial= is for"}.items():
             with self.assertRaisesRegex(ScenarioError, err):
                 self.scn(text + "\n")

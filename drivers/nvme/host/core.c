@@ -50,6 +50,14 @@ static int __init nvme_io_timeout_setup(const char *val)
 }
 __setup("nvme.io_timeout=", nvme_io_timeout_setup);
 
+unsigned int nvme_max_retries = NVME_MAX_RETRIES;
+
+static int __init nvme_max_retries_setup(const char *val)
+{
+	return kstrtouint(val, 0, &nvme_max_retries) ? -EINVAL : 0;
+}
+__setup("nvme.max_retries=", nvme_max_retries_setup);
+
 /* An Identify string: ASCII, space padded, not terminated (§1.5). */
 static void nvme_copy_id_string(char *dst, const char *src, size_t len)
 {
@@ -95,7 +103,50 @@ int nvme_init_identify(struct nvme_dev *dev)
 	pr_info("%s: %s, serial %s, firmware %s, %u namespace(s), max transfer %u KiB, write cache %s\n",
 		dev->name, dev->model, dev->serial, dev->firmware_rev, dev->nn,
 		max_bytes >> 10, dev->vwc ? "on" : "off");
+	pr_info("%s: Dataset Management %s, Write Zeroes %s (ONCS 0x%04x)\n", dev->name,
+		dev->oncs & NVME_CTRL_ONCS_DSM ? "yes" : "no",
+		dev->oncs & NVME_CTRL_ONCS_WRITE_ZEROES ? "yes" : "no", dev->oncs);
 	return 0;
+}
+
+/*
+ * /sys/class/nvme/nvme0/{model,serial,firmware_rev}: the Identify
+ * Controller strings as Linux's nvme_sysfs_show_*() print them, the
+ * padding spaces stripped, one newline.
+ */
+static int nvme_show_model(void *d, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", ((struct nvme_dev *)d)->model);
+}
+
+static int nvme_show_serial(void *d, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", ((struct nvme_dev *)d)->serial);
+}
+
+static int nvme_show_firmware_rev(void *d, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", ((struct nvme_dev *)d)->firmware_rev);
+}
+
+static const struct class_attr nvme_ctrl_attrs[] = {
+	{ .name = "model", .show = nvme_show_model },
+	{ .name = "serial", .show = nvme_show_serial },
+	{ .name = "firmware_rev", .show = nvme_show_firmware_rev },
+};
+
+void nvme_sysfs_register(struct nvme_dev *dev)
+{
+	int err;
+
+	dev->cdev.class_name = "nvme";
+	strlcpy(dev->cdev.name, dev->name, sizeof(dev->cdev.name));
+	dev->cdev.attrs = nvme_ctrl_attrs;
+	dev->cdev.nr_attrs = ARRAY_SIZE(nvme_ctrl_attrs);
+	dev->cdev.drvdata = dev;
+	err = class_device_register(&dev->cdev);
+	if (err)
+		pr_warn("%s: not in /sys/class/nvme (%d)\n", dev->name, err);
 }
 
 /*
@@ -176,6 +227,20 @@ static int nvme_alloc_ns(struct nvme_dev *dev, u32 nsid, u16 cid_base, unsigned 
 	blk_queue_max_segments(q, dev->max_hw_sectors / (NVME_CTRL_PAGE_SIZE >> SECTOR_SHIFT) + 1);
 	blk_queue_dma_alignment(q, 3);          /* §4.3: PRP entries are dword aligned */
 	blk_queue_write_cache(q, dev->vwc, true);
+	/*
+	 * Deallocate (discard) with one range a request: the range's NLB is
+	 * 32 bits, and so is a request's byte count.  Write Zeroes moves no
+	 * data, but Linux caps it at the transfer limit when the controller
+	 * names none (WZSL, NVMe 2.0), and its NLB is 16 bits.
+	 */
+	if (dev->oncs & NVME_CTRL_ONCS_DSM) {
+		blk_queue_max_discard_sectors(q, (0xffffffffu >> SECTOR_SHIFT) &
+					      ~((1u << (ds - SECTOR_SHIFT)) - 1));
+		q->limits.discard_granularity = 1u << ds;
+	}
+	if (dev->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
+		blk_queue_max_write_zeroes_sectors(q, min(dev->max_hw_sectors,
+							  0x10000u << (ds - SECTOR_SHIFT)));
 	blk_queue_rq_timeout(q, nvme_io_timeout_s * HZ);
 
 	strlcpy(ns->disk->disk_name, ns->name, sizeof(ns->disk->disk_name));
@@ -237,38 +302,54 @@ void nvme_scan_ns(struct nvme_dev *dev)
 
 /*
  * nvme_setup_cmd - the NVM command for rq (NVM Command Set §3.2, NVMe 1.4
- * §6.8 Flush, §6.9 Read, §6.15 Write).  Does not sleep.  The data
- * pointer is filled by the transport.
+ * §6.7 Dataset Management, §6.8 Flush, §6.9 Read, §6.15 Write, §6.16
+ * Write Zeroes).  Does not sleep.  The data pointer of a Read or Write is
+ * filled by the transport; a discard's one range is written to @range, a
+ * page of DMA memory the transport gives and points PRP1 at.
  */
-blk_status_t nvme_setup_cmd(struct nvme_ns *ns, struct request *rq, struct nvme_command *cmd)
+blk_status_t nvme_setup_cmd(struct nvme_ns *ns, struct request *rq, struct nvme_command *cmd,
+			    struct nvme_dsm_range *range)
 {
-	unsigned int blocks;
+	u64 slba = blk_rq_pos(rq) >> (ns->lba_shift - SECTOR_SHIFT);
+	unsigned int blocks = blk_rq_bytes(rq) >> ns->lba_shift;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->nsid = ns->nsid;
-	switch (req_op(rq)) {
-	case REQ_OP_FLUSH:
+	if (req_op(rq) == REQ_OP_FLUSH) {
 		cmd->opcode = nvme_cmd_flush;
 		return BLK_STS_OK;
-	case REQ_OP_READ:
+	}
+	if (!blocks || (blk_rq_bytes(rq) & ((1u << ns->lba_shift) - 1)))
+		return BLK_STS_IOERR;
+	switch (req_op(rq)) {
+	case REQ_OP_DISCARD:
+		/* one range, deallocated: afterwards it reads as DLFEAT says */
+		range->cattr = 0;
+		range->nlb = blocks;
+		range->slba = slba;
+		cmd->opcode = nvme_cmd_dsm;
+		cmd->cdw10 = 0;                 /* NR: one range, 0's based */
+		cmd->cdw11 = NVME_DSMGMT_AD;
+		return BLK_STS_OK;
+	case REQ_OP_WRITE_ZEROES:
+		cmd->opcode = nvme_cmd_write_zeroes;
+		break;
 	case REQ_OP_WRITE:
+		cmd->opcode = nvme_cmd_write;
+		if (rq->cmd_flags & REQ_FUA)
+			cmd->cdw12 |= NVME_RW_FUA;
+		break;
+	case REQ_OP_READ:
+		cmd->opcode = nvme_cmd_read;
 		break;
 	default:
-		return BLK_STS_NOTSUPP;         /* discard: Dataset Management, later */
+		return BLK_STS_NOTSUPP;
 	}
-	blocks = blk_rq_bytes(rq) >> ns->lba_shift;
-	if (!blocks || blocks > 0x10000 || (blk_rq_bytes(rq) & ((1u << ns->lba_shift) - 1)))
+	if (blocks > 0x10000)
 		return BLK_STS_IOERR;
-	cmd->opcode = req_op(rq) == REQ_OP_WRITE ? nvme_cmd_write : nvme_cmd_read;
-	{
-		u64 slba = blk_rq_pos(rq) >> (ns->lba_shift - SECTOR_SHIFT);
-
-		cmd->cdw10 = (u32)slba;
-		cmd->cdw11 = (u32)(slba >> 32);
-	}
-	cmd->cdw12 = blocks - 1;                /* NLB is 0's based */
-	if (req_op(rq) == REQ_OP_WRITE && (rq->cmd_flags & REQ_FUA))
-		cmd->cdw12 |= NVME_RW_FUA;
+	cmd->cdw10 = (u32)slba;
+	cmd->cdw11 = (u32)(slba >> 32);
+	cmd->cdw12 |= blocks - 1;               /* NLB is 0's based */
 	return BLK_STS_OK;
 }
 
@@ -334,9 +415,12 @@ void nvme_log_error(struct nvme_ns *ns, struct request *rq, u16 status)
 {
 	static const char *const ops[] = {
 		[nvme_cmd_flush] = "Flush", [nvme_cmd_write] = "Write", [nvme_cmd_read] = "Read",
+		[nvme_cmd_write_zeroes] = "Write Zeroes", [nvme_cmd_dsm] = "Dataset Management",
 	};
 	u8 opcode = req_op(rq) == REQ_OP_FLUSH ? nvme_cmd_flush :
-		    req_op(rq) == REQ_OP_WRITE ? nvme_cmd_write : nvme_cmd_read;
+		    req_op(rq) == REQ_OP_WRITE ? nvme_cmd_write :
+		    req_op(rq) == REQ_OP_DISCARD ? nvme_cmd_dsm :
+		    req_op(rq) == REQ_OP_WRITE_ZEROES ? nvme_cmd_write_zeroes : nvme_cmd_read;
 
 	printk_ratelimited(KERN_ERR "%s: %s(0x%x) @ LBA %llu, %u blocks, %s (sct 0x%x / sc 0x%x)%s%s\n",
 			   ns->name, ops[opcode], opcode,

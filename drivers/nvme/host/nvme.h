@@ -32,6 +32,7 @@
 #include <spindle/spinlock.h>
 #include <spindle/mutex.h>
 #include <spindle/blk_mq.h>
+#include <spindle/sysfs.h>
 
 struct pci_dev;
 struct gendisk;
@@ -197,6 +198,17 @@ enum nvme_opcode {
 #define NVME_RW_FUA             (1u << 30)      /* Force Unit Access */
 #define NVME_RW_LR              (1u << 31)      /* Limited Retry */
 
+/* Dataset Management (NVMe §6.7): CDW10 NR 7:0 (ranges, 0's based),
+ * CDW11 attributes; the ranges are a list in host memory at PRP1. */
+#define NVME_DSMGMT_AD          (1u << 2)       /* Attribute - Deallocate */
+
+struct nvme_dsm_range {                         /* NVMe §6.7, figure 364 */
+	u32 cattr;              /* Context Attributes */
+	u32 nlb;                /* Length in logical blocks (not 0's based) */
+	u64 slba;               /* Starting LBA */
+};
+_Static_assert(sizeof(struct nvme_dsm_range) == 16, "NVMe §6.7: 16-byte ranges");
+
 /* Create I/O Completion / Submission Queue (NVMe §5.3, §5.4) */
 #define NVME_QUEUE_PHYS_CONTIG  (1u << 0)       /* PC: one contiguous buffer */
 #define NVME_CQ_IRQ_ENABLED     (1u << 1)       /* IEN */
@@ -288,6 +300,9 @@ _Static_assert(sizeof(struct nvme_id_ns) == NVME_IDENTIFY_DATA_SIZE, "4 KiB");
 					 * chaining; QEMU's MDTS is 512 KiB too */
 #define NVME_ADMIN_TIMEOUT_MS   10000   /* an admin command at probe */
 #define NVME_IO_TIMEOUT_S       30      /* nvme.io_timeout= default (Linux's) */
+#define NVME_MAX_RETRIES        5       /* nvme.max_retries= default: controller
+					 * resets with no progress before the
+					 * driver gives up (Linux's nvme_core.max_retries) */
 
 struct nvme_dev;
 
@@ -322,6 +337,8 @@ struct nvme_queue {
 	struct nvme_completion admin_cqe;
 	/* I/O queue: the request of each command identifier, and its PRP list. */
 	struct request **rqs;
+	u64 aborted;                    /* bit cid: an Abort was sent for it
+					 * (nvme_timeout); under cq_lock */
 	u64 **prp_lists;                /* one page of PRP entries per CID */
 	phys_addr_t *prp_dma;
 	/* One bounce buffer for requests PRPs cannot describe (pci.c,
@@ -359,6 +376,9 @@ struct nvme_dev {
 	unsigned int irq;
 	bool msi;
 	bool dead;                      /* failed: every request gets an error */
+	bool resetting;                 /* queue_rq waits (BLK_STS_RESOURCE);
+					 * set and cleared under ioq.sq_lock */
+	unsigned int resets_in_row;     /* resets with no I/O completed since */
 	struct nvme_queue adminq;
 	struct nvme_queue ioq;
 	struct mutex admin_mutex;       /* one admin command at a time */
@@ -372,6 +392,7 @@ struct nvme_dev {
 	bool vwc;
 	unsigned int nr_ns;
 	struct nvme_ns *ns[NVME_MAX_NS];
+	struct class_device cdev;       /* /sys/class/nvme/nvme0 */
 };
 
 /* ---- pci.c for core.c --------------------------------------------------- */
@@ -399,10 +420,12 @@ int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
 int nvme_init_identify(struct nvme_dev *dev);
 int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count);
 void nvme_scan_ns(struct nvme_dev *dev);
+void nvme_sysfs_register(struct nvme_dev *dev);
 blk_status_t nvme_setup_cmd(struct nvme_ns *ns, struct request *rq,
-			    struct nvme_command *cmd);
+			    struct nvme_command *cmd, struct nvme_dsm_range *range);
 blk_status_t nvme_error_status(u16 status);
 void nvme_log_error(struct nvme_ns *ns, struct request *rq, u16 status);
 extern unsigned int nvme_io_timeout_s;
+extern unsigned int nvme_max_retries;
 
 #endif /* DRIVERS_NVME_HOST_NVME_H */

@@ -15,7 +15,8 @@
  * One command's life (docs/nvme.md draws a queue pair):
  *
  *   nvme_queue_rq(rq)         cid = ns->cid_base + rq->tag
- *     nvme_setup_cmd()        core.c: Read/Write/Flush, SLBA, NLB, FUA
+ *     nvme_setup_cmd()        core.c: Read/Write/Flush/Write Zeroes/DSM,
+ *                             SLBA, NLB, FUA
  *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
  *     nvme_submit_cmd()       copy to sq_cmds[sq_tail], tail++, barrier,
  *                             write the SQ tail doorbell
@@ -30,18 +31,24 @@
  *
  *   (firmware) --disable: CC.EN=0, wait CSTS.RDY=0--> DISABLED
  *   DISABLED --AQA/ASQ/ACQ, CC (EN=1), wait CSTS.RDY=1--> LIVE
- *   LIVE --a command times out, CSTS.CFS, or all ones--> DEAD (disabled,
- *        every request in flight and every new one fails with an error)
+ *   LIVE --a command times out--> Abort sent (LIVE); times out again -->
+ *   RESETTING (queue_rq says busy; CC.EN=0, requests held are requeued,
+ *        admin and I/O queues set up again) --> LIVE
+ *   RESETTING --CSTS.CFS, all ones, RDY late, or nvme.max_retries resets
+ *        without progress--> DEAD (disabled, every request in flight and
+ *        every new one fails with an error)
  *
  * Supported: one admin queue and one I/O queue pair (on the request
  * layer's single hardware context), one interrupt vector for both --
  * MSI-X, MSI or INTx, as the device has (QEMU's: MSI-X and INTx;
  * pci=nomsi forces INTx) -- PRPs with a PRP list page per command (a bounce
  * buffer for requests PRPs cannot describe), Read, Write (FUA), Flush,
- * several namespaces.
- * Not supported (yet): a queue pair per CPU, a vector per queue, Abort and controller
- * reset on a timeout (the controller is failed instead), Write Zeroes,
- * Dataset Management (discard), SGLs, polled queues, shutdown.
+ * Write Zeroes and Dataset Management (discard, one range a command) when
+ * ONCS has them, several namespaces.
+ * On a timeout, Abort, then a controller reset that requeues what was in
+ * flight (nvme_timeout).
+ * Not supported (yet): a queue pair per CPU, a vector per queue, SGLs,
+ * polled queues, shutdown.
  *
  * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
  * between namespaces, so no SQ ever overflows); 512 KiB per command
@@ -51,7 +58,8 @@
  * page): it is copied through the queue's one bounce buffer, one such
  * request at a time (nvme_bounce_rq).
  *
- * Boot options: nvme.io_timeout=<seconds> (default 30); pci=nomsi.
+ * Boot options: nvme.io_timeout=<seconds> (default 30);
+ * nvme.max_retries=<n> (default 5); fail_nvme_completion=; pci=nomsi.
  *
  * Locking (see docs/locking.md): per queue, sq_lock and cq_lock, both
  * with interrupts off, never nested; dev->admin_mutex serialises admin
@@ -70,10 +78,27 @@
 #include <spindle/errno.h>
 #include <spindle/time.h>
 #include <spindle/barrier.h>
+#include <spindle/fault_inject.h>
 #include <asm/io.h>
 #include "nvme.h"
 
 #define PCI_CLASS_STORAGE_EXPRESS 0x010802      /* NVM Express (prog-if 2) */
+
+_Static_assert(NVME_IO_QUEUE_ENTRIES <= 64, "nvme_queue.aborted: one bit a command");
+
+/*
+ * fail_nvme_completion=<interval>,<probability>,<space>,<times>
+ * (include/spindle/fault_inject.h): the driver ignores an I/O completion
+ * queue entry as if it had never come -- a lost completion, for the
+ * timeout, Abort and reset path (scenario nvme-reset).
+ */
+static DECLARE_FAULT_ATTR(fail_nvme_completion);
+
+static int __init fail_nvme_completion_setup(const char *val)
+{
+	return setup_fault_attr(&fail_nvme_completion, val);
+}
+__setup("fail_nvme_completion=", fail_nvme_completion_setup);
 
 static unsigned int nvme_nr_ctrls;              /* nvme0, nvme1, ... */
 
@@ -323,9 +348,21 @@ static void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completi
 			nvmeq->dev->name, cid, nvmeq->qid);
 		return;
 	}
+	if (should_fail(&fail_nvme_completion, 1)) {
+		pr_warn("%s: completion of I/O %u QID %u dropped (fail_nvme_completion)\n",
+			nvmeq->dev->name, cid, nvmeq->qid);
+		return;
+	}
 	nvmeq->rqs[cid] = NULL;
+	nvmeq->aborted &= ~(1ull << cid);
+	WRITE_ONCE(nvmeq->dev->resets_in_row, 0);       /* the controller works */
 	if (rq == nvmeq->bounce_rq)
 		nvme_unbounce_rq(nvmeq, rq, !status);
+	if ((status & 0x7ff) == NVME_SC_ABORT_REQ && !(status & NVME_STATUS_DNR)) {
+		/* our Abort took it (a late command): it may run again */
+		blk_mq_requeue_request(rq);
+		return;
+	}
 	if (status)
 		nvme_log_error(rq->q->queuedata, rq, status);
 	blk_mq_complete_request(rq, nvme_error_status(status));
@@ -438,18 +475,16 @@ int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd, u32 *re
 	return ret;
 }
 
-/* Create I/O CQ then SQ @qid, interrupts on vector 0 (NVMe §5.3, §5.4). */
-static int nvme_create_io_queues(struct nvme_dev *dev)
+/*
+ * Ask the controller for I/O CQ then SQ @qid, on memory already allocated,
+ * interrupts on vector 0 (NVMe §5.3, §5.4): at probe and after a reset.
+ */
+static int nvme_create_io_sq_cq(struct nvme_dev *dev)
 {
 	struct nvme_queue *q = &dev->ioq;
 	struct nvme_command c;
 	int err;
 
-	err = nvme_alloc_queue(dev, q, 1, NVME_IO_QUEUE_ENTRIES);
-	if (!err)
-		err = nvme_alloc_io_slots(q);
-	if (err)
-		return err;
 	memset(&c, 0, sizeof(c));
 	c.opcode = nvme_admin_create_cq;
 	c.prp1 = q->cq_dma;
@@ -471,6 +506,15 @@ static int nvme_create_io_queues(struct nvme_dev *dev)
 		return err < 0 ? err : -EIO;
 	}
 	return 0;
+}
+
+static int nvme_create_io_queues(struct nvme_dev *dev)
+{
+	int err = nvme_alloc_queue(dev, &dev->ioq, 1, NVME_IO_QUEUE_ENTRIES);
+
+	if (!err)
+		err = nvme_alloc_io_slots(&dev->ioq);
+	return err ? err : nvme_create_io_sq_cq(dev);
 }
 
 /* ---- I/O ------------------------------------------------------------------ */
@@ -544,9 +588,13 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
 	if ((unsigned int)rq->tag >= ns->tag_set.queue_depth)
 		return BLK_STS_IOERR;
 	cid = ns->cid_base + rq->tag;
-	sts = nvme_setup_cmd(ns, rq, &cmd);
+	/* a discard's range goes in this command's PRP list page, unused
+	 * by a command that moves no data */
+	sts = nvme_setup_cmd(ns, rq, &cmd, (struct nvme_dsm_range *)nvmeq->prp_lists[cid]);
 	if (sts != BLK_STS_OK)
 		return sts;
+	if (req_op(rq) == REQ_OP_DISCARD)
+		cmd.prp1 = nvmeq->prp_dma[cid];
 	if (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE) {
 		int err = nvme_map_data(nvmeq, rq, cid, &cmd);
 
@@ -563,17 +611,26 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
 	cmd.command_id = cid;
 
 	spin_lock_irqsave(&nvmeq->sq_lock, flags);
-	if (dev->dead) {                        /* set under sq_lock: see nvme_dev_fail */
+	if (dev->dead || dev->resetting) {      /* set under sq_lock: nvme_dev_fail,
+						 * nvme_reset_ctrl */
 		if (nvmeq->bounce_rq == rq)
 			nvmeq->bounce_rq = NULL;
 		spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
-		return BLK_STS_IOERR;
+		/* after a reset nvme_restart_queues() runs the queues again */
+		return dev->dead ? BLK_STS_IOERR : BLK_STS_RESOURCE;
 	}
 	blk_mq_start_request(rq);
 	nvmeq->rqs[cid] = rq;                   /* before the doorbell: the CQE may follow at once */
 	__nvme_submit_cmd(nvmeq, &cmd);
 	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
 	return BLK_STS_OK;
+}
+
+/* Run every namespace's queue: requests told "busy" during a reset go now. */
+static void nvme_restart_queues(struct nvme_dev *dev)
+{
+	for (unsigned int i = 0; i < dev->nr_ns; i++)
+		blk_mq_restart_hw_queue(dev->ns[i]->disk->queue);
 }
 
 /*
@@ -594,6 +651,7 @@ static void nvme_dev_fail(struct nvme_dev *dev, const char *why)
 		return;
 	}
 	dev->dead = true;
+	dev->resetting = false;
 	spin_unlock_irqrestore(&q->sq_lock, flags);
 
 	pr_err("%s: %s: disabling the controller, failing its I/O\n", dev->name, why);
@@ -609,33 +667,184 @@ static void nvme_dev_fail(struct nvme_dev *dev, const char *why)
 		if (blk_mq_complete_request(rq, BLK_STS_IOERR))
 			failed++;
 	}
+	q->aborted = 0;
 	WRITE_ONCE(q->bounce_rq, NULL);
 	spin_unlock_irqrestore(&q->cq_lock, flags);
 	pr_err("%s: %u request(s) failed\n", dev->name, failed);
+	nvme_restart_queues(dev);       /* what waited for a reset now fails */
+}
+
+/* Empty rings, as after allocation: the controller starts both at 0, and
+ * its first pass writes phase 1 -- so old entries must not read as new. */
+static void nvme_reset_queue(struct nvme_queue *nvmeq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&nvmeq->sq_lock, flags);
+	nvmeq->sq_tail = 0;
+	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
+	spin_lock_irqsave(&nvmeq->cq_lock, flags);      /* the interrupt may look */
+	memset((void *)nvmeq->cqes, 0, nvmeq->q_depth * sizeof(struct nvme_completion));
+	nvmeq->cq_head = 0;
+	nvmeq->cq_phase = 1;
+	spin_unlock_irqrestore(&nvmeq->cq_lock, flags);
+}
+
+/* The admin queue's registers, then CC.EN=1 and wait for CSTS.RDY. */
+static int nvme_configure_admin_queue(struct nvme_dev *dev)
+{
+	struct nvme_queue *aq = &dev->adminq;
+
+	writel((NVME_AQ_DEPTH - 1) << NVME_AQA_ACQS_SHIFT |
+	       (NVME_AQ_DEPTH - 1) << NVME_AQA_ASQS_SHIFT, &dev->bar->aqa);
+	nvme_write_64(&dev->bar->asq_lo, aq->sq_dma);
+	nvme_write_64(&dev->bar->acq_lo, aq->cq_dma);
+	return nvme_enable_ctrl(dev);
 }
 
 /*
- * nvme_timeout - a command outlived nvme.io_timeout.  Task context
- * (kblockd), may sleep.  Linux aborts the command, then resets the
- * controller and requeues; this first step fails the controller
- * (nvme_dev_fail), which completes rq among the others.
+ * nvme_reset_ctrl - disable the controller and bring it back, giving the
+ * request layer back every request it held (Linux's nvme_dev_disable,
+ * then nvme_reset_work).  Task context (kblockd's timeout handler, the
+ * only caller: so one reset at a time); may sleep.
+ *
+ *   1. resetting: queue_rq answers "busy" -- no command enters the rings;
+ *   2. CC.EN=0, wait for CSTS.RDY=0: the controller forgets every queue
+ *      and command (§7.6.1; §7.3.2 controller reset);
+ *   3. completions posted before the disable end their requests as usual;
+ *      every other request still held is requeued (blk_mq_requeue_request):
+ *      the block layer sends it again, first in line, with the data it
+ *      had -- a write written twice writes the same data;
+ *   4. empty rings, the admin queue, CC.EN=1; Create I/O CQ and SQ again
+ *      (the Number of Queues feature survives resets, §5.21.1.7);
+ *   5. resetting ends and the queues run.
+ * A controller that does not come back (CSTS.CFS, all ones, RDY late), or
+ * nvme.max_retries resets in a row with no I/O completing in between, is
+ * failed instead (nvme_dev_fail): its I/O ends with errors.
+ */
+static void nvme_reset_ctrl(struct nvme_dev *dev)
+{
+	struct nvme_queue *q = &dev->ioq;
+	unsigned int requeued = 0;
+	unsigned long flags;
+	int err;
+
+	/* resets_in_row: kblockd counts up, a completion (any CPU) zeroes it */
+	if (READ_ONCE(dev->resets_in_row) >= nvme_max_retries) {
+		mutex_lock(&dev->admin_mutex);
+		nvme_dev_fail(dev, "no progress after nvme.max_retries controller resets");
+		mutex_unlock(&dev->admin_mutex);
+		return;
+	}
+	WRITE_ONCE(dev->resets_in_row, READ_ONCE(dev->resets_in_row) + 1);
+	spin_lock_irqsave(&q->sq_lock, flags);
+	if (dev->dead) {
+		spin_unlock_irqrestore(&q->sq_lock, flags);
+		return;
+	}
+	dev->resetting = true;
+	spin_unlock_irqrestore(&q->sq_lock, flags);
+
+	err = nvme_disable_ctrl(dev);
+	nvme_process_cq(&dev->adminq);
+	nvme_process_cq(q);
+	spin_lock_irqsave(&q->cq_lock, flags);
+	for (unsigned int cid = 0; cid < q->q_depth; cid++) {
+		struct request *rq = q->rqs[cid];
+
+		if (!rq)
+			continue;
+		q->rqs[cid] = NULL;
+		if (rq == q->bounce_rq)
+			WRITE_ONCE(q->bounce_rq, NULL); /* the write copies in again */
+		blk_mq_requeue_request(rq);
+		requeued++;
+	}
+	q->aborted = 0;
+	spin_unlock_irqrestore(&q->cq_lock, flags);
+
+	if (!err) {
+		nvme_reset_queue(&dev->adminq);
+		nvme_reset_queue(q);
+		err = nvme_configure_admin_queue(dev);
+	}
+	if (!err)
+		err = nvme_create_io_sq_cq(dev);
+	if (err) {
+		char why[48];
+
+		snprintf(why, sizeof(why), "reset failed (%d)", err);
+		mutex_lock(&dev->admin_mutex);
+		nvme_dev_fail(dev, why);
+		mutex_unlock(&dev->admin_mutex);
+		return;
+	}
+	pr_warn("%s: controller reset, %u request(s) requeued\n", dev->name, requeued);
+	spin_lock_irqsave(&q->sq_lock, flags);
+	dev->resetting = false;
+	spin_unlock_irqrestore(&q->sq_lock, flags);
+	nvme_restart_queues(dev);
+}
+
+/*
+ * nvme_timeout - a command outlived nvme.io_timeout (Linux's nvme_timeout).
+ * Task context (kblockd), may sleep.  In order:
+ *   - a controller that reads all ones or reports CSTS.CFS is reset at once;
+ *   - a completion that reached the CQ without its interrupt is not late;
+ *   - the first time: an Abort admin command for it (NVMe §5.1), and the
+ *     timer runs again.  An aborted command completes with status
+ *     "Command Abort Requested" and is requeued (nvme_handle_cqe); a
+ *     controller may also decline (DW0 bit 0 set: QEMU always does);
+ *   - the second time, or when the Abort itself fails: reset the
+ *     controller (nvme_reset_ctrl), which requeues rq with the rest.
  */
 static enum blk_eh_timer_return nvme_timeout(struct request *rq)
 {
 	struct nvme_ns *ns = rq->q->queuedata;
 	struct nvme_dev *dev = ns->dev;
-	char why[64];
+	struct nvme_queue *nvmeq = &dev->ioq;
+	u16 cid = ns->cid_base + rq->tag;
+	u32 csts = readl(&dev->bar->csts);
+	struct nvme_command c;
+	unsigned long flags;
+	bool aborted;
+	u32 result = 0;
+	int err;
 
-	/* A completion that reached the CQ without its interrupt is not late. */
-	nvme_process_cq(&dev->ioq);
-	if (READ_ONCE(rq->state) == MQ_RQ_COMPLETE)
+	if (READ_ONCE(dev->dead))
+		return BLK_EH_DONE;             /* nvme_dev_fail ended it */
+	if (csts == ~0u || (csts & NVME_CSTS_CFS)) {
+		pr_warn("%s: controller is down; will reset: CSTS=0x%x\n", dev->name, csts);
+		nvme_reset_ctrl(dev);
 		return BLK_EH_DONE;
-	snprintf(why, sizeof(why), "I/O tag %d (sector %llu) QID 1 timeout",
-		 rq->tag, (unsigned long long)blk_rq_pos(rq));
-	mutex_lock(&dev->admin_mutex);
-	nvme_dev_fail(dev, why);
-	mutex_unlock(&dev->admin_mutex);
-	return BLK_EH_DONE;
+	}
+	nvme_process_cq(nvmeq);
+	if (READ_ONCE(rq->state) != MQ_RQ_IN_FLIGHT) {
+		pr_warn("%s: I/O %u QID %u timeout, completion polled\n", dev->name, cid, nvmeq->qid);
+		return BLK_EH_DONE;
+	}
+	spin_lock_irqsave(&nvmeq->cq_lock, flags);
+	aborted = nvmeq->aborted & (1ull << cid);
+	nvmeq->aborted |= 1ull << cid;
+	spin_unlock_irqrestore(&nvmeq->cq_lock, flags);
+	if (aborted) {
+		pr_warn("%s: I/O %u QID %u timeout, reset controller\n", dev->name, cid, nvmeq->qid);
+		nvme_reset_ctrl(dev);
+		return BLK_EH_DONE;
+	}
+	pr_warn("%s: I/O %u QID %u timeout, aborting\n", dev->name, cid, nvmeq->qid);
+	memset(&c, 0, sizeof(c));
+	c.opcode = nvme_admin_abort_cmd;
+	c.cdw10 = (u32)cid << 16 | nvmeq->qid;  /* CID 31:16, SQID 15:0 */
+	err = nvme_submit_sync_cmd(dev, &c, &result);
+	pr_warn("%s: Abort status: 0x%x%s\n", dev->name, err < 0 ? 0xffff : err,
+		!err && (result & 1) ? ", command not aborted" : "");
+	if (err) {
+		pr_warn("%s: I/O %u QID %u timeout, reset controller\n", dev->name, cid, nvmeq->qid);
+		nvme_reset_ctrl(dev);
+		return BLK_EH_DONE;
+	}
+	return BLK_EH_RESET_TIMER;
 }
 
 const struct blk_mq_ops nvme_mq_ops = {
@@ -694,11 +903,7 @@ static int nvme_pci_enable(struct nvme_dev *dev)
 	err = nvme_alloc_queue(dev, aq, 0, NVME_AQ_DEPTH);
 	if (err)
 		return err;
-	writel((NVME_AQ_DEPTH - 1) << NVME_AQA_ACQS_SHIFT |
-	       (NVME_AQ_DEPTH - 1) << NVME_AQA_ASQS_SHIFT, &dev->bar->aqa);
-	nvme_write_64(&dev->bar->asq_lo, aq->sq_dma);
-	nvme_write_64(&dev->bar->acq_lo, aq->cq_dma);
-	err = nvme_enable_ctrl(dev);
+	err = nvme_configure_admin_queue(dev);
 	if (err)
 		return err;
 	vs = readl(&dev->bar->vs);
@@ -757,6 +962,7 @@ static int nvme_probe(struct pci_dev *pdev)
 	if (err)
 		goto fail_irq;
 	nvme_nr_ctrls++;
+	nvme_sysfs_register(dev);       /* the controller stays: never removed */
 	nvme_scan_ns(dev);
 	return 0;
 

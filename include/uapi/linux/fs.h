@@ -13,5 +13,7 @@
 #define BLKFLSBUF       0x1261          /* write back and drop the device's cache */
 #define BLKSSZGET       0x1268          /* logical block size (int) */
 #define BLKGETSIZE64    0x80081272      /* size in bytes (u64) */
+#define BLKDISCARD      0x1277          /* discard u64 range[2] = {start, len} bytes */
+#define BLKZEROOUT      0x127f          /* write zeroes over u64 range[2] */
 
 #endif /* _UAPI_LINUX_FS_H */
