@@ -97,6 +97,16 @@ void touch_softlockup_watchdog(void)
 	this_cpu_write(watchdog_touch_ts, READ_ONCE(jiffies));
 }
 
+/* set by a CPU that knows it runs long with interrupts off; its buddy
+ * takes it as a tick (Linux's watchdog_hardlockup_touched) */
+static DEFINE_PER_CPU(bool, nmi_touched);
+
+void touch_nmi_watchdog(void)
+{
+	this_cpu_write(nmi_touched, true);
+	touch_softlockup_watchdog();
+}
+
 static void show_where(struct pt_regs *regs)
 {
 	show_regs(regs);
@@ -140,6 +150,10 @@ static void check_hard_lockup(u64 now)
 	if (buddy == me || !READ_ONCE(per_cpu(watchdog_ticking, buddy)))
 		return;
 	count = READ_ONCE(per_cpu(hrtimer_interrupts, buddy));
+	if (READ_ONCE(per_cpu(nmi_touched, buddy))) {
+		WRITE_ONCE(per_cpu(nmi_touched, buddy), false);
+		this_cpu_write(buddy_seen, count - 1);  /* as if it had ticked */
+	}
 	if (count != this_cpu_read(buddy_seen)) {
 		this_cpu_write(buddy_seen, count);
 		this_cpu_write(buddy_moved_at, now);

@@ -77,6 +77,9 @@ struct pt_regs;
 extern unsigned long softlockup_reports[], hardlockup_reports, nmi_backtraces;
 /* this CPU is making progress: it switched tasks, or idles */
 void touch_softlockup_watchdog(void);
+/* this CPU runs long with interrupts off on purpose (a test's hammer in
+ * an IPI): neither detector reports it for the time before this call */
+void touch_nmi_watchdog(void);
 /* every tick interrupt, on every CPU, interrupts off */
 void watchdog_tick(struct pt_regs *regs);
 /* an NMI; true if it was the detector's backtrace request */
