@@ -14,14 +14,15 @@
  *
  * One command's life (docs/nvme.md draws a queue pair):
  *
- *   nvme_queue_rq(rq)         cid = ns->cid_base + rq->tag
+ *   nvme_queue_rq(rq)         the queue pair of rq->mq_hctx (this CPU's),
+ *                             cid = ns->cid_base + rq->tag
  *     nvme_setup_cmd()        core.c: Read/Write/Flush/Write Zeroes/DSM,
  *                             SLBA, NLB, FUA
  *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
  *     nvme_submit_cmd()       copy to sq_cmds[sq_tail], tail++, barrier,
  *                             write the SQ tail doorbell
  *   ... the controller fetches it, runs it, posts a CQE with our phase ...
- *   nvme_irq()                any CPU
+ *   nvme_queue_irq()          the queue's own vector, on a CPU it serves
  *     nvme_process_cq()       while cqes[cq_head] has the expected phase:
  *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request(status)
  *                             head++ (phase flips at the wrap)
@@ -38,17 +39,19 @@
  *        without progress--> DEAD (disabled, every request in flight and
  *        every new one fails with an error)
  *
- * Supported: one admin queue and one I/O queue pair (on the request
- * layer's single hardware context), one interrupt vector for both --
- * MSI-X, MSI or INTx, as the device has (QEMU's: MSI-X and INTx;
- * pci=nomsi forces INTx) -- PRPs with a PRP list page per command (a bounce
+ * Supported: one admin queue and an I/O queue pair per CPU, or as many as
+ * the controller grants (one per blk-mq hardware context, each with its
+ * own locks), with MSI-X a vector per completion queue -- vector 0 the
+ * admin queue's, vector i I/O queue i's, aimed at the CPUs that queue
+ * serves (nvme_setup_io_queues) -- and with one vector only (MSI, or
+ * INTx: pci=nomsi) one pair sharing vector 0 with the admin queue; PRPs with a PRP list page per command (a bounce
  * buffer for requests PRPs cannot describe), Read, Write (FUA), Flush,
  * Write Zeroes and Dataset Management (discard, one range a command) when
  * ONCS has them, several namespaces.
  * On a timeout, Abort, then a controller reset that requeues what was in
  * flight (nvme_timeout).
- * Not supported (yet): a queue pair per CPU, a vector per queue, SGLs,
- * polled queues, shutdown.
+ * Not supported (yet): managed irq affinity, read and poll queues, SGLs,
+ * shutdown.
  *
  * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
  * between namespaces, so no SQ ever overflows); 512 KiB per command
@@ -62,7 +65,7 @@
  * nvme.max_retries=<n> (default 5); fail_nvme_completion=; pci=nomsi.
  *
  * Locking (see docs/locking.md): per queue, sq_lock and cq_lock, both
- * with interrupts off, never nested; dev->admin_mutex serialises admin
+ * with interrupts off, never nested, never two queues' at once; dev->admin_mutex serialises admin
  * commands and the failing of a controller (both may sleep).
  */
 #define pr_fmt(fmt) "nvme: " fmt
