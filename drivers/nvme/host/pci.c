@@ -434,7 +434,7 @@ static irqreturn_t nvme_irq(int irq, void *dev_id)
 
 	(void)irq;
 	found += nvme_process_cq(&dev->adminq);
-	if (dev->nr_vecs == 1 && dev->nr_io_queues && dev->ioqs[0].cqes)
+	if (dev->nr_vecs == 1 && READ_ONCE(dev->nr_io_queues))
 		found += nvme_process_cq(&dev->ioqs[0]);
 	return found ? IRQ_HANDLED : IRQ_NONE;
 }
@@ -975,7 +975,10 @@ static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr)
 			err = nvme_alloc_io_slots(q);
 		if (err)
 			return err;
-		dev->nr_io_queues = i + 1;      /* nvme_free_irqs() looks at it */
+		/* nvme_irq (a shared vector 0, any CPU) and nvme_free_irqs()
+		 * look at it: the queue is whole before it counts */
+		smp_wmb();
+		WRITE_ONCE(dev->nr_io_queues, i + 1);
 		if (dev->nr_vecs == 1)
 			continue;               /* vector 0, nvme_irq */
 		q->cq_vector = (u16)(i + 1);
@@ -997,7 +1000,8 @@ static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr)
 	return nvme_create_io_sq_cqs(dev);
 }
 
-/* Map BAR 0, check CAP, disable, set the admin queue up, enable. */
+/* Map BAR 0, check CAP, disable, set the admin queue and its vector up,
+ * enable. */
 static int nvme_pci_enable(struct nvme_dev *dev)
 {
 	struct nvme_queue *aq = &dev->adminq;
@@ -1027,15 +1031,24 @@ static int nvme_pci_enable(struct nvme_dev *dev)
 	err = nvme_alloc_queue(dev, aq, 0, NVME_AQ_DEPTH);
 	if (err)
 		return err;
-	err = nvme_configure_admin_queue(dev);
-	if (err)
-		return err;
 	vs = readl(&dev->bar->vs);
 	pr_info("%s: %s: NVMe %u.%u, CAP.MQES %u, CAP.TO %u ms, doorbell stride %u bytes\n",
 		dev->name, pci_name(dev->pdev), vs >> 16, (vs >> 8) & 0xff,
 		NVME_CAP_MQES(dev->cap) + 1,
 		NVME_CAP_TIMEOUT(dev->cap) * NVME_CAP_TO_UNIT_MS, 4 * dev->db_stride);
-	return 0;
+	/*
+	 * The vector before CC.EN, as Linux orders it: a controller may bind
+	 * the admin CQ's interrupt when it is enabled -- QEMU's does, and
+	 * sends no MSI-X message for a CQ created while MSI-X was off.
+	 */
+	err = nvme_setup_admin_irq(dev, 1, 1, PCI_IRQ_ALL_TYPES);
+	if (err) {
+		pr_err("%s: no interrupt: %d\n", dev->name, err);
+		return err;
+	}
+	pr_info("%s: irq %u (%s)\n", dev->name, dev->irq,
+		dev->pdev->msix_enabled ? "MSI-X" : dev->pdev->msi_enabled ? "MSI" : "INTx");
+	return nvme_configure_admin_queue(dev);
 }
 
 static int nvme_probe(struct pci_dev *pdev)
@@ -1069,16 +1082,8 @@ static int nvme_probe(struct pci_dev *pdev)
 		goto fail_unmap;
 	}
 	err = nvme_pci_enable(dev);
-	if (err)
-		goto fail_disable;
-	err = nvme_setup_admin_irq(dev, 1, 1, PCI_IRQ_ALL_TYPES);
-	if (err) {
-		pr_err("%s: no interrupt: %d\n", dev->name, err);
-		goto fail_disable;
-	}
-	pr_info("%s: irq %u (%s)\n", dev->name, dev->irq,
-		pdev->msix_enabled ? "MSI-X" : pdev->msi_enabled ? "MSI" : "INTx");
-	err = nvme_init_identify(dev);
+	if (!err)
+		err = nvme_init_identify(dev);
 	if (!err)
 		err = nvme_set_queue_count(dev, &nr_io_queues);
 	if (!err)
@@ -1091,10 +1096,8 @@ static int nvme_probe(struct pci_dev *pdev)
 	return 0;
 
 fail_irq:
-	nvme_disable_ctrl(dev);         /* no interrupt after the free */
-	nvme_free_irqs(dev);
-fail_disable:
-	nvme_disable_ctrl(dev);
+	nvme_disable_ctrl(dev);         /* no interrupt, no DMA after the frees */
+	nvme_free_irqs(dev);            /* none held: nothing */
 	for (unsigned int i = 0; i < dev->nr_io_queues; i++)
 		nvme_free_queue(&dev->ioqs[i]);
 	kfree(dev->ioqs);
