@@ -35,7 +35,7 @@
  *
  * Not supported: PCI Express extended configuration space (MMCONFIG; the
  * first 256 bytes are enough for every device QEMU gives us), expansion
- * ROMs, more than one MSI or MSI-X vector, hot plug, and assigning BARs or
+ * ROMs, more than one MSI vector (MSI-X gives several), hot plug, and assigning BARs or
  * bus numbers: Spindle uses what firmware assigned.
  *
  * Context: configuration accessors do not sleep and may be called from an
@@ -552,57 +552,88 @@ static void pci_msix_write_entry(u8 *entry, u64 addr, u32 data)
 }
 
 /* The interrupt layer re-aims a live MSI-X irq (its affinity changed). */
-static void pci_write_msix_msg(void *data_dev, u64 addr, u32 data)
+static void pci_write_msix_msg(void *data_vec, u64 addr, u32 data)
 {
-	struct pci_dev *dev = data_dev;
+	struct pci_msix_vec *vec = data_vec;
 
-	pci_msix_write_entry(dev->msix_entry0, addr, data);
+	pci_msix_write_entry(vec->entry, addr, data);
+}
+
+/* Mask entry @i and give its irq back. */
+static void pci_msix_free_vec(struct pci_dev *dev, unsigned int i)
+{
+	struct pci_msix_vec *vec = &dev->msix_vecs[i];
+
+	writel(PCI_MSIX_ENTRY_CTRL_MASKBIT, vec->entry + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	irq_free_msi(vec->irq);
+	*vec = (struct pci_msix_vec){ 0 };
 }
 
 /*
- * One MSI-X message, table entry 0 (PCI 3.0 §6.8.2).  The table is in
- * memory space, in the BAR Table BIR names: map it, then enable MSI-X
- * with the Function Mask set, so nothing is sent while entry 0 is
- * written; the other entries stay masked, as reset left them.
+ * MSI-X messages, table entries 0..nvec-1 (PCI 3.0 §6.8.2), each with an
+ * irq of its own: between min_vecs and max_vecs of them, as many as the
+ * table (Table Size), PCI_MAX_IRQ_VECS and the free irqs allow.  The
+ * table is in memory space, in the BAR Table BIR names: map it, then
+ * enable MSI-X with the Function Mask set, so nothing is sent while the
+ * entries are written; the entries not used stay masked, as reset left
+ * them.  Returns the number of vectors or -errno.
  */
-static int pci_msix_setup(struct pci_dev *dev)
+static int pci_msix_setup(struct pci_dev *dev, unsigned int min_vecs, unsigned int max_vecs)
 {
 	int pos = dev->msix_cap;
+	unsigned int nvec, i;
 	u32 table, off;
-	u64 addr;
-	u32 data;
 	u16 ctrl;
-	int bir, irq;
+	int bir;
 
 	pci_read_config_word(dev, pos + PCI_MSIX_FLAGS, &ctrl);
 	pci_read_config_dword(dev, pos + PCI_MSIX_TABLE, &table);
+	nvec = min(max_vecs, min((unsigned int)(ctrl & PCI_MSIX_FLAGS_QSIZE) + 1,
+				 (unsigned int)PCI_MAX_IRQ_VECS));
+	if (nvec < min_vecs)
+		return -ENOSPC;
 	bir = table & PCI_MSIX_TABLE_BIR;
 	off = table & PCI_MSIX_TABLE_OFFSET;
-	if (bir >= PCI_NUM_RESOURCES || off + PCI_MSIX_ENTRY_SIZE > pci_resource_len(dev, bir)) {
+	if (bir >= PCI_NUM_RESOURCES ||
+	    off + nvec * PCI_MSIX_ENTRY_SIZE > pci_resource_len(dev, bir)) {
 		pr_warn("pci %s: MSI-X table at BAR %d + %#x is outside it\n",
 			pci_name(dev), bir, off);
 		return -EINVAL;
 	}
-	dev->msix_map = pci_iomap(dev, bir, off + PCI_MSIX_ENTRY_SIZE);
+	dev->msix_map = pci_iomap(dev, bir, off + nvec * PCI_MSIX_ENTRY_SIZE);
 	if (!dev->msix_map)
 		return -ENOMEM;
-	irq = irq_alloc_msi(&addr, &data);
-	if (irq < 0) {
-		pci_iounmap(dev, dev->msix_map);
-		dev->msix_map = NULL;
-		return irq;
-	}
-	dev->msix_entry0 = (u8 *)dev->msix_map + off;
 	pci_write_config_word(dev, pos + PCI_MSIX_FLAGS,
 			      ctrl | PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
-	pci_msix_write_entry(dev->msix_entry0, addr, data);
+	for (i = 0; i < nvec; i++) {
+		struct pci_msix_vec *vec = &dev->msix_vecs[i];
+		u64 addr;
+		u32 data;
+		int irq = irq_alloc_msi(&addr, &data);
+
+		if (irq < 0)
+			break;          /* out of irqs: fewer vectors, if enough */
+		vec->dev = dev;
+		vec->entry = (u8 *)dev->msix_map + off + i * PCI_MSIX_ENTRY_SIZE;
+		vec->irq = (unsigned int)irq;
+		pci_msix_write_entry(vec->entry, addr, data);
+		irq_set_msi_writer(vec->irq, pci_write_msix_msg, vec);
+	}
+	if (i < min_vecs) {
+		while (i--)
+			pci_msix_free_vec(dev, i);
+		pci_write_config_word(dev, pos + PCI_MSIX_FLAGS,
+				      ctrl & ~(PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL));
+		pci_iounmap(dev, dev->msix_map);
+		dev->msix_map = NULL;
+		return -ENOSPC;
+	}
 	pci_intx(dev, false);                   /* as for MSI (§6.8) */
 	pci_write_config_word(dev, pos + PCI_MSIX_FLAGS,
 			      (ctrl | PCI_MSIX_FLAGS_ENABLE) & ~PCI_MSIX_FLAGS_MASKALL);
-	irq_set_msi_writer((unsigned int)irq, pci_write_msix_msg, dev);
-	dev->irq = irq;
+	dev->irq = dev->msix_vecs[0].irq;
 	dev->msix_enabled = true;
-	return 0;
+	return (int)i;
 }
 
 static void pci_msix_shutdown(struct pci_dev *dev)
@@ -610,15 +641,14 @@ static void pci_msix_shutdown(struct pci_dev *dev)
 	int pos = dev->msix_cap;
 	u16 ctrl;
 
-	writel(PCI_MSIX_ENTRY_CTRL_MASKBIT, dev->msix_entry0 + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	for (unsigned int i = 0; i < dev->nr_irq_vecs; i++)
+		pci_msix_free_vec(dev, i);
 	pci_read_config_word(dev, pos + PCI_MSIX_FLAGS, &ctrl);
 	pci_write_config_word(dev, pos + PCI_MSIX_FLAGS,
 			      ctrl & ~(PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL));
 	pci_intx(dev, true);
-	irq_free_msi(dev->irq);
 	pci_iounmap(dev, dev->msix_map);
 	dev->msix_map = NULL;
-	dev->msix_entry0 = NULL;
 	dev->msix_enabled = false;
 }
 
@@ -631,14 +661,16 @@ int pci_alloc_irq_vectors(struct pci_dev *dev, unsigned int min_vecs,
 		return -EINVAL;
 	if (dev->nr_irq_vecs)           /* Linux warns and refuses too */
 		return -EINVAL;
-	if (min_vecs > 1)               /* one vector is all we hand out */
-		return -ENOSPC;
 
 	if ((flags & PCI_IRQ_MSIX) && dev->msix_cap && !pci_msi_disabled) {
-		err = pci_msix_setup(dev);
-		if (!err)
-			goto done;
+		err = pci_msix_setup(dev, min_vecs, max_vecs);
+		if (err > 0) {
+			dev->nr_irq_vecs = (u8)err;
+			return err;
+		}
 	}
+	if (min_vecs > 1)               /* MSI and INTx: one vector */
+		return -ENOSPC;
 	if ((flags & PCI_IRQ_MSI) && dev->msi_cap && !pci_msi_disabled) {
 		err = pci_msi_setup(dev);
 		if (!err)
@@ -657,9 +689,9 @@ done:
 
 int pci_irq_vector(struct pci_dev *dev, unsigned int nr)
 {
-	if (!dev || nr != 0 || !dev->irq)
+	if (!dev || nr >= dev->nr_irq_vecs || !dev->irq)
 		return -EINVAL;
-	return dev->irq;
+	return dev->msix_enabled ? (int)dev->msix_vecs[nr].irq : (int)dev->irq;
 }
 
 void pci_free_irq_vectors(struct pci_dev *dev)

@@ -21,7 +21,7 @@
  *   regs = pci_iomap(dev, 5, 0);          map a memory BAR (NULL for I/O:
  *                                         use pci_resource_start() as port)
  *   n = pci_alloc_irq_vectors(dev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_LEGACY);
- *   request_irq(pci_irq_vector(dev, 0), ...);
+ *   request_irq(pci_irq_vector(dev, 0), ...);   (vectors 0..n-1)
  *   ...
  *   pci_free_irq_vectors(dev);            after free_irq(), on the way out
  *
@@ -180,6 +180,19 @@ struct resource {
 };
 
 #define PCI_NUM_RESOURCES       6       /* BAR0..BAR5 of a type 0 header */
+/* MSI-X vectors one device may hold: an NVMe controller's admin queue and
+ * an I/O queue per CPU (NR_CPUS is 8), with room to spare. */
+#define PCI_MAX_IRQ_VECS        16
+
+struct pci_dev;
+
+/* One MSI-X vector: its table entry and irq.  The interrupt layer is
+ * handed this, to re-aim the entry when the irq's affinity changes. */
+struct pci_msix_vec {
+	struct pci_dev *dev;
+	u8 *entry;                      /* in msix_map */
+	unsigned int irq;
+};
 
 struct pci_dev {
 	struct list_head global_list;   /* on pci_devices, in bus:devfn order */
@@ -200,9 +213,10 @@ struct pci_dev {
 	bool msi_enabled;               /* pci_alloc_irq_vectors() chose MSI */
 	u8 msix_cap;                    /* offset of the MSI-X capability, or 0 */
 	bool msix_enabled;              /* pci_alloc_irq_vectors() chose MSI-X */
-	void *msix_map;                 /* the BAR mapped up to entry 0's end ... */
-	u8 *msix_entry0;                /* ... and entry 0 in it (MSI-X on) */
-	u8 nr_irq_vecs;                 /* vectors handed out (0 or 1) */
+	void *msix_map;                 /* the BAR mapped up to the last entry used */
+	/* MSI-X on: vector i is table entry i, with its own irq */
+	struct pci_msix_vec msix_vecs[PCI_MAX_IRQ_VECS];
+	u8 nr_irq_vecs;                 /* vectors handed out (0..PCI_MAX_IRQ_VECS) */
 	struct resource resource[PCI_NUM_RESOURCES];
 	char name[16];                  /* "0000:00:1f.2", see pci_name() */
 };
@@ -278,15 +292,19 @@ void pci_iounmap(struct pci_dev *dev, void *addr);
 
 /*
  * Interrupts.  pci_alloc_irq_vectors() tries, in this order and as @flags
- * allow: MSI-X (entry 0 of the table in the device's BAR gets the address
- * and data the interrupt layer hands out and is unmasked, MSI-X is
- * enabled and INTx disabled), then MSI (one message: the capability is
- * programmed the same way), then INTx (the Interrupt Line register's IRQ,
- * switched to level triggering).  Returns the number of vectors (1) or
- * -errno: -ENOSPC when no kind asked for is available, -EINVAL for bad
- * arguments or when vectors are already allocated.  Spindle hands out one
- * vector at most, so min_vecs must be 1.  The boot option pci=nomsi
- * forces INTx (no MSI-X either, as in Linux).
+ * allow: MSI-X (entries 0..n-1 of the table in the device's BAR each get
+ * an irq of their own -- the address and data the interrupt layer hands
+ * out -- and are unmasked, MSI-X is enabled and INTx disabled; n is
+ * max_vecs, or fewer if the table or PCI_MAX_IRQ_VECS is smaller, but at
+ * least min_vecs), then MSI (one message: the capability is programmed
+ * the same way), then INTx (the Interrupt Line register's IRQ, switched
+ * to level triggering).  MSI and INTx give one vector, so they are tried
+ * only when min_vecs is 1.  Returns the number of vectors or -errno:
+ * -ENOSPC when no kind asked for can give min_vecs, -EINVAL for bad
+ * arguments or when vectors are already allocated.  Each vector's irq
+ * goes where its affinity says (irq_set_affinity(): a driver aims a
+ * queue's vector at the CPUs the queue serves).  The boot option
+ * pci=nomsi forces INTx (no MSI-X either, as in Linux).
  */
 #define PCI_IRQ_LEGACY          (1U << 0)   /* INTx# */
 #define PCI_IRQ_INTX            PCI_IRQ_LEGACY  /* Linux 6.8's name */
@@ -296,7 +314,7 @@ void pci_iounmap(struct pci_dev *dev, void *addr);
 
 int pci_alloc_irq_vectors(struct pci_dev *dev, unsigned int min_vecs,
 			  unsigned int max_vecs, unsigned int flags);
-/* The IRQ number of vector @nr (only 0 exists), or -EINVAL. */
+/* The IRQ number of vector @nr (0..n-1), or -EINVAL. */
 int pci_irq_vector(struct pci_dev *dev, unsigned int nr);
 /* Undo pci_alloc_irq_vectors(): MSI or MSI-X off, INTx allowed again. */
 void pci_free_irq_vectors(struct pci_dev *dev);

@@ -396,14 +396,16 @@ KTEST(pci, msi_alloc_free)
  * MSI-X entry 0 and Message Control of @dev, read through a mapping of
  * its own (the table is in a memory BAR).  0, or -ENOMEM.
  */
-static int msix_read(struct pci_dev *dev, u16 *ctrl, u32 *addr_lo, u32 *data, u32 *vctrl)
+/* Message Control, and table entry @entry's address, data and control. */
+static int msix_read_entry(struct pci_dev *dev, unsigned int entry, u16 *ctrl,
+			   u32 *addr_lo, u32 *data, u32 *vctrl)
 {
 	u32 table, off;
 	u8 *map;
 
 	pci_read_config_word(dev, dev->msix_cap + PCI_MSIX_FLAGS, ctrl);
 	pci_read_config_dword(dev, dev->msix_cap + PCI_MSIX_TABLE, &table);
-	off = table & PCI_MSIX_TABLE_OFFSET;
+	off = (table & PCI_MSIX_TABLE_OFFSET) + entry * PCI_MSIX_ENTRY_SIZE;
 	map = pci_iomap(dev, table & PCI_MSIX_TABLE_BIR, off + PCI_MSIX_ENTRY_SIZE);
 	if (!map)
 		return -ENOMEM;
@@ -414,9 +416,15 @@ static int msix_read(struct pci_dev *dev, u16 *ctrl, u32 *addr_lo, u32 *data, u3
 	return 0;
 }
 
+static int msix_read(struct pci_dev *dev, u16 *ctrl, u32 *addr_lo, u32 *data, u32 *vctrl)
+{
+	return msix_read_entry(dev, 0, ctrl, addr_lo, data, vctrl);
+}
+
 /*
  * MSI-X on every function that has it: one its driver holds (the NVMe
- * controller) is checked in place; one nobody drives (e.g. qemu -device
+ * controller, a vector per queue) is checked in place, every entry it
+ * holds unmasked with its own irq's vector; one nobody drives (e.g. qemu -device
  * virtio-rng-pci) is given a vector and has it taken back, and each step
  * is read back from the capability and the table in its BAR.
  */
@@ -443,10 +451,20 @@ KTEST(pci, msix_alloc_free)
 			KT_ASSERT_MSG((ctrl & (PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL)) ==
 				      PCI_MSIX_FLAGS_ENABLE, "%s: Message Control %04x",
 				      pci_name(dev), ctrl);
-			KT_ASSERT_MSG((addr_lo & X86_MSI_ADDR_MASK) == X86_MSI_ADDR_BASE &&
-				      !(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT),
-				      "%s: entry 0 address %08x control %x", pci_name(dev),
-				      addr_lo, vctrl);
+			for (unsigned int i = 0; i < dev->nr_irq_vecs; i++) {
+				int irq = pci_irq_vector(dev, i);
+
+				KT_ASSERT(msix_read_entry(dev, i, &ctrl, &addr_lo, &data, &vctrl) == 0);
+				KT_ASSERT_MSG((addr_lo & X86_MSI_ADDR_MASK) == X86_MSI_ADDR_BASE &&
+					      !(vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT),
+					      "%s: entry %u address %08x control %x", pci_name(dev),
+					      i, addr_lo, vctrl);
+				/* vector = 0x20 + irq (kernel/arch/x86/irq.c) */
+				KT_ASSERT_MSG(irq > 0 && (data & X86_MSI_DATA_VECTOR) ==
+					      FIRST_EXTERNAL_VECTOR + (unsigned int)irq,
+					      "%s: entry %u data %04x, irq %d", pci_name(dev), i, data, irq);
+			}
+			KT_ASSERT(pci_irq_vector(dev, dev->nr_irq_vecs) == -EINVAL);
 			continue;
 		}
 		n = pci_alloc_irq_vectors(dev, 1, 1, PCI_IRQ_MSIX);

@@ -211,6 +211,7 @@ static int nvme_alloc_ns(struct nvme_dev *dev, u32 nsid, u16 cid_base, unsigned 
 
 	ns->tag_set.ops = &nvme_mq_ops;
 	ns->tag_set.queue_depth = depth;
+	ns->tag_set.nr_hw_queues = dev->nr_io_queues;   /* hctx n: I/O queue n + 1 */
 	ns->tag_set.driver_data = ns;
 	q = blk_mq_init_queue(&ns->tag_set);
 	ns->disk = alloc_disk(NVME_MINORS);

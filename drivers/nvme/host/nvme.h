@@ -294,6 +294,8 @@ _Static_assert(sizeof(struct nvme_id_ns) == NVME_IDENTIFY_DATA_SIZE, "4 KiB");
 					 * a full queue keeps one slot empty
 					 * (head == tail means empty, §4.1.1) */
 #define NVME_MAX_NS             4       /* namespaces given a disk */
+#define NVME_MAX_IO_QUEUES      NR_CPUS /* one I/O queue pair per CPU at most,
+					 * as Linux asks */
 #define NVME_CTRL_PAGE_SIZE     4096u   /* CC.MPS = 0: memory pages of 4 KiB */
 #define NVME_MAX_XFER_BYTES     (512u * 1024)   /* per command: a PRP list of
 					 * 128 entries fits one page with no
@@ -314,7 +316,8 @@ struct nvme_dev;
  * the SQ entries and rqs[]; queue_rq takes it.  cq_lock (interrupts off)
  * covers cq_head and cq_phase; the interrupt handler takes it, on any
  * CPU, and so does a task polling the admin queue.  Neither is taken
- * inside the other.
+ * inside the other.  Each I/O queue pair has its own two locks: CPUs
+ * sending to different queues share none on the way to the device.
  */
 struct nvme_queue {
 	struct nvme_dev *dev;
@@ -330,6 +333,9 @@ struct nvme_queue {
 	u16 sq_tail;
 	u16 cq_head;
 	u8 cq_phase;                    /* the phase a new entry has */
+	u16 cq_vector;                  /* the interrupt vector its CQ raises (IV) */
+	char irqname[16];               /* "nvme0q1": its /proc/interrupts row,
+					 * when the vector is its own */
 	/* The admin queue: one synchronous command at a time (admin_mutex). */
 	bool admin_done;
 	u16 admin_cid;                  /* the command waited for: a late
@@ -373,14 +379,21 @@ struct nvme_dev {
 	u64 cap;
 	u32 db_stride;                  /* in u32s: 1 << CAP.DSTRD */
 	u32 ctrl_config;                /* CC as written */
-	unsigned int irq;
+	unsigned int irq;               /* vector 0's: the admin queue's (and
+					 * I/O queue 1's when it is the only one) */
+	unsigned int nr_vecs;           /* interrupt vectors held */
 	bool msi;
 	bool dead;                      /* failed: every request gets an error */
 	bool resetting;                 /* queue_rq waits (BLK_STS_RESOURCE);
-					 * set and cleared under ioq.sq_lock */
+					 * both written, then every I/O queue's
+					 * sq_lock taken and dropped (nvme_quiesce) */
 	unsigned int resets_in_row;     /* resets with no I/O completed since */
 	struct nvme_queue adminq;
-	struct nvme_queue ioq;
+	/* I/O queue pairs: ioqs[i] is QID i + 1, blk-mq's hardware context i
+	 * of every namespace, and uses interrupt vector i + 1 (vector 0 when
+	 * there is only one vector) */
+	struct nvme_queue *ioqs;
+	unsigned int nr_io_queues;
 	struct mutex admin_mutex;       /* one admin command at a time */
 	void *identify;                 /* a 4 KiB DMA buffer for Identify */
 	phys_addr_t identify_dma;

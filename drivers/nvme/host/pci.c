@@ -14,14 +14,15 @@
  *
  * One command's life (docs/nvme.md draws a queue pair):
  *
- *   nvme_queue_rq(rq)         cid = ns->cid_base + rq->tag
+ *   nvme_queue_rq(rq)         the queue pair of rq->mq_hctx (this CPU's),
+ *                             cid = ns->cid_base + rq->tag
  *     nvme_setup_cmd()        core.c: Read/Write/Flush/Write Zeroes/DSM,
  *                             SLBA, NLB, FUA
  *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
  *     nvme_submit_cmd()       copy to sq_cmds[sq_tail], tail++, barrier,
  *                             write the SQ tail doorbell
  *   ... the controller fetches it, runs it, posts a CQE with our phase ...
- *   nvme_irq()                any CPU
+ *   nvme_queue_irq()          the queue's own vector, on a CPU it serves
  *     nvme_process_cq()       while cqes[cq_head] has the expected phase:
  *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request(status)
  *                             head++ (phase flips at the wrap)
@@ -38,17 +39,19 @@
  *        without progress--> DEAD (disabled, every request in flight and
  *        every new one fails with an error)
  *
- * Supported: one admin queue and one I/O queue pair (on the request
- * layer's single hardware context), one interrupt vector for both --
- * MSI-X, MSI or INTx, as the device has (QEMU's: MSI-X and INTx;
- * pci=nomsi forces INTx) -- PRPs with a PRP list page per command (a bounce
+ * Supported: one admin queue and an I/O queue pair per CPU, or as many as
+ * the controller grants (one per blk-mq hardware context, each with its
+ * own locks), with MSI-X a vector per completion queue -- vector 0 the
+ * admin queue's, vector i I/O queue i's, aimed at the CPUs that queue
+ * serves (nvme_setup_io_queues) -- and with one vector only (MSI, or
+ * INTx: pci=nomsi) one pair sharing vector 0 with the admin queue; PRPs with a PRP list page per command (a bounce
  * buffer for requests PRPs cannot describe), Read, Write (FUA), Flush,
  * Write Zeroes and Dataset Management (discard, one range a command) when
  * ONCS has them, several namespaces.
  * On a timeout, Abort, then a controller reset that requeues what was in
  * flight (nvme_timeout).
- * Not supported (yet): a queue pair per CPU, a vector per queue, SGLs,
- * polled queues, shutdown.
+ * Not supported (yet): managed irq affinity, read and poll queues, SGLs,
+ * shutdown.
  *
  * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
  * between namespaces, so no SQ ever overflows); 512 KiB per command
@@ -62,7 +65,7 @@
  * nvme.max_retries=<n> (default 5); fail_nvme_completion=; pci=nomsi.
  *
  * Locking (see docs/locking.md): per queue, sq_lock and cq_lock, both
- * with interrupts off, never nested; dev->admin_mutex serialises admin
+ * with interrupts off, never nested, never two queues' at once; dev->admin_mutex serialises admin
  * commands and the failing of a controller (both may sleep).
  */
 #define pr_fmt(fmt) "nvme: " fmt
@@ -416,7 +419,8 @@ static unsigned int nvme_process_cq(struct nvme_queue *nvmeq)
 }
 
 /*
- * nvme_irq - one vector for the admin and the I/O queue.  Interrupt
+ * nvme_irq - vector 0: the admin queue's, and I/O queue 1's too when the
+ * controller has one vector only (INTx, MSI, pci=nomsi).  Interrupt
  * context, any CPU.  With INTx the line is level triggered and may be
  * shared: it stays up while a CQ holds entries past its head doorbell,
  * so a completion posted after our look raises it again.  MSI-X and MSI
@@ -430,9 +434,21 @@ static irqreturn_t nvme_irq(int irq, void *dev_id)
 
 	(void)irq;
 	found += nvme_process_cq(&dev->adminq);
-	if (dev->ioq.cqes)
-		found += nvme_process_cq(&dev->ioq);
+	if (dev->nr_vecs == 1 && READ_ONCE(dev->nr_io_queues))
+		found += nvme_process_cq(&dev->ioqs[0]);
 	return found ? IRQ_HANDLED : IRQ_NONE;
+}
+
+/*
+ * nvme_queue_irq - an I/O queue's own MSI-X vector: it reaps its own CQ
+ * only, on the CPU its affinity names -- one the queue serves -- so a
+ * completion runs where its request was made, and two queues' interrupts
+ * share no lock.
+ */
+static irqreturn_t nvme_queue_irq(int irq, void *data)
+{
+	(void)irq;
+	return nvme_process_cq(data) ? IRQ_HANDLED : IRQ_NONE;
 }
 
 /* ---- admin commands --------------------------------------------------------- */
@@ -476,12 +492,12 @@ int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd, u32 *re
 }
 
 /*
- * Ask the controller for I/O CQ then SQ @qid, on memory already allocated,
- * interrupts on vector 0 (NVMe §5.3, §5.4): at probe and after a reset.
+ * Ask the controller for I/O CQ then SQ q->qid, on memory already
+ * allocated, the CQ's interrupts on q->cq_vector (NVMe §5.3, §5.4): at
+ * probe and after a reset.
  */
-static int nvme_create_io_sq_cq(struct nvme_dev *dev)
+static int nvme_create_io_sq_cq(struct nvme_dev *dev, struct nvme_queue *q)
 {
-	struct nvme_queue *q = &dev->ioq;
 	struct nvme_command c;
 	int err;
 
@@ -489,10 +505,10 @@ static int nvme_create_io_sq_cq(struct nvme_dev *dev)
 	c.opcode = nvme_admin_create_cq;
 	c.prp1 = q->cq_dma;
 	c.cdw10 = (u32)(q->q_depth - 1) << 16 | q->qid;
-	c.cdw11 = 0u << 16 | NVME_CQ_IRQ_ENABLED | NVME_QUEUE_PHYS_CONTIG;
+	c.cdw11 = (u32)q->cq_vector << 16 | NVME_CQ_IRQ_ENABLED | NVME_QUEUE_PHYS_CONTIG;
 	err = nvme_submit_sync_cmd(dev, &c, NULL);
 	if (err) {
-		pr_err("%s: Create I/O Completion Queue failed (%d)\n", dev->name, err);
+		pr_err("%s: Create I/O Completion Queue %u failed (%d)\n", dev->name, q->qid, err);
 		return err < 0 ? err : -EIO;
 	}
 	memset(&c, 0, sizeof(c));
@@ -502,19 +518,22 @@ static int nvme_create_io_sq_cq(struct nvme_dev *dev)
 	c.cdw11 = (u32)q->qid << 16 | NVME_SQ_PRIO_MEDIUM | NVME_QUEUE_PHYS_CONTIG;
 	err = nvme_submit_sync_cmd(dev, &c, NULL);
 	if (err) {
-		pr_err("%s: Create I/O Submission Queue failed (%d)\n", dev->name, err);
+		pr_err("%s: Create I/O Submission Queue %u failed (%d)\n", dev->name, q->qid, err);
 		return err < 0 ? err : -EIO;
 	}
 	return 0;
 }
 
-static int nvme_create_io_queues(struct nvme_dev *dev)
+/* Every I/O queue pair, in QID order (a CQ before the SQ that names it). */
+static int nvme_create_io_sq_cqs(struct nvme_dev *dev)
 {
-	int err = nvme_alloc_queue(dev, &dev->ioq, 1, NVME_IO_QUEUE_ENTRIES);
+	for (unsigned int i = 0; i < dev->nr_io_queues; i++) {
+		int err = nvme_create_io_sq_cq(dev, &dev->ioqs[i]);
 
-	if (!err)
-		err = nvme_alloc_io_slots(&dev->ioq);
-	return err ? err : nvme_create_io_sq_cq(dev);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* ---- I/O ------------------------------------------------------------------ */
@@ -579,7 +598,8 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
 {
 	struct nvme_ns *ns = q->queuedata;
 	struct nvme_dev *dev = ns->dev;
-	struct nvme_queue *nvmeq = &dev->ioq;
+	/* hardware context n is I/O queue n + 1: this CPU's queue pair */
+	struct nvme_queue *nvmeq = &dev->ioqs[rq->mq_hctx->queue_num];
 	struct nvme_command cmd;
 	unsigned long flags;
 	blk_status_t sts;
@@ -611,8 +631,9 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
 	cmd.command_id = cid;
 
 	spin_lock_irqsave(&nvmeq->sq_lock, flags);
-	if (dev->dead || dev->resetting) {      /* set under sq_lock: nvme_dev_fail,
-						 * nvme_reset_ctrl */
+	if (READ_ONCE(dev->dead) || READ_ONCE(dev->resetting)) {
+		/* nvme_quiesce() waits for us to leave: no command enters a
+		 * ring once it returns */
 		if (nvmeq->bounce_rq == rq)
 			nvmeq->bounce_rq = NULL;
 		spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
@@ -634,42 +655,60 @@ static void nvme_restart_queues(struct nvme_dev *dev)
 }
 
 /*
+ * nvme_quiesce - after dev->resetting or dev->dead was set: wait until no
+ * nvme_queue_rq() is between its look at them and its doorbell.  Each
+ * looks under its own queue's sq_lock, so taking and dropping every
+ * queue's lock in turn is enough (Linux's blk_mq_quiesce_queue waits for
+ * the dispatchers the same way).  Nothing shared enters queue_rq's path.
+ */
+static void nvme_quiesce(struct nvme_dev *dev)
+{
+	unsigned long flags;
+
+	for (unsigned int i = 0; i < dev->nr_io_queues; i++) {
+		spin_lock_irqsave(&dev->ioqs[i].sq_lock, flags);
+		spin_unlock_irqrestore(&dev->ioqs[i].sq_lock, flags);
+	}
+}
+
+/*
  * nvme_dev_fail - give the controller up: no new command reaches it, it is
  * disabled (which drops every queue and command, §7.6.1), and every
- * request it still held fails.  May sleep.  The completions it posted
+ * request it still held fails.  Under admin_mutex; may sleep.  The completions it posted
  * before the disable are consumed first: those requests ended well.
  */
 static void nvme_dev_fail(struct nvme_dev *dev, const char *why)
 {
-	struct nvme_queue *q = &dev->ioq;
 	unsigned long flags;
 	unsigned int failed = 0;
 
-	spin_lock_irqsave(&q->sq_lock, flags);
-	if (dev->dead) {
-		spin_unlock_irqrestore(&q->sq_lock, flags);
+	assert_mutex_held(&dev->admin_mutex);   /* one caller at a time */
+	if (dev->dead)
 		return;
-	}
-	dev->dead = true;
-	dev->resetting = false;
-	spin_unlock_irqrestore(&q->sq_lock, flags);
+	WRITE_ONCE(dev->dead, true);
+	WRITE_ONCE(dev->resetting, false);
+	nvme_quiesce(dev);
 
 	pr_err("%s: %s: disabling the controller, failing its I/O\n", dev->name, why);
 	nvme_disable_ctrl(dev);
-	nvme_process_cq(q);
-	spin_lock_irqsave(&q->cq_lock, flags);
-	for (unsigned int cid = 0; cid < q->q_depth; cid++) {
-		struct request *rq = q->rqs[cid];
+	for (unsigned int i = 0; i < dev->nr_io_queues; i++) {
+		struct nvme_queue *q = &dev->ioqs[i];
 
-		if (!rq)
-			continue;
-		q->rqs[cid] = NULL;
-		if (blk_mq_complete_request(rq, BLK_STS_IOERR))
-			failed++;
+		nvme_process_cq(q);
+		spin_lock_irqsave(&q->cq_lock, flags);
+		for (unsigned int cid = 0; cid < q->q_depth; cid++) {
+			struct request *rq = q->rqs[cid];
+
+			if (!rq)
+				continue;
+			q->rqs[cid] = NULL;
+			if (blk_mq_complete_request(rq, BLK_STS_IOERR))
+				failed++;
+		}
+		q->aborted = 0;
+		WRITE_ONCE(q->bounce_rq, NULL);
+		spin_unlock_irqrestore(&q->cq_lock, flags);
 	}
-	q->aborted = 0;
-	WRITE_ONCE(q->bounce_rq, NULL);
-	spin_unlock_irqrestore(&q->cq_lock, flags);
 	pr_err("%s: %u request(s) failed\n", dev->name, failed);
 	nvme_restart_queues(dev);       /* what waited for a reset now fails */
 }
@@ -712,11 +751,12 @@ static int nvme_configure_admin_queue(struct nvme_dev *dev)
  *   2. CC.EN=0, wait for CSTS.RDY=0: the controller forgets every queue
  *      and command (§7.6.1; §7.3.2 controller reset);
  *   3. completions posted before the disable end their requests as usual;
- *      every other request still held is requeued (blk_mq_requeue_request):
+ *      every other request still held, on any queue pair, is requeued (blk_mq_requeue_request):
  *      the block layer sends it again, first in line, with the data it
  *      had -- a write written twice writes the same data;
- *   4. empty rings, the admin queue, CC.EN=1; Create I/O CQ and SQ again
- *      (the Number of Queues feature survives resets, §5.21.1.7);
+ *   4. empty rings, the admin queue, CC.EN=1; Create every I/O CQ and SQ
+ *      pair again, each CQ on its own vector as before (the Number of
+ *      Queues feature survives resets, §5.21.1.7);
  *   5. resetting ends and the queues run.
  * A controller that does not come back (CSTS.CFS, all ones, RDY late), or
  * nvme.max_retries resets in a row with no I/O completing in between, is
@@ -724,7 +764,6 @@ static int nvme_configure_admin_queue(struct nvme_dev *dev)
  */
 static void nvme_reset_ctrl(struct nvme_dev *dev)
 {
-	struct nvme_queue *q = &dev->ioq;
 	unsigned int requeued = 0;
 	unsigned long flags;
 	int err;
@@ -737,39 +776,41 @@ static void nvme_reset_ctrl(struct nvme_dev *dev)
 		return;
 	}
 	WRITE_ONCE(dev->resets_in_row, READ_ONCE(dev->resets_in_row) + 1);
-	spin_lock_irqsave(&q->sq_lock, flags);
-	if (dev->dead) {
-		spin_unlock_irqrestore(&q->sq_lock, flags);
+	if (READ_ONCE(dev->dead))       /* only this thread fails it */
 		return;
-	}
-	dev->resetting = true;
-	spin_unlock_irqrestore(&q->sq_lock, flags);
+	WRITE_ONCE(dev->resetting, true);
+	nvme_quiesce(dev);
 
 	err = nvme_disable_ctrl(dev);
 	nvme_process_cq(&dev->adminq);
-	nvme_process_cq(q);
-	spin_lock_irqsave(&q->cq_lock, flags);
-	for (unsigned int cid = 0; cid < q->q_depth; cid++) {
-		struct request *rq = q->rqs[cid];
+	for (unsigned int i = 0; i < dev->nr_io_queues; i++) {
+		struct nvme_queue *q = &dev->ioqs[i];
 
-		if (!rq)
-			continue;
-		q->rqs[cid] = NULL;
-		if (rq == q->bounce_rq)
-			WRITE_ONCE(q->bounce_rq, NULL); /* the write copies in again */
-		blk_mq_requeue_request(rq);
-		requeued++;
+		nvme_process_cq(q);
+		spin_lock_irqsave(&q->cq_lock, flags);
+		for (unsigned int cid = 0; cid < q->q_depth; cid++) {
+			struct request *rq = q->rqs[cid];
+
+			if (!rq)
+				continue;
+			q->rqs[cid] = NULL;
+			if (rq == q->bounce_rq)
+				WRITE_ONCE(q->bounce_rq, NULL); /* the write copies in again */
+			blk_mq_requeue_request(rq);
+			requeued++;
+		}
+		q->aborted = 0;
+		spin_unlock_irqrestore(&q->cq_lock, flags);
 	}
-	q->aborted = 0;
-	spin_unlock_irqrestore(&q->cq_lock, flags);
 
 	if (!err) {
 		nvme_reset_queue(&dev->adminq);
-		nvme_reset_queue(q);
+		for (unsigned int i = 0; i < dev->nr_io_queues; i++)
+			nvme_reset_queue(&dev->ioqs[i]);
 		err = nvme_configure_admin_queue(dev);
 	}
 	if (!err)
-		err = nvme_create_io_sq_cq(dev);
+		err = nvme_create_io_sq_cqs(dev);
 	if (err) {
 		char why[48];
 
@@ -780,9 +821,7 @@ static void nvme_reset_ctrl(struct nvme_dev *dev)
 		return;
 	}
 	pr_warn("%s: controller reset, %u request(s) requeued\n", dev->name, requeued);
-	spin_lock_irqsave(&q->sq_lock, flags);
-	dev->resetting = false;
-	spin_unlock_irqrestore(&q->sq_lock, flags);
+	WRITE_ONCE(dev->resetting, false);
 	nvme_restart_queues(dev);
 }
 
@@ -802,7 +841,7 @@ static enum blk_eh_timer_return nvme_timeout(struct request *rq)
 {
 	struct nvme_ns *ns = rq->q->queuedata;
 	struct nvme_dev *dev = ns->dev;
-	struct nvme_queue *nvmeq = &dev->ioq;
+	struct nvme_queue *nvmeq = &dev->ioqs[rq->mq_hctx->queue_num];
 	u16 cid = ns->cid_base + rq->tag;
 	u32 csts = readl(&dev->bar->csts);
 	struct nvme_command c;
@@ -854,26 +893,115 @@ const struct blk_mq_ops nvme_mq_ops = {
 
 /* ---- probing ------------------------------------------------------------------ */
 
-static int nvme_setup_irq(struct nvme_dev *dev)
+/*
+ * Vector 0, for the admin queue at probe: MSI-X, MSI or INTx, whichever
+ * the device and pci=nomsi allow.  Named nvme0q0 in /proc/interrupts.
+ */
+static int nvme_setup_admin_irq(struct nvme_dev *dev, unsigned int min_vecs,
+				unsigned int max_vecs, unsigned int flags)
 {
 	int nvec, err;
 
-	nvec = pci_alloc_irq_vectors(dev->pdev, 1, 1, PCI_IRQ_ALL_TYPES);
+	nvec = pci_alloc_irq_vectors(dev->pdev, min_vecs, max_vecs, flags);
 	if (nvec < 0)
 		return nvec;
+	dev->nr_vecs = (unsigned int)nvec;
 	dev->msi = dev->pdev->msi_enabled || dev->pdev->msix_enabled;
 	dev->irq = pci_irq_vector(dev->pdev, 0);
-	if ((int)dev->irq <= 0) {
+	snprintf(dev->adminq.irqname, sizeof(dev->adminq.irqname), "%sq0", dev->name);
+	err = (int)dev->irq <= 0 ? -ENODEV :
+		request_irq(dev->irq, nvme_irq, dev->msi ? 0 : IRQF_SHARED,
+			    dev->adminq.irqname, dev);
+	if (err) {
 		pci_free_irq_vectors(dev->pdev);
-		return -ENODEV;
+		dev->nr_vecs = 0;
 	}
-	err = request_irq(dev->irq, nvme_irq, dev->msi ? 0 : IRQF_SHARED, dev->name, dev);
-	if (err)
-		pci_free_irq_vectors(dev->pdev);
 	return err;
 }
 
-/* Map BAR 0, check CAP, disable, set the admin queue up, enable. */
+static void nvme_free_irqs(struct nvme_dev *dev)
+{
+	if (!dev->nr_vecs)
+		return;
+	for (unsigned int i = 0; i < dev->nr_io_queues; i++)
+		if (dev->ioqs[i].cq_vector)
+			free_irq((unsigned int)pci_irq_vector(dev->pdev, dev->ioqs[i].cq_vector),
+				 &dev->ioqs[i]);
+	free_irq(dev->irq, dev);
+	pci_free_irq_vectors(dev->pdev);
+	dev->nr_vecs = 0;
+}
+
+/*
+ * nvme_setup_io_queues - the I/O queue pairs and their vectors (Linux's
+ * nvme_setup_io_queues).  Set Features granted *nr pairs; with MSI-X,
+ * vector 0 stays the admin queue's and pair i (QID i) gets vector i, so
+ * we ask for nr + 1 vectors and take as many pairs as vectors came
+ * beyond the first.  Each pair's vector is aimed at the CPUs blk-mq maps
+ * to its hardware context (blk_mq_map_queues: the same map every
+ * namespace's tag set gets), so its completions run on a CPU it serves.
+ * With one vector only (INTx, MSI, pci=nomsi, or MSI-X short of two):
+ * one pair, sharing vector 0 with the admin queue, as before.
+ */
+static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr)
+{
+	struct blk_mq_tag_set map = { .nr_hw_queues = 0 };
+	int err;
+
+	if (nr > 1 && dev->pdev->msix_enabled) {
+		/* again, with one vector per queue: release the probe's one */
+		free_irq(dev->irq, dev);
+		pci_free_irq_vectors(dev->pdev);
+		dev->nr_vecs = 0;
+		err = nvme_setup_admin_irq(dev, 2, nr + 1, PCI_IRQ_MSIX);
+		if (err)
+			err = nvme_setup_admin_irq(dev, 1, 1, PCI_IRQ_ALL_TYPES);
+		if (err)
+			return err;
+	}
+	nr = dev->nr_vecs > 1 ? min(nr, dev->nr_vecs - 1) : 1;
+	dev->ioqs = kzalloc(nr * sizeof(*dev->ioqs), GFP_KERNEL);
+	if (!dev->ioqs)
+		return -ENOMEM;
+	map.nr_hw_queues = nr;
+	blk_mq_map_queues(&map);
+	for (unsigned int i = 0; i < nr; i++) {
+		struct nvme_queue *q = &dev->ioqs[i];
+		struct cpumask cpus = { 0 };
+		int irq;
+
+		err = nvme_alloc_queue(dev, q, (u16)(i + 1), NVME_IO_QUEUE_ENTRIES);
+		if (!err)
+			err = nvme_alloc_io_slots(q);
+		if (err)
+			return err;
+		/* nvme_irq (a shared vector 0, any CPU) and nvme_free_irqs()
+		 * look at it: the queue is whole before it counts */
+		smp_wmb();
+		WRITE_ONCE(dev->nr_io_queues, i + 1);
+		if (dev->nr_vecs == 1)
+			continue;               /* vector 0, nvme_irq */
+		q->cq_vector = (u16)(i + 1);
+		snprintf(q->irqname, sizeof(q->irqname), "%sq%u", dev->name, q->qid);
+		irq = pci_irq_vector(dev->pdev, q->cq_vector);
+		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+			if (map.map[cpu] == i)
+				cpumask_set_cpu(cpu, &cpus);
+		err = irq < 0 ? irq : irq_set_affinity((unsigned int)irq, &cpus);
+		if (!err)
+			err = request_irq((unsigned int)irq, nvme_queue_irq, 0, q->irqname, q);
+		if (err) {
+			q->cq_vector = 0;       /* nothing for nvme_free_irqs() */
+			return err;
+		}
+	}
+	pr_info("%s: %u I/O queue pair(s), %u interrupt vector(s)\n",
+		dev->name, nr, dev->nr_vecs);
+	return nvme_create_io_sq_cqs(dev);
+}
+
+/* Map BAR 0, check CAP, disable, set the admin queue and its vector up,
+ * enable. */
 static int nvme_pci_enable(struct nvme_dev *dev)
 {
 	struct nvme_queue *aq = &dev->adminq;
@@ -903,21 +1031,30 @@ static int nvme_pci_enable(struct nvme_dev *dev)
 	err = nvme_alloc_queue(dev, aq, 0, NVME_AQ_DEPTH);
 	if (err)
 		return err;
-	err = nvme_configure_admin_queue(dev);
-	if (err)
-		return err;
 	vs = readl(&dev->bar->vs);
 	pr_info("%s: %s: NVMe %u.%u, CAP.MQES %u, CAP.TO %u ms, doorbell stride %u bytes\n",
 		dev->name, pci_name(dev->pdev), vs >> 16, (vs >> 8) & 0xff,
 		NVME_CAP_MQES(dev->cap) + 1,
 		NVME_CAP_TIMEOUT(dev->cap) * NVME_CAP_TO_UNIT_MS, 4 * dev->db_stride);
-	return 0;
+	/*
+	 * The vector before CC.EN, as Linux orders it: a controller may bind
+	 * the admin CQ's interrupt when it is enabled -- QEMU's does, and
+	 * sends no MSI-X message for a CQ created while MSI-X was off.
+	 */
+	err = nvme_setup_admin_irq(dev, 1, 1, PCI_IRQ_ALL_TYPES);
+	if (err) {
+		pr_err("%s: no interrupt: %d\n", dev->name, err);
+		return err;
+	}
+	pr_info("%s: irq %u (%s)\n", dev->name, dev->irq,
+		dev->pdev->msix_enabled ? "MSI-X" : dev->pdev->msi_enabled ? "MSI" : "INTx");
+	return nvme_configure_admin_queue(dev);
 }
 
 static int nvme_probe(struct pci_dev *pdev)
 {
 	struct nvme_dev *dev;
-	unsigned int nr_io_queues = 1;
+	unsigned int nr_io_queues = min(num_online_cpus(), (unsigned int)NVME_MAX_IO_QUEUES);
 	int err;
 
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
@@ -945,20 +1082,12 @@ static int nvme_probe(struct pci_dev *pdev)
 		goto fail_unmap;
 	}
 	err = nvme_pci_enable(dev);
-	if (err)
-		goto fail_disable;
-	err = nvme_setup_irq(dev);
-	if (err) {
-		pr_err("%s: no interrupt: %d\n", dev->name, err);
-		goto fail_disable;
-	}
-	pr_info("%s: irq %u (%s)\n", dev->name, dev->irq,
-		pdev->msix_enabled ? "MSI-X" : pdev->msi_enabled ? "MSI" : "INTx");
-	err = nvme_init_identify(dev);
+	if (!err)
+		err = nvme_init_identify(dev);
 	if (!err)
 		err = nvme_set_queue_count(dev, &nr_io_queues);
 	if (!err)
-		err = nvme_create_io_queues(dev);
+		err = nvme_setup_io_queues(dev, nr_io_queues);
 	if (err)
 		goto fail_irq;
 	nvme_nr_ctrls++;
@@ -967,11 +1096,11 @@ static int nvme_probe(struct pci_dev *pdev)
 	return 0;
 
 fail_irq:
-	free_irq(dev->irq, dev);
-	pci_free_irq_vectors(pdev);
-fail_disable:
-	nvme_disable_ctrl(dev);
-	nvme_free_queue(&dev->ioq);
+	nvme_disable_ctrl(dev);         /* no interrupt, no DMA after the frees */
+	nvme_free_irqs(dev);            /* none held: nothing */
+	for (unsigned int i = 0; i < dev->nr_io_queues; i++)
+		nvme_free_queue(&dev->ioqs[i]);
+	kfree(dev->ioqs);
 	nvme_free_queue(&dev->adminq);
 	dma_free_coherent(dev->identify, NVME_IDENTIFY_DATA_SIZE);
 fail_unmap:
