@@ -464,18 +464,9 @@ int ext2_load_journal(struct super_block *sb, bool *replayed, u32 *failed_commit
 		ext2_msg(sbi, KERN_ERR, "error: external journals are not supported");
 		return -EINVAL;
 	}
-	ej = kzalloc(sizeof(*ej), GFP_KERNEL);
+	ej = ext2_journal_alloc(sb);        /* replay uses its read and write hooks */
 	if (!ej)
 		return -ENOMEM;
-	ej->sb = sb;
-	ej->ino = es->s_journal_inum;
-	snprintf(ej->journal.j_devname, sizeof(ej->journal.j_devname), "%s-%u", sbi->s_id, ej->ino);
-	ej->journal.j_blocksize = (unsigned int)sbi->s_blocksize;
-	ej->journal.j_fs_blocks = sbi->s_blocks_count;
-	ej->journal.j_read_block = ext2_journal_read_block;
-	ej->journal.j_write_block = ext2_journal_write_block;
-	ej->journal.j_write_home = ext2_journal_write_home;
-	ej->journal.j_sync = ext2_journal_sync;
 	ej->journal.j_no_recovery = !recover;
 	err = ext2_journal_inode(ej);
 	if (!err)
