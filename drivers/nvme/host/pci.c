@@ -23,6 +23,8 @@
  *                             write the SQ tail doorbell
  *   ... the controller fetches it, runs it, posts a CQE with our phase ...
  *   nvme_queue_irq()          the queue's own vector, on a CPU it serves
+ *   (or, on a poll queue,
+ *    nvme_poll()              its submitter, spinning in bio_poll())
  *     nvme_process_cq()       while cqes[cq_head] has the expected phase:
  *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request(status)
  *                             head++ (phase flips at the wrap)
@@ -50,7 +52,10 @@
  * ONCS has them, several namespaces.
  * On a timeout, Abort, then a controller reset that requeues what was in
  * flight (nvme_timeout).
- * Not supported (yet): managed irq affinity, read and poll queues, SGLs,
+ * Poll queues (nvme.poll_queues=): more pairs after the default ones,
+ * their CQs created with interrupts off (IEN=0), blk-mq's POLL hardware
+ * contexts, reaped by their submitters through nvme_poll().
+ * Not supported (yet): managed irq affinity, read queues, SGLs,
  * shutdown.
  *
  * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
@@ -62,7 +67,8 @@
  * request at a time (nvme_bounce_rq).
  *
  * Boot options: nvme.io_timeout=<seconds> (default 30);
- * nvme.max_retries=<n> (default 5); fail_nvme_completion=; pci=nomsi.
+ * nvme.max_retries=<n> (default 5); nvme.poll_queues=<n> (default 0);
+ * fail_nvme_completion=; pci=nomsi.
  *
  * Locking (see docs/locking.md): per queue, sq_lock and cq_lock, both
  * with interrupts off, never nested, never two queues' at once; dev->admin_mutex serialises admin
