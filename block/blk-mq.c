@@ -94,10 +94,10 @@ void blk_mq_map_queues(struct blk_mq_queue_map *qmap)
 struct blk_mq_hw_ctx *blk_mq_map_queue_type(struct request_queue *q, enum hctx_type type,
 					    unsigned int cpu)
 {
-	const struct blk_mq_queue_map *qmap = &q->tag_set->map[type];
+	const struct blk_mq_queue_map *qmap = &q->tag_set->map[HCTX_TYPE_DEFAULT];
 
-	if (type >= HCTX_MAX_TYPES || !qmap->nr_queues)
-		qmap = &q->tag_set->map[HCTX_TYPE_DEFAULT];
+	if (type < HCTX_MAX_TYPES && q->tag_set->map[type].nr_queues)
+		qmap = &q->tag_set->map[type];  /* an empty map: DEFAULT's */
 	return q->queue_hw_ctx[qmap->mq_map[cpu < NR_CPUS ? cpu : 0]];
 }
 
