@@ -36,11 +36,12 @@
  * the caller spins in bio_poll() -- reaping the device's poll queue
  * itself -- until the bio has ended, giving the CPU up when its slice is
  * over (cond_resched).  A device that cannot poll clears REQ_POLLED on
- * the way down (so does a split), and then the caller sleeps as usual.  A read leaves in the buffer what the device put there: a
- * device that fills nothing (null_blk) leaves the caller's own bytes, as
- * on Linux.  (Spindle's anonymous pages have no dirty bit to set after a
- * read; with a page cache behind mmap, this is where Linux marks them
- * dirty.)
+ * the way down (so does a split), and then the caller sleeps as usual.
+ *
+ * A read leaves in the buffer what the device put there: a device that
+ * fills nothing (null_blk) leaves the caller's own bytes, as on Linux.
+ * (Spindle's anonymous pages have no dirty bit to set after a read; with
+ * a page cache behind mmap, this is where Linux marks them dirty.)
  */
 #include <spindle/fs.h>
 #include <spindle/pagemap.h>
