@@ -189,8 +189,11 @@ struct blk_mq_hw_ctx {
 	struct list_head dispatch;          /* [hlock] came back busy, requeued, a
 					     * flush step: sent before anything else;
 					     * a POLL context's only source */
-	/* [completed_lock, blk-mq.c] polled requests the driver completed,
-	 * for the next blk_mq_poll() on this context to end */
+	/* [poll_lock] polled requests the driver completed, for the next
+	 * blk_mq_poll() on this context to end.  poll_lock is a leaf, taken
+	 * with interrupts off under the driver's completion lock (NVMe's
+	 * cq_lock) or under hctx->lock (the timeout scan completes there) */
+	spinlock_t poll_lock;
 	struct list_head poll_done;
 	bool busy;                          /* [hlock] the driver said BLK_STS_RESOURCE */
 	unsigned int restart_seq;           /* [hlock] bumped when a tag is freed or
