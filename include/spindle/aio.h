@@ -46,9 +46,21 @@ struct kiocb {
 	struct file *ki_filp;
 	loff_t ki_pos;
 	/* called once with bytes or -errno; may run in interrupt context,
-	 * so it must not sleep */
+	 * so it must not sleep.  NULL: a synchronous kiocb (is_sync_kiocb),
+	 * whose caller waits -- preadv2's, to carry ki_flags */
 	void (*ki_complete)(struct kiocb *iocb, long res);
+	int ki_flags;                   /* IOCB_* below */
 };
+
+/* ki_flags (Linux's values, include/linux/fs.h), from RWF_* */
+#define IOCB_HIPRI      (1 << 3)        /* poll for the completion (REQ_POLLED) */
+#define IOCB_DSYNC      (1 << 4)        /* write: data on the disk before return */
+#define IOCB_SYNC       (1 << 5)        /* ... and the metadata too */
+
+static inline bool is_sync_kiocb(const struct kiocb *kiocb)
+{
+	return !kiocb->ki_complete;
+}
 
 /* "Queued: the result comes through ki_complete" (Linux's value). */
 #define EIOCBQUEUED             529

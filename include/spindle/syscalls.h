@@ -111,6 +111,10 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 struct iovec;
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_preadv2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h, int flags);
+long sys_pwritev2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		  unsigned long pos_l, unsigned long pos_h, int flags);
 long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count);
 long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 /* poll and select (fs/select.c) */

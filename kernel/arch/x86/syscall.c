@@ -208,6 +208,10 @@ SYSCALL5(select, int, U(u64), U(u64), U(u64), U(void))
 SYSCALL6(pselect6, int, U(u64), U(u64), U(u64), U(const struct timespec), U(void))
 SYSCALL3(readv, unsigned long, U(const struct iovec), unsigned long)
 SYSCALL3(writev, unsigned long, U(const struct iovec), unsigned long)
+SYSCALL6(preadv2, unsigned long, U(const struct iovec), unsigned long, unsigned long,
+	 unsigned long, int)
+SYSCALL6(pwritev2, unsigned long, U(const struct iovec), unsigned long, unsigned long,
+	 unsigned long, int)
 SYSCALL4(sendfile, int, int, U(loff_t), size_t)
 SYSCALL1(time, U(long))
 SYSCALL0(gettid)
@@ -349,6 +353,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(pselect6),
 	SYSCALL_ENTRY(readv),
 	SYSCALL_ENTRY(writev),
+	SYSCALL_ENTRY(preadv2),
+	SYSCALL_ENTRY(pwritev2),
 	SYSCALL_ENTRY(sendfile),
 	SYSCALL_ENTRY(time),
 	SYSCALL_ENTRY(gettid),
