@@ -277,11 +277,6 @@ long sys_lseek(unsigned int fd, off_t offset, unsigned int whence)
  * readv/writev: one buffer after the other, stopping at the first short
  * transfer (Linux does the vector in one pass; the bytes are the same).
  */
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
-
 #define UIO_MAXIOV 1024
 
 static long do_rw_vec(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
