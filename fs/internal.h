@@ -158,6 +158,11 @@ int empty_path(const char __user *filename);
  * wait then ends with -EINTR (Linux: -ERESTARTSYS and a restart).
  */
 bool fs_signal_pending(void);
+/* A sigset_t at umask (sigsetsize bytes) as the signal mask for a wait,
+ * the caller's back after the handler of the signal that ends it; NULL:
+ * none.  0, -EINVAL (a size that is not sigset_t's) or -EFAULT
+ * (fs/select.c: ppoll, pselect6, io_uring_enter). */
+int set_user_sigmask(const void __user *umask, size_t sigsetsize);
 
 /* ramfs.c: the generic in-memory file system, also used for the root */
 int ramfs_fill_super(struct super_block *sb);

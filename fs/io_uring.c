@@ -81,7 +81,6 @@
 #include <spindle/mutex.h>
 #include <spindle/wait.h>
 #include <spindle/sched.h>
-#include <spindle/signal.h>
 #include <spindle/uaccess.h>
 #include <spindle/uio.h>
 #include <spindle/errno.h>
@@ -585,21 +584,6 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 
 /* --- io_uring_enter ----------------------------------------------------------- */
 
-/* A signal mask for the wait, as ppoll's (fs/select.c). */
-static int io_set_wait_sigmask(const sigset_t __user *sig, size_t sigsz)
-{
-	sigset_t mask;
-
-	if (!sig)
-		return 0;
-	if (sigsz != sizeof(sigset_t))
-		return -EINVAL;
-	if (copy_from_user(&mask, sig, sizeof(mask)))
-		return -EFAULT;
-	set_restore_sigmask(mask);
-	return 0;
-}
-
 /* Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal. */
 static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete)
 {
@@ -645,7 +629,7 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 			goto out;
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {
-		long ret2 = io_set_wait_sigmask(argp, argsz);
+		long ret2 = set_user_sigmask(argp, argsz);
 
 		if (!ret2)
 			ret2 = io_cqring_wait(ctx, min_complete);
