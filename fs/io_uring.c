@@ -59,7 +59,7 @@
  * exit_aio does: no interrupt handler writes into freed memory.
  *
  * Not here yet: SQPOLL, IOPOLL, io-wq (setup says EINVAL), linked and
- * drained SQEs (the SQE's CQE says EINVAL), registered files, and the
+ * drained SQEs (the SQE's CQE says EINVAL), and the
  * opcodes other than NOP, READV, WRITEV, READ, WRITE, READ_FIXED,
  * WRITE_FIXED and FSYNC (EOPNOTSUPP, as Linux answers for one it was built
  * without; the probe tells which).
@@ -93,6 +93,7 @@
 #define IORING_MAX_CQ_ENTRIES   (2 * IORING_MAX_ENTRIES)
 #define IORING_MAX_REG_BUFFERS  (1u << 14)              /* registered buffers, Linux's */
 #define IORING_MAX_BUF_SIZE     (1ul << 30)             /* one registered buffer: 1 GiB */
+#define IORING_MAX_FIXED_FILES  (1u << 20)              /* registered files, Linux's */
 #define IORING_UIO_MAXIOV       1024u                   /* READV/WRITEV: Linux's UIO_MAXIOV */
 #define IORING_CACHELINE        64                      /* each index on its own line */
 
@@ -158,6 +159,8 @@ struct io_ring_ctx {
 	u32 cached_sq_head;             /* uring_lock: SQEs taken so far */
 	struct io_mapped_ubuf *bufs;    /* uring_lock: IORING_REGISTER_BUFFERS */
 	unsigned int nr_bufs;
+	struct file **files;            /* uring_lock: IORING_REGISTER_FILES (NULL: a hole) */
+	unsigned int nr_files;
 
 	/* the rest under cq_wait.lock, interrupts off */
 	wait_queue_head_t cq_wait;      /* io_uring_enter and the release sleep here */
@@ -366,8 +369,8 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 
 	if (op >= IORING_OP_LAST)
 		return -EINVAL;
-	if (sqe->flags & ~IOSQE_ASYNC)
-		return -EINVAL;         /* links, drain, fixed files: not yet */
+	if (sqe->flags & ~(IOSQE_ASYNC | IOSQE_FIXED_FILE))
+		return -EINVAL;         /* links, drain: not yet */
 	if (!io_op_supported(op))
 		return -EOPNOTSUPP;
 	switch (op) {
@@ -488,6 +491,17 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 	return kiocb_rw_start(&req->rw, &it, write);
 }
 
+/* IOSQE_FIXED_FILE: fd indexes the registered files.  The request takes
+ * its own reference, so unregistering does not wait for it.  Caller
+ * holds uring_lock. */
+static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
+{
+	assert_mutex_held(&ctx->uring_lock);
+	if (fd < 0 || (unsigned int)fd >= ctx->nr_files || !ctx->files[fd])
+		return NULL;
+	return get_file(ctx->files[fd]);
+}
+
 /*
  * Take one SQE (a copy): start it, or complete it now.  Returns nonzero
  * when it failed before it started -- the batch stops there unless the
@@ -518,7 +532,10 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 	req->rw.ki_complete = io_complete_rw;
 	/* a bad descriptor is the CQE's answer, not a failed start (Linux
 	 * looks the file up when it issues the request) */
-	req->rw.ki_filp = sqe->fd >= 0 ? fget((unsigned int)sqe->fd) : NULL;
+	if (sqe->flags & IOSQE_FIXED_FILE)
+		req->rw.ki_filp = io_file_get_fixed(ctx, sqe->fd);
+	else
+		req->rw.ki_filp = sqe->fd >= 0 ? fget((unsigned int)sqe->fd) : NULL;
 	if (!req->rw.ki_filp)
 		ret = -EBADF;
 	else if (sqe->opcode == IORING_OP_FSYNC)
@@ -713,6 +730,55 @@ static int io_sqe_buffers_register(struct io_ring_ctx *ctx, const struct iovec _
 	return err;
 }
 
+static void io_sqe_files_unregister(struct io_ring_ctx *ctx)
+{
+	for (unsigned int i = 0; i < ctx->nr_files; i++)
+		if (ctx->files[i])
+			fput(ctx->files[i]);
+	kfree(ctx->files);
+	ctx->files = NULL;
+	ctx->nr_files = 0;
+}
+
+/*
+ * IORING_REGISTER_FILES: a table of descriptors, each referenced once
+ * here instead of at every request (Linux's io_sqe_files_register).  -1
+ * leaves a hole; a ring's own descriptor is refused (EBADF), as Linux
+ * refuses it: a ring holding itself would never be released.
+ */
+static int io_sqe_files_register(struct io_ring_ctx *ctx, const int __user *arg,
+				 unsigned int nr)
+{
+	int err = 0;
+
+	if (ctx->files)
+		return -EBUSY;
+	if (!nr)
+		return -EINVAL;
+	if (nr > IORING_MAX_FIXED_FILES)
+		return -EMFILE;
+	ctx->files = kcalloc(nr, sizeof(*ctx->files), GFP_KERNEL);
+	if (!ctx->files)
+		return -ENOMEM;
+	ctx->nr_files = nr;
+	for (unsigned int i = 0; i < nr && !err; i++) {
+		int fd;
+
+		if (copy_from_user(&fd, &arg[i], sizeof(fd))) {
+			err = -EFAULT;
+		} else if (fd != -1) {
+			ctx->files[i] = fd >= 0 ? fget((unsigned int)fd) : NULL;
+			if (!ctx->files[i])
+				err = -EBADF;
+			else if (ctx->files[i]->f_op == &io_uring_fops)
+				err = -EBADF;
+		}
+	}
+	if (err)
+		io_sqe_files_unregister(ctx);   /* all or nothing, as Linux */
+	return err;
+}
+
 /* IORING_REGISTER_PROBE: which opcodes this kernel has (Linux's io_probe). */
 static int io_probe(void __user *arg, unsigned int nr_args)
 {
@@ -782,6 +848,19 @@ long sys_io_uring_register(unsigned int fd, unsigned int opcode, void __user *ar
 		if (!ctx->bufs)
 			break;
 		io_sqe_buffers_unregister(ctx);
+		ret = 0;
+		break;
+	case IORING_REGISTER_FILES:
+		ret = io_sqe_files_register(ctx, arg, nr_args);
+		break;
+	case IORING_UNREGISTER_FILES:
+		ret = -EINVAL;
+		if (arg || nr_args)
+			break;
+		ret = -ENXIO;
+		if (!ctx->files)
+			break;
+		io_sqe_files_unregister(ctx);
 		ret = 0;
 		break;
 	case IORING_REGISTER_PROBE:
@@ -863,6 +942,7 @@ static int io_uring_release(struct inode *inode, struct file *f)
 	spin_unlock_irq(&ctx->cq_wait.lock);
 	io_free_done(ctx);
 	io_sqe_buffers_unregister(ctx);
+	io_sqe_files_unregister(ctx);
 	io_region_free(&ctx->ring);
 	io_region_free(&ctx->sqes);
 	kfree(ctx);

@@ -30,6 +30,11 @@
  *             READ_FIXED back and checked; a range outside its buffer and
  *             a buffer index past the registered ones: -EFAULT in the CQE;
  *             registering twice: EBUSY; unregistering twice: ENXIO;
+ *   files     registered files (a hole, the device): a READ with
+ *             IOSQE_FIXED_FILE through index 1 after the descriptor is
+ *             closed; the hole, an index past the table and any index after
+ *             unregistering: -EBADF; twice: EBUSY; unregistering twice:
+ *             ENXIO; the ring's own descriptor: EBADF;
  *   vectored  WRITEV of 4 buffers and READV back (buffered, on DEV), and
  *             READV of one buffer with O_DIRECT;
  *   errors    a bad descriptor (-EBADF in the CQE), an opcode past
@@ -414,6 +419,46 @@ static void t_fixed(void)
 	close(fd);
 }
 
+static void t_files(void)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int fd = open_dev(dev_name, O_RDONLY | O_DIRECT), fds[2];
+
+	CHECK(fd >= 0);
+	CHECK(io_uring_queue_init(4, &ring, 0) == 0);
+	fds[0] = -1;                    /* a hole */
+	fds[1] = fd;
+	CHECK(io_uring_register_files(&ring, fds, 2) == 0);
+	CHECK(io_uring_register_files(&ring, fds, 2) == -EBUSY);
+	close(fd);                      /* the table keeps the file */
+	memset(rbuf, 0, RD_BS);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, 1, rbuf, RD_BS, WR_AT);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	CHECK(one(&ring) == (int)RD_BS);
+	CHECK(no_data || pattern_ok(rbuf, 21, WR_AT, RD_BS));
+	/* the hole, and an index past the table: EBADF */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, 0, rbuf, RD_BS, WR_AT);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	CHECK(one(&ring) == -EBADF);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, 2, rbuf, RD_BS, WR_AT);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	CHECK(one(&ring) == -EBADF);
+	CHECK(io_uring_unregister_files(&ring) == 0);
+	CHECK(io_uring_unregister_files(&ring) == -ENXIO);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, 1, rbuf, RD_BS, WR_AT);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	CHECK(one(&ring) == -EBADF);
+	/* a ring cannot hold its own descriptor */
+	fds[0] = ring.ring_fd;
+	CHECK(io_uring_register_files(&ring, fds, 1) == -EBADF);
+	io_uring_queue_exit(&ring);
+}
+
 static void t_vectored(void)
 {
 	struct io_uring ring;
@@ -755,6 +800,7 @@ int main(int argc, char **argv)
 		{ "merge", t_merge },
 		{ "fsync", t_fsync },
 		{ "fixed", t_fixed },
+		{ "files", t_files },
 		{ "vectored", t_vectored },
 		{ "errors", t_errors },
 		{ "spindle", t_spindle },
