@@ -109,6 +109,9 @@ void setattr_copy(struct inode *inode, const struct iattr *attr);
 /* read_write.c: EINVAL unless [pos, pos + count) is a range of loff_t
  * positions (Linux's rw_verify_area); io_submit asks it too */
 int rw_verify_area(loff_t pos, size_t count);
+/* read_write.c: the read or write of read(2) and write(2), at the file's
+ * position, which it moves (io_uring's offset -1 too).  May sleep. */
+ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write);
 
 /* readdir.c */
 bool dir_emit_dots(struct file *f, struct dir_context *ctx);

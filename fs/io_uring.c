@@ -20,9 +20,10 @@
  *       O_DIRECT READ/WRITE: kiocb_rw_start sends the bios and returns
  *         -EIOCBQUEUED; the last bio's end (an interrupt) calls
  *         io_complete_rw, which posts the CQE and wakes the ring's waiters;
- *       anything else (NOP, FSYNC, buffered I/O, READV/WRITEV of several
- *         buffers) runs here and its CQE is posted at once -- Linux hands
- *         buffered I/O that would block to its io-wq threads instead;
+ *       anything else (NOP, FSYNC, buffered I/O, offset -1, a pipe,
+ *         READV/WRITEV of several buffers) runs here and its CQE is
+ *         posted at once -- Linux hands I/O that would block to its io-wq
+ *         threads instead;
  *     blk_finish_plug --> the batch reaches the driver, merged;
  *     then sleeps, interruptibly, until min_complete CQEs are in the ring.
  *
@@ -101,8 +102,10 @@
 #define IORING_SETUP_SUPPORTED  (IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | \
 				 IORING_SETUP_SUBMIT_ALL)
 /* What params.features promises: one mmap maps both rings; an SQE (and
- * READV's iovecs) are read during io_uring_enter, never later. */
-#define IORING_FEATURES         (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_SUBMIT_STABLE)
+ * READV's iovecs) are read during io_uring_enter, never later; an offset
+ * of -1 means the file's position. */
+#define IORING_FEATURES         (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_SUBMIT_STABLE | \
+				 IORING_FEAT_RW_CUR_POS)
 
 _Static_assert(sizeof(struct io_uring_sqe) == 64, "io_uring_sqe is 64 bytes in Linux");
 _Static_assert(sizeof(struct io_uring_cqe) == 16, "io_uring_cqe is 16 bytes in Linux");
@@ -412,6 +415,17 @@ static int io_check_fixed(struct io_ring_ctx *ctx, const struct io_uring_sqe *sq
 }
 
 /*
+ * At the file's position rather than at off: an offset of -1 (Linux's
+ * IORING_FEAT_RW_CUR_POS, which moves the position as read(2) does), and
+ * any file without positions (a pipe, the tty: off is not used).  Done
+ * now, as read(2) and write(2) do it.
+ */
+static bool io_rw_at_fpos(const struct io_kiocb *req)
+{
+	return req->rw.ki_pos == -1 || !(req->rw.ki_filp->f_mode & FMODE_LSEEK);
+}
+
+/*
  * READV/WRITEV of several buffers: one after the other, synchronously,
  * stopping at the first short transfer (as readv).  Linux sends the whole
  * vector at once; Spindle's iov_iter has no vector kind yet.
@@ -420,18 +434,19 @@ static long io_rw_vec_sync(struct io_kiocb *req, const struct iovec *vec, unsign
 			   bool write)
 {
 	struct file *f = req->rw.ki_filp;
+	bool at_fpos = io_rw_at_fpos(req);
 	loff_t pos = req->rw.ki_pos;
 	long done = 0;
 
 	for (unsigned int i = 0; i < nr; i++) {
 		struct iov_iter it;
-		long n = kiocb_rw_check(f, pos, vec[i].iov_len, vec[i].iov_base, write);
+		long n = kiocb_rw_check(f, at_fpos ? 0 : pos, vec[i].iov_len, vec[i].iov_base, write);
 
 		if (!n) {
 			iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, vec[i].iov_base,
 				      vec[i].iov_len);
-			if (!(f->f_mode & FMODE_LSEEK))
-				n = -ESPIPE;
+			if (at_fpos)
+				n = rw_at_fpos(f, &it, write);
 			else
 				n = write ? vfs_write(f, &it, &pos) : vfs_read(f, &it, &pos);
 		}
@@ -483,6 +498,13 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 		ret = io_check_fixed(ctx, sqe);
 		if (ret)
 			return ret;
+	}
+	if (io_rw_at_fpos(req)) {
+		ret = kiocb_rw_check(req->rw.ki_filp, 0, len, buf, write);
+		if (ret)
+			return ret;
+		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
+		return rw_at_fpos(req->rw.ki_filp, &it, write);
 	}
 	ret = kiocb_rw_check(req->rw.ki_filp, req->rw.ki_pos, len, buf, write);
 	if (ret)

@@ -78,7 +78,7 @@ ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos)
 }
 
 /* The read or write at f_pos, moving it; seekable files lock it. */
-static ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write)
+ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write)
 {
 	bool lock = f->f_mode & FMODE_LSEEK;
 	loff_t pos;

@@ -36,7 +36,9 @@
  *             unregistering: -EBADF; twice: EBUSY; unregistering twice:
  *             ENXIO; the ring's own descriptor: EBADF;
  *   vectored  WRITEV of 4 buffers and READV back (buffered, on DEV), and
- *             READV of one buffer with O_DIRECT;
+ *             READV of one buffer with O_DIRECT; READ at offset -1 (the
+ *             file's position, which moves on: IORING_FEAT_RW_CUR_POS);
+ *             READ and WRITE of a pipe;
  *   errors    a bad descriptor (-EBADF in the CQE), an opcode past
  *             IORING_OP_LAST (-EINVAL, and the batch stops after it), an
  *             unknown RWF flag (-EOPNOTSUPP), a buffer at an unmapped
@@ -205,6 +207,7 @@ static void t_probe(void)
 	CHECK_MSG(p.sq_entries == 64 && p.cq_entries == 128, "sq %u cq %u", p.sq_entries,
 		  p.cq_entries);
 	CHECK(p.features & IORING_FEAT_SINGLE_MMAP);
+	CHECK(p.features & IORING_FEAT_RW_CUR_POS);
 	probe = io_uring_get_probe_ring(&ring);
 	CHECK(probe != NULL);
 	if (probe) {
@@ -488,6 +491,30 @@ static void t_vectored(void)
 	io_uring_prep_readv(io_uring_get_sqe(&ring), dfd, iov, 1, VEC_AT + 8192);
 	CHECK(one(&ring) == 8192);
 	CHECK(no_data || pattern_ok(rbuf, 26, VEC_AT + 8192, 8192));
+	/* offset -1: at the file's position, which moves on
+	 * (IORING_FEAT_RW_CUR_POS) */
+	CHECK(lseek(fd, VEC_AT + 8192, SEEK_SET) == (off_t)(VEC_AT + 8192));
+	io_uring_prep_read(io_uring_get_sqe(&ring), fd, rbuf, 8192, -1);
+	CHECK(one(&ring) == 8192);
+	CHECK(no_data || pattern_ok(rbuf, 26, VEC_AT + 8192, 8192));
+	io_uring_prep_read(io_uring_get_sqe(&ring), fd, rbuf, 8192, -1);
+	CHECK(one(&ring) == 8192);
+	CHECK(no_data || pattern_ok(rbuf, 26, VEC_AT + 16384, 8192));
+	CHECK(lseek(fd, 0, SEEK_CUR) == (off_t)(VEC_AT + 24576));
+	/* a pipe: no offset at all */
+	{
+		int p[2];
+
+		CHECK(pipe(p) == 0);
+		CHECK(write(p[1], "hello", 5) == 5);
+		io_uring_prep_read(io_uring_get_sqe(&ring), p[0], rbuf, 64, 0);
+		CHECK(one(&ring) == 5 && !memcmp(rbuf, "hello", 5));
+		io_uring_prep_write(io_uring_get_sqe(&ring), p[1], "abc", 3, -1);
+		CHECK(one(&ring) == 3);
+		CHECK(read(p[0], rbuf, 64) == 3 && !memcmp(rbuf, "abc", 3));
+		close(p[0]);
+		close(p[1]);
+	}
 	io_uring_queue_exit(&ring);
 	close(fd);
 	close(dfd);
