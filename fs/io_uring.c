@@ -59,8 +59,13 @@
  * uninterruptibly for every request in flight before the rings go, as
  * exit_aio does: no interrupt handler writes into freed memory.
  *
- * Not here yet: SQPOLL, IOPOLL, io-wq (setup says EINVAL), linked and
- * drained SQEs (the SQE's CQE says EINVAL), and the
+ * Linked SQEs (IOSQE_IO_LINK): each waits, inside io_uring_enter, for
+ * the one before it; after a failure the rest of the chain completes
+ * with -ECANCELED.  Linux starts the next link from the completion
+ * instead, and io_uring_enter returns at once.
+ *
+ * Not here yet: SQPOLL, IOPOLL, io-wq (setup says EINVAL), drained SQEs
+ * (the SQE's CQE says EINVAL), and the
  * opcodes other than NOP, READV, WRITEV, READ, WRITE, READ_FIXED,
  * WRITE_FIXED and FSYNC (EOPNOTSUPP, as Linux answers for one it was built
  * without; the probe tells which).
@@ -178,6 +183,10 @@ struct io_kiocb {
 	struct io_ring_ctx *ctx;
 	u64 user_data;
 	struct list_head list;          /* on ctx->done once posted */
+	size_t expect;                  /* a read or write: its whole length */
+	bool linked;                    /* IOSQE_IO_LINK/HARDLINK: the submitter waits */
+	bool done;                      /* linked: posted (under cq_wait.lock) */
+	long res;                       /* linked: what was posted */
 };
 
 static const struct file_operations io_uring_fops;
@@ -278,7 +287,13 @@ static void io_complete_rw(struct kiocb *kiocb, long res)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctx->cq_wait.lock, flags);
-	list_add_tail(&req->list, &ctx->done);
+	if (req->linked) {
+		/* its submitter waits for it, and frees it */
+		req->res = res;
+		WRITE_ONCE(req->done, true);
+	} else {
+		list_add_tail(&req->list, &ctx->done);
+	}
 	__io_post_cqe(ctx, req->user_data, (s32)res);
 	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
 }
@@ -372,8 +387,8 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 
 	if (op >= IORING_OP_LAST)
 		return -EINVAL;
-	if (sqe->flags & ~(IOSQE_ASYNC | IOSQE_FIXED_FILE))
-		return -EINVAL;         /* links, drain: not yet */
+	if (sqe->flags & ~(IOSQE_ASYNC | IOSQE_FIXED_FILE | IOSQE_IO_LINK | IOSQE_IO_HARDLINK))
+		return -EINVAL;         /* drain, buffer select, CQE skipping: not yet */
 	if (!io_op_supported(op))
 		return -EOPNOTSUPP;
 	switch (op) {
@@ -486,6 +501,8 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 			return -EFAULT;
 		}
 		if (sqe->len != 1) {
+			for (unsigned int i = 0; i < sqe->len; i++)
+				req->expect += vec[i].iov_len;
 			ret = io_rw_vec_sync(req, vec, sqe->len, write);
 			kfree(vec);
 			return ret;
@@ -499,6 +516,7 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 		if (ret)
 			return ret;
 	}
+	req->expect = len;
 	if (io_rw_at_fpos(req)) {
 		ret = kiocb_rw_check(req->rw.ki_filp, 0, len, buf, write);
 		if (ret)
@@ -525,22 +543,46 @@ static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
 }
 
 /*
+ * A linked request that went down asynchronously: wait (uninterruptibly:
+ * the bios will end) until its completion has posted it.  The plug is
+ * flushed as the task goes to sleep (schedule), so its bios are sent.
+ */
+static long io_wait_linked(struct io_kiocb *req)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+
+	wait_event(ctx->cq_wait, READ_ONCE(req->done));
+	/* the completer set done under this lock: once we hold it, it has
+	 * let go of req */
+	spin_lock_irq(&ctx->cq_wait.lock);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	return req->res;
+}
+
+/*
  * Take one SQE (a copy): start it, or complete it now.  Returns nonzero
  * when it failed before it started -- the batch stops there unless the
  * ring was set up with IORING_SETUP_SUBMIT_ALL (Linux's rule).  Either way
  * its CQE is posted, and its room was reserved by the caller.
+ *
+ * A linked SQE (IOSQE_IO_LINK, IOSQE_IO_HARDLINK) must end before the
+ * next of its chain starts: it is waited for here.  *failed says whether
+ * it failed as Linux counts it for a link: an error, or a read or write
+ * that moved fewer bytes than asked.
  */
-static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
+static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe, bool *failed)
 {
 	struct io_kiocb *req;
 	long ret = io_init_req(ctx, sqe);
 
+	*failed = true;
 	if (ret) {
 		io_post_cqe(ctx, sqe->user_data, (s32)ret);
 		return (int)ret;
 	}
 	if (sqe->opcode == IORING_OP_NOP) {
 		io_post_cqe(ctx, sqe->user_data, 0);
+		*failed = false;
 		return 0;
 	}
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
@@ -549,6 +591,7 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 		return -ENOMEM;
 	}
 	req->ctx = ctx;
+	req->linked = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 	req->user_data = sqe->user_data;
 	req->rw.ki_pos = (loff_t)sqe->off;
 	req->rw.ki_complete = io_complete_rw;
@@ -566,9 +609,13 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 		ret = vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
 	else
 		ret = io_rw(req, sqe);
-	if (ret == -EIOCBQUEUED)
+	if (ret == -EIOCBQUEUED && !req->linked)
 		return 0;               /* io_complete_rw posts, and frees later */
-	io_post_cqe(ctx, req->user_data, (s32)ret);
+	if (ret == -EIOCBQUEUED)
+		ret = io_wait_linked(req);      /* posted by io_complete_rw */
+	else
+		io_post_cqe(ctx, req->user_data, (s32)ret);
+	*failed = ret < 0 || (sqe->opcode != IORING_OP_FSYNC && (size_t)ret != req->expect);
 	io_free_req(req);
 	return 0;
 }
@@ -588,6 +635,7 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 	u32 entries = smp_load_acquire(&r->sq_tail) - ctx->cached_sq_head;
 	struct blk_plug plug;
 	int submitted = 0;
+	bool in_chain = false, chain_failed = false;
 
 	nr = min(min(nr, ctx->sq_entries), entries);
 	if (!nr)
@@ -612,8 +660,20 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 		/* a copy: the process may rewrite the slot once we move on */
 		memcpy(&sqe, io_region_ptr(&ctx->sqes, idx * sizeof(sqe)), sizeof(sqe));
 		submitted++;
-		if (io_submit_sqe(ctx, &sqe) && !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
-			break;
+		if (in_chain && chain_failed) {
+			/* an earlier request of its chain failed */
+			io_post_cqe(ctx, sqe.user_data, -ECANCELED);
+		} else {
+			bool failed;
+
+			if (io_submit_sqe(ctx, &sqe, &failed) &&
+			    !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
+				break;
+			/* a hard link's failure does not cancel the rest */
+			chain_failed = failed && !(sqe.flags & IOSQE_IO_HARDLINK);
+		}
+		/* the chain goes on while its SQEs say LINK */
+		in_chain = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 	}
 	/* the slots are free for the process again */
 	smp_store_release(&r->sq_head, ctx->cached_sq_head);

@@ -35,6 +35,10 @@
  *             closed; the hole, an index past the table and any index after
  *             unregistering: -EBADF; twice: EBUSY; unregistering twice:
  *             ENXIO; the ring's own descriptor: EBADF;
+ *   links     IOSQE_IO_LINK: a WRITE, then a READ of what it wrote, then a
+ *             NOP, in order; a failed link (a bad descriptor, a short read)
+ *             cancels the rest of its chain (-ECANCELED) and no more; a
+ *             hard link's failure cancels nothing;
  *   vectored  WRITEV of 4 buffers and READV back (buffered, on DEV), and
  *             READV of one buffer with O_DIRECT; READ at offset -1 (the
  *             file's position, which moves on: IORING_FEAT_RW_CUR_POS);
@@ -49,7 +53,7 @@
  *             0 entries, too many, or nonzero reserved fields (EINVAL);
  *             CLAMP gives 32768;
  *   spindle   (-S) what Spindle answers where Linux 6.1 does more: SQPOLL
- *             and IOPOLL setup EINVAL, IOSQE_IO_LINK -EINVAL in the CQE, a
+ *             and IOPOLL setup EINVAL, IOSQE_IO_DRAIN -EINVAL in the CQE, a
  *             full CQ refuses more SQEs with EBUSY;
  *   eintr     (SLOWDEV: half a second a request) a signal ends a wait for
  *             a CQE: EINTR; the CQE comes later;
@@ -462,6 +466,90 @@ static void t_files(void)
 	io_uring_queue_exit(&ring);
 }
 
+/* Queue n linked SQEs (prepared by the caller), submit, collect the CQEs
+ * in order of user_data 0..n-1 into res. */
+static int run_chain(struct io_uring *ring, int n, int *res)
+{
+	int got[8];
+	uint64_t data[8];
+
+	if (io_uring_submit(ring) != n || reap(ring, n, got, data) != n)
+		return -1;
+	for (int i = 0; i < n; i++)
+		res[data[i]] = got[i];
+	return 0;
+}
+
+static void t_links(void)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[4], fd = open_dev(dev_name, O_RDWR | O_DIRECT);
+	long long size = lseek(fd, 0, SEEK_END);
+
+	CHECK(fd >= 0 && size > 0);
+	CHECK(io_uring_queue_init(8, &ring, 0) == 0);
+	/* write, then read back what it wrote: the read starts only after
+	 * the write has ended */
+	fill_pattern(wbuf, 27, WR_AT, RD_BS);
+	memset(rbuf, 0, RD_BS);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_write(sqe, fd, wbuf, RD_BS, 8 * WR_BS);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = 0;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, fd, rbuf, RD_BS, 8 * WR_BS);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = 1;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = 2;
+	CHECK(run_chain(&ring, 3, res) == 0);
+	CHECK_MSG(res[0] == (int)RD_BS && res[1] == (int)RD_BS && res[2] == 0,
+		  "chain: %d %d %d", res[0], res[1], res[2]);
+	CHECK(no_data || !memcmp(rbuf, wbuf, RD_BS));
+	/* a failed link cancels the rest of its chain, and no further */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, 1000, rbuf, RD_BS, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = 0;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = 1;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = 2;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = 3;
+	CHECK(run_chain(&ring, 4, res) == 0);
+	CHECK_MSG(res[0] == -EBADF && res[1] == -ECANCELED && res[2] == -ECANCELED && res[3] == 0,
+		  "failed chain: %d %d %d %d", res[0], res[1], res[2], res[3]);
+	/* a short read fails its link too */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, fd, rbuf, 2 * RD_BS, size - RD_BS);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = 0;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = 1;
+	CHECK(run_chain(&ring, 2, res) == 0);
+	CHECK_MSG(res[0] == (int)RD_BS && res[1] == -ECANCELED, "short: %d %d", res[0], res[1]);
+	/* a hard link's failure does not */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, 1000, rbuf, RD_BS, 0);
+	sqe->flags |= IOSQE_IO_HARDLINK;
+	sqe->user_data = 0;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = 1;
+	CHECK(run_chain(&ring, 2, res) == 0);
+	CHECK_MSG(res[0] == -EBADF && res[1] == 0, "hardlink: %d %d", res[0], res[1]);
+	io_uring_queue_exit(&ring);
+	close(fd);
+}
+
 static void t_vectored(void)
 {
 	struct io_uring ring;
@@ -626,7 +714,7 @@ static void t_spindle(void)
 	CHECK(io_uring_queue_init(4, &ring, 0) == 0);  /* 4 SQ, 8 CQ entries */
 	sqe = io_uring_get_sqe(&ring);
 	io_uring_prep_nop(sqe);
-	sqe->flags = IOSQE_IO_LINK;
+	sqe->flags = IOSQE_IO_DRAIN;
 	CHECK(one(&ring) == -EINVAL);
 	/* 8 NOPs fill the CQ; the ninth SQE finds no room: EBUSY */
 	for (int round = 0; round < 2; round++) {
@@ -828,6 +916,7 @@ int main(int argc, char **argv)
 		{ "fsync", t_fsync },
 		{ "fixed", t_fixed },
 		{ "files", t_files },
+		{ "links", t_links },
 		{ "vectored", t_vectored },
 		{ "errors", t_errors },
 		{ "spindle", t_spindle },
