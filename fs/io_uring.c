@@ -65,10 +65,9 @@
  * instead, and io_uring_enter returns at once.
  *
  * Not here yet: SQPOLL, IOPOLL, io-wq (setup says EINVAL), drained SQEs
- * (the SQE's CQE says EINVAL), and the
- * opcodes other than NOP, READV, WRITEV, READ, WRITE, READ_FIXED,
- * WRITE_FIXED and FSYNC (EOPNOTSUPP, as Linux answers for one it was built
- * without; the probe tells which).
+ * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
+ * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
+ * Linux answers for one it was built without; the probe tells which).
  *
  * Locking: ctx->uring_lock (a mutex) serialises submission and
  * registration -- a forked child shares the ring.  The CQ tail, the
