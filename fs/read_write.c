@@ -87,7 +87,7 @@ ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos)
 }
 
 /* The read or write at f_pos, moving it; seekable files lock it. */
-static ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write)
+ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write)
 {
 	bool lock = f->f_mode & FMODE_LSEEK;
 	loff_t pos;
@@ -286,11 +286,6 @@ long sys_lseek(unsigned int fd, off_t offset, unsigned int whence)
  * readv/writev: one buffer after the other, stopping at the first short
  * transfer (Linux does the vector in one pass; the bytes are the same).
  */
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
-
 #define UIO_MAXIOV 1024
 
 static long do_rw_vec(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,

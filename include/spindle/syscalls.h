@@ -134,6 +134,13 @@ long sys_io_getevents(unsigned long ctx_id, long min_nr, long nr,
 		      struct io_event __user *events, struct __kernel_timespec __user *timeout);
 long sys_io_cancel(unsigned long ctx_id, struct iocb __user *iocb,
 		   struct io_event __user *result);
+/* io_uring (fs/io_uring.c) */
+struct io_uring_params;
+long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params);
+long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 flags,
+			const void __user *argp, size_t argsz);
+long sys_io_uring_register(unsigned int fd, unsigned int opcode, void __user *arg,
+			   unsigned int nr_args);
 
 /* --- processes (kernel/) ------------------------------------------- */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
