@@ -38,6 +38,8 @@
 #   make powercut N=50  cut the power N times under a writing guest; no
 #                   write it was told is durable may be lost (FS=ext2:
 #                   fsynced files on ext2, e2fsck -fy then debugfs)
+#   make ext3-linux Linux 6.1 replays a journal Spindle's ext3 left after a
+#                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
@@ -237,7 +239,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -471,6 +473,7 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
 
@@ -545,6 +548,12 @@ fault-matrix: deps $(ISO)
 N ?= 10
 powercut: deps $(ISO)
 	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS)) $(if $(DISK),--disk $(DISK))
+
+# ext3's journal against Linux's, both ways (tools/ext3-linux.py): Linux
+# 6.1 (Debian's packages, fetched as for perf-linux) replays a log Spindle
+# left, Spindle one Linux left; trees and e2fsck compared.
+ext3-linux: deps $(ISO)
+	$(PYTHON) tools/ext3-linux.py
 
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.
