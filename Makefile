@@ -547,7 +547,8 @@ fault-matrix: deps $(ISO)
 # DISK=nvme: on the NVMe controller instead of AHCI.
 N ?= 10
 powercut: deps $(ISO)
-	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS)) $(if $(DISK),--disk $(DISK))
+	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS)) $(if $(DISK),--disk $(DISK)) \
+		$(if $(BARRIER),--barrier $(BARRIER))
 
 # ext3's journal against Linux's, both ways (tools/ext3-linux.py): Linux
 # 6.1 (Debian's packages, fetched as for perf-linux) replays a log Spindle
