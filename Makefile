@@ -37,7 +37,9 @@
 #                   dm-raid1 and ext2, once and sticky (SHORT=1: the CI subset)
 #   make powercut N=50  cut the power N times under a writing guest; no
 #                   write it was told is durable may be lost (FS=ext2:
-#                   fsynced files on ext2, e2fsck -fy then debugfs)
+#                   fsynced files on ext2, e2fsck -fy then debugfs; FS=ext3:
+#                   name-space changes on ext3 over a disk whose cache the
+#                   cut loses, barrier=1 and barrier=0 side by side, BARRIER=)
 #   make ext3-linux Linux 6.1 replays a journal Spindle's ext3 left after a
 #                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
@@ -544,6 +546,8 @@ fault-matrix: deps $(ISO)
 
 # Power cuts under a writing guest (tools/powercut.py): N=<cuts>;
 # FS=ext2: under fsynced files on ext2 instead of the raw device;
+# FS=ext3: under name-space changes on ext3, each cut with barrier=1 and
+# barrier=0 (BARRIER=1 or 0: only that one);
 # DISK=nvme: on the NVMe controller instead of AHCI.
 N ?= 10
 powercut: deps $(ISO)
