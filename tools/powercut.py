@@ -34,7 +34,7 @@ file and of its directories before "POWERCUT durable <n>").  The moment
 of the cut is taken in the guest's own time: the guest runs under
 -icount (one instruction a nanosecond), a background `sleep` of a length
 drawn from the seed prints "POWERCUT cut", and QEMU is killed (SIGKILL)
-as soon as the host sees that line.  Then (ext3_check):
+as soon as the host sees that line.  Then (cut_ext3, ext3_verdict):
 
   (a) the host's e2fsck -fy on a copy replays the journal and must find
       nothing else to fix, and e2fsck -fn is clean after it; a second
@@ -46,7 +46,19 @@ as soon as the host sees that line.  Then (ext3_check):
   (c) so a rename in flight left the old name or the new one, never both
       or neither (reported on its own).
 
---barrier 0 mounts with barrier=0: commit blocks without PREFLUSH/FUA.
+The ext3 disk has a volatile write cache that the cut really loses:
+tools/nbdcache.py, an NBD server QEMU's NBD client writes to, which keeps
+each written sector in memory until a FLUSH (FUA writes go through) and,
+at the cut, keeps a random subset of the cached sectors (from the seed)
+and loses the rest.  (SIGKILL of QEMU over a plain image file loses
+nothing QEMU wrote: the host's page cache keeps it; --raw does that.)
+Each moment is cut twice, mounted with barrier=1 and with barrier=0
+(commit blocks without PREFLUSH/FUA: nothing ever flushed), and printed
+side by side; --barrier picks one, --ext2 adds the same writer on ext2,
+whose e2fsck -fy repair then is its recovery.  Exit 0 only if barrier=1
+lost nothing.  The moment is reproducible from the seed in guest time;
+where the writer is at that moment is not quite: QEMU's I/O completes on
+host threads, which -icount does not order.
 
 Prints one line per cut and "<N> cuts, <L> durable writes lost"; exit 0
 only with none lost.  The random moments come from --seed (default: the
