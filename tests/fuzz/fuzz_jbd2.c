@@ -149,9 +149,11 @@ static void commit_block(u32 seq)
 static void transaction(u32 seq, const u64 *homes, int n)
 {
 	u8 *d = jblk[wpos++], *tag = d + 12;
-	size_t tag_bytes = features & JBD2_FEATURE_INCOMPAT_CSUM_V3 ? 16 :
-			   8 + (features & JBD2_FEATURE_INCOMPAT_64BIT ? 4 : 0) +
-			   (features & JBD2_FEATURE_INCOMPAT_CSUM_V2 ? 2 : 0);
+	size_t tag_bytes = 16; /* v3; else 8, 12 with 64-bit, + 2 with v2 */
+
+	if (!(features & JBD2_FEATURE_INCOMPAT_CSUM_V3))
+		tag_bytes = 8 + (features & JBD2_FEATURE_INCOMPAT_64BIT ? 4 : 0) +
+			    (features & JBD2_FEATURE_INCOMPAT_CSUM_V2 ? 2 : 0);
 
 	header(d, JBD2_DESCRIPTOR_BLOCK, seq);
 	for (int i = 0; i < n; i++) {
