@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: MIT
 """nbdcache.py - a disk with a volatile write cache, for power cuts.
 
-QEMU killed with SIGKILL loses nothing it has already handed to its image
-file: the host's page cache keeps every write, flushed or not, so a cut
-under a raw or qcow2 image never shows what a drive's cache does at a
-power failure.  (qcow2 is no better in QEMU 7.2: its L2 table updates
-reach the file without a flush -- qemu-io writing, then `abort`, leaves
-the writes readable.)  This module is the disk instead: a small NBD
+QEMU killed with SIGKILL loses nothing it has already handed to a raw
+image file: the host's page cache keeps every write, flushed or not, so
+a cut never shows what a drive's cache does at a power failure.  A qcow2
+overlay with cache=writeback comes nearer (QEMU 7.2 keeps the L2 table
+entry of a newly allocated cluster in memory until a flush: `qemu-io -t
+writeback`, a write, then `abort`, leaves the write unreadable), but it
+loses only writes to clusters first allocated since the last flush: an
+overwrite of an allocated cluster -- a journal block reused when the log
+starts again, a block rewritten at its home -- always survives, and no
+subset or order can be chosen.  This module is the disk instead: a small NBD
 server (the NBD protocol's fixed newstyle handshake, NBD_OPT_GO, and the
 READ, WRITE, FLUSH and DISC commands; flags SEND_FLUSH and SEND_FUA) that
 QEMU's own NBD client connects to, and which keeps every write in memory
