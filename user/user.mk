@@ -76,10 +76,15 @@ USER_LDFLAGS := -static -nostdlib -no-pie -Wl,-T,$(U)/user.ld -Wl,--build-id=non
 
 USER_BINS  := $(USER_PROGS:%=$(UBUILD)/bin/%)
 USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
+# Test programs built against the host's glibc (Debian's libc6-dev),
+# static, instead of our libc: the kernel's threads and futexes through a
+# C library it did not write (tests/user/threads.c says more).
+GLIBC_TESTS := threads
+GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/tests/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
 .PHONY: user initramfs check-user
-user: $(USER_BINS) $(USER_TBINS)
+user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS)
 initramfs: $(INITRAMFS)
 
 $(UBUILD)/lib/%.o: $(U)/lib/%.c $(U)/user.mk
@@ -132,6 +137,11 @@ $(UBUILD)/tests/%: $(UBUILD)/tests/%.o $(USER_LIBC) $(U)/user.ld
 	$(quiet) ULD $@
 	$(Q)$(USER_LINK)
 
+$(GLIBC_TBINS): $(UBUILD)/tests/%: $(UTEST)/%.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
+
 # The staging tree is rebuilt from scratch each time, so a program removed
 # from the lists does not linger in the archive.  Its copies lose their
 # debug information (gdb reads the ones in build/user/bin).  cpio is given the names in
@@ -142,7 +152,7 @@ $(BUILD)/userland: FORCE
 	@mkdir -p $(BUILD)
 	@echo $(USERLAND) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
+$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		$(wildcard $(UTEST)/sh/*) $(wildcard $(UTEST)/ash/*) $(BUILD)/userland
 	$(quiet) CPIO $@
 	$(Q)rm -rf $(ROOTFS)
@@ -150,7 +160,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		$(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/tmp
 	$(Q)cp $(SPINDLE_PROGS:%=$(UBUILD)/bin/%) $(ROOTFS)/bin/
 	$(Q)if [ $(USERLAND) = own ]; then cp $(OWN_PROGS:%=$(UBUILD)/bin/%) $(ROOTFS)/bin/; fi
-	$(Q)cp $(USER_TBINS) $(ROOTFS)/tests/
+	$(Q)cp $(USER_TBINS) $(GLIBC_TBINS) $(ROOTFS)/tests/
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
 	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp $(UTEST)/ash/* $(ROOTFS)/tests/ash/
@@ -172,7 +182,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)mv $@.tmp $@
 
 # Run on the host: the programs are Linux binaries too (Spindle's system calls are Linux's x86-64 ABI).
-check-user: $(USER_BINS) $(USER_TBINS) $(UBUILD)/printf_glibc
+check-user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(UBUILD)/printf_glibc
 	$(Q)sh $(UTEST)/run.sh $(UBUILD)
 
 # The printf table test: one source, built once with our libc (as a user
