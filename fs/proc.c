@@ -415,9 +415,7 @@ static void task_group_info(const struct task_struct *p, int *threads, int *ppid
 	unsigned long flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	*threads = p->signal ? atomic_read(&p->signal->live) : 1;
-	if (*threads < 1)
-		*threads = 1;                   /* a zombie still counts itself, as Linux */
+	*threads = get_nr_threads(p);
 	*ppid = p->group_leader->parent ? p->group_leader->parent->tgid : 0;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }

@@ -604,16 +604,23 @@ long sys_tkill(pid_t pid, int sig)
 
 struct task_struct *find_task_by_tgid(int tgid)
 {
-	struct task_struct *p = find_task_by_pid(tgid);
+	struct task_struct *p = find_task_by_pid(tgid), *t;
 
 	if (p)
 		return p;
 	/* the leader has exited (and left the task list, as every dead
 	 * task does): a live thread of its group stands for it */
-	list_for_each_entry(p, &task_list, tasks)
-		if (p->tgid == tgid && !p->exit_state && p->state != TASK_DEAD)
-			return p->group_leader;
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->tgid == tgid && !t->exit_state && t->state != TASK_DEAD)
+			return t->group_leader;
 	return NULL;
+}
+
+int get_nr_threads(const struct task_struct *p)
+{
+	int n = p->signal ? atomic_read(&p->signal->live) : 1;
+
+	return n > 0 ? n : 1;
 }
 
 /* kill(pid): pid may name any thread; the signal is its process's */

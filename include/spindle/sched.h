@@ -285,6 +285,9 @@ struct task_struct *find_task_by_pid(int pid);
  * although the leader has exited (kill(), /proc name a process by it);
  * tasklist_lock held (kernel/signal.c). */
 struct task_struct *find_task_by_tgid(int tgid);
+/* The threads of p's process not yet exiting, at least 1 (a zombie
+ * counts itself, as Linux's); tasklist_lock held (kernel/signal.c). */
+int get_nr_threads(const struct task_struct *p);
 
 /* Kernel threads. */
 struct task_struct *kthread_create(int (*fn)(void *data), void *data,

@@ -286,7 +286,7 @@ static void zap_vma_range(struct vm_area_struct *vma, unsigned long start, unsig
 {
 	struct mm_struct *mm = vma->vm_mm;
 	struct zap_ctx z = { .mm = mm, .dirty_tracked = vma_dirty_tracked(vma) };
-	struct page *batch[UNMAP_BATCH];
+	struct page *batch[UNMAP_BATCH] = { NULL };
 
 	start = max(start, vma->vm_start);
 	end = min(end, vma->vm_end);
