@@ -666,6 +666,36 @@ static void test_clone_flags(void)
 	pass("clone_flags");
 }
 
+/* --- a robust mutex whose owner thread died: EOWNERDEAD ---------------- */
+
+static pthread_mutex_t robust;
+
+static void *lock_and_die(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&robust);
+	return NULL;                    /* exits holding it */
+}
+
+static void test_robust_mutex(void)
+{
+	pthread_mutexattr_t a;
+	pthread_t t;
+
+	CHECK("robust_mutex", pthread_mutexattr_init(&a) == 0);
+	CHECK("robust_mutex", pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST) == 0);
+	CHECK("robust_mutex", pthread_mutex_init(&robust, &a) == 0);
+	CHECK("robust_mutex", pthread_create(&t, NULL, lock_and_die, NULL) == 0);
+	CHECK("robust_mutex", pthread_join(t, NULL) == 0);
+	/* the kernel's walk of the dead thread's robust list marked it */
+	CHECK("robust_mutex", pthread_mutex_lock(&robust) == EOWNERDEAD);
+	CHECK("robust_mutex", pthread_mutex_consistent(&robust) == 0);
+	CHECK("robust_mutex", pthread_mutex_unlock(&robust) == 0);
+	CHECK("robust_mutex", pthread_mutex_lock(&robust) == 0);
+	pthread_mutex_unlock(&robust);
+	pass("robust_mutex");
+}
+
 /* --- futex(2) directly ------------------------------------------------- */
 
 static uint32_t fword;
@@ -844,6 +874,7 @@ int main(int argc, char **argv)
 	test_futex_wake_count();
 	test_futex_bitset();
 	test_futex_eintr();
+	test_robust_mutex();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
