@@ -89,10 +89,7 @@ void blk_mq_map_queues(struct blk_mq_tag_set *set)
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		set->map[cpu] = cpu % nr;
-	/* LAB 8 END:
-	 * for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-	 *	set->map[cpu] = 0;
-	 */
+	/* LAB 8 END: memset(set->map, 0, sizeof(set->map)); */
 }
 
 struct blk_mq_hw_ctx *blk_mq_map_queue(struct request_queue *q, unsigned int cpu)
