@@ -228,7 +228,10 @@ KTEST(mq, pattern_from_both_cpus)
 	unsigned int errors, left;
 
 	KT_NEEDS_CPUS(2);
-	KT_ASSERT_MSG(q != NULL && q->nr_hw_queues == 2, "no nvme0n1 with two hardware queues");
+	/* nvme_setup_io_queues() aims each queue's interrupt at the CPUs
+	 * mapped to it: a queue no CPU maps to fails the whole device */
+	KT_ASSERT_MSG(q != NULL && q->nr_hw_queues == 2,
+		      "no nvme0n1 with two hardware queues (does every queue get a CPU?)");
 	for (unsigned int i = 0; i < MQ_PAT_PAGES; i++) {
 		pages[i] = alloc_page(GFP_KERNEL);
 		KT_ASSERT(pages[i] != NULL);
