@@ -175,7 +175,7 @@ KTEST(mq, each_cpu_uses_its_hctx)
 	KT_ASSERT(q != NULL && page != NULL && q->nr_hw_queues == 2);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		struct mq_batch *b = mq_batch_new(MQ_WRITES);
-		unsigned long before[2], after[2];
+		unsigned long before[2] = { 0, 0 }, after[2] = { 0, 0 };
 		unsigned int errors, left;
 		char buf[128];
 
