@@ -41,9 +41,9 @@
 #include <spindle/string.h>
 #include <spindle/time.h>
 
-#define MQ_WAIT         (5 * HZ)        /* guest time: -icount makes it cheap */
-#define MQ_WRITES       32
-#define MQ_PAT_PAGES    64              /* 256 KiB a CPU */
+#define MQ_WAIT (5 * HZ) /* guest time: -icount makes it cheap */
+#define MQ_WRITES 32
+#define MQ_PAT_PAGES 64 /* 256 KiB a CPU */
 
 /* A batch of bios; on the heap, so that a lost one writes nowhere bad. */
 struct mq_batch {
@@ -159,7 +159,8 @@ KTEST(mq, no_request_stalls)
 		mq_submit(b, bdev, REQ_OP_READ, 100000 + 1000 * cpu, page);
 		KT_ASSERT_MSG(mq_wait(b, &errors) == 0,
 			      "CPU %u's read on an idle nullb0 never completed: it waits on "
-			      "ctx %u, and hctx %u was never run", cpu, cpu, cpu);
+			      "ctx %u, and hctx %u was never run",
+			      cpu, cpu, cpu);
 		KT_ASSERT(errors == 0);
 	}
 	__free_page(page);
@@ -193,7 +194,7 @@ KTEST(mq, each_cpu_uses_its_hctx)
 		for (unsigned int h = 0; h < 2; h++) {
 			after[h] = READ_ONCE(q->queue_hw_ctx[h]->dispatched[cpu]);
 			blk_mq_hctx_show(q->queue_hw_ctx[h], "dispatched", buf, sizeof(buf));
-			for (char *p = buf; (p = strchr(p, '\n')) != NULL; )
+			for (char *p = buf; (p = strchr(p, '\n')) != NULL;)
 				*p = p[1] ? ' ' : '\0';
 			pr_info("mq_test: after CPU %u's writes: nullb0 mq/%u/dispatched: %s\n", cpu,
 				h, buf);
@@ -253,7 +254,7 @@ KTEST(mq, pattern_from_both_cpus)
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		u64 off = (u64)cpu << 20;
 
-		KT_ASSERT(ktest_pin_cpu(!cpu));         /* read back from the other CPU */
+		KT_ASSERT(ktest_pin_cpu(!cpu)); /* read back from the other CPU */
 		for (unsigned int i = 0; i < MQ_PAT_PAGES; i++)
 			memset(page_address(pages[i]), 0, PAGE_SIZE);
 		left = mq_pattern_io(bdev, REQ_OP_READ, off, pages, &errors);

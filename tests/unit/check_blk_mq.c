@@ -1047,7 +1047,8 @@ START_TEST(map_queues_spread_evenly)
 			for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 				ck_assert_msg(ts.map[cpu] < queues,
 					      "%u CPUs, %u queues: CPU %u -> %d: no such queue "
-					      "(left unmapped?)", cpus, queues, cpu, (int)ts.map[cpu]);
+					      "(left unmapped?)",
+					      cpus, queues, cpu, (int)ts.map[cpu]);
 			for (unsigned int cpu = 0; cpu < queues; cpu++)
 				ck_assert_msg(ts.map[cpu] == cpu,
 					      "%u CPUs, %u queues: CPU %u -> queue %u, want %u "
@@ -1057,7 +1058,7 @@ START_TEST(map_queues_spread_evenly)
 				per_queue[ts.map[cpu]]++;
 			for (unsigned int h = 0; h < queues; h++)
 				ck_assert_msg(per_queue[h] == cpus / queues ||
-					      per_queue[h] == (cpus + queues - 1) / queues,
+						      per_queue[h] == (cpus + queues - 1) / queues,
 					      "%u CPUs, %u queues: queue %u has %u CPUs, want %u or %u",
 					      cpus, queues, h, per_queue[h], cpus / queues,
 					      (cpus + queues - 1) / queues);
@@ -1134,20 +1135,22 @@ START_TEST(insert_on_submitting_cpus_ctx)
 	make_two_queues(1);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		host_cpu = cpu;
-		submit(REQ_OP_WRITE, 8000 * (2 * cpu + 1), 4096);      /* takes the tag */
-		submit(REQ_OP_WRITE, 8000 * (2 * cpu + 2), 4096);      /* must wait */
+		submit(REQ_OP_WRITE, 8000 * (2 * cpu + 1), 4096); /* takes the tag */
+		submit(REQ_OP_WRITE, 8000 * (2 * cpu + 2), 4096); /* must wait */
 	}
 	ck_assert_msg(nr_queue_rq == 2, "%d writes reached the driver, want 2: the first of "
-		      "each CPU, through its own hctx (one tag each)", nr_queue_rq);
+					"each CPU, through its own hctx (one tag each)",
+		      nr_queue_rq);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		struct list_head *l = &q->queue_ctx[cpu].rq_list;
 
 		ck_assert_msg(list_empty(&q->queue_hw_ctx[cpu]->dispatch),
 			      "CPU %u's waiting request is on hctx %u's dispatch list, "
-			      "not on its CPU's software queue", cpu, cpu);
+			      "not on its CPU's software queue",
+			      cpu, cpu);
 		ck_assert_msg(list_is_singular(l) &&
-			      blk_rq_pos(list_first_entry(l, struct request, queuelist)) ==
-			      8000 * (2 * cpu + 2),
+				      blk_rq_pos(list_first_entry(l, struct request, queuelist)) ==
+					      8000 * (2 * cpu + 2),
 			      "ctx %u does not hold exactly CPU %u's waiting write", cpu, cpu);
 	}
 	complete_all();
@@ -1174,7 +1177,7 @@ START_TEST(insert_on_the_ctx_the_request_was_made_on)
 	hand_plug(&plug);
 	host_cpu = 1;
 	submit(REQ_OP_WRITE, 8000, 4096);
-	ck_assert_int_eq(nr_queue_rq, 0);                       /* on the plug */
+	ck_assert_int_eq(nr_queue_rq, 0); /* on the plug */
 	host_cpu = 0;
 	blk_mq_flush_plug_list(&plug, false);
 	current->plug = NULL;
@@ -1249,7 +1252,7 @@ START_TEST(insert_takes_the_ctx_lock)
 
 	make_two_queues(1);
 	host_cpu = 1;
-	submit(REQ_OP_WRITE, 8000, 4096);                       /* in flight */
+	submit(REQ_OP_WRITE, 8000, 4096); /* in flight */
 	hand_plug(&plug);
 	submit(REQ_OP_WRITE, 16000, 4096);
 	pid = fork();
