@@ -286,14 +286,14 @@ static bool generic_make_request_checks(struct bio *bio)
 }
 
 /*
- * The depth-first sort of Linux commit 79bd99596b73 (Linux 4.11), run
- * after each make_request_fn returns: the bios it queued (on_stack) are
- * split into those for *lower* devices and those for the *same* device,
- * and the list becomes lower, then same, then what was already waiting
- * before the call (hold) -- each group in submission order.  So a bio's children are all handled before its siblings
- * (depth-first), and when make_request_fn runs for a device, every bio
- * submitted earlier to that device has been fully handled: none is still
- * waiting behind it on this list.
+ * The depth-first sort of Linux commit 79bd99596b73 (Linux 4.11), run after
+ * each make_request_fn returns: the bios it queued (on_stack) are split
+ * into those for *lower* devices and those for the *same* device, and the
+ * list becomes lower, then same, then what was already waiting before the
+ * call (hold) -- each group in submission order.  So a bio's children are
+ * all handled before its siblings (depth-first), and when make_request_fn
+ * runs for a device, every bio submitted earlier to that device has been
+ * fully handled: none is still waiting behind it on this list.
  *
  * bio_order=fifo keeps the pre-4.11 behaviour instead: new bios simply go
  * after what was waiting.

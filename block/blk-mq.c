@@ -36,9 +36,14 @@
  * waits on hctx->dispatch until a completion frees one of its tags.
  *
  * Completion: blk_mq_complete_request() may be called from an interrupt
- * handler; it only queues the request for kblockd, a kernel thread that
- * ends the bios in task context (bi_end_io may do real work), frees tag and
- * request, and runs the queue again.
+ * handler; it only queues the request for a CPU's kblockd, a kernel
+ * thread per CPU that ends the bios in task context (bi_end_io may do real
+ * work), frees tag and request, and runs the queue again.  Which CPU is
+ * the queue's rq_affinity (Linux's): 0 this one, the interrupt's; 1 (the
+ * default) this one if it shares a cache with the CPU that submitted the
+ * request, else the submitter's; 2 always the submitter's -- its
+ * kblockd is woken there, with a reschedule IPI (Linux raises the block
+ * softirq there with an IPI; a per-CPU thread is the same idea).
  *
  * Locking (interrupts off, in this order when nested): q->lock protects
  * the elevator, the free requests, the flush lists and freezing;
@@ -67,6 +72,7 @@
 
 static void blk_mq_make_request(struct request_queue *q, struct bio *bio);
 static void __blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx);
+static void blk_cpu_done_init(void);
 
 /* Every request-based queue, for the timeout scan. */
 static LIST_HEAD(mq_queues);
@@ -189,7 +195,9 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 		list_add_tail(&q->rq_pool[i].queuelist, &q->free_rqs);
 	if (elevator_init_queue(q, NULL))
 		goto fail_bs;
+	q->rq_affinity = 1;                     /* Linux's default */
 	mutex_lock(&mq_queues_lock);
+	blk_cpu_done_init();                    /* before any request can complete */
 	list_add_tail(&q->all_queues, &mq_queues);
 	mutex_unlock(&mq_queues_lock);
 	return q;
@@ -940,40 +948,106 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 	blk_mq_run_hw_queue(hctx);
 }
 
-static LIST_HEAD(completed);            /* requests for kblockd */
-static DEFINE_SPINLOCK(completed_lock);
-static struct task_struct *kblockd_task;
+/*
+ * Each CPU's completed requests, waiting for its kblockd (Linux's per-CPU
+ * blk_cpu_done list and block softirq).  A CPU's list takes requests from
+ * every CPU whose interrupts complete them there, so it has a lock; it is
+ * not shared by all CPUs as one list would be.
+ */
+struct blk_cpu_done {
+	spinlock_t lock;
+	struct list_head list;
+	struct task_struct *kblockd;
+};
+static struct blk_cpu_done blk_cpu_done[NR_CPUS];
+
+/* The lists, made once (mq_queues_lock held): a request completes only
+ * on a queue that exists, so never before this. */
+static void blk_cpu_done_init(void)
+{
+	static bool ready;
+
+	if (ready)
+		return;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		spin_lock_init(&blk_cpu_done[cpu].lock);
+		INIT_LIST_HEAD(&blk_cpu_done[cpu].list);
+	}
+	ready = true;
+}
+
+/* Wake this CPU's kblockd for work that any CPU may do (restarts,
+ * timeouts); the first kblockd to see it does it. */
+static void kblockd_kick(void)
+{
+	struct task_struct *t;
+	unsigned long flags;
+
+	flags = local_irq_save();
+	t = blk_cpu_done[smp_processor_id()].kblockd;
+	local_irq_restore(flags);
+	if (t)
+		wake_up_process(t);
+}
+
+/* Where rq's completion runs (see the top of the file); called with
+ * interrupts off, on the CPU that completes it. */
+static unsigned int blk_mq_complete_cpu(struct request *rq)
+{
+	unsigned int here = smp_processor_id(), cpu;
+
+	if (!rq->mq_ctx)
+		return here;
+	cpu = rq->mq_ctx->cpu;
+	switch (READ_ONCE(rq->q->rq_affinity)) {
+	case 0:
+		return here;
+	case 1:
+		if (cpus_share_cache(here, cpu))
+			return here;
+		break;
+	}
+	/* a CPU without its kblockd (not up when the threads were made) */
+	return READ_ONCE(blk_cpu_done[cpu].kblockd) ? cpu : here;
+}
+
+/* Queue rq on its completion CPU's list and wake that CPU's kblockd. */
+static void blk_mq_raise_done(struct request *rq)
+{
+	unsigned long flags;
+	struct blk_cpu_done *done;
+
+	flags = local_irq_save();
+	done = &blk_cpu_done[blk_mq_complete_cpu(rq)];
+	spin_lock(&done->lock);
+	list_add_tail(&rq->queuelist, &done->list);
+	spin_unlock(&done->lock);
+	local_irq_restore(flags);
+	if (done->kblockd)
+		wake_up_process(done->kblockd);
+}
 
 bool blk_mq_complete_request(struct request *rq, blk_status_t status)
 {
-	unsigned long flags;
+	enum mq_rq_state old = READ_ONCE(rq->state);
 
-	spin_lock_irqsave(&completed_lock, flags);
-	if (rq->state == MQ_RQ_COMPLETE) {
-		/* the timeout handler (or the interrupt) got there first */
-		spin_unlock_irqrestore(&completed_lock, flags);
-		return false;
-	}
-	rq->state = MQ_RQ_COMPLETE;
+	/* the first of the interrupt and the timeout handler to get here
+	 * completes it; the other, on another CPU maybe, finds it done */
+	do {
+		if (old == MQ_RQ_COMPLETE)
+			return false;
+	} while (!__atomic_compare_exchange_n(&rq->state, &old, MQ_RQ_COMPLETE, false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 	rq->status = status;
-	list_add_tail(&rq->queuelist, &completed);
-	spin_unlock_irqrestore(&completed_lock, flags);
-	if (kblockd_task)
-		wake_up_process(kblockd_task);
+	blk_mq_raise_done(rq);
 	return true;
 }
 
 void blk_mq_requeue_request(struct request *rq)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&completed_lock, flags);
-	rq->state = MQ_RQ_COMPLETE;             /* no late completion counts */
+	WRITE_ONCE(rq->state, MQ_RQ_COMPLETE);  /* no late completion counts */
 	rq->rq_flags |= RQF_REQUEUE;
-	list_add_tail(&rq->queuelist, &completed);
-	spin_unlock_irqrestore(&completed_lock, flags);
-	if (kblockd_task)
-		wake_up_process(kblockd_task);
+	blk_mq_raise_done(rq);
 }
 
 /* kblockd: put a requeued request first in line for the driver again. */
@@ -993,18 +1067,23 @@ static void __blk_mq_requeue(struct request *rq)
 	blk_mq_run_hw_queue(hctx);
 }
 
+/* End the requests completed on this CPU's list: its kblockd, or a test. */
 void blk_mq_run_completions(void)
 {
 	for (;;) {
 		struct request *rq = NULL;
+		struct blk_cpu_done *done;
 		unsigned long flags;
 
-		spin_lock_irqsave(&completed_lock, flags);
-		if (!list_empty(&completed)) {
-			rq = list_first_entry(&completed, struct request, queuelist);
+		flags = local_irq_save();
+		done = &blk_cpu_done[smp_processor_id()];
+		spin_lock(&done->lock);
+		if (!list_empty(&done->list)) {
+			rq = list_first_entry(&done->list, struct request, queuelist);
 			list_del_init(&rq->queuelist);
 		}
-		spin_unlock_irqrestore(&completed_lock, flags);
+		spin_unlock(&done->lock);
+		local_irq_restore(flags);
 		if (!rq)
 			return;
 		if (rq->rq_flags & RQF_REQUEUE)
@@ -1168,8 +1247,7 @@ void blk_mq_restart_hw_queue(struct request_queue *q)
 		spin_unlock_irqrestore(&hctx->lock, flags);
 	}
 	WRITE_ONCE(restarts_due, true);
-	if (kblockd_task)
-		wake_up_process(kblockd_task);
+	kblockd_kick();
 }
 
 unsigned int blk_mq_tags_peak(struct request_queue *q)
@@ -1214,42 +1292,71 @@ void blk_mq_run_restarts(void)
 static void blk_mq_timer_fn(struct timer_list *t)
 {
 	WRITE_ONCE(timeouts_due, true);
-	if (kblockd_task)
-		wake_up_process(kblockd_task);
+	kblockd_kick();
 	mod_timer(t, jiffies + HZ);
 }
 
-static int kblockd(void *unused)
+/*
+ * kblockd/<cpu>: one per CPU, bound to it.  It ends the requests
+ * completed on its CPU's list, and does the work any CPU may do --
+ * restarting queues, the timeout scan -- when it is the first to see it
+ * (the exchange makes sure only one does).
+ */
+static int kblockd(void *arg)
 {
-	(void)unused;
+	struct blk_cpu_done *done = &blk_cpu_done[(unsigned long)arg];
+
 	for (;;) {
 		unsigned long flags;
 
 		blk_mq_run_completions();
-		if (READ_ONCE(restarts_due)) {
+		if (__atomic_exchange_n(&restarts_due, false, __ATOMIC_ACQ_REL)) {
 			blk_mq_run_restarts();
 			continue;
 		}
-		if (READ_ONCE(timeouts_due)) {
-			WRITE_ONCE(timeouts_due, false);
+		if (__atomic_exchange_n(&timeouts_due, false, __ATOMIC_ACQ_REL)) {
 			blk_mq_check_timeouts(ktime_get_ns());
 			continue;               /* handlers may have completed some */
 		}
-		spin_lock_irqsave(&completed_lock, flags);
+		spin_lock_irqsave(&done->lock, flags);
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (!list_empty(&completed) || READ_ONCE(timeouts_due) || READ_ONCE(restarts_due))
+		if (!list_empty(&done->list) || READ_ONCE(timeouts_due) || READ_ONCE(restarts_due))
 			__set_current_state(TASK_RUNNING);
-		spin_unlock_irqrestore(&completed_lock, flags);
+		spin_unlock_irqrestore(&done->lock, flags);
 		schedule();
 	}
 	return 0;
 }
 
+/* A kblockd bound to each online CPU (the host's tests call it too). */
+void blk_mq_start_kblockd(void)
+{
+	unsigned int cpu;
+
+	mutex_lock(&mq_queues_lock);
+	blk_cpu_done_init();
+	mutex_unlock(&mq_queues_lock);
+	for_each_online_cpu(cpu) {
+		struct cpumask one = { 0 };
+		struct task_struct *t;
+
+		cpumask_set_cpu(cpu, &one);
+		t = kthread_create(kblockd, (void *)(unsigned long)cpu, "kblockd/%u", cpu);
+		if (!t || set_cpus_allowed_ptr(t, &one)) {
+			/* its CPU's completions run where they come in */
+			pr_err("blk-mq: no kblockd for CPU %u\n", cpu);
+			if (t)
+				wake_up_process(t);     /* runs anywhere, still useful */
+			continue;
+		}
+		WRITE_ONCE(blk_cpu_done[cpu].kblockd, t);
+		wake_up_process(t);
+	}
+}
+
 static int __init blk_mq_init(void)
 {
-	kblockd_task = kthread_run(kblockd, NULL, "kblockd");
-	if (!kblockd_task)
-		return -ENOMEM;
+	blk_mq_start_kblockd();
 	timer_setup(&blk_mq_timer, blk_mq_timer_fn);
 	mod_timer(&blk_mq_timer, jiffies + HZ);
 	return 0;

@@ -276,6 +276,36 @@ static int read_ahead_kb_store(struct block_device *bdev, const char *buf, size_
 	return 0;
 }
 
+/*
+ * queue/rq_affinity (Linux's): which CPU ends a completed request -- 0
+ * the one its interrupt came to, 1 that one if it shares a cache with
+ * the submitter's, else the submitter's, 2 always the submitter's.
+ */
+static int rq_affinity_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", READ_ONCE(bdev_queue(bdev)->rq_affinity));
+}
+
+static int rq_affinity_store(struct block_device *bdev, const char *buf, size_t len)
+{
+	struct request_queue *q = bdev_queue(bdev);
+	unsigned int v;
+	char num[16];
+
+	if (!q->tag_set)
+		return -EINVAL;                 /* bio-based: no requests complete */
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	strlcpy(num, buf, len + 1);
+	strip_newline(num);
+	if (kstrtouint(num, 10, &v))
+		return -EINVAL;
+	/* as Linux: a number above 2 is taken and changes nothing */
+	if (v <= 2)
+		WRITE_ONCE(q->rq_affinity, v);
+	return 0;
+}
+
 /* --- the groups, in the order a directory lists them ------------------------ */
 
 /* .mode 0555 and no show(): a directory, whose entries sysfs knows */
@@ -309,6 +339,7 @@ static const struct blk_attr queue_attrs[] = {
 	{ .name = "iosched", .mode = 0555 },
 	{ .name = "tags_peak", .mode = 0644, .show = tags_peak_show, .store = tags_peak_store },
 	{ .name = "read_ahead_kb", .mode = 0644, .show = read_ahead_kb_show, .store = read_ahead_kb_store },
+	{ .name = "rq_affinity", .mode = 0644, .show = rq_affinity_show, .store = rq_affinity_store },
 };
 
 const struct blk_attr_group blk_disk_attr_group = { disk_attrs, ARRAY_SIZE(disk_attrs) };

@@ -49,9 +49,11 @@ void blk_mq_exit_queue(struct request_queue *q);
 unsigned int blk_mq_nr_queues(void);
 /* blk-mq.c: kblockd's work for blk_mq_restart_hw_queue (host tests call it) */
 void blk_mq_run_restarts(void);
-/* blk-mq.c: kblockd's work, callable directly by host tests: end completed
- * requests */
+/* blk-mq.c: kblockd's work, callable directly by host tests: end the
+ * requests completed on this CPU's list */
 void blk_mq_run_completions(void);
+/* blk-mq.c: a kblockd bound to each online CPU (boot; host tests) */
+void blk_mq_start_kblockd(void);
 /* blk-mq.c: send a plug's requests to their queues (blk-plug.c calls it
  * when the plug is flushed: blk_finish_plug, or its task goes to sleep) */
 struct blk_plug;

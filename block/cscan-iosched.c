@@ -80,12 +80,12 @@ static void cscan_insert_requests(struct request_queue *q, struct list_head *lis
  * cscan_dispatch_request - choose the next request for the driver.
  *
  * Contract: called with q->lock held; returns a request removed from the
- * elevator, or NULL if it is empty.  An at_head request goes first (the
- * last inserted first); otherwise the request with the lowest start
- * sector at or above head_pos, or, if there is none, the lowest of all
- * (the wrap: the lowest queued, not the nearest below the head -- that
- * would be SCAN's way back down).  Equal sectors go in arrival order.  head_pos becomes the end sector of the
- * request returned: where the disk head will be when it is done.
+ * elevator, or NULL if it is empty.  An at_head request goes first (the last
+ * inserted first); otherwise the request with the lowest start sector at or
+ * above head_pos, or, if there is none, the lowest of all (the wrap: the
+ * lowest queued, not the nearest below the head -- that would be SCAN's way
+ * back down).  Equal sectors go in arrival order.  head_pos becomes the end
+ * sector of the request returned: where the disk head will be when it is done.
  */
 static struct request *cscan_dispatch_request(struct request_queue *q)
 {

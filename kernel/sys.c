@@ -26,6 +26,7 @@
 #include <spindle/mm.h>
 #include <spindle/pagemap.h>
 #include <uapi/linux/sysinfo.h>
+#include <uapi/linux/timex.h>
 #include <asm/cpu.h>
 #include <asm/traps.h>
 #include <asm/io.h>
@@ -563,6 +564,51 @@ long sys_gettimeofday(void __user *tv, void __user *tz)
 	if (tz && copy_to_user(tz, zone, sizeof(zone)))
 		return -EFAULT;
 	return 0;
+}
+
+/*
+ * adjtimex(2), reading only: busybox's `adjtimex` prints the clock with
+ * microseconds, the one way a shell script can read it finely on both
+ * Spindle and Linux (tools/compare-linux times dd that way on both).
+ * The values are those of a Linux clock that NTP never touched: not
+ * synchronized (STA_UNSYNC, return TIME_ERROR), maximum and estimated
+ * error 16 s, tick 10,000 us (USER_HZ 100).  Spindle's clock cannot be
+ * adjusted: any mode bit gets EPERM, what an unprivileged caller gets on
+ * Linux.
+ */
+long sys_adjtimex(struct timex __user *utx)
+{
+	return sys_clock_adjtime(CLOCK_REALTIME, utx);
+}
+
+/* glibc's adjtimex() is clock_adjtime(CLOCK_REALTIME): the same, and only
+ * the realtime clock has anything to adjust (EOPNOTSUPP for the others) */
+long sys_clock_adjtime(clockid_t which_clock, struct timex __user *utx)
+{
+	u64 ns = realtime_offset_ns() + ktime_get_ns(), offset;
+	struct timex tx;
+
+	if (clock_offset(which_clock, &offset))
+		return -EINVAL;
+	if (which_clock != CLOCK_REALTIME)
+		return -EOPNOTSUPP;
+	if (copy_from_user(&tx, utx, sizeof(tx)))
+		return -EFAULT;
+	if (tx.modes)
+		return -EPERM;
+	memset(&tx, 0, sizeof(tx));
+	tx.maxerror = 16000000;
+	tx.esterror = 16000000;
+	tx.status = STA_UNSYNC;
+	tx.constant = 2;
+	tx.precision = 1;
+	tx.tolerance = 500l << 16;      /* 500 ppm, scaled */
+	tx.time.tv_sec = ns / NSEC_PER_SEC;
+	tx.time.tv_usec = ns % NSEC_PER_SEC / NSEC_PER_USEC;
+	tx.tick = 1000000 / 100;        /* us per tick at USER_HZ */
+	if (copy_to_user(utx, &tx, sizeof(tx)))
+		return -EFAULT;
+	return TIME_ERROR;
 }
 
 /* nanosleep on a named clock; TIMER_ABSTIME: until the clock shows *rqtp */

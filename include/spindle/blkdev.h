@@ -108,6 +108,10 @@ struct request_queue {
 	struct wait_queue_head rq_wait;     /* [own] waiting for a free request */
 	struct bio_set bio_split;           /* [own] for blk_queue_split() */
 	unsigned int rq_timeout;            /* [init] jiffies a request may take (30 s) */
+	unsigned int rq_affinity;           /* [once] where completions run: 0 the
+					     * interrupt's CPU, 1 the submitter's if
+					     * they share no cache, 2 the submitter's
+					     * (queue/rq_affinity, blk-mq.c) */
 	atomic_long_t rq_gen;               /* [atomic] dispatches so far (request gen):
 					     * blk_mq_start_request() runs in queue_rq,
 					     * on any CPU, without q->lock */

@@ -90,6 +90,11 @@ static inline unsigned int num_online_cpus(void)
 /* CPUs with a per-CPU copy: the MADT's, up to NR_CPUS (setup_percpu.c) */
 extern unsigned int nr_cpu_ids;
 
+/* Do the two CPUs share their last-level cache?  Linux decides by the
+ * cache's own topology; here, by the package, whose L3 QEMU's CPUs share
+ * (kernel/arch/x86/cpu.c).  Where a completion runs (rq_affinity 1). */
+bool cpus_share_cache(unsigned int this_cpu, unsigned int that_cpu);
+
 #ifndef SPINDLE_HOST
 DECLARE_PER_CPU(unsigned int, cpu_number);
 /* Which CPU this is.  Only meaningful while the caller cannot move to

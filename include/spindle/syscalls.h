@@ -200,6 +200,9 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp);
 long sys_time(long __user *tloc);
 long sys_gettimeofday(void __user *tv, void __user *tz);
+struct timex;
+long sys_adjtimex(struct timex __user *utx);
+long sys_clock_adjtime(clockid_t which_clock, struct timex __user *utx);
 long sys_clock_nanosleep(clockid_t which_clock, int flags, struct timespec __user *rqtp,
 			 struct timespec __user *rmtp);
 /* splitmix64 over the TSC (kernel/sys.c): not for cryptography */

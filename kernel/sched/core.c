@@ -1002,6 +1002,18 @@ int kthread_stop(struct task_struct *k)
  * task is marked dead, a kthread_stop() waiting for it is woken, and the
  * switch away from it is the last; finish_task_switch() drops its
  * reference.
+ *
+ * TASK_DEAD is written under our own pi_lock, as Linux's
+ * set_special_state() writes it.  A waker's try_to_wake_up() reads the
+ * state and, later, writes TASK_RUNNING, all under that lock; a plain
+ * store could fall between the two.  Say a kthread_stop() finds us still
+ * TASK_UNINTERRUPTIBLE, just leaving a wait, and is held up there while
+ * we exit: without the lock it would go on to find us off the run queue,
+ * overwrite TASK_DEAD with TASK_RUNNING and queue us -- after
+ * finish_task_switch() had freed our stack.  The next switch to us then
+ * pops from an unmapped stack (a double fault in __switch_to).  With the
+ * lock, a wake-up that has seen a sleeping state ends before TASK_DEAD
+ * is written, and one that comes after sees TASK_DEAD and does nothing.
  */
 void do_task_dead(void)
 {
@@ -1009,7 +1021,9 @@ void do_task_dead(void)
 
 	BUG_ON(is_idle(me));
 	local_irq_disable();
-	me->state = TASK_DEAD;
+	spin_lock(&me->pi_lock);
+	WRITE_ONCE(me->state, TASK_DEAD);
+	spin_unlock(&me->pi_lock);
 	if (me->stopper)
 		wake_up_process(me->stopper);
 	__schedule(false);

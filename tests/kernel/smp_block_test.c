@@ -26,6 +26,13 @@
  *                         off loses hundreds of parents a run; the test
  *                         is timing-dependent, not a proof.
  *
+ *   completion_cpu_follows_rq_affinity  4 KiB reads of sda submitted on
+ *                         CPU 1 and on CPU 2: with queue/rq_affinity 2
+ *                         each ends (bi_end_io runs) on the CPU that
+ *                         submitted it; with 0 both end on one CPU, the
+ *                         one the disk's interrupt comes to.  With one
+ *                         kblockd for all CPUs neither could hold.
+ *
  * Each case also counts that the two CPUs really were at it at the same
  * time -- how often one CPU saw the other's progress move between two of
  * its own steps, or both I/Os in flight at once -- and fails when that
@@ -40,6 +47,8 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
+#include <spindle/completion.h>
+#include <spindle/mm.h>
 #include "../../block/blk.h"
 
 /* Wait (spinning: CPU 1 runs in interrupt context) for a flag the other
@@ -281,4 +290,76 @@ KTEST(smp_block, bio_chain_from_two_cpus)
 		      t.twice, t.early);
 	KT_ASSERT_MSG(t.bad_status == 0, "%lu parents lost their child's error", t.bad_status);
 	KT_ASSERT_MSG(t.met > 0, "the two CPUs never ended children of one parent at once");
+}
+
+/* --- where completions run: queue/rq_affinity (block/blk-mq.c) ----------- */
+
+struct aff_read {
+	struct completion done;
+	int cpu;                        /* where bi_end_io ran */
+	int err;
+};
+
+static void aff_end_io(struct bio *bio)
+{
+	struct aff_read *r = bio->bi_private;
+
+	r->cpu = (int)smp_processor_id();
+	r->err = blk_status_to_errno(bio->bi_status);
+	complete(&r->done);
+}
+
+/* One 4 KiB read of b submitted on `cpu`: the CPU that ended it, or -1. */
+static int read_ends_on(struct block_device *b, struct page *pg, unsigned int cpu)
+{
+	struct aff_read r = { .cpu = -1 };
+	struct bio *bio;
+
+	if (!ktest_pin_cpu(cpu))
+		return -1;
+	init_completion(&r.done);
+	bio = bio_alloc(GFP_NOIO, 1);
+	bio_set_dev(bio, b);
+	bio->bi_opf = REQ_OP_READ;
+	bio->bi_iter.bi_sector = 8 * cpu;
+	bio_add_page(bio, pg, PAGE_SIZE, 0);
+	bio->bi_end_io = aff_end_io;
+	bio->bi_private = &r;
+	submit_bio(bio);
+	wait_for_completion(&r.done);
+	bio_put(bio);
+	return r.err ? -1 : r.cpu;
+}
+
+KTEST(smp_block, completion_cpu_follows_rq_affinity)
+{
+	struct block_device *b = lookup_bdev("sda");
+	int forced[2], here[2];
+	unsigned int saved;
+	struct request_queue *q;
+	struct page *pg;
+
+	KT_NEEDS_CPUS(3u);
+	if (!b || !b->bd_disk->queue->tag_set)
+		KT_SKIP("no request-based sda");
+	q = b->bd_disk->queue;
+	pg = alloc_page(GFP_KERNEL);
+	KT_ASSERT(pg != NULL);
+	saved = READ_ONCE(q->rq_affinity);
+	WRITE_ONCE(q->rq_affinity, 2);
+	forced[0] = read_ends_on(b, pg, 1);
+	forced[1] = read_ends_on(b, pg, 2);
+	WRITE_ONCE(q->rq_affinity, 0);
+	here[0] = read_ends_on(b, pg, 1);
+	here[1] = read_ends_on(b, pg, 2);
+	WRITE_ONCE(q->rq_affinity, saved);
+	ktest_pin_cpu(0);
+	__free_page(pg);
+	pr_info("rq_affinity: 2: submitted on CPU 1 and 2, ended on %d and %d; "
+		"0: ended on %d and %d\n", forced[0], forced[1], here[0], here[1]);
+	KT_ASSERT_MSG(forced[0] == 1 && forced[1] == 2,
+		      "rq_affinity 2: ended on CPU %d and %d, not where submitted", forced[0], forced[1]);
+	KT_ASSERT_MSG(here[0] >= 0 && here[0] == here[1],
+		      "rq_affinity 0: ended on CPU %d and %d, not both on the interrupt's",
+		      here[0], here[1]);
 }

@@ -1024,6 +1024,46 @@ START_TEST(hw_queues_capped_and_elevator_shared)
 }
 END_TEST
 
+/*
+ * rq_affinity: a request submitted on CPU 1 whose interrupt comes to CPU 0
+ * ends on CPU 0 (0), or back on CPU 1 (2, and 1 as host CPUs share no
+ * cache) -- on the list of the kblockd there, which blk_mq_run_completions()
+ * on that CPU empties.
+ */
+static int ended_on_cpu(unsigned int affinity)
+{
+	int before = ended;
+
+	q->rq_affinity = affinity;
+	host_cpu = 1;
+	submit(REQ_OP_READ, 8 * affinity, 4096);
+	ck_assert_int_eq(nr_inflight, 1);
+	host_cpu = 0;                   /* the interrupt */
+	blk_mq_complete_request(inflight[--nr_inflight], BLK_STS_OK);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		host_cpu = cpu;
+		blk_mq_run_completions();
+		if (ended != before)
+			return (int)cpu;
+	}
+	return -1;
+}
+
+START_TEST(rq_affinity_picks_the_completing_cpu)
+{
+	nr_cpu_ids = 2;
+	__cpu_online_mask.bits = 3;
+	make_queue(4, 0, 1024, "none");
+	ck_assert_uint_eq(q->rq_affinity, 1);           /* Linux's default */
+	blk_mq_start_kblockd();                         /* one "thread" per CPU */
+	ck_assert_int_eq(ended_on_cpu(0), 0);
+	ck_assert_int_eq(ended_on_cpu(1), 1);
+	ck_assert_int_eq(ended_on_cpu(2), 1);
+	ck_assert_int_eq(ended_ok, 3);
+	__cpu_online_mask.bits = 1;
+}
+END_TEST
+
 /* --- lab 8: the map and the software queues ------------------------------------ */
 
 /*
@@ -1328,6 +1368,7 @@ Suite *unit_suite(void)
 	tcase_add_test(hw, requests_go_to_their_cpus_hw_queue);
 	tcase_add_test(hw, each_hw_queue_has_its_own_tags);
 	tcase_add_test(hw, hw_queues_capped_and_elevator_shared);
+	tcase_add_test(hw, rq_affinity_picks_the_completing_cpu);
 	suite_add_tcase(s, hw);
 
 	tcase_add_checked_fixture(mq, setup, teardown);

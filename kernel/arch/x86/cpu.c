@@ -33,6 +33,12 @@
 
 DEFINE_PER_CPU(struct cpuinfo_x86, cpu_info);
 
+bool cpus_share_cache(unsigned int this_cpu, unsigned int that_cpu)
+{
+	return this_cpu == that_cpu ||
+	       per_cpu(cpu_info, this_cpu).phys_proc_id == per_cpu(cpu_info, that_cpu).phys_proc_id;
+}
+
 /* Each word's bits by name, as in Linux's cpufeatures.h; NULL: Linux
  * names none there, or hides it from /proc/cpuinfo. */
 static const char *const x86_cap_flags[NCAPINTS][32] = {

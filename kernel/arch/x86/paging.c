@@ -650,6 +650,12 @@ void kstack_free(void *stack)
 	unsigned long base = (unsigned long)stack, slot, flags;
 
 	slot = (base - KSTACK_BASE) / KSTACK_SLOT_SIZE;
+	/* a stack freed twice would unmap whichever task has its slot now:
+	 * stop at the second free, with its backtrace, not at that crash */
+	if (base < KSTACK_BASE || slot >= KSTACK_SLOTS || base != kstack_slot_base(slot) ||
+	    !(READ_ONCE(kstack_used[slot / bits]) & (1ul << (slot % bits))) ||
+	    (READ_ONCE(kstack_lazy[slot / bits]) & (1ul << (slot % bits))))
+		panic("kstack_free: %p is not a live stack", stack);
 	for (unsigned long off = 0; off < THREAD_SIZE; off += PAGE_SIZE) {
 		phys_addr_t pa = virt_to_phys_walk(kernel_pml4, base + off);
 

@@ -189,6 +189,8 @@ SYSCALL2(prctl, int, unsigned long)
 SYSCALL3(getrandom, U(char), size_t, unsigned int)
 SYSCALL2(clock_getres, clockid_t, U(struct timespec))
 SYSCALL2(gettimeofday, U(void), U(void))
+SYSCALL1(adjtimex, U(struct timex))
+SYSCALL2(clock_adjtime, clockid_t, U(struct timex))
 SYSCALL4(clock_nanosleep, clockid_t, int, U(struct timespec), U(struct timespec))
 SYSCALL4(newfstatat, int, U(const char), U(struct stat), int)
 SYSCALL5(statx, int, U(const char), unsigned int, unsigned int, U(struct statx))
@@ -328,6 +330,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(getrandom),
 	SYSCALL_ENTRY(clock_getres),
 	SYSCALL_ENTRY(gettimeofday),
+	SYSCALL_ENTRY(adjtimex),
+	SYSCALL_ENTRY(clock_adjtime),
 	SYSCALL_ENTRY(clock_nanosleep),
 	SYSCALL_ENTRY(newfstatat),
 	SYSCALL_ENTRY(statx),

@@ -145,6 +145,19 @@ int kthread_stop(struct task_struct *k)
 
 bool kthread_should_stop(void) { return false; }
 
+/* Host CPUs share no cache: a test that pretends to be on another CPU
+ * than a request's submitter sees rq_affinity 1 send it back there. */
+bool cpus_share_cache(unsigned int this_cpu, unsigned int that_cpu)
+{
+	return this_cpu == that_cpu;
+}
+
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *mask)
+{
+	p->cpus_mask = *mask;
+	return 0;
+}
+
 bool wake_up_process(struct task_struct *p)
 {
 	bool was_asleep = p->state != TASK_RUNNING;

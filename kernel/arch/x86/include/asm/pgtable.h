@@ -92,7 +92,7 @@ typedef void (*pte_visit_t)(pte_t *pte, unsigned long va, void *arg);
 void walk_user_ptes(pte_t *pml4, unsigned long start, unsigned long end,
 		    pte_visit_t fn, void *arg);
 
-/* Test seam (tests/kernel/mm_test.c): called, when set, between allocating
+/* Test seam (tests/kernel/smp_mm_test.c): called, when set, between allocating
  * a page table and installing it -- where a preempting task may install
  * its own for the same range.  NULL except inside that test. */
 extern void (*pt_populate_hook)(unsigned long va);
