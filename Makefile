@@ -37,7 +37,11 @@
 #                   dm-raid1 and ext2, once and sticky (SHORT=1: the CI subset)
 #   make powercut N=50  cut the power N times under a writing guest; no
 #                   write it was told is durable may be lost (FS=ext2:
-#                   fsynced files on ext2, e2fsck -fy then debugfs)
+#                   fsynced files on ext2, e2fsck -fy then debugfs; FS=ext3:
+#                   name-space changes on ext3 over a disk whose cache the
+#                   cut loses, barrier=1 and barrier=0 side by side, BARRIER=)
+#   make ext3-linux Linux 6.1 replays a journal Spindle's ext3 left after a
+#                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
@@ -238,7 +242,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -472,6 +476,7 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
 
@@ -542,10 +547,19 @@ fault-matrix: deps $(ISO)
 
 # Power cuts under a writing guest (tools/powercut.py): N=<cuts>;
 # FS=ext2: under fsynced files on ext2 instead of the raw device;
+# FS=ext3: under name-space changes on ext3, each cut with barrier=1 and
+# barrier=0 (BARRIER=1 or 0: only that one);
 # DISK=nvme: on the NVMe controller instead of AHCI.
 N ?= 10
 powercut: deps $(ISO)
-	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS)) $(if $(DISK),--disk $(DISK))
+	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS)) $(if $(DISK),--disk $(DISK)) \
+		$(if $(BARRIER),--barrier $(BARRIER))
+
+# ext3's journal against Linux's, both ways (tools/ext3-linux.py): Linux
+# 6.1 (Debian's packages, fetched as for perf-linux) replays a log Spindle
+# left, Spindle one Linux left; trees and e2fsck compared.
+ext3-linux: deps $(ISO)
+	$(PYTHON) tools/ext3-linux.py
 
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.
@@ -601,7 +615,7 @@ lint: deps $(SYSCALL_NAMES) $(COMPILE_H)
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
-	blktrace util-linux busybox-static patch
+	blktrace util-linux busybox-static patch liburing-dev
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

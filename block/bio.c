@@ -194,6 +194,7 @@ static void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_v
 	atomic_set(&bio->__bi_remaining, 1);
 	bio->bi_io_vec = vecs;
 	bio->bi_max_vecs = max_vecs;
+	bio->bi_cookie = BLK_QC_T_NONE;
 }
 
 struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs)

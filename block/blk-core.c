@@ -19,6 +19,7 @@
 #include <spindle/time.h>
 #include <spindle/sched_debug.h>
 #include <spindle/blktrace.h>
+#include <spindle/blk_mq.h>
 #include "blk.h"
 
 enum bio_order bio_order = BIO_ORDER_DEPTH;
@@ -271,6 +272,17 @@ static bool generic_make_request_checks(struct bio *bio)
 	}
 	if (!blk_check_op(disk, bio))
 		return false;
+	/*
+	 * Polled I/O only where a poll queue can carry it (Linux's
+	 * submit_bio_noacct clears it the same way), and only for a plain
+	 * read or write: a flush sequence is several requests.  The
+	 * submitter sees the flag gone and sleeps for the interrupt.
+	 */
+	if ((bio->bi_opf & REQ_POLLED) &&
+	    (!blk_mq_can_poll(disk->queue) ||
+	     (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) ||
+	     (bio->bi_opf & (REQ_PREFLUSH | REQ_FUA))))
+		bio->bi_opf &= ~REQ_POLLED;
 	bio->bi_part = part;
 	if (!disk->queue->tag_set)
 		blk_account_io_start(bio, part);
@@ -428,6 +440,16 @@ void submit_bio(struct bio *bio)
 }
 
 struct vm_events vm_events;
+
+int bio_poll(struct bio *bio, unsigned int flags)
+{
+	unsigned int cookie = READ_ONCE(bio->bi_cookie);
+
+	(void)flags;                    /* Linux's BLK_POLL_ONESHOT: one round is all we do */
+	if (!(READ_ONCE(bio->bi_opf) & REQ_POLLED) || cookie == BLK_QC_T_NONE || !bio->bi_disk)
+		return 0;
+	return blk_mq_poll(bio->bi_disk->queue, cookie);
+}
 
 /* An operation's name in the log, as Linux's blk_op_str(): "READ" ... */
 const char *blk_op_str(unsigned int op)

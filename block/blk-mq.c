@@ -43,7 +43,10 @@
  * default) this one if it shares a cache with the CPU that submitted the
  * request, else the submitter's; 2 always the submitter's -- its
  * kblockd is woken there, with a reschedule IPI (Linux raises the block
- * softirq there with an IPI; a per-CPU thread is the same idea).
+ * softirq there with an IPI; a per-CPU thread is the same idea).  A
+ * polled request (REQ_POLLED, on a POLL hctx) is not kblockd's: it waits
+ * on its hctx's poll_done list for its submitter, spinning in
+ * blk_mq_poll(), to end it (docs/block.md, "Polled I/O").
  *
  * Locking (interrupts off, in this order when nested): q->lock protects
  * the elevator, the free requests, the flush lists and freezing;
@@ -81,26 +84,79 @@ static DEFINE_MUTEX(mq_queues_lock);
 /* --- hardware and software queues ------------------------------------------ */
 
 /*
- * blk_mq_map_queues - which hardware queue each CPU sends to.  Linux's
- * default gives CPU n queue n while queues last, then starts again
- * (keeping hyperthread siblings together, which QEMU's CPUs are not):
- * cpu % nr_hw_queues.  Every CPU gets a queue, and with no more queues
- * than CPUs every queue gets a CPU.  Possible CPUs past nr_cpu_ids are
- * mapped too, so the map is never read out of range.
+ * blk_mq_map_queues - which hardware queue each CPU sends to, in one map.
+ * Linux's default gives CPU n the map's queue n while queues last, then
+ * starts again (keeping hyperthread siblings together, which QEMU's CPUs
+ * are not): cpu % nr_queues, counted from the map's queue_offset.  Every
+ * CPU gets a queue, and with no more queues than CPUs every queue gets a
+ * CPU.  Possible CPUs past nr_cpu_ids are mapped too, so the map is never
+ * read out of range.
  */
-void blk_mq_map_queues(struct blk_mq_tag_set *set)
+void blk_mq_map_queues(struct blk_mq_queue_map *qmap)
 {
 	/* LAB 8 BEGIN */
-	unsigned int nr = set->nr_hw_queues ? set->nr_hw_queues : 1;
+	unsigned int nr = qmap->nr_queues ? qmap->nr_queues : 1;
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		set->map[cpu] = cpu % nr;
-	/* LAB 8 END: memset(set->map, 0, sizeof(set->map)); */
+		qmap->mq_map[cpu] = qmap->queue_offset + cpu % nr;
+	/* LAB 8 END: for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) qmap->mq_map[cpu] = qmap->queue_offset; */
+}
+
+struct blk_mq_hw_ctx *blk_mq_map_queue_type(struct request_queue *q, enum hctx_type type,
+					    unsigned int cpu)
+{
+	const struct blk_mq_queue_map *qmap = &q->tag_set->map[HCTX_TYPE_DEFAULT];
+
+	if (type < HCTX_MAX_TYPES && q->tag_set->map[type].nr_queues)
+		qmap = &q->tag_set->map[type];  /* an empty map: DEFAULT's */
+	return q->queue_hw_ctx[qmap->mq_map[cpu < NR_CPUS ? cpu : 0]];
 }
 
 struct blk_mq_hw_ctx *blk_mq_map_queue(struct request_queue *q, unsigned int cpu)
 {
-	return q->queue_hw_ctx[q->tag_set->map[cpu < NR_CPUS ? cpu : 0]];
+	return blk_mq_map_queue_type(q, HCTX_TYPE_DEFAULT, cpu);
+}
+
+bool blk_mq_can_poll(struct request_queue *q)
+{
+	return q && q->tag_set && q->tag_set->ops->poll &&
+	       q->tag_set->map[HCTX_TYPE_POLL].nr_queues;
+}
+
+/*
+ * The maps of a tag set: a driver with one map gets every queue in
+ * DEFAULT (capped at a queue a CPU, as Linux caps it); one with several
+ * has set each map's nr_queues and queue_offset, which must cover its
+ * nr_hw_queues without overlap.  Then each map is spread over the CPUs.
+ */
+static int blk_mq_update_queue_map(struct blk_mq_tag_set *set)
+{
+	unsigned int total = 0;
+
+	if (!set->nr_hw_queues)
+		set->nr_hw_queues = 1;
+	if (set->nr_maps <= 1) {
+		set->nr_maps = 1;
+		if (set->nr_hw_queues > nr_cpu_ids)
+			set->nr_hw_queues = nr_cpu_ids;
+		memset(set->map, 0, sizeof(set->map));
+		set->map[HCTX_TYPE_DEFAULT].nr_queues = set->nr_hw_queues;
+	}
+	if (set->nr_maps > HCTX_MAX_TYPES || !set->map[HCTX_TYPE_DEFAULT].nr_queues)
+		return -EINVAL;
+	for (unsigned int t = 0; t < HCTX_MAX_TYPES; t++) {
+		struct blk_mq_queue_map *qmap = &set->map[t];
+
+		if (t >= set->nr_maps)
+			qmap->nr_queues = 0;
+		if (!qmap->nr_queues)
+			continue;
+		if (qmap->queue_offset != total)
+			return -EINVAL;         /* maps lie end to end, in type order */
+		total += qmap->nr_queues;
+		blk_mq_map_queues(qmap);
+	}
+	return total == set->nr_hw_queues ? 0 : -EINVAL;
 }
 
 /*
@@ -128,7 +184,14 @@ static void blk_mq_free_hw_queues(struct request_queue *q)
 	kfree(q->queue_ctx);
 }
 
-/* One hctx per hardware queue, one ctx per CPU, linked by set->map. */
+/*
+ * One hctx per hardware queue, one ctx per CPU, linked by each map.  A
+ * CPU's ctx knows its hctx of every type; a hctx knows the CPUs that map
+ * to it (cpumask: its cpu_list), but only a DEFAULT hctx takes requests
+ * from their ctxs -- a POLL hctx is sent polled requests directly
+ * (blk_mq_make_request), and must never be handed one that waits for an
+ * interrupt.
+ */
 static int blk_mq_init_hw_queues(struct request_queue *q, struct blk_mq_tag_set *set)
 {
 	q->nr_hw_queues = set->nr_hw_queues;
@@ -148,18 +211,30 @@ static int blk_mq_init_hw_queues(struct request_queue *q, struct blk_mq_tag_set 
 		spin_lock_init(&hctx->lock);
 		hctx->queue = q;
 		hctx->queue_num = i;
+		hctx->type = HCTX_TYPE_DEFAULT;
 		INIT_LIST_HEAD(&hctx->dispatch);
+		spin_lock_init(&hctx->poll_lock);
+		INIT_LIST_HEAD(&hctx->poll_done);
 	}
+	for (unsigned int t = 0; t < HCTX_MAX_TYPES; t++)
+		for (unsigned int i = 0; i < set->map[t].nr_queues; i++)
+			q->queue_hw_ctx[set->map[t].queue_offset + i]->type = t;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct blk_mq_ctx *ctx = &q->queue_ctx[cpu];
-		struct blk_mq_hw_ctx *hctx = q->queue_hw_ctx[set->map[cpu]];
 
 		spin_lock_init(&ctx->lock);
 		INIT_LIST_HEAD(&ctx->rq_list);
 		ctx->cpu = cpu;
-		ctx->hctx = hctx;
-		cpumask_set_cpu(cpu, &hctx->cpumask);
-		hctx->ctxs[hctx->nr_ctx++] = ctx;
+		for (unsigned int t = 0; t < HCTX_MAX_TYPES; t++) {
+			struct blk_mq_hw_ctx *hctx = blk_mq_map_queue_type(q, t, cpu);
+
+			ctx->hctxs[t] = hctx;
+			if (t != HCTX_TYPE_DEFAULT && !set->map[t].nr_queues)
+				continue;       /* DEFAULT's, counted once */
+			cpumask_set_cpu(cpu, &hctx->cpumask);
+			if (t == HCTX_TYPE_DEFAULT)
+				hctx->ctxs[hctx->nr_ctx++] = ctx;
+		}
 	}
 	return 0;
 }
@@ -172,12 +247,9 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 
 	if (!set->queue_depth || set->queue_depth > BLK_MQ_MAX_DEPTH)
 		return NULL;
-	/* no more hardware queues than CPUs to send to them (as Linux) */
-	if (!set->nr_hw_queues)
-		set->nr_hw_queues = 1;
-	if (set->nr_hw_queues > nr_cpu_ids)
-		set->nr_hw_queues = nr_cpu_ids;
-	blk_mq_map_queues(set);
+	/* with one map, no more hardware queues than CPUs (as Linux) */
+	if (blk_mq_update_queue_map(set))
+		return NULL;
 	q = blk_alloc_queue(blk_mq_make_request, set->driver_data);
 	if (!q)
 		return NULL;
@@ -300,7 +372,8 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, st
 	INIT_LIST_HEAD(&rq->elv_sort);
 	rq->q = q;
 	rq->mq_ctx = blk_mq_get_ctx(q);
-	rq->mq_hctx = rq->mq_ctx->hctx;
+	rq->mq_hctx = rq->mq_ctx->hctxs[bio->bi_opf & REQ_POLLED ? HCTX_TYPE_POLL :
+					 HCTX_TYPE_DEFAULT];
 	rq->tag = -1;
 	rq->cmd_flags = bio->bi_opf;
 	rq->__sector = bio->bi_iter.bi_sector;
@@ -559,6 +632,13 @@ static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 	/* keep the split on a logical-block boundary */
 	sectors = ALIGN_DOWN(sectors, lim->logical_block_size >> SECTOR_SHIFT);
 split:
+	/*
+	 * A split bio is not polled (as Linux): its parts would be two
+	 * requests, maybe on two CPUs' poll queues, and its submitter polls
+	 * one hardware context only.  Both parts complete by interrupt; the
+	 * submitter sees REQ_POLLED gone and sleeps.
+	 */
+	bio->bi_opf &= ~REQ_POLLED;
 	blk_add_trace_split(q, bio, bio->bi_iter.bi_sector + sectors);
 	split = bio_split(bio, sectors, GFP_NOIO, &q->bio_split);
 	bio_chain(split, bio);
@@ -612,6 +692,8 @@ static struct request *blk_mq_next_to_dispatch(struct blk_mq_hw_ctx *hctx, bool 
 	if (!list_empty(&hctx->dispatch)) {
 		rq = list_first_entry(&hctx->dispatch, struct request, queuelist);
 		list_del_init(&rq->queuelist);
+	} else if (hctx->type == HCTX_TYPE_POLL) {
+		return NULL;                    /* nothing but polled requests, ever */
 	} else if (sched) {
 		assert_spin_locked(&q->lock);
 		rq = q->elevator ? elv_dispatch_request(q) : NULL;
@@ -740,7 +822,7 @@ static void blk_mq_insert_ctx(struct request *rq, unsigned long *to_run)
 	spin_lock_irqsave(&ctx->lock, flags);
 	list_move_tail(&rq->queuelist, &ctx->rq_list);
 	spin_unlock_irqrestore(&ctx->lock, flags);
-	*to_run |= 1ul << ctx->hctx->queue_num;
+	*to_run |= 1ul << ctx->hctxs[HCTX_TYPE_DEFAULT]->queue_num;
 	/* LAB 8 END:
 	 * struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
 	 * unsigned long flags;
@@ -774,7 +856,7 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
 		spin_lock_irqsave(&q->lock, flags);
 		elv_insert_requests(q, list, false);
 		spin_unlock_irqrestore(&q->lock, flags);
-		to_run = 1ul << blk_mq_get_ctx(q)->hctx->queue_num;
+		to_run = 1ul << blk_mq_get_ctx(q)->hctxs[HCTX_TYPE_DEFAULT]->queue_num;
 	}
 	for (unsigned int i = 0; i < q->nr_hw_queues; i++)
 		if (to_run & (1ul << i))
@@ -811,6 +893,33 @@ void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
 
 /* --- the make_request path -------------------------------------------------- */
 
+/*
+ * A REQ_POLLED bio: its own request (no merge -- one polled bio is one
+ * command its submitter waits for), on this CPU's POLL hardware context,
+ * sent at once -- no plug, no elevator, no software queue; Linux issues it
+ * directly too (blk_mq_try_issue_directly) when the elevator is "none".
+ * bi_cookie names the context for bio_poll() before the request can
+ * complete.
+ */
+static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio)
+{
+	struct request *rq = blk_mq_get_request(q, bio);
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long flags;
+
+	if (!rq) {
+		bio_wouldblock_error(bio);      /* REQ_NOWAIT and no request free */
+		return;
+	}
+	hctx = rq->mq_hctx;
+	WRITE_ONCE(bio->bi_cookie, hctx->queue_num);
+	blk_add_trace_rq(rq, 'I', 0);
+	spin_lock_irqsave(&hctx->lock, flags);
+	list_add_tail(&rq->queuelist, &hctx->dispatch);
+	spin_unlock_irqrestore(&hctx->lock, flags);
+	blk_mq_run_hw_queue(hctx);
+}
+
 static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 {
 	struct blk_plug *plug;
@@ -819,6 +928,10 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 	bool merged;
 
 	bio = blk_queue_split(q, bio);
+	if (bio->bi_opf & REQ_POLLED) {
+		blk_mq_submit_polled(q, bio);
+		return;
+	}
 	if (attempt_plug_merge(q, bio))
 		return;
 	if (READ_ONCE(q->sched_none)) {
@@ -1039,8 +1152,56 @@ bool blk_mq_complete_request(struct request *rq, blk_status_t status)
 	} while (!__atomic_compare_exchange_n(&rq->state, &old, MQ_RQ_COMPLETE, false,
 					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 	rq->status = status;
+	if (rq->cmd_flags & REQ_POLLED) {
+		/* its submitter polls: blk_mq_poll() ends it, not kblockd */
+		struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
+		unsigned long flags;
+
+		spin_lock_irqsave(&hctx->poll_lock, flags);
+		list_add_tail(&rq->queuelist, &hctx->poll_done);
+		spin_unlock_irqrestore(&hctx->poll_lock, flags);
+		return true;
+	}
 	blk_mq_raise_done(rq);
 	return true;
+}
+
+/*
+ * blk_mq_poll - one round of polling on a POLL hardware context.  The
+ * driver reaps its completion queue (ops->poll, under the queue's own
+ * lock) and completes what it finds; those requests wait on
+ * hctx->poll_done, and are ended here, in task context, after the
+ * driver's lock is dropped -- ending one runs the queue, and queue_rq
+ * takes the submission side's lock.  Any poller of the context ends every
+ * request on it, its own or another task's: each submitter only waits
+ * for its own bio to end.
+ */
+int blk_mq_poll(struct request_queue *q, unsigned int cookie)
+{
+	struct blk_mq_hw_ctx *hctx;
+	int ended = 0;
+
+	if (!blk_mq_can_poll(q) || cookie >= q->nr_hw_queues)
+		return 0;
+	hctx = q->queue_hw_ctx[cookie];
+	if (hctx->type != HCTX_TYPE_POLL)
+		return 0;
+	q->tag_set->ops->poll(hctx);
+	for (;;) {
+		struct request *rq = NULL;
+		unsigned long flags;
+
+		spin_lock_irqsave(&hctx->poll_lock, flags);
+		if (!list_empty(&hctx->poll_done)) {
+			rq = list_first_entry(&hctx->poll_done, struct request, queuelist);
+			list_del_init(&rq->queuelist);
+		}
+		spin_unlock_irqrestore(&hctx->poll_lock, flags);
+		if (!rq)
+			return ended;
+		blk_mq_end_request(rq, rq->status);
+		ended++;
+	}
 }
 
 void blk_mq_requeue_request(struct request *rq)

@@ -47,6 +47,7 @@
 #include <spindle/blktrace.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
+#include <spindle/ratelimit.h>
 #include <spindle/time.h>
 #include <spindle/writeback.h>
 #include "elevator-internal.h"
@@ -180,6 +181,26 @@ static int scheduler_store(struct block_device *bdev, const char *buf, size_t le
 static int nr_requests_show(struct block_device *bdev, char *buf, size_t size)
 {
 	return scnprintf(buf, size, "%u\n", bdev_queue(bdev)->nr_requests);
+}
+
+/*
+ * queue/io_poll: 1 when the queue has poll queues (Linux's QUEUE_FLAG_POLL:
+ * a driver that set up a POLL map with a poll op), so RWF_HIPRI and
+ * io_uring's IOPOLL are polled there.  Linux 6.1 no longer lets a write
+ * turn polling on or off (the driver's poll_queues= decides): it
+ * accepts the write and says so, and so does Spindle.
+ */
+static int io_poll_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%d\n", blk_mq_can_poll(bdev_queue(bdev)) ? 1 : 0);
+}
+
+static int io_poll_store(struct block_device *bdev, const char *buf, size_t len)
+{
+	(void)bdev; (void)buf; (void)len;
+	printk_ratelimited(KERN_INFO "writes to the poll attribute are ignored.\n");
+	printk_ratelimited(KERN_INFO "please use driver specific parameters instead.\n");
+	return 0;
 }
 
 static int max_sectors_kb_show(struct block_device *bdev, char *buf, size_t size)
@@ -330,6 +351,7 @@ static const struct blk_attr part_attrs[] = {
 static const struct blk_attr queue_attrs[] = {
 	{ .name = "scheduler", .mode = 0644, .show = scheduler_show, .store = scheduler_store },
 	{ .name = "nr_requests", .mode = 0444, .show = nr_requests_show },
+	{ .name = "io_poll", .mode = 0644, .show = io_poll_show, .store = io_poll_store },
 	{ .name = "max_sectors_kb", .mode = 0444, .show = max_sectors_kb_show },
 	{ .name = "max_segments", .mode = 0444, .show = max_segments_show },
 	{ .name = "logical_block_size", .mode = 0444, .show = lbs_show },
@@ -384,7 +406,8 @@ struct blk_mq_hw_ctx *blk_mq_sysfs_hctx(struct block_device *bdev, unsigned int 
 	return q && q->tag_set && n < q->nr_hw_queues ? q->queue_hw_ctx[n] : NULL;
 }
 
-static const char *const hctx_attrs[] = { "cpu_list", "dispatched", "nr_tags" };
+/* type is Linux's debugfs file hctxN/type: which map the context is in */
+static const char *const hctx_attrs[] = { "cpu_list", "dispatched", "nr_tags", "type" };
 
 const char *blk_mq_hctx_attr(unsigned int i)
 {
@@ -400,6 +423,15 @@ int blk_mq_hctx_show(struct blk_mq_hw_ctx *hctx, const char *name, char *buf, si
 
 	if (strcmp(name, "nr_tags") == 0)
 		return scnprintf(buf, size, "%u\n", q->tag_set->queue_depth);
+	if (strcmp(name, "type") == 0) {
+		static const char *const types[HCTX_MAX_TYPES] = {
+			[HCTX_TYPE_DEFAULT] = "default",
+			[HCTX_TYPE_READ] = "read",
+			[HCTX_TYPE_POLL] = "poll",
+		};
+
+		return scnprintf(buf, size, "%s\n", types[hctx->type]);
+	}
 	if (strcmp(name, "cpu_list") == 0) {
 		/* Linux's blk_mq_hw_sysfs_cpus_show: "0, 2" */
 		for_each_cpu(cpu, &hctx->cpumask)

@@ -260,6 +260,32 @@ static long aio_rw_sync(struct file *f, struct iov_iter *it, loff_t pos, bool wr
 	return write ? vfs_write(f, it, &pos) : vfs_read(f, it, &pos);
 }
 
+int kiocb_rw_check(struct file *f, loff_t pos, size_t len, const void __user *buf, bool write)
+{
+	if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+		return -EBADF;
+	if ((ssize_t)len < 0)
+		return -EINVAL;
+	/* Linux's rw_verify_area, before queueing: a negative offset, or a
+	 * range past 2^63 (else a direct write there would be queued and
+	 * end in -ENOSPC) */
+	if ((f->f_mode & FMODE_LSEEK) && rw_verify_area(pos, len))
+		return -EINVAL;
+	if (!access_ok(buf, len))
+		return -EFAULT;
+	return 0;
+}
+
+ssize_t kiocb_rw_start(struct kiocb *kiocb, struct iov_iter *it, bool write)
+{
+	struct file *f = kiocb->ki_filp;
+
+	if ((f->f_flags & O_DIRECT) && f->f_mapping && f->f_mapping->a_ops &&
+	    f->f_mapping->a_ops->direct_IO)
+		return f->f_mapping->a_ops->direct_IO(f, it, &kiocb->ki_pos, write, kiocb);
+	return aio_rw_sync(f, it, kiocb->ki_pos, write);
+}
+
 /* Start req as iocb says; 0 once it is on its way (or done), else the
  * error io_submit returns for it. */
 static int aio_start(struct aio_kiocb *req, const struct iocb *iocb)
@@ -273,25 +299,11 @@ static int aio_start(struct aio_kiocb *req, const struct iocb *iocb)
 	switch (iocb->aio_lio_opcode) {
 	case IOCB_CMD_PREAD:
 	case IOCB_CMD_PWRITE:
-		if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
-			return -EBADF;
-		if ((s64)iocb->aio_nbytes < 0)
-			return -EINVAL;
-		/* Linux's rw_verify_area, before queueing: a negative offset,
-		 * or a range past 2^63 (else a direct write there would be
-		 * queued and end in -ENOSPC) */
-		if ((f->f_mode & FMODE_LSEEK) &&
-		    rw_verify_area(iocb->aio_offset, (size_t)iocb->aio_nbytes))
-			return -EINVAL;
-		if (!access_ok(buf, iocb->aio_nbytes))
-			return -EFAULT;
+		ret = kiocb_rw_check(f, iocb->aio_offset, (size_t)iocb->aio_nbytes, buf, write);
+		if (ret)
+			return (int)ret;
 		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, iocb->aio_nbytes);
-		if ((f->f_flags & O_DIRECT) && f->f_mapping && f->f_mapping->a_ops &&
-		    f->f_mapping->a_ops->direct_IO)
-			ret = f->f_mapping->a_ops->direct_IO(f, &it, &req->rw.ki_pos, write,
-							     &req->rw);
-		else
-			ret = aio_rw_sync(f, &it, iocb->aio_offset, write);
+		ret = kiocb_rw_start(&req->rw, &it, write);
 		break;
 	case IOCB_CMD_FSYNC:
 	case IOCB_CMD_FDSYNC:

@@ -28,11 +28,20 @@
  * completion, in interrupt context, calls ki_complete() with the bytes or
  * the first error, and frees the dio.  The synchronous call is the same
  * machinery plus a wait, as in Linux, where a sync read is an async one
- * that waits.  A read leaves in the buffer what the device put there: a
- * device that fills nothing (null_blk) leaves the caller's own bytes, as
- * on Linux.  (Spindle's anonymous pages have no dirty bit to set after a
- * read; with a page cache behind mmap, this is where Linux marks them
- * dirty.)
+ * that waits.
+ *
+ * Polled I/O (preadv2/pwritev2 with RWF_HIPRI: a synchronous kiocb with
+ * IOCB_HIPRI): when the whole transfer is one bio, it is sent with
+ * REQ_POLLED, and instead of sleeping until an interrupt completes it,
+ * the caller spins in bio_poll() -- reaping the device's poll queue
+ * itself -- until the bio has ended, giving the CPU up when its slice is
+ * over (cond_resched).  A device that cannot poll clears REQ_POLLED on
+ * the way down (so does a split), and then the caller sleeps as usual.
+ *
+ * A read leaves in the buffer what the device put there: a device that
+ * fills nothing (null_blk) leaves the caller's own bytes, as on Linux.
+ * (Spindle's anonymous pages have no dirty bit to set after a read; with
+ * a page cache behind mmap, this is where Linux marks them dirty.)
  */
 #include <spindle/fs.h>
 #include <spindle/pagemap.h>
@@ -45,6 +54,7 @@
 #include <spindle/ratelimit.h>
 #include <spindle/errseq.h>
 #include <spindle/aio.h>
+#include <spindle/sched.h>
 #include "internal.h"
 
 /* Linux's rule: offset, length and buffer address on logical blocks. */
@@ -61,6 +71,8 @@ struct dio {
 	size_t size;            /* bytes in the bios sent (and holes read) */
 	struct kiocb *iocb;     /* async: completed by the last bio; NULL: sync */
 	struct completion done; /* sync: the caller waits here */
+	bool polled;            /* sync, IOCB_HIPRI, one bio: send it REQ_POLLED */
+	struct bio *poll_bio;   /* ... that bio, a reference held, to poll */
 };
 
 static void dio_put(struct dio *dio)
@@ -142,6 +154,11 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 		/* REQ_SYNC: someone waits for it (the synchronous caller, or
 		 * io_getevents: either way soon, unlike write-back) */
 		bio->bi_opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
+		if (dio->polled && !dio->poll_bio) {
+			bio->bi_opf |= REQ_POLLED;
+			bio_get(bio);           /* dio_poll_wait looks at it after its end */
+			dio->poll_bio = bio;
+		}
 		bio->bi_end_io = dio_bio_end_io;
 		bio->bi_private = dio;
 		err = bio_iov_iter_get_pages(bio, it);
@@ -210,6 +227,25 @@ static size_t dio_submit(struct inode *inode, struct block_device *bdev, struct 
 	return done;
 }
 
+/*
+ * The polled wait (Linux's loop in __blkdev_direct_IO_simple): poll the
+ * bio's queue until the bio has ended.  A bio no longer REQ_POLLED (the
+ * queue cannot poll, or it was split) completes by interrupt: sleep.
+ * Either way the completion is waited for at the end, which also waits
+ * for complete() to be out of its lock before dio goes away.
+ */
+static void dio_poll_wait(struct dio *dio)
+{
+	struct bio *bio = dio->poll_bio;
+
+	while (!completion_done(&dio->done) && (READ_ONCE(bio->bi_opf) & REQ_POLLED)) {
+		if (!bio_poll(bio, 0))
+			cond_resched();         /* nothing yet: spin on, but let others run */
+	}
+	wait_for_completion_io(&dio->done);
+	bio_put(bio);
+}
+
 ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct iov_iter *it,
 			  loff_t *pos, bool write, struct kiocb *iocb, dio_map_t map, loff_t limit)
 {
@@ -217,8 +253,14 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	errseq_t before;
 	size_t count = iov_iter_count(it), beyond, done;
 	struct dio sync_dio, *dio = &sync_dio;
+	bool polled = false;
 	int err = 0;
 
+	/* a synchronous kiocb only carries flags: the call waits */
+	if (iocb && is_sync_kiocb(iocb)) {
+		polled = iocb->ki_flags & IOCB_HIPRI;
+		iocb = NULL;
+	}
 	if (*pos >= limit)
 		return write ? -ENOSPC : 0;
 	/* across the limit: a short transfer (Linux's iov_iter_truncate) */
@@ -259,6 +301,9 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	*dio = (struct dio){ .ref = 1, .iocb = iocb };
 	if (!iocb)
 		init_completion(&dio->done);
+	/* one bio carries it all (as dio_submit counts pages): poll it */
+	dio->polled = polled &&
+		      DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + count, PAGE_SIZE) <= BIO_MAX_VECS;
 
 	it->count -= beyond;
 	done = dio_submit(inode, bdev, dio, it, *pos, write, map, &err);
@@ -273,7 +318,10 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 		return -EIOCBQUEUED;
 	}
 	dio_put(dio);
-	wait_for_completion_io(&dio->done);
+	if (dio->poll_bio)
+		dio_poll_wait(dio);
+	else
+		wait_for_completion_io(&dio->done);
 	if (write && done)
 		dio_invalidate_range(inode, bdev, *pos, done);
 	if (dio->error)

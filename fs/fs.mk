@@ -31,6 +31,7 @@ FS_OBJS := \
 	$(F)/direct-io.o \
 	$(F)/block_dev.o \
 	$(F)/aio.o \
+	$(F)/io_uring.o \
 	$(F)/proc.o \
 	$(F)/sysfs.o \
 	$(F)/ext2/check.o \

@@ -18,9 +18,15 @@
 
 static DEFINE_SPINLOCK(inode_lock);     /* i_count of every inode */
 
+/*
+ * File times are wall-clock times, as Linux's current_time(): ext2's
+ * i_dtime in particular, where e2fsck reads a value below the inode count
+ * as a link of the orphan list once the superblock's times look real
+ * (after any Linux mount), and reports every inode deleted here.
+ */
 u64 fs_now_ns(void)
 {
-	return ktime_get_ns();
+	return ktime_get_real_ns();
 }
 
 struct inode *new_inode(struct super_block *sb)

@@ -109,6 +109,9 @@ void setattr_copy(struct inode *inode, const struct iattr *attr);
 /* read_write.c: EINVAL unless [pos, pos + count) is a range of loff_t
  * positions (Linux's rw_verify_area); io_submit asks it too */
 int rw_verify_area(loff_t pos, size_t count);
+/* read_write.c: the read or write of read(2) and write(2), at the file's
+ * position, which it moves (io_uring's offset -1 too).  May sleep. */
+ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write);
 
 /* readdir.c */
 bool dir_emit_dots(struct file *f, struct dir_context *ctx);
@@ -158,6 +161,11 @@ int empty_path(const char __user *filename);
  * wait then ends with -EINTR (Linux: -ERESTARTSYS and a restart).
  */
 bool fs_signal_pending(void);
+/* A sigset_t at umask (sigsetsize bytes) as the signal mask for a wait,
+ * the caller's back after the handler of the signal that ends it; NULL:
+ * none.  0, -EINVAL (a size that is not sigset_t's) or -EFAULT
+ * (fs/select.c: ppoll, pselect6, io_uring_enter). */
+int set_user_sigmask(const void __user *umask, size_t sigsetsize);
 
 /* ramfs.c: the generic in-memory file system, also used for the root */
 int ramfs_fill_super(struct super_block *sb);

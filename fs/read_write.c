@@ -11,10 +11,15 @@
  * (kernel_read: exec, the init script) take the same path with an
  * ITER_KVEC.  f_pos_lock keeps two descriptors sharing a file (dup, fork)
  * from reading the same bytes twice.
+ *
+ * preadv2/pwritev2 add RWF_* flags per call; RWF_HIPRI on an O_DIRECT
+ * block device polls for the completion (fs/direct-io.c, bio_poll).
  */
 #include <spindle/fs.h>
 #include <spindle/uaccess.h>
 #include <spindle/mm.h>
+#include <spindle/aio.h>
+#include <uapi/linux/fs.h>
 #include "internal.h"
 
 #define MAX_RW_COUNT    0x7ffff000ul    /* Linux's cap on one read or write */
@@ -39,21 +44,32 @@ int rw_verify_area(loff_t pos, size_t count)
 	return 0;
 }
 
-ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos)
+/* What vfs_read and vfs_write check before the file sees the call; may
+ * shorten it to MAX_RW_COUNT.  0: go on. */
+static ssize_t rw_checks(struct file *f, struct iov_iter *it, loff_t pos, bool write)
 {
 	int err;
 
-	if (!(f->f_mode & FMODE_READ))
+	if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
 		return -EBADF;
-	if (f->f_inode && S_ISDIR(f->f_inode->i_mode))
+	if (!write && f->f_inode && S_ISDIR(f->f_inode->i_mode))
 		return -EISDIR;
-	if (!f->f_op || !f->f_op->read_iter)
+	if (!f->f_op || !(write ? f->f_op->write_iter : f->f_op->read_iter))
 		return -EINVAL;
-	err = rw_verify_area(*pos, to->count);
+	err = rw_verify_area(pos, it->count);
 	if (err)
 		return err;
-	if (to->count > MAX_RW_COUNT)
-		to->count = MAX_RW_COUNT;
+	if (it->count > MAX_RW_COUNT)
+		it->count = MAX_RW_COUNT;
+	return 0;
+}
+
+ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos)
+{
+	ssize_t err = rw_checks(f, to, *pos, false);
+
+	if (err)
+		return err;
 	if (!to->count)
 		return 0;
 	return f->f_op->read_iter(f, to, pos);
@@ -61,24 +77,17 @@ ssize_t vfs_read(struct file *f, struct iov_iter *to, loff_t *pos)
 
 ssize_t vfs_write(struct file *f, struct iov_iter *from, loff_t *pos)
 {
-	int err;
+	ssize_t err = rw_checks(f, from, *pos, true);
 
-	if (!(f->f_mode & FMODE_WRITE))
-		return -EBADF;
-	if (!f->f_op || !f->f_op->write_iter)
-		return -EINVAL;
-	err = rw_verify_area(*pos, from->count);
 	if (err)
 		return err;
-	if (from->count > MAX_RW_COUNT)
-		from->count = MAX_RW_COUNT;
 	if (!from->count)
 		return 0;
 	return f->f_op->write_iter(f, from, pos);
 }
 
 /* The read or write at f_pos, moving it; seekable files lock it. */
-static ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write)
+ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write)
 {
 	bool lock = f->f_mode & FMODE_LSEEK;
 	loff_t pos;
@@ -277,11 +286,6 @@ long sys_lseek(unsigned int fd, off_t offset, unsigned int whence)
  * readv/writev: one buffer after the other, stopping at the first short
  * transfer (Linux does the vector in one pass; the bytes are the same).
  */
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
-
 #define UIO_MAXIOV 1024
 
 static long do_rw_vec(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
@@ -317,6 +321,165 @@ long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long v
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen)
 {
 	return do_rw_vec(fd, vec, vlen, true);
+}
+
+/*
+ * RWF_* to IOCB_* (Linux's kiocb_set_rw_flags), or -EOPNOTSUPP: for an
+ * unknown flag; for RWF_NOWAIT, which Linux accepts only on files marked
+ * FMODE_NOWAIT, and Spindle marks none (its REQ_NOWAIT serves io_submit's
+ * block-layer tests, not a file's read path); and for RWF_APPEND, not
+ * built (a departure: Linux appends).
+ */
+static int rw_flags_to_iocb(int flags)
+{
+	int ki = 0;
+
+	if (flags & ~RWF_SUPPORTED)
+		return -EOPNOTSUPP;
+	if (flags & (RWF_NOWAIT | RWF_APPEND))
+		return -EOPNOTSUPP;
+	if (flags & RWF_HIPRI)
+		ki |= IOCB_HIPRI;
+	if (flags & RWF_DSYNC)
+		ki |= IOCB_DSYNC;
+	if (flags & RWF_SYNC)
+		ki |= IOCB_DSYNC | IOCB_SYNC;
+	return ki;
+}
+
+/*
+ * One buffer of a preadv2/pwritev2 at *pos.  The file's read_iter or
+ * write_iter sees no flags (Spindle's take no kiocb), so IOCB_HIPRI
+ * reaches the one reader that polls -- an O_DIRECT block device -- as
+ * io_submit reaches it: its direct_IO, here with a synchronous kiocb.
+ * Elsewhere HIPRI is ignored, as Linux ignores it for a buffered read.
+ * IOCB_DSYNC: a write is on the disk before the call returns (Linux's
+ * generic_write_sync): an fsync, whose error is the call's.
+ */
+static ssize_t rw_iter_flags(struct file *f, struct iov_iter *it, loff_t *pos, bool write,
+			     int ki_flags)
+{
+	const struct address_space_operations *aops = f->f_mapping ? f->f_mapping->a_ops : NULL;
+	struct kiocb kiocb = { .ki_filp = f, .ki_pos = *pos, .ki_flags = ki_flags };
+	ssize_t ret;
+
+	if ((ki_flags & IOCB_HIPRI) && (f->f_flags & O_DIRECT) && f->f_inode &&
+	    S_ISBLK(f->f_inode->i_mode) && aops && aops->direct_IO) {
+		ret = rw_checks(f, it, *pos, write);
+		if (!ret && it->count)
+			ret = aops->direct_IO(f, it, pos, write, &kiocb);
+	} else {
+		ret = write ? vfs_write(f, it, pos) : vfs_read(f, it, pos);
+	}
+	if (ret > 0 && write && (ki_flags & IOCB_DSYNC)) {
+		int err = vfs_fsync(f, !(ki_flags & IOCB_SYNC));
+
+		if (err)
+			ret = err;
+	}
+	return ret;
+}
+
+/*
+ * preadv2/pwritev2 (Linux's do_preadv/do_readv with flags): at pos, or
+ * at the file position when pos is -1.  The checks come in Linux's
+ * order: a negative pos, the descriptor, its access mode and the vector,
+ * nothing to move (0, whatever the flags), then the flags; one buffer
+ * after the other, as readv.
+ */
+static long do_rw_vec2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		       loff_t pos, int flags, bool write)
+{
+	bool at_fpos = pos == -1, lock;
+	struct file *f;
+	size_t total = 0;
+	long done = 0;
+	int ki_flags;
+
+	if (pos < 0 && !at_fpos)
+		return -EINVAL;
+	f = fget((unsigned int)fd);
+	if (!f)
+		return -EBADF;
+	if (!at_fpos && !(f->f_mode & FMODE_LSEEK)) {
+		fput(f);
+		return -ESPIPE;
+	}
+	if (vlen > UIO_MAXIOV) {
+		fput(f);
+		return -EINVAL;
+	}
+	for (unsigned long i = 0; i < vlen; i++) {
+		struct iovec v;
+
+		if (copy_from_user(&v, &vec[i], sizeof(v))) {
+			fput(f);
+			return -EFAULT;
+		}
+		if ((ssize_t)v.iov_len < 0 || !access_ok(v.iov_base, v.iov_len)) {
+			fput(f);
+			return (ssize_t)v.iov_len < 0 ? -EINVAL : -EFAULT;
+		}
+		total += v.iov_len;
+	}
+	if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ))) {
+		fput(f);
+		return -EBADF;
+	}
+	ki_flags = total ? rw_flags_to_iocb(flags) : 0;
+	if (!total || ki_flags < 0) {
+		fput(f);
+		return total ? ki_flags : 0;
+	}
+	lock = at_fpos && (f->f_mode & FMODE_LSEEK);
+	if (lock)
+		mutex_lock(&f->f_pos_lock);
+	if (at_fpos)
+		pos = f->f_pos;
+	for (unsigned long i = 0; i < vlen; i++) {
+		struct iovec v;
+		struct iov_iter it;
+		ssize_t n;
+
+		if (copy_from_user(&v, &vec[i], sizeof(v))) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+		if (!v.iov_len)
+			continue;
+		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, v.iov_base, v.iov_len);
+		n = rw_iter_flags(f, &it, &pos, write, ki_flags);
+		if (n < 0) {
+			if (!done)
+				done = n;
+			break;
+		}
+		done += n;
+		if ((size_t)n < v.iov_len)
+			break;
+	}
+	if (at_fpos && done > 0)
+		f->f_pos = pos;
+	if (lock)
+		mutex_unlock(&f->f_pos_lock);
+	fput(f);
+	return done;
+}
+
+/* x86-64 passes the offset whole in pos_l; pos_h is for 32-bit callers. */
+long sys_preadv2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h, int flags)
+{
+	(void)pos_h;
+	return do_rw_vec2(fd, vec, vlen, (loff_t)pos_l, flags, false);
+}
+
+long sys_pwritev2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		  unsigned long pos_l, unsigned long pos_h, int flags)
+{
+	(void)pos_h;
+	return do_rw_vec2(fd, vec, vlen, (loff_t)pos_l, flags, true);
 }
 
 /*

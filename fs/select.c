@@ -143,9 +143,11 @@ long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_msecs)
 }
 
 /* The p-variants set a signal mask for the wait, as rt_sigsuspend does:
- * the old one comes back after the handler of the signal that ends it. */
-static long set_wait_sigmask(const sigset_t __user *sigmask, size_t sigsetsize)
+ * the old one comes back after the handler of the signal that ends it.
+ * io_uring_enter's wait does the same (Linux's set_user_sigmask). */
+int set_user_sigmask(const void __user *umask, size_t sigsetsize)
 {
+	const sigset_t __user *sigmask = umask;
 	sigset_t mask;
 
 	if (!sigmask)
@@ -163,7 +165,7 @@ long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
 	       size_t sigsetsize)
 {
 	long timeout = ts_to_timeout(tsp);
-	long err = timeout < -1 ? timeout : set_wait_sigmask(sigmask, sigsetsize);
+	long err = timeout < -1 ? timeout : set_user_sigmask(sigmask, sigsetsize);
 
 	return err ? err : poll_user(ufds, nfds, timeout);
 }
@@ -245,6 +247,6 @@ long sys_pselect6(int n, u64 __user *inp, u64 __user *outp, u64 __user *exp,
 	if (!err && sig && copy_from_user(&s, sig, sizeof(s)))
 		err = -EFAULT;
 	if (!err)
-		err = set_wait_sigmask(s.ss, s.len);
+		err = set_user_sigmask(s.ss, s.len);
 	return err ? err : do_select(n, inp, outp, exp, timeout);
 }

@@ -484,6 +484,13 @@ static u64 realtime_offset_ns(void)
 	return realtime_offset;
 }
 
+/* CLOCK_REALTIME in nanoseconds since 1970 (Linux's ktime_get_real_ns()):
+ * what file systems stamp times with. */
+u64 ktime_get_real_ns(void)
+{
+	return realtime_offset_ns() + ktime_get_ns();
+}
+
 /* The wall-clock second the machine booted at (Linux's getboottime64();
  * /proc/stat's btime). */
 u64 get_boot_time_seconds(void)

@@ -37,7 +37,7 @@ USER_TESTS := syscalls mmap fuzz hostile_oom_io hostile_dio_leak blkrrpart blkze
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
 	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl links access \
-	exec_template ttyctl printf_table
+	exec_template ttyctl printf_table rwf
 
 # USERLAND=busybox (the default): Debian's busybox-static (make deps
 # installs it) joins the initramfs as the shell and the general tools;
@@ -76,10 +76,17 @@ USER_LDFLAGS := -static -nostdlib -no-pie -Wl,-T,$(U)/user.ld -Wl,--build-id=non
 
 USER_BINS  := $(USER_PROGS:%=$(UBUILD)/bin/%)
 USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
+
+# Test programs built with the host's glibc and a Debian library instead
+# of our libc: the kernel driven by the code real programs use.  io_uring
+# links Debian's liburing (liburing-dev, installed by make deps), so the
+# rings are set up and read by liburing itself.  Into /tests too.
+GLIBC_TESTS := io_uring
+GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
 .PHONY: user initramfs check-user
-user: $(USER_BINS) $(USER_TBINS)
+user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS)
 initramfs: $(INITRAMFS)
 
 $(UBUILD)/lib/%.o: $(U)/lib/%.c $(U)/user.mk
@@ -132,6 +139,11 @@ $(UBUILD)/tests/%: $(UBUILD)/tests/%.o $(USER_LIBC) $(U)/user.ld
 	$(quiet) ULD $@
 	$(Q)$(USER_LINK)
 
+$(UBUILD)/glibc/io_uring: $(UTEST)/io_uring.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
 # The staging tree is rebuilt from scratch each time, so a program removed
 # from the lists does not linger in the archive.  Its copies lose their
 # debug information (gdb reads the ones in build/user/bin).  cpio is given the names in
@@ -142,7 +154,7 @@ $(BUILD)/userland: FORCE
 	@mkdir -p $(BUILD)
 	@echo $(USERLAND) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
+$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		$(wildcard $(UTEST)/sh/*) $(wildcard $(UTEST)/ash/*) $(BUILD)/userland
 	$(quiet) CPIO $@
 	$(Q)rm -rf $(ROOTFS)
@@ -150,7 +162,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		$(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/tmp
 	$(Q)cp $(SPINDLE_PROGS:%=$(UBUILD)/bin/%) $(ROOTFS)/bin/
 	$(Q)if [ $(USERLAND) = own ]; then cp $(OWN_PROGS:%=$(UBUILD)/bin/%) $(ROOTFS)/bin/; fi
-	$(Q)cp $(USER_TBINS) $(ROOTFS)/tests/
+	$(Q)cp $(USER_TBINS) $(GLIBC_TBINS) $(ROOTFS)/tests/
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
 	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp $(UTEST)/ash/* $(ROOTFS)/tests/ash/
@@ -172,7 +184,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 	$(Q)mv $@.tmp $@
 
 # Run on the host: the programs are Linux binaries too (Spindle's system calls are Linux's x86-64 ABI).
-check-user: $(USER_BINS) $(USER_TBINS) $(UBUILD)/printf_glibc
+check-user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(UBUILD)/printf_glibc
 	$(Q)sh $(UTEST)/run.sh $(UBUILD)
 
 # The printf table test: one source, built once with our libc (as a user

@@ -26,6 +26,14 @@
  *   null_blk.submit_queues=<n>   queue_mode 2: hardware queues (default 1);
  *                                the CPUs are spread over them
  *                                (blk_mq_map_queues), at most one a CPU
+ *   null_blk.poll_queues=<n>     queue_mode 2: hardware queues for polled
+ *                                I/O (REQ_POLLED: RWF_HIPRI) after the
+ *                                submit_queues, at most one a CPU; their
+ *                                requests complete only when polled
+ *                                (null_poll), whatever irqmode says.
+ *                                Default 0 (Linux's is 1: Spindle keeps
+ *                                nullbN's hardware contexts as the labs
+ *                                count them unless asked)
  *   null_blk.max_sectors=<n>     largest request in 512-byte sectors
  *                                (default 2048, as much as a bio carries):
  *                                smaller values make the request layer split
@@ -54,6 +62,7 @@ static unsigned long long completion_nsec = 10000;
 static unsigned int queue_mode = NULL_Q_MQ;
 static unsigned int hw_queue_depth = 64;
 static unsigned int submit_queues = 1;
+static unsigned int poll_queues;
 static unsigned int max_sectors;              /* 0: the queue's default */
 
 struct nullb {
@@ -61,8 +70,11 @@ struct nullb {
 	struct blk_mq_tag_set tag_set;  /* queue_mode 2 */
 	struct list_head pending_rqs;   /* queue_mode 2, irqmode 2 */
 	struct bio_list pending;        /* irqmode 2: waiting for the timer */
+	/* poll queue i's started requests, until a poll ends them (Linux's
+	 * nq->poll_list); under lock */
+	struct list_head poll_list[NR_CPUS];
 	struct timer_list timer;
-	spinlock_t lock;
+	spinlock_t lock;                /* the lists above; also from the timer */
 };
 
 static int __init uint_param(const char *val, unsigned int *p, unsigned int max)
@@ -134,6 +146,8 @@ static int __init submit_queues_setup(const char *v)
 	return 0;
 }
 __setup("null_blk.submit_queues=", submit_queues_setup);
+static int __init poll_queues_setup(const char *v) { return uint_param(v, &poll_queues, NR_CPUS); }
+__setup("null_blk.poll_queues=", poll_queues_setup);
 static int __init max_sectors_setup(const char *v) { return uint_param(v, &max_sectors, 1u << 16); }
 __setup("null_blk.max_sectors=", max_sectors_setup);
 
@@ -173,6 +187,13 @@ static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
 	unsigned long flags;
 
 	blk_mq_start_request(rq);
+	if (rq->mq_hctx->type == HCTX_TYPE_POLL) {
+		/* done at once, but only a poll finds out (null_poll) */
+		spin_lock_irqsave(&nb->lock, flags);
+		list_add_tail(&rq->queuelist, &nb->poll_list[rq->mq_hctx->queue_num - submit_queues]);
+		spin_unlock_irqrestore(&nb->lock, flags);
+		return BLK_STS_OK;
+	}
 	if (irqmode == NULL_IRQ_NONE) {
 		/* done before queue_rq returns, as Linux's null_blk does */
 		blk_mq_end_request(rq, BLK_STS_OK);
@@ -186,8 +207,31 @@ static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
 	return BLK_STS_OK;
 }
 
+/* The poll op (Linux's null_poll): every request waiting on this poll
+ * queue completes now.  Task context (bio_poll's caller). */
+static int null_poll(struct blk_mq_hw_ctx *hctx)
+{
+	struct nullb *nb = hctx->queue->queuedata;
+	struct request *rq, *tmp;
+	unsigned long flags;
+	int found = 0;
+
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&nb->lock, flags);
+	list_splice_init(&nb->poll_list[hctx->queue_num - submit_queues], &done);
+	spin_unlock_irqrestore(&nb->lock, flags);
+	list_for_each_entry_safe(rq, tmp, &done, queuelist) {
+		list_del_init(&rq->queuelist);
+		blk_mq_complete_request(rq, BLK_STS_OK);
+		found++;
+	}
+	return found;
+}
+
 static const struct blk_mq_ops null_mq_ops = {
 	.queue_rq = null_queue_rq,
+	.poll = null_poll,
 };
 
 static void null_make_request(struct request_queue *q, struct bio *bio)
@@ -216,12 +260,22 @@ static int __init null_add_dev(unsigned int i)
 		return -ENOMEM;
 	spin_lock_init(&nb->lock);
 	INIT_LIST_HEAD(&nb->pending_rqs);
+	for (unsigned int p = 0; p < NR_CPUS; p++)
+		INIT_LIST_HEAD(&nb->poll_list[p]);
 	timer_setup(&nb->timer, null_timer_fn);
 	if (queue_mode == NULL_Q_MQ) {
 		nb->tag_set.ops = &null_mq_ops;
 		nb->tag_set.queue_depth = hw_queue_depth;
-		nb->tag_set.nr_hw_queues = submit_queues;
+		nb->tag_set.nr_hw_queues = submit_queues + poll_queues;
 		nb->tag_set.driver_data = nb;
+		if (poll_queues) {
+			/* as Linux's null_init_tag_set: default queues, then poll */
+			nb->tag_set.nr_maps = HCTX_MAX_TYPES;
+			nb->tag_set.map[HCTX_TYPE_DEFAULT].nr_queues = submit_queues;
+			nb->tag_set.map[HCTX_TYPE_READ].queue_offset = submit_queues;
+			nb->tag_set.map[HCTX_TYPE_POLL].nr_queues = poll_queues;
+			nb->tag_set.map[HCTX_TYPE_POLL].queue_offset = submit_queues;
+		}
 		q = blk_mq_init_queue(&nb->tag_set);
 	} else {
 		q = blk_alloc_queue(null_make_request, nb);
@@ -256,6 +310,10 @@ static int __init null_init(void)
 		/* Linux's words: one queue a CPU at most */
 		pr_warn("submit_queues param is set to %u.\n", nr_cpu_ids);
 		submit_queues = nr_cpu_ids;
+	}
+	if (queue_mode == NULL_Q_MQ && poll_queues > nr_cpu_ids) {
+		pr_warn("poll_queues param is set to %u.\n", nr_cpu_ids);
+		poll_queues = nr_cpu_ids;
 	}
 	for (unsigned int i = 0; i < nr_devices; i++) {
 		int err = null_add_dev(i);

@@ -492,7 +492,13 @@ bool ext2_empty_dir(struct inode *inode)
 	return true;
 }
 
+/* fsync of a directory: its entries live in metadata blocks, so it is
+ * the file's fsync without pages of its own -- on ext3 a commit of the
+ * running transaction, on ext2 the device's metadata written and flushed
+ * (Linux's ext2 and ext4 give directories their files' fsync too).  A
+ * rename or unlink followed by fsync of the directory is durable only so. */
 const struct file_operations ext2_dir_operations = {
 	.llseek = generic_file_llseek,
 	.iterate = ext2_readdir,
+	.fsync = ext2_fsync,
 };

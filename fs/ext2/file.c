@@ -235,7 +235,7 @@ int ext2_zero_tail(struct inode *inode, loff_t size)
 }
 
 /*
- * fsync and fdatasync: the file's dirty pages written and waited for,
+ * fsync and fdatasync, of a file or a directory: the file's dirty pages written and waited for,
  * then the device's dirty metadata pages (its inode, the indirect blocks
  * and bitmaps its writes changed -- and any other file's: Spindle keeps
  * no list of which are whose), then an empty PREFLUSH write so that the
@@ -246,10 +246,12 @@ int ext2_fsync(struct file *f, int datasync)
 {
 	struct inode *inode = f->f_mapping->host;
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
-	int err, e;
+	int err = 0, e;
 
 	(void)datasync; /* the inode goes with the metadata either way */
-	err = file_write_and_wait_range(f, 0, MAX_LFS_FILESIZE);
+	/* a directory (ext2_dir_operations) has no pages of its own */
+	if (S_ISREG(inode->i_mode))
+		err = file_write_and_wait_range(f, 0, MAX_LFS_FILESIZE);
 	/* ext3: a commit (its commit block with PREFLUSH | FUA) makes the
 	 * inode and everything before it durable */
 	e = ext2_journal_force_commit(inode->i_sb);

@@ -46,12 +46,41 @@ struct kiocb {
 	struct file *ki_filp;
 	loff_t ki_pos;
 	/* called once with bytes or -errno; may run in interrupt context,
-	 * so it must not sleep */
+	 * so it must not sleep.  NULL: a synchronous kiocb (is_sync_kiocb),
+	 * whose caller waits -- preadv2's, to carry ki_flags */
 	void (*ki_complete)(struct kiocb *iocb, long res);
+	int ki_flags;                   /* IOCB_* below */
 };
+
+/* ki_flags (Linux's values, include/linux/fs.h), from RWF_* */
+#define IOCB_HIPRI      (1 << 3)        /* poll for the completion (REQ_POLLED) */
+#define IOCB_DSYNC      (1 << 4)        /* write: data on the disk before return */
+#define IOCB_SYNC       (1 << 5)        /* ... and the metadata too */
+
+static inline bool is_sync_kiocb(const struct kiocb *kiocb)
+{
+	return !kiocb->ki_complete;
+}
 
 /* "Queued: the result comes through ki_complete" (Linux's value). */
 #define EIOCBQUEUED             529
+
+/*
+ * How io_submit and io_uring start a read or write (fs/aio.c), in two
+ * steps so that each caller decides where an error goes (io_submit's
+ * return value, or the event):
+ *   kiocb_rw_check   what must hold before anything is queued: the file
+ *                    open for the direction (EBADF), a length and, for a
+ *                    file with positions, a range Linux's rw_verify_area
+ *                    accepts (EINVAL), a user buffer (EFAULT).  0 if all do.
+ *   kiocb_rw_start   a file opened O_DIRECT with a direct_IO goes down
+ *                    asynchronously (-EIOCBQUEUED: ki_complete follows,
+ *                    maybe from an interrupt handler); anything else is
+ *                    done now, at ki_pos, and its result returned (a file
+ *                    without positions: -ESPIPE).  May sleep.
+ */
+ssize_t kiocb_rw_start(struct kiocb *kiocb, struct iov_iter *it, bool write);
+int kiocb_rw_check(struct file *f, loff_t pos, size_t len, const void __user *buf, bool write);
 
 /* fs/aio.c: a dying address space's contexts, waited for and freed
  * (Linux's exit_aio, called from mmput).  May sleep. */

@@ -106,6 +106,15 @@ struct blk_mq_ops {
 	 * with BLK_STS_TIMEOUT.
 	 */
 	enum blk_eh_timer_return (*timeout)(struct request *rq);
+	/*
+	 * Reap hctx's completion queue now, without waiting for an
+	 * interrupt (there is none on a poll queue): the driver completes
+	 * what it finds with blk_mq_complete_request() and returns how many
+	 * it found.  Called by blk_mq_poll() in task context, from any CPU,
+	 * for a hardware context of type HCTX_TYPE_POLL only; must not
+	 * sleep.  A driver without poll queues leaves it NULL.
+	 */
+	int (*poll)(struct blk_mq_hw_ctx *hctx);
 };
 
 /*
@@ -115,16 +124,47 @@ struct blk_mq_ops {
  */
 #define BLKDEV_DEFAULT_RQ       128
 
+/*
+ * The kinds of hardware context (Linux's enum hctx_type).  A request goes
+ * to a context of the type its flags ask for: REQ_POLLED to a POLL one,
+ * whose queue raises no interrupt and is reaped by its submitter
+ * (blk_mq_poll); everything else to a DEFAULT one.  READ keeps Linux's
+ * number but has no queues in Spindle: reads go to DEFAULT (an empty map
+ * stands for DEFAULT, as in Linux).
+ */
+enum hctx_type {
+	HCTX_TYPE_DEFAULT,      /* everything not below */
+	HCTX_TYPE_READ,         /* just reads (not used: folded into DEFAULT) */
+	HCTX_TYPE_POLL,         /* REQ_POLLED: no interrupt, polled */
+	HCTX_MAX_TYPES,
+};
+
+/*
+ * One queue map (Linux's struct blk_mq_queue_map): a contiguous run of
+ * nr_queues hardware contexts from queue_offset, and which of them each
+ * CPU sends to.  mq_map holds the context's index in the queue (offset
+ * included), so q->queue_hw_ctx[map->mq_map[cpu]] is the CPU's context.
+ */
+struct blk_mq_queue_map {
+	unsigned int mq_map[NR_CPUS];   /* CPU -> hardware context (blk_mq_map_queues) */
+	unsigned int nr_queues;         /* 0: the map is empty, DEFAULT stands in */
+	unsigned int queue_offset;      /* its first hardware context */
+};
+
 struct blk_mq_tag_set {
 	const struct blk_mq_ops *ops;
-	unsigned int nr_hw_queues;      /* hardware queues (0 or 1: one; at most
-					 * nr_cpu_ids, as Linux caps it) */
+	unsigned int nr_hw_queues;      /* hardware queues of every type together
+					 * (0 or 1: one).  With one map, at most
+					 * nr_cpu_ids, as Linux caps it */
+	unsigned int nr_maps;           /* 0 or 1: DEFAULT only, which then gets
+					 * every queue; HCTX_MAX_TYPES: the driver
+					 * set each map's nr_queues and queue_offset */
 	unsigned int queue_depth;       /* commands each hardware queue takes at
 					 * once (<= 64) */
 	unsigned int nr_requests;       /* requests that may exist (0: BLKDEV_DEFAULT_RQ,
 					 * or 2 x depth if that is more) */
 	void *driver_data;
-	unsigned int map[NR_CPUS];      /* CPU -> hardware queue (blk_mq_map_queues) */
+	struct blk_mq_queue_map map[HCTX_MAX_TYPES];    /* filled by blk_mq_init_queue */
 };
 
 /*
@@ -139,6 +179,7 @@ struct blk_mq_hw_ctx {
 	spinlock_t lock;
 	struct request_queue *queue;        /* [init] */
 	unsigned int queue_num;             /* [init] its index: the driver's queue */
+	enum hctx_type type;                /* [init] DEFAULT or POLL */
 	struct cpumask cpumask;             /* [init] the CPUs mapped to it */
 	unsigned int nr_ctx;                /* [init] ... their software queues */
 	struct blk_mq_ctx **ctxs;           /* [init] */
@@ -146,7 +187,14 @@ struct blk_mq_hw_ctx {
 	u64 tags_used;                      /* [hlock] bit n: tag n is in flight */
 	struct request *tag_rq[BLK_MQ_MAX_DEPTH]; /* [hlock] */
 	struct list_head dispatch;          /* [hlock] came back busy, requeued, a
-					     * flush step: sent before anything else */
+					     * flush step: sent before anything else;
+					     * a POLL context's only source */
+	/* [poll_lock] polled requests the driver completed, for the next
+	 * blk_mq_poll() on this context to end.  poll_lock is a leaf, taken
+	 * with interrupts off under the driver's completion lock (NVMe's
+	 * cq_lock) or under hctx->lock (the timeout scan completes there) */
+	spinlock_t poll_lock;
+	struct list_head poll_done;
 	bool busy;                          /* [hlock] the driver said BLK_STS_RESOURCE */
 	unsigned int restart_seq;           /* [hlock] bumped when a tag is freed or
 					     * the driver restarts the queue */
@@ -169,7 +217,10 @@ struct blk_mq_ctx {
 	spinlock_t lock;
 	struct list_head rq_list;           /* [lock] oldest first */
 	unsigned int cpu;                   /* [init] */
-	struct blk_mq_hw_ctx *hctx;         /* [init] set->map[cpu]'s */
+	/* [init] this CPU's hardware context of each type (an empty map's
+	 * entry is the DEFAULT one); only the DEFAULT one takes requests
+	 * from rq_list -- a polled request never waits here */
+	struct blk_mq_hw_ctx *hctxs[HCTX_MAX_TYPES];
 };
 
 /* A request-based queue: bios become requests, merged, scheduled by the
@@ -189,15 +240,28 @@ bool blk_mq_complete_request(struct request *rq, blk_status_t status);
 void blk_mq_requeue_request(struct request *rq);
 /* End rq now (task context): every bio, then the tag and the request. */
 void blk_mq_end_request(struct request *rq, blk_status_t status);
-/* Spread the CPUs over set->nr_hw_queues: fills set->map (blk_mq_init_queue
- * calls it). */
-void blk_mq_map_queues(struct blk_mq_tag_set *set);
+/* Spread the CPUs over qmap's nr_queues contexts from queue_offset: fills
+ * qmap->mq_map (blk_mq_init_queue calls it for each map). */
+void blk_mq_map_queues(struct blk_mq_queue_map *qmap);
 /* Send queued requests to the driver while hctx has free tags (task context). */
 void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx);
 /* ... for every hardware queue of q. */
 void blk_mq_run_hw_queues(struct request_queue *q);
-/* The hardware queue this CPU's requests go to. */
+/* The hardware queue this CPU's requests go to (the DEFAULT map's). */
 struct blk_mq_hw_ctx *blk_mq_map_queue(struct request_queue *q, unsigned int cpu);
+/* ... of one type (an empty map gives the DEFAULT one). */
+struct blk_mq_hw_ctx *blk_mq_map_queue_type(struct request_queue *q, enum hctx_type type,
+					    unsigned int cpu);
+/* Does q have poll queues (a POLL map and ops->poll)?  Its queue/io_poll. */
+bool blk_mq_can_poll(struct request_queue *q);
+/*
+ * Poll hardware context @cookie of q once (Linux's blk_mq_poll): the
+ * driver's poll op reaps its completion queue, then every polled request
+ * completed on that context is ended here, in the caller's task context.
+ * Returns the requests ended (0: none yet).  May sleep only as the bios'
+ * end_io do; task context.
+ */
+int blk_mq_poll(struct request_queue *q, unsigned int cookie);
 /* The most tags any of q's hardware queues held at once; and reset them. */
 unsigned int blk_mq_tags_peak(struct request_queue *q);
 void blk_mq_reset_tags_peak(struct request_queue *q);

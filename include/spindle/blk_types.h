@@ -56,6 +56,13 @@ enum req_opf {
 #define REQ_PREFLUSH    (1u << 10)  /* flush the cache before this write */
 #define REQ_NOWAIT      (1u << 11)  /* fail with BLK_STS_AGAIN rather than sleep */
 #define REQ_NOMERGE     (1u << 12)  /* never merge with other I/O */
+#define REQ_POLLED      (1u << 13)  /* the submitter polls for its completion
+				     * (bio_poll): it goes to a poll queue, which
+				     * raises no interrupt.  Cleared on the way down
+				     * by a queue that cannot poll, and by a split */
+
+/* bi_cookie before a polled bio has a hardware context (Linux's value) */
+#define BLK_QC_T_NONE   (~0u)
 
 /* One segment of a bio's memory. */
 struct bio_vec {
@@ -92,6 +99,9 @@ struct bio {
 
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
+	/* REQ_POLLED: the hardware context its request went to, for
+	 * bio_poll(); BLK_QC_T_NONE until then (Linux's blk_qc_t cookie) */
+	unsigned int bi_cookie;
 
 	struct block_device *bi_part;   /* where it was submitted (set at remap) */
 	/* I/O accounting of bio-based devices (/proc/diskstats), set when the

@@ -220,6 +220,19 @@ static inline unsigned int bdev_logical_block_size(const struct block_device *b)
 
 void submit_bio(struct bio *bio);
 void generic_make_request(struct bio *bio);
+/*
+ * bio_poll - look once for the completion of a REQ_POLLED bio (Linux
+ * 6.1's bio_poll): its queue's driver reaps the poll queue the bio went
+ * to, and the requests found are ended here.  Returns how many ended --
+ * 0 when nothing was there yet, or the bio cannot be polled (REQ_POLLED
+ * was cleared on the way down, or no request was made for it yet).  A
+ * submitter that set REQ_POLLED calls it in a loop until its bio has
+ * ended, with cond_resched() between rounds; once REQ_POLLED is gone
+ * from bi_opf it sleeps instead (the interrupt completes the bio).  The
+ * caller holds a reference to the bio (bio_get).  Task context.
+ * This is the entry point io_uring's IORING_SETUP_IOPOLL polls through.
+ */
+int bio_poll(struct bio *bio, unsigned int flags);
 
 /* Every registered disk, in registration order (genhd.c).  Hold
  * disk_list_lock (a mutex) to walk it or a disk's part[] array. */

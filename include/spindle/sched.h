@@ -241,6 +241,13 @@ static inline unsigned int task_cpu(const struct task_struct *p)
  * (resched_curr()). */
 DECLARE_PER_CPU(bool, __need_resched);
 static inline bool need_resched(void) { return this_cpu_read(__need_resched); }
+/* A task that spins (bio_poll's callers) gives the CPU up here when its
+ * slice is over; it stays runnable (Linux's cond_resched). */
+static inline void cond_resched(void)
+{
+	if (need_resched())
+		schedule();
+}
 /* Called on the way out of an interrupt; irqs_were_on: the interrupted
  * context had interrupts enabled (so it may be preempted). */
 void irq_exit_preempt(bool irqs_were_on);

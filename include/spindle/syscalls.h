@@ -111,6 +111,10 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 struct iovec;
 long sys_readv(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
 long sys_writev(unsigned long fd, const struct iovec __user *vec, unsigned long vlen);
+long sys_preadv2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h, int flags);
+long sys_pwritev2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+		  unsigned long pos_l, unsigned long pos_h, int flags);
 long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count);
 long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 /* poll and select (fs/select.c) */
@@ -130,6 +134,13 @@ long sys_io_getevents(unsigned long ctx_id, long min_nr, long nr,
 		      struct io_event __user *events, struct __kernel_timespec __user *timeout);
 long sys_io_cancel(unsigned long ctx_id, struct iocb __user *iocb,
 		   struct io_event __user *result);
+/* io_uring (fs/io_uring.c) */
+struct io_uring_params;
+long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params);
+long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 flags,
+			const void __user *argp, size_t argsz);
+long sys_io_uring_register(unsigned int fd, unsigned int opcode, void __user *arg,
+			   unsigned int nr_args);
 
 /* --- processes (kernel/) ------------------------------------------- */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,

@@ -5,6 +5,8 @@
  *
  *   ktime_get_ns()   nanoseconds since boot, never goes backwards; usable
  *                    from any context, also before the tick starts (0).
+ *   ktime_get_real_ns()  the wall clock (the RTC at boot + ktime_get_ns()),
+ *                    nanoseconds since 1970: file times.
  *   jiffies          ticks since the timer started, HZ per second.
  *   msleep(ms)       sleep at least ms milliseconds (may sleep: task
  *                    context only); never returns early.
@@ -32,6 +34,7 @@ void time_init(void);               /* calibrate the clock, start the tick */
 void timekeeping_init(void);        /* after it: CLOCK_REALTIME from the RTC */
 u64 rtc_read_seconds(void);         /* the CMOS clock: seconds since 1970, UTC */
 u64 get_boot_time_seconds(void);    /* when it booted: seconds since 1970, UTC */
+u64 ktime_get_real_ns(void);        /* CLOCK_REALTIME: nanoseconds since 1970, UTC */
 
 void udelay(unsigned long us);
 void mdelay(unsigned long ms);

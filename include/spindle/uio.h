@@ -29,6 +29,13 @@ struct kvec {
 	size_t iov_len;
 };
 
+/* One buffer of a user's vector (readv, writev, io_uring's READV and
+ * registered buffers), Linux's include/uapi/linux/uio.h. */
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+
 struct iov_iter {
 	u8 iter_type;
 	bool data_source;               /* true: a write (we copy FROM it) */

@@ -75,6 +75,7 @@
 
 #define USER_RESERVE_PAGES  512         /* 2 MiB the kernel keeps for itself */
 #define USER_RECLAIM_BATCH  32          /* pages reclaimed past the shortfall (Linux's SWAP_CLUSTER_MAX) */
+#define MAX_RECLAIM_RETRIES 16          /* passes while reclaim makes progress (Linux's) */
 
 #include <uapi/asm/mman.h> /* mmap's prot and flags: shared with user space */
 
@@ -391,11 +392,22 @@ void mmput(struct mm_struct *mm)
  */
 static bool user_may_take_page(void)
 {
-	unsigned long free = nr_free_pages();
+	/*
+	 * Another CPU may take pages between our reclaim and our look at
+	 * what is free -- a fork's copy lost that race to it now and then
+	 * (fork: ENOMEM with 100 MiB of clean cache).  So, as Linux's
+	 * should_reclaim_retry(), try again while reclaim makes progress,
+	 * up to MAX_RECLAIM_RETRIES times; give up only when a pass frees
+	 * nothing, or the other CPUs keep taking everything it frees.
+	 */
+	for (int tries = 0; tries < MAX_RECLAIM_RETRIES; tries++) {
+		unsigned long free = nr_free_pages();
 
-	if (free >= USER_RESERVE_PAGES)
-		return true;
-	try_to_free_pages(USER_RESERVE_PAGES - free + USER_RECLAIM_BATCH);
+		if (free >= USER_RESERVE_PAGES)
+			return true;
+		if (!try_to_free_pages(USER_RESERVE_PAGES - free + USER_RECLAIM_BATCH))
+			break;
+	}
 	return nr_free_pages() >= USER_RESERVE_PAGES;
 }
 

@@ -22,7 +22,7 @@ FUZZ_BUILD    := $(BUILD)/fuzz
 FUZZ_CC       ?= clang-14
 FUZZ_SECONDS  ?= 180
 FUZZ_SMOKE_SECONDS ?= 8
-FUZZ_ALL      := partitions dm cmdline elf initramfs ext2
+FUZZ_ALL      := partitions dm cmdline elf initramfs ext2 jbd2
 FUZZ_TARGETS  ?= $(FUZZ_ALL)
 
 # The same forced-in host.h as the unit tests (tests/unit/unit.mk): the
@@ -44,6 +44,7 @@ FUZZ_SRCS_cmdline    := lib/cmdline.c
 FUZZ_SRCS_elf        := kernel/elf_check.c
 FUZZ_SRCS_initramfs  := fs/initramfs.c
 FUZZ_SRCS_ext2       := fs/ext2/check.c fs/ext2/htree.c lib/ratelimit.c
+FUZZ_SRCS_jbd2       := fs/jbd2/journal.c fs/jbd2/recovery.c fs/jbd2/revoke.c lib/crc32.c
 
 FUZZ_PROGS := $(FUZZ_ALL:%=$(FUZZ_BUILD)/fuzz_%)
 

@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 out=corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-targets=${*:-partitions dm cmdline elf initramfs ext2}
+targets=${*:-partitions dm cmdline elf initramfs ext2 jbd2}
 
 # poke FILE OFFSET HEXBYTES: overwrite bytes in place ("55aa" = 0x55 0xaa).
 poke() {
@@ -243,6 +243,17 @@ corpus_ext2() {
 	poke "$d/bad-rec-len" $((7 * 1024 + 4)) 0d00
 	cp "$d/mke2fs-1024" "$d/bad-indirect"
 	poke "$d/bad-indirect" $((10 * 1024)) f0ffffff
+}
+
+# --- jbd2: the target writes a good journal itself and takes the input
+# as the format (byte 0: none, 64-bit, v2, v3, v3 + 64-bit) and edits of
+# it (4 bytes each): a seed per format, no edit.
+corpus_jbd2() {
+	local d=$out/jbd2
+	mkdir -p "$d"
+	for f in 0 1 2 3 4; do
+		printf "\\x0$f" > "$d/format-$f"
+	done
 }
 
 for t in $targets; do

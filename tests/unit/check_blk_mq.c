@@ -6,7 +6,9 @@
  * a busy driver, REQ_NOWAIT without a free request, completion of every
  * bio exactly once, and the elevator's sorting reaching the driver; the
  * map of CPUs to hardware queues, and requests from each (pretended)
- * CPU reaching its own hardware queue with that queue's tags; lab 8's
+ * CPU reaching its own hardware queue with that queue's tags; the queue
+ * maps of several types, and polled bios going to a POLL hardware
+ * queue and ending only when polled (blk_mq_poll, bio_poll); lab 8's
  * cases: the map's spread, and a request waiting on the software queue
  * of the CPU that made it, in order, under that queue's lock.
  */
@@ -136,7 +138,7 @@ static void setup(void)
 	nr_inflight = nr_queue_rq = ended = ended_ok = busy_calls = 0;
 	plug_enabled = true;
 	current->plug = NULL;
-	set.nr_hw_queues = 0;
+	memset(&set, 0, sizeof(set));
 	nr_cpu_ids = 1;
 	host_cpu = 0;
 }
@@ -932,20 +934,23 @@ END_TEST
 START_TEST(map_queues_covers_cpus_and_queues)
 {
 	for (unsigned int cpus = 1; cpus <= NR_CPUS; cpus++)
-		for (unsigned int queues = 1; queues <= 8; queues++) {
-			struct blk_mq_tag_set ts = { .nr_hw_queues = queues };
-			unsigned int used = 0;
+		for (unsigned int queues = 1; queues <= 8; queues++)
+			for (unsigned int offset = 0; offset <= 3; offset += 3) {
+				struct blk_mq_queue_map m = { .nr_queues = queues, .queue_offset = offset };
+				unsigned int used = 0;
 
-			blk_mq_map_queues(&ts);
-			for (unsigned int cpu = 0; cpu < cpus; cpu++) {
-				ck_assert_msg(ts.map[cpu] < queues, "%u CPUs, %u queues: cpu %u -> %u",
-					      cpus, queues, cpu, ts.map[cpu]);
-				used |= 1u << ts.map[cpu];
+				blk_mq_map_queues(&m);
+				for (unsigned int cpu = 0; cpu < cpus; cpu++) {
+					ck_assert_msg(m.mq_map[cpu] >= offset &&
+						      m.mq_map[cpu] < offset + queues,
+						      "%u CPUs, %u queues from %u: cpu %u -> %u",
+						      cpus, queues, offset, cpu, m.mq_map[cpu]);
+					used |= 1u << (m.mq_map[cpu] - offset);
+				}
+				if (queues <= cpus)
+					ck_assert_msg(used == (1u << queues) - 1,
+						      "%u CPUs, %u queues: used %#x", cpus, queues, used);
 			}
-			if (queues <= cpus)
-				ck_assert_msg(used == (1u << queues) - 1,
-					      "%u CPUs, %u queues: used %#x", cpus, queues, used);
-		}
 }
 END_TEST
 
@@ -1024,6 +1029,219 @@ START_TEST(hw_queues_capped_and_elevator_shared)
 }
 END_TEST
 
+/* --- poll queues ------------------------------------------------------------- */
+
+/* The fake device's poll queue: every command in flight on hctx is done. */
+static int polls;
+
+static int fake_poll(struct blk_mq_hw_ctx *hctx)
+{
+	int found = 0;
+
+	polls++;
+	for (int i = 0; i < nr_inflight;) {
+		struct request *rq = inflight[i];
+
+		if (rq->mq_hctx != hctx) {
+			i++;
+			continue;
+		}
+		memmove(inflight + i, inflight + i + 1, (--nr_inflight - i) * sizeof(inflight[0]));
+		blk_mq_complete_request(rq, BLK_STS_OK);
+		found++;
+	}
+	return found;
+}
+
+static const struct blk_mq_ops fake_poll_ops = { .queue_rq = fake_queue_rq, .poll = fake_poll };
+
+/* Two CPUs, two DEFAULT hardware queues (0, 1) and then @npoll POLL ones. */
+static void make_poll_queue(unsigned int npoll)
+{
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2 + npoll;
+	set.nr_maps = HCTX_MAX_TYPES;
+	set.map[HCTX_TYPE_DEFAULT].nr_queues = 2;
+	set.map[HCTX_TYPE_READ].queue_offset = 2;
+	set.map[HCTX_TYPE_POLL].nr_queues = npoll;
+	set.map[HCTX_TYPE_POLL].queue_offset = 2;
+	make_queue(4, 0, 1024, "none");
+	q->tag_set->ops = &fake_poll_ops;
+}
+
+static struct bio *submit_polled(unsigned int op, sector_t sector, unsigned int bytes)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 1);
+
+	bio->bi_disk = disk;
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_opf = op | REQ_POLLED;
+	bio->bi_end_io = count_end;
+	bio_add_page(bio, data_pages, bytes, 0);
+	bio_get(bio);                           /* the poller looks at it after its end */
+	submit_bio(bio);
+	return bio;
+}
+
+/*
+ * Linux's layout: DEFAULT queues first, then POLL ones; a CPU has one of
+ * each.  A polled bio goes to this CPU's POLL queue, the rest to its
+ * DEFAULT one; sysfs's cpu_list and type say so.
+ */
+START_TEST(polled_bio_goes_to_the_poll_queue)
+{
+	struct bio *bio;
+	char buf[64];
+
+	make_poll_queue(2);
+	ck_assert(blk_mq_can_poll(q));
+	ck_assert_uint_eq(q->nr_hw_queues, 4);
+	host_cpu = 1;
+	bio = submit_polled(REQ_OP_READ, 8, 4096);
+	submit(REQ_OP_READ, 800, 4096);
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(seen_hctx[0], 3);             /* CPU 1's poll queue */
+	ck_assert(seen_flags[0] & REQ_POLLED);
+	ck_assert_uint_eq(seen_hctx[1], 1);             /* CPU 1's default queue */
+	ck_assert_uint_eq(bio->bi_cookie, 3);
+	ck_assert_uint_eq(q->queue_hw_ctx[3]->dispatched[1], 1);
+	blk_mq_hctx_show(q->queue_hw_ctx[3], "type", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "poll\n");
+	blk_mq_hctx_show(q->queue_hw_ctx[1], "type", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "default\n");
+	blk_mq_hctx_show(q->queue_hw_ctx[2], "cpu_list", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0\n");
+	blk_mq_hctx_show(q->queue_hw_ctx[3], "cpu_list", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1\n");
+	ck_assert_int_eq(bio_poll(bio, 0), 1);
+	ck_assert_int_eq(ended_ok, 1);
+	bio_put(bio);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 2);
+}
+END_TEST
+
+/*
+ * A polled request that the device completed is not ended by kblockd
+ * (nobody would then be woken: the submitter spins), but by the next
+ * poll of its queue -- and by any poller of that queue.
+ */
+START_TEST(polled_request_ends_only_when_polled)
+{
+	struct bio *bio;
+
+	make_poll_queue(1);
+	host_cpu = 0;
+	bio = submit_polled(REQ_OP_WRITE, 16, 4096);
+	ck_assert_uint_eq(seen_hctx[0], 2);
+	complete_oldest(BLK_STS_OK);    /* the device is done, kblockd runs ... */
+	ck_assert_int_eq(ended, 0);     /* ... and leaves it to the poller */
+	ck_assert_int_eq(blk_mq_poll(q, 0), 0);         /* a default queue is not polled */
+	ck_assert_int_eq(ended, 0);
+	ck_assert_int_eq(bio_poll(bio, 0), 1);
+	ck_assert_int_eq(ended_ok, 1);
+	ck_assert_int_eq(blk_mq_poll(q, 2), 0);         /* nothing more */
+	bio_put(bio);
+}
+END_TEST
+
+/* Both CPUs share the one poll queue; one poller ends the other's too. */
+START_TEST(one_poll_queue_serves_two_cpus)
+{
+	struct bio *a, *b;
+
+	make_poll_queue(1);
+	host_cpu = 0;
+	a = submit_polled(REQ_OP_READ, 0, 4096);
+	host_cpu = 1;
+	b = submit_polled(REQ_OP_READ, 64, 4096);
+	ck_assert_uint_eq(seen_hctx[0], 2);
+	ck_assert_uint_eq(seen_hctx[1], 2);
+	ck_assert_int_eq(bio_poll(b, 0), 2);
+	ck_assert_int_eq(ended_ok, 2);
+	ck_assert_int_eq(bio_poll(a, 0), 0);
+	bio_put(a);
+	bio_put(b);
+}
+END_TEST
+
+/*
+ * A queue without poll queues, or a bio that must be split, or a flush:
+ * REQ_POLLED is cleared on the way down (as Linux), the request goes to
+ * a DEFAULT queue and completes as any other; bio_poll finds nothing.
+ */
+START_TEST(polled_flag_cleared_where_it_cannot_be_polled)
+{
+	struct bio *bio;
+
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(4, 0, 1024, "none");
+	ck_assert(!blk_mq_can_poll(q));
+	bio = submit_polled(REQ_OP_READ, 8, 4096);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert(!(seen_flags[0] & REQ_POLLED));
+	ck_assert(!(bio->bi_opf & REQ_POLLED));
+	ck_assert_int_eq(bio_poll(bio, 0), 0);
+	complete_oldest(BLK_STS_OK);
+	ck_assert_int_eq(ended_ok, 1);
+	bio_put(bio);
+}
+END_TEST
+
+START_TEST(polled_bio_split_or_fua_is_not_polled)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 4);
+
+	make_poll_queue(1);
+	blk_queue_max_hw_sectors(q, 16);                /* 8 KiB: a 16 KiB bio splits */
+	for (int i = 0; i < 4; i++)
+		bio_add_page(bio, data_pages + i, PAGE_SIZE, 0);
+	bio->bi_disk = disk;
+	bio->bi_iter.bi_sector = 64;
+	bio->bi_opf = REQ_OP_READ | REQ_POLLED;
+	bio->bi_end_io = count_end;
+	bio_get(bio);
+	submit_bio(bio);
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert(!(seen_flags[0] & REQ_POLLED) && !(seen_flags[1] & REQ_POLLED));
+	ck_assert_uint_eq(seen_hctx[0], 0);             /* CPU 0's default queue */
+	ck_assert_uint_eq(seen_hctx[1], 0);
+	ck_assert(!(bio->bi_opf & REQ_POLLED));        /* its submitter sleeps */
+	complete_all();
+	ck_assert_int_eq(ended_ok, 1);                  /* the parent, once */
+	bio_put(bio);
+	blk_queue_max_hw_sectors(q, 1024);
+	blk_queue_write_cache(q, true, true);           /* else FUA is dropped */
+	bio = submit_polled(REQ_OP_WRITE | REQ_FUA, 8, 4096);
+	ck_assert(!(bio->bi_opf & REQ_POLLED));
+	ck_assert_int_eq(bio_poll(bio, 0), 0);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 2);
+	bio_put(bio);
+}
+END_TEST
+
+/* Maps must lie end to end and cover nr_hw_queues: else no queue. */
+START_TEST(bad_queue_maps_are_refused)
+{
+	nr_cpu_ids = 2;
+	set.ops = &fake_poll_ops;
+	set.queue_depth = 4;
+	set.nr_hw_queues = 4;
+	set.nr_maps = HCTX_MAX_TYPES;
+	set.map[HCTX_TYPE_DEFAULT].nr_queues = 2;
+	set.map[HCTX_TYPE_POLL].nr_queues = 2;
+	set.map[HCTX_TYPE_POLL].queue_offset = 3;       /* a gap */
+	ck_assert_ptr_null(blk_mq_init_queue(&set));
+	set.map[HCTX_TYPE_POLL].queue_offset = 2;
+	set.map[HCTX_TYPE_POLL].nr_queues = 1;          /* one short */
+	ck_assert_ptr_null(blk_mq_init_queue(&set));
+	set.map[HCTX_TYPE_POLL].nr_queues = 2;
+	ck_assert_ptr_nonnull(blk_mq_init_queue(&set));
+}
+END_TEST
+
 /*
  * rq_affinity: a request submitted on CPU 1 whose interrupt comes to CPU 0
  * ends on CPU 0 (0), or back on CPU 1 (2, and 1 as host CPUs share no
@@ -1078,24 +1296,24 @@ START_TEST(map_queues_spread_evenly)
 {
 	for (unsigned int queues = 1; queues <= NR_CPUS; queues++)
 		for (unsigned int cpus = queues; cpus <= NR_CPUS; cpus++) {
-			struct blk_mq_tag_set ts = { .nr_hw_queues = queues };
+			struct blk_mq_queue_map ts = { .nr_queues = queues };
 			unsigned int per_queue[NR_CPUS] = { 0 };
 
 			nr_cpu_ids = cpus;
-			memset(ts.map, 0xff, sizeof(ts.map));
+			memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
 			blk_mq_map_queues(&ts);
 			for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-				ck_assert_msg(ts.map[cpu] < queues,
+				ck_assert_msg(ts.mq_map[cpu] < queues,
 					      "%u CPUs, %u queues: CPU %u -> %d: no such queue "
 					      "(left unmapped?)",
-					      cpus, queues, cpu, (int)ts.map[cpu]);
+					      cpus, queues, cpu, (int)ts.mq_map[cpu]);
 			for (unsigned int cpu = 0; cpu < queues; cpu++)
-				ck_assert_msg(ts.map[cpu] == cpu,
+				ck_assert_msg(ts.mq_map[cpu] == cpu,
 					      "%u CPUs, %u queues: CPU %u -> queue %u, want %u "
 					      "(CPU n -> queue n while queues last)",
-					      cpus, queues, cpu, ts.map[cpu], cpu);
+					      cpus, queues, cpu, ts.mq_map[cpu], cpu);
 			for (unsigned int cpu = 0; cpu < cpus; cpu++)
-				per_queue[ts.map[cpu]]++;
+				per_queue[ts.mq_map[cpu]]++;
 			for (unsigned int h = 0; h < queues; h++)
 				ck_assert_msg(per_queue[h] == cpus / queues ||
 						      per_queue[h] == (cpus + queues - 1) / queues,
@@ -1106,19 +1324,19 @@ START_TEST(map_queues_spread_evenly)
 }
 END_TEST
 
-/* One hardware queue (or a driver that left nr_hw_queues at 0): every
+/* One hardware queue (or a map whose nr_queues is 0): every
  * CPU sends to queue 0. */
 START_TEST(map_queues_one_queue)
 {
 	for (unsigned int nr = 0; nr <= 1; nr++) {
-		struct blk_mq_tag_set ts = { .nr_hw_queues = nr };
+		struct blk_mq_queue_map ts = { .nr_queues = nr };
 
 		nr_cpu_ids = 4;
-		memset(ts.map, 0xff, sizeof(ts.map));
+		memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
 		blk_mq_map_queues(&ts);
 		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-			ck_assert_msg(ts.map[cpu] == 0, "nr_hw_queues %u: CPU %u -> %d, want 0",
-				      nr, cpu, (int)ts.map[cpu]);
+			ck_assert_msg(ts.mq_map[cpu] == 0, "nr_queues %u: CPU %u -> %d, want 0",
+				      nr, cpu, (int)ts.mq_map[cpu]);
 	}
 }
 END_TEST
@@ -1128,18 +1346,34 @@ END_TEST
 START_TEST(map_queues_more_queues_than_cpus)
 {
 	for (unsigned int queues = 3; queues <= NR_CPUS; queues++) {
-		struct blk_mq_tag_set ts = { .nr_hw_queues = queues };
+		struct blk_mq_queue_map ts = { .nr_queues = queues };
 
 		nr_cpu_ids = 2;
-		memset(ts.map, 0xff, sizeof(ts.map));
+		memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
 		blk_mq_map_queues(&ts);
 		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-			ck_assert_msg(ts.map[cpu] < queues, "%u queues: CPU %u -> %d: no such queue",
-				      queues, cpu, (int)ts.map[cpu]);
-		ck_assert_msg(ts.map[0] == 0 && ts.map[1] == 1,
+			ck_assert_msg(ts.mq_map[cpu] < queues, "%u queues: CPU %u -> %d: no such queue",
+				      queues, cpu, (int)ts.mq_map[cpu]);
+		ck_assert_msg(ts.mq_map[0] == 0 && ts.mq_map[1] == 1,
 			      "2 CPUs, %u queues: CPU 0 -> %u, CPU 1 -> %u; want 0 and 1",
-			      queues, ts.map[0], ts.map[1]);
+			      queues, ts.mq_map[0], ts.mq_map[1]);
 	}
+}
+END_TEST
+
+/* A map that starts at queue_offset (the POLL map after the DEFAULT
+ * queues): the same spread, counted from there. */
+START_TEST(map_queues_from_queue_offset)
+{
+	struct blk_mq_queue_map ts = { .nr_queues = 2, .queue_offset = 3 };
+
+	nr_cpu_ids = 4;
+	memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
+	blk_mq_map_queues(&ts);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		ck_assert_msg(ts.mq_map[cpu] == 3 + cpu % 2,
+			      "queues 3 and 4: CPU %u -> %d, want %u", cpu, (int)ts.mq_map[cpu],
+			      3 + cpu % 2);
 }
 END_TEST
 
@@ -1319,6 +1553,7 @@ Suite *unit_suite(void)
 	TCase *timeouts = tcase_create("Timeouts");
 	TCase *hw = tcase_create("HwQueues");
 	TCase *mq = tcase_create("MqLocking");
+	TCase *poll = tcase_create("PollQueues");
 
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, plugged_sequential_bios_become_one_request);
@@ -1371,10 +1606,20 @@ Suite *unit_suite(void)
 	tcase_add_test(hw, rq_affinity_picks_the_completing_cpu);
 	suite_add_tcase(s, hw);
 
+	tcase_add_checked_fixture(poll, setup, teardown);
+	tcase_add_test(poll, polled_bio_goes_to_the_poll_queue);
+	tcase_add_test(poll, polled_request_ends_only_when_polled);
+	tcase_add_test(poll, one_poll_queue_serves_two_cpus);
+	tcase_add_test(poll, polled_flag_cleared_where_it_cannot_be_polled);
+	tcase_add_test(poll, polled_bio_split_or_fua_is_not_polled);
+	tcase_add_test(poll, bad_queue_maps_are_refused);
+	suite_add_tcase(s, poll);
+
 	tcase_add_checked_fixture(mq, setup, teardown);
 	tcase_add_test(mq, map_queues_spread_evenly);
 	tcase_add_test(mq, map_queues_one_queue);
 	tcase_add_test(mq, map_queues_more_queues_than_cpus);
+	tcase_add_test(mq, map_queues_from_queue_offset);
 	tcase_add_test(mq, insert_on_submitting_cpus_ctx);
 	tcase_add_test(mq, insert_on_the_ctx_the_request_was_made_on);
 	tcase_add_test(mq, insert_runs_the_hctx);

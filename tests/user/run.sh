@@ -232,6 +232,28 @@ elif grep -q '^[0-9]* passed, 0 failed' "$T/aio.out" &&
 else
 	fail aio_on_linux "$(grep -e FAIL -e passed "$T/aio.out" "$T/aio.check" | tr '\n' ' ')"
 fi
+# io_uring: the liburing program (built with glibc) against Linux's
+# io_uring, on a loop device of its own; its writes checked in the image
+truncate -s 16M "$T/uring.img"
+uringdev=$(losetup -f --show "$T/uring.img" 2>/dev/null) || uringdev=""
+if [ -n "$uringdev" ]; then
+	"$UB/glibc/io_uring" "${uringdev#/dev/}" > "$T/io_uring.out" 2>&1
+	sync
+	losetup -d "$uringdev"
+fi
+if [ -z "$uringdev" ]; then
+	echo "TEST user.io_uring_on_linux SKIP: no loop device"
+elif grep -q '^TEST io_uring.probe FAIL.*(errno \(1\|38\) ' "$T/io_uring.out"; then
+	echo "TEST user.io_uring_on_linux SKIP: this host refuses io_uring"
+elif grep -q '^[0-9]* passed, 0 failed' "$T/io_uring.out" &&
+     python3 "$ROOT/tools/pattern-check.py" "$T/uring.img" 1M 2M 21 > "$T/io_uring.check" 2>&1 &&
+     python3 "$ROOT/tools/pattern-check.py" "$T/uring.img" 4M 128K 22 >> "$T/io_uring.check" 2>&1 &&
+     python3 "$ROOT/tools/pattern-check.py" "$T/uring.img" 6M 128K 24 >> "$T/io_uring.check" 2>&1 &&
+     python3 "$ROOT/tools/pattern-check.py" "$T/uring.img" 7M 32K 26 >> "$T/io_uring.check" 2>&1; then
+	pass io_uring_on_linux_with_loop
+else
+	fail io_uring_on_linux "$(grep -e FAIL -e passed "$T/io_uring.out" "$T/io_uring.check" | tr '\n' ' ')"
+fi
 # jobctl: Linux's answers for stop and continue (WUNTRACED, WCONTINUED,
 # the T state, SIGCHLD and SA_NOCLDSTOP, orphaned groups, waitid)
 "$UB/tests/jobctl" > "$T/jobctl.out" 2>&1

@@ -24,6 +24,11 @@
  *          the other.  Each worker sends its count, latency sum, start
  *          and end times and its latency samples back through a pipe of
  *          its own; the parent merges them.
+ *   pvsync2  the same with preadv2/pwritev2 (one iovec, no flags)
+ *   hipri  pvsync2 with RWF_HIPRI -- fio's pvsync2 with --hipri: each I/O
+ *          is polled for (the worker spins in the kernel reaping a poll
+ *          queue, docs/block.md) instead of sleeping for an interrupt;
+ *          on a disk without poll queues it sleeps, as pvsync2.
  *
  * Either way the disk sees up to QD requests at once, and I/O number i
  * (0 <= i < SIZE/BS) goes to block i (sequential, wrapping at the
@@ -57,6 +62,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <dirent.h>
 #include <linux/aio_abi.h>
 #include <pattern.h>
@@ -67,15 +73,15 @@
 #define MAX_SAMPLES   (1u << 16)        /* latencies kept, over all workers */
 
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite" };
-static const char *const engine_names[] = { "psync", "aio" };
-enum { ENGINE_PSYNC, ENGINE_AIO };
+static const char *const engine_names[] = { "psync", "aio", "pvsync2", "hipri" };
+enum { ENGINE_PSYNC, ENGINE_AIO, ENGINE_PVSYNC2, ENGINE_HIPRI };
 
 struct job {
 	char dev[64], path[128];
 	char disk[64];                  /* the whole disk under /sys/block */
 	int rw;                         /* index into rw_names */
 	uint64_t bs, qd, size, blocks;
-	int engine;                     /* ENGINE_PSYNC or ENGINE_AIO */
+	int engine;                     /* ENGINE_* */
 };
 
 /* what a worker sends back, followed by `samples` u64 latencies (ns) */
@@ -243,8 +249,16 @@ static void worker(const struct job *j, unsigned w, int out)
 		uint64_t t0, dt;
 		ssize_t n;
 		t0 = now_ns();
-		n = write_mode ? pwrite(fd, buf, j->bs, (off_t)(block * j->bs))
+		if (j->engine == ENGINE_PSYNC) {
+			n = write_mode ? pwrite(fd, buf, j->bs, (off_t)(block * j->bs))
 				       : pread(fd, buf, j->bs, (off_t)(block * j->bs));
+		} else {
+			struct iovec v = { buf, j->bs };
+			int flags = j->engine == ENGINE_HIPRI ? RWF_HIPRI : 0;
+
+			n = write_mode ? pwritev2(fd, &v, 1, (off_t)(block * j->bs), flags)
+				       : preadv2(fd, &v, 1, (off_t)(block * j->bs), flags);
+		}
 
 		dt = now_ns() - t0;
 		if (n != (ssize_t)j->bs) {
@@ -426,11 +440,11 @@ static int parse_job(int argc, char **argv, struct job *j)
 	j->engine = j->qd > 1 ? ENGINE_AIO : ENGINE_PSYNC;
 	if (n == 6) {
 		j->engine = -1;
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < (int)(sizeof(engine_names) / sizeof(engine_names[0])); i++)
 			if (!strcmp(f[5], engine_names[i]))
 				j->engine = i;
 		if (j->engine < 0) {
-			printf("BENCH dev=%s FAIL: bad engine (psync or aio)\n", j->dev);
+			printf("BENCH dev=%s FAIL: bad engine (psync, aio, pvsync2 or hipri)\n", j->dev);
 			return 1;
 		}
 	}
@@ -471,7 +485,7 @@ int main(int argc, char **argv)
 
 	err = parse_job(argc, argv, &j);
 	if (err < 0) {
-		fputs("usage: bench DEV RW BS QD SIZE [psync|aio]   (RW: read|write|randread|randwrite)\n",
+		fputs("usage: bench DEV RW BS QD SIZE [psync|aio|pvsync2|hipri]   (RW: read|write|randread|randwrite)\n",
 		      stderr);
 		return 2;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * pattern write|verify DEV OFFSET LENGTH SEED - the verification pattern,
+ * pattern write|verify DEV OFFSET LENGTH SEED [hipri] - the verification pattern,
  * from user space; the same line as the kernel's pattern= boot
  * option:
  *
@@ -13,7 +13,9 @@
  * at byte offset 8k of the device is splitmix64(SEED + k), k counted from
  * the start of DEV.  A block device is opened with O_DIRECT, so the data
  * really goes to (and comes from) the disk, not the page cache; a write
- * ends with fsync.  Exit status 0 when OK.
+ * ends with fsync.  With hipri, every read and write is a preadv2 or
+ * pwritev2 with RWF_HIPRI: polled for on a disk with poll queues
+ * (nvme.poll_queues=).  Exit status 0 when OK.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <pattern.h>
 #include <memparse.h>
 
@@ -49,10 +52,11 @@ int main(int argc, char **argv)
 	char path[256];
 	struct stat st;
 	uint64_t *buf;
-	int fd, write_mode, flags;
+	int fd, write_mode, flags, hipri;
 
-	if (argc != 6 || (strcmp(argv[1], "write") && strcmp(argv[1], "verify"))) {
-		fputs("usage: pattern write|verify DEV OFFSET LENGTH SEED\n", stderr);
+	hipri = argc == 7 && !strcmp(argv[6], "hipri");
+	if ((argc != 6 && !hipri) || (strcmp(argv[1], "write") && strcmp(argv[1], "verify"))) {
+		fputs("usage: pattern write|verify DEV OFFSET LENGTH SEED [hipri]\n", stderr);
 		return 2;
 	}
 	op = argv[1];
@@ -84,14 +88,17 @@ int main(int argc, char **argv)
 	for (uint64_t done = 0; done < len;) {
 		size_t n = len - done < CHUNK ? (size_t)(len - done) : CHUNK;
 		uint64_t k = (off + done) / 8;          /* the first word's index */
+		struct iovec v = { buf, n };
 		ssize_t r;
 
 		if (write_mode) {
 			for (size_t i = 0; i < n / 8; i++)
 				buf[i] = splitmix64(seed + k + i);
-			r = pwrite(fd, buf, n, (off_t)(off + done));
+			r = hipri ? pwritev2(fd, &v, 1, (off_t)(off + done), RWF_HIPRI)
+				  : pwrite(fd, buf, n, (off_t)(off + done));
 		} else {
-			r = pread(fd, buf, n, (off_t)(off + done));
+			r = hipri ? preadv2(fd, &v, 1, (off_t)(off + done), RWF_HIPRI)
+				  : pread(fd, buf, n, (off_t)(off + done));
 		}
 		if (r != (ssize_t)n) {
 			if (r >= 0)

@@ -14,6 +14,7 @@
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <sys/mount.h>
 #include <sys/mman.h>
 #include <sys/reboot.h>
@@ -119,6 +120,17 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
 	return syscall_ret(syscall4(__NR_pwrite64, fd, buf, n, off));
+}
+
+/* x86-64: the whole offset in pos_l, pos_h 0 (glibc's LO_HI_LONG) */
+ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	return syscall_ret(syscall6(__NR_preadv2, fd, iov, iovcnt, offset, 0, flags));
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	return syscall_ret(syscall6(__NR_pwritev2, fd, iov, iovcnt, offset, 0, flags));
 }
 
 int pipe(int fds[2])

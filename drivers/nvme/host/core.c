@@ -58,6 +58,25 @@ static int __init nvme_max_retries_setup(const char *val)
 }
 __setup("nvme.max_retries=", nvme_max_retries_setup);
 
+/*
+ * nvme.poll_queues=<n> (Linux's nvme module parameter poll_queues, 0 by
+ * default): n more I/O queue pairs whose completion queues raise no
+ * interrupt, for polled I/O (RWF_HIPRI, io_uring's IOPOLL).  At most
+ * NVME_MAX_POLL_QUEUES; the controller may grant fewer (nvme_probe).
+ */
+unsigned int nvme_poll_queues;
+
+static int __init nvme_poll_queues_setup(const char *val)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n > NVME_MAX_POLL_QUEUES)
+		return -EINVAL;
+	nvme_poll_queues = n;
+	return 0;
+}
+__setup("nvme.poll_queues=", nvme_poll_queues_setup);
+
 /* An Identify string: ASCII, space padded, not terminated (§1.5). */
 static void nvme_copy_id_string(char *dst, const char *src, size_t len)
 {
@@ -154,11 +173,11 @@ void nvme_sysfs_register(struct nvme_dev *dev)
  * §5.21.1.7); the controller answers with how many it allocated, both
  * counts 0's based.  *count becomes what we may use.
  */
-int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count)
+int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count, unsigned int *nsqa,
+			 unsigned int *ncqa)
 {
 	struct nvme_command c;
 	u32 q = *count - 1, result = 0;
-	unsigned int nsqa, ncqa;
 	int err;
 
 	memset(&c, 0, sizeof(c));
@@ -170,11 +189,9 @@ int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count)
 		pr_err("%s: Set Features (Number of Queues) failed (%d)\n", dev->name, err);
 		return err < 0 ? err : -EIO;
 	}
-	nsqa = (result & 0xffff) + 1;
-	ncqa = (result >> 16) + 1;
-	*count = min(*count, min(nsqa, ncqa));
-	pr_info("%s: %u/0/0 default/read/poll queues (controller allows %u SQ, %u CQ)\n",
-		dev->name, *count, nsqa, ncqa);
+	*nsqa = (result & 0xffff) + 1;
+	*ncqa = (result >> 16) + 1;
+	*count = min(*count, min(*nsqa, *ncqa));
 	return 0;
 }
 
@@ -213,6 +230,17 @@ static int nvme_alloc_ns(struct nvme_dev *dev, u32 nsid, u16 cid_base, unsigned 
 	ns->tag_set.queue_depth = depth;
 	ns->tag_set.nr_hw_queues = dev->nr_io_queues;   /* hctx n: I/O queue n + 1 */
 	ns->tag_set.driver_data = ns;
+	if (dev->io_queues[HCTX_TYPE_POLL]) {
+		/* Linux's nvme_pci_map_queues: the default queues, then the poll
+		 * ones, each map spread over the CPUs on its own */
+		struct blk_mq_queue_map *map = ns->tag_set.map;
+
+		ns->tag_set.nr_maps = HCTX_MAX_TYPES;
+		map[HCTX_TYPE_DEFAULT].nr_queues = dev->io_queues[HCTX_TYPE_DEFAULT];
+		map[HCTX_TYPE_READ].queue_offset = dev->io_queues[HCTX_TYPE_DEFAULT];
+		map[HCTX_TYPE_POLL].nr_queues = dev->io_queues[HCTX_TYPE_POLL];
+		map[HCTX_TYPE_POLL].queue_offset = dev->io_queues[HCTX_TYPE_DEFAULT];
+	}
 	q = blk_mq_init_queue(&ns->tag_set);
 	ns->disk = alloc_disk(NVME_MINORS);
 	if (!q || !ns->disk) {

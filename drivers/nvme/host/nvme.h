@@ -296,6 +296,8 @@ _Static_assert(sizeof(struct nvme_id_ns) == NVME_IDENTIFY_DATA_SIZE, "4 KiB");
 #define NVME_MAX_NS             4       /* namespaces given a disk */
 #define NVME_MAX_IO_QUEUES      NR_CPUS /* one I/O queue pair per CPU at most,
 					 * as Linux asks */
+#define NVME_MAX_POLL_QUEUES    NR_CPUS /* nvme.poll_queues= at most: one a
+					 * CPU is all a CPU's poller can use */
 #define NVME_CTRL_PAGE_SIZE     4096u   /* CC.MPS = 0: memory pages of 4 KiB */
 #define NVME_MAX_XFER_BYTES     (512u * 1024)   /* per command: a PRP list of
 					 * 128 entries fits one page with no
@@ -334,6 +336,8 @@ struct nvme_queue {
 	u16 cq_head;
 	u8 cq_phase;                    /* the phase a new entry has */
 	u16 cq_vector;                  /* the interrupt vector its CQ raises (IV) */
+	bool polled;                    /* a poll queue: its CQ raises no interrupt
+					 * (IEN=0), its submitters reap it (nvme_poll) */
 	char irqname[16];               /* "nvme0q1": its /proc/interrupts row,
 					 * when the vector is its own */
 	/* The admin queue: one synchronous command at a time (admin_mutex). */
@@ -389,11 +393,14 @@ struct nvme_dev {
 					 * sq_lock taken and dropped (nvme_quiesce) */
 	unsigned int resets_in_row;     /* resets with no I/O completed since */
 	struct nvme_queue adminq;
-	/* I/O queue pairs: ioqs[i] is QID i + 1, blk-mq's hardware context i
-	 * of every namespace, and uses interrupt vector i + 1 (vector 0 when
-	 * there is only one vector) */
+	/* I/O queue pairs: ioqs[i] is QID i + 1 and blk-mq's hardware context
+	 * i of every namespace.  The first io_queues[HCTX_TYPE_DEFAULT] use
+	 * interrupt vector i + 1 (vector 0 when there is only one vector);
+	 * the io_queues[HCTX_TYPE_POLL] after them use none (Linux's
+	 * layout: default, read, poll) */
 	struct nvme_queue *ioqs;
 	unsigned int nr_io_queues;
+	unsigned int io_queues[HCTX_MAX_TYPES];
 	struct mutex admin_mutex;       /* one admin command at a time */
 	void *identify;                 /* a 4 KiB DMA buffer for Identify */
 	phys_addr_t identify_dma;
@@ -431,7 +438,8 @@ int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
 /* ---- core.c for pci.c --------------------------------------------------- */
 
 int nvme_init_identify(struct nvme_dev *dev);
-int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count);
+int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count, unsigned int *nsqa,
+			 unsigned int *ncqa);
 void nvme_scan_ns(struct nvme_dev *dev);
 void nvme_sysfs_register(struct nvme_dev *dev);
 blk_status_t nvme_setup_cmd(struct nvme_ns *ns, struct request *rq,
@@ -440,5 +448,6 @@ blk_status_t nvme_error_status(u16 status);
 void nvme_log_error(struct nvme_ns *ns, struct request *rq, u16 status);
 extern unsigned int nvme_io_timeout_s;
 extern unsigned int nvme_max_retries;
+extern unsigned int nvme_poll_queues;
 
 #endif /* DRIVERS_NVME_HOST_NVME_H */

@@ -23,6 +23,8 @@
  *                             write the SQ tail doorbell
  *   ... the controller fetches it, runs it, posts a CQE with our phase ...
  *   nvme_queue_irq()          the queue's own vector, on a CPU it serves
+ *   (or, on a poll queue,
+ *    nvme_poll()              its submitter, spinning in bio_poll())
  *     nvme_process_cq()       while cqes[cq_head] has the expected phase:
  *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request(status)
  *                             head++ (phase flips at the wrap)
@@ -50,7 +52,10 @@
  * ONCS has them, several namespaces.
  * On a timeout, Abort, then a controller reset that requeues what was in
  * flight (nvme_timeout).
- * Not supported (yet): managed irq affinity, read and poll queues, SGLs,
+ * Poll queues (nvme.poll_queues=): more pairs after the default ones,
+ * their CQs created with interrupts off (IEN=0), blk-mq's POLL hardware
+ * contexts, reaped by their submitters through nvme_poll().
+ * Not supported (yet): managed irq affinity, read queues, SGLs,
  * shutdown.
  *
  * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
@@ -62,7 +67,8 @@
  * request at a time (nvme_bounce_rq).
  *
  * Boot options: nvme.io_timeout=<seconds> (default 30);
- * nvme.max_retries=<n> (default 5); fail_nvme_completion=; pci=nomsi.
+ * nvme.max_retries=<n> (default 5); nvme.poll_queues=<n> (default 0);
+ * fail_nvme_completion=; pci=nomsi.
  *
  * Locking (see docs/locking.md): per queue, sq_lock and cq_lock, both
  * with interrupts off, never nested, never two queues' at once; dev->admin_mutex serialises admin
@@ -451,6 +457,32 @@ static irqreturn_t nvme_queue_irq(int irq, void *data)
 	return nvme_process_cq(data) ? IRQ_HANDLED : IRQ_NONE;
 }
 
+/* Is the entry at cq_head new?  A look without cq_lock: a stale answer
+ * only costs a round (Linux's nvme_cqe_pending). */
+static bool nvme_cqe_pending(struct nvme_queue *nvmeq)
+{
+	volatile struct nvme_completion *v = &nvmeq->cqes[READ_ONCE(nvmeq->cq_head)];
+
+	return (v->status & NVME_CQE_PHASE) == READ_ONCE(nvmeq->cq_phase);
+}
+
+/*
+ * nvme_poll - blk-mq's poll op for a poll queue (Linux's nvme_poll): the
+ * submitter, spinning in bio_poll(), reaps the CQ itself, under cq_lock
+ * as the interrupt would -- there is no interrupt: the CQ was created
+ * with IEN=0.  Several CPUs may poll one queue; cq_lock makes one of
+ * them consume each entry.  Task context, does not sleep.
+ */
+static int nvme_poll(struct blk_mq_hw_ctx *hctx)
+{
+	struct nvme_ns *ns = hctx->queue->queuedata;
+	struct nvme_queue *nvmeq = &ns->dev->ioqs[hctx->queue_num];
+
+	if (!nvmeq->polled || !nvme_cqe_pending(nvmeq))
+		return 0;
+	return (int)nvme_process_cq(nvmeq);
+}
+
 /* ---- admin commands --------------------------------------------------------- */
 
 int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd, u32 *result)
@@ -505,7 +537,9 @@ static int nvme_create_io_sq_cq(struct nvme_dev *dev, struct nvme_queue *q)
 	c.opcode = nvme_admin_create_cq;
 	c.prp1 = q->cq_dma;
 	c.cdw10 = (u32)(q->q_depth - 1) << 16 | q->qid;
-	c.cdw11 = (u32)q->cq_vector << 16 | NVME_CQ_IRQ_ENABLED | NVME_QUEUE_PHYS_CONTIG;
+	/* a poll queue's CQ raises no interrupt: IEN=0 (and IV 0, unused) */
+	c.cdw11 = (u32)q->cq_vector << 16 | (q->polled ? 0 : NVME_CQ_IRQ_ENABLED) |
+		  NVME_QUEUE_PHYS_CONTIG;
 	err = nvme_submit_sync_cmd(dev, &c, NULL);
 	if (err) {
 		pr_err("%s: Create I/O Completion Queue %u failed (%d)\n", dev->name, q->qid, err);
@@ -889,6 +923,7 @@ static enum blk_eh_timer_return nvme_timeout(struct request *rq)
 const struct blk_mq_ops nvme_mq_ops = {
 	.queue_rq = nvme_queue_rq,
 	.timeout = nvme_timeout,
+	.poll = nvme_poll,
 };
 
 /* ---- probing ------------------------------------------------------------------ */
@@ -934,18 +969,23 @@ static void nvme_free_irqs(struct nvme_dev *dev)
 
 /*
  * nvme_setup_io_queues - the I/O queue pairs and their vectors (Linux's
- * nvme_setup_io_queues).  Set Features granted *nr pairs; with MSI-X,
- * vector 0 stays the admin queue's and pair i (QID i) gets vector i, so
- * we ask for nr + 1 vectors and take as many pairs as vectors came
- * beyond the first.  Each pair's vector is aimed at the CPUs blk-mq maps
- * to its hardware context (blk_mq_map_queues: the same map every
- * namespace's tag set gets), so its completions run on a CPU it serves.
- * With one vector only (INTx, MSI, pci=nomsi, or MSI-X short of two):
- * one pair, sharing vector 0 with the admin queue, as before.
+ * nvme_setup_io_queues).  Set Features granted nr_default + nr_poll
+ * pairs.  Only the default ones need a vector: with MSI-X, vector 0
+ * stays the admin queue's and default pair i (QID i) gets vector i, so
+ * we ask for nr_default + 1 vectors and keep as many default pairs as
+ * vectors came beyond the first.  Each default pair's vector is aimed at
+ * the CPUs blk-mq maps to its hardware context (blk_mq_map_queues: the
+ * same map every namespace's tag set gets), so its completions run on a
+ * CPU it serves.  With one vector only (INTx, MSI, pci=nomsi, or MSI-X
+ * short of two): one default pair, sharing vector 0 with the admin
+ * queue, as before.  The poll pairs come after the default ones (QIDs
+ * nr_default + 1 ...) with no vector at all: their CQs are created with
+ * interrupts off, and bio_poll() reaps them.
  */
-static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr)
+static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr, unsigned int nr_poll,
+				unsigned int nsqa, unsigned int ncqa)
 {
-	struct blk_mq_tag_set map = { .nr_hw_queues = 0 };
+	struct blk_mq_queue_map map = { .nr_queues = 0 };
 	int err;
 
 	if (nr > 1 && dev->pdev->msix_enabled) {
@@ -960,12 +1000,16 @@ static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr)
 			return err;
 	}
 	nr = dev->nr_vecs > 1 ? min(nr, dev->nr_vecs - 1) : 1;
-	dev->ioqs = kzalloc(nr * sizeof(*dev->ioqs), GFP_KERNEL);
+	dev->ioqs = kzalloc((nr + nr_poll) * sizeof(*dev->ioqs), GFP_KERNEL);
 	if (!dev->ioqs)
 		return -ENOMEM;
-	map.nr_hw_queues = nr;
+	dev->io_queues[HCTX_TYPE_DEFAULT] = nr;
+	dev->io_queues[HCTX_TYPE_POLL] = nr_poll;
+	pr_info("%s: %u/0/%u default/read/poll queues (controller allows %u SQ, %u CQ)\n",
+		dev->name, nr, nr_poll, nsqa, ncqa);
+	map.nr_queues = nr;
 	blk_mq_map_queues(&map);
-	for (unsigned int i = 0; i < nr; i++) {
+	for (unsigned int i = 0; i < nr + nr_poll; i++) {
 		struct nvme_queue *q = &dev->ioqs[i];
 		struct cpumask cpus = { 0 };
 		int irq;
@@ -975,17 +1019,18 @@ static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr)
 			err = nvme_alloc_io_slots(q);
 		if (err)
 			return err;
+		q->polled = i >= nr;
 		/* nvme_irq (a shared vector 0, any CPU) and nvme_free_irqs()
 		 * look at it: the queue is whole before it counts */
 		smp_wmb();
 		WRITE_ONCE(dev->nr_io_queues, i + 1);
-		if (dev->nr_vecs == 1)
-			continue;               /* vector 0, nvme_irq */
+		if (dev->nr_vecs == 1 || q->polled)
+			continue;               /* vector 0, nvme_irq; or none */
 		q->cq_vector = (u16)(i + 1);
 		snprintf(q->irqname, sizeof(q->irqname), "%sq%u", dev->name, q->qid);
 		irq = pci_irq_vector(dev->pdev, q->cq_vector);
 		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-			if (map.map[cpu] == i)
+			if (map.mq_map[cpu] == i)
 				cpumask_set_cpu(cpu, &cpus);
 		err = irq < 0 ? irq : irq_set_affinity((unsigned int)irq, &cpus);
 		if (!err)
@@ -996,7 +1041,7 @@ static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr)
 		}
 	}
 	pr_info("%s: %u I/O queue pair(s), %u interrupt vector(s)\n",
-		dev->name, nr, dev->nr_vecs);
+		dev->name, nr + nr_poll, dev->nr_vecs);
 	return nvme_create_io_sq_cqs(dev);
 }
 
@@ -1054,7 +1099,8 @@ static int nvme_pci_enable(struct nvme_dev *dev)
 static int nvme_probe(struct pci_dev *pdev)
 {
 	struct nvme_dev *dev;
-	unsigned int nr_io_queues = min(num_online_cpus(), (unsigned int)NVME_MAX_IO_QUEUES);
+	unsigned int nr_default = min(num_online_cpus(), (unsigned int)NVME_MAX_IO_QUEUES);
+	unsigned int nr_io_queues = nr_default + nvme_poll_queues, nr_poll, nsqa = 0, ncqa = 0;
 	int err;
 
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
@@ -1085,9 +1131,17 @@ static int nvme_probe(struct pci_dev *pdev)
 	if (!err)
 		err = nvme_init_identify(dev);
 	if (!err)
-		err = nvme_set_queue_count(dev, &nr_io_queues);
-	if (!err)
-		err = nvme_setup_io_queues(dev, nr_io_queues);
+		err = nvme_set_queue_count(dev, &nr_io_queues, &nsqa, &ncqa);
+	if (!err) {
+		/*
+		 * Granted fewer than asked: the poll queues give way first,
+		 * and at least one default queue stays (Linux's
+		 * nvme_setup_io_queues: poll_queues = min(poll, granted - 1)).
+		 */
+		nr_poll = min(nvme_poll_queues, nr_io_queues - 1);
+		nr_default = nr_io_queues - nr_poll;
+		err = nvme_setup_io_queues(dev, nr_default, nr_poll, nsqa, ncqa);
+	}
 	if (err)
 		goto fail_irq;
 	nvme_nr_ctrls++;

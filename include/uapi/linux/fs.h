@@ -3,7 +3,8 @@
  * uapi/linux/fs.h - the block-device ioctls, Linux's numbers (its
  * include/uapi/linux/fs.h: _IO(0x12, n), and _IOR(0x12, 114, size_t) for
  * BLKGETSIZE64): the one list fs/block_dev.c and the C library
- * (user/include/sys/ioctl.h) both include.
+ * (user/include/sys/ioctl.h) both include; and preadv2's RWF_* flags
+ * (fs/read_write.c, user/include/sys/uio.h).
  */
 #ifndef _UAPI_LINUX_FS_H
 #define _UAPI_LINUX_FS_H
@@ -15,5 +16,13 @@
 #define BLKGETSIZE64    0x80081272      /* size in bytes (u64) */
 #define BLKDISCARD      0x1277          /* discard u64 range[2] = {start, len} bytes */
 #define BLKZEROOUT      0x127f          /* write zeroes over u64 range[2] */
+
+/* preadv2/pwritev2's flags (Linux's rwf_t, RWF_*) */
+#define RWF_HIPRI       0x00000001      /* high priority: poll for the completion */
+#define RWF_DSYNC       0x00000002      /* per-write O_DSYNC */
+#define RWF_SYNC        0x00000004      /* per-write O_SYNC */
+#define RWF_NOWAIT      0x00000008      /* do not wait for data not there at once */
+#define RWF_APPEND      0x00000010      /* per-write O_APPEND */
+#define RWF_SUPPORTED   (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_NOWAIT | RWF_APPEND)
 
 #endif /* _UAPI_LINUX_FS_H */

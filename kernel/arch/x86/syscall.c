@@ -159,6 +159,9 @@ SYSCALL1(io_destroy, unsigned long)
 SYSCALL3(io_submit, unsigned long, long, struct iocb __user *__user *)
 SYSCALL5(io_getevents, unsigned long, long, long, U(struct io_event), U(struct __kernel_timespec))
 SYSCALL3(io_cancel, unsigned long, U(struct iocb), U(struct io_event))
+SYSCALL2(io_uring_setup, u32, U(struct io_uring_params))
+SYSCALL6(io_uring_enter, unsigned int, u32, u32, u32, U(const void), size_t)
+SYSCALL4(io_uring_register, unsigned int, unsigned int, U(void), unsigned int)
 
 SYSCALL5(clone, unsigned long, unsigned long, U(int), U(int), unsigned long)
 SYSCALL2(rt_sigsuspend, U(sigset_t), size_t)
@@ -208,6 +211,10 @@ SYSCALL5(select, int, U(u64), U(u64), U(u64), U(void))
 SYSCALL6(pselect6, int, U(u64), U(u64), U(u64), U(const struct timespec), U(void))
 SYSCALL3(readv, unsigned long, U(const struct iovec), unsigned long)
 SYSCALL3(writev, unsigned long, U(const struct iovec), unsigned long)
+SYSCALL6(preadv2, unsigned long, U(const struct iovec), unsigned long, unsigned long,
+	 unsigned long, int)
+SYSCALL6(pwritev2, unsigned long, U(const struct iovec), unsigned long, unsigned long,
+	 unsigned long, int)
 SYSCALL4(sendfile, int, int, U(loff_t), size_t)
 SYSCALL1(time, U(long))
 SYSCALL0(gettid)
@@ -299,6 +306,9 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(io_getevents),
 	SYSCALL_ENTRY(io_submit),
 	SYSCALL_ENTRY(io_cancel),
+	SYSCALL_ENTRY(io_uring_setup),
+	SYSCALL_ENTRY(io_uring_enter),
+	SYSCALL_ENTRY(io_uring_register),
 	SYSCALL_ENTRY(syncfs),
 	/* what a static glibc program (busybox) needs beyond Spindle's libc */
 	SYSCALL_ENTRY(clone),
@@ -349,6 +359,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(pselect6),
 	SYSCALL_ENTRY(readv),
 	SYSCALL_ENTRY(writev),
+	SYSCALL_ENTRY(preadv2),
+	SYSCALL_ENTRY(pwritev2),
 	SYSCALL_ENTRY(sendfile),
 	SYSCALL_ENTRY(time),
 	SYSCALL_ENTRY(gettid),

@@ -11,6 +11,7 @@
 #include <spindle/mm_types.h>
 #include <spindle/profile.h>
 #include <spindle/irq.h>
+#include <spindle/time.h>
 #include <spindle/kernel_stat.h>
 #include <spindle/console.h>
 #include <spindle/tty.h>
@@ -159,6 +160,7 @@ u64 nr_context_switches(void) { return 42; }
 unsigned int nr_iowait(void) { return 1; }
 unsigned int nr_running(void) { return 2; }
 u64 get_boot_time_seconds(void) { return 1764892800; }
+u64 ktime_get_real_ns(void) { return get_boot_time_seconds() * NSEC_PER_SEC + ktime_get_ns(); }
 u64 irq_count(unsigned int irq) { return irq == 0 ? 5 : 0; }
 
 unsigned long clear_user(void __user *to, unsigned long n)
@@ -360,6 +362,14 @@ __weak bool is_ignored(int sig)
 __weak bool is_current_pgrp_orphaned(void)
 {
 	return false;
+}
+
+/* Nor are signal masks (fs/select.c): a wait's mask is accepted and
+ * changes nothing, no signal being pending anyway. */
+int set_user_sigmask(const void __user *umask, size_t sigsetsize)
+{
+	(void)umask; (void)sigsetsize;
+	return 0;
 }
 
 /* poll(2) (fs/select.c) is not built for the host: the pipes and the tty

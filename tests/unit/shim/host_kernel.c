@@ -107,6 +107,9 @@ void io_schedule(void)
 	schedule();
 }
 
+/* never set: the one task's slice never ends (cond_resched does nothing) */
+DEFINE_PER_CPU(bool, __need_resched);
+
 long schedule_timeout(long timeout)
 {
 	schedule();

@@ -1,0 +1,1215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_uring.c - Linux's io_uring, first step: io_uring_setup (425),
+ * io_uring_enter (426) and io_uring_register (427) with Linux 6.1's ABI
+ * (include/uapi/linux/io_uring.h), so that liburing programs run unchanged.
+ * docs/aio.md ("io_uring") walks one READ through it.
+ *
+ * Where it sits: beside fs/aio.c, whose way of starting a read or write it
+ * shares (kiocb_rw_check, kiocb_rw_start: include/spindle/aio.h).  Where
+ * AIO copies each request in and each event out, io_uring shares two
+ * rings with the process, mapped from the ring's descriptor:
+ *
+ *   SQ ring + SQE array   the process writes SQEs, puts their indexes in
+ *                         the SQ array and moves the SQ tail on;
+ *   CQ ring               the kernel writes a CQE per request and moves the
+ *                         CQ tail on; the process reads and moves the head.
+ *
+ *   io_uring_enter(fd, to_submit, min_complete, GETEVENTS)
+ *     one blk_plug around the whole batch --> per SQE (copied first):
+ *       O_DIRECT READ/WRITE: kiocb_rw_start sends the bios and returns
+ *         -EIOCBQUEUED; the last bio's end (an interrupt) calls
+ *         io_complete_rw, which posts the CQE and wakes the ring's waiters;
+ *       anything else (NOP, FSYNC, buffered I/O, offset -1, a pipe,
+ *         READV/WRITEV of several buffers) runs here and its CQE is
+ *         posted at once -- Linux hands I/O that would block to its io-wq
+ *         threads instead;
+ *     blk_finish_plug --> the batch reaches the driver, merged;
+ *     then sleeps, interruptibly, until min_complete CQEs are in the ring.
+ *
+ * Memory ordering (Linux's, as documented in its io_uring.c): each index
+ * has one writer.  The kernel reads the SQ tail with smp_load_acquire
+ * (then the SQEs it covers are visible) and publishes its SQ head with
+ * smp_store_release once it has copied them (then the process may reuse
+ * them); it writes a CQE, then publishes the CQ tail with
+ * smp_store_release; it reads the process's CQ head with READ_ONCE (a
+ * stale one only makes the ring look fuller).  The process runs on any
+ * CPU, in the middle of any of this.
+ *
+ * The rings' memory: order-0 pages, each with a reference held by the
+ * ring and one by each PTE that maps it.  The descriptor's mmap hands them
+ * out from a vm_ops fault (io_uring_fault), so munmap, fork and exit
+ * treat them as any shared file page, and the pages outlive the ring only
+ * as long as a mapping does.  The kernel reaches them through the direct
+ * map, page by page (io_region_ptr): no entry straddles two pages.
+ *
+ * The CQ never overflows: a request is counted (inflight) from the moment
+ * its SQE is taken until its CQE is posted, and an SQE is taken only when
+ * its CQE has room beside the unread CQEs and those of every request in
+ * flight; otherwise submission stops, and io_uring_enter says -EBUSY if it
+ * took none.  (Linux keeps a list of CQEs that did not fit; Spindle does
+ * not claim IORING_FEAT_NODROP.)  Only a process that moves its CQ head
+ * past the tail can make a CQE miss: it is counted in cq_overflow.
+ *
+ * Lifetime: requests whose CQE was posted from an interrupt handler still
+ * hold their file, which must not be dropped there (a last fput may
+ * sleep): they wait on ctx->done until the next io_uring_enter, or the
+ * ring's release, puts them.  The release (the last close of the
+ * descriptor, or of a mapping, which holds the file -- at exit, too) waits
+ * uninterruptibly for every request in flight before the rings go, as
+ * exit_aio does: no interrupt handler writes into freed memory.
+ *
+ * Linked SQEs (IOSQE_IO_LINK): each waits, inside io_uring_enter, for
+ * the one before it; after a failure the rest of the chain completes
+ * with -ECANCELED.  Linux starts the next link from the completion
+ * instead, and io_uring_enter returns at once.
+ *
+ * Not here yet: SQPOLL, IOPOLL, io-wq (setup says EINVAL), drained SQEs
+ * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
+ * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
+ * Linux answers for one it was built without; the probe tells which).
+ *
+ * Locking: ctx->uring_lock (a mutex) serialises submission and
+ * registration -- a forked child shares the ring.  The CQ tail, the
+ * count in flight and the done list are under ctx->cq_wait.lock, taken
+ * with interrupts off (completions come from disk interrupts); the
+ * completer wakes the waiters under it, so a release that has seen the
+ * last completion and taken the lock once may free the ring.
+ */
+#include <spindle/aio.h>
+#include <spindle/fs.h>
+#include <spindle/fcntl.h>
+#include <spindle/blk_plug.h>
+#include <spindle/barrier.h>
+#include <spindle/mm.h>
+#include <spindle/mm_types.h>
+#include <spindle/mutex.h>
+#include <spindle/wait.h>
+#include <spindle/sched.h>
+#include <spindle/uaccess.h>
+#include <spindle/uio.h>
+#include <spindle/errno.h>
+#include <spindle/string.h>
+#include <spindle/printk.h>
+#include <uapi/linux/io_uring.h>
+#include "internal.h"
+
+#define IORING_MAX_ENTRIES      32768u                  /* SQ entries, Linux's */
+#define IORING_MAX_CQ_ENTRIES   (2 * IORING_MAX_ENTRIES)
+#define IORING_MAX_REG_BUFFERS  (1u << 14)              /* registered buffers, Linux's */
+#define IORING_MAX_BUF_SIZE     (1ul << 30)             /* one registered buffer: 1 GiB */
+#define IORING_MAX_FIXED_FILES  (1u << 20)              /* registered files, Linux's */
+#define IORING_UIO_MAXIOV       1024u                   /* READV/WRITEV: Linux's UIO_MAXIOV */
+#define IORING_CACHELINE        64                      /* each index on its own line */
+
+/* Setup flags that Spindle implements. */
+#define IORING_SETUP_SUPPORTED  (IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | \
+				 IORING_SETUP_SUBMIT_ALL)
+/* What params.features promises: one mmap maps both rings; an SQE (and
+ * READV's iovecs) are read during io_uring_enter, never later; an offset
+ * of -1 means the file's position. */
+#define IORING_FEATURES         (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_SUBMIT_STABLE | \
+				 IORING_FEAT_RW_CUR_POS)
+
+_Static_assert(sizeof(struct io_uring_sqe) == 64, "io_uring_sqe is 64 bytes in Linux");
+_Static_assert(sizeof(struct io_uring_cqe) == 16, "io_uring_cqe is 16 bytes in Linux");
+_Static_assert(sizeof(struct io_uring_params) == 120, "io_uring_params is 120 bytes in Linux");
+_Static_assert(offsetof(struct io_uring_sqe, user_data) == 32, "Linux's layout");
+_Static_assert(offsetof(struct io_uring_sqe, buf_index) == 40, "Linux's layout");
+
+/*
+ * The start of the rings' region (Linux's struct io_rings): the four
+ * indexes, each on a cache line of its own (the process writes two, the
+ * kernel two, often from different CPUs), the constants, the counters, and
+ * the CQE array.  The SQ array follows the CQEs (sq_array_off).  Where
+ * each field is, is told to the process in io_uring_params.
+ */
+struct io_rings {
+	u32 sq_head __aligned(IORING_CACHELINE);        /* the kernel's */
+	u32 sq_tail __aligned(IORING_CACHELINE);        /* the process's */
+	u32 cq_head __aligned(IORING_CACHELINE);        /* the process's */
+	u32 cq_tail __aligned(IORING_CACHELINE);        /* the kernel's */
+	u32 sq_ring_mask, cq_ring_mask;
+	u32 sq_ring_entries, cq_ring_entries;
+	u32 sq_dropped;                 /* SQEs skipped: index out of range */
+	u32 sq_flags;                   /* IORING_SQ_*: none set by Spindle */
+	u32 cq_flags;
+	u32 cq_overflow;                /* CQEs that found no room */
+	struct io_uring_cqe cqes[] __aligned(IORING_CACHELINE);
+};
+_Static_assert(sizeof(struct io_rings) <= PAGE_SIZE, "io_rings' head in the first page");
+
+/* Memory shared with the process: order-0 pages, not contiguous. */
+struct io_region {
+	struct page **pages;
+	unsigned int nr_pages;
+};
+
+/* One registered buffer (Linux's io_mapped_ubuf): its range and its
+ * pages, pinned from registration to unregistration. */
+struct io_mapped_ubuf {
+	unsigned long ubuf, len;
+	struct page **pages;
+	unsigned int nr_pages;
+};
+
+/* One ring (Linux's struct io_ring_ctx). */
+struct io_ring_ctx {
+	struct io_region ring;          /* struct io_rings, the CQEs, the SQ array */
+	struct io_region sqes;          /* the SQE array */
+	struct io_rings *rings;         /* ring's first page, through the direct map */
+	u32 sq_array_off;               /* bytes from the start of ring */
+	unsigned int flags;             /* IORING_SETUP_* */
+	unsigned int sq_entries, cq_entries;    /* powers of two */
+
+	struct mutex uring_lock;        /* submission and registration */
+	u32 cached_sq_head;             /* uring_lock: SQEs taken so far */
+	struct io_mapped_ubuf *bufs;    /* uring_lock: IORING_REGISTER_BUFFERS */
+	unsigned int nr_bufs;
+	struct file **files;            /* uring_lock: IORING_REGISTER_FILES (NULL: a hole) */
+	unsigned int nr_files;
+
+	/* the rest under cq_wait.lock, interrupts off */
+	wait_queue_head_t cq_wait;      /* io_uring_enter and the release sleep here */
+	u32 cached_cq_tail;             /* CQEs posted so far */
+	unsigned int inflight;          /* SQEs taken whose CQE is not posted */
+	struct list_head done;          /* posted from an interrupt: to free */
+};
+
+/* One request (Linux's struct io_kiocb). */
+struct io_kiocb {
+	struct kiocb rw;                /* ki_filp: referenced */
+	struct io_ring_ctx *ctx;
+	u64 user_data;
+	struct list_head list;          /* on ctx->done once posted */
+	size_t expect;                  /* a read or write: its whole length */
+	bool linked;                    /* IOSQE_IO_LINK/HARDLINK: the submitter waits */
+	bool done;                      /* linked: posted (under cq_wait.lock) */
+	long res;                       /* linked: what was posted */
+};
+
+static const struct file_operations io_uring_fops;
+
+/* --- the shared regions ------------------------------------------------------ */
+
+static void io_region_free(struct io_region *r)
+{
+	for (unsigned int i = 0; i < r->nr_pages; i++)
+		if (r->pages[i])
+			put_page(r->pages[i]);
+	kfree(r->pages);
+	r->pages = NULL;
+	r->nr_pages = 0;
+}
+
+static int io_region_alloc(struct io_region *r, size_t size)
+{
+	r->nr_pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	r->pages = kzalloc(r->nr_pages * sizeof(*r->pages), GFP_KERNEL);
+	if (!r->pages)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < r->nr_pages; i++) {
+		/* zeroed: the process sees the page before the kernel writes it */
+		r->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!r->pages[i]) {
+			io_region_free(r);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The kernel's address of byte off of r.  Entries never straddle pages:
+ * every array starts at a multiple of its entry's size, a power of two. */
+static void *io_region_ptr(struct io_region *r, size_t off)
+{
+	return (char *)page_address(r->pages[off >> PAGE_SHIFT]) + (off & ~PAGE_MASK);
+}
+
+static struct io_uring_cqe *io_cqe_at(struct io_ring_ctx *ctx, u32 idx)
+{
+	return io_region_ptr(&ctx->ring, offsetof(struct io_rings, cqes) +
+			     (idx & (ctx->cq_entries - 1)) * sizeof(struct io_uring_cqe));
+}
+
+static u32 *io_sq_array_at(struct io_ring_ctx *ctx, u32 idx)
+{
+	return io_region_ptr(&ctx->ring, ctx->sq_array_off + (idx & (ctx->sq_entries - 1)) * 4);
+}
+
+/* --- completions: may run in an interrupt handler ---------------------------- */
+
+/*
+ * Post one CQE and count the request out of flight.  Caller holds
+ * cq_wait.lock.  There is room (io_cq_reserve saw to it) unless the
+ * process moved its head past the tail: then the CQE is lost and counted,
+ * as Linux counts the ones it drops.
+ */
+static void __io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
+{
+	struct io_rings *r = ctx->rings;
+	u32 tail = ctx->cached_cq_tail;
+
+	assert_spin_locked(&ctx->cq_wait.lock);
+	ctx->inflight--;
+	if (tail - READ_ONCE(r->cq_head) >= ctx->cq_entries) {
+		WRITE_ONCE(r->cq_overflow, READ_ONCE(r->cq_overflow) + 1);
+	} else {
+		struct io_uring_cqe *cqe = io_cqe_at(ctx, tail);
+
+		cqe->user_data = user_data;
+		cqe->res = res;
+		cqe->flags = 0;
+		ctx->cached_cq_tail = tail + 1;
+		/* the CQE before the tail that shows it */
+		smp_store_release(&r->cq_tail, tail + 1);
+	}
+	__wake_up_locked(&ctx->cq_wait);
+}
+
+static void io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->cq_wait.lock, flags);
+	__io_post_cqe(ctx, user_data, res);
+	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
+}
+
+/* ki_complete of an asynchronous read or write: the last bio has ended.
+ * Posts the CQE; the request waits on ctx->done for a process context to
+ * put its file.  Does not sleep. */
+static void io_complete_rw(struct kiocb *kiocb, long res)
+{
+	struct io_kiocb *req = container_of(kiocb, struct io_kiocb, rw);
+	struct io_ring_ctx *ctx = req->ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->cq_wait.lock, flags);
+	if (req->linked) {
+		/* its submitter waits for it, and frees it */
+		req->res = res;
+		WRITE_ONCE(req->done, true);
+	} else {
+		list_add_tail(&req->list, &ctx->done);
+	}
+	__io_post_cqe(ctx, req->user_data, (s32)res);
+	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
+}
+
+static void io_free_req(struct io_kiocb *req)
+{
+	if (req->rw.ki_filp)
+		fput(req->rw.ki_filp);
+	kfree(req);
+}
+
+/* Put the requests completed from interrupts.  May sleep. */
+static void io_free_done(struct io_ring_ctx *ctx)
+{
+	LIST_HEAD(done);
+	struct io_kiocb *req, *tmp;
+
+	spin_lock_irq(&ctx->cq_wait.lock);
+	list_splice_init(&ctx->done, &done);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	list_for_each_entry_safe(req, tmp, &done, list)
+		io_free_req(req);
+}
+
+/* CQEs the process has not read yet. */
+static u32 io_cqring_events(struct io_ring_ctx *ctx)
+{
+	return READ_ONCE(ctx->cached_cq_tail) - READ_ONCE(ctx->rings->cq_head);
+}
+
+/*
+ * Room for one more CQE, counting the unread ones and those of every
+ * request in flight?  If so the new request is counted in flight.  A
+ * head past the tail (a process that wrote nonsense) counts as full.
+ */
+static bool io_cq_reserve(struct io_ring_ctx *ctx)
+{
+	bool ok;
+	u32 used;
+
+	spin_lock_irq(&ctx->cq_wait.lock);
+	used = ctx->cached_cq_tail - READ_ONCE(ctx->rings->cq_head);
+	ok = used <= ctx->cq_entries && used + ctx->inflight < ctx->cq_entries;
+	if (ok)
+		ctx->inflight++;
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	return ok;
+}
+
+static void io_cq_unreserve(struct io_ring_ctx *ctx)
+{
+	spin_lock_irq(&ctx->cq_wait.lock);
+	ctx->inflight--;
+	__wake_up_locked(&ctx->cq_wait);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+}
+
+/* --- the opcodes ------------------------------------------------------------ */
+
+static bool io_op_supported(unsigned int op)
+{
+	switch (op) {
+	case IORING_OP_NOP:
+	case IORING_OP_READV:
+	case IORING_OP_WRITEV:
+	case IORING_OP_FSYNC:
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED:
+	case IORING_OP_READ:
+	case IORING_OP_WRITE:
+		return true;
+	}
+	return false;
+}
+
+static bool io_op_is_write(unsigned int op)
+{
+	return op == IORING_OP_WRITEV || op == IORING_OP_WRITE_FIXED || op == IORING_OP_WRITE;
+}
+
+/*
+ * What Linux's io_init_req refuses before the request starts (its CQE
+ * carries the error and, without IORING_SETUP_SUBMIT_ALL, the batch stops
+ * there): an opcode Linux does not know (EINVAL), one Spindle does not
+ * have (EOPNOTSUPP), SQE flags Spindle does not do (EINVAL), the
+ * opcode's own fields (Linux's prep functions).
+ */
+static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
+{
+	unsigned int op = sqe->opcode;
+
+	if (op >= IORING_OP_LAST)
+		return -EINVAL;
+	if (sqe->flags & ~(IOSQE_ASYNC | IOSQE_FIXED_FILE | IOSQE_IO_LINK | IOSQE_IO_HARDLINK))
+		return -EINVAL;         /* drain, buffer select, CQE skipping: not yet */
+	if (!io_op_supported(op))
+		return -EOPNOTSUPP;
+	switch (op) {
+	case IORING_OP_FSYNC:
+		/* as Linux's io_fsync_prep */
+		if (sqe->addr || sqe->buf_index || sqe->splice_fd_in)
+			return -EINVAL;
+		if (sqe->fsync_flags & ~IORING_FSYNC_DATASYNC)
+			return -EINVAL;
+		break;
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED:
+		if (sqe->buf_index >= ctx->nr_bufs)
+			return -EFAULT; /* as Linux's io_prep_rw */
+		/* fall through */
+	case IORING_OP_READV:
+	case IORING_OP_WRITEV:
+	case IORING_OP_READ:
+	case IORING_OP_WRITE:
+		if (sqe->rw_flags)
+			return -EOPNOTSUPP;     /* no RWF_* flag yet: kiocb_set_rw_flags' answer */
+		break;
+	}
+	return 0;
+}
+
+/* A READ_FIXED/WRITE_FIXED range must lie inside its registered buffer
+ * (Linux's io_import_fixed). */
+static int io_check_fixed(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
+{
+	const struct io_mapped_ubuf *imu = &ctx->bufs[sqe->buf_index];
+	u64 end;
+
+	if (__builtin_add_overflow(sqe->addr, (u64)sqe->len, &end))
+		return -EFAULT;
+	if (sqe->addr < imu->ubuf || end > imu->ubuf + imu->len)
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * At the file's position rather than at off: an offset of -1 (Linux's
+ * IORING_FEAT_RW_CUR_POS, which moves the position as read(2) does), and
+ * any file without positions (a pipe, the tty: off is not used).  Done
+ * now, as read(2) and write(2) do it.
+ */
+static bool io_rw_at_fpos(const struct io_kiocb *req)
+{
+	return req->rw.ki_pos == -1 || !(req->rw.ki_filp->f_mode & FMODE_LSEEK);
+}
+
+/*
+ * READV/WRITEV of several buffers: one after the other, synchronously,
+ * stopping at the first short transfer (as readv).  Linux sends the whole
+ * vector at once; Spindle's iov_iter has no vector kind yet.
+ */
+static long io_rw_vec_sync(struct io_kiocb *req, const struct iovec *vec, unsigned int nr,
+			   bool write)
+{
+	struct file *f = req->rw.ki_filp;
+	bool at_fpos = io_rw_at_fpos(req);
+	loff_t pos = req->rw.ki_pos;
+	long done = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct iov_iter it;
+		long n = kiocb_rw_check(f, at_fpos ? 0 : pos, vec[i].iov_len, vec[i].iov_base, write);
+
+		if (!n) {
+			iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, vec[i].iov_base,
+				      vec[i].iov_len);
+			if (at_fpos)
+				n = rw_at_fpos(f, &it, write);
+			else
+				n = write ? vfs_write(f, &it, &pos) : vfs_read(f, &it, &pos);
+		}
+		if (n < 0)
+			return done ? done : n;
+		done += n;
+		if ((size_t)n < vec[i].iov_len)
+			break;
+	}
+	return done;
+}
+
+/*
+ * Start a read or write.  Its result, or -EIOCBQUEUED when its CQE will
+ * come from the completion.
+ */
+static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+	unsigned int op = sqe->opcode;
+	bool write = io_op_is_write(op);
+	void __user *buf = (void __user *)(unsigned long)sqe->addr;
+	size_t len = sqe->len;
+	struct iov_iter it;
+	long ret;
+
+	if (op == IORING_OP_READV || op == IORING_OP_WRITEV) {
+		struct iovec *vec;
+
+		if (sqe->len > IORING_UIO_MAXIOV)
+			return -EINVAL;
+		vec = kmalloc((sqe->len ? sqe->len : 1) * sizeof(*vec), GFP_KERNEL);
+		if (!vec)
+			return -ENOMEM;
+		if (copy_from_user(vec, buf, sqe->len * sizeof(*vec))) {
+			kfree(vec);
+			return -EFAULT;
+		}
+		if (sqe->len != 1) {
+			for (unsigned int i = 0; i < sqe->len; i++)
+				req->expect += vec[i].iov_len;
+			ret = io_rw_vec_sync(req, vec, sqe->len, write);
+			kfree(vec);
+			return ret;
+		}
+		/* one buffer: the same path as READ and WRITE */
+		buf = vec[0].iov_base;
+		len = vec[0].iov_len;
+		kfree(vec);
+	} else if (op == IORING_OP_READ_FIXED || op == IORING_OP_WRITE_FIXED) {
+		ret = io_check_fixed(ctx, sqe);
+		if (ret)
+			return ret;
+	}
+	req->expect = len;
+	if (io_rw_at_fpos(req)) {
+		ret = kiocb_rw_check(req->rw.ki_filp, 0, len, buf, write);
+		if (ret)
+			return ret;
+		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
+		return rw_at_fpos(req->rw.ki_filp, &it, write);
+	}
+	ret = kiocb_rw_check(req->rw.ki_filp, req->rw.ki_pos, len, buf, write);
+	if (ret)
+		return ret;
+	iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
+	return kiocb_rw_start(&req->rw, &it, write);
+}
+
+/* IOSQE_FIXED_FILE: fd indexes the registered files.  The request takes
+ * its own reference, so unregistering does not wait for it.  Caller
+ * holds uring_lock. */
+static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
+{
+	assert_mutex_held(&ctx->uring_lock);
+	if (fd < 0 || (unsigned int)fd >= ctx->nr_files || !ctx->files[fd])
+		return NULL;
+	return get_file(ctx->files[fd]);
+}
+
+/*
+ * A linked request that went down asynchronously: wait (uninterruptibly:
+ * the bios will end) until its completion has posted it.  The plug is
+ * flushed as the task goes to sleep (schedule), so its bios are sent.
+ */
+static long io_wait_linked(struct io_kiocb *req)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+
+	wait_event(ctx->cq_wait, READ_ONCE(req->done));
+	/* the completer set done under this lock: once we hold it, it has
+	 * let go of req */
+	spin_lock_irq(&ctx->cq_wait.lock);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	return req->res;
+}
+
+/*
+ * Take one SQE (a copy): start it, or complete it now.  Returns nonzero
+ * when it failed before it started -- the batch stops there unless the
+ * ring was set up with IORING_SETUP_SUBMIT_ALL (Linux's rule).  Either way
+ * its CQE is posted, and its room was reserved by the caller.
+ *
+ * A linked SQE (IOSQE_IO_LINK, IOSQE_IO_HARDLINK) must end before the
+ * next of its chain starts: it is waited for here.  *failed says whether
+ * it failed as Linux counts it for a link: an error, or a read or write
+ * that moved fewer bytes than asked.
+ */
+static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe, bool *failed)
+{
+	struct io_kiocb *req;
+	long ret = io_init_req(ctx, sqe);
+
+	*failed = true;
+	if (ret) {
+		io_post_cqe(ctx, sqe->user_data, (s32)ret);
+		return (int)ret;
+	}
+	if (sqe->opcode == IORING_OP_NOP) {
+		io_post_cqe(ctx, sqe->user_data, 0);
+		*failed = false;
+		return 0;
+	}
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req) {
+		io_post_cqe(ctx, sqe->user_data, -ENOMEM);
+		return -ENOMEM;
+	}
+	req->ctx = ctx;
+	req->linked = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	req->user_data = sqe->user_data;
+	req->rw.ki_pos = (loff_t)sqe->off;
+	req->rw.ki_complete = io_complete_rw;
+	/* a bad descriptor is the CQE's answer, not a failed start (Linux
+	 * looks the file up when it issues the request) */
+	if (sqe->flags & IOSQE_FIXED_FILE)
+		req->rw.ki_filp = io_file_get_fixed(ctx, sqe->fd);
+	else
+		req->rw.ki_filp = sqe->fd >= 0 ? fget((unsigned int)sqe->fd) : NULL;
+	if (!req->rw.ki_filp)
+		ret = -EBADF;
+	else if (sqe->opcode == IORING_OP_FSYNC)
+		/* the whole file, whatever off and len say: Linux syncs that
+		 * range (vfs_fsync_range), Spindle has only vfs_fsync */
+		ret = vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
+	else
+		ret = io_rw(req, sqe);
+	if (ret == -EIOCBQUEUED && !req->linked)
+		return 0;               /* io_complete_rw posts, and frees later */
+	if (ret == -EIOCBQUEUED)
+		ret = io_wait_linked(req);      /* posted by io_complete_rw */
+	else
+		io_post_cqe(ctx, req->user_data, (s32)ret);
+	*failed = ret < 0 || (sqe->opcode != IORING_OP_FSYNC && (size_t)ret != req->expect);
+	io_free_req(req);
+	return 0;
+}
+
+/*
+ * Take up to nr SQEs from the SQ ring, all under one plug (as io_submit:
+ * the requests of a batch merge in the plug list and reach the driver
+ * together at blk_finish_plug).  How many were taken, or -EBUSY if none
+ * could be because the CQ had no room.  An SQ array entry that indexes
+ * past the SQE array is dropped (counted in sq_dropped) and ends the batch,
+ * as in Linux.  Caller holds uring_lock.
+ */
+static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
+{
+	struct io_rings *r = ctx->rings;
+	/* the SQEs the tail covers are visible after this load */
+	u32 entries = smp_load_acquire(&r->sq_tail) - ctx->cached_sq_head;
+	struct blk_plug plug;
+	int submitted = 0;
+	bool in_chain = false, chain_failed = false;
+
+	nr = min(min(nr, ctx->sq_entries), entries);
+	if (!nr)
+		return 0;
+	blk_start_plug(&plug);
+	while (nr--) {
+		struct io_uring_sqe sqe;
+		u32 idx;
+
+		if (!io_cq_reserve(ctx)) {
+			if (!submitted)
+				submitted = -EBUSY;
+			break;
+		}
+		idx = READ_ONCE(*io_sq_array_at(ctx, ctx->cached_sq_head));
+		ctx->cached_sq_head++;
+		if (idx >= ctx->sq_entries) {
+			WRITE_ONCE(r->sq_dropped, READ_ONCE(r->sq_dropped) + 1);
+			io_cq_unreserve(ctx);
+			break;
+		}
+		/* a copy: the process may rewrite the slot once we move on */
+		memcpy(&sqe, io_region_ptr(&ctx->sqes, idx * sizeof(sqe)), sizeof(sqe));
+		submitted++;
+		if (in_chain && chain_failed) {
+			/* an earlier request of its chain failed */
+			io_post_cqe(ctx, sqe.user_data, -ECANCELED);
+		} else {
+			bool failed;
+
+			if (io_submit_sqe(ctx, &sqe, &failed) &&
+			    !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
+				break;
+			/* a hard link's failure does not cancel the rest */
+			chain_failed = failed && !(sqe.flags & IOSQE_IO_HARDLINK);
+		}
+		/* the chain goes on while its SQEs say LINK */
+		in_chain = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	}
+	/* the slots are free for the process again */
+	smp_store_release(&r->sq_head, ctx->cached_sq_head);
+	blk_finish_plug(&plug);
+	return submitted;
+}
+
+/* --- io_uring_enter ----------------------------------------------------------- */
+
+/* Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal. */
+static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete)
+{
+	if (io_cqring_events(ctx) >= min_complete)
+		return 0;
+	wait_event_interruptible(ctx->cq_wait, io_cqring_events(ctx) >= min_complete ||
+				 signal_pending(current));
+	if (io_cqring_events(ctx) >= min_complete)
+		return 0;
+	return -EINTR;
+}
+
+#define IORING_ENTER_SUPPORTED  (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | \
+				 IORING_ENTER_SQ_WAIT)
+
+long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 flags,
+			const void __user *argp, size_t argsz)
+{
+	struct io_ring_ctx *ctx;
+	struct file *f;
+	long ret = 0;
+
+	/* EXT_ARG and registered ring descriptors are Linux's too, but
+	 * Spindle does not offer them (no IORING_FEAT_EXT_ARG) */
+	if (flags & ~IORING_ENTER_SUPPORTED)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (f->f_op != &io_uring_fops) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	ctx = f->private_data;
+	io_free_done(ctx);
+	/* SQ_WAKEUP and SQ_WAIT mean something only to an SQPOLL ring, which
+	 * Spindle does not make: ignored, as Linux ignores them elsewhere */
+	if (to_submit) {
+		mutex_lock(&ctx->uring_lock);
+		ret = io_submit_sqes(ctx, to_submit);
+		mutex_unlock(&ctx->uring_lock);
+		if (ret != (long)to_submit)
+			goto out;
+	}
+	if (flags & IORING_ENTER_GETEVENTS) {
+		long ret2 = set_user_sigmask(argp, argsz);
+
+		if (!ret2)
+			ret2 = io_cqring_wait(ctx, min_complete);
+		if (!ret)
+			ret = ret2;
+	}
+out:
+	fput(f);
+	return ret;
+}
+
+/* --- io_uring_register --------------------------------------------------------- */
+
+static void io_sqe_buffers_unregister(struct io_ring_ctx *ctx)
+{
+	for (unsigned int i = 0; i < ctx->nr_bufs; i++) {
+		struct io_mapped_ubuf *imu = &ctx->bufs[i];
+
+		for (unsigned int j = 0; j < imu->nr_pages; j++)
+			unpin_user_page(imu->pages[j]);
+		kfree(imu->pages);
+	}
+	kfree(ctx->bufs);
+	ctx->bufs = NULL;
+	ctx->nr_bufs = 0;
+}
+
+/* Pin one buffer's pages (Linux's io_sqe_buffer_register). */
+static int io_buffer_pin(struct io_mapped_ubuf *imu, const struct iovec *iov)
+{
+	unsigned long start = (unsigned long)iov->iov_base;
+	unsigned long end;
+	long got;
+
+	if (!iov->iov_base || !iov->iov_len || iov->iov_len > IORING_MAX_BUF_SIZE)
+		return -EFAULT;
+	if (__builtin_add_overflow(start, iov->iov_len, &end) || !access_ok(iov->iov_base, iov->iov_len))
+		return -EFAULT;
+	imu->ubuf = start;
+	imu->len = iov->iov_len;
+	imu->nr_pages = (unsigned int)((PAGE_ALIGN(end) - (start & PAGE_MASK)) >> PAGE_SHIFT);
+	imu->pages = kcalloc(imu->nr_pages, sizeof(*imu->pages), GFP_KERNEL);
+	if (!imu->pages)
+		return -ENOMEM;
+	got = pin_user_pages_fast(start, imu->nr_pages, FOLL_WRITE, imu->pages);
+	if (got == imu->nr_pages)
+		return 0;
+	for (long j = 0; j < got; j++)
+		unpin_user_page(imu->pages[j]);
+	kfree(imu->pages);
+	imu->pages = NULL;
+	imu->nr_pages = 0;
+	return -EFAULT;
+}
+
+static int io_sqe_buffers_register(struct io_ring_ctx *ctx, const struct iovec __user *arg,
+				   unsigned int nr)
+{
+	int err = 0;
+
+	if (ctx->bufs)
+		return -EBUSY;
+	if (!nr || nr > IORING_MAX_REG_BUFFERS)
+		return -EINVAL;
+	ctx->bufs = kcalloc(nr, sizeof(*ctx->bufs), GFP_KERNEL);
+	if (!ctx->bufs)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct iovec iov;
+
+		if (copy_from_user(&iov, &arg[i], sizeof(iov)))
+			err = -EFAULT;
+		else
+			err = io_buffer_pin(&ctx->bufs[i], &iov);
+		if (err)
+			break;
+		ctx->nr_bufs = i + 1;
+	}
+	if (err)
+		io_sqe_buffers_unregister(ctx);  /* all or nothing, as Linux */
+	return err;
+}
+
+static void io_sqe_files_unregister(struct io_ring_ctx *ctx)
+{
+	for (unsigned int i = 0; i < ctx->nr_files; i++)
+		if (ctx->files[i])
+			fput(ctx->files[i]);
+	kfree(ctx->files);
+	ctx->files = NULL;
+	ctx->nr_files = 0;
+}
+
+/*
+ * IORING_REGISTER_FILES: a table of descriptors, each referenced once
+ * here instead of at every request (Linux's io_sqe_files_register).  -1
+ * leaves a hole; a ring's own descriptor is refused (EBADF), as Linux
+ * refuses it: a ring holding itself would never be released.
+ */
+static int io_sqe_files_register(struct io_ring_ctx *ctx, const int __user *arg,
+				 unsigned int nr)
+{
+	int err = 0;
+
+	if (ctx->files)
+		return -EBUSY;
+	if (!nr)
+		return -EINVAL;
+	if (nr > IORING_MAX_FIXED_FILES)
+		return -EMFILE;
+	ctx->files = kcalloc(nr, sizeof(*ctx->files), GFP_KERNEL);
+	if (!ctx->files)
+		return -ENOMEM;
+	ctx->nr_files = nr;
+	for (unsigned int i = 0; i < nr && !err; i++) {
+		int fd;
+
+		if (copy_from_user(&fd, &arg[i], sizeof(fd))) {
+			err = -EFAULT;
+		} else if (fd != -1) {
+			ctx->files[i] = fd >= 0 ? fget((unsigned int)fd) : NULL;
+			if (!ctx->files[i])
+				err = -EBADF;
+			else if (ctx->files[i]->f_op == &io_uring_fops)
+				err = -EBADF;
+		}
+	}
+	if (err)
+		io_sqe_files_unregister(ctx);   /* all or nothing, as Linux */
+	return err;
+}
+
+/* IORING_REGISTER_PROBE: which opcodes this kernel has (Linux's io_probe). */
+static int io_probe(void __user *arg, unsigned int nr_args)
+{
+	struct io_uring_probe *p;
+	size_t size;
+	int err = 0;
+
+	if (nr_args > 256)
+		nr_args = 256;          /* ops_len is a byte */
+	size = sizeof(*p) + nr_args * sizeof(p->ops[0]);
+	p = kzalloc(size, GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	if (copy_from_user(p, arg, size)) {
+		err = -EFAULT;
+		goto out;
+	}
+	/* the caller hands it zeroed, as Linux requires */
+	for (size_t i = 0; i < size; i++)
+		if (((const unsigned char *)p)[i]) {
+			err = -EINVAL;
+			goto out;
+		}
+	p->last_op = IORING_OP_LAST - 1;
+	if (nr_args > IORING_OP_LAST)
+		nr_args = IORING_OP_LAST;
+	for (unsigned int i = 0; i < nr_args; i++) {
+		p->ops[i].op = (unsigned char)i;
+		if (io_op_supported(i))
+			p->ops[i].flags = IO_URING_OP_SUPPORTED;
+	}
+	p->ops_len = (unsigned char)nr_args;
+	if (copy_to_user(arg, p, size))
+		err = -EFAULT;
+out:
+	kfree(p);
+	return err;
+}
+
+long sys_io_uring_register(unsigned int fd, unsigned int opcode, void __user *arg,
+			   unsigned int nr_args)
+{
+	struct io_ring_ctx *ctx;
+	struct file *f;
+	long ret;
+
+	if (opcode >= IORING_REGISTER_LAST)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (f->f_op != &io_uring_fops) {
+		fput(f);
+		return -EOPNOTSUPP;
+	}
+	ctx = f->private_data;
+	mutex_lock(&ctx->uring_lock);
+	switch (opcode) {
+	case IORING_REGISTER_BUFFERS:
+		ret = io_sqe_buffers_register(ctx, arg, nr_args);
+		break;
+	case IORING_UNREGISTER_BUFFERS:
+		ret = -EINVAL;
+		if (arg || nr_args)
+			break;
+		ret = -ENXIO;           /* nothing registered: Linux's answer */
+		if (!ctx->bufs)
+			break;
+		io_sqe_buffers_unregister(ctx);
+		ret = 0;
+		break;
+	case IORING_REGISTER_FILES:
+		ret = io_sqe_files_register(ctx, arg, nr_args);
+		break;
+	case IORING_UNREGISTER_FILES:
+		ret = -EINVAL;
+		if (arg || nr_args)
+			break;
+		ret = -ENXIO;
+		if (!ctx->files)
+			break;
+		io_sqe_files_unregister(ctx);
+		ret = 0;
+		break;
+	case IORING_REGISTER_PROBE:
+		ret = io_probe(arg, nr_args);
+		break;
+	default:
+		ret = -EINVAL;          /* the rest: not in Spindle yet */
+		break;
+	}
+	mutex_unlock(&ctx->uring_lock);
+	fput(f);
+	return ret;
+}
+
+/* --- the descriptor: mmap and release ------------------------------------------ */
+
+/* vm_ops->fault: the page of the region the offset names, referenced. */
+static int io_uring_fault(struct vm_fault *vmf)
+{
+	struct io_ring_ctx *ctx = vmf->vma->vm_file->private_data;
+	pgoff_t pgoff = vmf->pgoff;
+	struct io_region *r = &ctx->ring;
+
+	if (pgoff >= IORING_OFF_SQES >> PAGE_SHIFT) {
+		r = &ctx->sqes;
+		pgoff -= IORING_OFF_SQES >> PAGE_SHIFT;
+	} else if (pgoff >= IORING_OFF_CQ_RING >> PAGE_SHIFT) {
+		pgoff -= IORING_OFF_CQ_RING >> PAGE_SHIFT;
+	}
+	if (pgoff >= r->nr_pages)
+		return VM_FAULT_SIGBUS;
+	get_page(r->pages[pgoff]);
+	vmf->page = r->pages[pgoff];
+	return VM_FAULT_OK;
+}
+
+/* no page_mkwrite: the pages are mapped writable at once, nothing tracked */
+static const struct vm_operations_struct io_uring_vm_ops = {
+	.fault = io_uring_fault,
+};
+
+/* The three offsets Linux's io_uring_mmap knows, each no longer than its
+ * region (EINVAL otherwise, as Linux). */
+static int io_uring_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	struct io_ring_ctx *ctx = f->private_data;
+	unsigned long off = vma->vm_pgoff << PAGE_SHIFT;
+	unsigned long len = vma->vm_end - vma->vm_start;
+	struct io_region *r;
+
+	switch (off) {
+	case IORING_OFF_SQ_RING:
+	case IORING_OFF_CQ_RING:
+		r = &ctx->ring;
+		break;
+	case IORING_OFF_SQES:
+		r = &ctx->sqes;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (len > (unsigned long)r->nr_pages << PAGE_SHIFT)
+		return -EINVAL;
+	vma->vm_ops = &io_uring_vm_ops;
+	return 0;
+}
+
+/* The last close of the descriptor and its mappings (at exit too): wait
+ * for the requests in flight, then free everything.  May sleep. */
+static int io_uring_release(struct inode *inode, struct file *f)
+{
+	struct io_ring_ctx *ctx = f->private_data;
+
+	(void)inode;
+	wait_event(ctx->cq_wait, READ_ONCE(ctx->inflight) == 0);
+	/* the last completer wakes us under this lock: once we hold it, it
+	 * has let go of ctx for good */
+	spin_lock_irq(&ctx->cq_wait.lock);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	io_free_done(ctx);
+	io_sqe_buffers_unregister(ctx);
+	io_sqe_files_unregister(ctx);
+	io_region_free(&ctx->ring);
+	io_region_free(&ctx->sqes);
+	kfree(ctx);
+	return 0;
+}
+
+static const struct file_operations io_uring_fops = {
+	.mmap = io_uring_mmap,
+	.release = io_uring_release,
+};
+
+/* --- io_uring_setup ------------------------------------------------------------ */
+
+/*
+ * The ring's file: a nameless inode ("anon_inode:[io_uring]", as Linux's
+ * anon_inode_getfile names it), open for reading and writing.  Its
+ * mapping exists only so that the VMAs of the rings have a file mapping
+ * to hang on; it caches nothing.
+ */
+static struct file *io_uring_get_file(struct io_ring_ctx *ctx)
+{
+	static const char name[] = "anon_inode:[io_uring]";
+	static atomic_long_t io_uring_ino;
+	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+	struct dentry *d;
+	struct path path;
+	struct file *f;
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_mode = 0600;           /* no file type, as Linux's anon inode */
+	inode->i_nlink = 1;
+	inode->i_count = 1;
+	inode->i_ino = atomic_long_inc_return(&io_uring_ino);
+	mutex_init(&inode->i_mutex);
+	inode->i_mapping = &inode->i_data;
+	inode->i_data.host = inode;
+	inode->i_data.i_blkbits = PAGE_SHIFT;
+	INIT_LIST_HEAD(&inode->i_data.i_pages);
+	INIT_LIST_HEAD(&inode->i_data.i_wb_list);
+	INIT_LIST_HEAD(&inode->i_data.i_mmap);
+	d = d_alloc(NULL, name, sizeof(name) - 1);
+	if (IS_ERR(d)) {
+		kfree(inode);
+		return ERR_PTR(PTR_ERR(d));
+	}
+	d_instantiate(d, inode);
+	path.mnt = NULL;
+	path.dentry = d;
+	f = alloc_file(&path, O_RDWR | O_CLOEXEC, &io_uring_fops);
+	dput(d);                        /* the file holds it now (or it is gone) */
+	if (!IS_ERR(f))
+		f->private_data = ctx;
+	return f;
+}
+
+static u32 roundup_pow_of_two_u32(u32 n)
+{
+	u32 p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/* Linux's checks and sizes (io_uring_create), in its order. */
+static int io_uring_sizes(struct io_uring_params *p, u32 entries)
+{
+	if (!entries)
+		return -EINVAL;
+	if (entries > IORING_MAX_ENTRIES) {
+		if (!(p->flags & IORING_SETUP_CLAMP))
+			return -EINVAL;
+		entries = IORING_MAX_ENTRIES;
+	}
+	p->sq_entries = roundup_pow_of_two_u32(entries);
+	if (p->flags & IORING_SETUP_CQSIZE) {
+		if (!p->cq_entries)
+			return -EINVAL;
+		if (p->cq_entries > IORING_MAX_CQ_ENTRIES) {
+			if (!(p->flags & IORING_SETUP_CLAMP))
+				return -EINVAL;
+			p->cq_entries = IORING_MAX_CQ_ENTRIES;
+		}
+		p->cq_entries = roundup_pow_of_two_u32(p->cq_entries);
+		if (p->cq_entries < p->sq_entries)
+			return -EINVAL;
+	} else {
+		p->cq_entries = 2 * p->sq_entries;
+	}
+	return 0;
+}
+
+/* Where each field is, for the process (io_uring_params' sq_off, cq_off). */
+static void io_fill_offsets(struct io_ring_ctx *ctx, struct io_uring_params *p)
+{
+	memset(&p->sq_off, 0, sizeof(p->sq_off));
+	p->sq_off.head = offsetof(struct io_rings, sq_head);
+	p->sq_off.tail = offsetof(struct io_rings, sq_tail);
+	p->sq_off.ring_mask = offsetof(struct io_rings, sq_ring_mask);
+	p->sq_off.ring_entries = offsetof(struct io_rings, sq_ring_entries);
+	p->sq_off.flags = offsetof(struct io_rings, sq_flags);
+	p->sq_off.dropped = offsetof(struct io_rings, sq_dropped);
+	p->sq_off.array = ctx->sq_array_off;
+	memset(&p->cq_off, 0, sizeof(p->cq_off));
+	p->cq_off.head = offsetof(struct io_rings, cq_head);
+	p->cq_off.tail = offsetof(struct io_rings, cq_tail);
+	p->cq_off.ring_mask = offsetof(struct io_rings, cq_ring_mask);
+	p->cq_off.ring_entries = offsetof(struct io_rings, cq_ring_entries);
+	p->cq_off.overflow = offsetof(struct io_rings, cq_overflow);
+	p->cq_off.cqes = offsetof(struct io_rings, cqes);
+	p->cq_off.flags = offsetof(struct io_rings, cq_flags);
+}
+
+static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
+{
+	struct io_ring_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	size_t rings_size;
+
+	if (!ctx)
+		return NULL;
+	ctx->flags = p->flags;
+	ctx->sq_entries = p->sq_entries;
+	ctx->cq_entries = p->cq_entries;
+	mutex_init(&ctx->uring_lock);
+	init_waitqueue_head(&ctx->cq_wait);
+	INIT_LIST_HEAD(&ctx->done);
+	rings_size = offsetof(struct io_rings, cqes) + (size_t)p->cq_entries * sizeof(struct io_uring_cqe);
+	ctx->sq_array_off = (u32)ALIGN(rings_size, IORING_CACHELINE);
+	if (io_region_alloc(&ctx->ring, ctx->sq_array_off + (size_t)p->sq_entries * 4) ||
+	    io_region_alloc(&ctx->sqes, (size_t)p->sq_entries * sizeof(struct io_uring_sqe))) {
+		io_region_free(&ctx->ring);
+		kfree(ctx);
+		return NULL;
+	}
+	ctx->rings = page_address(ctx->ring.pages[0]);
+	ctx->rings->sq_ring_mask = p->sq_entries - 1;
+	ctx->rings->cq_ring_mask = p->cq_entries - 1;
+	ctx->rings->sq_ring_entries = p->sq_entries;
+	ctx->rings->cq_ring_entries = p->cq_entries;
+	return ctx;
+}
+
+long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
+{
+	struct io_uring_params p;
+	struct io_ring_ctx *ctx;
+	struct file *f;
+	int fd, err;
+
+	if (copy_from_user(&p, params, sizeof(p)))
+		return -EFAULT;
+	for (unsigned int i = 0; i < ARRAY_SIZE(p.resv); i++)
+		if (p.resv[i])
+			return -EINVAL;
+	/* SQPOLL, IOPOLL and the rest Linux 6.1 knows: not in Spindle yet,
+	 * so EINVAL, as Linux answers for a flag it does not know */
+	if (p.flags & ~IORING_SETUP_SUPPORTED)
+		return -EINVAL;
+	err = io_uring_sizes(&p, entries);
+	if (err)
+		return err;
+	ctx = io_ring_ctx_alloc(&p);
+	if (!ctx)
+		return -ENOMEM;
+	io_fill_offsets(ctx, &p);
+	p.features = IORING_FEATURES;
+	if (copy_to_user(params, &p, sizeof(p))) {
+		err = -EFAULT;
+		goto free_ctx;
+	}
+	f = io_uring_get_file(ctx);
+	if (IS_ERR(f)) {
+		err = (int)PTR_ERR(f);
+		goto free_ctx;
+	}
+	fd = get_unused_fd_flags(O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fput(f);                /* its release frees ctx */
+		return fd;
+	}
+	fd_install((unsigned int)fd, f);
+	return fd;
+free_ctx:
+	io_region_free(&ctx->ring);
+	io_region_free(&ctx->sqes);
+	kfree(ctx);
+	return err;
+}
