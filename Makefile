@@ -136,6 +136,7 @@ KERNEL_OBJS += \
 	$(K)/elf_check.o \
 	$(K)/exit.o \
 	$(K)/signal.o \
+	$(K)/futex.o \
 	$(K)/sys.o
 
 # In-kernel test suites (run with test=<suite>), and their helpers.
@@ -615,7 +616,7 @@ lint: deps $(SYSCALL_NAMES) $(COMPILE_H)
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
-	blktrace util-linux busybox-static patch liburing-dev
+	blktrace util-linux busybox-static patch liburing-dev libc6-dev
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

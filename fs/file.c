@@ -8,8 +8,11 @@
  * stdout).  A bit per descriptor says O_CLOEXEC: exec closes it.
  *
  * What the process layer calls (kernel/fork.c, exit.c, exec.c):
- *   copy_files(child, parent)   fork: a copy of the table (each file gets
- *                               one more reference) and of cwd/root
+ *   copy_files(child, parent, share_files, share_fs)
+ *                               fork: a copy of the table (each file gets
+ *                               one more reference) and of cwd/root; a
+ *                               thread (CLONE_FILES, CLONE_FS): the
+ *                               parent's own, one more user each
  *   exit_files(t)               exit: close everything, drop cwd/root
  *   files_close_on_exec(t)      exec: close the O_CLOEXEC ones
  *   init_task_files(t)          the first process: 0, 1, 2 on /dev/console,
@@ -316,7 +319,13 @@ struct files_struct *dup_fd(struct files_struct *old)
 
 void put_files_struct(struct files_struct *files)
 {
-	if (--files->count > 0)
+	int left;
+
+	/* the threads sharing the table exit on several CPUs at once */
+	spin_lock(&files->file_lock);
+	left = --files->count;
+	spin_unlock(&files->file_lock);
+	if (left > 0)
 		return;
 	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
 		struct file *f = pick_file(files, fd);
@@ -343,18 +352,33 @@ static struct fs_struct *copy_fs_struct(const struct path *root, const struct pa
 
 static void free_fs_struct(struct fs_struct *fs)
 {
+	int left;
+
+	/* users: the threads sharing it (CLONE_FS), under the lock chdir
+	 * changes the paths under */
+	mutex_lock(&vfs_lock);
+	left = --fs->users;
+	mutex_unlock(&vfs_lock);
+	if (left > 0)
+		return;
 	path_put(&fs->root);
 	path_put(&fs->pwd);
 	kfree(fs);
 }
 
-int copy_files(struct task_struct *child, struct task_struct *parent)
+int copy_files(struct task_struct *child, struct task_struct *parent, bool share_files,
+	       bool share_fs)
 {
 	struct path root, pwd;
 
 	child->files = NULL;
 	child->fs = NULL;
-	if (parent->files) {
+	if (share_files && parent->files) {
+		spin_lock(&parent->files->file_lock);
+		parent->files->count++;
+		spin_unlock(&parent->files->file_lock);
+		child->files = parent->files;
+	} else if (parent->files) {
 		child->files = dup_fd(parent->files);
 		if (!child->files)
 			return -ENOMEM;
@@ -366,6 +390,13 @@ int copy_files(struct task_struct *child, struct task_struct *parent)
 		root.mnt = pwd.mnt = root_mnt;
 		root.dentry = pwd.dentry = root_mnt->mnt_root;
 	} else {
+		return 0;
+	}
+	if (share_fs && parent->fs) {
+		mutex_lock(&vfs_lock);
+		parent->fs->users++;
+		mutex_unlock(&vfs_lock);
+		child->fs = parent->fs;
 		return 0;
 	}
 	child->fs = copy_fs_struct(&root, &pwd);

@@ -378,7 +378,7 @@ static struct task_struct *find_get_task(int pid)
 	unsigned long flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	p = find_task_by_pid(pid);
+	p = find_task_by_tgid(pid);
 	if (p)
 		get_task_struct(p);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
@@ -387,6 +387,8 @@ static struct task_struct *find_get_task(int pid)
 
 static char task_state_char(const struct task_struct *p)
 {
+	if (p->exit_state == EXIT_ZOMBIE)
+		return 'Z';     /* a leader whose threads live on */
 	switch (p->state) {
 	case TASK_RUNNING:         return 'R';
 	case TASK_INTERRUPTIBLE:   return 'S';
@@ -406,10 +408,25 @@ static char task_state_char(const struct task_struct *p)
  * terminal recorded), priority 20 and nice 0 are a normal Linux task's
  * values, field 38 exit_signal is SIGCHLD (17).
  */
+/* How many threads p's process has, and its parent's pid (p may be any
+ * of its threads: the leader speaks for the process) */
+static void task_group_info(const struct task_struct *p, int *threads, int *ppid)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	*threads = get_nr_threads(p);
+	*ppid = p->group_leader->parent ? p->group_leader->parent->tgid : 0;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
 int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size)
 {
-	int n = scnprintf(buf, size, "%d (%s) %c %d %d %d 0 -1", p->pid, p->comm,
-			  task_state_char(p), p->parent ? p->parent->pid : 0, p->pgid, p->sid);
+	int threads, ppid, n;
+
+	task_group_info(p, &threads, &ppid);
+	n = scnprintf(buf, size, "%d (%s) %c %d %d %d 0 -1", p->pid, p->comm,
+		      task_state_char(p), ppid, p->pgid, p->sid);
 
 	/* 9 flags .. 13 cmajflt */
 	n += scnprintf(buf + n, size - n, " 0 0 0 0 0");
@@ -417,7 +434,7 @@ int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size)
 	n += scnprintf(buf + n, size - n, " %llu %llu 0 0",
 		       (unsigned long long)nsec_to_clock_t(READ_ONCE(p->utime)),
 		       (unsigned long long)nsec_to_clock_t(READ_ONCE(p->stime)));
-	n += scnprintf(buf + n, size - n, " 20 0 1 0");  /* priority nice threads itrealvalue */
+	n += scnprintf(buf + n, size - n, " 20 0 %d 0", threads); /* priority nice num_threads itrealvalue */
 	n += scnprintf(buf + n, size - n, " %llu",      /* 22 starttime */
 		       (unsigned long long)nsec_to_clock_t(p->start_time));
 	/* 23 vsize .. 52 exit_code: 0, except 38 exit_signal (SIGCHLD) and
@@ -490,7 +507,23 @@ static int pid_cmdline_show(struct inode *inode, char *buf, size_t size)
 	return (int)n;
 }
 
+/* /proc/<pid>/comm, /proc/<pid>/task/<tid>/comm: the name, a line */
+static int pid_comm_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	int n;
+
+	if (!p)
+		return -ESRCH;
+	task_lock(p);
+	n = scnprintf(buf, size, "%s\n", p->comm);
+	task_unlock(p);
+	put_task_struct(p);
+	return n;
+}
+
 static const struct pseudo_file pid_stat = { .show = pid_stat_show };
+static const struct pseudo_file pid_comm = { .show = pid_comm_show };
 static const struct pseudo_file pid_stack = { .show = pid_stack_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file pid_cmdline = { .show = pid_cmdline_show,
 						.size_hint = PROC_CMDLINE_MAX };
@@ -499,13 +532,24 @@ static const struct proc_entry pid_files[] = {
 	{ "stat", &pid_stat },
 	{ "stack", &pid_stack },
 	{ "cmdline", &pid_cmdline },
+	{ "comm", &pid_comm },
 };
 
-static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
+/* /proc/<pid>/task/<tid>: one thread's own files (Linux's tid_base_stuff) */
+static const struct proc_entry tid_files[] = {
+	{ "stat", &pid_stat },
+	{ "stack", &pid_stack },
+	{ "comm", &pid_comm },
+};
+
+static struct inode *proc_task_dir(struct super_block *sb, int tgid);
+
+static struct dentry *proc_entries_lookup(struct inode *dir, struct dentry *dentry,
+					  const struct proc_entry *files, unsigned int nr)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(pid_files); i++)
-		if (strcmp(dentry->d_name, pid_files[i].name) == 0) {
-			struct inode *inode = pseudo_new_file(dir->i_sb, 0444, pid_files[i].file,
+	for (unsigned int i = 0; i < nr; i++)
+		if (strcmp(dentry->d_name, files[i].name) == 0) {
+			struct inode *inode = pseudo_new_file(dir->i_sb, 0444, files[i].file,
 							      dir->i_private);
 			if (!inode)
 				return ERR_PTR(-ENOMEM);
@@ -514,16 +558,38 @@ static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 	return NULL;
 }
 
-static int proc_pid_iterate(struct file *f, struct dir_context *ctx)
+static int proc_entries_iterate(struct file *f, struct dir_context *ctx,
+				const struct proc_entry *files, unsigned int nr)
 {
 	if (!dir_emit_dots(f, ctx))
 		return 0;
-	while (ctx->pos - 2 < (loff_t)ARRAY_SIZE(pid_files)) {
-		const char *name = pid_files[ctx->pos - 2].name;
+	while (ctx->pos - 2 < (loff_t)nr) {
+		const char *name = files[ctx->pos - 2].name;
 
 		if (!dir_emit(ctx, name, strlen(name), 10 + ctx->pos, DT_REG))
 			return 0;
 	}
+	return 0;
+}
+
+static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
+{
+	if (strcmp(dentry->d_name, "task") == 0) {
+		struct inode *inode = proc_task_dir(dir->i_sb, (int)(long)dir->i_private);
+
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		d_add(dentry, inode);
+		return NULL;
+	}
+	return proc_entries_lookup(dir, dentry, pid_files, ARRAY_SIZE(pid_files));
+}
+
+static int proc_pid_iterate(struct file *f, struct dir_context *ctx)
+{
+	proc_entries_iterate(f, ctx, pid_files, ARRAY_SIZE(pid_files));
+	if (ctx->pos - 2 == (loff_t)ARRAY_SIZE(pid_files))
+		dir_emit(ctx, "task", 4, 10 + ctx->pos, DT_DIR);
 	return 0;
 }
 
@@ -533,6 +599,88 @@ static const struct file_operations proc_pid_fops = { .iterate = proc_pid_iterat
 static struct inode *proc_pid_dir(struct super_block *sb, int pid)
 {
 	return pseudo_new_dir(sb, &proc_pid_iops, &proc_pid_fops, (void *)(long)pid);
+}
+
+static struct dentry *proc_tid_lookup(struct inode *dir, struct dentry *dentry)
+{
+	return proc_entries_lookup(dir, dentry, tid_files, ARRAY_SIZE(tid_files));
+}
+
+static int proc_tid_iterate(struct file *f, struct dir_context *ctx)
+{
+	return proc_entries_iterate(f, ctx, tid_files, ARRAY_SIZE(tid_files));
+}
+
+static const struct inode_operations proc_tid_iops = { .lookup = proc_tid_lookup };
+static const struct file_operations proc_tid_fops = { .iterate = proc_tid_iterate };
+
+/* The smallest tid >= from of a live thread of process tgid, or -1. */
+static int next_tid(int tgid, loff_t from)
+{
+	struct task_struct *p;
+	int tid = -1;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->tgid == tgid && p->pid && p->exit_state != EXIT_DEAD &&
+		    p->state != TASK_DEAD && p->pid >= from && (tid < 0 || p->pid < tid))
+			tid = p->pid;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return tid;
+}
+
+/* /proc/<pid>/task/<tid>: a thread of that process only */
+static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *dentry)
+{
+	int tgid = (int)(long)dir->i_private, tid;
+	struct task_struct *p;
+	struct inode *inode;
+	bool ours;
+
+	if (kstrtoint(dentry->d_name, 10, &tid) || tid <= 0)
+		return NULL;
+	p = find_get_task(tid);
+	if (!p)
+		return NULL;
+	ours = p->tgid == tgid;
+	put_task_struct(p);
+	if (!ours)
+		return NULL;
+	inode = pseudo_new_dir(dir->i_sb, &proc_tid_iops, &proc_tid_fops, (void *)(long)tid);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+/* the threads in tid order, at position 2 + tid (a thread that exits
+ * between two getdents calls shifts nothing) */
+static int proc_task_iterate(struct file *f, struct dir_context *ctx)
+{
+	int tgid = (int)(long)f->f_inode->i_private;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	for (;;) {
+		char name[16];
+		int tid = next_tid(tgid, ctx->pos - 2), len;
+
+		if (tid < 0)
+			return 0;
+		ctx->pos = 2 + tid;
+		len = snprintf(name, sizeof(name), "%d", tid);
+		if (!dir_emit(ctx, name, len, 1000 + tid, DT_DIR))
+			return 0;
+	}
+}
+
+static const struct inode_operations proc_task_iops = { .lookup = proc_task_lookup };
+static const struct file_operations proc_task_fops = { .iterate = proc_task_iterate };
+
+static struct inode *proc_task_dir(struct super_block *sb, int tgid)
+{
+	return pseudo_new_dir(sb, &proc_task_iops, &proc_task_fops, (void *)(long)tgid);
 }
 
 /* --- /proc/sys/vm: the write-back knobs (include/spindle/writeback.h) ---------- */
@@ -760,7 +908,7 @@ static struct dentry *proc_root_lookup(struct inode *dir, struct dentry *dentry)
 		inode = pseudo_new_dir(dir->i_sb, &proc_irq_iops, &proc_irq_fops, NULL);
 	} else if (!inode && strcmp(dentry->d_name, "self") == 0) {
 		/* Linux: a symbolic link to the pid; here the directory itself */
-		inode = proc_pid_dir(dir->i_sb, current->pid);
+		inode = proc_pid_dir(dir->i_sb, current->tgid);
 	} else if (!inode && parse_pid(dentry->d_name, &pid)) {
 		struct task_struct *p = find_get_task(pid);
 
@@ -790,10 +938,13 @@ static int next_pid(loff_t from)
 	unsigned long flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
+	/* one per process, as ps expects: by its tgid, which a thread
+	 * also stands for once its leader has exited (a thread's own
+	 * directory is under /proc/<pid>/task) */
 	list_for_each_entry(p, &task_list, tasks)
-		if (p->pid && p->state != TASK_DEAD && p->pid >= from &&
-		    (pid < 0 || p->pid < pid))
-			pid = p->pid;
+		if (p->pid && p->state != TASK_DEAD && p->tgid >= from &&
+		    (pid < 0 || p->tgid < pid))
+			pid = p->tgid;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return pid;
 }

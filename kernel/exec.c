@@ -444,6 +444,115 @@ static void exec_commit(struct linux_binprm *b)
 	regs->rflags = X86_EFLAGS_IF | 0x2;     /* bit 1 is always set */
 }
 
+/*
+ * execve from a thread of a process that has others: the new program
+ * starts with one thread, the caller, so the others are killed first and
+ * waited for (Linux's de_thread()).  The caller keeps the process's id:
+ * if it is not the group leader it takes the leader's place -- the
+ * leader's pid (getpid() is unchanged), its parent and children -- and
+ * the old leader, a zombie by now, goes with the caller's old tid.
+ * -EAGAIN if the group is already exiting, or another thread execs;
+ * -EINTR if we are killed while we wait.
+ */
+static int de_thread(void)
+{
+	struct task_struct *me = current, *leader = me->group_leader;
+	struct signal_struct *sig = me->signal;
+	unsigned long flags;
+	int err = 0;
+
+	if (list_empty(&me->thread_group))
+		return 0;                       /* alone: nothing to do */
+	spin_lock_irqsave(&tasklist_lock, flags);
+	if ((sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exec_task) {
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return -EAGAIN;
+	}
+	sig->group_exec_task = me;
+	zap_other_threads(me);
+	/* until the others are gone: each exiting thread wakes us */
+	for (;;) {
+		bool alone = me == leader ? list_empty(&me->thread_group) :
+			     list_is_singular(&me->thread_group) && leader->exit_state;
+
+		if (alone)
+			break;
+		if (fatal_signal_pending(me)) {
+			err = -EINTR;
+			break;
+		}
+		set_current_state(TASK_INTERRUPTIBLE);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		schedule();
+		spin_lock_irqsave(&tasklist_lock, flags);
+	}
+	__set_current_state(TASK_RUNNING);
+	sig->group_exec_task = NULL;
+	if (err || me == leader) {
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return err;
+	}
+	/* take the leader's place: its pid, parent and children */
+	{
+		int pid = me->pid;
+
+		me->pid = leader->pid;
+		leader->pid = pid;
+	}
+	me->group_leader = me;
+	leader->group_leader = me;
+	list_del_init(&leader->thread_group);
+	me->parent = leader->parent;
+	leader->parent = NULL;
+	/* our place among the parent's children is the leader's */
+	if (!list_empty(&leader->sibling)) {
+		list_add(&me->sibling, &leader->sibling);
+		list_del_init(&leader->sibling);
+	}
+	list_splice_init(&leader->children, &me->children);
+	{
+		struct task_struct *c;
+
+		list_for_each_entry(c, &me->children, sibling)
+			c->parent = me;
+	}
+	me->start_time = leader->start_time;
+	if (init_process == leader)
+		init_process = me;
+	leader->exit_state = EXIT_DEAD;
+	__exit_signal_state(leader);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	/* the references: our parent's is the leader's now (we take a new
+	 * one, the old leader's goes), and ours on the old leader */
+	if (me->parent)
+		get_task_struct(me);
+	if (me->parent)
+		put_task_struct(leader);
+	put_task_struct(leader);
+	return 0;
+}
+
+/* Our own handlers, not shared with a task cloned by CLONE_SIGHAND
+ * alone (exec resets them below: the other task's must stay). */
+static int unshare_sighand(void)
+{
+	struct sighand_struct *sh;
+	unsigned long flags;
+
+	if (current->sighand->count == 1)
+		return 0;
+	sh = kmalloc(sizeof(*sh), GFP_KERNEL);
+	if (!sh)
+		return -ENOMEM;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	*sh = *current->sighand;
+	sh->count = 1;
+	current->sighand->count--;
+	current->sighand = sh;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return 0;
+}
+
 static int do_execve(const char *filename, struct arg_src argv, struct arg_src envp)
 {
 	struct linux_binprm *b = kzalloc(sizeof(*b), GFP_KERNEL);
@@ -471,8 +580,13 @@ static int do_execve(const char *filename, struct arg_src argv, struct arg_src e
 		goto out;
 	/* a kernel thread becoming a process gets its signal state */
 	err = -ENOMEM;
-	if (!current->sighand &&
-	    !(current->sighand = kzalloc(sizeof(*current->sighand), GFP_KERNEL)))
+	if (!current->sighand && alloc_signal_state(current))
+		goto out;
+	/* the other threads go; our own handlers (below) too */
+	err = de_thread();
+	if (!err)
+		err = unshare_sighand();
+	if (err)
 		goto out;
 	err = fpu_init_state(current);          /* the last step that may fail */
 	if (err)

@@ -22,6 +22,18 @@
  * exit if by then it has no parent.  The scheduler drops the task's own
  * reference once it has switched away from it for the last time.
  *
+ * Threads (kernel/fork.c, docs/processes.md "Threads").  exit(2) ends
+ * one thread, exit_group(2) -- and a fatal signal -- the whole group:
+ * every other thread is sent SIGKILL (zap_other_threads) and exits on
+ * its own way out of the kernel.  A thread other than the leader is
+ * nobody's child: it goes away as it exits (Linux's autoreap).  The
+ * process ends with its last thread (signal->live reaches 0, the group
+ * is dead): only then do its children go to init and its group leader
+ * -- a zombie since it exited, maybe long before -- is reported to the
+ * parent, once, with SIGCHLD (Linux's delay_group_leader()).  A thread
+ * that asked for it (CLONE_CHILD_CLEARTID, set_tid_address) has its tid
+ * word cleared and a futex waiter on it woken: pthread_join's wake-up.
+ *
  * Locking: the parent/children links, exit_state and wait_status change
  * under tasklist_lock, which wait4 holds while it looks at its children
  * and kill while it walks the task list: a child exiting on another CPU
@@ -41,17 +53,18 @@
 #include <spindle/blk_plug.h>
 #include <asm/pgtable.h>
 #include <asm/cpu.h>
+#include <spindle/futex.h>
 
 #define RUSAGE_SIZE 144 /* sizeof(struct rusage): no accounting, zeros */
 
 struct task_struct *init_process;
 
 
-/* Free what a reaped zombie still holds; drop the parent's reference. */
+/* Free what a reaped zombie still holds; drop the parent's reference.
+ * tasklist_lock held. */
 static void release_task(struct task_struct *t)
 {
-	kfree(t->sighand);
-	t->sighand = NULL;
+	__exit_signal_state(t);
 	put_task_struct(t);
 }
 
@@ -81,7 +94,8 @@ static void forget_children(struct task_struct *t)
 	struct task_struct *c, *tmp;
 	struct task_struct *reaper = init_process;
 
-	if (reaper == t || (reaper && (reaper->exit_state || !reaper->mm)))
+	if (reaper == t || (reaper && (reaper->exit_state || !reaper->mm ||
+				       !atomic_read(&reaper->signal->live))))
 		reaper = NULL;
 	list_for_each_entry_safe(c, tmp, &t->children, sibling) {
 		list_del_init(&c->sibling);
@@ -99,48 +113,104 @@ static void forget_children(struct task_struct *t)
 	}
 }
 
+/*
+ * What the thread's C library asked for at its exit: the tid word
+ * (CLONE_CHILD_CLEARTID, set_tid_address) goes to 0 and one waiter in
+ * FUTEX_WAIT on it is woken -- pthread_join() sleeps there -- and the
+ * mutexes on its robust list are marked FUTEX_OWNER_DIED (Linux's
+ * mm_release() and exit_robust_list()).  Before the mm goes.
+ */
+static void exit_user_futexes(struct task_struct *t)
+{
+	int __user *tid = t->clear_child_tid;
+	int zero = 0;
+
+	if (t != current || !t->mm)
+		return;
+	exit_robust_list(t);
+	if (!tid)
+		return;
+	t->clear_child_tid = NULL;
+	if (!copy_to_user(tid, &zero, sizeof(zero)))
+		futex_wake((u32 __user *)tid, 0, 1, FUTEX_BITSET_MATCH_ANY);
+}
+
+/* The group has no thread left: the leader, a zombie, is reported to
+ * its parent now -- with the group exit's status if there was one.
+ * tasklist_lock held. */
+static void group_dead_notify(struct task_struct *leader)
+{
+	struct signal_struct *sig = leader->signal;
+
+	if (sig && (sig->flags & SIGNAL_GROUP_EXIT))
+		leader->wait_status = sig->group_exit_code;
+	if (leader->parent) {
+		do_notify_parent(leader);
+	} else {
+		leader->exit_state = EXIT_DEAD;
+		__exit_signal_state(leader);
+	}
+}
+
 void exit_process(struct task_struct *t, int code)
 {
+	struct task_struct *leader = t->group_leader;
+	struct signal_struct *sig = t->signal;
 	unsigned long flags;
+	bool group_dead;
 
 	if (!t->mm && !t->parent && !t->sighand && list_empty(&t->children))
 		return;                         /* a kernel thread, nothing to do */
+	/* the last thread out: the process ends (Linux's signal->live) */
+	group_dead = !sig || atomic_dec_and_test(&sig->live);
 	/* pid 1 is the reaper of every orphan and holds the console: with it
 	 * gone the machine can only sit idle.  Linux panics here, in these
 	 * words, and so a test whose init dies fails at once. */
-	if (t == init_process)
+	if (leader == init_process && group_dead)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
-	/* glibc's fork asked for this (CLONE_CHILD_CLEARTID): the word goes
-	 * to 0 as the thread ends (Linux then wakes its futex; Spindle has no
-	 * futexes, and no threads to wait on it) */
-	if (t == current && t->clear_child_tid) {
-		int zero = 0;
-
-		(void)copy_to_user(t->clear_child_tid, &zero, sizeof(zero));
-	}
+	exit_user_futexes(t);
 	exit_mm(t);
 	exit_files(t);
 	fpu_free(t);
 	/* a session leader's end hangs up its terminal: before its
 	 * children go to init, so that they are signalled by then */
-	disassociate_ctty(t);
+	if (group_dead)
+		disassociate_ctty(leader);
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	exit_orphaned_pgrps(t);
-	forget_children(t);
+	if (group_dead) {
+		exit_orphaned_pgrps(leader);
+		forget_children(leader);
+	}
 	t->wait_status = code;
+	/* a thread in execve waits for the others to be gone (de_thread) */
+	if (sig && sig->group_exec_task && sig->group_exec_task != t)
+		wake_up_process(sig->group_exec_task);
+	if (t != leader) {
+		/* a thread: gone from the group and reaped at once */
+		list_del_init(&t->thread_group);
+		t->exit_state = EXIT_DEAD;
+		if (group_dead && leader->exit_state == EXIT_ZOMBIE)
+			group_dead_notify(leader);
+		__exit_signal_state(t);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		put_task_struct(leader);        /* copy_process()'s, for group_leader */
+		return;
+	}
 	if (t->parent) {
+		/* a zombie now; reported once the last thread is gone */
 		t->exit_state = EXIT_ZOMBIE;
-		do_notify_parent(t);
+		if (group_dead)
+			group_dead_notify(t);
 	} else {
 		t->exit_state = EXIT_DEAD;
-		if (t->sighand) {
-			kfree(t->sighand);
-			t->sighand = NULL;
-		}
+		if (!group_dead)
+			t->exit_state = EXIT_ZOMBIE; /* the last thread releases it */
+		else
+			__exit_signal_state(t);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
-	if (init_process == t)
+	if (init_process == t && group_dead)
 		init_process = NULL;
 }
 
@@ -168,19 +238,41 @@ void do_exit(int code)
 	do_task_dead();
 }
 
+/*
+ * The whole process exits: exit_group(2), or a fatal signal taken by one
+ * of its threads.  The first to get here decides the status; the other
+ * threads are sent SIGKILL and, as they take it, come here too and use
+ * that status (Linux's do_group_exit()).  A thread killed for another's
+ * execve (de_thread) just exits.
+ */
 void do_group_exit(int status)
 {
+	struct signal_struct *sig = current->signal;
+	unsigned long flags;
+
+	if (sig) {
+		spin_lock_irqsave(&tasklist_lock, flags);
+		if (sig->flags & SIGNAL_GROUP_EXIT) {
+			status = sig->group_exit_code;
+		} else if (!sig->group_exec_task) {
+			sig->flags |= SIGNAL_GROUP_EXIT;
+			sig->group_exit_code = status;
+			zap_other_threads(current);
+		}
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+	}
 	do_exit(status);
 }
 
+/* exit(2): this thread only (a process of one thread: the process) */
 long sys_exit(int error_code)
 {
-	do_group_exit(W_EXITCODE(error_code, 0));
+	do_exit(W_EXITCODE(error_code & 0xff, 0));
 }
 
 long sys_exit_group(int error_code)
 {
-	do_group_exit(W_EXITCODE(error_code, 0));
+	do_group_exit(W_EXITCODE(error_code & 0xff, 0));
 }
 
 /*
@@ -222,8 +314,9 @@ static int wait_task_zombie(struct wait_opts *wo, struct task_struct *c, unsigne
 	list_del_init(&c->sibling);
 	c->exit_state = EXIT_DEAD;
 	c->parent = NULL;
+	__exit_signal_state(c);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
-	release_task(c);
+	put_task_struct(c);             /* the parent's reference */
 	return pid;
 }
 
@@ -243,15 +336,20 @@ static long do_wait(struct wait_opts *wo)
 		unsigned long flags;
 
 		spin_lock_irqsave(&tasklist_lock, flags);
-		list_for_each_entry(c, &current->children, sibling) {
+		/* the children of the process: any of its threads may reap them */
+		list_for_each_entry(c, &current->group_leader->children, sibling) {
 			if (!wait_match(wo, c))
 				continue;
 			have_child = true;
-			if (c->exit_state == EXIT_ZOMBIE) {
+			/* a leader whose threads live on is not reaped yet
+			 * (Linux's delay_group_leader()) */
+			if (c->exit_state == EXIT_ZOMBIE && list_empty(&c->thread_group)) {
 				if (wo->flags & WEXITED)
 					return wait_task_zombie(wo, c, flags);
 				continue;
 			}
+			if (c->exit_state)
+				continue;
 			wo->stat = wait_task_jobctl(c, wo->flags);
 			if (wo->stat) {
 				spin_unlock_irqrestore(&tasklist_lock, flags);

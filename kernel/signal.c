@@ -44,6 +44,19 @@
  * and SIGTTOU (the terminal's) are discarded at delivery when the
  * process group is orphaned: nobody is left to continue it.
  *
+ * Threads (docs/processes.md "Threads").  A process-directed signal
+ * (kill, a process group's, SIGCHLD) is pending for the whole thread
+ * group, in signal->shared_pending; a thread-directed one (tgkill, tkill,
+ * a fault) in the thread's own sig_pending.  Each thread has its own
+ * blocked mask; the actions are the group's (sighand is shared).  A
+ * process-directed signal is handed to one thread that does not block
+ * it -- the leader if it can, else the first other that can -- which is
+ * woken to take it (Linux's complete_signal(), simplified: no preference
+ * for the running thread).  SIGKILL reaches every thread at once.  A
+ * thread takes its own signals first, then the shared ones.  Job
+ * control stays per thread: a stop signal stops the thread that takes
+ * it (Linux stops the whole group; see docs/processes.md).
+ *
  * Locking: a task's sig_pending, sig_forced, sig_blocked, signal_flags,
  * stop_code and actions change under tasklist_lock (irqsave), taken by
  * the sender on any CPU and by the target acting on its signals (Linux
@@ -106,9 +119,18 @@ static unsigned long sig_handler(struct task_struct *t, int sig)
 	return t->sighand ? t->sighand->action[sig - 1].sa_handler : SIG_DFL;
 }
 
+/* t's pending signals: its own and its group's (the signal_struct
+ * goes NULL only as t is reaped, under tasklist_lock) */
+static u64 task_pending(struct task_struct *t)
+{
+	struct signal_struct *sig = READ_ONCE(t->signal);
+
+	return READ_ONCE(t->sig_pending) | (sig ? READ_ONCE(sig->shared_pending) : 0);
+}
+
 bool signal_pending(struct task_struct *t)
 {
-	return (READ_ONCE(t->sig_pending) & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
+	return (task_pending(t) & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
 }
 
 /*
@@ -120,7 +142,7 @@ bool signal_pending(struct task_struct *t)
  */
 bool fatal_signal_pending(struct task_struct *t)
 {
-	u64 ready = READ_ONCE(t->sig_pending) & ~(t->sig_blocked & ~UNBLOCKABLE);
+	u64 ready = task_pending(t) & ~(t->sig_blocked & ~UNBLOCKABLE);
 
 	if (ready & sigmask(SIGKILL))
 		return true;
@@ -135,6 +157,97 @@ bool fatal_signal_pending(struct task_struct *t)
 
 static void __send_sig(int sig, struct task_struct *t);
 
+/* The threads of t's group, t's leader first (tasklist_lock held) */
+#define for_each_thread(leader, t) \
+	for (t = (leader); t; \
+	     t = list_next_entry(t, thread_group) == (leader) ? NULL : list_next_entry(t, thread_group))
+
+int alloc_signal_state(struct task_struct *t)
+{
+	struct sighand_struct *sh = kzalloc(sizeof(*sh), GFP_KERNEL);
+	struct signal_struct *sig = kzalloc(sizeof(*sig), GFP_KERNEL);
+	unsigned long flags;
+
+	if (!sh || !sig) {
+		kfree(sh);
+		kfree(sig);
+		return -ENOMEM;
+	}
+	sh->count = 1;
+	sig->count = 1;
+	atomic_set(&sig->live, 1);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->sighand = sh;
+	t->signal = sig;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return 0;
+}
+
+void __exit_signal_state(struct task_struct *t)
+{
+	assert_spin_locked(&tasklist_lock);
+	if (t->sighand && --t->sighand->count == 0)
+		kfree(t->sighand);
+	t->sighand = NULL;
+	if (t->signal && --t->signal->count == 0)
+		kfree(t->signal);
+	WRITE_ONCE(t->signal, NULL);
+}
+
+void exit_signal_state(struct task_struct *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	__exit_signal_state(t);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/* Wake t to act on a signal: from an interruptible sleep, and for
+ * SIGKILL from a stop too (Linux's signal_wake_up()). */
+static void signal_wake_up(struct task_struct *t, bool kill)
+{
+	wake_up_state(t, TASK_INTERRUPTIBLE | (kill ? TASK_STOPPED : 0));
+}
+
+int zap_other_threads(struct task_struct *p)
+{
+	struct task_struct *t;
+	int n = 0;
+
+	assert_spin_locked(&tasklist_lock);
+	for_each_thread(p->group_leader, t) {
+		if (t == p || t->exit_state)
+			continue;
+		n++;
+		t->sig_pending |= sigmask(SIGKILL);
+		signal_wake_up(t, true);
+	}
+	return n;
+}
+
+/* May t take sig now?  Not if it blocks it or is on its way out. */
+static bool wants_signal(int sig, struct task_struct *t)
+{
+	return !(t->sig_blocked & sigmask(sig) & ~UNBLOCKABLE) && !t->exit_state &&
+	       t->state != TASK_DEAD;
+}
+
+/* A process-directed sig is now pending for leader's group: wake a
+ * thread that will take it.  None may (all block it): it waits, pending,
+ * until one unblocks it.  tasklist_lock held. */
+static void complete_signal(int sig, struct task_struct *leader)
+{
+	struct task_struct *t;
+
+	for_each_thread(leader, t) {
+		if (wants_signal(sig, t)) {
+			signal_wake_up(t, false);
+			return;
+		}
+	}
+}
+
 /*
  * Tell t's parent that t stopped or continued: SIGCHLD, unless the
  * parent asked for none with SA_NOCLDSTOP, and a wake-up for a parent
@@ -147,11 +260,11 @@ static void do_notify_parent_cldstop(struct task_struct *t)
 	struct task_struct *parent = t->parent;
 
 	assert_spin_locked(&tasklist_lock);
-	if (!parent || !parent->sighand || parent->exit_state)
+	if (!parent || !parent->signal || !atomic_read(&parent->signal->live))
 		return;
 	if (!(parent->sighand->action[SIGCHLD - 1].sa_flags & SA_NOCLDSTOP))
-		__send_sig(SIGCHLD, parent);
-	wake_up_state(parent, TASK_INTERRUPTIBLE);
+		group_send_sig(SIGCHLD, parent);
+	wake_up_parent(parent);
 }
 
 /*
@@ -161,36 +274,76 @@ static void do_notify_parent_cldstop(struct task_struct *t)
  * SIGCONT continues a stopped process now, since a stopped process
  * runs no code of its own that could act on it.  tasklist_lock held.
  */
-static void prepare_signal(int sig, struct task_struct *t)
+static void prepare_signal(int sig, struct task_struct *p)
 {
-	if (sig_kernel_stop(sig)) {
-		t->sig_pending &= ~sigmask(SIGCONT);
-	} else if (sig == SIGCONT) {
-		t->sig_pending &= ~STOP_SIGNALS;
-		if (t->signal_flags & SIGNAL_STOP_STOPPED) {
-			t->signal_flags = SIGNAL_STOP_CONTINUED;
-			t->stop_code = 0; /* a stop not yet reported is gone */
-			do_notify_parent_cldstop(t);
-			wake_up_state(t, TASK_STOPPED);
+	struct task_struct *t;
+
+	if (!sig_kernel_stop(sig) && sig != SIGCONT)
+		return;
+	if (p->signal)
+		p->signal->shared_pending &= ~(sig == SIGCONT ? STOP_SIGNALS : sigmask(SIGCONT));
+	/* every thread of the group: a SIGCONT continues a stopped thread
+	 * whichever it is, and the leader speaks for the process to wait4 */
+	for_each_thread(p->group_leader, t) {
+		if (sig_kernel_stop(sig)) {
+			t->sig_pending &= ~sigmask(SIGCONT);
+		} else {
+			t->sig_pending &= ~STOP_SIGNALS;
+			if (t->signal_flags & SIGNAL_STOP_STOPPED) {
+				t->signal_flags = SIGNAL_STOP_CONTINUED;
+				t->stop_code = 0; /* a stop not yet reported is gone */
+				do_notify_parent_cldstop(t->group_leader == t ? t : t->group_leader);
+				wake_up_state(t, TASK_STOPPED);
+			}
 		}
 	}
 }
 
-/* tasklist_lock held. */
-static void __send_sig(int sig, struct task_struct *t)
+/* Is sig, sent to t, dropped as it is sent? */
+static bool sig_ignored(int sig, struct task_struct *t)
 {
 	unsigned long h = sig_handler(t, sig);
 
-	assert_spin_locked(&tasklist_lock);
-	prepare_signal(sig, t);
 	/* An ignored signal is dropped at once, as Linux does. */
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig))))
-		return;
+		return true;
 	/* init gets only the signals it has a handler for: the default
 	 * action would end pid 1, and with it the machine.  SIGKILL and
 	 * SIGSTOP too (Linux's SIGNAL_UNKILLABLE, sig_task_ignored()); a
 	 * fault in init is force_sig() and still kills it. */
-	if (t == init_process && h == SIG_DFL)
+	return t->group_leader == init_process && h == SIG_DFL;
+}
+
+void group_send_sig(int sig, struct task_struct *p)
+{
+	struct task_struct *leader = p->group_leader, *t;
+
+	assert_spin_locked(&tasklist_lock);
+	if (!leader->signal || !leader->sighand)
+		return;
+	prepare_signal(sig, leader);
+	if (sig_ignored(sig, leader))
+		return;
+	if (sig == SIGKILL) {
+		/* fatal to all of them: every thread takes it at once */
+		for_each_thread(leader, t) {
+			if (t->exit_state)
+				continue;
+			t->sig_pending |= sigmask(SIGKILL);
+			signal_wake_up(t, true);
+		}
+		return;
+	}
+	leader->signal->shared_pending |= sigmask(sig);
+	complete_signal(sig, leader);
+}
+
+/* A thread-directed signal (tgkill, send_sig()); tasklist_lock held. */
+static void __send_sig(int sig, struct task_struct *t)
+{
+	assert_spin_locked(&tasklist_lock);
+	prepare_signal(sig, t);
+	if (sig_ignored(sig, t))
 		return;
 	t->sig_pending |= sigmask(sig);
 	/* a stopped task wakes only for SIGKILL; any other signal waits
@@ -218,14 +371,23 @@ void send_sig(int sig, struct task_struct *t)
  * shell's SIGCHLD handler ends its rt_sigsuspend).  Linux's
  * do_notify_parent(); tasklist_lock held.
  */
+void wake_up_parent(struct task_struct *parent)
+{
+	struct task_struct *t;
+
+	assert_spin_locked(&tasklist_lock);
+	for_each_thread(parent->group_leader, t)
+		wake_up_state(t, TASK_INTERRUPTIBLE);
+}
+
 void do_notify_parent(struct task_struct *t)
 {
 	struct task_struct *parent = t->parent;
 
 	assert_spin_locked(&tasklist_lock);
-	wake_up_state(parent, TASK_INTERRUPTIBLE);
-	if (parent->sighand && !parent->exit_state)
-		__send_sig(SIGCHLD, parent);
+	wake_up_parent(parent);
+	if (parent->signal && atomic_read(&parent->signal->live))
+		group_send_sig(SIGCHLD, parent);
 }
 
 void force_sig(int sig)
@@ -262,11 +424,21 @@ static int send_sig_matching(int sig, bool (*match)(struct task_struct *, long),
 
 	assert_spin_locked(&tasklist_lock);
 	list_for_each_entry(t, &task_list, tasks) {
-		if (!t->sighand || t->exit_state || t->state == TASK_DEAD || !match(t, arg))
+		/* one per process: its leader, or once the leader has
+		 * exited, the first of the threads still there */
+		struct task_struct *leader = t->group_leader;
+
+		if (!t->sighand || t->exit_state || t->state == TASK_DEAD)
+			continue;
+		if (t != (leader->exit_state ? list_first_entry(&leader->thread_group,
+								 struct task_struct, thread_group)
+					     : leader))
+			continue;
+		if (!match(t, arg))
 			continue;
 		found = 1;
 		if (sig)
-			__send_sig(sig, t);
+			group_send_sig(sig, t);
 	}
 	return found ? 0 : -ESRCH;
 }
@@ -276,16 +448,12 @@ static bool in_pgrp(struct task_struct *t, long pgrp)
 	return t->pgid == pgrp;
 }
 
-static bool is_pid(struct task_struct *t, long pid)
-{
-	return t->pid == pid;
-}
 
-/* kill(-1, sig): everyone but init and the sender, as Linux. */
+/* kill(-1, sig): everyone but init and the sender's process, as Linux. */
 static bool not_init_nor_self(struct task_struct *t, long unused)
 {
 	(void)unused;
-	return t->pid != 1 && t != current;
+	return t->tgid != 1 && t->tgid != current->tgid;
 }
 
 /*
@@ -390,24 +558,88 @@ int wait_task_jobctl(struct task_struct *c, int options)
 	return 0;
 }
 
-/* gettid: a process's one thread has the process's id */
+/* gettid: the thread's own id (getpid() is its group's) */
 long sys_gettid(void)
 {
 	return current->pid;
 }
 
-/* tgkill/tkill: a signal to one thread, which here is one process (how
- * glibc's raise() and abort() signal the caller) */
+/*
+ * tgkill/tkill: a signal to one thread, pending in its own set -- how
+ * glibc's raise() and abort() signal the calling thread, and
+ * pthread_kill() another.  tgid < 0 (tkill): any group.  Linux's
+ * do_tkill(): -EINVAL for a bad number, -ESRCH when no thread of that
+ * id is in that group.
+ */
+static long do_tkill(pid_t tgid, pid_t pid, int sig)
+{
+	struct task_struct *t;
+	unsigned long flags;
+	long ret = -ESRCH;
+
+	if (pid <= 0 || (sig && !valid_signal(sig)))
+		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = find_task_by_pid(pid);
+	if (t && t->signal && !t->exit_state && (tgid <= 0 || t->tgid == tgid)) {
+		ret = 0;
+		if (sig)
+			__send_sig(sig, t);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
+}
+
 long sys_tgkill(pid_t tgid, pid_t pid, int sig)
 {
-	if (tgid <= 0 || pid <= 0 || tgid != pid)
-		return pid > 0 && tgid > 0 ? -ESRCH : -EINVAL;
-	return sys_kill(pid, sig);
+	if (tgid <= 0)
+		return -EINVAL;
+	return do_tkill(tgid, pid, sig);
 }
 
 long sys_tkill(pid_t pid, int sig)
 {
-	return pid <= 0 ? -EINVAL : sys_kill(pid, sig);
+	return do_tkill(0, pid, sig);
+}
+
+struct task_struct *find_task_by_tgid(int tgid)
+{
+	struct task_struct *p = find_task_by_pid(tgid), *t;
+
+	if (p)
+		return p;
+	/* the leader has exited (and left the task list, as every dead
+	 * task does): a live thread of its group stands for it */
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->tgid == tgid && !t->exit_state && t->state != TASK_DEAD)
+			return t->group_leader;
+	return NULL;
+}
+
+int get_nr_threads(const struct task_struct *p)
+{
+	int n = p->signal ? atomic_read(&p->signal->live) : 1;
+
+	return n > 0 ? n : 1;
+}
+
+/* kill(pid): pid may name any thread; the signal is its process's */
+static int kill_pid(pid_t pid, int sig)
+{
+	struct task_struct *t;
+	unsigned long flags;
+	int ret = -ESRCH;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = find_task_by_tgid(pid);
+	if (t && t->group_leader->signal && atomic_read(&t->group_leader->signal->live) &&
+	    t->group_leader->exit_state != EXIT_DEAD) {
+		ret = 0;
+		if (sig)
+			group_send_sig(sig, t);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
 }
 
 /* send_sig_matching(), taking tasklist_lock */
@@ -434,7 +666,7 @@ long sys_kill(pid_t pid, int sig)
 	if (sig && !valid_signal(sig))
 		return -EINVAL;
 	if (pid > 0)
-		return kill_matching(sig, is_pid, pid);
+		return kill_pid(pid, sig);
 	if (pid == 0)
 		return kill_matching(sig, in_pgrp, READ_ONCE(current->pgid));
 	if (pid == -1)
@@ -457,7 +689,10 @@ long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 	cur = &current->sighand->action[sig - 1];
 	if (act && copy_from_user(&new, act, sizeof(new)))
 		return -EFAULT;
-	old = *cur;                     /* only we change our actions */
+	/* the actions are the thread group's: another thread may change them */
+	spin_lock_irqsave(&tasklist_lock, flags);
+	old = *cur;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (oact && copy_to_user(oact, &old, sizeof(old)))
 		return -EFAULT;
 	if (act) {
@@ -470,8 +705,13 @@ long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 		/* setting SIG_IGN drops what is pending (POSIX) */
 		if (new.sa_handler == SIG_IGN ||
 		    (new.sa_handler == SIG_DFL && sig_default_ignored(sig))) {
-			current->sig_pending &= ~sigmask(sig);
-			current->sig_forced &= ~sigmask(sig);
+			struct task_struct *t;
+
+			current->signal->shared_pending &= ~sigmask(sig);
+			for_each_thread(current->group_leader, t) {
+				t->sig_pending &= ~sigmask(sig);
+				t->sig_forced &= ~sigmask(sig);
+			}
 		}
 		spin_unlock_irqrestore(&tasklist_lock, flags);
 	}
@@ -488,9 +728,16 @@ long sys_rt_sigaction(int sig, const struct sigaction __user *act,
 static void set_current_blocked(sigset_t mask)
 {
 	unsigned long flags;
+	u64 newly, shared;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
+	newly = mask & ~current->sig_blocked & ~UNBLOCKABLE;
 	current->sig_blocked = mask & ~UNBLOCKABLE;
+	/* a process signal we may have been woken for, now blocked here:
+	 * hand it to another thread (Linux's retarget_shared_pending()) */
+	shared = current->signal ? current->signal->shared_pending & newly : 0;
+	for (; shared; shared &= shared - 1)
+		complete_signal(__builtin_ctzll(shared) + 1, current->group_leader);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
@@ -522,6 +769,36 @@ void set_restore_sigmask(sigset_t mask)
 	current->saved_sigmask = current->sig_blocked;
 	current->restore_sigmask = true;
 	set_current_blocked(mask);
+}
+
+/* rt_sigpending: the blocked signals waiting, the thread's and its
+ * process's */
+long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize)
+{
+	unsigned long flags;
+	sigset_t set;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	set = task_pending(current) & current->sig_blocked;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return copy_to_user(uset, &set, sizeof(set)) ? -EFAULT : 0;
+}
+
+/* pause: sleep until a signal is taken; -EINTR once its handler has run
+ * (-ERESTARTNOHAND: a signal that runs no handler -- one that stops and
+ * continues us -- sends us back to sleep, as Linux) */
+long sys_pause(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(current))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return -ERESTARTNOHAND;
 }
 
 /*
@@ -837,13 +1114,20 @@ static void do_signal(struct pt_regs *regs)
 	int sig;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
+	/* the thread's own signals first, then its process's */
 	ready = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
-	if (!ready) {
-		spin_unlock_irqrestore(&tasklist_lock, flags);
-		return;
+	if (ready) {
+		sig = __builtin_ctzll(ready) + 1;
+		t->sig_pending &= ~sigmask(sig);
+	} else {
+		ready = t->signal->shared_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
+		if (!ready) {
+			spin_unlock_irqrestore(&tasklist_lock, flags);
+			return;
+		}
+		sig = __builtin_ctzll(ready) + 1;
+		t->signal->shared_pending &= ~sigmask(sig);
 	}
-	sig = __builtin_ctzll(ready) + 1;
-	t->sig_pending &= ~sigmask(sig);
 	forced = t->sig_forced & sigmask(sig);
 	t->sig_forced &= ~sigmask(sig);
 	ka = &t->sighand->action[sig - 1];
@@ -852,7 +1136,7 @@ static void do_signal(struct pt_regs *regs)
 		 * continue; SIGSTOP stops it all the same (Linux's
 		 * get_signal()).  init is never stopped (as at sending). */
 		if ((sig != SIGSTOP && will_become_orphaned_pgrp(t->pgid, 0)) ||
-		    t == init_process) {
+		    t->group_leader == init_process) {
 			spin_unlock_irqrestore(&tasklist_lock, flags);
 			return;
 		}
@@ -868,7 +1152,7 @@ static void do_signal(struct pt_regs *regs)
 		 * dropped now, as at sending (Linux's get_signal() does the
 		 * same for SIGNAL_UNKILLABLE).  A fault's force_sig() still
 		 * kills it. */
-		if (t == init_process && sig != SIGKILL && !forced)
+		if (t->group_leader == init_process && sig != SIGKILL && !forced)
 			return;
 		do_group_exit(W_EXITCODE(0, sig));
 	}

@@ -31,16 +31,31 @@
 #include <asm/traps.h>
 #include <asm/io.h>
 
+/* the process's id: its thread group's (gettid() is the thread's own) */
 long sys_getpid(void)
 {
-	return current->pid;
+	return current->tgid;
 }
 
+/* the parent process: its leader is the parent of our leader */
 long sys_getppid(void)
 {
-	struct task_struct *p = READ_ONCE(current->parent);
+	struct task_struct *p = READ_ONCE(current->group_leader->parent);
 
-	return p ? p->pid : 0;
+	return p ? p->tgid : 0;
+}
+
+/* Every thread of t's process moves to process group pgid, session sid
+ * (a process is in one group); tasklist_lock held. */
+static void set_group_ids(struct task_struct *t, int pgid, int sid)
+{
+	struct task_struct *leader = t->group_leader, *th = leader;
+
+	do {
+		th->pgid = pgid;
+		th->sid = sid;
+		th = list_next_entry(th, thread_group);
+	} while (th != leader);
 }
 
 long sys_getpgrp(void)
@@ -100,21 +115,24 @@ long sys_setpgid(pid_t pid, pid_t pgid)
 
 	/* in Linux's order: setpgid(-1, 0) asks for group -1, EINVAL */
 	if (pid == 0)
-		pid = current->pid;
+		pid = current->tgid;
 	if (pgid == 0)
 		pgid = pid;
 	if (pgid < 0)
 		return -EINVAL;
 	spin_lock_irqsave(&tasklist_lock, flags); /* t cannot be reaped meanwhile */
 	t = find_task_by_pid(pid);
-	if (!t || !t->sighand || t->exit_state || (t != current && t->parent != current))
+	if (t)
+		t = t->group_leader;
+	if (!t || !t->sighand || t->exit_state ||
+	    (t != current->group_leader && t->parent != current->group_leader))
 		err = -ESRCH;
 	else if (t->sid != current->sid || t->sid == t->pid)
 		err = -EPERM;                   /* another session, or its leader */
 	else if (pgid != pid && !pgrp_in_session(pgid, current->sid))
 		err = -EPERM;                   /* no such group here */
 	else
-		t->pgid = pgid;
+		set_group_ids(t, pgid, t->sid);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return err;
 }
@@ -130,12 +148,12 @@ long sys_setsid(void)
 	long ret;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	ret = current->pid;
+	ret = current->tgid;
 	list_for_each_entry(t, &task_list, tasks)
-		if (t->sighand && t->pgid == current->pid)
+		if (t->sighand && t->pgid == current->tgid)
 			ret = -EPERM;
 	if (ret > 0)
-		current->sid = current->pgid = current->pid;
+		set_group_ids(current, current->tgid, current->tgid);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
 }
@@ -228,16 +246,29 @@ long sys_umask(int mask)
 /*
  * The start-up calls of a C library.  set_tid_address: where the thread's
  * id lives, cleared at exit (kernel/exit.c); the result is the tid, which
- * for a process is its pid.  set_robust_list: the list of futexes a thread
- * holds, which Linux releases if it dies; kept, unused, since Spindle has
- * no futexes (and so no thread can wait on one).  rseq: restartable
+ * for a process's first thread is its pid.  set_robust_list: the list of
+ * mutexes a thread holds, which exit marks FUTEX_OWNER_DIED if it dies
+ * holding them (kernel/futex.c).  rseq: restartable
  * sequences are not implemented; -ENOSYS, as a kernel built without
  * CONFIG_RSEQ answers, and glibc carries on without them.
  */
 long sys_set_tid_address(int __user *tidptr)
 {
 	current->clear_child_tid = tidptr;
-	return current->pid;
+	return current->pid;            /* the thread's id */
+}
+
+/* getcpu: the CPU the caller runs on (it may move right after), node 0 */
+long sys_getcpu(unsigned int __user *cpu, unsigned int __user *node, void __user *unused)
+{
+	unsigned int c = smp_processor_id(), n = 0;
+
+	(void)unused;
+	if (cpu && copy_to_user(cpu, &c, sizeof(c)))
+		return -EFAULT;
+	if (node && copy_to_user(node, &n, sizeof(n)))
+		return -EFAULT;
+	return 0;
 }
 
 #define ROBUST_LIST_HEAD_SIZE 24 /* struct robust_list_head on x86-64 */
@@ -479,7 +510,7 @@ void timekeeping_init(void)
 	realtime_offset = rtc_read_seconds() * NSEC_PER_SEC - ktime_get_ns();
 }
 
-static u64 realtime_offset_ns(void)
+u64 realtime_offset_ns(void)
 {
 	return realtime_offset;
 }

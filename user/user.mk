@@ -77,11 +77,12 @@ USER_LDFLAGS := -static -nostdlib -no-pie -Wl,-T,$(U)/user.ld -Wl,--build-id=non
 USER_BINS  := $(USER_PROGS:%=$(UBUILD)/bin/%)
 USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 
-# Test programs built with the host's glibc and a Debian library instead
-# of our libc: the kernel driven by the code real programs use.  io_uring
-# links Debian's liburing (liburing-dev, installed by make deps), so the
-# rings are set up and read by liburing itself.  Into /tests too.
-GLIBC_TESTS := io_uring
+# Test programs built with the host's glibc (Debian's libc6-dev), static,
+# instead of our libc: the kernel driven by the code real programs use --
+# threads and futexes through glibc's pthreads (tests/user/threads.c), the
+# rings through Debian's liburing (liburing-dev, installed by make deps),
+# so that they are set up and read by liburing itself.  Into /tests too.
+GLIBC_TESTS := io_uring threads
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -143,6 +144,11 @@ $(UBUILD)/glibc/io_uring: $(UTEST)/io_uring.c $(UTEST)/hostile.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
+$(UBUILD)/glibc/threads: $(UTEST)/threads.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
 # The staging tree is rebuilt from scratch each time, so a program removed
 # from the lists does not linger in the archive.  Its copies lose their

@@ -374,13 +374,13 @@ struct file {
 /* Per task: the descriptor table and the cwd/root. */
 struct files_struct {
 	spinlock_t file_lock;
-	int count;                      /* tasks sharing it (always 1 today) */
+	int count;                      /* tasks sharing it (CLONE_FILES); under file_lock */
 	struct file *fd[NR_OPEN_DEFAULT];
 	u64 close_on_exec;              /* bit n: O_CLOEXEC on fd n */
 };
 
 struct fs_struct {
-	int users;
+	int users;                      /* tasks sharing it (CLONE_FS); under vfs_lock */
 	struct path root, pwd;
 };
 
@@ -501,7 +501,8 @@ struct file *fget(unsigned int fd);     /* referenced, or NULL */
 int get_unused_fd_flags(unsigned int flags);
 void fd_install(unsigned int fd, struct file *f);
 int close_fd(unsigned int fd);
-int copy_files(struct task_struct *child, struct task_struct *parent);
+int copy_files(struct task_struct *child, struct task_struct *parent, bool share_files,
+	       bool share_fs);
 void exit_files(struct task_struct *t);
 void files_close_on_exec(struct task_struct *t);
 int init_task_files(struct task_struct *t);

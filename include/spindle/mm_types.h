@@ -29,6 +29,7 @@
 #include <spindle/mm.h>
 #include <spindle/atomic.h>
 #include <spindle/spinlock.h>
+#include <spindle/mutex.h>
 
 #define PAGE_ALIGN(x)       ALIGN((unsigned long)(x), PAGE_SIZE)
 
@@ -116,12 +117,23 @@ struct mm_struct {
 	/* Linux's page_table_lock: a user PTE is set or cleared, and the
 	 * page it held freed, under it; a reader on another CPU
 	 * (access_remote_vm) looks the PTE up and takes a reference on the
-	 * page under it.  The VMAs need no lock: with no threads only the
-	 * owning task changes them; truncation clears a file mapping's PTEs
-	 * under it from any CPU (unmap_mapping_range).  Not irq-safe, so
-	 * never from an interrupt on a CPU where a task may hold it (the
-	 * smp-mm test reads from an idle CPU's function call IPI). */
+	 * page under it.  Truncation clears a file mapping's PTEs under it
+	 * from any CPU (unmap_mapping_range); two threads faulting on one
+	 * page test the PTE again under it, the first one's page wins.  Not
+	 * irq-safe, so never from an interrupt on a CPU where a task may
+	 * hold it (the smp-mm test reads from an idle CPU's function call
+	 * IPI). */
 	spinlock_t page_table_lock;
+	/* Linux's mmap_lock (a mutex here, an rw_semaphore there): the VMA
+	 * list changes under it (mmap, munmap, mprotect, brk, madvise), and
+	 * a fault looks its VMA up under it, since the threads of a process
+	 * change and fault on one mm from several CPUs.  Before
+	 * i_mmap_lock and page_table_lock. */
+	struct mutex mmap_lock;
+	/* some task shares this mm as a thread (clone CLONE_VM without
+	 * CLONE_VFORK): set once, never cleared.  A fault that may not
+	 * sleep then fails rather than walk VMAs without mmap_lock. */
+	bool threaded;
 	struct list_head mmap;          /* the VMAs, sorted, never overlapping */
 	int map_count;
 	unsigned long start_code, end_code;

@@ -44,6 +44,7 @@ struct blk_plug;
 struct completion;
 struct mm_struct;
 struct sighand_struct;
+struct signal_struct;
 
 #define TASK_RUNNING            0
 #define TASK_INTERRUPTIBLE      1
@@ -133,6 +134,15 @@ struct task_struct {
 	 * kernel's page tables; exec gives a task an mm and makes it a
 	 * process, fork copies one.  Zero/NULL in a kernel thread. --- */
 	struct mm_struct *mm;           /* user address space, or NULL */
+	/* the thread group (kernel/fork.c, docs/processes.md "Threads"):
+	 * tgid is the process's id, getpid()'s answer -- the pid of its
+	 * first thread, the group_leader.  thread_group links the threads
+	 * of one group (empty for a process of one thread); signal is
+	 * their shared state.  Changed under tasklist_lock. */
+	int tgid;
+	struct task_struct *group_leader;
+	struct list_head thread_group;
+	struct signal_struct *signal;   /* NULL in a kernel thread */
 	/* a vfork child: its parent's completion, waited on until this
 	 * child execs or exits (complete_vfork_done); NULL otherwise, and
 	 * once done -- or once the parent, killed, has stopped waiting */
@@ -165,7 +175,7 @@ struct task_struct {
 	bool restore_sigmask;
 	unsigned long sas_ss_sp, sas_ss_size; /* sigaltstack(2); size 0: none */
 	int __user *clear_child_tid;	      /* set_tid_address / CLONE_CHILD_CLEARTID: 0 at exit */
-	void __user *robust_list;	      /* set_robust_list: kept for the libc, unused (no futexes) */
+	void __user *robust_list;	      /* set_robust_list: kept, not walked at exit */
 	unsigned int umask;		      /* umask(2): bits taken off a new file's mode */
 
 	/* the file layer (include/spindle/fs.h): the
@@ -278,6 +288,13 @@ void schedule_tail(struct task_struct *prev);
 /* Find a task by pid; NULL if none.  Hold tasklist_lock while using the
  * result: it keeps the task from being reaped (Linux's RCU does that). */
 struct task_struct *find_task_by_pid(int pid);
+/* The same, and also the leader of a process whose other threads live on
+ * although the leader has exited (kill(), /proc name a process by it);
+ * tasklist_lock held (kernel/signal.c). */
+struct task_struct *find_task_by_tgid(int tgid);
+/* The threads of p's process not yet exiting, at least 1 (a zombie
+ * counts itself, as Linux's); tasklist_lock held (kernel/signal.c). */
+int get_nr_threads(const struct task_struct *p);
 
 /* Kernel threads. */
 struct task_struct *kthread_create(int (*fn)(void *data), void *data,

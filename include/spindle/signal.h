@@ -18,6 +18,7 @@
 
 #include <spindle/types.h>
 #include <spindle/compiler.h>
+#include <spindle/atomic.h>
 
 #include <uapi/asm/signal.h> /* the numbers and flags, shared with user space */
 
@@ -38,9 +39,31 @@ struct sigaction {
 	sigset_t sa_mask;               /* blocked while the handler runs */
 };
 
+/* The actions, shared by the tasks cloned with CLONE_SIGHAND (every
+ * thread of a process): a handler one thread sets is every thread's. */
 struct sighand_struct {
+	int count;                      /* tasks using it; under tasklist_lock */
 	struct sigaction action[_NSIG]; /* [sig - 1] */
 };
+
+/*
+ * What the threads of one process share of signals (Linux's
+ * signal_struct): the signals sent to the process as a whole (kill) --
+ * any thread that does not block one may take it -- and the group exit.
+ * A thread's own pending set (tgkill, a fault) and blocked mask stay in
+ * its task_struct.  Under tasklist_lock, but for live, which an exiting
+ * thread counts down without it.
+ */
+struct signal_struct {
+	int count;                      /* tasks pointing at it; under tasklist_lock */
+	atomic_t live;                  /* threads not yet exiting */
+	u64 shared_pending;             /* process-directed signals: bit sig-1 */
+	unsigned int flags;             /* SIGNAL_GROUP_EXIT */
+	int group_exit_code;            /* the wait4 status, once a group exit began */
+	/* execve in a thread: the others are being killed for it (de_thread) */
+	struct task_struct *group_exec_task;
+};
+#define SIGNAL_GROUP_EXIT       0x4     /* exit_group or a fatal signal: all threads die */
 
 struct task_struct;
 
@@ -55,6 +78,22 @@ void do_notify_parent(struct task_struct *t);
 /* A temporary signal mask for a wait (rt_sigsuspend, ppoll, pselect6): the
  * caller's comes back once the signal that ends the wait has been handled. */
 void set_restore_sigmask(sigset_t mask);
+/* A new process's signal state: actions all SIG_DFL, nothing pending
+ * (exec of a kernel thread).  0 or -ENOMEM. */
+int alloc_signal_state(struct task_struct *t);
+/* Drop t's uses of its sighand and signal_struct (the last frees them);
+ * t no longer sends or takes signals.  Takes tasklist_lock. */
+void exit_signal_state(struct task_struct *t);
+/* The same, tasklist_lock held (release_task, reaping). */
+void __exit_signal_state(struct task_struct *t);
+/* Wake every thread of parent's process that sleeps interruptibly (one
+ * may be in wait4); tasklist_lock held. */
+void wake_up_parent(struct task_struct *parent);
+/* Send sig to t's whole thread group, as kill() does; tasklist_lock held. */
+void group_send_sig(int sig, struct task_struct *t);
+/* Kill every other thread of current's group (SIGKILL); tasklist_lock
+ * held.  Returns how many there were. */
+int zap_other_threads(struct task_struct *t);
 /* signal_pending() is declared in sched.h, where sleeping code finds it. */
 /* Will t die of a signal already sent (SIGKILL, or one whose action is the
  * default "terminate")?  For loops that must end early for a dying task. */

@@ -180,6 +180,12 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 long sys_gettid(void);
 long sys_tgkill(pid_t tgid, pid_t pid, int sig);
 long sys_tkill(pid_t pid, int sig);
+long sys_futex(u32 __user *uaddr, int op, u32 val, const struct timespec __user *utime,
+	       u32 __user *uaddr2, u32 val3);
+long sys_clone3(void __user *uargs, size_t size);
+long sys_getcpu(unsigned int __user *cpu, unsigned int __user *node, void __user *unused);
+long sys_pause(void);
+long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize);
 long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize);
 struct stack_t;
 long sys_sigaltstack(const struct stack_t __user *uss, struct stack_t __user *uoss);

@@ -35,6 +35,7 @@ void timekeeping_init(void);        /* after it: CLOCK_REALTIME from the RTC */
 u64 rtc_read_seconds(void);         /* the CMOS clock: seconds since 1970, UTC */
 u64 get_boot_time_seconds(void);    /* when it booted: seconds since 1970, UTC */
 u64 ktime_get_real_ns(void);        /* CLOCK_REALTIME: nanoseconds since 1970, UTC */
+u64 realtime_offset_ns(void);      /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns (futex) */
 
 void udelay(unsigned long us);
 void mdelay(unsigned long ms);

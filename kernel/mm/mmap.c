@@ -36,11 +36,18 @@
  *     still eat into the reserve is treated as a bad access (SIGSEGV;
  *     Linux would call the OOM killer instead).
  *
- * Locking: no threads, so an mm is only changed by its own process (or,
- * for a new mm, by the exec or fork building it).  A vfork child runs on
- * its parent's mm, but the parent sleeps until the child execs or exits,
- * so still one task at a time changes it, and the VMA list needs no lock.
- * Others only read it (/proc/<pid>/cmdline), from any CPU, while the
+ * Locking: the threads of a process (kernel/fork.c) share its mm and
+ * change it from several CPUs at once: the VMA list changes under
+ * mm->mmap_lock (mmap, munmap, mprotect, brk, madvise, fork's copy),
+ * and a fault finds its VMA under it too.  A fault that may not sleep (a
+ * user copy in atomic context) cannot take it: in an mm no thread shares
+ * it walks the VMAs without it, as before threads (only its own task
+ * changes them); in a threaded mm it fails, and the copy returns short.
+ * Two threads faulting on one page at once both allocate; the PTE is
+ * tested again under page_table_lock and the loser frees its page.  A
+ * PTE cleared or made read-only in a threaded mm is flushed from every
+ * CPU's TLB (another thread may run there with the old translation)
+ * before its page is freed.  Others only read it (/proc/<pid>/cmdline), from any CPU, while the
  * owner runs on another: they hold a user (get_task_mm(), mm_users is
  * atomic), so it is not freed under them, and they look each page up
  * and take a reference on it under mm->page_table_lock (Linux's name),
@@ -161,6 +168,7 @@ struct mm_struct *mm_alloc(void)
 	mm->mmap_base = MMAP_BASE;
 	atomic_set(&mm->mm_users, 1);
 	spin_lock_init(&mm->page_table_lock);
+	mutex_init(&mm->mmap_lock);
 	return mm;
 }
 
@@ -233,9 +241,10 @@ int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
  * Clear one PTE and drop the page's reference, under mm->page_table_lock
  * (the caller's): a reader on another CPU either found the PTE first and
  * holds its own reference -- the page is freed by its put_page() after
- * the copy -- or finds it clear.  Only the owner's CPU can have this
- * mm's translations (no threads; every switch loads CR3), so the local
- * invlpg is all the flushing there is to do.
+ * the copy -- or finds it clear.  In an mm no thread shares, only the
+ * owner's CPU can have its translations (every switch loads CR3), so the
+ * local invlpg is all the flushing there is to do; a threaded mm's
+ * zap_vma_range() defers the pages and flushes every CPU first.
  */
 struct zap_ctx {
 	struct mm_struct *mm;
@@ -267,16 +276,40 @@ static void free_user_pte(pte_t *pte, unsigned long va, void *arg)
 		put_page(page);         /* a page-cache page stays in the cache */
 }
 
-/* Free the pages of [start, end) of vma (munmap, madvise, the last mmput). */
+static void flush_user_tlb_local(void *unused);
+#define UNMAP_BATCH     32      /* PTEs cleared per TLB shootdown */
+
+/* Free the pages of [start, end) of vma (munmap, madvise, the last
+ * mmput).  A threaded mm may be loaded on other CPUs, running its other
+ * threads: the pages are let go in batches, each only after every CPU
+ * has dropped its translations (Linux's tlb_gather_mmu/tlb_finish_mmu). */
 static void zap_vma_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	struct zap_ctx z = { .mm = mm, .dirty_tracked = vma_dirty_tracked(vma) };
+	struct page *batch[UNMAP_BATCH] = { NULL };
 
-	spin_lock(&mm->page_table_lock);
-	walk_user_ptes(mm_pgd(mm), max(start, vma->vm_start), min(end, vma->vm_end),
-		       free_user_pte, &z);
-	spin_unlock(&mm->page_table_lock);
+	start = max(start, vma->vm_start);
+	end = min(end, vma->vm_end);
+	if (!READ_ONCE(mm->threaded) || atomic_read(&mm->mm_users) == 0) {
+		spin_lock(&mm->page_table_lock);
+		walk_user_ptes(mm_pgd(mm), start, end, free_user_pte, &z);
+		spin_unlock(&mm->page_table_lock);
+		return;
+	}
+	z.defer = batch;
+	z.max_defer = UNMAP_BATCH;
+	do {
+		z.nr_defer = 0;
+		spin_lock(&mm->page_table_lock);
+		walk_user_ptes(mm_pgd(mm), start, end, free_user_pte, &z);
+		spin_unlock(&mm->page_table_lock);
+		if (!z.nr_defer)
+			break;
+		on_each_cpu(flush_user_tlb_local, NULL, true);
+		for (unsigned int i = 0; i < z.nr_defer; i++)
+			put_page(batch[i]);
+	} while (z.nr_defer == UNMAP_BATCH);
 }
 
 /* Every VMA's part of [start, end) */
@@ -296,8 +329,6 @@ static void flush_user_tlb_local(void *unused)
 	(void)unused;
 	write_cr3(read_cr3());          /* drops every non-global translation */
 }
-
-#define UNMAP_BATCH     32      /* PTEs cleared per TLB shootdown */
 
 /*
  * Truncation cuts pages off a file that processes may have mapped, on
@@ -432,6 +463,15 @@ static void *map_zero_page(struct mm_struct *mm, unsigned long addr,
 		return NULL;
 	}
 	spin_lock(&mm->page_table_lock);
+	if (READ_ONCE(*pte) & _PAGE_PRESENT) {
+		/* another thread faulted the page in meanwhile: its page
+		 * (and whatever it wrote there) stays, ours goes */
+		pte_t cur = *pte;
+
+		spin_unlock(&mm->page_table_lock);
+		__free_page(pg);
+		return page_address(pte_page(cur));
+	}
 	WRITE_ONCE(*pte, page_to_phys(pg) | vm_page_prot(vm_flags));
 	mm->nr_pages++;
 	spin_unlock(&mm->page_table_lock);
@@ -599,13 +639,12 @@ static int do_file_fault(struct vm_area_struct *vma, unsigned long addr, bool wr
 	return err;
 }
 
-int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec)
+static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec,
+			     bool may_sleep)
 {
 	struct vm_area_struct *vma;
 	pte_t *pte;
 
-	if (!mm || addr >= STACK_TOP)
-		return -EFAULT;
 	vma = find_vma(mm, addr);
 	if (!vma || addr < vma->vm_start)
 		return -EFAULT;                 /* in no VMA: segfault */
@@ -614,12 +653,41 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool e
 	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;                 /* against the VMA's rights */
 	if (vma->vm_file)
-		return do_file_fault(vma, addr, write, !irqs_disabled() && !in_atomic());
+		return do_file_fault(vma, addr, write, may_sleep);
 	pte = lookup_pte(mm_pgd(mm), addr);
-	if (pte && pte_present(*pte))
-		return -EFAULT;                 /* present, yet it faulted: a protection fault */
+	if (pte && pte_present(*pte)) {
+		/* present, yet it faulted: a protection fault -- unless
+		 * another thread mapped it since the CPU looked, or it is a
+		 * translation a shootdown has not yet reached: go again */
+		if (READ_ONCE(mm->threaded) && (!write || (*pte & _PAGE_RW)) &&
+		    !(exec && (*pte & _PAGE_NX)) && (*pte & _PAGE_USER)) {
+			invlpg(addr);
+			return 0;
+		}
+		return -EFAULT;
+	}
 	/* Demand-zero: the first touch of an anonymous page. */
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_ATOMIC) ? 0 : -ENOMEM;
+}
+
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool exec)
+{
+	bool may_sleep = !irqs_disabled() && !in_atomic();
+	int ret;
+
+	if (!mm || addr >= STACK_TOP)
+		return -EFAULT;
+	if (!may_sleep) {
+		/* no mmap_lock here: only safe while no other thread can
+		 * change the VMAs (the caller's copy comes back short) */
+		if (READ_ONCE(mm->threaded))
+			return -EFAULT;
+		return __handle_mm_fault(mm, addr, write, exec, false);
+	}
+	mutex_lock(&mm->mmap_lock);
+	ret = __handle_mm_fault(mm, addr, write, exec, true);
+	mutex_unlock(&mm->mmap_lock);
+	return ret;
 }
 
 void *mm_get_page(struct mm_struct *mm, unsigned long addr)
@@ -719,6 +787,9 @@ long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
 	start &= PAGE_MASK;
 	if (!mm || start >= STACK_TOP || nr_pages > (STACK_TOP - start) >> PAGE_SHIFT)
 		return -EFAULT;
+	/* under the mmap_lock: another thread's munmap must not free a
+	 * page between its lookup and our reference */
+	mutex_lock(&mm->mmap_lock);
 	for (i = 0; i < nr_pages; i++) {
 		struct page *pg = user_page_for_io(mm, start + ((unsigned long)i << PAGE_SHIFT),
 						   gup_flags & FOLL_WRITE);
@@ -728,6 +799,7 @@ long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
 		get_page(pg);
 		pages[i] = pg;
 	}
+	mutex_unlock(&mm->mmap_lock);
 	return i ? (long)i : -EFAULT;
 }
 
@@ -956,8 +1028,8 @@ static int mmap_file_check(struct file *f, unsigned long len, unsigned long prot
 	return 0;
 }
 
-long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
-	      unsigned long flags, unsigned long fd, unsigned long off)
+static long __sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+		       unsigned long flags, unsigned long fd, unsigned long off)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long vm_flags = 0, type = flags & (MAP_SHARED | MAP_PRIVATE);
@@ -1041,11 +1113,31 @@ out:
 	return err ? err : (long)addr;
 }
 
-long sys_munmap(unsigned long addr, size_t len)
+/* The calls that change the VMA list, each under the mmap_lock: the
+ * other threads of the process fault and map on the same mm meanwhile. */
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+	      unsigned long flags, unsigned long fd, unsigned long off)
 {
+	long ret;
+
 	if (!current->mm)
 		return -EINVAL;
-	return do_munmap(current->mm, addr, len);
+	mutex_lock(&current->mm->mmap_lock);
+	ret = __sys_mmap(addr, len, prot, flags, fd, off);
+	mutex_unlock(&current->mm->mmap_lock);
+	return ret;
+}
+
+long sys_munmap(unsigned long addr, size_t len)
+{
+	long ret;
+
+	if (!current->mm)
+		return -EINVAL;
+	mutex_lock(&current->mm->mmap_lock);
+	ret = do_munmap(current->mm, addr, len);
+	mutex_unlock(&current->mm->mmap_lock);
+	return ret;
 }
 
 /*
@@ -1077,7 +1169,7 @@ static void protect_user_pte(pte_t *pte, unsigned long va, void *arg)
  * the two ends are split where the range cuts them; the pages already
  * present get the new rights in their PTEs, the others at their fault.
  */
-long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
+static long __sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
@@ -1111,7 +1203,22 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 		walk_user_ptes(mm_pgd(mm), vma->vm_start, vma->vm_end, protect_user_pte, vma);
 		spin_unlock(&mm->page_table_lock);
 	}
+	/* another thread's CPU may still hold the old rights */
+	if (READ_ONCE(mm->threaded))
+		on_each_cpu(flush_user_tlb_local, NULL, true);
 	return 0;
+}
+
+long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
+{
+	long ret;
+
+	if (!current->mm)
+		return -EINVAL;
+	mutex_lock(&current->mm->mmap_lock);
+	ret = __sys_mprotect(start, len, prot);
+	mutex_unlock(&current->mm->mmap_lock);
+	return ret;
 }
 
 /*
@@ -1123,7 +1230,7 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
  * cache (Linux's madvise_willneed: readahead, no waiting).  The rest is
  * accepted and changes nothing, as Linux may.
  */
-long sys_madvise(unsigned long start, size_t len, int behavior)
+static long __sys_madvise(unsigned long start, size_t len, int behavior)
 {
 	struct vm_area_struct *vma;
 	unsigned long end;
@@ -1148,6 +1255,18 @@ long sys_madvise(unsigned long start, size_t len, int behavior)
 		}
 	}
 	return 0;
+}
+
+long sys_madvise(unsigned long start, size_t len, int behavior)
+{
+	long ret;
+
+	if (!current->mm)
+		return -EINVAL;
+	mutex_lock(&current->mm->mmap_lock);
+	ret = __sys_madvise(start, len, behavior);
+	mutex_unlock(&current->mm->mmap_lock);
+	return ret;
 }
 
 /* Hand a shared mapping's dirty PTE bits to the page cache (msync). */
@@ -1186,23 +1305,34 @@ long sys_msync(unsigned long start, size_t len, int flags)
 	if (len > STACK_TOP || start > STACK_TOP - len)
 		return -ENOMEM;
 	end = start + len;
-	for (addr = start; addr < end; addr = vma->vm_end) {
+	/* the VMAs under the mmap_lock; the fsync (which may wait on locks
+	 * a writer holds across a fault) without it, on a file reference */
+	for (addr = start; addr < end;) {
+		struct file *sync = NULL;
+
+		mutex_lock(&mm->mmap_lock);
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start >= end) {
+			mutex_unlock(&mm->mmap_lock);
 			unmapped = true;
 			break;
 		}
 		if (vma->vm_start > addr)
 			unmapped = true;
-		if (!vma_dirty_tracked(vma))
-			continue;
-		spin_lock(&mm->page_table_lock);
-		walk_user_ptes(mm_pgd(mm), max(addr, vma->vm_start), min(end, vma->vm_end),
-			       msync_pte, NULL);
-		spin_unlock(&mm->page_table_lock);
-		if (flags & MS_SYNC) {
-			int e = vfs_fsync(vma->vm_file, 1);
+		if (vma_dirty_tracked(vma)) {
+			spin_lock(&mm->page_table_lock);
+			walk_user_ptes(mm_pgd(mm), max(addr, vma->vm_start), min(end, vma->vm_end),
+				       msync_pte, NULL);
+			spin_unlock(&mm->page_table_lock);
+			if (flags & MS_SYNC)
+				sync = get_file(vma->vm_file);
+		}
+		addr = vma->vm_end;
+		mutex_unlock(&mm->mmap_lock);
+		if (sync) {
+			int e = vfs_fsync(sync, 1);
 
+			fput(sync);
 			if (!err)
 				err = e;
 		}
@@ -1215,7 +1345,7 @@ long sys_msync(unsigned long start, size_t len, int flags)
  * on success and the old one on failure (libc compares); brk(0) asks
  * where it is.  The heap is one VMA, [start_brk, PAGE_ALIGN(brk)).
  */
-long sys_brk(unsigned long brk)
+static long __sys_brk(unsigned long brk)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long old_end, new_end;
@@ -1243,4 +1373,16 @@ long sys_brk(unsigned long brk)
 	}
 	mm->brk = brk;
 	return brk;
+}
+
+long sys_brk(unsigned long brk)
+{
+	long ret;
+
+	if (!current->mm)
+		return -EINVAL;
+	mutex_lock(&current->mm->mmap_lock);
+	ret = __sys_brk(brk);
+	mutex_unlock(&current->mm->mmap_lock);
+	return ret;
 }

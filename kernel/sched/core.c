@@ -69,6 +69,8 @@ static struct task_struct init_task = {
 	.pi_lock = __SPIN_LOCK_UNLOCKED(init_task.pi_lock),
 	.alloc_lock = __SPIN_LOCK_UNLOCKED(init_task.alloc_lock),
 	.cpus_mask = { .bits = 1 },             /* CPU 0's idle task */
+	.group_leader = &init_task,
+	.thread_group = LIST_HEAD_INIT(init_task.thread_group),
 };
 
 DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
@@ -925,6 +927,8 @@ struct task_struct *create_task(const char *comm, void *entry)
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
+	INIT_LIST_HEAD(&p->thread_group);
+	p->group_leader = p;            /* a thread of CLONE_THREAD: copy_process() */
 
 	/* The top of the stack is the task's struct pt_regs (asm/ptrace.h);
 	 * below it, the frame __switch_to pops: six callee-saved registers
@@ -937,6 +941,7 @@ struct task_struct *create_task(const char *comm, void *entry)
 
 	spin_lock_irqsave(&tasklist_lock, flags);
 	p->pid = next_pid++;
+	p->tgid = p->pid;
 	total_forks++;
 	list_add_tail(&p->tasks, &task_list);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
@@ -1057,6 +1062,8 @@ struct task_struct *init_idle(unsigned int cpu, void *stack)
 	INIT_LIST_HEAD(&idle->tasks);
 	INIT_LIST_HEAD(&idle->children);
 	INIT_LIST_HEAD(&idle->sibling);
+	INIT_LIST_HEAD(&idle->thread_group);
+	idle->group_leader = idle;
 	per_cpu(current_task, cpu) = idle;
 	cpu_rq(cpu)->idle = idle;
 	cpu_rq(cpu)->curr = idle;

@@ -500,7 +500,7 @@ START_TEST(fork_copies_table_exec_closes_cloexec)
 	shut = sys_open("/f", O_RDONLY | O_CLOEXEC, 0);
 	sys_mkdir("/d", 0755);
 	sys_chdir("/d");
-	ck_assert_int_eq(copy_files(&child, parent), 0);
+	ck_assert_int_eq(copy_files(&child, parent, false, false), 0);
 	current_task = &child;
 	ck_assert_int_eq(sys_read(keep, &c, 1), 1);    /* the child reads 'x' */
 	files_close_on_exec(&child);
@@ -513,6 +513,36 @@ START_TEST(fork_copies_table_exec_closes_cloexec)
 	ck_assert_int_eq(sys_read(keep, &c, 1), 1);
 	ck_assert_int_eq(c, 'z');
 	ck_assert_int_eq(sys_read(shut, &c, 1), 1);    /* still open here */
+}
+END_TEST
+
+/* A thread's clone(CLONE_FILES | CLONE_FS): one table and one cwd for
+ * both; what either opens or closes, the other sees; the thread's exit
+ * leaves them to the other. */
+START_TEST(thread_shares_table_and_cwd)
+{
+	struct task_struct thread = { .pid = 3 };
+	struct task_struct *leader = current;
+	long fd;
+	char c;
+
+	make_file("/g", "abc");
+	sys_mkdir("/e", 0755);
+	ck_assert_int_eq(copy_files(&thread, leader, true, true), 0);
+	ck_assert_ptr_eq(thread.files, leader->files);
+	ck_assert_ptr_eq(thread.fs, leader->fs);
+	current_task = &thread;
+	fd = sys_open("/g", O_RDONLY, 0);               /* opened by the thread */
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_chdir("/e"), 0);
+	exit_files(&thread);
+	current_task = leader;
+	ck_assert_int_eq(sys_read(fd, &c, 1), 1);       /* still open here */
+	ck_assert_int_eq(c, 'a');
+	ck_assert_int_eq(sys_open("../g", O_RDONLY, 0), fd + 1);   /* cwd /e */
+	ck_assert_int_eq(sys_close(fd), 0);
+	ck_assert_int_eq(sys_close(fd + 1), 0);
+	sys_chdir("/");
 }
 END_TEST
 
@@ -1117,7 +1147,8 @@ START_TEST(proc_listing_skips_no_process_when_one_exits)
 	sys_mkdir("/proc", 0555);
 	ck_assert_int_eq(sys_mount("proc", "/proc", "proc", 0, NULL), 0);
 	for (int i = 0; i < 5; i++) {
-		tasks[i].pid = 2 + i;                   /* pids 2..6; we are 1 */
+		tasks[i].pid = tasks[i].tgid = 2 + i;   /* pids 2..6; we are 1 */
+		tasks[i].group_leader = &tasks[i];
 		tasks[i].state = TASK_RUNNING;
 		list_add_tail(&tasks[i].tasks, &task_list);
 	}
@@ -1416,6 +1447,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, getdents64_lists_entries_with_types);
 	tcase_add_test(core, fd_lowest_free_dup_dup2_close);
 	tcase_add_test(core, fork_copies_table_exec_closes_cloexec);
+	tcase_add_test(core, thread_shares_table_and_cwd);
 	tcase_add_test(core, pipe_data_eof_epipe);
 	tcase_add_test(core, mount_umount_busy);
 	tcase_add_test(core, remount_ro_and_open_for_writing_never_both_succeed);

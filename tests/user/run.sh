@@ -254,6 +254,12 @@ elif grep -q '^[0-9]* passed, 0 failed' "$T/io_uring.out" &&
 else
 	fail io_uring_on_linux "$(grep -e FAIL -e passed "$T/io_uring.out" "$T/io_uring.check" | tr '\n' ' ')"
 fi
+# threads: glibc's pthreads and futex(2) on Linux, the oracle for what
+# the same binary must see in the guest (tests/qemu/scenarios/threads.scn)
+"$UB/glibc/threads" > "$T/threads.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/threads.out" && pass threads_on_linux ||
+	fail threads_on_linux "$(grep -e FAIL -e passed "$T/threads.out" | tr '\n' ' ')"
+
 # jobctl: Linux's answers for stop and continue (WUNTRACED, WCONTINUED,
 # the T state, SIGCHLD and SA_NOCLDSTOP, orphaned groups, waitid)
 "$UB/tests/jobctl" > "$T/jobctl.out" 2>&1

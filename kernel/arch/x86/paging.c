@@ -169,7 +169,8 @@ void (*pt_install_hook)(unsigned long va);
 /*
  * The kernel half's page-table pages are installed under it (Linux:
  * init_mm.page_table_lock), by whoever maps a kernel page: kstack_alloc,
- * ioremap, on any CPU.  Taken irqsave, so that a mapping made from an
+ * ioremap, on any CPU -- and a user half's too, which the threads of a
+ * process fill from several CPUs at once.  Taken irqsave, so that a mapping made from an
  * interrupt (the smp-mm test maps from a function call IPI) cannot
  * deadlock against the task it interrupted.  A leaf: nothing is taken
  * and no page is allocated under it.
@@ -195,35 +196,30 @@ static pte_t *walk_create(pte_t *pml4, unsigned long va, int level)
 			val = __pa(next) | _PAGE_PRESENT | _PAGE_RW | (va < PAGE_OFFSET ? _PAGE_USER : 0);
 			if (pt_populate_hook)
 				pt_populate_hook(va);
-			if (va < PAGE_OFFSET) {
-				/* a user table: only the task owning the mm
-				 * changes its tables (no threads), so the
-				 * entry is still absent; readers on other CPUs
-				 * see it absent or whole, the zeroed table
-				 * written before it */
-				WRITE_ONCE(*e, val);
+			/*
+			 * Since the test above, someone else may have
+			 * installed a table here: in the kernel half, which
+			 * every task and every CPU shares, another CPU (or a
+			 * task that preempted us) making a stack or an
+			 * ioremap in the same 2 MiB; in the user half,
+			 * another thread of the process faulting in the same
+			 * 2 MiB on another CPU.  Installing ours over it
+			 * would silently unmap what it mapped, so test again
+			 * under pgd_lock and keep the one that is there --
+			 * Linux's __pte_alloc() does the same under the
+			 * page-table lock.  Readers on other CPUs see the
+			 * entry absent or whole, the zeroed table written
+			 * before it.
+			 */
+			spin_lock_irqsave(&pgd_lock, flags);
+			if (READ_ONCE(*e) & _PAGE_PRESENT) {
+				spin_unlock_irqrestore(&pgd_lock, flags);
+				pt_free(next);
 			} else {
-				/*
-				 * The kernel half is shared by every task and
-				 * every CPU: since the test above, another CPU
-				 * (or a task that preempted us) making a stack
-				 * or an ioremap in the same 2 MiB may have
-				 * installed a table here.  Installing ours over
-				 * it would silently unmap what it mapped, so
-				 * test again under pgd_lock and keep the one
-				 * that is there -- Linux's __pte_alloc() does
-				 * the same under the page-table lock.
-				 */
-				spin_lock_irqsave(&pgd_lock, flags);
-				if (READ_ONCE(*e) & _PAGE_PRESENT) {
-					spin_unlock_irqrestore(&pgd_lock, flags);
-					pt_free(next);
-				} else {
-					if (pt_install_hook)
-						pt_install_hook(va);
-					WRITE_ONCE(*e, val);
-					spin_unlock_irqrestore(&pgd_lock, flags);
-				}
+				if (pt_install_hook && va >= PAGE_OFFSET)
+					pt_install_hook(va);
+				WRITE_ONCE(*e, val);
+				spin_unlock_irqrestore(&pgd_lock, flags);
 			}
 		}
 		BUG_ON(*e & _PAGE_PSE);

@@ -219,6 +219,11 @@ SYSCALL4(sendfile, int, int, U(loff_t), size_t)
 SYSCALL1(time, U(long))
 SYSCALL0(gettid)
 SYSCALL4(utimensat, int, U(const char), U(const struct timespec), int)
+SYSCALL6(futex, U(u32), int, u32, U(const struct timespec), U(u32), u32)
+SYSCALL2(clone3, U(void), size_t)
+SYSCALL3(getcpu, U(unsigned int), U(unsigned int), U(void))
+SYSCALL0(pause)
+SYSCALL2(rt_sigpending, U(sigset_t), size_t)
 SYSCALL3(tgkill, pid_t, pid_t, int)
 SYSCALL2(tkill, pid_t, int)
 
@@ -367,6 +372,11 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(tgkill),
 	SYSCALL_ENTRY(tkill),
 	SYSCALL_ENTRY(utimensat),
+	SYSCALL_ENTRY(futex),
+	SYSCALL_ENTRY(clone3),
+	SYSCALL_ENTRY(getcpu),
+	SYSCALL_ENTRY(pause),
+	SYSCALL_ENTRY(rt_sigpending),
 };
 
 /* Can SYSRET return to what regs describe?  Only if rcx/r11 still hold

@@ -928,8 +928,8 @@ static const char *t_reboot(void)
  * MAP_FIXED (unmapping its own code), and the file calls that read the
  * console, print, or create files -- and so readv, writev, sendfile; the
  * calls that wait for an event nobody will send (rt_sigsuspend, poll,
- * select, ppoll, pselect6, clock_nanosleep); clone (a fork) and tkill,
- * tgkill (a kill).  The calls that make a new name get NULL for it (see
+ * select, ppoll, pselect6, clock_nanosleep, pause, futex); clone (a
+ * fork) and tkill, tgkill (a kill).  The calls that make a new name get NULL for it (see
  * fuzz_names).
  */
 static uint64_t rng = 0x5eed;
@@ -966,6 +966,8 @@ static int fuzz_denied(long nr)
 	case 57: case 58: case 60: case 62: case 80: case 83: case 84: case 87:
 	case 165: case 166: case 169: case 231: case 257:
 	case 7:
+	case 34:
+	case 202:
 	case 19:
 	case 20:
 	case 23:

@@ -252,6 +252,18 @@ struct task_struct *find_task_by_pid(int pid)
 	return NULL;
 }
 
+/* kernel/signal.c's: no thread groups on the host, a task is its process */
+struct task_struct *find_task_by_tgid(int tgid)
+{
+	return find_task_by_pid(tgid);
+}
+
+int get_nr_threads(const struct task_struct *p)
+{
+	(void)p;
+	return 1;
+}
+
 void get_task_struct(struct task_struct *p) { refcount_inc(&p->usage); }
 void put_task_struct(struct task_struct *p) { refcount_dec(&p->usage); }
 
@@ -319,7 +331,8 @@ void host_vfs_init(void)
 		abort();
 	if (!current->tasks.next)
 		list_add_tail(&current->tasks, &task_list);
-	current->pid = 1;
+	current->pid = current->tgid = 1;
+	current->group_leader = current;        /* a process of one thread */
 	if (init_task_files(current))
 		abort();
 }

@@ -14,9 +14,11 @@
  * call IPI, to invlpg the range (or, past Linux's ceiling of 33 pages, to
  * drop every translation), and waits until all have.
  *
- * User mappings need no such shootdown yet: with no threads, only the CPU
- * running the owning task holds them, and every switch to another mm
- * loads CR3 (kernel/arch/x86/process.c).
+ * User mappings of a process with one thread need no such shootdown:
+ * only the CPU running the owning task holds them, and every switch to
+ * another mm loads CR3 (kernel/arch/x86/process.c).  A threaded mm may be
+ * loaded on several CPUs at once: kernel/mm/mmap.c flushes every CPU
+ * (on_each_cpu, a CR3 reload) before it frees a page it unmapped there.
  */
 #ifndef ASM_TLBFLUSH_H
 #define ASM_TLBFLUSH_H
