@@ -160,7 +160,8 @@ KTEST_OBJS := \
 	$(KT)/ktest_block.o \
 	$(KT)/smp_test.o \
 	$(KT)/smp_mm_test.o \
-	$(KT)/smp_block_test.o
+	$(KT)/smp_block_test.o \
+	$(KT)/mq_test.o
 
 # The block layer: bios, the plug, the request layer and its elevators.
 BLOCK_OBJS := \

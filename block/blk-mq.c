@@ -94,10 +94,12 @@ static DEFINE_MUTEX(mq_queues_lock);
  */
 void blk_mq_map_queues(struct blk_mq_queue_map *qmap)
 {
+	/* LAB 8 BEGIN */
 	unsigned int nr = qmap->nr_queues ? qmap->nr_queues : 1;
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		qmap->mq_map[cpu] = qmap->queue_offset + cpu % nr;
+	/* LAB 8 END: for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) qmap->mq_map[cpu] = qmap->queue_offset; */
 }
 
 struct blk_mq_hw_ctx *blk_mq_map_queue_type(struct request_queue *q, enum hctx_type type,
@@ -164,9 +166,11 @@ static int blk_mq_update_queue_map(struct blk_mq_tag_set *set)
  */
 static struct blk_mq_ctx *blk_mq_get_ctx(struct request_queue *q)
 {
+	/* LAB 8 BEGIN */
 	unsigned int cpu = smp_processor_id();
 
 	return &q->queue_ctx[cpu < nr_cpu_ids ? cpu : 0];
+	/* LAB 8 END: return &q->queue_ctx[0]; */
 }
 
 static void blk_mq_free_hw_queues(struct request_queue *q)
@@ -799,6 +803,38 @@ void blk_mq_start_request(struct request *rq)
 }
 
 /*
+ * blk_mq_insert_ctx - with the elevator "none", rq (on a caller's list
+ * through queuelist) moves to the tail of its software queue: the ctx of
+ * the CPU that submitted it (rq->mq_ctx, chosen when the request was
+ * made -- the task may be on another CPU by now, flushing its plug from
+ * schedule()), under that ctx's lock, which the ctx's CPU's submitters
+ * and its hctx's dispatcher also take.  Its hctx is marked in *to_run,
+ * for the caller to run once the whole batch is in (Linux's
+ * blk_mq_insert_requests() and blk_mq_hctx_mark_pending()).  Any
+ * context, interrupts on or off; does not sleep.
+ */
+static void blk_mq_insert_ctx(struct request *rq, unsigned long *to_run)
+{
+	/* LAB 8 BEGIN */
+	struct blk_mq_ctx *ctx = rq->mq_ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->lock, flags);
+	list_move_tail(&rq->queuelist, &ctx->rq_list);
+	spin_unlock_irqrestore(&ctx->lock, flags);
+	*to_run |= 1ul << ctx->hctxs[HCTX_TYPE_DEFAULT]->queue_num;
+	/* LAB 8 END:
+	 * struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
+	 * unsigned long flags;
+	 *
+	 * spin_lock_irqsave(&hctx->lock, flags);
+	 * list_move_tail(&rq->queuelist, &hctx->dispatch);
+	 * spin_unlock_irqrestore(&hctx->lock, flags);
+	 * *to_run |= 1ul << hctx->queue_num;
+	 */
+}
+
+/*
  * Insert a batch (through queuelist) of requests of one queue, and run
  * the hardware queues that got one.  With "none" each request waits in
  * the ctx it was made on (where its submitter was then); otherwise in the
@@ -812,14 +848,8 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
 	list_for_each_entry(rq, list, queuelist)
 		blk_add_trace_rq(rq, 'I', 0);
 	if (READ_ONCE(q->sched_none)) {
-		list_for_each_entry_safe(rq, tmp, list, queuelist) {
-			struct blk_mq_ctx *ctx = rq->mq_ctx;
-
-			spin_lock_irqsave(&ctx->lock, flags);
-			list_move_tail(&rq->queuelist, &ctx->rq_list);
-			spin_unlock_irqrestore(&ctx->lock, flags);
-			to_run |= 1ul << ctx->hctxs[HCTX_TYPE_DEFAULT]->queue_num;
-		}
+		list_for_each_entry_safe(rq, tmp, list, queuelist)
+			blk_mq_insert_ctx(rq, &to_run);
 	} else {
 		list_for_each_entry(rq, list, queuelist)
 			rq->rq_flags |= RQF_ELV;

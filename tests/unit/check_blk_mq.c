@@ -8,7 +8,9 @@
  * map of CPUs to hardware queues, and requests from each (pretended)
  * CPU reaching its own hardware queue with that queue's tags; the queue
  * maps of several types, and polled bios going to a POLL hardware
- * queue and ending only when polled (blk_mq_poll, bio_poll).
+ * queue and ending only when polled (blk_mq_poll, bio_poll); lab 8's
+ * cases: the map's spread, and a request waiting on the software queue
+ * of the CPU that made it, in order, under that queue's lock.
  */
 #include <check.h>
 #include <spindle/blkdev.h>
@@ -21,7 +23,9 @@
 #include <spindle/blktrace.h>
 #include <spindle/blk_bench.h>
 #include <spindle/printk.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "shim/host_kernel.h"
@@ -1278,6 +1282,268 @@ START_TEST(rq_affinity_picks_the_completing_cpu)
 }
 END_TEST
 
+/* --- lab 8: the map and the software queues ------------------------------------ */
+
+/*
+ * blk_mq_map_queues for every number of CPUs (nr_cpu_ids) and queues up
+ * to NR_CPUS, into a map full of garbage: every entry of the map (all
+ * NR_CPUS of them, so that it is never read out of range) names a queue
+ * that exists; CPU n gets queue n while queues last (Linux's order, which
+ * /sys/block/<disk>/mq/<n>/cpu_list shows); and over the CPUs there are,
+ * each queue gets cpus/queues of them, rounded down or up.
+ */
+START_TEST(map_queues_spread_evenly)
+{
+	for (unsigned int queues = 1; queues <= NR_CPUS; queues++)
+		for (unsigned int cpus = queues; cpus <= NR_CPUS; cpus++) {
+			struct blk_mq_queue_map ts = { .nr_queues = queues };
+			unsigned int per_queue[NR_CPUS] = { 0 };
+
+			nr_cpu_ids = cpus;
+			memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
+			blk_mq_map_queues(&ts);
+			for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+				ck_assert_msg(ts.mq_map[cpu] < queues,
+					      "%u CPUs, %u queues: CPU %u -> %d: no such queue "
+					      "(left unmapped?)",
+					      cpus, queues, cpu, (int)ts.mq_map[cpu]);
+			for (unsigned int cpu = 0; cpu < queues; cpu++)
+				ck_assert_msg(ts.mq_map[cpu] == cpu,
+					      "%u CPUs, %u queues: CPU %u -> queue %u, want %u "
+					      "(CPU n -> queue n while queues last)",
+					      cpus, queues, cpu, ts.mq_map[cpu], cpu);
+			for (unsigned int cpu = 0; cpu < cpus; cpu++)
+				per_queue[ts.mq_map[cpu]]++;
+			for (unsigned int h = 0; h < queues; h++)
+				ck_assert_msg(per_queue[h] == cpus / queues ||
+						      per_queue[h] == (cpus + queues - 1) / queues,
+					      "%u CPUs, %u queues: queue %u has %u CPUs, want %u or %u",
+					      cpus, queues, h, per_queue[h], cpus / queues,
+					      (cpus + queues - 1) / queues);
+		}
+}
+END_TEST
+
+/* One hardware queue (or a map whose nr_queues is 0): every
+ * CPU sends to queue 0. */
+START_TEST(map_queues_one_queue)
+{
+	for (unsigned int nr = 0; nr <= 1; nr++) {
+		struct blk_mq_queue_map ts = { .nr_queues = nr };
+
+		nr_cpu_ids = 4;
+		memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
+		blk_mq_map_queues(&ts);
+		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+			ck_assert_msg(ts.mq_map[cpu] == 0, "nr_queues %u: CPU %u -> %d, want 0",
+				      nr, cpu, (int)ts.mq_map[cpu]);
+	}
+}
+END_TEST
+
+/* More queues than CPUs (blk_mq_init_queue caps them, the map itself
+ * must still be sound): each CPU its own queue, CPU n queue n. */
+START_TEST(map_queues_more_queues_than_cpus)
+{
+	for (unsigned int queues = 3; queues <= NR_CPUS; queues++) {
+		struct blk_mq_queue_map ts = { .nr_queues = queues };
+
+		nr_cpu_ids = 2;
+		memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
+		blk_mq_map_queues(&ts);
+		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+			ck_assert_msg(ts.mq_map[cpu] < queues, "%u queues: CPU %u -> %d: no such queue",
+				      queues, cpu, (int)ts.mq_map[cpu]);
+		ck_assert_msg(ts.mq_map[0] == 0 && ts.mq_map[1] == 1,
+			      "2 CPUs, %u queues: CPU 0 -> %u, CPU 1 -> %u; want 0 and 1",
+			      queues, ts.mq_map[0], ts.mq_map[1]);
+	}
+}
+END_TEST
+
+/* A map that starts at queue_offset (the POLL map after the DEFAULT
+ * queues): the same spread, counted from there. */
+START_TEST(map_queues_from_queue_offset)
+{
+	struct blk_mq_queue_map ts = { .nr_queues = 2, .queue_offset = 3 };
+
+	nr_cpu_ids = 4;
+	memset(ts.mq_map, 0xff, sizeof(ts.mq_map));
+	blk_mq_map_queues(&ts);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		ck_assert_msg(ts.mq_map[cpu] == 3 + cpu % 2,
+			      "queues 3 and 4: CPU %u -> %d, want %u", cpu, (int)ts.mq_map[cpu],
+			      3 + cpu % 2);
+}
+END_TEST
+
+/* Two CPUs, two hardware queues of `depth` tags each, the elevator none. */
+static void make_two_queues(unsigned int depth)
+{
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(depth, 0, 1024, "none");
+	ck_assert_uint_eq(q->nr_hw_queues, 2);
+}
+
+/* A plug attached by hand (blk_start_plug belongs to lab 3): requests
+ * made while it is current->plug wait on it until
+ * blk_mq_flush_plug_list(). */
+static void hand_plug(struct blk_plug *plug)
+{
+	plug->magic = PLUG_MAGIC;
+	INIT_LIST_HEAD(&plug->mq_list);
+	INIT_LIST_HEAD(&plug->cb_list);
+	plug->rq_count = 0;
+	current->plug = plug;
+}
+
+/*
+ * A request that cannot go to the driver yet (its hctx's one tag is
+ * taken) waits on the software queue of the CPU that submitted it -- not
+ * another CPU's, not the hctx's dispatch list -- and goes through that
+ * CPU's hctx when the tag is free.
+ */
+START_TEST(insert_on_submitting_cpus_ctx)
+{
+	make_two_queues(1);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		host_cpu = cpu;
+		submit(REQ_OP_WRITE, 8000 * (2 * cpu + 1), 4096); /* takes the tag */
+		submit(REQ_OP_WRITE, 8000 * (2 * cpu + 2), 4096); /* must wait */
+	}
+	ck_assert_msg(nr_queue_rq == 2, "%d writes reached the driver, want 2: the first of "
+					"each CPU, through its own hctx (one tag each)",
+		      nr_queue_rq);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		struct list_head *l = &q->queue_ctx[cpu].rq_list;
+
+		ck_assert_msg(list_empty(&q->queue_hw_ctx[cpu]->dispatch),
+			      "CPU %u's waiting request is on hctx %u's dispatch list, "
+			      "not on its CPU's software queue",
+			      cpu, cpu);
+		ck_assert_msg(list_is_singular(l) &&
+				      blk_rq_pos(list_first_entry(l, struct request, queuelist)) ==
+					      8000 * (2 * cpu + 2),
+			      "ctx %u does not hold exactly CPU %u's waiting write", cpu, cpu);
+	}
+	complete_all();
+	ck_assert_int_eq(ended_ok, 4);
+	for (unsigned int h = 0; h < 2; h++)
+		for (unsigned int cpu = 0; cpu < 2; cpu++)
+			ck_assert_msg(q->queue_hw_ctx[h]->dispatched[cpu] == (h == cpu ? 2u : 0u),
+				      "hctx %u dispatched %lu requests of CPU %u, want %u", h,
+				      q->queue_hw_ctx[h]->dispatched[cpu], cpu, h == cpu ? 2 : 0);
+}
+END_TEST
+
+/*
+ * A task makes a request on CPU 1 and parks it on its plug, then moves
+ * to CPU 0, where the plug is flushed (as schedule() would): the request
+ * still goes to the ctx it was made on, CPU 1's, and through hctx 1 --
+ * the hctx whose tag it must give back.
+ */
+START_TEST(insert_on_the_ctx_the_request_was_made_on)
+{
+	struct blk_plug plug;
+
+	make_two_queues(4);
+	hand_plug(&plug);
+	host_cpu = 1;
+	submit(REQ_OP_WRITE, 8000, 4096);
+	ck_assert_int_eq(nr_queue_rq, 0); /* on the plug */
+	host_cpu = 0;
+	blk_mq_flush_plug_list(&plug, false);
+	current->plug = NULL;
+	ck_assert_int_eq(nr_queue_rq, 1);
+	ck_assert_msg(q->queue_hw_ctx[1]->dispatched[1] == 1 && q->queue_hw_ctx[0]->dispatched[1] == 0,
+		      "made on CPU 1, flushed on CPU 0: hctx 0 sent %lu, hctx 1 %lu; want 0 and 1",
+		      q->queue_hw_ctx[0]->dispatched[1], q->queue_hw_ctx[1]->dispatched[1]);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 1);
+	ck_assert_msg(!q->queue_hw_ctx[0]->tags_used && !q->queue_hw_ctx[1]->tags_used,
+		      "tags left in use: hctx 0 %#llx, hctx 1 %#llx",
+		      (unsigned long long)q->queue_hw_ctx[0]->tags_used,
+		      (unsigned long long)q->queue_hw_ctx[1]->tags_used);
+}
+END_TEST
+
+/* An idle queue: a request inserted on a ctx must have its hctx run, so
+ * that it reaches the driver at once (else it waits until some other
+ * request's completion runs that hctx -- forever, here). */
+START_TEST(insert_runs_the_hctx)
+{
+	make_two_queues(4);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		host_cpu = cpu;
+		submit(REQ_OP_READ, 8000 * (cpu + 1), 4096);
+		ck_assert_msg(nr_queue_rq == (int)cpu + 1,
+			      "CPU %u's read waits on ctx %u: hctx %u was never run", cpu, cpu, cpu);
+		ck_assert_uint_eq(seen_hctx[cpu], cpu);
+	}
+	complete_all();
+	ck_assert_int_eq(ended_ok, 2);
+}
+END_TEST
+
+/* A software queue is a FIFO: requests waiting on it go in the order
+ * they were submitted (blk_mq_dequeue_from_ctx takes the oldest). */
+START_TEST(insert_at_the_tail)
+{
+	static const sector_t pos[] = { 8000, 16000, 24000, 32000, 40000 };
+
+	make_two_queues(1);
+	host_cpu = 1;
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		submit(REQ_OP_WRITE, pos[i], 4096);
+	ck_assert_int_eq(nr_queue_rq, 1);
+	complete_all();
+	ck_assert_int_eq(nr_queue_rq, (int)ARRAY_SIZE(pos));
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		ck_assert_msg(seen_pos[i] == pos[i],
+			      "dispatch %u was sector %llu, want %llu (submitted in that order)",
+			      i, (unsigned long long)seen_pos[i], (unsigned long long)pos[i]);
+}
+END_TEST
+
+/*
+ * The insertion takes the ctx's own lock.  The test holds ctx 1's lock
+ * on CPU 1 -- as a submitter on CPU 1 would while it looks for a merge
+ * there -- and flushes a plugged request made on CPU 1, on CPU 1: an
+ * insertion that takes that lock finds it already held by its own CPU,
+ * which Spindle's spinlock debugging reports as a recursion (a panic,
+ * abort(): SIGABRT, in a child process of the test's).  An insertion
+ * without the lock, or under another one (the hctx's, the queue's),
+ * links the request into a list another holder may be changing, and
+ * returns.  hctx 1's only tag is taken, so that running it does not
+ * touch the ctx.
+ */
+START_TEST(insert_takes_the_ctx_lock)
+{
+	struct blk_plug plug;
+	int status;
+	pid_t pid;
+
+	make_two_queues(1);
+	host_cpu = 1;
+	submit(REQ_OP_WRITE, 8000, 4096); /* in flight */
+	hand_plug(&plug);
+	submit(REQ_OP_WRITE, 16000, 4096);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		spin_lock(&q->queue_ctx[1].lock);
+		blk_mq_flush_plug_list(&plug, false);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+		      "the test held ctx 1's lock, yet the request went onto ctx 1's list "
+		      "(the insertion %s): it does not take the ctx's lock",
+		      WIFEXITED(status) ? "returned" : "died another way");
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("BlkMq");
@@ -1286,6 +1552,7 @@ Suite *unit_suite(void)
 	TCase *flush = tcase_create("FlushDiscard");
 	TCase *timeouts = tcase_create("Timeouts");
 	TCase *hw = tcase_create("HwQueues");
+	TCase *mq = tcase_create("MqLocking");
 	TCase *poll = tcase_create("PollQueues");
 
 	tcase_add_checked_fixture(core, setup, teardown);
@@ -1347,5 +1614,17 @@ Suite *unit_suite(void)
 	tcase_add_test(poll, polled_bio_split_or_fua_is_not_polled);
 	tcase_add_test(poll, bad_queue_maps_are_refused);
 	suite_add_tcase(s, poll);
+
+	tcase_add_checked_fixture(mq, setup, teardown);
+	tcase_add_test(mq, map_queues_spread_evenly);
+	tcase_add_test(mq, map_queues_one_queue);
+	tcase_add_test(mq, map_queues_more_queues_than_cpus);
+	tcase_add_test(mq, map_queues_from_queue_offset);
+	tcase_add_test(mq, insert_on_submitting_cpus_ctx);
+	tcase_add_test(mq, insert_on_the_ctx_the_request_was_made_on);
+	tcase_add_test(mq, insert_runs_the_hctx);
+	tcase_add_test(mq, insert_at_the_tail);
+	tcase_add_test(mq, insert_takes_the_ctx_lock);
+	suite_add_tcase(s, mq);
 	return s;
 }
