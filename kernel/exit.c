@@ -190,25 +190,27 @@ void exit_process(struct task_struct *t, int code)
 		/* a thread: gone from the group and reaped at once */
 		list_del_init(&t->thread_group);
 		t->exit_state = EXIT_DEAD;
-		if (group_dead && leader->exit_state == EXIT_ZOMBIE)
+		/*
+		 * The leader is reported by whichever of it and its last
+		 * thread takes tasklist_lock second -- decided here, under
+		 * the lock, from the thread list and the leader's state.
+		 * group_dead (the live count, dropped before the lock) cannot
+		 * decide it: a leader that dropped it first and had not yet
+		 * become a zombie would be missed by both, and its parent's
+		 * wait would never end.
+		 */
+		if (leader->exit_state == EXIT_ZOMBIE && list_empty(&leader->thread_group))
 			group_dead_notify(leader);
 		__exit_signal_state(t);
 		spin_unlock_irqrestore(&tasklist_lock, flags);
 		put_task_struct(leader);        /* copy_process()'s, for group_leader */
 		return;
 	}
-	if (t->parent) {
-		/* a zombie now; reported once the last thread is gone */
-		t->exit_state = EXIT_ZOMBIE;
-		if (group_dead)
-			group_dead_notify(t);
-	} else {
-		t->exit_state = EXIT_DEAD;
-		if (!group_dead)
-			t->exit_state = EXIT_ZOMBIE; /* the last thread releases it */
-		else
-			__exit_signal_state(t);
-	}
+	/* a zombie now; reported (or released) once the last thread is
+	 * gone: now, if none is left on the list (see above) */
+	t->exit_state = EXIT_ZOMBIE;
+	if (list_empty(&t->thread_group))
+		group_dead_notify(t);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (init_process == t && group_dead)
 		init_process = NULL;
