@@ -684,6 +684,18 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool e
 			return -EFAULT;
 		return __handle_mm_fault(mm, addr, write, exec, false);
 	}
+	/*
+	 * A process of one thread has nobody to change its VMAs under the
+	 * fault, so it takes no mmap_lock -- and must not: write() faults in
+	 * its source buffer holding the file's i_mutex (i_mutex, then
+	 * mmap_lock), while ext2's page_mkwrite takes i_mutex inside the
+	 * fault (mmap_lock, then i_mutex), and lockdep rightly calls that a
+	 * cycle.  Between two threads of one process the cycle is real and
+	 * still open: page_mkwrite should take a lock of its own, ordered
+	 * after mmap_lock, as ext4's takes the mapping's invalidate_lock.
+	 */
+	if (!READ_ONCE(mm->threaded))
+		return __handle_mm_fault(mm, addr, write, exec, true);
 	mutex_lock(&mm->mmap_lock);
 	ret = __handle_mm_fault(mm, addr, write, exec, true);
 	mutex_unlock(&mm->mmap_lock);
