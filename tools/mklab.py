@@ -45,6 +45,7 @@ import io
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tarfile
@@ -210,9 +211,14 @@ def copy_build(tree, root=ROOT):
     build = root / "build"
 
     def skip(folder, names):
+        # sockets and FIFOs a run left behind (tools/nbdcache.py's NBD
+        # socket) cannot be copied, and are no part of a build
+        odd = [n for n in names
+               if stat.S_ISSOCK(os.lstat(os.path.join(folder, n)).st_mode) or
+               stat.S_ISFIFO(os.lstat(os.path.join(folder, n)).st_mode)]
         if Path(folder) != build:
-            return []
-        return [n for n in names if n in RUN_OUTPUTS or n.startswith("disk-")]
+            return odd
+        return odd + [n for n in names if n in RUN_OUTPUTS or n.startswith("disk-")]
     if build.exists():
         shutil.copytree(build, tree / "build", symlinks=True, ignore=skip)
 

@@ -33,6 +33,7 @@ write) that followed it has completed, and nothing about the rest.
 Used by tools/powercut.py --cache; not a general NBD server (one client,
 one export, no TLS, no structured replies).
 """
+import os
 import socket
 import struct
 import threading
@@ -73,6 +74,7 @@ class CacheDisk:
         self.flushes = self.writes = 0
         self.clean_end = False           # the client said NBD_CMD_DISC
         self.error = None
+        self.sock_path = sock_path
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(str(sock_path))
         self.listener.listen(1)
@@ -141,6 +143,12 @@ class CacheDisk:
             self.error = "%s: %s" % (type(e).__name__, e)
         finally:
             self.listener.close()
+            # no socket file left in build/: nothing else can use it, and
+            # a copy of build/ (tools/mklab.py) cannot copy one
+            try:
+                os.unlink(self.sock_path)
+            except OSError:
+                pass
 
     def _option_reply(self, conn, opt, rtype, data=b""):
         conn.sendall(struct.pack(">QIII", REPLY_MAGIC, opt, rtype, len(data)) + data)
