@@ -201,7 +201,11 @@ def protected(path):
 
 # build/'s folders that hold runs, not what make builds: never copied
 # into another tree's build/
-RUN_OUTPUTS = {"labs", "grade", "class", "qemu", "unit-asan", "own", "compdb"}
+RUN_OUTPUTS = {"labs", "grade", "class", "qemu", "unit-asan", "own", "compdb",
+               # what the test and measurement tools leave: a Linux guest's
+               # packages (build/compare-linux is near 1 GB), disk images
+               "compare-linux", "ext3-linux", "ext2-bigdir", "grade-ssh", "perf",
+               "powercut", "stress", "faults", "fuzz", "gdb"}
 
 
 def copy_build(tree, root=ROOT):
