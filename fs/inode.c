@@ -29,14 +29,10 @@ u64 fs_now_ns(void)
 	return ktime_get_real_ns();
 }
 
-struct inode *new_inode(struct super_block *sb)
+/* The fields every in-memory inode starts with, one link and one
+ * reference (Linux's inode_init_always()); inode comes zeroed. */
+void inode_init_always(struct inode *inode)
 {
-	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
-
-	if (!inode)
-		return NULL;
-	inode->i_sb = sb;
-	inode->i_ino = ++sb->s_next_ino;
 	inode->i_nlink = 1;
 	inode->i_count = 1;
 	inode->i_mtime_ns = fs_now_ns();
@@ -47,6 +43,17 @@ struct inode *new_inode(struct super_block *sb)
 	INIT_LIST_HEAD(&inode->i_data.i_pages);
 	INIT_LIST_HEAD(&inode->i_data.i_wb_list);
 	INIT_LIST_HEAD(&inode->i_data.i_mmap);
+}
+
+struct inode *new_inode(struct super_block *sb)
+{
+	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+
+	if (!inode)
+		return NULL;
+	inode_init_always(inode);
+	inode->i_sb = sb;
+	inode->i_ino = ++sb->s_next_ino;
 	return inode;
 }
 

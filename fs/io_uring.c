@@ -1054,17 +1054,9 @@ static struct file *io_uring_get_file(struct io_ring_ctx *ctx)
 
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
+	inode_init_always(inode);
 	inode->i_mode = 0600;           /* no file type, as Linux's anon inode */
-	inode->i_nlink = 1;
-	inode->i_count = 1;
 	inode->i_ino = atomic_long_inc_return(&io_uring_ino);
-	mutex_init(&inode->i_mutex);
-	inode->i_mapping = &inode->i_data;
-	inode->i_data.host = inode;
-	inode->i_data.i_blkbits = PAGE_SHIFT;
-	INIT_LIST_HEAD(&inode->i_data.i_pages);
-	INIT_LIST_HEAD(&inode->i_data.i_wb_list);
-	INIT_LIST_HEAD(&inode->i_data.i_mmap);
 	d = d_alloc(NULL, name, sizeof(name) - 1);
 	if (IS_ERR(d)) {
 		kfree(inode);

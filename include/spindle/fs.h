@@ -386,6 +386,7 @@ struct fs_struct {
 
 /* --- inodes and dentries (fs/inode.c, fs/dcache.c) ------------------------ */
 
+void inode_init_always(struct inode *inode);
 struct inode *new_inode(struct super_block *sb);
 void iput(struct inode *inode);
 struct inode *igrab(struct inode *inode);
