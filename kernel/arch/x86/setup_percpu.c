@@ -7,6 +7,19 @@
  * One copy for each CPU the MADT lists (Linux's "possible" CPUs), up to
  * NR_CPUS, whether or not it will be woken: a copy is a few pages, and
  * per_cpu(var, cpu) is then valid for any cpu below nr_cpu_ids.
+ *
+ * Each copy's pages are zeroed whole before the section is copied in,
+ * the tail past the section too.  Linux's copies come zeroed from
+ * memblock; here it also matters under QEMU's TCG.  The buddy allocator
+ * hands out the top of memory first, where the firmware (SeaBIOS) ran
+ * code at boot.  TCG keeps a page's translated code until the bytes it
+ * came from are overwritten, and sends every store to such a page down
+ * its slow self-modifying-code path.  The copy alone left code in the
+ * tail of the last page, on the same page as __preempt_count, the run
+ * queue and current_task: every preempt_disable() took that path, some
+ * 600 times per 128 KiB buffered read, and QEMU spent about 30% more of
+ * its own time on the same guest instructions (docs/performance.md,
+ * "Per-CPU data on old code"; scenario notdirty-q35).
  */
 #define pr_fmt(fmt) "percpu: " fmt
 #include <spindle/init.h>
@@ -36,7 +49,8 @@ void __init setup_per_cpu_areas(void)
 	while ((PAGE_SIZE << order) < size)
 		order++;
 	for (unsigned int cpu = 0; cpu < ncpus; cpu++) {
-		struct page *page = alloc_pages(GFP_KERNEL, order);
+		/* zeroed whole, as Linux's first chunk is: see below */
+		struct page *page = alloc_pages(GFP_KERNEL | __GFP_ZERO, order);
 		char *area;
 
 		if (!page)
