@@ -671,6 +671,21 @@ static struct request *blk_mq_dequeue_from_ctx(struct blk_mq_hw_ctx *hctx)
 	return NULL;
 }
 
+/* rq gets hctx's free tag `tag`, and is counted; hctx->lock held. */
+static void blk_mq_assign_tag(struct blk_mq_hw_ctx *hctx, struct request *rq, unsigned int tag)
+{
+	unsigned int busy = 0;
+
+	assert_spin_locked(&hctx->lock);
+	rq->tag = tag;
+	hctx->tags_used |= 1ull << tag;
+	hctx->tag_rq[tag] = rq;
+	hctx->dispatched[rq->mq_ctx->cpu]++;
+	for (u64 t = hctx->tags_used; t; t &= t - 1)    /* count the set bits */
+		busy++;
+	hctx->tags_peak = max(hctx->tags_peak, busy);
+}
+
 /*
  * Next request for the driver, with one of hctx's tags; hctx->lock held,
  * and q->lock too if sched (the elevator is asked).
@@ -705,17 +720,7 @@ static struct request *blk_mq_next_to_dispatch(struct blk_mq_hw_ctx *hctx, bool 
 		if (!rq)
 			return NULL;
 	}
-	rq->tag = tag;
-	hctx->tags_used |= 1ull << tag;
-	hctx->tag_rq[tag] = rq;
-	hctx->dispatched[rq->mq_ctx->cpu]++;
-	{
-		unsigned int busy = 0;
-
-		for (u64 t = hctx->tags_used; t; t &= t - 1)    /* count the set bits */
-			busy++;
-		hctx->tags_peak = max(hctx->tags_peak, busy);
-	}
+	blk_mq_assign_tag(hctx, rq, tag);
 	return rq;
 }
 
@@ -920,6 +925,60 @@ static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio)
 	blk_mq_run_hw_queue(hctx);
 }
 
+/*
+ * blk_mq_try_issue_directly - with the elevator "none" and no plug, the
+ * submitter hands its request to the driver itself: no software queue,
+ * and no second pass over the ctxs to find that nothing else waits
+ * (Linux's blk_mq_try_issue_directly).  Only while nothing waits for the
+ * hctx: the hctx not busy, its dispatch list and this CPU's ctx empty
+ * (that last read unlocked: a stale answer only reorders two submitters
+ * that raced, as on Linux), and a tag free.  Returns false, having done
+ * nothing, otherwise: the caller inserts the request as usual.  A driver
+ * that is full (BLK_STS_RESOURCE) gets it back on the dispatch list, as
+ * in __blk_mq_run_hw_queue().
+ */
+static bool blk_mq_try_issue_directly(struct request_queue *q, struct request *rq)
+{
+	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
+	unsigned int depth = q->tag_set->queue_depth;
+	unsigned long flags;
+	blk_status_t ret;
+	unsigned int tag, seq;
+
+	if (!list_empty(&rq->mq_ctx->rq_list))
+		return false;
+	spin_lock_irqsave(&hctx->lock, flags);
+	for (tag = 0; tag < depth && (hctx->tags_used & (1ull << tag)); tag++)
+		;
+	if (hctx->busy || tag == depth || !list_empty(&hctx->dispatch)) {
+		spin_unlock_irqrestore(&hctx->lock, flags);
+		return false;
+	}
+	blk_mq_assign_tag(hctx, rq, tag);
+	seq = hctx->restart_seq;
+	spin_unlock_irqrestore(&hctx->lock, flags);
+
+	blk_add_trace_rq(rq, 'D', 0);
+	ret = q->tag_set->ops->queue_rq(q, rq);
+	if (ret == BLK_STS_OK)
+		return true;
+	if (ret != BLK_STS_RESOURCE) {
+		blk_mq_end_request(rq, ret);
+		return true;
+	}
+	spin_lock_irqsave(&hctx->lock, flags);
+	__blk_mq_put_tag(hctx, rq);
+	list_add(&rq->queuelist, &hctx->dispatch);
+	if (hctx->restart_seq == seq) {
+		hctx->busy = true;              /* a completion restarts it */
+		spin_unlock_irqrestore(&hctx->lock, flags);
+		return true;
+	}
+	spin_unlock_irqrestore(&hctx->lock, flags);
+	blk_mq_run_hw_queue(hctx);              /* the driver freed up meanwhile */
+	return true;
+}
+
 static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 {
 	struct blk_plug *plug;
@@ -966,6 +1025,8 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		plug->rq_count++;
 		return;
 	}
+	if (READ_ONCE(q->sched_none) && blk_mq_try_issue_directly(q, rq))
+		return;
 	{
 		LIST_HEAD(one);
 
