@@ -72,6 +72,9 @@ UNIT_TESTS += check_cpumask
 # The load average's arithmetic and /proc/loadavg's text.
 UNIT_LIB_SRCS += lib/loadavg.c
 UNIT_TESTS += check_loadavg
+# The kernel log's ring of text, which syslog(2) reads.
+UNIT_LIB_SRCS += lib/log_buf.c
+UNIT_TESTS += check_log_buf
 # check_elf's oracle: programs built by the host's gcc, and readelf's view.
 UNIT_ELF_DIR := $(UNIT_BUILD)/elf
 UNIT_ELF_STAMP := $(UNIT_ELF_DIR)/made
