@@ -88,6 +88,8 @@ include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
 UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
 UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio check_io_uring check_pagecache
+# The text of /proc/<pid>/maps against the host's own.
+UNIT_TESTS += check_proc
 # ext2 (fs/ext2/, in FS_UNIT_SRCS) over images the host's mke2fs made.
 UNIT_TESTS += check_ext2
 # ext2 directory blocks edited in place (fs/ext2/dirent.c).
