@@ -70,6 +70,28 @@ static int start_show(struct block_device *bdev, char *buf, size_t size)
 	return scnprintf(buf, size, "%llu\n", (unsigned long long)bdev->bd_start_sect);
 }
 
+/* a partition's number (lsblk and blkid tell partitions from disks by
+ * this file) */
+static int partition_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", bdev->bd_partno);
+}
+
+/* Spindle has no read-only disks (no BLKROSET, no write-protect bit
+ * read) and no removable media: both are 0 for every disk, which is what
+ * Linux shows for the same QEMU disks. */
+static int ro_show(struct block_device *bdev, char *buf, size_t size)
+{
+	(void)bdev;
+	return scnprintf(buf, size, "0\n");
+}
+
+static int removable_show(struct block_device *bdev, char *buf, size_t size)
+{
+	(void)bdev;
+	return scnprintf(buf, size, "0\n");
+}
+
 static int dev_show(struct block_device *bdev, char *buf, size_t size)
 {
 	dev_t d = bdev->bd_dev;
@@ -338,6 +360,8 @@ static const struct blk_attr disk_attrs[] = {
 	/* 4096 events of 48 bytes and a payload of at most 16, and the notes */
 	{ .name = "trace0", .mode = 0444, .show = trace0_show, .size_hint = 320 * 1024 },
 	{ .name = "inflight", .mode = 0444, .show = inflight_show },
+	{ .name = "ro", .mode = 0444, .show = ro_show },
+	{ .name = "removable", .mode = 0444, .show = removable_show },
 	{ .name = "queue", .mode = 0555 },
 	{ .name = "mq", .mode = 0555 },
 };
@@ -347,6 +371,8 @@ static const struct blk_attr part_attrs[] = {
 	{ .name = "dev", .mode = 0444, .show = dev_show },
 	{ .name = "stat", .mode = 0444, .show = stat_show },
 	{ .name = "inflight", .mode = 0444, .show = inflight_show },
+	{ .name = "partition", .mode = 0444, .show = partition_show },
+	{ .name = "ro", .mode = 0444, .show = ro_show },
 };
 static const struct blk_attr queue_attrs[] = {
 	{ .name = "scheduler", .mode = 0644, .show = scheduler_show, .store = scheduler_store },

@@ -11,6 +11,8 @@
  *   /sys/block/<disk>/mq/<n>/          hardware queue n's files
  *   /sys/class/<class>/<device>/       a driver's device attributes
  *                                      (include/spindle/sysfs.h)
+ *   /sys/class/block/<name>            links to each disk's and partition's
+ *   /sys/dev/block/<major>:<minor>     directory above (util-linux's way in)
  *
  * Only the directories are built here.  What each file says and what a
  * write to it does is the block layer's (block/blk-sysfs.c, through the
@@ -355,6 +357,150 @@ static int block_iterate(struct file *f, struct dir_context *ctx)
 static const struct inode_operations block_dir_iops = { .lookup = block_lookup };
 static const struct file_operations block_dir_fops = { .iterate = block_iterate };
 
+/* --- /sys/class/block and /sys/dev/block: links to the directories above ------- */
+
+/*
+ * Linux lists every disk and partition twice more, as symbolic links:
+ * /sys/class/block/<name> and /sys/dev/block/<major>:<minor>, both to
+ * the device's directory.  util-linux (lsblk, blkid) starts from them.
+ * Linux's target is under /sys/devices; Spindle's is the directory of
+ * /sys/block, and the link is relative as Linux's ("../../block/sda/sda1").
+ * A link's inode holds the device number; its text is made when read,
+ * so a disk that went away makes it dangle (ENOENT).
+ */
+
+/* The disk or partition numbered dev, or with the smallest number above
+ * it when !exact; disk_list_lock held. */
+static struct block_device *bdev_at(dev_t dev, bool exact)
+{
+	struct block_device *best = NULL;
+	struct gendisk *disk;
+
+	list_for_each_entry(disk, &disk_list, list)
+		for (int p = 0; p < DISK_MAX_PARTS; p++) {
+			struct block_device *b = disk->part[p];
+
+			if (!b || (exact ? b->bd_dev != dev : b->bd_dev < dev))
+				continue;
+			if (!best || b->bd_dev < best->bd_dev)
+				best = b;
+		}
+	return best;
+}
+
+static int blockdev_link_get(struct inode *inode, char *buf, int size)
+{
+	struct block_device *b;
+	int len = -ENOENT;
+
+	mutex_lock(&disk_list_lock);
+	b = bdev_at((dev_t)(unsigned long)inode->i_private, true);
+	if (b && b->bd_partno)
+		len = scnprintf(buf, size, "../../block/%s/%s", b->bd_disk->disk_name, b->bd_name);
+	else if (b)
+		len = scnprintf(buf, size, "../../block/%s", b->bd_name);
+	mutex_unlock(&disk_list_lock);
+	return len;
+}
+
+static const struct inode_operations blockdev_link_iops = { .get_link = blockdev_link_get };
+
+/* The name of b in dir: "sda1" in /sys/class/block, "8:1" in /sys/dev/block */
+static int blockdev_link_name(struct block_device *b, bool by_dev, char *name, size_t size)
+{
+	if (by_dev)
+		return scnprintf(name, size, "%u:%u", MAJOR(b->bd_dev), MINOR(b->bd_dev));
+	return scnprintf(name, size, "%s", b->bd_name);
+}
+
+/* i_private of the directory: non-NULL for /sys/dev/block */
+static struct dentry *blockdev_links_lookup(struct inode *dir, struct dentry *dentry)
+{
+	bool by_dev = dir->i_private != NULL;
+	struct block_device *found = NULL;
+	struct gendisk *disk;
+	struct inode *inode;
+	dev_t dev = 0;
+
+	mutex_lock(&disk_list_lock);
+	list_for_each_entry(disk, &disk_list, list)
+		for (int p = 0; p < DISK_MAX_PARTS; p++) {
+			struct block_device *b = disk->part[p];
+			char name[32];
+
+			if (!b)
+				continue;
+			blockdev_link_name(b, by_dev, name, sizeof(name));
+			if (strcmp(name, dentry->d_name) == 0)
+				found = b;
+		}
+	if (found)
+		dev = found->bd_dev;
+	mutex_unlock(&disk_list_lock);
+	if (!found)
+		return NULL;
+	inode = new_inode(dir->i_sb);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_mode = S_IFLNK | 0777;
+	inode->i_op = &blockdev_link_iops;
+	inode->i_private = (void *)(unsigned long)dev;
+	d_add(dentry, inode);
+	/* the number may name another device later: look it up each time */
+	d_delete(dentry);
+	return NULL;
+}
+
+/* Every disk and partition by device number, at position 2 + dev_t. */
+static int blockdev_links_iterate(struct file *f, struct dir_context *ctx)
+{
+	bool by_dev = f->f_inode->i_private != NULL;
+	struct block_device *b;
+	bool more = true;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	mutex_lock(&disk_list_lock);
+	while (more && ctx->pos - 2 < (loff_t)1 << 32 &&
+	       (b = bdev_at((dev_t)(ctx->pos - 2), false))) {
+		char name[32];
+		int len = blockdev_link_name(b, by_dev, name, sizeof(name));
+
+		ctx->pos = 2 + b->bd_dev;
+		more = dir_emit(ctx, name, len, 600 + b->bd_dev, DT_LNK);
+	}
+	mutex_unlock(&disk_list_lock);
+	return 0;
+}
+
+static const struct inode_operations blockdev_links_iops = { .lookup = blockdev_links_lookup };
+static const struct file_operations blockdev_links_fops = { .iterate = blockdev_links_iterate };
+
+/* /sys/dev: its one directory, "block" (Linux has "char" too) */
+static struct dentry *sysfs_dev_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode;
+
+	if (strcmp(dentry->d_name, "block") != 0)
+		return NULL;
+	inode = pseudo_new_dir(dir->i_sb, &blockdev_links_iops, &blockdev_links_fops,
+			       (void *)1);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+static int sysfs_dev_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (dir_emit_dots(f, ctx) && ctx->pos == 2)
+		dir_emit(ctx, "block", 5, 5, DT_DIR);
+	return 0;
+}
+
+static const struct inode_operations sysfs_dev_iops = { .lookup = sysfs_dev_lookup };
+static const struct file_operations sysfs_dev_fops = { .iterate = sysfs_dev_iterate };
+
 /* --- /sys/class: the class devices drivers registered ------------------------ */
 
 /* Registered class devices, never removed; class_lock (a leaf) guards the list. */
@@ -497,6 +643,13 @@ static struct dentry *classes_lookup(struct inode *dir, struct dentry *dentry)
 	const char *cls = NULL;
 	struct inode *inode;
 
+	if (strcmp(dentry->d_name, "block") == 0) {
+		inode = pseudo_new_dir(dir->i_sb, &blockdev_links_iops, &blockdev_links_fops, NULL);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		d_add(dentry, inode);
+		return NULL;
+	}
 	mutex_lock(&class_lock);
 	list_for_each_entry(d, &class_devices, list)
 		if (strcmp(d->class_name, dentry->d_name) == 0)
@@ -511,14 +664,17 @@ static struct dentry *classes_lookup(struct inode *dir, struct dentry *dentry)
 	return NULL;
 }
 
+/* "block", then the registered classes from position 3 */
 static int classes_iterate(struct file *f, struct dir_context *ctx)
 {
 	struct class_device *d;
 
 	if (!dir_emit_dots(f, ctx))
 		return 0;
+	if (ctx->pos == 2 && !dir_emit(ctx, "block", 5, 399, DT_DIR))
+		return 0;
 	mutex_lock(&class_lock);
-	while ((d = class_nth(NULL, ctx->pos - 2)) != NULL)
+	while ((d = class_nth(NULL, ctx->pos - 3)) != NULL)
 		if (!dir_emit(ctx, d->class_name, strlen(d->class_name), 400 + ctx->pos, DT_DIR))
 			break;
 	mutex_unlock(&class_lock);
@@ -538,6 +694,8 @@ static struct dentry *sysfs_root_lookup(struct inode *dir, struct dentry *dentry
 		inode = pseudo_new_dir(dir->i_sb, &block_dir_iops, &block_dir_fops, NULL);
 	else if (strcmp(dentry->d_name, "class") == 0)
 		inode = pseudo_new_dir(dir->i_sb, &classes_dir_iops, &classes_dir_fops, NULL);
+	else if (strcmp(dentry->d_name, "dev") == 0)
+		inode = pseudo_new_dir(dir->i_sb, &sysfs_dev_iops, &sysfs_dev_fops, NULL);
 	else
 		return NULL;
 	if (!inode)
@@ -552,8 +710,10 @@ static int sysfs_root_iterate(struct file *f, struct dir_context *ctx)
 		return 0;
 	if (ctx->pos == 2 && !dir_emit(ctx, "block", 5, 3, DT_DIR))
 		return 0;
-	if (ctx->pos == 3)
-		dir_emit(ctx, "class", 5, 4, DT_DIR);
+	if (ctx->pos == 3 && !dir_emit(ctx, "class", 5, 4, DT_DIR))
+		return 0;
+	if (ctx->pos == 4)
+		dir_emit(ctx, "dev", 3, 5, DT_DIR);
 	return 0;
 }
 
