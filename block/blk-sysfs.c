@@ -92,6 +92,13 @@ static int removable_show(struct block_device *bdev, char *buf, size_t size)
 	return scnprintf(buf, size, "0\n");
 }
 
+/* queue/rotational: 1 unless the driver said the device does not seek
+ * (lsblk's ROTA; the elevators here do not look at it) */
+static int rotational_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%d\n", !bdev_queue(bdev)->nonrot);
+}
+
 static int dev_show(struct block_device *bdev, char *buf, size_t size)
 {
 	dev_t d = bdev->bd_dev;
@@ -381,6 +388,7 @@ static const struct blk_attr queue_attrs[] = {
 	{ .name = "max_sectors_kb", .mode = 0444, .show = max_sectors_kb_show },
 	{ .name = "max_segments", .mode = 0444, .show = max_segments_show },
 	{ .name = "logical_block_size", .mode = 0444, .show = lbs_show },
+	{ .name = "rotational", .mode = 0444, .show = rotational_show },
 	{ .name = "discard_granularity", .mode = 0444, .show = discard_granularity_show },
 	{ .name = "discard_max_bytes", .mode = 0444, .show = discard_max_bytes_show },
 	{ .name = "write_zeroes_max_bytes", .mode = 0444, .show = write_zeroes_max_bytes_show },

@@ -1272,6 +1272,7 @@ static int ahci_add_disk(struct ahci_port *port)
 		return -ENOMEM;
 	}
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
+	q->nonrot = port->ata.nonrot;
 	blk_queue_max_hw_sectors(q, min(port->ata.max_sectors, (unsigned int)AHCI_MAX_SECTORS));
 	blk_queue_max_segments(q, AHCI_MAX_PRD);
 	blk_queue_max_segment_size(q, AHCI_PRD_MAX_BYTES);

@@ -1070,6 +1070,7 @@ static int ide_register_disk(struct ide_device *d)
 	}
 	d->q = q;
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
+	q->nonrot = d->ata.nonrot;
 	/*
 	 * LBA28 counts at most 256 sectors.  LBA48 could do 65536; 1 MiB is
 	 * a cap that keeps a PIO command (which holds the channel for every

@@ -119,6 +119,8 @@ struct request_queue {
 	/* volatile write cache (blk_queue_write_cache): flushes and FUA */
 	bool write_cache;                   /* [init] the device has one: honour flushes */
 	bool fua;                           /* [init] the device does FUA writes itself */
+	bool nonrot;                        /* [init] no seek cost: RAM, flash (Linux's
+					     * QUEUE_FLAG_NONROT; queue/rotational) */
 	struct request *flush_rq;           /* [init] the one flush in flight (blk-flush.c);
 					     * rebuilt under q->lock for each flush */
 	struct list_head flush_pending;     /* [lock*] requests waiting for a flush */
