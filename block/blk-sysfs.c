@@ -92,6 +92,12 @@ static int removable_show(struct block_device *bdev, char *buf, size_t size)
 	return scnprintf(buf, size, "0\n");
 }
 
+/* device/model: what the driver recorded (gendisk's comment) */
+static int model_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", bdev->bd_disk->model);
+}
+
 /* queue/rotational: 1 unless the driver said the device does not seek
  * (lsblk's ROTA; the elevators here do not look at it) */
 static int rotational_show(struct block_device *bdev, char *buf, size_t size)
@@ -401,6 +407,12 @@ static const struct blk_attr queue_attrs[] = {
 const struct blk_attr_group blk_disk_attr_group = { disk_attrs, ARRAY_SIZE(disk_attrs) };
 const struct blk_attr_group blk_part_attr_group = { part_attrs, ARRAY_SIZE(part_attrs) };
 const struct blk_attr_group blk_queue_attr_group = { queue_attrs, ARRAY_SIZE(queue_attrs) };
+
+/* /sys/block/<disk>/device/: the device under the disk (only model) */
+static const struct blk_attr device_attrs[] = {
+	{ .name = "model", .mode = 0444, .show = model_show },
+};
+const struct blk_attr_group blk_device_attr_group = { device_attrs, ARRAY_SIZE(device_attrs) };
 
 /* --- queue/iosched: the current elevator's tunables ---------------------------- */
 

@@ -9,6 +9,8 @@
  *   /sys/block/<disk>/queue/           the queue's attributes, "iosched"
  *   /sys/block/<disk>/queue/iosched/   the current elevator's tunables
  *   /sys/block/<disk>/mq/<n>/          hardware queue n's files
+ *   /sys/block/<disk>/device/          the device's model, if its driver
+ *                                      named one
  *   /sys/class/<class>/<device>/       a driver's device attributes
  *                                      (include/spindle/sysfs.h)
  *   /sys/class/block/<name>            links to each disk's and partition's
@@ -87,9 +89,9 @@ static const struct pseudo_file attr_hctx = { .show = hctx_show };
 /* --- directories ------------------------------------------------------------------ */
 
 static const struct inode_operations disk_dir_iops, part_dir_iops, queue_dir_iops, iosched_dir_iops,
-	mq_dir_iops, hctx_dir_iops;
+	mq_dir_iops, hctx_dir_iops, device_dir_iops;
 static const struct file_operations disk_dir_fops, part_dir_fops, queue_dir_fops, iosched_dir_fops,
-	mq_dir_fops, hctx_dir_fops;
+	mq_dir_fops, hctx_dir_fops, device_dir_fops;
 
 /* Look name up in a group of attributes; its one directory gets subdir's ops. */
 static struct dentry *group_lookup(struct inode *dir, struct dentry *dentry,
@@ -145,6 +147,17 @@ static struct dentry *disk_lookup(struct inode *dir, struct dentry *dentry)
 			d_add(dentry, inode);
 			return NULL;
 		}
+	if (strcmp(dentry->d_name, "device") == 0) {
+		struct inode *inode;
+
+		if (!disk->model[0])
+			return NULL;
+		inode = pseudo_new_dir(dir->i_sb, &device_dir_iops, &device_dir_fops, whole);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		d_add(dentry, inode);
+		return NULL;
+	}
 	/* the group's two directories: "mq", and "queue" */
 	if (strcmp(dentry->d_name, "mq") == 0)
 		return group_lookup(dir, dentry, &blk_disk_attr_group, &mq_dir_iops, &mq_dir_fops);
@@ -158,6 +171,14 @@ static int disk_iterate(struct file *f, struct dir_context *ctx)
 
 	if (!dir_emit_dots(f, ctx) || !group_iterate(ctx, &blk_disk_attr_group, 2))
 		return 0;
+	/* "device" at position n, if the disk has one */
+	if (ctx->pos == n) {
+		if (!whole->bd_disk->model[0])
+			ctx->pos++;
+		else if (!dir_emit(ctx, "device", 6, 499, DT_DIR))
+			return 0;
+	}
+	n++;
 	/* partition p sits at position n + p - 1 whether or not the ones
 	 * before it exist: BLKRRPART between two calls shifts nothing */
 	for (int p = 1; p < DISK_MAX_PARTS; p++) {
@@ -169,6 +190,18 @@ static int disk_iterate(struct file *f, struct dir_context *ctx)
 		if (!dir_emit(ctx, b->bd_name, strlen(b->bd_name), 500 + p, DT_DIR))
 			return 0;
 	}
+	return 0;
+}
+
+static struct dentry *device_lookup(struct inode *dir, struct dentry *dentry)
+{
+	return group_lookup(dir, dentry, &blk_device_attr_group, NULL, NULL);
+}
+
+static int device_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (dir_emit_dots(f, ctx))
+		group_iterate(ctx, &blk_device_attr_group, 2);
 	return 0;
 }
 
@@ -296,6 +329,8 @@ static int hctx_iterate(struct file *f, struct dir_context *ctx)
 
 static const struct inode_operations disk_dir_iops = { .lookup = disk_lookup };
 static const struct file_operations disk_dir_fops = { .iterate = disk_iterate };
+static const struct inode_operations device_dir_iops = { .lookup = device_lookup };
+static const struct file_operations device_dir_fops = { .iterate = device_iterate };
 static const struct inode_operations part_dir_iops = { .lookup = part_lookup };
 static const struct file_operations part_dir_fops = { .iterate = part_iterate };
 static const struct inode_operations queue_dir_iops = { .lookup = queue_lookup };

@@ -1287,6 +1287,8 @@ static int ahci_add_disk(struct ahci_port *port)
 	disk->first_minor = index * SD_MINORS;
 	disk->queue = q;
 	disk->private_data = port;
+	/* libata's INQUIRY product is the model's first 16 characters */
+	snprintf(disk->model, sizeof(disk->model), "%-16.16s", port->ata.model);
 	set_capacity(disk, port->ata.n_sectors);
 	port->disk = disk;
 	err = add_disk(disk);                   /* reads the partition table */
