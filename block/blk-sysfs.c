@@ -92,6 +92,14 @@ static int removable_show(struct block_device *bdev, char *buf, size_t size)
 	return scnprintf(buf, size, "0\n");
 }
 
+/* hidden (Linux's GENHD_FL_HIDDEN, which lsblk reads): Spindle hides no
+ * disk from user space */
+static int hidden_show(struct block_device *bdev, char *buf, size_t size)
+{
+	(void)bdev;
+	return scnprintf(buf, size, "0\n");
+}
+
 /* device/model: what the driver recorded (gendisk's comment) */
 static int model_show(struct block_device *bdev, char *buf, size_t size)
 {
@@ -375,6 +383,7 @@ static const struct blk_attr disk_attrs[] = {
 	{ .name = "inflight", .mode = 0444, .show = inflight_show },
 	{ .name = "ro", .mode = 0444, .show = ro_show },
 	{ .name = "removable", .mode = 0444, .show = removable_show },
+	{ .name = "hidden", .mode = 0444, .show = hidden_show },
 	{ .name = "queue", .mode = 0555 },
 	{ .name = "mq", .mode = 0555 },
 };
