@@ -198,7 +198,8 @@ LIB_OBJS := \
 	lib/loadavg.o \
 	lib/taint.o \
 	lib/refcount.o \
-	lib/cpumask.o
+	lib/cpumask.o \
+	lib/log_buf.o
 
 DRIVER_OBJS := \
 	$(D)/char/serial.o \

@@ -70,6 +70,49 @@ static int start_show(struct block_device *bdev, char *buf, size_t size)
 	return scnprintf(buf, size, "%llu\n", (unsigned long long)bdev->bd_start_sect);
 }
 
+/* a partition's number (lsblk and blkid tell partitions from disks by
+ * this file) */
+static int partition_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", bdev->bd_partno);
+}
+
+/* Spindle has no read-only disks (no BLKROSET, no write-protect bit
+ * read) and no removable media: both are 0 for every disk, which is what
+ * Linux shows for the same QEMU disks. */
+static int ro_show(struct block_device *bdev, char *buf, size_t size)
+{
+	(void)bdev;
+	return scnprintf(buf, size, "0\n");
+}
+
+static int removable_show(struct block_device *bdev, char *buf, size_t size)
+{
+	(void)bdev;
+	return scnprintf(buf, size, "0\n");
+}
+
+/* hidden (Linux's GENHD_FL_HIDDEN, which lsblk reads): Spindle hides no
+ * disk from user space */
+static int hidden_show(struct block_device *bdev, char *buf, size_t size)
+{
+	(void)bdev;
+	return scnprintf(buf, size, "0\n");
+}
+
+/* device/model: what the driver recorded (gendisk's comment) */
+static int model_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", bdev->bd_disk->model);
+}
+
+/* queue/rotational: 1 unless the driver said the device does not seek
+ * (lsblk's ROTA; the elevators here do not look at it) */
+static int rotational_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%d\n", !bdev_queue(bdev)->nonrot);
+}
+
 static int dev_show(struct block_device *bdev, char *buf, size_t size)
 {
 	dev_t d = bdev->bd_dev;
@@ -338,6 +381,9 @@ static const struct blk_attr disk_attrs[] = {
 	/* 4096 events of 48 bytes and a payload of at most 16, and the notes */
 	{ .name = "trace0", .mode = 0444, .show = trace0_show, .size_hint = 320 * 1024 },
 	{ .name = "inflight", .mode = 0444, .show = inflight_show },
+	{ .name = "ro", .mode = 0444, .show = ro_show },
+	{ .name = "removable", .mode = 0444, .show = removable_show },
+	{ .name = "hidden", .mode = 0444, .show = hidden_show },
 	{ .name = "queue", .mode = 0555 },
 	{ .name = "mq", .mode = 0555 },
 };
@@ -347,6 +393,8 @@ static const struct blk_attr part_attrs[] = {
 	{ .name = "dev", .mode = 0444, .show = dev_show },
 	{ .name = "stat", .mode = 0444, .show = stat_show },
 	{ .name = "inflight", .mode = 0444, .show = inflight_show },
+	{ .name = "partition", .mode = 0444, .show = partition_show },
+	{ .name = "ro", .mode = 0444, .show = ro_show },
 };
 static const struct blk_attr queue_attrs[] = {
 	{ .name = "scheduler", .mode = 0644, .show = scheduler_show, .store = scheduler_store },
@@ -355,6 +403,7 @@ static const struct blk_attr queue_attrs[] = {
 	{ .name = "max_sectors_kb", .mode = 0444, .show = max_sectors_kb_show },
 	{ .name = "max_segments", .mode = 0444, .show = max_segments_show },
 	{ .name = "logical_block_size", .mode = 0444, .show = lbs_show },
+	{ .name = "rotational", .mode = 0444, .show = rotational_show },
 	{ .name = "discard_granularity", .mode = 0444, .show = discard_granularity_show },
 	{ .name = "discard_max_bytes", .mode = 0444, .show = discard_max_bytes_show },
 	{ .name = "write_zeroes_max_bytes", .mode = 0444, .show = write_zeroes_max_bytes_show },
@@ -367,6 +416,12 @@ static const struct blk_attr queue_attrs[] = {
 const struct blk_attr_group blk_disk_attr_group = { disk_attrs, ARRAY_SIZE(disk_attrs) };
 const struct blk_attr_group blk_part_attr_group = { part_attrs, ARRAY_SIZE(part_attrs) };
 const struct blk_attr_group blk_queue_attr_group = { queue_attrs, ARRAY_SIZE(queue_attrs) };
+
+/* /sys/block/<disk>/device/: the device under the disk (only model) */
+static const struct blk_attr device_attrs[] = {
+	{ .name = "model", .mode = 0444, .show = model_show },
+};
+const struct blk_attr_group blk_device_attr_group = { device_attrs, ARRAY_SIZE(device_attrs) };
 
 /* --- queue/iosched: the current elevator's tunables ---------------------------- */
 

@@ -411,11 +411,17 @@ int copy_files(struct task_struct *child, struct task_struct *parent, bool share
 
 void exit_files(struct task_struct *t)
 {
-	struct files_struct *files = t->files;
-	struct fs_struct *fs = t->fs;
+	struct files_struct *files;
+	struct fs_struct *fs;
 
+	/* under task_lock, as Linux's exit_files(): /proc/<pid>/fd and cwd
+	 * read another task's tables */
+	task_lock(t);
+	files = t->files;
+	fs = t->fs;
 	t->files = NULL;
 	t->fs = NULL;
+	task_unlock(t);
 	if (files)
 		put_files_struct(files);
 	if (fs)

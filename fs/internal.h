@@ -239,7 +239,17 @@ extern spinlock_t page_cache_lock;
 /* proc.c: the texts, for tests */
 int proc_meminfo_show(char *buf, size_t size);
 int proc_vmstat_show(char *buf, size_t size);
-int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size);
+int proc_pid_stat_format(struct task_struct *p, char *buf, size_t size);
+/* one line of /proc/<pid>/maps, Linux's layout: the name at column 73 */
+#define PROC_MAPS_NAME_COL 74           /* 1-based: after 72 columns and a space */
+struct proc_maps_entry {
+	unsigned long start, end, flags;        /* flags: VM_READ ... VM_SHARED */
+	u64 offset;                             /* in the file */
+	dev_t dev;
+	unsigned long ino;
+	const char *name;                       /* a path, "[heap]", or NULL */
+};
+int proc_maps_line(char *buf, size_t size, const struct proc_maps_entry *e);
 
 /* tty.c */
 struct tty_struct;

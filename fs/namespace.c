@@ -242,10 +242,12 @@ struct vfsmount *lookup_mnt(const struct path *path)
 
 static struct vfsmount *alloc_vfsmnt(struct dentry *root, const char *dev_name)
 {
+	static atomic_t last_mnt_id;
 	struct vfsmount *mnt = kzalloc(sizeof(*mnt), GFP_KERNEL);
 
 	if (!mnt)
 		return NULL;
+	mnt->mnt_id = atomic_inc_return(&last_mnt_id);
 	mnt->mnt_root = root;
 	mnt->mnt_sb = root->d_sb;
 	mnt->mnt_count = 1;                     /* "is mounted" */
@@ -545,6 +547,53 @@ int show_mounts(char *buf, size_t size)
 	}
 	mutex_unlock(&vfs_lock);
 	kfree(where);
+	return n;
+}
+
+/*
+ * /proc/<pid>/mountinfo (Linux's show_mountinfo(), proc(5)): mount id,
+ * parent's id (its own for the root), st_dev of the file system, the
+ * root of the mount in it, the mount point, per-mount options, no
+ * optional fields, "-", type, source, the file system's options.
+ * findmnt and lsblk read this file, not /proc/mounts.
+ */
+int show_mountinfo(char *buf, size_t size)
+{
+	struct vfsmount *m;
+	char *where = kmalloc(PATH_MAX, GFP_KERNEL);
+	int n = 0;
+
+	if (!where)
+		return -ENOMEM;
+	mutex_lock(&vfs_lock);
+	list_for_each_entry(m, &mount_list, mnt_list) {
+		struct path p = { m, m->mnt_root };
+		const char *rw = sb_rdonly(m->mnt_sb) ? "ro" : "rw";
+
+		if (d_path(&p, where, PATH_MAX) < 0)
+			strlcpy(where, "?", PATH_MAX);
+		n += scnprintf(buf + n, size - n, "%d %d %u:%u / %s %s - %s %s %s",
+			       m->mnt_id, m->mnt_parent->mnt_id, MAJOR(m->mnt_sb->s_dev),
+			       MINOR(m->mnt_sb->s_dev), where, rw, m->mnt_sb->s_type->name,
+			       m->mnt_devname, rw);
+		if (m->mnt_sb->s_op && m->mnt_sb->s_op->show_options)
+			n += m->mnt_sb->s_op->show_options(m->mnt_sb, buf + n, size - n);
+		n += scnprintf(buf + n, size - n, "\n");
+	}
+	mutex_unlock(&vfs_lock);
+	kfree(where);
+	return n;
+}
+
+/* /proc/filesystems: each type, "nodev" before those without a disk */
+int show_filesystems(char *buf, size_t size)
+{
+	int n = 0;
+
+	/* registered at boot, never unregistered: no lock needed to walk */
+	for (struct file_system_type *p = file_systems; p; p = p->next)
+		n += scnprintf(buf + n, size - n, "%s\t%s\n",
+			       p->fs_flags & FS_REQUIRES_DEV ? "" : "nodev", p->name);
 	return n;
 }
 

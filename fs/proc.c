@@ -212,6 +212,28 @@ static int mounts_show(struct inode *inode, char *buf, size_t size)
 	return show_mounts(buf, size);
 }
 
+/* what the mounts are is the namespace's (fs/namespace.c) */
+static int mountinfo_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return show_mountinfo(buf, size);
+}
+
+static int filesystems_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return show_filesystems(buf, size);
+}
+
+/* No swap: Linux's header line alone, as free(1) and swapon -s read it */
+static int swaps_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return scnprintf(buf, size, "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
+}
+
+static const struct pseudo_file proc_filesystems = { .show = filesystems_show };
+static const struct pseudo_file proc_swaps = { .show = swaps_show };
 static const struct pseudo_file proc_partitions = { .show = partitions_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file proc_diskstats = { .show = diskstats_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file proc_vmstat = { .show = vmstat_show };
@@ -350,23 +372,31 @@ static int profile_store(struct inode *inode, const char *buf, size_t len)
 /* Its size is known once profile= has been read: set at lookup. */
 static struct pseudo_file proc_profile = { .show = profile_show, .store = profile_store };
 
-static const struct proc_entry {
+/* A file of a proc directory: generated text (file), or a symbolic link
+ * whose text link() gives for the directory's task */
+struct task_struct;
+struct proc_entry {
 	const char *name;
 	const struct pseudo_file *file;
-} proc_root_files[] = {
-	{ "partitions", &proc_partitions },
-	{ "diskstats", &proc_diskstats },
-	{ "vmstat", &proc_vmstat },
-	{ "meminfo", &proc_meminfo },
-	{ "loadavg", &proc_loadavg },
-	{ "interrupts", &proc_interrupts },
-	{ "stat", &proc_stat },
-	{ "uptime", &proc_uptime },
-	{ "slabinfo", &proc_slabinfo },
-	{ "mounts", &proc_mounts },
-	{ "kallsyms", &proc_kallsyms },
-	{ "version", &proc_version },
-	{ "cpuinfo", &proc_cpuinfo },
+	int (*link)(struct task_struct *p, char *buf, int size);
+};
+
+static const struct proc_entry proc_root_files[] = {
+	{ "partitions", &proc_partitions, NULL },
+	{ "diskstats", &proc_diskstats, NULL },
+	{ "vmstat", &proc_vmstat, NULL },
+	{ "meminfo", &proc_meminfo, NULL },
+	{ "loadavg", &proc_loadavg, NULL },
+	{ "interrupts", &proc_interrupts, NULL },
+	{ "stat", &proc_stat, NULL },
+	{ "uptime", &proc_uptime, NULL },
+	{ "slabinfo", &proc_slabinfo, NULL },
+	{ "mounts", &proc_mounts, NULL },
+	{ "kallsyms", &proc_kallsyms, NULL },
+	{ "version", &proc_version, NULL },
+	{ "cpuinfo", &proc_cpuinfo, NULL },
+	{ "filesystems", &proc_filesystems, NULL },
+	{ "swaps", &proc_swaps, NULL },
 };
 
 /* --- tasks --------------------------------------------------------------------- */
@@ -400,11 +430,41 @@ static char task_state_char(const struct task_struct *p)
 }
 
 /*
+ * What a process's memory adds up to, in bytes, from its VMAs (Linux's
+ * task_mem() reads counters the mm keeps; Spindle counts only resident
+ * pages, so the rest is summed here).  data: private writable memory
+ * that is not the stack (Linux's data_vm); text: the program's code.
+ */
+struct proc_mem {
+	unsigned long size, rss, data, stack, text;
+};
+
+static void proc_mem_sum(struct mm_struct *mm, struct proc_mem *m)
+{
+	struct vm_area_struct *vma;
+
+	memset(m, 0, sizeof(*m));
+	mutex_lock(&mm->mmap_lock);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		unsigned long len = vma->vm_end - vma->vm_start;
+
+		m->size += len;
+		if (vma->vm_flags & VM_STACK)
+			m->stack += len;
+		else if ((vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+			m->data += len;
+	}
+	m->rss = READ_ONCE(mm->nr_pages) * PAGE_SIZE;
+	m->text = mm->end_code > mm->start_code ? mm->end_code - mm->start_code : 0;
+	mutex_unlock(&mm->mmap_lock);
+}
+
+/*
  * /proc/<pid>/stat: pid (comm) state, then Linux's fields 4..52 in order:
  * ppid, pgrp and session from the process layer; utime and stime (14,
  * 15) and starttime (22) in USER_HZ ticks (kernel/sched/cputime.c);
- * processor (39), the CPU it last ran on.  What Spindle does not track
- * (faults, the memory map) prints 0.  tpgid is -1 (no controlling
+ * vsize (23) and rss (24) from the memory map; processor (39), the CPU
+ * it last ran on.  What Spindle does not track (faults) prints 0.  tpgid is -1 (no controlling
  * terminal recorded), priority 20 and nice 0 are a normal Linux task's
  * values, field 38 exit_signal is SIGCHLD (17).
  */
@@ -420,9 +480,16 @@ static void task_group_info(const struct task_struct *p, int *threads, int *ppid
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
-int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size)
+int proc_pid_stat_format(struct task_struct *p, char *buf, size_t size)
 {
+	struct mm_struct *mm = get_task_mm(p);
+	struct proc_mem m = { 0 };
 	int threads, ppid, n;
+
+	if (mm) {
+		proc_mem_sum(mm, &m);
+		mmput(mm);
+	}
 
 	task_group_info(p, &threads, &ppid);
 	n = scnprintf(buf, size, "%d (%s) %c %d %d %d 0 -1", p->pid, p->comm,
@@ -437,9 +504,11 @@ int proc_pid_stat_format(const struct task_struct *p, char *buf, size_t size)
 	n += scnprintf(buf + n, size - n, " 20 0 %d 0", threads); /* priority nice num_threads itrealvalue */
 	n += scnprintf(buf + n, size - n, " %llu",      /* 22 starttime */
 		       (unsigned long long)nsec_to_clock_t(p->start_time));
-	/* 23 vsize .. 52 exit_code: 0, except 38 exit_signal (SIGCHLD) and
+	/* 23 vsize in bytes, 24 rss in pages (top's VSZ and RSS) */
+	n += scnprintf(buf + n, size - n, " %lu %lu", m.size, m.rss / PAGE_SIZE);
+	/* 25 rsslim .. 52 exit_code: 0, except 38 exit_signal (SIGCHLD) and
 	 * 39 processor */
-	for (int f = 23; f <= 52; f++)
+	for (int f = 25; f <= 52; f++)
 		n += scnprintf(buf + n, size - n, " %u",
 			       f == 38 ? 17u : f == 39 ? task_cpu(p) : 0u);
 	n += scnprintf(buf + n, size - n, "\n");
@@ -522,24 +591,485 @@ static int pid_comm_show(struct inode *inode, char *buf, size_t size)
 	return n;
 }
 
+/* --- /proc/<pid>/status, statm, maps (Linux's fs/proc/array.c, task_mmu.c) ------ */
+
+/* Linux's task_state_array: the letter, and the word in parentheses */
+static const char *task_state_name(char c)
+{
+	switch (c) {
+	case 'R': return "R (running)";
+	case 'S': return "S (sleeping)";
+	case 'D': return "D (disk sleep)";
+	case 'T': return "T (stopped)";
+	case 'X': return "X (dead)";
+	case 'Z': return "Z (zombie)";
+	default:  return "? (unknown)";
+	}
+}
+
+/* One "VmSize:\t    1234 kB" line: Linux's "%8lu kB" after a tab */
+static int status_kb(char *buf, size_t size, const char *label, unsigned long bytes)
+{
+	return scnprintf(buf, size, "%s:\t%8lu kB\n", label, bytes / 1024);
+}
+
+static int status_mem(char *buf, size_t size, const struct proc_mem *m)
+{
+	int n = 0;
+
+	/* Spindle keeps no high-water marks: the peaks are the values now */
+	n += status_kb(buf + n, size - n, "VmPeak", m->size);
+	n += status_kb(buf + n, size - n, "VmSize", m->size);
+	n += status_kb(buf + n, size - n, "VmLck", 0);
+	n += status_kb(buf + n, size - n, "VmPin", 0);
+	n += status_kb(buf + n, size - n, "VmHWM", m->rss);
+	n += status_kb(buf + n, size - n, "VmRSS", m->rss);
+	/* resident pages are not counted by kind: all shown as anonymous */
+	n += status_kb(buf + n, size - n, "RssAnon", m->rss);
+	n += status_kb(buf + n, size - n, "RssFile", 0);
+	n += status_kb(buf + n, size - n, "RssShmem", 0);
+	n += status_kb(buf + n, size - n, "VmData", m->data);
+	n += status_kb(buf + n, size - n, "VmStk", m->stack);
+	n += status_kb(buf + n, size - n, "VmExe", m->text);
+	n += status_kb(buf + n, size - n, "VmLib", 0);
+	n += status_kb(buf + n, size - n, "VmPTE", 0);
+	n += status_kb(buf + n, size - n, "VmSwap", 0);
+	n += status_kb(buf + n, size - n, "HugetlbPages", 0);
+	return n;
+}
+
+/* The signal lines: pending (own, shared), blocked, ignored, caught,
+ * each Linux's 16 hex digits of the mask (bit sig-1) */
+static int status_signals(struct task_struct *p, char *buf, size_t size)
+{
+	struct task_sigmasks m;
+	int n = 0, queued = 0;
+
+	task_sigmasks(p, &m);
+	for (u64 pend = m.pending | m.shared; pend; pend &= pend - 1)
+		queued++;
+	/* Linux's SigQ: signals queued for the user / RLIMIT_SIGPENDING
+	 * (unlimited here, as getrlimit says) */
+	n += scnprintf(buf + n, size - n, "SigQ:\t%d/%lu\n", queued, ~0ul);
+	n += scnprintf(buf + n, size - n,
+		       "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
+		       "SigIgn:\t%016llx\nSigCgt:\t%016llx\n",
+		       (unsigned long long)m.pending, (unsigned long long)m.shared,
+		       (unsigned long long)m.blocked, (unsigned long long)m.ignored,
+		       (unsigned long long)m.caught);
+	return n;
+}
+
+/*
+ * /proc/<pid>/status, in Linux 6.1's order.  Everyone is root (uid and
+ * gid 0, every capability) and there are no pid namespaces (the NS
+ * lines repeat the ids); what Spindle has no notion of prints Linux's
+ * value for a process without it (no tracer, no seccomp).
+ */
+static int pid_status_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct mm_struct *mm;
+	struct cpumask allowed;
+	int threads, ppid, n = 0;
+	char comm[TASK_COMM_LEN];
+
+	if (!p)
+		return -ESRCH;
+	task_group_info(p, &threads, &ppid);
+	task_lock(p);
+	memcpy(comm, p->comm, sizeof(comm));
+	task_unlock(p);
+	comm[sizeof(comm) - 1] = '\0';
+	n += scnprintf(buf + n, size - n,
+		       "Name:\t%s\nUmask:\t%04o\nState:\t%s\nTgid:\t%d\nNgid:\t0\n"
+		       "Pid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		       "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
+		       "FDSize:\t%d\nGroups:\t \n"
+		       "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
+		       comm, READ_ONCE(p->umask) & 0777, task_state_name(task_state_char(p)),
+		       p->tgid, p->pid, ppid, p->files || p->mm ? NR_OPEN_DEFAULT : 0,
+		       p->tgid, p->pid, p->pgid, p->sid);
+	mm = get_task_mm(p);
+	if (mm) {
+		struct proc_mem m;
+
+		proc_mem_sum(mm, &m);
+		mmput(mm);
+		n += status_mem(buf + n, size - n, &m);
+	}
+	n += scnprintf(buf + n, size - n, "CoreDumping:\t0\nTHP_enabled:\t0\nThreads:\t%d\n",
+		       threads);
+	n += status_signals(p, buf + n, size - n);
+	n += scnprintf(buf + n, size - n,
+		       "CapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\n"
+		       "CapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
+		       "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\n"
+		       "Seccomp_filters:\t0\n");
+	allowed = p->cpus_mask;
+	n += scnprintf(buf + n, size - n, "Cpus_allowed:\t");
+	n += cpumask_print(buf + n, size - n, &allowed, nr_cpu_ids);
+	n += scnprintf(buf + n, size - n, "Cpus_allowed_list:\t");
+	n += cpulist_print(buf + n, size - n, &allowed);
+	n += scnprintf(buf + n, size - n,
+		       "Mems_allowed:\t00000001\nMems_allowed_list:\t0\n"
+		       "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
+	put_task_struct(p);
+	return n;
+}
+
+/* /proc/<pid>/statm: size resident shared text lib data dt, in pages */
+static int pid_statm_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct mm_struct *mm;
+	struct proc_mem m = { 0 };
+
+	if (!p)
+		return -ESRCH;
+	mm = get_task_mm(p);
+	put_task_struct(p);
+	if (mm) {
+		proc_mem_sum(mm, &m);
+		mmput(mm);
+	}
+	return scnprintf(buf, size, "%lu %lu 0 %lu 0 %lu 0\n", m.size / PAGE_SIZE,
+			 m.rss / PAGE_SIZE, DIV_ROUND_UP(m.text, PAGE_SIZE),
+			 (m.data + m.stack) / PAGE_SIZE);
+}
+
+/*
+ * One line of /proc/<pid>/maps, Linux's show_map_vma(): the range, the
+ * permissions (p: private, s: shared), the file offset, the file's
+ * device and inode, and -- padded to column 73, as Linux pads for a
+ * 64-bit address -- its name, if it has one.
+ */
+int proc_maps_line(char *buf, size_t size, const struct proc_maps_entry *e)
+{
+	int n = scnprintf(buf, size, "%08lx-%08lx %c%c%c%c %08llx %02x:%02x %lu ",
+			  e->start, e->end, e->flags & VM_READ ? 'r' : '-',
+			  e->flags & VM_WRITE ? 'w' : '-', e->flags & VM_EXEC ? 'x' : '-',
+			  e->flags & VM_SHARED ? 's' : 'p', (unsigned long long)e->offset,
+			  MAJOR(e->dev), MINOR(e->dev), e->ino);
+
+	if (e->name && e->name[0]) {
+		while (n < PROC_MAPS_NAME_COL - 1 && (size_t)n + 1 < size)
+			buf[n++] = ' ';
+		n += scnprintf(buf + n, size - n, "%s", e->name);
+	}
+	n += scnprintf(buf + n, size - n, "\n");
+	return n;
+}
+
+/* the name of an open file as Linux's d_path() gives it (vfs_lock taken
+ * unless this task holds it: a path walk following a link does) */
+static int proc_file_path(struct file *f, char *buf, int size)
+{
+	bool held = READ_ONCE(vfs_lock.owner) == current;
+	int len;
+
+	if (!held)
+		mutex_lock(&vfs_lock);
+	len = d_path(&f->f_path, buf, size);
+	if (!held)
+		mutex_unlock(&vfs_lock);
+	return len;
+}
+
+static int pid_maps_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct vm_area_struct *vma;
+	struct mm_struct *mm;
+	char *path;
+	int n = 0;
+
+	if (!p)
+		return -ESRCH;
+	mm = get_task_mm(p);
+	put_task_struct(p);
+	if (!mm)
+		return 0;
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!path) {
+		mmput(mm);
+		return -ENOMEM;
+	}
+	mutex_lock(&mm->mmap_lock);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		struct proc_maps_entry e = {
+			.start = vma->vm_start, .end = vma->vm_end, .flags = vma->vm_flags,
+		};
+
+		struct file *file = vma->vm_file;
+
+		/* exec copies the program's segments into anonymous memory
+		 * (kernel/exec.c): the VMAs below the heap are named after
+		 * the program, as Linux names them for their mapping of it
+		 * (offset 0: where in the file each came from is not kept) */
+		if (!file && mm->exe_file && !(vma->vm_flags & (VM_HEAP | VM_STACK)) &&
+		    vma->vm_end <= mm->start_brk)
+			file = mm->exe_file;
+		if (file) {
+			struct inode *fi = file->f_inode;
+
+			if (file == vma->vm_file)
+				e.offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
+			e.dev = fi->i_sb ? fi->i_sb->s_dev : 0;
+			e.ino = fi->i_ino;
+			if (file->f_path.mnt && proc_file_path(file, path, PATH_MAX) > 0)
+				e.name = path;
+		} else if (vma->vm_flags & VM_HEAP) {
+			e.name = "[heap]";
+		} else if (vma->vm_flags & VM_STACK) {
+			e.name = "[stack]";
+		}
+		n += proc_maps_line(buf + n, size - n, &e);
+	}
+	mutex_unlock(&mm->mmap_lock);
+	mmput(mm);
+	kfree(path);
+	return n;
+}
+
+/* --- /proc/<pid>/fd/, exe, cwd: symbolic links (Linux's fs/proc/fd.c, base.c) -- */
+
+/*
+ * What readlink shows for an open file: its path; "pipe:[<inode>]" for a
+ * pipe; "anon_inode:<name>" for a file with no place in the tree
+ * (io_uring's "[io_uring]").  init's console is opened before /dev
+ * exists (fs/tty.c), so it has no path: it is the "/dev/console" that
+ * Linux's init opens.
+ */
+static int proc_fd_name(struct file *f, char *buf, int size)
+{
+	struct inode *inode = f->f_inode;
+
+	if (!f->f_path.dentry) {
+		if (inode && S_ISCHR(inode->i_mode) && inode->i_rdev == MKDEV(TTYAUX_MAJOR, 1))
+			return scnprintf(buf, size, "/dev/console");
+		return scnprintf(buf, size, "anon_inode:[unknown]");
+	}
+	if (!f->f_path.mnt) {
+		if (S_ISFIFO(inode->i_mode))
+			return scnprintf(buf, size, "pipe:[%lu]", inode->i_ino);
+		return scnprintf(buf, size, "anon_inode:%s", f->f_path.dentry->d_name);
+	}
+	return proc_file_path(f, buf, size);
+}
+
+/* The file at descriptor fd of task p, referenced, or NULL. */
+static struct file *proc_task_fget(struct task_struct *p, int fd)
+{
+	struct files_struct *files;
+	struct file *f = NULL;
+
+	if (fd < 0 || fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	task_lock(p);           /* exit_files() clears p->files under it */
+	files = p->files;
+	if (files) {
+		spin_lock(&files->file_lock);
+		if (files->fd[fd] && !IS_ERR(files->fd[fd]))
+			f = get_file(files->fd[fd]);
+		spin_unlock(&files->file_lock);
+	}
+	task_unlock(p);
+	return f;
+}
+
+static int proc_exe_link(struct task_struct *p, char *buf, int size)
+{
+	struct mm_struct *mm = get_task_mm(p);
+	struct file *exe = NULL;
+	int len;
+
+	if (mm) {
+		if (mm->exe_file)
+			exe = get_file(mm->exe_file);
+		mmput(mm);
+	}
+	if (!exe)
+		return -ENOENT;         /* a kernel thread: Linux's too */
+	len = proc_fd_name(exe, buf, size);
+	fput(exe);
+	return len;
+}
+
+static int proc_cwd_link(struct task_struct *p, char *buf, int size)
+{
+	bool held = READ_ONCE(vfs_lock.owner) == current;
+	int len = -ENOENT;
+
+	/* fs->pwd changes, and fs is freed, under vfs_lock; exit_files()
+	 * clears p->fs under task_lock */
+	if (!held)
+		mutex_lock(&vfs_lock);
+	task_lock(p);
+	if (p->fs) {
+		struct path pwd = p->fs->pwd;
+
+		task_unlock(p);
+		len = d_path(&pwd, buf, size);
+	} else {
+		task_unlock(p);
+	}
+	if (!held)
+		mutex_unlock(&vfs_lock);
+	return len;
+}
+
+/* A link's text: the task's entry's link() (exe, cwd) or, under fd/, the
+ * descriptor's file.  The task is looked up again each time: it may
+ * have exited (ENOENT, as Linux's once the task is gone). */
+static int proc_pid_get_link(struct inode *inode, char *buf, int size)
+{
+	const struct proc_entry *e = inode->i_fop_data;
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	int len;
+
+	if (!p)
+		return -ENOENT;
+	len = e->link(p, buf, size);
+	put_task_struct(p);
+	return len;
+}
+
+static int proc_fd_get_link(struct inode *inode, char *buf, int size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct file *f;
+	int len;
+
+	if (!p)
+		return -ENOENT;
+	f = proc_task_fget(p, (int)(long)inode->i_fop_arg);
+	put_task_struct(p);
+	if (!f)
+		return -ENOENT;
+	len = proc_fd_name(f, buf, size);
+	fput(f);
+	return len;
+}
+
+static const struct inode_operations proc_pid_link_iops = { .get_link = proc_pid_get_link };
+static const struct inode_operations proc_fd_link_iops = { .get_link = proc_fd_get_link };
+
+static struct inode *proc_new_link(struct super_block *sb, umode_t mode,
+				   const struct inode_operations *iop, int pid)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	inode->i_mode = S_IFLNK | mode;
+	inode->i_op = iop;
+	inode->i_private = (void *)(long)pid;
+	return inode;
+}
+
+/* /proc/<pid>/fd/<n>: the descriptors open now, in order */
+static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *dentry)
+{
+	int pid = (int)(long)dir->i_private, fd;
+	struct task_struct *p;
+	struct inode *inode;
+	struct file *f = NULL;
+	umode_t mode = 0;
+
+	if (kstrtoint(dentry->d_name, 10, &fd) || fd < 0)
+		return NULL;
+	p = find_get_task(pid);
+	if (p) {
+		f = proc_task_fget(p, fd);
+		put_task_struct(p);
+	}
+	if (!f)
+		return NULL;
+	/* Linux's tid_fd_update_inode(): r-x for reading, -wx for writing */
+	if (f->f_mode & FMODE_READ)
+		mode |= 0500;
+	if (f->f_mode & FMODE_WRITE)
+		mode |= 0300;
+	fput(f);
+	inode = proc_new_link(dir->i_sb, mode, &proc_fd_link_iops, pid);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_fop_arg = (void *)(long)fd;
+	d_add(dentry, inode);
+	/* the descriptor may be closed or reused: look it up again each time */
+	d_delete(dentry);
+	return NULL;
+}
+
+/* the open descriptors, at position 2 + fd */
+static int proc_fd_iterate(struct file *f, struct dir_context *ctx)
+{
+	struct task_struct *p = find_get_task((int)(long)f->f_inode->i_private);
+
+	if (!p)
+		return -ENOENT;
+	if (!dir_emit_dots(f, ctx))
+		goto out;
+	for (int fd = (int)ctx->pos - 2; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *of = proc_task_fget(p, fd);
+		char name[8];
+		int len;
+
+		ctx->pos = 2 + fd;
+		if (!of)
+			continue;
+		fput(of);
+		len = snprintf(name, sizeof(name), "%d", fd);
+		if (!dir_emit(ctx, name, len, 2000 + fd, DT_LNK))
+			goto out;
+	}
+	ctx->pos = 2 + NR_OPEN_DEFAULT;
+out:
+	put_task_struct(p);
+	return 0;
+}
+
+static const struct inode_operations proc_fd_iops = { .lookup = proc_fd_lookup };
+static const struct file_operations proc_fd_fops = { .iterate = proc_fd_iterate };
+
 static const struct pseudo_file pid_stat = { .show = pid_stat_show };
 static const struct pseudo_file pid_comm = { .show = pid_comm_show };
 static const struct pseudo_file pid_stack = { .show = pid_stack_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file pid_cmdline = { .show = pid_cmdline_show,
 						.size_hint = PROC_CMDLINE_MAX };
+static const struct pseudo_file pid_status = { .show = pid_status_show };
+static const struct pseudo_file pid_statm = { .show = pid_statm_show };
+static const struct pseudo_file pid_maps = { .show = pid_maps_show, .size_hint = PROC_TEXT_BIG };
+static const struct pseudo_file pid_mountinfo = { .show = mountinfo_show,
+						  .size_hint = PROC_TEXT_BIG };
 
+/* and the directory "fd", after these (proc_pid_lookup) */
 static const struct proc_entry pid_files[] = {
-	{ "stat", &pid_stat },
-	{ "stack", &pid_stack },
-	{ "cmdline", &pid_cmdline },
-	{ "comm", &pid_comm },
+	{ "stat", &pid_stat, NULL },
+	{ "stack", &pid_stack, NULL },
+	{ "cmdline", &pid_cmdline, NULL },
+	{ "comm", &pid_comm, NULL },
+	{ "status", &pid_status, NULL },
+	{ "statm", &pid_statm, NULL },
+	{ "maps", &pid_maps, NULL },
+	{ "mountinfo", &pid_mountinfo, NULL },
+	{ "exe", NULL, proc_exe_link },
+	{ "cwd", NULL, proc_cwd_link },
 };
 
-/* /proc/<pid>/task/<tid>: one thread's own files (Linux's tid_base_stuff) */
+/* /proc/<pid>/task/<tid>: one thread's own files (Linux's tid_base_stuff),
+ * and "fd" */
 static const struct proc_entry tid_files[] = {
-	{ "stat", &pid_stat },
-	{ "stack", &pid_stack },
-	{ "comm", &pid_comm },
+	{ "stat", &pid_stat, NULL },
+	{ "stack", &pid_stack, NULL },
+	{ "comm", &pid_comm, NULL },
+	{ "status", &pid_status, NULL },
+	{ "statm", &pid_statm, NULL },
+	{ "maps", &pid_maps, NULL },
+	{ "mountinfo", &pid_mountinfo, NULL },
+	{ "exe", NULL, proc_exe_link },
+	{ "cwd", NULL, proc_cwd_link },
 };
 
 static struct inode *proc_task_dir(struct super_block *sb, int tgid);
@@ -549,8 +1079,17 @@ static struct dentry *proc_entries_lookup(struct inode *dir, struct dentry *dent
 {
 	for (unsigned int i = 0; i < nr; i++)
 		if (strcmp(dentry->d_name, files[i].name) == 0) {
-			struct inode *inode = pseudo_new_file(dir->i_sb, 0444, files[i].file,
-							      dir->i_private);
+			struct inode *inode;
+
+			if (files[i].link) {
+				inode = proc_new_link(dir->i_sb, 0777, &proc_pid_link_iops,
+						      (int)(long)dir->i_private);
+				if (inode)
+					inode->i_fop_data = &files[i];
+			} else {
+				inode = pseudo_new_file(dir->i_sb, 0444, files[i].file,
+							dir->i_private);
+			}
 			if (!inode)
 				return ERR_PTR(-ENOMEM);
 			d_add(dentry, inode);
@@ -564,18 +1103,33 @@ static int proc_entries_iterate(struct file *f, struct dir_context *ctx,
 	if (!dir_emit_dots(f, ctx))
 		return 0;
 	while (ctx->pos - 2 < (loff_t)nr) {
-		const char *name = files[ctx->pos - 2].name;
+		const struct proc_entry *e = &files[ctx->pos - 2];
 
-		if (!dir_emit(ctx, name, strlen(name), 10 + ctx->pos, DT_REG))
+		if (!dir_emit(ctx, e->name, strlen(e->name), 10 + ctx->pos,
+			      e->link ? DT_LNK : DT_REG))
 			return 0;
 	}
 	return 0;
 }
 
+/* "fd" of a pid or tid directory, the descriptors of its task */
+static struct inode *proc_fd_dir(struct super_block *sb, int pid)
+{
+	struct inode *inode = pseudo_new_dir(sb, &proc_fd_iops, &proc_fd_fops,
+					     (void *)(long)pid);
+
+	if (inode)
+		inode->i_mode = S_IFDIR | 0500;         /* Linux's dr-x------ */
+	return inode;
+}
+
 static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 {
-	if (strcmp(dentry->d_name, "task") == 0) {
-		struct inode *inode = proc_task_dir(dir->i_sb, (int)(long)dir->i_private);
+	bool task = strcmp(dentry->d_name, "task") == 0;
+
+	if (task || strcmp(dentry->d_name, "fd") == 0) {
+		int pid = (int)(long)dir->i_private;
+		struct inode *inode = task ? proc_task_dir(dir->i_sb, pid) : proc_fd_dir(dir->i_sb, pid);
 
 		if (!inode)
 			return ERR_PTR(-ENOMEM);
@@ -588,8 +1142,11 @@ static struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 static int proc_pid_iterate(struct file *f, struct dir_context *ctx)
 {
 	proc_entries_iterate(f, ctx, pid_files, ARRAY_SIZE(pid_files));
-	if (ctx->pos - 2 == (loff_t)ARRAY_SIZE(pid_files))
-		dir_emit(ctx, "task", 4, 10 + ctx->pos, DT_DIR);
+	if (ctx->pos - 2 == (loff_t)ARRAY_SIZE(pid_files) &&
+	    !dir_emit(ctx, "task", 4, 10 + ctx->pos, DT_DIR))
+		return 0;
+	if (ctx->pos - 2 == (loff_t)ARRAY_SIZE(pid_files) + 1)
+		dir_emit(ctx, "fd", 2, 10 + ctx->pos, DT_DIR);
 	return 0;
 }
 
@@ -603,12 +1160,23 @@ static struct inode *proc_pid_dir(struct super_block *sb, int pid)
 
 static struct dentry *proc_tid_lookup(struct inode *dir, struct dentry *dentry)
 {
+	if (strcmp(dentry->d_name, "fd") == 0) {
+		struct inode *inode = proc_fd_dir(dir->i_sb, (int)(long)dir->i_private);
+
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		d_add(dentry, inode);
+		return NULL;
+	}
 	return proc_entries_lookup(dir, dentry, tid_files, ARRAY_SIZE(tid_files));
 }
 
 static int proc_tid_iterate(struct file *f, struct dir_context *ctx)
 {
-	return proc_entries_iterate(f, ctx, tid_files, ARRAY_SIZE(tid_files));
+	proc_entries_iterate(f, ctx, tid_files, ARRAY_SIZE(tid_files));
+	if (ctx->pos - 2 == (loff_t)ARRAY_SIZE(tid_files))
+		dir_emit(ctx, "fd", 2, 10 + ctx->pos, DT_DIR);
+	return 0;
 }
 
 static const struct inode_operations proc_tid_iops = { .lookup = proc_tid_lookup };

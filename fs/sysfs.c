@@ -9,8 +9,12 @@
  *   /sys/block/<disk>/queue/           the queue's attributes, "iosched"
  *   /sys/block/<disk>/queue/iosched/   the current elevator's tunables
  *   /sys/block/<disk>/mq/<n>/          hardware queue n's files
+ *   /sys/block/<disk>/device/          the device's model, if its driver
+ *                                      named one
  *   /sys/class/<class>/<device>/       a driver's device attributes
  *                                      (include/spindle/sysfs.h)
+ *   /sys/class/block/<name>            links to each disk's and partition's
+ *   /sys/dev/block/<major>:<minor>     directory above (util-linux's way in)
  *
  * Only the directories are built here.  What each file says and what a
  * write to it does is the block layer's (block/blk-sysfs.c, through the
@@ -85,9 +89,9 @@ static const struct pseudo_file attr_hctx = { .show = hctx_show };
 /* --- directories ------------------------------------------------------------------ */
 
 static const struct inode_operations disk_dir_iops, part_dir_iops, queue_dir_iops, iosched_dir_iops,
-	mq_dir_iops, hctx_dir_iops;
+	mq_dir_iops, hctx_dir_iops, device_dir_iops;
 static const struct file_operations disk_dir_fops, part_dir_fops, queue_dir_fops, iosched_dir_fops,
-	mq_dir_fops, hctx_dir_fops;
+	mq_dir_fops, hctx_dir_fops, device_dir_fops;
 
 /* Look name up in a group of attributes; its one directory gets subdir's ops. */
 static struct dentry *group_lookup(struct inode *dir, struct dentry *dentry,
@@ -143,6 +147,17 @@ static struct dentry *disk_lookup(struct inode *dir, struct dentry *dentry)
 			d_add(dentry, inode);
 			return NULL;
 		}
+	if (strcmp(dentry->d_name, "device") == 0) {
+		struct inode *inode;
+
+		if (!disk->model[0])
+			return NULL;
+		inode = pseudo_new_dir(dir->i_sb, &device_dir_iops, &device_dir_fops, whole);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		d_add(dentry, inode);
+		return NULL;
+	}
 	/* the group's two directories: "mq", and "queue" */
 	if (strcmp(dentry->d_name, "mq") == 0)
 		return group_lookup(dir, dentry, &blk_disk_attr_group, &mq_dir_iops, &mq_dir_fops);
@@ -156,6 +171,14 @@ static int disk_iterate(struct file *f, struct dir_context *ctx)
 
 	if (!dir_emit_dots(f, ctx) || !group_iterate(ctx, &blk_disk_attr_group, 2))
 		return 0;
+	/* "device" at position n, if the disk has one */
+	if (ctx->pos == n) {
+		if (!whole->bd_disk->model[0])
+			ctx->pos++;
+		else if (!dir_emit(ctx, "device", 6, 499, DT_DIR))
+			return 0;
+	}
+	n++;
 	/* partition p sits at position n + p - 1 whether or not the ones
 	 * before it exist: BLKRRPART between two calls shifts nothing */
 	for (int p = 1; p < DISK_MAX_PARTS; p++) {
@@ -167,6 +190,18 @@ static int disk_iterate(struct file *f, struct dir_context *ctx)
 		if (!dir_emit(ctx, b->bd_name, strlen(b->bd_name), 500 + p, DT_DIR))
 			return 0;
 	}
+	return 0;
+}
+
+static struct dentry *device_lookup(struct inode *dir, struct dentry *dentry)
+{
+	return group_lookup(dir, dentry, &blk_device_attr_group, NULL, NULL);
+}
+
+static int device_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (dir_emit_dots(f, ctx))
+		group_iterate(ctx, &blk_device_attr_group, 2);
 	return 0;
 }
 
@@ -294,6 +329,8 @@ static int hctx_iterate(struct file *f, struct dir_context *ctx)
 
 static const struct inode_operations disk_dir_iops = { .lookup = disk_lookup };
 static const struct file_operations disk_dir_fops = { .iterate = disk_iterate };
+static const struct inode_operations device_dir_iops = { .lookup = device_lookup };
+static const struct file_operations device_dir_fops = { .iterate = device_iterate };
 static const struct inode_operations part_dir_iops = { .lookup = part_lookup };
 static const struct file_operations part_dir_fops = { .iterate = part_iterate };
 static const struct inode_operations queue_dir_iops = { .lookup = queue_lookup };
@@ -354,6 +391,150 @@ static int block_iterate(struct file *f, struct dir_context *ctx)
 
 static const struct inode_operations block_dir_iops = { .lookup = block_lookup };
 static const struct file_operations block_dir_fops = { .iterate = block_iterate };
+
+/* --- /sys/class/block and /sys/dev/block: links to the directories above ------- */
+
+/*
+ * Linux lists every disk and partition twice more, as symbolic links:
+ * /sys/class/block/<name> and /sys/dev/block/<major>:<minor>, both to
+ * the device's directory.  util-linux (lsblk, blkid) starts from them.
+ * Linux's target is under /sys/devices; Spindle's is the directory of
+ * /sys/block, and the link is relative as Linux's ("../../block/sda/sda1").
+ * A link's inode holds the device number; its text is made when read,
+ * so a disk that went away makes it dangle (ENOENT).
+ */
+
+/* The disk or partition numbered dev, or with the smallest number above
+ * it when !exact; disk_list_lock held. */
+static struct block_device *bdev_at(dev_t dev, bool exact)
+{
+	struct block_device *best = NULL;
+	struct gendisk *disk;
+
+	list_for_each_entry(disk, &disk_list, list)
+		for (int p = 0; p < DISK_MAX_PARTS; p++) {
+			struct block_device *b = disk->part[p];
+
+			if (!b || (exact ? b->bd_dev != dev : b->bd_dev < dev))
+				continue;
+			if (!best || b->bd_dev < best->bd_dev)
+				best = b;
+		}
+	return best;
+}
+
+static int blockdev_link_get(struct inode *inode, char *buf, int size)
+{
+	struct block_device *b;
+	int len = -ENOENT;
+
+	mutex_lock(&disk_list_lock);
+	b = bdev_at((dev_t)(unsigned long)inode->i_private, true);
+	if (b && b->bd_partno)
+		len = scnprintf(buf, size, "../../block/%s/%s", b->bd_disk->disk_name, b->bd_name);
+	else if (b)
+		len = scnprintf(buf, size, "../../block/%s", b->bd_name);
+	mutex_unlock(&disk_list_lock);
+	return len;
+}
+
+static const struct inode_operations blockdev_link_iops = { .get_link = blockdev_link_get };
+
+/* The name of b in dir: "sda1" in /sys/class/block, "8:1" in /sys/dev/block */
+static int blockdev_link_name(struct block_device *b, bool by_dev, char *name, size_t size)
+{
+	if (by_dev)
+		return scnprintf(name, size, "%u:%u", MAJOR(b->bd_dev), MINOR(b->bd_dev));
+	return scnprintf(name, size, "%s", b->bd_name);
+}
+
+/* i_private of the directory: non-NULL for /sys/dev/block */
+static struct dentry *blockdev_links_lookup(struct inode *dir, struct dentry *dentry)
+{
+	bool by_dev = dir->i_private != NULL;
+	struct block_device *found = NULL;
+	struct gendisk *disk;
+	struct inode *inode;
+	dev_t dev = 0;
+
+	mutex_lock(&disk_list_lock);
+	list_for_each_entry(disk, &disk_list, list)
+		for (int p = 0; p < DISK_MAX_PARTS; p++) {
+			struct block_device *b = disk->part[p];
+			char name[32];
+
+			if (!b)
+				continue;
+			blockdev_link_name(b, by_dev, name, sizeof(name));
+			if (strcmp(name, dentry->d_name) == 0)
+				found = b;
+		}
+	if (found)
+		dev = found->bd_dev;
+	mutex_unlock(&disk_list_lock);
+	if (!found)
+		return NULL;
+	inode = new_inode(dir->i_sb);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_mode = S_IFLNK | 0777;
+	inode->i_op = &blockdev_link_iops;
+	inode->i_private = (void *)(unsigned long)dev;
+	d_add(dentry, inode);
+	/* the number may name another device later: look it up each time */
+	d_delete(dentry);
+	return NULL;
+}
+
+/* Every disk and partition by device number, at position 2 + dev_t. */
+static int blockdev_links_iterate(struct file *f, struct dir_context *ctx)
+{
+	bool by_dev = f->f_inode->i_private != NULL;
+	struct block_device *b;
+	bool more = true;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	mutex_lock(&disk_list_lock);
+	while (more && ctx->pos - 2 < (loff_t)1 << 32 &&
+	       (b = bdev_at((dev_t)(ctx->pos - 2), false))) {
+		char name[32];
+		int len = blockdev_link_name(b, by_dev, name, sizeof(name));
+
+		ctx->pos = 2 + b->bd_dev;
+		more = dir_emit(ctx, name, len, 600 + b->bd_dev, DT_LNK);
+	}
+	mutex_unlock(&disk_list_lock);
+	return 0;
+}
+
+static const struct inode_operations blockdev_links_iops = { .lookup = blockdev_links_lookup };
+static const struct file_operations blockdev_links_fops = { .iterate = blockdev_links_iterate };
+
+/* /sys/dev: its one directory, "block" (Linux has "char" too) */
+static struct dentry *sysfs_dev_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode;
+
+	if (strcmp(dentry->d_name, "block") != 0)
+		return NULL;
+	inode = pseudo_new_dir(dir->i_sb, &blockdev_links_iops, &blockdev_links_fops,
+			       (void *)1);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+static int sysfs_dev_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (dir_emit_dots(f, ctx) && ctx->pos == 2)
+		dir_emit(ctx, "block", 5, 5, DT_DIR);
+	return 0;
+}
+
+static const struct inode_operations sysfs_dev_iops = { .lookup = sysfs_dev_lookup };
+static const struct file_operations sysfs_dev_fops = { .iterate = sysfs_dev_iterate };
 
 /* --- /sys/class: the class devices drivers registered ------------------------ */
 
@@ -497,6 +678,13 @@ static struct dentry *classes_lookup(struct inode *dir, struct dentry *dentry)
 	const char *cls = NULL;
 	struct inode *inode;
 
+	if (strcmp(dentry->d_name, "block") == 0) {
+		inode = pseudo_new_dir(dir->i_sb, &blockdev_links_iops, &blockdev_links_fops, NULL);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		d_add(dentry, inode);
+		return NULL;
+	}
 	mutex_lock(&class_lock);
 	list_for_each_entry(d, &class_devices, list)
 		if (strcmp(d->class_name, dentry->d_name) == 0)
@@ -511,14 +699,17 @@ static struct dentry *classes_lookup(struct inode *dir, struct dentry *dentry)
 	return NULL;
 }
 
+/* "block", then the registered classes from position 3 */
 static int classes_iterate(struct file *f, struct dir_context *ctx)
 {
 	struct class_device *d;
 
 	if (!dir_emit_dots(f, ctx))
 		return 0;
+	if (ctx->pos == 2 && !dir_emit(ctx, "block", 5, 399, DT_DIR))
+		return 0;
 	mutex_lock(&class_lock);
-	while ((d = class_nth(NULL, ctx->pos - 2)) != NULL)
+	while ((d = class_nth(NULL, ctx->pos - 3)) != NULL)
 		if (!dir_emit(ctx, d->class_name, strlen(d->class_name), 400 + ctx->pos, DT_DIR))
 			break;
 	mutex_unlock(&class_lock);
@@ -538,6 +729,8 @@ static struct dentry *sysfs_root_lookup(struct inode *dir, struct dentry *dentry
 		inode = pseudo_new_dir(dir->i_sb, &block_dir_iops, &block_dir_fops, NULL);
 	else if (strcmp(dentry->d_name, "class") == 0)
 		inode = pseudo_new_dir(dir->i_sb, &classes_dir_iops, &classes_dir_fops, NULL);
+	else if (strcmp(dentry->d_name, "dev") == 0)
+		inode = pseudo_new_dir(dir->i_sb, &sysfs_dev_iops, &sysfs_dev_fops, NULL);
 	else
 		return NULL;
 	if (!inode)
@@ -552,8 +745,10 @@ static int sysfs_root_iterate(struct file *f, struct dir_context *ctx)
 		return 0;
 	if (ctx->pos == 2 && !dir_emit(ctx, "block", 5, 3, DT_DIR))
 		return 0;
-	if (ctx->pos == 3)
-		dir_emit(ctx, "class", 5, 4, DT_DIR);
+	if (ctx->pos == 3 && !dir_emit(ctx, "class", 5, 4, DT_DIR))
+		return 0;
+	if (ctx->pos == 4)
+		dir_emit(ctx, "dev", 3, 5, DT_DIR);
 	return 0;
 }
 

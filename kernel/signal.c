@@ -1205,3 +1205,24 @@ void exit_to_user_mode(struct pt_regs *regs)
 		return;                         /* interrupts off, as entry.S needs */
 	}
 }
+
+void task_sigmasks(struct task_struct *t, struct task_sigmasks *m)
+{
+	unsigned long flags;
+
+	memset(m, 0, sizeof(*m));
+	spin_lock_irqsave(&tasklist_lock, flags);
+	m->pending = t->sig_pending;
+	m->blocked = t->sig_blocked;
+	if (t->signal)
+		m->shared = t->signal->shared_pending;
+	for (int sig = 1; t->sighand && sig <= _NSIG; sig++) {
+		unsigned long h = t->sighand->action[sig - 1].sa_handler;
+
+		if (h == SIG_IGN)
+			m->ignored |= 1ull << (sig - 1);
+		else if (h != SIG_DFL)
+			m->caught |= 1ull << (sig - 1);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}

@@ -1272,6 +1272,7 @@ static int ahci_add_disk(struct ahci_port *port)
 		return -ENOMEM;
 	}
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
+	q->nonrot = port->ata.nonrot;
 	blk_queue_max_hw_sectors(q, min(port->ata.max_sectors, (unsigned int)AHCI_MAX_SECTORS));
 	blk_queue_max_segments(q, AHCI_MAX_PRD);
 	blk_queue_max_segment_size(q, AHCI_PRD_MAX_BYTES);
@@ -1286,6 +1287,8 @@ static int ahci_add_disk(struct ahci_port *port)
 	disk->first_minor = index * SD_MINORS;
 	disk->queue = q;
 	disk->private_data = port;
+	/* libata's INQUIRY product is the model's first 16 characters */
+	snprintf(disk->model, sizeof(disk->model), "%-16.16s", port->ata.model);
 	set_capacity(disk, port->ata.n_sectors);
 	port->disk = disk;
 	err = add_disk(disk);                   /* reads the partition table */

@@ -1070,6 +1070,7 @@ static int ide_register_disk(struct ide_device *d)
 	}
 	d->q = q;
 	blk_queue_logical_block_size(q, SECTOR_SIZE);
+	q->nonrot = d->ata.nonrot;
 	/*
 	 * LBA28 counts at most 256 sectors.  LBA48 could do 65536; 1 MiB is
 	 * a cap that keeps a PIO command (which holds the channel for every
@@ -1088,6 +1089,7 @@ static int ide_register_disk(struct ide_device *d)
 	blk_queue_rq_timeout(q, ide_timeout_s * HZ);
 
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "%s", d->name);
+	snprintf(disk->model, sizeof(disk->model), "%s", d->ata.model);
 	disk->major = d->chan->index ? IDE_MAJOR_SECONDARY : IDE_MAJOR_PRIMARY;
 	disk->first_minor = (int)d->unit * IDE_MINORS;
 	disk->queue = q;

@@ -89,6 +89,9 @@ int ata_dev_parse_id(struct ata_device *dev, const u16 *id)
 	dev->ncq = ata_id_has_ncq(id);
 	dev->queue_depth = ata_id_queue_depth(id);
 	dev->trim = ata_id_has_trim(id);
+	/* ACS-2 word 217: 1 is "non-rotating media", 0401h-FFFEh the rpm,
+	 * 0 not reported (QEMU's default: Linux then calls it rotational) */
+	dev->nonrot = id[ATA_ID_ROT_SPEED] == 1;
 	dev->max_multi = id[ATA_ID_MAX_MULTSECT] & 0xff;
 
 	dev->mwdma_mask = id[ATA_ID_MWDMA_MODES] & 0x07;

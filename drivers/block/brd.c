@@ -134,6 +134,7 @@ static int __init brd_alloc(int i)
 	brd->disk->major = RAMDISK_MAJOR;
 	brd->disk->first_minor = i * RD_MINORS;
 	brd->disk->queue = q;
+	q->nonrot = true;                       /* RAM */
 	brd->disk->private_data = brd;
 	set_capacity(brd->disk, (sector_t)rd_size * 2);
 	err = add_disk(brd->disk);

@@ -294,6 +294,7 @@ static int __init null_add_dev(unsigned int i)
 	nb->disk->major = NULLB_MAJOR;
 	nb->disk->first_minor = i;
 	nb->disk->queue = q;
+	q->nonrot = true;                       /* as Linux's null_blk */
 	set_capacity(nb->disk, (sector_t)gb << (30 - SECTOR_SHIFT));
 	err = add_disk(nb->disk);
 	if (err) {

@@ -645,6 +645,7 @@ static void ext2_kill_sb(struct super_block *sb)
 
 static struct file_system_type ext2_fs_type = {
 	.name = "ext2",
+	.fs_flags = FS_REQUIRES_DEV,
 	.mount = ext2_mount,
 	.kill_sb = ext2_kill_sb,
 };
@@ -652,6 +653,7 @@ static struct file_system_type ext2_fs_type = {
 /* ext3: the same code, with the journal (see the top of this file) */
 static struct file_system_type ext3_fs_type = {
 	.name = "ext3",
+	.fs_flags = FS_REQUIRES_DEV,
 	.mount = ext2_mount,
 	.kill_sb = ext2_kill_sb,
 };

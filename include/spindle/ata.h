@@ -133,6 +133,7 @@
 #define ATA_ID_UDMA_MODES       88      /* 6:0 supported, 14:8 selected */
 #define ATA_ID_LBA_CAPACITY_2   100     /* 100-103: sectors for 48-bit commands */
 #define ATA_ID_DATA_SET_MGMT    169     /* bit 0: DSM TRIM supported */
+#define ATA_ID_ROT_SPEED        217     /* nominal media rotation rate: 1 = not rotating */
 
 #define ATA_ID_SERNO_LEN        20      /* characters */
 #define ATA_ID_FW_REV_LEN       8
@@ -287,6 +288,7 @@ struct ata_device {
 	bool flush_ext;                 /* FLUSH CACHE EXT supported */
 	bool ncq;                       /* READ/WRITE FPDMA QUEUED supported */
 	bool trim;                      /* DSM TRIM supported */
+	bool nonrot;                    /* word 217 is 1: solid state, no seeks */
 	u8 mwdma_mask, mwdma_on;        /* multiword DMA modes: supported, selected */
 	u8 udma_mask, udma_on;          /* Ultra DMA modes (0 if word 88 invalid) */
 };

@@ -119,6 +119,8 @@ struct request_queue {
 	/* volatile write cache (blk_queue_write_cache): flushes and FUA */
 	bool write_cache;                   /* [init] the device has one: honour flushes */
 	bool fua;                           /* [init] the device does FUA writes itself */
+	bool nonrot;                        /* [init] no seek cost: RAM, flash (Linux's
+					     * QUEUE_FLAG_NONROT; queue/rotational) */
 	struct request *flush_rq;           /* [init] the one flush in flight (blk-flush.c);
 					     * rebuilt under q->lock for each flush */
 	struct list_head flush_pending;     /* [lock*] requests waiting for a flush */
@@ -170,6 +172,10 @@ struct gendisk {
 	sector_t capacity;                  /* in 512-byte sectors */
 	struct request_queue *queue;
 	void *private_data;                 /* the driver's */
+	/* device/model's text, as Linux's driver for the same disk shows it
+	 * (sd: the 16 characters of the SCSI product, padded; the old IDE
+	 * driver: the whole ATA model); "" for a disk without a device */
+	char model[41];
 	struct block_device *part[DISK_MAX_PARTS];  /* [0]: whole disk */
 	struct list_head list;              /* all disks, in registration order */
 	bool registered;
@@ -312,6 +318,8 @@ struct blk_attr_group { /* Linux's attribute_group */
  * directory's: the whole disk, or the partition */
 extern const struct blk_attr_group blk_disk_attr_group, blk_part_attr_group,
 	blk_queue_attr_group;
+/* /sys/block/<disk>/device/, for a disk whose driver gave it a model */
+extern const struct blk_attr_group blk_device_attr_group;
 /* The current elevator's tunables: the i-th one's name and mode, or NULL
  * past the last (none for a bio-based queue).  The name is the elevator's
  * static string, valid after a switch; a file of a switched-away elevator

@@ -319,7 +319,9 @@ struct file_system_type {
 	void (*kill_sb)(struct super_block *sb);
 	struct file_system_type *next;
 	struct super_block *single_sb;  /* mount_single(): the one instance */
+	int fs_flags;                   /* FS_REQUIRES_DEV */
 };
+#define FS_REQUIRES_DEV 1               /* mounts a block device (/proc/filesystems) */
 
 /* s_flags */
 #define SB_PINNED_DENTRIES 0x1u /* names exist only in the dcache (ramfs) */
@@ -353,6 +355,7 @@ struct vfsmount {
 	struct list_head mnt_list;      /* every mount, in mount order */
 	int mnt_count;                  /* 1 while mounted + one per user */
 	char mnt_devname[32];           /* mount(2)'s source, for /proc/mounts */
+	int mnt_id;                     /* /proc/<pid>/mountinfo's: from 1, never reused */
 };
 
 struct file {
@@ -465,6 +468,9 @@ int init_mount_tree(void);
 void get_root_path(struct path *root);
 /* Each mount as "devname mountpoint type rw 0 0\n" (/proc/mounts). */
 int show_mounts(char *buf, size_t size);
+/* /proc/<pid>/mountinfo and /proc/filesystems, Linux's layouts */
+int show_mountinfo(char *buf, size_t size);
+int show_filesystems(char *buf, size_t size);
 
 /* --- open files (fs/open.c, fs/file_table.c, fs/read_write.c) ------------- */
 

@@ -36,6 +36,19 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 int printk(const char *fmt, ...) __printf(1, 2);
+
+/* syslog(2)'s actions (Linux's include/linux/syslog.h), sys_syslog() */
+#define SYSLOG_ACTION_CLOSE          0
+#define SYSLOG_ACTION_OPEN           1
+#define SYSLOG_ACTION_READ           2  /* wait for and consume new text */
+#define SYSLOG_ACTION_READ_ALL       3  /* the whole log since the last clear */
+#define SYSLOG_ACTION_READ_CLEAR     4  /* READ_ALL, then CLEAR */
+#define SYSLOG_ACTION_CLEAR          5
+#define SYSLOG_ACTION_CONSOLE_OFF    6
+#define SYSLOG_ACTION_CONSOLE_ON     7
+#define SYSLOG_ACTION_CONSOLE_LEVEL  8
+#define SYSLOG_ACTION_SIZE_UNREAD    9
+#define SYSLOG_ACTION_SIZE_BUFFER   10
 int vprintk(const char *fmt, va_list ap);
 
 #define pr_emerg(fmt, ...)  printk(KERN_EMERG   pr_fmt(fmt), ##__VA_ARGS__)

@@ -315,6 +315,12 @@ void do_task_dead(void) __attribute__((noreturn));
 /* Does t have a signal to act on (pending, not blocked)?  kernel/signal.c;
  * here, not in signal.h with the rest, because sleeping code tests it. */
 bool signal_pending(struct task_struct *t);
+/* /proc/<pid>/status's signal lines: bit sig-1 of each mask -- t's own
+ * pending, its process's, blocked, ignored, caught (kernel/signal.c) */
+struct task_sigmasks {
+	u64 pending, shared, blocked, ignored, caught;
+};
+void task_sigmasks(struct task_struct *t, struct task_sigmasks *m);
 /* The session of process group pgrp (or of process pgrp), or -ESRCH
  * (kernel/sys.c; TIOCSPGRP checks it). */
 int session_of_pgrp(int pgrp);

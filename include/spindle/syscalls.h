@@ -168,6 +168,7 @@ long sys_waitid(int which, pid_t upid, void __user *infop, int options,
 long sys_kill(pid_t pid, int sig);
 long sys_uname(struct new_utsname __user *name);
 long sys_sysinfo(struct sysinfo __user *info);
+long sys_syslog(int type, char __user *buf, int len);
 long sys_setpgid(pid_t pid, pid_t pgid);
 long sys_getppid(void);
 long sys_getpgrp(void);

@@ -167,6 +167,23 @@ START_TEST(trim_bit)
 }
 END_TEST
 
+/* word 217: only 1 means solid state; an rpm or 0 (not reported) is a
+ * spinning disk, as Linux decides */
+START_TEST(rotation_rate)
+{
+	static const struct { u16 word; bool nonrot; } cases[] = {
+		{ 0, false }, { 1, true }, { 7200, false }, { 0xffff, false },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		id_lba48(1 << 20);
+		id[ATA_ID_ROT_SPEED] = cases[i].word;
+		parse_ok();
+		ck_assert_msg(dev.nonrot == cases[i].nonrot, "word 217 = %#x", cases[i].word);
+	}
+}
+END_TEST
+
 START_TEST(not_a_disk)
 {
 	id_lba28(1000);
@@ -556,6 +573,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, write_cache_supported_vs_enabled);
 	tcase_add_test(core, ncq_depth);
 	tcase_add_test(core, trim_bit);
+	tcase_add_test(core, rotation_rate);
 	tcase_add_test(core, not_a_disk);
 	tcase_add_test(core, strings_padding);
 	tcase_add_test(core, strings_byte_order);

@@ -72,6 +72,9 @@ UNIT_TESTS += check_cpumask
 # The load average's arithmetic and /proc/loadavg's text.
 UNIT_LIB_SRCS += lib/loadavg.c
 UNIT_TESTS += check_loadavg
+# The kernel log's ring of text, which syslog(2) reads.
+UNIT_LIB_SRCS += lib/log_buf.c
+UNIT_TESTS += check_log_buf
 # check_elf's oracle: programs built by the host's gcc, and readelf's view.
 UNIT_ELF_DIR := $(UNIT_BUILD)/elf
 UNIT_ELF_STAMP := $(UNIT_ELF_DIR)/made
@@ -85,6 +88,8 @@ include fs/fs.mk
 UNIT_LIB_SRCS += $(FS_UNIT_SRCS)
 UNIT_SHIM_SRCS += tests/unit/shim/host_fs.c
 UNIT_TESTS += check_vfs check_initramfs check_block_dev check_aio check_io_uring check_pagecache
+# The text of /proc/<pid>/maps against the host's own.
+UNIT_TESTS += check_proc
 # ext2 (fs/ext2/, in FS_UNIT_SRCS) over images the host's mke2fs made.
 UNIT_TESTS += check_ext2
 # ext2 directory blocks edited in place (fs/ext2/dirent.c).

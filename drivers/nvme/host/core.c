@@ -276,6 +276,7 @@ static int nvme_alloc_ns(struct nvme_dev *dev, u32 nsid, u16 cid_base, unsigned 
 	ns->disk->major = NVME_MAJOR;
 	ns->disk->first_minor = nvme_nr_disks * NVME_MINORS;
 	ns->disk->queue = q;
+	q->nonrot = true;                       /* as Linux's NVMe: flash */
 	ns->disk->private_data = ns;
 	set_capacity(ns->disk, ns->nsze << (ds - SECTOR_SHIFT));
 	pr_info("%s: namespace %u, %llu blocks of %u bytes, queue depth %u\n",

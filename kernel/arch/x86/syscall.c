@@ -109,6 +109,7 @@ SYSCALL5(waitid, int, pid_t, U(void), int, U(struct rusage))
 SYSCALL2(kill, pid_t, int)
 SYSCALL1(uname, U(struct new_utsname))
 SYSCALL1(sysinfo, U(struct sysinfo))
+SYSCALL3(syslog, int, U(char), int)
 SYSCALL1(fsync, unsigned int)
 SYSCALL1(fdatasync, unsigned int)
 SYSCALL2(ftruncate, unsigned int, off_t)
@@ -326,6 +327,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(getpgid),
 	SYSCALL_ENTRY(getsid),
 	SYSCALL_ENTRY(getuid),
+	SYSCALL_ENTRY(syslog),
 	SYSCALL_ENTRY(geteuid),
 	SYSCALL_ENTRY(getgid),
 	SYSCALL_ENTRY(getegid),

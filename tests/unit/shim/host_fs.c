@@ -274,6 +274,13 @@ unsigned int stack_trace_save_tsk(struct task_struct *p, unsigned long *store,
 	return 0;
 }
 
+/* No signals on the host: every mask empty. */
+void task_sigmasks(struct task_struct *t, struct task_sigmasks *m)
+{
+	(void)t;
+	memset(m, 0, sizeof(*m));
+}
+
 /* Address spaces on the host: a test gives its task an mm whose
  * "user" addresses are host ones (check_vfs's /proc/<pid>/cmdline), so
  * reading one is a copy; nothing is ever freed. */
