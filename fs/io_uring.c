@@ -64,7 +64,18 @@
  * with -ECANCELED.  Linux starts the next link from the completion
  * instead, and io_uring_enter returns at once.
  *
- * Not here yet: SQPOLL, IOPOLL, io-wq (setup says EINVAL), drained SQEs
+ * IORING_SETUP_IOPOLL (Linux's polled ring): a read or write is sent as
+ * one REQ_POLLED bio to the device's poll queue (generic_direct_IO with
+ * IOCB_HIPRI hands the bio back in kiocb->private), which raises no
+ * interrupt; the request waits on ctx->iopoll_list, and io_uring_enter's
+ * GETEVENTS, instead of sleeping, polls each one's queue (bio_poll) until
+ * min_complete CQEs are there -- the completion runs inside bio_poll and
+ * posts the CQE as an interrupt would.  Only O_DIRECT block devices can
+ * be polled (Linux's f_op->iopoll): anything else gets -EOPNOTSUPP in its
+ * CQE, FSYNC -EINVAL (not a polled opcode), NOP goes through.  The
+ * release polls what is still in flight: nothing else ever would.
+ *
+ * Not here yet: SQPOLL, io-wq (setup says EINVAL), drained SQEs
  * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
  * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
  * Linux answers for one it was built without; the probe tells which).
@@ -80,6 +91,8 @@
 #include <spindle/fs.h>
 #include <spindle/fcntl.h>
 #include <spindle/blk_plug.h>
+#include <spindle/bio.h>
+#include <spindle/blkdev.h>
 #include <spindle/barrier.h>
 #include <spindle/mm.h>
 #include <spindle/mm_types.h>
@@ -103,8 +116,8 @@
 #define IORING_CACHELINE        64                      /* each index on its own line */
 
 /* Setup flags that Spindle implements. */
-#define IORING_SETUP_SUPPORTED  (IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | \
-				 IORING_SETUP_SUBMIT_ALL)
+#define IORING_SETUP_SUPPORTED  (IORING_SETUP_IOPOLL | IORING_SETUP_CQSIZE | \
+				 IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL)
 /* What params.features promises: one mmap maps both rings; an SQE (and
  * READV's iovecs) are read during io_uring_enter, never later; an offset
  * of -1 means the file's position. */
@@ -168,6 +181,9 @@ struct io_ring_ctx {
 	unsigned int nr_bufs;
 	struct file **files;            /* uring_lock: IORING_REGISTER_FILES (NULL: a hole) */
 	unsigned int nr_files;
+	/* uring_lock: IOPOLL requests sent and not yet reaped (polled for,
+	 * and freed, by io_do_iopoll) */
+	struct list_head iopoll_list;
 
 	/* the rest under cq_wait.lock, interrupts off */
 	wait_queue_head_t cq_wait;      /* io_uring_enter and the release sleep here */
@@ -181,10 +197,11 @@ struct io_kiocb {
 	struct kiocb rw;                /* ki_filp: referenced */
 	struct io_ring_ctx *ctx;
 	u64 user_data;
-	struct list_head list;          /* on ctx->done once posted */
+	struct list_head list;          /* on ctx->done once posted, or ctx->iopoll_list */
 	size_t expect;                  /* a read or write: its whole length */
 	bool linked;                    /* IOSQE_IO_LINK/HARDLINK: the submitter waits */
-	bool done;                      /* linked: posted (under cq_wait.lock) */
+	bool iopoll;                    /* IORING_SETUP_IOPOLL: its reaper polls and frees it */
+	bool done;                      /* linked, iopoll: posted (under cq_wait.lock) */
 	long res;                       /* linked: what was posted */
 };
 
@@ -286,8 +303,8 @@ static void io_complete_rw(struct kiocb *kiocb, long res)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctx->cq_wait.lock, flags);
-	if (req->linked) {
-		/* its submitter waits for it, and frees it */
+	if (req->linked || req->iopoll) {
+		/* its submitter, or its poller, frees it */
 		req->res = res;
 		WRITE_ONCE(req->done, true);
 	} else {
@@ -299,6 +316,8 @@ static void io_complete_rw(struct kiocb *kiocb, long res)
 
 static void io_free_req(struct io_kiocb *req)
 {
+	if (req->rw.private)
+		bio_put(req->rw.private);       /* IOPOLL: the polled bio */
 	if (req->rw.ki_filp)
 		fput(req->rw.ki_filp);
 	kfree(req);
@@ -390,6 +409,10 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 		return -EINVAL;         /* drain, buffer select, CQE skipping: not yet */
 	if (!io_op_supported(op))
 		return -EOPNOTSUPP;
+	/* a polled ring takes only what can be polled for (Linux's
+	 * io_op_def.iopoll: NOP and the reads and writes) */
+	if ((ctx->flags & IORING_SETUP_IOPOLL) && op == IORING_OP_FSYNC)
+		return -EINVAL;
 	switch (op) {
 	case IORING_OP_FSYNC:
 		/* as Linux's io_fsync_prep */
@@ -474,6 +497,20 @@ static long io_rw_vec_sync(struct io_kiocb *req, const struct iovec *vec, unsign
 }
 
 /*
+ * Can an IOPOLL ring's read or write of f be polled for?  Linux's test
+ * (io_rw_init_file): opened O_DIRECT, and a file_operations with an
+ * iopoll method -- in Spindle, as in Linux, a block device's (Linux's
+ * blkdev_fops has iocb_bio_iopoll; ext2 has none).  Whether the device
+ * has poll queues is not asked: if not, its bio loses REQ_POLLED on the
+ * way down and completes by interrupt, and the reaper spins until then.
+ */
+static bool io_file_can_poll(const struct file *f)
+{
+	return (f->f_flags & O_DIRECT) && f->f_inode && S_ISBLK(f->f_inode->i_mode) &&
+	       f->f_mapping && f->f_mapping->a_ops && f->f_mapping->a_ops->direct_IO;
+}
+
+/*
  * Start a read or write.  Its result, or -EIOCBQUEUED when its CQE will
  * come from the completion.
  */
@@ -487,6 +524,15 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 	struct iov_iter it;
 	long ret;
 
+	if (ctx->flags & IORING_SETUP_IOPOLL) {
+		/* buffered I/O, a pipe, a file of ext2: Linux's EOPNOTSUPP */
+		if (!io_file_can_poll(req->rw.ki_filp))
+			return -EOPNOTSUPP;
+		/* generic_direct_IO sends it as one REQ_POLLED bio, handed
+		 * back in rw.private, and no interrupt will say it is done */
+		req->rw.ki_flags |= IOCB_HIPRI;
+		req->iopoll = true;
+	}
 	if (op == IORING_OP_READV || op == IORING_OP_WRITEV) {
 		struct iovec *vec;
 
@@ -545,11 +591,17 @@ static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
  * A linked request that went down asynchronously: wait (uninterruptibly:
  * the bios will end) until its completion has posted it.  The plug is
  * flushed as the task goes to sleep (schedule), so its bios are sent.
+ * A polled one (IOPOLL; polled bios skip the plug) is polled for here,
+ * as dio_poll_wait does, while its bio is still REQ_POLLED.
  */
 static long io_wait_linked(struct io_kiocb *req)
 {
 	struct io_ring_ctx *ctx = req->ctx;
+	struct bio *bio = req->rw.private;
 
+	while (bio && !READ_ONCE(req->done) && (READ_ONCE(bio->bi_opf) & REQ_POLLED))
+		if (!bio_poll(bio, 0))
+			cond_resched();
 	wait_event(ctx->cq_wait, READ_ONCE(req->done));
 	/* the completer set done under this lock: once we hold it, it has
 	 * let go of req */
@@ -608,8 +660,13 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 		ret = vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
 	else
 		ret = io_rw(req, sqe);
-	if (ret == -EIOCBQUEUED && !req->linked)
-		return 0;               /* io_complete_rw posts, and frees later */
+	if (ret == -EIOCBQUEUED && !req->linked) {
+		/* io_complete_rw posts; io_free_done, or io_do_iopoll for a
+		 * polled one, frees it later */
+		if (req->iopoll)
+			list_add_tail(&req->list, &ctx->iopoll_list);
+		return 0;
+	}
 	if (ret == -EIOCBQUEUED)
 		ret = io_wait_linked(req);      /* posted by io_complete_rw */
 	else
@@ -680,6 +737,75 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 	return submitted;
 }
 
+/* --- IOPOLL: the reaper polls --------------------------------------------------- */
+
+/*
+ * One pass over the polled requests in flight (Linux's io_do_iopoll):
+ * each one not done yet has its bio's queue polled -- its completion,
+ * and maybe those of others on the same queue, run inside bio_poll() and
+ * post their CQEs -- and the ones done are freed.  Returns how many were.
+ * Caller holds uring_lock.  May sleep (a last fput).
+ */
+static int io_do_iopoll(struct io_ring_ctx *ctx)
+{
+	struct io_kiocb *req, *tmp;
+	LIST_HEAD(done);
+	int found = 0;
+
+	assert_mutex_held(&ctx->uring_lock);
+	list_for_each_entry_safe(req, tmp, &ctx->iopoll_list, list) {
+		/* not REQ_POLLED (no poll queue, a split): an interrupt
+		 * completes it, and bio_poll says 0 at once */
+		if (!READ_ONCE(req->done) && req->rw.private)
+			bio_poll(req->rw.private, 0);
+		if (READ_ONCE(req->done)) {
+			list_move_tail(&req->list, &done);
+			found++;
+		}
+	}
+	if (!found)
+		return 0;
+	/* done is set under this lock: once we hold it, each completer
+	 * seen has let go of its request (an interrupt handler's too) */
+	spin_lock_irq(&ctx->cq_wait.lock);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	list_for_each_entry_safe(req, tmp, &done, list)
+		io_free_req(req);
+	return found;
+}
+
+/*
+ * io_uring_enter's GETEVENTS on an IOPOLL ring (Linux's io_iopoll_check):
+ * no sleep -- nothing would wake it -- but passes of io_do_iopoll until
+ * min_complete CQEs are unread, at least one pass, giving the CPU up
+ * between passes when the time slice is over.  Stops early when nothing
+ * polled is left in flight (a CQE that will never come is not waited
+ * for), and on a signal (-EINTR).
+ */
+static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
+{
+	int ret = 0;
+
+	mutex_lock(&ctx->uring_lock);
+	while (!list_empty(&ctx->iopoll_list)) {
+		io_do_iopoll(ctx);
+		if (io_cqring_events(ctx) >= min_complete)
+			break;
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		if (need_resched()) {
+			/* let a submitter on this ring in while we are out */
+			mutex_unlock(&ctx->uring_lock);
+			cond_resched();
+			mutex_lock(&ctx->uring_lock);
+		}
+	}
+	mutex_unlock(&ctx->uring_lock);
+	return ret;
+}
+
 /* --- io_uring_enter ----------------------------------------------------------- */
 
 /* Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal. */
@@ -730,7 +856,8 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 		long ret2 = set_user_sigmask(argp, argsz);
 
 		if (!ret2)
-			ret2 = io_cqring_wait(ctx, min_complete);
+			ret2 = ctx->flags & IORING_SETUP_IOPOLL ?
+			       io_iopoll_check(ctx, min_complete) : io_cqring_wait(ctx, min_complete);
 		if (!ret)
 			ret = ret2;
 	}
@@ -1016,6 +1143,12 @@ static int io_uring_release(struct inode *inode, struct file *f)
 	struct io_ring_ctx *ctx = f->private_data;
 
 	(void)inode;
+	/* polled requests end only when polled for: reap them all first */
+	mutex_lock(&ctx->uring_lock);
+	while (!list_empty(&ctx->iopoll_list))
+		if (!io_do_iopoll(ctx))
+			cond_resched();
+	mutex_unlock(&ctx->uring_lock);
 	wait_event(ctx->cq_wait, READ_ONCE(ctx->inflight) == 0);
 	/* the last completer wakes us under this lock: once we hold it, it
 	 * has let go of ctx for good */
@@ -1143,6 +1276,7 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
 	mutex_init(&ctx->uring_lock);
 	init_waitqueue_head(&ctx->cq_wait);
 	INIT_LIST_HEAD(&ctx->done);
+	INIT_LIST_HEAD(&ctx->iopoll_list);
 	rings_size = offsetof(struct io_rings, cqes) + (size_t)p->cq_entries * sizeof(struct io_uring_cqe);
 	ctx->sq_array_off = (u32)ALIGN(rings_size, IORING_CACHELINE);
 	if (io_region_alloc(&ctx->ring, ctx->sq_array_off + (size_t)p->sq_entries * 4) ||
