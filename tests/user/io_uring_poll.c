@@ -24,7 +24,27 @@
  *   iopoll_exit   children that exit with 16 polled reads in flight that
  *                 they never reap (the ring's release must poll them, or
  *                 the exit hangs on a poll queue that raises no interrupt),
- *                 some after unmapping the rings; MemFree is back after.
+ *                 some after unmapping the rings; MemFree is back after;
+ *   sqpoll        IORING_SETUP_SQPOLL: a thread "iou-sqp-<pid>" takes the
+ *                 SQEs; 32 WRITEs of 64 KiB through a registered file
+ *                 (seed 32 at 8 MiB: the host checks the image), READs
+ *                 back and checked, without this process entering the
+ *                 kernel to submit; (-S) a descriptor not registered:
+ *                 -EBADF (no IORING_FEAT_SQPOLL_NONFIXED, as Linux < 5.11);
+ *   sqpoll_idle   after sq_thread_idle with nothing to do the thread sets
+ *                 IORING_SQ_NEED_WAKEUP and sleeps: an SQE published then
+ *                 is not taken until io_uring_enter(SQ_WAKEUP); once woken
+ *                 the flag is clear until the thread idles again;
+ *                 IORING_ENTER_SQ_WAIT returns when the SQ has room;
+ *   sqpoll_aff    IORING_SETUP_SQ_AFF with sq_thread_cpu 1: the thread may
+ *                 run on CPU 1 only (sched_getaffinity); a CPU that is not
+ *                 online, and SQ_AFF without SQPOLL: EINVAL;
+ *   sqpoll_iopoll SQPOLL|IOPOLL: the thread submits and polls, the process
+ *                 only waits for CQEs (seed 33 at 10 MiB, read back);
+ *   sqpoll_exit   children killed while their SQ thread is busy with reads
+ *                 (some after closing the ring's descriptor, so the mapping
+ *                 holds the ring): the thread is gone after each, and
+ *                 MemFree is back after.
  *
  * -n: DEV keeps no data (null_blk): the data checks are skipped.
  * -S: the kernel is Spindle (min_complete is exact: Linux may return as
@@ -45,6 +65,9 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <dirent.h>
+#include <time.h>
 #include <liburing.h>
 #include "hostile.h"
 
@@ -57,6 +80,9 @@
 #define LINK_AT         (4ul << 20)
 #define EXIT_IOS        16
 #define EXIT_ROUNDS     3
+#define SQ_AT           (8ul << 20)
+#define SQ_IDLE_MS      1000u
+#define SQ_SHORT_IDLE_MS 20u
 
 static const char *dev_name;
 static int no_data, spindle;
@@ -331,6 +357,318 @@ static void t_iopoll_exit(void)
 		  "MemFree went from %ld kB to %ld kB", before, after);
 }
 
+/* The pid of the thread named comm (from /proc/<pid>/comm), or 0. */
+static pid_t find_task(const char *comm)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[300], text[64];
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if (read_text(path, text, sizeof(text)) < 0)
+			continue;
+		text[strcspn(text, "\n")] = '\0';
+		if (!strcmp(text, comm))
+			found = atoi(e->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
+static pid_t find_sqp(pid_t owner)
+{
+	char comm[32];
+
+	snprintf(comm, sizeof(comm), "iou-sqp-%d", (int)owner);
+	return find_task(comm);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int sqpoll_ring(struct io_uring *ring, unsigned int entries, unsigned int flags,
+		       unsigned int idle_ms, struct io_uring_params *out)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQPOLL | flags;
+	p.sq_thread_idle = idle_ms;
+	p.sq_thread_cpu = 1;
+	if (out)
+		*out = p;
+	return io_uring_queue_init_params(entries, ring, out ? out : &p);
+}
+
+/* n transfers of bs bytes at `at` through registered file 0, all in one
+ * submit, reaped; how many gave bs. */
+static int sq_rw(struct io_uring *ring, int write, unsigned char *buf, size_t bs, int n,
+		 unsigned long at)
+{
+	int res[QD], good = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+		if (write)
+			io_uring_prep_write(sqe, 0, buf + i * bs, bs, at + i * bs);
+		else
+			io_uring_prep_read(sqe, 0, buf + i * bs, bs, at + i * bs);
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+	if (io_uring_submit(ring) != n)
+		return -1;
+	if (reap(ring, n, res, NULL) != n)
+		return -2;
+	for (int i = 0; i < n; i++)
+		good += res[i] == (int)bs;
+	return good;
+}
+
+static void t_sqpoll(void)
+{
+	struct io_uring ring;
+	struct io_uring_params p;
+	int fd = open_dev(O_RDWR | O_DIRECT), r;
+	pid_t sqp;
+
+	CHECK(fd >= 0);
+	CHECK(sqpoll_ring(&ring, QD, 0, SQ_IDLE_MS, &p) == 0);
+	if (hostile_failed_now)
+		return;
+	sqp = find_sqp(getpid());
+	CHECK_MSG(sqp > 0, "no thread iou-sqp-%d", (int)getpid());
+	CHECK(io_uring_register_files(&ring, &fd, 1) == 0);
+	fill_pattern(wbuf, 32, SQ_AT, QD * WR_BS);
+	r = sq_rw(&ring, 1, wbuf, WR_BS, QD, SQ_AT);
+	CHECK_MSG(r == QD, "SQPOLL writes: %d of %d", r, QD);
+	memset(rbuf, 0, QD * WR_BS);
+	r = sq_rw(&ring, 0, rbuf, WR_BS, QD, SQ_AT);
+	CHECK_MSG(r == QD, "SQPOLL reads: %d of %d", r, QD);
+	CHECK_MSG(pattern_ok(rbuf, 32, SQ_AT, QD * WR_BS), "SQPOLL reads differ from the pattern");
+	if (!(p.features & IORING_FEAT_SQPOLL_NONFIXED)) {
+		io_uring_prep_read(io_uring_get_sqe(&ring), fd, rbuf, RD_BS, 0);
+		CHECK_MSG(one(&ring) == -EBADF, "a descriptor not registered");
+	}
+	io_uring_queue_exit(&ring);
+	close(fd);
+}
+
+/* Wait (up to 10 s) for the SQ thread to say it sleeps. */
+static int wait_need_wakeup(struct io_uring *ring)
+{
+	long end = now_ms() + 10000;
+
+	while (!(IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP))
+		if (now_ms() > end)
+			return 0;
+		else
+			usleep(1000);
+	return 1;
+}
+
+static void t_sqpoll_idle(void)
+{
+	struct io_uring ring;
+	int res;
+	long t0;
+	unsigned int head;
+
+	CHECK(sqpoll_ring(&ring, 4, 0, SQ_SHORT_IDLE_MS, NULL) == 0);
+	if (hostile_failed_now)
+		return;
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	CHECK(one(&ring) == 0);
+	CHECK_MSG(wait_need_wakeup(&ring), "NEED_WAKEUP never set after %u ms idle",
+		  SQ_SHORT_IDLE_MS);
+	/* asleep: a NOP published without entering is not taken ... */
+	head = IO_URING_READ_ONCE(*ring.sq.khead);
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	io_uring_smp_store_release(ring.sq.ktail, ring.sq.sqe_tail);
+	ring.sq.sqe_head = ring.sq.sqe_tail;
+	usleep(100 * 1000);
+	CHECK_MSG(IO_URING_READ_ONCE(*ring.sq.khead) == head && io_uring_cq_ready(&ring) == 0,
+		  "the sleeping SQ thread took an SQE without SQ_WAKEUP");
+	/* ... until io_uring_enter(SQ_WAKEUP) */
+	CHECK(syscall(__NR_io_uring_enter, ring.ring_fd, 1, 0, IORING_ENTER_SQ_WAKEUP, NULL, 0) == 1);
+	CHECK(reap(&ring, 1, &res, NULL) == 1 && res == 0);
+	io_uring_queue_exit(&ring);
+
+	/* a long idle: right after its work the woken thread has the flag clear */
+	CHECK(sqpoll_ring(&ring, 4, 0, SQ_IDLE_MS, NULL) == 0);
+	if (hostile_failed_now)
+		return;
+	CHECK_MSG(wait_need_wakeup(&ring), "NEED_WAKEUP never set after %u ms idle", SQ_IDLE_MS);
+	t0 = now_ms();
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	CHECK(io_uring_submit(&ring) == 1);     /* liburing sees the flag: SQ_WAKEUP */
+	CHECK(reap(&ring, 1, &res, NULL) == 1 && res == 0);
+	if (now_ms() - t0 < SQ_IDLE_MS)
+		CHECK_MSG(!(IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_NEED_WAKEUP),
+			  "NEED_WAKEUP still set after the wakeup");
+	/* SQ_WAIT: there is room, it returns */
+	CHECK(io_uring_sqring_wait(&ring) >= 0);
+	io_uring_queue_exit(&ring);
+}
+
+static void t_sqpoll_aff(void)
+{
+	struct io_uring ring;
+	struct io_uring_params p;
+	cpu_set_t set;
+	pid_t sqp;
+	int bad = get_nprocs_conf();
+
+	if (get_nprocs() < 2) {
+		hostile_skip("one CPU");
+		return;
+	}
+	CHECK(sqpoll_ring(&ring, 4, IORING_SETUP_SQ_AFF, SQ_IDLE_MS, NULL) == 0);
+	if (hostile_failed_now)
+		return;
+	sqp = find_sqp(getpid());
+	CHECK(sqp > 0);
+	CPU_ZERO(&set);
+	CHECK(sqp > 0 && sched_getaffinity(sqp, sizeof(set), &set) == 0);
+	CHECK_MSG(CPU_COUNT(&set) == 1 && CPU_ISSET(1, &set), "the SQ thread may run on %d CPUs",
+		  CPU_COUNT(&set));
+	io_uring_prep_nop(io_uring_get_sqe(&ring));
+	CHECK(one(&ring) == 0);
+	io_uring_queue_exit(&ring);
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF;
+	p.sq_thread_cpu = bad;
+	CHECK_ERR(syscall(__NR_io_uring_setup, 4, &p), EINVAL);
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQ_AFF;
+	p.sq_thread_cpu = 0;
+	CHECK_ERR(syscall(__NR_io_uring_setup, 4, &p), EINVAL);
+}
+
+static void t_sqpoll_iopoll(void)
+{
+	struct io_uring ring;
+	int fd = open_dev(O_RDWR | O_DIRECT), r;
+
+	CHECK(fd >= 0);
+	CHECK(sqpoll_ring(&ring, QD, IORING_SETUP_IOPOLL, SQ_IDLE_MS, NULL) == 0);
+	if (hostile_failed_now)
+		return;
+	CHECK(io_uring_register_files(&ring, &fd, 1) == 0);
+	fill_pattern(wbuf, 33, SQ_AT + QD * WR_BS, 16 * WR_BS);
+	r = sq_rw(&ring, 1, wbuf, WR_BS, 16, SQ_AT + QD * WR_BS);
+	CHECK_MSG(r == 16, "SQPOLL|IOPOLL writes: %d of 16", r);
+	memset(rbuf, 0, 16 * WR_BS);
+	r = sq_rw(&ring, 0, rbuf, WR_BS, 16, SQ_AT + QD * WR_BS);
+	CHECK_MSG(r == 16, "SQPOLL|IOPOLL reads: %d of 16", r);
+	CHECK(pattern_ok(rbuf, 33, SQ_AT + QD * WR_BS, 16 * WR_BS));
+	io_uring_queue_exit(&ring);
+	close(fd);
+}
+
+/* A child whose SQ thread reads on and on until the child is killed
+ * (close_fd: the ring's descriptor closed first, its mapping kept).  0
+ * when its SQ thread is gone after. */
+static int sq_exit_one(int close_fd)
+{
+	int status = -1, pfd[2];
+	pid_t pid;
+	char c;
+	long end;
+
+	if (pipe(pfd) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct io_uring ring;
+		int fd = open_dev(O_RDONLY | O_DIRECT);
+
+		/* a long idle: the thread sleeps only if this child stalls
+		 * for a minute (a closed descriptor cannot wake it) */
+		if (fd < 0 || sqpoll_ring(&ring, 8, 0, 60000, NULL) ||
+		    io_uring_register_files(&ring, &fd, 1))
+			_exit(2);
+		if (close_fd)
+			close(ring.ring_fd);
+		for (unsigned long n = 0;; n++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+			struct io_uring_cqe *cqe;
+
+			if (!sqe) {
+				/* wait by polling the CQ (no descriptor to enter) */
+				while (io_uring_peek_cqe(&ring, &cqe))
+					;
+				io_uring_cq_advance(&ring, io_uring_cq_ready(&ring));
+				continue;
+			}
+			io_uring_prep_read(sqe, 0, rbuf + (n % 8) * RD_BS, RD_BS, (n % 64) * RD_BS);
+			sqe->flags |= IOSQE_FIXED_FILE;
+			io_uring_smp_store_release(ring.sq.ktail, ring.sq.sqe_tail);
+			ring.sq.sqe_head = ring.sq.sqe_tail;
+			/* liburing's rule: a barrier, then wake a sleeping thread */
+			io_uring_smp_mb();
+			if (!close_fd && (IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_NEED_WAKEUP))
+				syscall(__NR_io_uring_enter, ring.ring_fd, 0, 0, IORING_ENTER_SQ_WAKEUP,
+					NULL, 0);
+			if (n == 64 && write(pfd[1], "s", 1) != 1)
+				_exit(4);
+			while (io_uring_peek_cqe(&ring, &cqe) == 0)
+				io_uring_cqe_seen(&ring, cqe);
+		}
+	}
+	close(pfd[1]);
+	if (pid < 0 || read(pfd[0], &c, 1) != 1) {
+		close(pfd[0]);
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+		return -1;
+	}
+	close(pfd[0]);
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status))
+		return -2;
+	/* the release stops the thread before the exit ends, or (the
+	 * mapping held the ring) the thread ends itself right after */
+	end = now_ms() + 10000;
+	while (find_sqp(pid))
+		if (now_ms() > end)
+			return -3;
+		else
+			usleep(1000);
+	return 0;
+}
+
+static void t_sqpoll_exit(void)
+{
+	long before, after;
+	int r = sq_exit_one(0);         /* warm up */
+
+	CHECK_MSG(r == 0, "the first child: %d", r);
+	before = mem_free_kb();
+	for (int i = 0; i < 4 && r == 0; i++) {
+		r = sq_exit_one(i & 1);
+		CHECK_MSG(r == 0, "round %d: %d", i, r);
+	}
+	after = mem_free_kb();
+	printf("io_uring_poll: MemFree %ld kB before 4 children were killed with their SQ "
+	       "thread busy, %ld kB after\n", before, after);
+	CHECK_MSG(before > 0 && after > 0 && after >= before - 512,
+		  "MemFree went from %ld kB to %ld kB", before, after);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct hostile_case cases[] = {
@@ -338,6 +676,11 @@ int main(int argc, char **argv)
 		{ "iopoll_errors", t_iopoll_errors },
 		{ "iopoll_link", t_iopoll_link },
 		{ "iopoll_exit", t_iopoll_exit },
+		{ "sqpoll", t_sqpoll },
+		{ "sqpoll_idle", t_sqpoll_idle },
+		{ "sqpoll_aff", t_sqpoll_aff },
+		{ "sqpoll_iopoll", t_sqpoll_iopoll },
+		{ "sqpoll_exit", t_sqpoll_exit },
 	};
 	const char *only = NULL;
 	int i = 1;
