@@ -927,8 +927,10 @@ static int io_sq_thread(void *data)
 		}
 		cond_resched();
 	}
-	if (READ_ONCE(ctx->sq_orphaned))
+	if (READ_ONCE(ctx->sq_orphaned)) {
 		io_ring_ctx_free(ctx);
+		put_task_struct(current);       /* the release's, never to come */
+	}
 	return 0;
 }
 

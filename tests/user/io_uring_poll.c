@@ -29,7 +29,9 @@
  *                 SQEs; 32 WRITEs of 64 KiB through a registered file
  *                 (seed 32 at 8 MiB: the host checks the image), READs
  *                 back and checked, without this process entering the
- *                 kernel to submit; (-S) a descriptor not registered:
+ *                 kernel to submit; a buffered READ at an odd offset into
+ *                 an odd address (the thread copies to this process's
+ *                 memory); (-S) a descriptor not registered:
  *                 -EBADF (no IORING_FEAT_SQPOLL_NONFIXED, as Linux < 5.11);
  *   sqpoll_idle   after sq_thread_idle with nothing to do the thread sets
  *                 IORING_SQ_NEED_WAKEUP and sleeps: an SQE published then
@@ -458,6 +460,25 @@ static void t_sqpoll(void)
 	r = sq_rw(&ring, 0, rbuf, WR_BS, QD, SQ_AT);
 	CHECK_MSG(r == QD, "SQPOLL reads: %d of %d", r, QD);
 	CHECK_MSG(pattern_ok(rbuf, 32, SQ_AT, QD * WR_BS), "SQPOLL reads differ from the pattern");
+	/* buffered, through a second registered file: the thread copies
+	 * into this process's buffer (the owner's mm, borrowed) */
+	{
+		int fds[2] = { fd, open_dev(O_RDONLY) }, res = -1;
+		struct io_uring_sqe *sqe;
+
+		CHECK(fds[1] >= 0);
+		CHECK(io_uring_unregister_files(&ring) == 0);
+		CHECK(io_uring_register_files(&ring, fds, 2) == 0);
+		memset(rbuf, 0, WR_BS);
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_read(sqe, 1, rbuf + 520, WR_BS - 520, SQ_AT + 520);
+		sqe->flags |= IOSQE_FIXED_FILE;
+		res = one(&ring);
+		CHECK_MSG(res == (int)(WR_BS - 520), "buffered SQPOLL read: res %d", res);
+		CHECK_MSG(pattern_ok(rbuf + 520, 32, SQ_AT + 520, WR_BS - 520),
+			  "buffered SQPOLL read differs from the pattern");
+		close(fds[1]);
+	}
 	if (!(p.features & IORING_FEAT_SQPOLL_NONFIXED)) {
 		io_uring_prep_read(io_uring_get_sqe(&ring), fd, rbuf, RD_BS, 0);
 		CHECK_MSG(one(&ring) == -EBADF, "a descriptor not registered");
@@ -603,7 +624,7 @@ static int sq_exit_one(int close_fd)
 			_exit(2);
 		if (close_fd)
 			close(ring.ring_fd);
-		for (unsigned long n = 0;; n++) {
+		for (unsigned long n = 0;;) {
 			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
 			struct io_uring_cqe *cqe;
 
@@ -623,7 +644,8 @@ static int sq_exit_one(int close_fd)
 			if (!close_fd && (IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_NEED_WAKEUP))
 				syscall(__NR_io_uring_enter, ring.ring_fd, 0, 0, IORING_ENTER_SQ_WAKEUP,
 					NULL, 0);
-			if (n == 64 && write(pfd[1], "s", 1) != 1)
+			/* 64 published: the thread is busy, say so once */
+			if (++n == 64 && write(pfd[1], "s", 1) != 1)
 				_exit(4);
 			while (io_uring_peek_cqe(&ring, &cqe) == 0)
 				io_uring_cqe_seen(&ring, cqe);
