@@ -75,13 +75,26 @@
  * CQE, FSYNC -EINVAL (not a polled opcode), NOP goes through.  The
  * release polls what is still in flight: nothing else ever would.
  *
- * Not here yet: SQPOLL, io-wq (setup says EINVAL), drained SQEs
+ * IORING_SETUP_SQPOLL: a kernel thread per ring, "iou-sqp-<pid>", takes
+ * the SQEs (io_sq_thread), each pass in the owner's address space,
+ * borrowed for the pass (get_task_mm, kthread_use_mm: the SQEs name the
+ * owner's buffers; setup marked the mm threaded, so PTE changes are
+ * flushed on both CPUs).  After sq_thread_idle with nothing to do it sets
+ * IORING_SQ_NEED_WAKEUP and sleeps until IORING_ENTER_SQ_WAKEUP;
+ * SQPOLL|IOPOLL: it polls as well.  The ring's release stops it; if the
+ * release runs in the thread itself (its mmput was the mm's last, the
+ * mapping the ring's last reference), it frees the ring as it leaves.
+ * It has no descriptor table: registered files only.  docs/aio.md,
+ * "IOPOLL and SQPOLL".
+ *
+ * Not here yet: io-wq (setup says EINVAL to the other flags), drained SQEs
  * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
  * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
  * Linux answers for one it was built without; the probe tells which).
  *
- * Locking: ctx->uring_lock (a mutex) serialises submission and
- * registration -- a forked child shares the ring.  The CQ tail, the
+ * Locking: ctx->uring_lock (a mutex) serialises submission, polling
+ * (iopoll_list) and registration -- a forked child shares the ring, and
+ * the SQ thread takes it for each pass.  The CQ tail, the
  * count in flight and the done list are under ctx->cq_wait.lock, taken
  * with interrupts off (completions come from disk interrupts); the
  * completer wakes the waiters under it, so a release that has seen the

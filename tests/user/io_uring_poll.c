@@ -50,7 +50,14 @@
  *
  * -n: DEV keeps no data (null_blk): the data checks are skipped.
  * -S: the kernel is Spindle (min_complete is exact: Linux may return as
- *     soon as one CQE is there, which liburing's loop hides).
+ *     soon as one CQE is there, which liburing's loop hides; MemFree is
+ *     compared: a Linux host's moves by itself).
+ *
+ * On the host's Linux (6.18 here, over a loop device) iopoll_errors and
+ * the SQPOLL cases without IOPOLL pass; a loop device has no poll queue,
+ * and since Linux 6.? a REQ_POLLED bio to such a queue fails with
+ * EOPNOTSUPP where 6.1 (and Spindle) clear the flag and complete it by
+ * interrupt, so the IOPOLL data cases need a device that polls.
  * -o CASE: run that case only (the scenario counts interrupts around it).
  * Prints "TEST io_uring_poll.<case> PASS|FAIL|SKIP" and the closing count.
  */
@@ -355,14 +362,15 @@ static void t_iopoll_exit(void)
 	after = mem_free_kb();
 	printf("io_uring_poll: MemFree %ld kB before %d children left polled reads unreaped, "
 	       "%ld kB after\n", before, EXIT_ROUNDS, after);
-	CHECK_MSG(before > 0 && after > 0 && after >= before - 512,
+	/* (a busy Linux host's MemFree moves by itself) */
+	CHECK_MSG(!spindle || (before > 0 && after > 0 && after >= before - 512),
 		  "MemFree went from %ld kB to %ld kB", before, after);
 }
 
-/* The pid of the thread named comm (from /proc/<pid>/comm), or 0. */
-static pid_t find_task(const char *comm)
+/* The pid of the task named comm under dir (its <pid>/comm), or 0. */
+static pid_t find_task(const char *dir, const char *comm)
 {
-	DIR *d = opendir("/proc");
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	pid_t found = 0;
 
@@ -373,7 +381,7 @@ static pid_t find_task(const char *comm)
 
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s/comm", dir, e->d_name);
 		if (read_text(path, text, sizeof(text)) < 0)
 			continue;
 		text[strcspn(text, "\n")] = '\0';
@@ -384,12 +392,17 @@ static pid_t find_task(const char *comm)
 	return found;
 }
 
+/* The SQ thread of owner's ring: a kernel thread of its own in Spindle,
+ * a thread of the owner's process in Linux (/proc/<pid>/task/). */
 static pid_t find_sqp(pid_t owner)
 {
-	char comm[32];
+	char comm[32], dir[64];
+	pid_t t;
 
 	snprintf(comm, sizeof(comm), "iou-sqp-%d", (int)owner);
-	return find_task(comm);
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)owner);
+	t = find_task(dir, comm);
+	return t ? t : find_task("/proc", comm);
 }
 
 static long now_ms(void)
@@ -687,7 +700,7 @@ static void t_sqpoll_exit(void)
 	after = mem_free_kb();
 	printf("io_uring_poll: MemFree %ld kB before 4 children were killed with their SQ "
 	       "thread busy, %ld kB after\n", before, after);
-	CHECK_MSG(before > 0 && after > 0 && after >= before - 512,
+	CHECK_MSG(!spindle || (before > 0 && after > 0 && after >= before - 512),
 		  "MemFree went from %ld kB to %ld kB", before, after);
 }
 
