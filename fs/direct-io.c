@@ -37,6 +37,9 @@
  * itself -- until the bio has ended, giving the CPU up when its slice is
  * over (cond_resched).  A device that cannot poll clears REQ_POLLED on
  * the way down (so does a split), and then the caller sleeps as usual.
+ * An asynchronous kiocb with IOCB_HIPRI (io_uring's IORING_SETUP_IOPOLL)
+ * gets the same one polled bio, handed over in iocb->private: its owner
+ * does the polling, and ki_complete runs inside its bio_poll().
  *
  * A read leaves in the buffer what the device put there: a device that
  * fills nothing (null_blk) leaves the caller's own bytes, as on Linux.
@@ -154,11 +157,6 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 		/* REQ_SYNC: someone waits for it (the synchronous caller, or
 		 * io_getevents: either way soon, unlike write-back) */
 		bio->bi_opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
-		if (dio->polled && !dio->poll_bio) {
-			bio->bi_opf |= REQ_POLLED;
-			bio_get(bio);           /* dio_poll_wait looks at it after its end */
-			dio->poll_bio = bio;
-		}
 		bio->bi_end_io = dio_bio_end_io;
 		bio->bi_private = dio;
 		err = bio_iov_iter_get_pages(bio, it);
@@ -167,6 +165,15 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 			*errp = err;
 			*stopped = true;
 			break;
+		}
+		if (dio->polled && !dio->poll_bio) {
+			bio->bi_opf |= REQ_POLLED;
+			/* the poller looks at it after its end: dio_poll_wait,
+			 * or an async kiocb's owner (io_uring's IOPOLL) */
+			bio_get(bio);
+			dio->poll_bio = bio;
+			if (dio->iocb)
+				dio->iocb->private = bio;
 		}
 		/* room left and bytes left, yet it stopped: the buffer did */
 		*stopped = iov_iter_count(it) && bio->bi_vcnt < min_t(unsigned int, nr, bio->bi_max_vecs);
@@ -257,10 +264,10 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	int err = 0;
 
 	/* a synchronous kiocb only carries flags: the call waits */
-	if (iocb && is_sync_kiocb(iocb)) {
+	if (iocb)
 		polled = iocb->ki_flags & IOCB_HIPRI;
+	if (iocb && is_sync_kiocb(iocb))
 		iocb = NULL;
-	}
 	if (*pos >= limit)
 		return write ? -ENOSPC : 0;
 	/* across the limit: a short transfer (Linux's iov_iter_truncate) */
@@ -310,6 +317,7 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	it->count += beyond;
 
 	if (iocb) {
+		/* a polled bio's reference is now iocb->private's */
 		if (!done) { /* nothing sent: the answer is now */
 			kfree(dio);
 			return err;

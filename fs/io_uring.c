@@ -64,13 +64,37 @@
  * with -ECANCELED.  Linux starts the next link from the completion
  * instead, and io_uring_enter returns at once.
  *
- * Not here yet: SQPOLL, IOPOLL, io-wq (setup says EINVAL), drained SQEs
+ * IORING_SETUP_IOPOLL (Linux's polled ring): a read or write is sent as
+ * one REQ_POLLED bio to the device's poll queue (generic_direct_IO with
+ * IOCB_HIPRI hands the bio back in kiocb->private), which raises no
+ * interrupt; the request waits on ctx->iopoll_list, and io_uring_enter's
+ * GETEVENTS, instead of sleeping, polls each one's queue (bio_poll) until
+ * min_complete CQEs are there -- the completion runs inside bio_poll and
+ * posts the CQE as an interrupt would.  Only O_DIRECT block devices can
+ * be polled (Linux's f_op->iopoll): anything else gets -EOPNOTSUPP in its
+ * CQE, FSYNC -EINVAL (not a polled opcode), NOP goes through.  The
+ * release polls what is still in flight: nothing else ever would.
+ *
+ * IORING_SETUP_SQPOLL: a kernel thread per ring, "iou-sqp-<pid>", takes
+ * the SQEs (io_sq_thread), each pass in the owner's address space,
+ * borrowed for the pass (get_task_mm, kthread_use_mm: the SQEs name the
+ * owner's buffers; setup marked the mm threaded, so PTE changes are
+ * flushed on both CPUs).  After sq_thread_idle with nothing to do it sets
+ * IORING_SQ_NEED_WAKEUP and sleeps until IORING_ENTER_SQ_WAKEUP;
+ * SQPOLL|IOPOLL: it polls as well.  The ring's release stops it; if the
+ * release runs in the thread itself (its mmput was the mm's last, the
+ * mapping the ring's last reference), it frees the ring as it leaves.
+ * It has no descriptor table: registered files only.  docs/aio.md,
+ * "IOPOLL and SQPOLL".
+ *
+ * Not here yet: io-wq (setup says EINVAL to the other flags), drained SQEs
  * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
  * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
  * Linux answers for one it was built without; the probe tells which).
  *
- * Locking: ctx->uring_lock (a mutex) serialises submission and
- * registration -- a forked child shares the ring.  The CQ tail, the
+ * Locking: ctx->uring_lock (a mutex) serialises submission, polling
+ * (iopoll_list) and registration -- a forked child shares the ring, and
+ * the SQ thread takes it for each pass.  The CQ tail, the
  * count in flight and the done list are under ctx->cq_wait.lock, taken
  * with interrupts off (completions come from disk interrupts); the
  * completer wakes the waiters under it, so a release that has seen the
@@ -80,12 +104,15 @@
 #include <spindle/fs.h>
 #include <spindle/fcntl.h>
 #include <spindle/blk_plug.h>
+#include <spindle/bio.h>
+#include <spindle/blkdev.h>
 #include <spindle/barrier.h>
 #include <spindle/mm.h>
 #include <spindle/mm_types.h>
 #include <spindle/mutex.h>
 #include <spindle/wait.h>
 #include <spindle/sched.h>
+#include <spindle/time.h>
 #include <spindle/uaccess.h>
 #include <spindle/uio.h>
 #include <spindle/errno.h>
@@ -103,8 +130,10 @@
 #define IORING_CACHELINE        64                      /* each index on its own line */
 
 /* Setup flags that Spindle implements. */
-#define IORING_SETUP_SUPPORTED  (IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | \
-				 IORING_SETUP_SUBMIT_ALL)
+#define IORING_SETUP_SUPPORTED  (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL | \
+				 IORING_SETUP_SQ_AFF | IORING_SETUP_CQSIZE | \
+				 IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL)
+#define IORING_SQ_IDLE_DEFAULT_MS 1000u         /* sq_thread_idle 0: Linux's HZ */
 /* What params.features promises: one mmap maps both rings; an SQE (and
  * READV's iovecs) are read during io_uring_enter, never later; an offset
  * of -1 means the file's position. */
@@ -132,7 +161,7 @@ struct io_rings {
 	u32 sq_ring_mask, cq_ring_mask;
 	u32 sq_ring_entries, cq_ring_entries;
 	u32 sq_dropped;                 /* SQEs skipped: index out of range */
-	u32 sq_flags;                   /* IORING_SQ_*: none set by Spindle */
+	u32 sq_flags;                   /* IORING_SQ_NEED_WAKEUP: the SQ thread sleeps */
 	u32 cq_flags;
 	u32 cq_overflow;                /* CQEs that found no room */
 	struct io_uring_cqe cqes[] __aligned(IORING_CACHELINE);
@@ -168,6 +197,18 @@ struct io_ring_ctx {
 	unsigned int nr_bufs;
 	struct file **files;            /* uring_lock: IORING_REGISTER_FILES (NULL: a hole) */
 	unsigned int nr_files;
+	/* uring_lock: IOPOLL requests sent and not yet reaped (polled for,
+	 * and freed, by io_do_iopoll) */
+	struct list_head iopoll_list;
+
+	/* IORING_SETUP_SQPOLL (set up once, then read-only) */
+	struct task_struct *sq_thread;  /* "iou-sqp-<pid>", referenced */
+	struct task_struct *sq_owner;   /* whose mm it borrows, referenced */
+	struct mm_struct *sq_mm;        /* the owner's mm at setup: compared, not held */
+	u64 sq_thread_idle;             /* jiffies of nothing to do before it sleeps */
+	wait_queue_head_t sq_wait;      /* the SQ thread sleeps here */
+	wait_queue_head_t sq_space;     /* IORING_ENTER_SQ_WAIT: room in the SQ */
+	bool sq_orphaned;               /* released from the SQ thread itself: it frees */
 
 	/* the rest under cq_wait.lock, interrupts off */
 	wait_queue_head_t cq_wait;      /* io_uring_enter and the release sleep here */
@@ -181,10 +222,11 @@ struct io_kiocb {
 	struct kiocb rw;                /* ki_filp: referenced */
 	struct io_ring_ctx *ctx;
 	u64 user_data;
-	struct list_head list;          /* on ctx->done once posted */
+	struct list_head list;          /* on ctx->done once posted, or ctx->iopoll_list */
 	size_t expect;                  /* a read or write: its whole length */
 	bool linked;                    /* IOSQE_IO_LINK/HARDLINK: the submitter waits */
-	bool done;                      /* linked: posted (under cq_wait.lock) */
+	bool iopoll;                    /* IORING_SETUP_IOPOLL: its reaper polls and frees it */
+	bool done;                      /* linked, iopoll: posted (under cq_wait.lock) */
 	long res;                       /* linked: what was posted */
 };
 
@@ -286,8 +328,8 @@ static void io_complete_rw(struct kiocb *kiocb, long res)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctx->cq_wait.lock, flags);
-	if (req->linked) {
-		/* its submitter waits for it, and frees it */
+	if (req->linked || req->iopoll) {
+		/* its submitter, or its poller, frees it */
 		req->res = res;
 		WRITE_ONCE(req->done, true);
 	} else {
@@ -299,6 +341,8 @@ static void io_complete_rw(struct kiocb *kiocb, long res)
 
 static void io_free_req(struct io_kiocb *req)
 {
+	if (req->rw.private)
+		bio_put(req->rw.private);       /* IOPOLL: the polled bio */
 	if (req->rw.ki_filp)
 		fput(req->rw.ki_filp);
 	kfree(req);
@@ -390,6 +434,10 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 		return -EINVAL;         /* drain, buffer select, CQE skipping: not yet */
 	if (!io_op_supported(op))
 		return -EOPNOTSUPP;
+	/* a polled ring takes only what can be polled for (Linux's
+	 * io_op_def.iopoll: NOP and the reads and writes) */
+	if ((ctx->flags & IORING_SETUP_IOPOLL) && op == IORING_OP_FSYNC)
+		return -EINVAL;
 	switch (op) {
 	case IORING_OP_FSYNC:
 		/* as Linux's io_fsync_prep */
@@ -474,6 +522,20 @@ static long io_rw_vec_sync(struct io_kiocb *req, const struct iovec *vec, unsign
 }
 
 /*
+ * Can an IOPOLL ring's read or write of f be polled for?  Linux's test
+ * (io_rw_init_file): opened O_DIRECT, and a file_operations with an
+ * iopoll method -- in Spindle, as in Linux, a block device's (Linux's
+ * blkdev_fops has iocb_bio_iopoll; ext2 has none).  Whether the device
+ * has poll queues is not asked: if not, its bio loses REQ_POLLED on the
+ * way down and completes by interrupt, and the reaper spins until then.
+ */
+static bool io_file_can_poll(const struct file *f)
+{
+	return (f->f_flags & O_DIRECT) && f->f_inode && S_ISBLK(f->f_inode->i_mode) &&
+	       f->f_mapping && f->f_mapping->a_ops && f->f_mapping->a_ops->direct_IO;
+}
+
+/*
  * Start a read or write.  Its result, or -EIOCBQUEUED when its CQE will
  * come from the completion.
  */
@@ -487,6 +549,15 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 	struct iov_iter it;
 	long ret;
 
+	if (ctx->flags & IORING_SETUP_IOPOLL) {
+		/* buffered I/O, a pipe, a file of ext2: Linux's EOPNOTSUPP */
+		if (!io_file_can_poll(req->rw.ki_filp))
+			return -EOPNOTSUPP;
+		/* generic_direct_IO sends it as one REQ_POLLED bio, handed
+		 * back in rw.private, and no interrupt will say it is done */
+		req->rw.ki_flags |= IOCB_HIPRI;
+		req->iopoll = true;
+	}
 	if (op == IORING_OP_READV || op == IORING_OP_WRITEV) {
 		struct iovec *vec;
 
@@ -545,11 +616,17 @@ static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
  * A linked request that went down asynchronously: wait (uninterruptibly:
  * the bios will end) until its completion has posted it.  The plug is
  * flushed as the task goes to sleep (schedule), so its bios are sent.
+ * A polled one (IOPOLL; polled bios skip the plug) is polled for here,
+ * as dio_poll_wait does, while its bio is still REQ_POLLED.
  */
 static long io_wait_linked(struct io_kiocb *req)
 {
 	struct io_ring_ctx *ctx = req->ctx;
+	struct bio *bio = req->rw.private;
 
+	while (bio && !READ_ONCE(req->done) && (READ_ONCE(bio->bi_opf) & REQ_POLLED))
+		if (!bio_poll(bio, 0))
+			cond_resched();
 	wait_event(ctx->cq_wait, READ_ONCE(req->done));
 	/* the completer set done under this lock: once we hold it, it has
 	 * let go of req */
@@ -598,6 +675,10 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 	 * looks the file up when it issues the request) */
 	if (sqe->flags & IOSQE_FIXED_FILE)
 		req->rw.ki_filp = io_file_get_fixed(ctx, sqe->fd);
+	else if (ctx->flags & IORING_SETUP_SQPOLL)
+		/* the SQ thread has no descriptor table: registered files
+		 * only, as Linux before 5.11 (no IORING_FEAT_SQPOLL_NONFIXED) */
+		req->rw.ki_filp = NULL;
 	else
 		req->rw.ki_filp = sqe->fd >= 0 ? fget((unsigned int)sqe->fd) : NULL;
 	if (!req->rw.ki_filp)
@@ -608,8 +689,13 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 		ret = vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
 	else
 		ret = io_rw(req, sqe);
-	if (ret == -EIOCBQUEUED && !req->linked)
-		return 0;               /* io_complete_rw posts, and frees later */
+	if (ret == -EIOCBQUEUED && !req->linked) {
+		/* io_complete_rw posts; io_free_done, or io_do_iopoll for a
+		 * polled one, frees it later */
+		if (req->iopoll)
+			list_add_tail(&req->list, &ctx->iopoll_list);
+		return 0;
+	}
 	if (ret == -EIOCBQUEUED)
 		ret = io_wait_linked(req);      /* posted by io_complete_rw */
 	else
@@ -680,6 +766,197 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 	return submitted;
 }
 
+/* --- IOPOLL: the reaper polls --------------------------------------------------- */
+
+/*
+ * One pass over the polled requests in flight (Linux's io_do_iopoll):
+ * each one not done yet has its bio's queue polled -- its completion,
+ * and maybe those of others on the same queue, run inside bio_poll() and
+ * post their CQEs -- and the ones done are freed.  Returns how many were.
+ * Caller holds uring_lock.  May sleep (a last fput).
+ */
+static int io_do_iopoll(struct io_ring_ctx *ctx)
+{
+	struct io_kiocb *req, *tmp;
+	LIST_HEAD(done);
+	int found = 0;
+
+	assert_mutex_held(&ctx->uring_lock);
+	list_for_each_entry_safe(req, tmp, &ctx->iopoll_list, list) {
+		/* not REQ_POLLED (no poll queue, a split): an interrupt
+		 * completes it, and bio_poll says 0 at once */
+		if (!READ_ONCE(req->done) && req->rw.private)
+			bio_poll(req->rw.private, 0);
+		if (READ_ONCE(req->done)) {
+			list_move_tail(&req->list, &done);
+			found++;
+		}
+	}
+	if (!found)
+		return 0;
+	/* done is set under this lock: once we hold it, each completer
+	 * seen has let go of its request (an interrupt handler's too) */
+	spin_lock_irq(&ctx->cq_wait.lock);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	list_for_each_entry_safe(req, tmp, &done, list)
+		io_free_req(req);
+	return found;
+}
+
+/*
+ * io_uring_enter's GETEVENTS on an IOPOLL ring (Linux's io_iopoll_check):
+ * no sleep -- nothing would wake it -- but passes of io_do_iopoll until
+ * min_complete CQEs are unread, at least one pass, giving the CPU up
+ * between passes when the time slice is over.  Stops early when nothing
+ * polled is left in flight (a CQE that will never come is not waited
+ * for), and on a signal (-EINTR).
+ */
+static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
+{
+	int ret = 0;
+
+	mutex_lock(&ctx->uring_lock);
+	while (!list_empty(&ctx->iopoll_list)) {
+		io_do_iopoll(ctx);
+		if (io_cqring_events(ctx) >= min_complete)
+			break;
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		if (need_resched()) {
+			/* let a submitter on this ring in while we are out */
+			mutex_unlock(&ctx->uring_lock);
+			cond_resched();
+			mutex_lock(&ctx->uring_lock);
+		}
+	}
+	mutex_unlock(&ctx->uring_lock);
+	return ret;
+}
+
+/* --- SQPOLL: a kernel thread takes the SQEs --------------------------------------- */
+
+/* SQEs the process has published and the kernel not taken yet. */
+static u32 io_sqring_entries(struct io_ring_ctx *ctx)
+{
+	return smp_load_acquire(&ctx->rings->sq_tail) - READ_ONCE(ctx->cached_sq_head);
+}
+
+/*
+ * One pass of the SQ thread (Linux's __io_sq_thread): in the owner's
+ * address space (the SQEs name its buffers), take every SQE published,
+ * under one plug (io_submit_sqes), and poll an IOPOLL ring's requests.
+ * The owner's mm is held only for the pass: between passes the thread
+ * holds nothing of the process, so the process's exit is not held up by
+ * it.  Once the owner has exited (or exec'd: another mm), nothing more
+ * is taken.  Returns how many SQEs and completions it handled.
+ */
+static int io_sq_pass(struct io_ring_ctx *ctx)
+{
+	struct mm_struct *mm;
+	int done = 0, n;
+
+	io_free_done(ctx);
+	mm = get_task_mm(ctx->sq_owner);
+	if (!mm)
+		return 0;
+	if (mm != ctx->sq_mm) {
+		mmput(mm);
+		return 0;
+	}
+	kthread_use_mm(mm);
+	mutex_lock(&ctx->uring_lock);
+	n = io_submit_sqes(ctx, ctx->sq_entries);
+	if (n > 0)
+		done += n;
+	if (!list_empty(&ctx->iopoll_list))
+		done += io_do_iopoll(ctx);
+	mutex_unlock(&ctx->uring_lock);
+	kthread_unuse_mm(mm);
+	if (n > 0)
+		wake_up(&ctx->sq_space);        /* IORING_ENTER_SQ_WAIT */
+	/* maybe the last user, if the owner exited meanwhile: then the
+	 * mm's teardown may drop the ring's last reference, and
+	 * io_uring_release runs here, in this thread (sq_orphaned) */
+	mmput(mm);
+	return done;
+}
+
+/*
+ * Nothing to do for sq_thread_idle: say so in the SQ ring's flags
+ * (IORING_SQ_NEED_WAKEUP: the process must enter with
+ * IORING_ENTER_SQ_WAKEUP to have its SQEs taken) and sleep.  The flag is
+ * set before the SQ tail is looked at again, and the process publishes
+ * its tail before it looks at the flag (a full barrier each side, Linux's
+ * protocol): either the thread sees the new SQE, or the process sees the
+ * flag and wakes it.  stuck: SQEs that could not be taken (a full CQ) --
+ * the thread sleeps over them too, until woken.
+ */
+static void io_sq_sleep(struct io_ring_ctx *ctx, u32 stuck)
+{
+	DEFINE_WAIT(wait);
+
+	prepare_to_wait(&ctx->sq_wait, &wait, TASK_INTERRUPTIBLE);
+	__atomic_fetch_or(&ctx->rings->sq_flags, IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
+	smp_mb();
+	if (io_sqring_entries(ctx) == stuck && list_empty(&ctx->iopoll_list) &&
+	    !kthread_should_stop())
+		schedule();
+	finish_wait(&ctx->sq_wait, &wait);
+	__atomic_fetch_and(&ctx->rings->sq_flags, ~IORING_SQ_NEED_WAKEUP, __ATOMIC_SEQ_CST);
+}
+
+static void io_ring_ctx_free(struct io_ring_ctx *ctx);
+
+/*
+ * The SQ thread (Linux's io_sq_thread): passes while there is work, and
+ * spinning -- giving the CPU up whenever its slice is over -- until
+ * sq_thread_idle has gone by without any, then asleep until woken.  Ends
+ * at kthread_stop (the ring's release), or by itself when the release
+ * ran inside its own pass.
+ */
+static int io_sq_thread(void *data)
+{
+	struct io_ring_ctx *ctx = data;
+	u64 timeout = jiffies + ctx->sq_thread_idle;
+
+	/* iopoll_list: only this thread touches it on an SQPOLL ring */
+	while (!kthread_should_stop()) {
+		u32 pending = io_sqring_entries(ctx);
+		int done = 0;
+
+		if (pending || !list_empty(&ctx->iopoll_list))
+			done = io_sq_pass(ctx);
+		if (READ_ONCE(ctx->sq_orphaned))
+			break;
+		if (done) {
+			timeout = jiffies + ctx->sq_thread_idle;
+		} else if ((s64)(jiffies - timeout) >= 0) {
+			/* the pending ones could not be taken: sleep over them */
+			io_sq_sleep(ctx, pending);
+			timeout = jiffies + ctx->sq_thread_idle;
+			continue;
+		}
+		cond_resched();
+	}
+	if (READ_ONCE(ctx->sq_orphaned)) {
+		io_ring_ctx_free(ctx);
+		put_task_struct(current);       /* the release's, never to come */
+	}
+	return 0;
+}
+
+/*
+ * IORING_ENTER_SQ_WAIT (Linux's io_sqpoll_wait_sq): sleep until the SQ
+ * has a free slot, or a signal comes.
+ */
+static void io_sqpoll_wait_sq(struct io_ring_ctx *ctx)
+{
+	wait_event_interruptible(ctx->sq_space, io_sqring_entries(ctx) < ctx->sq_entries ||
+				 signal_pending(current));
+}
+
 /* --- io_uring_enter ----------------------------------------------------------- */
 
 /* Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal. */
@@ -717,9 +994,15 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 	}
 	ctx = f->private_data;
 	io_free_done(ctx);
-	/* SQ_WAKEUP and SQ_WAIT mean something only to an SQPOLL ring, which
-	 * Spindle does not make: ignored, as Linux ignores them elsewhere */
-	if (to_submit) {
+	if (ctx->flags & IORING_SETUP_SQPOLL) {
+		/* the SQ thread takes the SQEs: to_submit is only echoed */
+		if (flags & IORING_ENTER_SQ_WAKEUP)
+			wake_up(&ctx->sq_wait);
+		if (flags & IORING_ENTER_SQ_WAIT)
+			io_sqpoll_wait_sq(ctx);
+		ret = to_submit;
+	} else if (to_submit) {
+		/* (SQ_WAKEUP and SQ_WAIT: ignored here, as Linux does) */
 		mutex_lock(&ctx->uring_lock);
 		ret = io_submit_sqes(ctx, to_submit);
 		mutex_unlock(&ctx->uring_lock);
@@ -730,7 +1013,10 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 		long ret2 = set_user_sigmask(argp, argsz);
 
 		if (!ret2)
-			ret2 = io_cqring_wait(ctx, min_complete);
+			/* SQPOLL|IOPOLL: the SQ thread polls, the caller sleeps */
+			ret2 = (ctx->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) ==
+			       IORING_SETUP_IOPOLL ?
+			       io_iopoll_check(ctx, min_complete) : io_cqring_wait(ctx, min_complete);
 		if (!ret)
 			ret = ret2;
 	}
@@ -1009,13 +1295,15 @@ static int io_uring_mmap(struct file *f, struct vm_area_struct *vma)
 	return 0;
 }
 
-/* The last close of the descriptor and its mappings (at exit too): wait
- * for the requests in flight, then free everything.  May sleep. */
-static int io_uring_release(struct inode *inode, struct file *f)
+/* Wait for the requests in flight, then free everything.  May sleep. */
+static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 {
-	struct io_ring_ctx *ctx = f->private_data;
-
-	(void)inode;
+	/* polled requests end only when polled for: reap them all first */
+	mutex_lock(&ctx->uring_lock);
+	while (!list_empty(&ctx->iopoll_list))
+		if (!io_do_iopoll(ctx))
+			cond_resched();
+	mutex_unlock(&ctx->uring_lock);
 	wait_event(ctx->cq_wait, READ_ONCE(ctx->inflight) == 0);
 	/* the last completer wakes us under this lock: once we hold it, it
 	 * has let go of ctx for good */
@@ -1026,7 +1314,32 @@ static int io_uring_release(struct inode *inode, struct file *f)
 	io_sqe_files_unregister(ctx);
 	io_region_free(&ctx->ring);
 	io_region_free(&ctx->sqes);
+	if (ctx->sq_owner)
+		put_task_struct(ctx->sq_owner);
 	kfree(ctx);
+}
+
+/*
+ * The last close of the descriptor and its mappings (at exit too): stop
+ * the SQ thread, then free the ring.  Run by the SQ thread itself when
+ * its pass held the owner's mm last (the owner exited meanwhile, and the
+ * mapping was the ring's last reference): it cannot stop itself, so it
+ * frees the ring as it leaves.
+ */
+static int io_uring_release(struct inode *inode, struct file *f)
+{
+	struct io_ring_ctx *ctx = f->private_data;
+
+	(void)inode;
+	if (ctx->sq_thread) {
+		if (ctx->sq_thread == current) {
+			WRITE_ONCE(ctx->sq_orphaned, true);
+			return 0;
+		}
+		kthread_stop(ctx->sq_thread);
+		put_task_struct(ctx->sq_thread);
+	}
+	io_ring_ctx_free(ctx);
 	return 0;
 }
 
@@ -1142,7 +1455,10 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
 	ctx->cq_entries = p->cq_entries;
 	mutex_init(&ctx->uring_lock);
 	init_waitqueue_head(&ctx->cq_wait);
+	init_waitqueue_head(&ctx->sq_wait);
+	init_waitqueue_head(&ctx->sq_space);
 	INIT_LIST_HEAD(&ctx->done);
+	INIT_LIST_HEAD(&ctx->iopoll_list);
 	rings_size = offsetof(struct io_rings, cqes) + (size_t)p->cq_entries * sizeof(struct io_uring_cqe);
 	ctx->sq_array_off = (u32)ALIGN(rings_size, IORING_CACHELINE);
 	if (io_region_alloc(&ctx->ring, ctx->sq_array_off + (size_t)p->sq_entries * 4) ||
@@ -1159,6 +1475,39 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
 	return ctx;
 }
 
+/*
+ * IORING_SETUP_SQPOLL (Linux's io_sq_offload_create): the SQ thread,
+ * "iou-sqp-<pid>" as Linux names it, made but not yet woken; pinned to
+ * sq_thread_cpu with IORING_SETUP_SQ_AFF.  The caller's mm is marked
+ * threaded now, while only the caller runs on it: the thread will load
+ * it on another CPU (kthread_use_mm).
+ */
+static int io_sq_offload_create(struct io_ring_ctx *ctx, const struct io_uring_params *p)
+{
+	struct task_struct *t;
+
+	if (!current->mm)
+		return -EINVAL;
+	ctx->sq_thread_idle = msecs_to_jiffies(p->sq_thread_idle ? p->sq_thread_idle :
+					       IORING_SQ_IDLE_DEFAULT_MS);
+	WRITE_ONCE(current->mm->threaded, true);
+	ctx->sq_mm = current->mm;
+	get_task_struct(current);
+	ctx->sq_owner = current;
+	t = kthread_create(io_sq_thread, ctx, "iou-sqp-%d", current->tgid);
+	if (!t)
+		return -ENOMEM;
+	get_task_struct(t);             /* the release's, for kthread_stop */
+	if (p->flags & IORING_SETUP_SQ_AFF) {
+		struct cpumask mask = { 0 };
+
+		cpumask_set_cpu(p->sq_thread_cpu, &mask);
+		set_cpus_allowed_ptr(t, &mask);
+	}
+	ctx->sq_thread = t;
+	return 0;
+}
+
 long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
 {
 	struct io_uring_params p;
@@ -1171,9 +1520,14 @@ long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
 	for (unsigned int i = 0; i < ARRAY_SIZE(p.resv); i++)
 		if (p.resv[i])
 			return -EINVAL;
-	/* SQPOLL, IOPOLL and the rest Linux 6.1 knows: not in Spindle yet,
-	 * so EINVAL, as Linux answers for a flag it does not know */
+	/* the rest of what Linux 6.1 knows: not in Spindle yet, so EINVAL,
+	 * as Linux answers for a flag it does not know */
 	if (p.flags & ~IORING_SETUP_SUPPORTED)
+		return -EINVAL;
+	/* SQ_AFF: only with SQPOLL, on an online CPU (Linux's checks) */
+	if ((p.flags & IORING_SETUP_SQ_AFF) &&
+	    (!(p.flags & IORING_SETUP_SQPOLL) || p.sq_thread_cpu >= nr_cpu_ids ||
+	     !cpu_online(p.sq_thread_cpu)))
 		return -EINVAL;
 	err = io_uring_sizes(&p, entries);
 	if (err)
@@ -1183,6 +1537,11 @@ long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
 		return -ENOMEM;
 	io_fill_offsets(ctx, &p);
 	p.features = IORING_FEATURES;
+	if (p.flags & IORING_SETUP_SQPOLL) {
+		err = io_sq_offload_create(ctx, &p);
+		if (err)
+			goto free_ctx;
+	}
 	if (copy_to_user(params, &p, sizeof(p))) {
 		err = -EFAULT;
 		goto free_ctx;
@@ -1192,6 +1551,8 @@ long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
 		err = (int)PTR_ERR(f);
 		goto free_ctx;
 	}
+	if (ctx->sq_thread)
+		wake_up_process(ctx->sq_thread);
 	fd = get_unused_fd_flags(O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		fput(f);                /* its release frees ctx */
@@ -1200,8 +1561,11 @@ long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
 	fd_install((unsigned int)fd, f);
 	return fd;
 free_ctx:
-	io_region_free(&ctx->ring);
-	io_region_free(&ctx->sqes);
-	kfree(ctx);
+	if (ctx->sq_thread) {
+		/* never woken: kthread_stop runs it straight to its end */
+		kthread_stop(ctx->sq_thread);
+		put_task_struct(ctx->sq_thread);
+	}
+	io_ring_ctx_free(ctx);
 	return err;
 }

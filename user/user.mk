@@ -82,7 +82,7 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # threads and futexes through glibc's pthreads (tests/user/threads.c), the
 # rings through Debian's liburing (liburing-dev, installed by make deps),
 # so that they are set up and read by liburing itself.  Into /tests too.
-GLIBC_TESTS := io_uring threads
+GLIBC_TESTS := io_uring io_uring_poll threads
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -141,6 +141,11 @@ $(UBUILD)/tests/%: $(UBUILD)/tests/%.o $(USER_LIBC) $(U)/user.ld
 	$(Q)$(USER_LINK)
 
 $(UBUILD)/glibc/io_uring: $(UTEST)/io_uring.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
+$(UBUILD)/glibc/io_uring_poll: $(UTEST)/io_uring_poll.c $(UTEST)/hostile.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring

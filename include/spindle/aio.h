@@ -50,6 +50,11 @@ struct kiocb {
 	 * whose caller waits -- preadv2's, to carry ki_flags */
 	void (*ki_complete)(struct kiocb *iocb, long res);
 	int ki_flags;                   /* IOCB_* below */
+	/* an asynchronous IOCB_HIPRI read or write sent as one REQ_POLLED
+	 * bio: that bio, with a reference for the kiocb's owner, who polls
+	 * it (bio_poll) and puts it once ki_complete has run (Linux keeps
+	 * it here too, for iocb_bio_iopoll).  NULL: nothing to poll. */
+	void *private;
 };
 
 /* ki_flags (Linux's values, include/linux/fs.h), from RWF_* */

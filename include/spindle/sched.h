@@ -308,6 +308,11 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data,
 /* Ask a thread to stop and wait until it has exited; returns its result. */
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
+/* A kernel thread borrows a process's address space, and gives it back
+ * (Linux's kthread_use_mm): kernel/sched/core.c says what the caller
+ * holds.  May not be nested. */
+void kthread_use_mm(struct mm_struct *mm);
+void kthread_unuse_mm(struct mm_struct *mm);
 void do_exit(int code) __attribute__((noreturn));
 /* do_exit()'s last step: never returns (kernel/sched/core.c) */
 void do_task_dead(void) __attribute__((noreturn));

@@ -42,6 +42,7 @@
 #include <spindle/smp.h>
 #include <spindle/sched_debug.h>
 #include <spindle/mm.h>
+#include <spindle/mm_types.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
@@ -1000,6 +1001,47 @@ int kthread_stop(struct task_struct *k)
 	ret = k->exit_code;
 	put_task_struct(k);
 	return ret;
+}
+
+/*
+ * A kernel thread works in a process's address space (Linux's
+ * kthread_use_mm): from here to kthread_unuse_mm() its user copies,
+ * faults and pinned pages reach mm, as if it were one of the process's
+ * threads -- io_uring's SQ thread reads and writes the buffers its SQEs
+ * name.  The caller holds a user of mm (get_task_mm) until after
+ * kthread_unuse_mm(), and mm must already be marked threaded (set before
+ * the thread could run, by the process itself): loaded on two CPUs at
+ * once, its PTEs are flushed from every CPU when they change
+ * (kernel/mm/mmap.c).  Under task_lock(), as exit_mm() changes it; the
+ * switch back to this task loads the same CR3 (switch_mm_fpu).
+ */
+void kthread_use_mm(struct mm_struct *mm)
+{
+	struct task_struct *tsk = current;
+	unsigned long flags;
+
+	BUG_ON(tsk->mm || !READ_ONCE(mm->threaded));
+	task_lock(tsk);
+	flags = local_irq_save();
+	tsk->mm = mm;
+	write_cr3(__pa(mm->pgd));
+	local_irq_restore(flags);
+	task_unlock(tsk);
+}
+
+/* Back to the kernel's page tables; the caller then drops its user of mm. */
+void kthread_unuse_mm(struct mm_struct *mm)
+{
+	struct task_struct *tsk = current;
+	unsigned long flags;
+
+	BUG_ON(tsk->mm != mm);
+	task_lock(tsk);
+	flags = local_irq_save();
+	tsk->mm = NULL;
+	write_cr3(__pa(kernel_pml4));
+	local_irq_restore(flags);
+	task_unlock(tsk);
 }
 
 /*

@@ -228,7 +228,14 @@ START_TEST(setup_fills_params_as_linux)
 	/* Linux's refusals */
 	ck_assert_int_eq(sys_io_uring_setup(0, &u.p), -EINVAL);
 	memset(&u.p, 0, sizeof(u.p));
-	u.p.flags = IORING_SETUP_SQPOLL;
+	u.p.flags = IORING_SETUP_SINGLE_ISSUER;         /* not in Spindle */
+	ck_assert_int_eq(sys_io_uring_setup(8, &u.p), -EINVAL);
+	memset(&u.p, 0, sizeof(u.p));
+	u.p.flags = IORING_SETUP_SQ_AFF;                /* without SQPOLL */
+	ck_assert_int_eq(sys_io_uring_setup(8, &u.p), -EINVAL);
+	memset(&u.p, 0, sizeof(u.p));
+	u.p.flags = IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF;
+	u.p.sq_thread_cpu = 4096;                       /* no such CPU */
 	ck_assert_int_eq(sys_io_uring_setup(8, &u.p), -EINVAL);
 }
 END_TEST

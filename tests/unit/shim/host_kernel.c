@@ -148,6 +148,18 @@ int kthread_stop(struct task_struct *k)
 
 bool kthread_should_stop(void) { return false; }
 
+/* A thread borrowing a process's mm: on the host, only current->mm. */
+void kthread_use_mm(struct mm_struct *mm)
+{
+	current->mm = mm;
+}
+
+void kthread_unuse_mm(struct mm_struct *mm)
+{
+	(void)mm;
+	current->mm = NULL;
+}
+
 /* Host CPUs share no cache: a test that pretends to be on another CPU
  * than a request's submitter sees rq_affinity 1 send it back there. */
 bool cpus_share_cache(unsigned int this_cpu, unsigned int that_cpu)
