@@ -4,10 +4,13 @@
  * commands and completions it exchanges with the host through queues in
  * RAM, the opcodes and status codes, and the driver's own state.
  *
- * Two files share it, as in Linux's drivers/nvme/host/:
+ * Three files share it, as Linux's drivers/nvme/host/ shares its own:
  *   pci.c   the transport: BAR 0, the controller's enable and disable,
- *           the queues in memory, doorbells, the interrupt, the PRPs
- *           that describe a request's data, blk-mq's queue_rq;
+ *           the queues in memory, the interrupt, the PRPs that describe
+ *           a request's data, blk-mq's queue_rq;
+ *   ring.c  a queue pair's two rings: a command into the SQ and the tail
+ *           doorbell, completions out of the CQ by phase tag and the head
+ *           doorbell (apart, so that a host test can model the controller);
  *   core.c  what any NVMe transport would share: Identify, Set Features,
  *           the namespaces and their disks, a request turned into a
  *           command, a completion's status turned into a blk_status_t.
@@ -431,7 +434,8 @@ struct nvme_dev {
 int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd,
 			 u32 *result);
 extern const struct blk_mq_ops nvme_mq_ops;
-/* One completion, copied out of the CQ, handled (pci.c; under cq_lock). */
+/* For ring.c: one completion, copied out of the CQ, handled (under
+ * cq_lock; does not sleep). */
 void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe);
 
 /* ---- ring.c: a queue pair's two rings (pci.c calls them) ---------------- */
