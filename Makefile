@@ -213,7 +213,8 @@ DRIVER_OBJS := \
 	$(D)/ata/ata_piix.o \
 	$(D)/ahci/ahci.o \
 	$(D)/nvme/host/core.o \
-	$(D)/nvme/host/pci.o
+	$(D)/nvme/host/pci.o \
+	$(D)/nvme/host/ring.o
 
 # Device-mapper, after every block driver: its device_initcall builds the
 # dm-mod.create= devices on the disks registered above (link order).

@@ -42,7 +42,7 @@ GROUPS = [
     ("The disk drivers: the ATA layer, AHCI, IDE (PIIX)", "read",
      ["drivers/ata/**", "drivers/ahci/**", "include/spindle/ata.h"]),
     ("NVMe: one queue pair, doorbells, phase tags, PRPs (docs/nvme.md)",
-     "optional: pci.c's submission, completion and PRPs", ["drivers/nvme/**"]),
+     "optional (lab 10: ring.c): ring.c's submission and completion, pci.c's PRPs", ["drivers/nvme/**"]),
     ("Stacked and memory disks: device-mapper and its targets, null_blk, brd",
      "read dm.c and your lab's target", ["drivers/md/**", "drivers/block/**"]),
     ("From a file to a bio: read/write, the page cache, readahead, direct I/O, "

@@ -35,6 +35,32 @@
 #define smp_load_acquire(p)     __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_mb(x, v)      __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
 
+/*
+ * Against a device that reads and writes RAM by DMA (Linux's wmb(),
+ * rmb(), dma_rmb()):
+ *
+ *   wmb()      stores to memory (a ring entry) before a later store, also
+ *              an MMIO one (the doorbell that tells the device to read it)
+ *   rmb()      loads before later loads, of memory and MMIO alike
+ *   dma_rmb()  loads of DMA memory in order: an entry's "it is new" flag
+ *              before the rest of the entry the device wrote before it
+ *
+ * On x86 as Linux has them: sfence, lfence, and a compiler barrier (the
+ * loads of cacheable memory stay in order).  smp_wmb() and smp_rmb() say
+ * "against other CPUs" and are no substitute, even where they compile to
+ * the same.  A host test may define its own first, to watch them
+ * (tests/unit/check_nvme_ring.c models a controller that way).
+ */
+#ifndef wmb
+#define wmb()     __asm__ volatile("sfence" ::: "memory")
+#endif
+#ifndef rmb
+#define rmb()     __asm__ volatile("lfence" ::: "memory")
+#endif
+#ifndef dma_rmb
+#define dma_rmb() barrier()
+#endif
+
 /* after taking a spinlock, order the critical section against what came
  * before it too (Linux's smp_mb__after_spinlock) */
 #define smp_mb__after_spinlock() smp_mb()

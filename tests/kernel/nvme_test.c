@@ -15,6 +15,13 @@
  *                   bounce buffer: the read gives back what the write put,
  *                   a plain read agrees, and the host checks the image
  *                   (seed 31 over 6 KiB at 1 MiB)
+ *   ring_wrapped    nvme_test.ring=<dev>, after the boot's I/O (lab 10):
+ *                   the disk's I/O queue pairs, each idle, wrapped at
+ *                   least 8 times in all, and each consistent: as many
+ *                   commands taken as completions consumed (SQ tail ==
+ *                   CQ head), the head and the expected Phase Tag where
+ *                   that many completions put them (cq_phase starts at 1
+ *                   and flips at every wrap)
  */
 #include <spindle/ktest.h>
 #include <spindle/blkdev.h>
@@ -25,6 +32,7 @@
 #include <spindle/pattern.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
+#include <spindle/printk.h>
 #include "../../drivers/nvme/host/nvme.h"
 #include "ktest_block.h"
 
@@ -191,4 +199,57 @@ KTEST(nvme, prp_hole)
 	KT_ASSERT_MSG(bad < 0, "plain read wrong at byte %lld", (long long)bad);
 	__free_pages(pages, 3);
 	__free_pages(plain, 1);
+}
+
+/* ---- the rings after many wraps (lab 10) ------------------------------------ */
+
+static char ring_dev[16];
+
+static int __init nvme_test_ring_setup(const char *val)
+{
+	strlcpy(ring_dev, val, sizeof(ring_dev));
+	return 0;
+}
+__setup("nvme_test.ring=", nvme_test_ring_setup);
+
+#define RING_MIN_WRAPS  8       /* passes through the queues, in all */
+
+KTEST(nvme, ring_wrapped)
+{
+	struct block_device *b;
+	struct nvme_dev *dev;
+	unsigned long all = 0;
+
+	if (!ring_dev[0])
+		KT_SKIP("no NVMe disk given (nvme_test.ring=<dev>)");
+	b = lookup_bdev(ring_dev);
+	KT_ASSERT_MSG(b && !strncmp(b->bd_disk->disk_name, "nvme", 4),
+		      "nvme_test.ring=%s: no such NVMe disk (did the controller probe?)", ring_dev);
+	dev = ((struct nvme_ns *)b->bd_disk->private_data)->dev;
+	for (unsigned int i = 0; i < dev->nr_io_queues; i++) {
+		struct nvme_queue *q = &dev->ioqs[i];
+		unsigned long flags, done;
+		unsigned int tail, head, phase;
+
+		/* idle: nothing in flight, the interrupt consumed everything */
+		spin_lock_irqsave(&q->sq_lock, flags);
+		tail = q->sq_tail;
+		spin_unlock_irqrestore(&q->sq_lock, flags);
+		spin_lock_irqsave(&q->cq_lock, flags);
+		head = q->cq_head;
+		phase = q->cq_phase;
+		done = q->completions;
+		spin_unlock_irqrestore(&q->cq_lock, flags);
+		pr_info("nvme_test: %s QID %u: %u entries, %lu completions, SQ tail %u, "
+			"CQ head %u, phase %u\n", dev->name, q->qid, q->q_depth, done, tail, head, phase);
+		KT_ASSERT_MSG(tail == head, "QID %u: SQ tail %u but CQ head %u on an idle queue",
+			      q->qid, tail, head);
+		KT_ASSERT_MSG(head == done % q->q_depth, "QID %u: CQ head %u after %lu completions "
+			      "in %u entries", q->qid, head, done, q->q_depth);
+		KT_ASSERT_MSG(phase == (1 ^ (done / q->q_depth) % 2), "QID %u: expected phase %u "
+			      "after %lu wraps", q->qid, phase, done / q->q_depth);
+		all += done / q->q_depth;
+	}
+	KT_ASSERT_MSG(all >= RING_MIN_WRAPS, "the I/O queues wrapped %lu times in all, want %d "
+		      "(nvme.io_queue_depth= small enough?)", all, RING_MIN_WRAPS);
 }

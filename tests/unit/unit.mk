@@ -108,6 +108,15 @@ $(UNIT_EXT2_STAMP): tests/unit/ext2/make_images.sh
 	touch $@
 $(UNIT_BUILD)/tests/unit/check_ext2.o $(UNIT_BUILD)/tests/unit/check_ext2_htree.o: \
 	UNIT_CFLAGS += -DEXT2_IMAGE_DIR='"$(abspath $(UNIT_EXT2_DIR))"'
+# An NVMe queue pair's rings (drivers/nvme/host/ring.c) against a model
+# controller: ring.c alone, with tests/unit/nvme/asm/io.h forced in, so
+# that its doorbell writes and barriers are the model's.
+UNIT_TESTS += check_nvme_ring
+UNIT_NVME_OBJS := $(UNIT_BUILD)/drivers/nvme/host/ring.o
+$(UNIT_BUILD)/check_nvme_ring: $(UNIT_NVME_OBJS)
+$(UNIT_NVME_OBJS): $(UNIT_BUILD)/%.o: %.c tests/unit/unit.mk
+	@mkdir -p $(@D)
+	$(UNIT_CC) $(UNIT_CFLAGS) -Itests/unit/nvme -include tests/unit/nvme/asm/io.h -c -o $@ $<
 # The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
 # assembled for the host -- memcpy and memset under other names, the
 # host's libc has its own -- and checked at every alignment and length.
@@ -189,6 +198,6 @@ $(UNIT_OBJS): $(UNIT_BUILD)/%.o: %.c tests/unit/unit.mk
 ifndef live-deps
 include tools/deps.mk
 endif
--include $(call live-deps,$(UNIT_OBJS:.o=.d))
+-include $(call live-deps,$(UNIT_OBJS:.o=.d) $(UNIT_NVME_OBJS:.o=.d))
 
 .DEFAULT_GOAL := $(UNIT_SAVED_GOAL)

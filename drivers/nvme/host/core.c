@@ -77,6 +77,27 @@ static int __init nvme_poll_queues_setup(const char *val)
 }
 __setup("nvme.poll_queues=", nvme_poll_queues_setup);
 
+/*
+ * nvme.io_queue_depth=<n> (Linux's nvme module parameter io_queue_depth):
+ * entries in each I/O submission and completion queue, n - 1 commands
+ * in flight per queue pair.  Linux takes 2 to 4095 and defaults to 1024;
+ * here at most NVME_IO_QUEUE_ENTRIES, the default (nvme_queue.aborted has
+ * a bit per command).  Small queues wrap often: lab 10 boots with 4.  The
+ * controller's CAP.MQES may lower it (nvme_pci_enable).
+ */
+unsigned int nvme_io_queue_depth = NVME_IO_QUEUE_ENTRIES;
+
+static int __init nvme_io_queue_depth_setup(const char *val)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n < NVME_PCI_MIN_QUEUE_SIZE || n > NVME_IO_QUEUE_ENTRIES)
+		return -EINVAL;
+	nvme_io_queue_depth = n;
+	return 0;
+}
+__setup("nvme.io_queue_depth=", nvme_io_queue_depth_setup);
+
 /* An Identify string: ASCII, space padded, not terminated (§1.5). */
 static void nvme_copy_id_string(char *dst, const char *src, size_t len)
 {
@@ -320,7 +341,12 @@ void nvme_scan_ns(struct nvme_dev *dev)
 		pr_info("%s: no active namespace\n", dev->name);
 		return;
 	}
-	depth = (NVME_IO_QUEUE_ENTRIES - 1) / n;
+	if (n > dev->q_depth - 1u) {
+		pr_warn("%s: %u namespaces, queues of %u entries: only the first %u get a disk\n",
+			dev->name, n, dev->q_depth, dev->q_depth - 1u);
+		n = dev->q_depth - 1u;
+	}
+	depth = (dev->q_depth - 1u) / n;
 	for (unsigned int i = 0; i < n; i++) {
 		err = nvme_alloc_ns(dev, nsids[i], (u16)(i * depth), depth);
 		if (err && err != -ENODEV)

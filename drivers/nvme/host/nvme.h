@@ -4,10 +4,13 @@
  * commands and completions it exchanges with the host through queues in
  * RAM, the opcodes and status codes, and the driver's own state.
  *
- * Two files share it, as in Linux's drivers/nvme/host/:
+ * Three files share it, as Linux's drivers/nvme/host/ shares its own:
  *   pci.c   the transport: BAR 0, the controller's enable and disable,
- *           the queues in memory, doorbells, the interrupt, the PRPs
- *           that describe a request's data, blk-mq's queue_rq;
+ *           the queues in memory, the interrupt, the PRPs that describe
+ *           a request's data, blk-mq's queue_rq;
+ *   ring.c  a queue pair's two rings: a command into the SQ and the tail
+ *           doorbell, completions out of the CQ by phase tag and the head
+ *           doorbell (apart, so that a host test can model the controller);
  *   core.c  what any NVMe transport would share: Identify, Set Features,
  *           the namespaces and their disks, a request turned into a
  *           command, a completion's status turned into a blk_status_t.
@@ -290,9 +293,13 @@ _Static_assert(sizeof(struct nvme_id_ns) == NVME_IDENTIFY_DATA_SIZE, "4 KiB");
 /* Queue sizes and limits, and why. */
 #define NVME_AQ_DEPTH           32      /* admin queue entries: one command
 					 * at a time is all probe needs */
-#define NVME_IO_QUEUE_ENTRIES   64      /* I/O SQ/CQ entries: tags + 1, since
-					 * a full queue keeps one slot empty
-					 * (head == tail means empty, §4.1.1) */
+#define NVME_IO_QUEUE_ENTRIES   64      /* I/O SQ/CQ entries, the default and
+					 * the most of nvme.io_queue_depth=:
+					 * tags + 1, since a full queue keeps
+					 * one slot empty (head == tail means
+					 * empty, §4.1.1) */
+#define NVME_PCI_MIN_QUEUE_SIZE 2       /* nvme.io_queue_depth= at least
+					 * (Linux's): one command in flight */
 #define NVME_MAX_NS             4       /* namespaces given a disk */
 #define NVME_MAX_IO_QUEUES      NR_CPUS /* one I/O queue pair per CPU at most,
 					 * as Linux asks */
@@ -382,6 +389,8 @@ struct nvme_dev {
 	char name[8];                   /* "nvme0" */
 	u64 cap;
 	u32 db_stride;                  /* in u32s: 1 << CAP.DSTRD */
+	u16 q_depth;                    /* I/O queue entries: nvme.io_queue_depth=,
+					 * at most CAP.MQES + 1 */
 	u32 ctrl_config;                /* CC as written */
 	unsigned int irq;               /* vector 0's: the admin queue's (and
 					 * I/O queue 1's when it is the only one) */
@@ -425,6 +434,20 @@ struct nvme_dev {
 int nvme_submit_sync_cmd(struct nvme_dev *dev, struct nvme_command *cmd,
 			 u32 *result);
 extern const struct blk_mq_ops nvme_mq_ops;
+/* For ring.c: one completion, copied out of the CQ, handled (under
+ * cq_lock; does not sleep). */
+void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe);
+
+/* ---- ring.c: a queue pair's two rings (pci.c calls them) ---------------- */
+
+/* Copy @cmd into the SQ tail slot, ring the SQ tail doorbell.  Under
+ * sq_lock; does not sleep. */
+void __nvme_submit_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd);
+/* Consume every new CQ entry (nvme_handle_cqe() each), then ring the CQ
+ * head doorbell once.  Takes cq_lock; any context.  The entries consumed. */
+unsigned int nvme_process_cq(struct nvme_queue *nvmeq);
+/* Does the entry at cq_head carry the expected Phase Tag?  No lock. */
+bool nvme_cqe_pending(struct nvme_queue *nvmeq);
 /*
  * rq's data as PRP1, PRP2 and, past two pages, the PRP list of @cid
  * (nvmeq->prp_lists[cid]).  0, -EAGAIN for a hole inside a page (PRPs
@@ -449,5 +472,6 @@ void nvme_log_error(struct nvme_ns *ns, struct request *rq, u16 status);
 extern unsigned int nvme_io_timeout_s;
 extern unsigned int nvme_max_retries;
 extern unsigned int nvme_poll_queues;
+extern unsigned int nvme_io_queue_depth;
 
 #endif /* DRIVERS_NVME_HOST_NVME_H */

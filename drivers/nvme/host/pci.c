@@ -19,13 +19,14 @@
  *     nvme_setup_cmd()        core.c: Read/Write/Flush/Write Zeroes/DSM,
  *                             SLBA, NLB, FUA
  *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
- *     nvme_submit_cmd()       copy to sq_cmds[sq_tail], tail++, barrier,
- *                             write the SQ tail doorbell
+ *     __nvme_submit_cmd()     ring.c: copy to sq_cmds[sq_tail], tail++,
+ *                             wmb(), write the SQ tail doorbell
  *   ... the controller fetches it, runs it, posts a CQE with our phase ...
  *   nvme_queue_irq()          the queue's own vector, on a CPU it serves
  *   (or, on a poll queue,
  *    nvme_poll()              its submitter, spinning in bio_poll())
- *     nvme_process_cq()       while cqes[cq_head] has the expected phase:
+ *     nvme_process_cq()       ring.c: while cqes[cq_head] has the
+ *                             expected phase (dma_rmb() before the rest):
  *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request(status)
  *                             head++ (phase flips at the wrap)
  *     CQ head doorbell        the controller may reuse those entries
@@ -58,8 +59,9 @@
  * Not supported (yet): managed irq affinity, read queues, SGLs,
  * shutdown.
  *
- * Limits and why: 64-entry I/O queues (63 commands in flight, shared out
- * between namespaces, so no SQ ever overflows); 512 KiB per command
+ * Limits and why: 64-entry I/O queues, or fewer (nvme.io_queue_depth=):
+ * 63 commands in flight, shared out between namespaces, so no SQ ever
+ * overflows; 512 KiB per command
  * (MDTS if smaller), so a PRP list is one page and never chains; a
  * request whose segments leave a hole inside a memory page cannot be
  * described by PRPs (NVMe §4.3: every entry after the first starts a
@@ -67,6 +69,7 @@
  * request at a time (nvme_bounce_rq).
  *
  * Boot options: nvme.io_timeout=<seconds> (default 30);
+ * nvme.io_queue_depth=<entries> (2 to 64, default 64);
  * nvme.max_retries=<n> (default 5); nvme.poll_queues=<n> (default 0);
  * fail_nvme_completion=; pci=nomsi.
  *
@@ -247,22 +250,7 @@ static void nvme_free_queue(struct nvme_queue *nvmeq)
 	memset(nvmeq, 0, sizeof(*nvmeq));
 }
 
-/*
- * nvme_submit_cmd - copy @cmd into the SQ's tail slot and ring the tail
- * doorbell.  Caller holds sq_lock.  The barrier orders the entry's stores
- * before the doorbell's: once the doorbell says "tail moved", the
- * controller may fetch the entry at once.  (x86 keeps stores in order;
- * the barrier stops the compiler moving the copy past the MMIO store.)
- */
-static void __nvme_submit_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd)
-{
-	assert_spin_locked(&nvmeq->sq_lock);
-	memcpy(&nvmeq->sq_cmds[nvmeq->sq_tail], cmd, sizeof(*cmd));
-	if (++nvmeq->sq_tail == nvmeq->q_depth)
-		nvmeq->sq_tail = 0;
-	smp_wmb();
-	writel(nvmeq->sq_tail, nvmeq->q_db);
-}
+/* __nvme_submit_cmd(), the SQ side of a queue pair: ring.c. */
 
 /* ---- the bounce buffer ------------------------------------------------------ */
 
@@ -334,7 +322,12 @@ static blk_status_t nvme_bounce_rq(struct nvme_queue *nvmeq, struct request *rq,
 
 /* ---- completions ---------------------------------------------------------- */
 
-static void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe)
+/*
+ * nvme_handle_cqe - one completion, copied out of the CQ by
+ * nvme_process_cq() (ring.c) under cq_lock: the admin command's answer, or
+ * the end of the I/O request its command identifier names.
+ */
+void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe)
 {
 	u16 cid = cqe->command_id;
 	u16 status = cqe->status >> 1;
@@ -377,52 +370,7 @@ static void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completi
 	blk_mq_complete_request(rq, nvme_error_status(status));
 }
 
-/*
- * nvme_process_cq - consume every new completion queue entry, then tell
- * the controller with the CQ head doorbell.  Any context; takes cq_lock.
- *
- * Why the phase tag: the host never learns the controller's CQ tail from a
- * register.  Instead each entry's Phase Tag is written inverted on every
- * pass through the queue (§4.6), so the entry at cq_head is new exactly
- * when its tag equals cq_phase -- the value this pass writes.  At the wrap
- * the host flips cq_phase: the old entries, still holding the previous
- * pass's tag, now read as old.  The read barrier keeps the other fields'
- * loads after the tag's load: the controller writes the tag with the rest
- * of the entry, and we must not see a stale command_id beside a new tag.
- * Returns the entries consumed.
- */
-static unsigned int nvme_process_cq(struct nvme_queue *nvmeq)
-{
-	unsigned long flags;
-	unsigned int found = 0;
-
-	spin_lock_irqsave(&nvmeq->cq_lock, flags);
-	for (;;) {
-		volatile struct nvme_completion *v = &nvmeq->cqes[nvmeq->cq_head];
-		struct nvme_completion cqe;
-
-		if ((v->status & NVME_CQE_PHASE) != nvmeq->cq_phase)
-			break;
-		smp_rmb();
-		cqe.result = v->result;
-		cqe.sq_head = v->sq_head;
-		cqe.sq_id = v->sq_id;
-		cqe.command_id = v->command_id;
-		cqe.status = v->status;
-		if (++nvmeq->cq_head == nvmeq->q_depth) {
-			nvmeq->cq_head = 0;
-			nvmeq->cq_phase ^= 1;
-		}
-		nvme_handle_cqe(nvmeq, &cqe);
-		found++;
-	}
-	if (found) {
-		nvmeq->completions += found;
-		writel(nvmeq->cq_head, nvmeq->q_db + nvmeq->dev->db_stride);
-	}
-	spin_unlock_irqrestore(&nvmeq->cq_lock, flags);
-	return found;
-}
+/* nvme_process_cq(), the CQ side (phase tags, the head doorbell): ring.c. */
 
 /*
  * nvme_irq - vector 0: the admin queue's, and I/O queue 1's too when the
@@ -455,15 +403,6 @@ static irqreturn_t nvme_queue_irq(int irq, void *data)
 {
 	(void)irq;
 	return nvme_process_cq(data) ? IRQ_HANDLED : IRQ_NONE;
-}
-
-/* Is the entry at cq_head new?  A look without cq_lock: a stale answer
- * only costs a round (Linux's nvme_cqe_pending). */
-static bool nvme_cqe_pending(struct nvme_queue *nvmeq)
-{
-	volatile struct nvme_completion *v = &nvmeq->cqes[READ_ONCE(nvmeq->cq_head)];
-
-	return (v->status & NVME_CQE_PHASE) == READ_ONCE(nvmeq->cq_phase);
 }
 
 /*
@@ -1014,7 +953,7 @@ static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr, unsigned 
 		struct cpumask cpus = { 0 };
 		int irq;
 
-		err = nvme_alloc_queue(dev, q, (u16)(i + 1), NVME_IO_QUEUE_ENTRIES);
+		err = nvme_alloc_queue(dev, q, (u16)(i + 1), dev->q_depth);
 		if (!err)
 			err = nvme_alloc_io_slots(q);
 		if (err)
@@ -1063,11 +1002,9 @@ static int nvme_pci_enable(struct nvme_dev *dev)
 		       dev->name, (unsigned long long)dev->cap);
 		return -ENODEV;
 	}
-	if (NVME_CAP_MQES(dev->cap) + 1 < NVME_IO_QUEUE_ENTRIES) {
-		pr_err("%s: queues of at most %u entries (CAP.MQES): %u needed\n",
-		       dev->name, NVME_CAP_MQES(dev->cap) + 1, NVME_IO_QUEUE_ENTRIES);
-		return -ENODEV;
-	}
+	/* as Linux: the smaller of nvme.io_queue_depth and CAP.MQES + 1
+	 * (MQES is 0's based and at least 1: two entries at least) */
+	dev->q_depth = (u16)min(NVME_CAP_MQES(dev->cap) + 1, nvme_io_queue_depth);
 	dev->db_stride = 1u << NVME_CAP_STRIDE(dev->cap);
 	dev->ctrl_config = readl(&dev->bar->cc);
 	err = nvme_disable_ctrl(dev);
@@ -1077,10 +1014,12 @@ static int nvme_pci_enable(struct nvme_dev *dev)
 	if (err)
 		return err;
 	vs = readl(&dev->bar->vs);
-	pr_info("%s: %s: NVMe %u.%u, CAP.MQES %u, CAP.TO %u ms, doorbell stride %u bytes\n",
+	pr_info("%s: %s: NVMe %u.%u, CAP.MQES %u, CAP.TO %u ms, doorbell stride %u bytes, "
+		"I/O queues of %u entries\n",
 		dev->name, pci_name(dev->pdev), vs >> 16, (vs >> 8) & 0xff,
 		NVME_CAP_MQES(dev->cap) + 1,
-		NVME_CAP_TIMEOUT(dev->cap) * NVME_CAP_TO_UNIT_MS, 4 * dev->db_stride);
+		NVME_CAP_TIMEOUT(dev->cap) * NVME_CAP_TO_UNIT_MS, 4 * dev->db_stride,
+		dev->q_depth);
 	/*
 	 * The vector before CC.EN, as Linux orders it: a controller may bind
 	 * the admin CQ's interrupt when it is enabled -- QEMU's does, and
