@@ -83,8 +83,9 @@
 #define PATH_MAX        4096
 #define NR_AUXV         19              /* pairs written by create_elf_tables() */
 #define ELF_PLATFORM    "x86_64"        /* AT_PLATFORM: ld.so's $PLATFORM */
-/* A PIE's base (Linux's ELF_ET_DYN_BASE: 2/3 of the user range, to the page) */
-#define ELF_ET_DYN_BASE ALIGN_DOWN((STACK_TOP + PAGE_SIZE) / 3 * 2, PAGE_SIZE)
+/* A PIE's base: Linux's ELF_ET_DYN_BASE, 2/3 of DEFAULT_MAP_WINDOW (2^47
+ * less a page, Spindle's STACK_TOP), to the page: 0x555555554000 */
+#define ELF_ET_DYN_BASE ALIGN_DOWN(STACK_TOP / 3 * 2, PAGE_SIZE)
 BUILD_BUG_ON(ELF_ET_DYN_BASE + ELF_DYN_MAX_SPAN > MMAP_BASE - ELF_DYN_MAX_SPAN);
 
 /* fs returns ERR_PTR(-errno) (include/spindle/err.h). */

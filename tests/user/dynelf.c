@@ -7,6 +7,9 @@
  * (tests/qemu/scenarios/dynelf.scn compares the two):
  *
  *   - argv and an environment variable, as the kernel laid them out;
+ *   - with DYNELF_BASE=1 in the environment, the address the program was
+ *     loaded at: Linux's with randomisation off (`setarch -R`) is the
+ *     oracle for Spindle's, which randomises nothing;
  *   - the auxiliary vector: each entry ld.so and glibc read is on the
  *     stack above envp, getauxval() agrees with it, and it says what it
  *     should -- AT_PHDR/AT_PHNUM are this program's headers and AT_BASE
@@ -164,6 +167,8 @@ static void check_auxv(char **argv)
 	    o.interp_base && aux_get("AT_BASE", AT_BASE) == o.interp_base);
 	yes("a PIE: the program was loaded at a page-aligned base above 0",
 	    o.prog_base && !(o.prog_base & (getauxval(AT_PAGESZ) - 1)));
+	if (getenv("DYNELF_BASE"))
+		say("the program's base: %#lx", o.prog_base);
 	/* our own PT_INTERP, read through AT_PHDR */
 	for (int i = 0; i < o.prog_phnum; i++)
 		if (o.prog_phdr[i].p_type == PT_INTERP)
