@@ -14,7 +14,9 @@
  *   ET_DYN program (a PIE)     base ELF_ET_DYN_BASE, 2/3 of the user
  *                              range: 0x555555554000, Linux's address with
  *                              randomisation off (Spindle randomises no
- *                              address, so a PIE is where gdb expects it)
+ *                              address, so a PIE is where gdb expects it);
+ *                              a static PIE too (Linux would put one with
+ *                              no PT_INTERP where mmap would)
  *   ET_DYN interpreter         just below MMAP_BASE, where Linux's first
  *                              top-down mmap would put it; the libraries
  *                              ld.so maps go below it
