@@ -15,7 +15,13 @@
  * number is checked against the file's size or the user address range
  * with arithmetic that cannot wrap (an offset near 2^64 plus a size must
  * not come out small), in the order Linux's load_elf_binary() takes:
- * the header, the program headers' place, PT_INTERP, then each segment.
+ * the header, the program headers' place, each segment, then PT_INTERP.
+ *
+ * Two kinds of file load: ET_EXEC at the addresses its segments name,
+ * and ET_DYN (a PIE, or the interpreter ld.so itself) at a base exec
+ * picks, its segments' addresses being offsets from it.  A PT_INTERP
+ * names the interpreter; exec reads that path and loads the file it
+ * names as well (kernel/exec.c).
  */
 #include <spindle/elf.h>
 #include <spindle/errno.h>
@@ -45,9 +51,9 @@ int elf_check_header(const Elf64_Ehdr *eh, u64 file_size, char *why, size_t why_
 	    eh->e_machine != EM_X86_64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
 	    eh->e_phnum == 0 || eh->e_phnum > ELF_MAX_PHNUM)
 		return -ENOEXEC;
-	if (eh->e_type != ET_EXEC) {
-		/* ET_DYN: a PIE or a shared library; Linux would relocate it */
-		snprintf(why, why_len, "not a static non-PIE executable (ELF type %u)",
+	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) {
+		/* ET_REL (an object file), ET_CORE: nothing to run */
+		snprintf(why, why_len, "not an executable or shared object (ELF type %u)",
 			 eh->e_type);
 		return -ENOEXEC;
 	}
@@ -59,11 +65,16 @@ int elf_check_header(const Elf64_Ehdr *eh, u64 file_size, char *why, size_t why_
 	return 0;
 }
 
-/* One PT_LOAD with bytes in memory: in the user range, and in the file. */
-static int elf_check_load(const Elf64_Phdr *ph, u64 file_size, char *why, size_t why_len)
+/* One PT_LOAD with bytes in memory: in the user range (ET_EXEC) or in
+ * the span any base leaves there (ET_DYN), and in the file. */
+static int elf_check_load(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, u64 file_size,
+			  char *why, size_t why_len)
 {
-	if (ph->p_filesz > ph->p_memsz || ph->p_vaddr < ELF_MIN_VADDR ||
-	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > ELF_MAX_VADDR) {
+	u64 lo = eh->e_type == ET_DYN ? 0 : ELF_MIN_VADDR;
+	u64 hi = eh->e_type == ET_DYN ? ELF_DYN_MAX_SPAN : ELF_MAX_VADDR;
+
+	if (ph->p_filesz > ph->p_memsz || ph->p_vaddr < lo ||
+	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > hi) {
 		snprintf(why, why_len, "PT_LOAD at %#llx, %#llx bytes (%#llx from the file): "
 			 "not a user address range", (unsigned long long)ph->p_vaddr,
 			 (unsigned long long)ph->p_memsz, (unsigned long long)ph->p_filesz);
@@ -96,16 +107,11 @@ int elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, u64 file_size,
 	u64 code_start = 0, code_end = 0;
 
 	why[0] = '\0';
-	for (int i = 0; i < eh->e_phnum; i++) {
-		if (ph[i].p_type == PT_INTERP) {
-			snprintf(why, why_len, "dynamically linked, not supported");
-			return -ENOEXEC;
-		}
-	}
 	/*
 	 * Each segment, then against every earlier one: exec copies each
 	 * segment into pages of its own rights, so two may not share a page
-	 * (ld's layout for static executables never makes them).  At most
+	 * (ld's layouts, static or PIE or shared object, never make them: each
+	 * segment starts on a page of its own, as -z separate-code lays out).  At most
 	 * ELF_MAX_PHNUM^2 / 2 comparisons.
 	 */
 	for (int i = 0; i < eh->e_phnum; i++) {
@@ -114,7 +120,7 @@ int elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, u64 file_size,
 
 		if (!elf_is_load(&ph[i]))
 			continue;
-		err = elf_check_load(&ph[i], file_size, why, why_len);
+		err = elf_check_load(eh, &ph[i], file_size, why, why_len);
 		if (err)
 			return err;
 		elf_load_pages(&ph[i], &start, &end);
@@ -142,4 +148,55 @@ int elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, u64 file_size,
 		return -ENOEXEC;
 	}
 	return 0;
+}
+
+int elf_find_interp(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, u64 file_size,
+		    const Elf64_Phdr **interp, char *why, size_t why_len)
+{
+	why[0] = '\0';
+	*interp = NULL;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_INTERP)
+			continue;
+		/* Linux's load_elf_binary(): a path and its NUL, at most PATH_MAX */
+		if (ph[i].p_filesz < 2 || ph[i].p_filesz > ELF_INTERP_MAX) {
+			snprintf(why, why_len, "PT_INTERP of %llu bytes: not a path",
+				 (unsigned long long)ph[i].p_filesz);
+			return -ENOEXEC;
+		}
+		if (!elf_range_ok(file_size, ph[i].p_offset, ph[i].p_filesz)) {
+			snprintf(why, why_len, "PT_INTERP bytes %#llx+%#llx lie beyond the file (%llu bytes)",
+				 (unsigned long long)ph[i].p_offset,
+				 (unsigned long long)ph[i].p_filesz, (unsigned long long)file_size);
+			return -ENOEXEC;
+		}
+		*interp = &ph[i];
+		return 0;               /* the first one counts */
+	}
+	return 0;
+}
+
+int elf_check_interp_path(const char *path, size_t len, char *why, size_t why_len)
+{
+	why[0] = '\0';
+	if (len == 0 || path[len - 1] != '\0') {
+		snprintf(why, why_len, "PT_INTERP path does not end in a NUL");
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+u64 elf_dyn_span(const Elf64_Ehdr *eh, const Elf64_Phdr *ph)
+{
+	u64 span = 0;
+
+	for (int i = 0; i < eh->e_phnum; i++) {
+		u64 start, end;
+
+		if (!elf_is_load(&ph[i]))
+			continue;
+		elf_load_pages(&ph[i], &start, &end);
+		span = end > span ? end : span;
+	}
+	return span;
 }

@@ -2,30 +2,52 @@
 /*
  * exec.c - execve(2): replace a process's program with an ELF executable.
  *
- * Spindle runs static, non-PIE x86-64 executables (ELF type ET_EXEC):
- * no dynamic loader, no relocation -- each PT_LOAD segment goes to the
- * address the linker chose.  The steps, in the order Linux takes them:
+ * Spindle runs x86-64 ELF executables: static ones, and dynamically
+ * linked ones, whose PT_INTERP names the dynamic loader (ld.so) that
+ * maps their libraries and relocates them in user space.  The kernel's
+ * part, as Linux's binfmt_elf: load the program, load the interpreter
+ * it names, start at the interpreter's entry, and tell it in the
+ * auxiliary vector where the program is (AT_PHDR, AT_ENTRY) and where
+ * it is itself (AT_BASE).  Where a file goes:
+ *
+ *   ET_EXEC (static, non-PIE)  at the addresses its segments name
+ *   ET_DYN program (a PIE)     base ELF_ET_DYN_BASE, 2/3 of the user
+ *                              range: 0x555555554000, Linux's address with
+ *                              randomisation off (Spindle randomises no
+ *                              address, so a PIE is where gdb expects it);
+ *                              a static PIE too (Linux would put one with
+ *                              no PT_INTERP where mmap would)
+ *   ET_DYN interpreter         just below MMAP_BASE, where Linux's first
+ *                              top-down mmap would put it; the libraries
+ *                              ld.so maps go below it
+ *
+ * The steps, in the order Linux takes them:
  *
  *   1. open the file (fs: filp_open, kernel_read)
  *   2. copy the argument and environment strings out of the OLD address
  *      space into a kernel buffer (E2BIG beyond ARG_MAX, EFAULT)
  *   3. read and check the ELF header and program headers (ENOEXEC;
- *      the checks are kernel/elf_check.c, all done before step 4)
+ *      the checks are kernel/elf_check.c, all done before step 4); if
+ *      there is a PT_INTERP, read its path, open that file (ENOENT if
+ *      there is none) and check its headers too (ELIBBAD)
  *   4. build a NEW address space off to the side: every PT_LOAD segment
- *      a VMA with its rights, its file bytes copied in, the rest (bss)
+ *      of the program and of its interpreter a VMA with its rights, its
+ *      file bytes copied in, the rest (bss)
  *      zero; the stack VMA with argc, argv, envp and the auxiliary
  *      vector laid out as the System V ABI says (below)
  *   5. the point of no return: switch to the new mm, free the old one
  *      (or, in a vfork child, hand it back to the waiting parent),
  *      reset signal handlers, close close-on-exec files, and set the
  *      saved user registers so that the return to user mode lands on the
- *      entry point with rsp at argc.
+ *      entry point (the interpreter's, if there is one) with rsp at argc.
  * Any failure before step 5 leaves the calling program as it was, and
  * execve returns -errno to it.
  *
  * The initial stack (x86-64 psABI 3.4.1), from STACK_TOP down:
  *
+ *      the path exec'd, NUL-terminated (AT_EXECFN)
  *      argument and environment strings, NUL-terminated
+ *      "x86_64" (AT_PLATFORM)
  *      16 random bytes (AT_RANDOM points here)
  *      padding to 16 bytes
  *      auxv: (AT_PHDR, addr) ... (AT_NULL, 0)
@@ -52,14 +74,21 @@
 #include <spindle/ratelimit.h>
 #include <spindle/elf.h>
 #include <spindle/mm.h>
+#include <spindle/kernel_stat.h>
 #include <asm/ptrace.h>
 #include <asm/pgtable.h>
 #include <asm/desc.h>
 #include <asm/cpu.h>
+#include <asm/processor.h>
 
 #define ARG_MAX         (128 * 1024)    /* strings + their pointers, as the historical ARG_MAX */
 #define PATH_MAX        4096
-#define NR_AUXV         12              /* pairs written by create_elf_tables() */
+#define NR_AUXV         19              /* pairs written by create_elf_tables() */
+#define ELF_PLATFORM    "x86_64"        /* AT_PLATFORM: ld.so's $PLATFORM */
+/* A PIE's base: Linux's ELF_ET_DYN_BASE, 2/3 of DEFAULT_MAP_WINDOW (2^47
+ * less a page, Spindle's STACK_TOP), to the page: 0x555555554000 */
+#define ELF_ET_DYN_BASE ALIGN_DOWN(STACK_TOP / 3 * 2, PAGE_SIZE)
+BUILD_BUG_ON(ELF_ET_DYN_BASE + ELF_DYN_MAX_SPAN > MMAP_BASE - ELF_DYN_MAX_SPAN);
 
 /* fs returns ERR_PTR(-errno) (include/spindle/err.h). */
 static inline bool file_is_err(const struct file *f)
@@ -78,19 +107,29 @@ static const struct {
 	{ "/ktest/notelf", notelf_start, notelf_end },
 };
 
-struct linux_binprm {
-	const char *filename;
-	struct file *file;              /* the program, through fs ... */
+/* One ELF file exec loads: the program, or its interpreter. */
+struct elf_image {
+	const char *name;               /* for log lines */
+	struct file *file;              /* through fs ... */
 	const u8 *image;                /* ... or one linked into the kernel */
 	size_t image_size;              /* of either: no offset beyond it is read */
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph;
+	unsigned long bias;             /* added to every p_vaddr: 0 for ET_EXEC */
+	unsigned long phdr_addr;        /* where the program headers are mapped */
+	unsigned long load_end;         /* end of the highest segment */
+};
+
+struct linux_binprm {
+	const char *filename;
+	struct elf_image prog;
+	struct elf_image interp;        /* its PT_INTERP's file; .name NULL if none */
+	char *interp_path;
 	char *strings;                  /* argv's, then envp's, each with its NUL */
 	size_t strings_len;
 	int argc, envc;
-	Elf64_Ehdr eh;
-	Elf64_Phdr *ph;
 	struct mm_struct *mm;           /* the new address space */
-	unsigned long phdr_addr;        /* where the program headers are mapped */
-	unsigned long load_end;         /* end of the highest segment: the heap starts here */
+	unsigned long entry;            /* where the program starts: ld.so's entry, or its own */
 	unsigned long sp;               /* the initial stack pointer */
 };
 
@@ -101,17 +140,9 @@ struct arg_src {
 	const void *vec;
 };
 
-static int exec_open(struct linux_binprm *b)
+/* Take f (opened for exec) as img's file, if it may be run; else drop it. */
+static int exec_take_file(struct elf_image *img, struct file *f)
 {
-	struct file *f;
-
-	/* Linux's /proc/self/exe is a link to the running program; Spindle
-	 * has no links, so exec knows the name itself */
-	if (strcmp(b->filename, "/proc/self/exe") == 0 && current->mm && current->mm->exe_file)
-		f = get_file(current->mm->exe_file);
-	else
-		f = filp_open(b->filename, O_RDONLY | __FMODE_EXEC, 0);
-
 	if (!file_is_err(f)) {
 		/* Linux's do_open_execat: only a regular file is a program.
 		 * A directory, a device node (/dev/console would block in the
@@ -120,7 +151,7 @@ static int exec_open(struct linux_binprm *b)
 		 * itself refuses them (__FMODE_EXEC); this is the check Linux
 		 * also keeps "to be extra cautious", e.g. /proc/self/exe. */
 		if (!S_ISREG(f->f_inode->i_mode)) {
-			printk_ratelimited(KERN_INFO "%s: not a regular file (mode %o)\n", b->filename,
+			printk_ratelimited(KERN_INFO "%s: not a regular file (mode %o)\n", img->name,
 				f->f_inode->i_mode & S_IFMT);
 			fput(f);
 			return -EACCES;
@@ -128,20 +159,37 @@ static int exec_open(struct linux_binprm *b)
 		/* path_noexec: proc and sysfs files are regular, but text */
 		if (f->f_inode->i_sb && (f->f_inode->i_sb->s_flags & SB_I_NOEXEC)) {
 			printk_ratelimited(KERN_INFO "%s: on a %s file system, which holds no programs\n",
-				b->filename, f->f_inode->i_sb->s_type->name);
+				img->name, f->f_inode->i_sb->s_type->name);
 			fput(f);
 			return -EACCES;
 		}
-		b->file = f;
-		b->image_size = f->f_inode->i_size;
+		img->file = f;
+		img->image_size = f->f_inode->i_size;
 		return 0;
 	}
-	if ((long)f != -ENOENT)
-		return (int)(long)f;
+	return (int)(long)f;
+}
+
+static int exec_open(struct linux_binprm *b)
+{
+	struct elf_image *img = &b->prog;
+	struct file *f;
+	int err;
+
+	img->name = b->filename;
+	/* Linux's /proc/self/exe is a link to the running program; Spindle
+	 * has no links, so exec knows the name itself */
+	if (strcmp(b->filename, "/proc/self/exe") == 0 && current->mm && current->mm->exe_file)
+		f = get_file(current->mm->exe_file);
+	else
+		f = filp_open(b->filename, O_RDONLY | __FMODE_EXEC, 0);
+	err = exec_take_file(img, f);
+	if (err != -ENOENT)
+		return err;
 	for (unsigned i = 0; i < ARRAY_SIZE(builtin_programs); i++) {
 		if (strcmp(b->filename, builtin_programs[i].path) == 0) {
-			b->image = builtin_programs[i].start;
-			b->image_size = builtin_programs[i].end - builtin_programs[i].start;
+			img->image = builtin_programs[i].start;
+			img->image_size = builtin_programs[i].end - builtin_programs[i].start;
 			return 0;
 		}
 	}
@@ -150,25 +198,25 @@ static int exec_open(struct linux_binprm *b)
 
 /* Is [pos, pos + len) inside the program's bytes?  (No overflow: the
  * offsets come straight from the file, any u64 at all.) */
-static bool exec_range_ok(const struct linux_binprm *b, u64 pos, u64 len)
+static bool exec_range_ok(const struct elf_image *img, u64 pos, u64 len)
 {
-	return pos <= b->image_size && len <= b->image_size - pos;
+	return pos <= img->image_size && len <= img->image_size - pos;
 }
 
-/* Read len bytes at pos of the program; a short file is not an ELF. */
-static int exec_read(struct linux_binprm *b, void *buf, size_t len, u64 pos)
+/* Read len bytes at pos of the file; a short file is not an ELF. */
+static int exec_read(struct elf_image *img, void *buf, size_t len, u64 pos)
 {
-	if (!exec_range_ok(b, pos, len))
+	if (!exec_range_ok(img, pos, len))
 		return -ENOEXEC;
-	if (b->file) {
+	if (img->file) {
 		loff_t p = pos;         /* < image_size = i_size: not negative */
-		ssize_t n = kernel_read(b->file, buf, len, &p);
+		ssize_t n = kernel_read(img->file, buf, len, &p);
 
 		if (n < 0)
 			return n;
 		return (size_t)n == len ? 0 : -ENOEXEC;
 	}
-	memcpy(buf, b->image + pos, len);
+	memcpy(buf, img->image + pos, len);
 	return 0;
 }
 
@@ -236,16 +284,17 @@ static int mm_write(struct mm_struct *mm, unsigned long addr, const void *buf, s
 	return 0;
 }
 
-/* One PT_LOAD segment, checked by elf_check_phdrs(): its VMA, then its
- * bytes from the file. */
-static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
+/* One PT_LOAD segment of img, checked by elf_check_phdrs(): its VMA,
+ * then its bytes from the file, at img->bias + p_vaddr. */
+static int load_segment(struct linux_binprm *b, struct elf_image *img, const Elf64_Phdr *ph)
 {
-	unsigned long start = ALIGN_DOWN(ph->p_vaddr, PAGE_SIZE), end, vm_flags = 0;
+	unsigned long vaddr = img->bias + ph->p_vaddr;
+	unsigned long start = ALIGN_DOWN(vaddr, PAGE_SIZE), end, vm_flags = 0;
 	int err;
 
 	if (ph->p_memsz == 0)
 		return 0;
-	end = PAGE_ALIGN(ph->p_vaddr + ph->p_memsz);
+	end = PAGE_ALIGN(vaddr + ph->p_memsz);
 	if (ph->p_flags & PF_R)
 		vm_flags |= VM_READ;
 	if (ph->p_flags & PF_W)
@@ -260,77 +309,158 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 		return err == -EINVAL ? -ENOEXEC : err;
 
 	for (u64 off = 0; off < ph->p_filesz;) {
-		unsigned long addr = ph->p_vaddr + off;
+		unsigned long addr = vaddr + off;
 		size_t n = min((size_t)(ph->p_filesz - off), PAGE_SIZE - (addr & ~PAGE_MASK));
 		char *page = mm_get_page(b->mm, addr);
 
 		if (!page)
 			return -ENOMEM;
-		err = exec_read(b, page + (addr & ~PAGE_MASK), n, ph->p_offset + off);
+		err = exec_read(img, page + (addr & ~PAGE_MASK), n, ph->p_offset + off);
 		if (err)
 			return err;
 		off += n;
 	}
 	/* the rest of [p_vaddr, p_vaddr + p_memsz) is bss: its pages come
 	 * zeroed, the partial one already, the others on first touch */
-	if (vm_flags & VM_EXEC) {
+	if ((vm_flags & VM_EXEC) && img == &b->prog) {
 		b->mm->start_code = start;
 		b->mm->end_code = end;
 	}
 	/* the program headers, if this segment holds them (AT_PHDR) */
-	if (ph->p_offset <= b->eh.e_phoff &&
-	    b->eh.e_phoff + b->eh.e_phnum * sizeof(Elf64_Phdr) <= ph->p_offset + ph->p_filesz)
-		b->phdr_addr = ph->p_vaddr + (b->eh.e_phoff - ph->p_offset);
-	b->load_end = max(b->load_end, end);
+	if (ph->p_offset <= img->eh.e_phoff &&
+	    img->eh.e_phoff + img->eh.e_phnum * sizeof(Elf64_Phdr) <= ph->p_offset + ph->p_filesz)
+		img->phdr_addr = vaddr + (img->eh.e_phoff - ph->p_offset);
+	img->load_end = max(img->load_end, end);
 	return 0;
 }
 
 /* Say why a program was refused, if it is worth a line: rate-limited, as
  * every line a user can cause at will. */
-static int exec_refuse(const struct linux_binprm *b, int err, const char *why)
+static int exec_refuse(const struct elf_image *img, int err, const char *why)
 {
 	if (why[0])
-		printk_ratelimited(KERN_INFO "%s: %s\n", b->filename, why);
+		printk_ratelimited(KERN_INFO "%s: %s\n", img->name, why);
 	return err;
 }
 
-static int load_elf_binary(struct linux_binprm *b)
+/* Read and check img's ELF header and program headers (kernel/elf_check.c:
+ * every check that needs no memory first). */
+static int read_elf_headers(struct elf_image *img)
 {
 	char why[ELF_WHY_LEN];
 	size_t phsize;
 	int err;
 
-	err = exec_read(b, &b->eh, sizeof(b->eh), 0);
+	err = exec_read(img, &img->eh, sizeof(img->eh), 0);
 	if (err)
 		return err;
-	/* Every check that needs no memory first (kernel/elf_check.c). */
-	err = elf_check_header(&b->eh, b->image_size, why, sizeof(why));
+	err = elf_check_header(&img->eh, img->image_size, why, sizeof(why));
 	if (err)
-		return exec_refuse(b, err, why);
-	phsize = b->eh.e_phnum * sizeof(Elf64_Phdr);      /* <= ELF_MAX_PHNUM entries */
-	b->ph = kmalloc(phsize, GFP_KERNEL);
-	if (!b->ph)
+		return exec_refuse(img, err, why);
+	phsize = img->eh.e_phnum * sizeof(Elf64_Phdr);    /* <= ELF_MAX_PHNUM entries */
+	img->ph = kmalloc(phsize, GFP_KERNEL);
+	if (!img->ph)
 		return -ENOMEM;
-	err = exec_read(b, b->ph, phsize, b->eh.e_phoff);
+	err = exec_read(img, img->ph, phsize, img->eh.e_phoff);
 	if (err)
 		return err;
-	err = elf_check_phdrs(&b->eh, b->ph, b->image_size, why, sizeof(why));
+	err = elf_check_phdrs(&img->eh, img->ph, img->image_size, why, sizeof(why));
 	if (err)
-		return exec_refuse(b, err, why);
+		return exec_refuse(img, err, why);
+	return 0;
+}
+
+/*
+ * The program's PT_INTERP, if it has one: read the path, open that file
+ * and check its headers, all before any memory is built.  The errors are
+ * Linux's: the path's own faults are the program's (ENOEXEC), a file
+ * that is not there or may not be run is open's error (ENOENT, EACCES),
+ * and a file that is not an x86-64 ELF is a bad library (ELIBBAD; EIO if
+ * it is shorter than an ELF header, as Linux's elf_read()).  An
+ * interpreter's own PT_INTERP is ignored, as Linux's load_elf_interp()
+ * ignores it: only its PT_LOAD segments are loaded.
+ */
+static int open_interp(struct linux_binprm *b)
+{
+	const Elf64_Phdr *ph;
+	char why[ELF_WHY_LEN];
+	int err;
+
+	err = elf_find_interp(&b->prog.eh, b->prog.ph, b->prog.image_size, &ph, why, sizeof(why));
+	if (err)
+		return exec_refuse(&b->prog, err, why);
+	if (!ph)
+		return 0;                       /* static: no interpreter */
+	b->interp_path = kmalloc(ph->p_filesz, GFP_KERNEL);
+	if (!b->interp_path)
+		return -ENOMEM;
+	err = exec_read(&b->prog, b->interp_path, ph->p_filesz, ph->p_offset);
+	if (err)
+		return err;
+	err = elf_check_interp_path(b->interp_path, ph->p_filesz, why, sizeof(why));
+	if (err)
+		return exec_refuse(&b->prog, err, why);
+
+	b->interp.name = b->interp_path;
+	err = exec_take_file(&b->interp, filp_open(b->interp_path, O_RDONLY | __FMODE_EXEC, 0));
+	if (err)
+		return err;
+	if (b->interp.image_size < sizeof(Elf64_Ehdr))
+		return -EIO;
+	err = read_elf_headers(&b->interp);
+	if (err == -ENOEXEC) {
+		printk_ratelimited(KERN_INFO "%s: interpreter %s is not a loadable x86-64 ELF file\n",
+				   b->filename, b->interp_path);
+		err = -ELIBBAD;
+	}
+	return err;
+}
+
+/* Map img's PT_LOAD segments into the new mm, at img->bias. */
+static int load_image(struct linux_binprm *b, struct elf_image *img)
+{
+	for (int i = 0; i < img->eh.e_phnum; i++) {
+		int err;
+
+		if (img->ph[i].p_type != PT_LOAD)
+			continue;
+		err = load_segment(b, img, &img->ph[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int load_elf_binary(struct linux_binprm *b)
+{
+	int err;
+
+	err = read_elf_headers(&b->prog);
+	if (!err)
+		err = open_interp(b);
+	if (err)
+		return err;
+
+	/* the bases (the top comment says why there); checked spans
+	 * (ELF_DYN_MAX_SPAN) cannot reach from one to the other */
+	if (b->prog.eh.e_type == ET_DYN)
+		b->prog.bias = ELF_ET_DYN_BASE;
+	if (b->interp.name && b->interp.eh.e_type == ET_DYN)
+		b->interp.bias = MMAP_BASE - elf_dyn_span(&b->interp.eh, b->interp.ph);
 
 	b->mm = mm_alloc();
 	if (!b->mm)
 		return -ENOMEM;
-	for (int i = 0; i < b->eh.e_phnum; i++) {
-		if (b->ph[i].p_type != PT_LOAD)
-			continue;
-		err = load_segment(b, &b->ph[i]);
-		if (err)
-			return err;
-	}
-	b->mm->start_brk = b->mm->brk = b->load_end;
-	if (b->file)
-		b->mm->exe_file = get_file(b->file);
+	err = load_image(b, &b->prog);
+	if (!err && b->interp.name)
+		err = load_image(b, &b->interp);
+	if (err)
+		return err;
+	b->mm->start_brk = b->mm->brk = b->prog.load_end;
+	b->entry = b->interp.name ? b->interp.bias + b->interp.eh.e_entry :
+				    b->prog.bias + b->prog.eh.e_entry;
+	if (b->prog.file)
+		b->mm->exe_file = get_file(b->prog.file);
 	return 0;
 }
 
@@ -338,16 +468,21 @@ static int load_elf_binary(struct linux_binprm *b)
 static int create_elf_tables(struct linux_binprm *b)
 {
 	struct mm_struct *mm = b->mm;
-	unsigned long p = STACK_TOP, strings_at, random_at, str;
+	unsigned long p = STACK_TOP, execfn_at, strings_at, platform_at, random_at, str;
 	size_t nwords = 1 + b->argc + 1 + b->envc + 1 + 2 * NR_AUXV;
+	size_t execfn_len = strlen(b->filename) + 1;
 	u64 rnd[2] = { get_random_u64(), get_random_u64() }, *v;
 	int err, i, k = 0;
 
 	err = mm_add_vma(mm, STACK_TOP - STACK_SIZE, STACK_TOP, VM_READ | VM_WRITE | VM_STACK);
 	if (err)
 		return err == -EINVAL ? -ENOEXEC : err;     /* a segment sits there */
+	p -= execfn_len;
+	execfn_at = p;
 	p -= b->strings_len;
 	strings_at = p;
+	p -= sizeof(ELF_PLATFORM);
+	platform_at = p;
 	p -= sizeof(rnd);
 	random_at = p;
 	p = ALIGN_DOWN(p, 16);
@@ -371,22 +506,43 @@ static int create_elf_tables(struct linux_binprm *b)
 		str += strlen(b->strings + (str - strings_at)) + 1;
 	}
 	v[k++] = 0;                             /* envp's terminator */
+	/*
+	 * In Linux's order (create_elf_tables()).  ld.so reads AT_PHDR and
+	 * AT_PHNUM to find the program's PT_DYNAMIC, AT_BASE to relocate
+	 * itself, AT_ENTRY to jump to the program once the libraries are
+	 * in, AT_RANDOM for the stack protector's and pointer guard's
+	 * secrets, AT_PLATFORM and AT_HWCAP/AT_HWCAP2 to pick library
+	 * variants, AT_SECURE to ignore LD_* variables in a setuid program
+	 * (never here), AT_PAGESZ for its mmap rounding.  No vDSO, so no
+	 * AT_SYSINFO_EHDR: glibc then makes real system calls for the time.
+	 */
 #define AUX(type, val) do { v[k++] = (type); v[k++] = (val); } while (0)
-	AUX(AT_PHDR, b->phdr_addr);
-	AUX(AT_PHENT, sizeof(Elf64_Phdr));
-	AUX(AT_PHNUM, b->eh.e_phnum);
+	AUX(AT_HWCAP, per_cpu(cpu_info, 0).x86_capability[CPUID_1_EDX]);
 	AUX(AT_PAGESZ, PAGE_SIZE);
-	AUX(AT_ENTRY, b->eh.e_entry);
+	AUX(AT_CLKTCK, USER_HZ);
+	AUX(AT_PHDR, b->prog.phdr_addr);
+	AUX(AT_PHENT, sizeof(Elf64_Phdr));
+	AUX(AT_PHNUM, b->prog.eh.e_phnum);
+	AUX(AT_BASE, b->interp.name ? b->interp.bias : 0);
+	AUX(AT_FLAGS, 0);
+	AUX(AT_ENTRY, b->prog.bias + b->prog.eh.e_entry);
 	AUX(AT_UID, 0);
 	AUX(AT_EUID, 0);
 	AUX(AT_GID, 0);
 	AUX(AT_EGID, 0);
 	AUX(AT_SECURE, 0);
 	AUX(AT_RANDOM, random_at);
+	AUX(AT_HWCAP2, 0);              /* no ring-3 MWAIT, FSGSBASE not enabled */
+	AUX(AT_EXECFN, execfn_at);
+	AUX(AT_PLATFORM, platform_at);
 	AUX(AT_NULL, 0);
 #undef AUX
 	BUG_ON((size_t)k != nwords);
-	err = mm_write(mm, strings_at, b->strings, b->strings_len);
+	err = mm_write(mm, execfn_at, b->filename, execfn_len);
+	if (!err)
+		err = mm_write(mm, strings_at, b->strings, b->strings_len);
+	if (!err)
+		err = mm_write(mm, platform_at, ELF_PLATFORM, sizeof(ELF_PLATFORM));
 	if (!err)
 		err = mm_write(mm, random_at, rnd, sizeof(rnd));
 	if (!err)
@@ -437,7 +593,7 @@ static void exec_commit(struct linux_binprm *b)
 	task_unlock(t);
 
 	memset(regs, 0, sizeof(*regs));
-	regs->rip = b->eh.e_entry;
+	regs->rip = b->entry;
 	regs->rsp = b->sp;
 	regs->cs = GDT_USER_CS;
 	regs->ss = GDT_USER_DS;
@@ -593,11 +749,15 @@ static int do_execve(const char *filename, struct arg_src argv, struct arg_src e
 		goto out;
 	exec_commit(b);
 out:
-	if (b->file)
-		fput(b->file);
+	if (b->prog.file)
+		fput(b->prog.file);
+	if (b->interp.file)
+		fput(b->interp.file);
 	if (b->mm)
 		mmput(b->mm);
-	kfree(b->ph);
+	kfree(b->prog.ph);
+	kfree(b->interp.ph);
+	kfree(b->interp_path);
 	kfree(b->strings);
 	kfree(b);
 	return err;

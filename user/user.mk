@@ -86,8 +86,18 @@ GLIBC_TESTS := io_uring io_uring_poll threads
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
+# A dynamically linked program, as Debian builds them (a PIE started by
+# ld.so) and the library it dlopen()s, with copies whose PT_INTERP is
+# damaged (tests/user/dynelf_bad.py); into /tests.  The initramfs gets
+# the libraries they need from the host too, at the host's paths: the
+# closure that `ldd` (the host's ld.so --list) names, so that a new
+# glibc's new file is found without a change here.
+DYN      := $(UBUILD)/dyn
+DYN_BINS := $(DYN)/dynelf $(DYN)/libdynelf.so $(DYN)/bad.stamp
+LDD      ?= ldd
+
 .PHONY: user initramfs check-user
-user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS)
+user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(DYN_BINS)
 initramfs: $(INITRAMFS)
 
 $(UBUILD)/lib/%.o: $(U)/lib/%.c $(U)/user.mk
@@ -155,6 +165,20 @@ $(UBUILD)/glibc/threads: $(UTEST)/threads.c $(U)/user.mk
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
+$(DYN)/dynelf: $(UTEST)/dynelf.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread -o $@ $<
+
+$(DYN)/libdynelf.so: $(UTEST)/dynelf_lib.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -shared -fPIC -o $@ $<
+
+$(DYN)/bad.stamp: $(DYN)/dynelf $(UTEST)/dynelf_bad.py
+	$(Q)python3 $(UTEST)/dynelf_bad.py $< $(DYN)
+	$(Q)touch $@
+
 # The staging tree is rebuilt from scratch each time, so a program removed
 # from the lists does not linger in the archive.  Its copies lose their
 # debug information (gdb reads the ones in build/user/bin).  cpio is given the names in
@@ -165,7 +189,7 @@ $(BUILD)/userland: FORCE
 	@mkdir -p $(BUILD)
 	@echo $(USERLAND) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
+$(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(DYN_BINS) $(U)/user.mk $(wildcard $(U)/etc/*) \
 		$(wildcard $(UTEST)/sh/*) $(wildcard $(UTEST)/ash/*) $(BUILD)/userland
 	$(quiet) CPIO $@
 	$(Q)rm -rf $(ROOTFS)
@@ -176,6 +200,12 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(U)/user.mk $(wildcard 
 	$(Q)cp $(USER_TBINS) $(GLIBC_TBINS) $(ROOTFS)/tests/
 	$(Q)cp $(UBUILD)/bin/init $(ROOTFS)/init
 	$(Q)strip --strip-debug $(ROOTFS)/init $(ROOTFS)/bin/* $(ROOTFS)/tests/*
+	$(Q)cp $(filter-out %.stamp,$(DYN_BINS)) $(DYN)/dynelf-* $(ROOTFS)/tests/
+	$(Q)$(LDD) $(DYN)/dynelf $(DYN)/libdynelf.so | \
+		awk '$$2 == "=>" && $$3 ~ /^\// { print $$3 } $$1 ~ /^\// { print $$1 }' | sort -u | \
+		while read -r lib; do \
+			mkdir -p $(ROOTFS)$$(dirname $$lib) && cp -L $$lib $(ROOTFS)$$lib || exit 1; \
+		done
 	$(Q)mkdir -p $(ROOTFS)/tests/ash && cp $(UTEST)/ash/* $(ROOTFS)/tests/ash/
 	$(Q)if [ $(USERLAND) = own ]; then \
 		mkdir -p $(ROOTFS)/tests/sh && cp $(UTEST)/sh/* $(ROOTFS)/tests/sh/; \
@@ -195,7 +225,7 @@ $(INITRAMFS): $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(U)/user.mk $(wildcard 
 	$(Q)mv $@.tmp $@
 
 # Run on the host: the programs are Linux binaries too (Spindle's system calls are Linux's x86-64 ABI).
-check-user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(UBUILD)/printf_glibc
+check-user: $(USER_BINS) $(USER_TBINS) $(GLIBC_TBINS) $(DYN_BINS) $(UBUILD)/printf_glibc
 	$(Q)sh $(UTEST)/run.sh $(UBUILD)
 
 # The printf table test: one source, built once with our libc (as a user

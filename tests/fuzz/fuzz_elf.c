@@ -12,12 +12,16 @@
  * segment's pages.  What exec then relies on, and this target checks,
  * for every file both checks accept:
  *
+ *   - it is ET_EXEC or ET_DYN;
  *   - at least one segment is loaded, none with more file bytes than
- *     memory bytes, every one inside the user range and its bytes inside
+ *     memory bytes, every one inside the user range (ET_EXEC) or inside
+ *     the span from its base that exec allows (ET_DYN), its bytes inside
  *     the file;
  *   - no two loaded segments share a page;
  *   - the entry point lies in the pages of an executable segment;
- *   - there is no PT_INTERP.
+ *   - a PT_INTERP that elf_find_interp() accepts is the first one, of
+ *     2 to ELF_INTERP_MAX bytes, all in the file; its path, read from
+ *     there, passes elf_check_interp_path() only if it ends in a NUL.
  * And a refusal of a file that is an ELF executable at all has a reason.
  */
 #include <spindle/elf.h>
@@ -53,20 +57,21 @@ static void copy_segment(const u8 *data, const Elf64_Phdr *ph)
 static void check_accepted(const u8 *data, size_t size, const Elf64_Ehdr *eh,
 			   const Elf64_Phdr *ph)
 {
-	bool entry_in_code = false;
+	bool entry_in_code = false, dyn = eh->e_type == ET_DYN;
 	int loads = 0;
 
+	FUZZ_ASSERT(eh->e_type == ET_EXEC || dyn);
 	for (int i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *p = &ph[i];
 
-		FUZZ_ASSERT(p->p_type != PT_INTERP);
 		if (p->p_type != PT_LOAD || p->p_memsz == 0)
 			continue;
 		loads++;
 		FUZZ_ASSERT(p->p_filesz <= p->p_memsz);
-		FUZZ_ASSERT(p->p_vaddr >= USER_MIN);
+		FUZZ_ASSERT(dyn || p->p_vaddr >= USER_MIN);
 		FUZZ_ASSERT(p->p_vaddr + p->p_memsz > p->p_vaddr);
 		FUZZ_ASSERT(p->p_vaddr + p->p_memsz < (1ull << 47));
+		FUZZ_ASSERT(!dyn || p->p_vaddr + p->p_memsz <= ELF_DYN_MAX_SPAN);
 		FUZZ_ASSERT(p->p_offset <= size && p->p_filesz <= size - p->p_offset);
 		for (int j = 0; j < i; j++) {
 			if (ph[j].p_type == PT_LOAD && ph[j].p_memsz)
@@ -80,6 +85,38 @@ static void check_accepted(const u8 *data, size_t size, const Elf64_Ehdr *eh,
 	}
 	FUZZ_ASSERT(loads > 0);
 	FUZZ_ASSERT(entry_in_code);
+	if (dyn)
+		FUZZ_ASSERT(elf_dyn_span(eh, ph) <= ELF_DYN_MAX_SPAN);
+}
+
+/* PT_INTERP, as exec reads it: the header, then the path's bytes. */
+static void check_interp(const u8 *data, size_t size, const Elf64_Ehdr *eh,
+			 const Elf64_Phdr *ph)
+{
+	static char path[ELF_INTERP_MAX];
+	const Elf64_Phdr *ip;
+	char why[ELF_WHY_LEN];
+	int first = -1;
+
+	for (int i = 0; i < eh->e_phnum && first < 0; i++)
+		if (ph[i].p_type == PT_INTERP)
+			first = i;
+	if (elf_find_interp(eh, ph, size, &ip, why, sizeof(why))) {
+		FUZZ_ASSERT(first >= 0 && why[0]);
+		return;
+	}
+	if (!ip) {
+		FUZZ_ASSERT(first < 0);
+		return;
+	}
+	FUZZ_ASSERT(ip == &ph[first]);
+	FUZZ_ASSERT(ip->p_filesz >= 2 && ip->p_filesz <= ELF_INTERP_MAX);
+	FUZZ_ASSERT(ip->p_offset <= size && ip->p_filesz <= size - ip->p_offset);
+	memcpy(path, data + ip->p_offset, ip->p_filesz);
+	if (elf_check_interp_path(path, ip->p_filesz, why, sizeof(why)) == 0)
+		FUZZ_ASSERT(path[ip->p_filesz - 1] == '\0');
+	else
+		FUZZ_ASSERT(path[ip->p_filesz - 1] != '\0' && why[0]);
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -113,6 +150,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	}
 	check_accepted(data, size, &eh, ph);
+	check_interp(data, size, &eh, ph);
 	fuzz_end();
 	return 0;
 }

@@ -4,18 +4,21 @@
  *
  * Core:   programs built by the host's gcc and ld
  *         (tests/unit/elf/make_elves.sh, run first by unit.mk; its folder
- *         is ELF_DIR): the static non-PIE one is accepted, and what the
- *         checks saw -- entry point, PT_LOAD segments -- is what readelf
- *         says is in it; the PIE is refused with the line a user sees.
+ *         is ELF_DIR): the static non-PIE one and the PIE are accepted,
+ *         and what the checks saw -- entry point, PT_LOAD segments, the
+ *         PIE's interpreter and span -- is what readelf says is in them.
  * Limits: elf_bad[]: the static program with one field poked per row, the
  *         refusal and its reason; each is a way a hand-made or damaged
  *         file can lie (see tests/user/hostile_exec.c for the same
- *         programs run through execve in QEMU).
+ *         programs run through execve in QEMU); interp_bad[]: the same
+ *         for the PIE's PT_INTERP and its ET_DYN segments (and
+ *         tests/user/dynelf_bad.py for execve's errors in QEMU).
  */
 #include <check.h>
 #include <spindle/compiler.h>
 #include <spindle/elf.h>
 #include <spindle/errno.h>
+#include <spindle/mm.h>                /* PAGE_SIZE */
 #include <spindle/printk.h>
 #include <spindle/string.h>
 
@@ -60,19 +63,19 @@ static int check(char *why)
 	return elf_check_phdrs(&f.eh, f.ph, f.size, why, ELF_WHY_LEN);
 }
 
-START_TEST(gcc_static_accepted)
+/* The accepted program's checks against readelf's view (<name>.txt):
+ * the entry, then each LOAD in order; the interpreter's path into
+ * interp (or "" if there is none); the end of the last LOAD into *end. */
+static void compare_readelf(const char *name, char *interp, size_t interp_len,
+			    unsigned long long *end)
 {
 	const char *dir = getenv("ELF_DIR") ? getenv("ELF_DIR") : ELF_DIR;
-	char why[ELF_WHY_LEN], path[512], word[16];
+	char path[512], word[16], fmt[32];
 	unsigned long long a, b;
 	int loads = 0;
 	FILE *txt;
 
-	load("static");
-	ck_assert_int_eq(check(why), 0);
-	ck_assert_str_eq(why, "");
-	/* readelf's view: the entry, then each LOAD in order */
-	snprintf(path, sizeof(path), "%s/static.txt", dir);
+	snprintf(path, sizeof(path), "%s/%s.txt", dir, name);
 	txt = fopen(path, "r");
 	ck_assert_ptr_nonnull(txt);
 	ck_assert_int_eq(fscanf(txt, "entry %llx\n", &a), 1);
@@ -87,20 +90,57 @@ START_TEST(gcc_static_accepted)
 		ck_assert_uint_eq(p->p_vaddr, a);
 		ck_assert_uint_eq(p->p_memsz, b);
 		ck_assert_int_eq(!!(p->p_flags & PF_X), strchr(word, 'E') != NULL);
+		*end = a + b;
 		loads++;
 	}
+	interp[0] = '\0';
+	snprintf(fmt, sizeof(fmt), "interp %%%zus\n", interp_len - 1);
+	if (fscanf(txt, fmt, interp) != 1)
+		interp[0] = '\0';
 	fclose(txt);
 	ck_assert_int_ge(loads, 2);
 }
+
+START_TEST(gcc_static_accepted)
+{
+	char why[ELF_WHY_LEN], interp[256];
+	const Elf64_Phdr *ip;
+	unsigned long long end;
+
+	load("static");
+	ck_assert_int_eq(check(why), 0);
+	ck_assert_str_eq(why, "");
+	ck_assert_uint_eq(f.eh.e_type, ET_EXEC);
+	compare_readelf("static", interp, sizeof(interp), &end);
+	/* no PT_INTERP: readelf names none, and exec finds none */
+	ck_assert_str_eq(interp, "");
+	ck_assert_int_eq(elf_find_interp(&f.eh, f.ph, f.size, &ip, why, sizeof(why)), 0);
+	ck_assert_ptr_null(ip);
+}
 END_TEST
 
-START_TEST(gcc_pie_refused)
+/* The PIE: ET_DYN, its first segment at 0 (exec adds the base), and the
+ * interpreter readelf names is what exec would read and open. */
+START_TEST(gcc_pie_accepted)
 {
-	char why[ELF_WHY_LEN];
+	char why[ELF_WHY_LEN], interp[256];
+	const Elf64_Phdr *ip;
+	unsigned long long end;
 
 	load("pie");
-	ck_assert_int_eq(check(why), -ENOEXEC);
-	ck_assert_str_eq(why, "not a static non-PIE executable (ELF type 3)");
+	ck_assert_int_eq(check(why), 0);
+	ck_assert_str_eq(why, "");
+	ck_assert_uint_eq(f.eh.e_type, ET_DYN);
+	compare_readelf("pie", interp, sizeof(interp), &end);
+	ck_assert_str_ne(interp, "");
+	ck_assert_int_eq(elf_find_interp(&f.eh, f.ph, f.size, &ip, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(ip);
+	ck_assert_uint_eq(ip->p_filesz, strlen(interp) + 1);
+	ck_assert_int_eq(elf_check_interp_path((const char *)f.data + ip->p_offset, ip->p_filesz,
+					       why, sizeof(why)), 0);
+	ck_assert_str_eq((const char *)f.data + ip->p_offset, interp);
+	/* the pages it takes from its base: to the end of the last LOAD */
+	ck_assert_uint_eq(elf_dyn_span(&f.eh, f.ph), (end + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1ull));
 }
 END_TEST
 
@@ -121,7 +161,7 @@ static void no_phdrs(void)      { f.eh.e_phnum = 0; }
 static void many_phdrs(void)    { f.eh.e_phnum = ELF_MAX_PHNUM + 1; }
 static void bad_phentsize(void) { f.eh.e_phentsize = 32; }
 static void phoff_far(void)     { f.eh.e_phoff = ~0ull - 8; }
-static void interp(void)        { ph_in_file(f.eh.e_phnum - 1)->p_type = PT_INTERP; }
+static void object_file(void)   { f.eh.e_type = 1; }      /* ET_REL */
 static void filesz_big(void)    { ph_in_file(PH_TEXT)->p_filesz = 0x2000; }
 static void vaddr_low(void)     { ph_in_file(PH_TEXT)->p_vaddr = 0x1000; }
 static void vaddr_wraps(void)
@@ -144,7 +184,7 @@ static const struct {
 	{ many_phdrs, "" },
 	{ bad_phentsize, "" },
 	{ phoff_far, "program headers at 0xfffffffffffffff7 lie beyond the file" },
-	{ interp, "dynamically linked, not supported" },
+	{ object_file, "not an executable or shared object (ELF type 1)" },
 	{ filesz_big, "PT_LOAD at 0x401000, 0x9 bytes (0x2000 from the file): not a user address range" },
 	{ vaddr_low, "PT_LOAD at 0x1000, 0x9 bytes (0x9 from the file): not a user address range" },
 	{ vaddr_wraps, "PT_LOAD at 0x403000, 0xffffffffffffefff bytes (0 from the file): not a user address range" },
@@ -164,6 +204,59 @@ START_TEST(refused)
 	/* the reason starts with the row's text (a file size may follow) */
 	ck_assert_msg(strncmp(why, elf_bad[_i].why, strlen(elf_bad[_i].why)) == 0 &&
 		      (elf_bad[_i].why[0] || !why[0]), "got '%s'", why);
+}
+END_TEST
+
+/* The PIE's program headers: PT_INTERP at index 1 (make_elves.sh's gcc
+ * puts PHDR first), the RW segment at 5. */
+#define PIE_INTERP 1
+#define PIE_RW     5
+
+static void interp_short(void)  { ph_in_file(PIE_INTERP)->p_filesz = 1; }
+static void interp_long(void)   { ph_in_file(PIE_INTERP)->p_filesz = ELF_INTERP_MAX + 1; }
+static void interp_far(void)    { ph_in_file(PIE_INTERP)->p_offset = ~0ull - 4; }
+static void interp_no_nul(void)
+{
+	const Elf64_Phdr *ip = ph_in_file(PIE_INTERP);
+
+	f.data[ip->p_offset + ip->p_filesz - 1] = 'X';
+}
+static void dyn_beyond_span(void) { ph_in_file(PIE_RW)->p_vaddr = ELF_DYN_MAX_SPAN - 0x1000; }
+
+static const struct {
+	void (*poke)(void);
+	const char *why;
+} interp_bad[] = {
+	{ interp_short, "PT_INTERP of 1 bytes: not a path" },
+	{ interp_long, "PT_INTERP of 4097 bytes: not a path" },
+	{ interp_far, "PT_INTERP bytes 0xfffffffffffffffb+0x1c lie beyond the file" },
+	{ interp_no_nul, "PT_INTERP path does not end in a NUL" },
+	{ dyn_beyond_span, "PT_LOAD at 0xffffff000, 0x20d0 bytes (0xd0 from the file): not a user address range" },
+};
+
+/* exec's order: the segments, then PT_INTERP's size and place, then
+ * (once read) its last byte. */
+START_TEST(interp_refused)
+{
+	char why[ELF_WHY_LEN];
+	const Elf64_Phdr *ip;
+	int err;
+
+	load("pie");
+	ck_assert_uint_eq(ph_in_file(PIE_INTERP)->p_type, PT_INTERP);
+	ck_assert_uint_eq(ph_in_file(PIE_RW)->p_flags, PF_R | PF_W);
+	interp_bad[_i].poke();
+	err = check(why);
+	if (!err)
+		err = elf_find_interp(&f.eh, f.ph, f.size, &ip, why, sizeof(why));
+	if (!err) {
+		ck_assert_ptr_nonnull(ip);
+		err = elf_check_interp_path((const char *)f.data + ip->p_offset, ip->p_filesz,
+					    why, sizeof(why));
+	}
+	ck_assert_int_eq(err, -ENOEXEC);
+	ck_assert_msg(strncmp(why, interp_bad[_i].why, strlen(interp_bad[_i].why)) == 0,
+		      "got '%s'", why);
 }
 END_TEST
 
@@ -187,10 +280,11 @@ Suite *unit_suite(void)
 	TCase *limits = tcase_create("Limits");
 
 	tcase_add_test(core, gcc_static_accepted);
-	tcase_add_test(core, gcc_pie_refused);
+	tcase_add_test(core, gcc_pie_accepted);
 	suite_add_tcase(s, core);
 
 	tcase_add_loop_test(limits, refused, 0, ARRAY_SIZE(elf_bad));
+	tcase_add_loop_test(limits, interp_refused, 0, ARRAY_SIZE(interp_bad));
 	tcase_add_test(limits, short_file);
 	suite_add_tcase(s, limits);
 	return s;

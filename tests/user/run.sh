@@ -260,6 +260,24 @@ fi
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/threads.out" && pass threads_on_linux ||
 	fail threads_on_linux "$(grep -e FAIL -e passed "$T/threads.out" | tr '\n' ' ')"
 
+# dynelf: a dynamically linked PIE through the host's ld.so, the oracle
+# for tests/qemu/scenarios/dynelf.scn; and execve's errno for each copy
+# whose PT_INTERP is damaged (tests/user/dynelf_bad.py), which the
+# scenario expects from Spindle: Linux's own answers
+(cd "$UB/dyn" && DYNELF=hello ./dynelf one "two words" && ./dynelf --exec-errors) \
+	> "$T/dynelf.out" 2>&1
+if grep -qx 'dynelf: all checks passed' "$T/dynelf.out" &&
+   [ "$(grep -c '^dynelf: execve .* (\(ENOENT\|ELIBBAD\|EIO\|EACCES\|ENOEXEC\))$' "$T/dynelf.out")" = 7 ] &&
+   grep -q 'dynelf-missing-ld: .*(ENOENT)' "$T/dynelf.out" &&
+   grep -q 'dynelf-text-ld: .*(ELIBBAD)' "$T/dynelf.out" &&
+   grep -q 'dynelf-empty-ld: .*(EIO)' "$T/dynelf.out" &&
+   grep -q 'dynelf-dir-ld: .*(EACCES)' "$T/dynelf.out" &&
+   grep -q 'dynelf-unterminated: .*(ENOEXEC)' "$T/dynelf.out"; then
+	pass dynelf_on_linux
+else
+	fail dynelf_on_linux "$(grep -e NO -e FAIL -e execve "$T/dynelf.out" | tr '\n' ' ')"
+fi
+
 # jobctl: Linux's answers for stop and continue (WUNTRACED, WCONTINUED,
 # the T state, SIGCHLD and SA_NOCLDSTOP, orphaned groups, waitid)
 "$UB/tests/jobctl" > "$T/jobctl.out" 2>&1

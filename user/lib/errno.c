@@ -52,6 +52,7 @@ static const char *const messages[] = {
 	[ELOOP]        = "Too many levels of symbolic links",
 	[ENODATA]      = "No data available",
 	[EOVERFLOW]    = "Value too large for defined data type",
+	[ELIBBAD]      = "Accessing a corrupted shared library",
 	[EILSEQ]       = "Invalid or incomplete multibyte or wide character",
 	[ENOTSUP]      = "Operation not supported",
 	[ETIMEDOUT]    = "Connection timed out",

@@ -54,6 +54,7 @@
 #define ENODATA          61
 #define ETIME            62
 #define EOVERFLOW        75
+#define ELIBBAD          80              /* a shared library (the ELF interpreter) is corrupt */
 #define EILSEQ           84
 #define EOPNOTSUPP       95
 #define ETIMEDOUT       110

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Outside oracle for check_elf: programs built by the host's gcc and ld,
 # as static non-PIE x86-64 executables (what Spindle's exec loads) and as
-# the host's usual PIE, each with readelf's view of it as plain text:
+# the host's usual PIE (ET_DYN, with a PT_INTERP), each with readelf's
+# view of it as plain text:
 #     entry <hex>
 #     load <vaddr hex> <memsz hex> <flags: R W E letters>
+#     interp <path>                     (the PIE only)
 # Usage: make_elves.sh DIR
 set -euo pipefail
 out=$1
@@ -29,5 +31,6 @@ for f in static pie; do
 			flags = ""
 			for (i = 7; i < NF; i++) flags = flags $i
 			print "load", $3, $6, flags }'
+		readelf -lW "$out/$f" | sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/interp \1/p'
 	} > "$out/$f.txt"
 done
