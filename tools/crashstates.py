@@ -37,12 +37,14 @@ confirmed at the latest moment that image stands for:
     metadata on the media before the data it points at).
 
 Prints the number of states and the first failing one (its records, what
-is wrong); exit 0 only if every state passes.  --all checks them all.
+is wrong); exit 0 only if every state passes.  --all checks them all;
+--selftest checks the enumeration on a recording made up in the code.
 """
 import argparse
 import concurrent.futures
 import hashlib
 import importlib.util
+import itertools
 import re
 import shutil
 import subprocess
@@ -88,7 +90,7 @@ def states(records):
                 if n >= j or records[i][1]:
                     img.update(split[i])
             out.append((img, seen, "cut before record %d, the epoch's records %d.. written "
-                        "(%d..%d lost)" % (epoch[-1] + 1, epoch[j], epoch[0], epoch[j] - 1)))
+                        "(the volatile ones of %d..%d lost)" % (epoch[-1] + 1, epoch[j], epoch[0], epoch[j] - 1)))
 
     fua_so_far = dict(media)
     for k, rec in enumerate(records):
@@ -171,7 +173,38 @@ def check_one(args):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def selftest():
+    """states() on a recording made up here: which sectors each crash
+    state holds."""
+    def w(sector, fua=False):
+        return ("W", fua, sector * SECTOR, bytes([sector]) * SECTOR, 0)
+    flush = ("F", False, 0, b"", 0)
+    #          0     1      2             3     4      5
+    records = [w(1), flush, w(2, True), w(3), w(4), flush]
+    got = [(sorted(o), what) for o, _, what in states(records)]
+    want = [
+        ([], "cut before record 0"),
+        ([], "cut before record 1"),            # 1 is volatile: lost
+        ([1], "cut before record 2"),
+        ([1, 2], "cut before record 3"),        # 2 had FUA
+        ([1, 2], "cut before record 4"),
+        ([1, 2], "cut before record 5"),
+        # the epoch 2..4 before its flush: its later writes kept
+        ([1, 2, 3, 4], "cut before record 5, the epoch's records 3.. written (the volatile ones of 2..2 lost)"),
+        ([1, 2, 4], "cut before record 5, the epoch's records 4.. written (the volatile ones of 2..3 lost)"),
+        ([1, 2, 3, 4], "cut after the last record"),
+    ]
+    if got != want:
+        for g, x in itertools.zip_longest(got, want):
+            print("%s %s\n    want %s" % ("ok " if g == x else "BAD", g, x))
+        return 1
+    print("crashstates: selftest ok (%d states)" % len(want))
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--selftest"]:
+        return selftest()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("base", help="the image before the run")
     ap.add_argument("recording", help="tools/nbdcache.py's record of the run")
