@@ -225,9 +225,10 @@ static void jbd2_log_copy(const journal_t *j, u8 *copy, const void *data, u32 *f
  * each run is read twice: once for the tags, once to write the copies
  * (the file system's cache does not change: no handle runs).  Under one
  * plug, the run goes to the disk as few large requests.  Submitted, not
- * waited for: j_wait_log waits.
+ * waited for: j_wait_log waits.  (This and jbd2_write_commit_block are
+ * __unused: lab 9's skeleton calls neither.)
  */
-static int jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *copy)
+static int __unused jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *copy)
 {
 	unsigned int per = jbd2_tags_per_descriptor(j), rper = jbd2_revokes_per_block(j);
 	struct journal_head *jh = list_first_entry_or_null(&t->t_buffers, struct journal_head, jh_list);
@@ -285,7 +286,7 @@ static int jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *c
 }
 
 /* (c): the commit block, with op_flags; submitted, not waited for. */
-static int jbd2_write_commit_block(journal_t *j, transaction_t *t, u8 *buf, unsigned int op_flags)
+static int __unused jbd2_write_commit_block(journal_t *j, transaction_t *t, u8 *buf, unsigned int op_flags)
 {
 	struct commit_header *c = (struct commit_header *)buf;
 	u64 ns = fs_now_ns(); /* wall-clock time, as Linux writes */
