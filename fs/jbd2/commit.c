@@ -232,12 +232,15 @@ static int __unused jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *de
 {
 	unsigned int per = jbd2_tags_per_descriptor(j), rper = jbd2_revokes_per_block(j);
 	struct journal_head *jh = list_first_entry_or_null(&t->t_buffers, struct journal_head, jh_list);
+	unsigned int nr = t->t_nr_buffers;
 	struct blk_plug plug;
 	int err = 0;
 
+	if (nr && !jh)
+		return -EUCLEAN; /* t_nr_buffers counts t_buffers: never */
 	blk_start_plug(&plug);
-	for (unsigned int done = 0; done < t->t_nr_buffers && !err;) {
-		unsigned int n = min(per, t->t_nr_buffers - done);
+	for (unsigned int done = 0; done < nr && !err;) {
+		unsigned int n = min(per, nr - done);
 		struct journal_head *first = jh;
 
 		memset(desc, 0, j->j_blocksize);
