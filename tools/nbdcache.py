@@ -72,6 +72,8 @@ CMD_FLAG_FUA = 1
 EINVAL = 22
 SECTOR = 512
 RECORD = struct.Struct(">cBQIQ")        # kind, FUA, offset, length, serial log size
+SERVE_ACCEPT_TIMEOUT = 300              # seconds serve waits for its client: no server
+                                        # outlives a QEMU that never started
 
 
 def recv_exact(conn, n):
@@ -168,6 +170,7 @@ class CacheDisk:
     def _serve(self):
         try:
             conn, _ = self.listener.accept()
+            conn.settimeout(None)       # the listener's timeout is for accept() alone
             with conn:
                 if self._handshake(conn):
                     self._transmission(conn)
@@ -258,6 +261,7 @@ def serve(args):
     """Bind, then serve from a child in its own session: the caller (a
     scenario's prep=) goes on once the socket listens."""
     disk = CacheDisk(Path(args.image), Path(args.socket), args.record, args.serial, start=False)
+    disk.listener.settimeout(SERVE_ACCEPT_TIMEOUT)
     if os.fork():
         os._exit(0)
     os.setsid()
