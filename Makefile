@@ -482,6 +482,7 @@ check-tools: deps
 	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
+	$(PYTHON) tools/crashstates.py --selftest
 
 # docs/processes.md's table of system calls is the kernel's table.
 check-syscall-table:

@@ -30,13 +30,32 @@ model of a drive's volatile cache because it keeps exactly the promise
 ATA and NVMe make: data is on the media once a FLUSH CACHE (or a FUA
 write) that followed it has completed, and nothing about the rest.
 
-Used by tools/powercut.py --cache; not a general NBD server (one client,
-one export, no TLS, no structured replies).
+Recording (record=, CrashMonkey's and ALICE's idea): every WRITE (its
+offset, data and FUA flag) and every FLUSH is also appended, in the order
+the disk received them, to a file, with the size the guest's serial log
+had then (serial=): what the guest had printed before that command
+arrived.  tools/crashstates.py rebuilds from such a file every state a
+power cut could have left -- offline, without a boot per cut.  Records
+are ">cBQIQ" (kind W, F or E for the clean end; FUA; offset; length;
+serial size) followed, for W, by the data.  Each is on the file before
+the command is answered.
+
+    tools/nbdcache.py serve IMAGE SOCKET --record FILE [--serial LOG]
+
+serves IMAGE in the background (the command returns once SOCKET
+listens; the server ends with its one client).
+
+Used by tools/powercut.py --cache and labs/09-crash-consistency; not a
+general NBD server (one client, one export, no TLS, no structured
+replies).
 """
+import argparse
 import os
 import socket
 import struct
+import sys
 import threading
+from pathlib import Path
 
 NBDMAGIC = 0x4E42444D41474943           # "NBDMAGIC"
 IHAVEOPT = 0x49484156454F5054           # "IHAVEOPT"
@@ -52,6 +71,9 @@ CMD_READ, CMD_WRITE, CMD_DISC, CMD_FLUSH = 0, 1, 2, 3
 CMD_FLAG_FUA = 1
 EINVAL = 22
 SECTOR = 512
+RECORD = struct.Struct(">cBQIQ")        # kind, FUA, offset, length, serial log size
+SERVE_ACCEPT_TIMEOUT = 300              # seconds serve waits for its client: no server
+                                        # outlives a QEMU that never started
 
 
 def recv_exact(conn, n):
@@ -67,8 +89,10 @@ def recv_exact(conn, n):
 class CacheDisk:
     """An image file behind a write cache, served over NBD on a Unix socket."""
 
-    def __init__(self, image, sock_path):
+    def __init__(self, image, sock_path, record=None, serial=None, start=True):
         self.image = image
+        self.record = open(record, "wb") if record else None
+        self.serial = serial
         self.size = image.stat().st_size
         self.cache = {}                  # sector -> its newest 512 bytes, not yet on the file
         self.flushes = self.writes = 0
@@ -79,7 +103,8 @@ class CacheDisk:
         self.listener.bind(str(sock_path))
         self.listener.listen(1)
         self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
+        if start:
+            self.thread.start()
 
     # -- the cache: whole sectors, the drive's unit of atomic write ------
 
@@ -129,11 +154,23 @@ class CacheDisk:
         self.cache = {}
         return len(kept), lost
 
+    def _log(self, kind, fua=0, offset=0, data=b""):
+        """One record, on the file before the command is answered."""
+        if not self.record:
+            return
+        try:
+            seen = os.stat(self.serial).st_size if self.serial else 0
+        except OSError:
+            seen = 0
+        self.record.write(RECORD.pack(kind, 1 if fua else 0, offset, len(data), seen) + data)
+        self.record.flush()
+
     # -- the protocol ---------------------------------------------------
 
     def _serve(self):
         try:
             conn, _ = self.listener.accept()
+            conn.settimeout(None)       # the listener's timeout is for accept() alone
             with conn:
                 if self._handshake(conn):
                     self._transmission(conn)
@@ -183,6 +220,7 @@ class CacheDisk:
                 raise ValueError("bad request magic %#x" % magic)
             if cmd == CMD_DISC:
                 self.clean_end = True
+                self._log(b"E")
                 return
             bad = offset + length > self.size
             if cmd == CMD_WRITE:
@@ -190,6 +228,7 @@ class CacheDisk:
                 bad = bad or offset % SECTOR or length % SECTOR
                 if not bad:
                     self.writes += 1
+                    self._log(b"W", flags & CMD_FLAG_FUA, offset, data)
                     self._write(offset, data, flags & CMD_FLAG_FUA)
                 conn.sendall(struct.pack(">IIQ", SIMPLE_REPLY_MAGIC, EINVAL if bad else 0, handle))
             elif cmd == CMD_READ:
@@ -198,7 +237,57 @@ class CacheDisk:
                 conn.sendall(struct.pack(">IIQ", SIMPLE_REPLY_MAGIC, EINVAL if bad else 0,
                                          handle) + data)
             elif cmd == CMD_FLUSH:
+                self._log(b"F")
                 self._flush()
                 conn.sendall(struct.pack(">IIQ", SIMPLE_REPLY_MAGIC, 0, handle))
             else:
                 conn.sendall(struct.pack(">IIQ", SIMPLE_REPLY_MAGIC, EINVAL, handle))
+
+
+def read_records(path):
+    """A recording's records: [(kind, fua, offset, data, serial size)]."""
+    raw = Path(path).read_bytes()
+    out, pos = [], 0
+    while pos + RECORD.size <= len(raw):
+        kind, fua, offset, length, seen = RECORD.unpack_from(raw, pos)
+        pos += RECORD.size
+        data = raw[pos:pos + length] if kind == b"W" else b""
+        pos += len(data)
+        out.append((kind.decode(), bool(fua), offset, data, seen))
+    return out
+
+
+def serve(args):
+    """Bind, then serve from a child in its own session: the caller (a
+    scenario's prep=) goes on once the socket listens."""
+    disk = CacheDisk(Path(args.image), Path(args.socket), args.record, args.serial, start=False)
+    disk.listener.settimeout(SERVE_ACCEPT_TIMEOUT)
+    if os.fork():
+        os._exit(0)
+    os.setsid()
+    disk.thread.start()             # threads do not cross a fork: started here
+    fd = os.open(os.devnull, os.O_RDWR)
+    for n in (0, 1, 2):
+        os.dup2(fd, n)
+    disk.thread.join()
+    if disk.clean_end:
+        disk._flush()                   # the cache on the image: the run's end state
+    if disk.record:
+        disk.record.close()
+    os._exit(0 if disk.error is None else 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="an NBD disk with a volatile write cache")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sp = sub.add_parser("serve", help="serve IMAGE on SOCKET in the background, recording")
+    sp.add_argument("image")
+    sp.add_argument("socket")
+    sp.add_argument("--record", help="append every WRITE and FLUSH to this file")
+    sp.add_argument("--serial", help="the guest's serial log, whose size each record notes")
+    args = ap.parse_args()
+    return serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -224,18 +224,23 @@ static void jbd2_log_copy(const journal_t *j, u8 *copy, const void *data, u32 *f
  * name, then revoke blocks.  A tag holds the checksum of its copy, so
  * each run is read twice: once for the tags, once to write the copies
  * (the file system's cache does not change: no handle runs).  Under one
- * plug, the run goes to the disk as few large requests.
+ * plug, the run goes to the disk as few large requests.  Submitted, not
+ * waited for: j_wait_log waits.  (This and jbd2_write_commit_block are
+ * __unused: lab 9's skeleton calls neither.)
  */
-static int jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *copy)
+static int __unused jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *copy)
 {
 	unsigned int per = jbd2_tags_per_descriptor(j), rper = jbd2_revokes_per_block(j);
 	struct journal_head *jh = list_first_entry_or_null(&t->t_buffers, struct journal_head, jh_list);
+	unsigned int nr = t->t_nr_buffers;
 	struct blk_plug plug;
 	int err = 0;
 
+	if (nr && !jh)
+		return -EUCLEAN; /* t_nr_buffers counts t_buffers: never */
 	blk_start_plug(&plug);
-	for (unsigned int done = 0; done < t->t_nr_buffers && !err;) {
-		unsigned int n = min(per, t->t_nr_buffers - done);
+	for (unsigned int done = 0; done < nr && !err;) {
+		unsigned int n = min(per, nr - done);
 		struct journal_head *first = jh;
 
 		memset(desc, 0, j->j_blocksize);
@@ -280,15 +285,14 @@ static int jbd2_write_log_blocks(journal_t *j, transaction_t *t, u8 *desc, u8 *c
 		done += n;
 	}
 	blk_finish_plug(&plug);
-	return err ?: j->j_wait_log(j);
+	return err;
 }
 
-/* (c) */
-static int jbd2_write_commit_block(journal_t *j, transaction_t *t, u8 *buf)
+/* (c): the commit block, with op_flags; submitted, not waited for. */
+static int __unused jbd2_write_commit_block(journal_t *j, transaction_t *t, u8 *buf, unsigned int op_flags)
 {
 	struct commit_header *c = (struct commit_header *)buf;
 	u64 ns = fs_now_ns(); /* wall-clock time, as Linux writes */
-	int err;
 
 	memset(buf, 0, j->j_blocksize);
 	jbd2_header(buf, JBD2_COMMIT_BLOCK, t->t_tid);
@@ -296,8 +300,18 @@ static int jbd2_write_commit_block(journal_t *j, transaction_t *t, u8 *buf)
 	c->h_commit_nsec = cpu_to_be32((u32)(ns % 1000000000u));
 	if (jbd2_journal_has_csum_v2or3(j))
 		c->h_chksum[0] = cpu_to_be32(jbd2_chksum(j->j_csum_seed, buf, j->j_blocksize));
-	err = jbd2_log_write(j, buf, REQ_SYNC | (j->j_barrier ? REQ_PREFLUSH | REQ_FUA : 0));
-	return err ? err : j->j_wait_log(j);
+	return jbd2_log_write(j, buf, op_flags);
+}
+
+/* (d): every block of the committed transaction may go home now (the
+ * file system's write-back takes it from there). */
+static void jbd2_checkpoint_transaction(journal_t *j, transaction_t *t)
+{
+	struct journal_head *jh;
+
+	list_for_each_entry(jh, &t->t_buffers, jh_list)
+		j->j_checkpoint_buffer(j, jh, true);
+	t->t_checkpointed = true;
 }
 
 static void jbd2_free_transaction(journal_t *j, transaction_t *t, bool committed)
@@ -305,7 +319,8 @@ static void jbd2_free_transaction(journal_t *j, transaction_t *t, bool committed
 	struct journal_head *jh, *next;
 
 	list_for_each_entry_safe(jh, next, &t->t_buffers, jh_list) {
-		j->j_checkpoint_buffer(j, jh, committed);
+		if (!t->t_checkpointed)
+			j->j_checkpoint_buffer(j, jh, committed);
 		kfree(jh);
 	}
 	kfree(t->t_revoked);
@@ -374,11 +389,8 @@ int jbd2_journal_commit_transaction(journal_t *j)
 		goto done; /* nothing to commit, no ID used */
 	}
 	t->t_tid = j->j_transaction_sequence;
-	/* (a) ordered data */
-	for (unsigned int i = 0; i < t->t_nr_inodes && !err; i++)
-		err = j->j_write_inode_data(j, t->t_inodes[i]);
 	need = jbd2_transaction_log_blocks(j, t);
-	if (!err && need > j->j_free) {
+	if (need > j->j_free) {
 		printk(KERN_ERR "JBD2: %s: transaction %u needs %u log blocks, the journal has %u (%u free)\n",
 		       j->j_devname, t->t_tid, need, j->j_last - j->j_first, j->j_free);
 		err = -ENOSPC;
@@ -396,12 +408,30 @@ int jbd2_journal_commit_transaction(journal_t *j)
 			j->j_tail_sequence = t->t_tid;
 		}
 	}
-	/* (b) */
-	if (!err)
-		err = jbd2_write_log_blocks(j, t, desc, copy);
-	/* (c) */
-	if (!err)
-		err = jbd2_write_commit_block(j, t, desc);
+	/*
+	 * The commit's writes, in their order (the comment at the top of
+	 * this file): (a) the ordered data, (b) the log blocks, (c) the
+	 * commit block, (d) the checkpoint.  Each write that a later one
+	 * relies on is waited for first; a disk's write cache may keep any
+	 * completed write until a flush (PREFLUSH) or write it through (FUA).
+	 */
+	if (!err) {
+		/* LAB 9 BEGIN */
+		for (unsigned int i = 0; i < t->t_nr_inodes && !err; i++)
+			err = j->j_write_inode_data(j, t->t_inodes[i]);
+		if (!err)
+			err = jbd2_write_log_blocks(j, t, desc, copy);
+		if (!err)
+			err = j->j_wait_log(j);
+		if (!err)
+			err = jbd2_write_commit_block(j, t, desc,
+						      REQ_SYNC | (j->j_barrier ? REQ_PREFLUSH | REQ_FUA : 0));
+		if (!err)
+			err = j->j_wait_log(j);
+		if (!err)
+			jbd2_checkpoint_transaction(j, t);
+		/* LAB 9 END: jbd2_checkpoint_transaction(j, t); */
+	}
 	if (err) {
 		printk(KERN_ERR "JBD2: %s: commit of transaction %u failed (%d)\n", j->j_devname,
 		       t->t_tid, err);
@@ -421,8 +451,7 @@ int jbd2_journal_commit_transaction(journal_t *j)
 		if (e) /* committed, but a later free could not know to revoke */
 			jbd2_journal_abort(j, e);
 	}
-	/* (d) the blocks may go home now (or, aborted, they stay in memory
-	 * only and never reach the disk) */
+	/* aborted, the blocks stay in memory only and never reach the disk */
 	jbd2_free_transaction(j, t, !err);
 	/* room for the next transaction, whole: the log is emptied now,
 	 * while no handle runs */

@@ -249,6 +249,8 @@ typedef struct transaction_s {
 	unsigned int t_nr_revoked, t_max_revoked;
 	void **t_inodes;		 /* ordered mode: files whose data goes first */
 	unsigned int t_nr_inodes, t_max_inodes;
+	bool t_checkpointed;		 /* committed, its blocks handed to the
+					  * file system's write-back (commit's (d)) */
 } transaction_t;
 
 typedef struct jbd2_journal_handle {

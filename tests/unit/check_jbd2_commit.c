@@ -22,6 +22,11 @@
  *    before the commit block: nothing replayed;
  *  - handles nest in one task; a block dirtied twice is logged once;
  *  - a free is revoked only when the log could replay the block.
+ * WriteSequence, the commit's writes as a string of events (one
+ * transaction with a file's ordered data): the data written (and
+ * waited) before the commit block, the log blocks waited for before the
+ * commit block, the commit block alone with REQ_PREFLUSH and REQ_FUA,
+ * and waited for before any block goes home (labs/09-crash-consistency).
  * Limits: descriptor packing and the log's space accounting in numbers
  * worked out by hand; a log that fills is checkpointed (j_sync, the
  * superblock emptied) at the end of a commit, and later transactions
@@ -52,6 +57,12 @@ static unsigned int flags_of[NJ]; /* op_flags of the last write of each journal 
 static int order[256], nwrites;	  /* journal blocks in the order written */
 static bool drop_commit;		  /* the crash comes before the commit block lands */
 static bool pending[NFS];		  /* committed, not yet home (until j_sync) */
+/* The commit's calls in order, one letter each: S the journal superblock
+ * written, D a file's data written and waited (j_write_inode_data), L a
+ * log block, C the commit block, w a wait (j_wait_log), K a block handed
+ * to the write-back (j_checkpoint_buffer). */
+static char events[512];
+static int nevents;
 static unsigned int syncs, checkpointed;
 static journal_t journal;
 static u32 features, seed;
@@ -117,12 +128,21 @@ static int t_sync(journal_t *j)
 	return 0;
 }
 
+static void event(char e)
+{
+	ck_assert_int_lt(nevents, (int)sizeof(events) - 1);
+	events[nevents++] = e;
+	events[nevents] = '\0';
+}
+
 static int t_submit_log(journal_t *j, u32 nr, const void *buf, unsigned int op_flags)
 {
 	ck_assert_uint_lt(nr, j->j_total_len);
 	ck_assert_int_lt(nwrites, (int)ARRAY_SIZE(order));
 	order[nwrites++] = (int)nr;
 	flags_of[nr] = op_flags;
+	event(nr == 0 ? 'S' : get32((const u8 *)buf + 4) == JBD2_COMMIT_BLOCK &&
+				       get32((const u8 *)buf) == JBD2_MAGIC_NUMBER ? 'C' : 'L');
 	if (drop_commit && get32((const u8 *)buf) == JBD2_MAGIC_NUMBER &&
 	    get32((const u8 *)buf + 4) == JBD2_COMMIT_BLOCK)
 		return 0; /* lost in the crash */
@@ -133,7 +153,22 @@ static int t_submit_log(journal_t *j, u32 nr, const void *buf, unsigned int op_f
 static int t_wait_log(journal_t *j)
 {
 	(void)j;
+	event('w');
 	return 0;
+}
+
+static int t_write_inode_data(journal_t *j, void *inode)
+{
+	(void)j;
+	(void)inode;
+	event('D');
+	return 0;
+}
+
+static void t_release_inode(journal_t *j, void *inode)
+{
+	(void)j;
+	(void)inode;
 }
 
 /* Committed: the block may go home, which here it does at the next
@@ -142,6 +177,7 @@ static void t_checkpoint_buffer(journal_t *j, struct journal_head *jh, bool comm
 {
 	(void)j;
 	if (committed) {
+		event('K');
 		pending[jh->jh_blocknr] = true;
 		checkpointed++;
 	}
@@ -183,6 +219,8 @@ static int open_journal(void)
 	journal.j_submit_log = t_submit_log;
 	journal.j_wait_log = t_wait_log;
 	journal.j_checkpoint_buffer = t_checkpoint_buffer;
+	journal.j_write_inode_data = t_write_inode_data;
+	journal.j_release_inode = t_release_inode;
 	journal.j_barrier = true;
 	return jbd2_journal_load(&journal);
 }
@@ -196,6 +234,8 @@ static void setup_writer(u32 incompat)
 	memset(fsblk, 0xee, sizeof(fsblk));
 	memset(flags_of, 0, sizeof(flags_of));
 	nwrites = 0;
+	nevents = 0;
+	events[0] = '\0';
 	drop_commit = false;
 	syncs = checkpointed = 0;
 	memset(pending, 0, sizeof(pending));
@@ -437,6 +477,98 @@ START_TEST(revoke_only_what_the_log_holds)
 }
 END_TEST
 
+/* --- WriteSequence ---------------------------------------------------------- */
+
+static int file_a, file_b; /* two files whose data the transaction orders */
+
+/* One transaction with two files' data; returns the events string of its
+ * commit alone (the superblock write included). */
+static const char *sequenced_commit(void)
+{
+	handle_t *h;
+
+	setup_writer(JBD2_FEATURE_INCOMPAT_REVOKE);
+	h = jbd2_journal_start(&journal, 8);
+	ck_assert(!IS_ERR(h));
+	change(3, 0x33);
+	change(7, 0x77);
+	ck_assert_int_eq(jbd2_journal_file_inode(&journal, &file_a), 1);
+	ck_assert_int_eq(jbd2_journal_file_inode(&journal, &file_b), 1);
+	ck_assert_int_eq(jbd2_journal_stop(h), 0);
+	nevents = 0;
+	events[0] = '\0';
+	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), 0);
+	ck_assert_msg(strchr(events, 'C'), "commit: %s: no commit block written", events);
+	return events;
+}
+
+START_TEST(ordered_data_before_commit_block)
+{
+	const char *ev = sequenced_commit();
+	const char *last_d = strrchr(ev, 'D'), *c = strchr(ev, 'C');
+
+	ck_assert_msg(last_d && strchr(ev, 'D') != last_d,
+		      "commit: %s: both files' data (D) must be written", ev);
+	/* before or after the log blocks: both are waited for before C */
+	ck_assert_msg(last_d < c,
+		      "commit: %s: a file's data (D) after the commit block (C): ordered mode writes the data first",
+		      ev);
+	jbd2_journal_destroy(&journal);
+}
+END_TEST
+
+START_TEST(log_blocks_waited_before_commit_block)
+{
+	const char *ev = sequenced_commit();
+	const char *c = strchr(ev, 'C'), *last_l = NULL, *p;
+
+	for (p = ev; p < c; p++)
+		if (*p == 'L')
+			last_l = p;
+	ck_assert_msg(last_l, "commit: %s: no log block (L) before the commit block (C)", ev);
+	ck_assert_msg(memchr(last_l, 'w', (size_t)(c - last_l)),
+		      "commit: %s: no wait (w) between the last log block (L) and the commit block (C)", ev);
+	ck_assert_msg(!strchr(c + 1, 'L'), "commit: %s: a log block (L) after the commit block (C)", ev);
+	jbd2_journal_destroy(&journal);
+}
+END_TEST
+
+START_TEST(commit_block_preflush)
+{
+	const char *ev = sequenced_commit();
+
+	ck_assert_msg(flags_of[order[nwrites - 1]] & REQ_PREFLUSH,
+		      "commit: %s: the commit block's flags %#x lack REQ_PREFLUSH (%#x)", ev,
+		      flags_of[order[nwrites - 1]], REQ_PREFLUSH);
+	jbd2_journal_destroy(&journal);
+}
+END_TEST
+
+START_TEST(commit_block_fua)
+{
+	const char *ev = sequenced_commit();
+
+	ck_assert_msg(flags_of[order[nwrites - 1]] & REQ_FUA,
+		      "commit: %s: the commit block's flags %#x lack REQ_FUA (%#x)", ev,
+		      flags_of[order[nwrites - 1]], REQ_FUA);
+	jbd2_journal_destroy(&journal);
+}
+END_TEST
+
+START_TEST(commit_waited_before_checkpoint)
+{
+	const char *ev = sequenced_commit();
+	const char *c = strchr(ev, 'C'), *k = strchr(ev, 'K');
+
+	ck_assert_msg(k, "commit: %s: no block handed to the write-back (K)", ev);
+	ck_assert_msg(c < k && memchr(c, 'w', (size_t)(k - c)),
+		      "commit: %s: a block goes home (K) before the commit block (C) was waited for (w)", ev);
+	ck_assert_msg(!strchr(k, 'D') && !strchr(k, 'L'),
+		      "commit: %s: a write after the checkpoint (K)", ev);
+	jbd2_journal_destroy(&journal);
+}
+END_TEST
+
 /* --- Limits ---------------------------------------------------------------------- */
 
 START_TEST(packing_in_numbers)
@@ -572,6 +704,7 @@ Suite *unit_suite(void)
 {
 	Suite *s = suite_create("jbd2_commit");
 	TCase *core = tcase_create("Core");
+	TCase *seq = tcase_create("WriteSequence");
 	TCase *limits = tcase_create("Limits");
 	int nsets = (int)ARRAY_SIZE(feature_sets);
 
@@ -583,6 +716,14 @@ Suite *unit_suite(void)
 	tcase_add_test(core, nobarrier_plain_commit);
 	tcase_add_test(core, empty_commit_writes_nothing);
 	suite_add_tcase(s, core);
+
+	tcase_add_unchecked_fixture(seq, setup, teardown);
+	tcase_add_test(seq, ordered_data_before_commit_block);
+	tcase_add_test(seq, log_blocks_waited_before_commit_block);
+	tcase_add_test(seq, commit_block_preflush);
+	tcase_add_test(seq, commit_block_fua);
+	tcase_add_test(seq, commit_waited_before_checkpoint);
+	suite_add_tcase(s, seq);
 
 	tcase_add_unchecked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, packing_in_numbers);

@@ -48,6 +48,11 @@
  *                mkdir <name>, rmdir <name>; names relative to DIR)
  *     POWERCUT durable <n>
  *
+ * -M instead of -m: a new file is made durable by its directory's fsync
+ * alone, not its own -- the journal commit that the directory's fsync
+ * forces writes the file's data first (ordered mode), so a commit that
+ * writes it late or not at all loses it (labs/09-crash-consistency).
+ *
  * so after a cut the host (tools/powercut.py --fs ext3) knows the tree
  * as of the last durable operation and the one operation that may or may
  * not have happened (a rename: the old name or the new, never both or
@@ -125,6 +130,7 @@ struct mfile {
 static struct mfile mfiles[MFILES];
 static char mtdirs[8][16];      /* the t<n> directories made and not removed */
 static const char *mdir;
+static int mdata_by_commit;     /* -M: a created file's data left to the commit */
 static unsigned long long mrng;
 static long mop;
 
@@ -171,7 +177,9 @@ static int mwrite(const struct mfile *f, long from, long to, int flags)
 	if (fd < 0)
 		return -1;
 	pattern_fill(buf, (uint64_t)(f->k * MBLOCK + from), (size_t)(to - from), SEED);
-	if (write(fd, buf, (size_t)(to - from)) != to - from || fsync(fd))
+	if (write(fd, buf, (size_t)(to - from)) != to - from)
+		ret = -1;
+	else if (!(mdata_by_commit && (flags & O_CREAT)) && fsync(fd))
 		ret = -1;
 	if (close(fd))
 		ret = -1;
@@ -370,11 +378,13 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "-f") && (blocks = strtol(argv[3], NULL, 10)) > 0)
 		return write_files(argv[2], blocks);
-	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "-m") &&
-	    (blocks = strtol(argv[3], NULL, 10)) > 0)
+	if ((argc == 4 || argc == 5) && (!strcmp(argv[1], "-m") || !strcmp(argv[1], "-M")) &&
+	    (blocks = strtol(argv[3], NULL, 10)) > 0) {
+		mdata_by_commit = argv[1][1] == 'M';
 		return write_meta(argv[2], blocks, argc == 5 ? strtoull(argv[4], NULL, 0) : 1);
+	}
 	if (argc != 3 || (blocks = strtol(argv[2], NULL, 10)) <= 0) {
-		fputs("usage: powercut DEV BLOCKS | powercut -f DIR FILES | powercut -m DIR OPS [SEED]\n",
+		fputs("usage: powercut DEV BLOCKS | powercut -f DIR FILES | powercut -m|-M DIR OPS [SEED]\n",
 		      stderr);
 		return 2;
 	}
