@@ -367,10 +367,18 @@ static bool free_debug_processing(struct kmem_cache *c, struct page *page, u8 *o
 
 /* --- the allocator --------------------------------------------------------- */
 
-/* A new slab: one page, every object on its freelist. Caller holds lock. */
+/*
+ * A new slab: one page, every object on its freelist. Caller holds lock.
+ * The page is zeroed whole, the slack after the last object too, once
+ * per slab: under QEMU's TCG a page that still holds code the firmware
+ * ran makes every later store to it slow, and objects written only in
+ * part never overwrite it all (docs/performance.md, "Per-CPU data on old
+ * code"; scenario notdirty-q35).  Linux zeroes nothing here unless
+ * booted with init_on_alloc=1.
+ */
 static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 {
-	struct page *page = alloc_page(gfp & ~__GFP_ZERO);
+	struct page *page = alloc_page(gfp | __GFP_ZERO);
 	char *base;
 
 	if (!page)
