@@ -543,6 +543,26 @@ bool ra_next_window(struct file_ra_state *ra, pgoff_t index, unsigned long req,
 		ra->start = index;
 		ra->size = ra_init_size(req, max);
 		ra->async_size = ra->size > req ? ra->size - req : ra->size;
+		/*
+		 * A read that wants the whole window (dd bs=1M against 128 KiB
+		 * windows) would put the marker on the page it waits for
+		 * first, and that page is never looked at again: every window
+		 * would be read synchronously, the disk idle while the reader
+		 * copies and the reader idle while the disk reads.  As Linux's
+		 * ondemand_readahead ("readit"), the window grows by the next
+		 * one, up to max, with the marker no later than its middle.
+		 */
+		if (ra->async_size == ra->size) {
+			unsigned long add = ra->size * 2 < max ? ra->size * 2 : max;
+
+			if (ra->size + add <= max) {
+				ra->size += add;
+				ra->async_size = add;
+			} else {
+				ra->size = max;
+				ra->async_size = max / 2;
+			}
+		}
 		return true;
 	}
 	ra->start = index;

@@ -104,6 +104,56 @@ START_TEST(default_limit_keeps_128k_windows)
 }
 END_TEST
 
+/*
+ * dd bs=1M with the default 128 KiB limit: every read() asks for 256
+ * pages, more than a window.  Played as filemap_read plays it -- a page
+ * not cached starts a window synchronously, a cached page carrying the
+ * marker starts the next one -- only the very first window may be read
+ * while the reader waits: each later one is started by the marker,
+ * while the reader still has pages of the last window to copy.  With the
+ * marker on the window's first page (the page the reader waits for,
+ * never looked at again) every window was synchronous.
+ */
+START_TEST(big_reads_keep_one_window_ahead)
+{
+	enum { PAGES = 1024, REQ = 256, MAX = 32 };
+	static bool cached[PAGES + 2 * MAX], marked[PAGES + 2 * MAX];
+	struct file_ra_state ra;
+	unsigned int sync = 0, async = 0;
+
+	memset(cached, 0, sizeof(cached));
+	memset(marked, 0, sizeof(marked));
+	file_ra_state_init(&ra);
+	for (pgoff_t index = 0; index < PAGES; index++) {
+		unsigned long req = REQ - index % REQ;  /* what is left of this read() */
+		bool issue = false;
+
+		if (!cached[index]) {
+			ck_assert(ra_next_window(&ra, index, req, MAX, false));
+			sync++;
+			issue = true;
+		} else if (marked[index]) {
+			marked[index] = false;
+			ck_assert(ra_next_window(&ra, index, req, MAX, true));
+			async++;
+			issue = true;
+		}
+		if (issue) {
+			ck_assert_uint_le(ra.size, MAX);
+			ck_assert_uint_gt(ra.async_size, 0);
+			for (pgoff_t i = ra.start; i < ra.start + ra.size; i++)
+				cached[i] = true;
+			/* the marker is a page the reader has not reached yet */
+			ck_assert_uint_gt(ra.start + ra.size - ra.async_size, index);
+			marked[ra.start + ra.size - ra.async_size] = true;
+		}
+		ra.prev_index = index;
+	}
+	ck_assert_uint_eq(sync, 1);
+	ck_assert_uint_ge(async, PAGES / MAX - 1);
+}
+END_TEST
+
 /* Reads here and there: only what was asked, and never a growing window. */
 START_TEST(random_reader_gets_no_window)
 {
@@ -328,6 +378,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(limits, setup, NULL);
 	tcase_add_test(limits, errseq_unseen_error_reaches_a_later_opener);
 	tcase_add_test(limits, default_limit_keeps_128k_windows);
+	tcase_add_test(limits, big_reads_keep_one_window_ahead);
 	tcase_add_test(limits, allocator_reclaims_clean_pages_when_dry);
 	suite_add_tcase(s, limits);
 	return s;
