@@ -612,11 +612,11 @@ static void page_cache_ra(struct file *f, struct address_space *mapping, pgoff_t
 			n = ra_submit(f, mapping, run, n);
 			continue;
 		}
-		/* no I/O to find memory: readahead is a hint.  Not zeroed:
-		 * the read fills the page, or zeroes what it does not fill
-		 * (holes, past the end of the file: fs/mpage.c), or fails and
-		 * the page never becomes uptodate */
-		page = alloc_page(GFP_NOIO);
+		/* no I/O to find memory: readahead is a hint.  Zeroed, unlike
+		 * Linux's: a device that completes a read without filling the
+		 * page (null_blk, QEMU's null-co) must not show the reader what
+		 * the memory held before (hostile-dio-leak.scn) */
+		page = alloc_page(GFP_NOIO | __GFP_ZERO);
 		if (!page)
 			break;
 		page->flags |= PG_locked;

@@ -128,20 +128,9 @@ static void mpage_add_dirty(struct mpage_ctx *c, struct page *page, unsigned int
 	}
 }
 
-/* Zero len bytes of a page at off (Linux's zero_user_segment). */
-static void mpage_zero(struct page *page, unsigned int off, unsigned int len)
-{
-	if (len)
-		memset((char *)page_address(page) + off, 0, len);
-}
-
 /*
  * Map and add every block of page below i_size.  Returns 0, or the
- * get_block error (the page's other blocks still go).  A read (!create)
- * zeroes what no bio fills -- holes, and the page past i_size -- since
- * the page cache's pages are not zeroed when they are allocated: a
- * 1 MiB read would otherwise clear 256 pages only for the disk to
- * overwrite them.
+ * get_block error (the page's other blocks still go).
  */
 static int mpage_map_page(struct mpage_ctx *c, struct page *page, bool create)
 {
@@ -150,13 +139,12 @@ static int mpage_map_page(struct mpage_ctx *c, struct page *page, bool create)
 	loff_t base = (loff_t)page->index << PAGE_SHIFT;
 	/* a write takes the page's dirty sectors (it is locked) */
 	unsigned int mask = create ? page->dirty_sectors : 0;
-	unsigned int off;
 	int err = 0;
 
 	if (create)
 		page->dirty_sectors = 0;
 
-	for (off = 0; off < PAGE_SIZE && base + off < inode->i_size; off += bsize) {
+	for (unsigned int off = 0; off < PAGE_SIZE && base + off < inode->i_size; off += bsize) {
 		loff_t left = inode->i_size - (base + off);
 		unsigned int len = left < bsize ? ALIGN((unsigned int)left, SECTOR_SIZE) : bsize;
 		sector_t sector;
@@ -166,20 +154,11 @@ static int mpage_map_page(struct mpage_ctx *c, struct page *page, bool create)
 			err = err ? err : e;
 			continue;
 		}
-		if (sector == SECTOR_HOLE) {
-			if (!create)
-				mpage_zero(page, off, bsize);
-			continue;
-		}
-		if (mask)
+		if (sector != SECTOR_HOLE && mask)
 			mpage_add_dirty(c, page, off, len, sector, mask);
-		else
+		else if (sector != SECTOR_HOLE)
 			mpage_add(c, page, off, len, sector);
-		if (!create)
-			mpage_zero(page, off + len, bsize - len);
 	}
-	if (!create && off < PAGE_SIZE)
-		mpage_zero(page, off, PAGE_SIZE - off);
 	return err;
 }
 
