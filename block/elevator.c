@@ -107,8 +107,9 @@ __setup("elevator=", elevator_setup);
  * remove, and such a device is fast enough that ordering buys little.
  * Poll queues count (as in Linux), so NVMe with nvme.poll_queues=1 on one
  * CPU has two and gets none.  Linux also gives none to a queue whose
- * driver sets BLK_MQ_F_NO_SCHED_BY_DEFAULT (loop); no Spindle driver
- * asks for that.  nr_hw_queues is 0 on a queue that is not blk-mq (the
+ * driver sets BLK_MQ_F_NO_SCHED_BY_DEFAULT (loop), and mq-deadline to
+ * several hardware queues that share one set of tags (a SCSI host's);
+ * no Spindle driver does either.  nr_hw_queues is 0 on a queue that is not blk-mq (the
  * host tests'), which is one queue here.
  *
  * elevator=<name> overrides both, for every queue: Spindle keeps the boot
