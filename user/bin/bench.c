@@ -33,8 +33,7 @@
  *          (docs/aio.md, "io_uring"), with the raw system calls and the
  *          rings mapped by hand (no liburing): the refills of the slots
  *          that completions freed go into the SQ, and ONE io_uring_enter
- *          both submits them and waits for at least one completion, as
- *          fio's io_uring engine does with its default batch settings.
+ *          both submits them and waits for at least one completion.
  *          Options after commas, fio's names (io_uring,hipri,fixedbufs):
  *            hipri          IORING_SETUP_IOPOLL: the enter polls the
  *                           device's poll queue instead of sleeping (on
@@ -44,8 +43,9 @@
  *                           the SQEs, bench enters only to wait (or to
  *                           wake the thread); implies registered files;
  *            fixedbufs      READ_FIXED/WRITE_FIXED on buffers registered
- *                           once (IORING_REGISTER_BUFFERS): no pinning
- *                           per I/O.
+ *                           once (IORING_REGISTER_BUFFERS): on Linux no
+ *                           pinning per I/O (Spindle still pins them:
+ *                           docs/performance.md).
  *          Its BENCH line ends with one more field, engine=io_uring and
  *          the options given; the other engines' lines are unchanged.
  *
