@@ -82,8 +82,9 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # threads and futexes through glibc's pthreads (tests/user/threads.c), the
 # rings through Debian's liburing (liburing-dev, installed by make deps),
 # so that they are set up and read by liburing itself; /proc/self/auxv
-# against glibc's getauxval() (tests/user/auxv.c).  Into /tests too.
-GLIBC_TESTS := io_uring io_uring_poll threads auxv
+# against glibc's getauxval() (tests/user/auxv.c); futex's requeue and
+# wake-op calls between pthreads (tests/user/futex.c).  Into /tests too.
+GLIBC_TESTS := io_uring io_uring_poll threads auxv futex
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -162,6 +163,11 @@ $(UBUILD)/glibc/io_uring_poll: $(UTEST)/io_uring_poll.c $(UTEST)/hostile.h $(U)/
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
 $(UBUILD)/glibc/threads: $(UTEST)/threads.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
+
+$(UBUILD)/glibc/futex: $(UTEST)/futex.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<

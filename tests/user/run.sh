@@ -266,6 +266,12 @@ grep -qx '[1-9][0-9]* passed, 0 failed' "$T/auxv.out" && pass auxv_on_linux ||
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/threads.out" && pass threads_on_linux ||
 	fail threads_on_linux "$(grep -e FAIL -e passed "$T/threads.out" | tr '\n' ' ')"
 
+# futex: FUTEX_REQUEUE, FUTEX_CMP_REQUEUE and FUTEX_WAKE_OP on Linux, the
+# oracle for their counts and errnos (tests/qemu/scenarios/futex-requeue.scn)
+"$UB/glibc/futex" > "$T/futex.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/futex.out" && pass futex_on_linux ||
+	fail futex_on_linux "$(grep -e FAIL -e passed "$T/futex.out" | tr '\n' ' ')"
+
 # dynelf: a dynamically linked PIE through the host's ld.so, the oracle
 # for tests/qemu/scenarios/dynelf.scn; and execve's errno for each copy
 # whose PT_INTERP is damaged (tests/user/dynelf_bad.py), which the
