@@ -412,7 +412,7 @@ out_put:
 #define FUTEX_OP_OR             2       /* *uaddr2 |= oparg */
 #define FUTEX_OP_ANDN           3       /* *uaddr2 &= ~oparg */
 #define FUTEX_OP_XOR            4       /* *uaddr2 ^= oparg */
-#define FUTEX_OP_OPARG_SHIFT    8       /* in op: the operand is 1 << oparg */
+#define FUTEX_OP_OPARG_SHIFT    8u      /* in op: the operand is 1 << oparg */
 #define FUTEX_OP_CMP_EQ         0
 #define FUTEX_OP_CMP_NE         1
 #define FUTEX_OP_CMP_LT         2
