@@ -2,7 +2,7 @@
 /*
  * itimer.c - the process's real-time interval timer: setitimer(38),
  * getitimer(36) with ITIMER_REAL, and alarm(37) built on it (Linux's
- * kernel/time/itimer.c).
+ * itimer.c, of its time subsystem).
  *
  * Where it sits: above kernel/timer.c (a timer_list, run from the tick)
  * and beside kernel/signal.c (the SIGALRM it sends).  The timer belongs
