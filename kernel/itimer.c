@@ -32,8 +32,10 @@
  *
  * Departures from Linux (docs/processes.md): ITIMER_VIRTUAL and
  * ITIMER_PROF fail with EINVAL; a periodic timer re-arms when it fires,
- * where Linux re-arms it when a thread takes the SIGALRM (so on Linux a
- * blocked or ignored SIGALRM stops the period; here it keeps running).
+ * where Linux re-arms it when a thread takes the SIGALRM, so that a tiny
+ * period cannot keep an hrtimer busy for a signal already pending (on
+ * Linux a blocked or ignored SIGALRM stops the period; here it keeps
+ * running, at worst once a tick).
  */
 #define pr_fmt(fmt) "itimer: " fmt
 #include <spindle/signal.h>
