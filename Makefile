@@ -45,7 +45,8 @@
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
-#                   side with Spindle's (tools/compare-linux, RUNS=<n>)
+#                   side with Spindle's, and NVMe's rows (tools/compare-linux,
+#                   RUNS=<n>)
 #   make perf-ext2  a 64 MiB ext2 file written, synced and read back cold
 #                   on AHCI and IDE: request counts and sizes from the block
 #                   trace, MB/s under -icount, bench on the file (docs/fs.md)
@@ -574,9 +575,11 @@ perf: deps $(ISO)
 
 # The same workloads on Debian's Linux and fio, booted on the same QEMU
 # devices (tools/compare-linux; packages fetched into build/compare-linux,
-# never installed): both sides and their ratio, row by row.
+# never installed): both sides and their ratio, row by row; then the NVMe
+# rows (tests/qemu/perf/perf-nvme.scn, q35).
 perf-linux: deps $(ISO)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
+	$(PYTHON) tools/compare-linux --runs $(RUNS) --scenario tests/qemu/perf/perf-nvme.scn
 
 # ext2's write-back and readahead in requests (tools/ext2-perf.py, the
 # "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.

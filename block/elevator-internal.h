@@ -49,7 +49,9 @@ extern struct elevator_type elevator_cscan;    /* "cscan" */
 
 /*
  * Give q the elevator called name -- or, if name is NULL, the one chosen
- * with elevator=<name> at boot, else "mq-deadline".  Returns 0, -EINVAL
+ * with elevator=<name> at boot, else the default: "mq-deadline" for a
+ * queue with one hardware queue, "none" for one with several (set
+ * q->nr_hw_queues first).  Returns 0, -EINVAL
  * (no such elevator), -EBUSY (q has one already) or -ENOMEM.  May sleep.
  */
 int elevator_init_queue(struct request_queue *q, const char *name);

@@ -28,7 +28,9 @@
 #include <spindle/string.h>
 #include "elevator-internal.h"
 
-#define DEFAULT_ELEVATOR "mq-deadline"  /* Linux's default for one-queue disks */
+/* Linux's defaults: a disk with one hardware queue, and one with several */
+#define DEFAULT_ELEVATOR        "mq-deadline"
+#define DEFAULT_ELEVATOR_MQ     "none"
 
 /*
  * Registered types, in registration order (which is the order
@@ -95,19 +97,38 @@ __setup("elevator=", elevator_setup);
 
 /* --- attaching and detaching ----------------------------------------------- */
 
-static struct elevator_type *elevator_default(void)
+/*
+ * The policy a new queue gets (Linux 6.1's elevator_get_default).  A disk
+ * with one hardware queue -- an AHCI port, an IDE channel -- gets
+ * mq-deadline: every CPU's requests meet in that one queue anyway, and
+ * sorting them and bounding their wait is worth a lock.  A disk with
+ * several -- NVMe with a queue pair per CPU -- gets none: a queue-wide
+ * elevator would put back the one lock the hardware queues exist to
+ * remove, and such a device is fast enough that ordering buys little.
+ * Poll queues count (as in Linux), so NVMe with nvme.poll_queues=1 on one
+ * CPU has two and gets none.  Linux also gives none to a queue whose
+ * driver sets BLK_MQ_F_NO_SCHED_BY_DEFAULT (loop), and mq-deadline to
+ * several hardware queues that share one set of tags (a SCSI host's);
+ * no Spindle driver does either.  nr_hw_queues is 0 on a queue that is not blk-mq (the
+ * host tests'), which is one queue here.
+ *
+ * elevator=<name> overrides both, for every queue: Spindle keeps the boot
+ * option, which Linux 6.1 accepts but ignores (use the sysfs file there).
+ */
+static struct elevator_type *elevator_default(const struct request_queue *q)
 {
+	const char *def = q->nr_hw_queues > 1 ? DEFAULT_ELEVATOR_MQ : DEFAULT_ELEVATOR;
 	struct elevator_type *e;
 
 	if (chosen_elevator[0]) {
 		e = elevator_find(chosen_elevator);
 		if (e)
 			return e;
-		pr_warn("elevator: unknown elevator=%s, using %s\n",
-			chosen_elevator, DEFAULT_ELEVATOR);
+		pr_warn("elevator: unknown elevator=%s, using the default (%s)\n",
+			chosen_elevator, def);
 		chosen_elevator[0] = '\0';      /* warn once, not once per disk */
 	}
-	return elevator_find(DEFAULT_ELEVATOR);
+	return elevator_find(def);
 }
 
 /*
@@ -124,7 +145,7 @@ static void elv_note_none(struct request_queue *q)
 
 int elevator_init_queue(struct request_queue *q, const char *name)
 {
-	struct elevator_type *e = name ? elevator_find(name) : elevator_default();
+	struct elevator_type *e = name ? elevator_find(name) : elevator_default(q);
 	struct elevator_queue *eq;
 	unsigned long flags;
 	int err = 0;

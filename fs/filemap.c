@@ -42,6 +42,7 @@
 #include <spindle/mm_types.h>
 #include <spindle/sched.h>
 #include <spindle/uaccess.h>
+#include <uapi/linux/fadvise.h>
 #include "internal.h"
 
 #define PAGE_HASH_BITS  12
@@ -391,8 +392,12 @@ int file_write_and_wait_range(struct file *f, loff_t start, loff_t end)
  * clean_only.  One walk of the mapping's list per batch: these walks are
  * rare (truncation, BLKFLSBUF, direct I/O's invalidation).
  */
+#define PIR_CLEAN       1       /* not dirty, not under write-back */
+#define PIR_IDLE        2       /* and no reference but the cache's: not
+				 * mapped by a process, not pinned, not being read */
+
 static unsigned int pages_in_range(struct address_space *mapping, pgoff_t from, pgoff_t to,
-				   bool clean_only, struct page **batch)
+				   unsigned int which, struct page **batch)
 {
 	unsigned long flags;
 	struct page *page;
@@ -402,7 +407,9 @@ static unsigned int pages_in_range(struct address_space *mapping, pgoff_t from, 
 	list_for_each_entry(page, &mapping->i_pages, i_list) {
 		if (page->index < from || page->index > to)
 			continue;
-		if (clean_only && (page->flags & (PG_dirty | PG_writeback)))
+		if ((which & PIR_CLEAN) && (page->flags & (PG_dirty | PG_writeback)))
+			continue;
+		if ((which & PIR_IDLE) && page_count(page) > 1)
 			continue;
 		get_page(page);
 		batch[n++] = page;
@@ -437,7 +444,7 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 	 * below waits for, and i_size, already cut, stops any later one.
 	 */
 	unmap_mapping_range(mapping, from);
-	while ((n = pages_in_range(mapping, from, ~(pgoff_t)0, false, batch)) != 0) {
+	while ((n = pages_in_range(mapping, from, ~(pgoff_t)0, 0, batch)) != 0) {
 		for (unsigned int i = 0; i < n; i++) {
 			struct page *page = batch[i];
 
@@ -452,18 +459,21 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 	unmap_mapping_range(mapping, from);
 }
 
-unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
+static unsigned long __invalidate_mapping_pages(struct address_space *mapping, pgoff_t start,
+						pgoff_t end, unsigned int which)
 {
 	struct page *batch[DROP_BATCH], *page;
 	unsigned long flags, kept = 0;
 	unsigned int n;
 
-	while ((n = pages_in_range(mapping, start, end, true, batch)) != 0) {
+	while ((n = pages_in_range(mapping, start, end, which, batch)) != 0) {
 		for (unsigned int i = 0; i < n; i++) {
 			page = batch[i];
 			lock_page(page);
-			/* dirtied again since the walk: it stays (counted below) */
-			if (page->mapping == mapping && !PageDirty(page) && !PageWriteback(page))
+			/* dirtied again since the walk, or taken by someone
+			 * (PIR_IDLE): it stays (counted below) */
+			if (page->mapping == mapping && !PageDirty(page) && !PageWriteback(page) &&
+			    !((which & PIR_IDLE) && page_count(page) > 2))
 				delete_from_page_cache(page);
 			unlock_page(page);
 			put_page(page);
@@ -477,6 +487,11 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 			kept++;
 	spin_unlock_irqrestore(&page_cache_lock, flags);
 	return kept;
+}
+
+unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
+{
+	return __invalidate_mapping_pages(mapping, start, end, PIR_CLEAN);
 }
 
 unsigned long try_to_free_pages(unsigned long nr)
@@ -646,13 +661,105 @@ static unsigned long mapping_ra_pages(struct address_space *mapping)
 	return mapping->bdi ? mapping->bdi->ra_pages : VM_READ_AHEAD_KB / (PAGE_SIZE / 1024);
 }
 
+/*
+ * posix_fadvise (Linux's generic_fadvise): what a program will do with
+ * [offset, offset + len) of a file, len 0 meaning to its end.  WILLNEED
+ * starts reading it (readahead, at most read_ahead_kb of it, as Linux's
+ * force_page_cache_readahead); DONTNEED starts writing its dirty pages
+ * and drops the clean ones nobody uses (not a page a process has mapped,
+ * or one under I/O: Linux's mapping_evict_folio keeps them too).
+ * RANDOM turns readahead off for the file, SEQUENTIAL doubles its window,
+ * NORMAL undoes both; NOREUSE changes nothing.  Errors as Linux's.
+ */
+long sys_fadvise64(int fd, loff_t offset, loff_t len, int advice)
+{
+	struct file *f = fget(fd);
+	struct address_space *mapping;
+	unsigned long ra;
+	loff_t endbyte;
+	long err = 0;
+
+	if (!f)
+		return -EBADF;
+	if (S_ISFIFO(f->f_inode->i_mode)) {
+		err = -ESPIPE;
+		goto out;
+	}
+	mapping = f->f_mapping;
+	if (!mapping || len < 0 || advice < POSIX_FADV_NORMAL || advice > POSIX_FADV_NOREUSE) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (!mapping->a_ops || !mapping->a_ops->readpage)
+		goto out;       /* no disk behind it (ramfs): advice taken, nothing to do */
+	ra = mapping_ra_pages(mapping);
+	/* inclusive; len 0 (or a sum past the end of loff_t) is "to the end" */
+	endbyte = (u64)offset + (u64)len;
+	if (!len || (u64)endbyte < (u64)len || endbyte < 0)
+		endbyte = (loff_t)(~0ULL >> 1);
+	else
+		endbyte--;
+	switch (advice) {
+	case POSIX_FADV_NORMAL:
+		WRITE_ONCE(f->f_ra.ra_pages, 0);        /* the device's */
+		break;
+	case POSIX_FADV_RANDOM:
+		WRITE_ONCE(f->f_ra.ra_pages, RA_PAGES_NONE);
+		break;
+	case POSIX_FADV_SEQUENTIAL:
+		WRITE_ONCE(f->f_ra.ra_pages, ra * 2);
+		break;
+	case POSIX_FADV_WILLNEED:
+		if (offset >= 0)
+			force_page_cache_readahead(mapping, offset >> PAGE_SHIFT,
+						   min_t(u64, ((u64)endbyte >> PAGE_SHIFT) -
+								  (offset >> PAGE_SHIFT) + 1, ra));
+		break;
+	case POSIX_FADV_NOREUSE:
+		break;
+	case POSIX_FADV_DONTNEED: {
+		/* whole pages only: a partial one may still be wanted */
+		pgoff_t first = offset > 0 ? (pgoff_t)((offset + PAGE_SIZE - 1) >> PAGE_SHIFT) : 0;
+		pgoff_t last = (pgoff_t)(endbyte >> PAGE_SHIFT);
+		struct writeback_control wbc = {
+			.sync_mode = WB_SYNC_NONE,
+			.nr_to_write = (long)(~0ul >> 1),
+			.range_start = offset > 0 ? offset : 0,
+			.range_end = endbyte,
+		};
+
+		filemap_fdatawrite_wbc(mapping, &wbc);
+		if ((endbyte & (PAGE_SIZE - 1)) != PAGE_SIZE - 1) {
+			if (!last)
+				break;
+			last--;
+		}
+		if (last >= first)
+			__invalidate_mapping_pages(mapping, first, last, PIR_CLEAN | PIR_IDLE);
+		break;
+	}
+	default:
+		err = -EINVAL;
+	}
+out:
+	fput(f);
+	return err;
+}
+
 /* A read of req pages from index, page index missing or the marker hit. */
 static void page_cache_readahead(struct file *f, struct address_space *mapping, pgoff_t index,
 				 unsigned long req, bool marker)
 {
 	struct file_ra_state *ra = &f->f_ra;
-	unsigned long max = mapping_ra_pages(mapping);
+	unsigned long max = READ_ONCE(ra->ra_pages) ?: mapping_ra_pages(mapping);
 
+	if (max == RA_PAGES_NONE) {
+		/* POSIX_FADV_RANDOM: what was asked, nothing more */
+		if (!marker)
+			page_cache_ra(f, mapping, index, min(req, mapping_ra_pages(mapping)),
+				      ~(pgoff_t)0);
+		return;
+	}
 	if (ra_next_window(ra, index, req, max, marker))
 		page_cache_ra(f, mapping, ra->start, ra->size, ra->start + ra->size - ra->async_size);
 	else

@@ -37,6 +37,8 @@
  *                     not track are 0
  *   /proc/<pid>/stack the kernel backtrace of a sleeping task
  *   /proc/<pid>/cmdline  its argv, NUL-separated, read from its memory
+ *   /proc/<pid>/auxv  the auxiliary vector exec gave it: binary (type,
+ *                     value) pairs of unsigned long, AT_NULL's last
  *   /proc/self        the directory of whoever looks
  *
  * Nothing is stored: every lookup builds an inode, every open calls the
@@ -59,6 +61,7 @@
 #include <spindle/irq.h>
 #include <spindle/kernel_stat.h>
 #include <spindle/version.h>
+#include <spindle/elf.h>
 #include "internal.h"
 
 #define PROC_TEXT_BIG   (32 * 1024)     /* partitions, diskstats: many disks */
@@ -576,6 +579,35 @@ static int pid_cmdline_show(struct inode *inode, char *buf, size_t size)
 	return (int)n;
 }
 
+/*
+ * /proc/<pid>/auxv: the auxiliary vector exec put on the program's stack
+ * (kernel/exec.c), as the binary pairs of unsigned long it was, up to
+ * and including the AT_NULL pair -- from the copy the mm keeps, so a
+ * program that overwrites its stack does not change it (Linux's
+ * auxv_read()).  Empty for a kernel thread and a zombie, which have no
+ * mm.  Threads share their process's.
+ */
+static int pid_auxv_show(struct inode *inode, char *buf, size_t size)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct mm_struct *mm;
+	size_t nwords = 0;
+
+	if (!p)
+		return -ESRCH;
+	mm = get_task_mm(p);
+	put_task_struct(p);
+	if (!mm)
+		return 0;
+	do
+		nwords += 2;
+	while (nwords < AT_VECTOR_SIZE && mm->saved_auxv[nwords - 2] != AT_NULL);
+	nwords = min(nwords * sizeof(mm->saved_auxv[0]), size);
+	memcpy(buf, mm->saved_auxv, nwords);
+	mmput(mm);
+	return (int)nwords;
+}
+
 /* /proc/<pid>/comm, /proc/<pid>/task/<tid>/comm: the name, a line */
 static int pid_comm_show(struct inode *inode, char *buf, size_t size)
 {
@@ -1038,6 +1070,7 @@ static const struct pseudo_file pid_comm = { .show = pid_comm_show };
 static const struct pseudo_file pid_stack = { .show = pid_stack_show, .size_hint = PROC_TEXT_BIG };
 static const struct pseudo_file pid_cmdline = { .show = pid_cmdline_show,
 						.size_hint = PROC_CMDLINE_MAX };
+static const struct pseudo_file pid_auxv = { .show = pid_auxv_show };
 static const struct pseudo_file pid_status = { .show = pid_status_show };
 static const struct pseudo_file pid_statm = { .show = pid_statm_show };
 static const struct pseudo_file pid_maps = { .show = pid_maps_show, .size_hint = PROC_TEXT_BIG };
@@ -1049,6 +1082,7 @@ static const struct proc_entry pid_files[] = {
 	{ "stat", &pid_stat, NULL },
 	{ "stack", &pid_stack, NULL },
 	{ "cmdline", &pid_cmdline, NULL },
+	{ "auxv", &pid_auxv, NULL },
 	{ "comm", &pid_comm, NULL },
 	{ "status", &pid_status, NULL },
 	{ "statm", &pid_statm, NULL },
@@ -1063,6 +1097,7 @@ static const struct proc_entry pid_files[] = {
 static const struct proc_entry tid_files[] = {
 	{ "stat", &pid_stat, NULL },
 	{ "stack", &pid_stack, NULL },
+	{ "auxv", &pid_auxv, NULL },
 	{ "comm", &pid_comm, NULL },
 	{ "status", &pid_status, NULL },
 	{ "statm", &pid_statm, NULL },

@@ -84,6 +84,7 @@
 #define ARG_MAX         (128 * 1024)    /* strings + their pointers, as the historical ARG_MAX */
 #define PATH_MAX        4096
 #define NR_AUXV         19              /* pairs written by create_elf_tables() */
+BUILD_BUG_ON(2 * NR_AUXV > AT_VECTOR_SIZE);     /* mm->saved_auxv holds them all */
 #define ELF_PLATFORM    "x86_64"        /* AT_PLATFORM: ld.so's $PLATFORM */
 /* A PIE's base: Linux's ELF_ET_DYN_BASE, 2/3 of DEFAULT_MAP_WINDOW (2^47
  * less a page, Spindle's STACK_TOP), to the page: 0x555555554000 */
@@ -472,7 +473,7 @@ static int create_elf_tables(struct linux_binprm *b)
 	size_t nwords = 1 + b->argc + 1 + b->envc + 1 + 2 * NR_AUXV;
 	size_t execfn_len = strlen(b->filename) + 1;
 	u64 rnd[2] = { get_random_u64(), get_random_u64() }, *v;
-	int err, i, k = 0;
+	int err, i, k = 0, auxv_at;
 
 	err = mm_add_vma(mm, STACK_TOP - STACK_SIZE, STACK_TOP, VM_READ | VM_WRITE | VM_STACK);
 	if (err)
@@ -517,6 +518,7 @@ static int create_elf_tables(struct linux_binprm *b)
 	 * AT_SYSINFO_EHDR: glibc then makes real system calls for the time.
 	 */
 #define AUX(type, val) do { v[k++] = (type); v[k++] = (val); } while (0)
+	auxv_at = k;
 	AUX(AT_HWCAP, per_cpu(cpu_info, 0).x86_capability[CPUID_1_EDX]);
 	AUX(AT_PAGESZ, PAGE_SIZE);
 	AUX(AT_CLKTCK, USER_HZ);
@@ -538,6 +540,8 @@ static int create_elf_tables(struct linux_binprm *b)
 	AUX(AT_NULL, 0);
 #undef AUX
 	BUG_ON((size_t)k != nwords);
+	/* a copy for /proc/<pid>/auxv; the mm is not yet any task's */
+	memcpy(mm->saved_auxv, v + auxv_at, 2 * NR_AUXV * sizeof(u64));
 	err = mm_write(mm, execfn_at, b->filename, execfn_len);
 	if (!err)
 		err = mm_write(mm, strings_at, b->strings, b->strings_len);

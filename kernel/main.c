@@ -134,11 +134,13 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	/* first: printk's lock asks which CPU this is (%gs, asm/percpu.h) */
 	load_percpu_segment(0); /* the per-CPU section itself, for now */
 	serial_init();
-	printk(KERN_NOTICE "Spindle %s (x86-64), a teaching kernel for the disk I/O path\n",
-	       SPINDLE_RELEASE);
 	if (multiboot_parse(magic, mbi_phys))
 		panic("no multiboot2 information: boot Spindle with GRUB (make qemu)");
 	cmdline_init(boot_info.cmdline);
+	/* loglevel= first, so that it applies to the boot's own lines */
+	console_loglevel_init();
+	printk(KERN_NOTICE "Spindle %s (x86-64), a teaching kernel for the disk I/O path\n",
+	       SPINDLE_RELEASE);
 	printk(KERN_NOTICE "Command line: %s\n", saved_command_line);
 	if (boot_info.loader[0])
 		pr_info("Boot loader: %s\n", boot_info.loader);

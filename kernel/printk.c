@@ -5,8 +5,10 @@
  *
  * Each line starts "[    5.123456] " as in Linux's dmesg, so a student can
  * read a serial log from Spindle the same way.  The optional level prefix
- * (KERN_ERR = "\0013" ...) is stripped; messages whose level is above the
- * console loglevel (boot option loglevel=N, default 7) are not shown.
+ * (KERN_ERR = "\0013" ...) is stripped; a message reaches the consoles only
+ * if its level is below the console loglevel (boot option loglevel=N,
+ * default 7), as Linux's suppress_message_printing(): loglevel=1 shows
+ * KERN_EMERG alone, 8 shows KERN_DEBUG too.
  * Consoles are written with interrupts disabled, so printk works from
  * interrupt handlers and with any lock held; it never sleeps.
  * A message without a trailing newline continues on the same line.
@@ -34,7 +36,7 @@
 
 #define PRINTK_BUF      1024
 #define DEFAULT_LOGLEVEL 7          /* everything but KERN_DEBUG */
-#define MINIMUM_CONSOLE_LOGLEVEL 1  /* syslog can silence all but KERN_ALERT */
+#define MINIMUM_CONSOLE_LOGLEVEL 1  /* syslog can silence all but KERN_EMERG */
 #define LOG_BUF_LEN     (1u << 17)  /* Linux's default CONFIG_LOG_BUF_SHIFT=17 */
 
 static struct console *consoles;
@@ -161,7 +163,8 @@ int vprintk(const char *fmt, va_list ap)
 		log_buf_write(&log_buf, buf, hdr + len);
 		printk_at_line_start = text[len - 1] == '\n';
 	}
-	if (level <= console_loglevel && len > 0)
+	/* strictly below, as Linux: console_loglevel N shows levels 0..N-1 */
+	if (level < console_loglevel && len > 0)
 		console_write(buf, hdr + len);
 	printk_unlock_irqrestore(locked, flags);
 	return len;
@@ -178,16 +181,33 @@ int printk(const char *fmt, ...)
 	return n;
 }
 
+/* loglevel=N: the console shows levels below N (0 or less: nothing, 8
+ * and more: all).  Any number, as Linux's; not a number is EINVAL. */
 static int __init loglevel_setup(const char *val)
 {
 	int lvl;
 
-	if (kstrtoint(val, 10, &lvl) || lvl < 0 || lvl > 7)
+	if (kstrtoint(val, 10, &lvl))
 		return -EINVAL;
 	console_loglevel = lvl;
 	return 0;
 }
 __setup("loglevel=", loglevel_setup);
+
+/*
+ * loglevel= from the raw command line, before the first boot line is
+ * printed (Linux's early_param(), whose boot lines wait in the log for
+ * the console and then pass its level): so loglevel=1 hides the boot's
+ * lines too.  parse_args() runs loglevel_setup() again later, and says
+ * there if the value is malformed.
+ */
+void __init console_loglevel_init(void)
+{
+	char val[16];
+
+	if (cmdline_get("loglevel", val, sizeof(val)))
+		loglevel_setup(val);
+}
 
 
 /* --- syslog(2) ------------------------------------------------------------------ */

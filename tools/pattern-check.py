@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""pattern-check.py IMG OFFSET LENGTH SEED [--zero] [--base=B] [--stripe=N:I:CHUNK] - the host's view of a guest's writes.
+"""pattern-check.py IMG OFFSET LENGTH SEED [--zero|--fill=BYTE] [--base=B] [--stripe=N:I:CHUNK] - the host's view of a guest's writes.
 
 Reads the raw disk image IMG (as QEMU's guest saw it: a raw file) and checks
 that bytes [OFFSET, OFFSET+LENGTH) hold the verification pattern of the
 kernel's pattern= option (lib/pattern.c) for SEED: the 8-byte little-endian
 word at byte offset 8*k of the device is splitmix64(SEED + k), k counted
 from the start of the image.  With --zero, checks that the range reads as
-zeros instead (after a discard).
+zeros instead (after a discard); with --fill=BYTE, that every byte of it
+is BYTE (bench's writes fill their buffers with 0xa5; SEED is then unused).
 
 OFFSET and LENGTH take K, M, G suffixes (binary) and must be multiples of 8.
 To check a partition, give its start on the disk as --base=<bytes>: k then
@@ -50,6 +51,7 @@ def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     opts = [a for a in argv if a.startswith("--")]
     zero = "--zero" in opts
+    fill = None                     # a byte every byte should be
     base = 0
     stripe = None                   # (stripes, index, chunk bytes)
     for o in opts:
@@ -65,6 +67,11 @@ def main(argv):
                     stripe[2] > 0 and stripe[2] % 8 == 0):
                 print("pattern-check: --stripe=N:I:CHUNK wants 0 <= I < N and CHUNK a "
                       "positive multiple of 8", file=sys.stderr)
+                return 2
+        elif o.startswith("--fill="):
+            fill = int(o.split("=", 1)[1], 0)
+            if not 0 <= fill <= 255:
+                print("pattern-check: --fill wants a byte, 0 to 0xff", file=sys.stderr)
                 return 2
         elif o != "--zero":
             print("pattern-check: unknown option %s" % o, file=sys.stderr)
@@ -97,7 +104,10 @@ def main(argv):
                     stripes, index, chunk = stripe
                     x = 8 * k
                     k = (((x // chunk) * stripes + index) * chunk + x % chunk) // 8
-                want = 0 if zero else splitmix64((seed + k) & MASK)
+                if fill is not None:
+                    want = fill * 0x0101010101010101
+                else:
+                    want = 0 if zero else splitmix64((seed + k) & MASK)
                 if w != want:
                     nbad += 1
                     if len(bad) < 5:
@@ -106,7 +116,8 @@ def main(argv):
     if nbad:
         print("pattern-check: %s: %d of %d words differ in [%d, %d)%s:"
               % (img, nbad, length // 8, offset, offset + length,
-                 " (want zeros)" if zero else " (seed %d)" % seed))
+                 " (want zeros)" if zero else
+                 " (want bytes 0x%02x)" % fill if fill is not None else " (seed %d)" % seed))
         for off, want, got in bad:
             print("  byte %d: expected %016x, found %016x" % (off, want, got))
         return 1

@@ -37,6 +37,8 @@ FILE_SCENARIO = ROOT / "tests/qemu/perf/perf-file.scn"
 WORK = ROOT / "build/perf"
 
 BENCH_RE = re.compile(r"^BENCH dev=(\S+) rw=(\S+) bs=(\d+) qd=(\d+) iops=(\d+) MBps=([\d.]+)")
+# bench's io_uring engine names itself (and its options) at the line's end
+ENGINE_RE = re.compile(r" engine=(\S+)$")
 DD_RE = re.compile(r"^(\d+) bytes .* copied, ([\d.]+) s")
 
 
@@ -70,10 +72,13 @@ def boot_all(name, icount):
     return out
 
 
-def workload(rw, bs, qd):
-    """A row's name: workload("randread", 4096, 32) -> 'randread 4K QD32'."""
+def workload(rw, bs, qd, engine=None):
+    """A row's name: workload("randread", 4096, 32) -> 'randread 4K QD32';
+    an io_uring row names its engine and options, which the BENCH line
+    does: 'randread 4K QD32 io_uring,hipri'."""
     size = "%dK" % (bs // 1024) if bs < 1 << 20 else "%dM" % (bs >> 20)
-    return "%s %s QD%s" % (rw, size, qd)
+    name = "%s %s QD%s" % (rw, size, qd)
+    return name + " " + engine if engine and engine.startswith("io_uring") else name
 
 
 def parse(log):
@@ -85,7 +90,8 @@ def parse(log):
         if m:
             dev, rw, bs, qd, iops, mbps = m.groups()
             iops = int(iops)
-            key = (dev, workload(rw, int(bs), qd))
+            engine = ENGINE_RE.search(line)
+            key = (dev, workload(rw, int(bs), qd, engine.group(1) if engine else None))
             out[key] = (1e9 / iops if iops else float("inf"), iops, float(mbps))
             continue
         if line.startswith("PERF dd "):
@@ -114,7 +120,7 @@ def main():
     walls = [] if args.icount_only else [boot_all("perf-wall-%d" % i, False)
                                          for i in range(args.runs)]
 
-    print("%-8s %-34s %14s %12s %10s" % ("device", "workload", "instr per I/O", "IOPS", "MB/s"))
+    print("%-8s %-40s %14s %12s %10s" % ("device", "workload", "instr per I/O", "IOPS", "MB/s"))
     for key, (ns, _, _) in counted.items():
         dev, what = key
         unit = "per MiB" if what.startswith("dd") else ""
@@ -124,7 +130,7 @@ def main():
             wall = "%12.0f %10.1f" % (iops, mbps)
         else:
             wall = "%12s %10s" % ("-", "-")
-        print("%-8s %-34s %14s %s%s" % (dev, what, "{:,.0f}".format(ns), wall,
+        print("%-8s %-40s %14s %s%s" % (dev, what, "{:,.0f}".format(ns), wall,
                                         "   (instructions " + unit + ")" if unit else ""))
     if walls:
         print("(instructions: one -icount boot, exact; IOPS and MB/s: median of %d "

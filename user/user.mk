@@ -81,8 +81,10 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # instead of our libc: the kernel driven by the code real programs use --
 # threads and futexes through glibc's pthreads (tests/user/threads.c), the
 # rings through Debian's liburing (liburing-dev, installed by make deps),
-# so that they are set up and read by liburing itself.  Into /tests too.
-GLIBC_TESTS := io_uring io_uring_poll threads
+# so that they are set up and read by liburing itself; /proc/self/auxv
+# against glibc's getauxval() (tests/user/auxv.c); futex's requeue and
+# wake-op calls between pthreads (tests/user/futex.c).  Into /tests too.
+GLIBC_TESTS := io_uring io_uring_poll threads auxv futex
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -164,6 +166,16 @@ $(UBUILD)/glibc/threads: $(UTEST)/threads.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
+
+$(UBUILD)/glibc/futex: $(UTEST)/futex.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
+
+$(UBUILD)/glibc/auxv: $(UTEST)/auxv.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
 
 $(DYN)/dynelf: $(UTEST)/dynelf.c $(U)/user.mk
 	@mkdir -p $(@D)

@@ -255,7 +255,10 @@ struct file_ra_state {
 	unsigned long async_size;       /* read the next window on touching page
 					 * start + size - async_size */
 	pgoff_t prev_index;             /* the last page read; ~0: none yet */
+	unsigned long ra_pages;         /* posix_fadvise's limit: 0, the device's
+					 * read_ahead_kb; RA_PAGES_NONE, none */
 };
+#define RA_PAGES_NONE   (~0UL)          /* POSIX_FADV_RANDOM */
 
 /* --- the objects ---------------------------------------------------------- */
 

@@ -108,6 +108,10 @@ struct vm_area_struct {
 	struct list_head shared;
 };
 
+/* words of mm->saved_auxv: the 19 pairs exec writes (kernel/exec.c,
+ * NR_AUXV), AT_NULL's among them, and one spare pair */
+#define AT_VECTOR_SIZE  (2 * 20)
+
 struct mm_struct {
 	u64 *pgd;                       /* the PML4 (kernel virtual address) */
 	/* its users (Linux's mm_users): each task running on it -- two
@@ -142,6 +146,11 @@ struct mm_struct {
 	/* where exec put the argument strings: argv[0]'s first byte to one
 	 * past the last NUL (/proc/<pid>/cmdline reads them from here) */
 	unsigned long arg_start, arg_end;
+	/* the auxiliary vector exec gave the program, (type, value) pairs
+	 * ending with AT_NULL: /proc/<pid>/auxv shows it from here, so
+	 * what the program does to its stack does not change it (Linux's
+	 * saved_auxv).  Copied by fork, as the rest of the mm. */
+	unsigned long saved_auxv[AT_VECTOR_SIZE];
 	unsigned long mmap_base;        /* mmap areas are found below this */
 	unsigned long nr_pages;         /* pages in memory (resident) */
 	/* its AIO contexts (fs/aio.c), singly linked; NULL: none.  Not

@@ -5,8 +5,9 @@
  * printk() writes one message to every console (the 16550 serial port the
  * test harness reads, mirrored on the VGA text screen), prefixed with the
  * time since boot as Linux prints it: "[    0.123456] ".  A message may
- * start with a level (KERN_ERR ...); messages above the console loglevel
- * (boot option "loglevel=", default 7: everything but debug) are not shown.
+ * start with a level (KERN_ERR ...); only messages whose level is below the
+ * console loglevel (boot option "loglevel=", default 7: everything but
+ * debug) are shown.
  *
  * vsnprintf() and friends are portable (lib/vsprintf.c) and unit-tested on
  * the host.  Supported conversions: %d %i %u %x %X %o %c %s %p %%, with the
@@ -36,6 +37,8 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 int printk(const char *fmt, ...) __printf(1, 2);
+/* Apply loglevel= from the command line (boot, once it is read). */
+void console_loglevel_init(void);
 
 /* syslog(2)'s actions (Linux's include/linux/syslog.h), sys_syslog() */
 #define SYSLOG_ACTION_CLOSE          0

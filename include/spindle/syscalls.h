@@ -198,6 +198,7 @@ long sys_sigaltstack(const struct stack_t __user *uss, struct stack_t __user *uo
 long sys_arch_prctl(int option, unsigned long addr);
 long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len, int behavior);
+long sys_fadvise64(int fd, loff_t offset, loff_t len, int advice);
 long sys_msync(unsigned long start, size_t len, int flags);
 long sys_getpgid(pid_t pid);
 long sys_getsid(pid_t pid);

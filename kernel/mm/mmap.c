@@ -917,6 +917,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->start_stack = old->start_stack;
 	mm->arg_start = old->arg_start;
 	mm->arg_end = old->arg_end;
+	memcpy(mm->saved_auxv, old->saved_auxv, sizeof(mm->saved_auxv));
 	mm->mmap_base = old->mmap_base;
 	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
 	return mm;

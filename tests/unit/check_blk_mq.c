@@ -1012,6 +1012,36 @@ START_TEST(each_hw_queue_has_its_own_tags)
 }
 END_TEST
 
+/* The default elevator follows the hardware queues the queue ended up
+ * with (Linux's elevator_get_default): several get none, and eight asked
+ * for on one CPU are capped to one, which gets mq-deadline. */
+START_TEST(default_elevator_follows_hw_queues)
+{
+	char buf[64];
+
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(4, 0, 1024, NULL);
+	ck_assert_int_gt(elv_iosched_show(q, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "mq-deadline [none] cscan\n");
+	ck_assert(q->sched_none);
+}
+END_TEST
+
+START_TEST(default_elevator_one_hw_queue)
+{
+	char buf[64];
+
+	nr_cpu_ids = 1;
+	set.nr_hw_queues = 8;
+	make_queue(4, 0, 1024, NULL);
+	ck_assert_uint_eq(q->nr_hw_queues, 1);
+	ck_assert_int_gt(elv_iosched_show(q, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "[mq-deadline] none cscan\n");
+	ck_assert(!q->sched_none);
+}
+END_TEST
+
 /* No more hardware queues than CPUs (as Linux); with an elevator, the
  * hctx that runs sends the request with its own tag. */
 START_TEST(hw_queues_capped_and_elevator_shared)
@@ -1603,6 +1633,8 @@ Suite *unit_suite(void)
 	tcase_add_test(hw, requests_go_to_their_cpus_hw_queue);
 	tcase_add_test(hw, each_hw_queue_has_its_own_tags);
 	tcase_add_test(hw, hw_queues_capped_and_elevator_shared);
+	tcase_add_test(hw, default_elevator_follows_hw_queues);
+	tcase_add_test(hw, default_elevator_one_hw_queue);
 	tcase_add_test(hw, rq_affinity_picks_the_completing_cpu);
 	suite_add_tcase(s, hw);
 

@@ -794,6 +794,36 @@ START_TEST(default_is_mq_deadline)
 }
 END_TEST
 
+/* Linux 6.1's elevator_get_default: several hardware queues get none,
+ * one (or a queue that is not blk-mq: 0) mq-deadline. */
+START_TEST(default_for_several_hw_queues_is_none)
+{
+	static const struct { unsigned int nr_hw_queues; struct elevator_type *want; } cases[] = {
+		{ 0, &mq_deadline }, { 1, &mq_deadline }, { 2, &elevator_noop }, { 8, &elevator_noop },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		tq.nr_hw_queues = cases[i].nr_hw_queues;
+		open_queue(NULL);
+		ck_assert_msg(tq.elevator->type == cases[i].want, "%u hw queues: %s",
+			      cases[i].nr_hw_queues, tq.elevator->type->elevator_name);
+		ck_assert(tq.sched_none == (cases[i].want == &elevator_noop));
+		close_queue();
+	}
+}
+END_TEST
+
+/* elevator=<name> is the default of every queue, several hardware queues too. */
+START_TEST(boot_option_overrides_multiqueue_default)
+{
+	ck_assert_int_eq(elevator_setup("mq-deadline"), 0);
+	tq.nr_hw_queues = 2;
+	open_queue(NULL);
+	ck_assert_ptr_eq(tq.elevator->type, &mq_deadline);
+	close_queue();
+}
+END_TEST
+
 START_TEST(boot_option_chooses_default)
 {
 	ck_assert_int_eq(elevator_setup("cscan"), 0);
@@ -907,6 +937,8 @@ Suite *unit_suite(void)
 	tcase_add_test(core, scheduler_show_format);
 	tcase_add_test(core, registry);
 	tcase_add_test(core, default_is_mq_deadline);
+	tcase_add_test(core, default_for_several_hw_queues_is_none);
+	tcase_add_test(core, boot_option_overrides_multiqueue_default);
 	tcase_add_test(core, boot_option_chooses_default);
 	tcase_add_test(core, switch_exit_then_init);
 	suite_add_tcase(s, core);

@@ -254,11 +254,23 @@ elif grep -q '^[0-9]* passed, 0 failed' "$T/io_uring.out" &&
 else
 	fail io_uring_on_linux "$(grep -e FAIL -e passed "$T/io_uring.out" "$T/io_uring.check" | tr '\n' ' ')"
 fi
+# auxv: /proc/self/auxv against getauxval() and the stack on Linux, the
+# oracle for the file's format (tests/qemu/scenarios/proc-auxv.scn)
+"$UB/glibc/auxv" > "$T/auxv.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/auxv.out" && pass auxv_on_linux ||
+	fail auxv_on_linux "$(grep -e FAIL -e passed "$T/auxv.out" | tr '\n' ' ')"
+
 # threads: glibc's pthreads and futex(2) on Linux, the oracle for what
 # the same binary must see in the guest (tests/qemu/scenarios/threads.scn)
 "$UB/glibc/threads" > "$T/threads.out" 2>&1
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/threads.out" && pass threads_on_linux ||
 	fail threads_on_linux "$(grep -e FAIL -e passed "$T/threads.out" | tr '\n' ' ')"
+
+# futex: FUTEX_REQUEUE, FUTEX_CMP_REQUEUE and FUTEX_WAKE_OP on Linux, the
+# oracle for their counts and errnos (tests/qemu/scenarios/futex-requeue.scn)
+"$UB/glibc/futex" > "$T/futex.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/futex.out" && pass futex_on_linux ||
+	fail futex_on_linux "$(grep -e FAIL -e passed "$T/futex.out" | tr '\n' ' ')"
 
 # dynelf: a dynamically linked PIE through the host's ld.so, the oracle
 # for tests/qemu/scenarios/dynelf.scn; and execve's errno for each copy

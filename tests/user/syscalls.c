@@ -805,6 +805,41 @@ static void t_sigsuspend(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* posix_fadvise's system call: Linux's errors, and every advice taken on
+ * a file (what the advice does is checked by debian-tools.scn, with GNU
+ * dd's iflag=nocache, where the disk's counters can tell) */
+static void t_fadvise(void)
+{
+	int p[2], fd = open("fadv", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "advice", 6) == 6);
+	for (int advice = 0; advice <= 5; advice++)
+		CHECK(syscall(__NR_fadvise64, fd, 0, 0, advice) == 0);
+	CHECK(syscall(__NR_fadvise64, fd, 4096, 1 << 20, 4) == 0);     /* DONTNEED */
+	CHECK_ERR(syscall(__NR_fadvise64, fd, 0, 0, 6), EINVAL);
+	CHECK_ERR(syscall(__NR_fadvise64, fd, 0, 0, -1), EINVAL);
+	CHECK_ERR(syscall(__NR_fadvise64, -1, 0, 0, 0), EBADF);
+	CHECK_ERR(syscall(__NR_fadvise64, 999, 0, 0, 0), EBADF);
+	CHECK(pipe(p) == 0);
+	CHECK_ERR(syscall(__NR_fadvise64, p[0], 0, 0, 0), ESPIPE);
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	unlink("fadv");
+	/* a disk, where WILLNEED starts a read and DONTNEED drops pages */
+	fd = open(dev_path, O_RDONLY);
+	if (fd >= 0) {
+		CHECK(syscall(__NR_fadvise64, fd, 8 << 20, 1 << 20, 3) == 0);  /* WILLNEED */
+		CHECK(syscall(__NR_fadvise64, fd, 0, 0, 3) == 0);              /* to the end */
+		CHECK(syscall(__NR_fadvise64, fd, 0, 0, 4) == 0);              /* DONTNEED */
+		CHECK(syscall(__NR_fadvise64, fd, 0, 0, 1) == 0);              /* RANDOM */
+		CHECK(pread(fd, p, sizeof(p), 12345) == (ssize_t)sizeof(p));
+		CHECK(syscall(__NR_fadvise64, fd, 0, 0, 0) == 0);              /* NORMAL */
+		close(fd);
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -835,6 +870,7 @@ static const struct {
 	{ "fds_at", t_fds_at },
 	{ "poll_pipe", t_poll_pipe },
 	{ "sigsuspend", t_sigsuspend },
+	{ "fadvise", t_fadvise },
 };
 
 int main(int argc, char **argv)

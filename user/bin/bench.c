@@ -10,7 +10,7 @@
  *         lat_p99_us=... merges=... max_inflight=...
  *
  * RW is read|write|randread|randwrite; BS and SIZE take K/M/G/T (memparse.h); QD is the
- * number of requests kept in flight, by one of two engines (fio's names):
+ * number of requests kept in flight, by one of these engines (fio's names):
  *
  *   aio    (the default when QD > 1) ONE process keeps QD O_DIRECT I/Os
  *          in flight with io_submit/io_getevents (docs/aio.md): the
@@ -29,6 +29,25 @@
  *          is polled for (the worker spins in the kernel reaping a poll
  *          queue, docs/block.md) instead of sleeping for an interrupt;
  *          on a disk without poll queues it sleeps, as pvsync2.
+ *   io_uring  ONE process keeps QD I/Os in flight through an io_uring
+ *          (docs/aio.md, "io_uring"), with the raw system calls and the
+ *          rings mapped by hand (no liburing): the refills of the slots
+ *          that completions freed go into the SQ, and ONE io_uring_enter
+ *          both submits them and waits for at least one completion.
+ *          Options after commas, fio's names (io_uring,hipri,fixedbufs):
+ *            hipri          IORING_SETUP_IOPOLL: the enter polls the
+ *                           device's poll queue instead of sleeping (on
+ *                           a disk without poll queues the I/O completes
+ *                           by interrupt, and the enter spins until then);
+ *            sqthread_poll  IORING_SETUP_SQPOLL: a kernel thread takes
+ *                           the SQEs, bench enters only to wait (or to
+ *                           wake the thread); implies registered files;
+ *            fixedbufs      READ_FIXED/WRITE_FIXED on buffers registered
+ *                           once (IORING_REGISTER_BUFFERS): on Linux no
+ *                           pinning per I/O (Spindle still pins them:
+ *                           docs/performance.md).
+ *          Its BENCH line ends with one more field, engine=io_uring and
+ *          the options given; the other engines' lines are unchanged.
  *
  * Either way the disk sees up to QD requests at once, and I/O number i
  * (0 <= i < SIZE/BS) goes to block i (sequential, wrapping at the
@@ -44,8 +63,10 @@
  * DEV is on: for a partition (sda1) or a file (/mnt/f0, whose st_dev is
  * the partition the file system was mounted from) it is found by its
  * major:minor in the dev files of /sys/block/<disk> and its partitions,
- * as lsblk finds a device's disk.  The line does not name the engine:
- * scenarios and labs match it up to its end.
+ * as lsblk finds a device's disk.  The line does not name the engine
+ * (scenarios and labs match it up to its end), except io_uring's, which
+ * ends with engine=io_uring[,OPTION...]: tools/perf.py keeps its rows
+ * apart by that.
  *
  * Writes destroy the data in the range.  Performance is shown by running
  * this, never asserted by a test.
@@ -65,6 +86,8 @@
 #include <sys/uio.h>
 #include <dirent.h>
 #include <linux/aio_abi.h>
+#include <linux/io_uring.h>
+#include <asm/unistd_64.h>
 #include <pattern.h>
 #include <memparse.h>
 
@@ -73,8 +96,12 @@
 #define MAX_SAMPLES   (1u << 16)        /* latencies kept, over all workers */
 
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite" };
-static const char *const engine_names[] = { "psync", "aio", "pvsync2", "hipri" };
-enum { ENGINE_PSYNC, ENGINE_AIO, ENGINE_PVSYNC2, ENGINE_HIPRI };
+static const char *const engine_names[] = { "psync", "aio", "pvsync2", "hipri", "io_uring" };
+enum { ENGINE_PSYNC, ENGINE_AIO, ENGINE_PVSYNC2, ENGINE_HIPRI, ENGINE_IO_URING };
+
+/* the io_uring engine's options (fio's names), in the order printed */
+static const char *const uring_opt_names[] = { "hipri", "sqthread_poll", "fixedbufs" };
+enum { URING_HIPRI = 1 << 0, URING_SQPOLL = 1 << 1, URING_FIXEDBUFS = 1 << 2 };
 
 struct job {
 	char dev[64], path[128];
@@ -82,6 +109,7 @@ struct job {
 	int rw;                         /* index into rw_names */
 	uint64_t bs, qd, size, blocks;
 	int engine;                     /* ENGINE_* */
+	unsigned uring_opts;            /* URING_*, for ENGINE_IO_URING */
 };
 
 /* what a worker sends back, followed by `samples` u64 latencies (ns) */
@@ -387,6 +415,225 @@ static int run_aio(const struct job *j, struct result *r, uint64_t *lat, uint64_
 	return r->error ? -1 : 0;
 }
 
+/*
+ * The io_uring engine's ring, as io_uring_setup left it and mmap mapped
+ * it.  Where each index sits in the mapping is not fixed: setup says it
+ * in params.sq_off and cq_off (include/uapi/linux/io_uring.h).  Each
+ * index has one writer: bench moves the SQ tail and the CQ head, each
+ * with a store-release after the entries it covers; the kernel moves the
+ * SQ head and the CQ tail, which bench reads with a load-acquire.
+ */
+struct uring {
+	int fd;
+	unsigned *sq_head, *sq_tail, *sq_mask, *sq_flags, *sq_array;
+	unsigned *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;      /* the SQE array, a mapping of its own */
+	struct io_uring_cqe *cqes;
+	void *ring;                     /* SQ and CQ ring: one mapping */
+	size_t ring_len, sqes_len;
+};
+
+/*
+ * A ring of `entries` SQEs (and Linux's default of twice as many CQEs),
+ * with setup flags `flags`, mapped into u; -1 with errno set on failure.
+ * One mmap serves both rings: Spindle, and Linux since 5.4, say so with
+ * IORING_FEAT_SINGLE_MMAP, which is required here.
+ */
+static int uring_setup(struct uring *u, unsigned entries, unsigned flags)
+{
+	struct io_uring_params p;
+	size_t sq_len, cq_len;
+	unsigned char *ring;
+
+	memset(&p, 0, sizeof(p));
+	memset(u, 0, sizeof(*u));
+	p.flags = flags;
+	u->fd = (int)syscall(__NR_io_uring_setup, entries, &p);
+	if (u->fd < 0)
+		return -1;
+	if (!(p.features & IORING_FEAT_SINGLE_MMAP)) {
+		errno = EINVAL;
+		return -1;
+	}
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	u->ring_len = sq_len > cq_len ? sq_len : cq_len;
+	u->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
+	ring = mmap(NULL, u->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, u->fd,
+		    IORING_OFF_SQ_RING);
+	u->sqes = mmap(NULL, u->sqes_len, PROT_READ | PROT_WRITE, MAP_SHARED, u->fd,
+		       IORING_OFF_SQES);
+	u->ring = ring == MAP_FAILED ? NULL : ring;
+	if (ring == MAP_FAILED || u->sqes == MAP_FAILED)
+		return -1;
+	u->sq_head = (unsigned *)(ring + p.sq_off.head);
+	u->sq_tail = (unsigned *)(ring + p.sq_off.tail);
+	u->sq_mask = (unsigned *)(ring + p.sq_off.ring_mask);
+	u->sq_flags = (unsigned *)(ring + p.sq_off.flags);
+	u->sq_array = (unsigned *)(ring + p.sq_off.array);
+	u->cq_head = (unsigned *)(ring + p.cq_off.head);
+	u->cq_tail = (unsigned *)(ring + p.cq_off.tail);
+	u->cq_mask = (unsigned *)(ring + p.cq_off.ring_mask);
+	u->cqes = (struct io_uring_cqe *)(ring + p.cq_off.cqes);
+	/* SQ slot i always names SQE i: bench fills SQEs in ring order */
+	for (unsigned i = 0; i < p.sq_entries; i++)
+		u->sq_array[i] = i;
+	return 0;
+}
+
+static void uring_free(struct uring *u)
+{
+	if (u->sqes && u->sqes != MAP_FAILED)
+		munmap(u->sqes, u->sqes_len);
+	if (u->ring)
+		munmap(u->ring, u->ring_len);
+	if (u->fd >= 0)
+		close(u->fd);           /* the release waits for I/O in flight */
+}
+
+/*
+ * The io_uring engine: this one process keeps qd I/Os in flight, as the
+ * aio engine does, slot s with its own buffer.  Each pass round the loop:
+ *
+ *   1. an SQE for every free slot, written at the SQ tail (no system call);
+ *   2. the new tail published (store-release);
+ *   3. ONE io_uring_enter(to_submit, min_complete = 1, GETEVENTS): the
+ *      kernel takes the new SQEs under one plug, then waits -- sleeping,
+ *      or with hipri polling the device -- until a CQE is there.
+ *      With sqthread_poll the kernel's thread takes the SQEs itself:
+ *      bench enters only when the CQ is empty (to sleep until it is not)
+ *      or the thread has gone to sleep (to wake it);
+ *   4. every CQE in the ring reaped, its slot freed, the CQ head moved.
+ *
+ * Where aio copies each iocb in (io_submit) and each event out
+ * (io_getevents), in two system calls, here both travel through memory
+ * shared with the kernel, and one call does both jobs.  A latency runs
+ * from the enter that submitted an I/O to the reaping of its CQE.
+ * Fills r and lat (up to cap samples); returns 0, or -1 with r->error set.
+ */
+static int run_uring(const struct job *j, struct result *r, uint64_t *lat, uint64_t cap)
+{
+	int write_mode = j->rw == 1 || j->rw == 3;
+	int sqpoll = j->uring_opts & URING_SQPOLL, fixed = j->uring_opts & URING_FIXEDBUFS;
+	unsigned flags = (j->uring_opts & URING_HIPRI ? IORING_SETUP_IOPOLL : 0) |
+			 (sqpoll ? IORING_SETUP_SQPOLL : 0);
+	unsigned char op = write_mode ? (fixed ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE)
+				      : (fixed ? IORING_OP_READ_FIXED : IORING_OP_READ);
+	uint64_t total = j->size / j->bs, next = 0;
+	uint64_t *sent_at = calloc(j->qd, sizeof(*sent_at));
+	uint64_t *free_slots = calloc(j->qd, sizeof(*free_slots)), nfree = j->qd;
+	struct iovec *iov = calloc(j->qd, sizeof(*iov));
+	unsigned char *buf = mmap(NULL, j->qd * j->bs, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd = open(j->path, (write_mode ? O_WRONLY : O_RDONLY) | O_DIRECT);
+	struct uring u = { .fd = -1 };
+	unsigned sq_tail;
+
+	memset(r, 0, sizeof(*r));
+	if (fd < 0 || buf == MAP_FAILED || !sent_at || !free_slots || !iov) {
+		r->error = fd < 0 ? errno : ENOMEM;
+		goto out;
+	}
+	if (uring_setup(&u, (unsigned)j->qd, flags) < 0) {
+		r->error = errno;
+		goto out;
+	}
+	if (write_mode)
+		memset(buf, 0xa5, j->qd * j->bs);
+	for (uint64_t s = 0; s < j->qd; s++) {
+		free_slots[s] = j->qd - 1 - s;
+		iov[s].iov_base = buf + s * j->bs;
+		iov[s].iov_len = j->bs;
+	}
+	/* fixedbufs: slot s's buffer is registered buffer s, pinned once here */
+	if (fixed && syscall(__NR_io_uring_register, u.fd, IORING_REGISTER_BUFFERS, iov,
+			     (unsigned)j->qd) < 0) {
+		r->error = errno;
+		goto out;
+	}
+	/* sqthread_poll: the kernel's thread has no descriptor table, so the
+	 * SQEs name the device as registered file 0 (fio does the same) */
+	if (sqpoll && syscall(__NR_io_uring_register, u.fd, IORING_REGISTER_FILES, &fd, 1) < 0) {
+		r->error = errno;
+		goto out;
+	}
+	sq_tail = *u.sq_tail;
+	r->start = now_ns();
+	while (r->ios < total && !r->error) {
+		unsigned enter = IORING_ENTER_GETEVENTS, head, tail;
+		uint64_t t = now_ns();
+
+		/* 1. the next I/O into every free slot: SQEs at the SQ tail */
+		while (nfree && next < total) {
+			uint64_t s = free_slots[--nfree];
+			struct io_uring_sqe *sqe = &u.sqes[sq_tail & *u.sq_mask];
+
+			memset(sqe, 0, sizeof(*sqe));
+			sqe->opcode = op;
+			sqe->flags = sqpoll ? IOSQE_FIXED_FILE : 0;
+			sqe->fd = sqpoll ? 0 : fd;
+			sqe->addr = (uint64_t)(uintptr_t)iov[s].iov_base;
+			sqe->len = (unsigned)j->bs;
+			sqe->off = job_block(j, next) * j->bs;
+			sqe->buf_index = (unsigned short)s;     /* read only by the _FIXED ops */
+			sqe->user_data = s;
+			sent_at[s] = t;
+			sq_tail++;
+			next++;
+		}
+		/* 2. publish them: the kernel loads the tail with acquire */
+		__atomic_store_n(u.sq_tail, sq_tail, __ATOMIC_RELEASE);
+		/* 3. submit what the kernel has not taken, and wait for a CQE */
+		if (sqpoll) {
+			/* the tail before the flag, as the thread sets the flag
+			 * before its last look at the tail (docs/aio.md) */
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			if (__atomic_load_n(u.sq_flags, __ATOMIC_RELAXED) & IORING_SQ_NEED_WAKEUP)
+				enter |= IORING_ENTER_SQ_WAKEUP;
+		}
+		if (!sqpoll || (enter & IORING_ENTER_SQ_WAKEUP) ||
+		    *u.cq_head == __atomic_load_n(u.cq_tail, __ATOMIC_ACQUIRE)) {
+			unsigned to_submit = sqpoll ? 0 :
+				sq_tail - __atomic_load_n(u.sq_head, __ATOMIC_ACQUIRE);
+
+			if (syscall(__NR_io_uring_enter, u.fd, to_submit, 1, enter, NULL, 0) < 0 &&
+			    errno != EINTR) {
+				r->error = errno;
+				break;
+			}
+		}
+		/* 4. reap every CQE there, then hand their entries back */
+		t = now_ns();
+		head = *u.cq_head;
+		tail = __atomic_load_n(u.cq_tail, __ATOMIC_ACQUIRE);
+		for (; head != tail; head++) {
+			struct io_uring_cqe *cqe = &u.cqes[head & *u.cq_mask];
+			uint64_t s = cqe->user_data, dt = t - sent_at[s];
+
+			if (cqe->res != (int)j->bs && !r->error)
+				r->error = cqe->res < 0 ? -cqe->res : EIO;
+			if (r->ios < cap)
+				lat[r->ios] = dt;
+			r->ios++;
+			r->lat_sum += dt;
+			free_slots[nfree++] = s;
+		}
+		__atomic_store_n(u.cq_head, head, __ATOMIC_RELEASE);
+	}
+	r->end = now_ns();
+	r->samples = r->ios < cap ? r->ios : cap;
+out:
+	uring_free(&u);
+	if (fd >= 0)
+		close(fd);
+	if (buf != MAP_FAILED)
+		munmap(buf, j->qd * j->bs);
+	free(sent_at);
+	free(free_slots);
+	free(iov);
+	return r->error ? -1 : 0;
+}
+
 static int read_all(int fd, void *p, size_t n)
 {
 	while (n) {
@@ -438,13 +685,28 @@ static int parse_job(int argc, char **argv, struct job *j)
 		return 1;
 	}
 	j->engine = j->qd > 1 ? ENGINE_AIO : ENGINE_PSYNC;
+	j->uring_opts = 0;
 	if (n == 6) {
+		char *opts = f[5], *name = strsep(&opts, ","), *o;
+
 		j->engine = -1;
 		for (int i = 0; i < (int)(sizeof(engine_names) / sizeof(engine_names[0])); i++)
-			if (!strcmp(f[5], engine_names[i]))
+			if (!strcmp(name, engine_names[i]))
 				j->engine = i;
+		/* io_uring,OPT,...: each OPT one of uring_opt_names */
+		while (j->engine >= 0 && (o = strsep(&opts, ",")) != NULL) {
+			int bit = 0;
+
+			for (int i = 0; i < 3; i++)
+				if (!strcmp(o, uring_opt_names[i]))
+					bit = 1 << i;
+			if (!bit || j->engine != ENGINE_IO_URING)
+				j->engine = -1;
+			j->uring_opts |= (unsigned)bit;
+		}
 		if (j->engine < 0) {
-			printf("BENCH dev=%s FAIL: bad engine (psync, aio, pvsync2 or hipri)\n", j->dev);
+			printf("BENCH dev=%s FAIL: bad engine (psync, aio, pvsync2, hipri or "
+			       "io_uring[,hipri][,sqthread_poll][,fixedbufs])\n", j->dev);
 			return 1;
 		}
 	}
@@ -485,7 +747,8 @@ int main(int argc, char **argv)
 
 	err = parse_job(argc, argv, &j);
 	if (err < 0) {
-		fputs("usage: bench DEV RW BS QD SIZE [psync|aio|pvsync2|hipri]   (RW: read|write|randread|randwrite)\n",
+		fputs("usage: bench DEV RW BS QD SIZE [psync|aio|pvsync2|hipri|io_uring[,hipri][,sqthread_poll][,fixedbufs]]\n"
+		      "       (RW: read|write|randread|randwrite)\n",
 		      stderr);
 		return 2;
 	}
@@ -495,10 +758,13 @@ int main(int argc, char **argv)
 	merges0 = disk_merges(&j);
 	tags_peak_reset(&j);
 	fflush(stdout);
-	if (j.engine == ENGINE_AIO) {
+	if (j.engine == ENGINE_AIO || j.engine == ENGINE_IO_URING) {
 		struct result r;
 
-		run_aio(&j, &r, lat, MAX_SAMPLES);
+		if (j.engine == ENGINE_AIO)
+			run_aio(&j, &r, lat, MAX_SAMPLES);
+		else
+			run_uring(&j, &r, lat, MAX_SAMPLES);
 		error = r.error;
 		nlat = r.samples;
 		ios = r.ios;
@@ -559,12 +825,19 @@ report:
 	iops = ios * 1000000 / us;
 	mbps10 = ios * j.bs * 10 / us;          /* bytes per us = MB/s */
 	printf("BENCH dev=%s rw=%s bs=%llu qd=%llu iops=%llu MBps=%llu.%llu lat_avg_us=%llu "
-	       "lat_p99_us=%llu merges=%llu max_inflight=%llu\n",
+	       "lat_p99_us=%llu merges=%llu max_inflight=%llu",
 	       j.dev, rw_names[j.rw], (unsigned long long)j.bs, (unsigned long long)j.qd,
 	       (unsigned long long)iops, (unsigned long long)(mbps10 / 10),
 	       (unsigned long long)(mbps10 % 10),
 	       (unsigned long long)(ios ? lat_sum / ios / 1000 : 0),
 	       (unsigned long long)(p99 / 1000),
 	       (unsigned long long)(disk_merges(&j) - merges0), (unsigned long long)tags_peak(&j));
+	if (j.engine == ENGINE_IO_URING) {
+		printf(" engine=io_uring");
+		for (int i = 0; i < 3; i++)
+			if (j.uring_opts & (1u << i))
+				printf(",%s", uring_opt_names[i]);
+	}
+	printf("\n");
 	return status;
 }

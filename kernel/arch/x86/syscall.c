@@ -170,6 +170,7 @@ SYSCALL2(sigaltstack, U(const struct stack_t), U(struct stack_t))
 SYSCALL2(arch_prctl, int, unsigned long)
 SYSCALL3(mprotect, unsigned long, size_t, unsigned long)
 SYSCALL3(madvise, unsigned long, size_t, int)
+SYSCALL4(fadvise64, int, loff_t, loff_t, int)
 SYSCALL3(msync, unsigned long, size_t, int)
 SYSCALL1(getpgid, pid_t)
 SYSCALL1(getsid, pid_t)
@@ -327,6 +328,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(arch_prctl),
 	SYSCALL_ENTRY(mprotect),
 	SYSCALL_ENTRY(madvise),
+	SYSCALL_ENTRY(fadvise64),
 	SYSCALL_ENTRY(msync),
 	SYSCALL_ENTRY(getpgid),
 	SYSCALL_ENTRY(getsid),
