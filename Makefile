@@ -137,6 +137,7 @@ KERNEL_OBJS += \
 	$(K)/elf_check.o \
 	$(K)/exit.o \
 	$(K)/signal.o \
+	$(K)/itimer.o \
 	$(K)/futex.o \
 	$(K)/sys.o
 

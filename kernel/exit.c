@@ -168,6 +168,9 @@ void exit_process(struct task_struct *t, int code)
 	 * words, and so a test whose init dies fails at once. */
 	if (leader == init_process && group_dead)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
+	/* the process's timers go with it, before its signal_struct can */
+	if (group_dead && sig)
+		itimer_exit(sig);
 	exit_user_futexes(t);
 	exit_mm(t);
 	exit_files(t);

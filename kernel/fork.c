@@ -255,6 +255,7 @@ static int copy_signal_state(struct task_struct *child, unsigned long clone_flag
 			return -ENOMEM;
 		child->signal->count = 1;
 		atomic_set(&child->signal->live, 1);
+		itimer_init(child->signal);     /* a child has no alarm (POSIX) */
 	}
 	spin_lock_irqsave(&tasklist_lock, flags);
 	if (clone_flags & CLONE_SIGHAND) {

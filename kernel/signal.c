@@ -176,6 +176,7 @@ int alloc_signal_state(struct task_struct *t)
 	sh->count = 1;
 	sig->count = 1;
 	atomic_set(&sig->live, 1);
+	itimer_init(sig);
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t->sighand = sh;
 	t->signal = sig;

@@ -37,7 +37,7 @@ USER_TESTS := syscalls mmap fuzz hostile_oom_io hostile_dio_leak blkrrpart blkze
 	hostile_exec hostile_fill_tmp hostile_getdents hostile_fifo hostile_deep_tree \
 	hostile_leaks hostile_init hostile_forkbomb hostile_console hostile_traps \
 	dio_zerocopy faultcheck powercut aio writeback treewalk soak jobctl links access \
-	exec_template ttyctl printf_table rwf
+	exec_template ttyctl printf_table rwf itimer
 
 # USERLAND=busybox (the default): Debian's busybox-static (make deps
 # installs it) joins the initramfs as the shell and the general tools;

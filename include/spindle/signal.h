@@ -19,6 +19,7 @@
 #include <spindle/types.h>
 #include <spindle/compiler.h>
 #include <spindle/atomic.h>
+#include <spindle/time.h>
 
 #include <uapi/asm/signal.h> /* the numbers and flags, shared with user space */
 
@@ -62,6 +63,14 @@ struct signal_struct {
 	int group_exit_code;            /* the wait4 status, once a group exit began */
 	/* execve in a thread: the others are being killed for it (de_thread) */
 	struct task_struct *group_exec_task;
+	/* ITIMER_REAL, setitimer(2) and alarm(2) (kernel/itimer.c): SIGALRM
+	 * to the process at it_real_expires (ktime_get_ns(); 0: disarmed),
+	 * then every it_real_incr ns if that is not 0.  Under tasklist_lock;
+	 * cancelled when the last thread exits (itimer_exit()). */
+	struct timer_list real_timer;
+	u64 it_real_expires;
+	u64 it_real_incr;
+	int it_real_tgid;               /* the process it signals */
 };
 #define SIGNAL_GROUP_EXIT       0x4     /* exit_group or a fatal signal: all threads die */
 
@@ -98,6 +107,15 @@ int zap_other_threads(struct task_struct *t);
 /* Will t die of a signal already sent (SIGKILL, or one whose action is the
  * default "terminate")?  For loops that must end early for a dying task. */
 bool fatal_signal_pending(struct task_struct *t);
+
+/* --- interval timers (kernel/itimer.c) --- */
+
+/* A new signal_struct's ITIMER_REAL: disarmed (fork's child has none). */
+void itimer_init(struct signal_struct *sig);
+/* The process's last thread is exiting: cancel ITIMER_REAL and wait for
+ * its function to finish, so that none runs once sig is freed.  May spin;
+ * no locks held. */
+void itimer_exit(struct signal_struct *sig);
 
 /* --- job control (kernel/signal.c) --- */
 

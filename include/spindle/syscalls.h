@@ -186,6 +186,11 @@ long sys_futex(u32 __user *uaddr, int op, u32 val, const struct timespec __user 
 long sys_clone3(void __user *uargs, size_t size);
 long sys_getcpu(unsigned int __user *cpu, unsigned int __user *node, void __user *unused);
 long sys_pause(void);
+struct __kernel_old_itimerval;
+long sys_getitimer(int which, struct __kernel_old_itimerval __user *value);
+long sys_setitimer(int which, const struct __kernel_old_itimerval __user *value,
+		   struct __kernel_old_itimerval __user *ovalue);
+long sys_alarm(unsigned int seconds);
 long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize);
 long sys_rt_sigsuspend(sigset_t __user *unewset, size_t sigsetsize);
 struct stack_t;
@@ -236,6 +241,19 @@ struct timespec {
 	long tv_sec;
 	long tv_nsec;
 };
+
+/* getitimer/setitimer's (Linux's __kernel_old_itimerval: timevals) */
+struct __kernel_old_timeval {
+	long tv_sec;
+	long tv_usec;
+};
+struct __kernel_old_itimerval {
+	struct __kernel_old_timeval it_interval;        /* the period; 0: once */
+	struct __kernel_old_timeval it_value;           /* left until it fires */
+};
+#define ITIMER_REAL     0       /* wall-clock time: SIGALRM */
+#define ITIMER_VIRTUAL  1       /* user CPU time: SIGVTALRM (not in Spindle) */
+#define ITIMER_PROF     2       /* all CPU time: SIGPROF (not in Spindle) */
 
 struct new_utsname {
 	char sysname[65];

@@ -57,6 +57,12 @@ struct timer_list {
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *));
 /* (Re)arm t to fire at jiffies == expires.  Does not sleep. */
 void mod_timer(struct timer_list *t, u64 expires);
+/* Is t armed?  Stable only where nothing else arms or fires it: under
+ * the lock its function takes, say (Linux's timer_pending()). */
+static inline bool timer_pending(const struct timer_list *t)
+{
+	return READ_ONCE(t->pending);
+}
 /* Disarm; returns true if it was pending.  Does not sleep.  The function
  * may still be running on the CPU that takes the tick. */
 bool del_timer(struct timer_list *t);

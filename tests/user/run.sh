@@ -295,6 +295,11 @@ fi
 "$UB/tests/jobctl" > "$T/jobctl.out" 2>&1
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/jobctl.out" && pass jobctl_on_linux ||
 	fail jobctl_on_linux "$(grep -e FAIL -e passed "$T/jobctl.out" | tr '\n' ' ')"
+# itimer: Linux's alarm, setitimer and getitimer (ITIMER_REAL) and the
+# SIGALRM they send
+"$UB/tests/itimer" > "$T/itimer.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/itimer.out" && pass itimer_on_linux ||
+	fail itimer_on_linux "$(grep -e FAIL -e passed "$T/itimer.out" | tr '\n' ' ')"
 # hostile_fifo's open_* cases: opening a FIFO waits for the other end
 # (ENXIO for a non-blocking writer with no reader, EINTR under a signal)
 for c in open_reader_waits open_writer_waits open_nonblock open_interrupted; do

@@ -262,6 +262,58 @@ static void test_process_signal(void)
 	pass("process_signal");
 }
 
+/* --- alarm_leader_gone: the process's ITIMER_REAL outlives its leader --
+ * In a child: the leader blocks SIGALRM, starts a thread, arms a 50 ms
+ * timer and exits (pthread_exit: a zombie while the thread lives).  The
+ * timer is the process's, so its SIGALRM reaches the thread left, which
+ * waits for it in sigsuspend() and exits 0 if its own handler ran. */
+
+static atomic_int alarm_tid;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	atomic_store(&alarm_tid, gettid_());
+}
+
+static void *alarm_waiter(void *arg)
+{
+	sigset_t open;
+
+	(void)arg;
+	sigemptyset(&open);
+	while (!atomic_load(&alarm_tid))
+		sigsuspend(&open);
+	exit(atomic_load(&alarm_tid) == gettid_() ? 0 : 1);
+}
+
+static void test_alarm_leader_gone(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct sigaction sa = { .sa_handler = on_alarm };
+		struct itimerval it = { .it_value = { 0, 50000 } };
+		sigset_t block;
+		pthread_t t;
+
+		sigemptyset(&block);
+		sigaddset(&block, SIGALRM);
+		sigaction(SIGALRM, &sa, NULL);
+		pthread_sigmask(SIG_BLOCK, &block, NULL);
+		if (pthread_create(&t, NULL, alarm_waiter, NULL) ||
+		    setitimer(ITIMER_REAL, &it, NULL))
+			_exit(2);
+		pthread_exit(NULL);
+	}
+	CHECK("alarm_leader_gone", pid > 0);
+	CHECK("alarm_leader_gone", waitpid(pid, &status, 0) == pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		FAIL("alarm_leader_gone", "child status %#x", status);
+	pass("alarm_leader_gone");
+}
+
 /* --- tgkill: the named thread, and no other, runs the handler ---------- */
 
 static atomic_int target_tid;
@@ -863,6 +915,7 @@ int main(int argc, char **argv)
 	test_join_ids();
 	test_process_signal();
 	test_tgkill();
+	test_alarm_leader_gone();
 	test_exit_group();
 	test_leader_exits_first();
 	test_io_and_compute();

@@ -225,6 +225,10 @@ SYSCALL6(futex, U(u32), int, u32, U(const struct timespec), U(u32), u32)
 SYSCALL2(clone3, U(void), size_t)
 SYSCALL3(getcpu, U(unsigned int), U(unsigned int), U(void))
 SYSCALL0(pause)
+SYSCALL2(getitimer, int, U(struct __kernel_old_itimerval))
+SYSCALL3(setitimer, int, U(const struct __kernel_old_itimerval),
+	 U(struct __kernel_old_itimerval))
+SYSCALL1(alarm, unsigned int)
 SYSCALL2(rt_sigpending, U(sigset_t), size_t)
 SYSCALL3(tgkill, pid_t, pid_t, int)
 SYSCALL2(tkill, pid_t, int)
@@ -380,6 +384,9 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(clone3),
 	SYSCALL_ENTRY(getcpu),
 	SYSCALL_ENTRY(pause),
+	SYSCALL_ENTRY(getitimer),
+	SYSCALL_ENTRY(setitimer),
+	SYSCALL_ENTRY(alarm),
 	SYSCALL_ENTRY(rt_sigpending),
 };
 
