@@ -623,7 +623,8 @@ lint: deps $(SYSCALL_NAMES) $(COMPILE_H)
 DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
-	blktrace util-linux busybox-static patch liburing-dev libc6-dev
+	blktrace util-linux busybox-static patch liburing-dev libc6-dev \
+	sysstat procps coreutils
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
