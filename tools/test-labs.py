@@ -24,15 +24,15 @@ checks three things:
         M and those M uses stubbed at once, as each skeleton stubs them
         (build/labs/alone-M) -- gets full marks on lab M, boots included.
      3b replaces booting lab M in each of the other labs' skeletons: that
-     was a grade per skeleton and lab, O(labs^2) boots (19 of the 45
-     minutes of CI with 10 labs); 3b is one grade of one lab per lab.  It
-     proves more in one way and less in another: lab M passes without
-     any of the others' code at once, not only without one at a time;
-     but a stub that breaks lab M only while another lab's code is
-     complete (one stub's harm hidden by another's) would pass 3b and
-     fail the old check.  `tools/test-labs.py --pairs` also boots every
-     lab in every skeleton, the old check, for when a lab or a stub
-     changes.
+     was a grade per skeleton and lab, O(labs^2) boots (13 of the 19
+     minutes test-labs took with 10 labs); 3b is one grade of one lab
+     per lab.  It proves more in one way and less in another: lab M
+     passes without any of the others' code at once, not only without
+     one at a time; but a stub that breaks lab M only while another
+     lab's code is complete (one stub's harm hidden by another's) would
+     pass 3b and fail the old check.  `tools/test-labs.py --pairs` also
+     boots every lab in every skeleton, the old check, for when a lab or
+     a stub changes.
 First, before any build, the words about each lab must agree: the
 banner grade.py prints (`== lab N: <the handout's title> ==`) wherever a
 handout or doc shows one, the hours in labs/README.md's table and the
