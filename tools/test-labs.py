@@ -25,7 +25,8 @@ checks three things:
         (build/labs/alone-M) -- gets full marks on lab M, boots included.
      3b replaces booting lab M in each of the other labs' skeletons: that
      was a grade per skeleton and lab, O(labs^2) boots (13 of the 19
-     minutes test-labs took with 10 labs); 3b is one grade of one lab
+     minutes `make test-labs` took with 10 labs, by the times of its
+     build/labs/grade-*.txt); 3b is one grade of one lab
      per lab.  It proves more in one way and less in another: lab M
      passes without any of the others' code at once, not only without
      one at a time; but a stub that breaks lab M only while another
