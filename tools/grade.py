@@ -8,6 +8,9 @@ r"""Grade Spindle's labs: a line per test with its points, then `Score: X/Y`.
     tools/grade.py --json F    also write the verdicts as JSON (the class grader)
     tools/grade.py --until-caught   cheapest test first, stop at the first not OK
                                (tools/test-labs.py's mutants: what caught one)
+    tools/grade.py --boots 3   every lab's unit tests, but only lab 3's boots: the
+                               others' boot tests say SKIP (tools/test-labs.py's
+                               skeletons)
 
 Where it sits: each lab's folder holds `grade`, its grading definition, one
 test a line:
@@ -669,9 +672,17 @@ def main(argv=None):
                     help="for tools/test-labs.py's mutants: cheapest tests first (unit tests, "
                     "then boots in the grade file's order), building only what the next test "
                     "needs, and stop at the first one not OK")
+    ap.add_argument("--boots", default=None,
+                    help="for tools/test-labs.py's skeletons: boot only these labs' scenarios "
+                    "(comma-separated); the other labs' ktest and scenario lines say SKIP and "
+                    "earn nothing")
     args = ap.parse_args(argv)
 
     labs = all_labs()
+    try:
+        boots = None if args.boots is None else {int(x) for x in args.boots.split(",") if x}
+    except ValueError:
+        ap.error("--boots takes lab numbers, e.g. --boots 3")
     mine = ROOT / ".lab" / "lab"
     if args.lab:
         try:
@@ -707,6 +718,8 @@ def main(argv=None):
                 t.verdict, t.why, t.log = "FAIL", NO_BUILD + " (the first error is above)", None
             elif t.kind == "unit":
                 grade_unit(t, args.out, cache)
+            elif boots is not None and n not in boots:
+                t.verdict, t.why = "SKIP", "not booted (--boots %s)" % args.boots
             elif t.kind == "ktest":
                 grade_ktest(t, args.out, cache)
             else:

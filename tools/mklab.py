@@ -172,13 +172,17 @@ def all_regions():
 
 
 def transform(text, lab, regs, handout):
-    """text with lab's regions stubbed out and other labs' markers dropped."""
+    """text with lab's regions stubbed out and other labs' markers dropped.
+    lab may be a set of labs (tools/test-labs.py stubs all but one), and
+    handout then a {lab: handout} dict."""
+    stubbed = {lab} if isinstance(lab, int) else set(lab)
     lines = text.splitlines(keepends=True)
     out, i = [], 0
     for (n, first, end, last, indent, stub) in regs:
         out += lines[i:first]
-        if n == lab:
-            out.append("%s/* LAB %d: your code here (%s). */\n" % (indent, n, handout))
+        if n in stubbed:
+            out.append("%s/* LAB %d: your code here (%s). */\n"
+                       % (indent, n, handout[n] if isinstance(handout, dict) else handout))
             for stub_line in stub.split("\n") if stub else []:
                 out.append("%s%s\n" % (indent, stub_line) if stub_line.strip() else "\n")
         else:
@@ -252,16 +256,22 @@ def align_times(tree, root=ROOT):
                 os.utime(f, (now, now))
 
 
-def write_tree(lab, dest):
+def write_tree(lab, dest, stubbed=None):
+    """Lab's tree in dest.  stubbed: the labs whose regions it stubs, if
+    not lab's alone (tools/test-labs.py's check 3: every lab but one and
+    those it uses, at once); lab is then the tree's .lab/lab."""
     labs = lab_dirs()
     if lab not in labs:
         raise SystemExit("mklab: no lab %d (labs: %s)" % (lab, ", ".join(map(str, sorted(labs)))))
-    handout = "labs/%s/README.md" % labs[lab].name
+    stubbed = {lab} if stubbed is None else set(stubbed)
+    handout = {n: "labs/%s/README.md" % labs[n].name for n in labs}
     if dest.exists() and any(dest.iterdir()):
         raise SystemExit("mklab: %s exists and is not empty: choose a new folder" % dest)
     marked = all_regions()
-    if not any(n == lab for regs in marked.values() for (n, *_rest) in regs):
-        raise SystemExit("mklab: lab %d marks no code (no /* LAB %d BEGIN */ anywhere)" % (lab, lab))
+    for m in sorted(stubbed):
+        if not any(n == m for regs in marked.values() for (n, *_rest) in regs):
+            raise SystemExit("mklab: lab %d marks no code (no /* LAB %d BEGIN */ anywhere)"
+                             % (m, m))
     dest.mkdir(parents=True, exist_ok=True)
     manifest, tar_buf = [], io.BytesIO()
     with tarfile.open(fileobj=tar_buf, mode="w") as tar:
@@ -271,7 +281,7 @@ def write_tree(lab, dest):
             src, dst = ROOT / f, dest / f
             dst.parent.mkdir(parents=True, exist_ok=True)
             if f in marked:
-                dst.write_text(transform(src.read_text(), lab, marked[f], handout))
+                dst.write_text(transform(src.read_text(), stubbed, marked[f], handout))
                 shutil.copymode(src, dst)
             else:
                 shutil.copy2(src, dst)
@@ -290,9 +300,10 @@ def write_tree(lab, dest):
         subprocess.run(git + ["commit", "-q", "-m",
                               "Spindle lab %d handout (%s)" % (lab, labs[lab].name)],
                        cwd=dest, check=True)
-    removed = sum(1 for regs in marked.values() for r in regs if r[0] == lab)
+    removed = sum(1 for regs in marked.values() for r in regs if r[0] in stubbed)
     print("mklab: lab %d (%s) written to %s: %d region(s) to write; read %s"
-          % (lab, labs[lab].name, dest, removed, handout))
+          % (lab, labs[lab].name, dest, removed, handout[lab]) +
+          ("" if stubbed == {lab} else " (labs %s stubbed)" % ",".join(map(str, sorted(stubbed)))))
 
 
 def main(argv=None):

@@ -6,17 +6,34 @@
     tools/test-labs.py 3 5  some
     tools/test-labs.py --mutants-only 4    only lab 4's mutants (writing them)
     tools/test-labs.py --no-mutants        all but the mutants
+    tools/test-labs.py --pairs             also every lab's boots in every
+                                           skeleton (3 below: O(labs^2))
 
-For the reference tree and for every lab's skeleton this grades every lab
-and checks three things:
+For the reference tree, every lab's skeleton and every lab's own tree it
+checks three things:
   1. the reference tree (this one) gets full marks on every lab;
   2. lab N's skeleton (tools/mklab.py N) builds (on a copy of this
      tree's build/: only what the skeleton rewrote compiles again), and
      its own lab scores below full marks -- the lab really asks for
      something;
-  3. in lab N's skeleton every other lab still gets full marks, except a
-     lab whose grading definition says `uses N` (its tests run lab N's code
-     too, e.g. a stack of dm devices splits bios with lab 1's bio_split).
+  3. no lab's tests need another lab's code, except a lab whose grading
+     definition says `uses N` (its tests run lab N's code too, e.g. a
+     stack of dm devices splits bios with lab 1's bio_split):
+     a. in lab N's skeleton every other lab's unit tests still pass, and
+     b. lab M's own tree -- this tree with the regions of every lab but
+        M and those M uses stubbed at once, as each skeleton stubs them
+        (build/labs/alone-M) -- gets full marks on lab M, boots included.
+     3b replaces booting lab M in each of the other labs' skeletons: that
+     was a grade per skeleton and lab, O(labs^2) boots (13 of the 19
+     minutes `make test-labs` took with 10 labs, by the times of its
+     build/labs/grade-*.txt); 3b is one grade of one lab
+     per lab.  It proves more in one way and less in another: lab M
+     passes without any of the others' code at once, not only without
+     one at a time; but a stub that breaks lab M only while another
+     lab's code is complete (one stub's harm hidden by another's) would
+     pass 3b and fail the old check.  `tools/test-labs.py --pairs` also
+     boots every lab in every skeleton, the old check, for when a lab or
+     a stub changes.
 First, before any build, the words about each lab must agree: the
 banner grade.py prints (`== lab N: <the handout's title> ==`) wherever a
 handout or doc shows one, the hours in labs/README.md's table and the
@@ -45,8 +62,9 @@ submissions -- the reference tree, the skeleton, and a half-done patch
 schedule()) -- and the CSV must rank them: full marks, least, between;
 and it must count the reference's answers-lab3.txt and time.txt and find
 the skeleton's missing.
-Skeletons are written to build/labs/skel-N and graded N at a time (default
-2: two guests at once, which the verdicts must survive).  Prints a table
+Skeletons are written to build/labs/skel-N, lab N's own tree to
+build/labs/alone-N, and graded N at a time (default 2: two guests at
+once, which the verdicts must survive).  Prints a table
 and exits 0 only if every check holds.
 """
 import argparse
@@ -74,12 +92,19 @@ def labs():
     return sorted(n for n, d in mklab.lab_dirs().items() if (d / "grade").exists())
 
 
-def grade(tree, tag, build=True):
-    """Grade every lab in tree; the JSON verdicts, or None if it did not run."""
+def grade(tree, tag, build=True, which=None, boots=None):
+    """Grade the labs which (default every lab) in tree, booting only the
+    scenarios of the labs boots (default all); the JSON verdicts, or None
+    if it did not run."""
     out = OUT / ("grade-" + tag)
     log = OUT / ("grade-%s.txt" % tag)
+    if out.exists():
+        shutil.rmtree(out)
     cmd = [sys.executable, str(tree / "tools" / "grade.py"), "--lab",
-           ",".join(map(str, labs())), "--out", str(out), "--json", str(out / "verdicts.json")]
+           ",".join(map(str, which or labs())), "--out", str(out),
+           "--json", str(out / "verdicts.json")]
+    if boots is not None:
+        cmd += ["--boots", ",".join(map(str, boots))]
     if not build:
         cmd.append("--no-build")
     out.mkdir(parents=True, exist_ok=True)
@@ -91,20 +116,42 @@ def grade(tree, tag, build=True):
         return None, log
 
 
-def skeleton(n):
+def skeleton(n, pairs=False):
+    """Lab n's skeleton, graded: every lab's unit tests, lab n's boots
+    (with pairs, every lab's boots)."""
     tree = OUT / ("skel-%d" % n)
     if tree.exists():
         shutil.rmtree(tree)
     p = subprocess.run([sys.executable, str(ROOT / "tools" / "mklab.py"), str(n), str(tree)],
                        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if p.returncode != 0:
-        return n, None, p.stdout.decode()
+        return ("skel", n), None, p.stdout.decode()
     # what this tree has built: the skeleton's rewritten files are newer
     # than it, so make rebuilds them and what depends on them, and
     # nothing else (each skeleton built from nothing took minutes)
     mklab.copy_build(tree)
-    verdicts, log = grade(tree, "skel-%d" % n)
-    return n, verdicts, str(log)
+    verdicts, log = grade(tree, "skel-%d" % n, boots=None if pairs else [n])
+    return ("skel", n), verdicts, str(log)
+
+
+def alone_stubbed(n, uses):
+    """The labs whose regions lab n's own tree stubs: all but n and those it uses."""
+    return sorted(set(labs()) - {n} - set(uses.get(str(n), [])))
+
+
+def alone(n, uses):
+    """Lab n's tests, in full, in a tree where every other lab's regions
+    are stubbed at once but those of the labs n uses (check 3)."""
+    tree = OUT / ("alone-%d" % n)
+    if tree.exists():
+        shutil.rmtree(tree)
+    try:
+        mklab.write_tree(n, tree, stubbed=alone_stubbed(n, uses))
+    except SystemExit as e:
+        return ("alone", n), None, str(e)
+    mklab.copy_build(tree)
+    verdicts, log = grade(tree, "alone-%d" % n, which=[n])
+    return ("alone", n), verdicts, str(log)
 
 
 # --- what the handouts say ---------------------------------------------------
@@ -504,6 +551,8 @@ def main(argv=None):
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--no-class", action="store_true", help="skip the class grader's check")
     ap.add_argument("--no-mutants", action="store_true", help="skip the mutants")
+    ap.add_argument("--pairs", action="store_true",
+                    help="also boot every lab in every skeleton (O(labs^2) boots)")
     ap.add_argument("--mutants-only", action="store_true",
                     help="build this tree and check only the mutants (while writing them)")
     args = ap.parse_args(argv)
@@ -529,15 +578,33 @@ def main(argv=None):
         if got != possible:
             problems.append("reference: lab %s scores %d/%d (see %s)" % (n, got, possible, ref_log))
 
+    # lab n's skeleton and lab n's own tree, two trees at a time
+    def one(job):
+        return skeleton(job[1], args.pairs) if job[0] == "skel" else \
+            alone(job[1], ref["uses"])
+    jobs = [(kind, n) for n in wanted for kind in ("skel", "alone")]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(skeleton, wanted))
-    for n, verdicts, log in sorted(results, key=lambda r: r[0]):
+        results = list(pool.map(one, jobs))
+    for (kind, n), verdicts, log in results:
         if verdicts is None:
-            problems.append("lab %d skeleton: not graded (%s)" % (n, log.strip()))
-            print("skeleton %-2d not graded: %s" % (n, log.strip()))
+            problems.append("lab %d %s: not graded (%s)" % (n, kind, log.strip()))
+            print("%-8s %-2d not graded: %s" % (kind, n, log.strip()))
             continue
         if not verdicts["built"]:
-            problems.append("lab %d skeleton does not build (see %s)" % (n, log))
+            problems.append("lab %d %s tree does not build (see %s)" % (n, kind, log))
+        if kind == "alone":
+            got, possible = verdicts["per_lab"][str(n)]
+            ok = got == possible
+            print("alone    %-2d lab %-2d %3d/%-3d %-4s (labs %s stubbed: must be full marks)"
+                  % (n, n, got, possible, "ok" if ok else "FAIL",
+                     ",".join(map(str, alone_stubbed(n, ref["uses"])))))
+            if not ok:
+                problems.append("lab %d scores %d/%d with every lab it does not use stubbed "
+                                "(labs %s): its tests need code of a lab its grade file does "
+                                "not say it uses (see %s)"
+                                % (n, got, possible,
+                                   ",".join(map(str, alone_stubbed(n, ref["uses"]))), log))
+            continue
         handed = sorted((OUT / ("skel-%d" % n) / "labs").glob("*/mutants"))
         if handed:
             problems.append("lab %d skeleton hands out the mutants (%s): their context lines "
@@ -545,19 +612,27 @@ def main(argv=None):
         for m, (got, possible) in sorted(verdicts["per_lab"].items(), key=lambda x: int(x[0])):
             m = int(m)
             uses = n in verdicts["uses"].get(str(m), [])
+            ran = [t for t in verdicts["tests"] if t["lab"] == m and t["verdict"] != "SKIP"]
             if m == n:
                 ok = got < possible
                 what = "own lab, must be below full marks"
-            elif uses:
-                ok, what = True, "uses lab %d's code: any score" % n
+                shown = "%3d/%-3d" % (got, possible)
             else:
-                ok = got == possible
-                what = "must be full marks"
-            print("skeleton %-2d lab %-2d %3d/%-3d %-4s (%s)" % (n, m, got, possible,
-                                                               "ok" if ok else "FAIL", what))
+                # without --pairs, the unit tests only: lab m's boots are
+                # checked in its own tree (3b)
+                ran_ok = sum(t["points"] for t in ran if t["verdict"] == "OK")
+                shown = "%3d/%-3d" % (ran_ok, sum(t["points"] for t in ran))
+                if uses:
+                    ok, what = True, "uses lab %d's code: any score" % n
+                else:
+                    ok = all(t["verdict"] == "OK" for t in ran)
+                    what = ("must be full marks" if args.pairs else
+                            "unit tests, must pass" if ran else "no unit tests")
+            print("skeleton %-2d lab %-2d %s %-4s (%s)" % (n, m, shown,
+                                                       "ok" if ok else "FAIL", what))
             if not ok:
-                problems.append("lab %d skeleton: lab %d scores %d/%d, %s (see %s)"
-                                % (n, m, got, possible, what, log))
+                problems.append("lab %d skeleton: lab %d scores %s, %s (see %s)"
+                                % (n, m, shown.replace(" ", ""), what, log))
     if not args.no_mutants:
         problems += mutants_check(wanted, args.jobs)
     if 3 in wanted:
