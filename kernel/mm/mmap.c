@@ -1240,15 +1240,21 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot)
  * mapping reads the file again (a shared one's writes went to the page
  * cache first, a private one's copies are gone), as Linux's.
  * MADV_WILLNEED on a file mapping starts reading its pages into the
- * cache (Linux's madvise_willneed: readahead, no waiting).  The rest is
- * accepted and changes nothing, as Linux may.
+ * cache (Linux's madvise_willneed: readahead, no waiting).  The rest of
+ * the advice Linux 6.1 knows (madvise_behavior_valid: 0-4 and 8-25) is
+ * accepted and changes nothing, as Linux may; any other is EINVAL.
  */
+static bool madvise_behavior_valid(int behavior)
+{
+	return (behavior >= 0 && behavior <= MADV_DONTNEED) || (behavior >= 8 && behavior <= 25);
+}
+
 static long __sys_madvise(unsigned long start, size_t len, int behavior)
 {
 	struct vm_area_struct *vma;
 	unsigned long end;
 
-	if (!current->mm || (start & ~PAGE_MASK))
+	if (!current->mm || !madvise_behavior_valid(behavior) || (start & ~PAGE_MASK))
 		return -EINVAL;
 	len = PAGE_ALIGN(len);
 	if (len > STACK_TOP || start > STACK_TOP - len)

@@ -485,6 +485,12 @@ static void t_memory(void)
 	if (p != MAP_FAILED) {
 		CHECK(p[0] == 0 && p[8191] == 0);       /* anonymous memory is zeroed */
 		p[100] = 7;
+		/* madvise: advice Linux does not know is EINVAL, before anything
+		 * else is looked at; known advice on a mapping is taken */
+		CHECK(madvise(p, 8192, 0) == 0);                /* MADV_NORMAL */
+		CHECK_ERR(madvise(p, 8192, 5), EINVAL);         /* 5-7: unused */
+		CHECK_ERR(madvise(p, 8192, 999), EINVAL);
+		CHECK_ERR(madvise(p + 1, 8192, 999), EINVAL);
 		CHECK(munmap(p, 8192) == 0);
 	}
 	big = malloc(1 << 20);
