@@ -386,16 +386,16 @@ int file_write_and_wait_range(struct file *f, loff_t start, loff_t end)
 
 #define DROP_BATCH      64      /* pages taken per walk of i_pages */
 
+#define PIR_CLEAN       1       /* not dirty, not under write-back */
+#define PIR_IDLE        2       /* no reference but the cache's: not mapped
+				 * by a process, not pinned, not being read */
+
 /*
  * Up to DROP_BATCH pages of mapping with index in [from, to], referenced,
- * into batch; only clean ones that are not under write-back when
- * clean_only.  One walk of the mapping's list per batch: these walks are
- * rare (truncation, BLKFLSBUF, direct I/O's invalidation).
+ * into batch; only those that are what `which` (PIR_*) asks, if anything.
+ * One walk of the mapping's list per batch: these walks are rare
+ * (truncation, BLKFLSBUF, direct I/O's invalidation, fadvise).
  */
-#define PIR_CLEAN       1       /* not dirty, not under write-back */
-#define PIR_IDLE        2       /* and no reference but the cache's: not
-				 * mapped by a process, not pinned, not being read */
-
 static unsigned int pages_in_range(struct address_space *mapping, pgoff_t from, pgoff_t to,
 				   unsigned int which, struct page **batch)
 {
