@@ -515,6 +515,70 @@ def picture(events, op):
 
 
 # ---------------------------------------------------------------------------
+# --check: one fsync's commit, as the disk saw it
+# ---------------------------------------------------------------------------
+
+def check_fsync(final, events, op, path, last):
+    """What a user of ordered mode relies on, read from the recording of
+    window op (block `last` of path appended, then an fsync); final: the
+    image after the run.  Returns [(holds, what)]."""
+    win = [ev for ev in events if (ev.window if isinstance(ev, Write) else ev[1]) == ("op", op)]
+    writes = [(n, ev) for n, ev in enumerate(win) if isinstance(ev, Write)]
+    flushes = [n for n, ev in enumerate(win) if not isinstance(ev, Write)]
+
+    def where(pred):
+        return [n for n, ev in writes if any(pred(lab) for lab in ev.kinds)]
+    commits = where(lambda lab: lab == "journal commit")
+    logs = where(lambda lab: lab.startswith("journal ") and lab != "journal commit"
+                 and not lab.startswith("journal journal sb"))
+    data = where(lambda lab: lab == "data " + path)
+    fdata, _ = stat_blocks(e2(["debugfs", "-R", "stat " + path, str(final)]))
+    m = re.search(r"located at block (\d+)", e2(["debugfs", "-R", "imap " + path, str(final)]))
+    itable = int(m.group(1)) if m else None
+    appended = [n for n, ev in writes if last in fdata and ev.block <= fdata[last] < ev.block + ev.count]
+    copies = {lab for _, ev in writes for lab in ev.kinds}
+    home_meta = [n for n, ev in writes
+                 if any(not lab.startswith("journal ") and not lab.startswith("data ")
+                        for lab in ev.kinds)]
+    out = [(len(commits) == 1, "one commit block in the fsync (%d)" % len(commits))]
+    c = commits[0] if commits else None
+    out.append((bool(appended) and c is not None and max(appended) < c,
+                "the appended block (%s's block %s, disk block %s) written before the commit block"
+                % (path, last, fdata.get(last) if last is not None else None)))
+    out.append((bool(data) and bool(logs) and max(data) < min(logs),
+                "ordered mode: the file's data before the first log block"))
+    out.append((itable is not None and any(lab.startswith("journal copy of %d " % itable)
+                                          for lab in copies),
+                "the log holds a copy of %s's inode table block (%s)" % (path, itable)))
+    pre = c is not None and logs and any(max(logs) < f < c for f in flushes)
+    out.append((bool(pre), "a FLUSH between the last log block and the commit block (REQ_PREFLUSH)"))
+    post = c is not None and (win[c].fua or any(f > c for f in flushes))
+    out.append((bool(post), "the commit block FUA, or a FLUSH after it (REQ_FUA on a disk without FUA)"))
+    out.append((not home_meta, "no metadata written in place during the fsync (the checkpoint "
+                "comes after the commit)"))
+    return out
+
+
+def main_check(args):
+    base, rec, serial, op, path, last = args.check
+    events = classify(base, nbdcache.read_records(rec), windows(Path(serial).read_bytes()))
+    final = bytearray(Path(base).read_bytes())
+    for kind, _, offset, data, _ in nbdcache.read_records(rec):
+        if kind == "W":
+            final[offset:offset + len(data)] = data
+    print(picture(events, op))
+    with tempfile.NamedTemporaryFile(dir=WORK, suffix=".img") as t:
+        t.write(final)
+        t.flush()
+        verdicts = check_fsync(t.name, events, op, path, int(last))
+    for ok, what in verdicts:
+        print("jcost: %s: %s" % ("ok" if ok else "FAIL", what))
+    bad = sum(1 for ok, _ in verdicts if not ok)
+    print("jcost: %d passed, %d failed" % (len(verdicts) - bad, bad))
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------------------
 # The boots
 # ---------------------------------------------------------------------------
 
@@ -612,8 +676,13 @@ def main():
                     help="classify the recordings the last run left in build/qemu")
     ap.add_argument("--table-round", type=int, choices=[1, 2], action="append",
                     help="print only this round's table (default: both)")
+    ap.add_argument("--check", nargs=6, metavar=("BASE", "RECORDING", "SERIAL", "OP", "PATH", "BLOCK"),
+                    help="judge the fsync of window OP (block BLOCK of PATH appended) in a recording")
     ap.add_argument("--selftest", action="store_true", help="test the parsers; boot nothing")
     args = ap.parse_args()
+    if args.check:
+        WORK.mkdir(parents=True, exist_ok=True)
+        return main_check(args)
     if args.selftest:
         suite = unittest.defaultTestLoader.loadTestsFromTestCase(SelfTest)
         return 0 if unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful() else 1
