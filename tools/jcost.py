@@ -36,8 +36,17 @@ from the image alone --
 
 Prints, for each kernel, a table per operation (blocks written by kind,
 requests, flushes, FUA writes) and, with --picture OP, the sequence of
-one window's writes and flushes, blkparse-like.  --selftest checks the
-parsers and the classification on images and journal blocks made here.
+one window's writes and flushes, blkparse-like; --markdown prints only
+docs/fs.md's table.  --no-boot classifies the recordings the last run
+left.  --selftest checks the parsers, the classification and --check's
+verdicts on images and journal blocks made here.
+
+    tools/jcost.py --check BASE RECORDING SERIAL OP PATH BLOCK
+
+judges one window of a recording (tests/qemu/scenarios/ext3-fsync-disk.scn):
+block BLOCK of PATH was appended and fsynced; one commit block, the data
+before the log, the inode's table block logged, a flush on each side of
+the commit block, nothing written home before it.  Exit 0 only if all hold.
 """
 import argparse
 import collections
@@ -92,9 +101,9 @@ say "JCOST done"
 """.replace("MOUNT", MOUNT)
 
 OPS = ["create", "write", "append", "rename", "unlink", "mkdir"]
-WHAT = {"create": ": > f; fsync f", "write": "1 KiB to a new file; fsync",
-        "append": "1 KiB appended (a new block); fsync", "rename": "mv; fsync dir",
-        "unlink": "rm; fsync dir", "mkdir": "mkdir; fsync dir"}
+WHAT = {"create": "`: > f`, fsync f", "write": "1 KiB to a new file, fsync",
+        "append": "a new 1 KiB block, fsync", "rename": "`mv`, fsync dir",
+        "unlink": "`rm`, fsync dir", "mkdir": "fsync dir"}
 
 SPINDLE_SCN = """\
 machine: q35
@@ -486,6 +495,27 @@ def table(name, t, rnd):
     return "\n".join(lines)
 
 
+def markdown(tables, rnd=2):
+    """docs/fs.md's table: round rnd of each kernel, {name: tally}."""
+    out = ["| operation | kernel | fsync: data | fsync: log blocks (copies) | fsync: flushes "
+           "| sync: log blocks | sync: home blocks | sync: flushes | blocks in all |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for op in OPS:
+        for n, (name, t) in enumerate(tables.items()):
+            f = t.get(("%s%d" % (op, rnd), "op"), collections.Counter())
+            h = t.get(("%s%d" % (op, rnd), "home"), collections.Counter())
+            flog = sum(f[x] for x in JOURNAL)
+            hlog = sum(h[x] for x in JOURNAL)
+            fhome = sum(f[x] for x in COLUMNS if x not in JOURNAL and x != "data")
+            hhome = sum(h[x] for x in COLUMNS if x not in JOURNAL and x != "data")
+            total = f["data"] + flog + fhome + h["data"] + hlog + hhome
+            out.append("| %s | %s | %d | %d (%d) | %d | %d | %d | %d | %d |" % (
+                "%s (%s)" % (op, WHAT[op]) if n == 0 else "", name.split()[0],
+                f["data"], flog, f["copy"], f["flushes"], hlog, hhome + fhome + h["data"],
+                h["flushes"], total))
+    return "\n".join(out)
+
+
 PHASE_NOTE = {"op": "", "home": "   [sync]", "end": "   [after]", "mount": ""}
 
 
@@ -652,11 +682,13 @@ def boot_linux(base):
     return run_scenario("jcost-linux", text)
 
 
-def report(name, outdir, base, pictures, rounds=(1, 2)):
+def report(name, outdir, base, pictures, rounds=(1, 2), quiet=False):
     records = nbdcache.read_records(outdir / "writes.rec")
     marks = windows((outdir / "serial.raw").read_bytes())
     events = classify(base, records, marks)
     t = tally(events)
+    if quiet:
+        return events, t
     for rnd in rounds:
         print(table(name, t, rnd))
         print()
@@ -674,6 +706,8 @@ def main():
                     help="print this window's sequence (e.g. write2); may repeat")
     ap.add_argument("--no-boot", action="store_true",
                     help="classify the recordings the last run left in build/qemu")
+    ap.add_argument("--markdown", action="store_true",
+                    help="print only docs/fs.md's table (round 2, both kernels)")
     ap.add_argument("--table-round", type=int, choices=[1, 2], action="append",
                     help="print only this round's table (default: both)")
     ap.add_argument("--check", nargs=6, metavar=("BASE", "RECORDING", "SERIAL", "OP", "PATH", "BLOCK"),
@@ -688,11 +722,15 @@ def main():
         return 0 if unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful() else 1
     kernels = ["spindle", "linux"] if args.kernel == "both" else [args.kernel]
     base = WORK / "base.img" if args.no_boot else make_base()
+    tables = {}
     for k in kernels:
         outdir = QEMU_OUT / ("jcost-" + k) if args.no_boot else \
             (boot_spindle if k == "spindle" else boot_linux)(base)
-        report("Spindle" if k == "spindle" else "Linux 6.1", outdir, base, args.picture,
-               args.table_round or (1, 2))
+        name = "Spindle" if k == "spindle" else "Linux 6.1"
+        _, tables[name] = report(name, outdir, base, args.picture, args.table_round or (1, 2),
+                                 quiet=args.markdown)
+    if args.markdown:
+        print(markdown(tables))
     return 0
 
 
@@ -740,6 +778,42 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(data[0], 100)
         self.assertEqual(data[13], 114)
         self.assertEqual(meta, {112: "IND"})
+
+    def test_check_fsync(self):
+        """--check's verdicts on made-up windows: the commit as it should
+        be, then the data after the commit block, then no flushes."""
+        WORK.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=WORK) as d:
+            img = Path(d) / "t.img"
+            subprocess.run(["truncate", "-s", "4M", str(img)], check=True)
+            e2(MKFS + [str(img)])
+            src = Path(d) / "f"
+            src.write_bytes(b"x" * 2048)
+            e2(["debugfs", "-w", "-R", "write %s f" % src, str(img)])
+            fdata, _ = stat_blocks(e2(["debugfs", "-R", "stat /f", str(img)]))
+            itab = int(re.search(r"located at block (\d+)",
+                                 e2(["debugfs", "-R", "imap /f", str(img)])).group(1))
+            w = ("op", "append")
+
+            def ev(block, *kinds):
+                return Write(0, w, False, block, len(kinds), list(kinds))
+            data = ev(fdata[0], "data /f", "data /f")
+            log = ev(900, "journal descriptor", "journal copy of %d (inode table)" % itab)
+            commit = ev(902, "journal commit")
+            good = [data, log, ("F", w), commit, ("F", w)]
+            self.assertTrue(all(ok for ok, _ in check_fsync(img, good, "append", "/f", 1)))
+            late = [log, ("F", w), commit, ("F", w), data]
+            bad = [what for ok, what in check_fsync(img, late, "append", "/f", 1) if not ok]
+            self.assertEqual(len(bad), 2)
+            self.assertIn("before the commit block", bad[0])
+            nobarrier = [data, log, commit]
+            bad = [what for ok, what in check_fsync(img, nobarrier, "append", "/f", 1) if not ok]
+            self.assertEqual(len(bad), 2)
+            self.assertIn("PREFLUSH", bad[0])
+            home = [data, log, ("F", w), ev(itab, "inode table"), commit, ("F", w)]
+            bad = [what for ok, what in check_fsync(img, home, "append", "/f", 1) if not ok]
+            self.assertEqual(len(bad), 1)
+            self.assertIn("in place", bad[0])
 
     def test_layout_and_owner(self):
         """On an image made here: the layout and the owner of a file's and
