@@ -92,6 +92,7 @@ for r in 1 2; do
 	op rename$r;  mv w$r v$r && sync . || fail rename;  home rename$r
 	op unlink$r;  rm v$r && sync . || fail unlink;  home unlink$r
 	op mkdir$r;   mkdir d$r && sync . || fail mkdir;  home mkdir$r
+	op rmdir$r;   rmdir d$r && sync . || fail rmdir;  home rmdir$r
 done
 cd /
 say "JCOST op umount"
@@ -100,10 +101,10 @@ say "JCOST end umount"
 say "JCOST done"
 """.replace("MOUNT", MOUNT)
 
-OPS = ["create", "write", "append", "rename", "unlink", "mkdir"]
+OPS = ["create", "write", "append", "rename", "unlink", "mkdir", "rmdir"]
 WHAT = {"create": "`: > f`, fsync f", "write": "1 KiB to a new file, fsync",
         "append": "a new 1 KiB block, fsync", "rename": "`mv`, fsync dir",
-        "unlink": "`rm`, fsync dir", "mkdir": "fsync dir"}
+        "unlink": "`rm`, fsync dir", "mkdir": "fsync dir", "rmdir": "fsync dir"}
 
 SPINDLE_SCN = """\
 machine: q35
