@@ -109,6 +109,9 @@ struct file_operations {
 	/* mmap(2) of the file: check the VMA's flags, set vma->vm_ops (the
 	 * fault handler; include/spindle/mm_types.h).  NULL: ENODEV. */
 	int (*mmap)(struct file *f, struct vm_area_struct *vma);
+	/* fallocate(2): mode's FALLOC_FL_* on [offset, offset + len), both
+	 * checked by the VFS.  NULL: EOPNOTSUPP. */
+	long (*fallocate)(struct file *f, int mode, loff_t offset, loff_t len);
 };
 
 /* poll's event bits (Linux's include/uapi/asm-generic/poll.h) */

@@ -209,6 +209,7 @@ long sys_get_mempolicy(int __user *policy, unsigned long __user *nmask, unsigned
 long sys_set_mempolicy(int mode, const unsigned long __user *nmask, unsigned long maxnode);
 long sys_getpriority(int which, int who);
 long sys_getrusage(int who, struct rusage __user *ru);
+long sys_fallocate(int fd, int mode, loff_t offset, loff_t len);
 long sys_setpriority(int which, int who, int niceval);
 struct shmid64_ds;
 long sys_shmget(int key, size_t size, int shmflg);

@@ -175,6 +175,7 @@ SYSCALL5(get_mempolicy, U(int), U(unsigned long), unsigned long, unsigned long, 
 SYSCALL3(set_mempolicy, int, U(const unsigned long), unsigned long)
 SYSCALL2(getpriority, int, int)
 SYSCALL2(getrusage, int, U(struct rusage))
+SYSCALL4(fallocate, int, int, loff_t, loff_t)
 SYSCALL3(setpriority, int, int, int)
 SYSCALL3(shmget, int, size_t, int)
 SYSCALL2(timerfd_create, int, int)
@@ -345,6 +346,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(set_mempolicy),
 	SYSCALL_ENTRY(getpriority),
 	SYSCALL_ENTRY(getrusage),
+	SYSCALL_ENTRY(fallocate),
 	SYSCALL_ENTRY(setpriority),
 	SYSCALL_ENTRY(shmget),
 	SYSCALL_ENTRY(timerfd_create),
