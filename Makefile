@@ -141,7 +141,8 @@ KERNEL_OBJS += \
 	$(K)/signal.o \
 	$(K)/itimer.o \
 	$(K)/futex.o \
-	$(K)/sys.o
+	$(K)/sys.o \
+	ipc/shm.o
 
 # In-kernel test suites (run with test=<suite>), and their helpers.
 KTEST_OBJS := \
@@ -635,7 +636,7 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
 	blktrace util-linux busybox-static patch liburing-dev libc6-dev \
-	sysstat procps coreutils
+	sysstat procps coreutils fio
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.
