@@ -48,7 +48,7 @@
  * SQ ring's flags say IORING_SQ_CQ_OVERFLOW, and io_uring_enter with
  * GETEVENTS moves the list into the room the process has made; until
  * then every new CQE joins the list too, so the order holds.  Submission
- * is not held back by a full CQ (as in Linux since 5.13).  Only a CQE
+ * is not held back by a full CQ (as in Linux 6.1).  Only a CQE
  * whose list entry cannot be allocated is lost, counted in cq_overflow.
  * fs/io_uring_cq.c posts and flushes; a request is still counted
  * (inflight) from its SQE to its CQE, for the release to wait on.
@@ -888,7 +888,7 @@ static int io_sq_pass(struct io_ring_ctx *ctx)
  * set before the SQ tail is looked at again, and the process publishes
  * its tail before it looks at the flag (a full barrier each side, Linux's
  * protocol): either the thread sees the new SQE, or the process sees the
- * flag and wakes it.  stuck: SQEs that could not be taken (a full CQ) --
+ * flag and wakes it.  stuck: SQEs that could not be taken (the owner exited) --
  * the thread sleeps over them too, until woken.
  */
 static void io_sq_sleep(struct io_ring_ctx *ctx, u32 stuck)

@@ -134,8 +134,8 @@ static void t_overflow(void)
 	queue_nops(&ring, 4, 0);
 	CHECK(io_uring_submit(&ring) == 4);
 	CHECK(!(sq_flags(&ring) & IORING_SQ_CQ_OVERFLOW));
-	/* the CQ is full: the next 4 are taken all the same (Linux 5.5 to
-	 * 5.12 said EBUSY here; 6.1 takes them) */
+	/* the CQ is full: the next 4 are taken all the same (kernels 5.5 to
+	 * 5.11 at least said EBUSY here; 6.1 and the host's take them) */
 	queue_nops(&ring, 4, 4);
 	CHECK(io_uring_submit(&ring) == 4);
 	CHECK(io_uring_cq_ready(&ring) == 4);
