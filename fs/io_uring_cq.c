@@ -103,6 +103,7 @@ bool io_cqring_post(struct io_cq *cq, u64 user_data, s32 res, u32 cflags)
 	}
 	io_cq_wake(cq);
 	/* LAB 11 END:
+	 * (void)cq;
 	 * (void)io_cq_account_overflow;
 	 * (void)user_data;
 	 * (void)res;
