@@ -49,10 +49,4 @@ bool io_cqring_post(struct io_cq *cq, u64 user_data, s32 res, u32 cflags);
 bool io_cqring_overflow_flush(struct io_cq *cq);
 void io_cqring_overflow_kill(struct io_cq *cq);
 
-/* CQEs the process has not read yet (a head past the tail: a lot). */
-static inline u32 io_cq_unread(const struct io_cq *cq)
-{
-	return cq->cached_tail - *(const volatile u32 *)cq->head;
-}
-
 #endif /* FS_IO_URING_CQ_H */
