@@ -47,8 +47,8 @@
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
-#                   side with Spindle's, and NVMe's rows (tools/compare-linux,
-#                   RUNS=<n>)
+#                   side with Spindle's, NVMe's rows, and fio on both kernels
+#                   (tools/compare-linux, RUNS=<n>)
 #   make perf-ext2  a 64 MiB ext2 file written, synced and read back cold
 #                   on AHCI and IDE: request counts and sizes from the block
 #                   trace, MB/s under -icount, bench on the file (docs/fs.md)
@@ -603,6 +603,7 @@ perf: deps $(ISO)
 perf-linux: deps $(ISO)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
 	$(PYTHON) tools/compare-linux --icount-only --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
 
 # ext2's write-back and readahead in requests (tools/ext2-perf.py, the
 # "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.
