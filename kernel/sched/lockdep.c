@@ -64,6 +64,13 @@ struct lock_class {
 	unsigned int subclass;	 /* 0, or a nesting level (name says "/n") */
 	bool recursion_reported; /* a recursion in it was said once */
 	int edges;		 /* first dependency from it, or -1 */
+	/* lock_stat=1: its spinlocks' counts (/proc/lock_stat), each a
+	 * relaxed atomic add by whichever CPU took one, under no lock */
+	unsigned long con_bounces;  /* contentions for a lock another CPU took last */
+	unsigned long contentions;  /* acquisitions that found the lock taken */
+	u64 waittime_ns;	    /* the time they spun, in all */
+	unsigned long acq_bounces;  /* acquisitions of a lock another CPU took last */
+	unsigned long acquisitions;
 };
 
 /* A dependency: `to` was taken while `from` was held, here. */
@@ -74,6 +81,7 @@ struct lock_list {
 };
 
 bool debug_locks;
+bool lock_stat;
 static bool graph_ok = true; /* no cycle reported, no table full */
 /*
  * The graph and the class table are shared by every CPU: lockdep_lock (a
@@ -572,4 +580,116 @@ void __lockdep_sys_exit(void)
 			curr->lockdep_depth--;
 	}
 	printk(KERN_ERR "lockdep: released the locks of %s/%d\n", curr->comm, curr->pid);
+}
+
+/*
+ * lock_stat (Linux's CONFIG_LOCK_STAT, Documentation/locking/lockstat.rst,
+ * reduced to the columns below).  With lock_stat=1 every spin_lock() of a
+ * class lockdep knows comes here instead of arch_spin_lock(): a trylock
+ * first, and only if that fails (the lock was held, or CPUs were queued
+ * for it) the ticket and the wait, timed -- a contention.  A "bounce" is
+ * a contention or an acquisition of a lock that another CPU took last
+ * (the lock's dep_map.cpu): the lock's cache line, and most likely the
+ * data it guards, had to come over from that CPU.  A lock that only one
+ * CPU ever takes has no bounces at all, however often it is taken; a lock
+ * shared by every CPU's submissions bounces on almost every acquisition
+ * once two CPUs submit -- the difference /proc/lock_stat shows.
+ */
+void __lock_stat_spin_lock(arch_spinlock_t *raw, struct lockdep_map *map)
+{
+	struct lock_class *c = READ_ONCE(map->class);
+	int me = (int)smp_processor_id() + 1, last;
+	u64 t0;
+
+	if (!arch_spin_trylock(raw)) {
+		/* the CPU that took it last: the holder, or one before us */
+		last = READ_ONCE(map->cpu);
+		t0 = ktime_get_ns();
+		arch_spin_lock(raw);
+		if (c) {
+			__atomic_fetch_add(&c->contentions, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&c->waittime_ns, ktime_get_ns() - t0, __ATOMIC_RELAXED);
+			if (last && last != me)
+				__atomic_fetch_add(&c->con_bounces, 1, __ATOMIC_RELAXED);
+		}
+	}
+	/* ours now: map->cpu is written only under the lock */
+	if (c) {
+		__atomic_fetch_add(&c->acquisitions, 1, __ATOMIC_RELAXED);
+		if (map->cpu && map->cpu != me)
+			__atomic_fetch_add(&c->acq_bounces, 1, __ATOMIC_RELAXED);
+	}
+	WRITE_ONCE(map->cpu, me);
+}
+
+/* more contended first, then more taken, as Linux sorts them */
+static bool lock_stat_before(const struct lock_class *a, const struct lock_class *b)
+{
+	if (a->contentions != b->contentions)
+		return a->contentions > b->contentions;
+	return a->acquisitions > b->acquisitions;
+}
+
+/*
+ * /proc/lock_stat: Linux's header and layout with five of its columns --
+ * con-bounces, contentions, waittime-total (microseconds), acq-bounces,
+ * acquisitions; the min/max/avg wait and the hold times are not kept.
+ * One row per class taken since boot or the last clear; counts are read
+ * unlocked, each a moment's value.
+ */
+int lock_stat_show(char *buf, size_t size)
+{
+	static u16 order[MAX_LOCKDEP_KEYS];
+	static const char rule[] = "---------------------------------------------------------"
+				   "----------------------------------------------------------\n";
+	unsigned int n = 0, nr = READ_ONCE(nr_lock_classes);
+	int len;
+
+	/* an insertion sort: a few hundred classes, read rarely */
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct lock_class *c = &lock_classes[i];
+		unsigned int k;
+
+		if (!READ_ONCE(c->acquisitions))
+			continue;
+		k = n++;
+		while (k && lock_stat_before(c, &lock_classes[order[k - 1]])) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = (u16)i;
+	}
+	len = snprintf(buf, size, "lock_stat version 0.4%s\n%s%40s %14s %14s %14s %14s %14s\n%s",
+		       lock_stat ? "" : " (off: boot with lock_stat=1)", rule, "class name",
+		       "con-bounces", "contentions", "waittime-total", "acq-bounces",
+		       "acquisitions", rule);
+	for (unsigned int k = 0; k < n && len < (int)size; k++) {
+		const struct lock_class *c = &lock_classes[order[k]];
+		u64 wait_10ns = READ_ONCE(c->waittime_ns) / 10;
+
+		len += snprintf(buf + len, size - (size_t)len,
+				"%40s: %14lu %14lu %11llu.%02llu %14lu %14lu\n", c->name,
+				READ_ONCE(c->con_bounces), READ_ONCE(c->contentions),
+				(unsigned long long)(wait_10ns / 100),
+				(unsigned long long)(wait_10ns % 100), READ_ONCE(c->acq_bounces),
+				READ_ONCE(c->acquisitions));
+	}
+	return len < (int)size ? len : (int)size - 1;
+}
+
+/* Every class's counts to 0 (a write to /proc/lock_stat).  Racy against
+ * CPUs counting meanwhile: an add in flight may land after the clear. */
+void lock_stat_clear(void)
+{
+	unsigned int nr = READ_ONCE(nr_lock_classes);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct lock_class *c = &lock_classes[i];
+
+		WRITE_ONCE(c->con_bounces, 0);
+		WRITE_ONCE(c->contentions, 0);
+		WRITE_ONCE(c->waittime_ns, 0);
+		WRITE_ONCE(c->acq_bounces, 0);
+		WRITE_ONCE(c->acquisitions, 0);
+	}
 }
