@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""scaling.py [--runs N] [--cpus 1,2,4] [--qd Q] [--size S] [--png FILE] - the block layer's IOPS against CPUs, Spindle and Linux.
+
+`make perf-scaling` runs this.  For each CPU count N of --cpus it boots
+Spindle and Debian's Linux 6.1 on the same QEMU machine (q35, -smp N,
+multi-threaded TCG: `-accel tcg,thread=multi`, each virtual CPU a host
+thread) with null_blk and N hardware queues (submit_queues=N, completing
+in the submitter's context: irqmode=0, elevator none), and runs one job
+N times at once, one copy pinned to each CPU:
+
+  Spindle   bench nullb0 randread 4k Q S aio numjobs=N
+  Linux     fio --ioengine=libaio --iodepth=Q --io_size=S --numjobs=N
+                --cpus_allowed=0-(N-1) --cpus_allowed_policy=split
+                --group_reporting  (tools/compare-linux's translation)
+
+Boots are interleaved -- Spindle N=1, Linux N=1, Spindle N=2, ... --
+--runs times, so that a change in the host's load falls on both kernels
+alike.  Printed: per N the median IOPS (min-max over the runs) of each
+kernel and its speed-up over N=1, and each boot's host load.  With --png,
+the same as a gnuplot picture (IOPS against CPUs, one line per kernel).
+
+This is wall-clock time on the host: the figures depend on its cores and
+its load (os.cpu_count() is printed).  A guest can go no faster with
+more virtual CPUs than the host has cores to run them: on a 2-core host
+the 4-CPU rows cannot scale beyond 2.  docs/performance.md, "Scaling
+with CPUs", explains the method and keeps the latest table.
+Exit status: 0, or 1 if a boot or a download failed.
+"""
+import argparse
+import importlib.machinery
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+
+
+def load_compare():
+    """tools/compare-linux, whose name has no .py, as a module: its
+    translation of bench to fio, its Linux initramfs and its parsers."""
+    loader = importlib.machinery.SourceFileLoader("compare_linux", str(TOOLS / "compare-linux"))
+    spec = importlib.util.spec_from_loader("compare_linux", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+CL = load_compare()
+perf, runner = CL.perf, CL.runner
+ROOT = CL.ROOT
+WORK = ROOT / "build/scaling"
+
+
+def scenario_text(ncpus, qd, size):
+    """The workload for N CPUs, in perf.scn's format: what compare-linux
+    translates for Linux, and what Spindle boots as it is.  The elevator
+    is set with an echo (both kernels take it): Linux's default for a
+    single hardware queue would be mq-deadline."""
+    return ("machine: q35\n"
+            "memory: 512M\n"
+            "cpus: %d\n"
+            "qemu: -accel tcg,thread=multi\n"
+            "timeout: 600\n"
+            "cmdline: null_blk.nr_devices=1 null_blk.submit_queues=%d null_blk.irqmode=0 "
+            "null_blk.hw_queue_depth=64\n"
+            "init: echo none > /sys/block/nullb0/queue/scheduler\n"
+            "init: bench nullb0 randread 4k %d %s aio numjobs=%d\n"
+            % (ncpus, ncpus, qd, size, ncpus))
+
+
+def iops_of(figures):
+    """The one bench/fio row of a parsed log: its IOPS."""
+    rows = [v for k, v in figures.items() if not k[1].startswith("dd ")]
+    if len(rows) != 1:
+        raise CL.CompareError("%d rows where one was expected" % len(rows))
+    return rows[0][1]
+
+
+def speedups(med):
+    """{N: median IOPS} -> {N: IOPS(N) / IOPS(smallest N)}."""
+    base = med[min(med)]
+    return {n: (v / base if base else 0.0) for n, v in med.items()}
+
+
+def table(spindle, linux):
+    """spindle, linux: {N: [IOPS per run]} -> the printed table."""
+    s_med = {n: statistics.median(v) for n, v in spindle.items()}
+    l_med = {n: statistics.median(v) for n, v in linux.items()}
+    s_up, l_up = speedups(s_med), speedups(l_med)
+    head = "%4s  %26s %8s  %26s %8s  %9s" % ("CPUs", "Spindle IOPS (min-max)", "speed-up",
+                                             "Linux IOPS (min-max)", "speed-up", "S / L")
+    out = [head, "-" * len(head)]
+    for n in sorted(spindle):
+        out.append("%4d  %26s %7.2fx  %26s %7.2fx  %9.2f" % (
+            n, "%d (%d-%d)" % (s_med[n], min(spindle[n]), max(spindle[n])), s_up[n],
+            "%d (%d-%d)" % (l_med[n], min(linux[n]), max(linux[n])), l_up[n],
+            s_med[n] / l_med[n] if l_med[n] else 0.0))
+    return "\n".join(out)
+
+
+def plot(spindle, linux, png, title):
+    """IOPS against CPUs, one line per kernel, with the min-max of the
+    runs as error bars; gnuplot (make deps installs gnuplot-nox)."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    data = WORK / "scaling.dat"
+    with open(data, "w") as f:
+        f.write("# cpus spindle_median spindle_min spindle_max linux_median linux_min linux_max\n")
+        for n in sorted(spindle):
+            s, l_ = spindle[n], linux[n]
+            f.write("%d %d %d %d %d %d %d\n" % (n, statistics.median(s), min(s), max(s),
+                                                statistics.median(l_), min(l_), max(l_)))
+    script = "\n".join([
+        "set terminal png size 800,500",
+        "set output '%s'" % png,
+        "set title '%s'" % title.replace("'", ""),
+        "set xlabel 'CPUs (-smp N, multi-threaded TCG), null_blk submit_queues = N'",
+        "set ylabel 'IOPS, 4K random reads'",
+        "set xtics (%s)" % ", ".join(str(n) for n in sorted(spindle)),
+        "set xrange [0.5:%g]" % (max(spindle) + 0.5),
+        "set yrange [0:*]",
+        "set key top left",
+        "set grid",
+        "plot '%s' using 1:2:3:4 with yerrorlines lw 2 title 'Spindle (bench numjobs=N)', \\"
+        % data,
+        "     '%s' using 1:5:6:7 with yerrorlines lw 2 title 'Linux 6.1 (fio numjobs=N)'"
+        % data,
+    ]) + "\n"
+    r = subprocess.run(["gnuplot"], input=script, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    if r.returncode:
+        raise SystemExit("scaling: gnuplot failed: %s" % r.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3, help="boots of each kernel at each N")
+    ap.add_argument("--cpus", default="1,2,4", help="CPU counts, comma-separated")
+    ap.add_argument("--qd", type=int, default=4, help="I/Os in flight per job (default 4)")
+    ap.add_argument("--size", default="32M", help="bytes read per job (default 32M)")
+    ap.add_argument("--png", type=Path, help="draw the figure into this file")
+    args = ap.parse_args()
+    cpus = [int(x) for x in args.cpus.split(",") if x]
+
+    texts, scns, linux_texts = {}, {}, {}
+    try:
+        for n in cpus:
+            texts[n] = scenario_text(n, args.qd, args.size)
+            scns[n] = runner.parse_scenario(texts[n], "scaling")
+            CL.workloads(scns[n])
+            vmlinuz, initrd, kver = CL.build_linux(scns[n], 1, "initrd-scaling-%d.cpio" % n)
+            linux_texts[n] = CL.linux_text(texts[n], vmlinuz, initrd)
+    except CL.CompareError as e:
+        raise SystemExit("scaling: %s" % e)
+    print("scaling: Linux %s; CPUs %s; bench/fio 4K randread, QD %d per job, %s per job; "
+          "host: %d CPUs" % (kver, ", ".join(map(str, cpus)), args.qd, args.size,
+                             os.cpu_count() or 0), flush=True)
+
+    spindle = {n: [] for n in cpus}
+    linux = {n: [] for n in cpus}
+    loads = []
+    for i in range(args.runs):
+        for n in cpus:
+            name = "scaling-spindle-%d-%d" % (n, i)
+            s = CL.timed_boot(lambda nm, t: CL.spindle_parse(perf.run_scenario(nm, t), scns[n]),
+                              name, CL.spindle_text(texts[n], 1), loads)
+            spindle[n].append(iops_of(s))
+            name = "scaling-linux-%d-%d" % (n, i)
+            lx = CL.timed_boot(lambda nm, t: CL.boot_linux(nm, t, False), name,
+                               linux_texts[n], loads)
+            linux[n].append(iops_of(lx))
+            print("  run %d, %d CPUs: Spindle %d IOPS, Linux %d IOPS"
+                  % (i, n, spindle[n][-1], linux[n][-1]), flush=True)
+    print()
+    print(table(spindle, linux))
+    vals = [v for _, b, a in loads for v in (b, a)]
+    cond = ("median (min-max) of %d wall-clock boots of each, interleaved; multi-threaded TCG "
+            "on %d host CPUs, host load average (1 min) %.1f-%.1f over the boots"
+            % (args.runs, os.cpu_count() or 0, min(vals), max(vals)))
+    print("(%s)" % cond)
+    for name, before, after in loads:
+        print("  %-28s host load %.2f -> %.2f" % (name, before, after))
+    if args.png:
+        plot(spindle, linux, args.png,
+             "null_blk 4K random reads against CPUs, %d host CPUs" % (os.cpu_count() or 0))
+        print("picture: %s" % args.png)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
