@@ -34,7 +34,7 @@
  * lock_stat=1 adds, per class, the counts of /proc/lock_stat: spinlock
  * acquisitions, contentions (a lock that was not free when asked for),
  * and the "bounces" of each, those where the lock was last taken on
- * another CPU (docs/locking.md, "lock_stat").
+ * another CPU; lock_acquire() counts them (docs/locking.md, "lock_stat").
  *
  * The cost when off: one test of a static flag per lock operation.
  */
@@ -60,7 +60,6 @@ struct lock_class;
 struct lockdep_map {
 	const struct lock_class_key *key; /* NULL: a static lock */
 	struct lock_class *class;	  /* looked up on first use */
-	int cpu;			  /* lock_stat=1: the CPU that took it last, + 1 */
 };
 
 enum lockdep_type { LD_SPINLOCK,

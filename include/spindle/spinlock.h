@@ -28,7 +28,8 @@
  *   - with lockdep=1, every acquisition also goes through the lock-order
  *     validator (include/spindle/lockdep.h): spin_lock_init() gives each
  *     call site its own lock class, as Linux's does; with lock_stat=1 it
- *     is also counted, and whether it had to wait (/proc/lock_stat).
+ *     is also counted, and whether it found the lock taken
+ *     (/proc/lock_stat).
  * Does not sleep; nothing that sleeps may be called with a spinlock held.
  */
 #ifndef SPINDLE_SPINLOCK_H
@@ -116,27 +117,14 @@ static __always_inline bool arch_spin_is_locked(const arch_spinlock_t *l)
 	return v.head != v.tail;
 }
 
-/*
- * lock_stat=1 (lockdep.h): take raw, counting the acquisition in map's
- * class, and a contention if it was not free (kernel/sched/lockdep.c).
- * Only under lockdep, so lock_stat=0 costs the lock path nothing more.
- */
-void __lock_stat_spin_lock(arch_spinlock_t *raw, struct lockdep_map *map);
-
-static __always_inline void lockdep_spin_lock(arch_spinlock_t *raw, struct lockdep_map *map)
-{
-	if (lock_stat)
-		__lock_stat_spin_lock(raw, map);
-	else
-		arch_spin_lock(raw);
-}
-
 typedef struct spinlock {
 	arch_spinlock_t raw;
 	int owner_cpu;                 /* the holding CPU + 1; 0 when free */
 	const char *name;
 	const char *owner_file;        /* where it was taken, for reports */
 	int owner_line;
+	int last_cpu;                  /* lock_stat=1: the CPU that took it last,
+					* + 1 (in what was padding: no bigger) */
 	struct lockdep_map dep_map; /* its lock class (lockdep=1) */
 } spinlock_t;
 
@@ -151,9 +139,9 @@ static inline void __spin_lock_init(spinlock_t *l, const char *name,
 	l->name = name;
 	l->owner_file = NULL;
 	l->owner_line = 0;
+	l->last_cpu = 0;
 	l->dep_map.key = key;
 	l->dep_map.class = NULL;
-	l->dep_map.cpu = 0;
 }
 
 /* A macro, so that each call site has its own class key (and the lock
@@ -177,18 +165,15 @@ static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int 
 	if (READ_ONCE(l->owner_cpu) == me)
 		__spin_lock_bug(l, file, line, "recursion");
 #ifndef SPINDLE_HOST
-	/* before spinning, as in Linux: a deadlock is reported, not hung in.
-	 * Off, the one test of debug_locks is all the lock path pays. */
-	if (unlikely(debug_locks)) {
+	/* before spinning, as in Linux: a deadlock is reported, not hung in
+	 * (and with lock_stat=1 the acquisition counted).  Off, the one test
+	 * of debug_locks is all the lock path pays. */
+	if (unlikely(debug_locks))
 		lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, subclass, 0);
-		lockdep_spin_lock(&l->raw, &l->dep_map);
-	} else {
-		arch_spin_lock(&l->raw);
-	}
 #else
 	(void)subclass;
-	arch_spin_lock(&l->raw);
 #endif
+	arch_spin_lock(&l->raw);
 	WRITE_ONCE(l->owner_cpu, me);
 	l->owner_file = file;
 	l->owner_line = line;

@@ -68,7 +68,6 @@ struct lock_class {
 	 * relaxed atomic add by whichever CPU took one, under no lock */
 	unsigned long con_bounces;  /* contentions for a lock another CPU took last */
 	unsigned long contentions;  /* acquisitions that found the lock taken */
-	u64 waittime_ns;	    /* the time they spun, in all */
 	unsigned long acq_bounces;  /* acquisitions of a lock another CPU took last */
 	unsigned long acquisitions;
 };
@@ -110,6 +109,8 @@ static int bfs_parent[MAX_LOCKDEP_KEYS]; /* edge that reached it */
 static u16 bfs_queue[MAX_LOCKDEP_KEYS];
 
 extern char _text[], _end[];
+
+static void lock_stat_acquire(spinlock_t *l, struct lock_class *c);
 
 unsigned long lockdep_errors(void)
 {
@@ -502,6 +503,8 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 done:
 	arch_spin_unlock(&lockdep_lock);
 fast:
+	if (lock_stat && type == LD_SPINLOCK && next.class)
+		lock_stat_acquire(instance, next.class);
 	this_cpu_write(in_lockdep, false);
 out:
 	local_irq_restore(flags);
@@ -584,42 +587,38 @@ void __lockdep_sys_exit(void)
 
 /*
  * lock_stat (Linux's CONFIG_LOCK_STAT, Documentation/locking/lockstat.rst,
- * reduced to the columns below).  With lock_stat=1 every spin_lock() of a
- * class lockdep knows comes here instead of arch_spin_lock(): a trylock
- * first, and only if that fails (the lock was held, or CPUs were queued
- * for it) the ticket and the wait, timed -- a contention.  A "bounce" is
- * a contention or an acquisition of a lock that another CPU took last
- * (the lock's dep_map.cpu): the lock's cache line, and most likely the
- * data it guards, had to come over from that CPU.  A lock that only one
- * CPU ever takes has no bounces at all, however often it is taken; a lock
- * shared by every CPU's submissions bounces on almost every acquisition
- * once two CPUs submit -- the difference /proc/lock_stat shows.
+ * reduced to the columns below).  With lock_stat=1, lock_acquire() --
+ * called by spin_lock() just before it takes its ticket -- counts the
+ * acquisition in the lock's class, and looks at the lock: held, or with
+ * CPUs queued for it, this acquisition will spin -- a contention.  (A
+ * look, not a trylock, so that spin_lock() itself stays as it is; a lock
+ * taken by another CPU between the look and the ticket is spun for
+ * uncounted.  Linux's trylock-first would also time the wait: that
+ * column is not kept.)  A "bounce" is a contention or an acquisition of
+ * a lock that another CPU took last (the spinlock's last_cpu): the lock's
+ * cache line, and most likely the data it guards, had to come over from
+ * that CPU.  A lock that only one CPU ever takes has no bounces at all,
+ * however often it is taken; a lock shared by every CPU's submissions
+ * bounces on a good part of its acquisitions once two CPUs submit -- the
+ * difference /proc/lock_stat shows.  Interrupts off.
  */
-void __lock_stat_spin_lock(arch_spinlock_t *raw, struct lockdep_map *map)
+static void lock_stat_acquire(spinlock_t *l, struct lock_class *c)
 {
-	struct lock_class *c = READ_ONCE(map->class);
-	int me = (int)smp_processor_id() + 1, last;
-	u64 t0;
+	int me = (int)smp_processor_id() + 1, last = READ_ONCE(l->last_cpu);
 
-	if (!arch_spin_trylock(raw)) {
-		/* the CPU that took it last: the holder, or one before us */
-		last = READ_ONCE(map->cpu);
-		t0 = ktime_get_ns();
-		arch_spin_lock(raw);
-		if (c) {
-			__atomic_fetch_add(&c->contentions, 1, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&c->waittime_ns, ktime_get_ns() - t0, __ATOMIC_RELAXED);
-			if (last && last != me)
-				__atomic_fetch_add(&c->con_bounces, 1, __ATOMIC_RELAXED);
-		}
+	/* the run queue's lock handed from prev to next (core.c's
+	 * finish_lock_switch): held by this CPU already, not taken again */
+	if (READ_ONCE(l->owner_cpu) == me)
+		return;
+	__atomic_fetch_add(&c->acquisitions, 1, __ATOMIC_RELAXED);
+	if (last && last != me)
+		__atomic_fetch_add(&c->acq_bounces, 1, __ATOMIC_RELAXED);
+	if (arch_spin_is_locked(&l->raw)) {
+		__atomic_fetch_add(&c->contentions, 1, __ATOMIC_RELAXED);
+		if (last && last != me)
+			__atomic_fetch_add(&c->con_bounces, 1, __ATOMIC_RELAXED);
 	}
-	/* ours now: map->cpu is written only under the lock */
-	if (c) {
-		__atomic_fetch_add(&c->acquisitions, 1, __ATOMIC_RELAXED);
-		if (map->cpu && map->cpu != me)
-			__atomic_fetch_add(&c->acq_bounces, 1, __ATOMIC_RELAXED);
-	}
-	WRITE_ONCE(map->cpu, me);
+	WRITE_ONCE(l->last_cpu, me);
 }
 
 /* more contended first, then more taken, as Linux sorts them */
@@ -631,17 +630,17 @@ static bool lock_stat_before(const struct lock_class *a, const struct lock_class
 }
 
 /*
- * /proc/lock_stat: Linux's header and layout with five of its columns --
- * con-bounces, contentions, waittime-total (microseconds), acq-bounces,
- * acquisitions; the min/max/avg wait and the hold times are not kept.
+ * /proc/lock_stat: Linux's header and layout with four of its columns --
+ * con-bounces, contentions, acq-bounces, acquisitions; the wait and hold
+ * times are not kept.
  * One row per class taken since boot or the last clear; counts are read
  * unlocked, each a moment's value.
  */
 int lock_stat_show(char *buf, size_t size)
 {
 	static u16 order[MAX_LOCKDEP_KEYS];
-	static const char rule[] = "---------------------------------------------------------"
-				   "----------------------------------------------------------\n";
+	static const char rule[] = "--------------------------------------------------"
+				   "--------------------------------------------------\n";
 	unsigned int n = 0, nr = READ_ONCE(nr_lock_classes);
 	int len;
 
@@ -659,20 +658,15 @@ int lock_stat_show(char *buf, size_t size)
 		}
 		order[k] = (u16)i;
 	}
-	len = snprintf(buf, size, "lock_stat version 0.4%s\n%s%40s %14s %14s %14s %14s %14s\n%s",
+	len = snprintf(buf, size, "lock_stat version 0.4%s\n%s%40s %14s %14s %14s %14s\n%s",
 		       lock_stat ? "" : " (off: boot with lock_stat=1)", rule, "class name",
-		       "con-bounces", "contentions", "waittime-total", "acq-bounces",
-		       "acquisitions", rule);
+		       "con-bounces", "contentions", "acq-bounces", "acquisitions", rule);
 	for (unsigned int k = 0; k < n && len < (int)size; k++) {
 		const struct lock_class *c = &lock_classes[order[k]];
-		u64 wait_10ns = READ_ONCE(c->waittime_ns) / 10;
 
-		len += snprintf(buf + len, size - (size_t)len,
-				"%40s: %14lu %14lu %11llu.%02llu %14lu %14lu\n", c->name,
-				READ_ONCE(c->con_bounces), READ_ONCE(c->contentions),
-				(unsigned long long)(wait_10ns / 100),
-				(unsigned long long)(wait_10ns % 100), READ_ONCE(c->acq_bounces),
-				READ_ONCE(c->acquisitions));
+		len += snprintf(buf + len, size - (size_t)len, "%40s: %14lu %14lu %14lu %14lu\n",
+				c->name, READ_ONCE(c->con_bounces), READ_ONCE(c->contentions),
+				READ_ONCE(c->acq_bounces), READ_ONCE(c->acquisitions));
 	}
 	return len < (int)size ? len : (int)size - 1;
 }
@@ -688,7 +682,6 @@ void lock_stat_clear(void)
 
 		WRITE_ONCE(c->con_bounces, 0);
 		WRITE_ONCE(c->contentions, 0);
-		WRITE_ONCE(c->waittime_ns, 0);
 		WRITE_ONCE(c->acq_bounces, 0);
 		WRITE_ONCE(c->acquisitions, 0);
 	}

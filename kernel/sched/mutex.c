@@ -27,7 +27,6 @@ void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key
 	m->name = name;
 	m->dep_map.key = key;
 	m->dep_map.class = NULL;
-	m->dep_map.cpu = 0;
 }
 
 /*
