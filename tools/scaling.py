@@ -114,7 +114,7 @@ def plot(spindle, linux, png, title):
             f.write("%d %d %d %d %d %d %d\n" % (n, statistics.median(s), min(s), max(s),
                                                 statistics.median(l_), min(l_), max(l_)))
     script = "\n".join([
-        "set terminal png size 800,500",
+        "set terminal png size 800,500 noenhanced",
         "set output '%s'" % png,
         "set title '%s'" % title.replace("'", ""),
         "set xlabel 'CPUs (-smp N, multi-threaded TCG), null_blk submit_queues = N'",
@@ -122,17 +122,20 @@ def plot(spindle, linux, png, title):
         "set xtics (%s)" % ", ".join(str(n) for n in sorted(spindle)),
         "set xrange [0.5:%g]" % (max(spindle) + 0.5),
         "set yrange [0:*]",
-        "set key top left",
+        "set key top right",
         "set grid",
         "plot '%s' using 1:2:3:4 with yerrorlines lw 2 title 'Spindle (bench numjobs=N)', \\"
         % data,
         "     '%s' using 1:5:6:7 with yerrorlines lw 2 title 'Linux 6.1 (fio numjobs=N)'"
         % data,
     ]) + "\n"
+    if png.exists():
+        png.unlink()
     r = subprocess.run(["gnuplot"], input=script, text=True, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT)
-    if r.returncode:
-        raise SystemExit("scaling: gnuplot failed: %s" % r.stdout)
+    # gnuplot reading a script from its input exits 0 after an error
+    if r.returncode or not png.exists():
+        raise SystemExit("scaling: gnuplot drew nothing: %s" % r.stdout)
 
 
 def main():
@@ -143,6 +146,8 @@ def main():
     ap.add_argument("--size", default="32M", help="bytes read per job (default 32M)")
     ap.add_argument("--png", type=Path, help="draw the figure into this file")
     args = ap.parse_args()
+    if args.png:
+        args.png = args.png.resolve()
     cpus = [int(x) for x in args.cpus.split(",") if x]
 
     texts, scns, linux_texts = {}, {}, {}
