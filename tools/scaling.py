@@ -25,6 +25,7 @@ its load (os.cpu_count() is printed).  A guest can go no faster with
 more virtual CPUs than the host has cores to run them: on a 2-core host
 the 4-CPU rows cannot scale beyond 2.  docs/performance.md, "Scaling
 with CPUs", explains the method and keeps the latest table.
+    tools/scaling.py --selftest     the table and the translation, no boot
 Exit status: 0, or 1 if a boot or a download failed.
 """
 import argparse
@@ -138,6 +139,45 @@ def plot(spindle, linux, png, title):
         raise SystemExit("scaling: gnuplot drew nothing: %s" % r.stdout)
 
 
+def selftest():
+    """The table's arithmetic and the workload's translation for Linux,
+    without a boot."""
+    import unittest
+
+    class T(unittest.TestCase):
+        def test_table(self):
+            t = table({1: [100, 90, 120], 2: [190, 200, 150]}, {1: [50, 50, 50], 2: [75, 80, 70]})
+            rows = t.splitlines()
+            self.assertIn("100 (90-120)", rows[2])
+            self.assertIn("1.00x", rows[2])
+            self.assertIn("190 (150-200)", rows[3])
+            self.assertIn("1.90x", rows[3])     # Spindle 190 / 100
+            self.assertIn("1.50x", rows[3])     # Linux 75 / 50
+            self.assertTrue(rows[3].endswith("2.53"))   # 190 / 75
+
+        def test_workload(self):
+            scn = runner.parse_scenario(scenario_text(2, 4, "32M"), "t")
+            self.assertEqual(scn.cpus, 2)
+            self.assertEqual(CL.module_params(scn)["null_blk"],
+                             ["nr_devices=1", "submit_queues=2", "irqmode=0", "hw_queue_depth=64"])
+            jobs = [w for k, w in CL.workloads(scn) if k == "job"]
+            self.assertEqual(len(jobs), 1)
+            a = jobs[0].fio_args("/dev/nullb0", 1)
+            for want in ("--numjobs=2", "--cpus_allowed=0-1", "--iodepth=4",
+                         "--io_size=%d" % (32 << 20), "--rw=randread", "--bs=4096"):
+                self.assertIn(want, a)
+            self.assertIn("bench nullb0 randread 4K 4 32M aio numjobs=2",
+                          CL.spindle_text(scenario_text(2, 4, "32M"), 1))
+
+        def test_iops_of(self):
+            self.assertEqual(iops_of({("nullb0", "randread 4K QD4"): (1.0, 1234, 5.0)}), 1234)
+            with self.assertRaises(CL.CompareError):
+                iops_of({})
+
+    r = unittest.TextTestRunner(verbosity=1).run(unittest.defaultTestLoader.loadTestsFromTestCase(T))
+    return 0 if r.wasSuccessful() else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3, help="boots of each kernel at each N")
@@ -145,7 +185,11 @@ def main():
     ap.add_argument("--qd", type=int, default=4, help="I/Os in flight per job (default 4)")
     ap.add_argument("--size", default="32M", help="bytes read per job (default 32M)")
     ap.add_argument("--png", type=Path, help="draw the figure into this file")
+    ap.add_argument("--selftest", action="store_true", help="test the table and the "
+                    "translation; boot nothing")
     args = ap.parse_args()
+    if args.selftest:
+        return selftest()
     if args.png:
         args.png = args.png.resolve()
     cpus = [int(x) for x in args.cpus.split(",") if x]

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench DEV RW BS QD SIZE [ENGINE]   (or bench DEV:RW:BS:QD:SIZE[:ENGINE],
- *                                     as the boot option)
+ * bench DEV RW BS QD SIZE [ENGINE] [numjobs=N]
+ *       (or bench DEV:RW:BS:QD:SIZE[:ENGINE][:numjobs=N], as the boot option)
  *
  * The kernel's bench= load generator (block/blk-bench.c), from user space,
  * printing the same line:
