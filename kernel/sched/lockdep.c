@@ -50,6 +50,8 @@
 #include <spindle/ksyms.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
+#include <spindle/mm.h>
+#include <spindle/errno.h>
 
 #define MAX_LOCKDEP_KEYS 512	 /* lock classes */
 #define MAX_NESTED_CLASSES 32	 /* of them, subclasses (named "<name>/<n>") */
@@ -638,11 +640,15 @@ static bool lock_stat_before(const struct lock_class *a, const struct lock_class
  */
 int lock_stat_show(char *buf, size_t size)
 {
-	static u16 order[MAX_LOCKDEP_KEYS];
+	/* the readers' own: two may read /proc/lock_stat at once */
+	u16 *order = kmalloc(MAX_LOCKDEP_KEYS * sizeof(*order), GFP_KERNEL);
 	static const char rule[] = "--------------------------------------------------"
 				   "--------------------------------------------------\n";
 	unsigned int n = 0, nr = READ_ONCE(nr_lock_classes);
 	int len;
+
+	if (!order)
+		return -ENOMEM;
 
 	/* an insertion sort: a few hundred classes, read rarely */
 	for (unsigned int i = 0; i < nr; i++) {
@@ -668,6 +674,7 @@ int lock_stat_show(char *buf, size_t size)
 				c->name, READ_ONCE(c->con_bounces), READ_ONCE(c->contentions),
 				READ_ONCE(c->acq_bounces), READ_ONCE(c->acquisitions));
 	}
+	kfree(order);
 	return len < (int)size ? len : (int)size - 1;
 }
 
