@@ -359,10 +359,14 @@ QEMUOPTS += -fw_cfg name=opt/spindle/cmdline,file=$(BUILD)/cmdline
 QEMUOPTS += -nographic
 # Disks for the drivers to find: two on AHCI ports 0 and 1 (sda, sdb), one
 # on a PIIX3 IDE controller (hda).  Sparse images, kept between runs.
-# And on AHCI port 3 (after the CD on port 2: sdc) a small disk of two
-# ext2 partitions: sdc1 holds docs/, ready for
+# And on AHCI port 3 (after the CD on port 2: sdc) a disk of two ext2
+# partitions: sdc1 holds docs/, ready for
 # `mount -t ext2 -o ro /dev/sdc1 /mnt` (docs/ext2.md), and sdc2 the
-# initramfs's own tree, a root for `make qemu ARGS=root=/dev/sdc2`.
+# initramfs's own tree, a root for `make qemu ARGS=root=/dev/sdc2`, with
+# Debian's own tools added (DEBIAN_TOOLS, their libraries with them:
+# tools/copy-progs.sh) -- fio, iostat, lsblk, top and the rest, run
+# unmodified.  top's libproc2 dlopen()s libnuma (ldd cannot see it) and
+# reads the terminfo entries.
 DISK_SIZE ?= 256M
 DISKS     := $(BUILD)/disk-sda.img $(BUILD)/disk-sdb.img $(BUILD)/disk-hda.img \
 	$(BUILD)/disk-ext2.img
@@ -388,12 +392,19 @@ $(filter-out %/disk-ext2.img,$(DISKS)):
 	@mkdir -p $(BUILD)
 	truncate -s $(DISK_SIZE) $@
 
-$(BUILD)/disk-ext2.img: $(wildcard docs/*.md) $(INITRAMFS)
+DEBIAN_TOOLS := /usr/bin/fio /usr/bin/iostat /usr/bin/lsblk /usr/sbin/blkid /usr/bin/findmnt \
+	/usr/bin/top /usr/bin/vmstat /usr/bin/free /usr/bin/ps /usr/sbin/mke2fs /usr/sbin/e2fsck \
+	/usr/sbin/debugfs /usr/sbin/dumpe2fs /usr/lib/x86_64-linux-gnu/libnuma.so.1 \
+	/lib/terminfo/d/dumb /lib/terminfo/v/vt100
+$(BUILD)/disk-ext2.img: $(wildcard docs/*.md) $(INITRAMFS) tools/copy-progs.sh
 	@mkdir -p $(BUILD)
-	rm -f $@ && truncate -s 64M $@
+	rm -rf $@ $(BUILD)/root-tools && cp -a $(BUILD)/rootfs $(BUILD)/root-tools
+	tools/copy-progs.sh $(BUILD)/root-tools $(DEBIAN_TOOLS)
+	truncate -s 256M $@
 	printf 'label: dos\n1MiB,31MiB,83\n32MiB,,83\n' | PATH="$$PATH:/sbin" sfdisk -q $@
 	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L docs -E offset=1048576 -d docs $@ 31M
-	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=33554432 -d $(BUILD)/rootfs $@ 32M
+	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=33554432 -d $(BUILD)/root-tools $@ 224M
+	rm -rf $(BUILD)/root-tools
 
 # ARGS reaches the file through the environment, quotes and all
 # (dm-mod.create="..." keeps its double quotes).
