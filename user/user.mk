@@ -86,7 +86,7 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # wake-op calls between pthreads (tests/user/futex.c); shared memory,
 # timerfd, getrusage and the rest fio needs (tests/user/ipc.c).  Into
 # /tests too.
-GLIBC_TESTS := io_uring io_uring_poll io_uring_cq threads auxv futex ipc
+GLIBC_TESTS := io_uring io_uring_poll io_uring_cq uring_fuzz threads auxv futex ipc
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -178,6 +178,11 @@ $(UBUILD)/glibc/futex: $(UTEST)/futex.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
+
+$(UBUILD)/glibc/uring_fuzz: $(UTEST)/uring_fuzz.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
 $(UBUILD)/glibc/ipc: $(UTEST)/ipc.c $(UTEST)/hostile.h $(U)/user.mk
 	@mkdir -p $(@D)

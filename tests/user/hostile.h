@@ -26,7 +26,7 @@ static const char *hostile_suite;
 static const char *hostile_case;
 static int hostile_failed_now, hostile_skipped_now;
 
-static void hostile_fail(int line, const char *what)
+static void __attribute__((unused)) hostile_fail(int line, const char *what)
 {
 	if (!hostile_failed_now)
 		printf("TEST %s.%s FAIL: line %d: %s (errno %d %s)\n", hostile_suite,
