@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""jcost.py [--kernel spindle|linux|both] [--picture OP] [--selftest] - what the ext3 journal writes, on the disk, Spindle against Linux 6.1.
+"""jcost.py [--kernel spindle|linux|both] [--picture OP] [--png FILE] [--selftest] - what the ext3 journal writes, on the disk, Spindle against Linux 6.1.
 
 `make jcost` runs this.  The same workload (WORKLOAD below: a busybox
 ash script, the same text on both kernels) runs on the same ext3 image
@@ -36,8 +36,9 @@ from the image alone --
 
 Prints, for each kernel, a table per operation (blocks written by kind,
 requests, flushes, FUA writes) and, with --picture OP, the sequence of
-one window's writes and flushes, blkparse-like; --markdown prints only
-docs/fs.md's table.  --no-boot classifies the recordings the last run
+one window's writes and flushes, blkparse-like; --png FILE draws that
+window (the first --picture, else write2) of each kernel with gnuplot
+(docs/ext3-commit.png); --markdown prints only docs/fs.md's table.  --no-boot classifies the recordings the last run
 left.  --selftest checks the parsers, the classification and --check's
 verdicts on images and journal blocks made here.
 
@@ -685,7 +686,7 @@ def plot_png(panels, op, png):
     shades = sorted({SHADE_INDEX[sh] for _, (writes, _) in drawn
                      for _, _, _, kinds in writes for sh in kinds})
     width = 1.0 / max(len(drawn), 1)
-    script = ["set terminal png size %d,480 font ',10' noenhanced" % (480 * len(drawn) + 40),
+    script = ["set terminal png size %d,540 font ',10' noenhanced" % (480 * len(drawn) + 40),
               "set output '%s'" % png, "set multiplot", "set grid xtics lc rgb '#dddddd'"]
     for i, (name, (writes, flushes)) in enumerate(drawn):
         script += ["set origin %g, 0.12" % (i * width), "set size %g, 0.88" % width]
