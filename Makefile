@@ -589,8 +589,10 @@ ext3-linux: deps $(ISO)
 # What the ext3 journal writes per operation, on the disk, Spindle and
 # Linux 6.1 running the same script over tools/nbdcache.py's recording
 # disk; every block classified on the host by e2fsprogs (tools/jcost.py).
+# PNG=FILE also draws the write2 window of both kernels with gnuplot
+# (docs/ext3-commit.png: make jcost PNG=docs/ext3-commit.png).
 jcost: deps $(ISO)
-	$(PYTHON) tools/jcost.py --picture write2
+	$(PYTHON) tools/jcost.py --picture write2 $(if $(PNG),--png $(PNG))
 
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""jcost.py [--kernel spindle|linux|both] [--picture OP] [--selftest] - what the ext3 journal writes, on the disk, Spindle against Linux 6.1.
+"""jcost.py [--kernel spindle|linux|both] [--picture OP] [--png FILE] [--selftest] - what the ext3 journal writes, on the disk, Spindle against Linux 6.1.
 
 `make jcost` runs this.  The same workload (WORKLOAD below: a busybox
 ash script, the same text on both kernels) runs on the same ext3 image
@@ -36,8 +36,9 @@ from the image alone --
 
 Prints, for each kernel, a table per operation (blocks written by kind,
 requests, flushes, FUA writes) and, with --picture OP, the sequence of
-one window's writes and flushes, blkparse-like; --markdown prints only
-docs/fs.md's table.  --no-boot classifies the recordings the last run
+one window's writes and flushes, blkparse-like; --png FILE draws that
+window (the first --picture, else write2) of each kernel with gnuplot
+(docs/ext3-commit.png); --markdown prints only docs/fs.md's table.  --no-boot classifies the recordings the last run
 left.  --selftest checks the parsers, the classification and --check's
 verdicts on images and journal blocks made here.
 
@@ -546,6 +547,164 @@ def picture(events, op):
 
 
 # ---------------------------------------------------------------------------
+# --png: one window's requests drawn by gnuplot, one panel per kernel
+# ---------------------------------------------------------------------------
+
+# what a block is in the picture: (shade, legend, colour)
+SHADES = [("data", "file data", "#2ca02c"),
+          ("descriptor", "journal descriptor", "#1f3fbf"),
+          ("copy", "journal copy (of a metadata block)", "#6fa8ff"),
+          ("revoke", "journal revoke", "#ff8c00"),
+          ("commit", "journal commit", "#d62728"),
+          ("jsb", "journal superblock", "#9467bd"),
+          ("home", "metadata written in place", "#505050")]
+SHADE_INDEX = {s: i for i, (s, _, _) in enumerate(SHADES)}
+
+
+def shade(label):
+    """A block's colour in the picture: its table column, with every
+    block written in place that is not file data one shade."""
+    c = category(label)
+    return c if c in SHADE_INDEX else "home"
+
+
+def requests(events, op):
+    """Window op as picture() numbers it: ([(n, phase, first block,
+    [shade of each block])], [n of each FLUSH])."""
+    writes, flushes, n = [], [], 0
+    for ev in events:
+        if isinstance(ev, Write) and ev.window[1] == op:
+            writes.append((n, ev.window[0], ev.block, [shade(lab) for lab in ev.kinds]))
+            n += 1
+        elif not isinstance(ev, Write) and ev[1][1] == op:
+            flushes.append(n)
+            n += 1
+    return writes, flushes
+
+
+GAP = 16            # blocks further apart than this go to separate bands
+BAND_MIN, BAND_PAD = 3, 2
+
+
+def broken_axis(blocks):
+    """A y axis broken between the groups of blocks that were written
+    (the journal is hundreds of blocks from the inode tables and the
+    data, and one request's blocks would be a pixel apart on a linear or
+    log axis): [(first block, last block, y of first block)], each band
+    linear, one block a unit, BAND_PAD units between bands."""
+    bands, y = [], 0.0
+    for b in sorted(set(blocks)):
+        if bands and b - bands[-1][1] <= GAP:
+            bands[-1][1] = b
+            continue
+        if bands:
+            lo, hi, y0 = bands[-1]
+            y = y0 + max(hi - lo + 1, BAND_MIN) + BAND_PAD
+        bands.append([b, b, y])
+    return [tuple(x) for x in bands]
+
+
+def axis_y(bands, block):
+    for lo, hi, y0 in bands:
+        if lo <= block <= hi:
+            return y0 + block - lo + (max(BAND_MIN - (hi - lo + 1), 0) / 2.0)
+    raise ValueError("block %d on no band" % block)
+
+
+def panel_script(idx, name, op, writes, flushes, with_ylabel):
+    """The gnuplot commands of one kernel's panel."""
+    blocks = [first + k for _, _, first, kinds in writes for k in range(len(kinds))]
+    bands = broken_axis(blocks)
+    total = len(writes) + len(flushes)
+    top = bands[-1][2] + max(bands[-1][1] - bands[-1][0] + 1, BAND_MIN) if bands else 1
+    s = ["unset arrow", "unset object", "unset label",
+         "set title '%s: %s' noenhanced" % (name, op),
+         "set xrange [-0.7:%g]" % (max(total, 1) - 0.3),
+         "set yrange [-1:%g]" % (top + 0.5),
+         "set xtics 1 nomirror", "set mxtics 1",
+         "set xlabel 'request, in the order the disk received it'",
+         "set ylabel 'block on the disk (1 KiB), axis broken at the grey lines'" if with_ylabel else "set ylabel ''"]
+    # the y axis: each band's first and last block, and what lies between
+    # them if there is room; a dashed line where the axis is broken
+    tics = []
+    for i, (lo, hi, y0) in enumerate(bands):
+        marks = [lo] if lo == hi else [lo, hi]
+        for b in range(lo + 3, hi - 2, 3 if hi - lo < 24 else (hi - lo) // 6):
+            marks.append(b)
+        tics += ['"%d" %g' % (b, axis_y(bands, b)) for b in sorted(set(marks))]
+        if i:
+            cut = y0 - BAND_PAD / 2.0
+            s.append("set arrow from graph 0, first %g to graph 1, first %g nohead "
+                     "lc rgb '#bbbbbb' dt 3" % (cut, cut))
+    s.append("set ytics (%s) nomirror" % ", ".join(tics) if tics else "set ytics")
+    # the sync(2) after the fsync on a grey ground
+    firsts = [n for n, phase, _, _ in writes if phase != "op"]
+    if firsts:
+        x0 = min(firsts) - 0.5
+        s.append("set object 1 rect from first %g, graph 0 to graph 1, graph 1 "
+                 "fc rgb '#ececec' fs solid noborder behind" % x0)
+        s.append("set label 1 'sync(2)' at first %g, graph 0.97 left" % (x0 + 0.15))
+    s.append("set label 2 'fsync' at first -0.5, graph 0.97 left")
+    for f in flushes:
+        s.append("set arrow from first %d, graph 0 to first %d, graph 1 nohead "
+                 "lc rgb 'black' lw 2" % (f, f))
+    # a point per block: x its request, y its place, the third column its shade
+    dname = "$P%d" % idx
+    data = [dname + " << EOD"]
+    for n, _, first, kinds in writes:
+        for k, sh in enumerate(kinds):
+            data.append("%d %g %d" % (n, axis_y(bands, first + k), SHADE_INDEX[sh]))
+    data.append("EOD")
+    present = sorted({SHADE_INDEX[sh] for _, _, _, kinds in writes for sh in kinds})
+    plots = []
+    for i in present:
+        plots.append("%s using 1:($3==%d?$2:1/0) with points pt 5 ps 1.3 lc rgb '%s' notitle"
+                     % (dname, i, SHADES[i][2]))
+    s.append("unset key")
+    if not plots:
+        plots.append("NaN notitle")
+    return data + s + ["plot " + ", \\\n     ".join(plots)]
+
+
+def key_script(shades):
+    """The legend, under the panels, as a plot of its own across the
+    whole width (a panel's key would be as narrow as the panel)."""
+    keys = ["keyentry with points pt 5 ps 1.3 lc rgb '%s' title '%s'"
+            % (SHADES[i][2], SHADES[i][1]) for i in shades]
+    keys.append("keyentry with lines lw 2 lc rgb 'black' title 'FLUSH'")
+    return ["unset arrow", "unset object", "unset label", "unset title", "unset grid",
+            "unset border", "unset xtics", "unset ytics", "unset xlabel", "unset ylabel",
+            "set xrange [0:1]", "set yrange [0:1]",
+            "set key center center horizontal maxcols 4 reverse Left samplen 1.5 width 2 noenhanced",
+            "plot NaN notitle, " + ", ".join(keys)]
+
+
+def plot_png(panels, op, png):
+    """Draw window op of each (kernel name, events) in panels, side by
+    side, into png; gnuplot (make deps installs gnuplot-nox)."""
+    drawn = [(name, requests(events, op)) for name, events in panels]
+    shades = sorted({SHADE_INDEX[sh] for _, (writes, _) in drawn
+                     for _, _, _, kinds in writes for sh in kinds})
+    width = 1.0 / max(len(drawn), 1)
+    script = ["set terminal png size %d,540 font ',10' noenhanced" % (480 * len(drawn) + 40),
+              "set output '%s'" % png, "set multiplot", "set grid xtics lc rgb '#dddddd'"]
+    for i, (name, (writes, flushes)) in enumerate(drawn):
+        script += ["set origin %g, 0.12" % (i * width), "set size %g, 0.88" % width]
+        script += panel_script(i, name, op, writes, flushes, i == 0)
+    script += ["set origin 0, 0", "set size 1, 0.12"] + key_script(shades)
+    script += ["unset multiplot", "set output"]
+    png = Path(png)
+    if png.exists():
+        png.unlink()
+    r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # gnuplot reading a script from its input exits 0 after an error
+    if r.returncode or not png.exists() or "error" in r.stdout.lower():
+        raise SystemExit("jcost: gnuplot drew nothing: %s" % r.stdout)
+    return "\n".join(script)
+
+
+# ---------------------------------------------------------------------------
 # --check: one fsync's commit, as the disk saw it
 # ---------------------------------------------------------------------------
 
@@ -713,6 +872,9 @@ def main():
                     help="print only this round's table (default: both)")
     ap.add_argument("--check", nargs=6, metavar=("BASE", "RECORDING", "SERIAL", "OP", "PATH", "BLOCK"),
                     help="judge the fsync of window OP (block BLOCK of PATH appended) in a recording")
+    ap.add_argument("--png", metavar="FILE",
+                    help="draw the first --picture window (default write2) of each kernel "
+                    "into FILE with gnuplot")
     ap.add_argument("--selftest", action="store_true", help="test the parsers; boot nothing")
     args = ap.parse_args()
     if args.check:
@@ -723,15 +885,20 @@ def main():
         return 0 if unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful() else 1
     kernels = ["spindle", "linux"] if args.kernel == "both" else [args.kernel]
     base = WORK / "base.img" if args.no_boot else make_base()
-    tables = {}
+    tables, panels = {}, []
     for k in kernels:
         outdir = QEMU_OUT / ("jcost-" + k) if args.no_boot else \
             (boot_spindle if k == "spindle" else boot_linux)(base)
         name = "Spindle" if k == "spindle" else "Linux 6.1"
-        _, tables[name] = report(name, outdir, base, args.picture, args.table_round or (1, 2),
-                                 quiet=args.markdown)
+        events, tables[name] = report(name, outdir, base, args.picture,
+                                      args.table_round or (1, 2), quiet=args.markdown)
+        panels.append((name, events))
     if args.markdown:
         print(markdown(tables))
+    if args.png:
+        op = (args.picture or ["write2"])[0]
+        plot_png(panels, op, args.png)
+        print("jcost: %s: window %s drawn" % (args.png, op))
     return 0
 
 
@@ -815,6 +982,39 @@ class SelfTest(unittest.TestCase):
             bad = [what for ok, what in check_fsync(img, home, "append", "/f", 1) if not ok]
             self.assertEqual(len(bad), 1)
             self.assertIn("in place", bad[0])
+
+    def test_png(self):
+        """--png on a made-up write and fsync: the numbering picture()
+        prints, the broken axis, and a PNG from gnuplot with a point per
+        block in each kernel's panel."""
+        o, h = ("op", "write2"), ("home", "write2")
+        log = ["journal descriptor"] + ["journal copy of %d (x)" % b for b in (67, 1, 71, 580)]
+        events = [Write(0, ("op", "create2"), False, 5000, 1, ["data /c2"]),
+                  Write(1, o, False, 1623, 1, ["data /w2"]), Write(2, o, False, 685, 5, log),
+                  ("F", o), Write(3, o, False, 690, 1, ["journal commit"]), ("F", o),
+                  Write(4, h, False, 1, 2, ["superblock", "group desc"]),
+                  Write(5, h, False, 580, 1, ["dir /"]), ("F", h)]
+        writes, flushes = requests(events, "write2")
+        self.assertEqual([w[0] for w in writes], [0, 1, 3, 5, 6])
+        self.assertEqual(flushes, [2, 4, 7])
+        self.assertEqual([sh for w in writes for sh in w[3]],
+                         ["data", "descriptor"] + ["copy"] * 4 + ["commit", "home", "home", "home"])
+        self.assertEqual(picture(events, "write2").count("FLUSH"), 3)
+        bands = broken_axis([1623, 685, 690, 1, 2, 580])
+        self.assertEqual([(lo, hi) for lo, hi, _ in bands], [(1, 2), (580, 580), (685, 690), (1623, 1623)])
+        ys = [axis_y(bands, b) for b in (1, 2, 580, 685, 686, 690, 1623)]
+        self.assertEqual(ys, sorted(ys))
+        self.assertEqual(ys[4] - ys[3], 1)
+        if not shutil.which("gnuplot"):
+            self.skipTest("no gnuplot (make deps installs gnuplot-nox)")
+        WORK.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=WORK) as d:
+            png = Path(d) / "w.png"
+            script = plot_png([("Spindle", events), ("Linux 6.1", events[:4])], "write2", png)
+            self.assertEqual(png.read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
+            for name, points in (("$P0", 10), ("$P1", 6)):
+                block = script.split(name + " << EOD\n")[1].split("\nEOD")[0]
+                self.assertEqual(len(block.splitlines()), points)
 
     def test_layout_and_owner(self):
         """On an image made here: the layout and the owner of a file's and
