@@ -577,6 +577,25 @@ static int pid_stack_show(struct inode *inode, char *buf, size_t size)
 }
 
 /*
+ * The address space of the process a /proc/<pid> file names, with a user
+ * of its own (the caller mmput()s it): the process may exec or exit
+ * meanwhile.  NULL with *err = -ESRCH when the process is gone, or
+ * with *err = 0 for a kernel thread or a zombie, which have none.
+ */
+static struct mm_struct *proc_pid_mm(struct inode *inode, int *err)
+{
+	struct task_struct *p = find_get_task((int)(long)inode->i_private);
+	struct mm_struct *mm;
+
+	*err = p ? 0 : -ESRCH;
+	if (!p)
+		return NULL;
+	mm = get_task_mm(p);
+	put_task_struct(p);
+	return mm;
+}
+
+/*
  * /proc/<pid>/cmdline: the argument strings, each with its NUL, read
  * from the process's own memory where exec put them (mm->arg_start ..
  * arg_end) -- so a program that rewrites its argv shows the new text, as
@@ -587,16 +606,12 @@ static int pid_stack_show(struct inode *inode, char *buf, size_t size)
  */
 static int pid_cmdline_show(struct inode *inode, char *buf, size_t size)
 {
-	struct task_struct *p = find_get_task((int)(long)inode->i_private);
-	struct mm_struct *mm;
+	int err;
+	struct mm_struct *mm = proc_pid_mm(inode, &err);
 	size_t n = 0;
 
-	if (!p)
-		return -ESRCH;
-	mm = get_task_mm(p);
-	put_task_struct(p);
 	if (!mm)
-		return 0;
+		return err;
 	if (mm->arg_end > mm->arg_start)
 		n = access_remote_vm(mm, mm->arg_start, buf,
 				     min(size, (size_t)(mm->arg_end - mm->arg_start)));
@@ -614,16 +629,12 @@ static int pid_cmdline_show(struct inode *inode, char *buf, size_t size)
  */
 static int pid_auxv_show(struct inode *inode, char *buf, size_t size)
 {
-	struct task_struct *p = find_get_task((int)(long)inode->i_private);
-	struct mm_struct *mm;
+	int err;
+	struct mm_struct *mm = proc_pid_mm(inode, &err);
 	size_t nwords = 0;
 
-	if (!p)
-		return -ESRCH;
-	mm = get_task_mm(p);
-	put_task_struct(p);
 	if (!mm)
-		return 0;
+		return err;
 	do
 		nwords += 2;
 	while (nwords < AT_VECTOR_SIZE && mm->saved_auxv[nwords - 2] != AT_NULL);
@@ -778,14 +789,12 @@ static int pid_status_show(struct inode *inode, char *buf, size_t size)
 /* /proc/<pid>/statm: size resident shared text lib data dt, in pages */
 static int pid_statm_show(struct inode *inode, char *buf, size_t size)
 {
-	struct task_struct *p = find_get_task((int)(long)inode->i_private);
-	struct mm_struct *mm;
+	int err;
+	struct mm_struct *mm = proc_pid_mm(inode, &err);
 	struct proc_mem m = { 0 };
 
-	if (!p)
-		return -ESRCH;
-	mm = get_task_mm(p);
-	put_task_struct(p);
+	if (err)
+		return err;
 	if (mm) {
 		proc_mem_sum(mm, &m);
 		mmput(mm);
@@ -835,18 +844,13 @@ static int proc_file_path(struct file *f, char *buf, int size)
 
 static int pid_maps_show(struct inode *inode, char *buf, size_t size)
 {
-	struct task_struct *p = find_get_task((int)(long)inode->i_private);
 	struct vm_area_struct *vma;
-	struct mm_struct *mm;
+	int n = 0, err;
+	struct mm_struct *mm = proc_pid_mm(inode, &err);
 	char *path;
-	int n = 0;
 
-	if (!p)
-		return -ESRCH;
-	mm = get_task_mm(p);
-	put_task_struct(p);
 	if (!mm)
-		return 0;
+		return err;
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!path) {
 		mmput(mm);

@@ -471,6 +471,14 @@ static const char *t_mprotect(void)
 	return NULL;
 }
 
+static char *sp;        /* t_mmap's shared anonymous page */
+
+static int write_shared(void)
+{
+	sp[100] = 42;
+	return 0;
+}
+
 static const char *t_mmap(void)
 {
 	ulong len = 1 << 20;
@@ -496,7 +504,15 @@ static const char *t_mmap(void)
 	CHECK_EQ(sc2(NR_munmap, p, 8192), 0);
 	/* errors */
 	CHECK_EQ(mmap_anon(0, 0, PROT_READ, MAP_PRIVATE), -EINVAL);
-	CHECK_EQ(mmap_anon(0, 4096, PROT_READ, MAP_SHARED), -EINVAL);
+	/* shared anonymous memory (a file of the kernel's own tmpfs): zeroes,
+	 * and a forked child's write reaches the parent */
+	sp = mmap_anon(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED);
+	CHECK(!MMAP_FAILED(sp));
+	CHECK(sp[100] == 0);
+	st = run_child(write_shared);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(sp[100] == 42);
+	CHECK_EQ(sc2(NR_munmap, sp, 4096), 0);
 	/* a file mapping of a descriptor that is not open: Linux's EBADF
 	 * (file mappings themselves: tests/user/mmap.c) */
 	CHECK_EQ(syscall6(NR_mmap, 0, 4096, PROT_READ, MAP_PRIVATE, 3, 0), -EBADF);
@@ -990,7 +1006,9 @@ static int fuzz_denied(long nr)
  * bytes are often a valid file name (mknod made one once), and the file
  * would stay in the cwd, its memory kept past user.no_leaks: the new name
  * is NULL (EFAULT), the other arguments still random.  Leaving the calls
- * out instead would change the random sequence.
+ * out instead would change the random sequence.  shmget is one too: a
+ * System V segment outlives its process, as a file does; with size 0 it
+ * can only find one, never make one (EINVAL).
  */
 static const struct {
 	short nr, arg;
@@ -1004,6 +1022,7 @@ static const struct {
 	/* renameat */ { 265, 3 }, /* linkat */
 	{ 266, 2 },
 	/* symlinkat */ { 316, 3 }, /* renameat2 */
+	{ 29, 1 }, /* shmget */
 };
 
 static int fuzz_child(void)
