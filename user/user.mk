@@ -59,7 +59,7 @@ endif
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o \
-	vsprintf.o kstring.o)
+	vsprintf.o kstring.o vdso.o)
 
 # -mgeneral-regs-only: no SSE/x87 registers, so a kernel that does not yet
 # save the FPU state across a context switch runs these programs safely.
