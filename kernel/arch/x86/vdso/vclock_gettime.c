@@ -2,7 +2,7 @@
 /*
  * vclock_gettime.c - the vDSO's clocks: clock_gettime, gettimeofday and
  * time, run in user space, in every process (Linux's
- * arch/x86/entry/vdso/vclock_gettime.c and lib/vdso/gettimeofday.c).
+ * arch/x86/entry/vdso/vclock_gettime.c and Linux's lib/vdso/gettimeofday.c).
  *
  * Where it sits: the kernel maps this code ([vdso]) and the page it
  * reads ([vvar], struct vdso_data in asm/vdso.h) into each program at

@@ -2,7 +2,7 @@
 /*
  * vma.c - the vDSO, kernel side: its pages, its data page, and their
  * mapping into every program (Linux's arch/x86/entry/vdso/vma.c and
- * kernel/time/vsyscall.c).
+ * Linux's kernel/time/vsyscall.c).
  *
  * What the vDSO is: a small shared object (vclock_gettime.c, vgetcpu.c,
  * linked by vdso.lds into build/.../vdso.so and embedded in the kernel

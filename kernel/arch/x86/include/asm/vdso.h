@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vdso.h - the vDSO's data page (Linux's "vvar", struct vdso_data in
- * include/vdso/datapage.h), shared by the kernel, which writes it, and
+ * vdso.h - the vDSO's data page (Linux's "vvar": struct vdso_data in
+ * Linux's include/vdso/datapage.h), shared by the kernel, which writes it, and
  * the vDSO's code in every process (kernel/arch/x86/vdso/), which reads
  * it through a read-only mapping.  Types and constants only: the user
  * side is built -fPIC with none of the kernel linked in.
