@@ -279,8 +279,9 @@ $(BUILD)/%.o: %.S
 # with no libc into a shared object of its own laid out by vdso.lds, its
 # debug information stripped (objcopy -S, as Linux's vdso64.so), and
 # embedded in the kernel image by vdso-image.S.  Refused if it has a
-# relocation (nobody would apply it) or more than its one read+exec
-# PT_LOAD (a writable page would be shared by every process).
+# relocation (nobody would apply it), more than its one read+exec
+# PT_LOAD, or a data section (.data, .bss, .got: the one copy of the page
+# would serve every process, and it is mapped read-only anyway).
 VDSO_DIR    := $(BUILD)/$(A)/vdso
 VDSO_SO     := $(VDSO_DIR)/vdso.so
 VDSO_OBJS   := $(VDSO_DIR)/vclock_gettime.vdso.o $(VDSO_DIR)/vgetcpu.vdso.o
@@ -302,6 +303,8 @@ $(VDSO_SO).dbg: $(VDSO_OBJS) $(A)/vdso/vdso.lds
 	$(Q)LC_ALL=C readelf -lW $@ | awk '$$1 == "LOAD" { n++; if ($$7 != "R" || $$8 != "E") bad = 1 } \
 		END { exit !(n == 1 && !bad) }' || \
 		{ echo "$@: the vDSO must be one read+exec PT_LOAD"; rm -f $@; exit 1; }
+	$(Q)! LC_ALL=C readelf -SW $@ | grep -E ' \.(data|bss|got)' || \
+		{ echo "$@: the vDSO may not have data: one page would serve every process"; rm -f $@; exit 1; }
 $(VDSO_SO): $(VDSO_SO).dbg
 	$(Q)$(OBJCOPY) -S $< $@
 $(BUILD)/$(A)/vdso/vdso-image.o: $(VDSO_SO)

@@ -20,6 +20,10 @@
  *   ET_DYN interpreter         just below MMAP_BASE, where Linux's first
  *                              top-down mmap would put it; the libraries
  *                              ld.so maps go below it
+ *   [vvar] and [vdso]          the vDSO's data page and code, where the
+ *                              next mmap would go (below ld.so), mapped
+ *                              by arch_setup_additional_pages()
+ *                              (kernel/arch/x86/vdso/vma.c)
  *
  * The steps, in the order Linux takes them:
  *
@@ -50,7 +54,7 @@
  *      "x86_64" (AT_PLATFORM)
  *      16 random bytes (AT_RANDOM points here)
  *      padding to 16 bytes
- *      auxv: (AT_PHDR, addr) ... (AT_NULL, 0)
+ *      auxv: (AT_SYSINFO_EHDR, vdso) ... (AT_NULL, 0)
  *      0, envp[envc-1] ... envp[0]
  *      0, argv[argc-1] ... argv[0]
  *      argc                                    <- rsp, 16-byte aligned
