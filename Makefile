@@ -42,6 +42,8 @@
 #                   cut loses, barrier=1 and barrier=0 side by side, BARRIER=)
 #   make ext3-linux Linux 6.1 replays a journal Spindle's ext3 left after a
 #                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
+#   make jcost      the blocks and flushes each ext3 operation costs on the
+#                   disk, Spindle against Linux 6.1 (tools/jcost.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
@@ -144,7 +146,8 @@ KERNEL_OBJS += \
 	$(K)/signal.o \
 	$(K)/itimer.o \
 	$(K)/futex.o \
-	$(K)/sys.o
+	$(K)/sys.o \
+	ipc/shm.o
 
 # In-kernel test suites (run with test=<suite>), and their helpers.
 KTEST_OBJS := \
@@ -252,7 +255,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -523,6 +526,7 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
+	$(PYTHON) tools/jcost.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
 	$(PYTHON) tools/crashstates.py --selftest
@@ -608,6 +612,12 @@ powercut: deps $(ISO)
 ext3-linux: deps $(ISO)
 	$(PYTHON) tools/ext3-linux.py
 
+# What the ext3 journal writes per operation, on the disk, Spindle and
+# Linux 6.1 running the same script over tools/nbdcache.py's recording
+# disk; every block classified on the host by e2fsprogs (tools/jcost.py).
+jcost: deps $(ISO)
+	$(PYTHON) tools/jcost.py --picture write2
+
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.
 RUNS ?= 3
@@ -667,7 +677,7 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
 	blktrace util-linux busybox-static patch liburing-dev libc6-dev \
-	sysstat procps coreutils
+	sysstat procps coreutils fio
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

@@ -18,6 +18,8 @@ FS_OBJS := \
 	$(F)/ioctl.o \
 	$(F)/sync.o \
 	$(F)/pipe.o \
+	$(F)/anon_inodes.o \
+	$(F)/timerfd.o \
 	$(F)/select.o \
 	$(F)/ramfs.o \
 	$(F)/initramfs.o \
@@ -54,6 +56,7 @@ FS_OBJS := \
 	$(F)/jbd2/commit.o \
 	$(F)/do_mounts.o
 
-# Everything but the boot glue (do_mounts.c) and poll's sleeping (select.c,
-# which the pipes and the tty only notify) also runs in the host unit tests.
-FS_UNIT_SRCS := $(filter-out $(F)/do_mounts.c $(F)/select.c,$(FS_OBJS:.o=.c))
+# Everything but the boot glue (do_mounts.c), poll's sleeping (select.c,
+# which the pipes and the tty only notify) and timerfd (a system call on
+# the tick's timers) also runs in the host unit tests.
+FS_UNIT_SRCS := $(filter-out $(F)/do_mounts.c $(F)/select.c $(F)/timerfd.c,$(FS_OBJS:.o=.c))

@@ -65,8 +65,9 @@ GROUPS = [
     ("The VFS and POSIX files: path lookup, mounts, open, pipes, the tty, proc, sysfs, "
      "devtmpfs, the initramfs", "black box", ["fs/**", "include/spindle/fs.h",
                                               "include/spindle/stat.h", "include/spindle/fcntl.h"]),
-    ("Processes and memory: fork, exec, exit, signals, system calls, page tables, allocators",
-     "black box", ["kernel/*.c", "kernel/mm/**", "include/spindle/**"]),
+    ("Processes and memory: fork, exec, exit, signals, system calls, page tables, allocators, "
+     "System V shm",
+     "black box", ["kernel/*.c", "kernel/mm/**", "ipc/**", "include/spindle/**"]),
     ("Boot, the CPU, interrupts, PCI, the console and fw_cfg", "black box",
      ["kernel/arch/**", "drivers/**", "linker.ld"]),
     ("lib/: strings, printf, sorting, CRC, the verification pattern", "black box", ["lib/**"]),

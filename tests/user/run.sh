@@ -278,6 +278,14 @@ grep -qx '[1-9][0-9]* passed, 0 failed' "$T/threads.out" && pass threads_on_linu
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/futex.out" && pass futex_on_linux ||
 	fail futex_on_linux "$(grep -e FAIL -e passed "$T/futex.out" | tr '\n' ' ')"
 
+# ipc: shared memory, process-shared futexes, timerfd, getrusage, nice
+# and the NUMA policy calls on Linux, the oracle for what the same binary
+# must see in the guest (tests/qemu/scenarios/ipc.scn)
+mkdir -p "$T/ipc"
+"$UB/glibc/ipc" "$T/ipc" > "$T/ipc.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/ipc.out" && pass ipc_on_linux ||
+	fail ipc_on_linux "$(grep -e FAIL -e passed "$T/ipc.out" | tr '\n' ' ')"
+
 # dynelf: a dynamically linked PIE through the host's ld.so, the oracle
 # for tests/qemu/scenarios/dynelf.scn; and execve's errno for each copy
 # whose PT_INTERP is damaged (tests/user/dynelf_bad.py), which the
