@@ -47,8 +47,11 @@
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
-#                   side with Spindle's, and NVMe's rows (tools/compare-linux,
-#                   RUNS=<n>)
+#                   side with Spindle's, NVMe's rows, and fio on both kernels
+#                   (tools/compare-linux, RUNS=<n>)
+#   make perf-scaling  IOPS against 1, 2 and 4 CPUs, Spindle and Linux,
+#                   null_blk under multi-threaded TCG (tools/scaling.py,
+#                   RUNS=<n>, PNG=<file>)
 #   make perf-ext2  a 64 MiB ext2 file written, synced and read back cold
 #                   on AHCI and IDE: request counts and sizes from the block
 #                   trace, MB/s under -icount, bench on the file (docs/fs.md)
@@ -255,7 +258,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -397,10 +400,14 @@ QEMUOPTS += -fw_cfg name=opt/spindle/cmdline,file=$(BUILD)/cmdline
 QEMUOPTS += -nographic
 # Disks for the drivers to find: two on AHCI ports 0 and 1 (sda, sdb), one
 # on a PIIX3 IDE controller (hda).  Sparse images, kept between runs.
-# And on AHCI port 3 (after the CD on port 2: sdc) a small disk of two
-# ext2 partitions: sdc1 holds docs/, ready for
+# And on AHCI port 3 (after the CD on port 2: sdc) a disk of two ext2
+# partitions: sdc1 holds docs/, ready for
 # `mount -t ext2 -o ro /dev/sdc1 /mnt` (docs/ext2.md), and sdc2 the
-# initramfs's own tree, a root for `make qemu ARGS=root=/dev/sdc2`.
+# initramfs's own tree, a root for `make qemu ARGS=root=/dev/sdc2`, with
+# Debian's own tools added (DEBIAN_TOOLS, their libraries with them:
+# tools/copy-progs.sh) -- fio, iostat, lsblk, top and the rest, run
+# unmodified.  top's libproc2 dlopen()s libnuma (ldd cannot see it) and
+# reads the terminfo entries.
 DISK_SIZE ?= 256M
 DISKS     := $(BUILD)/disk-sda.img $(BUILD)/disk-sdb.img $(BUILD)/disk-hda.img \
 	$(BUILD)/disk-ext2.img
@@ -426,12 +433,19 @@ $(filter-out %/disk-ext2.img,$(DISKS)):
 	@mkdir -p $(BUILD)
 	truncate -s $(DISK_SIZE) $@
 
-$(BUILD)/disk-ext2.img: $(wildcard docs/*.md) $(INITRAMFS)
+DEBIAN_TOOLS := /usr/bin/fio /usr/bin/iostat /usr/bin/lsblk /usr/sbin/blkid /usr/bin/findmnt \
+	/usr/bin/top /usr/bin/vmstat /usr/bin/free /usr/bin/ps /usr/sbin/mke2fs /usr/sbin/e2fsck \
+	/usr/sbin/debugfs /usr/sbin/dumpe2fs /usr/lib/x86_64-linux-gnu/libnuma.so.1 \
+	/lib/terminfo/d/dumb /lib/terminfo/v/vt100
+$(BUILD)/disk-ext2.img: $(wildcard docs/*.md) $(INITRAMFS) tools/copy-progs.sh
 	@mkdir -p $(BUILD)
-	rm -f $@ && truncate -s 64M $@
+	rm -rf $@ $(BUILD)/root-tools && cp -a $(BUILD)/rootfs $(BUILD)/root-tools
+	tools/copy-progs.sh $(BUILD)/root-tools $(DEBIAN_TOOLS)
+	truncate -s 256M $@
 	printf 'label: dos\n1MiB,31MiB,83\n32MiB,,83\n' | PATH="$$PATH:/sbin" sfdisk -q $@
 	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L docs -E offset=1048576 -d docs $@ 31M
-	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=33554432 -d $(BUILD)/rootfs $@ 32M
+	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=33554432 -d $(BUILD)/root-tools $@ 224M
+	rm -rf $(BUILD)/root-tools
 
 # ARGS reaches the file through the environment, quotes and all
 # (dm-mod.create="..." keeps its double quotes).
@@ -525,6 +539,7 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+	$(PYTHON) tools/scaling.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/jcost.py --selftest
 	$(PYTHON) tools/grade.py --selftest
@@ -633,6 +648,14 @@ perf: deps $(ISO)
 perf-linux: deps $(ISO)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
 	$(PYTHON) tools/compare-linux --icount-only --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
+
+# IOPS against CPUs (1, 2, 4) under multi-threaded TCG, Spindle's bench
+# numjobs=N against Linux's fio numjobs=N on null_blk, interleaved
+# (tools/scaling.py, docs/performance.md "Scaling with CPUs"); PNG=<file>
+# draws it.
+perf-scaling: deps $(ISO)
+	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(PNG),--png $(PNG))
 
 # ext2's write-back and readahead in requests (tools/ext2-perf.py, the
 # "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.

@@ -34,6 +34,7 @@ FS_OBJS := \
 	$(F)/block_dev.o \
 	$(F)/aio.o \
 	$(F)/io_uring.o \
+	$(F)/io_uring_cq.o \
 	$(F)/proc.o \
 	$(F)/sysfs.o \
 	$(F)/ext2/check.o \

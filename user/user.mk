@@ -86,7 +86,7 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # wake-op calls between pthreads (tests/user/futex.c); shared memory,
 # timerfd, getrusage and the rest fio needs (tests/user/ipc.c); glibc's
 # clocks through the vDSO (tests/user/vdso.c).  Into /tests too.
-GLIBC_TESTS := io_uring io_uring_poll threads auxv futex ipc vdso
+GLIBC_TESTS := io_uring io_uring_poll io_uring_cq threads auxv futex ipc vdso
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -160,6 +160,11 @@ $(UBUILD)/glibc/io_uring: $(UTEST)/io_uring.c $(UTEST)/hostile.h $(U)/user.mk
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
 $(UBUILD)/glibc/io_uring_poll: $(UTEST)/io_uring_poll.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
+$(UBUILD)/glibc/io_uring_cq: $(UTEST)/io_uring_cq.c $(UTEST)/hostile.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
