@@ -109,6 +109,11 @@ ARCH_OBJS := \
 	$(A)/setup_percpu.o \
 	$(A)/trampoline.o
 
+# The vDSO (kernel/arch/x86/vdso/): its mapping, and its image, built below.
+ARCH_OBJS += \
+	$(A)/vdso/vma.o \
+	$(A)/vdso/vdso-image.o
+
 # Core kernel services.
 KERNEL_OBJS := \
 	$(K)/main.o \
@@ -275,6 +280,42 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(quiet) AS $<
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+
+# The vDSO: user-space code (vclock_gettime.c, vgetcpu.c), built -fPIC
+# with no libc into a shared object of its own laid out by vdso.lds, its
+# debug information stripped (objcopy -S, as Linux's vdso64.so), and
+# embedded in the kernel image by vdso-image.S.  Refused if it has a
+# relocation (nobody would apply it), more than its one read+exec
+# PT_LOAD, or a data section (.data, .bss, .got: the one copy of the page
+# would serve every process, and it is mapped read-only anyway).
+VDSO_DIR    := $(BUILD)/$(A)/vdso
+VDSO_SO     := $(VDSO_DIR)/vdso.so
+VDSO_OBJS   := $(VDSO_DIR)/vclock_gettime.vdso.o $(VDSO_DIR)/vgetcpu.vdso.o
+VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -ffreestanding -fno-builtin \
+               -fno-stack-protector -fcf-protection=none -mno-sse -mno-mmx -mno-80387 \
+               -Iinclude -I$(A)/include -MMD -MP
+VDSO_LDFLAGS := -nostdlib -shared -Wl,-T,$(A)/vdso/vdso.lds -Wl,--hash-style=both \
+               -Wl,-soname=linux-vdso.so.1 -Wl,--eh-frame-hdr -Wl,--build-id=none \
+               -Wl,-z,max-page-size=4096 -Wl,-z,noexecstack
+$(VDSO_DIR)/%.vdso.o: $(A)/vdso/%.c
+	@mkdir -p $(@D)
+	$(quiet) VDSOCC $<
+	$(Q)$(CC) $(VDSO_CFLAGS) -c $< -o $@
+$(VDSO_SO).dbg: $(VDSO_OBJS) $(A)/vdso/vdso.lds
+	$(quiet) VDSOLD $@
+	$(Q)$(CC) $(VDSO_LDFLAGS) -o $@ $(VDSO_OBJS)
+	$(Q)LC_ALL=C readelf -rW $@ | grep -q 'There are no relocations' || \
+		{ echo "$@: the vDSO has relocations"; readelf -rW $@; rm -f $@; exit 1; }
+	$(Q)LC_ALL=C readelf -lW $@ | awk '$$1 == "LOAD" { n++; if ($$7 != "R" || $$8 != "E") bad = 1 } \
+		END { exit !(n == 1 && !bad) }' || \
+		{ echo "$@: the vDSO must be one read+exec PT_LOAD"; rm -f $@; exit 1; }
+	$(Q)! LC_ALL=C readelf -SW $@ | grep -E ' \.(data|bss|got)' || \
+		{ echo "$@: the vDSO may not have data: one page would serve every process"; rm -f $@; exit 1; }
+$(VDSO_SO): $(VDSO_SO).dbg
+	$(Q)$(OBJCOPY) -S $< $@
+$(BUILD)/$(A)/vdso/vdso-image.o: $(VDSO_SO)
+$(BUILD)/$(A)/vdso/vdso-image.o: ASFLAGS += -DVDSO_SO='"$(VDSO_SO)"'
+-include $(call live-deps,$(VDSO_OBJS:.o=.d))
 
 # The names of Linux's system calls, by number, from the one list of
 # numbers (include/uapi/asm/unistd_64.h): the kernel names a call it does

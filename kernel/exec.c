@@ -20,6 +20,10 @@
  *   ET_DYN interpreter         just below MMAP_BASE, where Linux's first
  *                              top-down mmap would put it; the libraries
  *                              ld.so maps go below it
+ *   [vvar] and [vdso]          the vDSO's data page and code, where the
+ *                              next mmap would go (below ld.so), mapped
+ *                              by arch_setup_additional_pages()
+ *                              (kernel/arch/x86/vdso/vma.c)
  *
  * The steps, in the order Linux takes them:
  *
@@ -50,7 +54,7 @@
  *      "x86_64" (AT_PLATFORM)
  *      16 random bytes (AT_RANDOM points here)
  *      padding to 16 bytes
- *      auxv: (AT_PHDR, addr) ... (AT_NULL, 0)
+ *      auxv: (AT_SYSINFO_EHDR, vdso) ... (AT_NULL, 0)
  *      0, envp[envc-1] ... envp[0]
  *      0, argv[argc-1] ... argv[0]
  *      argc                                    <- rsp, 16-byte aligned
@@ -80,10 +84,11 @@
 #include <asm/desc.h>
 #include <asm/cpu.h>
 #include <asm/processor.h>
+#include <asm/vdso.h>
 
 #define ARG_MAX         (128 * 1024)    /* strings + their pointers, as the historical ARG_MAX */
 #define PATH_MAX        4096
-#define NR_AUXV         19              /* pairs written by create_elf_tables() */
+#define NR_AUXV         20              /* pairs written by create_elf_tables(), at most */
 BUILD_BUG_ON(2 * NR_AUXV > AT_VECTOR_SIZE);     /* mm->saved_auxv holds them all */
 #define ELF_PLATFORM    "x86_64"        /* AT_PLATFORM: ld.so's $PLATFORM */
 /* A PIE's base: Linux's ELF_ET_DYN_BASE, 2/3 of DEFAULT_MAP_WINDOW (2^47
@@ -455,6 +460,9 @@ static int load_elf_binary(struct linux_binprm *b)
 	err = load_image(b, &b->prog);
 	if (!err && b->interp.name)
 		err = load_image(b, &b->interp);
+	/* [vvar] and [vdso], below ld.so, as Linux maps them after it */
+	if (!err)
+		err = arch_setup_additional_pages(b->mm);
 	if (err)
 		return err;
 	b->mm->start_brk = b->mm->brk = b->prog.load_end;
@@ -470,7 +478,8 @@ static int create_elf_tables(struct linux_binprm *b)
 {
 	struct mm_struct *mm = b->mm;
 	unsigned long p = STACK_TOP, execfn_at, strings_at, platform_at, random_at, str;
-	size_t nwords = 1 + b->argc + 1 + b->envc + 1 + 2 * NR_AUXV;
+	size_t nauxv = NR_AUXV - (mm->vdso ? 0 : 1);    /* no AT_SYSINFO_EHDR without */
+	size_t nwords = 1 + b->argc + 1 + b->envc + 1 + 2 * nauxv;
 	size_t execfn_len = strlen(b->filename) + 1;
 	u64 rnd[2] = { get_random_u64(), get_random_u64() }, *v;
 	int err, i, k = 0, auxv_at;
@@ -514,11 +523,15 @@ static int create_elf_tables(struct linux_binprm *b)
 	 * in, AT_RANDOM for the stack protector's and pointer guard's
 	 * secrets, AT_PLATFORM and AT_HWCAP/AT_HWCAP2 to pick library
 	 * variants, AT_SECURE to ignore LD_* variables in a setuid program
-	 * (never here), AT_PAGESZ for its mmap rounding.  No vDSO, so no
-	 * AT_SYSINFO_EHDR: glibc then makes real system calls for the time.
+	 * (never here), AT_PAGESZ for its mmap rounding, AT_SYSINFO_EHDR
+	 * (first, as x86's ARCH_DLINFO puts it) to find the vDSO's clock
+	 * functions -- without it glibc makes real system calls for the
+	 * time.
 	 */
 #define AUX(type, val) do { v[k++] = (type); v[k++] = (val); } while (0)
 	auxv_at = k;
+	if (mm->vdso)
+		AUX(AT_SYSINFO_EHDR, mm->vdso);
 	AUX(AT_HWCAP, per_cpu(cpu_info, 0).x86_capability[CPUID_1_EDX]);
 	AUX(AT_PAGESZ, PAGE_SIZE);
 	AUX(AT_CLKTCK, USER_HZ);
@@ -541,7 +554,7 @@ static int create_elf_tables(struct linux_binprm *b)
 #undef AUX
 	BUG_ON((size_t)k != nwords);
 	/* a copy for /proc/<pid>/auxv; the mm is not yet any task's */
-	memcpy(mm->saved_auxv, v + auxv_at, 2 * NR_AUXV * sizeof(u64));
+	memcpy(mm->saved_auxv, v + auxv_at, 2 * nauxv * sizeof(u64));
 	err = mm_write(mm, execfn_at, b->filename, execfn_len);
 	if (!err)
 		err = mm_write(mm, strings_at, b->strings, b->strings_len);

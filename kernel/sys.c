@@ -709,8 +709,9 @@ u64 get_boot_time_seconds(void)
 }
 
 /* The clock's offset from the monotonic one: 0, or the realtime offset.
- * The coarse and boot-time variants are the same clocks here (there is no
- * suspend, and the clock is read exactly each time). */
+ * The boot-time and raw variants are the same clock here (there is no
+ * suspend, no NTP slewing); the coarse ones differ in what they read
+ * (clock_read_ns). */
 static int clock_offset(clockid_t which_clock, u64 *offset)
 {
 	switch (which_clock) {
@@ -729,6 +730,19 @@ static int clock_offset(clockid_t which_clock, u64 *offset)
 	}
 }
 
+static bool clock_is_coarse(clockid_t which_clock)
+{
+	return which_clock == CLOCK_REALTIME_COARSE || which_clock == CLOCK_MONOTONIC_COARSE;
+}
+
+/* A valid clock's time: the exact one, or the last tick's for a coarse
+ * one -- the values the vDSO computes from its data page
+ * (kernel/arch/x86/vdso/vclock_gettime.c) */
+static u64 clock_read_ns(clockid_t which_clock, u64 offset)
+{
+	return offset + (clock_is_coarse(which_clock) ? ktime_get_coarse_ns() : ktime_get_ns());
+}
+
 static void ns_to_timespec(u64 ns, struct timespec *ts)
 {
 	ts->tv_sec = ns / NSEC_PER_SEC;
@@ -742,11 +756,12 @@ long sys_clock_gettime(clockid_t which_clock, struct timespec __user *tp)
 
 	if (clock_offset(which_clock, &offset))
 		return -EINVAL;
-	ns_to_timespec(offset + ktime_get_ns(), &ts);
+	ns_to_timespec(clock_read_ns(which_clock, offset), &ts);
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-/* every clock counts nanoseconds (the TSC's scale, kernel/arch/x86/time.c) */
+/* every exact clock counts nanoseconds (the TSC's scale,
+ * kernel/arch/x86/time.c); a coarse one moves a tick at a time */
 long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp)
 {
 	struct timespec ts = { 0, 1 };
@@ -754,6 +769,8 @@ long sys_clock_getres(clockid_t which_clock, struct timespec __user *tp)
 
 	if (clock_offset(which_clock, &offset))
 		return -EINVAL;
+	if (clock_is_coarse(which_clock))
+		ns_to_timespec(tick_period_ns(), &ts);
 	return tp && copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 

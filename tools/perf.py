@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""perf.py [--runs N] [--icount-only] - Spindle's performance, in figures that repeat.
+"""perf.py [--runs N] [--icount-only] [--cmdline OPTS] - Spindle's performance, in figures that repeat.
 
 `make perf` runs this.  It boots the fixed workloads of
 tests/qemu/perf/perf.scn (bench's O_DIRECT reads and writes on null_blk, a
@@ -18,7 +18,9 @@ on the RAM disk) twice each:
                                     its noise: IOPS and MB/s, the median
                                     of --runs boots (default 3).
 
-and prints one table.  docs/performance.md explains the method (what
+and prints one table.  --cmdline adds kernel options to every boot
+(vdso=0: the clock as a system call, docs/performance.md's "The clock in
+user space").  docs/performance.md explains the method (what
 icount models and what it does not) and keeps the latest table.
 Exit status: 0, or 1 if a boot failed (its log is in build/qemu/).
 """
@@ -43,6 +45,7 @@ DD_RE = re.compile(r"^(\d+) bytes .* copied, ([\d.]+) s")
 
 
 ICOUNT = "qemu: -icount shift=0,sleep=off\n"
+EXTRA = ""      # --cmdline's "cmdline:" line, added to every boot
 
 
 def run_scenario(name, text):
@@ -62,7 +65,7 @@ def run_scenario(name, text):
 def boot(name, icount, text=None):
     """Run the workloads once (perf.scn, or text); their parsed figures."""
     text = text if text is not None else SCENARIO.read_text()
-    return parse(run_scenario(name, text + (ICOUNT if icount else "")))
+    return parse(run_scenario(name, text + (ICOUNT if icount else "") + EXTRA))
 
 
 def boot_all(name, icount):
@@ -114,7 +117,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3, help="wall-clock boots (median)")
     ap.add_argument("--icount-only", action="store_true", help="skip the wall-clock boots")
+    ap.add_argument("--cmdline", default="", help="kernel options added to every boot")
     args = ap.parse_args()
+    global EXTRA
+    EXTRA = "cmdline: %s\n" % args.cmdline if args.cmdline else ""
 
     counted = boot_all("perf-icount", True)
     walls = [] if args.icount_only else [boot_all("perf-wall-%d" % i, False)

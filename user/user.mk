@@ -59,7 +59,7 @@ endif
 
 USER_LIB_OBJS := $(addprefix $(UBUILD)/lib/, crt0.o syscalls.o string.o ctype.o \
 	stdlib.o malloc.o printf.o stdio.o errno.o getopt.o unistd.o dirent.o signal.o \
-	vsprintf.o kstring.o)
+	vsprintf.o kstring.o vdso.o)
 
 # -mgeneral-regs-only: no SSE/x87 registers, so a kernel that does not yet
 # save the FPU state across a context switch runs these programs safely.
@@ -84,9 +84,10 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # so that they are set up and read by liburing itself; /proc/self/auxv
 # against glibc's getauxval() (tests/user/auxv.c); futex's requeue and
 # wake-op calls between pthreads (tests/user/futex.c); shared memory,
-# timerfd, getrusage and the rest fio needs (tests/user/ipc.c).  Into
-# /tests too.
-GLIBC_TESTS := io_uring io_uring_poll io_uring_cq uring_fuzz threads auxv futex ipc
+# timerfd, getrusage and the rest fio needs (tests/user/ipc.c); glibc's
+# clocks through the vDSO (tests/user/vdso.c); random SQEs
+# (tests/user/uring_fuzz.c).  Into /tests too.
+GLIBC_TESTS := io_uring io_uring_poll io_uring_cq uring_fuzz threads auxv futex ipc vdso
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -190,6 +191,11 @@ $(UBUILD)/glibc/ipc: $(UTEST)/ipc.c $(UTEST)/hostile.h $(U)/user.mk
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
 $(UBUILD)/glibc/auxv: $(UTEST)/auxv.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
+
+$(UBUILD)/glibc/vdso: $(UTEST)/vdso.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<

@@ -80,6 +80,7 @@ BUILD_BUG_ON(sizeof(Elf64_Phdr) != 56);
 #define AT_RANDOM       25              /* 16 random bytes (stack protector seed) */
 #define AT_HWCAP2       26              /* more features: bit 1 FSGSBASE usable */
 #define AT_EXECFN       31              /* the path exec'd */
+#define AT_SYSINFO_EHDR 33              /* the vDSO's ELF header (kernel/arch/x86/vdso/) */
 
 /*
  * What exec checks before it allocates anything for a program

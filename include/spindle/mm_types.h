@@ -85,10 +85,15 @@ struct vm_fault {
  *   page_mkwrite   a MAP_SHARED page is about to become writable: the
  *                  page cache dirties it here.  NULL: shared pages are
  *                  mapped writable at once, nothing tracked.
+ *   name           what /proc/<pid>/maps calls a mapping with no file
+ *                  ("[vdso]"); NULL: nothing.
+ * A VMA with vm_ops and no file is a "special mapping" (Linux's name):
+ * the kernel's own pages -- the vDSO's -- handed out by its fault.
  */
 struct vm_operations_struct {
 	int (*fault)(struct vm_fault *vmf);
 	int (*page_mkwrite)(struct vm_fault *vmf);
+	const char *(*name)(struct vm_area_struct *vma);
 };
 
 struct vm_area_struct {
@@ -108,9 +113,16 @@ struct vm_area_struct {
 	struct list_head shared;
 };
 
-/* words of mm->saved_auxv: the 19 pairs exec writes (kernel/exec.c,
- * NR_AUXV), AT_NULL's among them, and one spare pair */
-#define AT_VECTOR_SIZE  (2 * 20)
+/* plain memory, demand-zero: no file and no special mapping behind it
+ * (Linux's vma_is_anonymous()) */
+static inline bool vma_is_anonymous(const struct vm_area_struct *vma)
+{
+	return !vma->vm_ops;
+}
+
+/* words of mm->saved_auxv: the 20 pairs exec writes at most
+ * (kernel/exec.c, NR_AUXV), AT_NULL's among them, and one spare pair */
+#define AT_VECTOR_SIZE  (2 * 21)
 
 struct mm_struct {
 	u64 *pgd;                       /* the PML4 (kernel virtual address) */
@@ -159,6 +171,9 @@ struct mm_struct {
 	/* the program file it runs (Linux's mm->exe_file), which exec of
 	 * "/proc/self/exe" runs again: how busybox starts its own applets */
 	struct file *exe_file;
+	/* where exec mapped the vDSO's code, AT_SYSINFO_EHDR (Linux's
+	 * mm->context.vdso); 0: none (vdso=0).  Copied by fork. */
+	unsigned long vdso;
 };
 
 /* kernel/mm/mmap.c.  All may sleep unless noted. */
@@ -195,6 +210,13 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 /* (the file-mapping calls are below handle_mm_fault) */
 int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
 	       unsigned long flags);
+/* A free range of len bytes below mm->mmap_base, the highest; 0 if none. */
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len);
+/* Map [addr, addr + len) with flags to the pages ops->fault hands out
+ * (Linux's install_special_mapping()): the vDSO.  0, -EINVAL if it
+ * overlaps a VMA, -ENOMEM. */
+int install_special_mapping(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			    unsigned long flags, const struct vm_operations_struct *ops);
 /* Remove [start, end) from the VMAs and free its pages. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 /* mmap(2) of a file the caller holds (NULL: anonymous), under

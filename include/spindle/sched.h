@@ -96,6 +96,9 @@ struct task_struct {
 	bool sched_contributes_to_load;
 	/* CPU time it used, and when it started (ns; /proc/<pid>/stat) */
 	u64 utime, stime, start_time;
+	/* system calls it made: counted by do_syscall_64 on the task's own
+	 * CPU, read by /proc/<pid>/syscalls from any (an aligned u64) */
+	u64 nr_syscalls;
 
 	int (*threadfn)(void *data);    /* kernel thread body */
 	void *data;

@@ -36,6 +36,13 @@ u64 rtc_read_seconds(void);         /* the CMOS clock: seconds since 1970, UTC *
 u64 get_boot_time_seconds(void);    /* when it booted: seconds since 1970, UTC */
 u64 ktime_get_real_ns(void);        /* CLOCK_REALTIME: nanoseconds since 1970, UTC */
 u64 realtime_offset_ns(void);      /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns (futex) */
+/* CLOCK_MONOTONIC as of the last tick: the *_COARSE clocks, read from
+ * the vDSO's data page so that the system call and the vDSO give the
+ * same value (kernel/arch/x86/vdso/vma.c) */
+u64 ktime_get_coarse_ns(void);
+u64 tick_period_ns(void);           /* the tick's period: the coarse clocks' resolution */
+/* ktime_get_ns()'s TSC conversion, for the vDSO; false before calibration */
+bool tsc_clock_params(u64 *base, u32 *mult, u32 *shift);
 
 void udelay(unsigned long us);
 void mdelay(unsigned long ms);

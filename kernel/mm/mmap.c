@@ -240,6 +240,21 @@ int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
 	return err;
 }
 
+/* No PTE yet: the pages come at the first touch, from ops->fault, with
+ * their own reference each (do_file_fault), and are shared by fork as a
+ * file's are. */
+int install_special_mapping(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			    unsigned long flags, const struct vm_operations_struct *ops)
+{
+	struct vm_area_struct *vma;
+	int err;
+
+	vma = vma_insert(mm, addr, addr + len, flags, &err);
+	if (vma)
+		vma->vm_ops = ops;
+	return err;
+}
+
 /*
  * Clear one PTE and drop the page's reference, under mm->page_table_lock
  * (the caller's): a reader on another CPU either found the PTE first and
@@ -673,7 +688,7 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 	    (exec && !(vma->vm_flags & VM_EXEC)) ||
 	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;                 /* against the VMA's rights */
-	if (vma->vm_file)
+	if (!vma_is_anonymous(vma))
 		return do_file_fault(vma, addr, write, exec, may_sleep);
 	pte = lookup_pte(mm_pgd(mm), addr);
 	if (pte && pte_present(*pte)) {
@@ -728,7 +743,7 @@ void *mm_get_page(struct mm_struct *mm, unsigned long addr)
 
 	if (pte && pte_present(*pte))
 		return __va(*pte & PTE_ADDR_MASK);
-	if (!vma || addr < vma->vm_start || vma->vm_file)
+	if (!vma || addr < vma->vm_start || !vma_is_anonymous(vma))
 		return NULL;
 	return map_zero_page(mm, addr & PAGE_MASK, vma->vm_flags, GFP_KERNEL);
 }
@@ -784,8 +799,9 @@ static struct page *user_page_for_io(struct mm_struct *mm, unsigned long addr, b
 	if (write ? !(vma->vm_flags & VM_WRITE) : !(vma->vm_flags & (VM_READ | VM_WRITE)))
 		return NULL;
 	pte = lookup_pte(mm_pgd(mm), addr);
-	if (vma->vm_file && (!pte || !(*pte & _PAGE_PRESENT) || (write && !(*pte & _PAGE_RW)))) {
-		/* the file's page, read in (or copied, or dirtied) first */
+	if (!vma_is_anonymous(vma) &&
+	    (!pte || !(*pte & _PAGE_PRESENT) || (write && !(*pte & _PAGE_RW)))) {
+		/* the file's (or the vDSO's) page, read in (or copied, or dirtied) first */
 		if (do_file_fault(vma, addr, write, false, true))
 			return NULL;
 		pte = lookup_pte(mm_pgd(mm), addr);
@@ -917,11 +933,11 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 
 		if (!new)
 			goto fail;
+		new->vm_pgoff = vma->vm_pgoff;
+		new->vm_ops = vma->vm_ops;      /* a file's, or a special mapping's */
+		new->vm_private_data = vma->vm_private_data;
 		if (vma->vm_file) {
 			new->vm_file = get_file(vma->vm_file);
-			new->vm_pgoff = vma->vm_pgoff;
-			new->vm_ops = vma->vm_ops;
-			new->vm_private_data = vma->vm_private_data;
 			/* on i_mmap before its PTEs exist: truncation finds them */
 			vma_link_file(new);
 		}
@@ -939,6 +955,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	memcpy(mm->saved_auxv, old->saved_auxv, sizeof(mm->saved_auxv));
 	mm->mmap_base = old->mmap_base;
 	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
+	mm->vdso = old->vdso;
 	return mm;
 fail:
 	mmput(mm);
@@ -959,8 +976,9 @@ static int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 	vma->vm_end = addr;
 	list_add(&upper->vm_list, &vma->vm_list);
 	mm->map_count++;
-	if (upper->vm_file) {
+	if (!vma_is_anonymous(upper))
 		upper->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
+	if (upper->vm_file) {
 		get_file(upper->vm_file);
 		vma_link_file(upper);
 	}
@@ -1001,7 +1019,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 
 /* A free range of len bytes below mm->mmap_base, highest first (as
  * Linux's top-down layout); 0 if none. */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 {
 	struct vm_area_struct *vma;
 	unsigned long top = mm->mmap_base;      /* the gap being looked at ends here */
@@ -1242,9 +1260,11 @@ static long __sys_mprotect(unsigned long start, size_t len, unsigned long prot)
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start > addr)
 			return -ENOMEM;
-		/* a shared mapping of a file not open for writing never
-		 * becomes writable (Linux: no VM_MAYWRITE) */
-		if ((vm_flags & VM_WRITE) && vma->vm_file && !(vma->vm_flags & VM_MAYWRITE))
+		/* a shared mapping of a file not open for writing, or the
+		 * vDSO's data page, never becomes writable (Linux: no
+		 * VM_MAYWRITE) */
+		if ((vm_flags & VM_WRITE) && !vma_is_anonymous(vma) &&
+		    !(vma->vm_flags & VM_MAYWRITE))
 			return -EACCES;
 	}
 	for (addr = start; addr < end; addr = vma->vm_end) {

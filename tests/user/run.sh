@@ -269,6 +269,12 @@ fi
 "$UB/glibc/auxv" > "$T/auxv.out" 2>&1
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/auxv.out" && pass auxv_on_linux ||
 	fail auxv_on_linux "$(grep -e FAIL -e passed "$T/auxv.out" | tr '\n' ' ')"
+# vdso: Linux's vDSO found, parsed and called as Spindle's is; its clock
+# calls shown to make no system call by a seccomp filter that fails them
+# (tests/qemu/scenarios/vdso.scn)
+"$UB/glibc/vdso" > "$T/vdso.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/vdso.out" && pass vdso_on_linux ||
+	fail vdso_on_linux "$(grep -e FAIL -e passed "$T/vdso.out" | tr '\n' ' ')"
 
 # threads: glibc's pthreads and futex(2) on Linux, the oracle for what
 # the same binary must see in the guest (tests/qemu/scenarios/threads.scn)

@@ -3,7 +3,7 @@
  * stdlib.c - program start and end, numbers from text, the environment.
  *
  * __libc_start_main is what _start (crt0.S) calls: it records envp,
- * runs main() and passes its return value to exit(), which flushes the
+ * finds the vDSO (vdso.c), runs main() and passes its return value to exit(), which flushes the
  * stdio buffers (atexit functions first) and ends the process.
  */
 #include <stdlib.h>
@@ -19,6 +19,7 @@ char **environ;
 
 int main(int argc, char **argv, char **envp);
 void __stdio_exit(void);
+void __vdso_init(char **envp);
 
 #define ATEXIT_MAX 32
 static void (*atexit_fns[ATEXIT_MAX])(void);
@@ -27,6 +28,7 @@ static int atexit_count;
 void __libc_start_main(int argc, char **argv, char **envp)
 {
 	environ = envp;
+	__vdso_init(envp);      /* clock_gettime in user space (vdso.c) */
 	exit(main(argc, argv, envp));
 }
 

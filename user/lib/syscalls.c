@@ -285,8 +285,13 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 	return (int)syscall_ret(syscall2(__NR_nanosleep, req, rem));
 }
 
+extern int (*__vdso_clock_gettime)(clockid_t, struct timespec *);
+
+/* through the vDSO when exec mapped one (vdso.c): no system call */
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
+	if (__vdso_clock_gettime)
+		return (int)syscall_ret(__vdso_clock_gettime(clk, ts));
 	return (int)syscall_ret(syscall2(__NR_clock_gettime, clk, ts));
 }
 

@@ -4,7 +4,8 @@
  * cpu_init(), much reduced).
  *
  * Layout (asm/desc.h): null, kernel code, kernel data, user data, user
- * code (the order SYSRET expects), then the 16-byte TSS descriptor.
+ * code (the order SYSRET expects), then the 16-byte TSS descriptor, then
+ * the CPU-number segment the vDSO's getcpu reads (asm/vdso.h).
  *
  * Why per CPU: the TSS holds the stack the CPU switches to on an
  * interrupt from user mode (rsp0, the running task's) and the double-fault
@@ -17,6 +18,8 @@
 #include <spindle/string.h>
 #include <asm/cpu.h>
 #include <asm/desc.h>
+#include <asm/vdso.h>
+#include <spindle/smp.h>
 
 struct tss {
 	u32 reserved0;
@@ -31,7 +34,8 @@ BUILD_BUG_ON(sizeof(struct tss) != 104);
 
 #define DF_STACK_SIZE 8192
 #define NMI_STACK_SIZE 8192
-#define GDT_ENTRIES   7
+#define GDT_ENTRIES   8
+BUILD_BUG_ON(GDT_ENTRY_CPUNODE != GDT_ENTRIES - 1);
 
 static DEFINE_PER_CPU_ALIGNED(struct tss, cpu_tss, 16);
 static DEFINE_PER_CPU_ALIGNED(u8[DF_STACK_SIZE], double_fault_stack, 16);
@@ -43,6 +47,7 @@ static DEFINE_PER_CPU_ALIGNED(u64[GDT_ENTRIES], gdt_page, 16) = {
 	0x00cff2000000ffff,     /* user data: DPL3 */
 	0x00affa000000ffff,     /* user code: DPL3, L */
 	0, 0,                   /* TSS (16 bytes), filled in by cpu_init() */
+	0,                      /* CPU number for getcpu, filled in by cpu_init() */
 };
 
 struct desc_ptr {
@@ -100,6 +105,22 @@ void load_percpu_segment(unsigned int cpu)
 }
 
 /*
+ * The descriptor the vDSO's getcpu reads with LSL (vgetcpu.c; Linux's
+ * setup_getcpu()): a data segment, present, DPL 3 so that ring 3 may
+ * read its limit, read-only and already "accessed" (so the CPU never
+ * writes it), byte-granular, whose 20-bit limit is the CPU number with
+ * the node above it.  No segment register ever holds it.
+ */
+static u64 cpunode_desc(unsigned int cpu, unsigned int node)
+{
+	u64 limit = (cpu & VDSO_CPUNODE_MASK) | ((u64)node << VDSO_CPUNODE_BITS);
+
+	return (limit & 0xffff) |                       /* limit 15:0 */
+	       (0xf1ull << 40) |                        /* P, DPL 3, S, type 1: data RO, accessed */
+	       (((limit >> 16) & 0xf) << 48);           /* limit 19:16; G = 0 */
+}
+
+/*
  * Every CPU, on itself, once its GS base points at its per-CPU copy: the
  * TSS with its double-fault and NMI stacks, the GDT with a TSS descriptor for that
  * TSS, then ltr.  The boot CPU runs it twice: early on the per-CPU
@@ -123,6 +144,7 @@ void cpu_init(void)
 		 (0x89ull << 40) | (((limit >> 16) & 0xf) << 48) |
 		 (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
+	gdt[GDT_ENTRY_CPUNODE] = cpunode_desc(smp_processor_id(), 0);
 
 	gdt_load(gdt);
 	__asm__ volatile("ltr %w0" ::"r"((u16)GDT_TSS)

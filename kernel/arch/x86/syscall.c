@@ -470,6 +470,8 @@ bool do_syscall_64(struct pt_regs *regs)
 	 * orig_ax; a SYSCALL entry has no error code of its own) */
 	regs->error_code = nr;
 	local_irq_enable();
+	/* only this task writes it; readers take what they see */
+	WRITE_ONCE(current->nr_syscalls, current->nr_syscalls + 1);
 	if (nr < NR_syscalls && sys_call_table[nr])
 		regs->rax = sys_call_table[nr](regs);
 	else

@@ -19,8 +19,16 @@
  *
  * Assumed: the TSC runs at a constant rate whatever the CPU's power state
  * ("invariant TSC", Intel SDM vol. 3B, "Time-Stamp Counter") -- true on
- * QEMU and on CPUs of the last fifteen years -- and there is one CPU, so
- * successive reads never go backwards.
+ * QEMU and on CPUs of the last fifteen years -- and every CPU's TSC
+ * counts the same cycles from the same start, so that a read on one CPU
+ * after a read on another is never smaller.  QEMU gives that: under TCG
+ * every virtual CPU's TSC is computed from the one virtual clock of the
+ * machine (from the instruction count under -icount), and none is
+ * written (Spindle never writes IA32_TSC).  Linux checks it at each CPU's
+ * boot (check_tsc_sync_source()) and leaves the TSC if it fails; Spindle
+ * trusts it.  The same conversion is published for user space in the
+ * vDSO's data page (kernel/arch/x86/vdso/vma.c), which reads the TSC
+ * itself; boot with tsc=unstable to forbid that.
  *
  * Hardware references: Intel 82C54 PIT datasheet (control word, modes 0
  * and 2); port 0x61, "NMI Status and Control" in Intel's ICH/PCH
@@ -35,6 +43,7 @@
 #include <spindle/compiler.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
+#include <asm/vdso.h>
 
 /* 82C54 programmable interval timer */
 #define PIT_TICK_RATE           1193182u        /* Hz, its input clock */
@@ -124,6 +133,21 @@ static void tsc_set_conversion(u64 hz)
 	}
 	tsc_mult = mult;
 	tsc_shift = shift;
+}
+
+/*
+ * The conversion ktime_get_ns() makes, for the vDSO to make the same:
+ * ns = mul_u64_u32_shr(tsc - *base, *mult, *shift).  False before
+ * time_init() calibrated the TSC.
+ */
+bool tsc_clock_params(u64 *base, u32 *mult, u32 *shift)
+{
+	if (!READ_ONCE(tsc_ready))
+		return false;
+	*base = tsc_base;
+	*mult = tsc_mult;
+	*shift = tsc_shift;
+	return true;
 }
 
 u64 ktime_get_ns(void)
@@ -224,6 +248,10 @@ static u64 pit_calibrate_tsc(u64 *start, unsigned int *tries, u64 *ppm)
 static u64 tick_nsec;           /* the tick's period: PIT_TICK_LATCH clocks */
 static u64 tick_start_ns;       /* ktime when the PIT started ticking */
 static u64 ticks_done;          /* ticks accounted with timer_tick() */
+u64 tick_period_ns(void)
+{
+	return tick_nsec;
+}
 
 /*
  * The interrupt is only a prompt; the clock says how many ticks have
@@ -237,9 +265,12 @@ static u64 ticks_done;          /* ticks accounted with timer_tick() */
  */
 static irqreturn_t timer_interrupt(int irq __unused, void *dev_id __unused)
 {
-	u64 due = (ktime_get_ns() - tick_start_ns + tick_nsec / 2) / tick_nsec;
+	u64 now = ktime_get_ns();
+	u64 due = (now - tick_start_ns + tick_nsec / 2) / tick_nsec;
 
 	profile_tick(get_irq_regs());   /* profile=: where the kernel was */
+	/* the coarse clocks' time, for the kernel and every vDSO */
+	update_vsyscall(now);
 	if (ticks_done < due) {
 		/* every tick missed at once, as Linux's tick_do_update_jiffies64():
 		 * one call per missed tick would never end if a tick's work took
