@@ -170,7 +170,7 @@ void blk_trace_stop(struct gendisk *disk)
 
 /* --- the BLKTRACE* ioctls (Linux's blk_trace_ioctl) ------------------------------ */
 
-/* Linux's struct blk_user_trace_setup (include/uapi/linux/blktrace_api.h) */
+/* struct blk_user_trace_setup, of Linux's include/uapi/linux/blktrace_api.h */
 struct blk_user_trace_setup {
 	char name[32];          /* out: the name of the debugfs directory */
 	u16 act_mask;
