@@ -22,6 +22,7 @@
 #include <spindle/string.h>
 #include <spindle/mutex.h>
 #include <spindle/errno.h>
+#include <spindle/uaccess.h>
 #include "blk.h"
 
 #define BLK_TRACE_EVENTS    4096
@@ -54,38 +55,28 @@ static bool name_listed(const char *list, const char *name)
 }
 
 /* through a small holder; the list and each queue's blk_trace pointer are
- * changed under traced_lock (start and stop come from sysfs writes) */
+ * changed under traced_lock (start and stop come from sysfs writes and
+ * the BLKTRACE* ioctls) */
 static LIST_HEAD(traced_disks);
 static DEFINE_MUTEX(traced_lock);
 struct traced {
 	struct list_head list;
 	struct request_queue *q;
-	struct blk_trace *stopped;      /* the ring of a stopped trace, kept */
+	struct blk_trace *bt;           /* the queue's ring, never freed */
+	struct blk_trace *stopped;      /* bt while not recording, else NULL */
+	bool setup;                     /* BLKTRACESETUP'd, not yet torn down */
 };
 
-int blk_trace_start(struct gendisk *disk)
+/* q's holder, made (with its ring, not recording) if it has none yet;
+ * NULL if out of memory.  Under traced_lock. */
+static struct traced *traced_get(struct gendisk *disk)
 {
 	struct blk_trace *bt;
 	struct traced *t;
-	unsigned long flags;
 
-	mutex_lock(&traced_lock);
-	if (disk->queue->blk_trace)
-		goto out;
 	list_for_each_entry(t, &traced_disks, list)
-		if (t->q == disk->queue && t->stopped) {
-			/* traced before: a fresh start in the same ring (an
-			 * event of the old trace may still be being added) */
-			bt = t->stopped;
-			t->stopped = NULL;
-			spin_lock_irqsave(&bt->lock, flags);
-			bt->head = bt->shown = 0;
-			bt->start_ns = ktime_get_ns();
-			spin_unlock_irqrestore(&bt->lock, flags);
-			WRITE_ONCE(disk->queue->blk_trace, bt);
-			pr_info("blktrace: tracing %s\n", disk->disk_name);
-			goto out;
-		}
+		if (t->q == disk->queue)
+			return t;
 	bt = kzalloc(sizeof(*bt), GFP_KERNEL);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (bt)
@@ -96,21 +87,69 @@ int blk_trace_start(struct gendisk *disk)
 			kfree(bt->ev);
 		kfree(bt);
 		kfree(t);
-		mutex_unlock(&traced_lock);
-		return -ENOMEM;
+		return NULL;
 	}
 	spin_lock_init(&bt->lock);
+	mutex_init(&bt->read_lock);
 	bt->size = BLK_TRACE_EVENTS;
 	bt->dev = MKDEV(disk->major, disk->first_minor);
 	bt->start_ns = ktime_get_ns();
 	strlcpy(bt->name, disk->disk_name, sizeof(bt->name));
 	t->q = disk->queue;
+	t->bt = bt;
+	t->stopped = bt;
 	list_add_tail(&t->list, &traced_disks);
-	WRITE_ONCE(disk->queue->blk_trace, bt);         /* events from now on */
+	return t;
+}
+
+/* A fresh trace in t's ring: no events, none read, none dropped (an
+ * event of an old trace may still be being added: it is simply counted). */
+static void traced_reset(struct traced *t)
+{
+	struct blk_trace *bt = t->bt;
+	unsigned long flags;
+
+	mutex_lock(&bt->read_lock);
+	spin_lock_irqsave(&bt->lock, flags);
+	bt->head = bt->shown = bt->consumed = bt->dropped = 0;
+	bt->start_ns = ktime_get_ns();
+	spin_unlock_irqrestore(&bt->lock, flags);
+	mutex_unlock(&bt->read_lock);
+}
+
+/* Record from now on (t was stopped). */
+static void traced_run(struct gendisk *disk, struct traced *t)
+{
+	t->stopped = NULL;
+	WRITE_ONCE(disk->queue->blk_trace, t->bt);
 	pr_info("blktrace: tracing %s\n", disk->disk_name);
-out:
+}
+
+int blk_trace_start(struct gendisk *disk)
+{
+	struct traced *t;
+	int err = 0;
+
+	mutex_lock(&traced_lock);
+	if (!disk->queue->blk_trace) {
+		t = traced_get(disk);
+		if (t) {
+			traced_reset(t);
+			traced_run(disk, t);
+		} else {
+			err = -ENOMEM;
+		}
+	}
 	mutex_unlock(&traced_lock);
-	return 0;
+	return err;
+}
+
+/* Stop recording t (under traced_lock). */
+static void traced_stop(struct gendisk *disk, struct traced *t)
+{
+	t->stopped = t->bt;
+	WRITE_ONCE(t->q->blk_trace, NULL);
+	pr_info("blktrace: stopped tracing %s\n", disk->disk_name);
 }
 
 /*
@@ -124,12 +163,132 @@ void blk_trace_stop(struct gendisk *disk)
 
 	mutex_lock(&traced_lock);
 	list_for_each_entry(t, &traced_disks, list)
-		if (t->q == disk->queue && t->q->blk_trace) {
-			t->stopped = t->q->blk_trace;
-			WRITE_ONCE(t->q->blk_trace, NULL);
-			pr_info("blktrace: stopped tracing %s\n", disk->disk_name);
+		if (t->q == disk->queue && t->q->blk_trace)
+			traced_stop(disk, t);
+	mutex_unlock(&traced_lock);
+}
+
+/* --- the BLKTRACE* ioctls (Linux's blk_trace_ioctl) ------------------------------ */
+
+/* struct blk_user_trace_setup, of Linux's include/uapi/linux/blktrace_api.h */
+struct blk_user_trace_setup {
+	char name[32];          /* out: the name of the debugfs directory */
+	u16 act_mask;
+	u32 buf_size;
+	u32 buf_nr;
+	u64 start_lba;
+	u64 end_lba;
+	u32 pid;
+};
+
+/* _IOWR(0x12, 115, struct blk_user_trace_setup) and _IO(0x12, 116..118) */
+#define BLKTRACESETUP     0xc0481273u
+#define BLKTRACESTART     0x1274u
+#define BLKTRACESTOP      0x1275u
+#define BLKTRACETEARDOWN  0x1276u
+_Static_assert(sizeof(struct blk_user_trace_setup) == 72, "Linux's layout: 72 bytes");
+
+/*
+ * Set up, start, stop and tear down the trace blktrace(8) reads from
+ * debugfs (fs/debugfs.c): as Linux, SETUP on a disk already set up (or
+ * traced since boot by blktrace=) is EBUSY, START of a running or STOP of
+ * a stopped trace EINVAL, and anything on a disk never set up EINVAL.
+ * Spindle's ring is a fixed size: buf_size and buf_nr are not used, and
+ * every event is recorded (act_mask, start_lba/end_lba and pid are not
+ * filters here).  On a partition the whole disk is traced, under its name.
+ * Returns -ENOTTY for any other command.
+ */
+int blk_trace_ioctl(struct block_device *bdev, unsigned int cmd, void __user *arg)
+{
+	struct gendisk *disk = bdev->bd_disk;
+	struct blk_user_trace_setup buts;
+	struct traced *t = NULL, *it;
+	int err = 0;
+
+	if (cmd == BLKTRACESETUP && copy_from_user(&buts, arg, sizeof(buts)))
+		return -EFAULT;
+	if (cmd != BLKTRACESETUP && cmd != BLKTRACESTART && cmd != BLKTRACESTOP &&
+	    cmd != BLKTRACETEARDOWN)
+		return -ENOTTY;
+	mutex_lock(&traced_lock);
+	list_for_each_entry(it, &traced_disks, list)
+		if (it->q == disk->queue)
+			t = it;
+	switch (cmd) {
+	case BLKTRACESETUP:
+		if (disk->queue->blk_trace || (t && t->setup)) {
+			err = -EBUSY;
+			break;
+		}
+		t = traced_get(disk);
+		if (!t) {
+			err = -ENOMEM;
+			break;
+		}
+		traced_reset(t);
+		t->setup = true;
+		strlcpy(buts.name, disk->disk_name, sizeof(buts.name));
+		if (copy_to_user(arg, &buts, sizeof(buts))) {
+			t->setup = false;
+			err = -EFAULT;
+		}
+		break;
+	case BLKTRACESTART:
+		if (!t || !t->setup || !t->stopped)
+			err = -EINVAL;
+		else
+			traced_run(disk, t);
+		break;
+	case BLKTRACESTOP:
+		if (!t || !t->setup || t->stopped)
+			err = -EINVAL;
+		else
+			traced_stop(disk, t);
+		break;
+	case BLKTRACETEARDOWN:
+		if (!t || !t->setup) {
+			err = -EINVAL;
+			break;
+		}
+		if (!t->stopped)
+			traced_stop(disk, t);
+		t->setup = false;       /* the ring stays: sysfs's trace0 still shows it */
+		break;
+	}
+	mutex_unlock(&traced_lock);
+	return err;
+}
+
+/* The ring of the disk called name if BLKTRACESETUP set it up, else NULL
+ * (debugfs's block/<name>/). */
+struct blk_trace *blk_trace_lookup(const char *name)
+{
+	struct blk_trace *bt = NULL;
+	struct traced *t;
+
+	mutex_lock(&traced_lock);
+	list_for_each_entry(t, &traced_disks, list)
+		if (t->setup && strcmp(t->bt->name, name) == 0)
+			bt = t->bt;
+	mutex_unlock(&traced_lock);
+	return bt;
+}
+
+/* The name of the n-th set-up disk into name[32]; false past the last. */
+bool blk_trace_nth_name(unsigned int n, char *name)
+{
+	struct traced *t;
+	bool found = false;
+
+	mutex_lock(&traced_lock);
+	list_for_each_entry(t, &traced_disks, list)
+		if (t->setup && n-- == 0) {
+			strlcpy(name, t->bt->name, 32);
+			found = true;
+			break;
 		}
 	mutex_unlock(&traced_lock);
+	return found;
 }
 
 struct blk_trace *blk_trace_ring(struct request_queue *q)
@@ -142,7 +301,7 @@ struct blk_trace *blk_trace_ring(struct request_queue *q)
 	mutex_lock(&traced_lock);
 	list_for_each_entry(t, &traced_disks, list)
 		if (t->q == q) {
-			bt = t->stopped;
+			bt = t->bt;
 			break;
 		}
 	mutex_unlock(&traced_lock);
@@ -395,17 +554,18 @@ static size_t put_record(void *buf, size_t room, const struct blk_io_trace *t,
 	return n;
 }
 
-size_t blk_trace_binary(struct blk_trace *bt, void *buf, size_t size)
+/*
+ * Events [first, head) of bt as records in buf; *next is the first event
+ * that did not fit (head if all did).  Returns the bytes used.
+ */
+static size_t blk_trace_records(struct blk_trace *bt, unsigned int first, unsigned int head,
+				void *buf, size_t size, unsigned int *next)
 {
 	int named[64];                  /* pids whose name was noted */
-	unsigned int nnamed = 0, first, head;
+	unsigned int nnamed = 0, i;
 	size_t used = 0;
 
-	if (!bt)
-		return 0;
-	head = blk_trace_head(bt);
-	first = head > bt->size ? head - bt->size : 0;
-	for (unsigned int i = first; i < head; i++) {
+	for (i = first; i != head; i++) {
 		const struct blk_trace_event *e = &bt->ev[i % bt->size];
 		struct blk_io_trace t = {
 			.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION,
@@ -454,8 +614,50 @@ size_t blk_trace_binary(struct blk_trace *bt, void *buf, size_t size)
 			break;
 		used += n;
 	}
+	*next = i;
 	return used;
 }
+
+size_t blk_trace_binary(struct blk_trace *bt, void *buf, size_t size)
+{
+	unsigned int head, next;
+
+	if (!bt)
+		return 0;
+	head = blk_trace_head(bt);
+	return blk_trace_records(bt, head > bt->size ? head - bt->size : 0, head, buf, size, &next);
+}
+
+/*
+ * The consuming read of debugfs's block/<disk>/trace0 (Linux's relay
+ * channel): the records of the events no reader has had yet, as many as
+ * fit in buf.  Events the ring overwrote before anyone read them are
+ * counted in dropped.  Readers take turns under read_lock (blktrace has
+ * one per CPU file, but trace0 is the only one with records).
+ */
+size_t blk_trace_consume(struct blk_trace *bt, void *buf, size_t size)
+{
+	unsigned int head, first, next;
+	size_t used;
+
+	mutex_lock(&bt->read_lock);
+	head = blk_trace_head(bt);
+	first = bt->consumed;
+	if (head - first > bt->size) {
+		bt->dropped += head - first - bt->size;
+		first = head - bt->size;
+	}
+	used = blk_trace_records(bt, first, head, buf, size, &next);
+	bt->consumed = next;
+	mutex_unlock(&bt->read_lock);
+	return used;
+}
+
+bool blk_trace_unread(struct blk_trace *bt)
+{
+	return blk_trace_head(bt) != READ_ONCE(bt->consumed);
+}
+
 
 void blk_trace_print_all(void)
 {
@@ -464,7 +666,7 @@ void blk_trace_print_all(void)
 
 	mutex_lock(&traced_lock);
 	list_for_each_entry(t, &traced_disks, list) {
-		struct blk_trace *bt = t->q->blk_trace ? t->q->blk_trace : t->stopped;
+		struct blk_trace *bt = t->bt;
 		unsigned int head, first;
 
 		if (!bt)

@@ -13,6 +13,8 @@
  *   BLKRRPART     read the partition table again
  *   BLKDISCARD    discard a byte range (u64 start, len)
  *   BLKZEROOUT    make a byte range read as zeroes (u64 start, len)
+ *   BLKTRACESETUP, BLKTRACESTART, BLKTRACESTOP, BLKTRACETEARDOWN
+ *                 blktrace(8)'s tracing (block/blk-trace.c)
  *   anything else -ENOTTY
  *
  * Where it sits: fs/block_dev.c's device file passes every ioctl() here
@@ -27,6 +29,7 @@
 #include <spindle/uaccess.h>
 #include <spindle/err.h>
 #include <spindle/errno.h>
+#include <spindle/blktrace.h>
 #include <uapi/linux/fs.h>
 #include "blk.h"
 
@@ -174,6 +177,6 @@ long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
 	case BLKZEROOUT:
 		return blkdev_range_ioctl(bdev, REQ_OP_WRITE_ZEROES, argp);
 	default:
-		return -ENOTTY;
+		return blk_trace_ioctl(bdev, cmd, argp);
 	}
 }

@@ -48,6 +48,7 @@ static int __init vfs_init(void)
 	init_devtmpfs();
 	init_proc_fs();
 	init_sysfs();
+	init_debugfs();
 	err = init_mount_tree();
 	if (err)
 		panic("VFS: cannot mount the root file system (%d)", err);

@@ -37,6 +37,7 @@ FS_OBJS := \
 	$(F)/io_uring_cq.o \
 	$(F)/proc.o \
 	$(F)/sysfs.o \
+	$(F)/debugfs.o \
 	$(F)/ext2/check.o \
 	$(F)/ext2/buffer.o \
 	$(F)/ext2/super.o \

@@ -199,6 +199,7 @@ int fifo_open(struct inode *inode, struct file *f);    /* pipe.c: a FIFO's open 
 int init_devtmpfs(void);
 int init_proc_fs(void);
 int init_sysfs(void);
+int init_debugfs(void);
 int init_ext2_fs(void); /* ext2/super.c */
 /* namespace.c: the mount on dir becomes "/" (root=) */
 int mount_move_to_root(const char *dir);

@@ -15,6 +15,9 @@
  *                                      (include/spindle/sysfs.h)
  *   /sys/class/block/<name>            links to each disk's and partition's
  *   /sys/dev/block/<major>:<minor>     directory above (util-linux's way in)
+ *   /sys/devices/system/cpu/online     the CPUs, as a list ("0-1"); also
+ *   /sys/devices/system/cpu/possible   possible (glibc and blktrace count them)
+ *   /sys/kernel/debug/                 empty: where debugfs is mounted
  *
  * Only the directories are built here.  What each file says and what a
  * write to it does is the block layer's (block/blk-sysfs.c, through the
@@ -31,6 +34,7 @@
 #include <spindle/string.h>
 #include <spindle/mutex.h>
 #include <spindle/sysfs.h>
+#include <spindle/smp.h>
 #include <spindle/errno.h>
 #include "internal.h"
 
@@ -719,6 +723,72 @@ static int classes_iterate(struct file *f, struct dir_context *ctx)
 static const struct inode_operations classes_dir_iops = { .lookup = classes_lookup };
 static const struct file_operations classes_dir_fops = { .iterate = classes_iterate };
 
+/* --- devices/system/cpu and kernel/debug ---------------------------------------- */
+
+/* "0\n" or "0-<n-1>\n": every CPU is online (none is ever taken down) */
+static int cpu_list_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	if (nr_cpu_ids == 1)
+		return scnprintf(buf, size, "0\n");
+	return scnprintf(buf, size, "0-%u\n", nr_cpu_ids - 1);
+}
+
+static const struct pseudo_file cpu_list_ro = { .show = cpu_list_show };
+
+static const char *const cpu_files[] = { "online", "possible", NULL };
+static const char *const system_dirs[] = { "cpu", NULL };
+static const char *const devices_dirs[] = { "system", NULL };
+static const char *const kernel_dirs[] = { "debug", NULL };
+
+/* A fixed directory: i_private is its NULL-ended list of names, and
+ * fixed_child() says what each is. */
+static const struct inode_operations fixed_dir_iops;
+static const struct file_operations fixed_dir_fops;
+
+static struct dentry *fixed_lookup(struct inode *dir, struct dentry *dentry)
+{
+	const char *const *names = dir->i_private;
+	struct inode *inode;
+
+	for (; *names; names++)
+		if (strcmp(*names, dentry->d_name) == 0)
+			break;
+	if (!*names)
+		return NULL;
+	if (names == cpu_files || names == cpu_files + 1)
+		inode = pseudo_new_file(dir->i_sb, 0444, &cpu_list_ro, NULL);
+	else if (names == system_dirs)
+		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)cpu_files);
+	else if (names == devices_dirs)
+		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)system_dirs);
+	else            /* kernel/debug: empty */
+		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)(kernel_dirs + 1));
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	d_add(dentry, inode);
+	return NULL;
+}
+
+static int fixed_iterate(struct file *f, struct dir_context *ctx)
+{
+	const char *const *names = f->f_inode->i_private;
+
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	for (loff_t i = 0; names[i]; i++) {
+		if (ctx->pos != i + 2)
+			continue;
+		if (!dir_emit(ctx, names[i], strlen(names[i]), 600 + ctx->pos,
+			      names == cpu_files ? DT_REG : DT_DIR))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct inode_operations fixed_dir_iops = { .lookup = fixed_lookup };
+static const struct file_operations fixed_dir_fops = { .iterate = fixed_iterate };
+
 /* --- the root ------------------------------------------------------------------ */
 
 static struct dentry *sysfs_root_lookup(struct inode *dir, struct dentry *dentry)
@@ -731,6 +801,10 @@ static struct dentry *sysfs_root_lookup(struct inode *dir, struct dentry *dentry
 		inode = pseudo_new_dir(dir->i_sb, &classes_dir_iops, &classes_dir_fops, NULL);
 	else if (strcmp(dentry->d_name, "dev") == 0)
 		inode = pseudo_new_dir(dir->i_sb, &sysfs_dev_iops, &sysfs_dev_fops, NULL);
+	else if (strcmp(dentry->d_name, "devices") == 0)
+		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)devices_dirs);
+	else if (strcmp(dentry->d_name, "kernel") == 0)
+		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)kernel_dirs);
 	else
 		return NULL;
 	if (!inode)
@@ -747,8 +821,12 @@ static int sysfs_root_iterate(struct file *f, struct dir_context *ctx)
 		return 0;
 	if (ctx->pos == 3 && !dir_emit(ctx, "class", 5, 4, DT_DIR))
 		return 0;
-	if (ctx->pos == 4)
-		dir_emit(ctx, "dev", 3, 5, DT_DIR);
+	if (ctx->pos == 4 && !dir_emit(ctx, "dev", 3, 5, DT_DIR))
+		return 0;
+	if (ctx->pos == 5 && !dir_emit(ctx, "devices", 7, 6, DT_DIR))
+		return 0;
+	if (ctx->pos == 6)
+		dir_emit(ctx, "kernel", 6, 7, DT_DIR);
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 
 #include <spindle/types.h>
 #include <spindle/spinlock.h>
+#include <spindle/mutex.h>
 
 struct request_queue;
 struct request;
@@ -56,6 +57,9 @@ struct blk_trace {
 	unsigned int size;      /* capacity */
 	unsigned int head;      /* [lock] events recorded (the ring keeps the last size) */
 	unsigned int shown;     /* events already printed */
+	struct mutex read_lock; /* debugfs readers take turns */
+	unsigned int consumed;  /* [read_lock] events debugfs's trace0 has given */
+	unsigned int dropped;   /* [read_lock] events lost before trace0 gave them */
 	u64 start_ns;
 	u32 dev;
 	char name[32];
@@ -88,6 +92,19 @@ int blk_trace_format(const struct blk_trace *bt, const struct blk_trace_event *e
  * iowatcher read.  Fills buf with whole records; returns the bytes used.
  */
 size_t blk_trace_binary(struct blk_trace *bt, void *buf, size_t size);
+/*
+ * For Linux's blktrace(8): the BLKTRACESETUP/START/STOP/TEARDOWN ioctls
+ * of a block device (0, -errno, or -ENOTTY for another command), and the
+ * rings they set up, which debugfs shows as block/<name>/trace<cpu>.
+ */
+struct block_device;
+int blk_trace_ioctl(struct block_device *bdev, unsigned int cmd, void __user *arg);
+struct blk_trace *blk_trace_lookup(const char *name);
+bool blk_trace_nth_name(unsigned int n, char *name);
+/* Records of the events not yet consumed, as many as fit; the bytes used. */
+size_t blk_trace_consume(struct blk_trace *bt, void *buf, size_t size);
+/* Are there events trace0 has not given yet? */
+bool blk_trace_unread(struct blk_trace *bt);
 /* Print every traced disk's events (show=blktrace), then forget them. */
 void blk_trace_print_all(void);
 /* Events recorded so far in bt: every slot before it is filled, those of

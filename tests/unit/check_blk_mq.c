@@ -924,6 +924,78 @@ START_TEST(binary_trace_reads_back_with_blkparse)
 }
 END_TEST
 
+/* The events in a buffer of binary records (process notes skipped):
+ * their sequence numbers into seq[], how many returned. */
+static unsigned int trace_records_seq(const unsigned char *buf, size_t n, u32 *seq)
+{
+	unsigned int count = 0;
+	size_t off = 0;
+
+	while (off < n) {
+		u32 sequence, action;
+		u16 pdu_len;
+
+		ck_assert_uint_ge(n - off, 48);         /* whole records only */
+		memcpy(&sequence, buf + off + 4, 4);
+		memcpy(&action, buf + off + 28, 4);
+		memcpy(&pdu_len, buf + off + 46, 2);
+		if (!(action & (1u << (10 + 16))))      /* not a BLK_TC_NOTIFY note */
+			seq[count++] = sequence;
+		off += 48 + pdu_len;
+	}
+	ck_assert_uint_eq(off, n);
+	return count;
+}
+
+/*
+ * debugfs's trace0 consumes, as Linux's relay channel: a read returns the
+ * events no read has returned yet (whole records, as many as fit), the
+ * next read only newer ones, an empty ring 0 bytes; events the ring
+ * overwrote before a read are counted in dropped.
+ */
+START_TEST(trace_consume_returns_each_event_once)
+{
+	struct blk_trace_event ring[4] = { 0 };
+	struct blk_trace bt = { .ev = ring, .size = ARRAY_SIZE(ring) };
+	static unsigned char buf[4096];
+	u32 seq[16];
+	size_t n;
+
+	spin_lock_init(&bt.lock);
+	mutex_init(&bt.read_lock);
+	for (unsigned int k = 0; k < ARRAY_SIZE(ring); k++) {
+		ring[k] = (struct blk_trace_event){ .sector = 8 * k, .bytes = 4096, .opf = REQ_OP_WRITE,
+						    .pid = 7, .action = 'Q', .comm = "dd",
+						    .dev = MKDEV(8, 16) };
+	}
+	ck_assert_uint_eq(blk_trace_consume(&bt, buf, sizeof(buf)), 0);
+	ck_assert(!blk_trace_unread(&bt));
+
+	bt.head = 3;
+	ck_assert(blk_trace_unread(&bt));
+	/* room for the note and one event only: one event, the rest stays */
+	n = blk_trace_consume(&bt, buf, 48 + 16 + 48 + 10);
+	ck_assert_uint_eq(trace_records_seq(buf, n, seq), 1);
+	ck_assert_uint_eq(seq[0], 1);
+	n = blk_trace_consume(&bt, buf, sizeof(buf));
+	ck_assert_uint_eq(trace_records_seq(buf, n, seq), 2);
+	ck_assert_uint_eq(seq[0], 2);
+	ck_assert_uint_eq(seq[1], 3);
+	ck_assert_uint_eq(blk_trace_consume(&bt, buf, sizeof(buf)), 0);
+	ck_assert(!blk_trace_unread(&bt));
+	ck_assert_uint_eq(bt.dropped, 0);
+
+	/* six more events in a ring of four: the first two are lost */
+	bt.head = 9;
+	n = blk_trace_consume(&bt, buf, sizeof(buf));
+	ck_assert_uint_eq(trace_records_seq(buf, n, seq), 4);
+	ck_assert_uint_eq(seq[0], 6);
+	ck_assert_uint_eq(seq[3], 9);
+	ck_assert_uint_eq(bt.dropped, 2);
+	ck_assert_uint_eq(blk_trace_consume(&bt, buf, sizeof(buf)), 0);
+}
+END_TEST
+
 /* --- hardware queues --------------------------------------------------------- */
 
 /*
@@ -1626,6 +1698,7 @@ Suite *unit_suite(void)
 	tcase_add_test(timeouts, rwbs_letters_as_linux);
 	tcase_add_test(timeouts, trace_line_layout_as_blkparse);
 	tcase_add_test(timeouts, binary_trace_reads_back_with_blkparse);
+	tcase_add_test(timeouts, trace_consume_returns_each_event_once);
 	suite_add_tcase(s, timeouts);
 
 	tcase_add_checked_fixture(hw, setup, teardown);
