@@ -991,7 +991,9 @@ static void blk_mq_plug_issue_direct(struct request_queue *q, struct list_head *
 			break;
 		}
 	}
-	current->blk_dispatch_hctx = outer;
+	/* unmarked before the check: an interrupt's end after it runs the
+	 * hctx itself */
+	WRITE_ONCE(current->blk_dispatch_hctx, outer);
 	if (READ_ONCE(hctx->restart_seq) != seq)
 		blk_mq_run_hw_queue(hctx);
 }
