@@ -914,11 +914,11 @@ static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio)
  * driver itself: no software queue, and no second pass over the ctxs to
  * find that nothing else waits (Linux's blk_mq_try_issue_directly).
  * Only while nothing waits for the hctx: the hctx not busy, its dispatch
- * list and the request's ctx empty (that last read unlocked: a stale answer only reorders two submitters
- * that raced, as on Linux), and a tag free.  Returns false, having done
- * nothing, otherwise: the caller inserts the request as usual.  A driver
- * that is full (BLK_STS_RESOURCE) gets it back on the dispatch list, as
- * in __blk_mq_run_hw_queue().
+ * list and the request's ctx empty (that last read unlocked: a stale
+ * answer only reorders two submitters that raced, as on Linux), and a
+ * tag free.  Returns false, having done nothing, otherwise: the caller
+ * inserts the request as usual.  A driver that is full (BLK_STS_RESOURCE)
+ * gets it back on the dispatch list, as in __blk_mq_run_hw_queue().
  */
 static __always_inline bool blk_mq_try_issue_directly(struct request_queue *q, struct request *rq)
 {
@@ -973,8 +973,10 @@ static __always_inline bool blk_mq_try_issue_directly(struct request_queue *q, s
  * irqmode=0) would run the hctx at each end, for what may wait behind
  * the freed tag; marked as the task's dispatch (blk_mq_run_hw_queue),
  * those runs become one after the batch, if a tag was freed meanwhile
- * (restart_seq moved: read unlocked, but this CPU's own frees are seen,
- * and another CPU's ran the queue there).
+ * (restart_seq moved).  The mark is this task's, so only ends on this
+ * CPU -- in queue_rq() or in an interrupt -- are held back, and this
+ * CPU sees its own increments even read unlocked; an end on another CPU
+ * runs the hctx there.
  */
 static void blk_mq_plug_issue_direct(struct request_queue *q, struct list_head *list)
 {
