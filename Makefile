@@ -42,6 +42,8 @@
 #                   cut loses, barrier=1 and barrier=0 side by side, BARRIER=)
 #   make ext3-linux Linux 6.1 replays a journal Spindle's ext3 left after a
 #                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
+#   make jcost      the blocks and flushes each ext3 operation costs on the
+#                   disk, Spindle against Linux 6.1 (tools/jcost.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
@@ -139,7 +141,8 @@ KERNEL_OBJS += \
 	$(K)/signal.o \
 	$(K)/itimer.o \
 	$(K)/futex.o \
-	$(K)/sys.o
+	$(K)/sys.o \
+	ipc/shm.o
 
 # In-kernel test suites (run with test=<suite>), and their helpers.
 KTEST_OBJS := \
@@ -247,7 +250,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -353,10 +356,14 @@ QEMUOPTS += -fw_cfg name=opt/spindle/cmdline,file=$(BUILD)/cmdline
 QEMUOPTS += -nographic
 # Disks for the drivers to find: two on AHCI ports 0 and 1 (sda, sdb), one
 # on a PIIX3 IDE controller (hda).  Sparse images, kept between runs.
-# And on AHCI port 3 (after the CD on port 2: sdc) a small disk of two
-# ext2 partitions: sdc1 holds docs/, ready for
+# And on AHCI port 3 (after the CD on port 2: sdc) a disk of two ext2
+# partitions: sdc1 holds docs/, ready for
 # `mount -t ext2 -o ro /dev/sdc1 /mnt` (docs/ext2.md), and sdc2 the
-# initramfs's own tree, a root for `make qemu ARGS=root=/dev/sdc2`.
+# initramfs's own tree, a root for `make qemu ARGS=root=/dev/sdc2`, with
+# Debian's own tools added (DEBIAN_TOOLS, their libraries with them:
+# tools/copy-progs.sh) -- fio, iostat, lsblk, top and the rest, run
+# unmodified.  top's libproc2 dlopen()s libnuma (ldd cannot see it) and
+# reads the terminfo entries.
 DISK_SIZE ?= 256M
 DISKS     := $(BUILD)/disk-sda.img $(BUILD)/disk-sdb.img $(BUILD)/disk-hda.img \
 	$(BUILD)/disk-ext2.img
@@ -382,12 +389,19 @@ $(filter-out %/disk-ext2.img,$(DISKS)):
 	@mkdir -p $(BUILD)
 	truncate -s $(DISK_SIZE) $@
 
-$(BUILD)/disk-ext2.img: $(wildcard docs/*.md) $(INITRAMFS)
+DEBIAN_TOOLS := /usr/bin/fio /usr/bin/iostat /usr/bin/lsblk /usr/sbin/blkid /usr/bin/findmnt \
+	/usr/bin/top /usr/bin/vmstat /usr/bin/free /usr/bin/ps /usr/sbin/mke2fs /usr/sbin/e2fsck \
+	/usr/sbin/debugfs /usr/sbin/dumpe2fs /usr/lib/x86_64-linux-gnu/libnuma.so.1 \
+	/lib/terminfo/d/dumb /lib/terminfo/v/vt100
+$(BUILD)/disk-ext2.img: $(wildcard docs/*.md) $(INITRAMFS) tools/copy-progs.sh
 	@mkdir -p $(BUILD)
-	rm -f $@ && truncate -s 64M $@
+	rm -rf $@ $(BUILD)/root-tools && cp -a $(BUILD)/rootfs $(BUILD)/root-tools
+	tools/copy-progs.sh $(BUILD)/root-tools $(DEBIAN_TOOLS)
+	truncate -s 256M $@
 	printf 'label: dos\n1MiB,31MiB,83\n32MiB,,83\n' | PATH="$$PATH:/sbin" sfdisk -q $@
 	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L docs -E offset=1048576 -d docs $@ 31M
-	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=33554432 -d $(BUILD)/rootfs $@ 32M
+	PATH="$$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=33554432 -d $(BUILD)/root-tools $@ 224M
+	rm -rf $(BUILD)/root-tools
 
 # ARGS reaches the file through the environment, quotes and all
 # (dm-mod.create="..." keeps its double quotes).
@@ -482,6 +496,7 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
+	$(PYTHON) tools/jcost.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
 	$(PYTHON) tools/crashstates.py --selftest
@@ -568,6 +583,12 @@ powercut: deps $(ISO)
 ext3-linux: deps $(ISO)
 	$(PYTHON) tools/ext3-linux.py
 
+# What the ext3 journal writes per operation, on the disk, Spindle and
+# Linux 6.1 running the same script over tools/nbdcache.py's recording
+# disk; every block classified on the host by e2fsprogs (tools/jcost.py).
+jcost: deps $(ISO)
+	$(PYTHON) tools/jcost.py --picture write2
+
 # Performance figures (tools/perf.py, docs/performance.md): shown, never
 # asserted by a test.
 RUNS ?= 3
@@ -627,7 +648,7 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
 	blktrace util-linux busybox-static patch liburing-dev libc6-dev \
-	sysstat procps coreutils
+	sysstat procps coreutils fio
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

@@ -87,18 +87,26 @@ out:
  */
 static int blkdev_range_ioctl(struct block_device *bdev, unsigned int op, void __user *argp)
 {
+	u64 range[2];
+
+	if (copy_from_user(range, argp, sizeof(range)))
+		return -EFAULT;
+	return blkdev_issue_range(bdev, op, range[0], range[1]);
+}
+
+/* The work of both, and of fallocate() on a device file (fs/block_dev.c):
+ * bytes [start, start + len) discarded (REQ_OP_DISCARD) or zeroed
+ * (REQ_OP_WRITE_ZEROES). */
+int blkdev_issue_range(struct block_device *bdev, unsigned int op, u64 start, u64 len)
+{
 	const struct queue_limits *lim = &bdev->bd_disk->queue->limits;
-	u64 range[2], start, len, lbs_mask = bdev_logical_block_size(bdev) - 1;
+	u64 lbs_mask = bdev_logical_block_size(bdev) - 1;
 	/* one bio's bi_size is 32 bits: cut the range in such pieces */
 	const u64 chunk = (u64)(0xffffffffu & ~(u32)lbs_mask) & ~(u64)(SECTOR_SIZE - 1);
 	int err;
 
 	if (op == REQ_OP_DISCARD ? !lim->max_discard_sectors : !lim->max_write_zeroes_sectors)
 		return -EOPNOTSUPP;
-	if (copy_from_user(range, argp, sizeof(range)))
-		return -EFAULT;
-	start = range[0];
-	len = range[1];
 	if ((start | len) & (SECTOR_SIZE - 1) || (start | len) & lbs_mask)
 		return -EINVAL;
 	if (start + len < start || start + len > (u64)bdev_nr_sectors(bdev) << SECTOR_SHIFT)

@@ -69,6 +69,7 @@
 #include <spindle/uio.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
+#include <uapi/asm/mman.h>
 #include "internal.h"
 
 #define AIO_MAX_NR              65536   /* events over all contexts (Linux's aio-max-nr) */
@@ -97,7 +98,50 @@ struct aio_kiocb {
 
 static DEFINE_MUTEX(aio_mutex);
 static unsigned long aio_nr;            /* events of every context (aio_mutex) */
-static aio_context_t aio_last_id;       /* ids handed out (aio_mutex) */
+
+/*
+ * The id io_setup hands out is the address of a page mapped read-only
+ * into the process, as on Linux, where that page begins the ring of
+ * events.  libaio's io_getevents reads the page's header first and takes
+ * the events from the ring in user space when the header's magic says
+ * the kernel fills it (Linux's AIO_RING_MAGIC).  Spindle keeps its events
+ * in the kernel: the magic is 0, and libaio -- and fio's userspace_reap
+ * -- call io_getevents instead.  An id that is not an address would
+ * make libaio read unmapped memory.
+ */
+struct aio_ring {
+	u32 id, nr, head, tail;
+	u32 magic;                      /* 0: no events here, ask the kernel */
+	u32 compat_features, incompat_features, header_length;
+};
+
+static long aio_map_ring(struct mm_struct *mm, unsigned int nr_events)
+{
+	struct aio_ring *ring;
+	long addr;
+
+	mutex_lock(&mm->mmap_lock);
+	addr = do_mmap(NULL, 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	if (addr >= 0) {
+		ring = mm_get_page(mm, (unsigned long)addr);
+		if (ring) {
+			ring->nr = nr_events;
+			ring->header_length = sizeof(*ring);
+		} else {
+			do_munmap(mm, (unsigned long)addr, PAGE_SIZE);
+			addr = -ENOMEM;
+		}
+	}
+	mutex_unlock(&mm->mmap_lock);
+	return addr;
+}
+
+static void aio_unmap_ring(struct mm_struct *mm, aio_context_t id)
+{
+	mutex_lock(&mm->mmap_lock);
+	do_munmap(mm, (unsigned long)id, PAGE_SIZE);
+	mutex_unlock(&mm->mmap_lock);
+}
 
 /* --- contexts ------------------------------------------------------------- */
 
@@ -179,6 +223,7 @@ long sys_io_setup(unsigned int nr_events, aio_context_t __user *ctxp)
 	struct mm_struct *mm = current->mm;
 	struct kioctx *ctx;
 	aio_context_t id;
+	long addr;
 
 	if (copy_from_user(&id, ctxp, sizeof(id)))
 		return -EFAULT;
@@ -190,15 +235,21 @@ long sys_io_setup(unsigned int nr_events, aio_context_t __user *ctxp)
 	ctx->max_reqs = nr_events;
 	init_waitqueue_head(&ctx->wait);
 	INIT_LIST_HEAD(&ctx->done);
+	addr = aio_map_ring(mm, nr_events);
+	if (addr < 0) {
+		kfree(ctx);
+		return addr;
+	}
+	ctx->user_id = (aio_context_t)addr;
 
 	mutex_lock(&aio_mutex);
 	if (aio_nr + nr_events > AIO_MAX_NR) {
 		mutex_unlock(&aio_mutex);
+		aio_unmap_ring(mm, ctx->user_id);
 		kfree(ctx);
 		return -EAGAIN;
 	}
 	aio_nr += nr_events;
-	ctx->user_id = ++aio_last_id;
 	ctx->next = mm->ioctx_list;
 	mm->ioctx_list = ctx;
 	mutex_unlock(&aio_mutex);
@@ -207,6 +258,7 @@ long sys_io_setup(unsigned int nr_events, aio_context_t __user *ctxp)
 		mutex_lock(&aio_mutex);
 		unlink_ioctx(mm, ctx);
 		mutex_unlock(&aio_mutex);
+		aio_unmap_ring(mm, ctx->user_id);
 		kfree(ctx);
 		return -EFAULT;
 	}
@@ -225,6 +277,7 @@ long sys_io_destroy(aio_context_t ctx_id)
 	mutex_unlock(&aio_mutex);
 	if (!found)
 		return -EINVAL;
+	aio_unmap_ring(current->mm, ctx_id);
 	kill_ioctx(ctx);
 	return 0;
 }

@@ -476,6 +476,48 @@ static int blkdev_release(struct inode *inode, struct file *f)
 	return 0;
 }
 
+/*
+ * fallocate() on a device file (Linux's blkdev_fallocate): make a range
+ * read as zeroes -- FALLOC_FL_ZERO_RANGE by Write Zeroes, PUNCH_HOLE
+ * (with KEEP_SIZE, as a device's size cannot change) by Write Zeroes
+ * that may unmap, PUNCH_HOLE | NO_HIDE_STALE by a discard.  mke2fs zeroes
+ * its inode tables this way.  A range past the end is cut to the end
+ * with KEEP_SIZE, else EINVAL.  Linux writes pages of zeroes when the
+ * device has no Write Zeroes; Spindle answers EOPNOTSUPP, as for
+ * BLKZEROOUT (block/ioctl.c), and the caller writes them itself.
+ */
+#define FALLOC_FL_KEEP_SIZE       0x01
+#define FALLOC_FL_PUNCH_HOLE      0x02
+#define FALLOC_FL_NO_HIDE_STALE   0x04
+#define FALLOC_FL_ZERO_RANGE      0x10
+
+static long blkdev_fallocate(struct file *f, int mode, loff_t start, loff_t len)
+{
+	struct block_device *bdev = I_BDEV(f);
+	loff_t size = (loff_t)bdev_nr_sectors(bdev) << SECTOR_SHIFT;
+
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE |
+		     FALLOC_FL_NO_HIDE_STALE))
+		return -EOPNOTSUPP;
+	if (start >= size)
+		return -EINVAL;
+	if (len > size - start) {
+		if (!(mode & FALLOC_FL_KEEP_SIZE))
+			return -EINVAL;
+		len = size - start;
+	}
+	switch (mode) {
+	case FALLOC_FL_ZERO_RANGE:
+	case FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE:
+	case FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE:
+		return blkdev_issue_range(bdev, REQ_OP_WRITE_ZEROES, (u64)start, (u64)len);
+	case FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE | FALLOC_FL_NO_HIDE_STALE:
+		return blkdev_issue_range(bdev, REQ_OP_DISCARD, (u64)start, (u64)len);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 const struct file_operations def_blk_fops = {
 	.llseek = blkdev_llseek,
 	.read_iter = blkdev_read_iter,
@@ -484,6 +526,7 @@ const struct file_operations def_blk_fops = {
 	.fsync = blkdev_fsync,
 	.release = blkdev_release,
 	.mmap = generic_file_mmap,
+	.fallocate = blkdev_fallocate,
 };
 
 /* Opening a block-device node: find the device by number. */

@@ -18,6 +18,8 @@ FS_OBJS := \
 	$(F)/ioctl.o \
 	$(F)/sync.o \
 	$(F)/pipe.o \
+	$(F)/anon_inodes.o \
+	$(F)/timerfd.o \
 	$(F)/select.o \
 	$(F)/ramfs.o \
 	$(F)/initramfs.o \
@@ -32,6 +34,7 @@ FS_OBJS := \
 	$(F)/block_dev.o \
 	$(F)/aio.o \
 	$(F)/io_uring.o \
+	$(F)/io_uring_cq.o \
 	$(F)/proc.o \
 	$(F)/sysfs.o \
 	$(F)/ext2/check.o \
@@ -54,6 +57,7 @@ FS_OBJS := \
 	$(F)/jbd2/commit.o \
 	$(F)/do_mounts.o
 
-# Everything but the boot glue (do_mounts.c) and poll's sleeping (select.c,
-# which the pipes and the tty only notify) also runs in the host unit tests.
-FS_UNIT_SRCS := $(filter-out $(F)/do_mounts.c $(F)/select.c,$(FS_OBJS:.o=.c))
+# Everything but the boot glue (do_mounts.c), poll's sleeping (select.c,
+# which the pipes and the tty only notify) and timerfd (a system call on
+# the tick's timers) also runs in the host unit tests.
+FS_UNIT_SRCS := $(filter-out $(F)/do_mounts.c $(F)/select.c $(F)/timerfd.c,$(FS_OBJS:.o=.c))

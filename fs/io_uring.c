@@ -43,13 +43,15 @@
  * as long as a mapping does.  The kernel reaches them through the direct
  * map, page by page (io_region_ptr): no entry straddles two pages.
  *
- * The CQ never overflows: a request is counted (inflight) from the moment
- * its SQE is taken until its CQE is posted, and an SQE is taken only when
- * its CQE has room beside the unread CQEs and those of every request in
- * flight; otherwise submission stops, and io_uring_enter says -EBUSY if it
- * took none.  (Linux keeps a list of CQEs that did not fit; Spindle does
- * not claim IORING_FEAT_NODROP.)  Only a process that moves its CQ head
- * past the tail can make a CQE miss: it is counted in cq_overflow.
+ * A full CQ loses nothing (IORING_FEAT_NODROP, Linux 6.1's overflow
+ * list): a CQE that finds no room waits on the ring's overflow list, the
+ * SQ ring's flags say IORING_SQ_CQ_OVERFLOW, and io_uring_enter with
+ * GETEVENTS moves the list into the room the process has made; until
+ * then every new CQE joins the list too, so the order holds.  Submission
+ * is not held back by a full CQ (as in Linux 6.1).  Only a CQE
+ * whose list entry cannot be allocated is lost, counted in cq_overflow.
+ * fs/io_uring_cq.c posts and flushes; a request is still counted
+ * (inflight) from its SQE to its CQE, for the release to wait on.
  *
  * Lifetime: requests whose CQE was posted from an interrupt handler still
  * hold their file, which must not be dropped there (a last fput may
@@ -118,8 +120,10 @@
 #include <spindle/errno.h>
 #include <spindle/string.h>
 #include <spindle/printk.h>
+#include <spindle/ratelimit.h>
 #include <uapi/linux/io_uring.h>
 #include "internal.h"
+#include "io_uring_cq.h"
 
 #define IORING_MAX_ENTRIES      32768u                  /* SQ entries, Linux's */
 #define IORING_MAX_CQ_ENTRIES   (2 * IORING_MAX_ENTRIES)
@@ -134,11 +138,12 @@
 				 IORING_SETUP_SQ_AFF | IORING_SETUP_CQSIZE | \
 				 IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL)
 #define IORING_SQ_IDLE_DEFAULT_MS 1000u         /* sq_thread_idle 0: Linux's HZ */
-/* What params.features promises: one mmap maps both rings; an SQE (and
+/* What params.features promises: one mmap maps both rings; no CQE is
+ * dropped while memory lasts (the overflow list); an SQE (and
  * READV's iovecs) are read during io_uring_enter, never later; an offset
  * of -1 means the file's position. */
-#define IORING_FEATURES         (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_SUBMIT_STABLE | \
-				 IORING_FEAT_RW_CUR_POS)
+#define IORING_FEATURES         (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | \
+				 IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS)
 
 _Static_assert(sizeof(struct io_uring_sqe) == 64, "io_uring_sqe is 64 bytes in Linux");
 _Static_assert(sizeof(struct io_uring_cqe) == 16, "io_uring_cqe is 16 bytes in Linux");
@@ -161,9 +166,9 @@ struct io_rings {
 	u32 sq_ring_mask, cq_ring_mask;
 	u32 sq_ring_entries, cq_ring_entries;
 	u32 sq_dropped;                 /* SQEs skipped: index out of range */
-	u32 sq_flags;                   /* IORING_SQ_NEED_WAKEUP: the SQ thread sleeps */
+	u32 sq_flags;                   /* IORING_SQ_NEED_WAKEUP, IORING_SQ_CQ_OVERFLOW */
 	u32 cq_flags;
-	u32 cq_overflow;                /* CQEs that found no room */
+	u32 cq_overflow;                /* CQEs lost: no memory to keep them */
 	struct io_uring_cqe cqes[] __aligned(IORING_CACHELINE);
 };
 _Static_assert(sizeof(struct io_rings) <= PAGE_SIZE, "io_rings' head in the first page");
@@ -212,7 +217,7 @@ struct io_ring_ctx {
 
 	/* the rest under cq_wait.lock, interrupts off */
 	wait_queue_head_t cq_wait;      /* io_uring_enter and the release sleep here */
-	u32 cached_cq_tail;             /* CQEs posted so far */
+	struct io_cq cq;                /* the CQ tail and the overflow list */
 	unsigned int inflight;          /* SQEs taken whose CQE is not posted */
 	struct list_head done;          /* posted from an interrupt: to free */
 };
@@ -268,10 +273,20 @@ static void *io_region_ptr(struct io_region *r, size_t off)
 	return (char *)page_address(r->pages[off >> PAGE_SHIFT]) + (off & ~PAGE_MASK);
 }
 
-static struct io_uring_cqe *io_cqe_at(struct io_ring_ctx *ctx, u32 idx)
+/* fs/io_uring_cq.c's way to a CQE slot, and to the waiters */
+struct io_uring_cqe *io_cq_slot(struct io_cq *cq, u32 idx)
 {
+	struct io_ring_ctx *ctx = container_of(cq, struct io_ring_ctx, cq);
+
 	return io_region_ptr(&ctx->ring, offsetof(struct io_rings, cqes) +
 			     (idx & (ctx->cq_entries - 1)) * sizeof(struct io_uring_cqe));
+}
+
+void io_cq_wake(struct io_cq *cq)
+{
+	struct io_ring_ctx *ctx = container_of(cq, struct io_ring_ctx, cq);
+
+	__wake_up_locked(&ctx->cq_wait);
 }
 
 static u32 *io_sq_array_at(struct io_ring_ctx *ctx, u32 idx)
@@ -282,31 +297,16 @@ static u32 *io_sq_array_at(struct io_ring_ctx *ctx, u32 idx)
 /* --- completions: may run in an interrupt handler ---------------------------- */
 
 /*
- * Post one CQE and count the request out of flight.  Caller holds
- * cq_wait.lock.  There is room (io_cq_reserve saw to it) unless the
- * process moved its head past the tail: then the CQE is lost and counted,
- * as Linux counts the ones it drops.
+ * Post one CQE -- into the ring, or onto the overflow list when the ring
+ * is full (fs/io_uring_cq.c) -- wake the waiters, and count the request
+ * out of flight.  Caller holds cq_wait.lock.
  */
 static void __io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
 {
-	struct io_rings *r = ctx->rings;
-	u32 tail = ctx->cached_cq_tail;
-
 	assert_spin_locked(&ctx->cq_wait.lock);
 	ctx->inflight--;
-	if (tail - READ_ONCE(r->cq_head) >= ctx->cq_entries) {
-		WRITE_ONCE(r->cq_overflow, READ_ONCE(r->cq_overflow) + 1);
-	} else {
-		struct io_uring_cqe *cqe = io_cqe_at(ctx, tail);
-
-		cqe->user_data = user_data;
-		cqe->res = res;
-		cqe->flags = 0;
-		ctx->cached_cq_tail = tail + 1;
-		/* the CQE before the tail that shows it */
-		smp_store_release(&r->cq_tail, tail + 1);
-	}
-	__wake_up_locked(&ctx->cq_wait);
+	if (!io_cqring_post(&ctx->cq, user_data, res, 0))
+		printk_ratelimited(KERN_WARNING "io_uring: a CQE lost: no memory for the overflow list\n");
 }
 
 static void io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
@@ -364,33 +364,35 @@ static void io_free_done(struct io_ring_ctx *ctx)
 /* CQEs the process has not read yet. */
 static u32 io_cqring_events(struct io_ring_ctx *ctx)
 {
-	return READ_ONCE(ctx->cached_cq_tail) - READ_ONCE(ctx->rings->cq_head);
+	return READ_ONCE(ctx->cq.cached_tail) - READ_ONCE(ctx->rings->cq_head);
 }
 
 /*
- * Room for one more CQE, counting the unread ones and those of every
- * request in flight?  If so the new request is counted in flight.  A
- * head past the tail (a process that wrote nonsense) counts as full.
+ * Move what waits on the overflow list into the ring's free room (Linux's
+ * io_cqring_do_overflow_flush).  io_uring_enter's GETEVENTS does it, and
+ * so does its wait each time it is woken.  Does not sleep.
  */
-static bool io_cq_reserve(struct io_ring_ctx *ctx)
+static void io_cqring_do_overflow_flush(struct io_ring_ctx *ctx)
 {
-	bool ok;
-	u32 used;
+	unsigned long flags;
 
-	spin_lock_irq(&ctx->cq_wait.lock);
-	used = ctx->cached_cq_tail - READ_ONCE(ctx->rings->cq_head);
-	ok = used <= ctx->cq_entries && used + ctx->inflight < ctx->cq_entries;
-	if (ok)
-		ctx->inflight++;
-	spin_unlock_irq(&ctx->cq_wait.lock);
-	return ok;
+	spin_lock_irqsave(&ctx->cq_wait.lock, flags);
+	io_cqring_overflow_flush(&ctx->cq);
+	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
 }
 
-static void io_cq_unreserve(struct io_ring_ctx *ctx)
+/* Flush the overflow list; then are min_complete CQEs unread? */
+static bool io_cqring_ready(struct io_ring_ctx *ctx, u32 min_complete)
+{
+	io_cqring_do_overflow_flush(ctx);
+	return io_cqring_events(ctx) >= min_complete;
+}
+
+/* A request is taken: count it in flight until its CQE is posted. */
+static void io_req_inflight(struct io_ring_ctx *ctx)
 {
 	spin_lock_irq(&ctx->cq_wait.lock);
-	ctx->inflight--;
-	__wake_up_locked(&ctx->cq_wait);
+	ctx->inflight++;
 	spin_unlock_irq(&ctx->cq_wait.lock);
 }
 
@@ -708,8 +710,8 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 /*
  * Take up to nr SQEs from the SQ ring, all under one plug (as io_submit:
  * the requests of a batch merge in the plug list and reach the driver
- * together at blk_finish_plug).  How many were taken, or -EBUSY if none
- * could be because the CQ had no room.  An SQ array entry that indexes
+ * together at blk_finish_plug).  How many were taken; a full CQ stops
+ * nothing (the overflow list keeps the CQEs).  An SQ array entry that indexes
  * past the SQE array is dropped (counted in sq_dropped) and ends the batch,
  * as in Linux.  Caller holds uring_lock.
  */
@@ -730,18 +732,13 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 		struct io_uring_sqe sqe;
 		u32 idx;
 
-		if (!io_cq_reserve(ctx)) {
-			if (!submitted)
-				submitted = -EBUSY;
-			break;
-		}
 		idx = READ_ONCE(*io_sq_array_at(ctx, ctx->cached_sq_head));
 		ctx->cached_sq_head++;
 		if (idx >= ctx->sq_entries) {
 			WRITE_ONCE(r->sq_dropped, READ_ONCE(r->sq_dropped) + 1);
-			io_cq_unreserve(ctx);
 			break;
 		}
+		io_req_inflight(ctx);
 		/* a copy: the process may rewrite the slot once we move on */
 		memcpy(&sqe, io_region_ptr(&ctx->sqes, idx * sizeof(sqe)), sizeof(sqe));
 		submitted++;
@@ -816,9 +813,10 @@ static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
 	int ret = 0;
 
 	mutex_lock(&ctx->uring_lock);
+	io_cqring_do_overflow_flush(ctx);
 	while (!list_empty(&ctx->iopoll_list)) {
 		io_do_iopoll(ctx);
-		if (io_cqring_events(ctx) >= min_complete)
+		if (io_cqring_ready(ctx, min_complete))
 			break;
 		if (signal_pending(current)) {
 			ret = -EINTR;
@@ -890,7 +888,7 @@ static int io_sq_pass(struct io_ring_ctx *ctx)
  * set before the SQ tail is looked at again, and the process publishes
  * its tail before it looks at the flag (a full barrier each side, Linux's
  * protocol): either the thread sees the new SQE, or the process sees the
- * flag and wakes it.  stuck: SQEs that could not be taken (a full CQ) --
+ * flag and wakes it.  stuck: SQEs that could not be taken (the owner exited) --
  * the thread sleeps over them too, until woken.
  */
 static void io_sq_sleep(struct io_ring_ctx *ctx, u32 stuck)
@@ -959,12 +957,19 @@ static void io_sqpoll_wait_sq(struct io_ring_ctx *ctx)
 
 /* --- io_uring_enter ----------------------------------------------------------- */
 
-/* Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal. */
+/*
+ * Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal.
+ * The overflow list is flushed first (GETEVENTS with min_complete 0 is
+ * how a process asks for it: liburing does so when it sees
+ * IORING_SQ_CQ_OVERFLOW), and again at each wakeup: a CQE posted while
+ * the list is not empty joins the list and wakes us, and room the
+ * process made meanwhile takes it.
+ */
 static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete)
 {
-	if (io_cqring_events(ctx) >= min_complete)
+	if (io_cqring_ready(ctx, min_complete))
 		return 0;
-	wait_event_interruptible(ctx->cq_wait, io_cqring_events(ctx) >= min_complete ||
+	wait_event_interruptible(ctx->cq_wait, io_cqring_ready(ctx, min_complete) ||
 				 signal_pending(current));
 	if (io_cqring_events(ctx) >= min_complete)
 		return 0;
@@ -1308,6 +1313,7 @@ static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 	/* the last completer wakes us under this lock: once we hold it, it
 	 * has let go of ctx for good */
 	spin_lock_irq(&ctx->cq_wait.lock);
+	io_cqring_overflow_kill(&ctx->cq);      /* CQEs nobody will read */
 	spin_unlock_irq(&ctx->cq_wait.lock);
 	io_free_done(ctx);
 	io_sqe_buffers_unregister(ctx);
@@ -1472,6 +1478,8 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
 	ctx->rings->cq_ring_mask = p->cq_entries - 1;
 	ctx->rings->sq_ring_entries = p->sq_entries;
 	ctx->rings->cq_ring_entries = p->cq_entries;
+	io_cq_init(&ctx->cq, p->cq_entries, &ctx->rings->cq_tail, &ctx->rings->cq_head,
+		   &ctx->rings->sq_flags, &ctx->rings->cq_overflow);
 	return ctx;
 }
 

@@ -656,3 +656,43 @@ long sys_truncate(const char __user *path, long length)
 		return -EINVAL;
 	return WITH_NAME(path, kname, ksys_truncate(kname, length));
 }
+
+/*
+ * fallocate(2) (Linux's vfs_fallocate): the checks every file system
+ * shares, in Linux's order, then the file's own.  Only block devices
+ * have one here (fs/block_dev.c); a regular file answers EOPNOTSUPP, as
+ * Linux's ext2 does (tmpfs would allocate on Linux, and does not here).
+ */
+long sys_fallocate(int fd, int mode, loff_t offset, loff_t len)
+{
+	struct file *f;
+	struct inode *inode;
+	long ret;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	f = fget((unsigned int)fd);
+	if (!f)
+		return -EBADF;
+	inode = f->f_inode;
+	ret = -EBADF;
+	if (!(f->f_mode & FMODE_WRITE))
+		goto out;
+	ret = -ESPIPE;
+	if (S_ISFIFO(inode->i_mode))
+		goto out;
+	ret = -EISDIR;
+	if (S_ISDIR(inode->i_mode))
+		goto out;
+	ret = -ENODEV;
+	if (!S_ISREG(inode->i_mode) && !S_ISBLK(inode->i_mode))
+		goto out;
+	ret = -EFBIG;
+	if (offset + len < offset)
+		goto out;
+	ret = f->f_op && f->f_op->fallocate ? f->f_op->fallocate(f, mode, offset, len)
+					   : -EOPNOTSUPP;
+out:
+	fput(f);
+	return ret;
+}

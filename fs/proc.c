@@ -504,7 +504,8 @@ int proc_pid_stat_format(struct task_struct *p, char *buf, size_t size)
 	n += scnprintf(buf + n, size - n, " %llu %llu 0 0",
 		       (unsigned long long)nsec_to_clock_t(READ_ONCE(p->utime)),
 		       (unsigned long long)nsec_to_clock_t(READ_ONCE(p->stime)));
-	n += scnprintf(buf + n, size - n, " 20 0 %d 0", threads); /* priority nice num_threads itrealvalue */
+	n += scnprintf(buf + n, size - n, " %d %d %d 0", 20 + READ_ONCE(p->nice), READ_ONCE(p->nice),
+		       threads);                        /* priority nice num_threads itrealvalue */
 	n += scnprintf(buf + n, size - n, " %llu",      /* 22 starttime */
 		       (unsigned long long)nsec_to_clock_t(p->start_time));
 	/* 23 vsize in bytes, 24 rss in pages (top's VSZ and RSS) */

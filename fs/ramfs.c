@@ -29,6 +29,9 @@
 #include <spindle/fs.h>
 #include <spindle/mm.h>
 #include <spindle/string.h>
+#include <spindle/pagemap.h>
+#include <spindle/mm_types.h>
+#include <spindle/sched.h>
 #include <spindle/printk.h>
 #include "internal.h"
 
@@ -115,18 +118,29 @@ static struct ramfs_file *ramfs_data(struct inode *inode)
 	return inode->i_private;
 }
 
-/* Free every page from index `from` on, giving them back to the budget. */
+/*
+ * Free every page from index `from` on, giving them back to the budget.
+ * A page a process maps keeps the PTE's reference: it is gone from the
+ * file here and from the mappings when the caller unmaps them.  Each page
+ * is taken out under its lock, which ramfs_fault() holds from finding
+ * the page until its PTE is set: so no fault maps a page after this.
+ */
 static void ramfs_free_pages_from(struct inode *inode, unsigned long from)
 {
 	struct ramfs_file *rf = ramfs_data(inode);
 	unsigned long freed = 0;
 
-	for (unsigned long i = from; i < rf->nr_slots; i++)
-		if (rf->pages[i]) {
-			__free_page(rf->pages[i]);
-			rf->pages[i] = NULL;
-			freed++;
-		}
+	for (unsigned long i = from; i < rf->nr_slots; i++) {
+		struct page *page = rf->pages[i];
+
+		if (!page)
+			continue;
+		lock_page(page);
+		rf->pages[i] = NULL;
+		unlock_page(page);
+		put_page(page);
+		freed++;
+	}
 	inode->i_blocks -= min(inode->i_blocks, freed * (PAGE_SIZE / 512));
 	ramfs_uncharge_pages(inode->i_sb, freed);
 }
@@ -568,6 +582,9 @@ static int ramfs_setsize(struct inode *inode, loff_t size)
 
 	if (size < inode->i_size) {
 		ramfs_free_pages_from(inode, keep);
+		/* ... and from every process that maps them: an access past
+		 * the new end is SIGBUS, as on Linux */
+		unmap_mapping_range(inode->i_mapping, keep);
 		/* zero the tail of the last page kept: a later grow must read 0 */
 		if ((size & (PAGE_SIZE - 1)) && keep - 1 < rf->nr_slots && rf->pages[keep - 1])
 			memset((char *)page_address(rf->pages[keep - 1]) + (size & (PAGE_SIZE - 1)),
@@ -584,10 +601,66 @@ static int ramfs_fsync(struct file *f, int datasync)
 	return 0;                       /* memory is where it lives already */
 }
 
+/*
+ * mmap: the PTE maps the file's own page (Linux's shmem_fault, without
+ * swap).  A hole gets its page at the first fault, read or write, so
+ * that every process mapping the file shares it from then on.  The page
+ * is returned locked; truncation takes each page out under that lock and
+ * then unmaps, so a page being mapped now is unmapped with the others.
+ * Nothing is ever written back: no page_mkwrite, a shared write maps the
+ * page writable at once.
+ */
+static int ramfs_fault(struct vm_fault *vmf)
+{
+	struct inode *inode = vmf->vma->vm_file->f_inode;
+	struct ramfs_file *rf = ramfs_data(inode);
+	struct page *page;
+	int ret = VM_FAULT_OK;
+
+	/* An atomic user copy may not take the inode's mutex; nor may a
+	 * read() or write() of this file whose own buffer is a mapping of
+	 * it (it holds the mutex): both get a short copy (EFAULT). */
+	if (!vmf->may_sleep || READ_ONCE(inode->i_mutex.owner) == current)
+		return VM_FAULT_RETRY;
+	mutex_lock(&inode->i_mutex);
+	if (vmf->pgoff >= DIV_ROUND_UP((unsigned long)inode->i_size, PAGE_SIZE)) {
+		ret = VM_FAULT_SIGBUS;          /* past EOF, as Linux */
+		goto out;
+	}
+	page = vmf->pgoff < rf->nr_slots ? rf->pages[vmf->pgoff] : NULL;
+	if (!page) {
+		if (!ramfs_grow_slots(inode, vmf->pgoff) ||
+		    !(page = ramfs_alloc_data_page(inode))) {
+			ret = VM_FAULT_OOM;     /* tmpfs's size= reached, too */
+			goto out;
+		}
+		rf->pages[vmf->pgoff] = page;
+	}
+	lock_page(page);
+	get_page(page);
+	vmf->page = page;
+	vmf->locked = true;
+out:
+	mutex_unlock(&inode->i_mutex);
+	return ret;
+}
+
+static const struct vm_operations_struct ramfs_vm_ops = {
+	.fault = ramfs_fault,
+};
+
+static int ramfs_file_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f;
+	vma->vm_ops = &ramfs_vm_ops;
+	return 0;
+}
+
 static const struct file_operations ramfs_file_operations = {
 	.llseek = generic_file_llseek,
 	.read_iter = ramfs_read_iter,
 	.write_iter = ramfs_write_iter,
+	.mmap = ramfs_file_mmap,
 	.fsync = ramfs_fsync,
 };
 
@@ -829,10 +902,56 @@ static struct file_system_type tmpfs_fs_type = {
 	.name = "tmpfs", .mount = ramfs_mount, .kill_sb = ramfs_kill_sb,
 };
 
+/* --- memory with no name: shared anonymous mappings, System V shm ----------- */
+
+/* The kernel's own instance, mounted nowhere (Linux's shm_mnt): no
+ * size= limit, as Linux's kernel mount of shmem. */
+static struct super_block *shm_sb;
+
+/*
+ * A file of size bytes that no directory names (Linux's
+ * shmem_file_setup): what mmap(MAP_SHARED | MAP_ANONYMOUS) maps, so that
+ * fork's child and the parent share the pages, and what a System V
+ * shared memory segment is.  Its pages live as long as some mapping or
+ * file reference does.
+ */
+struct file *shmem_file_setup(const char *name, loff_t size)
+{
+	struct inode *inode;
+	struct dentry *d;
+	struct path path;
+	struct file *f;
+
+	if (size < 0)
+		return ERR_PTR(-EINVAL);
+	inode = ramfs_get_inode(shm_sb, S_IFREG | 0777, 0);
+	if (!inode)
+		return ERR_PTR(-ENOSPC);
+	inode->i_size = size;
+	inode->i_nlink = 0;             /* in no directory */
+	d = d_alloc(NULL, name, (int)strlen(name));
+	if (IS_ERR(d)) {
+		iput(inode);
+		return ERR_CAST(d);
+	}
+	d_instantiate(d, inode);
+	path.mnt = NULL;
+	path.dentry = d;
+	f = alloc_file(&path, O_RDWR, &ramfs_file_operations);
+	dput(d);                        /* the file holds it now, or nothing does */
+	return f;
+}
+
 int init_ramfs_fs(void)
 {
+	struct dentry *root;
+
 	register_filesystem(&rootfs_fs_type);
 	register_filesystem(&ramfs_fs_type);
 	register_filesystem(&tmpfs_fs_type);
+	root = ramfs_mount(&ramfs_fs_type, 0, "shm", NULL);
+	if (IS_ERR(root))
+		return PTR_ERR(root);
+	shm_sb = root->d_sb;            /* root stays referenced: never unmounted */
 	return 0;
 }

@@ -55,7 +55,59 @@
 #include <asm/cpu.h>
 #include <spindle/futex.h>
 
-#define RUSAGE_SIZE 144 /* sizeof(struct rusage): no accounting, zeros */
+/* struct rusage, as Linux's x86-64 ABI has it */
+struct rusage {
+	struct __kernel_old_timeval ru_utime, ru_stime;
+	long ru_maxrss;                 /* KiB */
+	long ru_ixrss, ru_idrss, ru_isrss, ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock, ru_msgsnd, ru_msgrcv, ru_nsignals;
+	long ru_nvcsw, ru_nivcsw;
+};
+#define RUSAGE_SIZE sizeof(struct rusage)
+#define RUSAGE_SELF     0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_THREAD   1
+
+static void usage_add(struct task_usage *sum, const struct task_usage *u)
+{
+	sum->utime += u->utime;
+	sum->stime += u->stime;
+	sum->nvcsw += u->nvcsw;
+	sum->nivcsw += u->nivcsw;
+}
+
+static void usage_add_task(struct task_usage *sum, const struct task_struct *t)
+{
+	struct task_usage u = {
+		.utime = READ_ONCE(t->utime), .stime = READ_ONCE(t->stime),
+		.nvcsw = READ_ONCE(t->nvcsw), .nivcsw = READ_ONCE(t->nivcsw),
+	};
+
+	usage_add(sum, &u);
+}
+
+/* What the process of leader has used: its threads, those gone too
+ * (Linux's thread_group_cputime).  tasklist_lock held. */
+static void process_usage(struct task_struct *leader, struct task_usage *u)
+{
+	struct task_struct *t;
+
+	*u = leader->signal->dead;
+	usage_add_task(u, leader);
+	list_for_each_entry(t, &leader->thread_group, thread_group)
+		usage_add_task(u, t);
+}
+
+static struct rusage usage_to_rusage(const struct task_usage *u, unsigned long rss_pages)
+{
+	return (struct rusage){
+		.ru_utime = { (long)(u->utime / NSEC_PER_SEC), (long)(u->utime % NSEC_PER_SEC / 1000) },
+		.ru_stime = { (long)(u->stime / NSEC_PER_SEC), (long)(u->stime % NSEC_PER_SEC / 1000) },
+		.ru_maxrss = (long)(rss_pages * (PAGE_SIZE / 1024)),
+		.ru_nvcsw = (long)u->nvcsw,
+		.ru_nivcsw = (long)u->nivcsw,
+	};
+}
 
 struct task_struct *init_process;
 
@@ -291,6 +343,7 @@ struct wait_opts {
 	int pid;   /* the pid or process group for P_PID and P_PGID */
 	int flags; /* WEXITED WSTOPPED WCONTINUED WNOHANG WNOWAIT */
 	int stat;  /* out: the wait4 status word of the child found */
+	struct task_usage usage;        /* out: what a reaped child used */
 };
 
 static bool wait_match(const struct wait_opts *wo, struct task_struct *c)
@@ -319,6 +372,10 @@ static int wait_task_zombie(struct wait_opts *wo, struct task_struct *c, unsigne
 	list_del_init(&c->sibling);
 	c->exit_state = EXIT_DEAD;
 	c->parent = NULL;
+	/* the child's whole use becomes ours (RUSAGE_CHILDREN), and wait4's */
+	process_usage(c, &wo->usage);
+	usage_add(&wo->usage, &c->signal->children);
+	usage_add(&current->signal->children, &wo->usage);
 	__exit_signal_state(c);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	put_task_struct(c);             /* the parent's reference */
@@ -381,7 +438,7 @@ static long do_wait(struct wait_opts *wo)
 	}
 }
 
-long kernel_wait4(int pid, int *status, int options)
+static long do_wait4(int pid, int *status, int options, struct task_usage *usage)
 {
 	struct wait_opts wo = { .type = P_ALL, .pid = 0, .flags = options | WEXITED };
 	long ret;
@@ -400,11 +457,19 @@ long kernel_wait4(int pid, int *status, int options)
 	ret = do_wait(&wo);
 	if (ret > 0 && status)
 		*status = wo.stat;
+	if (ret > 0 && usage)
+		*usage = wo.usage;
 	return ret;
+}
+
+long kernel_wait4(int pid, int *status, int options)
+{
+	return do_wait4(pid, status, options, NULL);
 }
 
 long sys_wait4(pid_t pid, int __user *stat_addr, int options, struct rusage __user *ru)
 {
+	struct task_usage usage = { 0 };
 	int status = 0;
 	long ret;
 
@@ -415,11 +480,15 @@ long sys_wait4(pid_t pid, int __user *stat_addr, int options, struct rusage __us
 		return -EFAULT;
 	if (ru && !access_ok(ru, RUSAGE_SIZE))
 		return -EFAULT;
-	ret = kernel_wait4(pid, &status, options);
+	ret = do_wait4(pid, &status, options, &usage);
 	if (ret > 0 && stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
-	if (ret > 0 && ru && clear_user(ru, RUSAGE_SIZE)) /* no accounting: zeros */
-		return -EFAULT;
+	if (ret > 0 && ru) {
+		struct rusage r = usage_to_rusage(&usage, 0);
+
+		if (copy_to_user(ru, &r, sizeof(r)))
+			return -EFAULT;
+	}
 	return ret;
 }
 
@@ -496,10 +565,43 @@ long sys_waitid(int which, pid_t upid, void __user *infop, int options,
 		info.si_uid = 0; /* everyone is root */
 		wait_status_to_info(wo.stat, &info);
 		ret = 0;
-		if (ru && clear_user(ru, RUSAGE_SIZE))
-			return -EFAULT;
+		if (ru) {
+			struct rusage r = usage_to_rusage(&wo.usage, 0);
+
+			if (copy_to_user(ru, &r, sizeof(r)))
+				return -EFAULT;
+		}
 	}
 	if (infop && copy_to_user(infop, &info, sizeof(info)))
 		return -EFAULT;
 	return ret;
+}
+
+/*
+ * getrusage: CPU time and context switches of the caller's process
+ * (its threads, those gone included), of its reaped children, or of the
+ * calling thread (Linux's kernel/sys.c).  ru_maxrss is the resident size
+ * now, not its peak (Spindle keeps no high-water mark), and 0 for
+ * children; the fault, block and IPC counts are 0 -- none is kept.
+ */
+long sys_getrusage(int who, struct rusage __user *ru)
+{
+	struct task_usage u = { 0 };
+	unsigned long flags, rss = 0;
+	struct rusage r;
+
+	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
+		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	if (who == RUSAGE_SELF)
+		process_usage(current->group_leader, &u);
+	else if (who == RUSAGE_THREAD)
+		usage_add_task(&u, current);
+	else
+		u = current->signal->children;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (who != RUSAGE_CHILDREN && current->mm)
+		rss = READ_ONCE(current->mm->nr_pages);
+	r = usage_to_rusage(&u, rss);
+	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
 }

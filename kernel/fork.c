@@ -335,6 +335,8 @@ static long copy_process(unsigned long clone_flags, unsigned long newsp,
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->umask = parent->umask;
+	child->nice = parent->nice;
+	child->mempolicy = parent->mempolicy;
 	child->sas_ss_sp = parent->sas_ss_sp;
 	child->sas_ss_size = parent->sas_ss_size;
 	child->fsbase = (clone_flags & CLONE_SETTLS) ? tls : parent->fsbase;

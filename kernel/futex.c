@@ -11,13 +11,13 @@
  *
  *   private (FUTEX_PRIVATE_FLAG, or any mapping but a shared file one)
  *       (mm, address): the threads of one process agree on both
- *   shared, in a MAP_SHARED mapping of a file
+ *   shared, in a MAP_SHARED mapping of a file -- shared anonymous
+ *   memory and System V shm are files too (shmem_file_setup)
  *       (inode, byte offset in the file): processes that map the same
  *       file at different addresses agree on these
  *
- * (Anonymous MAP_SHARED memory does not exist in Spindle; a private
- * mapping shared by fork is copied at once, so no other process sees the
- * word anyway.)
+ * (A private mapping shared by fork is copied at once, so no other
+ * process sees the word anyway.)
  *
  * The one race that matters: a waker changes the word and calls
  * FUTEX_WAKE between the waiter's test of the value and its sleep.  So

@@ -190,6 +190,13 @@ void __exit_signal_state(struct task_struct *t)
 	if (t->sighand && --t->sighand->count == 0)
 		kfree(t->sighand);
 	t->sighand = NULL;
+	if (t->signal && t->signal->count > 1) {
+		/* a thread leaves its process: getrusage keeps its times */
+		t->signal->dead.utime += t->utime;
+		t->signal->dead.stime += t->stime;
+		t->signal->dead.nvcsw += t->nvcsw;
+		t->signal->dead.nivcsw += t->nivcsw;
+	}
 	if (t->signal && --t->signal->count == 0)
 		kfree(t->signal);
 	WRITE_ONCE(t->signal, NULL);

@@ -271,6 +271,185 @@ long sys_getcpu(unsigned int __user *cpu, unsigned int __user *node, void __user
 	return 0;
 }
 
+/*
+ * get_mempolicy: the NUMA policy, on a machine of one node (Linux's
+ * answers with CONFIG_NUMA and one node; set_mempolicy and mbind do not
+ * exist here).  libnuma asks at start-up whether NUMA works; fio links
+ * it.  The policy is always MPOL_DEFAULT, whose node mask is empty; the
+ * nodes allowed are {0}; every page is on node 0.
+ */
+#define MPOL_DEFAULT            0
+#define MPOL_PREFERRED          1
+#define MPOL_BIND               2
+#define MPOL_INTERLEAVE         3
+#define MPOL_LOCAL              4
+#define MPOL_PREFERRED_MANY     5
+#define MPOL_MODE_FLAGS         (3 << 14)       /* MPOL_F_STATIC_NODES, _RELATIVE_NODES */
+#define MPOL_F_NODE             (1 << 0)        /* the node, not the policy */
+#define MPOL_F_ADDR             (1 << 1)        /* of the page at addr */
+#define MPOL_F_MEMS_ALLOWED     (1 << 2)        /* the nodes allowed */
+
+long sys_get_mempolicy(int __user *policy, unsigned long __user *nmask, unsigned long maxnode,
+		       unsigned long addr, unsigned long flags)
+{
+	unsigned long words = maxnode ? (maxnode - 1 + 63) / 64 : 0, first = 0;
+	int mode = current->mempolicy;
+
+	if (flags & ~(unsigned long)(MPOL_F_NODE | MPOL_F_ADDR | MPOL_F_MEMS_ALLOWED))
+		return -EINVAL;
+	if (nmask && maxnode < 1)       /* fewer bits than nodes */
+		return -EINVAL;
+	if (flags & MPOL_F_MEMS_ALLOWED) {
+		if (flags & (MPOL_F_NODE | MPOL_F_ADDR))
+			return -EINVAL;
+		first = 1;              /* node 0 */
+		mode = MPOL_DEFAULT;
+	} else if (flags & MPOL_F_ADDR) {
+		struct mm_struct *mm = current->mm;
+		struct vm_area_struct *vma;
+		bool mapped;
+
+		if (!mm)
+			return -EFAULT;
+		mutex_lock(&mm->mmap_lock);
+		vma = find_vma(mm, addr);
+		mapped = vma && vma->vm_start <= addr;
+		mutex_unlock(&mm->mmap_lock);
+		if (!mapped)
+			return -EFAULT;
+		/* MPOL_F_NODE: the page's node, 0; else the VMA's policy,
+		 * which mbind would set: the task's */
+		if (flags & MPOL_F_NODE)
+			mode = 0;
+	} else if (addr) {
+		return -EINVAL;
+	} else if (flags & MPOL_F_NODE) {
+		/* the next node an interleave policy uses: 0 */
+		if (mode != MPOL_INTERLEAVE)
+			return -EINVAL;
+		mode = 0;
+	}
+	/* the policy's nodes: {0} for all but MPOL_DEFAULT and MPOL_LOCAL */
+	if (!(flags & (MPOL_F_MEMS_ALLOWED | MPOL_F_NODE)) &&
+	    current->mempolicy != MPOL_DEFAULT && current->mempolicy != MPOL_LOCAL)
+		first = 1;
+	if (policy && copy_to_user(policy, &mode, sizeof(mode)))
+		return -EFAULT;
+	if (!nmask)
+		return 0;
+	if (words * sizeof(long) > PAGE_SIZE)
+		return -EINVAL;         /* as Linux's copy_nodes_to_user */
+	for (unsigned long i = 0; i < words; i++) {
+		unsigned long w = i ? 0 : first;
+
+		if (copy_to_user(nmask + i, &w, sizeof(w)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/*
+ * set_mempolicy: every policy is the same on one node, so only what
+ * Linux refuses is refused -- an unknown mode, a node that is not online
+ * (any but 0), a mask where the mode takes none or an empty one where it
+ * needs one -- and the mode is kept for get_mempolicy.
+ */
+
+long sys_set_mempolicy(int mode, const unsigned long __user *nmask, unsigned long maxnode)
+{
+	unsigned long words = maxnode > 1 ? (maxnode - 1 + 63) / 64 : 0, w, nodes = 0;
+	int flags = mode & MPOL_MODE_FLAGS;
+
+	mode &= ~MPOL_MODE_FLAGS;
+	if (mode < MPOL_DEFAULT || mode > MPOL_PREFERRED_MANY || flags == MPOL_MODE_FLAGS)
+		return -EINVAL;
+	if (words * sizeof(long) > PAGE_SIZE)
+		return -EINVAL;
+	for (unsigned long i = 0; nmask && i < words; i++) {
+		if (copy_from_user(&w, nmask + i, sizeof(w)))
+			return -EFAULT;
+		if (i == words - 1 && (maxnode - 1) % 64)
+			w &= (1ul << ((maxnode - 1) % 64)) - 1;   /* bits past maxnode */
+		if (i ? w : w & ~1ul)
+			return -EINVAL;         /* a node that is not online */
+		nodes |= i ? 0 : w;
+	}
+	switch (mode) {
+	case MPOL_DEFAULT:
+	case MPOL_LOCAL:
+		if (nodes || flags)
+			return -EINVAL;
+		break;
+	case MPOL_PREFERRED:
+		break;                  /* no node: the local one */
+	default:
+		if (!nodes)
+			return -EINVAL;
+	}
+	current->mempolicy = mode;
+	return 0;
+}
+
+/*
+ * getpriority/setpriority: the nice value, kept per task, inherited at
+ * fork and shown in /proc/<pid>/stat; Spindle's round-robin scheduler
+ * does not weigh it.  Everyone is root: PRIO_USER 0 is every task, and
+ * any task may lower its nice value.  glibc's nice() is the two of them.
+ */
+#define PRIO_PROCESS    0
+#define PRIO_PGRP       1
+#define PRIO_USER       2
+#define MIN_NICE        (-20)
+#define MAX_NICE        19
+
+/* Is p among the tasks which/who names?  tasklist_lock held. */
+static bool prio_match(const struct task_struct *p, int which, int who)
+{
+	switch (which) {
+	case PRIO_PROCESS:
+		return p->pid == (who ? who : current->pid);
+	case PRIO_PGRP:
+		return p->pgid == (who ? who : current->pgid);
+	default:
+		return who == 0;        /* every task's uid is 0 */
+	}
+}
+
+long sys_getpriority(int which, int who)
+{
+	struct task_struct *p;
+	unsigned long flags;
+	long ret = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER || who < 0)
+		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(p, &task_list, tasks)
+		if (prio_match(p, which, who))
+			ret = max(ret, 20l - p->nice);  /* 1..40: never an errno */
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
+}
+
+long sys_setpriority(int which, int who, int niceval)
+{
+	struct task_struct *p;
+	unsigned long flags;
+	long ret = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER || who < 0)
+		return -EINVAL;
+	niceval = clamp(niceval, MIN_NICE, MAX_NICE);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(p, &task_list, tasks)
+		if (prio_match(p, which, who)) {
+			WRITE_ONCE(p->nice, niceval);
+			ret = 0;
+		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
+}
+
 #define ROBUST_LIST_HEAD_SIZE 24 /* struct robust_list_head on x86-64 */
 
 long sys_set_robust_list(void __user *head, size_t len)

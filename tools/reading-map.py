@@ -48,8 +48,8 @@ GROUPS = [
     ("From a file to a bio: read/write, the page cache, readahead, direct I/O, "
      "block-device files, write-back, AIO, io_uring", "read the path you trace",
      ["fs/read_write.c", "fs/filemap.c", "fs/mpage.c", "fs/direct-io.c", "fs/block_dev.c",
-      "fs/fs-writeback.c", "fs/aio.c", "fs/io_uring.c", "fs/sync.c", "include/spindle/pagemap.h",
-      "include/spindle/writeback.h", "include/spindle/aio.h", "include/spindle/uio.h",
+      "fs/fs-writeback.c", "fs/aio.c", "fs/io_uring.c", "fs/io_uring_cq.c", "fs/io_uring_cq.h",
+      "fs/sync.c", "include/spindle/pagemap.h", "include/spindle/writeback.h", "include/spindle/aio.h", "include/spindle/uio.h",
       "lib/iov_iter.c"]),
     ("Interrupts, sleeping and waking: the IRQ path, schedule(), wait queues, completions, "
      "mutexes, locks, lockdep, per-CPU data, function calls to other CPUs",
@@ -65,8 +65,9 @@ GROUPS = [
     ("The VFS and POSIX files: path lookup, mounts, open, pipes, the tty, proc, sysfs, "
      "devtmpfs, the initramfs", "black box", ["fs/**", "include/spindle/fs.h",
                                               "include/spindle/stat.h", "include/spindle/fcntl.h"]),
-    ("Processes and memory: fork, exec, exit, signals, system calls, page tables, allocators",
-     "black box", ["kernel/*.c", "kernel/mm/**", "include/spindle/**"]),
+    ("Processes and memory: fork, exec, exit, signals, system calls, page tables, allocators, "
+     "System V shm",
+     "black box", ["kernel/*.c", "kernel/mm/**", "ipc/**", "include/spindle/**"]),
     ("Boot, the CPU, interrupts, PCI, the console and fw_cfg", "black box",
      ["kernel/arch/**", "drivers/**", "linker.ld"]),
     ("lib/: strings, printf, sorting, CRC, the verification pattern", "black box", ["lib/**"]),

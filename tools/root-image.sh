@@ -8,8 +8,8 @@
 # the kernel cannot copy the scenario's script in.  The image must exist
 # (a sparse file of its size: the QEMU runner's `disk:` makes it).
 # ROOT_PROGS="/bin/lsblk /usr/bin/iostat ..." copies those host programs
-# in, at the same paths, with every shared library ldd finds for them:
-# Debian's own binaries, run unmodified on Spindle.
+# in, at the same paths, with every shared library ldd finds for them
+# (tools/copy-progs.sh): Debian's own binaries, run unmodified on Spindle.
 set -euo pipefail
 img=$1
 shift
@@ -23,13 +23,8 @@ cp -a "$root" "$tree"
 if [ $# -gt 0 ]; then
 	printf '%s\n' "$@" > "$tree/etc/init.sh"
 fi
-for prog in ${ROOT_PROGS:-}; do
-	for f in "$prog" $(ldd "$prog" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
-		real=$(readlink -f "$f")
-		mkdir -p "$tree$(dirname "$f")"
-		cp --remove-destination "$real" "$tree$f"
-	done
-done
+# shellcheck disable=SC2086 # one word per program
+"$(dirname "$0")/copy-progs.sh" "$tree" ${ROOT_PROGS:-}
 printf 'label: dos\n1MiB,,83\n' | PATH="$PATH:/sbin" sfdisk -q "$img"
 PATH="$PATH:/sbin" mke2fs -q -F -t ext2 -L root -E offset=$part_offset -d "$tree" "$img" \
 	"$(( (size - part_offset) / 1024 ))k"

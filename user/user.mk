@@ -83,8 +83,10 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # rings through Debian's liburing (liburing-dev, installed by make deps),
 # so that they are set up and read by liburing itself; /proc/self/auxv
 # against glibc's getauxval() (tests/user/auxv.c); futex's requeue and
-# wake-op calls between pthreads (tests/user/futex.c).  Into /tests too.
-GLIBC_TESTS := io_uring io_uring_poll threads auxv futex
+# wake-op calls between pthreads (tests/user/futex.c); shared memory,
+# timerfd, getrusage and the rest fio needs (tests/user/ipc.c).  Into
+# /tests too.
+GLIBC_TESTS := io_uring io_uring_poll io_uring_cq threads auxv futex ipc
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -162,12 +164,22 @@ $(UBUILD)/glibc/io_uring_poll: $(UTEST)/io_uring_poll.c $(UTEST)/hostile.h $(U)/
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
+$(UBUILD)/glibc/io_uring_cq: $(UTEST)/io_uring_cq.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
 $(UBUILD)/glibc/threads: $(UTEST)/threads.c $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
 $(UBUILD)/glibc/futex: $(UTEST)/futex.c $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
+
+$(UBUILD)/glibc/ipc: $(UTEST)/ipc.c $(UTEST)/hostile.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<

@@ -352,6 +352,12 @@ int blk_show_diskstats(char *buf, size_t size);
  */
 long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
 		  unsigned long arg);
+/* Discard (REQ_OP_DISCARD) or zero (REQ_OP_WRITE_ZEROES) bytes [start,
+ * start + len) of bdev, after writing back and dropping its cache, as
+ * BLKDISCARD and BLKZEROOUT do (block/ioctl.c).  -EOPNOTSUPP if the
+ * device has no such operation; -EINVAL for a range not in whole logical
+ * blocks or not inside the device. */
+int blkdev_issue_range(struct block_device *bdev, unsigned int op, u64 start, u64 len);
 
 /*
  * Boot option bio_order=fifo|depth (block/blk-core.c): how

@@ -109,6 +109,9 @@ struct file_operations {
 	/* mmap(2) of the file: check the VMA's flags, set vma->vm_ops (the
 	 * fault handler; include/spindle/mm_types.h).  NULL: ENODEV. */
 	int (*mmap)(struct file *f, struct vm_area_struct *vma);
+	/* fallocate(2): mode's FALLOC_FL_* on [offset, offset + len), both
+	 * checked by the VFS.  NULL: EOPNOTSUPP. */
+	long (*fallocate)(struct file *f, int mode, loff_t offset, loff_t len);
 };
 
 /* poll's event bits (Linux's include/uapi/asm-generic/poll.h) */
@@ -465,6 +468,16 @@ void free_anon_bdev(dev_t dev);
  * (proc, sysfs, devtmpfs): fill_super runs the first time. */
 struct dentry *mount_single(struct file_system_type *type,
 			    int (*fill_super)(struct super_block *sb));
+/* A file on a nameless inode of no file system, "anon_inode:<name>" in
+ * /proc/<pid>/fd (fs/anon_inodes.c; Linux's anon_inode_getfile): a
+ * timerfd's.  priv becomes f->private_data. */
+struct file *anon_inode_getfile(const char *name, const struct file_operations *fops,
+				void *priv, unsigned int flags);
+
+/* A file of size bytes in no directory, for shared anonymous memory and
+ * System V shm (fs/ramfs.c; Linux's shmem_file_setup). */
+struct file *shmem_file_setup(const char *name, loff_t size);
+
 /* Mount the root file system (ramfs) at boot. */
 int init_mount_tree(void);
 /* The namespace's root, referenced (for kernel threads without fs). */

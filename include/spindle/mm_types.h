@@ -197,6 +197,11 @@ int mm_add_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
 	       unsigned long flags);
 /* Remove [start, end) from the VMAs and free its pages. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+/* mmap(2) of a file the caller holds (NULL: anonymous), under
+ * current->mm->mmap_lock: the address, or an errno (System V shmat). */
+struct file;
+long do_mmap(struct file *file, unsigned long addr, unsigned long len, unsigned long prot,
+	     unsigned long flags, unsigned long off);
 /* The page for addr in mm (allocated and zeroed if absent, when allowed
  * by a VMA), as a kernel pointer through the direct map; NULL if addr is
  * in no VMA or memory is short.  For exec, which fills a new mm. */

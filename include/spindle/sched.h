@@ -177,6 +177,9 @@ struct task_struct {
 	int __user *clear_child_tid;	      /* set_tid_address / CLONE_CHILD_CLEARTID: 0 at exit */
 	void __user *robust_list;	      /* set_robust_list: kept, not walked at exit */
 	unsigned int umask;		      /* umask(2): bits taken off a new file's mode */
+	int nice;                       /* setpriority(2), -20..19: shown, not weighed
+					 * (the scheduler is round robin) */
+	int mempolicy;                  /* set_mempolicy(2)'s mode: one node, all alike */
 
 	/* the file layer (include/spindle/fs.h): the
 	 * descriptor table and the cwd/root; NULL in a kernel thread that has

@@ -55,6 +55,12 @@ struct sighand_struct {
  * its task_struct.  Under tasklist_lock, but for live, which an exiting
  * thread counts down without it.
  */
+/* CPU time and context switches, summed (getrusage, kernel/exit.c) */
+struct task_usage {
+	u64 utime, stime;               /* ns */
+	u64 nvcsw, nivcsw;
+};
+
 struct signal_struct {
 	int count;                      /* tasks pointing at it; under tasklist_lock */
 	atomic_t live;                  /* threads not yet exiting */
@@ -71,6 +77,10 @@ struct signal_struct {
 	u64 it_real_expires;
 	u64 it_real_incr;
 	int it_real_tgid;               /* the process it signals */
+	/* getrusage's: the process's threads already gone (each added as
+	 * it is released), and its reaped children (their whole process,
+	 * their own children included).  Under tasklist_lock. */
+	struct task_usage dead, children;
 };
 #define SIGNAL_GROUP_EXIT       0x4     /* exit_group or a fatal signal: all threads die */
 

@@ -199,6 +199,23 @@ long sys_arch_prctl(int option, unsigned long addr);
 long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len, int behavior);
 long sys_fadvise64(int fd, loff_t offset, loff_t len, int advice);
+struct itimerspec;
+long sys_timerfd_create(int clockid, int flags);
+long sys_timerfd_settime(int fd, int flags, const struct itimerspec __user *utmr,
+			 struct itimerspec __user *otmr);
+long sys_timerfd_gettime(int fd, struct itimerspec __user *otmr);
+long sys_get_mempolicy(int __user *policy, unsigned long __user *nmask, unsigned long maxnode,
+		       unsigned long addr, unsigned long flags);
+long sys_set_mempolicy(int mode, const unsigned long __user *nmask, unsigned long maxnode);
+long sys_getpriority(int which, int who);
+long sys_getrusage(int who, struct rusage __user *ru);
+long sys_fallocate(int fd, int mode, loff_t offset, loff_t len);
+long sys_setpriority(int which, int who, int niceval);
+struct shmid64_ds;
+long sys_shmget(int key, size_t size, int shmflg);
+long sys_shmat(int shmid, unsigned long shmaddr, int shmflg);
+long sys_shmdt(unsigned long shmaddr);
+long sys_shmctl(int shmid, int cmd, struct shmid64_ds __user *buf);
 long sys_msync(unsigned long start, size_t len, int flags);
 long sys_getpgid(pid_t pid);
 long sys_getsid(pid_t pid);
@@ -240,6 +257,11 @@ u64 get_random_u64(void);
 struct timespec {
 	long tv_sec;
 	long tv_nsec;
+};
+
+struct itimerspec {                     /* timerfd_settime, timerfd_gettime */
+	struct timespec it_interval;    /* the period; 0: once */
+	struct timespec it_value;       /* until the first expiry; 0: disarmed */
 };
 
 /* getitimer/setitimer's (Linux's __kernel_old_itimerval: timevals) */

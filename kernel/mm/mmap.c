@@ -15,6 +15,9 @@
  *     would otherwise be allocated whole for programs that use a page.
  *   - The program's text and data are loaded eagerly by exec (the file is
  *     read once into anonymous pages).
+ *   - Shared anonymous memory (MAP_SHARED | MAP_ANONYMOUS, System V shm)
+ *     is a file mapping too, of a file no directory names, in an
+ *     instance of ramfs the kernel keeps for it (shmem_file_setup).
  *   - A file mapping (mmap of an ext2 file or a block device) is served
  *     from the page cache: the VMA's vm_ops->fault (filemap_fault) finds
  *     or reads the page, and the PTE maps that very page, with a
@@ -550,12 +553,24 @@ static int do_wp_page(struct vm_area_struct *vma, struct vm_fault *vmf, pte_t *p
 }
 
 /*
+ * A fault found the PTE present and allowing the access: in a threaded
+ * mm another thread mapped the page after this CPU's walk missed it, or
+ * this CPU holds a translation a shootdown has not reached yet.  Go again
+ * (after dropping this CPU's stale entry): the access now succeeds.
+ */
+static bool fault_raced(struct mm_struct *mm, pte_t pte, bool write, bool exec)
+{
+	return READ_ONCE(mm->threaded) && (!write || (pte & _PAGE_RW)) &&
+	       !(exec && (pte & _PAGE_NX)) && (pte & _PAGE_USER);
+}
+
+/*
  * A fault in a file mapping (Linux's do_fault): the page comes from the
  * VMA's vm_ops->fault -- filemap_fault for a page-cache file, which may
  * read it from the disk -- and is mapped with its own reference.
  */
 static int do_file_fault(struct vm_area_struct *vma, unsigned long addr, bool write,
-			 bool may_sleep)
+			 bool exec, bool may_sleep)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	struct vm_fault vmf = {
@@ -572,8 +587,14 @@ static int do_file_fault(struct vm_area_struct *vma, unsigned long addr, bool wr
 	int err;
 
 	if (old & _PAGE_PRESENT) {
-		/* present, yet it faulted: only a write to a page kept
-		 * read-only on purpose is ours to handle */
+		/* present, yet it faulted: another thread mapped it since
+		 * this CPU looked (two threads running into the same page of
+		 * libc's text at once), or a write to a page kept read-only
+		 * on purpose, which is ours to handle */
+		if (fault_raced(vma->vm_mm, old, write, exec)) {
+			invlpg(vmf.address);
+			return 0;
+		}
 		if (!write || (old & _PAGE_RW) || !(old & _PAGE_FILEPG))
 			return -EFAULT;
 		return do_wp_page(vma, &vmf, pte, old);
@@ -653,14 +674,12 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;                 /* against the VMA's rights */
 	if (vma->vm_file)
-		return do_file_fault(vma, addr, write, may_sleep);
+		return do_file_fault(vma, addr, write, exec, may_sleep);
 	pte = lookup_pte(mm_pgd(mm), addr);
 	if (pte && pte_present(*pte)) {
 		/* present, yet it faulted: a protection fault -- unless
-		 * another thread mapped it since the CPU looked, or it is a
-		 * translation a shootdown has not yet reached: go again */
-		if (READ_ONCE(mm->threaded) && (!write || (*pte & _PAGE_RW)) &&
-		    !(exec && (*pte & _PAGE_NX)) && (*pte & _PAGE_USER)) {
+		 * another thread mapped it since the CPU looked */
+		if (fault_raced(mm, *pte, write, exec)) {
 			invlpg(addr);
 			return 0;
 		}
@@ -767,7 +786,7 @@ static struct page *user_page_for_io(struct mm_struct *mm, unsigned long addr, b
 	pte = lookup_pte(mm_pgd(mm), addr);
 	if (vma->vm_file && (!pte || !(*pte & _PAGE_PRESENT) || (write && !(*pte & _PAGE_RW)))) {
 		/* the file's page, read in (or copied, or dirtied) first */
-		if (do_file_fault(vma, addr, write, true))
+		if (do_file_fault(vma, addr, write, false, true))
 			return NULL;
 		pte = lookup_pte(mm_pgd(mm), addr);
 	}
@@ -1041,13 +1060,18 @@ static int mmap_file_check(struct file *f, unsigned long len, unsigned long prot
 	return 0;
 }
 
-static long __sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
-		       unsigned long flags, unsigned long fd, unsigned long off)
+/*
+ * Map len bytes of file (NULL: anonymous memory) at off, under
+ * mm->mmap_lock (Linux's do_mmap).  The caller keeps its reference to
+ * file; the VMA takes its own.  Returns the address, or an errno.
+ */
+long do_mmap(struct file *file, unsigned long addr, unsigned long len, unsigned long prot,
+	     unsigned long flags, unsigned long off)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long vm_flags = 0, type = flags & (MAP_SHARED | MAP_PRIVATE);
 	struct vm_area_struct *vma;
-	struct file *file = NULL;
+	struct file *shm = NULL;
 	int err;
 
 	if (!mm)
@@ -1066,19 +1090,21 @@ static long __sys_mmap(unsigned long addr, unsigned long len, unsigned long prot
 	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -EINVAL;
 	vm_flags = prot_to_vm_flags(prot);
-	if (flags & MAP_ANONYMOUS) {
-		/* shared anonymous memory needs a file behind it (Linux's
-		 * shmem): Spindle has none */
-		if (flags & MAP_SHARED)
-			return -EINVAL;
-		vm_flags |= VM_MAYWRITE;
-	} else {
-		file = fget((unsigned int)fd);
-		if (!file)
-			return -EBADF;
+	if (!file && (flags & MAP_SHARED)) {
+		/* shared anonymous memory is a file no directory names
+		 * (Linux's shmem_zero_setup): fork's children map the same
+		 * pages, and shared futexes in it key on its inode */
+		file = shm = shmem_file_setup("dev/zero", (loff_t)len);
+		if (IS_ERR(shm))
+			return PTR_ERR(shm);
+		off = 0;
+	}
+	if (file) {
 		err = mmap_file_check(file, len, prot, flags, off, &vm_flags);
 		if (err)
 			goto out;
+	} else {
+		vm_flags |= VM_MAYWRITE;
 	}
 	if (flags & MAP_FIXED) {
 		err = -EINVAL;
@@ -1121,9 +1147,26 @@ static long __sys_mmap(unsigned long addr, unsigned long len, unsigned long prot
 		vma_link_file(vma);
 	}
 out:
+	if (shm)
+		fput(shm);              /* the VMA holds it, or nothing does */
+	return err ? err : (long)addr;
+}
+
+static long __sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+		       unsigned long flags, unsigned long fd, unsigned long off)
+{
+	struct file *file = NULL;
+	long ret;
+
+	if (!(flags & MAP_ANONYMOUS)) {
+		file = fget((unsigned int)fd);
+		if (!file)
+			return -EBADF;
+	}
+	ret = do_mmap(file, addr, len, prot, flags, off);
 	if (file)
 		fput(file);
-	return err ? err : (long)addr;
+	return ret;
 }
 
 /* The calls that change the VMA list, each under the mmap_lock: the

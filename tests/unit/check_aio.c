@@ -110,6 +110,7 @@ static void setup(void)
 	hold_bios = true;
 	fail_status = BLK_STS_OK;
 	memset(&test_mm, 0, sizeof(test_mm));
+	mutex_init(&test_mm.mmap_lock);         /* io_setup maps the ring page */
 	current->mm = &test_mm;
 }
 

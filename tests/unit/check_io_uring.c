@@ -7,8 +7,8 @@
  * The rings are reached as a process reaches them: through the
  * descriptor's f_op->mmap and the fault handler it installs, which hand
  * out the ring's own pages.  Also: params as Linux fills them, an SQ
- * index past the SQE array dropped and counted, the CQ refusing SQEs
- * (EBUSY) once its CQEs and those in flight would fill it, a bad opcode
+ * index past the SQE array dropped and counted, a full CQ keeping the
+ * CQEs that find no room on its overflow list, in order, a bad opcode
  * ending the batch unless IORING_SETUP_SUBMIT_ALL.
  */
 #include <check.h>
@@ -207,8 +207,8 @@ START_TEST(setup_fills_params_as_linux)
 	uring_open(&u, 5, 0);
 	ck_assert_uint_eq(u.p.sq_entries, 8);
 	ck_assert_uint_eq(u.p.cq_entries, 16);
-	ck_assert_uint_eq(u.p.features, IORING_FEAT_SINGLE_MMAP | IORING_FEAT_SUBMIT_STABLE |
-					  IORING_FEAT_RW_CUR_POS);
+	ck_assert_uint_eq(u.p.features, IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP |
+					  IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS);
 	ck_assert_uint_eq(*sq_u32(&u, u.p.sq_off.ring_mask), 7);
 	ck_assert_uint_eq(*sq_u32(&u, u.p.sq_off.ring_entries), 8);
 	ck_assert_uint_eq(*cq_u32(&u, u.p.cq_off.ring_mask), 15);
@@ -304,16 +304,21 @@ START_TEST(an_sq_index_past_the_sqes_is_dropped)
 }
 END_TEST
 
-START_TEST(a_full_cq_counts_the_requests_in_flight)
+START_TEST(a_full_cq_keeps_the_rest_on_the_overflow_list)
 {
 	struct uring u;
 	int fd = ksys_open(AT_FDCWD, "/dev/fake", O_RDONLY | O_DIRECT, 0);
-	unsigned char *buf = dio_alloc(8 * 4096);
+	unsigned char *buf = dio_alloc(12 * 4096);
 	struct io_uring_sqe nop = { .opcode = IORING_OP_NOP, .user_data = 99 };
+	u32 *sq_flags, *lost;
 
 	ck_assert_int_ge(fd, 0);
 	uring_open(&u, 4, 0);                           /* 4 SQ, 8 CQ entries */
-	for (int round = 0; round < 2; round++) {
+	sq_flags = sq_u32(&u, u.p.sq_off.flags);
+	lost = cq_u32(&u, u.p.cq_off.overflow);
+	ck_assert(u.p.features & IORING_FEAT_NODROP);
+	/* 12 reads in flight for 8 CQ entries: a full CQ holds nothing back */
+	for (int round = 0; round < 3; round++) {
 		for (int i = 0; i < 4; i++) {
 			struct io_uring_sqe sqe = read_sqe(fd, buf + (round * 4 + i) * 4096, 4096,
 							   0, round * 4 + i);
@@ -322,19 +327,30 @@ START_TEST(a_full_cq_counts_the_requests_in_flight)
 		}
 		ck_assert_int_eq(sys_io_uring_enter(u.fd, 4, 0, 0, NULL, 0), 4);
 	}
-	/* no CQE yet, but 8 are owed: the ninth SQE has no room */
 	ck_assert_uint_eq(cq_ready(&u), 0);
-	queue_sqe(&u, &nop);
-	ck_assert_int_eq(sys_io_uring_enter(u.fd, 1, 0, 0, NULL, 0), -EBUSY);
-	fake_end(8);
+	fake_end(12);                                   /* the "interrupts" post */
 	ck_assert_uint_eq(cq_ready(&u), 8);
-	ck_assert_int_eq(sys_io_uring_enter(u.fd, 1, 0, 0, NULL, 0), -EBUSY);
-	for (int i = 0; i < 8; i++)
-		ck_assert_int_eq(pop_cqe(&u).res, 4096);
+	ck_assert_uint_eq(*sq_flags & IORING_SQ_CQ_OVERFLOW, IORING_SQ_CQ_OVERFLOW);
+	ck_assert_uint_eq(*lost, 0);
+	/* a NOP's CQE joins the list behind the 4 reads', whatever the room */
+	queue_sqe(&u, &nop);
 	ck_assert_int_eq(sys_io_uring_enter(u.fd, 1, 0, 0, NULL, 0), 1);
+	for (u32 i = 0; i < 8; i++) {
+		struct io_uring_cqe cqe = pop_cqe(&u);
+
+		ck_assert_uint_eq(cqe.user_data, i);
+		ck_assert_int_eq(cqe.res, 4096);
+	}
+	ck_assert_uint_eq(cq_ready(&u), 0);             /* not flushed yet */
+	ck_assert_int_eq(sys_io_uring_enter(u.fd, 0, 0, IORING_ENTER_GETEVENTS, NULL, 0), 0);
+	ck_assert_uint_eq(cq_ready(&u), 5);
+	for (u32 i = 8; i < 12; i++)
+		ck_assert_uint_eq(pop_cqe(&u).user_data, i);
 	ck_assert_uint_eq(pop_cqe(&u).user_data, 99);
+	ck_assert_uint_eq(*sq_flags & IORING_SQ_CQ_OVERFLOW, 0);
+	ck_assert_uint_eq(*lost, 0);
 	uring_close(&u);
-	dio_free(buf, 8 * 4096);
+	dio_free(buf, 12 * 4096);
 }
 END_TEST
 
@@ -377,7 +393,7 @@ Suite *unit_suite(void)
 	suite_add_tcase(s, core);
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_test(limits, an_sq_index_past_the_sqes_is_dropped);
-	tcase_add_test(limits, a_full_cq_counts_the_requests_in_flight);
+	tcase_add_test(limits, a_full_cq_keeps_the_rest_on_the_overflow_list);
 	tcase_add_test(limits, a_bad_opcode_ends_the_batch_unless_submit_all);
 	suite_add_tcase(s, limits);
 	return s;

@@ -117,6 +117,17 @@ $(UNIT_BUILD)/check_nvme_ring: $(UNIT_NVME_OBJS)
 $(UNIT_NVME_OBJS): $(UNIT_BUILD)/%.o: %.c tests/unit/unit.mk
 	@mkdir -p $(@D)
 	$(UNIT_CC) $(UNIT_CFLAGS) -Itests/unit/nvme -include tests/unit/nvme/asm/io.h -c -o $@ $<
+# io_uring's CQE posting (fs/io_uring_cq.c) against a model process that
+# sees the CQ only through the barriers: a second copy of the file, built
+# with tests/unit/uring_cq/model.h forced in (the model's barriers and
+# allocator, its functions renamed model_*: the kernel's own copy is in
+# every program, for fs/io_uring.c).
+UNIT_TESTS += check_io_uring_cq
+UNIT_URING_CQ_OBJS := $(UNIT_BUILD)/uring_cq/fs/io_uring_cq.o
+$(UNIT_BUILD)/check_io_uring_cq: $(UNIT_URING_CQ_OBJS)
+$(UNIT_URING_CQ_OBJS): $(UNIT_BUILD)/uring_cq/%.o: %.c tests/unit/unit.mk tests/unit/uring_cq/model.h
+	@mkdir -p $(@D)
+	$(UNIT_CC) $(UNIT_CFLAGS) -include tests/unit/uring_cq/model.h -c -o $@ $<
 # The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
 # assembled for the host -- memcpy and memset under other names, the
 # host's libc has its own -- and checked at every alignment and length.

@@ -12,7 +12,12 @@
  *               sees zeroes (the cached pages were dropped), and the host
  *               checks the image;
  *   nosupport   DEV2, a disk without write-zeroes: EOPNOTSUPP (Spindle
- *               does not fall back to writing pages of zeroes).
+ *               does not fall back to writing pages of zeroes);
+ *   fallocate   fallocate(FALLOC_FL_ZERO_RANGE) of the half MiB after the
+ *               range (as mke2fs zeroes its inode tables): zeroes read
+ *               back; Linux's errnos for a read-only file (EBADF), a
+ *               hole punched without KEEP_SIZE (EOPNOTSUPP), a range past
+ *               the end without KEEP_SIZE (EINVAL), and DEV2 (EOPNOTSUPP).
  *
  * OFFSET and LENGTH are bytes.  One "TEST blkzeroout.<case> PASS|FAIL"
  * line each, then the count.  Exit status 0 when all pass.
@@ -25,6 +30,7 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <asm/unistd_64.h>
 
 #ifndef BLKZEROOUT
 #define BLKZEROOUT 0x127f
@@ -47,6 +53,16 @@ static int zeroout(int fd, uint64_t off, uint64_t len)
 	uint64_t range[2] = { off, len };
 
 	return ioctl(fd, BLKZEROOUT, range) == 0 ? 0 : errno;
+}
+
+#define FALLOC_FL_KEEP_SIZE     0x01
+#define FALLOC_FL_PUNCH_HOLE    0x02
+#define FALLOC_FL_ZERO_RANGE    0x10
+
+/* fallocate(2): 0, or the errno. */
+static int falloc(int fd, int mode, uint64_t off, uint64_t len)
+{
+	return syscall(__NR_fallocate, fd, mode, (long)off, (long)len) == 0 ? 0 : errno;
 }
 
 /* Read [off, off + len) through the page cache; the count of non-zero
@@ -118,6 +134,31 @@ int main(int argc, char **argv)
 	snprintf(why, sizeof(why), "ioctl errno %d; %ld non-zero bytes before, %ld after",
 		 err, before, after);
 	result("zeroout", !err && before > 0 && after == 0 ? NULL : why);
+
+	{
+		uint64_t half = len / 2, at = off + len + half;
+		int ro = open_dev(argv[1], O_RDONLY), e_ro, e_punch, e_end, e_dev2 = EOPNOTSUPP;
+
+		e_ro = ro < 0 ? -1 : falloc(ro, FALLOC_FL_ZERO_RANGE, at, half);
+		if (ro >= 0)
+			close(ro);
+		e_punch = falloc(fd, FALLOC_FL_PUNCH_HOLE, at, half);
+		e_end = falloc(fd, FALLOC_FL_ZERO_RANGE, size - 512, 1024);
+		before = nonzero(fd, at, half);
+		err = falloc(fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, at, half);
+		after = nonzero(fd, at, half);
+		if (argc > 4) {
+			int fd2 = open_dev(argv[4], O_RDWR);
+
+			e_dev2 = fd2 < 0 ? -1 : falloc(fd2, FALLOC_FL_ZERO_RANGE, 0, 4096);
+			if (fd2 >= 0)
+				close(fd2);
+		}
+		snprintf(why, sizeof(why), "errno %d (ro %d punch %d end %d dev2 %d); %ld non-zero, then %ld",
+			 err, e_ro, e_punch, e_end, e_dev2, before, after);
+		result("fallocate", !err && e_ro == EBADF && e_punch == EOPNOTSUPP && e_end == EINVAL &&
+		       e_dev2 == EOPNOTSUPP && before > 0 && after == 0 ? NULL : why);
+	}
 	close(fd);
 
 	if (argc > 4) {

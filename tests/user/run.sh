@@ -254,6 +254,16 @@ elif grep -q '^[0-9]* passed, 0 failed' "$T/io_uring.out" &&
 else
 	fail io_uring_on_linux "$(grep -e FAIL -e passed "$T/io_uring.out" "$T/io_uring.check" | tr '\n' ' ')"
 fi
+# io_uring_cq: a full CQ's overflow list on Linux, the oracle for
+# tests/qemu/scenarios/io_uring-cq.scn (the reads from a file of our own)
+if grep -q '^TEST io_uring.probe FAIL.*(errno \(1\|38\) ' "$T/io_uring.out" 2>/dev/null; then
+	echo "TEST user.io_uring_cq_on_linux SKIP: this host refuses io_uring"
+else
+	dd if=/dev/zero of="$T/uring_cq.dat" bs=64k count=1 2>/dev/null
+	"$UB/glibc/io_uring_cq" "$T/uring_cq.dat" > "$T/io_uring_cq.out" 2>&1
+	grep -qx '6 passed, 0 failed' "$T/io_uring_cq.out" && pass io_uring_cq_on_linux ||
+		fail io_uring_cq_on_linux "$(grep -e FAIL -e passed "$T/io_uring_cq.out" | tr '\n' ' ')"
+fi
 # auxv: /proc/self/auxv against getauxval() and the stack on Linux, the
 # oracle for the file's format (tests/qemu/scenarios/proc-auxv.scn)
 "$UB/glibc/auxv" > "$T/auxv.out" 2>&1
@@ -271,6 +281,14 @@ grep -qx '[1-9][0-9]* passed, 0 failed' "$T/threads.out" && pass threads_on_linu
 "$UB/glibc/futex" > "$T/futex.out" 2>&1
 grep -qx '[1-9][0-9]* passed, 0 failed' "$T/futex.out" && pass futex_on_linux ||
 	fail futex_on_linux "$(grep -e FAIL -e passed "$T/futex.out" | tr '\n' ' ')"
+
+# ipc: shared memory, process-shared futexes, timerfd, getrusage, nice
+# and the NUMA policy calls on Linux, the oracle for what the same binary
+# must see in the guest (tests/qemu/scenarios/ipc.scn)
+mkdir -p "$T/ipc"
+"$UB/glibc/ipc" "$T/ipc" > "$T/ipc.out" 2>&1
+grep -qx '[1-9][0-9]* passed, 0 failed' "$T/ipc.out" && pass ipc_on_linux ||
+	fail ipc_on_linux "$(grep -e FAIL -e passed "$T/ipc.out" | tr '\n' ' ')"
 
 # dynelf: a dynamically linked PIE through the host's ld.so, the oracle
 # for tests/qemu/scenarios/dynelf.scn; and execve's errno for each copy

@@ -171,6 +171,19 @@ SYSCALL2(arch_prctl, int, unsigned long)
 SYSCALL3(mprotect, unsigned long, size_t, unsigned long)
 SYSCALL3(madvise, unsigned long, size_t, int)
 SYSCALL4(fadvise64, int, loff_t, loff_t, int)
+SYSCALL5(get_mempolicy, U(int), U(unsigned long), unsigned long, unsigned long, unsigned long)
+SYSCALL3(set_mempolicy, int, U(const unsigned long), unsigned long)
+SYSCALL2(getpriority, int, int)
+SYSCALL2(getrusage, int, U(struct rusage))
+SYSCALL4(fallocate, int, int, loff_t, loff_t)
+SYSCALL3(setpriority, int, int, int)
+SYSCALL3(shmget, int, size_t, int)
+SYSCALL2(timerfd_create, int, int)
+SYSCALL4(timerfd_settime, int, int, U(const struct itimerspec), U(struct itimerspec))
+SYSCALL2(timerfd_gettime, int, U(struct itimerspec))
+SYSCALL3(shmat, int, unsigned long, int)
+SYSCALL1(shmdt, unsigned long)
+SYSCALL3(shmctl, int, int, U(struct shmid64_ds))
 SYSCALL3(msync, unsigned long, size_t, int)
 SYSCALL1(getpgid, pid_t)
 SYSCALL1(getsid, pid_t)
@@ -329,6 +342,19 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SYSCALL_ENTRY(mprotect),
 	SYSCALL_ENTRY(madvise),
 	SYSCALL_ENTRY(fadvise64),
+	SYSCALL_ENTRY(get_mempolicy),
+	SYSCALL_ENTRY(set_mempolicy),
+	SYSCALL_ENTRY(getpriority),
+	SYSCALL_ENTRY(getrusage),
+	SYSCALL_ENTRY(fallocate),
+	SYSCALL_ENTRY(setpriority),
+	SYSCALL_ENTRY(shmget),
+	SYSCALL_ENTRY(timerfd_create),
+	SYSCALL_ENTRY(timerfd_settime),
+	SYSCALL_ENTRY(timerfd_gettime),
+	SYSCALL_ENTRY(shmat),
+	SYSCALL_ENTRY(shmdt),
+	SYSCALL_ENTRY(shmctl),
 	SYSCALL_ENTRY(msync),
 	SYSCALL_ENTRY(getpgid),
 	SYSCALL_ENTRY(getsid),

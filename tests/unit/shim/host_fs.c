@@ -294,6 +294,36 @@ void mmput(struct mm_struct *mm)
 	(void)mm;
 }
 
+/* aio's ring page (fs/aio.c): zeroed host memory, a "user" address as the
+ * tests' buffers are.  Nothing else maps on the host. */
+long do_mmap(struct file *file, unsigned long addr, unsigned long len, unsigned long prot,
+	     unsigned long flags, unsigned long off)
+{
+	void *p;
+
+	(void)prot; (void)flags; (void)off;
+	if (file || addr)
+		return -EINVAL;
+	p = aligned_alloc(PAGE_SIZE, PAGE_ALIGN(len));
+	if (!p)
+		return -ENOMEM;
+	memset(p, 0, PAGE_ALIGN(len));
+	return (long)p;
+}
+
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	(void)mm; (void)len;
+	free((void *)start);
+	return 0;
+}
+
+void *mm_get_page(struct mm_struct *mm, unsigned long addr)
+{
+	(void)mm;
+	return (void *)addr;
+}
+
 /* No process maps a file on the host: truncation has no PTEs to clear. */
 bool mm_fault_trace;
 
