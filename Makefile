@@ -47,8 +47,11 @@
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
-#                   side with Spindle's, and NVMe's rows (tools/compare-linux,
-#                   RUNS=<n>)
+#                   side with Spindle's, NVMe's rows, and fio on both kernels
+#                   (tools/compare-linux, RUNS=<n>)
+#   make perf-scaling  IOPS against 1, 2 and 4 CPUs, Spindle and Linux,
+#                   null_blk under multi-threaded TCG (tools/scaling.py,
+#                   RUNS=<n>, PNG=<file>)
 #   make perf-ext2  a 64 MiB ext2 file written, synced and read back cold
 #                   on AHCI and IDE: request counts and sizes from the block
 #                   trace, MB/s under -icount, bench on the file (docs/fs.md)
@@ -250,7 +253,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -495,6 +498,7 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+	$(PYTHON) tools/scaling.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/jcost.py --selftest
 	$(PYTHON) tools/grade.py --selftest
@@ -604,6 +608,14 @@ perf: deps $(ISO)
 perf-linux: deps $(ISO)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
 	$(PYTHON) tools/compare-linux --icount-only --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
+
+# IOPS against CPUs (1, 2, 4) under multi-threaded TCG, Spindle's bench
+# numjobs=N against Linux's fio numjobs=N on null_blk, interleaved
+# (tools/scaling.py, docs/performance.md "Scaling with CPUs"); PNG=<file>
+# draws it.
+perf-scaling: deps $(ISO)
+	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(PNG),--png $(PNG))
 
 # ext2's write-back and readahead in requests (tools/ext2-perf.py, the
 # "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.

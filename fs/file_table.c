@@ -14,8 +14,6 @@
 #include <spindle/pagemap.h>
 #include "internal.h"
 
-static DEFINE_SPINLOCK(files_lock);     /* f_count of every file */
-
 /*
  * A file opened for writing that writes the file system's own blocks (not
  * a device node or a FIFO, which write elsewhere: Linux's special_file())
@@ -51,7 +49,7 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 			mnt_drop_write(path->mnt);
 		return ERR_PTR(-ENOMEM);
 	}
-	f->f_count = 1;
+	refcount_set(&f->f_count, 1);
 	f->f_flags = flags;
 	switch (flags & O_ACCMODE) {
 	case O_RDONLY: f->f_mode = FMODE_READ; break;
@@ -75,24 +73,23 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 	return f;
 }
 
+/*
+ * f_count is an atomic reference count, as Linux's (atomic_long_t there):
+ * it was one spinlock for every file's count, which every CPU's read,
+ * write and io_submit took twice (fget, fput) -- a lock shared by all
+ * CPUs on every I/O (docs/locking.md, "lock_stat").  A caller may take a
+ * reference only while it holds one already or the descriptor table that
+ * holds one is locked, so the count is never raised from 0.
+ */
 struct file *get_file(struct file *f)
 {
-	spin_lock(&files_lock);
-	f->f_count++;
-	spin_unlock(&files_lock);
+	refcount_inc(&f->f_count);
 	return f;
 }
 
 void fput(struct file *f)
 {
-	int left;
-
-	if (!f)
-		return;
-	spin_lock(&files_lock);
-	left = --f->f_count;
-	spin_unlock(&files_lock);
-	if (left)
+	if (!f || !refcount_dec_and_test(&f->f_count))
 		return;
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);

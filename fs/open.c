@@ -688,7 +688,7 @@ long sys_fallocate(int fd, int mode, loff_t offset, loff_t len)
 	if (!S_ISREG(inode->i_mode) && !S_ISBLK(inode->i_mode))
 		goto out;
 	ret = -EFBIG;
-	if (offset + len < offset)
+	if (len > (loff_t)(~0ull >> 1) - offset)       /* offset + len would wrap */
 		goto out;
 	ret = f->f_op && f->f_op->fallocate ? f->f_op->fallocate(f, mode, offset, len)
 					   : -EOPNOTSUPP;

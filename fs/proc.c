@@ -30,6 +30,9 @@
  *                     "slabinfo - version: 2.1" layout)
  *   /proc/mounts      one line per mount
  *   /proc/kallsyms    the kernel's functions, "<address> T <name>" (Linux's)
+ *   /proc/lock_stat   each spinlock class's acquisitions, contentions and
+ *                     bounces between CPUs, with lock_stat=1 (Linux's
+ *                     layout, fewer columns; a write clears: lockdep.c)
  *   /proc/profile     the kernel profiler's counts, with profile= (binary,
  *                     Linux's layout for readprofile(8); a write resets)
  *   /proc/<pid>/stat  Linux's 52 fields (utime, stime, starttime and the
@@ -372,6 +375,26 @@ static int profile_store(struct inode *inode, const char *buf, size_t len)
 	return 0;
 }
 
+static int lock_stat_file_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return lock_stat_show(buf, size);
+}
+
+/* any write clears the counts, as Linux's "echo 0 > /proc/lock_stat" */
+static int lock_stat_file_store(struct inode *inode, const char *buf, size_t len)
+{
+	(void)inode;
+	(void)buf;
+	(void)len;
+	lock_stat_clear();
+	return 0;
+}
+
+static const struct pseudo_file proc_lock_stat = {
+	.show = lock_stat_file_show, .store = lock_stat_file_store, .size_hint = 64 * 1024
+};
+
 /* Its size is known once profile= has been read: set at lookup. */
 static struct pseudo_file proc_profile = { .show = profile_show, .store = profile_store };
 
@@ -400,6 +423,7 @@ static const struct proc_entry proc_root_files[] = {
 	{ "cpuinfo", &proc_cpuinfo, NULL },
 	{ "filesystems", &proc_filesystems, NULL },
 	{ "swaps", &proc_swaps, NULL },
+	{ "lock_stat", &proc_lock_stat, NULL },
 };
 
 /* --- tasks --------------------------------------------------------------------- */

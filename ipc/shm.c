@@ -266,7 +266,7 @@ long sys_shmctl(int shmid, int cmd, struct shmid64_ds __user *buf)
 		ds.shm_ctime = s->ctime;
 		ds.shm_cpid = s->cpid;
 		ds.shm_lpid = s->lpid;
-		ds.shm_nattch = (u64)(READ_ONCE(s->file->f_count) - 1);
+		ds.shm_nattch = (u64)(refcount_read(&s->file->f_count) - 1);
 		break;
 	case IPC_SET:
 		s->mode = ds.shm_perm.mode & 0777;

@@ -92,7 +92,7 @@ static void process_usage(struct task_struct *leader, struct task_usage *u)
 {
 	struct task_struct *t;
 
-	*u = leader->signal->dead;
+	*u = leader->signal ? leader->signal->dead : (struct task_usage){ 0 };
 	usage_add_task(u, leader);
 	list_for_each_entry(t, &leader->thread_group, thread_group)
 		usage_add_task(u, t);
@@ -374,8 +374,11 @@ static int wait_task_zombie(struct wait_opts *wo, struct task_struct *c, unsigne
 	c->parent = NULL;
 	/* the child's whole use becomes ours (RUSAGE_CHILDREN), and wait4's */
 	process_usage(c, &wo->usage);
-	usage_add(&wo->usage, &c->signal->children);
-	usage_add(&current->signal->children, &wo->usage);
+	if (c->signal)
+		usage_add(&wo->usage, &c->signal->children);
+	/* a kernel thread that forked (a test) has no signal_struct */
+	if (current->signal)
+		usage_add(&current->signal->children, &wo->usage);
 	__exit_signal_state(c);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	put_task_struct(c);             /* the parent's reference */
@@ -597,7 +600,7 @@ long sys_getrusage(int who, struct rusage __user *ru)
 		process_usage(current->group_leader, &u);
 	else if (who == RUSAGE_THREAD)
 		usage_add_task(&u, current);
-	else
+	else if (current->signal)
 		u = current->signal->children;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (who != RUSAGE_CHILDREN && current->mm)

@@ -61,9 +61,13 @@ extern const initcall_t __initcall_start[], __initcall_end[];
  */
 static void __init debug_options_init(void)
 {
-	if (cmdline_flag("lockdep")) {
+	if (cmdline_flag("lockdep") || cmdline_flag("lock_stat")) {
 		debug_locks = true;
 		pr_info("lockdep: the lock-order validator is on\n");
+	}
+	if (cmdline_flag("lock_stat")) {   /* its classes are lockdep's */
+		lock_stat = true;
+		pr_info("lock_stat: spinlock acquisitions and contentions in /proc/lock_stat\n");
 	}
 	if (cmdline_flag("slab_debug") || cmdline_flag("slub_debug")) {
 		if (slab_debug_enable() == 0)

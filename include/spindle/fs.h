@@ -38,6 +38,7 @@
 #include <spindle/list.h>
 #include <spindle/mutex.h>
 #include <spindle/spinlock.h>
+#include <spindle/refcount.h>
 #include <spindle/wait.h>
 #include <spindle/uio.h>
 #include <spindle/err.h>
@@ -372,7 +373,9 @@ struct file {
 	fmode_t f_mode;
 	loff_t f_pos;
 	struct mutex f_pos_lock;        /* read/write/lseek of a shared file */
-	int f_count;                    /* descriptors and kernel users */
+	refcount_t f_count;             /* descriptors and kernel users (an
+					 * atomic count, no lock: every CPU's
+					 * system calls take and drop it) */
 	void *private_data;             /* the file system's or the driver's */
 	struct address_space *f_mapping;        /* the pages it reads and writes */
 	errseq_t f_wb_err;              /* f_mapping->wb_err when last reported */

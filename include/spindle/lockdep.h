@@ -31,6 +31,11 @@
  * Interrupt context: a handler's locks depend only on each other, not on
  * the locks of the task it interrupted (Linux's irq_context).
  *
+ * lock_stat=1 adds, per class, the counts of /proc/lock_stat: spinlock
+ * acquisitions, contentions (a lock that was not free when asked for),
+ * and the "bounces" of each, those where the lock was last taken on
+ * another CPU; lock_acquire() counts them (docs/locking.md, "lock_stat").
+ *
  * The cost when off: one test of a static flag per lock operation.
  */
 #ifndef SPINDLE_LOCKDEP_H
@@ -72,6 +77,10 @@ struct held_lock {
 
 /* lockdep=1 (kernel/main.c sets it before the first lock is taken). */
 extern bool debug_locks;
+/* lock_stat=1: count each spinlock class's acquisitions and contentions
+ * for /proc/lock_stat (Linux's CONFIG_LOCK_STAT).  Implies lockdep=1, as
+ * Linux's needs lockdep: the classes are lockdep's. */
+extern bool lock_stat;
 
 /* Called by the lock primitives, only when debug_locks is set.  subclass:
  * 0, or the nesting level the caller annotated.  ip: the caller's address,
@@ -88,6 +97,10 @@ void lockdep_might_sleep_bug(const char *file, int line);
 /* The task is about to return to user space: it must hold no lock. */
 void __lockdep_sys_exit(void);
 unsigned long lockdep_errors(void); /* reports so far (for tests) */
+/* /proc/lock_stat: the table (Linux's layout, fewer columns), and a
+ * write to it, which clears the counts (Linux's "echo 0 >"). */
+int lock_stat_show(char *buf, size_t size);
+void lock_stat_clear(void);
 
 #ifdef SPINDLE_HOST
 #define lockdep_sys_exit() \

@@ -27,7 +27,9 @@
  *     lockdep_assert_held);
  *   - with lockdep=1, every acquisition also goes through the lock-order
  *     validator (include/spindle/lockdep.h): spin_lock_init() gives each
- *     call site its own lock class, as Linux's does.
+ *     call site its own lock class, as Linux's does; with lock_stat=1 it
+ *     is also counted, and whether it found the lock taken
+ *     (/proc/lock_stat).
  * Does not sleep; nothing that sleeps may be called with a spinlock held.
  */
 #ifndef SPINDLE_SPINLOCK_H
@@ -121,6 +123,8 @@ typedef struct spinlock {
 	const char *name;
 	const char *owner_file;        /* where it was taken, for reports */
 	int owner_line;
+	int last_cpu;                  /* lock_stat=1: the CPU that took it last,
+					* + 1 (in what was padding: no bigger) */
 	struct lockdep_map dep_map; /* its lock class (lockdep=1) */
 } spinlock_t;
 
@@ -135,6 +139,7 @@ static inline void __spin_lock_init(spinlock_t *l, const char *name,
 	l->name = name;
 	l->owner_file = NULL;
 	l->owner_line = 0;
+	l->last_cpu = 0;
 	l->dep_map.key = key;
 	l->dep_map.class = NULL;
 }
@@ -160,7 +165,9 @@ static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int 
 	if (READ_ONCE(l->owner_cpu) == me)
 		__spin_lock_bug(l, file, line, "recursion");
 #ifndef SPINDLE_HOST
-	/* before spinning, as in Linux: a deadlock is reported, not hung in */
+	/* before spinning, as in Linux: a deadlock is reported, not hung in
+	 * (and with lock_stat=1 the acquisition counted).  Off, the one test
+	 * of debug_locks is all the lock path pays. */
 	if (unlikely(debug_locks))
 		lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, subclass, 0);
 #else

@@ -50,6 +50,8 @@
 #include <spindle/ksyms.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
+#include <spindle/mm.h>
+#include <spindle/errno.h>
 
 #define MAX_LOCKDEP_KEYS 512	 /* lock classes */
 #define MAX_NESTED_CLASSES 32	 /* of them, subclasses (named "<name>/<n>") */
@@ -64,6 +66,12 @@ struct lock_class {
 	unsigned int subclass;	 /* 0, or a nesting level (name says "/n") */
 	bool recursion_reported; /* a recursion in it was said once */
 	int edges;		 /* first dependency from it, or -1 */
+	/* lock_stat=1: its spinlocks' counts (/proc/lock_stat), each a
+	 * relaxed atomic add by whichever CPU took one, under no lock */
+	unsigned long con_bounces;  /* contentions for a lock another CPU took last */
+	unsigned long contentions;  /* acquisitions that found the lock taken */
+	unsigned long acq_bounces;  /* acquisitions of a lock another CPU took last */
+	unsigned long acquisitions;
 };
 
 /* A dependency: `to` was taken while `from` was held, here. */
@@ -74,6 +82,7 @@ struct lock_list {
 };
 
 bool debug_locks;
+bool lock_stat;
 static bool graph_ok = true; /* no cycle reported, no table full */
 /*
  * The graph and the class table are shared by every CPU: lockdep_lock (a
@@ -102,6 +111,8 @@ static int bfs_parent[MAX_LOCKDEP_KEYS]; /* edge that reached it */
 static u16 bfs_queue[MAX_LOCKDEP_KEYS];
 
 extern char _text[], _end[];
+
+static void lock_stat_acquire(spinlock_t *l, struct lock_class *c);
 
 unsigned long lockdep_errors(void)
 {
@@ -494,6 +505,8 @@ void lock_acquire(struct lockdep_map *map, const char *name, void *instance,
 done:
 	arch_spin_unlock(&lockdep_lock);
 fast:
+	if (lock_stat && type == LD_SPINLOCK && next.class)
+		lock_stat_acquire(instance, next.class);
 	this_cpu_write(in_lockdep, false);
 out:
 	local_irq_restore(flags);
@@ -572,4 +585,111 @@ void __lockdep_sys_exit(void)
 			curr->lockdep_depth--;
 	}
 	printk(KERN_ERR "lockdep: released the locks of %s/%d\n", curr->comm, curr->pid);
+}
+
+/*
+ * lock_stat (Linux's CONFIG_LOCK_STAT, Documentation/locking/lockstat.rst,
+ * reduced to the columns below).  With lock_stat=1, lock_acquire() --
+ * called by spin_lock() just before it takes its ticket -- counts the
+ * acquisition in the lock's class, and looks at the lock: held, or with
+ * CPUs queued for it, this acquisition will spin -- a contention.  (A
+ * look, not a trylock, so that spin_lock() itself stays as it is; a lock
+ * taken by another CPU between the look and the ticket is spun for
+ * uncounted.  Linux's trylock-first would also time the wait: that
+ * column is not kept.)  A "bounce" is a contention or an acquisition of
+ * a lock that another CPU took last (the spinlock's last_cpu): the lock's
+ * cache line, and most likely the data it guards, had to come over from
+ * that CPU.  A lock that only one CPU ever takes has no bounces at all,
+ * however often it is taken; a lock shared by every CPU's submissions
+ * bounces on a good part of its acquisitions once two CPUs submit -- the
+ * difference /proc/lock_stat shows.  Interrupts off.
+ */
+static void lock_stat_acquire(spinlock_t *l, struct lock_class *c)
+{
+	int me = (int)smp_processor_id() + 1, last = READ_ONCE(l->last_cpu);
+
+	/* the run queue's lock handed from prev to next (core.c's
+	 * finish_lock_switch): held by this CPU already, not taken again */
+	if (READ_ONCE(l->owner_cpu) == me)
+		return;
+	__atomic_fetch_add(&c->acquisitions, 1, __ATOMIC_RELAXED);
+	if (last && last != me)
+		__atomic_fetch_add(&c->acq_bounces, 1, __ATOMIC_RELAXED);
+	if (arch_spin_is_locked(&l->raw)) {
+		__atomic_fetch_add(&c->contentions, 1, __ATOMIC_RELAXED);
+		if (last && last != me)
+			__atomic_fetch_add(&c->con_bounces, 1, __ATOMIC_RELAXED);
+	}
+	WRITE_ONCE(l->last_cpu, me);
+}
+
+/* more contended first, then more taken, as Linux sorts them */
+static bool lock_stat_before(const struct lock_class *a, const struct lock_class *b)
+{
+	if (a->contentions != b->contentions)
+		return a->contentions > b->contentions;
+	return a->acquisitions > b->acquisitions;
+}
+
+/*
+ * /proc/lock_stat: Linux's header and layout with four of its columns --
+ * con-bounces, contentions, acq-bounces, acquisitions; the wait and hold
+ * times are not kept.
+ * One row per class taken since boot or the last clear; counts are read
+ * unlocked, each a moment's value.
+ */
+int lock_stat_show(char *buf, size_t size)
+{
+	/* the readers' own: two may read /proc/lock_stat at once */
+	u16 *order = kmalloc(MAX_LOCKDEP_KEYS * sizeof(*order), GFP_KERNEL);
+	static const char rule[] = "--------------------------------------------------"
+				   "--------------------------------------------------\n";
+	unsigned int n = 0, nr = READ_ONCE(nr_lock_classes);
+	int len;
+
+	if (!order)
+		return -ENOMEM;
+
+	/* an insertion sort: a few hundred classes, read rarely */
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct lock_class *c = &lock_classes[i];
+		unsigned int k;
+
+		if (!READ_ONCE(c->acquisitions))
+			continue;
+		k = n++;
+		while (k && lock_stat_before(c, &lock_classes[order[k - 1]])) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = (u16)i;
+	}
+	len = snprintf(buf, size, "lock_stat version 0.4%s\n%s%40s %14s %14s %14s %14s\n%s",
+		       lock_stat ? "" : " (off: boot with lock_stat=1)", rule, "class name",
+		       "con-bounces", "contentions", "acq-bounces", "acquisitions", rule);
+	for (unsigned int k = 0; k < n && len < (int)size; k++) {
+		const struct lock_class *c = &lock_classes[order[k]];
+
+		len += snprintf(buf + len, size - (size_t)len, "%40s: %14lu %14lu %14lu %14lu\n",
+				c->name, READ_ONCE(c->con_bounces), READ_ONCE(c->contentions),
+				READ_ONCE(c->acq_bounces), READ_ONCE(c->acquisitions));
+	}
+	kfree(order);
+	return len < (int)size ? len : (int)size - 1;
+}
+
+/* Every class's counts to 0 (a write to /proc/lock_stat).  Racy against
+ * CPUs counting meanwhile: an add in flight may land after the clear. */
+void lock_stat_clear(void)
+{
+	unsigned int nr = READ_ONCE(nr_lock_classes);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct lock_class *c = &lock_classes[i];
+
+		WRITE_ONCE(c->con_bounces, 0);
+		WRITE_ONCE(c->contentions, 0);
+		WRITE_ONCE(c->acq_bounces, 0);
+		WRITE_ONCE(c->acquisitions, 0);
+	}
 }

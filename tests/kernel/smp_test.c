@@ -19,6 +19,11 @@
  *                         CPUs that found the lock held and waited -- so a
  *                         run where the CPUs never overlapped proves
  *                         nothing and fails.
+ *   locktorture_mutex     the same with a mutex, taken by two kthreads
+ *                         pinned to each CPU; every eighth holder sleeps
+ *                         a tick inside, so the others queue and sleep
+ *   completion_torture    kthreads on two CPUs hand two completions back
+ *                         and forth: no wake-up lost, nothing left over
  *   remote_wakeup         this task, on CPU 0, sleeps on a completion that
  *                         CPU 1 completes, many times over: no wake-up is
  *                         lost (each wait ends long before its timeout),
@@ -56,6 +61,7 @@
 #include <spindle/init.h>
 #include <spindle/sched_debug.h>
 #include <spindle/completion.h>
+#include <spindle/mutex.h>
 #include <spindle/irq.h>
 #include <asm/apic.h>
 #include <asm/smp.h>
@@ -229,6 +235,182 @@ KTEST(smp, locktorture_spinlock)
 	KT_ASSERT(!spin_is_locked(&torture.lock));
 }
 
+
+/* --- mutex and completion torture (locktorture's mutex_lock type) ------ */
+
+/*
+ * Sleeping locks on every CPU: TORTURE_THREADS kthreads per CPU, each
+ * pinned, take one mutex in a loop for a second and, inside, increment a
+ * counter slowly and check nobody else is in; every eighth time the
+ * holder sleeps a tick with the mutex held, so the others must queue and
+ * sleep, and the unlock must hand over to a sleeper on another CPU.  As
+ * the spinlock case: no lost increment, never two inside, every thread
+ * got the lock TORTURE_MIN_MUTEX times, and some thread found it held.
+ */
+#define TORTURE_THREADS    2
+#define TORTURE_MIN_MUTEX  20
+
+static struct {
+	struct mutex m;
+	unsigned long counter;          /* under m, updated slowly */
+	int inside;
+	unsigned long acquired[NR_CPUS * TORTURE_THREADS];
+	unsigned long contended, violations;    /* atomics */
+	u64 deadline;
+	atomic_t running;
+	struct completion all_done;
+} mtorture;
+
+static int torture_mutex_thread(void *arg)
+{
+	long idx = (long)arg;
+	unsigned long done = 0;
+
+	while (done < TORTURE_MIN_MUTEX || ktime_get_ns() < mtorture.deadline) {
+		unsigned long v;
+
+		if (mutex_is_locked(&mtorture.m))
+			__atomic_fetch_add(&mtorture.contended, 1, __ATOMIC_RELAXED);
+		mutex_lock(&mtorture.m);
+		if (__atomic_fetch_add(&mtorture.inside, 1, __ATOMIC_RELAXED) != 0)
+			__atomic_fetch_add(&mtorture.violations, 1, __ATOMIC_RELAXED);
+		v = READ_ONCE(mtorture.counter);
+		if ((done & 7) == 0)
+			schedule_timeout_uninterruptible(1);    /* asleep, holding it */
+		else
+			for (int i = 0; i < TORTURE_CS_SPIN; i++)
+				barrier();
+		WRITE_ONCE(mtorture.counter, v + 1);
+		__atomic_fetch_sub(&mtorture.inside, 1, __ATOMIC_RELAXED);
+		mutex_unlock(&mtorture.m);
+		done++;
+	}
+	mtorture.acquired[idx] = done;
+	if (atomic_dec_and_test(&mtorture.running))
+		complete(&mtorture.all_done);
+	return 0;
+}
+
+/* Start fn(i) as a kthread pinned to cpu; false if it could not be made. */
+static bool run_pinned(int (*fn)(void *), long i, unsigned int cpu, const char *name)
+{
+	struct cpumask m = { 0 };
+	struct task_struct *t = kthread_create(fn, (void *)i, "%s/%u:%ld", name, cpu, i);
+
+	if (!t)
+		return false;
+	cpumask_set_cpu(cpu, &m);
+	set_cpus_allowed_ptr(t, &m);
+	wake_up_process(t);
+	return true;
+}
+
+KTEST(smp, locktorture_mutex)
+{
+	unsigned int n = num_online_cpus(), threads = n * TORTURE_THREADS;
+	unsigned long total = 0, lo = ~0ul, hi = 0;
+
+	KT_NEEDS_CPUS(2u);
+	memset(&mtorture, 0, sizeof(mtorture));
+	mutex_init(&mtorture.m);
+	init_completion(&mtorture.all_done);
+	atomic_set(&mtorture.running, (int)threads);
+	mtorture.deadline = ktime_get_ns() + TORTURE_NS;
+	for (unsigned int i = 0; i < threads; i++)
+		KT_ASSERT(run_pinned(torture_mutex_thread, (long)i, i % n, "mtorture"));
+	KT_ASSERT_MSG(wait_for_completion_timeout(&mtorture.all_done, (long)msecs_to_jiffies(60000)),
+		      "the threads did not finish in 60 s");
+	for (unsigned int i = 0; i < threads; i++) {
+		total += mtorture.acquired[i];
+		lo = min(lo, mtorture.acquired[i]);
+		hi = max(hi, mtorture.acquired[i]);
+	}
+	pr_info("mutex_lock-torture: Writes: Total: %lu Max/Min: %lu/%lu Fail: %lu "
+		"(%u threads on %u CPUs, %lu contended)\n",
+		total, hi, lo, mtorture.violations + (mtorture.counter != total), threads, n,
+		mtorture.contended);
+	KT_ASSERT_MSG(lo >= TORTURE_MIN_MUTEX, "a thread did only %lu", lo);
+	KT_ASSERT_MSG(mtorture.violations == 0, "%lu times two threads were inside at once",
+		      mtorture.violations);
+	KT_ASSERT_MSG(mtorture.counter == total, "counter %lu after %lu increments: %lu lost",
+		      mtorture.counter, total, total - mtorture.counter);
+	KT_ASSERT_MSG(mtorture.contended > 0, "no thread ever found the mutex held");
+	KT_ASSERT(!mutex_is_locked(&mtorture.m));
+}
+
+/*
+ * Completions across CPUs: pairs of kthreads on two CPUs play ping-pong
+ * -- one completes ping and waits for pong, the other waits for ping and
+ * completes pong -- PINGPONG_ROUNDS times, each wait a sleep the other
+ * CPU's complete() must end.  A lost wake-up is a wait that ends only by
+ * its timeout; at the end nothing is left over (done == 0).
+ */
+#define PINGPONG_ROUNDS 500
+
+static struct pingpong {
+	struct completion ping, pong;
+	unsigned long rounds, lost;
+	struct completion finished;
+} pp[NR_CPUS / 2];
+
+static int ping_thread(void *arg)
+{
+	struct pingpong *p = &pp[(long)arg];
+
+	for (int r = 0; r < PINGPONG_ROUNDS; r++) {
+		complete(&p->ping);
+		if (!wait_for_completion_timeout(&p->pong, HZ))
+			p->lost++;
+	}
+	complete(&p->finished);
+	return 0;
+}
+
+static int pong_thread(void *arg)
+{
+	struct pingpong *p = &pp[(long)arg];
+
+	for (int r = 0; r < PINGPONG_ROUNDS; r++) {
+		if (!wait_for_completion_timeout(&p->ping, HZ))
+			p->lost++;
+		p->rounds++;
+		complete(&p->pong);
+	}
+	complete(&p->finished);
+	return 0;
+}
+
+KTEST(smp, completion_torture)
+{
+	unsigned int n = num_online_cpus(), pairs = n / 2;
+	unsigned long rounds = 0, lost = 0;
+
+	KT_NEEDS_CPUS(2u);
+	for (unsigned int i = 0; i < pairs; i++) {
+		init_completion(&pp[i].ping);
+		init_completion(&pp[i].pong);
+		init_completion(&pp[i].finished);
+		pp[i].rounds = pp[i].lost = 0;
+		KT_ASSERT(run_pinned(ping_thread, (long)i, 2 * i, "ping"));
+		KT_ASSERT(run_pinned(pong_thread, (long)i, 2 * i + 1, "pong"));
+	}
+	for (unsigned int i = 0; i < pairs; i++) {
+		for (int k = 0; k < 2; k++)
+			KT_ASSERT_MSG(wait_for_completion_timeout(&pp[i].finished,
+								  (long)msecs_to_jiffies(60000)),
+				      "pair %u did not finish", i);
+		rounds += pp[i].rounds;
+		lost += pp[i].lost;
+		KT_ASSERT_MSG(!pp[i].ping.done && !pp[i].pong.done,
+			      "pair %u: completions left over (%u, %u)", i, pp[i].ping.done,
+			      pp[i].pong.done);
+	}
+	pr_info("completion-torture: %lu rounds in %u pairs of CPUs, %lu lost\n", rounds, pairs,
+		lost);
+	KT_ASSERT_MSG(lost == 0, "%lu wake-ups lost", lost);
+	KT_ASSERT_MSG(rounds == (unsigned long)pairs * PINGPONG_ROUNDS, "%lu rounds, not %lu",
+		      rounds, (unsigned long)pairs * PINGPONG_ROUNDS);
+}
 
 /* --- timers from another CPU (kernel/timer.c) ----------------------- */
 

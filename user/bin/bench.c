@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench DEV RW BS QD SIZE [ENGINE]   (or bench DEV:RW:BS:QD:SIZE[:ENGINE],
- *                                     as the boot option)
+ * bench DEV RW BS QD SIZE [ENGINE] [numjobs=N]
+ *       (or bench DEV:RW:BS:QD:SIZE[:ENGINE][:numjobs=N], as the boot option)
  *
  * The kernel's bench= load generator (block/blk-bench.c), from user space,
  * printing the same line:
@@ -68,6 +68,24 @@
  * ends with engine=io_uring[,OPTION...]: tools/perf.py keeps its rows
  * apart by that.
  *
+ * numjobs=N (fio's option, after the other arguments; DEV:...:numjobs=N in
+ * the boot option's form) runs N copies of the job at once, as fio does:
+ * N job processes, job k pinned with sched_setaffinity to CPU k mod the
+ * number of online CPUs (counted in /proc/stat), each doing SIZE/BS I/Os
+ * of its own -- job k's I/O number i is the job's number k*SIZE/BS + i
+ * above, so the jobs read different blocks.  A job is what one bench
+ * does alone (its own aio context, ring or psync workers, which inherit
+ * its CPU).  Each job prints
+ *
+ *   BENCHJOB job=K cpu=C ios=... iops=...
+ *
+ * (C is the CPU the job ended on, by getcpu), then one BENCH line sums
+ * them: iops= is every job's I/Os over the time from the first job's
+ * start to the last one's end, latencies are over all jobs' samples, and
+ * the line ends with numjobs=N.  Without numjobs the output is as above.
+ * This is how the block layer's scaling with CPUs is measured
+ * (docs/performance.md, "Scaling with CPUs").
+ *
  * Writes destroy the data in the range.  Performance is shown by running
  * this, never asserted by a test.
  */
@@ -92,6 +110,7 @@
 #include <memparse.h>
 
 #define MAX_QD        256
+#define MAX_JOBS      64                /* numjobs= */
 #define MAX_BS        (1u << 20)
 #define MAX_SAMPLES   (1u << 16)        /* latencies kept, over all workers */
 
@@ -110,6 +129,8 @@ struct job {
 	uint64_t bs, qd, size, blocks;
 	int engine;                     /* ENGINE_* */
 	unsigned uring_opts;            /* URING_*, for ENGINE_IO_URING */
+	unsigned numjobs;               /* copies of the job run at once (numjobs=) */
+	uint64_t first_io;              /* this copy's I/O numbers start here */
 };
 
 /* what a worker sends back, followed by `samples` u64 latencies (ns) */
@@ -254,11 +275,19 @@ static void send_all(int fd, const void *p, size_t n)
 		_exit(3);
 }
 
+/* The block of I/O number i of this copy of the job (see the top of
+ * this file); first_io is 0 without numjobs. */
+static uint64_t job_block(const struct job *j, uint64_t i)
+{
+	i += j->first_io;
+	return j->rw >= 2 ? splitmix64(1 + i) % j->blocks : i % j->blocks;
+}
+
 /* a worker: I/Os w, w+qd, w+2qd ...; results to fd `out` */
 static void worker(const struct job *j, unsigned w, int out)
 {
-	int write_mode = j->rw == 1 || j->rw == 3, random = j->rw >= 2;
-	uint64_t total = j->size / j->bs, cap = MAX_SAMPLES / j->qd;
+	int write_mode = j->rw == 1 || j->rw == 3;
+	uint64_t total = j->size / j->bs, cap = MAX_SAMPLES / j->numjobs / j->qd;
 	struct result r = { 0 };
 	uint64_t *lat = malloc((cap ? cap : 1) * sizeof(*lat));
 	void *buf = mmap(NULL, j->bs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -273,7 +302,7 @@ static void worker(const struct job *j, unsigned w, int out)
 		memset(buf, 0xa5, j->bs);
 	r.start = now_ns();
 	for (uint64_t i = w; i < total; i += j->qd) {
-		uint64_t block = random ? splitmix64(1 + i) % j->blocks : i % j->blocks;
+		uint64_t block = job_block(j, i);
 		uint64_t t0, dt;
 		ssize_t n;
 		t0 = now_ns();
@@ -303,12 +332,6 @@ static void worker(const struct job *j, unsigned w, int out)
 	send_all(out, &r, sizeof(r));
 	send_all(out, lat, r.samples * sizeof(*lat));
 	_exit(0);
-}
-
-/* The block of I/O number i (see the top of this file). */
-static uint64_t job_block(const struct job *j, uint64_t i)
-{
-	return j->rw >= 2 ? splitmix64(1 + i) % j->blocks : i % j->blocks;
 }
 
 /*
@@ -656,23 +679,46 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* "numjobs=N" into j->numjobs: 1 if it is another word, -1 if N is bad */
+static int parse_numjobs(const char *word, struct job *j)
+{
+	uint64_t n;
+
+	if (strncmp(word, "numjobs=", 8))
+		return 0;
+	if (parse_size(word + 8, &n) || !n || n > MAX_JOBS)
+		return -1;
+	j->numjobs = (unsigned)n;
+	return 1;
+}
+
 static int parse_job(int argc, char **argv, struct job *j)
 {
-	char *f[6], *copy;
+	char *f[7], *copy;
 	struct stat st;
 	uint64_t bytes = 0;
-	int fd, n = 0;
+	int fd, n = 0, nj = 0;
 
-	if (argc == 2) {                /* DEV:RW:BS:QD:SIZE[:ENGINE] */
+	j->numjobs = 1;
+	j->first_io = 0;
+	if (argc == 2) {                /* DEV:RW:BS:QD:SIZE[:ENGINE][:numjobs=N] */
 		copy = argv[1];
-		while (n < 6 && (f[n] = strsep(&copy, ":")) != NULL)
+		while (n < 7 && (f[n] = strsep(&copy, ":")) != NULL)
 			n++;
-	} else if (argc == 6 || argc == 7) {
+	} else if (argc >= 6 && argc <= 8) {
 		for (n = 0; n < argc - 1; n++)
 			f[n] = argv[n + 1];
 	}
+	if (n >= 6)                     /* numjobs=N, the last word if there */
+		nj = parse_numjobs(f[n - 1], j);
+	if (nj > 0)
+		n--;
 	if (n != 5 && n != 6)
 		return -1;
+	if (nj < 0) {
+		printf("BENCH dev=%s FAIL: bad numjobs (1 to %d)\n", f[0], MAX_JOBS);
+		return 1;
+	}
 	snprintf(j->dev, sizeof(j->dev), "%s", f[0]);
 	snprintf(j->path, sizeof(j->path), strchr(f[0], '/') ? "%s" : "/dev/%s", f[0]);
 	j->rw = -1;
@@ -736,18 +782,185 @@ static int parse_job(int argc, char **argv, struct job *j)
 	return 0;
 }
 
+/*
+ * One copy of the job, as bench without numjobs runs it: the aio or
+ * io_uring engine in this process, or QD psync/pvsync2/hipri workers
+ * forked from it.  Fills r (the whole copy's counts, times and first
+ * error) and lat (up to cap latency samples, r->samples of them).
+ */
+static void run_job(const struct job *j, struct result *r, uint64_t *lat, uint64_t cap)
+{
+	int fds[MAX_QD];
+	pid_t pids[MAX_QD];
+
+	memset(r, 0, sizeof(*r));
+	r->start = UINT64_MAX;
+	if (j->engine == ENGINE_AIO) {
+		run_aio(j, r, lat, cap);
+		return;
+	}
+	if (j->engine == ENGINE_IO_URING) {
+		run_uring(j, r, lat, cap);
+		return;
+	}
+	for (unsigned w = 0; w < j->qd; w++) {
+		int p[2];
+
+		if (pipe(p) < 0) {
+			r->error = errno;
+			return;
+		}
+		pids[w] = fork();
+		if (pids[w] == 0) {
+			close(p[0]);
+			worker(j, w, p[1]);
+		}
+		close(p[1]);
+		fds[w] = p[0];
+	}
+	/* read every worker's result (a worker may block until its pipe is read) */
+	for (unsigned w = 0; w < j->qd; w++) {
+		struct result wr;
+		uint64_t *dst;
+
+		if (read_all(fds[w], &wr, sizeof(wr)) < 0) {
+			r->error = r->error ? r->error : EIO;
+			close(fds[w]);
+			continue;
+		}
+		if (wr.error && !r->error)
+			r->error = wr.error;
+		/* each worker sends at most cap / qd samples: they all fit */
+		dst = r->samples + wr.samples <= cap ? lat + r->samples : NULL;
+		if (dst && read_all(fds[w], dst, wr.samples * sizeof(*lat)) == 0)
+			r->samples += wr.samples;
+		r->ios += wr.ios;
+		r->lat_sum += wr.lat_sum;
+		if (wr.ios && wr.start < r->start)
+			r->start = wr.start;
+		if (wr.end > r->end)
+			r->end = wr.end;
+		close(fds[w]);
+	}
+	for (unsigned w = 0; w < j->qd; w++)
+		waitpid(pids[w], NULL, 0);
+}
+
+/* The online CPUs: the "cpuN" lines of /proc/stat (as glibc's
+ * get_nprocs() counts them when sysfs cannot say). */
+static unsigned online_cpus(void)
+{
+	static char buf[4096];
+	unsigned n = 0;
+	char *p = buf;
+
+	if (!read_text("/proc/stat", buf, sizeof(buf)))
+		return 1;
+	while ((p = strstr(p, "\ncpu")) != NULL) {
+		p += 4;
+		if (*p >= '0' && *p <= '9')
+			n++;
+	}
+	return n ? n : 1;
+}
+
+/*
+ * Job k of numjobs: pinned to CPU k mod the online CPUs before it
+ * starts (the psync workers it forks inherit the mask), its own I/O
+ * numbers, and its result, its CPU and its samples back through `out`.
+ */
+static void job_process(struct job j, unsigned k, unsigned ncpus, int out)
+{
+	unsigned long mask[4] = { 0 };  /* up to 256 CPUs */
+	uint64_t cap = MAX_SAMPLES / j.numjobs, *lat = malloc(cap * sizeof(*lat));
+	struct result r = { 0 };
+	unsigned cpu = k % ncpus, now = ~0u;
+
+	mask[cpu / 64] = 1ul << (cpu % 64);
+	if (syscall(__NR_sched_setaffinity, 0, sizeof(mask), mask) < 0) {
+		r.error = errno;
+	} else if (!lat) {
+		r.error = ENOMEM;
+	} else {
+		j.first_io = k * (j.size / j.bs);
+		run_job(&j, &r, lat, cap);
+		syscall(__NR_getcpu, &now, NULL, NULL);
+	}
+	send_all(out, &r, sizeof(r));
+	send_all(out, &now, sizeof(now));
+	send_all(out, lat, r.samples * sizeof(*lat));
+	_exit(0);
+}
+
+/*
+ * numjobs=N: fork the N jobs, then merge what each sends back into r
+ * and lat (printing a BENCHJOB line per job), as run_job() merges its
+ * workers.
+ */
+static void run_jobs(const struct job *j, struct result *r, uint64_t *lat)
+{
+	unsigned ncpus = online_cpus(), started = 0;
+	int fds[MAX_JOBS];
+	pid_t pids[MAX_JOBS];
+
+	memset(r, 0, sizeof(*r));
+	r->start = UINT64_MAX;
+	for (unsigned k = 0; k < j->numjobs; k++, started++) {
+		int p[2];
+
+		if (pipe(p) < 0) {
+			r->error = errno;
+			break;
+		}
+		pids[k] = fork();
+		if (pids[k] == 0) {
+			close(p[0]);
+			job_process(*j, k, ncpus, p[1]);
+		}
+		close(p[1]);
+		fds[k] = p[0];
+	}
+	for (unsigned k = 0; k < started; k++) {
+		struct result jr;
+		unsigned cpu;
+		uint64_t us;
+
+		if (read_all(fds[k], &jr, sizeof(jr)) < 0 ||
+		    read_all(fds[k], &cpu, sizeof(cpu)) < 0 ||
+		    read_all(fds[k], lat + r->samples, jr.samples * sizeof(*lat)) < 0) {
+			r->error = r->error ? r->error : EIO;
+			close(fds[k]);
+			continue;
+		}
+		close(fds[k]);
+		if (jr.error && !r->error)
+			r->error = jr.error;
+		r->samples += jr.samples;
+		r->ios += jr.ios;
+		r->lat_sum += jr.lat_sum;
+		if (jr.ios && jr.start < r->start)
+			r->start = jr.start;
+		if (jr.end > r->end)
+			r->end = jr.end;
+		us = jr.ios && jr.start < jr.end ? (jr.end - jr.start) / 1000 : 0;
+		printf("BENCHJOB job=%u cpu=%d ios=%llu iops=%llu\n", k,
+		       cpu == ~0u ? -1 : (int)cpu, (unsigned long long)jr.ios,
+		       (unsigned long long)(us ? jr.ios * 1000000 / us : 0));
+	}
+	for (unsigned k = 0; k < started; k++)
+		waitpid(pids[k], NULL, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct job j;
-	int fds[MAX_QD], err, status = 0;
-	pid_t pids[MAX_QD];
-	uint64_t *lat, nlat = 0, ios = 0, lat_sum = 0, first = UINT64_MAX, last = 0;
-	uint64_t merges0, us, iops, mbps10, p99 = 0;
-	int64_t error = 0;
+	struct result r;
+	int err;
+	uint64_t *lat, us, iops, mbps10, p99 = 0, merges0;
 
 	err = parse_job(argc, argv, &j);
 	if (err < 0) {
-		fputs("usage: bench DEV RW BS QD SIZE [psync|aio|pvsync2|hipri|io_uring[,hipri][,sqthread_poll][,fixedbufs]]\n"
+		fputs("usage: bench DEV RW BS QD SIZE [psync|aio|pvsync2|hipri|io_uring[,hipri][,sqthread_poll][,fixedbufs]] [numjobs=N]\n"
 		      "       (RW: read|write|randread|randwrite)\n",
 		      stderr);
 		return 2;
@@ -755,81 +968,35 @@ int main(int argc, char **argv)
 	if (err)
 		return 1;
 	lat = malloc(MAX_SAMPLES * sizeof(*lat));
+	if (!lat) {
+		printf("BENCH dev=%s FAIL: I/O error %d\n", j.dev, -ENOMEM);
+		return 1;
+	}
 	merges0 = disk_merges(&j);
 	tags_peak_reset(&j);
 	fflush(stdout);
-	if (j.engine == ENGINE_AIO || j.engine == ENGINE_IO_URING) {
-		struct result r;
-
-		if (j.engine == ENGINE_AIO)
-			run_aio(&j, &r, lat, MAX_SAMPLES);
-		else
-			run_uring(&j, &r, lat, MAX_SAMPLES);
-		error = r.error;
-		nlat = r.samples;
-		ios = r.ios;
-		lat_sum = r.lat_sum;
-		first = r.start;
-		last = r.end;
-		goto report;
-	}
-	for (unsigned w = 0; w < j.qd; w++) {
-		int p[2];
-
-		if (pipe(p) < 0) {
-			perror("bench: pipe");
-			return 1;
-		}
-		pids[w] = fork();
-		if (pids[w] == 0) {
-			close(p[0]);
-			worker(&j, w, p[1]);
-		}
-		close(p[1]);
-		fds[w] = p[0];
-	}
-	/* read every worker's result (a worker may block until its pipe is read) */
-	for (unsigned w = 0; w < j.qd; w++) {
-		struct result r;
-
-		if (read_all(fds[w], &r, sizeof(r)) < 0) {
-			error = error ? error : EIO;
-			continue;
-		}
-		if (r.error && !error)
-			error = r.error;
-		if (nlat + r.samples <= MAX_SAMPLES &&
-		    read_all(fds[w], lat + nlat, r.samples * sizeof(*lat)) == 0)
-			nlat += r.samples;
-		ios += r.ios;
-		lat_sum += r.lat_sum;
-		if (r.ios && r.start < first)
-			first = r.start;
-		if (r.end > last)
-			last = r.end;
-		close(fds[w]);
-	}
-	for (unsigned w = 0; w < j.qd; w++)
-		waitpid(pids[w], NULL, 0);
-report:
-	if (error) {
-		printf("BENCH dev=%s FAIL: I/O error %d\n", j.dev, (int)-error);
+	if (j.numjobs > 1)
+		run_jobs(&j, &r, lat);
+	else
+		run_job(&j, &r, lat, MAX_SAMPLES);
+	if (r.error) {
+		printf("BENCH dev=%s FAIL: I/O error %d\n", j.dev, (int)-r.error);
 		return 1;
 	}
-	if (nlat) {
-		qsort(lat, nlat, sizeof(*lat), cmp_u64);
-		p99 = lat[(nlat * 99 + 99) / 100 - 1];      /* nearest rank */
+	if (r.samples) {
+		qsort(lat, r.samples, sizeof(*lat), cmp_u64);
+		p99 = lat[(r.samples * 99 + 99) / 100 - 1];      /* nearest rank */
 	}
-	us = first < last ? (last - first) / 1000 : 1;
+	us = r.start < r.end ? (r.end - r.start) / 1000 : 1;
 	us = us ? us : 1;
-	iops = ios * 1000000 / us;
-	mbps10 = ios * j.bs * 10 / us;          /* bytes per us = MB/s */
+	iops = r.ios * 1000000 / us;
+	mbps10 = r.ios * j.bs * 10 / us;        /* bytes per us = MB/s */
 	printf("BENCH dev=%s rw=%s bs=%llu qd=%llu iops=%llu MBps=%llu.%llu lat_avg_us=%llu "
 	       "lat_p99_us=%llu merges=%llu max_inflight=%llu",
 	       j.dev, rw_names[j.rw], (unsigned long long)j.bs, (unsigned long long)j.qd,
 	       (unsigned long long)iops, (unsigned long long)(mbps10 / 10),
 	       (unsigned long long)(mbps10 % 10),
-	       (unsigned long long)(ios ? lat_sum / ios / 1000 : 0),
+	       (unsigned long long)(r.ios ? r.lat_sum / r.ios / 1000 : 0),
 	       (unsigned long long)(p99 / 1000),
 	       (unsigned long long)(disk_merges(&j) - merges0), (unsigned long long)tags_peak(&j));
 	if (j.engine == ENGINE_IO_URING) {
@@ -838,6 +1005,8 @@ report:
 			if (j.uring_opts & (1u << i))
 				printf(",%s", uring_opt_names[i]);
 	}
+	if (j.numjobs > 1)
+		printf(" numjobs=%u", j.numjobs);
 	printf("\n");
-	return status;
+	return 0;
 }

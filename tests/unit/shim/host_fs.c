@@ -102,6 +102,19 @@ void profile_reset(void)
 {
 }
 
+/* lockdep (kernel/sched/lockdep.c) does not run on the host: no lock
+ * classes, so /proc/lock_stat would be empty. */
+int lock_stat_show(char *buf, size_t size)
+{
+	(void)buf;
+	(void)size;
+	return 0;
+}
+
+void lock_stat_clear(void)
+{
+}
+
 /* No interrupt controllers on the host: /proc/interrupts has only its
  * header line. */
 int show_interrupts(char *buf, size_t size)
