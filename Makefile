@@ -615,7 +615,8 @@ fault-matrix: deps $(ISO)
 # FS=ext2: under fsynced files on ext2 instead of the raw device;
 # FS=ext3: under name-space changes on ext3, each cut with barrier=1 and
 # barrier=0 (BARRIER=1 or 0: only that one);
-# DISK=nvme: on the NVMe controller instead of AHCI.
+# DISK=nvme: on the NVMe controller instead of AHCI (FS=ext3: the cache
+# disk too).
 N ?= 10
 powercut: deps $(ISO)
 	$(PYTHON) tools/powercut.py -n $(N) $(if $(FS),--fs $(FS)) $(if $(DISK),--disk $(DISK)) \

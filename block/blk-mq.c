@@ -671,6 +671,19 @@ static struct request *blk_mq_dequeue_from_ctx(struct blk_mq_hw_ctx *hctx)
 	return NULL;
 }
 
+/*
+ * The lowest of hctx's tags not in use, or the queue depth if every one
+ * is: the lowest clear bit of tags_used, whose bits from the depth up
+ * are never set (Linux takes a driver tag from an sbitmap).  The caller
+ * holds hctx->lock.
+ */
+static inline unsigned int blk_mq_free_tag(const struct blk_mq_hw_ctx *hctx, unsigned int depth)
+{
+	u64 free = ~hctx->tags_used;
+
+	return free ? min((unsigned int)__builtin_ctzll(free), depth) : depth;
+}
+
 /* rq gets hctx's free tag `tag`, and is counted; hctx->lock held. */
 static void blk_mq_assign_tag(struct blk_mq_hw_ctx *hctx, struct request *rq, unsigned int tag)
 {
@@ -693,16 +706,14 @@ static void blk_mq_assign_tag(struct blk_mq_hw_ctx *hctx, struct request *rq, un
 static struct request *blk_mq_next_to_dispatch(struct blk_mq_hw_ctx *hctx, bool sched)
 {
 	struct request_queue *q = hctx->queue;
-	unsigned int depth = q->tag_set->queue_depth;
 	struct request *rq;
 	unsigned int tag;
 
 	assert_spin_locked(&hctx->lock);
 	if (hctx->busy)
 		return NULL;
-	for (tag = 0; tag < depth && (hctx->tags_used & (1ull << tag)); tag++)
-		;
-	if (tag == depth)
+	tag = blk_mq_free_tag(hctx, q->tag_set->queue_depth);
+	if (tag == q->tag_set->queue_depth)
 		return NULL;                    /* every slot in use */
 	if (!list_empty(&hctx->dispatch)) {
 		rq = list_first_entry(&hctx->dispatch, struct request, queuelist);
@@ -868,34 +879,6 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
 			blk_mq_run_hw_queue(q->queue_hw_ctx[i]);
 }
 
-/*
- * blk_mq_flush_plug_list - the plugged requests go to their queues' elevators,
- * one batch per queue (grouped by queue when several are involved, each
- * keeping its order, so each queue's lock is taken once), and each queue
- * is run.
- */
-void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
-{
-	BUG_ON(plug->magic != PLUG_MAGIC);
-	while (!list_empty(&plug->mq_list)) {
-		struct request *first = list_first_entry(&plug->mq_list, struct request, queuelist);
-		struct request_queue *q = first->q;
-		struct request *rq, *tmp;
-		LIST_HEAD(batch);
-
-		unsigned int depth = 0;
-
-		list_for_each_entry_safe(rq, tmp, &plug->mq_list, queuelist)
-			if (rq->q == q) {
-				list_move_tail(&rq->queuelist, &batch);
-				depth++;
-			}
-		blk_add_trace_unplug(q, depth, from_schedule);
-		blk_mq_insert_and_run(q, &batch);
-	}
-	plug->rq_count = 0;
-}
-
 /* --- the make_request path -------------------------------------------------- */
 
 /*
@@ -926,21 +909,20 @@ static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio)
 }
 
 /*
- * blk_mq_try_issue_directly - with the elevator "none" and no plug, the
- * submitter hands its request to the driver itself: no software queue,
- * and no second pass over the ctxs to find that nothing else waits
- * (Linux's blk_mq_try_issue_directly).  Only while nothing waits for the
- * hctx: the hctx not busy, its dispatch list and this CPU's ctx empty
- * (that last read unlocked: a stale answer only reorders two submitters
- * that raced, as on Linux), and a tag free.  Returns false, having done
- * nothing, otherwise: the caller inserts the request as usual.  A driver
- * that is full (BLK_STS_RESOURCE) gets it back on the dispatch list, as
- * in __blk_mq_run_hw_queue().
+ * blk_mq_try_issue_directly - with the elevator "none", a submitter
+ * without a plug, or one flushing its plug, hands its request to the
+ * driver itself: no software queue, and no second pass over the ctxs to
+ * find that nothing else waits (Linux's blk_mq_try_issue_directly).
+ * Only while nothing waits for the hctx: the hctx not busy, its dispatch
+ * list and the request's ctx empty (that last read unlocked: a stale
+ * answer only reorders two submitters that raced, as on Linux), and a
+ * tag free.  Returns false, having done nothing, otherwise: the caller
+ * inserts the request as usual.  A driver that is full (BLK_STS_RESOURCE)
+ * gets it back on the dispatch list, as in __blk_mq_run_hw_queue().
  */
-static bool blk_mq_try_issue_directly(struct request_queue *q, struct request *rq)
+static __always_inline bool blk_mq_try_issue_directly(struct request_queue *q, struct request *rq)
 {
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
-	unsigned int depth = q->tag_set->queue_depth;
 	unsigned long flags;
 	blk_status_t ret;
 	unsigned int tag, seq;
@@ -948,9 +930,8 @@ static bool blk_mq_try_issue_directly(struct request_queue *q, struct request *r
 	if (!list_empty(&rq->mq_ctx->rq_list))
 		return false;
 	spin_lock_irqsave(&hctx->lock, flags);
-	for (tag = 0; tag < depth && (hctx->tags_used & (1ull << tag)); tag++)
-		;
-	if (hctx->busy || tag == depth || !list_empty(&hctx->dispatch)) {
+	tag = blk_mq_free_tag(hctx, q->tag_set->queue_depth);
+	if (hctx->busy || tag == q->tag_set->queue_depth || !list_empty(&hctx->dispatch)) {
 		spin_unlock_irqrestore(&hctx->lock, flags);
 		return false;
 	}
@@ -977,6 +958,83 @@ static bool blk_mq_try_issue_directly(struct request_queue *q, struct request *r
 	spin_unlock_irqrestore(&hctx->lock, flags);
 	blk_mq_run_hw_queue(hctx);              /* the driver freed up meanwhile */
 	return true;
+}
+
+/*
+ * blk_mq_plug_issue_direct - a flushed plug's requests, all of one queue
+ * whose elevator is "none", handed to the driver by the flushing task
+ * itself, in the plug's order, while each can go at once
+ * (blk_mq_try_issue_directly: its hctx not busy, nothing waiting before
+ * it, a tag free).  The first that cannot, and every one after it, stay
+ * on the list for the software queues -- so none overtakes another
+ * (Linux's blk_mq_plug_issue_direct).  A driver that is full takes the
+ * request back onto the hctx's dispatch list, which is served before the
+ * software queues.  A driver that completes inside queue_rq() (null_blk
+ * irqmode=0) would run the hctx at each end, for what may wait behind
+ * the freed tag; marked as the task's dispatch (blk_mq_run_hw_queue),
+ * those runs become one after the batch, if a tag was freed meanwhile
+ * (restart_seq moved).  The mark is this task's, so only ends on this
+ * CPU -- in queue_rq() or in an interrupt -- are held back, and this
+ * CPU sees its own increments even read unlocked; an end on another CPU
+ * runs the hctx there.
+ */
+static void blk_mq_plug_issue_direct(struct request_queue *q, struct list_head *list)
+{
+	struct blk_mq_hw_ctx *hctx = list_first_entry(list, struct request, queuelist)->mq_hctx;
+	struct blk_mq_hw_ctx *outer = current->blk_dispatch_hctx;
+	unsigned int seq = READ_ONCE(hctx->restart_seq);
+	struct request *rq, *next;
+
+	current->blk_dispatch_hctx = hctx;
+	list_for_each_entry_safe(rq, next, list, queuelist) {
+		list_del_init(&rq->queuelist);
+		if (!blk_mq_try_issue_directly(q, rq)) {
+			list_add(&rq->queuelist, list);
+			break;
+		}
+	}
+	/* unmarked before the check: an interrupt's end after it runs the
+	 * hctx itself */
+	WRITE_ONCE(current->blk_dispatch_hctx, outer);
+	if (READ_ONCE(hctx->restart_seq) != seq)
+		blk_mq_run_hw_queue(hctx);
+}
+
+/*
+ * blk_mq_flush_plug_list - the plugged requests go to their queues, one
+ * batch per queue (grouped by queue when several are involved, each
+ * keeping its order, so each queue's lock is taken once), and each queue
+ * is run.  A plug of one queue with the elevator "none" goes to the
+ * driver directly, unless flushed from schedule() (the task is about to
+ * sleep: it leaves the sending to the queue), as Linux's does.
+ */
+void blk_mq_flush_plug_list(struct blk_plug *plug, bool from_schedule)
+{
+	bool first_batch = true;
+
+	BUG_ON(plug->magic != PLUG_MAGIC);
+	while (!list_empty(&plug->mq_list)) {
+		struct request *first = list_first_entry(&plug->mq_list, struct request, queuelist);
+		struct request_queue *q = first->q;
+		struct request *rq, *tmp;
+		LIST_HEAD(batch);
+
+		unsigned int depth = 0;
+
+		list_for_each_entry_safe(rq, tmp, &plug->mq_list, queuelist)
+			if (rq->q == q) {
+				list_move_tail(&rq->queuelist, &batch);
+				depth++;
+			}
+		blk_add_trace_unplug(q, depth, from_schedule);
+		if (first_batch && list_empty(&plug->mq_list) && !from_schedule &&
+		    READ_ONCE(q->sched_none))
+			blk_mq_plug_issue_direct(q, &batch);
+		if (!list_empty(&batch))
+			blk_mq_insert_and_run(q, &batch);
+		first_batch = false;
+	}
+	plug->rq_count = 0;
 }
 
 static void blk_mq_make_request(struct request_queue *q, struct bio *bio)

@@ -22,6 +22,9 @@
  *   /sys/block/<disk>/queue/nr_requests, max_sectors_kb, max_segments,
  *                                          logical_block_size, discard_granularity,
  *                                          discard_max_bytes, write_zeroes_max_bytes
+ *   /sys/block/<disk>/queue/write_cache, fua   "write back" or "write through";
+ *                                          1 if FUA goes to the device, 0 if
+ *                                          blk-flush sends a flush after
  *   /sys/block/<disk>/queue/tags_peak      Spindle's own: the most tags held
  *   /sys/block/<disk>/queue/read_ahead_kb  readahead's limit (the disk's bdi);
  *                                          read and written
@@ -111,6 +114,20 @@ static int model_show(struct block_device *bdev, char *buf, size_t size)
 static int rotational_show(struct block_device *bdev, char *buf, size_t size)
 {
 	return scnprintf(buf, size, "%d\n", !bdev_queue(bdev)->nonrot);
+}
+
+/* queue/write_cache and queue/fua: what the driver said of the device's
+ * volatile cache (blk_queue_write_cache), so what blk-flush does with
+ * PREFLUSH and FUA; read-only here (Linux lets root write write_cache) */
+static int write_cache_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n",
+			 bdev_queue(bdev)->write_cache ? "write back" : "write through");
+}
+
+static int fua_show(struct block_device *bdev, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%d\n", bdev_queue(bdev)->fua);
 }
 
 static int dev_show(struct block_device *bdev, char *buf, size_t size)
@@ -404,6 +421,8 @@ static const struct blk_attr queue_attrs[] = {
 	{ .name = "max_segments", .mode = 0444, .show = max_segments_show },
 	{ .name = "logical_block_size", .mode = 0444, .show = lbs_show },
 	{ .name = "rotational", .mode = 0444, .show = rotational_show },
+	{ .name = "write_cache", .mode = 0444, .show = write_cache_show },
+	{ .name = "fua", .mode = 0444, .show = fua_show },
 	{ .name = "discard_granularity", .mode = 0444, .show = discard_granularity_show },
 	{ .name = "discard_max_bytes", .mode = 0444, .show = discard_max_bytes_show },
 	{ .name = "write_zeroes_max_bytes", .mode = 0444, .show = write_zeroes_max_bytes_show },

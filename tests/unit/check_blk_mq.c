@@ -1541,9 +1541,10 @@ END_TEST
 
 /*
  * A task makes a request on CPU 1 and parks it on its plug, then moves
- * to CPU 0, where the plug is flushed (as schedule() would): the request
- * still goes to the ctx it was made on, CPU 1's, and through hctx 1 --
- * the hctx whose tag it must give back.
+ * to CPU 0, where schedule() flushes the plug (from_schedule: no direct
+ * issue, the request is inserted): the request still goes to the ctx it
+ * was made on, CPU 1's, and through hctx 1 -- the hctx whose tag it must
+ * give back.
  */
 START_TEST(insert_on_the_ctx_the_request_was_made_on)
 {
@@ -1555,7 +1556,7 @@ START_TEST(insert_on_the_ctx_the_request_was_made_on)
 	submit(REQ_OP_WRITE, 8000, 4096);
 	ck_assert_int_eq(nr_queue_rq, 0); /* on the plug */
 	host_cpu = 0;
-	blk_mq_flush_plug_list(&plug, false);
+	blk_mq_flush_plug_list(&plug, true);
 	current->plug = NULL;
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_msg(q->queue_hw_ctx[1]->dispatched[1] == 1 && q->queue_hw_ctx[0]->dispatched[1] == 0,
@@ -1646,6 +1647,147 @@ START_TEST(insert_takes_the_ctx_lock)
 }
 END_TEST
 
+/* --- direct issue of a flushed plug ---------------------------------------- */
+
+static unsigned int list_length(const struct list_head *head)
+{
+	unsigned int n = 0;
+
+	for (const struct list_head *p = head->next; p != head; p = p->next)
+		n++;
+	return n;
+}
+
+/* Flush a plug while CPU 1's ctx lock is held, in a child: 0 if the flush
+ * returned, else the signal that ended it (SIGABRT: the ctx lock was
+ * taken again -- the requests went through the software queue). */
+static int flush_holding_ctx_lock(struct blk_plug *plug, bool from_schedule,
+				  const sector_t *want, unsigned int n_want)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		spin_lock(&q->queue_ctx[1].lock);
+		blk_mq_flush_plug_list(plug, from_schedule);
+		if (nr_queue_rq != (int)n_want)
+			_exit(2);
+		for (unsigned int i = 0; i < n_want; i++)
+			if (seen_pos[i] != want[i])
+				_exit(3);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the flush returned, but the driver got %s",
+		      WEXITSTATUS(status) == 2 ? "another number of requests"
+					       : "them in another order than the plug's");
+	return 0;
+}
+
+/*
+ * A plug holding requests of one queue whose elevator is "none", flushed
+ * by its task (not from schedule()), goes to the driver directly, in the
+ * plug's order (Linux's blk_mq_plug_issue_direct): no software queue, so
+ * the ctx's lock -- held here by the test -- is never taken.
+ */
+START_TEST(plug_of_one_queue_is_issued_directly)
+{
+	static const sector_t pos[] = { 40000, 8000, 24000 };
+	struct blk_plug plug;
+	int sig;
+
+	make_two_queues(4);
+	host_cpu = 1;
+	hand_plug(&plug);
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		submit(REQ_OP_WRITE, pos[i], 4096);
+	ck_assert_int_eq(nr_queue_rq, 0);
+	sig = flush_holding_ctx_lock(&plug, false, pos, ARRAY_SIZE(pos));
+	ck_assert_msg(sig == 0, "the plug's requests went through ctx 1 (signal %d with its "
+				"lock held): not issued directly", sig);
+}
+END_TEST
+
+/* From schedule() the plug is inserted, not issued: the task is going to
+ * sleep, and the queue sends the batch (Linux does the same). */
+START_TEST(plug_flushed_from_schedule_is_inserted)
+{
+	static const sector_t pos[] = { 8000 };
+	struct blk_plug plug;
+
+	make_two_queues(4);
+	host_cpu = 1;
+	hand_plug(&plug);
+	submit(REQ_OP_WRITE, pos[0], 4096);
+	ck_assert_msg(flush_holding_ctx_lock(&plug, true, pos, 1) == SIGABRT,
+		      "a plug flushed from schedule() did not go through the software queue");
+}
+END_TEST
+
+/*
+ * More requests than free tags: the first go directly, the rest wait on
+ * the ctx they were made on, and all reach the driver in the plug's order.
+ */
+START_TEST(plug_direct_issue_falls_back_in_order)
+{
+	static const sector_t pos[] = { 40000, 8000, 32000, 16000, 24000 };
+	struct blk_plug plug;
+
+	make_two_queues(2);
+	host_cpu = 1;
+	hand_plug(&plug);
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		submit(REQ_OP_WRITE, pos[i], 4096);
+	blk_mq_flush_plug_list(&plug, false);
+	current->plug = NULL;
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_msg(list_length(&q->queue_ctx[1].rq_list) == 3,
+		      "the 3 requests without a tag are not waiting on ctx 1");
+	complete_all();
+	ck_assert_int_eq(nr_queue_rq, (int)ARRAY_SIZE(pos));
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		ck_assert_msg(seen_pos[i] == pos[i], "dispatch %u was sector %llu, want %llu "
+				"(the plug's order)", i, (unsigned long long)seen_pos[i],
+			      (unsigned long long)pos[i]);
+	ck_assert_int_eq(ended_ok, (int)ARRAY_SIZE(pos));
+}
+END_TEST
+
+/*
+ * The driver is full (BLK_STS_RESOURCE) at the plug's first request: it
+ * waits on the hctx's dispatch list, the others behind it on the ctx, and
+ * a restart sends all three in the plug's order.
+ */
+START_TEST(plug_direct_issue_busy_driver_keeps_order)
+{
+	static const sector_t pos[] = { 40000, 8000, 24000 };
+	struct blk_plug plug;
+
+	make_two_queues(4);
+	host_cpu = 1;
+	hand_plug(&plug);
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		submit(REQ_OP_WRITE, pos[i], 4096);
+	busy_calls = 1;
+	blk_mq_flush_plug_list(&plug, false);
+	current->plug = NULL;
+	ck_assert_int_eq(nr_queue_rq, 0);
+	ck_assert_msg(list_is_singular(&q->queue_hw_ctx[1]->dispatch),
+		      "the request the driver refused is not on hctx 1's dispatch list");
+	blk_mq_restart_hw_queue(q);
+	blk_mq_run_restarts();
+	complete_all();
+	ck_assert_int_eq(nr_queue_rq, (int)ARRAY_SIZE(pos));
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		ck_assert_msg(seen_pos[i] == pos[i], "dispatch %u was sector %llu, want %llu",
+			      i, (unsigned long long)seen_pos[i], (unsigned long long)pos[i]);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("BlkMq");
@@ -1656,6 +1798,7 @@ Suite *unit_suite(void)
 	TCase *hw = tcase_create("HwQueues");
 	TCase *mq = tcase_create("MqLocking");
 	TCase *poll = tcase_create("PollQueues");
+	TCase *direct = tcase_create("PlugDirectIssue");
 
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, plugged_sequential_bios_become_one_request);
@@ -1731,5 +1874,12 @@ Suite *unit_suite(void)
 	tcase_add_test(mq, insert_at_the_tail);
 	tcase_add_test(mq, insert_takes_the_ctx_lock);
 	suite_add_tcase(s, mq);
+
+	tcase_add_checked_fixture(direct, setup, teardown);
+	tcase_add_test(direct, plug_of_one_queue_is_issued_directly);
+	tcase_add_test(direct, plug_flushed_from_schedule_is_inserted);
+	tcase_add_test(direct, plug_direct_issue_falls_back_in_order);
+	tcase_add_test(direct, plug_direct_issue_busy_driver_keeps_order);
+	suite_add_tcase(s, direct);
 	return s;
 }

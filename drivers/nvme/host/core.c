@@ -143,6 +143,9 @@ int nvme_init_identify(struct nvme_dev *dev)
 	pr_info("%s: %s, serial %s, firmware %s, %u namespace(s), max transfer %u KiB, write cache %s\n",
 		dev->name, dev->model, dev->serial, dev->firmware_rev, dev->nn,
 		max_bytes >> 10, dev->vwc ? "on" : "off");
+	if (dev->vwc && (dev->quirks & NVME_QUIRK_IGNORES_FUA))
+		pr_info("%s: quirk: the controller ignores FUA; a FUA write is followed by a Flush\n",
+			dev->name);
 	pr_info("%s: Dataset Management %s, Write Zeroes %s (ONCS 0x%04x)\n", dev->name,
 		dev->oncs & NVME_CTRL_ONCS_DSM ? "yes" : "no",
 		dev->oncs & NVME_CTRL_ONCS_WRITE_ZEROES ? "yes" : "no", dev->oncs);
@@ -276,7 +279,9 @@ static int nvme_alloc_ns(struct nvme_dev *dev, u32 nsid, u16 cid_base, unsigned 
 	/* a PRP entry per page, plus one for a first page entered off its start */
 	blk_queue_max_segments(q, dev->max_hw_sectors / (NVME_CTRL_PAGE_SIZE >> SECTOR_SHIFT) + 1);
 	blk_queue_dma_alignment(q, 3);          /* §4.3: PRP entries are dword aligned */
-	blk_queue_write_cache(q, dev->vwc, true);
+	/* FUA with the write cache, as Linux's nvme_set_queue_limits(); a
+	 * controller that drops the bit gets blk-flush's Flush after it */
+	blk_queue_write_cache(q, dev->vwc, !(dev->quirks & NVME_QUIRK_IGNORES_FUA));
 	/*
 	 * Deallocate (discard) with one range a request: the range's NLB is
 	 * 32 bits, and so is a request's byte count.  Write Zeroes moves no

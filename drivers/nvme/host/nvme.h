@@ -262,6 +262,16 @@ _Static_assert(sizeof(struct nvme_id_ctrl) == NVME_IDENTIFY_DATA_SIZE, "4 KiB");
 #define NVME_CTRL_ONCS_DSM      (1u << 2)
 #define NVME_CTRL_VWC_PRESENT   (1u << 0)
 
+/*
+ * Controller quirks (Linux's enum nvme_quirks, set from the PCI IDs at
+ * probe).  IGNORES_FUA is Spindle's own: the controller completes a Write
+ * with FUA set before the data is durable -- QEMU 7.2's (1b36:0010)
+ * reports a volatile write cache but never hands the bit on to its block
+ * backend -- so the queue says "no FUA" and blk-flush sends a Flush after
+ * such a write.
+ */
+#define NVME_QUIRK_IGNORES_FUA  (1u << 0)
+
 /* One LBA Format (NVMe §5.15.2.1, figure 249) */
 struct nvme_lbaf {
 	u16 ms;                 /* Metadata Size per LBA */
@@ -419,6 +429,7 @@ struct nvme_dev {
 	u32 nn;
 	u16 oncs;
 	bool vwc;
+	unsigned int quirks;            /* NVME_QUIRK_*, from the PCI IDs */
 	unsigned int nr_ns;
 	struct nvme_ns *ns[NVME_MAX_NS];
 	struct class_device cdev;       /* /sys/class/nvme/nvme0 */

@@ -1035,6 +1035,28 @@ static int nvme_pci_enable(struct nvme_dev *dev)
 	return nvme_configure_admin_queue(dev);
 }
 
+/*
+ * The controllers that need a quirk, by PCI IDs (Linux's nvme_id_table
+ * driver_data).  QEMU's emulated controller, Red Hat's 1b36:0010, drops
+ * a Write's FUA bit: hw/nvme/ctrl.c's nvme_blk_write() passes no
+ * BDRV_REQ_FUA to the backend, whatever CDW12 says.
+ */
+static const struct {
+	u16 vendor, device;
+	unsigned int quirks;
+} nvme_quirk_ids[] = {
+	{ 0x1b36, 0x0010, NVME_QUIRK_IGNORES_FUA },
+};
+
+static unsigned int nvme_pci_quirks(const struct pci_dev *pdev)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(nvme_quirk_ids); i++)
+		if (nvme_quirk_ids[i].vendor == pdev->vendor &&
+		    nvme_quirk_ids[i].device == pdev->device)
+			return nvme_quirk_ids[i].quirks;
+	return 0;
+}
+
 static int nvme_probe(struct pci_dev *pdev)
 {
 	struct nvme_dev *dev;
@@ -1046,6 +1068,7 @@ static int nvme_probe(struct pci_dev *pdev)
 	if (!dev)
 		return -ENOMEM;
 	dev->pdev = pdev;
+	dev->quirks = nvme_pci_quirks(pdev);
 	dev->instance = nvme_nr_ctrls;
 	snprintf(dev->name, sizeof(dev->name), "nvme%d", dev->instance);
 	mutex_init(&dev->admin_mutex);
