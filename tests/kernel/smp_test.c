@@ -593,27 +593,48 @@ KTEST(smp, synchronize_irq)
 
 #define WAKE_ROUNDS     2000
 
+struct remote_complete {
+	struct completion done;
+	struct task_struct *waiter;
+};
+
+/*
+ * On CPU 1: complete once the waiter is asleep, so that the wake-up is a
+ * remote one.  Without the wait, QEMU's one-thread TCG may switch to CPU
+ * 1 as soon as the IPI is raised -- before CPU 0 reaches its wait --
+ * and every round then finds done already set: no sleep, no remote
+ * wake-up (once in four debug runs of all-q35, all 2,000 rounds so).
+ * Bounded: a waiter that never sleeps is the lost-wake-up check's.
+ */
 static void complete_it(void *arg)
 {
-	complete(arg);
+	struct remote_complete *rc = arg;
+
+	for (int i = 0; i < 1000000; i++) {
+		if (READ_ONCE(rc->waiter->state) == TASK_UNINTERRUPTIBLE &&
+		    !READ_ONCE(rc->waiter->on_cpu))
+			break;
+		cpu_relax();
+	}
+	complete(&rc->done);
 }
 
 KTEST(smp, remote_wakeup)
 {
 	struct sched_cpu_stats before, after;
-	struct completion done;
+	struct remote_complete rc = { .waiter = current };
 	unsigned int lost = 0;
 
 	KT_NEEDS_CPUS(2u);
 	KT_ASSERT(ktest_pin_cpu(0));
 	KT_ASSERT_MSG(smp_processor_id() == 0, "ktests run on CPU 0, not %u", smp_processor_id());
-	init_completion(&done);
+	init_completion(&rc.done);
 	sched_cpu_stats(0, &before);
 	for (int i = 0; i < WAKE_ROUNDS; i++) {
-		reinit_completion(&done);
-		KT_ASSERT(smp_call_function_single(1, complete_it, &done, false) == 0);
+		reinit_completion(&rc.done);
+		KT_ASSERT(smp_call_function_single(1, complete_it, &rc, false) == 0);
 		/* a lost wake-up is a wait that ends only by its timeout */
-		if (!wait_for_completion_timeout(&done, HZ))
+		if (!wait_for_completion_timeout(&rc.done, HZ))
 			lost++;
 	}
 	sched_cpu_stats(0, &after);
