@@ -1358,37 +1358,13 @@ static const struct file_operations io_uring_fops = {
 
 /*
  * The ring's file: a nameless inode ("anon_inode:[io_uring]", as Linux's
- * anon_inode_getfile names it), open for reading and writing.  Its
- * mapping exists only so that the VMAs of the rings have a file mapping
- * to hang on; it caches nothing.
+ * anon_inode_getfile names it; fs/anon_inodes.c), open for reading and
+ * writing.  Its mapping exists only so that the VMAs of the rings have a
+ * file mapping to hang on; it caches nothing.
  */
 static struct file *io_uring_get_file(struct io_ring_ctx *ctx)
 {
-	static const char name[] = "anon_inode:[io_uring]";
-	static atomic_long_t io_uring_ino;
-	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
-	struct dentry *d;
-	struct path path;
-	struct file *f;
-
-	if (!inode)
-		return ERR_PTR(-ENOMEM);
-	inode_init_always(inode);
-	inode->i_mode = 0600;           /* no file type, as Linux's anon inode */
-	inode->i_ino = atomic_long_inc_return(&io_uring_ino);
-	d = d_alloc(NULL, name, sizeof(name) - 1);
-	if (IS_ERR(d)) {
-		kfree(inode);
-		return ERR_PTR(PTR_ERR(d));
-	}
-	d_instantiate(d, inode);
-	path.mnt = NULL;
-	path.dentry = d;
-	f = alloc_file(&path, O_RDWR | O_CLOEXEC, &io_uring_fops);
-	dput(d);                        /* the file holds it now (or it is gone) */
-	if (!IS_ERR(f))
-		f->private_data = ctx;
-	return f;
+	return anon_inode_getfile("[io_uring]", &io_uring_fops, ctx, O_RDWR | O_CLOEXEC);
 }
 
 static u32 roundup_pow_of_two_u32(u32 n)
