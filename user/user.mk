@@ -170,12 +170,12 @@ $(UBUILD)/glibc/io_uring_cq: $(UTEST)/io_uring_cq.c $(UTEST)/hostile.h $(U)/user
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
-$(UBUILD)/glibc/threads: $(UTEST)/threads.c $(U)/user.mk
+$(UBUILD)/glibc/threads: $(UTEST)/threads.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
-$(UBUILD)/glibc/futex: $(UTEST)/futex.c $(U)/user.mk
+$(UBUILD)/glibc/futex: $(UTEST)/futex.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
@@ -190,12 +190,12 @@ $(UBUILD)/glibc/ipc: $(UTEST)/ipc.c $(UTEST)/hostile.h $(U)/user.mk
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
-$(UBUILD)/glibc/auxv: $(UTEST)/auxv.c $(U)/user.mk
+$(UBUILD)/glibc/auxv: $(UTEST)/auxv.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
 
-$(UBUILD)/glibc/vdso: $(UTEST)/vdso.c $(U)/user.mk
+$(UBUILD)/glibc/vdso: $(UTEST)/vdso.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
