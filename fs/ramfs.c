@@ -918,9 +918,6 @@ static struct super_block *shm_sb;
 struct file *shmem_file_setup(const char *name, loff_t size)
 {
 	struct inode *inode;
-	struct dentry *d;
-	struct path path;
-	struct file *f;
 
 	if (size < 0)
 		return ERR_PTR(-EINVAL);
@@ -929,17 +926,7 @@ struct file *shmem_file_setup(const char *name, loff_t size)
 		return ERR_PTR(-ENOSPC);
 	inode->i_size = size;
 	inode->i_nlink = 0;             /* in no directory */
-	d = d_alloc(NULL, name, (int)strlen(name));
-	if (IS_ERR(d)) {
-		iput(inode);
-		return ERR_CAST(d);
-	}
-	d_instantiate(d, inode);
-	path.mnt = NULL;
-	path.dentry = d;
-	f = alloc_file(&path, O_RDWR, &ramfs_file_operations);
-	dput(d);                        /* the file holds it now, or nothing does */
-	return f;
+	return alloc_file_pseudo(inode, name, O_RDWR, &ramfs_file_operations);
 }
 
 int init_ramfs_fs(void)
