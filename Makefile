@@ -656,9 +656,9 @@ perf-linux: deps $(ISO)
 # IOPS against CPUs (1, 2, 4) under multi-threaded TCG, Spindle's bench
 # numjobs=N against Linux's fio numjobs=N on null_blk, interleaved
 # (tools/scaling.py, docs/performance.md "Scaling with CPUs"); PNG=<file>
-# draws it.
+# draws it; DEVICE=nvme: on QEMU's NVMe, a queue pair per CPU.
 perf-scaling: deps $(ISO)
-	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(PNG),--png $(PNG))
+	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(DEVICE),--device $(DEVICE)) $(if $(PNG),--png $(PNG))
 
 # ext2's write-back and readahead in requests (tools/ext2-perf.py, the
 # "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.
