@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""jimages.py [--selftest] [--src DIR] [NAME...] - e2fsprogs' journal test
+"""jimages.py [--selftest] [--src DIR] [--seeds DIR] [NAME...] - e2fsprogs' journal test
 images replayed by Spindle's journal recovery, judged by e2fsck's replay.
 
 `make jimages` runs this.  e2fsprogs keeps, in its tests/j_* folders, the
@@ -303,13 +303,33 @@ def check_against_log(a, o, jblocks, bs):
 
 # --- one case -------------------------------------------------------------------------
 
-def run_case(case, tests, tmp):
-    """(ok, line) for one j_* folder, or None if it gives no image to replay."""
-    name = case.name
+def case_image(case, tests, tmp):
+    """A case's image before replay, tmp/O.img, and its journal's blocks:
+    (path, [block, ...]), (path, None) without a journal inode, or None
+    if the case gives no image."""
     o = tmp / "O.img"
     if not unpack_image(case, o):
         if not (case / "script").exists() or not image_from_script(case, tests, o, tmp):
             return None
+    jino = re.search(r"^Journal inode:\s*(\d+)", sh(["dumpe2fs", "-h", str(o)]).stdout, re.M)
+    if not jino:
+        return o, None
+    blocks = subprocess.run(["debugfs", "-R", "blocks <%s>" % jino.group(1), str(o)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    if not blocks.split() or not all(x.isdigit() for x in blocks.split()):
+        raise JimagesError("debugfs lists no blocks of the journal inode: %r" % blocks[:200])
+    return o, [int(x) for x in blocks.split()]
+
+
+def run_case(case, tests, tmp):
+    """(ok, line) for one j_* folder, or None if it gives no image to replay."""
+    name = case.name
+    got = case_image(case, tests, tmp)
+    if got is None:
+        return None
+    o, jblocks = got
+    if jblocks is None:
+        return True, "%-40s SKIP no journal inode (external journal or journal device)" % name
     a, b = tmp / "A.img", tmp / "B.img"
     for copy in (a, b):
         subprocess.run(["cp", "--sparse=always", str(o), str(copy)], check=True)
@@ -317,15 +337,7 @@ def run_case(case, tests, tmp):
     fs_feat = features(o, "Filesystem features")
     j_feat = features(o, "Journal features") - {"(none)"}
     jmap = tmp / "journal.map"
-    jino = re.search(r"^Journal inode:\s*(\d+)", sh(["dumpe2fs", "-h", str(o)]).stdout, re.M)
-    if not jino:
-        return True, "%-40s SKIP no journal inode (external journal or journal device)" % name
-    blocks = subprocess.run(["debugfs", "-R", "blocks <%s>" % jino.group(1), str(o)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
-    if not blocks.split() or not all(x.isdigit() for x in blocks.split()):
-        raise JimagesError("debugfs lists no blocks of the journal inode: %r" % blocks[:200])
-    jblocks = [int(x) for x in blocks.split()]
-    jmap.write_text("\n".join(blocks.split()) + "\n")
+    jmap.write_text("".join("%d\n" % x for x in jblocks))
 
     r = subprocess.run([str(REPLAY), str(a), str(jmap)], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, errors="replace")
@@ -404,10 +416,81 @@ def run_case(case, tests, tmp):
     return True, "%-40s PASS %s; %s" % (name, note, mount)
 
 
+# --- fuzz seeds -----------------------------------------------------------------------
+
+RAW_MAX = 64 * 1024  # tests/fuzz/fuzz_jbd2.c's raw mode reads no more
+JSB_MAXLEN, JSB_INCOMPAT, JSB_CHECKSUM = 16, 40, 0xFC
+JBD2_CSUM_V2V3 = 0x08 | 0x10
+
+
+def crc32c(crc, data):
+    """Linux's __crc32c_le: CRC32C, reflected, no inversion in or out."""
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc
+
+
+def jsb_csum(sb):
+    """jbd2_superblock_csum: over the 1024 bytes, s_checksum as 0."""
+    sb = bytearray(sb[:1024])
+    sb[JSB_CHECKSUM:JSB_CHECKSUM + 4] = bytes(4)
+    return crc32c(0xFFFFFFFF, sb)
+
+
+def journal_seed(o, jblocks, bs):
+    """fuzz_jbd2's raw input from an image's journal: a flag byte (raw,
+    and the block size), then the journal's first blocks -- as many as
+    the fuzzer reads, fewer if the log ends sooner -- with s_maxlen cut to
+    them and the superblock's checksum redone when it was right."""
+    end = len(jblocks)
+    out = subprocess.run(["debugfs", "-R", "logdump", str(o)], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout
+    m = re.search(r"at block (\d+): end of journal", out)
+    if m:
+        end = int(m.group(1)) + 1
+    n = max(2, min(end, RAW_MAX // bs, len(jblocks)))
+    with open(o, "rb") as f:
+        blocks = []
+        for b in jblocks[:n]:
+            f.seek(b * bs)
+            blocks.append(f.read(bs))
+    sb = bytearray(blocks[0])
+    incompat = int.from_bytes(sb[JSB_INCOMPAT:JSB_INCOMPAT + 4], "big")
+    csum_ok = jsb_csum(sb) == int.from_bytes(sb[JSB_CHECKSUM:JSB_CHECKSUM + 4], "big")
+    if int.from_bytes(sb[JSB_MAXLEN:JSB_MAXLEN + 4], "big") > n:
+        sb[JSB_MAXLEN:JSB_MAXLEN + 4] = n.to_bytes(4, "big")
+        if incompat & JBD2_CSUM_V2V3 and csum_ok:
+            sb[JSB_CHECKSUM:JSB_CHECKSUM + 4] = jsb_csum(sb).to_bytes(4, "big")
+    blocks[0] = bytes(sb)
+    return bytes([0x80 | (bs == 4096)]) + b"".join(blocks)
+
+
+def write_seeds(tests, outdir):
+    outdir.mkdir(parents=True, exist_ok=True)
+    made = 0
+    for case in sorted(p for p in tests.glob("j_*") if p.is_dir()):
+        with tempfile.TemporaryDirectory(dir=WORK) as t:
+            got = case_image(case, tests, Path(t))
+            if got is None or got[1] is None:
+                continue
+            o, jblocks = got
+            bs = block_size(o)
+            if bs not in (1024, 4096):
+                continue
+            (outdir / ("e2fsprogs-" + case.name)).write_bytes(journal_seed(o, jblocks, bs))
+            made += 1
+    print("jimages: %d journal seeds in %s" % (made, outdir))
+    return 0 if made else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--selftest", action="store_true", help="test the parsers; fetch nothing")
     ap.add_argument("--src", type=Path, default=SRC, help="where the source goes (%(default)s)")
+    ap.add_argument("--seeds", type=Path, metavar="DIR",
+                    help="write fuzz_jbd2's raw seeds (the journals) into DIR, replay nothing")
     ap.add_argument("names", nargs="*", help="only these j_* cases")
     args = ap.parse_args()
     if args.selftest:
@@ -418,6 +501,9 @@ def main():
     except (JimagesError, OSError, subprocess.SubprocessError, tarfile.TarError) as e:
         print("jimages: fetching e2fsprogs' test images failed: %s" % e)
         return 1
+    if args.seeds:
+        WORK.mkdir(parents=True, exist_ok=True)
+        return write_seeds(tests, args.seeds)
     if not REPLAY.exists():
         print("jimages: %s is not built (make jimages builds it)" % REPLAY)
         return 1
@@ -462,6 +548,10 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(spindle_verdict(out), (False, 0, 10, 3))
         with self.assertRaises(JimagesError):
             spindle_verdict("mount: accepted\n")
+
+    def test_crc32c(self):
+        # RFC 3720's check value, with Linux's inversions done by hand
+        self.assertEqual(crc32c(0xFFFFFFFF, b"123456789") ^ 0xFFFFFFFF, 0xE3069283)
 
     def test_differing_blocks(self):
         with tempfile.TemporaryDirectory() as t:
