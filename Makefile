@@ -544,6 +544,7 @@ check-tools: deps
 	$(PYTHON) tools/scaling.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/jcost.py --selftest
+	$(PYTHON) tools/jimages.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
 	$(PYTHON) tools/crashstates.py --selftest
