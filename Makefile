@@ -634,7 +634,7 @@ ext3-linux: deps $(ISO)
 # e2fsprogs' journal test images (tests/j_* of its Debian source package,
 # fetched into build/jimages/src) replayed by fs/jbd2 built for the host
 # and by e2fsck, the two results compared block by block
-# (tools/jimages.py; docs/ext2.md, "Journal recovery").  No QEMU.
+# (tools/jimages.py; docs/ext2.md, "ext3: the journal").  No QEMU.
 JIMAGES_SRCS := tests/jimages/jbd2_replay.c fs/jbd2/journal.c fs/jbd2/recovery.c \
 	fs/jbd2/revoke.c fs/ext2/check.c lib/crc32.c lib/ratelimit.c lib/string.c \
 	lib/vsprintf.c tests/unit/shim/host.c

@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""jimages.py [--selftest] [--src DIR] [--seeds DIR] [NAME...] - e2fsprogs' journal test
+"""jimages.py [--selftest] [--src DIR] [NAME...] - e2fsprogs' journal test
 images replayed by Spindle's journal recovery, judged by e2fsck's replay.
+
+    tools/jimages.py                         every case (make jimages)
+    tools/jimages.py j_short_trans           one case
+    tools/jimages.py --seeds DIR             fuzz_jbd2's raw seeds (make-corpus.sh)
+    tools/jimages.py [--ext3] --image CASE OUT   a case's image, before replay
+    tools/jimages.py --compare ORIG IMG      IMG, replayed by Spindle's kernel,
+                                             against e2fsck's replay of ORIG
 
 `make jimages` runs this.  e2fsprogs keeps, in its tests/j_* folders, the
 journals its own recovery must get right: good logs (checksum v2 and v3,
@@ -10,6 +17,10 @@ ones (a bad commit, descriptor or revoke block, a bad revoke count, a
 journal superblock with a bad magic or checksum).  Each folder holds an
 image (image.gz) or a script that makes one with mke2fs and debugfs's
 journal writer, and the output e2fsck must print (expect, expect.1).
+A script's image is the copy it leaves, log written and not replayed,
+in JOURNAL_DUMP_DIR (e2fsprogs' own hook).  The j_short_* scripts run a
+second time ("+ext3") with mke2fs making ext3 instead of ext4: a
+superblock Spindle's mount accepts, a journal mapped by indirect blocks.
 
 Fetching (the Debian way, nothing committed: GPL test data):
   `apt-get source --download-only e2fsprogs=<the host's version>` into
@@ -38,7 +49,11 @@ and the checks:
     aborted replay: e2fsck marks the errors there, Spindle's mount in
     fs/ext2/super.c, which the host program does not run).  Then, with
     needs_recovery cleared on A as the mount would (debugfs), `e2fsck
-    -fn` on A is as clean as on B;
+    -fn` on A is as clean as on B.  Where e2fsck goes on to repair what
+    its replay left (j_long_trans: the log wipes the inode table, the
+    journal's inode with it), A is judged against the log as `debugfs
+    -R "logdump -a"` reads it instead: every logged block home with its
+    last committed copy, nothing else written;
   - e2fsck refused the log (a checksum error, a bad revoke count, a bad
     journal superblock), or the journal has a feature Spindle does not
     read (fast_commit, checksum v1): Spindle's load fails with a "JBD2:"
@@ -46,7 +61,7 @@ and the checks:
     Where e2fsck wrote home blocks anyway (it replays the good blocks of
     a transaction one of whose blocks has a bad checksum, as Linux 6.1
     does) the blocks are listed: Spindle replays nothing of a damaged
-    log (docs/ext2.md, "Journal recovery").
+    log (docs/ext2.md, "ext3: the journal").
 
 Prints one line per case (PASS/FAIL, the verdicts, why) and a summary;
 exit 1 if a case failed or the fetch did; --selftest checks the verdict
@@ -118,7 +133,7 @@ def fetch(src):
         raise JimagesError(
             "apt-get source failed (exit %d): %s\n  It needs a deb-src source: `make deps` as "
             "root writes /etc/apt/sources.list.d/spindle-deb-src.sources (tools/deb-src.sh) "
-            "and runs apt-get update." % (r.returncode, r.stdout.strip().splitlines()[-1:]))
+            "and runs apt-get update." % (r.returncode, (r.stdout.strip().splitlines() or [""])[-1]))
     tarballs = [t for t in glob.glob(str(src / "e2fsprogs_*.orig.tar.*"))
                 if not t.endswith(".asc")]
     if not tarballs:
