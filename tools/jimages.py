@@ -49,7 +49,7 @@ and the checks:
     aborted replay: e2fsck marks the errors there, Spindle's mount in
     fs/ext2/super.c, which the host program does not run).  Then, with
     needs_recovery cleared on A as the mount would (debugfs), `e2fsck
-    -fn` on A is as clean as on B.  Where e2fsck goes on to repair what
+    -fn` says the same of A as of B, word for word.  Where e2fsck goes on to repair what
     its replay left (j_long_trans: the log wipes the inode table, the
     journal's inode with it), A is judged against the log as `debugfs
     -R "logdump -a"` reads it instead: every logged block home with its
@@ -485,10 +485,13 @@ def run_case(case, tests, tmp, ext3=False):
             diff = differing_blocks(a, b, bs, sb_ranges(fields))
             if diff:
                 problems.append("differs from e2fsck's replay in blocks %s" % diff[:8])
-            fa = sh(["e2fsck", "-fn", str(a)]).returncode
-            fb = sh(["e2fsck", "-fn", str(b)]).returncode
+            ra, rb = sh(["e2fsck", "-fn", str(a)]), sh(["e2fsck", "-fn", str(b)])
+            fa, fb = ra.returncode, rb.returncode
             if fa != fb:
                 problems.append("e2fsck -fn exit %d, on e2fsck's replay %d" % (fa, fb))
+            elif ra.stdout.replace(str(a), "IMG") != rb.stdout.replace(str(b), "IMG"):
+                problems.append("e2fsck -fn finds other things than on e2fsck's replay:\n%s"
+                                % ra.stdout)
             note = "%s: %d blocks replayed, byte-exact; e2fsck -fn exit %d" % (
                 "aborted at transaction %d" % tid if kind == "aborted" else kind, replayed, fa)
     mount = "mount accepted" if mounted else "mount refused (%s)" % ",".join(sorted(unknown))
