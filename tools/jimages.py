@@ -63,6 +63,8 @@ and the checks:
     does) the blocks are listed: Spindle replays nothing of a damaged
     log (docs/ext2.md, "ext3: the journal").
 
+Each case's journal is left in build/fuzz/corpus/jbd2/ as a seed of
+fuzz_jbd2's raw mode (as --seeds writes them), for make fuzz.
 Prints one line per case (PASS/FAIL, the verdicts, why) and a summary;
 exit 1 if a case failed or the fetch did; --selftest checks the verdict
 parsing and the image comparison on made-up data, fetching nothing.
@@ -84,6 +86,9 @@ ROOT = TOOLS.parent
 WORK = ROOT / "build/jimages"
 SRC = WORK / "src"
 REPLAY = WORK / "jbd2_replay"
+# make fuzz's own corpus of fuzz_jbd2 (tests/fuzz/fuzz.mk): each run
+# leaves the journals there as seeds, never in the committed ones
+FUZZ_SEEDS = ROOT / "build/fuzz/corpus/jbd2"
 
 # ext3's incompat features Spindle mounts (fs/ext2/check.c:
 # EXT2_FEATURE_INCOMPAT_SUPP, and needs_recovery as ext3)
@@ -402,8 +407,9 @@ def journal_blocks(img, ino):
     return blocks
 
 
-def run_case(case, tests, tmp, ext3=False):
-    """(ok, line) for one j_* folder, or None if it gives no image to replay."""
+def run_case(case, tests, tmp, ext3=False, seeds=None):
+    """(ok, line) for one j_* folder, or None if it gives no image to replay.
+    With seeds, the case's journal is also written there as a fuzz seed."""
     name = case.name + ("+ext3" if ext3 else "")
     got = case_image(case, tests, tmp, ext3)
     if got is None:
@@ -415,6 +421,9 @@ def run_case(case, tests, tmp, ext3=False):
     for copy in (a, b):
         subprocess.run(["cp", "--sparse=always", str(o), str(copy)], check=True)
     bs = block_size(o)
+    if seeds and bs in (1024, 4096):
+        seeds.mkdir(parents=True, exist_ok=True)
+        (seeds / ("e2fsprogs-" + name)).write_bytes(journal_seed(o, jblocks, bs))
     fs_feat = features(o, "Filesystem features")
     j_feat = features(o, "Journal features") - {"(none)"}
     jmap = tmp / "journal.map"
@@ -659,7 +668,7 @@ def main():
     for case, ext3 in runs:
         with tempfile.TemporaryDirectory(dir=WORK) as t:
             try:
-                res = run_case(case, tests, Path(t), ext3)
+                res = run_case(case, tests, Path(t), ext3, FUZZ_SEEDS)
             except (JimagesError, subprocess.SubprocessError) as e:
                 res = (False, "%-40s FAIL %s" % (case.name, e))
         if res is None:
