@@ -10,6 +10,7 @@
 # printed and the script succeeds: the build does not need it, and
 # tools/jimages.py says so when its fetch fails.
 LIST=/etc/apt/sources.list.d/spindle-deb-src.sources
+# shellcheck disable=SC1091 # the running system's, not ours to follow
 [ -r /etc/os-release ] && . /etc/os-release
 SUITE=${VERSION_CODENAME:-bookworm}
 WANT="Types: deb-src
