@@ -42,6 +42,8 @@
 #                   cut loses, barrier=1 and barrier=0 side by side, BARRIER=)
 #   make ext3-linux Linux 6.1 replays a journal Spindle's ext3 left after a
 #                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
+#   make jimages    e2fsprogs' journal test images replayed by Spindle's
+#                   recovery on the host, compared with e2fsck's replay
 #   make jcost      the blocks and flushes each ext3 operation costs on the
 #                   disk, Spindle against Linux 6.1 (tools/jcost.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
@@ -258,7 +260,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-tools fault-matrix powercut ext3-linux jcost jimages
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -542,6 +544,7 @@ check-tools: deps
 	$(PYTHON) tools/scaling.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/jcost.py --selftest
+	$(PYTHON) tools/jimages.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
 	$(PYTHON) tools/crashstates.py --selftest
@@ -628,6 +631,21 @@ powercut: deps $(ISO)
 ext3-linux: deps $(ISO)
 	$(PYTHON) tools/ext3-linux.py
 
+# e2fsprogs' journal test images (tests/j_* of its Debian source package,
+# fetched into build/jimages/src) replayed by fs/jbd2 built for the host
+# and by e2fsck, the two results compared block by block
+# (tools/jimages.py; docs/ext2.md, "ext3: the journal").  No QEMU.
+JIMAGES_SRCS := tests/jimages/jbd2_replay.c fs/jbd2/journal.c fs/jbd2/recovery.c \
+	fs/jbd2/revoke.c fs/ext2/check.c lib/crc32.c lib/ratelimit.c lib/string.c \
+	lib/vsprintf.c tests/unit/shim/host.c
+$(BUILD)/jimages/jbd2_replay: $(JIMAGES_SRCS) $(wildcard include/spindle/*.h) \
+		fs/ext2/ext2.h tests/unit/shim/host.h
+	@mkdir -p $(@D)
+	$(UNIT_CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -DSPINDLE_HOST \
+		-include tests/unit/shim/host.h $(UNIT_SANITIZE) -o $@ $(JIMAGES_SRCS)
+jimages: deps $(BUILD)/jimages/jbd2_replay
+	$(PYTHON) tools/jimages.py
+
 # What the ext3 journal writes per operation, on the disk, Spindle and
 # Linux 6.1 running the same script over tools/nbdcache.py's recording
 # disk; every block classified on the host by e2fsprogs (tools/jcost.py).
@@ -709,6 +727,7 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 # is installed; otherwise the exact apt-get line is printed.
 deps:
 	@sh tools/install-deps.sh $(DEB_PACKAGES)
+	@sh tools/deb-src.sh
 
 # Fuzzing (tests/fuzz/fuzz.mk; adds its toolchain to DEB_PACKAGES).
 include tests/fuzz/fuzz.mk
