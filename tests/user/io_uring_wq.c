@@ -217,7 +217,9 @@ static void t_link(void)
 			  i, ud, res);
 	}
 	memset(out, 0, sizeof(out));
+	guard(GUARD_S);
 	CHECK(read(b[0], out, sizeof(out)) == 3 && !memcmp(out, "abc", 3));
+	alarm(0);
 	io_uring_queue_exit(&ring);
 	close(a[0]);
 	close(a[1]);
