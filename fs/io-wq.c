@@ -51,7 +51,7 @@
  * callbacks are called with neither held.
  */
 #include <spindle/sched.h>
-#include <spindle/signal.h>
+#include <uapi/asm/signal.h>
 #include <spindle/spinlock.h>
 #include <spindle/wait.h>
 #include <spindle/mm.h>
@@ -103,7 +103,7 @@ static void io_wq_put(struct io_wq *wq)
 static void io_wq_worker_signal(struct io_worker *worker)
 {
 	assert_spin_locked(&worker->wq->lock);
-	__atomic_fetch_or(&worker->task->sig_pending, sigmask(SIGKILL), __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&worker->task->sig_pending, 1ull << (SIGKILL - 1), __ATOMIC_SEQ_CST);
 	wake_up_state(worker->task, TASK_INTERRUPTIBLE);
 }
 

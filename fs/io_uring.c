@@ -20,10 +20,12 @@
  *       O_DIRECT READ/WRITE: kiocb_rw_start sends the bios and returns
  *         -EIOCBQUEUED; the last bio's end (an interrupt) calls
  *         io_complete_rw, which posts the CQE and wakes the ring's waiters;
- *       anything else (NOP, FSYNC, buffered I/O, offset -1, a pipe,
- *         READV/WRITEV of several buffers) runs here and its CQE is
- *         posted at once -- Linux hands I/O that would block to its io-wq
- *         threads instead;
+ *       what cannot block (NOP, a pipe or tty with data, /dev/null) runs
+ *         here and its CQE is posted at once;
+ *       what could (FSYNC, buffered I/O, offset -1, an empty pipe,
+ *         READV/WRITEV of several buffers, IOSQE_ASYNC, a linked chain)
+ *         goes to the ring's worker threads (fs/io-wq.c: io_must_punt,
+ *         io_queue_async), which post its CQE when it ends;
  *     blk_finish_plug --> the batch reaches the driver, merged;
  *     then sleeps, interruptibly, until min_complete CQEs are in the ring.
  *
@@ -61,10 +63,19 @@
  * uninterruptibly for every request in flight before the rings go, as
  * exit_aio does: no interrupt handler writes into freed memory.
  *
- * Linked SQEs (IOSQE_IO_LINK): each waits, inside io_uring_enter, for
- * the one before it; after a failure the rest of the chain completes
- * with -ECANCELED.  Linux starts the next link from the completion
- * instead, and io_uring_enter returns at once.
+ * Linked SQEs (IOSQE_IO_LINK): a chain goes whole to one worker, which
+ * issues each link once the one before has ended; after a failure the
+ * rest of the chain completes with -ECANCELED.  Linux starts the next
+ * link from the completion instead; either way io_uring_enter returns at
+ * once.
+ *
+ * io-wq (fs/io-wq.c): per ring, up to four "iou-wrk-<tid>" threads made
+ * on demand, each running a punted request in its submitter's address
+ * space.  The ring's release cancels what waits, interrupts what runs
+ * and stops them before anything is freed; a task that exits or execs
+ * does the same to its own requests first (io_uring_files_cancel).
+ * IORING_SETUP_ATTACH_WQ is checked as Linux 6.1 checks it, and shares
+ * nothing.  docs/aio.md, "io-wq".
  *
  * IORING_SETUP_IOPOLL (Linux's polled ring): a read or write is sent as
  * one REQ_POLLED bio to the device's poll queue (generic_direct_IO with
@@ -89,14 +100,15 @@
  * It has no descriptor table: registered files only.  docs/aio.md,
  * "IOPOLL and SQPOLL".
  *
- * Not here yet: io-wq (setup says EINVAL to the other flags), drained SQEs
+ * Not here yet: the other setup flags (setup says EINVAL), drained SQEs
  * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
  * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
  * Linux answers for one it was built without; the probe tells which).
  *
  * Locking: ctx->uring_lock (a mutex) serialises submission, polling
- * (iopoll_list) and registration -- a forked child shares the ring, and
- * the SQ thread takes it for each pass.  The CQ tail, the
+ * (iopoll_list), registration and the making of ctx->io_wq -- a forked
+ * child shares the ring, and the SQ thread takes it for each pass; a
+ * worker never takes it.  The CQ tail, the
  * count in flight and the done list are under ctx->cq_wait.lock, taken
  * with interrupts off (completions come from disk interrupts); the
  * completer wakes the waiters under it, so a release that has seen the
@@ -895,9 +907,10 @@ static void io_queue_link(struct io_submit_link *link)
 
 /*
  * Take one SQE (a copy).  Returns nonzero when it failed before it
- * started and ended no chain... as Linux: the batch stops there unless
- * the ring was set up with IORING_SETUP_SUBMIT_ALL.  Every SQE gets its
- * CQE, whose room the caller reserved.
+ * started and its chain, if any, ends with it: the batch stops there
+ * unless the ring was set up with IORING_SETUP_SUBMIT_ALL (Linux's rule;
+ * a failed SQE that links on lets the chain be put together first).
+ * Every SQE gets its CQE, whose room the caller reserved.
  *
  * A linked SQE (IOSQE_IO_LINK, IOSQE_IO_HARDLINK) joins the chain being
  * put together; the first SQE without the flag ends it, and the chain
