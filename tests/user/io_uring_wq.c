@@ -27,7 +27,12 @@
  *            is left over); -S: no worker of theirs is left, and MemFree
  *            is back (a busy host's MemFree moves by itself);
  *   fsync    a buffered WRITE to FILE, then FSYNC and FSYNC with
- *            IORING_FSYNC_DATASYNC: res 0, and the bytes read back.
+ *            IORING_FSYNC_DATASYNC: res 0, and the bytes read back;
+ *   sqpoll   an SQPOLL ring's READ of an empty pipe (a registered file):
+ *            the SQ thread hands it on, a write completes it; a child
+ *            leaving with such a READ pending goes, and the pipe works;
+ *   exec     a child execs (this program, -x) with a READ of a pipe
+ *            pending: the exec goes through, and no reader is left over.
  *
  * -S: the kernel is Spindle (the checks above that only it can make).
  * Prints "TEST io_uring_wq.<case> PASS|FAIL|SKIP" and the closing count.
@@ -40,6 +45,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <dirent.h>
+#include <sched.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
@@ -49,7 +55,7 @@
 #define GUARD_S         20      /* what must come comes long before this */
 #define EXIT_ROUNDS     4
 
-static const char *file_name;
+static const char *file_name, *self;
 static int spindle;
 
 static void on_alarm(int sig)
@@ -431,6 +437,110 @@ static void t_fsync(void)
 	close(fd);
 }
 
+/* The parent's part after a child left with a READ of p pending: the
+ * child is reaped, and the parent's own write and read of p work. */
+static int reap_and_probe(pid_t pid, int p[2])
+{
+	int status;
+	char c = 0;
+
+	guard(GUARD_S);
+	if (waitpid(pid, &status, 0) != pid) {
+		alarm(0);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -3;
+	}
+	alarm(0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -4;
+	if (write(p[1], "x", 1) != 1)
+		return -5;
+	guard(GUARD_S);
+	if (read(p[0], &c, 1) != 1 || c != 'x') {
+		alarm(0);
+		return -6;
+	}
+	alarm(0);
+	return spindle && workers_of(pid) ? -7 : 0;
+}
+
+static void t_sqpoll(void)
+{
+	struct io_uring ring;
+	struct io_uring_params params;
+	struct io_uring_sqe *sqe;
+	char buf[16];
+	int p[2], res = -1, r;
+	unsigned long long ud = 0;
+	pid_t pid;
+
+	CHECK(pipe(p) == 0);
+	memset(&params, 0, sizeof(params));
+	params.flags = IORING_SETUP_SQPOLL;
+	params.sq_thread_idle = 100;
+	CHECK(io_uring_queue_init_params(4, &ring, &params) == 0);
+	CHECK(io_uring_register_files(&ring, p, 1) == 0);
+	memset(buf, 0, sizeof(buf));
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, 0, buf, 4, 0);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = 5;
+	CHECK(submit_guarded(&ring) == 1);
+	CHECK(write(p[1], "sqpl", 4) == 4);
+	CHECK(wait_one(&ring, &res, &ud) == 0);
+	CHECK_MSG(res == 4 && ud == 5 && !memcmp(buf, "sqpl", 4), "SQPOLL pipe READ: res %d", res);
+	io_uring_queue_exit(&ring);
+
+	/* a child leaves with one pending */
+	pid = fork();
+	if (pid == 0) {
+		memset(&params, 0, sizeof(params));
+		params.flags = IORING_SETUP_SQPOLL;
+		if (io_uring_queue_init_params(4, &ring, &params) ||
+		    io_uring_register_files(&ring, p, 1))
+			_exit(2);
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_read(sqe, 0, buf, 4, 0);
+		sqe->flags |= IOSQE_FIXED_FILE;
+		if (io_uring_submit(&ring) != 1)
+			_exit(3);
+		/* until the SQ thread has taken it */
+		while (io_uring_sq_ready(&ring))
+			sched_yield();
+		_exit(0);
+	}
+	r = pid > 0 ? reap_and_probe(pid, p) : -1;
+	CHECK_MSG(r == 0, "SQPOLL child: %d", r);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void t_exec(void)
+{
+	int p[2], r;
+	pid_t pid;
+
+	CHECK(pipe(p) == 0);
+	pid = fork();
+	if (pid == 0) {
+		struct io_uring ring;
+		static char buf[16];
+
+		if (io_uring_queue_init(4, &ring, 0))
+			_exit(2);
+		io_uring_prep_read(io_uring_get_sqe(&ring), p[0], buf, sizeof(buf), 0);
+		if (io_uring_submit(&ring) != 1)
+			_exit(3);
+		execl(self, self, "-x", (char *)NULL);
+		_exit(4);
+	}
+	r = pid > 0 ? reap_and_probe(pid, p) : -1;
+	CHECK_MSG(r == 0, "exec child: %d", r);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct hostile_case cases[] = {
@@ -440,10 +550,15 @@ int main(int argc, char **argv)
 		{ "attach", t_attach },
 		{ "exit", t_exit },
 		{ "fsync", t_fsync },
+		{ "sqpoll", t_sqpoll },
+		{ "exec", t_exec },
 	};
 
 	int i = 1;
 
+	if (argc == 2 && !strcmp(argv[1], "-x"))
+		return 0;               /* t_exec's child, exec'd */
+	self = argv[0];
 	if (i < argc && !strcmp(argv[i], "-S")) {
 		spindle = 1;
 		i++;
