@@ -750,6 +750,7 @@ static bool io_must_punt(const struct io_kiocb *req)
 static long io_issue(struct io_kiocb *req)
 {
 	const struct io_uring_sqe *sqe = &req->sqe;
+	long ret;
 
 	if (req->init_err)
 		return req->init_err;
@@ -761,7 +762,10 @@ static long io_issue(struct io_kiocb *req)
 		/* the whole file, whatever off and len say: Linux syncs that
 		 * range (vfs_fsync_range), Spindle has only vfs_fsync */
 		return vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
-	return io_rw(req, sqe);
+	ret = io_rw(req, sqe);
+	/* a tty read interrupted (a worker's cancel): no system call to
+	 * restart, so -EINTR in the CQE, as Linux's io_rw_done */
+	return ret == -ERESTARTNOHAND ? -EINTR : ret;
 }
 
 /*
