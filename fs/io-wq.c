@@ -269,8 +269,8 @@ void io_wq_enqueue(struct io_wq *wq, struct io_wq_work *work)
  * the running ones it picks.  True if one it picks is running.
  * wq->lock held.
  */
-static bool __io_wq_cancel(struct io_wq *wq, bool (*match)(struct io_wq_work *, void *),
-			   void *data, bool all, struct list_head *out)
+static bool __io_wq_cancel(struct io_wq *wq, io_wq_match_fn *match, void *data, bool all,
+			   struct list_head *out)
 {
 	struct io_wq_work *work, *tmp;
 	struct io_worker *worker;
@@ -296,6 +296,22 @@ static bool __io_wq_cancel(struct io_wq *wq, bool (*match)(struct io_wq_work *, 
 	return running;
 }
 
+enum io_wq_cancel io_wq_cancel_cb(struct io_wq *wq, io_wq_match_fn *match, void *data,
+				  bool cancel_all)
+{
+	LIST_HEAD(found);
+	bool running, queued;
+
+	spin_lock(&wq->lock);
+	running = __io_wq_cancel(wq, match, data, cancel_all, &found);
+	spin_unlock(&wq->lock);
+	queued = !list_empty(&found);
+	io_wq_cancel_list(wq, &found, -ECANCELED);
+	if (running)
+		return IO_WQ_CANCEL_RUNNING;
+	return queued ? IO_WQ_CANCEL_OK : IO_WQ_CANCEL_NOTFOUND;
+}
+
 static bool io_wq_match_user_data(struct io_wq_work *work, void *data)
 {
 	return work->user_data == *(u64 *)data;
@@ -303,17 +319,7 @@ static bool io_wq_match_user_data(struct io_wq_work *work, void *data)
 
 enum io_wq_cancel io_wq_cancel(struct io_wq *wq, u64 user_data)
 {
-	LIST_HEAD(found);
-	bool running;
-
-	spin_lock(&wq->lock);
-	running = __io_wq_cancel(wq, io_wq_match_user_data, &user_data, false, &found);
-	spin_unlock(&wq->lock);
-	if (!list_empty(&found)) {
-		io_wq_cancel_list(wq, &found, -ECANCELED);
-		return IO_WQ_CANCEL_OK;
-	}
-	return running ? IO_WQ_CANCEL_RUNNING : IO_WQ_CANCEL_NOTFOUND;
+	return io_wq_cancel_cb(wq, io_wq_match_user_data, &user_data, false);
 }
 
 static bool io_wq_match_any(struct io_wq_work *work, void *data)

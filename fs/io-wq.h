@@ -49,9 +49,17 @@ enum io_wq_cancel {
 	IO_WQ_CANCEL_RUNNING,           /* running: its worker is interrupted */
 	IO_WQ_CANCEL_NOTFOUND,          /* neither */
 };
-/* The first work with this user_data: cancelled if still queued, its
- * worker interrupted if running.  May sleep (the cancelled one's
- * cancel_work runs before this returns). */
+/* Does this work match what a cancel looks for? */
+typedef bool (io_wq_match_fn)(struct io_wq_work *work, void *data);
+/* The works match() picks (Linux's io_wq_cancel_cb): the first, or with
+ * cancel_all every one -- cancelled if still queued (cancel_work with
+ * -ECANCELED), their workers interrupted if running.  OK if one queued
+ * was cancelled (and, with cancel_all, none runs), RUNNING if one runs.
+ * May sleep: the cancel_work calls run before it returns. */
+enum io_wq_cancel io_wq_cancel_cb(struct io_wq *wq, io_wq_match_fn *match, void *data,
+				  bool cancel_all);
+/* io_wq_cancel_cb for the first work with this user_data (what
+ * IORING_OP_ASYNC_CANCEL looks for by default). */
 enum io_wq_cancel io_wq_cancel(struct io_wq *wq, u64 user_data);
 
 #endif /* FS_IO_WQ_H */
