@@ -343,12 +343,15 @@ void io_wq_destroy(struct io_wq *wq)
 	spin_unlock(&wq->lock);
 	io_wq_cancel_list(wq, &found, -ECANCELED);
 	/* exiting is set: the list stays empty, and each worker ends once
-	 * its interrupted work is done.  Only this function changes
-	 * wq->workers now. */
+	 * its interrupted work is done.  Nobody adds a worker now (no
+	 * submitter is left); an exit hook holding wq may still read the
+	 * list, under the lock. */
 	list_for_each_entry_safe(worker, tmp, &wq->workers, list) {
 		kthread_stop(worker->task);
 		put_task_struct(worker->task);
+		spin_lock(&wq->lock);
 		list_del(&worker->list);
+		spin_unlock(&wq->lock);
 		kfree(worker);
 	}
 	io_wq_put(wq);
