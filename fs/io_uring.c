@@ -20,10 +20,12 @@
  *       O_DIRECT READ/WRITE: kiocb_rw_start sends the bios and returns
  *         -EIOCBQUEUED; the last bio's end (an interrupt) calls
  *         io_complete_rw, which posts the CQE and wakes the ring's waiters;
- *       anything else (NOP, FSYNC, buffered I/O, offset -1, a pipe,
- *         READV/WRITEV of several buffers) runs here and its CQE is
- *         posted at once -- Linux hands I/O that would block to its io-wq
- *         threads instead;
+ *       what cannot block (NOP, a pipe or tty with data, /dev/null) runs
+ *         here and its CQE is posted at once;
+ *       what could (FSYNC, buffered I/O, offset -1, an empty pipe,
+ *         READV/WRITEV of several buffers, IOSQE_ASYNC, a linked chain)
+ *         goes to the ring's worker threads (fs/io-wq.c: io_must_punt,
+ *         io_queue_async), which post its CQE when it ends;
  *     blk_finish_plug --> the batch reaches the driver, merged;
  *     then sleeps, interruptibly, until min_complete CQEs are in the ring.
  *
@@ -61,10 +63,19 @@
  * uninterruptibly for every request in flight before the rings go, as
  * exit_aio does: no interrupt handler writes into freed memory.
  *
- * Linked SQEs (IOSQE_IO_LINK): each waits, inside io_uring_enter, for
- * the one before it; after a failure the rest of the chain completes
- * with -ECANCELED.  Linux starts the next link from the completion
- * instead, and io_uring_enter returns at once.
+ * Linked SQEs (IOSQE_IO_LINK): a chain goes whole to one worker, which
+ * issues each link once the one before has ended; after a failure the
+ * rest of the chain completes with -ECANCELED.  Linux starts the next
+ * link from the completion instead; either way io_uring_enter returns at
+ * once.
+ *
+ * io-wq (fs/io-wq.c): per ring, up to four "iou-wrk-<tid>" threads made
+ * on demand, each running a punted request in its submitter's address
+ * space.  The ring's release cancels what waits, interrupts what runs
+ * and stops them before anything is freed; a task that exits or execs
+ * does the same to its own requests first (io_uring_files_cancel).
+ * IORING_SETUP_ATTACH_WQ is checked as Linux 6.1 checks it, and shares
+ * nothing.  docs/aio.md, "io-wq".
  *
  * IORING_SETUP_IOPOLL (Linux's polled ring): a read or write is sent as
  * one REQ_POLLED bio to the device's poll queue (generic_direct_IO with
@@ -89,14 +100,15 @@
  * It has no descriptor table: registered files only.  docs/aio.md,
  * "IOPOLL and SQPOLL".
  *
- * Not here yet: io-wq (setup says EINVAL to the other flags), drained SQEs
+ * Not here yet: the other setup flags (setup says EINVAL), drained SQEs
  * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
  * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
  * Linux answers for one it was built without; the probe tells which).
  *
  * Locking: ctx->uring_lock (a mutex) serialises submission, polling
- * (iopoll_list) and registration -- a forked child shares the ring, and
- * the SQ thread takes it for each pass.  The CQ tail, the
+ * (iopoll_list), registration and the making of ctx->io_wq -- a forked
+ * child shares the ring, and the SQ thread takes it for each pass; a
+ * worker never takes it.  The CQ tail, the
  * count in flight and the done list are under ctx->cq_wait.lock, taken
  * with interrupts off (completions come from disk interrupts); the
  * completer wakes the waiters under it, so a release that has seen the
@@ -124,6 +136,7 @@
 #include <uapi/linux/io_uring.h>
 #include "internal.h"
 #include "io_uring_cq.h"
+#include "io-wq.h"
 
 #define IORING_MAX_ENTRIES      32768u                  /* SQ entries, Linux's */
 #define IORING_MAX_CQ_ENTRIES   (2 * IORING_MAX_ENTRIES)
@@ -136,7 +149,8 @@
 /* Setup flags that Spindle implements. */
 #define IORING_SETUP_SUPPORTED  (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL | \
 				 IORING_SETUP_SQ_AFF | IORING_SETUP_CQSIZE | \
-				 IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL)
+				 IORING_SETUP_CLAMP | IORING_SETUP_ATTACH_WQ | \
+				 IORING_SETUP_SUBMIT_ALL)
 #define IORING_SQ_IDLE_DEFAULT_MS 1000u         /* sq_thread_idle 0: Linux's HZ */
 /* What params.features promises: one mmap maps both rings; no CQE is
  * dropped while memory lasts (the overflow list); an SQE (and
@@ -205,6 +219,9 @@ struct io_ring_ctx {
 	/* uring_lock: IOPOLL requests sent and not yet reaped (polled for,
 	 * and freed, by io_do_iopoll) */
 	struct list_head iopoll_list;
+	/* uring_lock: the workers that run what would block (fs/io-wq.c),
+	 * made at the first punt; NULL until then */
+	struct io_wq *io_wq;
 
 	/* IORING_SETUP_SQPOLL (set up once, then read-only) */
 	struct task_struct *sq_thread;  /* "iou-sqp-<pid>", referenced */
@@ -229,10 +246,14 @@ struct io_kiocb {
 	u64 user_data;
 	struct list_head list;          /* on ctx->done once posted, or ctx->iopoll_list */
 	size_t expect;                  /* a read or write: its whole length */
-	bool linked;                    /* IOSQE_IO_LINK/HARDLINK: the submitter waits */
+	bool linked;                    /* its issuer waits for it: a link, or run by a worker */
 	bool iopoll;                    /* IORING_SETUP_IOPOLL: its reaper polls and frees it */
 	bool done;                      /* linked, iopoll: posted (under cq_wait.lock) */
 	long res;                       /* linked: what was posted */
+	struct io_uring_sqe sqe;        /* its SQE, copied at submission */
+	int init_err;                   /* failed before it started (io_init_req): its CQE */
+	struct io_kiocb *link;          /* the next of its chain (IOSQE_IO_LINK) */
+	struct io_wq_work work;         /* punted: the chain it heads, for a worker */
 };
 
 static const struct file_operations io_uring_fops;
@@ -615,11 +636,12 @@ static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
 }
 
 /*
- * A linked request that went down asynchronously: wait (uninterruptibly:
- * the bios will end) until its completion has posted it.  The plug is
- * flushed as the task goes to sleep (schedule), so its bios are sent.
- * A polled one (IOPOLL; polled bios skip the plug) is polled for here,
- * as dio_poll_wait does, while its bio is still REQ_POLLED.
+ * A request whose issuer waits for it (a link, or anything a worker
+ * runs) went down asynchronously: wait (uninterruptibly: the bios will
+ * end) until its completion has posted it.  The plug is flushed as the
+ * task goes to sleep (schedule), so its bios are sent.  A polled one
+ * (IOPOLL; polled bios skip the plug) is polled for here, as
+ * dio_poll_wait does, while its bio is still REQ_POLLED.
  */
 static long io_wait_linked(struct io_kiocb *req)
 {
@@ -638,41 +660,26 @@ static long io_wait_linked(struct io_kiocb *req)
 }
 
 /*
- * Take one SQE (a copy): start it, or complete it now.  Returns nonzero
- * when it failed before it started -- the batch stops there unless the
- * ring was set up with IORING_SETUP_SUBMIT_ALL (Linux's rule).  Either way
- * its CQE is posted, and its room was reserved by the caller.
- *
- * A linked SQE (IOSQE_IO_LINK, IOSQE_IO_HARDLINK) must end before the
- * next of its chain starts: it is waited for here.  *failed says whether
- * it failed as Linux counts it for a link: an error, or a read or write
- * that moved fewer bytes than asked.
+ * A request for sqe (a copy), its file looked up now -- from the
+ * submitter's descriptor table, which a worker does not have.  init_err:
+ * io_init_req's verdict, posted when the request is completed.  NULL: no
+ * memory.  Caller holds uring_lock.
  */
-static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe, bool *failed)
+static struct io_kiocb *io_alloc_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe,
+				     int init_err)
 {
-	struct io_kiocb *req;
-	long ret = io_init_req(ctx, sqe);
+	struct io_kiocb *req = kzalloc(sizeof(*req), GFP_KERNEL);
 
-	*failed = true;
-	if (ret) {
-		io_post_cqe(ctx, sqe->user_data, (s32)ret);
-		return (int)ret;
-	}
-	if (sqe->opcode == IORING_OP_NOP) {
-		io_post_cqe(ctx, sqe->user_data, 0);
-		*failed = false;
-		return 0;
-	}
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req) {
-		io_post_cqe(ctx, sqe->user_data, -ENOMEM);
-		return -ENOMEM;
-	}
+	if (!req)
+		return NULL;
 	req->ctx = ctx;
-	req->linked = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	req->sqe = *sqe;
+	req->init_err = init_err;
 	req->user_data = sqe->user_data;
 	req->rw.ki_pos = (loff_t)sqe->off;
 	req->rw.ki_complete = io_complete_rw;
+	if (init_err || sqe->opcode == IORING_OP_NOP)
+		return req;
 	/* a bad descriptor is the CQE's answer, not a failed start (Linux
 	 * looks the file up when it issues the request) */
 	if (sqe->flags & IOSQE_FIXED_FILE)
@@ -683,28 +690,274 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 		req->rw.ki_filp = NULL;
 	else
 		req->rw.ki_filp = sqe->fd >= 0 ? fget((unsigned int)sqe->fd) : NULL;
+	return req;
+}
+
+/*
+ * Must req go to a worker, or can io_uring_enter issue it without
+ * sleeping for long?  Linux 6.1 tries each request with IOCB_NOWAIT and
+ * punts it on -EAGAIN; Spindle's file operations take no IOCB_NOWAIT, so
+ * the question is asked before the try:
+ *   - FSYNC always goes (Linux 6.1's io_fsync refuses a non-blocking
+ *     issue);
+ *   - an IOPOLL ring's reads and writes never do (they are polled for);
+ *   - a ring's own descriptor never does: it fails at once, and a worker
+ *     must never hold a ring's last reference (its release ends the
+ *     workers);
+ *   - O_DIRECT with direct_IO, at an offset, one buffer: its bios are
+ *     sent and it returns -EIOCBQUEUED, so it stays;
+ *   - a file with ->poll (a pipe, the tty): a read stays if poll says it
+ *     will not wait (data, or the writer gone); a write only if it fails
+ *     at once (POLLERR) -- POLLOUT promises one byte of room, and a pipe
+ *     write waits for room for all of a small write;
+ *   - a character device without ->poll (/dev/null, /dev/zero) never
+ *     waits (fs.h: no ->poll means always ready);
+ *   - the rest goes: buffered I/O of a regular file or a block device
+ *     (Linux reads the page cache with IOCB_NOWAIT; Spindle's filemap has
+ *     no such mode), the file's position, READV of several buffers.
+ * A NOP, a bad descriptor and a failed SQE stay: they cannot block.
+ */
+static bool io_must_punt(const struct io_kiocb *req)
+{
+	const struct io_uring_sqe *sqe = &req->sqe;
+	struct file *f = req->rw.ki_filp;
+	bool vec = sqe->opcode == IORING_OP_READV || sqe->opcode == IORING_OP_WRITEV;
+	unsigned int mask;
+
+	if (req->init_err || sqe->opcode == IORING_OP_NOP || !f || f->f_op == &io_uring_fops)
+		return false;
+	if (sqe->opcode == IORING_OP_FSYNC)
+		return true;
+	if (req->ctx->flags & IORING_SETUP_IOPOLL)
+		return false;
+	if ((f->f_flags & O_DIRECT) && f->f_mapping && f->f_mapping->a_ops &&
+	    f->f_mapping->a_ops->direct_IO)
+		return io_rw_at_fpos(req) || (vec && sqe->len != 1);
+	if (f->f_op && f->f_op->poll) {
+		mask = f->f_op->poll(f);
+		if (io_op_is_write(sqe->opcode))
+			return !(mask & POLLERR);
+		return !(mask & (POLLIN | POLLHUP | POLLERR));
+	}
+	return !(f->f_inode && S_ISCHR(f->f_inode->i_mode));
+}
+
+/*
+ * Issue one request: its result, or -EIOCBQUEUED when its CQE will come
+ * from the completion.  May sleep -- in io_uring_enter only where
+ * io_must_punt said it would not for long.
+ */
+static long io_issue(struct io_kiocb *req)
+{
+	const struct io_uring_sqe *sqe = &req->sqe;
+	long ret;
+
+	if (req->init_err)
+		return req->init_err;
+	if (sqe->opcode == IORING_OP_NOP)
+		return 0;
 	if (!req->rw.ki_filp)
-		ret = -EBADF;
-	else if (sqe->opcode == IORING_OP_FSYNC)
+		return -EBADF;
+	if (sqe->opcode == IORING_OP_FSYNC)
 		/* the whole file, whatever off and len say: Linux syncs that
 		 * range (vfs_fsync_range), Spindle has only vfs_fsync */
-		ret = vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
-	else
-		ret = io_rw(req, sqe);
+		return vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
+	ret = io_rw(req, sqe);
+	/* a tty read interrupted (a worker's cancel): no system call to
+	 * restart, so -EINTR in the CQE, as Linux's io_rw_done */
+	return ret == -ERESTARTNOHAND ? -EINTR : ret;
+}
+
+/*
+ * After io_issue: post req's CQE and free it -- or, when it went down
+ * asynchronously, wait for it if its issuer must (linked), else leave
+ * it to its completion (io_complete_rw; freed by io_free_done, or by
+ * io_do_iopoll for a polled one, on iopoll_list under uring_lock, which
+ * only io_uring_enter's caller holds here).  True if it failed as a link
+ * counts it: an error, or a read or write that moved fewer bytes than
+ * asked.
+ */
+static bool io_req_finish(struct io_kiocb *req, long ret)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+	bool failed;
+
 	if (ret == -EIOCBQUEUED && !req->linked) {
-		/* io_complete_rw posts; io_free_done, or io_do_iopoll for a
-		 * polled one, frees it later */
 		if (req->iopoll)
 			list_add_tail(&req->list, &ctx->iopoll_list);
-		return 0;
+		return false;
 	}
 	if (ret == -EIOCBQUEUED)
 		ret = io_wait_linked(req);      /* posted by io_complete_rw */
 	else
 		io_post_cqe(ctx, req->user_data, (s32)ret);
-	*failed = ret < 0 || (sqe->opcode != IORING_OP_FSYNC && (size_t)ret != req->expect);
+	failed = ret < 0 || (req->sqe.opcode != IORING_OP_FSYNC && (size_t)ret != req->expect);
 	io_free_req(req);
-	return 0;
+	return failed;
+}
+
+/*
+ * Run a chain (a single request is a chain of one) in order, each link
+ * waited for before the next starts; after a failure the rest complete
+ * with -ECANCELED, except after a hard link (IOSQE_IO_HARDLINK).  Linux
+ * starts each link from the completion of the one before; here a worker
+ * runs the whole chain.  cancel: nonzero -- the chain never ran, and
+ * each CQE says so (-ECANCELED, or -ENOMEM with no worker to run it).
+ */
+static void io_run_chain(struct io_kiocb *req, int cancel)
+{
+	bool failed = false;
+
+	while (req) {
+		struct io_kiocb *next = req->link;
+
+		if (cancel || failed) {
+			io_post_cqe(req->ctx, req->user_data, cancel ? cancel : -ECANCELED);
+			io_free_req(req);
+		} else {
+			bool hard = req->sqe.flags & IOSQE_IO_HARDLINK;
+
+			req->linked = true;
+			failed = io_req_finish(req, io_issue(req)) && !hard;
+		}
+		req = next;
+	}
+}
+
+/* fs/io-wq.c's callbacks: a worker runs the chain work heads, in the
+ * submitter's address space; or the chain is cancelled unrun. */
+static void io_wq_submit_work(struct io_wq_work *work)
+{
+	struct task_struct *task = work->task;
+
+	io_run_chain(container_of(work, struct io_kiocb, work), 0);
+	put_task_struct(task);
+}
+
+static void io_wq_cancel_work(struct io_wq_work *work, int res)
+{
+	struct task_struct *task = work->task;
+
+	io_run_chain(container_of(work, struct io_kiocb, work), res);
+	put_task_struct(task);
+}
+
+/*
+ * Hand the chain req heads to the ring's workers (Linux's io_queue_iowq),
+ * and return at once.  It runs in the address space it was submitted in:
+ * the submitter's, or with SQPOLL the owner's, which the SQ thread
+ * borrows.  That mm is marked threaded first, while the submitter is on
+ * it, as kthread_use_mm requires.  With no memory for the pool it runs
+ * here.  Caller holds uring_lock.
+ */
+static void io_queue_async(struct io_kiocb *req)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+	struct task_struct *task = ctx->sq_owner ? ctx->sq_owner : current;
+
+	assert_mutex_held(&ctx->uring_lock);
+	if (!ctx->io_wq)
+		ctx->io_wq = io_wq_create(io_wq_submit_work, io_wq_cancel_work);
+	if (!ctx->io_wq || !current->mm) {
+		io_run_chain(req, 0);
+		return;
+	}
+	WRITE_ONCE(current->mm->threaded, true);
+	get_task_struct(task);
+	req->work.task = task;
+	req->work.mm = current->mm;
+	req->work.user_data = req->user_data;
+	io_wq_enqueue(ctx->io_wq, &req->work);
+}
+
+/* One request, in no chain: issued here, or punted (IOSQE_ASYNC, or it
+ * would block: io_must_punt).  Caller holds uring_lock. */
+static void io_queue_sqe(struct io_kiocb *req)
+{
+	if ((req->sqe.flags & IOSQE_ASYNC) || io_must_punt(req))
+		io_queue_async(req);
+	else
+		io_req_finish(req, io_issue(req));
+}
+
+/* A chain being put together from its SQEs (Linux's io_submit_link):
+ * failed, if one of them failed before it could start. */
+struct io_submit_link {
+	struct io_kiocb *head, *last;
+	bool failed;
+};
+
+/*
+ * A whole chain is in: to a worker, which runs it link by link -- so that
+ * io_uring_enter never waits for a link.  A chain with an SQE that failed
+ * before it started runs not at all: that SQE's CQE carries its error,
+ * the others -ECANCELED (Linux's io_submit_fail_init).
+ */
+static void io_queue_link(struct io_submit_link *link)
+{
+	struct io_kiocb *req = link->head, *next;
+
+	link->head = link->last = NULL;
+	if (!link->failed) {
+		io_queue_async(req);
+		return;
+	}
+	for (; req; req = next) {
+		next = req->link;
+		io_post_cqe(req->ctx, req->user_data, req->init_err ? req->init_err : -ECANCELED);
+		io_free_req(req);
+	}
+}
+
+/*
+ * Take one SQE (a copy).  Returns nonzero when it failed before it
+ * started and its chain, if any, ends with it: the batch stops there
+ * unless the ring was set up with IORING_SETUP_SUBMIT_ALL (Linux's rule;
+ * a failed SQE that links on lets the chain be put together first).
+ * Every SQE gets its CQE, whose room the caller reserved.
+ *
+ * A linked SQE (IOSQE_IO_LINK, IOSQE_IO_HARDLINK) joins the chain being
+ * put together; the first SQE without the flag ends it, and the chain
+ * goes to a worker (io_queue_link).  A NOP alone is answered at once.
+ */
+static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe,
+			 struct io_submit_link *link)
+{
+	int err = io_init_req(ctx, sqe);
+	bool in_link = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	struct io_kiocb *req;
+
+	if (!link->head && !in_link) {
+		if (err || (sqe->opcode == IORING_OP_NOP && !(sqe->flags & IOSQE_ASYNC))) {
+			io_post_cqe(ctx, sqe->user_data, err);
+			return err;
+		}
+	}
+	req = io_alloc_req(ctx, sqe, err);
+	if (!req) {
+		io_post_cqe(ctx, sqe->user_data, -ENOMEM);
+		err = -ENOMEM;
+		link->failed = true;
+		if (link->head && !in_link)
+			io_queue_link(link);
+		return link->head ? 0 : err;
+	}
+	if (link->head) {
+		link->last->link = req;
+		link->last = req;
+	} else if (in_link) {
+		link->head = link->last = req;
+		link->failed = false;
+	} else {
+		io_queue_sqe(req);
+		return 0;
+	}
+	if (err)
+		link->failed = true;
+	if (in_link)
+		return 0;               /* the chain goes on: Linux's rule */
+	io_queue_link(link);
+	return err;
 }
 
 /*
@@ -713,16 +966,17 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
  * together at blk_finish_plug).  How many were taken; a full CQ stops
  * nothing (the overflow list keeps the CQEs).  An SQ array entry that indexes
  * past the SQE array is dropped (counted in sq_dropped) and ends the batch,
- * as in Linux.  Caller holds uring_lock.
+ * as in Linux.  A chain the batch ends inside is queued as it is.
+ * Caller holds uring_lock.
  */
 static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 {
 	struct io_rings *r = ctx->rings;
 	/* the SQEs the tail covers are visible after this load */
 	u32 entries = smp_load_acquire(&r->sq_tail) - ctx->cached_sq_head;
+	struct io_submit_link link = { NULL, NULL, false };
 	struct blk_plug plug;
 	int submitted = 0;
-	bool in_chain = false, chain_failed = false;
 
 	nr = min(min(nr, ctx->sq_entries), entries);
 	if (!nr)
@@ -742,21 +996,11 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 		/* a copy: the process may rewrite the slot once we move on */
 		memcpy(&sqe, io_region_ptr(&ctx->sqes, idx * sizeof(sqe)), sizeof(sqe));
 		submitted++;
-		if (in_chain && chain_failed) {
-			/* an earlier request of its chain failed */
-			io_post_cqe(ctx, sqe.user_data, -ECANCELED);
-		} else {
-			bool failed;
-
-			if (io_submit_sqe(ctx, &sqe, &failed) &&
-			    !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
-				break;
-			/* a hard link's failure does not cancel the rest */
-			chain_failed = failed && !(sqe.flags & IOSQE_IO_HARDLINK);
-		}
-		/* the chain goes on while its SQEs say LINK */
-		in_chain = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+		if (io_submit_sqe(ctx, &sqe, &link) && !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
+			break;
 	}
+	if (link.head)
+		io_queue_link(&link);
 	/* the slots are free for the process again */
 	smp_store_release(&r->sq_head, ctx->cached_sq_head);
 	blk_finish_plug(&plug);
@@ -1303,6 +1547,10 @@ static int io_uring_mmap(struct file *f, struct vm_area_struct *vma)
 /* Wait for the requests in flight, then free everything.  May sleep. */
 static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 {
+	/* the workers first: what is queued is cancelled, what runs is
+	 * interrupted, and once they have ended no worker touches ctx */
+	if (ctx->io_wq)
+		io_wq_destroy(ctx->io_wq);
 	/* polled requests end only when polled for: reap them all first */
 	mutex_lock(&ctx->uring_lock);
 	while (!list_empty(&ctx->iopoll_list))
@@ -1466,6 +1714,34 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
  * threaded now, while only the caller runs on it: the thread will load
  * it on another CPU (kthread_use_mm).
  */
+/*
+ * IORING_SETUP_ATTACH_WQ: share wq_fd's io-wq.  In Linux 6.1 the io-wq
+ * belongs to the task, so there is nothing to share without SQPOLL, and
+ * wq_fd is only checked (io_sq_offload_create): no such descriptor
+ * ENXIO, not a ring EINVAL; with SQPOLL the new ring would share the
+ * other's SQ thread, which must be the caller's process's (EPERM).
+ * Spindle checks the same, and the new ring keeps workers and an SQ
+ * thread of its own.
+ */
+static int io_attach_wq_check(const struct io_uring_params *p)
+{
+	struct file *f = fget(p->wq_fd);
+	int err = 0;
+
+	if (!f)
+		return -ENXIO;
+	if (f->f_op != &io_uring_fops) {
+		err = -EINVAL;
+	} else if (p->flags & IORING_SETUP_SQPOLL) {
+		struct io_ring_ctx *other = f->private_data;
+
+		if (!other->sq_owner || other->sq_owner->tgid != current->tgid)
+			err = other->sq_owner ? -EPERM : -EINVAL;
+	}
+	fput(f);
+	return err;
+}
+
 static int io_sq_offload_create(struct io_ring_ctx *ctx, const struct io_uring_params *p)
 {
 	struct task_struct *t;
@@ -1516,6 +1792,11 @@ long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
 	err = io_uring_sizes(&p, entries);
 	if (err)
 		return err;
+	if (p.flags & IORING_SETUP_ATTACH_WQ) {
+		err = io_attach_wq_check(&p);
+		if (err)
+			return err;
+	}
 	ctx = io_ring_ctx_alloc(&p);
 	if (!ctx)
 		return -ENOMEM;

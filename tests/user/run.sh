@@ -264,6 +264,15 @@ else
 	grep -qx '6 passed, 0 failed' "$T/io_uring_cq.out" && pass io_uring_cq_on_linux ||
 		fail io_uring_cq_on_linux "$(grep -e FAIL -e passed "$T/io_uring_cq.out" | tr '\n' ' ')"
 fi
+# io_uring_wq: requests that would block go to io-wq, on Linux: the
+# oracle for tests/qemu/scenarios/io_uring-wq.scn
+if grep -q '^TEST io_uring.probe FAIL.*(errno \(1\|38\) ' "$T/io_uring.out" 2>/dev/null; then
+	echo "TEST user.io_uring_wq_on_linux SKIP: this host refuses io_uring"
+else
+	"$UB/glibc/io_uring_wq" "$T/uring_wq.dat" > "$T/io_uring_wq.out" 2>&1
+	grep -qx '8 passed, 0 failed' "$T/io_uring_wq.out" && pass io_uring_wq_on_linux ||
+		fail io_uring_wq_on_linux "$(grep -e FAIL -e passed "$T/io_uring_wq.out" | tr '\n' ' ')"
+fi
 # auxv: /proc/self/auxv against getauxval() and the stack on Linux, the
 # oracle for the file's format (tests/qemu/scenarios/proc-auxv.scn)
 "$UB/glibc/auxv" > "$T/auxv.out" 2>&1

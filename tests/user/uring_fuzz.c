@@ -9,7 +9,7 @@
  * 1 to 32 SQEs with random values -- an opcode from the whole byte (the
  * known ones drawn more often), random IOSQE_* flags (links, drains,
  * fixed files, async), descriptors good and bad (DEV open O_DIRECT and
- * buffered, a tmpfs file, a non-blocking pipe, /dev/null, -1, a number
+ * buffered, a tmpfs file, a pipe, /dev/null, -1, a number
  * never opened,
  * registered file indexes in range and out), addresses good and bad
  * (a buffer, NULL, a kernel address, the end of a mapping, a buffer it
@@ -19,7 +19,7 @@
  * Every CQE must carry a user_data the batch used and a result that is a
  * count or an errno; the kernel must never crash or hang, and the child
  * must be able to exit with SQEs still in flight (a timeout of a year,
- * reads from an empty pipe).
+ * reads from an empty pipe, which io-wq's workers sleep in).
  *
  * Prints "TEST uring_fuzz.sqes PASS" if the child finished every round
  * and exited normally, having seen CQEs; "TEST uring_fuzz.after PASS" if
@@ -127,10 +127,9 @@ static int fuzz(const char *dev, unsigned long rounds)
 	fds[nfds++] = open(path, O_RDWR);
 	tmp = open("/tmp/uring_fuzz.file", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	fds[nfds++] = tmp;
-	/* non-blocking: Spindle has no io-wq, so a read of an empty pipe
-	 * would block io_uring_enter itself (docs/aio.md), where Linux
-	 * hands it to a worker thread */
-	if (pipe2(pipefd, O_NONBLOCK))
+	/* a blocking pipe: a READ of it while empty goes to a worker
+	 * (io-wq), and io_uring_enter returns */
+	if (pipe(pipefd))
 		return 11;
 	fds[nfds++] = pipefd[0];
 	fds[nfds++] = pipefd[1];
@@ -194,9 +193,12 @@ static int fuzz(const char *dev, unsigned long rounds)
 			if (next_random() % 64 == 0)
 				break;  /* leave some for the exit */
 		}
-		/* empty the pipe of the fuzzer's writes */
+		/* empty the pipe of the fuzzer's writes, without waiting
+		 * (a worker's READ may see the flag too: -EAGAIN, an answer) */
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
 		while (read(pipefd[0], buffer + 32768, 4096) > 0)
 			;
+		fcntl(pipefd[0], F_SETFL, 0);
 	}
 	dprintf(out, "uring_fuzz: %llu SQEs in %lu rounds, %lu CQEs reaped\n",
 		(unsigned long long)tag - 1, rounds, cqes);
@@ -258,9 +260,9 @@ int main(int argc, char **argv)
 	before = mem_free_kb();
 	pid = fork();
 	if (pid == 0) {
-		/* fds 0-2 become /dev/null: a random READ of the console
-		 * would wait for a key (Spindle runs it in io_uring_enter, no
-		 * io-wq); the child reports on a descriptor out of reach */
+		/* fds 0-2 become /dev/null: a random WRITE would print on
+		 * the console, a READ take its keys; the child reports on a
+		 * descriptor out of reach */
 		int null = open("/dev/null", O_RDWR);
 
 		out = fcntl(1, F_DUPFD, 20);
