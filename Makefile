@@ -642,15 +642,23 @@ RUNS ?= 3
 perf: deps $(ISO)
 	$(PYTHON) tools/perf.py --runs $(RUNS)
 
+# A QEMU TCG plugin that counts the instructions a guest executes, with
+# a kernel's idle and poll loops counted apart (tools/insncount/): built
+# by the host's compiler as a shared object QEMU loads with -plugin.
+INSNCOUNT = $(BUILD)/tools/insncount.so
+$(INSNCOUNT): tools/insncount/insncount.c tools/insncount/qemu-plugin.h
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -o $@ $< -lpthread
+
 # The same workloads on Debian's Linux and fio, booted on the same QEMU
 # devices (tools/compare-linux; packages fetched into build/compare-linux,
 # never installed): both sides and their ratio, row by row; then the NVMe
 # rows (tests/qemu/perf/perf-nvme.scn, q35), instruction counts only: in
 # a wall-clock boot Linux's fio at depth 32 on QEMU's NVMe stalled until
 # the runner's 10-minute limit (docs/performance.md, "NVMe against Linux").
-perf-linux: deps $(ISO)
+perf-linux: deps $(ISO) $(INSNCOUNT)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
-	$(PYTHON) tools/compare-linux --icount-only --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --icount-only --insn-plugin --scenario tests/qemu/perf/perf-nvme.scn
 	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
 
 # IOPS against CPUs (1, 2, 4) under multi-threaded TCG, Spindle's bench
