@@ -25,12 +25,17 @@
  * (addresses in hex; at most MAX_GROUPS groups).  A snapshot is one line
  * per vCPU appended to O:
  *
- *   INSNCOUNT mark=K vcpu=V insns=N kernel=S halts=H GROUP=INSNS/ENTRIES ...
+ *   INSNCOUNT mark=K vcpu=V insns=N kernel=S halts=H GROUP=INSNS/ENTRIES/GAP/AT ...
  *
  * with the vCPU's counts since QEMU started, up to but not including the
  * marked instruction: all its instructions, those of them at kernel
  * addresses (the upper half of the address space: what leaves out the
- * benchmark program's own work), the halts, and each group's; the same line with mark=exit when QEMU ends.  The
+ * benchmark program's own work), the halts, and each group's.  GAP is
+ * the fewest instructions executed from one entry to the next since the
+ * previous mark, and AT how many times that gap was seen: when the entry
+ * is a poll function called once per iteration of a spin, GAP is one
+ * empty iteration's cost, whatever the functions it calls (a module's
+ * among them, wherever it was loaded), and AT about how many there were; the same line with mark=exit when QEMU ends.  The
  * guest brackets a workload by executing ADDR before and after it
  * (compare-linux reads /proc/version, and ADDR is the kernel's function
  * behind that file): a snapshot is exact to the instruction, needs no
@@ -81,6 +86,9 @@ struct vcpu_count {
 	uint64_t halts;
 	uint64_t group_insns[MAX_GROUPS];
 	uint64_t group_entries[MAX_GROUPS];
+	uint64_t last_entry[MAX_GROUPS];        /* insns at the last entry, 0: none */
+	uint64_t min_gap[MAX_GROUPS];           /* since the last mark; UINT64_MAX: none */
+	uint64_t at_min[MAX_GROUPS];
 };
 
 /*
@@ -100,6 +108,7 @@ struct tb_count {
 	uint32_t n_groups;      /* pairs in group[] */
 	struct {
 		uint32_t group, insns, entries;
+		uint32_t entry_at;      /* the first entry's index in the block */
 	} group[];
 };
 
@@ -267,10 +276,17 @@ static void snapshot(const char *label, const struct mark_at *rest, unsigned int
 			c->kernel - (self ? rest->rest_kernel : 0),
 			c->halts - (self ? rest->rest_halts : 0));
 		for (int g = 0; g < n_groups; g++)
-			fprintf(out, " %s=%" PRIu64 "/%" PRIu64, group_name[g],
+			fprintf(out, " %s=%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, group_name[g],
 				c->group_insns[g] - (self ? rest->rest_group[g] : 0),
-				c->group_entries[g]);
+				c->group_entries[g], c->min_gap[g] == UINT64_MAX ? 0 : c->min_gap[g],
+				c->at_min[g]);
 		fputc('\n', out);
+	}
+	for (int v = 0; v < n_vcpus; v++) {
+		for (int g = 0; g < MAX_GROUPS; g++) {
+			vcpus[v].min_gap[g] = UINT64_MAX;
+			vcpus[v].at_min[g] = 0;
+		}
 	}
 	fflush(out);
 	pthread_mutex_unlock(&lock);
@@ -284,13 +300,30 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 	if ((int)vcpu_index >= n_vcpus)
 		return;
 	c = &vcpus[vcpu_index];
+	for (uint32_t i = 0; i < t->n_groups; i++) {
+		uint32_t g = t->group[i].group;
+
+		c->group_insns[g] += t->group[i].insns;
+		c->group_entries[g] += t->group[i].entries;
+		if (t->group[i].entries) {
+			/* the distance from the previous entry, in instructions */
+			uint64_t at = c->insns + t->group[i].entry_at;
+
+			if (c->last_entry[g]) {
+				uint64_t gap = at - c->last_entry[g];
+
+				if (gap < c->min_gap[g]) {
+					c->min_gap[g] = gap;
+					c->at_min[g] = 0;
+				}
+				c->at_min[g] += gap == c->min_gap[g];
+			}
+			c->last_entry[g] = at;
+		}
+	}
 	c->insns += t->n_insns;
 	c->kernel += t->kernel;
 	c->halts += t->halts;
-	for (uint32_t i = 0; i < t->n_groups; i++) {
-		c->group_insns[t->group[i].group] += t->group[i].insns;
-		c->group_entries[t->group[i].group] += t->group[i].entries;
-	}
 }
 
 static void mark_exec(unsigned int vcpu_index, void *udata)
@@ -318,7 +351,7 @@ static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
-	uint32_t insns[MAX_GROUPS] = { 0 }, entered[MAX_GROUPS] = { 0 };
+	uint32_t insns[MAX_GROUPS] = { 0 }, entered[MAX_GROUPS] = { 0 }, entry_at[MAX_GROUPS];
 	uint32_t halts = 0, kernel = 0, used = 0;
 	uint64_t hash = 0xcbf29ce484222325ull, vaddr;
 	struct tb_count *t, **bucket;
@@ -341,8 +374,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			kernel++;
 		if (g >= 0)
 			insns[g]++;
-		if (e >= 0)
-			entered[e]++;
+		if (e >= 0 && !entered[e]++)
+			entry_at[e] = i;
 		if (is_mark(addr)) {
 			/* what this block counts from the mark on, which at the
 			 * mark has not run yet */
@@ -392,6 +425,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			t->group[t->n_groups].group = g;
 			t->group[t->n_groups].insns = insns[g];
 			t->group[t->n_groups].entries = entered[g];
+			t->group[t->n_groups].entry_at = entered[g] ? entry_at[g] : 0;
 			t->n_groups++;
 		}
 		t->next = *bucket;
@@ -440,6 +474,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	vcpus = calloc(n_vcpus, sizeof(*vcpus));
 	if (!vcpus)
 		return -1;
+	for (int v = 0; v < n_vcpus; v++)
+		for (int g = 0; g < MAX_GROUPS; g++)
+			vcpus[v].min_gap[g] = UINT64_MAX;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;
