@@ -64,8 +64,8 @@ SYMBOLS = {
         "poll": "bio_poll",
     },
     "linux": {
-        "mark": "version_proc_show",            # fs/proc/version.c
-        # kernel/sched/idle.c's do_idle() and the x86 halt under it
+        "mark": "version_proc_show",            # Linux's fs/proc/version.c
+        # Linux's kernel/sched/idle.c: do_idle() and the x86 halt under it
         "idle": ["do_idle", "default_idle_call", "arch_cpu_idle", "default_idle",
                  "arch_cpu_idle_enter", "arch_cpu_idle_exit", "cpu_idle_poll",
                  "tick_nohz_idle_enter", "tick_nohz_idle_exit", "tick_nohz_idle_stop_tick",

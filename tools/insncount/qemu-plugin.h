@@ -7,8 +7,8 @@
  * The interface is a C ABI: QEMU dlopen()s the plugin named by
  * `-plugin FILE.so,name=value,...`, checks the int `qemu_plugin_version`
  * it exports against the range it supports, and calls
- * `qemu_plugin_install()`.  QEMU 7.2 speaks API version 1 (QEMU's
- * include/qemu/qemu-plugin.h of that release); a plugin built against
+ * `qemu_plugin_install()`.  QEMU 7.2 speaks API version 1 (the header
+ * QEMU's own tree has for it, of that release); a plugin built against
  * another version is refused at load time with a message naming both,
  * so a mismatch here cannot go unnoticed.  The declarations below follow
  * that release's types and argument order; only what is used is here.
