@@ -202,8 +202,8 @@ static int read_conf(const char *path)
 			entries = grow(entries, n_entries, sizeof(*entries));
 			entries[n_entries++] = (struct entry){ a, g };
 		} else {
-			fprintf(stderr, "insncount: %s:%d: not a directive I know, or more than "
-				"%d groups: %s", path, lineno, MAX_GROUPS, line);
+			fprintf(stderr, "insncount: %s:%d: not a directive, or over %d groups: %s",
+				path, lineno, MAX_GROUPS, line);
 			fclose(f);
 			return -1;
 		}
@@ -212,8 +212,10 @@ static int read_conf(const char *path)
 	qsort(ranges, n_ranges, sizeof(*ranges), range_cmp);
 	for (size_t i = 1; i < n_ranges; i++) {
 		if (ranges[i].start < ranges[i - 1].end) {
-			fprintf(stderr, "insncount: %s: ranges %#" PRIx64 " and %#" PRIx64
-				" overlap\n", path, ranges[i - 1].start, ranges[i].start);
+			uint64_t a = ranges[i - 1].start, b = ranges[i].start;
+
+			fprintf(stderr, "insncount: %s: ranges %#" PRIx64 " and %#" PRIx64 " overlap\n",
+				path, a, b);
 			return -1;
 		}
 	}
@@ -269,12 +271,15 @@ static void snapshot(const char *label, const struct mark_at *rest, unsigned int
 		const struct vcpu_count *c = &vcpus[v];
 		/* the marked vCPU's block has been counted whole: take off what
 		 * of it has not run yet */
-		bool self = rest && (unsigned int)v == vcpu_index;
+		bool self = (unsigned int)v == vcpu_index;
 
-		fprintf(out, "INSNCOUNT mark=%s vcpu=%d insns=%" PRIu64 " kernel=%" PRIu64
-			" halts=%" PRIu64, label, v, c->insns - (self ? rest->rest_insns : 0),
-			c->kernel - (self ? rest->rest_kernel : 0),
-			c->halts - (self ? rest->rest_halts : 0));
+		uint64_t insns = c->insns - (self ? rest->rest_insns : 0);
+		uint64_t kernel = c->kernel - (self ? rest->rest_kernel : 0);
+		uint64_t halts = c->halts - (self ? rest->rest_halts : 0);
+
+		fprintf(out, "INSNCOUNT mark=%s vcpu=%d", label, v);
+		fprintf(out, " insns=%" PRIu64 " kernel=%" PRIu64 " halts=%" PRIu64, insns, kernel,
+			halts);
 		for (int g = 0; g < n_groups; g++)
 			fprintf(out, " %s=%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, group_name[g],
 				c->group_insns[g] - (self ? rest->rest_group[g] : 0),
@@ -437,9 +442,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
+	static const struct mark_at nothing_left;   /* not at a marked instruction */
+
 	(void)id;
 	(void)udata;
-	snapshot("exit", NULL, 0);
+	snapshot("exit", &nothing_left, 0);
 	fclose(out);
 }
 
