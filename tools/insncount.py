@@ -16,8 +16,8 @@ empty iteration.  A snapshot is taken each time the guest runs the
 kernel function behind /proc/version (MARK): the guest reads that file
 before and after each workload.
 
-How a job is bracketed.  A workload program's start-up (fio links some
-thirteen shared libraries and forks its job) would weigh on the per-I/O figure,
+How a job is bracketed.  A workload program's start-up (fio links
+thirteen shared libraries and forks its job) would weigh on the figure,
 so each job runs twice: first with 1/SMALL of its I/O, then whole, with
 a mark before, between and after.  The whole run's count less the small
 run's, over the difference of their I/O counts, is the cost of the I/Os
