@@ -49,8 +49,11 @@
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
-#                   side with Spindle's, NVMe's rows, and fio on both kernels
+#                   side with Spindle's, NVMe's rows (counted by a QEMU
+#                   plugin, tools/insncount/), and fio on both kernels
 #                   (tools/compare-linux, RUNS=<n>)
+#   make check-insncount  that plugin against QEMU's -icount clock on
+#                   null_blk, where the two must agree
 #   make perf-scaling  IOPS against 1, 2 and 4 CPUs, Spindle and Linux,
 #                   null_blk under multi-threaded TCG (tools/scaling.py,
 #                   RUNS=<n>, PNG=<file>)
@@ -260,7 +263,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-tools fault-matrix powercut ext3-linux jcost jimages
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-insncount check-tools fault-matrix powercut ext3-linux jcost jimages
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -541,6 +544,7 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+	$(PYTHON) tools/insncount.py --selftest
 	$(PYTHON) tools/scaling.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/jcost.py --selftest
@@ -660,15 +664,31 @@ RUNS ?= 3
 perf: deps $(ISO)
 	$(PYTHON) tools/perf.py --runs $(RUNS)
 
+# A QEMU TCG plugin that counts the instructions a guest executes, with
+# a kernel's idle and poll loops counted apart (tools/insncount/): built
+# by the host's compiler as a shared object QEMU loads with -plugin.
+INSNCOUNT = $(BUILD)/tools/insncount.so
+$(INSNCOUNT): tools/insncount/insncount.c tools/insncount/qemu-plugin.h
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -o $@ $< -lpthread
+
+# The plugin checked against QEMU's own instruction clock where the two
+# must agree: Spindle's null_blk rows under -icount, no halts, no host
+# time (tools/compare-linux --insn-check; one boot, half a minute).
+check-insncount: deps $(ISO) $(INSNCOUNT)
+	$(PYTHON) tools/compare-linux --insn-check
+
 # The same workloads on Debian's Linux and fio, booted on the same QEMU
 # devices (tools/compare-linux; packages fetched into build/compare-linux,
 # never installed): both sides and their ratio, row by row; then the NVMe
-# rows (tests/qemu/perf/perf-nvme.scn, q35), instruction counts only: in
-# a wall-clock boot Linux's fio at depth 32 on QEMU's NVMe stalled until
+# rows (tests/qemu/perf/perf-nvme.scn, q35), as the instructions each
+# kernel executes, counted by the plugin (RUNS=<n> boots of each): under
+# -icount alone QEMU's NVMe makes the counts the host's waiting, and in a
+# wall-clock boot Linux's fio at depth 32 on QEMU's NVMe stalled until
 # the runner's 10-minute limit (docs/performance.md, "NVMe against Linux").
-perf-linux: deps $(ISO)
+perf-linux: deps $(ISO) $(INSNCOUNT)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
-	$(PYTHON) tools/compare-linux --icount-only --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --insn-plugin --insn-runs $(RUNS) --scenario tests/qemu/perf/perf-nvme.scn
 	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
 
 # IOPS against CPUs (1, 2, 4) under multi-threaded TCG, Spindle's bench

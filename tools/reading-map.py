@@ -79,10 +79,14 @@ GROUPS = [
      ["user/**", "include/uapi/**"]),
 ]
 TESTS = ("tests/**", "labs/**")
+# Host programs in C (the QEMU plugin of tools/insncount/) are tools of the
+# benchmarks, like the Python beside them: not the kernel, not in the map.
+HOST_TOOLS = ("tools/**",)
 
 
 def sources():
-    return [f for f in mklab.source_files() if f.endswith(SOURCE)]
+    return [f for f in mklab.source_files() if f.endswith(SOURCE)
+            and not any(match(f, p) for p in HOST_TOOLS)]
 
 
 def match(path, pattern):
