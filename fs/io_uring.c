@@ -121,9 +121,13 @@
 #include <spindle/string.h>
 #include <spindle/printk.h>
 #include <spindle/ratelimit.h>
+#include <spindle/fault_inject.h>
+#include <spindle/init.h>
 #include <uapi/linux/io_uring.h>
 #include "internal.h"
 #include "io_uring_cq.h"
+#include "io_uring_timeout.h"
+#include "io_uring_cancel.h"
 
 #define IORING_MAX_ENTRIES      32768u                  /* SQ entries, Linux's */
 #define IORING_MAX_CQ_ENTRIES   (2 * IORING_MAX_ENTRIES)
@@ -218,6 +222,8 @@ struct io_ring_ctx {
 	/* the rest under cq_wait.lock, interrupts off */
 	wait_queue_head_t cq_wait;      /* io_uring_enter and the release sleep here */
 	struct io_cq cq;                /* the CQ tail and the overflow list */
+	bool cq_dropped;                /* a CQE was lost: GETEVENTS says EBADR */
+	struct io_timeouts timeouts;    /* TIMEOUTs armed, and the CQEs they count */
 	unsigned int inflight;          /* SQEs taken whose CQE is not posted */
 	struct list_head done;          /* posted from an interrupt: to free */
 };
@@ -297,16 +303,50 @@ static u32 *io_sq_array_at(struct io_ring_ctx *ctx, u32 idx)
 /* --- completions: may run in an interrupt handler ---------------------------- */
 
 /*
+ * fail_io_uring_cqe=<interval>,<probability>,<space>,<times>: the
+ * overflow list's entries fail to allocate, so that a CQE is lost
+ * (include/spindle/fault_inject.h) -- how a test reaches EBADR.
+ */
+static DECLARE_FAULT_ATTR(fail_io_uring_cqe);
+
+static int __init fail_io_uring_cqe_setup(const char *val)
+{
+	return setup_fault_attr(&fail_io_uring_cqe, val);
+}
+__setup("fail_io_uring_cqe=", fail_io_uring_cqe_setup);
+
+/*
  * Post one CQE -- into the ring, or onto the overflow list when the ring
  * is full (fs/io_uring_cq.c) -- wake the waiters, and count the request
- * out of flight.  Caller holds cq_wait.lock.
+ * out of flight.  A CQE that could not be kept marks the ring (Linux's
+ * IO_CHECK_CQ_DROPPED_BIT): from then on a GETEVENTS that has to wait
+ * answers EBADR.  Caller holds cq_wait.lock.
  */
-static void __io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
+static void io_post_cqe_uncounted(struct io_ring_ctx *ctx, u64 user_data, s32 res)
 {
 	assert_spin_locked(&ctx->cq_wait.lock);
 	ctx->inflight--;
-	if (!io_cqring_post(&ctx->cq, user_data, res, 0))
+	if (!io_cqring_post(&ctx->cq, user_data, res, 0)) {
+		ctx->cq_dropped = true;
 		printk_ratelimited(KERN_WARNING "io_uring: a CQE lost: no memory for the overflow list\n");
+	}
+}
+
+/* fs/io_uring_timeout.c's way to post a timeout's CQE: not counted
+ * among the CQEs that timeouts wait for (Linux's cq_timeouts). */
+void io_timeout_post(struct io_timeouts *tq, u64 user_data, s32 res)
+{
+	io_post_cqe_uncounted(container_of(tq, struct io_ring_ctx, timeouts), user_data, res);
+}
+
+/* Any other request's CQE: counted, and the TIMEOUTs waiting for a
+ * number of CQEs are told (fs/io_uring_timeout.c). */
+static void __io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
+{
+	io_post_cqe_uncounted(ctx, user_data, res);
+	ctx->timeouts.cq_events++;
+	if (!list_empty(&ctx->timeouts.list))
+		io_flush_timeouts(&ctx->timeouts);
 }
 
 static void io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
@@ -409,9 +449,20 @@ static bool io_op_supported(unsigned int op)
 	case IORING_OP_WRITE_FIXED:
 	case IORING_OP_READ:
 	case IORING_OP_WRITE:
+	case IORING_OP_TIMEOUT:
+	case IORING_OP_TIMEOUT_REMOVE:
+	case IORING_OP_ASYNC_CANCEL:
 		return true;
 	}
 	return false;
+}
+
+/* The opcodes with no file, no buffer: fs/io_uring_timeout.c and
+ * fs/io_uring_cancel.c. */
+static bool io_op_is_ctl(unsigned int op)
+{
+	return op == IORING_OP_TIMEOUT || op == IORING_OP_TIMEOUT_REMOVE ||
+	       op == IORING_OP_ASYNC_CANCEL;
 }
 
 static bool io_op_is_write(unsigned int op)
@@ -438,9 +489,15 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 		return -EOPNOTSUPP;
 	/* a polled ring takes only what can be polled for (Linux's
 	 * io_op_def.iopoll: NOP and the reads and writes) */
-	if ((ctx->flags & IORING_SETUP_IOPOLL) && op == IORING_OP_FSYNC)
+	if ((ctx->flags & IORING_SETUP_IOPOLL) && (op == IORING_OP_FSYNC || io_op_is_ctl(op)))
 		return -EINVAL;
 	switch (op) {
+	case IORING_OP_TIMEOUT:
+		return io_timeout_prep(sqe);
+	case IORING_OP_TIMEOUT_REMOVE:
+		return io_timeout_remove_prep(sqe);
+	case IORING_OP_ASYNC_CANCEL:
+		return io_async_cancel_prep(sqe);
 	case IORING_OP_FSYNC:
 		/* as Linux's io_fsync_prep */
 		if (sqe->addr || sqe->buf_index || sqe->splice_fd_in)
@@ -614,6 +671,60 @@ static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
 	return get_file(ctx->files[fd]);
 }
 
+/* ASYNC_CANCEL: match by file too (IORING_ASYNC_CANCEL_FD), a
+ * registered one with FD_FIXED or IOSQE_FIXED_FILE (Linux's
+ * io_async_cancel).  Caller holds uring_lock. */
+static long io_cancel(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
+{
+	struct io_cancel_data cd = {
+		.ctx = ctx, .data = sqe->addr, .flags = sqe->cancel_flags,
+	};
+	long ret;
+
+	if (cd.flags & IORING_ASYNC_CANCEL_FD) {
+		if ((cd.flags & IORING_ASYNC_CANCEL_FD_FIXED) || (sqe->flags & IOSQE_FIXED_FILE))
+			cd.file = io_file_get_fixed(ctx, sqe->fd);
+		else if (!(ctx->flags & IORING_SETUP_SQPOLL) && sqe->fd >= 0)
+			cd.file = fget((unsigned int)sqe->fd);
+		if (!cd.file)
+			return -EBADF;
+	}
+	ret = io_async_cancel(&cd, &ctx->timeouts);
+	if (cd.file)
+		fput(cd.file);
+	return ret;
+}
+
+/*
+ * TIMEOUT, TIMEOUT_REMOVE, ASYNC_CANCEL: no file, nothing for a device.
+ * An armed TIMEOUT posts its CQE later, from its timer or from the CQE
+ * that reaches its count; a linked one is waited for here, as any link.
+ */
+static void io_issue_ctl(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe, bool *failed)
+{
+	bool linked = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	long ret;
+
+	switch (sqe->opcode) {
+	case IORING_OP_TIMEOUT:
+		ret = io_timeout(&ctx->timeouts, sqe, linked ? failed : NULL);
+		if (ret == -EIOCBQUEUED) {
+			if (!linked)
+				*failed = false;
+			return;
+		}
+		break;
+	case IORING_OP_TIMEOUT_REMOVE:
+		ret = io_timeout_remove(&ctx->timeouts, sqe);
+		break;
+	default:
+		ret = io_cancel(ctx, sqe);
+		break;
+	}
+	io_post_cqe(ctx, sqe->user_data, (s32)ret);
+	*failed = ret < 0;
+}
+
 /*
  * A linked request that went down asynchronously: wait (uninterruptibly:
  * the bios will end) until its completion has posted it.  The plug is
@@ -661,6 +772,10 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 	if (sqe->opcode == IORING_OP_NOP) {
 		io_post_cqe(ctx, sqe->user_data, 0);
 		*failed = false;
+		return 0;
+	}
+	if (io_op_is_ctl(sqe->opcode)) {
+		io_issue_ctl(ctx, sqe, failed);
 		return 0;
 	}
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
@@ -812,6 +927,9 @@ static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
 {
 	int ret = 0;
 
+	/* a CQE was lost: say so rather than poll (Linux's check_cq) */
+	if (READ_ONCE(ctx->cq_dropped))
+		return -EBADR;
 	mutex_lock(&ctx->uring_lock);
 	io_cqring_do_overflow_flush(ctx);
 	while (!list_empty(&ctx->iopoll_list)) {
@@ -970,9 +1088,13 @@ static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete)
 	if (io_cqring_ready(ctx, min_complete))
 		return 0;
 	wait_event_interruptible(ctx->cq_wait, io_cqring_ready(ctx, min_complete) ||
-				 signal_pending(current));
+				 READ_ONCE(ctx->cq_dropped) || signal_pending(current));
 	if (io_cqring_events(ctx) >= min_complete)
 		return 0;
+	/* a CQE was lost (Linux's IO_CHECK_CQ_DROPPED_BIT, never cleared):
+	 * a wait that cannot be met says EBADR, unless CQEs are there to read */
+	if (READ_ONCE(ctx->cq_dropped))
+		return io_cqring_events(ctx) ? 0 : -EBADR;
 	return -EINTR;
 }
 
@@ -1309,6 +1431,8 @@ static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 		if (!io_do_iopoll(ctx))
 			cond_resched();
 	mutex_unlock(&ctx->uring_lock);
+	/* armed TIMEOUTs would otherwise keep it waiting: cancel them */
+	io_kill_timeouts(&ctx->timeouts);
 	wait_event(ctx->cq_wait, READ_ONCE(ctx->inflight) == 0);
 	/* the last completer wakes us under this lock: once we hold it, it
 	 * has let go of ctx for good */
@@ -1456,6 +1580,8 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
 	ctx->rings->cq_ring_entries = p->cq_entries;
 	io_cq_init(&ctx->cq, p->cq_entries, &ctx->rings->cq_tail, &ctx->rings->cq_head,
 		   &ctx->rings->sq_flags, &ctx->rings->cq_overflow);
+	ctx->cq.fail_alloc = &fail_io_uring_cqe;
+	io_timeouts_init(&ctx->timeouts, &ctx->cq_wait);
 	return ctx;
 }
 
