@@ -136,6 +136,8 @@
 #define IORING_MAX_FIXED_FILES  (1u << 20)              /* registered files, Linux's */
 #define IORING_UIO_MAXIOV       1024u                   /* READV/WRITEV: Linux's UIO_MAXIOV */
 #define IORING_CACHELINE        64                      /* each index on its own line */
+#define IO_WAIT_MAX_NS          (1ull << 62)            /* a wait's timeout: "forever" beyond */
+#define IO_WAIT_MAX_JIFFIES     (1ull << 40)            /* one sleep at most, jiffies */
 
 /* Setup flags that Spindle implements. */
 #define IORING_SETUP_SUPPORTED  (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL | \
@@ -145,9 +147,11 @@
 /* What params.features promises: one mmap maps both rings; no CQE is
  * dropped while memory lasts (the overflow list); an SQE (and
  * READV's iovecs) are read during io_uring_enter, never later; an offset
- * of -1 means the file's position. */
+ * of -1 means the file's position; io_uring_enter takes
+ * IORING_ENTER_EXT_ARG (a timeout for the wait). */
 #define IORING_FEATURES         (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | \
-				 IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS)
+				 IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS | \
+				 IORING_FEAT_EXT_ARG)
 
 _Static_assert(sizeof(struct io_uring_sqe) == 64, "io_uring_sqe is 64 bytes in Linux");
 _Static_assert(sizeof(struct io_uring_cqe) == 16, "io_uring_cqe is 16 bytes in Linux");
@@ -1076,30 +1080,98 @@ static void io_sqpoll_wait_sq(struct io_ring_ctx *ctx)
 /* --- io_uring_enter ----------------------------------------------------------- */
 
 /*
- * Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal.
+ * Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal,
+ * or -ETIME once deadline (CLOCK_MONOTONIC ns; 0: none) has passed.
  * The overflow list is flushed first (GETEVENTS with min_complete 0 is
  * how a process asks for it: liburing does so when it sees
  * IORING_SQ_CQ_OVERFLOW), and again at each wakeup: a CQE posted while
  * the list is not empty joins the list and wakes us, and room the
- * process made meanwhile takes it.
+ * process made meanwhile takes it.  The sleep is counted in jiffies, so
+ * the loop checks the clock: it never says ETIME early.
  */
-static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete)
+static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete, u64 deadline)
 {
-	if (io_cqring_ready(ctx, min_complete))
-		return 0;
-	wait_event_interruptible(ctx->cq_wait, io_cqring_ready(ctx, min_complete) ||
-				 READ_ONCE(ctx->cq_dropped) || signal_pending(current));
-	if (io_cqring_events(ctx) >= min_complete)
-		return 0;
+	int ret;
+
+	for (;;) {
+		u64 now;
+
+		if (io_cqring_ready(ctx, min_complete))
+			return 0;
+		if (READ_ONCE(ctx->cq_dropped) || signal_pending(current))
+			break;
+		if (!deadline) {
+			wait_event_interruptible(ctx->cq_wait, io_cqring_ready(ctx, min_complete) ||
+						 READ_ONCE(ctx->cq_dropped) ||
+						 signal_pending(current));
+			continue;
+		}
+		now = ktime_get_ns();
+		if (now >= deadline)
+			break;
+		wait_event_interruptible_timeout(ctx->cq_wait,
+						 io_cqring_ready(ctx, min_complete) ||
+						 READ_ONCE(ctx->cq_dropped) || signal_pending(current),
+						 (long)min(DIV_ROUND_UP(deadline - now, NSEC_PER_SEC / HZ) + 1,
+							   (u64)IO_WAIT_MAX_JIFFIES));
+	}
 	/* a CQE was lost (Linux's IO_CHECK_CQ_DROPPED_BIT, never cleared):
-	 * a wait that cannot be met says EBADR, unless CQEs are there to read */
+	 * a wait that cannot be met says EBADR */
 	if (READ_ONCE(ctx->cq_dropped))
-		return io_cqring_events(ctx) ? 0 : -EBADR;
-	return -EINTR;
+		ret = -EBADR;
+	else if (signal_pending(current))
+		return -EINTR;
+	else
+		ret = -ETIME;
+	/* as Linux: not an error while there are CQEs to read */
+	return io_cqring_events(ctx) ? 0 : ret;
+}
+
+/*
+ * io_uring_enter's last two arguments (Linux's io_get_ext_arg): a signal
+ * mask and its size, or with IORING_ENTER_EXT_ARG a struct
+ * io_uring_getevents_arg that also holds a relative timeout, turned into
+ * a deadline (0: none).  EINVAL for a wrong size or a nonzero pad, EFAULT.
+ */
+static int io_get_ext_arg(u32 flags, const void __user *argp, size_t argsz,
+			  const void __user **sig, size_t *sigsz, u64 *deadline)
+{
+	struct io_uring_getevents_arg arg;
+	struct __kernel_timespec ts;
+
+	*deadline = 0;
+	if (!(flags & IORING_ENTER_EXT_ARG)) {
+		*sig = argp;
+		*sigsz = argsz;
+		return 0;
+	}
+	if (argsz != sizeof(arg))
+		return -EINVAL;
+	if (copy_from_user(&arg, argp, sizeof(arg)))
+		return -EFAULT;
+	if (arg.pad)
+		return -EINVAL;
+	*sig = (const void __user *)(unsigned long)arg.sigmask;
+	*sigsz = arg.sigmask_sz;
+	if (arg.ts) {
+		u64 now = ktime_get_ns(), ns;
+
+		if (copy_from_user(&ts, (const void __user *)(unsigned long)arg.ts, sizeof(ts)))
+			return -EFAULT;
+		/* Linux does not check the fields; a negative time is none left */
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0)
+			ns = 0;
+		else if ((u64)ts.tv_sec > IO_WAIT_MAX_NS / NSEC_PER_SEC)
+			ns = IO_WAIT_MAX_NS;
+		else
+			ns = min((u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec, IO_WAIT_MAX_NS);
+		*deadline = now + ns;
+	}
+	return 0;
 }
 
 #define IORING_ENTER_SUPPORTED  (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | \
-				 IORING_ENTER_SQ_WAIT)
+				 IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG)
 
 long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 flags,
 			const void __user *argp, size_t argsz)
@@ -1108,8 +1180,8 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 	struct file *f;
 	long ret = 0;
 
-	/* EXT_ARG and registered ring descriptors are Linux's too, but
-	 * Spindle does not offer them (no IORING_FEAT_EXT_ARG) */
+	/* registered ring descriptors are Linux's too, but Spindle does
+	 * not offer them (no IORING_FEAT_REG_REG_RING) */
 	if (flags & ~IORING_ENTER_SUPPORTED)
 		return -EINVAL;
 	f = fget(fd);
@@ -1137,13 +1209,20 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 			goto out;
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {
-		long ret2 = set_user_sigmask(argp, argsz);
+		const void __user *sig;
+		size_t sigsz;
+		u64 deadline;
+		long ret2 = io_get_ext_arg(flags, argp, argsz, &sig, &sigsz, &deadline);
 
 		if (!ret2)
-			/* SQPOLL|IOPOLL: the SQ thread polls, the caller sleeps */
+			ret2 = set_user_sigmask(sig, sigsz);
+		if (!ret2)
+			/* SQPOLL|IOPOLL: the SQ thread polls, the caller sleeps;
+			 * a polling caller does not look at the timeout, as Linux */
 			ret2 = (ctx->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) ==
 			       IORING_SETUP_IOPOLL ?
-			       io_iopoll_check(ctx, min_complete) : io_cqring_wait(ctx, min_complete);
+			       io_iopoll_check(ctx, min_complete) :
+			       io_cqring_wait(ctx, min_complete, deadline);
 		if (!ret)
 			ret = ret2;
 	}

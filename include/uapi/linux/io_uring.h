@@ -220,6 +220,15 @@ struct io_cqring_offsets {
 #define IORING_ENTER_EXT_ARG    (1u << 3)
 #define IORING_ENTER_REGISTERED_RING (1u << 4)
 
+/* io_uring_enter's argument with IORING_ENTER_EXT_ARG (argsz its size):
+ * the signal mask and a relative timeout for the wait */
+struct io_uring_getevents_arg {
+	unsigned long long sigmask;     /* a sigset_t *, or 0 */
+	unsigned int sigmask_sz;
+	unsigned int pad;               /* must be 0 */
+	unsigned long long ts;          /* a struct __kernel_timespec *, or 0: no timeout */
+};
+
 /* io_uring_setup's argument: in, the options; out, the ring's shape. */
 struct io_uring_params {
 	unsigned int sq_entries;
