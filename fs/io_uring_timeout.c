@@ -34,7 +34,6 @@
 #include <spindle/errno.h>
 #include <spindle/mm.h>
 #include <spindle/sched.h>
-#include <spindle/signal.h>
 #include <spindle/spinlock.h>
 #include <spindle/time.h>
 #include <spindle/uaccess.h>
