@@ -89,10 +89,20 @@
  * It has no descriptor table: registered files only.  docs/aio.md,
  * "IOPOLL and SQPOLL".
  *
+ * TIMEOUT, TIMEOUT_REMOVE and ASYNC_CANCEL need no file and send nothing
+ * down (io_issue_ctl): a timeout is a timer whose function posts -ETIME
+ * from the tick, or completes once `off` other CQEs are posted -- each
+ * CQE is counted, __io_post_cqe -- (fs/io_uring_timeout.c); a cancel
+ * looks in io-wq's queue, then among the timeouts (fs/io_uring_cancel.c).
+ * A CQE that cannot be kept marks the ring, and GETEVENTS says EBADR from
+ * then on (Linux's IO_CHECK_CQ_DROPPED_BIT); IORING_ENTER_EXT_ARG gives
+ * the wait a timeout (ETIME).  docs/aio.md, "Timeouts and cancellation".
+ *
  * Not here yet: io-wq (setup says EINVAL to the other flags), drained SQEs
  * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
- * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
- * Linux answers for one it was built without; the probe tells which).
+ * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED, FSYNC, TIMEOUT,
+ * TIMEOUT_REMOVE and ASYNC_CANCEL (EOPNOTSUPP, as Linux answers for one
+ * it was built without; the probe tells which).
  *
  * Locking: ctx->uring_lock (a mutex) serialises submission, polling
  * (iopoll_list) and registration -- a forked child shares the ring, and
@@ -100,7 +110,8 @@
  * count in flight and the done list are under ctx->cq_wait.lock, taken
  * with interrupts off (completions come from disk interrupts); the
  * completer wakes the waiters under it, so a release that has seen the
- * last completion and taken the lock once may free the ring.
+ * last completion and taken the lock once may free the ring.  The armed
+ * timeouts are under it too; their timers' base lock nests inside.
  */
 #include <spindle/aio.h>
 #include <spindle/fs.h>
