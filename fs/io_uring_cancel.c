@@ -45,8 +45,8 @@ int io_async_cancel_prep(const struct io_uring_sqe *sqe)
  * Requests queued for io-wq's workers: cancel the one that matches cd
  * before it starts (0), say -EALREADY if a worker runs it already, or
  * -ENOENT; with all, every match, each counted once (Linux's cancel_seq),
- * and return how many.  This is where io_wq_cancel() (fs/io-wq.c) is to
- * be asked; until the ring has workers, nothing is ever queued.
+ * and return how many.  This is where io-wq's io_wq_cancel() is to be
+ * asked; until the ring has workers, nothing is ever queued.
  */
 static int io_cancel_queued(struct io_cancel_data *cd, bool all)
 {
