@@ -199,11 +199,13 @@ struct io_region {
 };
 
 /* One registered buffer (Linux's io_mapped_ubuf): its range and its
- * pages, pinned from registration to unregistration. */
+ * pages, pinned from registration to unregistration, one bio_vec per
+ * page -- what READ_FIXED/WRITE_FIXED hand down (an ITER_BVEC), so that
+ * an I/O neither walks the page tables nor pins again. */
 struct io_mapped_ubuf {
 	unsigned long ubuf, len;
-	struct page **pages;
-	unsigned int nr_pages;
+	struct bio_vec *bvec;           /* bvec[0] starts at ubuf's offset in its page */
+	unsigned int nr_bvecs;
 };
 
 /* One ring (Linux's struct io_ring_ctx). */
@@ -536,6 +538,18 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 	return 0;
 }
 
+/* The registered pages under [addr, addr + len) as an ITER_BVEC (Linux's
+ * io_import_fixed): segment 0 starts at ubuf, each later one at its
+ * page's start.  The range was checked (io_check_fixed). */
+static void io_import_fixed(const struct io_mapped_ubuf *imu, u64 addr, size_t len, bool write,
+			    struct iov_iter *it)
+{
+	size_t seg = (addr >> PAGE_SHIFT) - (imu->ubuf >> PAGE_SHIFT);
+	size_t off = seg ? addr & ~PAGE_MASK : addr - imu->ubuf;
+
+	iov_iter_bvec(it, write ? ITER_SOURCE : ITER_DEST, &imu->bvec[seg], off, len);
+}
+
 /* A READ_FIXED/WRITE_FIXED range must lie inside its registered buffer
  * (Linux's io_import_fixed). */
 static int io_check_fixed(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
@@ -620,6 +634,7 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 	bool write = io_op_is_write(op);
 	void __user *buf = (void __user *)(unsigned long)sqe->addr;
 	size_t len = sqe->len;
+	const struct io_mapped_ubuf *fixed = NULL;
 	struct iov_iter it;
 	long ret;
 
@@ -659,19 +674,19 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 		ret = io_check_fixed(ctx, sqe);
 		if (ret)
 			return ret;
+		fixed = &ctx->bufs[sqe->buf_index];
 	}
 	req->expect = len;
-	if (io_rw_at_fpos(req)) {
-		ret = kiocb_rw_check(req->rw.ki_filp, 0, len, buf, write);
-		if (ret)
-			return ret;
-		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
-		return rw_at_fpos(req->rw.ki_filp, &it, write);
-	}
-	ret = kiocb_rw_check(req->rw.ki_filp, req->rw.ki_pos, len, buf, write);
+	ret = kiocb_rw_check(req->rw.ki_filp, io_rw_at_fpos(req) ? 0 : req->rw.ki_pos, len, buf,
+			     write);
 	if (ret)
 		return ret;
-	iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
+	if (fixed)
+		io_import_fixed(fixed, sqe->addr, len, write, &it);
+	else
+		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
+	if (io_rw_at_fpos(req))
+		return rw_at_fpos(req->rw.ki_filp, &it, write);
 	return kiocb_rw_start(&req->rw, &it, write);
 }
 
@@ -1249,41 +1264,64 @@ static void io_sqe_buffers_unregister(struct io_ring_ctx *ctx)
 	for (unsigned int i = 0; i < ctx->nr_bufs; i++) {
 		struct io_mapped_ubuf *imu = &ctx->bufs[i];
 
-		for (unsigned int j = 0; j < imu->nr_pages; j++)
-			unpin_user_page(imu->pages[j]);
-		kfree(imu->pages);
+		for (unsigned int j = 0; j < imu->nr_bvecs; j++)
+			unpin_user_page(imu->bvec[j].bv_page);
+		kfree(imu->bvec);
 	}
 	kfree(ctx->bufs);
 	ctx->bufs = NULL;
 	ctx->nr_bufs = 0;
 }
 
-/* Pin one buffer's pages (Linux's io_sqe_buffer_register). */
+/*
+ * Pin one buffer's pages, once, and describe them as bio_vecs (Linux's
+ * io_sqe_buffer_register): segment 0 from the buffer's start to its
+ * page's end, the rest a page each, the last up to the buffer's end.
+ * The pages stay pinned even if the process unmaps the range: the ring
+ * holds them until unregistration, as Linux does.
+ */
 static int io_buffer_pin(struct io_mapped_ubuf *imu, const struct iovec *iov)
 {
 	unsigned long start = (unsigned long)iov->iov_base;
-	unsigned long end;
+	unsigned long end, left = iov->iov_len;
+	struct page **pages;
+	unsigned int nr;
 	long got;
 
 	if (!iov->iov_base || !iov->iov_len || iov->iov_len > IORING_MAX_BUF_SIZE)
 		return -EFAULT;
 	if (__builtin_add_overflow(start, iov->iov_len, &end) || !access_ok(iov->iov_base, iov->iov_len))
 		return -EFAULT;
+	nr = (unsigned int)((PAGE_ALIGN(end) - (start & PAGE_MASK)) >> PAGE_SHIFT);
+	pages = kcalloc(nr, sizeof(*pages), GFP_KERNEL);
+	imu->bvec = kcalloc(nr, sizeof(*imu->bvec), GFP_KERNEL);
+	if (!pages || !imu->bvec) {
+		kfree(pages);
+		kfree(imu->bvec);
+		imu->bvec = NULL;
+		return -ENOMEM;
+	}
+	got = pin_user_pages_fast(start, nr, FOLL_WRITE, pages);
+	if (got != nr) {
+		for (long j = 0; j < got; j++)
+			unpin_user_page(pages[j]);
+		kfree(pages);
+		kfree(imu->bvec);
+		imu->bvec = NULL;
+		return -EFAULT;
+	}
+	for (unsigned int j = 0; j < nr; j++) {
+		unsigned int off = j ? 0 : (unsigned int)(start & ~PAGE_MASK);
+		unsigned int len = (unsigned int)min(PAGE_SIZE - off, left);
+
+		imu->bvec[j] = (struct bio_vec){ .bv_page = pages[j], .bv_len = len, .bv_offset = off };
+		left -= len;
+	}
+	kfree(pages);
 	imu->ubuf = start;
 	imu->len = iov->iov_len;
-	imu->nr_pages = (unsigned int)((PAGE_ALIGN(end) - (start & PAGE_MASK)) >> PAGE_SHIFT);
-	imu->pages = kcalloc(imu->nr_pages, sizeof(*imu->pages), GFP_KERNEL);
-	if (!imu->pages)
-		return -ENOMEM;
-	got = pin_user_pages_fast(start, imu->nr_pages, FOLL_WRITE, imu->pages);
-	if (got == imu->nr_pages)
-		return 0;
-	for (long j = 0; j < got; j++)
-		unpin_user_page(imu->pages[j]);
-	kfree(imu->pages);
-	imu->pages = NULL;
-	imu->nr_pages = 0;
-	return -EFAULT;
+	imu->nr_bvecs = nr;
+	return 0;
 }
 
 static int io_sqe_buffers_register(struct io_ring_ctx *ctx, const struct iovec __user *arg,

@@ -40,6 +40,9 @@
  *   inflight  (DEV, slow: null_blk's completion_nsec) an O_DIRECT read at
  *             the device is not found by ASYNC_CANCEL: -ENOENT, as Linux
  *             answers for a request no worker runs; the read completes;
+ *   unmapped  (DEV) a registered buffer stays pinned after munmap(), as
+ *             Linux holds its pages: an O_DIRECT READ_FIXED into it and a
+ *             WRITE_FIXED from it both move their 4096 bytes;
  *   dropped   (-D: the kernel was booted with fail_io_uring_cqe= armed
  *             once) a CQ of 4, 5 NOPs: the fifth finds the CQ full and
  *             its overflow entry fails: lost, counted in the overflow
@@ -58,6 +61,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <sys/utsname.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <liburing.h>
 #include "hostile.h"
@@ -69,6 +74,17 @@
 static const char *dev_name;
 static int dropped_armed;
 static unsigned char rbuf[RD_BS] __attribute__((aligned(4096)));
+
+/* Is the running kernel release at least major.minor? */
+static int kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return 0;
+	return ma > major || (ma == major && mi >= minor);
+}
 
 static long long now_ns(clockid_t clk)
 {
@@ -390,10 +406,14 @@ static void t_waittime(void)
 		CHECK_ERR(syscall(__NR_io_uring_enter, ring.ring_fd, 0, 1,
 				  IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &arg,
 				  sizeof(arg) - 1), EINVAL);
+		/* Linux 6.1 refuses a nonzero pad; from 6.12 the field is
+		 * min_wait_usec, so a newer host waits (ETIME) instead */
 		arg.pad = 1;
-		CHECK_ERR(syscall(__NR_io_uring_enter, ring.ring_fd, 0, 1,
-				  IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &arg,
-				  sizeof(arg)), EINVAL);
+		errno = 0;
+		ret = (int)syscall(__NR_io_uring_enter, ring.ring_fd, 0, 1,
+				   IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &arg, sizeof(arg));
+		CHECK_MSG(ret == -1 && (errno == EINVAL || (errno == ETIME && kernel_at_least(6, 12))),
+			  "pad 1: %d errno %d", ret, errno);
 	}
 	io_uring_queue_exit(&ring);
 }
@@ -526,6 +546,45 @@ static void t_inflight(void)
 	close(fd);
 }
 
+static void t_unmapped(void)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct iovec iov;
+	char path[64];
+	int res[64] = { 0 }, fd;
+
+	if (!dev_name) {
+		hostile_skip("no DEV");
+		return;
+	}
+	snprintf(path, sizeof(path), "/dev/%s", dev_name);
+	fd = open(path, O_RDWR | O_DIRECT);
+	CHECK(fd >= 0);
+	iov.iov_len = 2 * RD_BS;
+	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+	CHECK(iov.iov_base != MAP_FAILED);
+	memset(iov.iov_base, 0x5a, iov.iov_len);
+	CHECK(io_uring_queue_init(8, &ring, 0) == 0);
+	CHECK(io_uring_register_buffers(&ring, &iov, 1) == 0);
+	CHECK(munmap(iov.iov_base, iov.iov_len) == 0);
+	/* the range is gone from the process; the ring still holds its pages */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read_fixed(sqe, fd, (char *)iov.iov_base + RD_BS, RD_BS, 0, 0);
+	sqe->user_data = 27;
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_write_fixed(sqe, fd, iov.iov_base, RD_BS, RD_BS, 0);
+	sqe->user_data = 28;
+	CHECK(io_uring_submit(&ring) == 2);
+	CHECK(reap(&ring, 2, res, NULL) == 0);
+	CHECK_MSG(res[27] == RD_BS && res[28] == RD_BS, "READ_FIXED %d WRITE_FIXED %d", res[27],
+		  res[28]);
+	CHECK(io_uring_unregister_buffers(&ring) == 0);
+	io_uring_queue_exit(&ring);
+	close(fd);
+}
+
 static void t_dropped(void)
 {
 	struct io_uring ring;
@@ -575,6 +634,7 @@ static const struct hostile_case cases[] = {
 	{ "errors", t_errors },
 	{ "release", t_release },
 	{ "inflight", t_inflight },
+	{ "unmapped", t_unmapped },
 	{ "dropped", t_dropped },
 };
 
