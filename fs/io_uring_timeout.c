@@ -149,11 +149,14 @@ static void io_timeout_arm(struct io_timeout *t, u64 now)
 static void io_timeout_complete(struct io_timeouts *tq, struct io_timeout *t, s32 res)
 {
 	assert_spin_locked(&tq->wq->lock);
-	io_timeout_post(tq, t->user_data, res);
 	if (t->linked) {
+		/* done before the post wakes its submitter, which then frees
+		 * it once it has taken this lock */
 		t->res = res;
-		WRITE_ONCE(t->done, true);      /* its submitter frees it */
+		WRITE_ONCE(t->done, true);
+		io_timeout_post(tq, t->user_data, res);
 	} else {
+		io_timeout_post(tq, t->user_data, res);
 		kfree(t);
 	}
 }
