@@ -50,6 +50,7 @@ GROUPS = [
      ["fs/read_write.c", "fs/filemap.c", "fs/mpage.c", "fs/direct-io.c", "fs/block_dev.c",
       "fs/fs-writeback.c", "fs/aio.c", "fs/io_uring.c", "fs/io_uring_cq.c", "fs/io_uring_cq.h",
       "fs/io-wq.c", "fs/io-wq.h",
+      "fs/io_uring_timeout.c", "fs/io_uring_timeout.h", "fs/io_uring_cancel.c", "fs/io_uring_cancel.h",
       "fs/sync.c", "include/spindle/pagemap.h", "include/spindle/writeback.h", "include/spindle/aio.h", "include/spindle/uio.h",
       "lib/iov_iter.c"]),
     ("Interrupts, sleeping and waking: the IRQ path, schedule(), wait queues, completions, "

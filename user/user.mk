@@ -87,7 +87,7 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # timerfd, getrusage and the rest fio needs (tests/user/ipc.c); glibc's
 # clocks through the vDSO (tests/user/vdso.c); random SQEs
 # (tests/user/uring_fuzz.c).  Into /tests too.
-GLIBC_TESTS := io_uring io_uring_poll io_uring_cq io_uring_wq uring_fuzz threads auxv futex ipc vdso
+GLIBC_TESTS := io_uring io_uring_poll io_uring_cq io_uring_wq io_uring_ops uring_fuzz threads auxv futex ipc vdso
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -166,6 +166,11 @@ $(UBUILD)/glibc/io_uring_wq: $(UTEST)/io_uring_wq.c $(UTEST)/hostile.h $(U)/user
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
 $(UBUILD)/glibc/io_uring_poll: $(UTEST)/io_uring_poll.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
+$(UBUILD)/glibc/io_uring_ops: $(UTEST)/io_uring_ops.c $(UTEST)/hostile.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
