@@ -8,6 +8,11 @@
  *   BLKGETSIZE64  the size in bytes (u64)
  *   BLKGETSIZE    the size in 512-byte sectors (unsigned long)
  *   BLKSSZGET     the logical block size in bytes (int)
+ *   BLKPBSZGET, BLKIOMIN, BLKIOOPT, BLKALIGNOFF
+ *                 the topology libblkid asks for (mke2fs warns without
+ *                 it): physical block and minimum I/O size are the
+ *                 logical block size (QEMU's disks say so too), no
+ *                 optimal size (0), no misalignment (0)
  *   BLKFLSBUF     write back the device's cached pages, then forget the
  *                 clean ones
  *   BLKRRPART     read the partition table again
@@ -190,6 +195,22 @@ long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
 		int lbs = bdev_logical_block_size(bdev);
 
 		return copy_to_user(argp, &lbs, sizeof(lbs)) ? -EFAULT : 0;
+	}
+	case BLKPBSZGET:
+	case BLKIOMIN: {
+		unsigned int bytes = bdev_logical_block_size(bdev);
+
+		return copy_to_user(argp, &bytes, sizeof(bytes)) ? -EFAULT : 0;
+	}
+	case BLKIOOPT: {
+		unsigned int none = 0;
+
+		return copy_to_user(argp, &none, sizeof(none)) ? -EFAULT : 0;
+	}
+	case BLKALIGNOFF: {
+		int aligned = 0;
+
+		return copy_to_user(argp, &aligned, sizeof(aligned)) ? -EFAULT : 0;
 	}
 	case BLKFLSBUF:
 		return blkdev_flushbuf(bdev);
