@@ -274,8 +274,11 @@ def ide_majmin(m):
     return "8:%d" % (disk * 16 + minor % 64)
 
 
-def tmpfs_size(m):
-    return m.group(1) + "size=N"
+def ide_partitions_line(m):
+    """A /proc/partitions line of an IDE disk, as the sd disk's."""
+    major, minor = ide_majmin(m).split(":")
+    return "%4d  %7d %10s %s" % (int(major), int(minor), m.group(3), ide_to_sd(
+        re.match(r"hd([a-d])(\d*)", m.group(4))))
 
 
 # What may differ, and why; each (a machine or None for all, the start
@@ -302,9 +305,20 @@ NORMALISE = [
     # drivers/ide went in 5.14): ata_piix makes them SCSI disks sda, sdb,
     # sdc (major 8).  Spindle's IDE driver keeps the old names and
     # numbers, hda (3:0), hdb (3:64), hdc (22:0).
+    ("pc", "cat /proc/partitions",
+     re.compile(r"^ *(3|22) +(\d+) +(\d+) (hd[a-d]\d*)$"), ide_partitions_line),
     ("pc", "", re.compile(r"\bhd([a-d])(\d*)\b"), ide_to_sd),
     ("pc", "", re.compile(r"\b(3|22):(\d+)\b"), ide_majmin),
+    # ... and lsblk aligns MAJ:MIN's colon under the widest major: IDE's
+    # 22 has two digits where sd's 8 has one, so the columns' padding
+    # differs once the numbers are sd's.
+    ("pc", "lsblk", re.compile(r"  +"), " "),
 ]
+
+
+# blkid prints in the order of Linux's sysfs, a hash of the names
+# (fs/sysfs.c): another order for hda, hdb, hdc than for sda, sdb, sdc.
+SORTED = {("pc", "blkid")}
 
 
 def normalise(machine, command, lines):
@@ -315,6 +329,8 @@ def normalise(machine, command, lines):
                 continue
             line = pat.sub(repl, line)
         out.append(line.rstrip())
+    if (machine, command) in SORTED:
+        out.sort()
     return out
 
 
@@ -399,6 +415,12 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(normalise("pc", "lsblk", ["hda 3:0", "`-hdb1 3:65", "hdc5 22:5"]),
                          ["sda 8:0", "`-sdb1 8:17", "sdc5 8:37"])
         self.assertEqual(normalise("q35", "lsblk", ["hda 3:0"]), ["hda 3:0"])
+        self.assertEqual(normalise("pc", "cat /proc/partitions", ["  22        5       4096 hdc5"]),
+                         ["   8       37       4096 sdc5"])
+        self.assertEqual(normalise("pc", "blkid", ["/dev/hdb1: X", "/dev/hda1: Y"]),
+                         ["/dev/sda1: Y", "/dev/sdb1: X"])
+        self.assertEqual(normalise("q35", "blkid", ["/dev/sdb1: X", "/dev/sda1: Y"]),
+                         ["/dev/sdb1: X", "/dev/sda1: Y"])
 
     def test_mounts(self):
         linux = ["/       /dev/sda1 ext2     rw,relatime",
