@@ -44,6 +44,8 @@
 #                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
 #   make jimages    e2fsprogs' journal test images replayed by Spindle's
 #                   recovery on the host, compared with e2fsck's replay
+#   make tools-linux lsblk, blkid, findmnt, sfdisk -g on Spindle and Linux 6.1,
+#                   the same machine and disks, outputs diffed (M=q35|pc)
 #   make jcost      the blocks and flushes each ext3 operation costs on the
 #                   disk, Spindle against Linux 6.1 (tools/jcost.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
@@ -263,7 +265,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-insncount check-tools fault-matrix powercut ext3-linux jcost jimages
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-insncount check-tools fault-matrix powercut ext3-linux jcost jimages tools-linux
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -547,6 +549,8 @@ check-tools: deps
 	$(PYTHON) tools/insncount.py --selftest
 	$(PYTHON) tools/scaling.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
+	$(PYTHON) tools/tools-linux.py --selftest
+	$(PYTHON) tools/iostat-check.py --selftest
 	$(PYTHON) tools/jcost.py --selftest
 	$(PYTHON) tools/jimages.py --selftest
 	$(PYTHON) tools/grade.py --selftest
@@ -649,6 +653,12 @@ $(BUILD)/jimages/jbd2_replay: $(JIMAGES_SRCS) $(wildcard include/spindle/*.h) \
 		-include tests/unit/shim/host.h $(UNIT_SANITIZE) -o $@ $(JIMAGES_SRCS)
 jimages: deps $(BUILD)/jimages/jbd2_replay
 	$(PYTHON) tools/jimages.py
+# lsblk, blkid, findmnt and sfdisk -g, Debian's binaries, on Spindle and
+# on Linux 6.1 booted on the same QEMU machine (q35 AHCI, pc IDE) with the
+# same GPT, MBR and root disks; outputs diffed (tools/tools-linux.py).
+# M=q35 or M=pc: one machine.
+tools-linux: deps $(ISO)
+	$(PYTHON) tools/tools-linux.py $(if $(M),--machine $(M))
 
 # What the ext3 journal writes per operation, on the disk, Spindle and
 # Linux 6.1 running the same script over tools/nbdcache.py's recording

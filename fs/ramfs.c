@@ -801,6 +801,9 @@ static int ramfs_show_options(struct super_block *sb, char *buf, size_t size)
 		      sbi->max_pages * (PAGE_SIZE / 1024), sbi->max_inodes);
 	if (sbi->root_mode != 01777)
 		n += scnprintf(buf + n, size - n, ",mode=%o", sbi->root_mode);
+	/* inode numbers count up per super block in an unsigned long: 64
+	 * bits, what Linux's tmpfs says with inode64 */
+	n += scnprintf(buf + n, size - n, ",inode64");
 	return n;
 }
 
