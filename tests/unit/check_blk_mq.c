@@ -32,6 +32,22 @@
 #include "../../block/blk.h"
 #include "../../block/elevator-internal.h"
 
+/* Every CPU's counters of b, summed (the host has one CPU). */
+static struct disk_stats stats_of(struct block_device *b)
+{
+	struct disk_stats st;
+
+	part_stat_read_all(b, &st);
+	return st;
+}
+
+static unsigned long in_flight_of(struct block_device *b)
+{
+	struct disk_stats st = stats_of(b);
+
+	return disk_stats_in_flight(&st);
+}
+
 #define MAX_SEEN 64
 
 static struct request *inflight[MAX_SEEN];
@@ -166,15 +182,15 @@ START_TEST(plugged_sequential_bios_become_one_request)
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_uint_eq(seen_pos[0], 1000);
 	ck_assert_uint_eq(seen_sectors[0], 128);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[1], 1);     /* one write */
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[0], 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).in_flight[1], 1);     /* one write */
+	ck_assert_uint_eq(stats_of(disk->part[0]).in_flight[0], 0);
 	complete_oldest(BLK_STS_OK);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[1], 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).in_flight[1], 0);
 	ck_assert_int_eq(ended_ok, 16);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_WRITE], 1);
-	ck_assert_uint_eq(disk->part[0]->stats.merges[STAT_WRITE], 15);
-	ck_assert_uint_eq(disk->part[0]->stats.sectors[STAT_WRITE], 128);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_WRITE], 1);
+	ck_assert_uint_eq(stats_of(disk->part[0]).merges[STAT_WRITE], 15);
+	ck_assert_uint_eq(stats_of(disk->part[0]).sectors[STAT_WRITE], 128);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -198,7 +214,7 @@ START_TEST(plug_front_merge)
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_uint_eq(seen_pos[0], 0);
 	ck_assert_uint_eq(seen_sectors[0], 16);
-	ck_assert_uint_eq(disk->part[0]->stats.merges[STAT_WRITE], 1);
+	ck_assert_uint_eq(stats_of(disk->part[0]).merges[STAT_WRITE], 1);
 }
 END_TEST
 
@@ -354,9 +370,9 @@ START_TEST(fua_write_becomes_flush_write_flush)
 	ck_assert_uint_eq(seen_flags[2] & REQ_OP_MASK, REQ_OP_FLUSH);
 	complete_oldest(BLK_STS_OK);
 	ck_assert_int_eq(ended_ok, 1);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_FLUSH], 2);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_WRITE], 1);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_FLUSH], 2);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_WRITE], 1);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -384,7 +400,7 @@ START_TEST(failed_preflush_fails_the_write)
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_int_eq(ended, 1);
 	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -431,7 +447,7 @@ START_TEST(failed_flush_logs_one_line)
 	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
 	ck_assert_int_eq(error_lines(), 1);
 	ck_assert_ptr_nonnull(strstr(host_printk_buf, "I/O error, dev fake, sector 64 op 0x1:(WRITE) "));
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -450,7 +466,7 @@ START_TEST(waiting_flushes_share_one_command)
 	complete_oldest(BLK_STS_OK);
 	ck_assert_int_eq(ended_ok, 3);
 	ck_assert_int_eq(nr_queue_rq, 2);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_FLUSH], 2);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_FLUSH], 2);
 }
 END_TEST
 
@@ -499,7 +515,7 @@ START_TEST(discard_split_to_the_device_limit)
 	ck_assert_uint_eq(seen_sectors[2], 4);
 	complete_all();
 	ck_assert_int_eq(ended_ok, 1);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_DISCARD], 3);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_DISCARD], 3);
 }
 END_TEST
 
@@ -684,8 +700,8 @@ START_TEST(elevator_back_merge_then_request_merge)
 	ck_assert_uint_eq(seen_sectors[1], 24);
 	complete_oldest(BLK_STS_OK);
 	ck_assert_int_eq(ended_ok, 4);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_READ], 2);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_READ], 2);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
