@@ -16,7 +16,8 @@
  *                          lock taken, the plug is ours alone (Linux commit 73c101011926)
  *   elevator merge         glue it to a request in the elevator (q->lock),
  *                          and maybe that request to its neighbour
- *   get a request          may sleep for one (REQ_NOWAIT: BLK_STS_AGAIN)
+ *   get a request          from this CPU's hctx's pool; may sleep for one
+ *                          (REQ_NOWAIT: BLK_STS_AGAIN)
  *   plug it, or insert it into the elevator and run the queue
  *
  * Hardware and software queues (Linux's blk-mq; Bjorling, Axboe et al.,
@@ -48,9 +49,13 @@
  * on its hctx's poll_done list for its submitter, spinning in
  * blk_mq_poll(), to end it (docs/block.md, "Polled I/O").
  *
+ * Requests come from the pool of the hctx the submitting CPU maps to
+ * (Linux's per-hctx tags), so with the elevator "none" and a hctx per
+ * CPU, a request's whole path takes only its own CPU's ctx and hctx locks.
+ *
  * Locking (interrupts off, in this order when nested): q->lock protects
- * the elevator, the free requests, the flush lists and freezing;
- * hctx->lock the hctx's tags, dispatch list, busy and restart state;
+ * the elevator, the flush lists and freezing; hctx->lock the hctx's
+ * pool of requests, tags, dispatch list, busy and restart state;
  * ctx->lock the ctx's list.  queue_rq() is called with none of them.
  */
 #include <spindle/blkdev.h>

@@ -82,9 +82,10 @@ struct blk_mq_ctx;
  *   [init]  set while the driver makes the queue, before add_disk(); only
  *           read after that, without a lock
  *   [lock]  q->lock, taken with interrupts off (completions take it from
- *           kblockd, the timeout scan from its timer's work).  The tags
- *           and the dispatch lists are not here: each hardware queue has
- *           its own, under its own lock (struct blk_mq_hw_ctx)
+ *           kblockd, the timeout scan from its timer's work).  The
+ *           requests, the tags and the dispatch lists are not here: each
+ *           hardware queue has its own, under its own lock (struct
+ *           blk_mq_hw_ctx)
  *   [lock*] written under q->lock; also read without it, with READ_ONCE,
  *           by a wait_event() condition or a polling loop that looks
  *           again after each wake-up
