@@ -1100,6 +1100,67 @@ START_TEST(each_hw_queue_has_its_own_tags)
 }
 END_TEST
 
+/* Each hardware queue has its own requests (Linux's per-hctx tags): a
+ * CPU that has used up its hctx's does not take another CPU's, and that
+ * CPU still gets one. */
+START_TEST(each_hw_queue_has_its_own_requests)
+{
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(2, 2, 1024, "none");
+	host_cpu = 0;
+	submit(REQ_OP_READ, 100, 4096);
+	submit(REQ_OP_READ, 200, 4096);                 /* CPU 0's two requests */
+	submit(REQ_OP_READ | REQ_NOWAIT, 300, 4096);
+	ck_assert_int_eq(ended, 1);                     /* none left for CPU 0 */
+	ck_assert_uint_eq(last_status, BLK_STS_AGAIN);
+	host_cpu = 1;
+	submit(REQ_OP_READ | REQ_NOWAIT, 5000, 4096);   /* CPU 1's are all free */
+	ck_assert_int_eq(ended, 1);
+	ck_assert_int_eq(nr_queue_rq, 3);
+	ck_assert_uint_eq(seen_pos[2], 5000);
+	ck_assert_uint_eq(seen_hctx[2], 1);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 3);
+}
+END_TEST
+
+/* With an elevator any hctx may dispatch any request, but a request goes
+ * back to the pool it came from: after CPU 1's hctx sent CPU 0's
+ * request, each pool is whole again once everything ended -- which a
+ * freeze (an elevator switch) waits for. */
+START_TEST(request_goes_back_to_its_own_pool)
+{
+	struct request *rq;
+
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(1, 2, 1024, "mq-deadline");
+	host_cpu = 0;
+	submit(REQ_OP_READ, 100, 4096);                 /* hctx 0 sends it: full */
+	submit(REQ_OP_READ, 200, 4096);                 /* waits in the elevator */
+	ck_assert_uint_eq(q->queue_hw_ctx[0]->nr_free, 0);
+	host_cpu = 1;
+	submit(REQ_OP_READ, 9000, 4096);                /* hctx 1 runs: takes 200 */
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(seen_pos[1], 200);
+	ck_assert_uint_eq(seen_hctx[1], 1);
+	ck_assert_uint_eq(q->queue_hw_ctx[1]->nr_free, 1);
+	rq = inflight[1];                               /* 200 ends first */
+	ck_assert_uint_eq(blk_rq_pos(rq), 200);
+	inflight[1] = inflight[--nr_inflight];
+	blk_mq_complete_request(rq, BLK_STS_OK);
+	blk_mq_run_completions();
+	ck_assert_uint_eq(q->queue_hw_ctx[0]->nr_free, 1);  /* back home */
+	ck_assert_uint_eq(q->queue_hw_ctx[1]->nr_free, 1);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 3);
+	for (unsigned int h = 0; h < 2; h++)
+		ck_assert_uint_eq(q->queue_hw_ctx[h]->nr_free, 2);
+	ck_assert_int_eq(elevator_switch(q, "none"), 0);  /* the freeze ends */
+}
+END_TEST
+
 /* The default elevator follows the hardware queues the queue ended up
  * with (Linux's elevator_get_default): several get none, and eight asked
  * for on one CPU are capped to one, which gets mq-deadline. */
@@ -1864,6 +1925,8 @@ Suite *unit_suite(void)
 	tcase_add_test(hw, map_queues_covers_cpus_and_queues);
 	tcase_add_test(hw, requests_go_to_their_cpus_hw_queue);
 	tcase_add_test(hw, each_hw_queue_has_its_own_tags);
+	tcase_add_test(hw, each_hw_queue_has_its_own_requests);
+	tcase_add_test(hw, request_goes_back_to_its_own_pool);
 	tcase_add_test(hw, hw_queues_capped_and_elevator_shared);
 	tcase_add_test(hw, default_elevator_follows_hw_queues);
 	tcase_add_test(hw, default_elevator_one_hw_queue);
