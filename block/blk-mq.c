@@ -370,6 +370,9 @@ static void blk_mq_free_request(struct request *rq)
 	 * sequence live on after their data step */
 	if (!(rq->rq_flags & (RQF_FLUSH_RQ | RQF_FLUSH_SEQ)))
 		blk_mq_put_request(rq);
+	/* the free counted before the look at the freeze: a freezer raises
+	 * it, then (smp_mb) sums the pools -- one of us sees the other */
+	smp_mb();
 	if (READ_ONCE(q->mq_freeze_depth))
 		wake_up_all(&q->mq_freeze_wq);  /* a freezer counts the free ones */
 }
