@@ -50,38 +50,46 @@ enum stat_group bio_stat_group(const struct bio *bio)
 }
 
 /*
- * Every CPU submits and completes I/O, so a block_device's counters are
- * changed under its stat_lock (irqsave: completions run in interrupts).
- * Linux keeps them per CPU instead (part_stat, summed on read) and keeps
- * in_flight per CPU or counts it from the tags; one lock is simpler and
- * keeps in_flight, io_ticks and time_in_queue consistent with each other.
- * A partition and its disk are updated one after the other, each under
- * its own lock: never both held.
+ * Every CPU submits and completes I/O, so each keeps its own copy of a
+ * block_device's counters (bd_stats[cpu]) and adds to it with interrupts
+ * off (a completion may run in an interrupt on the same CPU): no lock, no
+ * cache line that two CPUs write in turn.  Readers sum the copies
+ * (part_stat_read_all), as Linux's part_stat_add() and part_stat_read_all()
+ * do.  In flight: each CPU counts the I/Os it started and, less, those it
+ * ended -- Linux's choice for bio-based disks (for blk-mq ones it counts
+ * the busy tags instead); one way for both here.  A partition's I/O is
+ * counted on the partition and on its whole disk, one after the other.
  */
-
-/* Bring io_ticks and time_in_queue up to now, before in_flight changes:
- * io_ticks grows while anything is in flight, time_in_queue by in_flight
- * per unit of time -- the sum of every I/O's time, as Linux reports.
- * `now` was read before the lock: another CPU may have moved the stamp
- * past it meanwhile, and the time between is then charged next time
- * (a negative difference would be a huge u64). */
-static void part_stat_update_time(struct disk_stats *st, u64 now)
-{
-	if (now <= st->stamp_ns)
-		return;
-	if (st->in_flight) {
-		st->io_ticks_ns += now - st->stamp_ns;
-		st->time_in_queue_ns += (now - st->stamp_ns) * st->in_flight;
-	}
-	st->stamp_ns = now;
-}
 
 /* The partition and, if that is not the whole disk, the disk. */
 #define for_each_acct_part(b, first) \
 	for (struct block_device *b = (first); b; \
 	     b = (b)->bd_partno ? (b)->bd_disk->part[0] : NULL)
 
-/* Which in_flight_rw counter a stat group counts in: writes and discards
+/* This CPU's copy of b's counters; interrupts off while it is used. */
+static struct disk_stats *part_stat_this_cpu(struct block_device *b)
+{
+	return &b->bd_stats[smp_processor_id()];
+}
+
+/*
+ * io_ticks (Linux's update_io_ticks): the first CPU to see the clock past
+ * bd_stamp's millisecond moves the stamp (a cmpxchg: one winner) and
+ * charges the time between -- all of it at an I/O's end, since something
+ * was in flight throughout; one millisecond at a start, for the one the
+ * I/O begins in.  The stamp is written at most once a millisecond, not
+ * at every I/O.  Interrupts off.
+ */
+static void part_update_io_ticks(struct block_device *b, u64 now, bool end)
+{
+	long tick = (long)(now / NSEC_PER_MSEC);
+	long stamp = atomic_long_read(&b->bd_stamp);
+
+	if (tick > stamp && atomic_long_cmpxchg(&b->bd_stamp, stamp, tick) == stamp)
+		part_stat_this_cpu(b)->io_ticks_ms += end ? (u64)(tick - stamp) : 1;
+}
+
+/* Which in_flight counter a stat group counts in: writes and discards
  * write, reads and flushes do not (Linux's op_is_write). */
 static int stat_group_dir(enum stat_group g)
 {
@@ -91,15 +99,13 @@ static int stat_group_dir(enum stat_group g)
 /* An I/O to part begins: it is in flight from now. */
 void part_account_start(struct block_device *part, enum stat_group g, u64 now)
 {
-	unsigned long flags;
+	unsigned long flags = local_irq_save();
 
 	for_each_acct_part(b, part) {
-		spin_lock_irqsave(&b->stat_lock, flags);
-		part_stat_update_time(&b->stats, now);
-		b->stats.in_flight++;
-		b->stats.in_flight_rw[stat_group_dir(g)]++;
-		spin_unlock_irqrestore(&b->stat_lock, flags);
+		part_update_io_ticks(b, now, false);
+		part_stat_this_cpu(b)->in_flight[stat_group_dir(g)]++;
 	}
+	local_irq_restore(flags);
 }
 
 /* An I/O started at `start` ended now; merged_away: it did not complete
@@ -108,30 +114,72 @@ void part_account_done(struct block_device *part, enum stat_group g,
 		       unsigned int sectors, u64 start, bool merged_away)
 {
 	u64 now = ktime_get_ns();
-	unsigned long flags;
+	unsigned long flags = local_irq_save();
 
 	for_each_acct_part(b, part) {
-		spin_lock_irqsave(&b->stat_lock, flags);
-		part_stat_update_time(&b->stats, now);
-		b->stats.in_flight--;
-		b->stats.in_flight_rw[stat_group_dir(g)]--;
+		struct disk_stats *st = part_stat_this_cpu(b);
+
 		if (!merged_away) {
-			b->stats.ios[g]++;
-			b->stats.sectors[g] += sectors;
+			part_update_io_ticks(b, now, true);
+			st->ios[g]++;
+			st->sectors[g] += sectors;
 			/* start may be another CPU's clock, a little ahead */
-			b->stats.nsecs[g] += now > start ? now - start : 0;
+			st->nsecs[g] += now > start ? now - start : 0;
 		}
-		spin_unlock_irqrestore(&b->stat_lock, flags);
+		st->in_flight[stat_group_dir(g)]--;
 	}
+	local_irq_restore(flags);
 }
 
+/* One more merge into a request of part's (and its disk's). */
+void part_stat_inc_merges(struct block_device *part, int rw)
+{
+	unsigned long flags = local_irq_save();
+
+	for_each_acct_part(b, part)
+		part_stat_this_cpu(b)->merges[rw]++;
+	local_irq_restore(flags);
+}
+
+/*
+ * Every CPU's counters of part, summed into *st.  Not a snapshot: each
+ * CPU's are read while they may change (Linux's are the same), so
+ * in_flight can be off by an I/O that is moving between CPUs, never
+ * lastingly.  While I/O is in flight, io_ticks is brought up to now
+ * first, as Linux's part_stat_show() does.
+ */
 void part_stat_read_all(struct block_device *part, struct disk_stats *st)
 {
-	unsigned long flags;
+	memset(st, 0, sizeof(*st));
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct disk_stats *c = &part->bd_stats[cpu];
 
-	spin_lock_irqsave(&part->stat_lock, flags);
-	*st = part->stats;
-	spin_unlock_irqrestore(&part->stat_lock, flags);
+		for (int g = 0; g < NR_STAT_GROUPS; g++) {
+			st->ios[g] += READ_ONCE(c->ios[g]);
+			st->merges[g] += READ_ONCE(c->merges[g]);
+			st->sectors[g] += READ_ONCE(c->sectors[g]);
+			st->nsecs[g] += READ_ONCE(c->nsecs[g]);
+		}
+		st->io_ticks_ms += READ_ONCE(c->io_ticks_ms);
+		st->in_flight[0] += READ_ONCE(c->in_flight[0]);
+		st->in_flight[1] += READ_ONCE(c->in_flight[1]);
+	}
+	if (st->in_flight[0] + st->in_flight[1] > 0) {
+		long stamp = atomic_long_read(&part->bd_stamp);
+		long tick = (long)(ktime_get_ns() / NSEC_PER_MSEC);
+
+		if (tick > stamp && atomic_long_cmpxchg(&part->bd_stamp, stamp, tick) == stamp) {
+			unsigned long flags = local_irq_save();
+
+			part_stat_this_cpu(part)->io_ticks_ms += (u64)(tick - stamp);
+			local_irq_restore(flags);
+			st->io_ticks_ms += (u64)(tick - stamp);
+		}
+	}
+	/* a sum caught between one CPU's start and another's end */
+	for (int rw = 0; rw < 2; rw++)
+		if (st->in_flight[rw] < 0)
+			st->in_flight[rw] = 0;
 }
 
 /* Bio-based devices account each bio (request-based ones each request,
@@ -163,22 +211,32 @@ struct request_queue *bio_queue(const struct bio *bio)
  * can wait for them to leave.  While the queue is frozen (an elevator
  * switch), wait for the thaw -- or, for a REQ_NOWAIT bio, fail with
  * -EAGAIN rather than sleep.
+ *
+ * Each CPU counts in its own q_usage[cpu] (Linux's percpu_ref
+ * q_usage_counter), so entering takes no lock and writes no line another
+ * CPU writes.  The count goes up first, then the freeze is looked at;
+ * a freezer raises mq_freeze_depth first, then sums the counts.  With a
+ * full barrier between on both sides, one of them sees the other: we see
+ * the freeze and step back out, or the freezer sees us counted and waits
+ * for our blk_queue_exit().
  */
 int blk_queue_enter(struct request_queue *q, bool nowait)
 {
-	unsigned long flags;
-
 	for (;;) {
-		int ret = -EAGAIN;
+		unsigned long flags = local_irq_save();
+		unsigned int cpu = smp_processor_id();
+		int ret;
 
-		spin_lock_irqsave(&q->lock, flags);
-		if (q->dying) {
-			ret = -ENODEV;
-		} else if (!q->mq_freeze_depth) {
-			q->q_usage++;
-			ret = 0;
+		q->q_usage[cpu].n++;
+		smp_mb();       /* the count before the look: pairs with the freezer's */
+		if (!READ_ONCE(q->dying) && !READ_ONCE(q->mq_freeze_depth)) {
+			local_irq_restore(flags);
+			return 0;
 		}
-		spin_unlock_irqrestore(&q->lock, flags);
+		q->q_usage[cpu].n--;
+		ret = READ_ONCE(q->dying) ? -ENODEV : -EAGAIN;
+		local_irq_restore(flags);
+		wake_up_all(&q->mq_freeze_wq);  /* a freezer may have seen us counted */
 		if (ret != -EAGAIN || nowait)
 			return ret;
 		wait_event(q->mq_freeze_wq, !READ_ONCE(q->mq_freeze_depth) || READ_ONCE(q->dying));
@@ -187,15 +245,24 @@ int blk_queue_enter(struct request_queue *q, bool nowait)
 
 void blk_queue_exit(struct request_queue *q)
 {
-	unsigned long flags;
-	bool frozen;
+	unsigned long flags = local_irq_save();
 
-	spin_lock_irqsave(&q->lock, flags);
-	q->q_usage--;
-	frozen = q->mq_freeze_depth;
-	spin_unlock_irqrestore(&q->lock, flags);
-	if (frozen)
+	q->q_usage[smp_processor_id()].n--;
+	local_irq_restore(flags);
+	smp_mb();       /* the count before the look: pairs with the freezer's */
+	if (READ_ONCE(q->mq_freeze_depth))
 		wake_up_all(&q->mq_freeze_wq);  /* a freezer waits for q_usage */
+}
+
+/* A sum of counts that move while it is taken: exact only once the
+ * freezer's barrier has made new entries step back (see above). */
+long blk_queue_usage(struct request_queue *q)
+{
+	long n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(q->q_usage[cpu].n);
+	return n;
 }
 
 /*

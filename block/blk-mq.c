@@ -16,7 +16,8 @@
  *                          lock taken, the plug is ours alone (Linux commit 73c101011926)
  *   elevator merge         glue it to a request in the elevator (q->lock),
  *                          and maybe that request to its neighbour
- *   get a request          may sleep for one (REQ_NOWAIT: BLK_STS_AGAIN)
+ *   get a request          from this CPU's hctx's pool; may sleep for one
+ *                          (REQ_NOWAIT: BLK_STS_AGAIN)
  *   plug it, or insert it into the elevator and run the queue
  *
  * Hardware and software queues (Linux's blk-mq; Bjorling, Axboe et al.,
@@ -48,9 +49,13 @@
  * on its hctx's poll_done list for its submitter, spinning in
  * blk_mq_poll(), to end it (docs/block.md, "Polled I/O").
  *
+ * Requests come from the pool of the hctx the submitting CPU maps to
+ * (Linux's per-hctx tags), so with the elevator "none" and a hctx per
+ * CPU, a request's whole path takes only its own CPU's ctx and hctx locks.
+ *
  * Locking (interrupts off, in this order when nested): q->lock protects
- * the elevator, the free requests, the flush lists and freezing;
- * hctx->lock the hctx's tags, dispatch list, busy and restart state;
+ * the elevator, the flush lists and freezing; hctx->lock the hctx's
+ * pool of requests, tags, dispatch list, busy and restart state;
  * ctx->lock the ctx's list.  queue_rq() is called with none of them.
  */
 #include <spindle/blkdev.h>
@@ -176,8 +181,10 @@ static struct blk_mq_ctx *blk_mq_get_ctx(struct request_queue *q)
 static void blk_mq_free_hw_queues(struct request_queue *q)
 {
 	for (unsigned int i = 0; q->queue_hw_ctx && i < q->nr_hw_queues; i++) {
-		if (q->queue_hw_ctx[i])
+		if (q->queue_hw_ctx[i]) {
 			kfree(q->queue_hw_ctx[i]->ctxs);
+			kfree(q->queue_hw_ctx[i]->static_rqs);
+		}
 		kfree(q->queue_hw_ctx[i]);
 	}
 	kfree(q->queue_hw_ctx);
@@ -206,9 +213,15 @@ static int blk_mq_init_hw_queues(struct request_queue *q, struct blk_mq_tag_set 
 		if (!hctx)
 			return -ENOMEM;
 		hctx->ctxs = kcalloc(nr_cpu_ids, sizeof(*hctx->ctxs), GFP_KERNEL);
-		if (!hctx->ctxs)
+		hctx->static_rqs = kcalloc(q->nr_requests, sizeof(struct request), GFP_KERNEL);
+		if (!hctx->ctxs || !hctx->static_rqs)
 			return -ENOMEM;
 		spin_lock_init(&hctx->lock);
+		INIT_LIST_HEAD(&hctx->free_rqs);
+		for (unsigned int r = 0; r < q->nr_requests; r++)
+			list_add_tail(&hctx->static_rqs[r].queuelist, &hctx->free_rqs);
+		hctx->nr_free = q->nr_requests;
+		init_waitqueue_head(&hctx->rq_wait);
 		hctx->queue = q;
 		hctx->queue_num = i;
 		hctx->type = HCTX_TYPE_DEFAULT;
@@ -257,14 +270,9 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 	q->limits.max_segments = DEFAULT_MAX_SEGMENTS;
 	q->nr_requests = set->nr_requests ? set->nr_requests :
 			 max(2 * set->queue_depth, (unsigned int)BLKDEV_DEFAULT_RQ);
-	INIT_LIST_HEAD(&q->free_rqs);
-	init_waitqueue_head(&q->rq_wait);
-	q->rq_pool = kcalloc(q->nr_requests, sizeof(struct request), GFP_KERNEL);
-	if (!q->rq_pool || blk_mq_init_hw_queues(q, set) || blk_flush_init_queue(q) ||
+	if (blk_mq_init_hw_queues(q, set) || blk_flush_init_queue(q) ||
 	    bioset_init(&q->bio_split, "bio_split", BIO_SPLIT_POOL, 0))
 		goto fail;
-	for (unsigned int i = 0; i < q->nr_requests; i++)
-		list_add_tail(&q->rq_pool[i].queuelist, &q->free_rqs);
 	if (elevator_init_queue(q, NULL))
 		goto fail_bs;
 	q->rq_affinity = 1;                     /* Linux's default */
@@ -279,7 +287,6 @@ fail_bs:
 fail:
 	blk_mq_free_hw_queues(q);
 	kfree(q->flush_rq);
-	kfree(q->rq_pool);
 	kfree(q);
 	return NULL;
 }
@@ -297,21 +304,42 @@ void blk_mq_destroy_queue(struct request_queue *q)
 	bioset_exit(&q->bio_split);
 	blk_mq_free_hw_queues(q);
 	kfree(q->flush_rq);
-	kfree(q->rq_pool);
 	kfree(q);
 }
 
-/* A free request, or NULL.  Caller holds q->lock. */
-static struct request *__blk_mq_get_request(struct request_queue *q)
+/* A free request from hctx's pool, or NULL.  Caller holds hctx->lock. */
+static struct request *__blk_mq_get_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct request *rq;
 
-	assert_spin_locked(&q->lock);
-	if (list_empty(&q->free_rqs))
+	assert_spin_locked(&hctx->lock);
+	if (list_empty(&hctx->free_rqs))
 		return NULL;
-	rq = list_first_entry(&q->free_rqs, struct request, queuelist);
+	rq = list_first_entry(&hctx->free_rqs, struct request, queuelist);
 	list_del_init(&rq->queuelist);
+	hctx->nr_free--;
 	return rq;
+}
+
+/*
+ * rq goes back to its pool (off any list).  A task that found the pool
+ * empty counted itself in nr_rq_waiters under the same lock, so a free
+ * after that sees it and wakes it; with nobody waiting, no wait queue
+ * lock is taken.  Any context; does not sleep.
+ */
+static void blk_mq_put_request(struct request *rq)
+{
+	struct blk_mq_hw_ctx *pool = rq->pool_hctx;
+	unsigned long flags;
+	bool waiters;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	list_add(&rq->queuelist, &pool->free_rqs);
+	pool->nr_free++;
+	waiters = pool->nr_rq_waiters;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (waiters)
+		wake_up(&pool->rq_wait);
 }
 
 /* rq gives its tag back to hctx (if it has one); hctx->lock held. */
@@ -340,12 +368,11 @@ static void blk_mq_free_request(struct request *rq)
 	}
 	/* the flush request is the queue's own; requests in a flush
 	 * sequence live on after their data step */
-	if (!(rq->rq_flags & (RQF_FLUSH_RQ | RQF_FLUSH_SEQ))) {
-		spin_lock_irqsave(&q->lock, flags);
-		list_add(&rq->queuelist, &q->free_rqs);
-		spin_unlock_irqrestore(&q->lock, flags);
-		wake_up(&q->rq_wait);
-	}
+	if (!(rq->rq_flags & (RQF_FLUSH_RQ | RQF_FLUSH_SEQ)))
+		blk_mq_put_request(rq);
+	/* the free counted before the look at the freeze: a freezer raises
+	 * it, then (smp_mb) sums the pools -- one of us sees the other */
+	smp_mb();
 	if (READ_ONCE(q->mq_freeze_depth))
 		wake_up_all(&q->mq_freeze_wq);  /* a freezer counts the free ones */
 }
@@ -365,15 +392,16 @@ static unsigned int blk_bio_segments(struct bio *bio)
 	return n;
 }
 
-static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, struct bio *bio)
+static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q,
+				 struct blk_mq_ctx *ctx, struct blk_mq_hw_ctx *hctx,
+				 struct bio *bio)
 {
 	memset(rq, 0, sizeof(*rq));
 	INIT_LIST_HEAD(&rq->queuelist);
 	INIT_LIST_HEAD(&rq->elv_sort);
 	rq->q = q;
-	rq->mq_ctx = blk_mq_get_ctx(q);
-	rq->mq_hctx = rq->mq_ctx->hctxs[bio->bi_opf & REQ_POLLED ? HCTX_TYPE_POLL :
-					 HCTX_TYPE_DEFAULT];
+	rq->mq_ctx = ctx;
+	rq->mq_hctx = rq->pool_hctx = hctx;
 	rq->tag = -1;
 	rq->cmd_flags = bio->bi_opf;
 	rq->__sector = bio->bi_iter.bi_sector;
@@ -388,31 +416,53 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q, st
 }
 
 /*
- * A request to put bio in.  May sleep until one is freed -- after sending
- * our own plugged requests, which may be what holds them all (io_schedule
- * flushes the plug).  With REQ_NOWAIT: NULL instead of sleeping.
+ * A request to put bio in, from the pool of the hardware queue this CPU
+ * sends to (of the bio's type: a polled bio's is a POLL queue's), as
+ * Linux's blk_mq_get_tag() takes one from the hctx's tags: CPUs with a
+ * hardware queue each share no lock here.  May sleep until one of that
+ * pool is freed -- after sending our own plugged requests, which may be
+ * what holds them all (io_schedule flushes the plug).  With REQ_NOWAIT:
+ * NULL instead of sleeping.  A task that wakes on another CPU takes from
+ * that CPU's pool then: its request waits in that CPU's queues.
  */
 static struct request *blk_mq_get_request(struct request_queue *q, struct bio *bio)
 {
+	enum hctx_type type = bio->bi_opf & REQ_POLLED ? HCTX_TYPE_POLL : HCTX_TYPE_DEFAULT;
+	struct blk_mq_hw_ctx *hctx, *counted = NULL;
+	struct blk_mq_ctx *ctx;
 	struct request *rq;
 	unsigned long flags;
 
 	for (;;) {
 		DEFINE_WAIT(wait);
 
-		spin_lock_irqsave(&q->lock, flags);
-		rq = __blk_mq_get_request(q);
-		spin_unlock_irqrestore(&q->lock, flags);
-		if (rq || (bio->bi_opf & REQ_NOWAIT))
+		flags = local_irq_save();       /* no move between the ctx and its lock */
+		ctx = blk_mq_get_ctx(q);
+		hctx = ctx->hctxs[type];
+		if (counted) {                  /* the pool we slept on, maybe not this one */
+			spin_lock(&counted->lock);
+			counted->nr_rq_waiters--;
+			spin_unlock(&counted->lock);
+			counted = NULL;
+		}
+		spin_lock(&hctx->lock);
+		rq = __blk_mq_get_request(hctx);
+		if (!rq && !(bio->bi_opf & REQ_NOWAIT)) {
+			hctx->nr_rq_waiters++;  /* the next free wakes us */
+			counted = hctx;
+		}
+		spin_unlock(&hctx->lock);
+		local_irq_restore(flags);
+		if (!counted)
 			break;
 		blk_add_trace_bio(q, bio, 'S', 0);     /* sleeping for a request */
-		prepare_to_wait(&q->rq_wait, &wait, TASK_UNINTERRUPTIBLE);
-		if (list_empty(&q->free_rqs))
+		prepare_to_wait(&hctx->rq_wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (!READ_ONCE(hctx->nr_free))
 			io_schedule();
-		finish_wait(&q->rq_wait, &wait);
+		finish_wait(&hctx->rq_wait, &wait);
 	}
 	if (rq) {
-		blk_rq_init_from_bio(rq, q, bio);
+		blk_rq_init_from_bio(rq, q, ctx, hctx, bio);
 		blk_add_trace_bio(q, bio, 'G', 0);
 	}
 	return rq;
@@ -460,7 +510,7 @@ static void blk_rq_merge_bio(struct request *rq, struct bio *bio, enum elv_merge
 	rq->__data_len += bio->bi_iter.bi_size;
 	rq->nr_phys_segments += blk_bio_segments(bio);
 	if (rq->part)
-		part_stat_inc(rq->part, merges[rq_data_dir(rq)]);
+		part_stat_inc_merges(rq->part, rq_data_dir(rq));
 }
 
 static enum elv_merge blk_try_merge(struct request *rq, struct bio *bio)
@@ -515,13 +565,12 @@ static void attempt_rq_merge(struct request_queue *q, struct request *rq, struct
 	rq->__data_len += next->__data_len;
 	rq->nr_phys_segments += next->nr_phys_segments;
 	if (rq->part)
-		part_stat_inc(rq->part, merges[rq_data_dir(rq)]);
+		part_stat_inc_merges(rq->part, rq_data_dir(rq));
 	/* next's data completes with rq now: it is no longer in flight */
 	if (next->part)
 		part_account_done(next->part, bio_stat_group(next->bio), 0, 0, true);
 	list_del_init(&next->queuelist);
-	list_add(&next->queuelist, &q->free_rqs);
-	wake_up(&q->rq_wait);
+	blk_mq_put_request(next);               /* its pool's lock nests in q->lock */
 }
 
 /* elevator merge (back, front, then request-to-request); q->lock held */
@@ -1375,18 +1424,18 @@ void blk_mq_run_completions(void)
 
 /* --- freezing (for an elevator switch) ------------------------------------- */
 
-/* Has every request come home, and no bio is inside make_request_fn? */
+/*
+ * Has every request come home to its pool, and no bio is inside
+ * make_request_fn?  Each count is read unlocked: wait_event() looks
+ * again after every wake-up, and a freeze's new bios cannot take a
+ * request, so the counts only grow towards full.
+ */
 static bool blk_mq_queue_drained(struct request_queue *q)
 {
-	struct request *rq;
-	unsigned int nr_free = 0;
-	unsigned long flags;
-
-	spin_lock_irqsave(&q->lock, flags);
-	list_for_each_entry(rq, &q->free_rqs, queuelist)
-		nr_free++;
-	spin_unlock_irqrestore(&q->lock, flags);
-	return nr_free == q->nr_requests && !READ_ONCE(q->q_usage) &&
+	for (unsigned int i = 0; i < q->nr_hw_queues; i++)
+		if (READ_ONCE(q->queue_hw_ctx[i]->nr_free) != q->nr_requests)
+			return false;
+	return !blk_queue_usage(q) &&
 	       list_empty(&q->flush_running) && list_empty(&q->flush_pending);
 }
 
@@ -1397,6 +1446,7 @@ void blk_mq_freeze_queue(struct request_queue *q)
 	spin_lock_irqsave(&q->lock, flags);
 	q->mq_freeze_depth++;
 	spin_unlock_irqrestore(&q->lock, flags);
+	smp_mb();       /* the freeze before the counts: blk_queue_enter()'s pair */
 	/* our own plugged requests would otherwise never come home */
 	if (current->plug)
 		blk_flush_plug(current, false);

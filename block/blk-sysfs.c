@@ -150,13 +150,14 @@ static int stat_show(struct block_device *bdev, char *buf, size_t size)
 	part_stat_read_all(bdev, &st);
 #define MS(ns) ((unsigned long long)((ns) / NSEC_PER_MSEC))
 	return scnprintf(buf, size,
-			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8u %8llu %8llu "
+			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8lu %8llu %8llu "
 			 "%8llu %8llu %8llu %8llu %8llu %8llu\n",
 			 (unsigned long long)s->ios[STAT_READ], (unsigned long long)s->merges[STAT_READ],
 			 (unsigned long long)s->sectors[STAT_READ], MS(s->nsecs[STAT_READ]),
 			 (unsigned long long)s->ios[STAT_WRITE], (unsigned long long)s->merges[STAT_WRITE],
 			 (unsigned long long)s->sectors[STAT_WRITE], MS(s->nsecs[STAT_WRITE]),
-			 s->in_flight, MS(s->io_ticks_ns), MS(s->time_in_queue_ns),
+			 disk_stats_in_flight(s), (unsigned long long)s->io_ticks_ms,
+			 MS(disk_stats_time_in_queue_ns(s)),
 			 (unsigned long long)s->ios[STAT_DISCARD], (unsigned long long)s->merges[STAT_DISCARD],
 			 (unsigned long long)s->sectors[STAT_DISCARD], MS(s->nsecs[STAT_DISCARD]),
 			 (unsigned long long)s->ios[STAT_FLUSH], MS(s->nsecs[STAT_FLUSH]));
@@ -170,7 +171,8 @@ static int inflight_show(struct block_device *bdev, char *buf, size_t size)
 	struct disk_stats st;
 
 	part_stat_read_all(bdev, &st);
-	return scnprintf(buf, size, "%8u %8u\n", st.in_flight_rw[0], st.in_flight_rw[1]);
+	return scnprintf(buf, size, "%8lu %8lu\n", (unsigned long)st.in_flight[0],
+			 (unsigned long)st.in_flight[1]);
 }
 
 static int trace_show(struct block_device *bdev, char *buf, size_t size)

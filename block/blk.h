@@ -12,6 +12,8 @@ struct request_queue *bio_queue(const struct bio *bio);
 const char *blk_op_str(unsigned int op);
 int blk_queue_enter(struct request_queue *q, bool nowait);
 void blk_queue_exit(struct request_queue *q);
+/* bios inside q's make_request_fn: every CPU's count summed */
+long blk_queue_usage(struct request_queue *q);
 /* The lab function: order the bios a make_request_fn queued (blk-core.c). */
 void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
 			   struct request_queue *q);
@@ -23,17 +25,8 @@ void part_account_start(struct block_device *part, enum stat_group g, u64 now);
 void part_account_done(struct block_device *part, enum stat_group g,
 		       unsigned int sectors, u64 start, bool merged_away);
 void blk_account_io_done(struct bio *bio);
-/* a consistent copy of part's counters (Linux's part_stat_read_all) */
-void part_stat_read_all(struct block_device *part, struct disk_stats *st);
-/* one more of a counter of part's, e.g. part_stat_inc(part, merges[rw]) */
-#define part_stat_inc(part, field)                                    \
-	do {                                                          \
-		struct block_device *__p = (part);                    \
-		unsigned long __flags;                                \
-		spin_lock_irqsave(&__p->stat_lock, __flags);          \
-		__p->stats.field++;                                   \
-		spin_unlock_irqrestore(&__p->stat_lock, __flags);     \
-	} while (0)
+/* one more merge of direction rw (0 read, 1 write) on part and its disk */
+void part_stat_inc_merges(struct block_device *part, int rw);
 
 /* blk-flush.c: the PREFLUSH / DATA / POSTFLUSH sequence of a request */
 struct request;

@@ -151,10 +151,11 @@ void blk_cleanup_queue(struct request_queue *q)
 	spin_lock_irqsave(&q->lock, flags);
 	q->dying = true;
 	spin_unlock_irqrestore(&q->lock, flags);
+	smp_mb();       /* dying before the counts: blk_queue_enter()'s pair */
 	if (q->tag_set)
 		blk_mq_exit_queue(q);
 	/* Bios already inside make_request_fn finish on their own. */
-	while (READ_ONCE(q->q_usage))
+	while (blk_queue_usage(q))
 		yield();
 }
 
@@ -183,7 +184,6 @@ struct block_device *add_part(struct gendisk *disk, int partno,
 
 	if (!b)
 		return NULL;
-	spin_lock_init(&b->stat_lock);
 	b->bd_disk = disk;
 	b->bd_partno = partno;
 	b->bd_start_sect = start;
@@ -345,14 +345,15 @@ int blk_show_diskstats(char *buf, size_t size)
 #define MS(ns) ((unsigned long long)((ns) / NSEC_PER_MSEC))
 #define U(x) ((unsigned long long)(x))
 			n += scnprintf(buf + n, size - n,
-				       "%4u %7u %s %llu %llu %llu %llu %llu %llu %llu %llu %u %llu %llu "
+				       "%4u %7u %s %llu %llu %llu %llu %llu %llu %llu %llu %lu %llu %llu "
 				       "%llu %llu %llu %llu %llu %llu\n",
 				       MAJOR(b->bd_dev), MINOR(b->bd_dev), b->bd_name,
 				       U(st.ios[STAT_READ]), U(st.merges[STAT_READ]),
 				       U(st.sectors[STAT_READ]), MS(st.nsecs[STAT_READ]),
 				       U(st.ios[STAT_WRITE]), U(st.merges[STAT_WRITE]),
 				       U(st.sectors[STAT_WRITE]), MS(st.nsecs[STAT_WRITE]),
-				       st.in_flight, MS(st.io_ticks_ns), MS(st.time_in_queue_ns),
+				       disk_stats_in_flight(&st), U(st.io_ticks_ms),
+				       MS(disk_stats_time_in_queue_ns(&st)),
 				       U(st.ios[STAT_DISCARD]), U(st.merges[STAT_DISCARD]),
 				       U(st.sectors[STAT_DISCARD]), MS(st.nsecs[STAT_DISCARD]),
 				       U(st.ios[STAT_FLUSH]), MS(st.nsecs[STAT_FLUSH]));

@@ -21,6 +21,7 @@
 #include <spindle/list.h>
 #include <spindle/spinlock.h>
 #include <spindle/smp.h>
+#include <spindle/wait.h>
 
 struct request_queue;
 struct request;
@@ -42,6 +43,9 @@ struct request {
 	struct blk_mq_hw_ctx *mq_hctx;  /* the hardware queue it goes to: its
 					 * ctx's; with an elevator, the one
 					 * that dispatched it (its tag's) */
+	struct blk_mq_hw_ctx *pool_hctx; /* the hardware queue whose pool it
+					 * came from, and goes back to (its
+					 * ctx's of its type: never changes) */
 	struct list_head queuelist;     /* on a plug, a dispatch list, or the
 					 * elevator's FIFO -- one at a time */
 	unsigned int cmd_flags;         /* REQ_OP_* | REQ_* (as bi_opf) */
@@ -161,8 +165,9 @@ struct blk_mq_tag_set {
 					 * set each map's nr_queues and queue_offset */
 	unsigned int queue_depth;       /* commands each hardware queue takes at
 					 * once (<= 64) */
-	unsigned int nr_requests;       /* requests that may exist (0: BLKDEV_DEFAULT_RQ,
-					 * or 2 x depth if that is more) */
+	unsigned int nr_requests;       /* requests each hardware queue has (0:
+					 * BLKDEV_DEFAULT_RQ, or 2 x depth if that
+					 * is more) */
 	void *driver_data;
 	struct blk_mq_queue_map map[HCTX_MAX_TYPES];    /* filled by blk_mq_init_queue */
 };
@@ -184,6 +189,20 @@ struct blk_mq_hw_ctx {
 	unsigned int nr_ctx;                /* [init] ... their software queues */
 	struct blk_mq_ctx **ctxs;           /* [init] */
 	unsigned int next_ctx;              /* [hlock] the ctx to look at first */
+	/*
+	 * The requests the CPUs mapped here make (Linux's per-hctx
+	 * static_rqs and sched_tags; Spindle keeps a free list where Linux
+	 * has a tag bitmap).  Taken and given back under hctx->lock: CPUs
+	 * with a hardware queue each share no lock to get a request.  A
+	 * request keeps its pool (rq->pool_hctx) even when another hctx
+	 * dispatches it (an elevator), and goes back there when freed.
+	 */
+	struct request *static_rqs;         /* [init] nr_requests of them */
+	struct list_head free_rqs;          /* [hlock] */
+	unsigned int nr_free;               /* [hlock] on free_rqs; read unlocked
+					     * (READ_ONCE) by a freezer */
+	unsigned int nr_rq_waiters;         /* [hlock] tasks asleep on rq_wait */
+	struct wait_queue_head rq_wait;     /* [own] waiting for a free request */
 	u64 tags_used;                      /* [hlock] bit n: tag n is in flight */
 	struct request *tag_rq[BLK_MQ_MAX_DEPTH]; /* [hlock] */
 	struct list_head dispatch;          /* [hlock] came back busy, requeued, a

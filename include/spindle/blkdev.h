@@ -28,6 +28,17 @@
 #include <spindle/list.h>
 #include <spindle/spinlock.h>
 #include <spindle/wait.h>
+#include <spindle/threads.h>
+#include <spindle/atomic.h>
+
+/*
+ * x86-64's cache line.  Each CPU's counters fill whole lines of it, so
+ * that one CPU's update does not pull the line of another's counters
+ * from that CPU's cache.  (Padded, not aligned: kmalloc promises no more
+ * than 16 bytes of alignment, so two neighbours may share one line at
+ * their edge -- not their busy fields.)
+ */
+#define BLK_CACHELINE_BYTES 64
 
 #define DISK_NAME_LEN   32
 #define DISK_MAX_PARTS  64              /* partition numbers 0 (whole) .. 63 */
@@ -71,9 +82,10 @@ struct blk_mq_ctx;
  *   [init]  set while the driver makes the queue, before add_disk(); only
  *           read after that, without a lock
  *   [lock]  q->lock, taken with interrupts off (completions take it from
- *           kblockd, the timeout scan from its timer's work).  The tags
- *           and the dispatch lists are not here: each hardware queue has
- *           its own, under its own lock (struct blk_mq_hw_ctx)
+ *           kblockd, the timeout scan from its timer's work).  The
+ *           requests, the tags and the dispatch lists are not here: each
+ *           hardware queue has its own, under its own lock (struct
+ *           blk_mq_hw_ctx)
  *   [lock*] written under q->lock; also read without it, with READ_ONCE,
  *           by a wait_event() condition or a polling loop that looks
  *           again after each wake-up
@@ -82,13 +94,21 @@ struct blk_mq_ctx;
  *   [once]  no lock: written with WRITE_ONCE, read once with READ_ONCE by
  *           each user, who copes with either value
  *   [own]   the object has its own lock (wait queues, the bio_set)
+ *   [pcpu]  one copy per CPU, each changed only by its CPU with
+ *           interrupts off, summed by whoever reads them
  */
 struct request_queue {
 	make_request_fn *make_request_fn;   /* [init] */
 	void *queuedata;                    /* [init] the driver's */
 	struct queue_limits limits;         /* [init] blk_queue_*() set them */
 	bool dying;                         /* [lock*] blk_cleanup_queue(): refuse new I/O */
-	int q_usage;                        /* [lock*] bios inside make_request_fn */
+	/* [pcpu] bios inside make_request_fn, counted on the CPU each
+	 * entered on (it may leave on another: only the sum means anything,
+	 * blk_queue_usage()), as Linux's per-CPU q_usage_counter */
+	struct {
+		long n;
+		char pad[BLK_CACHELINE_BYTES - sizeof(long)];   /* a line each */
+	} q_usage[NR_CPUS];
 	int mq_freeze_depth;                /* [lock*] > 0: frozen, new bios wait */
 	struct wait_queue_head mq_freeze_wq; /* [own] */
 	spinlock_t lock;
@@ -102,10 +122,8 @@ struct request_queue {
 	struct blk_mq_hw_ctx **queue_hw_ctx; /* [init] the hardware queues, each
 					     * with its own lock (blk_mq.h) */
 	struct blk_mq_ctx *queue_ctx;       /* [init] one per CPU (nr_cpu_ids) */
-	struct request *rq_pool;            /* [init] nr_requests of them */
-	struct list_head free_rqs;          /* [lock] */
-	unsigned int nr_requests;           /* [init] */
-	struct wait_queue_head rq_wait;     /* [own] waiting for a free request */
+	unsigned int nr_requests;           /* [init] requests each hardware queue
+					     * has (its pool: blk_mq.h) */
 	struct bio_set bio_split;           /* [own] for blk_queue_split() */
 	unsigned int rq_timeout;            /* [init] jiffies a request may take (30 s) */
 	unsigned int rq_affinity;           /* [once] where completions run: 0 the
@@ -134,17 +152,44 @@ struct request_queue {
 /* I/O statistics: Linux's /proc/diskstats fields (times in ms). */
 enum stat_group { STAT_READ, STAT_WRITE, STAT_DISCARD, STAT_FLUSH, NR_STAT_GROUPS };
 
+/*
+ * A disk's (or partition's) counters on one CPU (Linux's struct
+ * disk_stats, one per CPU in bdev->bd_stats).  Each CPU adds only to its
+ * own, with interrupts off (blk-core.c); part_stat_read_all() sums every
+ * CPU's into one of these.  An I/O may start on one CPU and end on
+ * another, so one CPU's in_flight may go below zero: only the sum means
+ * anything, as Linux's per-CPU in_flight for bio-based disks.
+ */
 struct disk_stats {
 	u64 ios[NR_STAT_GROUPS];            /* completed */
 	u64 merges[NR_STAT_GROUPS];         /* merged into another (request layer) */
 	u64 sectors[NR_STAT_GROUPS];
-	u64 nsecs[NR_STAT_GROUPS];          /* summed durations */
-	unsigned int in_flight;             /* started, not completed */
-	unsigned int in_flight_rw[2];       /* ... of them reads, writes (sysfs inflight) */
-	u64 io_ticks_ns;                    /* time with anything in flight */
-	u64 time_in_queue_ns;               /* in_flight-weighted time */
-	u64 stamp_ns;                       /* when the two above were last updated */
+	u64 nsecs[NR_STAT_GROUPS];          /* summed durations (time_in_queue
+					     * is their sum, as Linux's) */
+	u64 io_ticks_ms;                    /* time with anything in flight */
+	long in_flight[2];                  /* started, not completed: reads
+					     * (and flushes), writes (and discards) */
+	u64 pad[5];                         /* to three whole cache lines */
 };
+_Static_assert(sizeof(struct disk_stats) % BLK_CACHELINE_BYTES == 0,
+	       "a CPU's disk_stats fill whole cache lines");
+
+struct block_device;
+/* Every CPU's counters of part, summed into *st (Linux's
+ * part_stat_read_all; block/blk-core.c).  Any context; does not sleep. */
+void part_stat_read_all(struct block_device *part, struct disk_stats *st);
+/* The I/Os in flight on part in a sum from part_stat_read_all(). */
+static inline unsigned long disk_stats_in_flight(const struct disk_stats *st)
+{
+	return (unsigned long)(st->in_flight[0] + st->in_flight[1]);
+}
+/* ... and its time_in_queue: every I/O's time summed, as Linux's
+ * diskstats_show() reports it (the sum of the four nsecs) */
+static inline u64 disk_stats_time_in_queue_ns(const struct disk_stats *st)
+{
+	return st->nsecs[STAT_READ] + st->nsecs[STAT_WRITE] +
+	       st->nsecs[STAT_DISCARD] + st->nsecs[STAT_FLUSH];
+}
 
 struct inode;
 
@@ -158,10 +203,11 @@ struct block_device {
 	void *bd_holder;                    /* exclusive user (O_EXCL, mount) */
 	struct inode *bd_inode;             /* its page cache's inode (fs/block_dev.c),
 					     * from its first open */
-	/* stats are changed by submitters and completions on every CPU:
-	 * under stat_lock (irqsave), read with part_stat_read_all() */
-	spinlock_t stat_lock;
-	struct disk_stats stats;
+	/* [pcpu] each CPU changes its own, with interrupts off; read
+	 * with part_stat_read_all() (block/blk-core.c) */
+	struct disk_stats bd_stats[NR_CPUS];
+	atomic_long_t bd_stamp;             /* [atomic] the ms io_ticks_ms was last
+					     * brought up to (Linux's bd_stamp) */
 };
 
 struct hd_geometry;

@@ -9,7 +9,8 @@
  *   3. if the caller may sleep: wait on pool->wait until mempool_free()
  *      puts an object back, then try again.  An atomic caller gets NULL.
  * mempool_free() refills the reserve before giving memory back to kmalloc,
- * so the reserve is full again as soon as I/O drains.
+ * so the reserve is full again as soon as I/O drains; while it is full,
+ * a free takes no lock.
  *
  * Portable (host unit tests).
  */
@@ -84,20 +85,32 @@ void *mempool_alloc(mempool_t *pool, gfp_t gfp)
 	}
 }
 
+/*
+ * With the reserve full -- nearly always -- the element goes straight
+ * back to kmalloc, and the pool's lock is not taken: a pool that every
+ * CPU's I/O frees into (the bios') would otherwise be one lock all of
+ * them share.  The unlocked look at curr_nr is Linux's: a task sleeps
+ * in mempool_alloc() only once the reserve is empty, so its elements
+ * are all out, each taken after curr_nr went down (under the lock,
+ * whose release orders that before the element is handed on); their
+ * frees see the reserve short, take the lock, refill it and wake it.
+ */
 void mempool_free(void *element, mempool_t *pool)
 {
 	unsigned long flags;
 
 	if (!element)
 		return;
-	spin_lock_irqsave(&pool->lock, flags);
-	if (pool->curr_nr < pool->min_nr) {
-		pool->elements[pool->curr_nr++] = element;
-		element = NULL;
+	smp_rmb();      /* curr_nr after what the element held: Linux's pairing */
+	if (READ_ONCE(pool->curr_nr) < pool->min_nr) {
+		spin_lock_irqsave(&pool->lock, flags);
+		if (pool->curr_nr < pool->min_nr) {
+			pool->elements[pool->curr_nr++] = element;
+			spin_unlock_irqrestore(&pool->lock, flags);
+			wake_up(&pool->wait);
+			return;
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
 	}
-	spin_unlock_irqrestore(&pool->lock, flags);
-	if (element)
-		kfree(element);
-	else
-		wake_up(&pool->wait);
+	kfree(element);
 }

@@ -162,7 +162,10 @@ KTEST(block, elevator_switch_live)
 	init_completion(&l.done);
 	KT_ASSERT(kthread_run(switch_loader, &l, "switch_loader") != NULL);
 	while (!completion_done(&l.done)) {
-		if (READ_ONCE(b->stats.in_flight))
+		struct disk_stats st;
+
+		part_stat_read_all(b, &st);
+		if (disk_stats_in_flight(&st))
 			overlapped++;
 		KT_ASSERT(elevator_switch(b->bd_disk->queue, names[switches % 3]) == 0);
 		switches++;

@@ -228,7 +228,7 @@ static int write_sequential(struct block_device *b, unsigned int nr, sector_t fi
 KTEST(plug, sequential_writes_merge)
 {
 	struct block_device *b = lookup_bdev("nullb0");
-	const struct disk_stats *st;
+	struct disk_stats st;
 	u64 ios0, merges0, ios, merges;
 	struct page *page;
 	int err;
@@ -237,13 +237,14 @@ KTEST(plug, sequential_writes_merge)
 		KT_SKIP("no request-based nullb0 (boot with null_blk.nr_devices=1)");
 	page = alloc_page(GFP_KERNEL);
 	KT_ASSERT(page != NULL);
-	st = &b->bd_disk->part[0]->stats;
-	ios0 = st->ios[STAT_WRITE];
-	merges0 = st->merges[STAT_WRITE];
+	part_stat_read_all(b->bd_disk->part[0], &st);
+	ios0 = st.ios[STAT_WRITE];
+	merges0 = st.merges[STAT_WRITE];
 	err = write_sequential(b, 256, 0, page);
 	__free_page(page);
-	ios = st->ios[STAT_WRITE] - ios0;
-	merges = st->merges[STAT_WRITE] - merges0;
+	part_stat_read_all(b->bd_disk->part[0], &st);
+	ios = st.ios[STAT_WRITE] - ios0;
+	merges = st.merges[STAT_WRITE] - merges0;
 	KT_ASSERT_MSG(err == 0, "write error %d", err);
 	printk("plug: 256 x 4 KiB sequential writes: %llu requests, %llu merges (plug=%s)\n",
 	       (unsigned long long)ios, (unsigned long long)merges, plug_enabled ? "on" : "off");

@@ -88,9 +88,11 @@ static void diskstats_hammer(void *arg)
 		enum stat_group g = (i & 1) ? STAT_WRITE : STAT_READ;
 		u64 start = ktime_get_ns();
 		unsigned long other;
+		struct disk_stats st;
 
 		part_account_start(&ds.part, g, start);
-		if (READ_ONCE(ds.part.stats.in_flight) > 1)
+		part_stat_read_all(&ds.part, &st);
+		if (disk_stats_in_flight(&st) > 1)
 			ds.both_in_flight[me]++;
 		part_account_done(&ds.part, g, DISKSTATS_SECTORS, start, false);
 		other = READ_ONCE(ds.progress[!me]);
@@ -113,8 +115,6 @@ static void diskstats_setup(void)
 	strlcpy(ds.disk.disk_name, "smpblk", sizeof(ds.disk.disk_name));
 	ds.disk.part[0] = &ds.whole;
 	ds.disk.part[1] = &ds.part;
-	spin_lock_init(&ds.whole.stat_lock);
-	spin_lock_init(&ds.part.stat_lock);
 	ds.whole.bd_disk = ds.part.bd_disk = &ds.disk;
 	ds.part.bd_partno = 1;
 }
@@ -139,11 +139,11 @@ KTEST(smp_block, diskstats_from_two_cpus)
 
 		part_stat_read_all(parts[i], &st);
 		pr_info("diskstats_hammer: %s: %llu reads, %llu writes, %llu sectors, "
-			"%u in flight (%u, %u); overlapped %lu rounds, both in flight %lu\n",
+			"%lu in flight (%ld, %ld); overlapped %lu rounds, both in flight %lu\n",
 			i ? "disk" : "partition", (unsigned long long)st.ios[STAT_READ],
 			(unsigned long long)st.ios[STAT_WRITE],
 			(unsigned long long)(st.sectors[STAT_READ] + st.sectors[STAT_WRITE]),
-			st.in_flight, st.in_flight_rw[0], st.in_flight_rw[1], overlapped, both);
+			disk_stats_in_flight(&st), st.in_flight[0], st.in_flight[1], overlapped, both);
 		KT_ASSERT_MSG(st.ios[STAT_READ] == n / 2 && st.ios[STAT_WRITE] == n / 2,
 			      "%llu reads and %llu writes counted, %lu of each done",
 			      (unsigned long long)st.ios[STAT_READ],
@@ -152,9 +152,9 @@ KTEST(smp_block, diskstats_from_two_cpus)
 			      "%llu sectors counted, %lu done",
 			      (unsigned long long)(st.sectors[STAT_READ] + st.sectors[STAT_WRITE]),
 			      n * DISKSTATS_SECTORS);
-		KT_ASSERT_MSG(st.in_flight == 0 && st.in_flight_rw[0] == 0 && st.in_flight_rw[1] == 0,
-			      "%u in flight (%u reads, %u writes) after every I/O ended",
-			      st.in_flight, st.in_flight_rw[0], st.in_flight_rw[1]);
+		KT_ASSERT_MSG(st.in_flight[0] == 0 && st.in_flight[1] == 0,
+			      "%ld reads and %ld writes in flight after every I/O ended",
+			      st.in_flight[0], st.in_flight[1]);
 	}
 	KT_ASSERT_MSG(overlapped > 0, "the two CPUs never accounted at the same time");
 }

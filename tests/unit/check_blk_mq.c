@@ -32,6 +32,22 @@
 #include "../../block/blk.h"
 #include "../../block/elevator-internal.h"
 
+/* Every CPU's counters of b, summed (the host has one CPU). */
+static struct disk_stats stats_of(struct block_device *b)
+{
+	struct disk_stats st;
+
+	part_stat_read_all(b, &st);
+	return st;
+}
+
+static unsigned long in_flight_of(struct block_device *b)
+{
+	struct disk_stats st = stats_of(b);
+
+	return disk_stats_in_flight(&st);
+}
+
 #define MAX_SEEN 64
 
 static struct request *inflight[MAX_SEEN];
@@ -166,15 +182,15 @@ START_TEST(plugged_sequential_bios_become_one_request)
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_uint_eq(seen_pos[0], 1000);
 	ck_assert_uint_eq(seen_sectors[0], 128);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[1], 1);     /* one write */
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[0], 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).in_flight[1], 1);     /* one write */
+	ck_assert_uint_eq(stats_of(disk->part[0]).in_flight[0], 0);
 	complete_oldest(BLK_STS_OK);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight_rw[1], 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).in_flight[1], 0);
 	ck_assert_int_eq(ended_ok, 16);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_WRITE], 1);
-	ck_assert_uint_eq(disk->part[0]->stats.merges[STAT_WRITE], 15);
-	ck_assert_uint_eq(disk->part[0]->stats.sectors[STAT_WRITE], 128);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_WRITE], 1);
+	ck_assert_uint_eq(stats_of(disk->part[0]).merges[STAT_WRITE], 15);
+	ck_assert_uint_eq(stats_of(disk->part[0]).sectors[STAT_WRITE], 128);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -198,7 +214,7 @@ START_TEST(plug_front_merge)
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_uint_eq(seen_pos[0], 0);
 	ck_assert_uint_eq(seen_sectors[0], 16);
-	ck_assert_uint_eq(disk->part[0]->stats.merges[STAT_WRITE], 1);
+	ck_assert_uint_eq(stats_of(disk->part[0]).merges[STAT_WRITE], 1);
 }
 END_TEST
 
@@ -354,9 +370,9 @@ START_TEST(fua_write_becomes_flush_write_flush)
 	ck_assert_uint_eq(seen_flags[2] & REQ_OP_MASK, REQ_OP_FLUSH);
 	complete_oldest(BLK_STS_OK);
 	ck_assert_int_eq(ended_ok, 1);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_FLUSH], 2);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_WRITE], 1);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_FLUSH], 2);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_WRITE], 1);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -384,7 +400,7 @@ START_TEST(failed_preflush_fails_the_write)
 	ck_assert_int_eq(nr_queue_rq, 1);
 	ck_assert_int_eq(ended, 1);
 	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -431,7 +447,7 @@ START_TEST(failed_flush_logs_one_line)
 	ck_assert_uint_eq(last_status, BLK_STS_IOERR);
 	ck_assert_int_eq(error_lines(), 1);
 	ck_assert_ptr_nonnull(strstr(host_printk_buf, "I/O error, dev fake, sector 64 op 0x1:(WRITE) "));
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -450,7 +466,7 @@ START_TEST(waiting_flushes_share_one_command)
 	complete_oldest(BLK_STS_OK);
 	ck_assert_int_eq(ended_ok, 3);
 	ck_assert_int_eq(nr_queue_rq, 2);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_FLUSH], 2);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_FLUSH], 2);
 }
 END_TEST
 
@@ -499,7 +515,7 @@ START_TEST(discard_split_to_the_device_limit)
 	ck_assert_uint_eq(seen_sectors[2], 4);
 	complete_all();
 	ck_assert_int_eq(ended_ok, 1);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_DISCARD], 3);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_DISCARD], 3);
 }
 END_TEST
 
@@ -684,8 +700,8 @@ START_TEST(elevator_back_merge_then_request_merge)
 	ck_assert_uint_eq(seen_sectors[1], 24);
 	complete_oldest(BLK_STS_OK);
 	ck_assert_int_eq(ended_ok, 4);
-	ck_assert_uint_eq(disk->part[0]->stats.ios[STAT_READ], 2);
-	ck_assert_uint_eq(disk->part[0]->stats.in_flight, 0);
+	ck_assert_uint_eq(stats_of(disk->part[0]).ios[STAT_READ], 2);
+	ck_assert_uint_eq(in_flight_of(disk->part[0]), 0);
 }
 END_TEST
 
@@ -1081,6 +1097,67 @@ START_TEST(each_hw_queue_has_its_own_tags)
 	ck_assert_uint_eq(blk_mq_tags_peak(q), 2);
 	complete_all();
 	ck_assert_int_eq(ended_ok, 4);
+}
+END_TEST
+
+/* Each hardware queue has its own requests (Linux's per-hctx tags): a
+ * CPU that has used up its hctx's does not take another CPU's, and that
+ * CPU still gets one. */
+START_TEST(each_hw_queue_has_its_own_requests)
+{
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(2, 2, 1024, "none");
+	host_cpu = 0;
+	submit(REQ_OP_READ, 100, 4096);
+	submit(REQ_OP_READ, 200, 4096);                 /* CPU 0's two requests */
+	submit(REQ_OP_READ | REQ_NOWAIT, 300, 4096);
+	ck_assert_int_eq(ended, 1);                     /* none left for CPU 0 */
+	ck_assert_uint_eq(last_status, BLK_STS_AGAIN);
+	host_cpu = 1;
+	submit(REQ_OP_READ | REQ_NOWAIT, 5000, 4096);   /* CPU 1's are all free */
+	ck_assert_int_eq(ended, 1);
+	ck_assert_int_eq(nr_queue_rq, 3);
+	ck_assert_uint_eq(seen_pos[2], 5000);
+	ck_assert_uint_eq(seen_hctx[2], 1);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 3);
+}
+END_TEST
+
+/* With an elevator any hctx may dispatch any request, but a request goes
+ * back to the pool it came from: after CPU 1's hctx sent CPU 0's
+ * request, each pool is whole again once everything ended -- which a
+ * freeze (an elevator switch) waits for. */
+START_TEST(request_goes_back_to_its_own_pool)
+{
+	struct request *rq;
+
+	nr_cpu_ids = 2;
+	set.nr_hw_queues = 2;
+	make_queue(1, 2, 1024, "mq-deadline");
+	host_cpu = 0;
+	submit(REQ_OP_READ, 100, 4096);                 /* hctx 0 sends it: full */
+	submit(REQ_OP_READ, 200, 4096);                 /* waits in the elevator */
+	ck_assert_uint_eq(q->queue_hw_ctx[0]->nr_free, 0);
+	host_cpu = 1;
+	submit(REQ_OP_READ, 9000, 4096);                /* hctx 1 runs: takes 200 */
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_uint_eq(seen_pos[1], 200);
+	ck_assert_uint_eq(seen_hctx[1], 1);
+	ck_assert_uint_eq(q->queue_hw_ctx[1]->nr_free, 1);
+	rq = inflight[1];                               /* 200 ends first */
+	ck_assert_uint_eq(blk_rq_pos(rq), 200);
+	inflight[1] = inflight[--nr_inflight];
+	blk_mq_complete_request(rq, BLK_STS_OK);
+	blk_mq_run_completions();
+	ck_assert_uint_eq(q->queue_hw_ctx[0]->nr_free, 1);  /* back home */
+	ck_assert_uint_eq(q->queue_hw_ctx[1]->nr_free, 1);
+	complete_all();
+	ck_assert_int_eq(ended_ok, 3);
+	for (unsigned int h = 0; h < 2; h++)
+		ck_assert_uint_eq(q->queue_hw_ctx[h]->nr_free, 2);
+	ck_assert_int_eq(elevator_switch(q, "none"), 0);  /* the freeze ends */
 }
 END_TEST
 
@@ -1848,6 +1925,8 @@ Suite *unit_suite(void)
 	tcase_add_test(hw, map_queues_covers_cpus_and_queues);
 	tcase_add_test(hw, requests_go_to_their_cpus_hw_queue);
 	tcase_add_test(hw, each_hw_queue_has_its_own_tags);
+	tcase_add_test(hw, each_hw_queue_has_its_own_requests);
+	tcase_add_test(hw, request_goes_back_to_its_own_pool);
 	tcase_add_test(hw, hw_queues_capped_and_elevator_shared);
 	tcase_add_test(hw, default_elevator_follows_hw_queues);
 	tcase_add_test(hw, default_elevator_one_hw_queue);

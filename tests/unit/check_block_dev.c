@@ -421,8 +421,8 @@ START_TEST(sysfs_block_files_in_linux_format)
 	ck_assert_str_eq(buf, "512\n");
 	ck_assert_int_eq(slurp("/sys/block/fake1/size", buf, sizeof(buf)), -ENOENT);
 	/* stat: 17 fields each at least 8 wide */
-	disk->part[0]->stats.ios[STAT_READ] = 3;
-	disk->part[0]->stats.sectors[STAT_WRITE] = 24;
+	disk->part[0]->bd_stats[0].ios[STAT_READ] = 3;
+	disk->part[0]->bd_stats[0].sectors[STAT_WRITE] = 24;
 	slurp("/sys/block/fake/stat", buf, sizeof(buf));
 	ck_assert_int_eq(sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
 				"%llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
