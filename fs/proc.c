@@ -170,8 +170,13 @@ static int meminfo_show(struct inode *inode, char *buf, size_t size)
  * slab.c free of statistics it would have to keep up to date.  Other
  * CPUs make and free slabs during the walk, so the figures are a
  * moment's approximation, as Linux's are; the caches themselves are
- * static and never go away under it.  Linux's columns; the tunables SLUB has
- * not either are 0, and every slab is one page.
+ * static and never go away under it.  Linux's columns, every slab one
+ * page.  The tunables are the per-CPU arrays' (limit and batchcount, as
+ * Linux's SLAB shows them; no shared array: sharedfactor 0), and the
+ * free objects parked in them are not active: page->inuse counts them,
+ * kmalloc_slabinfo() says how many to take off.  (Linux's SLAB counts
+ * them as active; a leak check comparing active objects would then see
+ * the arrays fill up.)
  */
 #define SLABINFO_SIZES 8 /* kmalloc-16 .. kmalloc-2048 */
 
@@ -200,14 +205,18 @@ static int slabinfo_show(struct inode *inode, char *buf, size_t size)
 				 "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
 	for (int i = SLABINFO_SIZES - 1; i >= 0; i--) {
 		unsigned long objsize = 16ul << i, per_slab = PAGE_SIZE / objsize;
+		struct slabinfo info;
 		char name[24];
 
+		kmalloc_slabinfo(objsize, &info);
+		/* the arrays and the slabs are read at different moments */
+		active[i] -= min(active[i], info.cpu_free);
 		snprintf(name, sizeof(name), "kmalloc-%lu", objsize);
 		n += scnprintf(buf + n, size - n,
 			       "%-17s %6lu %6lu %6lu %4lu %4d : tunables %4u %4u %4u : "
 			       "slabdata %6lu %6lu %6u\n",
-			       name, active[i], slabs[i] * per_slab, objsize, per_slab, 1, 0, 0, 0,
-			       slabs[i], slabs[i], 0);
+			       name, active[i], slabs[i] * per_slab, objsize, per_slab, 1,
+			       info.limit, info.batchcount, 0, slabs[i], slabs[i], 0);
 	}
 	return n;
 }
