@@ -233,14 +233,13 @@ static void aio_synchronize(void)
 	on_each_cpu(aio_sync_ipi, NULL, true);
 }
 
-/* Take ctx off its address space's list (caller holds mmap_lock); false
- * if it is not there.  Lookups may still be walking past it: its next
- * stays as it was. */
+/* Take ctx off its address space's list (caller holds mmap_lock, or no
+ * task uses mm any more); false if it is not there.  Lookups may still
+ * be walking past it: its next stays as it was. */
 static bool unlink_ioctx(struct mm_struct *mm, struct kioctx *ctx)
 {
 	struct kioctx **pp;
 
-	assert_mutex_held(&mm->mmap_lock);
 	for (pp = &mm->ioctx_list; *pp; pp = &(*pp)->next)
 		if (*pp == ctx) {
 			WRITE_ONCE(*pp, ctx->next);
@@ -287,18 +286,17 @@ static void kill_ioctx(struct kioctx *ctx)
 	kfree(ctx);
 }
 
+/*
+ * No task uses mm any more (mmput): nothing changes its list or looks
+ * anything up in it, so no lock -- fork's failure path puts a new mm
+ * while it holds the parent's mmap_lock.
+ */
 void exit_aio(struct mm_struct *mm)
 {
-	for (;;) {
-		struct kioctx *ctx;
+	struct kioctx *ctx;
 
-		mutex_lock(&mm->mmap_lock);
-		ctx = mm->ioctx_list;
-		if (ctx)
-			unlink_ioctx(mm, ctx);
-		mutex_unlock(&mm->mmap_lock);
-		if (!ctx)
-			return;
+	while ((ctx = mm->ioctx_list)) {
+		unlink_ioctx(mm, ctx);
 		kill_ioctx(ctx);
 	}
 }
