@@ -23,7 +23,7 @@
  *                     time (kernel/version.c)
  *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
- *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
+ *   /proc/sys/vm/     drop_caches, and the write-back knobs dirty_ratio, dirty_background_ratio,
  *                     dirty_expire_centisecs, dirty_writeback_centisecs
  *                     (read and written, include/spindle/writeback.h)
  *   /proc/slabinfo    kmalloc's caches, objects in use and slabs (Linux's
@@ -1356,6 +1356,7 @@ static const char *const vm_knobs[] = {
 	"dirty_expire_centisecs",
 	"dirty_ratio",
 	"dirty_writeback_centisecs",
+	"drop_caches",
 };
 
 static int vm_knob_show(struct inode *inode, char *buf, size_t size)
@@ -1385,14 +1386,54 @@ static int vm_knob_store(struct inode *inode, const char *buf, size_t len)
 
 static const struct pseudo_file proc_vm_knob = { .show = vm_knob_show, .store = vm_knob_store };
 
+/*
+ * drop_caches, as Linux's: writing 1 frees the page cache's clean pages
+ * nobody uses, 2 the slab memory that can be given back -- here the free
+ * objects parked in kmalloc's per-CPU arrays, and the slabs they kept
+ * (kmem_cache_shrink_all) -- and 3 both.  Reads as 0.  Frees nothing
+ * that is in use: a way to measure memory, not to get more of it.
+ */
+static int drop_caches_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return scnprintf(buf, size, "0\n");
+}
+
+static int drop_caches_store(struct inode *inode, const char *buf, size_t len)
+{
+	char num[8];
+	unsigned int v;
+
+	(void)inode;
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, len);
+	num[len] = '\0';
+	if (num[len - 1] == '\n')
+		num[len - 1] = '\0';
+	if (kstrtouint(num, 10, &v) || v < 1 || v > 4)
+		return -EINVAL;
+	if (v & 1)
+		try_to_free_pages(totalram_pages());
+	if (v & 2)
+		kmem_cache_shrink_all();
+	return 0;
+}
+
+static const struct pseudo_file proc_drop_caches = { .show = drop_caches_show,
+						     .store = drop_caches_store };
+
 static struct dentry *proc_vm_lookup(struct inode *dir, struct dentry *dentry)
 {
 	unsigned int *knob = vm_sysctl_find(dentry->d_name);
 	struct inode *inode;
 
-	if (!knob)
+	if (!strcmp(dentry->d_name, "drop_caches"))
+		inode = pseudo_new_file(dir->i_sb, 0644, &proc_drop_caches, NULL);
+	else if (!knob)
 		return NULL;
-	inode = pseudo_new_file(dir->i_sb, 0644, &proc_vm_knob, knob);
+	else
+		inode = pseudo_new_file(dir->i_sb, 0644, &proc_vm_knob, knob);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	d_add(dentry, inode);
