@@ -578,9 +578,9 @@ static void cache_flusharray(struct kmem_cache *c, struct array_cache *ac, unsig
  * Every CPU's array of every cache emptied into the slabs, and the slabs
  * left with nothing in use given back to the page allocator (Linux's
  * kmem_cache_shrink(), for all the kmalloc caches).  Returns the pages
- * freed.  Any context but an interrupt handler that may have interrupted
- * a holder of ac->lock or c->lock -- those are taken with interrupts
- * off, so none can be.  Does not sleep.
+ * freed.  Callable from any context: the locks are taken with interrupts
+ * off, so no holder of them can have been interrupted by the caller.
+ * Does not sleep.
  */
 unsigned long kmem_cache_shrink_all(void)
 {
