@@ -42,13 +42,20 @@
 #                   cut loses, barrier=1 and barrier=0 side by side, BARRIER=)
 #   make ext3-linux Linux 6.1 replays a journal Spindle's ext3 left after a
 #                   cut, Spindle replays one Linux left (tools/ext3-linux.py)
+#   make jimages    e2fsprogs' journal test images replayed by Spindle's
+#                   recovery on the host, compared with e2fsck's replay
+#   make tools-linux lsblk, blkid, findmnt, sfdisk -g on Spindle and Linux 6.1,
+#                   the same machine and disks, outputs diffed (M=q35|pc)
 #   make jcost      the blocks and flushes each ext3 operation costs on the
 #                   disk, Spindle against Linux 6.1 (tools/jcost.py)
 #   make perf       instructions per I/O (under -icount) and IOPS, MB/s
 #                   (docs/performance.md; RUNS=<n> wall-clock boots)
 #   make perf-linux the same workloads on Debian's Linux + fio, side by
-#                   side with Spindle's, NVMe's rows, and fio on both kernels
+#                   side with Spindle's, NVMe's rows (counted by a QEMU
+#                   plugin, tools/insncount/), and fio on both kernels
 #                   (tools/compare-linux, RUNS=<n>)
+#   make check-insncount  that plugin against QEMU's -icount clock on
+#                   null_blk, where the two must agree
 #   make perf-scaling  IOPS against 1, 2 and 4 CPUs, Spindle and Linux,
 #                   null_blk under multi-threaded TCG (tools/scaling.py,
 #                   RUNS=<n>, PNG=<file>)
@@ -258,7 +265,7 @@ endif
 KERNEL_ELF := $(BUILD)/spindle.elf
 ISO        := $(BUILD)/spindle.iso
 
-.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-tools fault-matrix powercut ext3-linux jcost
+.PHONY: all iso qemu qemu-gdb gdb check test test-qemu test-own test-debug test-gdb deps clean lab grade test-labs test-grade-ssh replay check-asan soak soak-forkbomb stress perf perf-linux perf-scaling perf-ext2 check-insncount check-tools fault-matrix powercut ext3-linux jcost jimages tools-linux
 .PHONY: compile_commands.json format-check lint check-syscall-table check-reading-map \
 	check-docs-figures docs-figures
 all: deps $(ISO)
@@ -539,9 +546,13 @@ check: deps check-user check-tools check-syscall-table check-reading-map check-d
 # The host-side parsers of the benchmark tools, on saved samples (no boot).
 check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
+	$(PYTHON) tools/insncount.py --selftest
 	$(PYTHON) tools/scaling.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
+	$(PYTHON) tools/tools-linux.py --selftest
+	$(PYTHON) tools/iostat-check.py --selftest
 	$(PYTHON) tools/jcost.py --selftest
+	$(PYTHON) tools/jimages.py --selftest
 	$(PYTHON) tools/grade.py --selftest
 	$(PYTHON) tools/grade-class.py --selftest
 	$(PYTHON) tools/crashstates.py --selftest
@@ -628,6 +639,27 @@ powercut: deps $(ISO)
 ext3-linux: deps $(ISO)
 	$(PYTHON) tools/ext3-linux.py
 
+# e2fsprogs' journal test images (tests/j_* of its Debian source package,
+# fetched into build/jimages/src) replayed by fs/jbd2 built for the host
+# and by e2fsck, the two results compared block by block
+# (tools/jimages.py; docs/ext2.md, "ext3: the journal").  No QEMU.
+JIMAGES_SRCS := tests/jimages/jbd2_replay.c fs/jbd2/journal.c fs/jbd2/recovery.c \
+	fs/jbd2/revoke.c fs/ext2/check.c lib/crc32.c lib/ratelimit.c lib/string.c \
+	lib/vsprintf.c tests/unit/shim/host.c
+$(BUILD)/jimages/jbd2_replay: $(JIMAGES_SRCS) $(wildcard include/spindle/*.h) \
+		fs/ext2/ext2.h tests/unit/shim/host.h
+	@mkdir -p $(@D)
+	$(UNIT_CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -DSPINDLE_HOST \
+		-include tests/unit/shim/host.h $(UNIT_SANITIZE) -o $@ $(JIMAGES_SRCS)
+jimages: deps $(BUILD)/jimages/jbd2_replay
+	$(PYTHON) tools/jimages.py
+# lsblk, blkid, findmnt and sfdisk -g, Debian's binaries, on Spindle and
+# on Linux 6.1 booted on the same QEMU machine (q35 AHCI, pc IDE) with the
+# same GPT, MBR and root disks; outputs diffed (tools/tools-linux.py).
+# M=q35 or M=pc: one machine.
+tools-linux: deps $(ISO)
+	$(PYTHON) tools/tools-linux.py $(if $(M),--machine $(M))
+
 # What the ext3 journal writes per operation, on the disk, Spindle and
 # Linux 6.1 running the same script over tools/nbdcache.py's recording
 # disk; every block classified on the host by e2fsprogs (tools/jcost.py).
@@ -642,23 +674,39 @@ RUNS ?= 3
 perf: deps $(ISO)
 	$(PYTHON) tools/perf.py --runs $(RUNS)
 
+# A QEMU TCG plugin that counts the instructions a guest executes, with
+# a kernel's idle and poll loops counted apart (tools/insncount/): built
+# by the host's compiler as a shared object QEMU loads with -plugin.
+INSNCOUNT = $(BUILD)/tools/insncount.so
+$(INSNCOUNT): tools/insncount/insncount.c tools/insncount/qemu-plugin.h
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -o $@ $< -lpthread
+
+# The plugin checked against QEMU's own instruction clock where the two
+# must agree: Spindle's null_blk rows under -icount, no halts, no host
+# time (tools/compare-linux --insn-check; one boot, half a minute).
+check-insncount: deps $(ISO) $(INSNCOUNT)
+	$(PYTHON) tools/compare-linux --insn-check
+
 # The same workloads on Debian's Linux and fio, booted on the same QEMU
 # devices (tools/compare-linux; packages fetched into build/compare-linux,
 # never installed): both sides and their ratio, row by row; then the NVMe
-# rows (tests/qemu/perf/perf-nvme.scn, q35), instruction counts only: in
-# a wall-clock boot Linux's fio at depth 32 on QEMU's NVMe stalled until
+# rows (tests/qemu/perf/perf-nvme.scn, q35), as the instructions each
+# kernel executes, counted by the plugin (RUNS=<n> boots of each): under
+# -icount alone QEMU's NVMe makes the counts the host's waiting, and in a
+# wall-clock boot Linux's fio at depth 32 on QEMU's NVMe stalled until
 # the runner's 10-minute limit (docs/performance.md, "NVMe against Linux").
-perf-linux: deps $(ISO)
+perf-linux: deps $(ISO) $(INSNCOUNT)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
-	$(PYTHON) tools/compare-linux --icount-only --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --insn-plugin --insn-runs $(RUNS) --scenario tests/qemu/perf/perf-nvme.scn
 	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
 
 # IOPS against CPUs (1, 2, 4) under multi-threaded TCG, Spindle's bench
 # numjobs=N against Linux's fio numjobs=N on null_blk, interleaved
 # (tools/scaling.py, docs/performance.md "Scaling with CPUs"); PNG=<file>
-# draws it.
+# draws it; DEVICE=nvme: on QEMU's NVMe, a queue pair per CPU.
 perf-scaling: deps $(ISO)
-	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(PNG),--png $(PNG))
+	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(DEVICE),--device $(DEVICE)) $(if $(PNG),--png $(PNG))
 
 # ext2's write-back and readahead in requests (tools/ext2-perf.py, the
 # "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.
@@ -709,6 +757,7 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 # is installed; otherwise the exact apt-get line is printed.
 deps:
 	@sh tools/install-deps.sh $(DEB_PACKAGES)
+	@sh tools/deb-src.sh
 
 # Fuzzing (tests/fuzz/fuzz.mk; adds its toolchain to DEB_PACKAGES).
 include tests/fuzz/fuzz.mk

@@ -256,6 +256,33 @@ unsigned int bio_add_page(struct bio *bio, struct page *page,
 	return len;
 }
 
+/*
+ * ITER_BVEC: pages their owner holds already (io_uring's registered
+ * buffers, pinned at registration): into the bio as they are, with no
+ * pin, so bio_release_pages() has nothing to undo (Linux's
+ * bio_iov_bvec_set).
+ */
+static int bio_iov_bvec_add(struct bio *bio, struct iov_iter *iter)
+{
+	struct iov_iter at = *iter;
+	size_t added = 0;
+
+	while (iov_iter_count(&at)) {
+		const struct bio_vec *bv = at.bvec;
+		unsigned int len = (unsigned int)min_t(size_t, bv->bv_len - at.iov_offset,
+						       iov_iter_count(&at));
+
+		if (!bio_add_page(bio, bv->bv_page, len, bv->bv_offset + (unsigned int)at.iov_offset))
+			break;          /* the bio is full */
+		iov_iter_advance(&at, len);
+		added += len;
+	}
+	if (!added)
+		return -EFAULT;
+	iov_iter_advance(iter, added);
+	return 0;
+}
+
 int bio_iov_iter_get_pages(struct bio *bio, struct iov_iter *iter)
 {
 	unsigned long addr = iov_iter_addr(iter);
@@ -266,6 +293,8 @@ int bio_iov_iter_get_pages(struct bio *bio, struct iov_iter *iter)
 	struct page *pages[16];
 	size_t added = 0;
 
+	if (iter->iter_type == ITER_BVEC)
+		return left ? bio_iov_bvec_add(bio, iter) : 0;
 	if (!left || !want)
 		return left ? -EFAULT : 0;
 	while (want) {

@@ -8,11 +8,18 @@
  *   BLKGETSIZE64  the size in bytes (u64)
  *   BLKGETSIZE    the size in 512-byte sectors (unsigned long)
  *   BLKSSZGET     the logical block size in bytes (int)
+ *   BLKPBSZGET, BLKIOMIN, BLKIOOPT, BLKALIGNOFF
+ *                 the topology libblkid asks for (mke2fs warns without
+ *                 it): physical block and minimum I/O size are the
+ *                 logical block size (QEMU's disks say so too), no
+ *                 optimal size (0), no misalignment (0)
  *   BLKFLSBUF     write back the device's cached pages, then forget the
  *                 clean ones
  *   BLKRRPART     read the partition table again
  *   BLKDISCARD    discard a byte range (u64 start, len)
  *   BLKZEROOUT    make a byte range read as zeroes (u64 start, len)
+ *   HDIO_GETGEO   the driver's made-up geometry and the partition's start
+ *                 (struct hd_geometry, uapi/linux/hdreg.h)
  *   BLKTRACESETUP, BLKTRACESTART, BLKTRACESTOP, BLKTRACETEARDOWN
  *                 blktrace(8)'s tracing (block/blk-trace.c)
  *   anything else -ENOTTY
@@ -30,7 +37,9 @@
 #include <spindle/err.h>
 #include <spindle/errno.h>
 #include <spindle/blktrace.h>
+#include <spindle/string.h>
 #include <uapi/linux/fs.h>
+#include <uapi/linux/hdreg.h>
 #include "blk.h"
 
 /*
@@ -147,6 +156,25 @@ static int blkdev_flushbuf(struct block_device *bdev)
 	return err;
 }
 
+/*
+ * HDIO_GETGEO, as Linux's blkdev_getgeo(): the start is the partition's
+ * (0 for the whole disk), the rest the driver's -- a geometry nothing
+ * addresses by any more, which partitioning tools still ask for to
+ * align on.  A disk whose driver makes none up: -ENOTTY.
+ */
+static int blkdev_getgeo(struct block_device *bdev, struct hd_geometry __user *argp)
+{
+	struct gendisk *disk = bdev->bd_disk;
+	struct hd_geometry geo;
+
+	if (!disk->getgeo)
+		return -ENOTTY;
+	memset(&geo, 0, sizeof(geo));
+	geo.start = bdev->bd_start_sect;
+	disk->getgeo(disk, &geo);
+	return copy_to_user(argp, &geo, sizeof(geo)) ? -EFAULT : 0;
+}
+
 long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
 		  unsigned long arg)
 {
@@ -168,6 +196,22 @@ long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
 
 		return copy_to_user(argp, &lbs, sizeof(lbs)) ? -EFAULT : 0;
 	}
+	case BLKPBSZGET:
+	case BLKIOMIN: {
+		unsigned int bytes = bdev_logical_block_size(bdev);
+
+		return copy_to_user(argp, &bytes, sizeof(bytes)) ? -EFAULT : 0;
+	}
+	case BLKIOOPT: {
+		unsigned int none = 0;
+
+		return copy_to_user(argp, &none, sizeof(none)) ? -EFAULT : 0;
+	}
+	case BLKALIGNOFF: {
+		int aligned = 0;
+
+		return copy_to_user(argp, &aligned, sizeof(aligned)) ? -EFAULT : 0;
+	}
 	case BLKFLSBUF:
 		return blkdev_flushbuf(bdev);
 	case BLKRRPART:
@@ -176,6 +220,8 @@ long blkdev_ioctl(struct block_device *bdev, void *holder, unsigned int cmd,
 		return blkdev_range_ioctl(bdev, REQ_OP_DISCARD, argp);
 	case BLKZEROOUT:
 		return blkdev_range_ioctl(bdev, REQ_OP_WRITE_ZEROES, argp);
+	case HDIO_GETGEO:
+		return blkdev_getgeo(bdev, argp);
 	default:
 		return blk_trace_ioctl(bdev, cmd, argp);
 	}

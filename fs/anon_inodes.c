@@ -18,27 +18,15 @@ struct file *anon_inode_getfile(const char *name, const struct file_operations *
 	static atomic_long_t anon_ino;
 	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
 	char dname[NAME_MAX + 1];
-	struct dentry *d;
-	struct path path;
 	struct file *f;
-	int len;
 
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	inode_init_always(inode);
 	inode->i_mode = 0600;           /* no file type, as Linux's */
 	inode->i_ino = (unsigned long)atomic_long_inc_return(&anon_ino);
-	len = snprintf(dname, sizeof(dname), "anon_inode:%s", name);
-	d = d_alloc(NULL, dname, min(len, NAME_MAX));
-	if (IS_ERR(d)) {
-		kfree(inode);
-		return ERR_CAST(d);
-	}
-	d_instantiate(d, inode);
-	path.mnt = NULL;
-	path.dentry = d;
-	f = alloc_file(&path, flags, fops);
-	dput(d);                        /* the file holds it now (or it is gone) */
+	snprintf(dname, sizeof(dname), "anon_inode:%s", name);
+	f = alloc_file_pseudo(inode, dname, flags, fops);
 	if (!IS_ERR(f))
 		f->private_data = priv;
 	return f;

@@ -10,6 +10,7 @@
  * lets go of the path.
  */
 #include <spindle/fs.h>
+#include <spindle/string.h>
 #include <spindle/mm.h>
 #include <spindle/pagemap.h>
 #include "internal.h"
@@ -70,6 +71,32 @@ struct file *alloc_file(const struct path *path, unsigned int flags,
 		if (writer)
 			f->f_mode |= FMODE_WRITER;
 	}
+	return f;
+}
+
+/*
+ * A file on an inode that no directory holds (Linux's alloc_file_pseudo):
+ * a dentry named name, with no parent and no mount, instantiated with the
+ * inode, and the file opened on it.  The caller's reference to the inode
+ * is the dentry's, then the file's: on failure it has been dropped.  Used
+ * by anonymous inodes (timerfd, io_uring), shared memory and the console.
+ */
+struct file *alloc_file_pseudo(struct inode *inode, const char *name, unsigned int flags,
+			       const struct file_operations *fop)
+{
+	struct dentry *d = d_alloc(NULL, name, min((int)strlen(name), NAME_MAX));
+	struct path path;
+	struct file *f;
+
+	if (IS_ERR(d)) {
+		iput(inode);
+		return ERR_CAST(d);
+	}
+	d_instantiate(d, inode);
+	path.mnt = NULL;
+	path.dentry = d;
+	f = alloc_file(&path, flags, fop);
+	dput(d);                        /* the file holds it now, or nothing does */
 	return f;
 }
 

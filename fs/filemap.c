@@ -895,24 +895,28 @@ static struct page *write_begin(struct file *f, struct address_space *mapping, p
 }
 
 /*
- * Touch the user pages of the next n bytes before a page lock is taken
- * (Linux's fault_in_iov_iter_readable): the source may be a mapping of
- * the very page being written, whose fault would wait for the lock the
- * copy holds.  Without threads nothing unmaps them in between, and a
- * mapped page is never reclaimed, so the copy under the lock does not
- * fault on a file page.  A bad address is left for the copy to report.
+ * Touch the user pages of the next n bytes before a lock is taken (Linux's
+ * fault_in_iov_iter_readable): the source may be a mapping of the very
+ * page being written, whose fault would wait for the lock the copy holds,
+ * or of a tmpfs file, whose fault takes that file's i_mutex.  A mapped
+ * page is never reclaimed, so only another thread's munmap can undo this
+ * before the copy.  Returns the bytes it could not touch (0: all).
  */
-static void fault_in_iov_iter_readable(const struct iov_iter *i, size_t n)
+size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t n)
 {
 	unsigned long start, addr;
 	char c;
 
 	if (i->iter_type != ITER_UBUF || !n)
-		return;
+		return 0;
 	start = (unsigned long)i->ubuf;
-	for (addr = start & PAGE_MASK; addr < start + n; addr += PAGE_SIZE)
-		if (copy_from_user(&c, (const void __user *)(addr < start ? start : addr), 1))
-			return;
+	for (addr = start & PAGE_MASK; addr < start + n; addr += PAGE_SIZE) {
+		unsigned long at = addr < start ? start : addr;
+
+		if (copy_from_user(&c, (const void __user *)at, 1))
+			return start + n - at;
+	}
+	return 0;
 }
 
 ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos, loff_t limit)

@@ -35,6 +35,9 @@ FS_OBJS := \
 	$(F)/aio.o \
 	$(F)/io_uring.o \
 	$(F)/io_uring_cq.o \
+	$(F)/io-wq.o \
+	$(F)/io_uring_timeout.o \
+	$(F)/io_uring_cancel.o \
 	$(F)/proc.o \
 	$(F)/sysfs.o \
 	$(F)/debugfs.o \

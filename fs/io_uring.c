@@ -20,10 +20,12 @@
  *       O_DIRECT READ/WRITE: kiocb_rw_start sends the bios and returns
  *         -EIOCBQUEUED; the last bio's end (an interrupt) calls
  *         io_complete_rw, which posts the CQE and wakes the ring's waiters;
- *       anything else (NOP, FSYNC, buffered I/O, offset -1, a pipe,
- *         READV/WRITEV of several buffers) runs here and its CQE is
- *         posted at once -- Linux hands I/O that would block to its io-wq
- *         threads instead;
+ *       what cannot block (NOP, a pipe or tty with data, /dev/null) runs
+ *         here and its CQE is posted at once;
+ *       what could (FSYNC, buffered I/O, offset -1, an empty pipe,
+ *         READV/WRITEV of several buffers, IOSQE_ASYNC, a linked chain)
+ *         goes to the ring's worker threads (fs/io-wq.c: io_must_punt,
+ *         io_queue_async), which post its CQE when it ends;
  *     blk_finish_plug --> the batch reaches the driver, merged;
  *     then sleeps, interruptibly, until min_complete CQEs are in the ring.
  *
@@ -61,10 +63,19 @@
  * uninterruptibly for every request in flight before the rings go, as
  * exit_aio does: no interrupt handler writes into freed memory.
  *
- * Linked SQEs (IOSQE_IO_LINK): each waits, inside io_uring_enter, for
- * the one before it; after a failure the rest of the chain completes
- * with -ECANCELED.  Linux starts the next link from the completion
- * instead, and io_uring_enter returns at once.
+ * Linked SQEs (IOSQE_IO_LINK): a chain goes whole to one worker, which
+ * issues each link once the one before has ended; after a failure the
+ * rest of the chain completes with -ECANCELED.  Linux starts the next
+ * link from the completion instead; either way io_uring_enter returns at
+ * once.
+ *
+ * io-wq (fs/io-wq.c): per ring, up to four "iou-wrk-<tid>" threads made
+ * on demand, each running a punted request in its submitter's address
+ * space.  The ring's release cancels what waits, interrupts what runs
+ * and stops them before anything is freed; a task that exits or execs
+ * does the same to its own requests first (io_uring_files_cancel).
+ * IORING_SETUP_ATTACH_WQ is checked as Linux 6.1 checks it, and shares
+ * nothing.  docs/aio.md, "io-wq".
  *
  * IORING_SETUP_IOPOLL (Linux's polled ring): a read or write is sent as
  * one REQ_POLLED bio to the device's poll queue (generic_direct_IO with
@@ -89,18 +100,33 @@
  * It has no descriptor table: registered files only.  docs/aio.md,
  * "IOPOLL and SQPOLL".
  *
- * Not here yet: io-wq (setup says EINVAL to the other flags), drained SQEs
+ * TIMEOUT, TIMEOUT_REMOVE and ASYNC_CANCEL need no file and send nothing
+ * down (io_issue_ctl): a timeout is a timer whose function posts -ETIME
+ * from the tick, or completes once `off` other CQEs are posted -- each
+ * CQE is counted, __io_post_cqe -- (fs/io_uring_timeout.c); a cancel
+ * looks in io-wq's queue and among its workers, then among the timeouts
+ * (fs/io_uring_cancel.c).  Alone, they run in io_uring_enter; in a
+ * chain, in the worker that runs it.  A CQE that cannot be kept marks the
+ * ring, and GETEVENTS says EBADR from then on (Linux's
+ * IO_CHECK_CQ_DROPPED_BIT); IORING_ENTER_EXT_ARG gives the wait a timeout
+ * (ETIME).  docs/aio.md, "Timeouts and cancellation".
+ *
+ * Not here yet: the other setup flags (setup says EINVAL), drained SQEs
  * (the SQE's CQE says EINVAL), and the opcodes other than NOP, READV,
- * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED and FSYNC (EOPNOTSUPP, as
- * Linux answers for one it was built without; the probe tells which).
+ * WRITEV, READ, WRITE, READ_FIXED, WRITE_FIXED, FSYNC, TIMEOUT,
+ * TIMEOUT_REMOVE and ASYNC_CANCEL (EOPNOTSUPP, as Linux answers for one
+ * it was built without; the probe tells which).
  *
  * Locking: ctx->uring_lock (a mutex) serialises submission, polling
- * (iopoll_list) and registration -- a forked child shares the ring, and
- * the SQ thread takes it for each pass.  The CQ tail, the
+ * (iopoll_list), registration and the making of ctx->io_wq -- a forked
+ * child shares the ring, and the SQ thread takes it for each pass; a
+ * worker takes it only around a linked ASYNC_CANCEL or TIMEOUT_REMOVE,
+ * and nobody waits for a worker while holding it.  The CQ tail, the
  * count in flight and the done list are under ctx->cq_wait.lock, taken
  * with interrupts off (completions come from disk interrupts); the
  * completer wakes the waiters under it, so a release that has seen the
- * last completion and taken the lock once may free the ring.
+ * last completion and taken the lock once may free the ring.  The armed
+ * timeouts are under it too; their timers' base lock nests inside.
  */
 #include <spindle/aio.h>
 #include <spindle/fs.h>
@@ -121,9 +147,14 @@
 #include <spindle/string.h>
 #include <spindle/printk.h>
 #include <spindle/ratelimit.h>
+#include <spindle/fault_inject.h>
+#include <spindle/init.h>
 #include <uapi/linux/io_uring.h>
 #include "internal.h"
 #include "io_uring_cq.h"
+#include "io-wq.h"
+#include "io_uring_timeout.h"
+#include "io_uring_cancel.h"
 
 #define IORING_MAX_ENTRIES      32768u                  /* SQ entries, Linux's */
 #define IORING_MAX_CQ_ENTRIES   (2 * IORING_MAX_ENTRIES)
@@ -132,18 +163,23 @@
 #define IORING_MAX_FIXED_FILES  (1u << 20)              /* registered files, Linux's */
 #define IORING_UIO_MAXIOV       1024u                   /* READV/WRITEV: Linux's UIO_MAXIOV */
 #define IORING_CACHELINE        64                      /* each index on its own line */
+#define IO_WAIT_MAX_NS          (1ull << 62)            /* a wait's timeout: "forever" beyond */
+#define IO_WAIT_MAX_JIFFIES     (1ull << 40)            /* one sleep at most, jiffies */
 
 /* Setup flags that Spindle implements. */
 #define IORING_SETUP_SUPPORTED  (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL | \
 				 IORING_SETUP_SQ_AFF | IORING_SETUP_CQSIZE | \
-				 IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL)
+				 IORING_SETUP_CLAMP | IORING_SETUP_ATTACH_WQ | \
+				 IORING_SETUP_SUBMIT_ALL)
 #define IORING_SQ_IDLE_DEFAULT_MS 1000u         /* sq_thread_idle 0: Linux's HZ */
 /* What params.features promises: one mmap maps both rings; no CQE is
  * dropped while memory lasts (the overflow list); an SQE (and
  * READV's iovecs) are read during io_uring_enter, never later; an offset
- * of -1 means the file's position. */
+ * of -1 means the file's position; io_uring_enter takes
+ * IORING_ENTER_EXT_ARG (a timeout for the wait). */
 #define IORING_FEATURES         (IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | \
-				 IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS)
+				 IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS | \
+				 IORING_FEAT_EXT_ARG)
 
 _Static_assert(sizeof(struct io_uring_sqe) == 64, "io_uring_sqe is 64 bytes in Linux");
 _Static_assert(sizeof(struct io_uring_cqe) == 16, "io_uring_cqe is 16 bytes in Linux");
@@ -180,11 +216,13 @@ struct io_region {
 };
 
 /* One registered buffer (Linux's io_mapped_ubuf): its range and its
- * pages, pinned from registration to unregistration. */
+ * pages, pinned from registration to unregistration, one bio_vec per
+ * page -- what READ_FIXED/WRITE_FIXED hand down (an ITER_BVEC), so that
+ * an I/O neither walks the page tables nor pins again. */
 struct io_mapped_ubuf {
 	unsigned long ubuf, len;
-	struct page **pages;
-	unsigned int nr_pages;
+	struct bio_vec *bvec;           /* bvec[0] starts at ubuf's offset in its page */
+	unsigned int nr_bvecs;
 };
 
 /* One ring (Linux's struct io_ring_ctx). */
@@ -205,6 +243,9 @@ struct io_ring_ctx {
 	/* uring_lock: IOPOLL requests sent and not yet reaped (polled for,
 	 * and freed, by io_do_iopoll) */
 	struct list_head iopoll_list;
+	/* uring_lock: the workers that run what would block (fs/io-wq.c),
+	 * made at the first punt; NULL until then */
+	struct io_wq *io_wq;
 
 	/* IORING_SETUP_SQPOLL (set up once, then read-only) */
 	struct task_struct *sq_thread;  /* "iou-sqp-<pid>", referenced */
@@ -218,6 +259,8 @@ struct io_ring_ctx {
 	/* the rest under cq_wait.lock, interrupts off */
 	wait_queue_head_t cq_wait;      /* io_uring_enter and the release sleep here */
 	struct io_cq cq;                /* the CQ tail and the overflow list */
+	bool cq_dropped;                /* a CQE was lost: GETEVENTS says EBADR */
+	struct io_timeouts timeouts;    /* TIMEOUTs armed, and the CQEs they count */
 	unsigned int inflight;          /* SQEs taken whose CQE is not posted */
 	struct list_head done;          /* posted from an interrupt: to free */
 };
@@ -229,10 +272,14 @@ struct io_kiocb {
 	u64 user_data;
 	struct list_head list;          /* on ctx->done once posted, or ctx->iopoll_list */
 	size_t expect;                  /* a read or write: its whole length */
-	bool linked;                    /* IOSQE_IO_LINK/HARDLINK: the submitter waits */
+	bool linked;                    /* its issuer waits for it: a link, or run by a worker */
 	bool iopoll;                    /* IORING_SETUP_IOPOLL: its reaper polls and frees it */
 	bool done;                      /* linked, iopoll: posted (under cq_wait.lock) */
 	long res;                       /* linked: what was posted */
+	struct io_uring_sqe sqe;        /* its SQE, copied at submission */
+	int init_err;                   /* failed before it started (io_init_req): its CQE */
+	struct io_kiocb *link;          /* the next of its chain (IOSQE_IO_LINK) */
+	struct io_wq_work work;         /* punted: the chain it heads, for a worker */
 };
 
 static const struct file_operations io_uring_fops;
@@ -297,16 +344,50 @@ static u32 *io_sq_array_at(struct io_ring_ctx *ctx, u32 idx)
 /* --- completions: may run in an interrupt handler ---------------------------- */
 
 /*
+ * fail_io_uring_cqe=<interval>,<probability>,<space>,<times>: the
+ * overflow list's entries fail to allocate, so that a CQE is lost
+ * (include/spindle/fault_inject.h) -- how a test reaches EBADR.
+ */
+static DECLARE_FAULT_ATTR(fail_io_uring_cqe);
+
+static int __init fail_io_uring_cqe_setup(const char *val)
+{
+	return setup_fault_attr(&fail_io_uring_cqe, val);
+}
+__setup("fail_io_uring_cqe=", fail_io_uring_cqe_setup);
+
+/*
  * Post one CQE -- into the ring, or onto the overflow list when the ring
  * is full (fs/io_uring_cq.c) -- wake the waiters, and count the request
- * out of flight.  Caller holds cq_wait.lock.
+ * out of flight.  A CQE that could not be kept marks the ring (Linux's
+ * IO_CHECK_CQ_DROPPED_BIT): from then on a GETEVENTS that has to wait
+ * answers EBADR.  Caller holds cq_wait.lock.
  */
-static void __io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
+static void io_post_cqe_uncounted(struct io_ring_ctx *ctx, u64 user_data, s32 res)
 {
 	assert_spin_locked(&ctx->cq_wait.lock);
 	ctx->inflight--;
-	if (!io_cqring_post(&ctx->cq, user_data, res, 0))
+	if (!io_cqring_post(&ctx->cq, user_data, res, 0)) {
+		ctx->cq_dropped = true;
 		printk_ratelimited(KERN_WARNING "io_uring: a CQE lost: no memory for the overflow list\n");
+	}
+}
+
+/* fs/io_uring_timeout.c's way to post a timeout's CQE: not counted
+ * among the CQEs that timeouts wait for (Linux's cq_timeouts). */
+void io_timeout_post(struct io_timeouts *tq, u64 user_data, s32 res)
+{
+	io_post_cqe_uncounted(container_of(tq, struct io_ring_ctx, timeouts), user_data, res);
+}
+
+/* Any other request's CQE: counted, and the TIMEOUTs waiting for a
+ * number of CQEs are told (fs/io_uring_timeout.c). */
+static void __io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
+{
+	io_post_cqe_uncounted(ctx, user_data, res);
+	ctx->timeouts.cq_events++;
+	if (!list_empty(&ctx->timeouts.list))
+		io_flush_timeouts(&ctx->timeouts);
 }
 
 static void io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
@@ -409,9 +490,20 @@ static bool io_op_supported(unsigned int op)
 	case IORING_OP_WRITE_FIXED:
 	case IORING_OP_READ:
 	case IORING_OP_WRITE:
+	case IORING_OP_TIMEOUT:
+	case IORING_OP_TIMEOUT_REMOVE:
+	case IORING_OP_ASYNC_CANCEL:
 		return true;
 	}
 	return false;
+}
+
+/* The opcodes with no file, no buffer: fs/io_uring_timeout.c and
+ * fs/io_uring_cancel.c. */
+static bool io_op_is_ctl(unsigned int op)
+{
+	return op == IORING_OP_TIMEOUT || op == IORING_OP_TIMEOUT_REMOVE ||
+	       op == IORING_OP_ASYNC_CANCEL;
 }
 
 static bool io_op_is_write(unsigned int op)
@@ -438,9 +530,15 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 		return -EOPNOTSUPP;
 	/* a polled ring takes only what can be polled for (Linux's
 	 * io_op_def.iopoll: NOP and the reads and writes) */
-	if ((ctx->flags & IORING_SETUP_IOPOLL) && op == IORING_OP_FSYNC)
+	if ((ctx->flags & IORING_SETUP_IOPOLL) && (op == IORING_OP_FSYNC || io_op_is_ctl(op)))
 		return -EINVAL;
 	switch (op) {
+	case IORING_OP_TIMEOUT:
+		return io_timeout_prep(sqe);
+	case IORING_OP_TIMEOUT_REMOVE:
+		return io_timeout_remove_prep(sqe);
+	case IORING_OP_ASYNC_CANCEL:
+		return io_async_cancel_prep(sqe);
 	case IORING_OP_FSYNC:
 		/* as Linux's io_fsync_prep */
 		if (sqe->addr || sqe->buf_index || sqe->splice_fd_in)
@@ -462,6 +560,18 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 		break;
 	}
 	return 0;
+}
+
+/* The registered pages under [addr, addr + len) as an ITER_BVEC (Linux's
+ * io_import_fixed): segment 0 starts at ubuf, each later one at its
+ * page's start.  The range was checked (io_check_fixed). */
+static void io_import_fixed(const struct io_mapped_ubuf *imu, u64 addr, size_t len, bool write,
+			    struct iov_iter *it)
+{
+	size_t seg = (addr >> PAGE_SHIFT) - (imu->ubuf >> PAGE_SHIFT);
+	size_t off = seg ? addr & ~PAGE_MASK : addr - imu->ubuf;
+
+	iov_iter_bvec(it, write ? ITER_SOURCE : ITER_DEST, &imu->bvec[seg], off, len);
 }
 
 /* A READ_FIXED/WRITE_FIXED range must lie inside its registered buffer
@@ -548,6 +658,7 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 	bool write = io_op_is_write(op);
 	void __user *buf = (void __user *)(unsigned long)sqe->addr;
 	size_t len = sqe->len;
+	const struct io_mapped_ubuf *fixed = NULL;
 	struct iov_iter it;
 	long ret;
 
@@ -587,19 +698,19 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 		ret = io_check_fixed(ctx, sqe);
 		if (ret)
 			return ret;
+		fixed = &ctx->bufs[sqe->buf_index];
 	}
 	req->expect = len;
-	if (io_rw_at_fpos(req)) {
-		ret = kiocb_rw_check(req->rw.ki_filp, 0, len, buf, write);
-		if (ret)
-			return ret;
-		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
-		return rw_at_fpos(req->rw.ki_filp, &it, write);
-	}
-	ret = kiocb_rw_check(req->rw.ki_filp, req->rw.ki_pos, len, buf, write);
+	ret = kiocb_rw_check(req->rw.ki_filp, io_rw_at_fpos(req) ? 0 : req->rw.ki_pos, len, buf,
+			     write);
 	if (ret)
 		return ret;
-	iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
+	if (fixed)
+		io_import_fixed(fixed, sqe->addr, len, write, &it);
+	else
+		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, buf, len);
+	if (io_rw_at_fpos(req))
+		return rw_at_fpos(req->rw.ki_filp, &it, write);
 	return kiocb_rw_start(&req->rw, &it, write);
 }
 
@@ -614,12 +725,86 @@ static struct file *io_file_get_fixed(struct io_ring_ctx *ctx, int fd)
 	return get_file(ctx->files[fd]);
 }
 
+/* Does the chain a worker has queued or runs match an ASYNC_CANCEL?  Its
+ * head is what is looked at (Linux matches each request; here a chain
+ * is one work).  Counts the matches, for CANCEL_ALL's answer. */
+static bool io_cancel_match_work(struct io_wq_work *work, void *data)
+{
+	struct io_cancel_data *cd = data;
+	struct io_kiocb *req = container_of(work, struct io_kiocb, work);
+	bool match;
+
+	if (cd->flags & IORING_ASYNC_CANCEL_FD)
+		match = req->rw.ki_filp == cd->file;
+	else
+		match = (cd->flags & IORING_ASYNC_CANCEL_ANY) || req->user_data == cd->data;
+	if (match)
+		cd->nr_matched++;
+	return match;
+}
+
+/* ASYNC_CANCEL: match by file too (IORING_ASYNC_CANCEL_FD), a
+ * registered one with FD_FIXED or IOSQE_FIXED_FILE (Linux's
+ * io_async_cancel).  Caller holds uring_lock. */
+static long io_cancel(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
+{
+	struct io_cancel_data cd = {
+		.ctx = ctx, .data = sqe->addr, .flags = sqe->cancel_flags,
+		.wq = ctx->io_wq, .match = io_cancel_match_work,
+	};
+	long ret;
+
+	if (cd.flags & IORING_ASYNC_CANCEL_FD) {
+		if ((cd.flags & IORING_ASYNC_CANCEL_FD_FIXED) || (sqe->flags & IOSQE_FIXED_FILE))
+			cd.file = io_file_get_fixed(ctx, sqe->fd);
+		else if (!(ctx->flags & IORING_SETUP_SQPOLL) && sqe->fd >= 0)
+			cd.file = fget((unsigned int)sqe->fd);
+		if (!cd.file)
+			return -EBADF;
+	}
+	ret = io_async_cancel(&cd, &ctx->timeouts);
+	if (cd.file)
+		fput(cd.file);
+	return ret;
+}
+
 /*
- * A linked request that went down asynchronously: wait (uninterruptibly:
- * the bios will end) until its completion has posted it.  The plug is
- * flushed as the task goes to sleep (schedule), so its bios are sent.
- * A polled one (IOPOLL; polled bios skip the plug) is polled for here,
- * as dio_poll_wait does, while its bio is still REQ_POLLED.
+ * TIMEOUT, TIMEOUT_REMOVE, ASYNC_CANCEL: no file, nothing for a device.
+ * An armed TIMEOUT posts its CQE later, from its timer or from the CQE
+ * that reaches its count; a linked one is waited for here, as any link.
+ */
+static void io_issue_ctl(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe, bool *failed)
+{
+	bool linked = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	long ret;
+
+	switch (sqe->opcode) {
+	case IORING_OP_TIMEOUT:
+		ret = io_timeout(&ctx->timeouts, sqe, linked ? failed : NULL);
+		if (ret == -EIOCBQUEUED) {
+			if (!linked)
+				*failed = false;
+			return;
+		}
+		break;
+	case IORING_OP_TIMEOUT_REMOVE:
+		ret = io_timeout_remove(&ctx->timeouts, sqe);
+		break;
+	default:
+		ret = io_cancel(ctx, sqe);
+		break;
+	}
+	io_post_cqe(ctx, sqe->user_data, (s32)ret);
+	*failed = ret < 0;
+}
+
+/*
+ * A request whose issuer waits for it (a link, or anything a worker
+ * runs) went down asynchronously: wait (uninterruptibly: the bios will
+ * end) until its completion has posted it.  The plug is flushed as the
+ * task goes to sleep (schedule), so its bios are sent.  A polled one
+ * (IOPOLL; polled bios skip the plug) is polled for here, as
+ * dio_poll_wait does, while its bio is still REQ_POLLED.
  */
 static long io_wait_linked(struct io_kiocb *req)
 {
@@ -638,41 +823,26 @@ static long io_wait_linked(struct io_kiocb *req)
 }
 
 /*
- * Take one SQE (a copy): start it, or complete it now.  Returns nonzero
- * when it failed before it started -- the batch stops there unless the
- * ring was set up with IORING_SETUP_SUBMIT_ALL (Linux's rule).  Either way
- * its CQE is posted, and its room was reserved by the caller.
- *
- * A linked SQE (IOSQE_IO_LINK, IOSQE_IO_HARDLINK) must end before the
- * next of its chain starts: it is waited for here.  *failed says whether
- * it failed as Linux counts it for a link: an error, or a read or write
- * that moved fewer bytes than asked.
+ * A request for sqe (a copy), its file looked up now -- from the
+ * submitter's descriptor table, which a worker does not have.  init_err:
+ * io_init_req's verdict, posted when the request is completed.  NULL: no
+ * memory.  Caller holds uring_lock.
  */
-static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe, bool *failed)
+static struct io_kiocb *io_alloc_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe,
+				     int init_err)
 {
-	struct io_kiocb *req;
-	long ret = io_init_req(ctx, sqe);
+	struct io_kiocb *req = kzalloc(sizeof(*req), GFP_KERNEL);
 
-	*failed = true;
-	if (ret) {
-		io_post_cqe(ctx, sqe->user_data, (s32)ret);
-		return (int)ret;
-	}
-	if (sqe->opcode == IORING_OP_NOP) {
-		io_post_cqe(ctx, sqe->user_data, 0);
-		*failed = false;
-		return 0;
-	}
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req) {
-		io_post_cqe(ctx, sqe->user_data, -ENOMEM);
-		return -ENOMEM;
-	}
+	if (!req)
+		return NULL;
 	req->ctx = ctx;
-	req->linked = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	req->sqe = *sqe;
+	req->init_err = init_err;
 	req->user_data = sqe->user_data;
 	req->rw.ki_pos = (loff_t)sqe->off;
 	req->rw.ki_complete = io_complete_rw;
+	if (init_err || sqe->opcode == IORING_OP_NOP || io_op_is_ctl(sqe->opcode))
+		return req;          /* no file to look up */
 	/* a bad descriptor is the CQE's answer, not a failed start (Linux
 	 * looks the file up when it issues the request) */
 	if (sqe->flags & IOSQE_FIXED_FILE)
@@ -683,28 +853,296 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 		req->rw.ki_filp = NULL;
 	else
 		req->rw.ki_filp = sqe->fd >= 0 ? fget((unsigned int)sqe->fd) : NULL;
+	return req;
+}
+
+/*
+ * Must req go to a worker, or can io_uring_enter issue it without
+ * sleeping for long?  Linux 6.1 tries each request with IOCB_NOWAIT and
+ * punts it on -EAGAIN; Spindle's file operations take no IOCB_NOWAIT, so
+ * the question is asked before the try:
+ *   - FSYNC always goes (Linux 6.1's io_fsync refuses a non-blocking
+ *     issue);
+ *   - an IOPOLL ring's reads and writes never do (they are polled for);
+ *   - a ring's own descriptor never does: it fails at once, and a worker
+ *     must never hold a ring's last reference (its release ends the
+ *     workers);
+ *   - O_DIRECT with direct_IO, at an offset, one buffer: its bios are
+ *     sent and it returns -EIOCBQUEUED, so it stays;
+ *   - a file with ->poll (a pipe, the tty): a read stays if poll says it
+ *     will not wait (data, or the writer gone); a write only if it fails
+ *     at once (POLLERR) -- POLLOUT promises one byte of room, and a pipe
+ *     write waits for room for all of a small write;
+ *   - a character device without ->poll (/dev/null, /dev/zero) never
+ *     waits (fs.h: no ->poll means always ready);
+ *   - the rest goes: buffered I/O of a regular file or a block device
+ *     (Linux reads the page cache with IOCB_NOWAIT; Spindle's filemap has
+ *     no such mode), the file's position, READV of several buffers.
+ * A NOP, a bad descriptor and a failed SQE stay: they cannot block.
+ */
+static bool io_must_punt(const struct io_kiocb *req)
+{
+	const struct io_uring_sqe *sqe = &req->sqe;
+	struct file *f = req->rw.ki_filp;
+	bool vec = sqe->opcode == IORING_OP_READV || sqe->opcode == IORING_OP_WRITEV;
+	unsigned int mask;
+
+	if (req->init_err || sqe->opcode == IORING_OP_NOP || !f || f->f_op == &io_uring_fops)
+		return false;
+	if (sqe->opcode == IORING_OP_FSYNC)
+		return true;
+	if (req->ctx->flags & IORING_SETUP_IOPOLL)
+		return false;
+	if ((f->f_flags & O_DIRECT) && f->f_mapping && f->f_mapping->a_ops &&
+	    f->f_mapping->a_ops->direct_IO)
+		return io_rw_at_fpos(req) || (vec && sqe->len != 1);
+	if (f->f_op && f->f_op->poll) {
+		mask = f->f_op->poll(f);
+		if (io_op_is_write(sqe->opcode))
+			return !(mask & POLLERR);
+		return !(mask & (POLLIN | POLLHUP | POLLERR));
+	}
+	return !(f->f_inode && S_ISCHR(f->f_inode->i_mode));
+}
+
+/*
+ * Issue one request: its result, or -EIOCBQUEUED when its CQE will come
+ * from the completion.  May sleep -- in io_uring_enter only where
+ * io_must_punt said it would not for long.
+ */
+static long io_issue(struct io_kiocb *req)
+{
+	const struct io_uring_sqe *sqe = &req->sqe;
+	long ret;
+
+	if (req->init_err)
+		return req->init_err;
+	if (sqe->opcode == IORING_OP_NOP)
+		return 0;
 	if (!req->rw.ki_filp)
-		ret = -EBADF;
-	else if (sqe->opcode == IORING_OP_FSYNC)
+		return -EBADF;
+	if (sqe->opcode == IORING_OP_FSYNC)
 		/* the whole file, whatever off and len say: Linux syncs that
 		 * range (vfs_fsync_range), Spindle has only vfs_fsync */
-		ret = vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
-	else
-		ret = io_rw(req, sqe);
+		return vfs_fsync(req->rw.ki_filp, sqe->fsync_flags & IORING_FSYNC_DATASYNC);
+	ret = io_rw(req, sqe);
+	/* a tty read interrupted (a worker's cancel): no system call to
+	 * restart, so -EINTR in the CQE, as Linux's io_rw_done */
+	return ret == -ERESTARTNOHAND ? -EINTR : ret;
+}
+
+/*
+ * After io_issue: post req's CQE and free it -- or, when it went down
+ * asynchronously, wait for it if its issuer must (linked), else leave
+ * it to its completion (io_complete_rw; freed by io_free_done, or by
+ * io_do_iopoll for a polled one, on iopoll_list under uring_lock, which
+ * only io_uring_enter's caller holds here).  True if it failed as a link
+ * counts it: an error, or a read or write that moved fewer bytes than
+ * asked.
+ */
+static bool io_req_finish(struct io_kiocb *req, long ret)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+	bool failed;
+
 	if (ret == -EIOCBQUEUED && !req->linked) {
-		/* io_complete_rw posts; io_free_done, or io_do_iopoll for a
-		 * polled one, frees it later */
 		if (req->iopoll)
 			list_add_tail(&req->list, &ctx->iopoll_list);
-		return 0;
+		return false;
 	}
 	if (ret == -EIOCBQUEUED)
 		ret = io_wait_linked(req);      /* posted by io_complete_rw */
 	else
 		io_post_cqe(ctx, req->user_data, (s32)ret);
-	*failed = ret < 0 || (sqe->opcode != IORING_OP_FSYNC && (size_t)ret != req->expect);
+	failed = ret < 0 || (req->sqe.opcode != IORING_OP_FSYNC && (size_t)ret != req->expect);
 	io_free_req(req);
-	return 0;
+	return failed;
+}
+
+/*
+ * Run a chain (a single request is a chain of one) in order, each link
+ * waited for before the next starts; after a failure the rest complete
+ * with -ECANCELED, except after a hard link (IOSQE_IO_HARDLINK).  Linux
+ * starts each link from the completion of the one before; here a worker
+ * runs the whole chain.  cancel: nonzero -- the chain never ran, and
+ * each CQE says so (-ECANCELED, or -ENOMEM with no worker to run it).
+ * locked: the caller holds uring_lock (a chain run in io_uring_enter).
+ */
+static void io_run_chain(struct io_kiocb *req, int cancel, bool locked)
+{
+	bool failed = false;
+
+	while (req) {
+		struct io_kiocb *next = req->link;
+
+		if (cancel || failed) {
+			io_post_cqe(req->ctx, req->user_data, cancel ? cancel : -ECANCELED);
+			io_free_req(req);
+		} else if (io_op_is_ctl(req->sqe.opcode)) {
+			struct io_ring_ctx *ctx = req->ctx;
+			bool hard = req->sqe.flags & IOSQE_IO_HARDLINK;
+			/* a cancel or a removal reads what uring_lock guards
+			 * (registered files, the workers, the timeouts' owner
+			 * check); a TIMEOUT may wait for its timer: not under it */
+			bool lock = !locked && req->sqe.opcode != IORING_OP_TIMEOUT;
+
+			if (lock)
+				mutex_lock(&ctx->uring_lock);
+			io_issue_ctl(ctx, &req->sqe, &failed);
+			if (lock)
+				mutex_unlock(&ctx->uring_lock);
+			failed = failed && !hard;
+			io_free_req(req);
+		} else {
+			bool hard = req->sqe.flags & IOSQE_IO_HARDLINK;
+
+			req->linked = true;
+			failed = io_req_finish(req, io_issue(req)) && !hard;
+		}
+		req = next;
+	}
+}
+
+/* fs/io-wq.c's callbacks: a worker runs the chain work heads, in the
+ * submitter's address space; or the chain is cancelled unrun. */
+static void io_wq_submit_work(struct io_wq_work *work)
+{
+	struct task_struct *task = work->task;
+
+	io_run_chain(container_of(work, struct io_kiocb, work), 0, false);
+	put_task_struct(task);
+}
+
+static void io_wq_cancel_work(struct io_wq_work *work, int res)
+{
+	struct task_struct *task = work->task;
+
+	io_run_chain(container_of(work, struct io_kiocb, work), res, false);
+	put_task_struct(task);
+}
+
+/*
+ * Hand the chain req heads to the ring's workers (Linux's io_queue_iowq),
+ * and return at once.  It runs in the address space it was submitted in:
+ * the submitter's, or with SQPOLL the owner's, which the SQ thread
+ * borrows.  That mm is marked threaded first, while the submitter is on
+ * it, as kthread_use_mm requires.  With no memory for the pool it runs
+ * here.  Caller holds uring_lock.
+ */
+static void io_queue_async(struct io_kiocb *req)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+	struct task_struct *task = ctx->sq_owner ? ctx->sq_owner : current;
+
+	assert_mutex_held(&ctx->uring_lock);
+	if (!ctx->io_wq)
+		ctx->io_wq = io_wq_create(io_wq_submit_work, io_wq_cancel_work);
+	if (!ctx->io_wq || !current->mm) {
+		io_run_chain(req, 0, true);
+		return;
+	}
+	WRITE_ONCE(current->mm->threaded, true);
+	get_task_struct(task);
+	req->work.task = task;
+	req->work.mm = current->mm;
+	req->work.user_data = req->user_data;
+	io_wq_enqueue(ctx->io_wq, &req->work);
+}
+
+/* One request, in no chain: issued here, or punted (IOSQE_ASYNC, or it
+ * would block: io_must_punt).  Caller holds uring_lock. */
+static void io_queue_sqe(struct io_kiocb *req)
+{
+	if ((req->sqe.flags & IOSQE_ASYNC) || io_must_punt(req))
+		io_queue_async(req);
+	else
+		io_req_finish(req, io_issue(req));
+}
+
+/* A chain being put together from its SQEs (Linux's io_submit_link):
+ * failed, if one of them failed before it could start. */
+struct io_submit_link {
+	struct io_kiocb *head, *last;
+	bool failed;
+};
+
+/*
+ * A whole chain is in: to a worker, which runs it link by link -- so that
+ * io_uring_enter never waits for a link.  A chain with an SQE that failed
+ * before it started runs not at all: that SQE's CQE carries its error,
+ * the others -ECANCELED (Linux's io_submit_fail_init).
+ */
+static void io_queue_link(struct io_submit_link *link)
+{
+	struct io_kiocb *req = link->head, *next;
+
+	link->head = link->last = NULL;
+	if (!link->failed) {
+		io_queue_async(req);
+		return;
+	}
+	for (; req; req = next) {
+		next = req->link;
+		io_post_cqe(req->ctx, req->user_data, req->init_err ? req->init_err : -ECANCELED);
+		io_free_req(req);
+	}
+}
+
+/*
+ * Take one SQE (a copy).  Returns nonzero when it failed before it
+ * started and its chain, if any, ends with it: the batch stops there
+ * unless the ring was set up with IORING_SETUP_SUBMIT_ALL (Linux's rule;
+ * a failed SQE that links on lets the chain be put together first).
+ * Every SQE gets its CQE, whose room the caller reserved.
+ *
+ * A linked SQE (IOSQE_IO_LINK, IOSQE_IO_HARDLINK) joins the chain being
+ * put together; the first SQE without the flag ends it, and the chain
+ * goes to a worker (io_queue_link).  A NOP alone is answered at once.
+ */
+static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe,
+			 struct io_submit_link *link)
+{
+	int err = io_init_req(ctx, sqe);
+	bool in_link = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+	struct io_kiocb *req;
+
+	if (!link->head && !in_link) {
+		if (err || (sqe->opcode == IORING_OP_NOP && !(sqe->flags & IOSQE_ASYNC))) {
+			io_post_cqe(ctx, sqe->user_data, err);
+			return err;
+		}
+		if (io_op_is_ctl(sqe->opcode)) {
+			bool failed;
+
+			io_issue_ctl(ctx, sqe, &failed);        /* posts its CQE */
+			return 0;
+		}
+	}
+	req = io_alloc_req(ctx, sqe, err);
+	if (!req) {
+		io_post_cqe(ctx, sqe->user_data, -ENOMEM);
+		err = -ENOMEM;
+		link->failed = true;
+		if (link->head && !in_link)
+			io_queue_link(link);
+		return link->head ? 0 : err;
+	}
+	if (link->head) {
+		link->last->link = req;
+		link->last = req;
+	} else if (in_link) {
+		link->head = link->last = req;
+		link->failed = false;
+	} else {
+		io_queue_sqe(req);
+		return 0;
+	}
+	if (err)
+		link->failed = true;
+	if (in_link)
+		return 0;               /* the chain goes on: Linux's rule */
+	io_queue_link(link);
+	return err;
 }
 
 /*
@@ -713,16 +1151,17 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
  * together at blk_finish_plug).  How many were taken; a full CQ stops
  * nothing (the overflow list keeps the CQEs).  An SQ array entry that indexes
  * past the SQE array is dropped (counted in sq_dropped) and ends the batch,
- * as in Linux.  Caller holds uring_lock.
+ * as in Linux.  A chain the batch ends inside is queued as it is.
+ * Caller holds uring_lock.
  */
 static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 {
 	struct io_rings *r = ctx->rings;
 	/* the SQEs the tail covers are visible after this load */
 	u32 entries = smp_load_acquire(&r->sq_tail) - ctx->cached_sq_head;
+	struct io_submit_link link = { NULL, NULL, false };
 	struct blk_plug plug;
 	int submitted = 0;
-	bool in_chain = false, chain_failed = false;
 
 	nr = min(min(nr, ctx->sq_entries), entries);
 	if (!nr)
@@ -742,21 +1181,11 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 		/* a copy: the process may rewrite the slot once we move on */
 		memcpy(&sqe, io_region_ptr(&ctx->sqes, idx * sizeof(sqe)), sizeof(sqe));
 		submitted++;
-		if (in_chain && chain_failed) {
-			/* an earlier request of its chain failed */
-			io_post_cqe(ctx, sqe.user_data, -ECANCELED);
-		} else {
-			bool failed;
-
-			if (io_submit_sqe(ctx, &sqe, &failed) &&
-			    !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
-				break;
-			/* a hard link's failure does not cancel the rest */
-			chain_failed = failed && !(sqe.flags & IOSQE_IO_HARDLINK);
-		}
-		/* the chain goes on while its SQEs say LINK */
-		in_chain = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+		if (io_submit_sqe(ctx, &sqe, &link) && !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
+			break;
 	}
+	if (link.head)
+		io_queue_link(&link);
 	/* the slots are free for the process again */
 	smp_store_release(&r->sq_head, ctx->cached_sq_head);
 	blk_finish_plug(&plug);
@@ -812,6 +1241,9 @@ static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
 {
 	int ret = 0;
 
+	/* a CQE was lost: say so rather than poll (Linux's check_cq) */
+	if (READ_ONCE(ctx->cq_dropped))
+		return -EBADR;
 	mutex_lock(&ctx->uring_lock);
 	io_cqring_do_overflow_flush(ctx);
 	while (!list_empty(&ctx->iopoll_list)) {
@@ -958,26 +1390,98 @@ static void io_sqpoll_wait_sq(struct io_ring_ctx *ctx)
 /* --- io_uring_enter ----------------------------------------------------------- */
 
 /*
- * Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal.
+ * Sleep until min_complete CQEs are unread: 0, or -EINTR on a signal,
+ * or -ETIME once deadline (CLOCK_MONOTONIC ns; 0: none) has passed.
  * The overflow list is flushed first (GETEVENTS with min_complete 0 is
  * how a process asks for it: liburing does so when it sees
  * IORING_SQ_CQ_OVERFLOW), and again at each wakeup: a CQE posted while
  * the list is not empty joins the list and wakes us, and room the
- * process made meanwhile takes it.
+ * process made meanwhile takes it.  The sleep is counted in jiffies, so
+ * the loop checks the clock: it never says ETIME early.
  */
-static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete)
+static int io_cqring_wait(struct io_ring_ctx *ctx, u32 min_complete, u64 deadline)
 {
-	if (io_cqring_ready(ctx, min_complete))
+	int ret;
+
+	for (;;) {
+		u64 now;
+
+		if (io_cqring_ready(ctx, min_complete))
+			return 0;
+		if (READ_ONCE(ctx->cq_dropped) || signal_pending(current))
+			break;
+		if (!deadline) {
+			wait_event_interruptible(ctx->cq_wait, io_cqring_ready(ctx, min_complete) ||
+						 READ_ONCE(ctx->cq_dropped) ||
+						 signal_pending(current));
+			continue;
+		}
+		now = ktime_get_ns();
+		if (now >= deadline)
+			break;
+		wait_event_interruptible_timeout(ctx->cq_wait,
+						 io_cqring_ready(ctx, min_complete) ||
+						 READ_ONCE(ctx->cq_dropped) || signal_pending(current),
+						 (long)min(DIV_ROUND_UP(deadline - now, NSEC_PER_SEC / HZ) + 1,
+							   (u64)IO_WAIT_MAX_JIFFIES));
+	}
+	/* a CQE was lost (Linux's IO_CHECK_CQ_DROPPED_BIT, never cleared):
+	 * a wait that cannot be met says EBADR */
+	if (READ_ONCE(ctx->cq_dropped))
+		ret = -EBADR;
+	else if (signal_pending(current))
+		return -EINTR;
+	else
+		ret = -ETIME;
+	/* as Linux: not an error while there are CQEs to read */
+	return io_cqring_events(ctx) ? 0 : ret;
+}
+
+/*
+ * io_uring_enter's last two arguments (Linux's io_get_ext_arg): a signal
+ * mask and its size, or with IORING_ENTER_EXT_ARG a struct
+ * io_uring_getevents_arg that also holds a relative timeout, turned into
+ * a deadline (0: none).  EINVAL for a wrong size or a nonzero pad, EFAULT.
+ */
+static int io_get_ext_arg(u32 flags, const void __user *argp, size_t argsz,
+			  const void __user **sig, size_t *sigsz, u64 *deadline)
+{
+	struct io_uring_getevents_arg arg;
+	struct __kernel_timespec ts;
+
+	*deadline = 0;
+	if (!(flags & IORING_ENTER_EXT_ARG)) {
+		*sig = argp;
+		*sigsz = argsz;
 		return 0;
-	wait_event_interruptible(ctx->cq_wait, io_cqring_ready(ctx, min_complete) ||
-				 signal_pending(current));
-	if (io_cqring_events(ctx) >= min_complete)
-		return 0;
-	return -EINTR;
+	}
+	if (argsz != sizeof(arg))
+		return -EINVAL;
+	if (copy_from_user(&arg, argp, sizeof(arg)))
+		return -EFAULT;
+	if (arg.pad)
+		return -EINVAL;
+	*sig = (const void __user *)(unsigned long)arg.sigmask;
+	*sigsz = arg.sigmask_sz;
+	if (arg.ts) {
+		u64 now = ktime_get_ns(), ns;
+
+		if (copy_from_user(&ts, (const void __user *)(unsigned long)arg.ts, sizeof(ts)))
+			return -EFAULT;
+		/* Linux does not check the fields; a negative time is none left */
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0)
+			ns = 0;
+		else if ((u64)ts.tv_sec > IO_WAIT_MAX_NS / NSEC_PER_SEC)
+			ns = IO_WAIT_MAX_NS;
+		else
+			ns = min((u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec, IO_WAIT_MAX_NS);
+		*deadline = now + ns;
+	}
+	return 0;
 }
 
 #define IORING_ENTER_SUPPORTED  (IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | \
-				 IORING_ENTER_SQ_WAIT)
+				 IORING_ENTER_SQ_WAIT | IORING_ENTER_EXT_ARG)
 
 long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 flags,
 			const void __user *argp, size_t argsz)
@@ -986,8 +1490,8 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 	struct file *f;
 	long ret = 0;
 
-	/* EXT_ARG and registered ring descriptors are Linux's too, but
-	 * Spindle does not offer them (no IORING_FEAT_EXT_ARG) */
+	/* registered ring descriptors are Linux's too, but Spindle does
+	 * not offer them (no IORING_FEAT_REG_REG_RING) */
 	if (flags & ~IORING_ENTER_SUPPORTED)
 		return -EINVAL;
 	f = fget(fd);
@@ -1015,13 +1519,20 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 			goto out;
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {
-		long ret2 = set_user_sigmask(argp, argsz);
+		const void __user *sig;
+		size_t sigsz;
+		u64 deadline;
+		long ret2 = io_get_ext_arg(flags, argp, argsz, &sig, &sigsz, &deadline);
 
 		if (!ret2)
-			/* SQPOLL|IOPOLL: the SQ thread polls, the caller sleeps */
+			ret2 = set_user_sigmask(sig, sigsz);
+		if (!ret2)
+			/* SQPOLL|IOPOLL: the SQ thread polls, the caller sleeps;
+			 * a polling caller does not look at the timeout, as Linux */
 			ret2 = (ctx->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) ==
 			       IORING_SETUP_IOPOLL ?
-			       io_iopoll_check(ctx, min_complete) : io_cqring_wait(ctx, min_complete);
+			       io_iopoll_check(ctx, min_complete) :
+			       io_cqring_wait(ctx, min_complete, deadline);
 		if (!ret)
 			ret = ret2;
 	}
@@ -1037,41 +1548,64 @@ static void io_sqe_buffers_unregister(struct io_ring_ctx *ctx)
 	for (unsigned int i = 0; i < ctx->nr_bufs; i++) {
 		struct io_mapped_ubuf *imu = &ctx->bufs[i];
 
-		for (unsigned int j = 0; j < imu->nr_pages; j++)
-			unpin_user_page(imu->pages[j]);
-		kfree(imu->pages);
+		for (unsigned int j = 0; j < imu->nr_bvecs; j++)
+			unpin_user_page(imu->bvec[j].bv_page);
+		kfree(imu->bvec);
 	}
 	kfree(ctx->bufs);
 	ctx->bufs = NULL;
 	ctx->nr_bufs = 0;
 }
 
-/* Pin one buffer's pages (Linux's io_sqe_buffer_register). */
+/*
+ * Pin one buffer's pages, once, and describe them as bio_vecs (Linux's
+ * io_sqe_buffer_register): segment 0 from the buffer's start to its
+ * page's end, the rest a page each, the last up to the buffer's end.
+ * The pages stay pinned even if the process unmaps the range: the ring
+ * holds them until unregistration, as Linux does.
+ */
 static int io_buffer_pin(struct io_mapped_ubuf *imu, const struct iovec *iov)
 {
 	unsigned long start = (unsigned long)iov->iov_base;
-	unsigned long end;
+	unsigned long end, left = iov->iov_len;
+	struct page **pages;
+	unsigned int nr;
 	long got;
 
 	if (!iov->iov_base || !iov->iov_len || iov->iov_len > IORING_MAX_BUF_SIZE)
 		return -EFAULT;
 	if (__builtin_add_overflow(start, iov->iov_len, &end) || !access_ok(iov->iov_base, iov->iov_len))
 		return -EFAULT;
+	nr = (unsigned int)((PAGE_ALIGN(end) - (start & PAGE_MASK)) >> PAGE_SHIFT);
+	pages = kcalloc(nr, sizeof(*pages), GFP_KERNEL);
+	imu->bvec = kcalloc(nr, sizeof(*imu->bvec), GFP_KERNEL);
+	if (!pages || !imu->bvec) {
+		kfree(pages);
+		kfree(imu->bvec);
+		imu->bvec = NULL;
+		return -ENOMEM;
+	}
+	got = pin_user_pages_fast(start, nr, FOLL_WRITE, pages);
+	if (got != nr) {
+		for (long j = 0; j < got; j++)
+			unpin_user_page(pages[j]);
+		kfree(pages);
+		kfree(imu->bvec);
+		imu->bvec = NULL;
+		return -EFAULT;
+	}
+	for (unsigned int j = 0; j < nr; j++) {
+		unsigned int off = j ? 0 : (unsigned int)(start & ~PAGE_MASK);
+		unsigned int len = (unsigned int)min(PAGE_SIZE - off, left);
+
+		imu->bvec[j] = (struct bio_vec){ .bv_page = pages[j], .bv_len = len, .bv_offset = off };
+		left -= len;
+	}
+	kfree(pages);
 	imu->ubuf = start;
 	imu->len = iov->iov_len;
-	imu->nr_pages = (unsigned int)((PAGE_ALIGN(end) - (start & PAGE_MASK)) >> PAGE_SHIFT);
-	imu->pages = kcalloc(imu->nr_pages, sizeof(*imu->pages), GFP_KERNEL);
-	if (!imu->pages)
-		return -ENOMEM;
-	got = pin_user_pages_fast(start, imu->nr_pages, FOLL_WRITE, imu->pages);
-	if (got == imu->nr_pages)
-		return 0;
-	for (long j = 0; j < got; j++)
-		unpin_user_page(imu->pages[j]);
-	kfree(imu->pages);
-	imu->pages = NULL;
-	imu->nr_pages = 0;
-	return -EFAULT;
+	imu->nr_bvecs = nr;
+	return 0;
 }
 
 static int io_sqe_buffers_register(struct io_ring_ctx *ctx, const struct iovec __user *arg,
@@ -1303,12 +1837,18 @@ static int io_uring_mmap(struct file *f, struct vm_area_struct *vma)
 /* Wait for the requests in flight, then free everything.  May sleep. */
 static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 {
+	/* the workers first: what is queued is cancelled, what runs is
+	 * interrupted, and once they have ended no worker touches ctx */
+	if (ctx->io_wq)
+		io_wq_destroy(ctx->io_wq);
 	/* polled requests end only when polled for: reap them all first */
 	mutex_lock(&ctx->uring_lock);
 	while (!list_empty(&ctx->iopoll_list))
 		if (!io_do_iopoll(ctx))
 			cond_resched();
 	mutex_unlock(&ctx->uring_lock);
+	/* armed TIMEOUTs would otherwise keep it waiting: cancel them */
+	io_kill_timeouts(&ctx->timeouts);
 	wait_event(ctx->cq_wait, READ_ONCE(ctx->inflight) == 0);
 	/* the last completer wakes us under this lock: once we hold it, it
 	 * has let go of ctx for good */
@@ -1456,6 +1996,8 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
 	ctx->rings->cq_ring_entries = p->cq_entries;
 	io_cq_init(&ctx->cq, p->cq_entries, &ctx->rings->cq_tail, &ctx->rings->cq_head,
 		   &ctx->rings->sq_flags, &ctx->rings->cq_overflow);
+	ctx->cq.fail_alloc = &fail_io_uring_cqe;
+	io_timeouts_init(&ctx->timeouts, &ctx->cq_wait);
 	return ctx;
 }
 
@@ -1466,6 +2008,34 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
  * threaded now, while only the caller runs on it: the thread will load
  * it on another CPU (kthread_use_mm).
  */
+/*
+ * IORING_SETUP_ATTACH_WQ: share wq_fd's io-wq.  In Linux 6.1 the io-wq
+ * belongs to the task, so there is nothing to share without SQPOLL, and
+ * wq_fd is only checked (io_sq_offload_create): no such descriptor
+ * ENXIO, not a ring EINVAL; with SQPOLL the new ring would share the
+ * other's SQ thread, which must be the caller's process's (EPERM).
+ * Spindle checks the same, and the new ring keeps workers and an SQ
+ * thread of its own.
+ */
+static int io_attach_wq_check(const struct io_uring_params *p)
+{
+	struct file *f = fget(p->wq_fd);
+	int err = 0;
+
+	if (!f)
+		return -ENXIO;
+	if (f->f_op != &io_uring_fops) {
+		err = -EINVAL;
+	} else if (p->flags & IORING_SETUP_SQPOLL) {
+		struct io_ring_ctx *other = f->private_data;
+
+		if (!other->sq_owner || other->sq_owner->tgid != current->tgid)
+			err = other->sq_owner ? -EPERM : -EINVAL;
+	}
+	fput(f);
+	return err;
+}
+
 static int io_sq_offload_create(struct io_ring_ctx *ctx, const struct io_uring_params *p)
 {
 	struct task_struct *t;
@@ -1516,6 +2086,11 @@ long sys_io_uring_setup(u32 entries, struct io_uring_params __user *params)
 	err = io_uring_sizes(&p, entries);
 	if (err)
 		return err;
+	if (p.flags & IORING_SETUP_ATTACH_WQ) {
+		err = io_attach_wq_check(&p);
+		if (err)
+			return err;
+	}
 	ctx = io_ring_ctx_alloc(&p);
 	if (!ctx)
 		return -ENOMEM;

@@ -36,6 +36,7 @@
 #include <spindle/compiler.h>
 #include <spindle/barrier.h>
 #include <spindle/mm.h>
+#include <spindle/fault_inject.h>
 #include "io_uring_cq.h"
 
 void io_cq_init(struct io_cq *cq, u32 entries, u32 *tail, const u32 *head, u32 *sq_flags,
@@ -48,6 +49,17 @@ void io_cq_init(struct io_cq *cq, u32 entries, u32 *tail, const u32 *head, u32 *
 	cq->entries = entries;
 	cq->cached_tail = 0;
 	INIT_LIST_HEAD(&cq->overflow_list);
+	cq->fail_alloc = NULL;
+}
+
+/* An entry for the overflow list (GFP_ATOMIC: any context).  When the
+ * ring has set cq->fail_alloc, that fault point can make it fail as if
+ * memory had run out (fs/io_uring.c: fail_io_uring_cqe=). */
+static struct io_overflow_cqe *io_ocqe_alloc(struct io_cq *cq)
+{
+	if (cq->fail_alloc && should_fail(cq->fail_alloc, 1))
+		return NULL;
+	return kmalloc(sizeof(struct io_overflow_cqe), GFP_ATOMIC);
 }
 
 /* Count one CQE lost (Linux's io_account_cq_overflow). */
@@ -86,7 +98,7 @@ bool io_cqring_post(struct io_cq *cq, u64 user_data, s32 res, u32 cflags)
 		cq->cached_tail = tail + 1;
 		smp_store_release(cq->tail, tail + 1);  /* the entry before the tail */
 	} else {
-		struct io_overflow_cqe *ocqe = kmalloc(sizeof(*ocqe), GFP_ATOMIC);
+		struct io_overflow_cqe *ocqe = io_ocqe_alloc(cq);
 
 		if (!ocqe) {
 			io_cq_account_overflow(cq);
@@ -105,6 +117,7 @@ bool io_cqring_post(struct io_cq *cq, u64 user_data, s32 res, u32 cflags)
 	/* LAB 11 END:
 	 * (void)cq;
 	 * (void)io_cq_account_overflow;
+	 * (void)io_ocqe_alloc;
 	 * (void)user_data;
 	 * (void)res;
 	 * (void)cflags;

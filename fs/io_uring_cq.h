@@ -21,6 +21,8 @@
 #include <spindle/list.h>
 #include <uapi/linux/io_uring.h>
 
+struct fault_attr;
+
 /* A CQE that found no room (Linux's struct io_overflow_cqe). */
 struct io_overflow_cqe {
 	struct list_head list;          /* on io_cq.overflow_list, oldest first */
@@ -37,6 +39,7 @@ struct io_cq {
 	u32 entries;                    /* a power of two */
 	u32 cached_tail;                /* CQEs posted: *tail once published */
 	struct list_head overflow_list; /* CQEs waiting for room, oldest first */
+	struct fault_attr *fail_alloc;  /* a fault point for the list's entries, or NULL */
 };
 
 /* supplied by the ring's owner (fs/io_uring.c; the unit test's model) */

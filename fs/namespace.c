@@ -424,9 +424,10 @@ out:
 /*
  * The mount on dir becomes the root of the tree: Linux's early
  * "mount --move /root /" (init/do_mounts.c), for root=.  The old root
- * (rootfs, the initramfs) stays mounted underneath, out of reach, and
- * still listed in /proc/mounts, as on Linux.  Before any process has a
- * root of its own: tasks made after take the new one (init_task_files).
+ * (rootfs, the initramfs) stays mounted underneath, out of reach: as on
+ * Linux, /proc/mounts and mountinfo no longer list it (mnt_reachable).
+ * Before any process has a root of its own: tasks made after take the
+ * new one (init_task_files).
  */
 int mount_move_to_root(const char *dir)
 {
@@ -524,6 +525,38 @@ void sync_filesystems(void)
 	mutex_unlock(&vfs_lock);
 }
 
+/*
+ * Whether the reader sees mount m in /proc/mounts and mountinfo: Linux
+ * lists only the mounts whose path it can write from the reader's root
+ * (seq_path_root() in show_vfsmnt and show_mountinfo), so rootfs, left
+ * underneath by mount_move_to_root(), is not there once the real root
+ * is mounted over it -- findmnt shows one "/".  m is reachable when
+ * climbing its parents meets the mount of the reader's root.  Spindle
+ * has no chroot(2): every root is the root of a mount, so comparing
+ * the mounts is the whole test.  vfs_lock held.
+ */
+static bool mnt_reachable(struct vfsmount *m)
+{
+	struct path root, pwd;
+
+	current_root_pwd(&root, &pwd);
+	for (;;) {
+		if (m == root.mnt)
+			return true;
+		if (m->mnt_parent == m)
+			return false;   /* the top of another tree */
+		m = m->mnt_parent;
+	}
+}
+
+/*
+ * The per-mount options, in Linux's form (show_mnt_opts()): "rw" or "ro",
+ * then the mount's atime flag.  Linux's default is relatime; Spindle
+ * never updates an access time on a read (fs/file.c), which is Linux's
+ * noatime, so that is what it says.
+ */
+#define MNT_ATIME_OPTS ",noatime"
+
 int show_mounts(char *buf, size_t size)
 {
 	struct vfsmount *m;
@@ -536,9 +569,12 @@ int show_mounts(char *buf, size_t size)
 	list_for_each_entry(m, &mount_list, mnt_list) {
 		struct path p = { m, m->mnt_root };
 
+		if (!mnt_reachable(m))
+			continue;
+
 		if (d_path(&p, where, PATH_MAX) < 0)
 			strlcpy(where, "?", PATH_MAX);
-		n += scnprintf(buf + n, size - n, "%s %s %s %s",
+		n += scnprintf(buf + n, size - n, "%s %s %s %s" MNT_ATIME_OPTS,
 			       m->mnt_devname, where, m->mnt_sb->s_type->name,
 			       sb_rdonly(m->mnt_sb) ? "ro" : "rw");
 		if (m->mnt_sb->s_op && m->mnt_sb->s_op->show_options)
@@ -570,9 +606,11 @@ int show_mountinfo(char *buf, size_t size)
 		struct path p = { m, m->mnt_root };
 		const char *rw = sb_rdonly(m->mnt_sb) ? "ro" : "rw";
 
+		if (!mnt_reachable(m))
+			continue;
 		if (d_path(&p, where, PATH_MAX) < 0)
 			strlcpy(where, "?", PATH_MAX);
-		n += scnprintf(buf + n, size - n, "%d %d %u:%u / %s %s - %s %s %s",
+		n += scnprintf(buf + n, size - n, "%d %d %u:%u / %s %s" MNT_ATIME_OPTS " - %s %s %s",
 			       m->mnt_id, m->mnt_parent->mnt_id, MAJOR(m->mnt_sb->s_dev),
 			       MINOR(m->mnt_sb->s_dev), where, rw, m->mnt_sb->s_type->name,
 			       m->mnt_devname, rw);

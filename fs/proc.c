@@ -26,6 +26,8 @@
  *   /proc/sys/vm/     drop_caches, and the write-back knobs dirty_ratio, dirty_background_ratio,
  *                     dirty_expire_centisecs, dirty_writeback_centisecs
  *                     (read and written, include/spindle/writeback.h)
+ *   /proc/sys/kernel/ ostype, osrelease, hostname: uname(2)'s sysname,
+ *                     release and nodename (read only: no sethostname)
  *   /proc/slabinfo    kmalloc's caches, objects in use and slabs (Linux's
  *                     "slabinfo - version: 2.1" layout)
  *   /proc/mounts      one line per mount
@@ -1456,13 +1458,69 @@ static int proc_vm_iterate(struct file *f, struct dir_context *ctx)
 static const struct inode_operations proc_vm_iops = { .lookup = proc_vm_lookup };
 static const struct file_operations proc_vm_fops = { .iterate = proc_vm_iterate };
 
+/* --- /proc/sys/kernel: the names uname(2) answers ----------------------------- */
+
+/* In Linux's order of its kern_table; each file is its uname field. */
+static const struct {
+	const char *name;
+	const char *value;
+} kernel_names[] = {
+	{ "hostname", SPINDLE_NODENAME },
+	{ "osrelease", SPINDLE_RELEASE },
+	{ "ostype", SPINDLE_SYSNAME },
+};
+
+static int kernel_name_show(struct inode *inode, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", (const char *)inode->i_private);
+}
+
+static const struct pseudo_file proc_kernel_name = { .show = kernel_name_show };
+
+static struct dentry *proc_kernel_lookup(struct inode *dir, struct dentry *dentry)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(kernel_names); i++) {
+		struct inode *inode;
+
+		if (strcmp(dentry->d_name, kernel_names[i].name))
+			continue;
+		inode = pseudo_new_file(dir->i_sb, 0444, &proc_kernel_name,
+					(void *)kernel_names[i].value);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		d_add(dentry, inode);
+		return NULL;
+	}
+	return NULL;
+}
+
+static int proc_kernel_iterate(struct file *f, struct dir_context *ctx)
+{
+	if (!dir_emit_dots(f, ctx))
+		return 0;
+	while (ctx->pos - 2 < (loff_t)ARRAY_SIZE(kernel_names)) {
+		const char *name = kernel_names[ctx->pos - 2].name;
+
+		if (!dir_emit(ctx, name, strlen(name), 40 + ctx->pos, DT_REG))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_kernel_iops = { .lookup = proc_kernel_lookup };
+static const struct file_operations proc_kernel_fops = { .iterate = proc_kernel_iterate };
+
+/* /proc/sys: its directories kernel and vm */
 static struct dentry *proc_sys_lookup(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode;
 
-	if (strcmp(dentry->d_name, "vm"))
+	if (!strcmp(dentry->d_name, "vm"))
+		inode = pseudo_new_dir(dir->i_sb, &proc_vm_iops, &proc_vm_fops, NULL);
+	else if (!strcmp(dentry->d_name, "kernel"))
+		inode = pseudo_new_dir(dir->i_sb, &proc_kernel_iops, &proc_kernel_fops, NULL);
+	else
 		return NULL;
-	inode = pseudo_new_dir(dir->i_sb, &proc_vm_iops, &proc_vm_fops, NULL);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	d_add(dentry, inode);
@@ -1473,7 +1531,9 @@ static int proc_sys_iterate(struct file *f, struct dir_context *ctx)
 {
 	if (!dir_emit_dots(f, ctx))
 		return 0;
-	if (ctx->pos == 2 && !dir_emit(ctx, "vm", 2, 19, DT_DIR))
+	if (ctx->pos == 2 && !dir_emit(ctx, "kernel", 6, 18, DT_DIR))
+		return 0;
+	if (ctx->pos == 3 && !dir_emit(ctx, "vm", 2, 19, DT_DIR))
 		return 0;
 	return 0;
 }

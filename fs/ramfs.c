@@ -22,8 +22,9 @@
  * "ramfs" is Linux's ramfs: no limit, every option but mode= ignored.
  * Freeing -- truncate, unlink, the last close, exit -- allocates nothing.
  *
- * Locking: namespace changes come in under vfs_lock; data under the
- * inode's i_mutex (reads too, so a read never sees a half-truncated file);
+ * Locking: namespace changes come in under vfs_lock; the page array and
+ * i_size under the inode's i_mutex, which no user copy holds while it
+ * may fault (ramfs_read_iter says why);
  * the counters under the super_block's ramfs_sb_info lock.
  */
 #include <spindle/fs.h>
@@ -503,23 +504,46 @@ static struct page *ramfs_alloc_data_page(struct inode *inode)
 	return page;
 }
 
+/*
+ * The user's buffer may be a mapping of a tmpfs file -- this one or
+ * another -- whose fault takes that file's i_mutex (ramfs_fault).  So no
+ * copy to or from it faults while an i_mutex is held, or two processes
+ * copying crosswise between two files would each wait for the other's.
+ * A read takes a reference to the page under i_mutex and copies without
+ * it (Linux's filemap_read holds no lock across the copy either; a read
+ * racing a truncation returns what it found).  A write touches its
+ * source first, without the lock, and copies under it with faults that
+ * may not sleep (Linux's generic_perform_write and its atomic copy).
+ */
 static ssize_t ramfs_read_iter(struct file *f, struct iov_iter *to, loff_t *pos)
 {
 	struct inode *inode = f->f_inode;
 	struct ramfs_file *rf = ramfs_data(inode);
 	ssize_t done = 0;
 
-	mutex_lock(&inode->i_mutex);
-	while (iov_iter_count(to) && *pos < inode->i_size) {
+	while (iov_iter_count(to)) {
 		unsigned long index = *pos >> PAGE_SHIFT;
 		size_t off = *pos & (PAGE_SIZE - 1);
-		size_t n = min_t(size_t, PAGE_SIZE - off, inode->i_size - *pos);
-		struct page *page = index < rf->nr_slots ? rf->pages[index] : NULL;
-		size_t copied;
+		struct page *page = NULL;
+		size_t n, copied;
+
+		mutex_lock(&inode->i_mutex);
+		if (*pos >= inode->i_size) {
+			mutex_unlock(&inode->i_mutex);
+			break;
+		}
+		n = min_t(size_t, PAGE_SIZE - off, inode->i_size - *pos);
+		if (index < rf->nr_slots && rf->pages[index]) {
+			page = rf->pages[index];
+			get_page(page);
+		}
+		mutex_unlock(&inode->i_mutex);
 
 		n = min(n, iov_iter_count(to));
 		copied = page ? copy_to_iter((char *)page_address(page) + off, n, to)
 			      : iov_iter_zero(n, to);
+		if (page)
+			put_page(page);
 		*pos += copied;
 		done += copied;
 		if (copied < n) {
@@ -528,7 +552,6 @@ static ssize_t ramfs_read_iter(struct file *f, struct iov_iter *to, loff_t *pos)
 			break;
 		}
 	}
-	mutex_unlock(&inode->i_mutex);
 	return done;
 }
 
@@ -538,6 +561,10 @@ static ssize_t ramfs_write_iter(struct file *f, struct iov_iter *from, loff_t *p
 	struct ramfs_file *rf = ramfs_data(inode);
 	ssize_t done = 0;
 
+again:
+	if (fault_in_iov_iter_readable(from, iov_iter_count(from)) == iov_iter_count(from) &&
+	    iov_iter_count(from))
+		return -EFAULT;                 /* not one byte of the source is there */
 	mutex_lock(&inode->i_mutex);
 	if (f->f_flags & O_APPEND)
 		*pos = inode->i_size;
@@ -554,14 +581,22 @@ static ssize_t ramfs_write_iter(struct file *f, struct iov_iter *from, loff_t *p
 			if (!rf->pages[index])
 				break;
 		}
+		preempt_disable();              /* a fault here may not sleep */
 		copied = copy_from_iter((char *)page_address(rf->pages[index]) + off, n, from);
+		preempt_enable();
 		*pos += copied;
 		done += copied;
 		if (*pos > inode->i_size)
 			inode->i_size = *pos;
 		if (copied < n) {
-			if (!done)
-				done = -EFAULT;
+			/* A page of the source went away after it was touched
+			 * (another thread unmapped it), or it is past the
+			 * part that exists: a short write, or, if nothing was
+			 * written yet, touch it again without the lock. */
+			if (!done) {
+				mutex_unlock(&inode->i_mutex);
+				goto again;
+			}
 			goto out;
 		}
 	}
@@ -766,6 +801,9 @@ static int ramfs_show_options(struct super_block *sb, char *buf, size_t size)
 		      sbi->max_pages * (PAGE_SIZE / 1024), sbi->max_inodes);
 	if (sbi->root_mode != 01777)
 		n += scnprintf(buf + n, size - n, ",mode=%o", sbi->root_mode);
+	/* inode numbers count up per super block in an unsigned long: 64
+	 * bits, what Linux's tmpfs says with inode64 */
+	n += scnprintf(buf + n, size - n, ",inode64");
 	return n;
 }
 
@@ -918,9 +956,6 @@ static struct super_block *shm_sb;
 struct file *shmem_file_setup(const char *name, loff_t size)
 {
 	struct inode *inode;
-	struct dentry *d;
-	struct path path;
-	struct file *f;
 
 	if (size < 0)
 		return ERR_PTR(-EINVAL);
@@ -929,17 +964,7 @@ struct file *shmem_file_setup(const char *name, loff_t size)
 		return ERR_PTR(-ENOSPC);
 	inode->i_size = size;
 	inode->i_nlink = 0;             /* in no directory */
-	d = d_alloc(NULL, name, (int)strlen(name));
-	if (IS_ERR(d)) {
-		iput(inode);
-		return ERR_CAST(d);
-	}
-	d_instantiate(d, inode);
-	path.mnt = NULL;
-	path.dentry = d;
-	f = alloc_file(&path, O_RDWR, &ramfs_file_operations);
-	dput(d);                        /* the file holds it now, or nothing does */
-	return f;
+	return alloc_file_pseudo(inode, name, O_RDWR, &ramfs_file_operations);
 }
 
 int init_ramfs_fs(void)

@@ -17,6 +17,9 @@
  *   /sys/dev/block/<major>:<minor>     directory above (util-linux's way in)
  *   /sys/devices/system/cpu/online     the CPUs, as a list ("0-1"); also
  *   /sys/devices/system/cpu/possible   possible (glibc and blktrace count them)
+ *   /sys/devices/system/node/          one NUMA node, as Linux on a machine
+ *                                      without NUMA: online and possible
+ *                                      "0", node0/cpulist every CPU (libnuma)
  *   /sys/kernel/debug/                 empty: where debugfs is mounted
  *
  * Only the directories are built here.  What each file says and what a
@@ -26,7 +29,8 @@
  *
  * Directories are looked up by name each time (a dm disk made later shows
  * up); every inode's i_private is the block_device of its disk or
- * partition directory.
+ * partition directory.  /sys/block lists the disks, and a disk's directory
+ * its partitions, in Linux's order (kernfs_name_hash below).
  */
 #include <spindle/fs.h>
 #include <spindle/mm.h>
@@ -124,6 +128,30 @@ static struct dentry *group_lookup(struct inode *dir, struct dentry *dentry,
 	return NULL;
 }
 
+/*
+ * The order Linux's sysfs lists a directory in: kernfs keeps a
+ * directory's entries sorted by this hash of their names (its
+ * kernfs_name_hash(): the dcache's name hash folded to 31 bits), and a
+ * readdir position is the hash.  So `ls -f /sys/block` says sdb, sdc,
+ * sda -- and blkid(8), which probes in the order it reads /sys/block and
+ * each disk's directory, prints its lines in that order.  Spindle lists
+ * disks and partitions by the same hash, for the same output.
+ */
+static u32 kernfs_name_hash(const char *name)
+{
+	u64 hash = 0;
+
+	for (; *name; name++)   /* partial_name_hash() */
+		hash = (hash + ((u64)(unsigned char)*name << 4) + ((unsigned char)*name >> 4)) * 11;
+	hash = (hash * 0x61c8864680b583ebull) >> 32;    /* end_name_hash(): hash_64(h, 32) */
+	hash &= 0x7fffffff;
+	if (hash < 2)           /* 0, 1 and INT_MAX are kernfs's "." "..", end */
+		hash += 2;
+	if (hash >= 0x7fffffff)
+		hash = 0x7fffffff - 1;
+	return (u32)hash;
+}
+
 static bool group_iterate(struct dir_context *ctx, const struct blk_attr_group *g, loff_t base)
 {
 	while (ctx->pos - base >= 0 && ctx->pos - base < (loff_t)g->count) {
@@ -183,18 +211,32 @@ static int disk_iterate(struct file *f, struct dir_context *ctx)
 			return 0;
 	}
 	n++;
-	/* partition p sits at position n + p - 1 whether or not the ones
-	 * before it exist: BLKRRPART between two calls shifts nothing */
-	for (int p = 1; p < DISK_MAX_PARTS; p++) {
-		struct block_device *b = whole->bd_disk->part[p];
+	/* the partitions in kernfs's order: partition p sits at position
+	 * n + its name's hash, whether or not the others exist (BLKRRPART
+	 * between two calls shifts nothing) */
+	for (;;) {
+		struct block_device *b, *next = NULL;
+		u32 next_hash = 0;
 
-		if (!b || n + p - 1 < ctx->pos)
-			continue;
-		ctx->pos = n + p - 1;
-		if (!dir_emit(ctx, b->bd_name, strlen(b->bd_name), 500 + p, DT_DIR))
+		for (int p = 1; p < DISK_MAX_PARTS; p++) {
+			u32 h;
+
+			b = whole->bd_disk->part[p];
+			if (!b)
+				continue;
+			h = kernfs_name_hash(b->bd_name);
+			if (n + h >= ctx->pos && (!next || h < next_hash)) {
+				next = b;
+				next_hash = h;
+			}
+		}
+		if (!next)
+			return 0;
+		ctx->pos = n + next_hash;
+		if (!dir_emit(ctx, next->bd_name, strlen(next->bd_name), 500 + next->bd_partno,
+			      DT_DIR))
 			return 0;
 	}
-	return 0;
 }
 
 static struct dentry *device_lookup(struct inode *dir, struct dentry *dentry)
@@ -361,20 +403,26 @@ static struct dentry *block_lookup(struct inode *dir, struct dentry *dentry)
 	return NULL;
 }
 
-/* The registered disk with the smallest whole-disk number >= from. */
-static struct gendisk *next_disk(dev_t from)
+/* The registered disk whose name has the smallest hash >= from. */
+static struct gendisk *next_disk(loff_t from)
 {
 	struct gendisk *disk, *best = NULL;
+	u32 best_hash = 0;
 
-	list_for_each_entry(disk, &disk_list, list)
-		if (disk->part[0] && disk->part[0]->bd_dev >= from &&
-		    (!best || disk->part[0]->bd_dev < best->part[0]->bd_dev))
+	list_for_each_entry(disk, &disk_list, list) {
+		u32 h = kernfs_name_hash(disk->disk_name);
+
+		if (disk->part[0] && h >= from && (!best || h < best_hash)) {
 			best = disk;
+			best_hash = h;
+		}
+	}
 	return best;
 }
 
-/* One directory per disk, by device number: a disk's position is 2 + its
- * dev_t, so a disk that goes away between two calls shifts nothing. */
+/* One directory per disk, in kernfs's order: a disk's position is 2 +
+ * its name's hash, so a disk that goes away between two calls shifts
+ * nothing. */
 static int block_iterate(struct file *f, struct dir_context *ctx)
 {
 	struct gendisk *disk;
@@ -383,9 +431,8 @@ static int block_iterate(struct file *f, struct dir_context *ctx)
 	if (!dir_emit_dots(f, ctx))
 		return 0;
 	mutex_lock(&disk_list_lock);
-	while (more && ctx->pos - 2 < (loff_t)1 << 32 &&
-	       (disk = next_disk((dev_t)(ctx->pos - 2)))) {
-		ctx->pos = 2 + disk->part[0]->bd_dev;
+	while (more && (disk = next_disk(ctx->pos - 2))) {
+		ctx->pos = 2 + kernfs_name_hash(disk->disk_name);
 		more = dir_emit(ctx, disk->disk_name, strlen(disk->disk_name),
 				200 + disk->part[0]->bd_dev, DT_DIR);
 	}
@@ -736,8 +783,20 @@ static int cpu_list_show(struct inode *inode, char *buf, size_t size)
 
 static const struct pseudo_file cpu_list_ro = { .show = cpu_list_show };
 
+/* the one node's number, for node/online and node/possible */
+static int node_list_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return scnprintf(buf, size, "0\n");
+}
+
+static const struct pseudo_file node_list_ro = { .show = node_list_show };
+
 static const char *const cpu_files[] = { "online", "possible", NULL };
-static const char *const system_dirs[] = { "cpu", NULL };
+/* node/: the directory node0, then two files */
+static const char *const node_names[] = { "node0", "online", "possible", NULL };
+static const char *const node0_files[] = { "cpulist", NULL };
+static const char *const system_dirs[] = { "cpu", "node", NULL };
 static const char *const devices_dirs[] = { "system", NULL };
 static const char *const kernel_dirs[] = { "debug", NULL };
 
@@ -756,10 +815,16 @@ static struct dentry *fixed_lookup(struct inode *dir, struct dentry *dentry)
 			break;
 	if (!*names)
 		return NULL;
-	if (names == cpu_files || names == cpu_files + 1)
+	if (names == cpu_files || names == cpu_files + 1 || names == node0_files)
 		inode = pseudo_new_file(dir->i_sb, 0444, &cpu_list_ro, NULL);
+	else if (names == node_names + 1 || names == node_names + 2)
+		inode = pseudo_new_file(dir->i_sb, 0444, &node_list_ro, NULL);
+	else if (names == node_names)
+		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)node0_files);
 	else if (names == system_dirs)
 		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)cpu_files);
+	else if (names == system_dirs + 1)
+		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)node_names);
 	else if (names == devices_dirs)
 		inode = pseudo_new_dir(dir->i_sb, &fixed_dir_iops, &fixed_dir_fops, (void *)system_dirs);
 	else            /* kernel/debug: empty */
@@ -780,7 +845,8 @@ static int fixed_iterate(struct file *f, struct dir_context *ctx)
 		if (ctx->pos != i + 2)
 			continue;
 		if (!dir_emit(ctx, names[i], strlen(names[i]), 600 + ctx->pos,
-			      names == cpu_files ? DT_REG : DT_DIR))
+			      names == cpu_files || names == node0_files ||
+			      (names == node_names && i > 0) ? DT_REG : DT_DIR))
 			return 0;
 	}
 	return 0;

@@ -895,8 +895,6 @@ const struct file_operations tty_fops = {
 struct file *tty_open_console(void)
 {
 	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
-	struct dentry *d;
-	struct path path = { NULL, NULL };
 	struct file *f;
 
 	if (!inode)
@@ -906,15 +904,7 @@ struct file *tty_open_console(void)
 	inode->i_mode = S_IFCHR | 0600;
 	inode->i_rdev = MKDEV(TTYAUX_MAJOR, 1);
 	mutex_init(&inode->i_mutex);
-	d = d_alloc(NULL, "console", 7);
-	if (IS_ERR(d)) {
-		kfree(inode);
-		return ERR_CAST(d);
-	}
-	d_instantiate(d, inode);
-	path.dentry = d;
-	f = alloc_file(&path, O_RDWR, &tty_fops);
-	dput(d);
+	f = alloc_file_pseudo(inode, "console", O_RDWR, &tty_fops);
 	if (!IS_ERR(f))
 		tty_open(inode, f);
 	return f;

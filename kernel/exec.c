@@ -72,6 +72,7 @@
 #include <spindle/syscalls.h>
 #include <spindle/uaccess.h>
 #include <spindle/sched.h>
+#include <spindle/aio.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
@@ -577,6 +578,9 @@ static void exec_commit(struct linux_binprm *b)
 	const char *base = strrchr(b->filename, '/');
 	unsigned long flags;
 
+	/* no io-wq worker may hold the old mm past its mmput() below
+	 * (fs/io-wq.c) */
+	io_uring_task_cancel();
 	/* under task_lock(): get_task_mm() on another CPU sees the old mm
 	 * (still whole: we hold our use of it until mmput() below) or the
 	 * new one (Linux's exec_mmap()) */

@@ -47,6 +47,7 @@
 #include <spindle/syscalls.h>
 #include <spindle/uaccess.h>
 #include <spindle/sched.h>
+#include <spindle/aio.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
 #include <spindle/mm.h>
@@ -224,6 +225,8 @@ void exit_process(struct task_struct *t, int code)
 	if (group_dead && sig)
 		itimer_exit(sig);
 	exit_user_futexes(t);
+	/* no io-wq worker may hold the mm past exit_mm (fs/io-wq.c) */
+	io_uring_files_cancel();
 	exit_mm(t);
 	exit_files(t);
 	fpu_free(t);

@@ -15,7 +15,7 @@
 
 const struct new_utsname init_uts = {
 	.sysname = SPINDLE_SYSNAME,
-	.nodename = "spindle",
+	.nodename = SPINDLE_NODENAME,
 	.release = SPINDLE_RELEASE,
 	.version = UTS_VERSION,
 	.machine = "x86_64",

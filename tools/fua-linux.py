@@ -18,8 +18,6 @@ the flushes, and the NBD writes QEMU sent with NBD_CMD_FLAG_FUA (0x1).
 
 Exit 0 if the boot passed (a measurement, not a verdict).
 """
-import importlib.machinery
-import importlib.util
 import shlex
 import subprocess
 import sys
@@ -30,10 +28,11 @@ ROOT = TOOLS.parent
 WORK = ROOT / "build/fua-linux"
 NAME = "fua-linux"
 MODULES = ["nvme", "crc32c_generic", "ext4"]
-APPEND = "console=ttyS0 loglevel=3 printk.devkmsg=on panic=-1"
-
 sys.path.insert(0, str(TOOLS))
+import linuxboot  # noqa: E402  (Linux's kernel and initramfs)
 import nbdcache  # noqa: E402  (the recording's format)
+
+APPEND = linuxboot.APPEND
 
 INIT = r'''#!/bin/sh
 /bin/busybox --install -s /bin
@@ -64,27 +63,12 @@ poweroff -f
 '''
 
 
-def load_compare_linux():
-    """tools/compare-linux (no .py: a command) as a module."""
-    loader = importlib.machinery.SourceFileLoader("compare_linux", str(TOOLS / "compare-linux"))
-    spec = importlib.util.spec_from_loader("compare_linux", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-def build(cl):
+def build():
     """The kernel and the initramfs; (vmlinuz, initrd)."""
-    src, kver = cl.linux_packages(["busybox-static"])
-    root = WORK / "initramfs"
-    cl.busybox_root(src, root)
-    kmods = cl.install_modules(src, kver, root, MODULES, {})
-    init = root / "init"
-    init.write_text(INIT.replace("@INSMOD@", "\n".join("insmod " + p for p, _ in kmods)))
-    init.chmod(0o755)
-    initrd = WORK / "initrd.cpio"
-    cl.write_initrd(root, initrd)
-    return src / "boot" / ("vmlinuz-" + kver), initrd
+    def init(kmods):
+        return INIT.replace("@INSMOD@", "\n".join("insmod " + p for p, _ in kmods))
+    vmlinuz, initrd, _ = linuxboot.build(WORK, MODULES, init)
+    return vmlinuz, initrd
 
 
 def scenario(vmlinuz, initrd):
@@ -110,7 +94,7 @@ def main():
     if len(sys.argv) > 1:
         print(__doc__.strip())
         return 0 if sys.argv[1] in ("-h", "--help") else 2
-    vmlinuz, initrd = build(load_compare_linux())
+    vmlinuz, initrd = build()
     scn = WORK / (NAME + ".scn")
     scn.write_text(scenario(vmlinuz, initrd))
     if subprocess.run([sys.executable, str(ROOT / "tests/qemu/run.py"), str(scn)],

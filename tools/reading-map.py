@@ -49,6 +49,8 @@ GROUPS = [
      "block-device files, write-back, AIO, io_uring", "read the path you trace",
      ["fs/read_write.c", "fs/filemap.c", "fs/mpage.c", "fs/direct-io.c", "fs/block_dev.c",
       "fs/fs-writeback.c", "fs/aio.c", "fs/io_uring.c", "fs/io_uring_cq.c", "fs/io_uring_cq.h",
+      "fs/io-wq.c", "fs/io-wq.h",
+      "fs/io_uring_timeout.c", "fs/io_uring_timeout.h", "fs/io_uring_cancel.c", "fs/io_uring_cancel.h",
       "fs/sync.c", "include/spindle/pagemap.h", "include/spindle/writeback.h", "include/spindle/aio.h", "include/spindle/uio.h",
       "lib/iov_iter.c"]),
     ("Interrupts, sleeping and waking: the IRQ path, schedule(), wait queues, completions, "
@@ -78,10 +80,14 @@ GROUPS = [
      ["user/**", "include/uapi/**"]),
 ]
 TESTS = ("tests/**", "labs/**")
+# Host programs in C (the QEMU plugin of tools/insncount/) are tools of the
+# benchmarks, like the Python beside them: not the kernel, not in the map.
+HOST_TOOLS = ("tools/**",)
 
 
 def sources():
-    return [f for f in mklab.source_files() if f.endswith(SOURCE)]
+    return [f for f in mklab.source_files() if f.endswith(SOURCE)
+            and not any(match(f, p) for p in HOST_TOOLS)]
 
 
 def match(path, pattern):

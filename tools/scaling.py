@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scaling.py [--runs N] [--cpus 1,2,4] [--qd Q] [--size S] [--png FILE] - the block layer's IOPS against CPUs, Spindle and Linux.
+"""scaling.py [--runs N] [--cpus 1,2,4] [--qd Q] [--size S] [--device nullb|nvme] [--png FILE] - the block layer's IOPS against CPUs, Spindle and Linux.
 
 `make perf-scaling` runs this.  For each CPU count N of --cpus it boots
 Spindle and Debian's Linux 6.1 on the same QEMU machine (q35, -smp N,
 multi-threaded TCG: `-accel tcg,thread=multi`, each virtual CPU a host
-thread) with null_blk and N hardware queues (submit_queues=N, completing
-in the submitter's context: irqmode=0, elevator none), and runs one job
-N times at once, one copy pinned to each CPU:
+thread) with N hardware queues, elevator none, and runs one job N times
+at once, one copy pinned to each CPU.  The device (--device):
+
+  nullb     null_blk, submit_queues=N, completing in the submitter's
+            context (irqmode=0): the block layer alone (the default)
+  nvme      QEMU's NVMe controller with a null-co namespace: a queue
+            pair per CPU on both kernels, each with its MSI-X vector
+
+The job, on nullb0 or nvme0n1:
 
   Spindle   bench nullb0 randread 4k Q S aio numjobs=N
   Linux     fio --ioengine=libaio --iodepth=Q --io_size=S --numjobs=N
@@ -56,21 +62,33 @@ ROOT = CL.ROOT
 WORK = ROOT / "build/scaling"
 
 
-def scenario_text(ncpus, qd, size):
+DEVICES = {
+    # --device: (the disk's name in the guest, its scenario lines, what the picture says)
+    "nullb": ("nullb0",
+              "cmdline: null_blk.nr_devices=1 null_blk.submit_queues=%(n)d null_blk.irqmode=0 "
+              "null_blk.hw_queue_depth=64\n",
+              "null_blk submit_queues = N"),
+    "nvme": ("nvme0n1",
+             "disk: n size=8G if=nvme driver=null-co\n",
+             "NVMe, a queue pair per CPU"),
+}
+
+
+def scenario_text(ncpus, qd, size, device="nullb"):
     """The workload for N CPUs, in perf.scn's format: what compare-linux
     translates for Linux, and what Spindle boots as it is.  The elevator
     is set with an echo (both kernels take it): Linux's default for a
     single hardware queue would be mq-deadline."""
+    dev, lines, _ = DEVICES[device]
     return ("machine: q35\n"
             "memory: 512M\n"
             "cpus: %d\n"
             "qemu: -accel tcg,thread=multi\n"
             "timeout: 600\n"
-            "cmdline: null_blk.nr_devices=1 null_blk.submit_queues=%d null_blk.irqmode=0 "
-            "null_blk.hw_queue_depth=64\n"
-            "init: echo none > /sys/block/nullb0/queue/scheduler\n"
-            "init: bench nullb0 randread 4k %d %s aio numjobs=%d\n"
-            % (ncpus, ncpus, qd, size, ncpus))
+            "%s"
+            "init: echo none > /sys/block/%s/queue/scheduler\n"
+            "init: bench %s randread 4k %d %s aio numjobs=%d\n"
+            % (ncpus, lines % {"n": ncpus}, dev, dev, qd, size, ncpus))
 
 
 def iops_of(figures):
@@ -103,7 +121,7 @@ def table(spindle, linux):
     return "\n".join(out)
 
 
-def plot(spindle, linux, png, title):
+def plot(spindle, linux, png, title, device="nullb"):
     """IOPS against CPUs, one line per kernel, with the min-max of the
     runs as error bars; gnuplot (make deps installs gnuplot-nox)."""
     WORK.mkdir(parents=True, exist_ok=True)
@@ -118,7 +136,7 @@ def plot(spindle, linux, png, title):
         "set terminal png size 800,500 noenhanced",
         "set output '%s'" % png,
         "set title '%s'" % title.replace("'", ""),
-        "set xlabel 'CPUs (-smp N, multi-threaded TCG), null_blk submit_queues = N'",
+        "set xlabel 'CPUs (-smp N, multi-threaded TCG), %s'" % DEVICES[device][2],
         "set ylabel 'IOPS, 4K random reads'",
         "set xtics (%s)" % ", ".join(str(n) for n in sorted(spindle)),
         "set xrange [0.5:%g]" % (max(spindle) + 0.5),
@@ -169,6 +187,18 @@ def selftest():
             self.assertIn("bench nullb0 randread 4K 4 32M aio numjobs=2",
                           CL.spindle_text(scenario_text(2, 4, "32M"), 1))
 
+        def test_workload_nvme(self):
+            text = scenario_text(2, 4, "32M", "nvme")
+            scn = runner.parse_scenario(text, "t")
+            self.assertNotIn("null_blk", CL.module_params(scn))
+            jobs = [w for k, w in CL.workloads(scn) if k == "job"]
+            self.assertEqual(len(jobs), 1)
+            a = jobs[0].fio_args("/dev/nvme0n1", 1)
+            for want in ("--numjobs=2", "--cpus_allowed=0-1", "--iodepth=4"):
+                self.assertIn(want, a)
+            self.assertIn("bench nvme0n1 randread 4K 4 32M aio numjobs=2",
+                          CL.spindle_text(text, 1))
+
         def test_iops_of(self):
             self.assertEqual(iops_of({("nullb0", "randread 4K QD4"): (1.0, 1234, 5.0)}), 1234)
             with self.assertRaises(CL.CompareError):
@@ -184,6 +214,8 @@ def main():
     ap.add_argument("--cpus", default="1,2,4", help="CPU counts, comma-separated")
     ap.add_argument("--qd", type=int, default=4, help="I/Os in flight per job (default 4)")
     ap.add_argument("--size", default="32M", help="bytes read per job (default 32M)")
+    ap.add_argument("--device", choices=sorted(DEVICES), default="nullb",
+                    help="null_blk (default) or QEMU's NVMe controller")
     ap.add_argument("--png", type=Path, help="draw the figure into this file")
     ap.add_argument("--selftest", action="store_true", help="test the table and the "
                     "translation; boot nothing")
@@ -197,27 +229,27 @@ def main():
     texts, scns, linux_texts = {}, {}, {}
     try:
         for n in cpus:
-            texts[n] = scenario_text(n, args.qd, args.size)
+            texts[n] = scenario_text(n, args.qd, args.size, args.device)
             scns[n] = runner.parse_scenario(texts[n], "scaling")
             CL.workloads(scns[n])
-            vmlinuz, initrd, kver = CL.build_linux(scns[n], 1, "initrd-scaling-%d.cpio" % n)
+            vmlinuz, initrd, kver = CL.build_linux(scns[n], 1, "initrd-scaling-%s-%d.cpio" % (args.device, n))
             linux_texts[n] = CL.linux_text(texts[n], vmlinuz, initrd)
     except CL.CompareError as e:
         raise SystemExit("scaling: %s" % e)
-    print("scaling: Linux %s; CPUs %s; bench/fio 4K randread, QD %d per job, %s per job; "
-          "host: %d CPUs" % (kver, ", ".join(map(str, cpus)), args.qd, args.size,
-                             os.cpu_count() or 0), flush=True)
+    print("scaling: Linux %s; %s; CPUs %s; bench/fio 4K randread, QD %d per job, %s per job; "
+          "host: %d CPUs" % (kver, DEVICES[args.device][0], ", ".join(map(str, cpus)), args.qd,
+                             args.size, os.cpu_count() or 0), flush=True)
 
     spindle = {n: [] for n in cpus}
     linux = {n: [] for n in cpus}
     loads = []
     for i in range(args.runs):
         for n in cpus:
-            name = "scaling-spindle-%d-%d" % (n, i)
+            name = "scaling-%s-spindle-%d-%d" % (args.device, n, i)
             s = CL.timed_boot(lambda nm, t: CL.spindle_parse(perf.run_scenario(nm, t), scns[n]),
                               name, CL.spindle_text(texts[n], 1), loads)
             spindle[n].append(iops_of(s))
-            name = "scaling-linux-%d-%d" % (n, i)
+            name = "scaling-%s-linux-%d-%d" % (args.device, n, i)
             lx = CL.timed_boot(lambda nm, t: CL.boot_linux(nm, t, False), name,
                                linux_texts[n], loads)
             linux[n].append(iops_of(lx))
@@ -234,7 +266,8 @@ def main():
         print("  %-28s host load %.2f -> %.2f" % (name, before, after))
     if args.png:
         plot(spindle, linux, args.png,
-             "null_blk 4K random reads against CPUs, %d host CPUs" % (os.cpu_count() or 0))
+             "%s 4K random reads against CPUs, %d host CPUs"
+             % (DEVICES[args.device][0], os.cpu_count() or 0), args.device)
         print("picture: %s" % args.png)
     return 0
 

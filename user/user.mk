@@ -87,7 +87,7 @@ USER_TBINS := $(USER_TESTS:%=$(UBUILD)/tests/%)
 # timerfd, getrusage and the rest fio needs (tests/user/ipc.c); glibc's
 # clocks through the vDSO (tests/user/vdso.c); random SQEs
 # (tests/user/uring_fuzz.c).  Into /tests too.
-GLIBC_TESTS := io_uring io_uring_poll io_uring_cq uring_fuzz threads auxv futex ipc vdso
+GLIBC_TESTS := io_uring io_uring_poll io_uring_cq io_uring_wq io_uring_ops uring_fuzz threads auxv futex ipc vdso
 GLIBC_TBINS := $(GLIBC_TESTS:%=$(UBUILD)/glibc/%)
 USER_LIBC  := $(UBUILD)/libc.a
 
@@ -160,7 +160,17 @@ $(UBUILD)/glibc/io_uring: $(UTEST)/io_uring.c $(UTEST)/hostile.h $(U)/user.mk
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
+$(UBUILD)/glibc/io_uring_wq: $(UTEST)/io_uring_wq.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
 $(UBUILD)/glibc/io_uring_poll: $(UTEST)/io_uring_poll.c $(UTEST)/hostile.h $(U)/user.mk
+	@mkdir -p $(@D)
+	$(quiet) GLIBCC $<
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
+
+$(UBUILD)/glibc/io_uring_ops: $(UTEST)/io_uring_ops.c $(UTEST)/hostile.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
@@ -170,12 +180,12 @@ $(UBUILD)/glibc/io_uring_cq: $(UTEST)/io_uring_cq.c $(UTEST)/hostile.h $(U)/user
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< -luring
 
-$(UBUILD)/glibc/threads: $(UTEST)/threads.c $(U)/user.mk
+$(UBUILD)/glibc/threads: $(UTEST)/threads.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
-$(UBUILD)/glibc/futex: $(UTEST)/futex.c $(U)/user.mk
+$(UBUILD)/glibc/futex: $(UTEST)/futex.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
@@ -190,12 +200,12 @@ $(UBUILD)/glibc/ipc: $(UTEST)/ipc.c $(UTEST)/hostile.h $(U)/user.mk
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -pthread -o $@ $<
 
-$(UBUILD)/glibc/auxv: $(UTEST)/auxv.c $(U)/user.mk
+$(UBUILD)/glibc/auxv: $(UTEST)/auxv.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
 
-$(UBUILD)/glibc/vdso: $(UTEST)/vdso.c $(U)/user.mk
+$(UBUILD)/glibc/vdso: $(UTEST)/vdso.c $(UTEST)/testline.h $(U)/user.mk
 	@mkdir -p $(@D)
 	$(quiet) GLIBCC $<
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<

@@ -60,6 +60,7 @@
  * ops->timeout); recovery sleeps, so it never runs in the handler.
  */
 #define pr_fmt(fmt) "ahci: " fmt
+#include <uapi/linux/hdreg.h>
 #include <spindle/blkdev.h>
 #include <spindle/blk_mq.h>
 #include <spindle/bio.h>
@@ -1253,6 +1254,12 @@ static int ahci_identify(struct ahci_port *port)
 	return 0;
 }
 
+/* HDIO_GETGEO: libata's made-up geometry, as for every ATA disk */
+static void ahci_getgeo(struct gendisk *disk, struct hd_geometry *geo)
+{
+	ata_std_bios_param(get_capacity(disk), geo);
+}
+
 /* Register the port's disk as sd<letter>: queue, limits, gendisk. */
 static int ahci_add_disk(struct ahci_port *port)
 {
@@ -1290,6 +1297,7 @@ static int ahci_add_disk(struct ahci_port *port)
 	/* libata's INQUIRY product is the model's first 16 characters */
 	snprintf(disk->model, sizeof(disk->model), "%-16.16s", port->ata.model);
 	set_capacity(disk, port->ata.n_sectors);
+	disk->getgeo = ahci_getgeo;
 	port->disk = disk;
 	err = add_disk(disk);                   /* reads the partition table */
 	if (err) {

@@ -56,6 +56,7 @@
  * docs/locking.md for the block layer's own locks).
  */
 #define pr_fmt(fmt) "ata: " fmt
+#include <uapi/linux/hdreg.h>
 #include <spindle/blkdev.h>
 #include <spindle/blk_mq.h>
 #include <spindle/pci.h>
@@ -1047,6 +1048,11 @@ static const struct blk_mq_ops ide_mq_ops = {
 	.timeout = ide_timeout,
 };
 
+static void ide_getgeo(struct gendisk *disk, struct hd_geometry *geo)
+{
+	ata_std_bios_param(get_capacity(disk), geo);
+}
+
 /* The request queue, limits and gendisk for a probed disk. */
 static int ide_register_disk(struct ide_device *d)
 {
@@ -1095,6 +1101,9 @@ static int ide_register_disk(struct ide_device *d)
 	disk->queue = q;
 	disk->private_data = d;
 	set_capacity(disk, d->ata.n_sectors);
+	/* HDIO_GETGEO: what Linux 6.1 answers for the same disk, through
+	 * libata (it has no other IDE driver), not the drive's own CHS */
+	disk->getgeo = ide_getgeo;
 	d->disk = disk;
 	err = add_disk(disk);
 	if (err) {

@@ -25,6 +25,7 @@
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/compiler.h>
+#include <uapi/linux/hdreg.h>
 
 /* --- IDENTIFY ------------------------------------------------------------ */
 
@@ -334,6 +335,13 @@ void ata_decode_error(char *buf, size_t size, u8 error)
 	};
 
 	ata_decode_bits(buf, size, error, names);
+}
+
+void ata_std_bios_param(u64 capacity, struct hd_geometry *geo)
+{
+	geo->heads = 255;
+	geo->sectors = 63;
+	geo->cylinders = (unsigned short)(capacity / (255 * 63));
 }
 
 const char *ata_get_cmd_name(u8 command)

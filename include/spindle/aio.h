@@ -92,4 +92,10 @@ int kiocb_rw_check(struct file *f, loff_t pos, size_t len, const void __user *bu
 struct mm_struct;
 void exit_aio(struct mm_struct *mm);
 
+/* fs/io-wq.c: the current task's io_uring works on every ring cancelled,
+ * the running ones interrupted and waited for -- as it exits (before
+ * exit_mm), or execs (before the old mm goes; Linux's names).  May sleep. */
+void io_uring_files_cancel(void);
+void io_uring_task_cancel(void);
+
 #endif /* SPINDLE_AIO_H */

@@ -32,6 +32,8 @@
 
 #include <spindle/types.h>
 
+struct hd_geometry;
+
 /* ======================================================================
  * Part 1: the protocol
  * ====================================================================== */
@@ -339,6 +341,12 @@ int ata_dev_describe(const struct ata_device *dev, char *buf, size_t size);
 void ata_dev_print(const char *name, const struct ata_device *dev);
 /* "MWDMA2 UDMA5 (UDMA5 selected)": the transfer modes, for IDE's log. */
 int ata_dev_modes(const struct ata_device *dev, char *buf, size_t size);
+
+/* HDIO_GETGEO's geometry of a capacity-sector disk, as Linux's libata
+ * makes it up for every ATA disk (ata_std_bios_param): 255 heads, 63
+ * sectors a track, the cylinders that fit (their 16 bits wrap, as the
+ * field's do).  Whatever the drive's IDENTIFY says. */
+void ata_std_bios_param(u64 capacity, struct hd_geometry *geo);
 
 /* A taskfile with nothing but the device register set (for devno). */
 void ata_tf_init(struct ata_taskfile *tf, const struct ata_device *dev);

@@ -224,7 +224,8 @@ unsigned int bio_add_page(struct bio *bio, struct page *page,
  * pages of the iterator's buffer itself to bio, as many as it has room
  * for, and advance the iterator past them.  A user buffer's pages are
  * pinned (pin_user_pages_fast) and the bio marked BIO_PAGE_PINNED; a
- * kernel buffer's are used as they are -- its owner keeps it until the
+ * kernel buffer's, and an ITER_BVEC's pages (io_uring's registered
+ * buffers), are used as they are -- their owner keeps them until the
  * I/O ends.  0 if at least one byte was added; -EFAULT if the buffer's
  * first page is not there to be used, the iterator unmoved.  A buffer
  * that stops being accessible part way gives a shorter bio (its caller

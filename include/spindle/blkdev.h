@@ -164,6 +164,8 @@ struct block_device {
 	struct disk_stats stats;
 };
 
+struct hd_geometry;
+
 struct gendisk {
 	char disk_name[DISK_NAME_LEN];
 	int major;
@@ -177,6 +179,10 @@ struct gendisk {
 	 * driver: the whole ATA model); "" for a disk without a device */
 	char model[41];
 	struct block_device *part[DISK_MAX_PARTS];  /* [0]: whole disk */
+	/* HDIO_GETGEO's heads, sectors and cylinders, as the driver makes
+	 * them up (Linux's block_device_operations.getgeo); NULL: the ioctl
+	 * is -ENOTTY, as for Linux's brd and null_blk */
+	void (*getgeo)(struct gendisk *disk, struct hd_geometry *geo);
 	struct list_head list;              /* all disks, in registration order */
 	bool registered;
 };

@@ -495,6 +495,8 @@ int show_filesystems(char *buf, size_t size);
 
 struct file *alloc_file(const struct path *path, unsigned int flags,
 			const struct file_operations *fop);
+struct file *alloc_file_pseudo(struct inode *inode, const char *name, unsigned int flags,
+			       const struct file_operations *fop);
 struct file *get_file(struct file *f);
 void fput(struct file *f);
 /* Open by kernel path (exec, init): ERR_PTR(-errno) on failure. */

@@ -163,6 +163,7 @@ ssize_t filemap_read(struct file *f, struct iov_iter *to, loff_t *pos);
  * only in part is read first.  Stops at `limit` bytes (the device's end):
  * -ENOSPC if nothing fits.  Throttles the writer (balance_dirty_pages). */
 ssize_t generic_perform_write(struct file *f, struct iov_iter *from, loff_t *pos, loff_t limit);
+size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t n);
 
 /* --- mmap of a page cache file (fs/filemap.c; include/spindle/mm_types.h) --- */
 

@@ -122,6 +122,9 @@ struct task_struct {
 	/* the journal handle this task holds open (fs/jbd2/transaction.c),
 	 * or NULL: a second jbd2_journal_start() nests in it */
 	void *journal_info;
+	/* io_uring (fs/io-wq.c): set as the task exits or execs, once its
+	 * io-wq works are cancelled; no work of its own runs after that */
+	bool io_uring_cancel;
 
 	/* lockdep=1 (include/spindle/lockdep.h): the locks it holds,
 	 * innermost last */

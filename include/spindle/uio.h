@@ -10,11 +10,15 @@
  *   ITER_UBUF   one user-space buffer: copies go through copy_to_user()/
  *               copy_from_user() (include/spindle/uaccess.h), so a bad
  *               pointer becomes a short copy and then -EFAULT, never a crash;
- *   ITER_KVEC   one kernel buffer: plain memcpy.
+ *   ITER_KVEC   one kernel buffer: plain memcpy;
+ *   ITER_BVEC   pages the kernel already holds (struct bio_vec, one per
+ *               page: io_uring's registered buffers, pinned once at
+ *               registration), reached through the direct map; direct
+ *               I/O puts them in its bios as they are, with no pin.
  *
  * Each copy moves the iterator on; iov_iter_count() is what is left.
- * Linux's iov_iter also has vectors of buffers (readv) and pages (splice);
- * Spindle has only single-buffer iterators.
+ * Linux's iov_iter also has vectors of user buffers (readv); Spindle has
+ * not.
  */
 #ifndef SPINDLE_UIO_H
 #define SPINDLE_UIO_H
@@ -22,7 +26,9 @@
 #include <spindle/types.h>
 #include <spindle/compiler.h>
 
-enum iter_type { ITER_UBUF, ITER_KVEC };
+enum iter_type { ITER_UBUF, ITER_KVEC, ITER_BVEC };
+
+struct bio_vec;                 /* include/spindle/blk_types.h */
 
 struct kvec {
 	void *iov_base;
@@ -43,7 +49,9 @@ struct iov_iter {
 	union {
 		void __user *ubuf;      /* ITER_UBUF: the next byte */
 		void *kbuf;             /* ITER_KVEC: the next byte */
+		const struct bio_vec *bvec;     /* ITER_BVEC: the next byte's segment */
 	};
+	size_t iov_offset;              /* ITER_BVEC: bytes of *bvec already done */
 };
 
 #define ITER_DEST   false           /* a read fills the iterator */
@@ -67,11 +75,27 @@ static inline void iov_iter_kvec(struct iov_iter *i, bool source,
 	i->count = count;
 }
 
+/* count bytes of the pages in bvec[], from offset into bvec[0]; each
+ * segment within one page (Linux's iov_iter_bvec, plus the offset). */
+static inline void iov_iter_bvec(struct iov_iter *i, bool source, const struct bio_vec *bvec,
+				 size_t offset, size_t count)
+{
+	i->iter_type = ITER_BVEC;
+	i->data_source = source;
+	i->bvec = bvec;
+	i->iov_offset = offset;
+	i->count = count;
+}
+
 static inline size_t iov_iter_count(const struct iov_iter *i) { return i->count; }
 static inline bool user_backed_iter(const struct iov_iter *i) { return i->iter_type == ITER_UBUF; }
-/* Address of the next byte (for O_DIRECT's alignment check). */
+unsigned long iov_iter_bvec_addr(const struct iov_iter *i);
+/* Address of the next byte (for O_DIRECT's alignment check; an
+ * ITER_BVEC's is the direct map's, at the same offset in its page). */
 static inline unsigned long iov_iter_addr(const struct iov_iter *i)
 {
+	if (i->iter_type == ITER_BVEC)
+		return iov_iter_bvec_addr(i);
 	return i->iter_type == ITER_UBUF ? (unsigned long)i->ubuf : (unsigned long)i->kbuf;
 }
 

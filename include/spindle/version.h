@@ -9,6 +9,7 @@
 
 #define SPINDLE_SYSNAME "Spindle"
 #define SPINDLE_RELEASE "0.1"
+#define SPINDLE_NODENAME "spindle"     /* the host name: no sethostname(2) */
 
 struct new_utsname;
 extern const struct new_utsname init_uts;      /* uname(2) */

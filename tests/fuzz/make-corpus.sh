@@ -247,13 +247,22 @@ corpus_ext2() {
 
 # --- jbd2: the target writes a good journal itself and takes the input
 # as the format (byte 0: none, 64-bit, v2, v3, v3 + 64-bit) and edits of
-# it (4 bytes each): a seed per format, no edit.
+# it (4 bytes each): a seed per format, no edit.  And real logs, in the
+# target's raw mode (byte 0 with bit 7 set, then the journal): the
+# journals of e2fsprogs' test images, when `make jimages` has fetched
+# them.  Those are e2fsprogs' GPL test data, never committed: they go to
+# the fuzzer's own corpus under build/, which make fuzz reads too.
 corpus_jbd2() {
 	local d=$out/jbd2
 	mkdir -p "$d"
 	for f in 0 1 2 3 4; do
 		printf "\\x0$f" > "$d/format-$f"
 	done
+	if compgen -G "../../build/jimages/src/e2fsprogs-*/tests/j_short_trans" > /dev/null; then
+		python3 ../../tools/jimages.py --seeds ../../build/fuzz/corpus/jbd2
+	else
+		echo "make-corpus: no e2fsprogs journal images (make jimages fetches them): jbd2's raw seeds not written"
+	fi
 }
 
 for t in $targets; do

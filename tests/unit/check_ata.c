@@ -14,6 +14,7 @@
 #include <spindle/ata.h>
 #include <spindle/errno.h>
 #include <spindle/string.h>
+#include <uapi/linux/hdreg.h>
 
 /* --- building IDENTIFY blocks ------------------------------------------- */
 
@@ -561,6 +562,25 @@ START_TEST(command_names)
 }
 END_TEST
 
+/*
+ * HDIO_GETGEO's geometry: 255 heads and 63 sectors whatever the disk, as
+ * Linux 6.1's libata answers on the same QEMU disks (tools/tools-linux.py
+ * compares sfdisk -g's line); the cylinders' 16 bits wrap.
+ */
+START_TEST(bios_param)
+{
+	struct hd_geometry geo = { 0 };
+
+	ata_std_bios_param(32768, &geo);        /* 16 MiB: 2 whole cylinders */
+	ck_assert_uint_eq(geo.heads, 255);
+	ck_assert_uint_eq(geo.sectors, 63);
+	ck_assert_uint_eq(geo.cylinders, 2);
+	ata_std_bios_param(255 * 63 * 65537ull, &geo);
+	ck_assert_uint_eq(geo.cylinders, 1);
+	ck_assert_uint_eq(geo.start, 0);        /* the block layer's, not libata's */
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("ATA");
@@ -584,6 +604,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, flush_taskfile);
 	tcase_add_test(core, decode_status_and_error);
 	tcase_add_test(core, command_names);
+	tcase_add_test(core, bios_param);
 	suite_add_tcase(s, core);
 
 	tcase_add_test(limits, lba48_needs_valid_word_and_capacity);

@@ -19,6 +19,8 @@
 #include <signal.h>
 #include <spindle/blkdev.h>
 #include <spindle/sched.h>
+#include <spindle/uio.h>
+#include <spindle/string.h>
 #include "shim/host_kernel.h"
 #include "../../block/blk.h"
 
@@ -820,6 +822,98 @@ START_TEST(rescuer_takes_only_its_sets_bios)
 }
 END_TEST
 
+/*
+ * An ITER_BVEC over three pages as io_uring registers a buffer: 100 bytes
+ * from the end of the first page, a whole page, 50 bytes of the third.
+ * Copies cross the segments in order; the iterator's address is the
+ * direct map's at the same offset in its page; a bio takes the pages as
+ * they are, not pinned, from the iterator's place on.
+ */
+START_TEST(bvec_iter_crosses_segments)
+{
+	struct page *pg[3];
+	struct bio_vec bv[3];
+	unsigned char src[PAGE_SIZE + 150], dst[PAGE_SIZE + 150];
+	struct iov_iter it;
+	struct bio *bio;
+
+	for (int i = 0; i < 3; i++) {
+		pg[i] = alloc_page(GFP_KERNEL);
+		ck_assert_ptr_nonnull(pg[i]);
+		memset(page_address(pg[i]), 0xee, PAGE_SIZE);
+	}
+	bv[0] = (struct bio_vec){ pg[0], 100, PAGE_SIZE - 100 };
+	bv[1] = (struct bio_vec){ pg[1], PAGE_SIZE, 0 };
+	bv[2] = (struct bio_vec){ pg[2], 50, 0 };
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (unsigned char)(i * 7 + 1);
+	iov_iter_bvec(&it, ITER_DEST, bv, 0, sizeof(src));
+	ck_assert_uint_eq(iov_iter_addr(&it),
+			  (unsigned long)page_address(pg[0]) + PAGE_SIZE - 100);
+	ck_assert_uint_eq(copy_to_iter(src, sizeof(src), &it), sizeof(src));
+	ck_assert_uint_eq(iov_iter_count(&it), 0);
+	ck_assert(!memcmp((char *)page_address(pg[0]) + PAGE_SIZE - 100, src, 100));
+	ck_assert(!memcmp(page_address(pg[1]), src + 100, PAGE_SIZE));
+	ck_assert(!memcmp(page_address(pg[2]), src + 100 + PAGE_SIZE, 50));
+	ck_assert_uint_eq(((unsigned char *)page_address(pg[2]))[50], 0xee);
+	/* back out, from 60 bytes into the first segment */
+	iov_iter_bvec(&it, ITER_SOURCE, bv, 60, sizeof(src) - 60);
+	ck_assert_uint_eq(copy_from_iter(dst, sizeof(src) - 60, &it), sizeof(src) - 60);
+	ck_assert(!memcmp(dst, src + 60, sizeof(src) - 60));
+	/* zeroes, from inside the second segment to the end */
+	iov_iter_bvec(&it, ITER_DEST, &bv[1], 10, PAGE_SIZE - 10 + 50);
+	ck_assert_uint_eq(iov_iter_zero(PAGE_SIZE, &it), PAGE_SIZE);
+	ck_assert_uint_eq(iov_iter_count(&it), 40);
+	ck_assert_uint_eq(iov_iter_addr(&it), (unsigned long)page_address(pg[2]) + 10);
+	ck_assert_uint_eq(((unsigned char *)page_address(pg[1]))[9], src[100 + 9]);
+	ck_assert_uint_eq(((unsigned char *)page_address(pg[2]))[9], 0);
+	ck_assert_uint_eq(((unsigned char *)page_address(pg[2]))[10], src[100 + PAGE_SIZE + 10]);
+	/* a bio of the pages, from 40 bytes into the first segment */
+	iov_iter_bvec(&it, ITER_DEST, bv, 40, sizeof(src) - 40);
+	bio = bio_alloc(GFP_KERNEL, 4);
+	ck_assert_int_eq(bio_iov_iter_get_pages(bio, &it), 0);
+	ck_assert_uint_eq(iov_iter_count(&it), 0);
+	ck_assert_uint_eq(bio->bi_vcnt, 3);
+	ck_assert_uint_eq(bio->bi_iter.bi_size, sizeof(src) - 40);
+	ck_assert_ptr_eq(bio->bi_io_vec[0].bv_page, pg[0]);
+	ck_assert_uint_eq(bio->bi_io_vec[0].bv_offset, PAGE_SIZE - 60);
+	ck_assert_uint_eq(bio->bi_io_vec[0].bv_len, 60);
+	ck_assert_uint_eq(bio->bi_io_vec[2].bv_len, 50);
+	ck_assert(!(bio->bi_flags & BIO_PAGE_PINNED));
+	bio_put(bio);
+	for (int i = 0; i < 3; i++)
+		__free_page(pg[i]);
+}
+END_TEST
+
+/* A bio with room for two: it takes two segments, the iterator stops
+ * after them. */
+START_TEST(bvec_iter_fills_a_small_bio)
+{
+	struct page *pg[3];
+	struct bio_vec bv[3];
+	struct iov_iter it;
+	struct bio *bio;
+
+	for (int i = 0; i < 3; i++) {
+		pg[i] = alloc_page(GFP_KERNEL);
+		ck_assert_ptr_nonnull(pg[i]);
+		bv[i] = (struct bio_vec){ pg[i], PAGE_SIZE, 0 };
+	}
+	iov_iter_bvec(&it, ITER_SOURCE, bv, 0, 3 * PAGE_SIZE);
+	bio = bio_alloc(GFP_KERNEL, 2);
+	ck_assert_uint_ge(bio->bi_max_vecs, 2);
+	bio->bi_max_vecs = 2;           /* the pool may round up: room for two */
+	ck_assert_int_eq(bio_iov_iter_get_pages(bio, &it), 0);
+	ck_assert_uint_eq(bio->bi_vcnt, 2);
+	ck_assert_uint_eq(iov_iter_count(&it), PAGE_SIZE);
+	ck_assert_uint_eq(iov_iter_addr(&it), (unsigned long)page_address(pg[2]));
+	bio_put(bio);
+	for (int i = 0; i < 3; i++)
+		__free_page(pg[i]);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("Bio");
@@ -838,6 +932,8 @@ Suite *unit_suite(void)
 	tcase_add_test(core, partition_remap_and_bounds);
 	tcase_add_test(core, partition_names);
 	tcase_add_test(core, diskstats_accounting);
+	tcase_add_test(core, bvec_iter_crosses_segments);
+	tcase_add_test(core, bvec_iter_fills_a_small_bio);
 	suite_add_tcase(s, core);
 
 	tcase_add_checked_fixture(limits, setup, teardown);

@@ -208,7 +208,8 @@ START_TEST(setup_fills_params_as_linux)
 	ck_assert_uint_eq(u.p.sq_entries, 8);
 	ck_assert_uint_eq(u.p.cq_entries, 16);
 	ck_assert_uint_eq(u.p.features, IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP |
-					  IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS);
+					  IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS |
+					  IORING_FEAT_EXT_ARG);
 	ck_assert_uint_eq(*sq_u32(&u, u.p.sq_off.ring_mask), 7);
 	ck_assert_uint_eq(*sq_u32(&u, u.p.sq_off.ring_entries), 8);
 	ck_assert_uint_eq(*cq_u32(&u, u.p.cq_off.ring_mask), 15);

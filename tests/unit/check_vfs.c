@@ -695,8 +695,8 @@ START_TEST(mount_umount_busy)
 	ck_assert_ptr_nonnull(strstr(buf, "MemTotal:"));
 	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
 	/* rootfs has tmpfs's limits: half of RAM, in pages and in inodes */
-	snprintf(want, sizeof(want), "rootfs / rootfs rw,size=%luk,nr_inodes=%lu,mode=755 0 0\n"
-		 "proc /proc proc rw 0 0\n", totalram_pages() / 2 * 4, totalram_pages() / 2);
+	snprintf(want, sizeof(want), "rootfs / rootfs rw,noatime,size=%luk,nr_inodes=%lu,mode=755,inode64 0 0\n"
+		 "proc /proc proc rw,noatime 0 0\n", totalram_pages() / 2 * 4, totalram_pages() / 2);
 	ck_assert_str_eq(buf, want);
 	fd = sys_open("/proc/vmstat", O_RDONLY, 0);
 	ck_assert_int_eq(sys_umount2("/proc", 0), -EBUSY);     /* a file is open */
@@ -942,11 +942,11 @@ START_TEST(tmpfs_mount_options_as_linux)
 		long err;
 		const char *shown;      /* the options part of the /proc/mounts line */
 	} cases[] = {
-		{ "size=1m", 0, "rw,size=1024k,nr_inodes=%lu " },
-		{ "size=1000", 0, "rw,size=4k,nr_inodes=%lu " },        /* up to a page */
-		{ "size=2M,mode=700", 0, "rw,size=2048k,nr_inodes=%lu,mode=700 " },
-		{ "nr_inodes=5,size=0x2000", 0, "rw,size=8k,nr_inodes=5 " },
-		{ "size=0", 0, "rw,size=0k,nr_inodes=%lu " },          /* 0: no limit */
+		{ "size=1m", 0, "rw,noatime,size=1024k,nr_inodes=%lu,inode64 " },
+		{ "size=1000", 0, "rw,noatime,size=4k,nr_inodes=%lu,inode64 " }, /* up to a page */
+		{ "size=2M,mode=700", 0, "rw,noatime,size=2048k,nr_inodes=%lu,mode=700,inode64 " },
+		{ "nr_inodes=5,size=0x2000", 0, "rw,noatime,size=8k,nr_inodes=5,inode64 " },
+		{ "size=0", 0, "rw,noatime,size=0k,nr_inodes=%lu,inode64 " }, /* 0: no limit */
 		{ "size=12x", -EINVAL, NULL },
 		{ "size=", -EINVAL, NULL },
 		{ "size=-1", -EINVAL, NULL },
@@ -975,14 +975,14 @@ START_TEST(tmpfs_mount_options_as_linux)
 	/* a share of RAM, as Linux's size=50% */
 	ck_assert_int_eq(sys_mount("none", "/t", "tmpfs", 0, "size=50%"), 0);
 	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
-	snprintf(want, sizeof(want), "none /t tmpfs rw,size=%luk,",   /* bytes, rounded up */
+	snprintf(want, sizeof(want), "none /t tmpfs rw,noatime,size=%luk,",   /* bytes, rounded up */
 		 (totalram_pages() * 4096 * 50 / 100 + 4095) / 4096 * 4);
 	ck_assert_ptr_nonnull(strstr(buf, want));
 	ck_assert_int_eq(sys_umount2("/t", 0), 0);
 	/* ramfs is Linux's ramfs: no limit, and size= is ignored */
 	ck_assert_int_eq(sys_mount("none", "/t", "ramfs", 0, "size=4k"), 0);
 	ck_assert_int_gt(read_all("/proc/mounts", buf, sizeof(buf)), 0);
-	ck_assert_ptr_nonnull(strstr(buf, "none /t ramfs rw 0 0\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "none /t ramfs rw,noatime 0 0\n"));
 	ck_assert_int_eq(sys_umount2("/t", 0), 0);
 }
 END_TEST

@@ -128,6 +128,18 @@ $(UNIT_BUILD)/check_io_uring_cq: $(UNIT_URING_CQ_OBJS)
 $(UNIT_URING_CQ_OBJS): $(UNIT_BUILD)/uring_cq/%.o: %.c tests/unit/unit.mk tests/unit/uring_cq/model.h
 	@mkdir -p $(@D)
 	$(UNIT_CC) $(UNIT_CFLAGS) -include tests/unit/uring_cq/model.h -c -o $@ $<
+# io_uring's TIMEOUT (fs/io_uring_timeout.c) against a tick the test
+# plays: a second copy of the file with tests/unit/uring_timeout/model.h
+# forced in (the test's mod_timer, del_timer and CQE posting, the file's
+# functions renamed model_*), to put a cancel between a timer taken off
+# the list and its function.
+UNIT_TESTS += check_io_uring_timeout
+UNIT_URING_TIMEOUT_OBJS := $(UNIT_BUILD)/uring_timeout/fs/io_uring_timeout.o
+$(UNIT_BUILD)/check_io_uring_timeout: $(UNIT_URING_TIMEOUT_OBJS)
+$(UNIT_URING_TIMEOUT_OBJS): $(UNIT_BUILD)/uring_timeout/%.o: %.c tests/unit/unit.mk \
+		tests/unit/uring_timeout/model.h
+	@mkdir -p $(@D)
+	$(UNIT_CC) $(UNIT_CFLAGS) -include tests/unit/uring_timeout/model.h -c -o $@ $<
 # The kernel's copy routines (kernel/arch/x86/memcpy.S, usercopy.S),
 # assembled for the host -- memcpy and memset under other names, the
 # host's libc has its own -- and checked at every alignment and length.

@@ -25,26 +25,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define TEST_SUITE "auxv"
+#include "testline.h"
+
 #define AUXV_MAX 128                    /* pairs read; Linux gives about 20 */
 
-static int passed, failed;
 
-#define FAIL(name, ...)                                         \
-	do {                                                    \
-		printf("TEST auxv.%s FAIL: ", name);            \
-		printf(__VA_ARGS__);                            \
-		printf("\n");                                   \
-		fflush(stdout);                                 \
-		failed++;                                       \
-		return;                                         \
-	} while (0)
-
-static void pass(const char *name)
-{
-	printf("TEST auxv.%s PASS\n", name);
-	fflush(stdout);
-	passed++;
-}
 
 /* The whole file at path into buf (size bytes); its length or -errno. */
 static long read_file(const char *path, void *buf, size_t size)
@@ -250,6 +236,5 @@ int main(void)
 	test_stack();
 	test_paths();
 	test_fork();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_summary();
 }

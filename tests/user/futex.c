@@ -29,21 +29,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#define TEST_SUITE "futex"
+#include "testline.h"
+
 #define NWAIT   4               /* waiters of the requeue cases */
 #define NSTRESS 4               /* waiters of the two-CPU case */
 #define ROUNDS  20000           /* requeues each of its two CPUs makes */
 
-static int passed, failed;
 
-#define FAIL(name, ...)                                         \
-	do {                                                    \
-		printf("TEST futex.%s FAIL: ", name);           \
-		printf(__VA_ARGS__);                            \
-		printf("\n");                                   \
-		fflush(stdout);                                 \
-		failed++;                                       \
-		return;                                         \
-	} while (0)
 /* a call's result: n, or -1 with errno e */
 #define EXPECT(name, call, n, e)                                                \
 	do {                                                                    \
@@ -53,13 +46,6 @@ static int passed, failed;
 			FAIL(name, "line %d: %s gave %ld errno %d, not %ld errno %d", \
 			     __LINE__, #call, r_, e_, (long)(n), (int)(e));     \
 	} while (0)
-
-static void pass(const char *name)
-{
-	printf("TEST futex.%s PASS\n", name);
-	fflush(stdout);
-	passed++;
-}
 
 /* futex(2); val2 goes where the timeout does, as the requeues want it */
 static long futex(uint32_t *uaddr, int op, uint32_t val, long val2, uint32_t *uaddr2,
@@ -418,6 +404,5 @@ int main(void)
 	test_wake_op_cmp();
 	test_errors();
 	test_two_cpus();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_summary();
 }

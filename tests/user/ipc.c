@@ -323,6 +323,107 @@ out:
 	close(fd);
 }
 
+/* A tmpfs file, made in dir and unlinked, of `pages` pages: its fd. */
+static int tmpfs_file(const char *tag, int pages)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/ipc-%s.%d", dir, tag, (int)getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (ftruncate(fd, (off_t)pages * PAGE) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* read() and write() of a tmpfs file whose buffer is a mapping of that
+ * same file, on pages not yet touched: the copy faults the file's own
+ * pages in, and both calls copy everything (no EFAULT) */
+static void t_tmpfs_copy_self(void)
+{
+	char want[100];
+	char *p;
+	int fd = tmpfs_file("self", 4);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	memset(want, 'x', sizeof(want));
+	CHECK(pwrite(fd, want, sizeof(want), 0) == (ssize_t)sizeof(want));
+	memset(want, 'y', sizeof(want));
+	CHECK(pwrite(fd, want, sizeof(want), 2 * PAGE) == (ssize_t)sizeof(want));
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	if (p == MAP_FAILED)
+		goto out;
+	/* file page 0 into the mapping's page 1 (= file page 1) */
+	CHECK(pread(fd, p + PAGE, 100, 0) == 100);
+	CHECK(p[PAGE] == 'x' && p[PAGE + 99] == 'x');
+	/* the mapping's page 2 (file page 2) into file page 3 */
+	CHECK(pwrite(fd, p + 2 * PAGE, 100, 3 * PAGE) == 100);
+	CHECK(p[3 * PAGE] == 'y' && p[3 * PAGE + 99] == 'y');
+	munmap(p, 4 * PAGE);
+out:
+	close(fd);
+}
+
+#define CROSS_ROUNDS 1000
+
+/* Read file `from` into a fresh mapping of file `into`, `rounds` times:
+ * every read's copy faults a page of the other file in. */
+static int cross_reads(int from, int into, int rounds)
+{
+	for (int i = 0; i < rounds; i++) {
+		char *m = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, into, 0);
+
+		if (m == MAP_FAILED)
+			return 1;
+		if (pread(from, m, PAGE, 0) != PAGE || pwrite(into, m, 1, 1) != 1)
+			return 2;
+		munmap(m, PAGE);
+	}
+	return 0;
+}
+
+static int fd_a, fd_b;
+
+static int cross_child(void *unused)
+{
+	(void)unused;
+	return cross_reads(fd_a, fd_b, CROSS_ROUNDS);
+}
+
+/* Two processes copying crosswise between two tmpfs files, each through
+ * a fresh mapping of the other file: a kernel that holds one file's lock
+ * while the copy faults the other's in can deadlock here; Linux does not,
+ * and both finish */
+static void t_tmpfs_copy_crosswise(void)
+{
+	fd_a = tmpfs_file("cross-a", 1);
+	fd_b = tmpfs_file("cross-b", 1);
+	CHECK(fd_a >= 0 && fd_b >= 0);
+	if (fd_a >= 0 && fd_b >= 0) {
+		pid_t pid = fork();
+		int st = -1, mine;
+
+		if (pid == 0)
+			_exit(cross_child(NULL));
+		mine = cross_reads(fd_b, fd_a, CROSS_ROUNDS);
+		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+		CHECK_MSG(mine == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			  "parent %d, child status %#x", mine, st);
+	}
+	if (fd_a >= 0)
+		close(fd_a);
+	if (fd_b >= 0)
+		close(fd_b);
+}
+
 /* timerfd: a relative expiry, one in the past with TFD_TIMER_ABSTIME,
  * a period, TFD_NONBLOCK before any expiry, and Linux's errnos */
 static void t_timerfd(void)
@@ -549,6 +650,8 @@ int main(int argc, char **argv)
 		{ "shm_key", t_shm_key },
 		{ "shm_errors", t_shm_errors },
 		{ "tmpfs_mmap", t_tmpfs_mmap },
+		{ "tmpfs_copy_self", t_tmpfs_copy_self },
+		{ "tmpfs_copy_crosswise", t_tmpfs_copy_crosswise },
 		{ "timerfd", t_timerfd },
 		{ "getrusage", t_getrusage },
 		{ "nice", t_nice },

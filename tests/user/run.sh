@@ -264,6 +264,33 @@ else
 	grep -qx '6 passed, 0 failed' "$T/io_uring_cq.out" && pass io_uring_cq_on_linux ||
 		fail io_uring_cq_on_linux "$(grep -e FAIL -e passed "$T/io_uring_cq.out" | tr '\n' ' ')"
 fi
+# io_uring_wq: requests that would block go to io-wq, on Linux: the
+# oracle for tests/qemu/scenarios/io_uring-wq.scn
+if grep -q '^TEST io_uring.probe FAIL.*(errno \(1\|38\) ' "$T/io_uring.out" 2>/dev/null; then
+	echo "TEST user.io_uring_wq_on_linux SKIP: this host refuses io_uring"
+else
+	"$UB/glibc/io_uring_wq" "$T/uring_wq.dat" > "$T/io_uring_wq.out" 2>&1
+	grep -qx '8 passed, 0 failed' "$T/io_uring_wq.out" && pass io_uring_wq_on_linux ||
+		fail io_uring_wq_on_linux "$(grep -e FAIL -e passed "$T/io_uring_wq.out" | tr '\n' ' ')"
+fi
+# io_uring_ops: TIMEOUT, TIMEOUT_REMOVE, ASYNC_CANCEL and EXT_ARG on
+# Linux, the oracle for tests/qemu/scenarios/io_uring-ops.scn; the read
+# in flight from a loop device of its own when there is one (dropped
+# needs Spindle's fault point: it skips)
+if grep -q '^TEST io_uring.probe FAIL.*(errno \(1\|38\) ' "$T/io_uring.out" 2>/dev/null; then
+	echo "TEST user.io_uring_ops_on_linux SKIP: this host refuses io_uring"
+else
+	truncate -s 1M "$T/uring_ops.img"
+	opsdev=$(losetup -f --show "$T/uring_ops.img" 2>/dev/null) || opsdev=""
+	if [ -n "$opsdev" ]; then
+		"$UB/glibc/io_uring_ops" "${opsdev#/dev/}" > "$T/io_uring_ops.out" 2>&1
+		losetup -d "$opsdev"
+	else
+		"$UB/glibc/io_uring_ops" > "$T/io_uring_ops.out" 2>&1
+	fi
+	grep -q '^[0-9]* passed, 0 failed' "$T/io_uring_ops.out" && pass io_uring_ops_on_linux ||
+		fail io_uring_ops_on_linux "$(grep -e FAIL -e passed "$T/io_uring_ops.out" | tr '\n' ' ')"
+fi
 # auxv: /proc/self/auxv against getauxval() and the stack on Linux, the
 # oracle for the file's format (tests/qemu/scenarios/proc-auxv.scn)
 "$UB/glibc/auxv" > "$T/auxv.out" 2>&1

@@ -39,31 +39,17 @@
 #include <time.h>
 #include <unistd.h>
 
-static int passed, failed;
+#define TEST_SUITE "threads"
+#include "testline.h"
+
 static const char *io_path = "/proc/self/exe";
 static const char *self_path;
 
-#define FAIL(name, ...)                                         \
-	do {                                                    \
-		printf("TEST threads.%s FAIL: ", name);         \
-		printf(__VA_ARGS__);                            \
-		printf("\n");                                   \
-		fflush(stdout);                                 \
-		failed++;                                       \
-		return;                                         \
-	} while (0)
 #define CHECK(name, cond)                                       \
 	do {                                                    \
 		if (!(cond))                                    \
 			FAIL(name, "line %d: %s (errno %d)", __LINE__, #cond, errno); \
 	} while (0)
-
-static void pass(const char *name)
-{
-	printf("TEST threads.%s PASS\n", name);
-	fflush(stdout);
-	passed++;
-}
 
 static long futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *ts,
 		  uint32_t val3)
@@ -976,6 +962,5 @@ int main(int argc, char **argv)
 	test_futex_eintr();
 	test_robust_mutex();
 	test_aio_destroy_sleeper();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_summary();
 }

@@ -9,17 +9,19 @@
  * 1 to 32 SQEs with random values -- an opcode from the whole byte (the
  * known ones drawn more often), random IOSQE_* flags (links, drains,
  * fixed files, async), descriptors good and bad (DEV open O_DIRECT and
- * buffered, a tmpfs file, a non-blocking pipe, /dev/null, -1, a number
+ * buffered, a tmpfs file, a pipe, /dev/null, -1, a number
  * never opened,
  * registered file indexes in range and out), addresses good and bad
  * (a buffer, NULL, a kernel address, the end of a mapping, a buffer it
  * unmaps while the batch is in flight), lengths and offsets from the
- * troublemakers of fuzz.c, random rw_flags, buf_index and personality --
+ * troublemakers of fuzz.c, random rw_flags, buf_index and personality;
+ * TIMEOUT, TIMEOUT_REMOVE, ASYNC_CANCEL (and LINK_TIMEOUT, refused) drawn
+ * more often, half of them shaped to arm, update and cancel timers --
  * submits it with io_uring_enter and reaps what comes within a second.
  * Every CQE must carry a user_data the batch used and a result that is a
  * count or an errno; the kernel must never crash or hang, and the child
  * must be able to exit with SQEs still in flight (a timeout of a year,
- * reads from an empty pipe).
+ * reads from an empty pipe, which io-wq's workers sleep in).
  *
  * Prints "TEST uring_fuzz.sqes PASS" if the child finished every round
  * and exited normally, having seen CQEs; "TEST uring_fuzz.after PASS" if
@@ -91,6 +93,43 @@ static int random_fd(void)
 	}
 }
 
+/* TIMEOUT's times: at once, a tick, two ticks, 50 ms, a year */
+static struct __kernel_timespec times[] = {
+	{ 0, 0 }, { 0, 1000000 }, { 0, 2000000 }, { 0, 50000000 }, { 365 * 86400, 0 },
+};
+
+/*
+ * Half of the TIMEOUT, TIMEOUT_REMOVE and ASYNC_CANCEL SQEs made well
+ * enough to reach the timers: a TIMEOUT's time from times[] (a linked
+ * one never the year: Spindle runs a chain inside io_uring_enter, link
+ * after link, so that would hold the enter for a year -- Linux goes on at
+ * once), a small count, random flags; a removal or a cancel aimed at a
+ * tag handed out lately, with random flags.
+ */
+static void shape_ctl_sqe(struct io_uring_sqe *sqe, uint64_t tag)
+{
+	unsigned int nt = sizeof(times) / sizeof(times[0]);
+	bool linked = sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+
+	if (sqe->opcode == IORING_OP_TIMEOUT) {
+		sqe->len = 1;
+		sqe->buf_index = 0;
+		sqe->off = next_random() % 4;
+		sqe->timeout_flags = (uint32_t)(next_random() % 8 ? 0 : next_random() & 0x3f);
+		sqe->addr = (uint64_t)(uintptr_t)&times[next_random() % (linked ? nt - 1 : nt)];
+		return;
+	}
+	sqe->addr = tag > 1 ? tag - 1 - next_random() % (tag - 1 < 64 ? tag - 1 : 64) : 0;
+	sqe->off = 0;
+	sqe->len = 0;
+	if (sqe->opcode == IORING_OP_TIMEOUT_REMOVE) {
+		sqe->timeout_flags = (uint32_t)(next_random() % 4 ? 0 : next_random() & 0x1f);
+		sqe->addr2 = (uint64_t)(uintptr_t)&times[next_random() % nt];
+	} else {
+		sqe->cancel_flags = (uint32_t)(next_random() % 4 ? 0 : next_random() & 0xf);
+	}
+}
+
 /* One SQE of random contents, user_data = tag. */
 static void random_sqe(struct io_uring_sqe *sqe, uint64_t tag, char *gone)
 {
@@ -109,6 +148,19 @@ static void random_sqe(struct io_uring_sqe *sqe, uint64_t tag, char *gone)
 	sqe->buf_index = (uint16_t)(next_random() % 4 ? 0 : next_random() % 4);
 	sqe->personality = (uint16_t)(next_random() % 8 ? 0 : next_random());
 	sqe->user_data = tag;
+	/* the timers and the cancels, more often and better aimed */
+	if (next_random() % 16 == 0) {
+		static const uint8_t ctl[] = { IORING_OP_TIMEOUT, IORING_OP_TIMEOUT_REMOVE,
+					       IORING_OP_ASYNC_CANCEL, IORING_OP_LINK_TIMEOUT };
+
+		sqe->opcode = ctl[next_random() % sizeof(ctl)];
+	}
+	if ((sqe->opcode == IORING_OP_TIMEOUT || sqe->opcode == IORING_OP_TIMEOUT_REMOVE ||
+	     sqe->opcode == IORING_OP_ASYNC_CANCEL) && next_random() % 2)
+		shape_ctl_sqe(sqe, tag);
+	/* a garbage time linked: maybe a year's wait inside the enter */
+	if (sqe->opcode == IORING_OP_TIMEOUT && (sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK)))
+		sqe->addr = (uint64_t)(uintptr_t)&times[0];
 }
 
 static int fuzz(const char *dev, unsigned long rounds)
@@ -127,10 +179,9 @@ static int fuzz(const char *dev, unsigned long rounds)
 	fds[nfds++] = open(path, O_RDWR);
 	tmp = open("/tmp/uring_fuzz.file", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	fds[nfds++] = tmp;
-	/* non-blocking: Spindle has no io-wq, so a read of an empty pipe
-	 * would block io_uring_enter itself (docs/aio.md), where Linux
-	 * hands it to a worker thread */
-	if (pipe2(pipefd, O_NONBLOCK))
+	/* a blocking pipe: a READ of it while empty goes to a worker
+	 * (io-wq), and io_uring_enter returns */
+	if (pipe(pipefd))
 		return 11;
 	fds[nfds++] = pipefd[0];
 	fds[nfds++] = pipefd[1];
@@ -194,9 +245,12 @@ static int fuzz(const char *dev, unsigned long rounds)
 			if (next_random() % 64 == 0)
 				break;  /* leave some for the exit */
 		}
-		/* empty the pipe of the fuzzer's writes */
+		/* empty the pipe of the fuzzer's writes, without waiting
+		 * (a worker's READ may see the flag too: -EAGAIN, an answer) */
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
 		while (read(pipefd[0], buffer + 32768, 4096) > 0)
 			;
+		fcntl(pipefd[0], F_SETFL, 0);
 	}
 	dprintf(out, "uring_fuzz: %llu SQEs in %lu rounds, %lu CQEs reaped\n",
 		(unsigned long long)tag - 1, rounds, cqes);
@@ -258,9 +312,9 @@ int main(int argc, char **argv)
 	before = mem_free_kb();
 	pid = fork();
 	if (pid == 0) {
-		/* fds 0-2 become /dev/null: a random READ of the console
-		 * would wait for a key (Spindle runs it in io_uring_enter, no
-		 * io-wq); the child reports on a descriptor out of reach */
+		/* fds 0-2 become /dev/null: a random WRITE would print on
+		 * the console, a READ take its keys; the child reports on a
+		 * descriptor out of reach */
 		int null = open("/dev/null", O_RDWR);
 
 		out = fcntl(1, F_DUPFD, 20);

@@ -45,30 +45,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TEST_SUITE "vdso"
+#include "testline.h"
+
 #define LOOPS           10000   /* clock calls that must make no system call */
 #define PINGS           500     /* clock handoffs between the two CPUs */
 #define COARSE_SLACK_NS 100000000ll /* a coarse clock is at most this behind (10+ ticks) */
 
 enum mode { MODE_VDSO, MODE_FALLBACK, MODE_NONE };
 static enum mode mode = MODE_VDSO;
-static int passed, failed;
-
-#define FAIL(name, ...)                                         \
-	do {                                                    \
-		printf("TEST vdso.%s FAIL: ", name);            \
-		printf(__VA_ARGS__);                            \
-		printf("\n");                                   \
-		fflush(stdout);                                 \
-		failed++;                                       \
-		return;                                         \
-	} while (0)
-
-static void pass(const char *name)
-{
-	printf("TEST vdso.%s PASS\n", name);
-	fflush(stdout);
-	passed++;
-}
 
 /* --- finding the functions, as ld.so does (dl_vdso_vsym) ---------------- */
 
@@ -684,6 +669,5 @@ int main(int argc, char **argv)
 	test_getcpu();
 	test_nosyscall();
 	test_cpus();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_summary();
 }

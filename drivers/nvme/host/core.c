@@ -22,6 +22,7 @@
  * the interrupt handler call them).
  */
 #define pr_fmt(fmt) "nvme: " fmt
+#include <uapi/linux/hdreg.h>
 #include <spindle/blkdev.h>
 #include <spindle/blk_mq.h>
 #include <spindle/init.h>
@@ -219,6 +220,15 @@ int nvme_set_queue_count(struct nvme_dev *dev, unsigned int *count, unsigned int
 	return 0;
 }
 
+/* HDIO_GETGEO: 64 heads, 32 sectors, the cylinders of 1 MiB that fit,
+ * as Linux's nvme_getgeo() (an NVMe drive has no geometry of its own) */
+static void nvme_getgeo(struct gendisk *disk, struct hd_geometry *geo)
+{
+	geo->heads = 1 << 6;
+	geo->sectors = 1 << 5;
+	geo->cylinders = (unsigned short)(get_capacity(disk) >> 11);
+}
+
 /* Register namespace @nsid as a disk; @depth tags from CID @cid_base. */
 static int nvme_alloc_ns(struct nvme_dev *dev, u32 nsid, u16 cid_base, unsigned int depth)
 {
@@ -305,6 +315,7 @@ static int nvme_alloc_ns(struct nvme_dev *dev, u32 nsid, u16 cid_base, unsigned 
 	q->nonrot = true;                       /* as Linux's NVMe: flash */
 	ns->disk->private_data = ns;
 	set_capacity(ns->disk, ns->nsze << (ds - SECTOR_SHIFT));
+	ns->disk->getgeo = nvme_getgeo;
 	pr_info("%s: namespace %u, %llu blocks of %u bytes, queue depth %u\n",
 		ns->name, nsid, (unsigned long long)ns->nsze, 1u << ds, depth);
 	err = add_disk(ns->disk);               /* reads the partition table */

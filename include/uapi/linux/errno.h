@@ -51,6 +51,7 @@
 #define ENOSYS           38
 #define ENOTEMPTY        39
 #define ELOOP            40
+#define EBADR            53              /* io_uring: a CQE was lost ("invalid request descriptor") */
 #define ENODATA          61
 #define ETIME            62
 #define EOVERFLOW        75
@@ -58,6 +59,7 @@
 #define EILSEQ           84
 #define EOPNOTSUPP       95
 #define ETIMEDOUT       110
+#define EALREADY        114             /* io_uring: too late to cancel, it is running */
 #define ESTALE          116
 #define EUCLEAN         117     /* "structure needs cleaning": a damaged file system (Linux's EFSCORRUPTED) */
 #define EREMOTEIO       121

@@ -16,6 +16,10 @@
 #define BLKGETSIZE64    0x80081272      /* size in bytes (u64) */
 #define BLKDISCARD      0x1277          /* discard u64 range[2] = {start, len} bytes */
 #define BLKZEROOUT      0x127f          /* write zeroes over u64 range[2] */
+#define BLKIOMIN        0x1278          /* minimum I/O size in bytes (unsigned int) */
+#define BLKIOOPT        0x1279          /* optimal I/O size in bytes, 0: none (unsigned int) */
+#define BLKALIGNOFF     0x127a          /* alignment offset in bytes (int) */
+#define BLKPBSZGET      0x127b          /* physical block size in bytes (unsigned int) */
 
 /* preadv2/pwritev2's flags (Linux's rwf_t, RWF_*) */
 #define RWF_HIPRI       0x00000001      /* high priority: poll for the completion */

@@ -43,6 +43,8 @@ struct io_uring_sqe {
 	union {
 		int rw_flags;           /* RWF_* (none supported) */
 		unsigned int fsync_flags;       /* IORING_FSYNC_DATASYNC */
+		unsigned int timeout_flags;     /* TIMEOUT, TIMEOUT_REMOVE: IORING_TIMEOUT_* */
+		unsigned int cancel_flags;      /* ASYNC_CANCEL: IORING_ASYNC_CANCEL_* */
 		unsigned int other_flags;       /* the other opcodes' (Linux names each) */
 	};
 	unsigned long long user_data;   /* handed back in the CQE */
@@ -143,6 +145,24 @@ enum io_uring_op {
 /* sqe->fsync_flags */
 #define IORING_FSYNC_DATASYNC   (1u << 0)
 
+/* sqe->timeout_flags: TIMEOUT's, and TIMEOUT_REMOVE's (UPDATE) */
+#define IORING_TIMEOUT_ABS              (1u << 0)       /* addr: a time on the clock, not a delay */
+#define IORING_TIMEOUT_UPDATE           (1u << 1)       /* TIMEOUT_REMOVE: re-arm, addr2 the time */
+#define IORING_TIMEOUT_BOOTTIME         (1u << 2)       /* clock: CLOCK_BOOTTIME */
+#define IORING_TIMEOUT_REALTIME         (1u << 3)       /* clock: CLOCK_REALTIME */
+#define IORING_LINK_TIMEOUT_UPDATE      (1u << 4)
+#define IORING_TIMEOUT_ETIME_SUCCESS    (1u << 5)       /* -ETIME does not fail a link */
+#define IORING_TIMEOUT_CLOCK_MASK       (IORING_TIMEOUT_BOOTTIME | IORING_TIMEOUT_REALTIME)
+#define IORING_TIMEOUT_UPDATE_MASK      (IORING_TIMEOUT_UPDATE | IORING_LINK_TIMEOUT_UPDATE)
+
+/* sqe->cancel_flags: ASYNC_CANCEL's */
+#define IORING_ASYNC_CANCEL_ALL         (1u << 0)       /* every match; res: how many */
+#define IORING_ASYNC_CANCEL_FD          (1u << 1)       /* match by fd, not user_data */
+#define IORING_ASYNC_CANCEL_ANY         (1u << 2)       /* match any request */
+#define IORING_ASYNC_CANCEL_FD_FIXED    (1u << 3)       /* fd is a registered file's index */
+/* TIMEOUT's time, at sqe->addr: a struct __kernel_timespec (Linux's
+ * time_types.h; include/spindle/aio.h in the kernel) */
+
 /* One completion (16 bytes). */
 struct io_uring_cqe {
 	unsigned long long user_data;   /* the SQE's */
@@ -199,6 +219,15 @@ struct io_cqring_offsets {
 #define IORING_ENTER_SQ_WAIT    (1u << 2)
 #define IORING_ENTER_EXT_ARG    (1u << 3)
 #define IORING_ENTER_REGISTERED_RING (1u << 4)
+
+/* io_uring_enter's argument with IORING_ENTER_EXT_ARG (argsz its size):
+ * the signal mask and a relative timeout for the wait */
+struct io_uring_getevents_arg {
+	unsigned long long sigmask;     /* a sigset_t *, or 0 */
+	unsigned int sigmask_sz;
+	unsigned int pad;               /* must be 0 */
+	unsigned long long ts;          /* a struct __kernel_timespec *, or 0: no timeout */
+};
 
 /* io_uring_setup's argument: in, the options; out, the ring's shape. */
 struct io_uring_params {

@@ -181,6 +181,15 @@ bool wake_up_process(struct task_struct *p)
 	return was_asleep;
 }
 
+/* The same, only from the states in the mask (io-wq interrupts a worker
+ * asleep interruptibly). */
+bool wake_up_state(struct task_struct *p, unsigned int state)
+{
+	if (!(p->state & (long)state))
+		return false;
+	return wake_up_process(p);
+}
+
 void host_mm_init(size_t bytes)
 {
 	size_t arena_align = PAGE_SIZE << (MAX_ORDER - 1);

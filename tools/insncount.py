@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""insncount.py [--selftest] - instructions per I/O as the guest executes them.
+
+The host side of the QEMU TCG plugin tools/insncount/insncount.c
+(built as build/tools/insncount.so): what tools/compare-linux
+--insn-plugin uses to turn a kernel's symbols into the plugin's
+configuration and the plugin's snapshots into instructions per I/O.
+
+The plugin counts every instruction each vCPU executes, those at kernel
+addresses apart, and those in the kernel's idle loop (group `idle`, its
+functions' address ranges); it counts the entries of the function a
+polled I/O's spin calls once per iteration (`poll`: bio_poll on both
+kernels), and the fewest instructions from one entry to the next -- one
+empty iteration.  A snapshot is taken each time the guest runs the
+kernel function behind /proc/version (MARK): the guest reads that file
+before and after each workload.
+
+How a job is bracketed.  A workload program's start-up (fio links
+thirteen shared libraries and forks its job) would weigh on the figure,
+so each job runs twice: first with 1/SMALL of its I/O, then whole, with
+a mark before, between and after.  The whole run's count less the small
+run's, over the difference of their I/O counts, is the cost of the I/Os
+alone -- start-up, exit, the marks themselves cancel (the same idea as
+compare-linux's dd_timed, which takes off a count=0 run).
+
+What is left out of a segment's count:
+- `idle`, whole: the idle loop's own instructions (its halts execute
+  none: a halted vCPU counts nothing);
+- the empty iterations of a polled spin: a segment of N I/Os with E
+  entries of the poll function had E - N iterations that found nothing,
+  each costing the shortest entry-to-entry distance G, so (E - N) * G
+  is left out -- as if each I/O had been found complete by its first
+  poll.  QEMU's NVMe completes in host time: how many iterations a spin
+  takes is the host's doing.  Counting by distance rather than by
+  address also covers what the poll calls wherever it lies (Linux's
+  nvme_poll is in a module, loaded at an address that moves from boot
+  to boot).
+Everything else the vCPU executed counts: the system calls, the block
+layer, the driver, interrupts -- including the timer ticks that fall
+inside the segment (a tick's cost is a kernel's, but how many ticks fall
+in an interrupt-driven row depends on the waiting: the halts per I/O
+column shows it).  The headline is the kernel-mode part ("kernel"): the
+benchmark programs differ (bench, fio), the kernels' paths are compared.
+
+    tools/insncount.py --selftest      the arithmetic and the parsers
+"""
+import re
+import sys
+import unittest
+
+# Each job also runs with 1/SMALL of its I/O, whose count is taken off.
+SMALL = 16
+
+# The functions of each kernel: the mark, and the groups counted apart.
+# A group's first function is the one whose entries count its iterations.
+SYMBOLS = {
+    "spindle": {
+        "mark": "version_show",                 # fs/proc.c, /proc/version
+        # kernel/sched/core.c: the idle task's loop and what it calls
+        # before it halts (safe_halt is inline)
+        "idle": ["cpu_startup_entry", "idle_balance", "touch_softlockup_watchdog"],
+        # fs/direct-io.c's spin calls bio_poll() once per iteration
+        "poll": "bio_poll",
+    },
+    "linux": {
+        "mark": "version_proc_show",            # Linux's fs/proc/version.c
+        # Linux's kernel/sched/idle.c: do_idle() and the x86 halt under it
+        "idle": ["do_idle", "default_idle_call", "arch_cpu_idle", "default_idle",
+                 "arch_cpu_idle_enter", "arch_cpu_idle_exit", "cpu_idle_poll",
+                 "tick_nohz_idle_enter", "tick_nohz_idle_exit", "tick_nohz_idle_stop_tick",
+                 "tick_nohz_idle_retain_tick", "tick_nohz_idle_got_tick",
+                 "tick_nohz_get_sleep_length", "cpuidle_idle_call"],
+        # io_uring's IOPOLL loop (io_uring/io_uring.c io_iopoll_check()
+        # -> io_do_iopoll() -> iocb_bio_iopoll()) calls bio_poll() once
+        # per iteration for the one request of a QD1 ring
+        "poll": "bio_poll",
+    },
+}
+GROUPS = ("idle", "poll")
+
+
+
+def linux_names():
+    """Every Linux symbol the configuration may name."""
+    want = SYMBOLS["linux"]
+    return {want["mark"], want["poll"]} | set(want["idle"])
+
+
+SYM_LINE = re.compile(r"^([0-9a-fA-F]{8,16}) ([a-zA-Z]) (\S+)(?:\s+\[(\S+)\])?\s*$")
+SNAP_LINE = re.compile(r"^INSNCOUNT mark=(\S+) vcpu=(\d+) insns=(\d+) kernel=(\d+) halts=(\d+)"
+                       r"((?: \S+=\d+/\d+/\d+/\d+)*)$")
+
+
+class InsnError(Exception):
+    """Something the figures cannot be made from; the message says what."""
+
+
+def parse_symbols(text):
+    """System.map or /proc/kallsyms text -> sorted [(address, name)] of the
+    text symbols (types t, T, w, W)."""
+    out = []
+    for line in text.splitlines():
+        m = SYM_LINE.match(line.strip())
+        if m and m.group(2) in "tTwW":
+            out.append((int(m.group(1), 16), m.group(3)))
+    return sorted(out)
+
+
+def function_ranges(syms, names):
+    """{name: (start, end)} for those of names syms has: a function ends
+    where the next symbol at a higher address begins."""
+    addrs = sorted({a for a, _ in syms})
+    following = {a: b for a, b in zip(addrs, addrs[1:])}
+    out = {}
+    for addr, name in syms:
+        if name in names and name not in out and addr in following:
+            out[name] = (addr, following[addr])
+    return out
+
+
+def conf_text(syms, kernel):
+    """The plugin's configuration for kernel ("spindle" or "linux") from
+    its symbols; InsnError if the mark, the idle loop's first function or
+    the poll function is missing (another idle function not in this
+    kernel build is skipped: inlined)."""
+    want = SYMBOLS[kernel]
+    found = function_ranges(syms, {want["mark"], want["poll"]} | set(want["idle"]))
+    for name in (want["mark"], want["poll"], want["idle"][0]):
+        if name not in found:
+            raise InsnError("%s: no symbol %s" % (kernel, name))
+    lines = ["# tools/insncount.py for %s" % kernel,
+             "mark %x" % found[want["mark"]][0],
+             "entry poll %x  # %s" % (found[want["poll"]][0], want["poll"]),
+             "entry idle %x  # %s" % (found[want["idle"][0]][0], want["idle"][0])]
+    for name in want["idle"]:
+        if name in found:
+            lines.append("range idle %x %x  # %s" % (found[name] + (name,)))
+    return "\n".join(lines) + "\n"
+
+
+def parse_snapshots(text):
+    """The plugin's output -> [snapshot], one per mark in order (the exit
+    line left out), each {"insns", "halts", GROUP: (insns, entries)}
+    summed over the vCPUs."""
+    snaps, order = {}, []
+    for line in text.splitlines():
+        m = SNAP_LINE.match(line)
+        if not m:
+            if line.strip():
+                raise InsnError("not a snapshot line: %r" % line)
+            continue
+        label = m.group(1)
+        if label == "exit":
+            continue
+        if label not in snaps:
+            snaps[label] = {"insns": 0, "kernel": 0, "halts": 0}
+            order.append(label)
+        s = snaps[label]
+        s["insns"] += int(m.group(3))
+        s["kernel"] += int(m.group(4))
+        s["halts"] += int(m.group(5))
+        for field in m.group(6).split():
+            name, _, val = field.partition("=")
+            n, e, gap, at = (int(x) for x in val.split("/"))
+            n0, e0, gap0, at0 = s.get(name, (0, 0, 0, 0))
+            if gap and (not gap0 or gap < gap0):    # the vCPU with the shortest gap
+                gap0, at0 = gap, 0
+            s[name] = (n0 + n, e0 + e, gap0, at0 + (at if gap == gap0 else 0))
+    return [snaps[k] for k in order]
+
+
+def segment(a, b, ios):
+    """What the vCPUs executed between snapshots a and b for ios I/Os:
+    "all" of it; what is left out of it, "idle" and "poll_spin"; "own",
+    the rest; "kernel", the part of own at kernel addresses; "user",
+    the program's own (all less kernel mode); "halts"; "polls" (entries
+    of the poll function) and "poll_gap" (an empty iteration's cost)."""
+    idle = b["idle"][0] - a["idle"][0]
+    polls = b["poll"][1] - a["poll"][1]
+    gap = b["poll"][2]          # since a: the plugin starts afresh at each mark
+    spin = max(0, polls - ios) * gap
+    every, kernel = b["insns"] - a["insns"], b["kernel"] - a["kernel"]
+    return {"all": every, "halts": b["halts"] - a["halts"], "idle": idle,
+            "poll_spin": spin, "polls": polls, "poll_gap": gap,
+            "own": every - idle - spin, "kernel": kernel - idle - spin,
+            "user": every - kernel}
+
+
+def per_io(snaps, jobs):
+    """jobs: [(key, I/Os of the whole run)], in the order they ran, each
+    run small (I/Os // SMALL) then whole with three marks -> {key: figures
+    per I/O: segment()'s, and polls}."""
+    if len(snaps) != 3 * len(jobs):
+        raise InsnError("%d snapshots for %d jobs (three each)" % (len(snaps), len(jobs)))
+    out = {}
+    for i, (key, ios) in enumerate(jobs):
+        small_ios = ios // SMALL
+        if small_ios < 1:
+            raise InsnError("%s: %d I/Os, too few to run 1/%d of them" % (key, ios, SMALL))
+        small = segment(snaps[3 * i], snaps[3 * i + 1], small_ios)
+        whole = segment(snaps[3 * i + 1], snaps[3 * i + 2], ios)
+        n = ios - small_ios
+        out[key] = {f: (whole[f] - small[f]) / n
+                    for f in ("own", "kernel", "user", "all", "idle", "poll_spin", "halts",
+                              "polls")}
+        out[key]["poll_gap"] = whole["poll_gap"]
+    return out
+
+
+# ---------------------------------------------------------------------------
+
+class SelfTest(unittest.TestCase):
+    MAP = """ffffffff80100000 T _text
+ffffffff80184260 t version_show
+ffffffff80184290 t version_show_alias
+ffffffff80184290 t other
+ffffffff801842c0 T cpu_startup_entry
+ffffffff80184300 T bio_poll
+ffffffff80184380 T blk_mq_poll
+ffffffff80184480 t after
+ffffffff80200000 D some_data
+"""
+
+    def test_ranges(self):
+        syms = parse_symbols(self.MAP)
+        self.assertNotIn((0xffffffff80200000, "some_data"), syms)
+        r = function_ranges(syms, {"version_show", "blk_mq_poll", "after"})
+        # ends at the next higher address, not at an alias's
+        self.assertEqual(r["version_show"], (0xffffffff80184260, 0xffffffff80184290))
+        self.assertEqual(r["blk_mq_poll"], (0xffffffff80184380, 0xffffffff80184480))
+        self.assertNotIn("after", r)        # the last text symbol has no end
+        kallsyms = "ffffffffc0001000 t nvme_poll\t[nvme]\nffffffffc0001100 t nvme_x\t[nvme]\n"
+        self.assertEqual(function_ranges(parse_symbols(kallsyms), {"nvme_poll"}),
+                         {"nvme_poll": (0xffffffffc0001000, 0xffffffffc0001100)})
+
+    def test_conf(self):
+        conf = conf_text(parse_symbols(self.MAP), "spindle")
+        self.assertIn("mark ffffffff80184260\n", conf)
+        self.assertIn("entry poll ffffffff80184300  # bio_poll\n", conf)
+        self.assertIn("range idle ffffffff801842c0 ffffffff80184300  # cpu_startup_entry", conf)
+        self.assertNotIn("idle_balance", conf)          # not in this map: skipped
+        with self.assertRaisesRegex(InsnError, "no symbol version_proc_show"):
+            conf_text(parse_symbols(self.MAP), "linux")
+
+    @staticmethod
+    def snap(label, insns, user, halts, idle, poll):
+        return ("INSNCOUNT mark=%s vcpu=0 insns=%d kernel=%d halts=%d idle=%d/%d/0/0 "
+                "poll=0/%d/%d/%d\n" % ((label, insns, insns - user, halts) + idle + poll))
+
+    def test_per_io(self):
+        # A job of 1600 I/Os, its small run 100.  Each run costs 50,000
+        # instructions of start-up (10,000 of them in user mode); each I/O
+        # 1,000 of its own (100 in user mode), 300 in the idle loop, one
+        # halt and, polled, 5 iterations of the spin, 40 instructions each.
+        per = 1000 + 300 + 5 * 40
+        text = (self.snap(0, 1000, 0, 0, (0, 0), (0, 0, 0))
+                + self.snap(1, 1000 + 50000 + 100 * per, 10000 + 100 * 100, 100,
+                            (100 * 300, 9), (500, 40, 400))
+                + self.snap(2, 1000 + 2 * 50000 + 1700 * per, 20000 + 1700 * 100, 1700,
+                            (1700 * 300, 18), (1700 * 5, 40, 6400))
+                + "INSNCOUNT mark=exit vcpu=0 insns=1 kernel=1 halts=0 idle=0/0/0/0 "
+                  "poll=0/0/0/0\n")
+        snaps = parse_snapshots(text)
+        self.assertEqual(len(snaps), 3)
+        got = per_io(snaps, [("row", 1600)])["row"]
+        self.assertAlmostEqual(got["all"], 1500)
+        self.assertAlmostEqual(got["idle"], 300)
+        self.assertAlmostEqual(got["halts"], 1)
+        self.assertAlmostEqual(got["polls"], 5)
+        self.assertEqual(got["poll_gap"], 40)
+        # the 4 empty iterations of each I/O's 5 go
+        self.assertAlmostEqual(got["poll_spin"], 160)
+        self.assertAlmostEqual(got["own"], 1000 + 40)
+        self.assertAlmostEqual(got["user"], 100)
+        self.assertAlmostEqual(got["kernel"], 1000 + 40 - 100)
+
+    def test_vcpus_summed(self):
+        text = ("INSNCOUNT mark=0 vcpu=0 insns=10 kernel=9 halts=1 idle=2/1/0/0 poll=0/5/30/2\n"
+                "INSNCOUNT mark=0 vcpu=1 insns=5 kernel=4 halts=2 idle=1/1/0/0 poll=0/9/20/7\n")
+        s = parse_snapshots(text)[0]
+        self.assertEqual((s["insns"], s["kernel"], s["halts"]), (15, 13, 3))
+        self.assertEqual(s["idle"], (3, 2, 0, 0))
+        self.assertEqual(s["poll"], (0, 14, 20, 7))     # the shortest gap, and its count
+
+    def test_broken(self):
+        with self.assertRaisesRegex(InsnError, "2 snapshots for 1 jobs"):
+            per_io(parse_snapshots(self.snap(0, 1, 0, 0, (0, 0), (0, 0, 0))
+                                   + self.snap(1, 1, 0, 0, (0, 0), (0, 0, 0))), [("row", 1600)])
+        with self.assertRaisesRegex(InsnError, "not a snapshot line"):
+            parse_snapshots("insncount: something went wrong\n")
+        with self.assertRaisesRegex(InsnError, "too few"):
+            per_io(parse_snapshots("".join(self.snap(i, i, 0, 0, (0, 0), (0, 0, 0))
+                                           for i in range(3))), [("row", 1)])
+
+
+def selftest():
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(SelfTest)
+    return 0 if unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--selftest"]:
+        sys.exit(selftest())
+    sys.exit(__doc__)
