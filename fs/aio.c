@@ -46,14 +46,20 @@
  * handler posts into freed memory.  io_destroy does the same for one
  * context.
  *
- * Locking: aio_mutex guards every address space's list of contexts and
- * aio_nr.  A context's counters and completion list are under its wait
- * queue's own spinlock, with interrupts off (completions come from disk
- * interrupts); the completer wakes the waiters under that same lock
- * (__wake_up_locked), so a destroyer that has seen the last completion
- * and taken the lock once may free the context.  One process uses its
- * contexts (Spindle has no threads; a vfork child runs only while its
- * parent waits).
+ * Locking: io_submit and io_getevents take no lock that another context
+ * takes -- two processes, or two threads each with its own context, share
+ * nothing on the way (docs/locking.md, "lock_stat").
+ *   - a context's counters, reference count and completion list are
+ *     under its wait queue's own spinlock, with interrupts off
+ *     (completions come from disk interrupts); the completer wakes the
+ *     waiters under that same lock (__wake_up_locked), so a destroyer
+ *     that has seen the last completion and taken the lock once may free
+ *     the context;
+ *   - the address space's list of contexts changes under its mmap_lock
+ *     (io_setup and io_destroy take it anyway, to map and unmap the
+ *     ring), and is read under no lock at all: see lookup_ioctx();
+ *   - aio_nr_lock, the one global lock, counts events for io_setup and
+ *     io_destroy only (Linux's aio_nr_lock).
  */
 #include <spindle/aio.h>
 #include <spindle/fs.h>
@@ -69,6 +75,7 @@
 #include <spindle/uio.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
+#include <spindle/smp.h>
 #include <uapi/asm/mman.h>
 #include "internal.h"
 
@@ -82,6 +89,11 @@ struct kioctx {
 	unsigned int max_reqs;          /* nr_events */
 	/* the rest under wait.lock, interrupts off */
 	wait_queue_head_t wait;         /* io_getevents and io_destroy sleep here */
+	/* references: the address space's list (until io_destroy or exit
+	 * takes the context off it) and each system call using it (Linux's
+	 * ctx->users); dead: off the list, lookups fail, waiters return */
+	unsigned int users;
+	bool dead;
 	unsigned int reqs_active;       /* submitted and not yet reaped */
 	unsigned int reqs_inflight;     /* submitted and not yet completed */
 	struct list_head done;          /* completed, oldest first: the ring */
@@ -96,8 +108,8 @@ struct aio_kiocb {
 	struct io_event ev;
 };
 
-static DEFINE_MUTEX(aio_mutex);
-static unsigned long aio_nr;            /* events of every context (aio_mutex) */
+static DEFINE_SPINLOCK(aio_nr_lock);
+static unsigned long aio_nr;            /* events of every context (aio_nr_lock) */
 
 /*
  * The id io_setup hands out is the address of a page mapped read-only
@@ -115,62 +127,125 @@ struct aio_ring {
 	u32 compat_features, incompat_features, header_length;
 };
 
-static long aio_map_ring(struct mm_struct *mm, unsigned int nr_events)
+/*
+ * The ring's VMA carries its context in vm_private_data, so that
+ * io_destroy unmaps the ring and nothing else: a process may have
+ * munmap()ed the page and mapped something of its own at that address,
+ * which is not the kernel's to take.  (Linux's ring is a mapping of an
+ * "[aio]" file; Linux 6.18 on a host unmaps whatever is at the address
+ * when the new page's first word reads as the ring's id: tests/user/aio.c,
+ * case "remap".)  Caller holds mm->mmap_lock.
+ */
+static long aio_map_ring(struct mm_struct *mm, struct kioctx *ctx)
 {
+	struct vm_area_struct *vma;
 	struct aio_ring *ring;
 	long addr;
 
-	mutex_lock(&mm->mmap_lock);
+	assert_mutex_held(&mm->mmap_lock);
 	addr = do_mmap(NULL, 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, 0);
-	if (addr >= 0) {
-		ring = mm_get_page(mm, (unsigned long)addr);
-		if (ring) {
-			ring->nr = nr_events;
-			ring->header_length = sizeof(*ring);
-		} else {
-			do_munmap(mm, (unsigned long)addr, PAGE_SIZE);
-			addr = -ENOMEM;
-		}
+	if (addr < 0)
+		return addr;
+	ring = mm_get_page(mm, (unsigned long)addr);
+	vma = find_vma(mm, (unsigned long)addr);
+	if (!ring || !vma) {
+		do_munmap(mm, (unsigned long)addr, PAGE_SIZE);
+		return -ENOMEM;
 	}
-	mutex_unlock(&mm->mmap_lock);
+	ring->nr = ctx->max_reqs;
+	ring->header_length = sizeof(*ring);
+	vma->vm_private_data = ctx;
 	return addr;
 }
 
-static void aio_unmap_ring(struct mm_struct *mm, aio_context_t id)
+/* Unmap ctx's ring if it is still at ctx->user_id.  Caller holds mmap_lock. */
+static void aio_unmap_ring(struct mm_struct *mm, struct kioctx *ctx)
 {
-	mutex_lock(&mm->mmap_lock);
-	do_munmap(mm, (unsigned long)id, PAGE_SIZE);
-	mutex_unlock(&mm->mmap_lock);
+	struct vm_area_struct *vma = find_vma(mm, (unsigned long)ctx->user_id);
+
+	assert_mutex_held(&mm->mmap_lock);
+	if (vma && vma->vm_start == (unsigned long)ctx->user_id && vma->vm_private_data == ctx &&
+	    vma_is_anonymous(vma))
+		do_munmap(mm, vma->vm_start, PAGE_SIZE);
 }
 
 /* --- contexts ------------------------------------------------------------- */
 
-/* The caller's context with this id, or NULL. */
+/*
+ * The caller's context with this id, with a reference for the system
+ * call (put_ioctx() at its end), or NULL.  Linux's lookup_ioctx.
+ *
+ * The list is read under no lock, so that the threads of a process, each
+ * with its own context, share nothing here.  What keeps a context from
+ * being freed between reading the pointer and taking the reference is
+ * interrupts being off: io_destroy takes the context off the list, then
+ * runs a function on every CPU (aio_synchronize) and waits for it; a CPU
+ * with interrupts off runs it only once it has left this function, so
+ * after it no CPU still holds a pointer it read from the list without a
+ * reference.  This is what Linux's rcu_read_lock() and synchronize_rcu()
+ * do here, at the price of an IPI to each CPU per io_destroy.
+ */
 static struct kioctx *lookup_ioctx(aio_context_t id)
 {
 	struct mm_struct *mm = current->mm;
-	struct kioctx *ctx = NULL;
+	struct kioctx *ctx, *found = NULL;
+	unsigned long flags;
 
 	if (!mm || !id)
 		return NULL;
-	mutex_lock(&aio_mutex);
-	for (ctx = mm->ioctx_list; ctx; ctx = ctx->next)
-		if (ctx->user_id == id)
-			break;
-	mutex_unlock(&aio_mutex);
-	return ctx;
+	flags = local_irq_save(); /* the read side: see above */
+	/* acquire: pairs with io_setup's release, a context is seen whole */
+	for (ctx = smp_load_acquire(&mm->ioctx_list); ctx; ctx = smp_load_acquire(&ctx->next)) {
+		if (ctx->user_id != id)
+			continue;
+		spin_lock(&ctx->wait.lock);
+		if (!ctx->dead) {
+			ctx->users++;
+			found = ctx;
+		}
+		spin_unlock(&ctx->wait.lock);
+		break;
+	}
+	local_irq_restore(flags);
+	return found;
 }
 
-/* Take ctx off its address space's list; false if it is not there. */
+/* The end of a system call's use of ctx.  The last reference wakes
+ * io_destroy, under the lock it takes once before it frees ctx. */
+static void put_ioctx(struct kioctx *ctx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->wait.lock, flags);
+	if (--ctx->users == 0)
+		__wake_up_locked(&ctx->wait);
+	spin_unlock_irqrestore(&ctx->wait.lock, flags);
+}
+
+static void aio_sync_ipi(void *info)
+{
+	(void)info;
+}
+
+/* Every CPU has left any lookup_ioctx() it was in.  May sleep (waits). */
+static void aio_synchronize(void)
+{
+	on_each_cpu(aio_sync_ipi, NULL, true);
+}
+
+/* Take ctx off its address space's list (caller holds mmap_lock, or no
+ * task uses mm any more); false if it is not there.  Lookups may still
+ * be walking past it: its next stays as it was. */
 static bool unlink_ioctx(struct mm_struct *mm, struct kioctx *ctx)
 {
 	struct kioctx **pp;
 
-	assert_mutex_held(&aio_mutex);
 	for (pp = &mm->ioctx_list; *pp; pp = &(*pp)->next)
 		if (*pp == ctx) {
-			*pp = ctx->next;
+			WRITE_ONCE(*pp, ctx->next);
+			spin_lock(&aio_nr_lock);
 			aio_nr -= ctx->max_reqs;
+			spin_unlock(&aio_nr_lock);
 			return true;
 		}
 	return false;
@@ -183,16 +258,25 @@ static void aio_free_req(struct aio_kiocb *req)
 }
 
 /*
- * Wait for every request of an unlinked ctx to complete, then free it
- * and the events nobody reaped.  Uninterruptible: the bios are on their
- * way and will end (the drivers time out a device that does not answer).
- * May sleep.
+ * An unlinked ctx dies: the list's reference goes, io_getevents sleepers
+ * return, and once no system call uses it and every request has
+ * completed, it is freed with the events nobody reaped.  A system call
+ * still using it submits before it puts its reference, so once users is
+ * 0 no request is added.  Uninterruptible: the bios are on their way and
+ * will end (the drivers time out a device that does not answer).  May
+ * sleep.
  */
 static void kill_ioctx(struct kioctx *ctx)
 {
 	struct aio_kiocb *req, *tmp;
 
-	wait_event(ctx->wait, READ_ONCE(ctx->reqs_inflight) == 0);
+	spin_lock_irq(&ctx->wait.lock);
+	ctx->dead = true;
+	ctx->users--;
+	__wake_up_locked(&ctx->wait);
+	spin_unlock_irq(&ctx->wait.lock);
+	aio_synchronize(); /* no lookup holds a pointer to it without a reference */
+	wait_event(ctx->wait, READ_ONCE(ctx->users) == 0 && READ_ONCE(ctx->reqs_inflight) == 0);
 	/* the last completer wakes us under this lock: once we hold it,
 	 * it has let go of ctx for good */
 	spin_lock_irq(&ctx->wait.lock);
@@ -202,18 +286,17 @@ static void kill_ioctx(struct kioctx *ctx)
 	kfree(ctx);
 }
 
+/*
+ * No task uses mm any more (mmput): nothing changes its list or looks
+ * anything up in it, so no lock -- fork's failure path puts a new mm
+ * while it holds the parent's mmap_lock.
+ */
 void exit_aio(struct mm_struct *mm)
 {
-	for (;;) {
-		struct kioctx *ctx;
+	struct kioctx *ctx;
 
-		mutex_lock(&aio_mutex);
-		ctx = mm->ioctx_list;
-		if (ctx)
-			unlink_ioctx(mm, ctx);
-		mutex_unlock(&aio_mutex);
-		if (!ctx)
-			return;
+	while ((ctx = mm->ioctx_list)) {
+		unlink_ioctx(mm, ctx);
 		kill_ioctx(ctx);
 	}
 }
@@ -233,33 +316,40 @@ long sys_io_setup(unsigned int nr_events, aio_context_t __user *ctxp)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->max_reqs = nr_events;
+	ctx->users = 1; /* the list's */
 	init_waitqueue_head(&ctx->wait);
 	INIT_LIST_HEAD(&ctx->done);
-	addr = aio_map_ring(mm, nr_events);
-	if (addr < 0) {
+	spin_lock(&aio_nr_lock);
+	addr = aio_nr + nr_events > AIO_MAX_NR ? -EAGAIN : 0;
+	if (!addr)
+		aio_nr += nr_events;
+	spin_unlock(&aio_nr_lock);
+	if (addr) {
 		kfree(ctx);
 		return addr;
 	}
-	ctx->user_id = (aio_context_t)addr;
-
-	mutex_lock(&aio_mutex);
-	if (aio_nr + nr_events > AIO_MAX_NR) {
-		mutex_unlock(&aio_mutex);
-		aio_unmap_ring(mm, ctx->user_id);
-		kfree(ctx);
-		return -EAGAIN;
+	mutex_lock(&mm->mmap_lock);
+	addr = aio_map_ring(mm, ctx);
+	if (addr >= 0) {
+		ctx->user_id = (aio_context_t)addr;
+		ctx->next = mm->ioctx_list;
+		/* release: lookups see a context whole (lookup_ioctx) */
+		smp_store_release(&mm->ioctx_list, ctx);
 	}
-	aio_nr += nr_events;
-	ctx->next = mm->ioctx_list;
-	mm->ioctx_list = ctx;
-	mutex_unlock(&aio_mutex);
-
-	if (copy_to_user(ctxp, &ctx->user_id, sizeof(ctx->user_id))) {
-		mutex_lock(&aio_mutex);
-		unlink_ioctx(mm, ctx);
-		mutex_unlock(&aio_mutex);
-		aio_unmap_ring(mm, ctx->user_id);
+	mutex_unlock(&mm->mmap_lock);
+	if (addr < 0) {
+		spin_lock(&aio_nr_lock);
+		aio_nr -= nr_events;
+		spin_unlock(&aio_nr_lock);
 		kfree(ctx);
+		return addr;
+	}
+	if (copy_to_user(ctxp, &ctx->user_id, sizeof(ctx->user_id))) {
+		mutex_lock(&mm->mmap_lock);
+		unlink_ioctx(mm, ctx);
+		aio_unmap_ring(mm, ctx);
+		mutex_unlock(&mm->mmap_lock);
+		kill_ioctx(ctx); /* another thread may have guessed the id */
 		return -EFAULT;
 	}
 	return 0;
@@ -267,17 +357,20 @@ long sys_io_setup(unsigned int nr_events, aio_context_t __user *ctxp)
 
 long sys_io_destroy(aio_context_t ctx_id)
 {
+	struct mm_struct *mm = current->mm;
 	struct kioctx *ctx = lookup_ioctx(ctx_id);
 	bool found;
 
 	if (!ctx)
 		return -EINVAL;
-	mutex_lock(&aio_mutex);
-	found = unlink_ioctx(current->mm, ctx);
-	mutex_unlock(&aio_mutex);
+	mutex_lock(&mm->mmap_lock);
+	found = unlink_ioctx(mm, ctx);
+	if (found)
+		aio_unmap_ring(mm, ctx);
+	mutex_unlock(&mm->mmap_lock);
+	put_ioctx(ctx);
 	if (!found)
-		return -EINVAL;
-	aio_unmap_ring(current->mm, ctx_id);
+		return -EINVAL; /* another thread destroyed it first */
 	kill_ioctx(ctx);
 	return 0;
 }
@@ -460,6 +553,7 @@ long sys_io_submit(aio_context_t ctx_id, long nr, struct iocb __user *__user *io
 			break;
 	}
 	blk_finish_plug(&plug);
+	put_ioctx(ctx);
 	return i ? i : err;
 }
 
@@ -517,26 +611,12 @@ static long ns_to_timeout(u64 ns)
 	return (long)DIV_ROUND_UP(ns, ns_per_tick) + 1;
 }
 
-long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
-		      struct io_event __user *events, struct __kernel_timespec __user *timeout)
+/* io_getevents on a context the caller holds a reference to. */
+static long aio_getevents(struct kioctx *ctx, long min_nr, long nr,
+			  struct io_event __user *events, bool poll, u64 deadline)
 {
-	struct kioctx *ctx = lookup_ioctx(ctx_id);
 	long got = 0;
-	bool poll = false;
-	u64 deadline = 0;               /* ktime; 0: no timeout */
-	struct __kernel_timespec ts;
 
-	if (!ctx || min_nr < 0 || nr < 0 || min_nr > nr)
-		return -EINVAL;
-	if (timeout) {
-		if (copy_from_user(&ts, timeout, sizeof(ts)))
-			return -EFAULT;
-		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long long)NSEC_PER_SEC)
-			return -EINVAL;
-		poll = !ts.tv_sec && !ts.tv_nsec;
-		if (!poll && (u64)ts.tv_sec < (u64)MAX_SCHEDULE_TIMEOUT / 2 / HZ)
-			deadline = ktime_get_ns() + (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
-	}
 	/*
 	 * Reap what is there; while fewer than min_nr, sleep until more
 	 * come, the time is up, or a signal arrives.  {0, 0} never sleeps.
@@ -554,6 +634,8 @@ long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
 		got += n;
 		if (got >= min_nr || got == nr || poll)
 			break;
+		if (READ_ONCE(ctx->dead))	/* io_destroy from another thread */
+			return got ? got : -EINVAL;
 		if (deadline) {
 			u64 now = ktime_get_ns();
 
@@ -564,9 +646,38 @@ long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
 		if (signal_pending(current))
 			return got ? got : -EINTR;
 		wait_event_interruptible_timeout(ctx->wait,
-				READ_ONCE(ctx->nr_done) || signal_pending(current), left);
+				READ_ONCE(ctx->nr_done) || READ_ONCE(ctx->dead) ||
+				signal_pending(current), left);
 	}
 	return got;
+}
+
+long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
+		      struct io_event __user *events, struct __kernel_timespec __user *timeout)
+{
+	struct kioctx *ctx;
+	bool poll = false;
+	u64 deadline = 0;               /* ktime; 0: no timeout */
+	struct __kernel_timespec ts;
+	long ret;
+
+	if (min_nr < 0 || nr < 0 || min_nr > nr)
+		return -EINVAL;
+	if (timeout) {
+		if (copy_from_user(&ts, timeout, sizeof(ts)))
+			return -EFAULT;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long long)NSEC_PER_SEC)
+			return -EINVAL;
+		poll = !ts.tv_sec && !ts.tv_nsec;
+		if (!poll && (u64)ts.tv_sec < (u64)MAX_SCHEDULE_TIMEOUT / 2 / HZ)
+			deadline = ktime_get_ns() + (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	}
+	ctx = lookup_ioctx(ctx_id);
+	if (!ctx)
+		return -EINVAL;
+	ret = aio_getevents(ctx, min_nr, nr, events, poll, deadline);
+	put_ioctx(ctx);
+	return ret;
 }
 
 /* --- io_cancel ------------------------------------------------------------ */
@@ -579,11 +690,13 @@ long sys_io_getevents(aio_context_t ctx_id, long min_nr, long nr,
 long sys_io_cancel(aio_context_t ctx_id, struct iocb __user *iocb,
 		   struct io_event __user *result)
 {
+	struct kioctx *ctx = lookup_ioctx(ctx_id);
 	u32 key;
 
 	(void)result;
-	if (!lookup_ioctx(ctx_id))
+	if (!ctx)
 		return -EINVAL;
+	put_ioctx(ctx);
 	/* the address by hand: iocb may be any value, NULL included */
 	if (copy_from_user(&key, (char __user *)iocb + offsetof(struct iocb, aio_key), sizeof(key)))
 		return -EFAULT;

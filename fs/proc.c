@@ -23,7 +23,7 @@
  *                     time (kernel/version.c)
  *   /proc/meminfo     MemTotal, MemFree, ... Buffers + Cached: the page cache,
  *                     Dirty, Writeback (include/spindle/pagemap.h)
- *   /proc/sys/vm/     the write-back knobs dirty_ratio, dirty_background_ratio,
+ *   /proc/sys/vm/     drop_caches, and the write-back knobs dirty_ratio, dirty_background_ratio,
  *                     dirty_expire_centisecs, dirty_writeback_centisecs
  *                     (read and written, include/spindle/writeback.h)
  *   /proc/sys/kernel/ ostype, osrelease, hostname: uname(2)'s sysname,
@@ -172,8 +172,13 @@ static int meminfo_show(struct inode *inode, char *buf, size_t size)
  * slab.c free of statistics it would have to keep up to date.  Other
  * CPUs make and free slabs during the walk, so the figures are a
  * moment's approximation, as Linux's are; the caches themselves are
- * static and never go away under it.  Linux's columns; the tunables SLUB has
- * not either are 0, and every slab is one page.
+ * static and never go away under it.  Linux's columns, every slab one
+ * page.  The tunables are the per-CPU arrays' (limit and batchcount, as
+ * Linux's SLAB shows them; no shared array: sharedfactor 0), and the
+ * free objects parked in them are not active: page->inuse counts them,
+ * kmalloc_slabinfo() says how many to take off.  (Linux's SLAB counts
+ * them as active; a leak check comparing active objects would then see
+ * the arrays fill up.)
  */
 #define SLABINFO_SIZES 8 /* kmalloc-16 .. kmalloc-2048 */
 
@@ -202,14 +207,18 @@ static int slabinfo_show(struct inode *inode, char *buf, size_t size)
 				 "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
 	for (int i = SLABINFO_SIZES - 1; i >= 0; i--) {
 		unsigned long objsize = 16ul << i, per_slab = PAGE_SIZE / objsize;
+		struct slabinfo info;
 		char name[24];
 
+		kmalloc_slabinfo(objsize, &info);
+		/* the arrays and the slabs are read at different moments */
+		active[i] -= min(active[i], info.cpu_free);
 		snprintf(name, sizeof(name), "kmalloc-%lu", objsize);
 		n += scnprintf(buf + n, size - n,
 			       "%-17s %6lu %6lu %6lu %4lu %4d : tunables %4u %4u %4u : "
 			       "slabdata %6lu %6lu %6u\n",
-			       name, active[i], slabs[i] * per_slab, objsize, per_slab, 1, 0, 0, 0,
-			       slabs[i], slabs[i], 0);
+			       name, active[i], slabs[i] * per_slab, objsize, per_slab, 1,
+			       info.limit, info.batchcount, 0, slabs[i], slabs[i], 0);
 	}
 	return n;
 }
@@ -1349,6 +1358,7 @@ static const char *const vm_knobs[] = {
 	"dirty_expire_centisecs",
 	"dirty_ratio",
 	"dirty_writeback_centisecs",
+	"drop_caches",
 };
 
 static int vm_knob_show(struct inode *inode, char *buf, size_t size)
@@ -1378,14 +1388,54 @@ static int vm_knob_store(struct inode *inode, const char *buf, size_t len)
 
 static const struct pseudo_file proc_vm_knob = { .show = vm_knob_show, .store = vm_knob_store };
 
+/*
+ * drop_caches, as Linux's: writing 1 frees the page cache's clean pages
+ * nobody uses, 2 the slab memory that can be given back -- here the free
+ * objects parked in kmalloc's per-CPU arrays, and the slabs they kept
+ * (kmem_cache_shrink_all) -- and 3 both.  Reads as 0.  Frees nothing
+ * that is in use: a way to measure memory, not to get more of it.
+ */
+static int drop_caches_show(struct inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	return scnprintf(buf, size, "0\n");
+}
+
+static int drop_caches_store(struct inode *inode, const char *buf, size_t len)
+{
+	char num[8];
+	unsigned int v;
+
+	(void)inode;
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, len);
+	num[len] = '\0';
+	if (num[len - 1] == '\n')
+		num[len - 1] = '\0';
+	if (kstrtouint(num, 10, &v) || v < 1 || v > 4)
+		return -EINVAL;
+	if (v & 1)
+		try_to_free_pages(totalram_pages());
+	if (v & 2)
+		kmem_cache_shrink_all();
+	return 0;
+}
+
+static const struct pseudo_file proc_drop_caches = { .show = drop_caches_show,
+						     .store = drop_caches_store };
+
 static struct dentry *proc_vm_lookup(struct inode *dir, struct dentry *dentry)
 {
 	unsigned int *knob = vm_sysctl_find(dentry->d_name);
 	struct inode *inode;
 
-	if (!knob)
+	if (!strcmp(dentry->d_name, "drop_caches"))
+		inode = pseudo_new_file(dir->i_sb, 0644, &proc_drop_caches, NULL);
+	else if (!knob)
 		return NULL;
-	inode = pseudo_new_file(dir->i_sb, 0644, &proc_vm_knob, knob);
+	else
+		inode = pseudo_new_file(dir->i_sb, 0644, &proc_vm_knob, knob);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	d_add(dentry, inode);

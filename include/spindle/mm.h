@@ -158,6 +158,21 @@ void kfree(const void *p);
 size_t ksize(const void *p);       /* usable size of an allocation */
 size_t kmem_cache_size(const struct kmem_cache *c); /* a slab's object size */
 #define KMALLOC_MAX_CACHE_SIZE 2048 /* above this, whole pages */
+/* Boot, once the per-CPU areas exist: kmalloc starts using each CPU's own
+ * array of free objects (kernel/mm/slab.c).  Not with slab_debug. */
+void kmem_cache_init_late(void);
+/* Empty every CPU's arrays into the slabs and give back the slabs left
+ * unused; returns the pages freed.  Reclaim calls it; so does a test that
+ * counts free pages (freed objects may be parked in the arrays).  Does
+ * not sleep; not from an interrupt handler. */
+unsigned long kmem_cache_shrink_all(void);
+/* /proc/slabinfo: a kmalloc cache's per-CPU arrays (Linux's "tunables"
+ * limit and batchcount), and the free objects they hold just now. */
+struct slabinfo {
+	unsigned long cpu_free;
+	unsigned int limit, batchcount;
+};
+void kmalloc_slabinfo(size_t objsize, struct slabinfo *info);
 
 /*
  * Debug allocators (docs/memory.md), switched on at boot before the first

@@ -286,12 +286,14 @@ retry:
 	}
 	/*
 	 * Out of pages: direct reclaim, as Linux's slow path does -- the page
-	 * cache gives back clean pages nobody uses (fs/filemap.c), and we
-	 * try again.  Not for atomic allocations: they may come from an
-	 * interrupt that arrived while the cache's lock was held.
+	 * cache gives back clean pages nobody uses (fs/filemap.c), then
+	 * kmalloc's per-CPU arrays give back the slabs only they kept
+	 * (kernel/mm/slab.c), and we try again.  Not for atomic allocations:
+	 * they may come from an interrupt that arrived while the cache's
+	 * lock was held.
 	 */
 	if (!page && !(gfp & __GFP_ATOMIC) &&
-	    try_to_free_pages(order ? RECLAIM_BATCH << order : 1))
+	    (try_to_free_pages(order ? RECLAIM_BATCH << order : 1) || kmem_cache_shrink_all()))
 		goto retry;
 	if (!page)
 		return NULL;

@@ -12,6 +12,9 @@
  *   partial list: slabs with at least one free object (allocation takes
  *                 from the first); a slab whose last object is freed goes
  *                 back to the page allocator, a full slab leaves the list.
+ *   per-CPU array: in front of the slabs, each CPU keeps a stack of free
+ *                 objects of each size, so that kmalloc and kfree take no
+ *                 lock another CPU takes ("per-CPU array caches" below).
  *
  * Larger requests get whole pages from the buddy allocator (PG_head and
  * order in the head page tell kfree how many).
@@ -48,7 +51,9 @@ struct kmem_cache {
 	unsigned int objs_per_slab;
 	struct list_head partial;       /* slabs with free objects */
 	unsigned long nr_slabs;
-	spinlock_t lock;
+	spinlock_t lock;		/* the slabs: partial, nr_slabs, each
+					 * page's freelist and inuse; taken
+					 * after a CPU's ac->lock, irqs off */
 };
 
 BUILD_BUG_ON(KMALLOC_MAX_CACHE_SIZE != (1 << KMALLOC_MAX_SHIFT));
@@ -117,6 +122,7 @@ struct slab_debug_info {
 
 static bool slab_debug;
 static unsigned long slab_debug_reports;
+static bool cpu_caches_up; /* kmem_cache_init_late() ran; slab_debug is off */
 
 int slab_debug_enable(void)
 {
@@ -155,17 +161,6 @@ static struct kmem_cache *kmalloc_cache(size_t size)
 	}
 	return c;
 }
-
-#ifdef SPINDLE_HOST
-/* Host tests only: forget every slab, as the fake RAM under them is freed
- * (tests/unit/shim/host_kernel.c, host_mm_exit), and slab_debug with it. */
-void kmem_host_reset(void)
-{
-	memset(kmalloc_caches, 0, sizeof(kmalloc_caches));
-	slab_debug = false;
-	slab_debug_reports = 0;
-}
-#endif
 
 static inline void *get_freepointer(struct kmem_cache *c, void *obj)
 {
@@ -368,21 +363,24 @@ static bool free_debug_processing(struct kmem_cache *c, struct page *page, u8 *o
 /* --- the allocator --------------------------------------------------------- */
 
 /*
- * A new slab: one page, every object on its freelist. Caller holds lock.
+ * A new slab: one page, every object on its freelist, put on the partial
+ * list.  The page is allocated with no lock held: alloc_page() may
+ * reclaim, and reclaim drains these very caches (kmem_cache_shrink_all).
  * The page is zeroed whole, the slack after the last object too, once
  * per slab: under QEMU's TCG a page that still holds code the firmware
  * ran makes every later store to it slow, and objects written only in
  * part never overwrite it all (docs/performance.md, "Per-CPU data on old
  * code"; scenario notdirty-q35).  Linux zeroes nothing here unless
- * booted with init_on_alloc=1.
+ * booted with init_on_alloc=1.  Returns false when no page is left.
  */
-static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
+static bool cache_grow(struct kmem_cache *c, gfp_t gfp)
 {
 	struct page *page = alloc_page(gfp | __GFP_ZERO);
+	unsigned long flags;
 	char *base;
 
 	if (!page)
-		return NULL;
+		return false;
 	base = page_address(page);
 	for (unsigned int i = 0; i < c->objs_per_slab; i++) {
 		void *obj = base + i * c->stride;
@@ -397,9 +395,279 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 	page->slab_cache = c;
 	page->freelist = base;
 	page->inuse = 0;
+	spin_lock_irqsave(&c->lock, flags);
 	list_add(&page->lru, &c->partial);
 	c->nr_slabs++;
-	return page;
+	spin_unlock_irqrestore(&c->lock, flags);
+	return true;
+}
+
+/* One object off the first partial slab (caller holds c->lock; the list
+ * is not empty). */
+static void *take_object(struct kmem_cache *c, struct page **pagep)
+{
+	struct page *page = list_first_entry(&c->partial, struct page, lru);
+	void *obj = page->freelist;
+
+	assert_spin_locked(&c->lock);
+	page->freelist = get_freepointer(c, obj);
+	if (++page->inuse == c->objs_per_slab)
+		list_del_init(&page->lru); /* full: off the partial list */
+	*pagep = page;
+	return obj;
+}
+
+/*
+ * obj goes back on its slab's freelist (caller holds c->lock).  A slab
+ * left with no object in use comes off the lists and onto *empty, for
+ * the caller to give back to the page allocator once c->lock is dropped.
+ */
+static void return_object(struct kmem_cache *c, struct page *page, void *obj,
+			  struct list_head *empty)
+{
+	assert_spin_locked(&c->lock);
+	if (page->inuse == c->objs_per_slab)
+		list_add(&page->lru, &c->partial); /* full -> partial */
+	set_freepointer(c, obj, page->freelist);
+	page->freelist = obj;
+	if (--page->inuse == 0) {
+		list_del_init(&page->lru);
+		page->flags &= ~PG_slab;
+		page->slab_cache = NULL;
+		c->nr_slabs--;
+		list_add(&page->lru, empty);
+	}
+}
+
+static unsigned long free_empty_slabs(struct list_head *empty)
+{
+	struct page *page, *next;
+	unsigned long n = 0;
+
+	list_for_each_entry_safe(page, next, empty, lru) {
+		list_del_init(&page->lru);
+		__free_page(page);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * --- per-CPU array caches: kmalloc without a lock any other CPU takes ---
+ *
+ * c->lock is one lock for the whole cache: with every CPU allocating and
+ * freeing through it, its cache line travels between CPUs on every
+ * kmalloc and kfree (docs/locking.md, "lock_stat").  So each CPU keeps,
+ * for each cache, a small stack of free objects of its own -- Linux's
+ * struct array_cache from its SLAB allocator (mm/slab.c):
+ *
+ *   kmalloc: pop entry[--avail]; empty: refill, moving up to batchcount
+ *            objects from the slabs in one go under c->lock (growing a
+ *            new slab if there are none);
+ *   kfree:   push entry[avail++]; full (limit): flush, giving the
+ *            batchcount oldest back to their slabs in one go.
+ *
+ * A CPU that allocates and frees about as much as it allocates -- an I/O
+ * submitted and completed on one CPU -- then never takes c->lock at all,
+ * and the objects it reuses are the ones still in its own cache (last in,
+ * first out).  Why the array and not SLUB's per-CPU slab (Linux's default,
+ * struct kmem_cache_cpu): SLUB's fast path is lockless, a cmpxchg of the
+ * freelist head and a transaction id, and correct only with reasoning
+ * about preemption and interrupts between its instructions; the array is
+ * a stack with a lock around it, readable in one sitting.
+ *
+ * Locking.  Each array has its own ac->lock, taken with interrupts off
+ * (kfree comes from interrupt handlers).  Linux's SLAB protects the array
+ * with interrupts off alone and empties other CPUs' arrays by sending
+ * them an IPI.  Here reclaim must empty them from alloc_pages(), which
+ * may run with locks held that an IPI's target could be spinning on: the
+ * lock lets any CPU drain any array directly.  Only its own CPU takes it
+ * otherwise, so its cache line stays there: it costs an uncontended
+ * atomic, never a bounce.  Order: ac->lock, then c->lock.
+ *
+ * What the arrays change elsewhere:
+ *   - objects in them are free but still counted in their slab's inuse:
+ *     a slab holding one of them is not given back to the page allocator.
+ *     kmem_cache_shrink_all() empties every array (reclaim calls it when
+ *     memory runs out; tests that count free pages call it first), and
+ *     /proc/slabinfo does not count them as active (kmalloc_slabinfo).
+ *   - slab_debug=1 bypasses them, as SLUB's debug caches bypass its
+ *     per-CPU slab: every kmalloc and kfree then goes to the slab under
+ *     c->lock and gets all of its checks (a double free is found on the
+ *     slab's freelist).  Without slab_debug a double free is caught when
+ *     the object is the last one freed on this CPU, or the head of its
+ *     slab's freelist -- as cheap as SLUB's check, and as partial.
+ *   - before the per-CPU areas exist (kmem_cache_init_late()) every CPU
+ *     would share one array: kmalloc goes to the slabs until then.
+ */
+#define AC_LIMIT_MAX 120 /* the most objects one array holds (small objects) */
+
+struct array_cache {
+	spinlock_t lock;   /* the array; its CPU, or a drain from any CPU */
+	unsigned int avail;	 /* objects in entry[], the last freed on top */
+	unsigned int limit;	 /* flush when a kfree finds avail == limit */
+	unsigned int batchcount; /* objects moved per refill or flush */
+	void *entry[AC_LIMIT_MAX];
+};
+
+static DEFINE_PER_CPU(struct array_cache[NR_KMALLOC_CACHES], kmalloc_cpu_caches);
+
+/*
+ * Linux's enable_cpucache() sizes: bigger objects, fewer of them, so that
+ * an array holds at most about a page and a half of memory.  Half is
+ * moved at a time, so that a CPU alternating kmalloc and kfree at the
+ * edge of a batch does not refill and flush on every call.
+ */
+static unsigned int ac_limit(size_t size)
+{
+	if (size > 1024)
+		return 24;
+	if (size > 256)
+		return 54;
+	return AC_LIMIT_MAX;
+}
+
+void kmem_cache_init_late(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		for (int i = 0; i < NR_KMALLOC_CACHES; i++) {
+			struct array_cache *ac = &per_cpu(kmalloc_cpu_caches, cpu)[i];
+
+			spin_lock_init(&ac->lock);
+			ac->avail = 0;
+			ac->limit = ac_limit(1ul << (i + KMALLOC_MIN_SHIFT));
+			ac->batchcount = (ac->limit + 1) / 2;
+		}
+	WRITE_ONCE(cpu_caches_up, !slab_debug);
+}
+
+/* This CPU's array for c.  Interrupts must be off (the task stays here). */
+static struct array_cache *cpu_cache_get(struct kmem_cache *c)
+{
+	return &this_cpu_ptr(&kmalloc_cpu_caches)[0][c - kmalloc_caches];
+}
+
+/* Empty ac: move up to batchcount objects in from the slabs (caller
+ * holds ac->lock).  Leaves it empty if the slabs have none free. */
+static void cache_alloc_refill(struct kmem_cache *c, struct array_cache *ac)
+{
+	struct page *page;
+
+	assert_spin_locked(&ac->lock);
+	spin_lock(&c->lock);
+	while (ac->avail < ac->batchcount && !list_empty(&c->partial))
+		ac->entry[ac->avail++] = take_object(c, &page);
+	spin_unlock(&c->lock);
+}
+
+/* Give ac's n oldest objects back to their slabs (caller holds ac->lock);
+ * slabs left empty go on *empty. */
+static void cache_flusharray(struct kmem_cache *c, struct array_cache *ac, unsigned int n,
+			     struct list_head *empty)
+{
+	assert_spin_locked(&ac->lock);
+	spin_lock(&c->lock);
+	for (unsigned int i = 0; i < n; i++)
+		return_object(c, virt_to_page(ac->entry[i]), ac->entry[i], empty);
+	spin_unlock(&c->lock);
+	ac->avail -= n;
+	memmove(ac->entry, ac->entry + n, ac->avail * sizeof(ac->entry[0]));
+}
+
+/*
+ * Every CPU's array of every cache emptied into the slabs, and the slabs
+ * left with nothing in use given back to the page allocator (Linux's
+ * kmem_cache_shrink(), for all the kmalloc caches).  Returns the pages
+ * freed.  Callable from any context: the locks are taken with interrupts
+ * off, so no holder of them can have been interrupted by the caller.
+ * Does not sleep.
+ */
+unsigned long kmem_cache_shrink_all(void)
+{
+	unsigned long freed = 0;
+
+	if (!READ_ONCE(cpu_caches_up))
+		return 0;
+	for (int i = 0; i < NR_KMALLOC_CACHES; i++) {
+		struct kmem_cache *c = &kmalloc_caches[i];
+
+		if (!READ_ONCE(c->size))
+			continue;
+		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			struct array_cache *ac = &per_cpu(kmalloc_cpu_caches, cpu)[i];
+			LIST_HEAD(empty);
+			unsigned long flags;
+
+			spin_lock_irqsave(&ac->lock, flags);
+			cache_flusharray(c, ac, ac->avail, &empty);
+			spin_unlock_irqrestore(&ac->lock, flags);
+			freed += free_empty_slabs(&empty);
+		}
+	}
+	return freed;
+}
+
+void kmalloc_slabinfo(size_t objsize, struct slabinfo *info)
+{
+	int i = 0;
+
+	memset(info, 0, sizeof(*info));
+	while (i < NR_KMALLOC_CACHES - 1 && (1ul << (i + KMALLOC_MIN_SHIFT)) < objsize)
+		i++;
+	if (!READ_ONCE(cpu_caches_up))
+		return;
+	info->limit = ac_limit(objsize);
+	info->batchcount = (info->limit + 1) / 2;
+	/* a moment's sum: the arrays change under it, as the slabs do */
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		info->cpu_free += READ_ONCE(per_cpu(kmalloc_cpu_caches, cpu)[i].avail);
+}
+
+/* kmalloc from this CPU's array (slab_debug off, arrays up). */
+static void *cache_alloc_cpu(struct kmem_cache *c, gfp_t gfp)
+{
+	for (;;) {
+		struct array_cache *ac;
+		unsigned long flags = local_irq_save();
+		void *obj = NULL;
+
+		ac = cpu_cache_get(c);
+		spin_lock(&ac->lock);
+		if (!ac->avail)
+			cache_alloc_refill(c, ac);
+		if (ac->avail)
+			obj = ac->entry[--ac->avail];
+		spin_unlock(&ac->lock);
+		local_irq_restore(flags);
+		if (obj)
+			return obj;
+		if (!cache_grow(c, gfp)) /* with no lock held: it may reclaim */
+			return NULL;
+	}
+}
+
+/* kmalloc straight from the slabs, under c->lock: slab_debug, or early boot. */
+static void *cache_alloc_slab(struct kmem_cache *c, size_t size, gfp_t gfp,
+			      unsigned long caller, unsigned long caller_rbp)
+{
+	for (;;) {
+		struct page *page;
+		unsigned long flags;
+
+		spin_lock_irqsave(&c->lock, flags);
+		while (!list_empty(&c->partial)) {
+			void *obj = take_object(c, &page);
+
+			if (!slab_debug || alloc_debug_processing(c, page, obj, size, caller,
+								  caller_rbp)) {
+				spin_unlock_irqrestore(&c->lock, flags);
+				return obj;
+			}
+		}
+		spin_unlock_irqrestore(&c->lock, flags);
+		if (!cache_grow(c, gfp))
+			return NULL;
+	}
 }
 
 /*
@@ -411,7 +679,6 @@ static void *slab_alloc(size_t size, gfp_t gfp, unsigned long caller, unsigned l
 {
 	struct kmem_cache *c;
 	struct page *page;
-	unsigned long flags;
 	void *obj;
 
 	if (size == 0)
@@ -421,20 +688,11 @@ static void *slab_alloc(size_t size, gfp_t gfp, unsigned long caller, unsigned l
 		return page ? page_address(page) : NULL;
 	}
 	c = kmalloc_cache(size);
-	spin_lock_irqsave(&c->lock, flags);
-	do {
-		if (list_empty(&c->partial) && !new_slab(c, gfp)) {
-			spin_unlock_irqrestore(&c->lock, flags);
-			return NULL;
-		}
-		page = list_first_entry(&c->partial, struct page, lru);
-		obj = page->freelist;
-		page->freelist = get_freepointer(c, obj);
-		if (++page->inuse == c->objs_per_slab)
-			list_del_init(&page->lru); /* full: off the partial list */
-	} while (slab_debug && !alloc_debug_processing(c, page, obj, size, caller, caller_rbp));
-	spin_unlock_irqrestore(&c->lock, flags);
-	if (gfp & __GFP_ZERO)
+	if (likely(READ_ONCE(cpu_caches_up)))
+		obj = cache_alloc_cpu(c, gfp);
+	else
+		obj = cache_alloc_slab(c, size, gfp, caller, caller_rbp);
+	if (obj && (gfp & __GFP_ZERO))
 		memset(obj, 0, slab_debug ? size : c->size);
 	return obj;
 }
@@ -461,11 +719,32 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp)
 			  CALLER_RBP());
 }
 
-static void slab_free(struct kmem_cache *c, struct page *page, void *obj, unsigned long caller,
-		      unsigned long caller_rbp)
+/* kfree onto this CPU's array (slab_debug off, arrays up). */
+static void cache_free_cpu(struct kmem_cache *c, struct page *page, void *obj)
 {
-	char *base = page_address(page);
+	struct array_cache *ac;
+	LIST_HEAD(empty);
+	unsigned long flags = local_irq_save();
+
+	ac = cpu_cache_get(c);
+	spin_lock(&ac->lock);
+	/* the cheap double-free checks (the full one is slab_debug's) */
+	if ((ac->avail && ac->entry[ac->avail - 1] == obj) || READ_ONCE(page->freelist) == obj)
+		panic("kfree: double free of %p (%s)", obj, c->name);
+	if (ac->avail == ac->limit)
+		cache_flusharray(c, ac, ac->batchcount, &empty);
+	ac->entry[ac->avail++] = obj;
+	spin_unlock(&ac->lock);
+	local_irq_restore(flags);
+	free_empty_slabs(&empty);
+}
+
+/* kfree straight to the slab, under c->lock: slab_debug, or early boot. */
+static void cache_free_slab(struct kmem_cache *c, struct page *page, void *obj,
+			    unsigned long caller, unsigned long caller_rbp)
+{
 	unsigned long flags;
+	LIST_HEAD(empty);
 
 	spin_lock_irqsave(&c->lock, flags);
 	if (slab_debug) {
@@ -473,32 +752,29 @@ static void slab_free(struct kmem_cache *c, struct page *page, void *obj, unsign
 			spin_unlock_irqrestore(&c->lock, flags);
 			return;
 		}
-	} else {
-		if (((char *)obj - base) % c->size)
-			panic("kfree: %p is not the start of a %s object", obj, c->name);
+	} else if (page->freelist == obj) {
 		/*
 		 * Only the list's head, as Linux's SLUB without debugging:
 		 * the whole walk costs a step per free object on every
 		 * kfree (a quarter of an ext2 file write's instructions);
 		 * slab_debug=1 walks it all and reports instead.
 		 */
-		if (page->freelist == obj)
-			panic("kfree: double free of %p (%s)", obj, c->name);
+		panic("kfree: double free of %p (%s)", obj, c->name);
 	}
-	if (page->inuse == c->objs_per_slab)
-		list_add(&page->lru, &c->partial);      /* full -> partial */
-	set_freepointer(c, obj, page->freelist);
-	page->freelist = obj;
-	if (--page->inuse == 0) {
-		list_del_init(&page->lru);
-		page->flags &= ~PG_slab;
-		page->slab_cache = NULL;
-		c->nr_slabs--;
-		spin_unlock_irqrestore(&c->lock, flags);
-		__free_page(page);
-		return;
-	}
+	return_object(c, page, obj, &empty);
 	spin_unlock_irqrestore(&c->lock, flags);
+	free_empty_slabs(&empty);
+}
+
+static void slab_free(struct kmem_cache *c, struct page *page, void *obj, unsigned long caller,
+		      unsigned long caller_rbp)
+{
+	if (!slab_debug && ((char *)obj - (char *)page_address(page)) % c->size)
+		panic("kfree: %p is not the start of a %s object", obj, c->name);
+	if (likely(READ_ONCE(cpu_caches_up)))
+		cache_free_cpu(c, page, obj);
+	else
+		cache_free_slab(c, page, obj, caller, caller_rbp);
 }
 
 void kfree(const void *p)
@@ -543,3 +819,16 @@ size_t ksize(const void *p)
 	}
 	return PAGE_SIZE << page->order;
 }
+
+#ifdef SPINDLE_HOST
+/* Host tests only: forget every slab, as the fake RAM under them is freed
+ * (tests/unit/shim/host_kernel.c, host_mm_exit), and slab_debug with it. */
+void kmem_host_reset(void)
+{
+	memset(kmalloc_caches, 0, sizeof(kmalloc_caches));
+	memset(kmalloc_cpu_caches, 0, sizeof(kmalloc_cpu_caches));
+	cpu_caches_up = false;
+	slab_debug = false;
+	slab_debug_reports = 0;
+}
+#endif

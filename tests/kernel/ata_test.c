@@ -435,10 +435,13 @@ KTEST(ata, lost_irq)
  */
 static void register_fails_at(struct ktest_state *kt, const char *name, struct fault_attr *point)
 {
-	unsigned long free0 = nr_free_pages(), injected0 = point->injected;
+	unsigned long free0, injected0 = point->injected;
 	unsigned long disks0 = blk_nr_gendisks();
 	unsigned int queues0 = blk_mq_nr_queues();
 	int err;
+
+	kmem_cache_shrink_all(); /* objects parked in kmalloc's arrays */
+	free0 = nr_free_pages();
 
 	point->interval = 1;
 	point->probability = 100;
@@ -454,6 +457,7 @@ static void register_fails_at(struct ktest_state *kt, const char *name, struct f
 		      point->name, blk_mq_nr_queues(), queues0);
 	KT_ASSERT_MSG(blk_nr_gendisks() == disks0, "%s: %lu gendisks allocated, %lu before",
 		      point->name, blk_nr_gendisks(), disks0);
+	kmem_cache_shrink_all(); /* objects parked in kmalloc's arrays */
 	KT_ASSERT_MSG(nr_free_pages() == free0, "%s: %lu free pages, %lu before", point->name,
 		      nr_free_pages(), free0);
 }

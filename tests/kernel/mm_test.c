@@ -35,8 +35,11 @@ KTEST(mm, page_alloc_churn)
 {
 	static struct page *slot[CHURN_SLOTS];
 	static unsigned int slot_order[CHURN_SLOTS];
-	unsigned long before = nr_free_pages();
+	unsigned long before;
 	u32 seed = 12345;
+
+	kmem_cache_shrink_all(); /* no slab kept only by kmalloc's arrays */
+	before = nr_free_pages();
 
 	for (int round = 0; round < 4000; round++) {
 		int i = lcg(&seed) % CHURN_SLOTS;
@@ -66,6 +69,7 @@ KTEST(mm, page_alloc_churn)
 			__free_pages(slot[i], slot_order[i]);
 			slot[i] = NULL;
 		}
+	kmem_cache_shrink_all();
 	KT_ASSERT_MSG(nr_free_pages() == before, "free pages %lu, before %lu",
 		      nr_free_pages(), before);
 }
@@ -73,8 +77,11 @@ KTEST(mm, page_alloc_churn)
 /* Take every page there is, check the failure is clean, give it back. */
 KTEST(mm, page_alloc_exhaustion)
 {
-	unsigned long before = nr_free_pages(), got = 0;
+	unsigned long before, got = 0;
 	void *head = NULL, *p;
+
+	kmem_cache_shrink_all(); /* else reclaim finds pages "before" missed */
+	before = nr_free_pages();
 
 	for (;;) {
 		struct page *pg = alloc_page(GFP_KERNEL);
@@ -108,8 +115,11 @@ KTEST(mm, kmalloc_churn)
 {
 	static void *obj[256];
 	static size_t len[256];
-	unsigned long before = nr_free_pages();
+	unsigned long before;
 	u32 seed = 777;
+
+	kmem_cache_shrink_all();
+	before = nr_free_pages();
 
 	for (int round = 0; round < 20000; round++) {
 		int i = lcg(&seed) % 256;
@@ -134,7 +144,9 @@ KTEST(mm, kmalloc_churn)
 		kfree(obj[i]);
 		obj[i] = NULL;
 	}
-	/* Empty slabs go back to the page allocator. */
+	/* Empty slabs go back to the page allocator, once kmalloc's per-CPU
+	 * arrays give back the objects parked in them. */
+	kmem_cache_shrink_all();
 	KT_ASSERT_MSG(nr_free_pages() == before, "leaked %ld pages",
 		      (long)(before - nr_free_pages()));
 }

@@ -5,6 +5,8 @@
  * alignment and boundary rules controllers depend on.  "Debug": the same
  * misuse under slab_debug=1 and page_poison=1, reported in Linux's words
  * (the printk capture is the oracle) while the allocator goes on working.
+ * "PerCPU": the per-CPU array caches in front of the slabs, as the kernel
+ * runs once kmem_cache_init_late() has turned them on.
  */
 #include <check.h>
 #include <signal.h>
@@ -189,6 +191,7 @@ static void debug_setup(void)
 	setup();
 	ck_assert_int_eq(slab_debug_enable(), 0);
 	ck_assert_int_eq(page_poison_enable(), 0);
+	kmem_cache_init_late(); /* as at boot: slab_debug keeps the arrays off */
 	host_printk_reset();
 }
 
@@ -361,6 +364,107 @@ START_TEST(debug_page_written_after_free)
 }
 END_TEST
 
+/* --- per-CPU array caches (kmem_cache_init_late) --------------------------- */
+
+static void cpu_setup(void)
+{
+	setup();
+	kmem_cache_init_late();
+}
+
+static unsigned long cpu_free(size_t objsize)
+{
+	struct slabinfo info;
+
+	kmalloc_slabinfo(objsize, &info);
+	return info.cpu_free;
+}
+
+/*
+ * Freed objects stay in this CPU's array, at most `limit` of them (a full
+ * array gives back its oldest half), and keep their slabs from the page
+ * allocator until kmem_cache_shrink_all() empties the arrays.
+ */
+START_TEST(cpu_array_parks_up_to_limit)
+{
+	enum { N = 300 }; /* five slabs of kmalloc-64 */
+	static void *p[N];
+	struct slabinfo info;
+
+	for (int i = 0; i < N; i++)
+		ck_assert_ptr_nonnull(p[i] = kmalloc(64, GFP_KERNEL));
+	kmem_cache_shrink_all(); /* the rest of the last refill's batch */
+	ck_assert_uint_eq(cpu_free(64), 0);
+	for (int i = 0; i < N; i++)
+		kfree(p[i]);
+	kmalloc_slabinfo(64, &info);
+	ck_assert_uint_eq(info.limit, 120);
+	ck_assert_uint_eq(info.batchcount, 60);
+	ck_assert_uint_eq(info.cpu_free, 120);
+	ck_assert_uint_lt(nr_free_pages(), ARENA_PAGES - 1);
+	ck_assert_uint_gt(kmem_cache_shrink_all(), 0);
+	ck_assert_uint_eq(cpu_free(64), 0);
+	ck_assert_uint_eq(nr_free_pages(), ARENA_PAGES - 1);
+}
+END_TEST
+
+/* Last freed, first reused: the object still warm in this CPU's cache. */
+START_TEST(cpu_array_is_lifo)
+{
+	void *a = kmalloc(100, GFP_KERNEL), *b = kmalloc(100, GFP_KERNEL);
+
+	ck_assert_uint_eq(cpu_free(128), 32 - 2); /* the refill took a new slab's 32 */
+	kmem_cache_shrink_all();
+	kfree(a);
+	kfree(b);
+	ck_assert_uint_eq(cpu_free(128), 2);
+	ck_assert_ptr_eq(kmalloc(100, GFP_KERNEL), b);
+	ck_assert_ptr_eq(kmalloc(100, GFP_KERNEL), a);
+	ck_assert_uint_eq(cpu_free(128), 0);
+}
+END_TEST
+
+/*
+ * Memory runs out while the arrays keep slabs of free objects: the page
+ * allocator's reclaim empties them, and every page can be had.
+ */
+START_TEST(cpu_array_drained_by_reclaim)
+{
+	enum { N = 200 };
+	static void *p[N];
+	unsigned long got = 0;
+	void *head = NULL;
+
+	for (int i = 0; i < N; i++)
+		ck_assert_ptr_nonnull(p[i] = kmalloc(512, GFP_KERNEL));
+	for (int i = 0; i < N; i++)
+		kfree(p[i]);
+	ck_assert_uint_gt(cpu_free(512), 0);
+	for (struct page *pg; (pg = alloc_page(GFP_KERNEL)); got++) {
+		*(void **)page_address(pg) = head;
+		head = page_address(pg);
+	}
+	ck_assert_uint_eq(got, ARENA_PAGES - 1);
+	ck_assert_uint_eq(cpu_free(512), 0);
+	while (head) {
+		void *next = *(void **)head;
+
+		free_pages((unsigned long)head, 0);
+		head = next;
+	}
+}
+END_TEST
+
+/* kfree of the object this CPU freed last is still a double free. */
+START_TEST(cpu_array_double_kfree_panics)
+{
+	void *a = kmalloc(64, GFP_KERNEL);
+
+	kfree(a);
+	kfree(a);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("Slab");
@@ -398,5 +502,16 @@ Suite *unit_suite(void)
 	tcase_add_test(debug, debug_page_written_after_free);
 	suite_add_tcase(s, debug);
 	tcase_add_test(limits, debug_enable_needs_empty_caches);
+
+	TCase *percpu = tcase_create("PerCPU");
+
+	tcase_add_checked_fixture(percpu, cpu_setup, teardown);
+	tcase_add_test(percpu, cpu_array_parks_up_to_limit);
+	tcase_add_test(percpu, cpu_array_is_lifo);
+	tcase_add_test(percpu, cpu_array_drained_by_reclaim);
+	tcase_add_test_raise_signal(percpu, cpu_array_double_kfree_panics, SIGABRT);
+	tcase_add_test(percpu, freed_object_is_reused);
+	tcase_add_test(percpu, kzalloc_zeroes_reused_memory);
+	suite_add_tcase(s, percpu);
 	return s;
 }

@@ -38,6 +38,11 @@
  *   eintr     (SLOWDEV) a signal ends an io_getevents wait: -1 EINTR;
  *   destroy   (SLOWDEV) io_destroy with 8 reads in flight waits for them
  *             and returns 0; the context is gone after;
+ *   remap     the ring's page munmap()ed and the address mapped again by
+ *             the process (a page whose first word is 0, so that Linux
+ *             finds the context too): io_destroy returns 0; with -S the
+ *             process's page must still be there, intact (Linux 6.18
+ *             unmaps it: it unmaps whatever is at the ring's address);
  *   exit      (SLOWDEV) children that exit with 16 reads of 64 KiB in
  *             flight, and children killed with SIGKILL while they sleep
  *             in io_getevents for theirs: the kernel waits for the reads,
@@ -567,6 +572,34 @@ static void t_destroy(void)
 	close(fd);
 }
 
+static void t_remap(void)
+{
+	long psz = 4096; /* x86-64 */
+	aio_context_t ctx = 0;
+	char *p;
+	int mapped;
+
+	CHECK(io_setup(4, &ctx) == 0);
+	CHECK(munmap((void *)(uintptr_t)ctx, psz) == 0);
+	p = mmap((void *)(uintptr_t)ctx, psz, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	CHECK(p == (void *)(uintptr_t)ctx);
+	if (p != (void *)(uintptr_t)ctx)
+		return;
+	strcpy(p + 100, "not the ring");
+	CHECK(io_destroy(ctx) == 0);
+	/* msync answers ENOMEM for an address nothing maps */
+	mapped = msync(p, psz, MS_ASYNC) == 0;
+	printf("aio: after io_destroy the page at the ring's address is %s\n",
+	       mapped ? "still mapped" : "gone");
+	if (spindle) {
+		CHECK_MSG(mapped, "io_destroy unmapped the process's own page");
+		CHECK(mapped && strcmp(p + 100, "not the ring") == 0);
+	}
+	if (mapped)
+		munmap(p, psz);
+}
+
 /* A child that leaves with 16 reads in flight; its exit status, or -1. */
 static int exit_one(void)
 {
@@ -689,6 +722,7 @@ int main(int argc, char **argv)
 		{ "timeout", t_timeout },
 		{ "eintr", t_eintr },
 		{ "destroy", t_destroy },
+		{ "remap", t_remap },
 		{ "exit", t_exit },
 	};
 	int i = 1;

@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -684,6 +685,52 @@ static void test_kill_sleepers(void)
 	pass("kill_sleepers");
 }
 
+/* --- aio: io_destroy while another thread waits on the context ---------- */
+
+static aio_context_t aio_ctx;
+static atomic_int aio_waiter_tid;
+static long aio_wait_ret;
+static int aio_wait_errno;
+
+static void *aio_waiter(void *arg)
+{
+	struct io_event ev;
+	struct timespec ts = { 10, 0 }; /* only for a kernel that never wakes it */
+
+	(void)arg;
+	atomic_store(&aio_waiter_tid, gettid_());
+	aio_wait_ret = syscall(SYS_io_getevents, aio_ctx, 1L, 1L, &ev, &ts);
+	aio_wait_errno = errno;
+	return NULL;
+}
+
+/*
+ * One thread sleeps in io_getevents for an event that never comes; another
+ * destroys the context.  The sleeper holds a reference to the context
+ * (Linux's lookup_ioctx), so it is not freed under it: io_destroy wakes
+ * it, and it returns -1 EINVAL at once (as on Linux), not 0 after its
+ * timeout from a freed context.
+ */
+static void test_aio_destroy_sleeper(void)
+{
+	pthread_t t;
+
+	aio_ctx = 0;
+	atomic_store(&aio_waiter_tid, 0);
+	CHECK("aio_destroy_sleeper", syscall(SYS_io_setup, 4, &aio_ctx) == 0);
+	CHECK("aio_destroy_sleeper", pthread_create(&t, NULL, aio_waiter, NULL) == 0);
+	while (!atomic_load(&aio_waiter_tid))
+		sched_yield();
+	wait_sleeping(atomic_load(&aio_waiter_tid));
+	CHECK("aio_destroy_sleeper", syscall(SYS_io_destroy, aio_ctx) == 0);
+	pthread_join(t, NULL);
+	if (aio_wait_ret != -1 || aio_wait_errno != EINVAL)
+		FAIL("aio_destroy_sleeper", "io_getevents returned %ld errno %d, want -1 EINVAL",
+		     aio_wait_ret, aio_wait_errno);
+	else
+		pass("aio_destroy_sleeper");
+}
+
 /* --- clone's flag rules ------------------------------------------------ */
 
 static void test_clone_flags(void)
@@ -914,5 +961,6 @@ int main(int argc, char **argv)
 	test_futex_bitset();
 	test_futex_eintr();
 	test_robust_mutex();
+	test_aio_destroy_sleeper();
 	return test_summary();
 }

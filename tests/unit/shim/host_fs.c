@@ -16,6 +16,7 @@
 #include <spindle/console.h>
 #include <spindle/tty.h>
 #include <spindle/sched.h>
+#include <spindle/smp.h>
 #include <spindle/string.h>
 #include <spindle/errno.h>
 #include <spindle/printk.h>
@@ -308,27 +309,58 @@ void mmput(struct mm_struct *mm)
 }
 
 /* aio's ring page (fs/aio.c): zeroed host memory, a "user" address as the
- * tests' buffers are.  Nothing else maps on the host. */
+ * tests' buffers are, with a VMA find_vma() finds (aio marks its ring's).
+ * Nothing else maps on the host. */
+#define HOST_VMAS 64
+static struct vm_area_struct host_vmas[HOST_VMAS];
+
 long do_mmap(struct file *file, unsigned long addr, unsigned long len, unsigned long prot,
 	     unsigned long flags, unsigned long off)
 {
+	struct vm_area_struct *vma = NULL;
 	void *p;
 
 	(void)prot; (void)flags; (void)off;
 	if (file || addr)
 		return -EINVAL;
-	p = aligned_alloc(PAGE_SIZE, PAGE_ALIGN(len));
+	for (int i = 0; i < HOST_VMAS && !vma; i++)
+		if (!host_vmas[i].vm_start)
+			vma = &host_vmas[i];
+	p = vma ? aligned_alloc(PAGE_SIZE, PAGE_ALIGN(len)) : NULL;
 	if (!p)
 		return -ENOMEM;
 	memset(p, 0, PAGE_ALIGN(len));
+	memset(vma, 0, sizeof(*vma));
+	vma->vm_start = (unsigned long)p;
+	vma->vm_end = vma->vm_start + PAGE_ALIGN(len);
 	return (long)p;
 }
 
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	(void)mm; (void)len;
+	for (int i = 0; i < HOST_VMAS; i++)
+		if (host_vmas[i].vm_start == start)
+			memset(&host_vmas[i], 0, sizeof(host_vmas[i]));
 	free((void *)start);
 	return 0;
+}
+
+/* the mapping that holds addr (the host's are scattered: no order) */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	(void)mm;
+	for (int i = 0; i < HOST_VMAS; i++)
+		if (host_vmas[i].vm_start <= addr && addr < host_vmas[i].vm_end)
+			return &host_vmas[i];
+	return NULL;
+}
+
+/* one CPU: "every CPU" is this one */
+void on_each_cpu(smp_call_func_t func, void *info, bool wait)
+{
+	(void)wait;
+	func(info);
 }
 
 void *mm_get_page(struct mm_struct *mm, unsigned long addr)
