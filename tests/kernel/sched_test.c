@@ -181,13 +181,16 @@ KTEST(sched, completion_handoff)
 KTEST(sched, completion_timeout)
 {
 	DECLARE_COMPLETION(never);
-	u64 t0 = ktime_get_ns();
+	unsigned long j0 = jiffies;
 
 	KT_ASSERT(wait_for_completion_timeout(&never, msecs_to_jiffies(30)) == 0);
-	/* A timeout counts jiffies from the last tick seen, and on a loaded
-	 * host QEMU may deliver a tick a few ms late: only a rough lower bound
-	 * holds (msleep, which checks the clock, is tested exactly in time). */
-	KT_ASSERT(ktime_get_ns() - t0 >= 20 * NSEC_PER_MSEC);
+	/* A timeout is counted in jiffies, from the last tick seen: when a
+	 * loaded host delivers ticks late, jiffies catches up several at
+	 * once, and the nanosecond clock may have moved well under 30 ms --
+	 * 20 ms was once missed at a host load of 15.  What the call
+	 * promises is the jiffies (msleep, which checks the clock, is tested
+	 * exactly in time). */
+	KT_ASSERT(time_after_eq(jiffies, j0 + msecs_to_jiffies(30)));
 	complete(&never);
 	KT_ASSERT(wait_for_completion_timeout(&never, msecs_to_jiffies(30)) > 0);
 	/* complete_all lets every later wait through */
