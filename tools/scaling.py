@@ -213,7 +213,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="boots of each kernel at each N")
     ap.add_argument("--cpus", default="1,2,4", help="CPU counts, comma-separated")
     ap.add_argument("--qd", type=int, default=4, help="I/Os in flight per job (default 4)")
-    ap.add_argument("--size", default="32M", help="bytes read per job (default 32M)")
+    ap.add_argument("--size", default="256M",
+                    help="bytes read per job (default 256M: long enough that the jobs' "
+                    "start and end skew does not decide the figure)")
     ap.add_argument("--device", choices=sorted(DEVICES), default="nullb",
                     help="null_blk (default) or QEMU's NVMe controller")
     ap.add_argument("--png", type=Path, help="draw the figure into this file")
