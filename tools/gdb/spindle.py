@@ -656,7 +656,7 @@ def request_places(q):
 class SpRq(gdb.Command):
     """A request queue's requests: sp-rq DISK.
 
-Every request of the queue's pool that is not free, with its tag (-1
+Every request of the hardware queues' pools that is not free, with its tag (-1
 before dispatch), its state (IDLE, IN_FLIGHT, COMPLETE), op, sector+
 sectors, bios, and where it is: on a task's plug, in the elevator, on
 a hardware queue's dispatch list or a CPU's software queue, or with the
@@ -672,17 +672,21 @@ driver (its hardware queue's tags_used; one mask per hardware queue)."""
             gdb.write("%s: bio-based (make_request_fn %s): no requests\n" % (
                 disk_name(disk), symbolise(int(q["make_request_fn"]))))
             return
-        free = set(int(rq) for rq in list_for_each_entry(
-            q["free_rqs"].address, "struct request", "queuelist"))
         where = request_places(q)
         hctxs = [q["queue_hw_ctx"][h] for h in range(int(q["nr_hw_queues"]))]
+        # each hardware queue has its own pool of nr_requests requests
+        # (static_rqs) and its own free list
+        free = set()
+        for h in hctxs:
+            free.update(int(rq) for rq in list_for_each_entry(
+                h["free_rqs"].address, "struct request", "queuelist"))
+        per_hctx = int(q["nr_requests"])
         depth = int(q["tag_set"]["queue_depth"])
         gdb.write("%s: queue %#x, %d requests (%d free), depth %d, tags in use %s\n" % (
-            disk_name(disk), int(q), int(q["nr_requests"]), len(free), depth,
+            disk_name(disk), int(q), per_hctx * len(hctxs), len(free), depth,
             " ".join("%#x" % int(h["tags_used"]) for h in hctxs)))
-        pool = q["rq_pool"]
-        for i in range(int(q["nr_requests"])):
-            rq = pool[i].address
+        pool = [h["static_rqs"][i].address for h in hctxs for i in range(per_hctx)]
+        for rq in pool:
             if int(rq) in free:
                 continue
             tag = int(rq["tag"])
