@@ -652,9 +652,10 @@ static int ramfs_fault(struct vm_fault *vmf)
 	struct page *page;
 	int ret = VM_FAULT_OK;
 
-	/* An atomic user copy may not take the inode's mutex; nor may a
-	 * read() or write() of this file whose own buffer is a mapping of
-	 * it (it holds the mutex): both get a short copy (EFAULT). */
+	/* An atomic user copy may not take the inode's mutex -- a write's
+	 * copy under i_mutex is one (ramfs_write_iter): it comes back
+	 * short, and the write touches its source again without the lock.
+	 * Nor may a fault of a task that holds this very mutex. */
 	if (!vmf->may_sleep || READ_ONCE(inode->i_mutex.owner) == current)
 		return VM_FAULT_RETRY;
 	mutex_lock(&inode->i_mutex);
