@@ -159,6 +159,7 @@ void start_kernel(u32 magic, u32 mbi_phys)
 	vga_init();
 	irq_init();             /* after it, the MADT's CPUs are known */
 	setup_per_cpu_areas();
+	page_alloc_init_late(); /* so do the per-CPU page lists */
 	kmem_cache_init_late(); /* kmalloc's per-CPU arrays need the areas */
 	sched_init();
 	time_init();

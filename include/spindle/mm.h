@@ -72,6 +72,7 @@ struct page {
 #define PG_slab         0x4ul   /* belongs to a kmalloc slab */
 #define PG_head         0x8ul   /* head of an allocated multi-page block */
 #define PG_poisoned     0x10ul  /* free, filled with PAGE_POISON (page_poison=1) */
+#define PG_pcp          0x20ul  /* free, on a CPU's per-CPU page list */
 /* 0x100 and up: the page cache's bits (include/spindle/pagemap.h) */
 
 /* Physical address <-> kernel virtual address, through the direct map. */
@@ -143,6 +144,7 @@ unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 void free_pages(unsigned long addr, unsigned int order);
 /* Smallest order whose block holds size bytes. */
 unsigned int get_order(size_t size);
+/* Free pages: the buddy lists' and those on the CPUs' lists (below). */
 unsigned long nr_free_pages(void);
 /* Reclaim (fs/filemap.c): free up to nr clean cached pages that nobody
  * uses, least recently used first; returns how many.  alloc_pages()
@@ -217,5 +219,23 @@ void dma_pool_destroy(struct dma_pool *pool);
 void mm_init(void);
 void page_alloc_init(unsigned long max_pfn);
 void free_pages_range(unsigned long start_pfn, unsigned long end_pfn);
+/*
+ * Per-CPU page lists (page_alloc.c, Linux's per_cpu_pages): each CPU
+ * keeps a few free order-0 pages per zone, so that most alloc_page()s and
+ * frees take no lock another CPU takes.  page_alloc_init_late() makes
+ * them, at boot once the per-CPU areas exist; until then every page goes
+ * through the zone's lock.  drain_all_pages() gives every CPU's pages
+ * back to the buddy lists and returns how many (alloc_pages() calls it
+ * before it fails; a test that needs the buddy lists whole, too).  Does
+ * not sleep; any context.  page_alloc_pcp_info(): the pages on the lists
+ * now, and one list's high and batch (DMA32's; 0 before init_late).
+ */
+void page_alloc_init_late(void);
+unsigned long drain_all_pages(void);
+struct pcp_info {
+	unsigned long count;
+	unsigned int high, batch;
+};
+void page_alloc_pcp_info(struct pcp_info *info);
 
 #endif /* SPINDLE_MM_H */

@@ -36,15 +36,45 @@
  * that page; a read of freed memory shows the 0xaa bytes but is not
  * reported.
  *
+ * Per-CPU page lists (Linux's struct per_cpu_pages, mm/page_alloc.c):
+ * most allocations are of one page, and each would otherwise take the
+ * zone's lock -- one lock, and one cache line, for every CPU.  So each
+ * CPU keeps, per zone, a short list of free order-0 pages of its own:
+ *
+ *   alloc_page: take the first page of this CPU's list (the last freed,
+ *     still warm in this CPU's cache); empty: rmqueue_bulk() moves
+ *     `batch` pages over from the buddy lists under zone->lock, once;
+ *   __free_page: put it first on this CPU's list; when the list reaches
+ *     `high` pages, free_pcppages_bulk() gives the `batch` coldest (the
+ *     tail) back to the buddy lists, again under zone->lock once.
+ *
+ * Orders above 0 go straight to the buddy lists.  A page on a list is
+ * free but not in the buddy lists: it cannot merge with its buddy until
+ * it goes back.  drain_all_pages() empties every CPU's lists;
+ * alloc_pages() calls it, as Linux's direct reclaim does, before it
+ * fails, so no allocation fails while pages sit on some CPU's list.
+ *
+ * Free counts.  zone->free_pages counts the buddy lists only (Linux's
+ * NR_FREE_PAGES); nr_free_pages() -- MemFree, sysinfo, the user reserve
+ * -- adds the pages on the per-CPU lists, which Linux's MemFree leaves
+ * out: they are free, any allocation gets them (after a drain), and a
+ * test that compares free memory before and after some work then sees
+ * them.
+ *
  * Portable: the host unit tests run this file over a fake mem_map.
  * Locking: one spinlock per zone, taken with interrupts off, so that
- * allocation from interrupt context (GFP_ATOMIC) is safe.  Never sleeps.
+ * allocation from interrupt context (GFP_ATOMIC) is safe.  Each CPU's
+ * list has its own pcp->lock (as Linux's since 6.0), also taken with
+ * interrupts off: its own CPU takes it on every order-0 allocation and
+ * free, and another CPU only to drain it, so it costs no cache-line
+ * bounce.  Order: pcp->lock, then zone->lock.  Never sleeps.
  */
 #include <spindle/mm.h>
 #include <spindle/spinlock.h>
 #include <spindle/printk.h>
 #include <spindle/string.h>
 #include <spindle/ksyms.h>
+#include <spindle/smp.h>
 
 #define DMA32_LIMIT_PFN   (0x100000000ull >> PAGE_SHIFT)
 #define PAGE_POISON 0xaa    /* Linux's include/linux/poison.h */
@@ -66,9 +96,24 @@ struct zone {
 	spinlock_t lock;
 };
 
+/*
+ * A CPU's list of free order-0 pages for one zone.  count, high and batch
+ * as Linux's; the list is hot first (a free adds at the head, an
+ * allocation takes the head, a drain takes from the tail).
+ */
+struct per_cpu_pages {
+	spinlock_t lock;        /* its CPU; any CPU draining it */
+	unsigned int count;     /* pages on the list */
+	unsigned int high;      /* a free that makes count reach it drains a batch */
+	unsigned int batch;     /* pages moved per refill or drain */
+	struct list_head list;
+};
+
 struct page *mem_map;
 unsigned long max_pfn;
 static struct zone zones[MAX_NR_ZONES];
+static DEFINE_PER_CPU(struct per_cpu_pages[MAX_NR_ZONES], zone_pcp);
+static bool pcp_up;     /* page_alloc_init_late() has made the lists */
 static bool page_poisoning;
 static unsigned long page_poison_reports;
 
@@ -82,6 +127,7 @@ void page_alloc_init(unsigned long nr_pfns)
 	static const char *const names[MAX_NR_ZONES] = { "DMA32", "Normal" };
 
 	max_pfn = nr_pfns;
+	pcp_up = false; /* until page_alloc_init_late(): a host test may start over */
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &zones[z];
 
@@ -194,6 +240,159 @@ static struct page *__rmqueue(struct zone *zone, unsigned int order)
 	return NULL;
 }
 
+/* --- per-CPU page lists ------------------------------------------------ */
+
+/*
+ * Linux's zone_batchsize(): about a quarter of a thousandth of the zone,
+ * at most 1 MiB's worth, rounded down to 2^n - 1 pages (Linux found that
+ * batches of a power of two, taken in turn by two tasks, could leave each
+ * with pages of only half of the cache's colours), and at least 1.  A
+ * 128 MiB guest gets 7, a zone of 1 GiB or more 63.  high is 6 batches,
+ * Linux's rule before 5.14 (since then it comes from the zone's low
+ * watermark, which Spindle's allocator does not have).
+ */
+#define PCP_HIGH_BATCHES 6
+
+static unsigned int zone_batchsize(const struct zone *zone)
+{
+	unsigned long batch = min(zone->managed_pages >> 10, (1ul << 20) / PAGE_SIZE) / 4;
+	unsigned long p2 = 1;
+
+	if (batch < 1)
+		batch = 1;
+	batch += batch / 2;
+	while (p2 * 2 <= batch)
+		p2 *= 2;
+	return p2 > 1 ? (unsigned int)(p2 - 1) : 1;
+}
+
+void page_alloc_init_late(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct per_cpu_pages *pcp = &per_cpu(zone_pcp, cpu)[z];
+
+			spin_lock_init(&pcp->lock);
+			INIT_LIST_HEAD(&pcp->list);
+			pcp->count = 0;
+			pcp->batch = zone_batchsize(&zones[z]);
+			pcp->high = PCP_HIGH_BATCHES * pcp->batch;
+		}
+	WRITE_ONCE(pcp_up, true);
+}
+
+/* Move up to pcp->batch order-0 pages from the buddy lists to the end
+ * of pcp's list, under zone->lock once.  Caller holds pcp->lock. */
+static void rmqueue_bulk(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	assert_spin_locked(&pcp->lock);
+	spin_lock(&zone->lock);
+	for (unsigned int i = 0; i < pcp->batch; i++) {
+		struct page *page = __rmqueue(zone, 0);
+
+		if (!page)
+			break;
+		page->flags |= PG_pcp;
+		list_add_tail(&page->lru, &pcp->list);
+		pcp->count++;
+	}
+	spin_unlock(&zone->lock);
+}
+
+/* Give the n coldest pages of pcp's list back to the buddy lists, under
+ * zone->lock once.  Caller holds pcp->lock. */
+static void free_pcppages_bulk(struct zone *zone, struct per_cpu_pages *pcp, unsigned int n)
+{
+	assert_spin_locked(&pcp->lock);
+	spin_lock(&zone->lock);
+	while (n-- && pcp->count) {
+		struct page *page = list_last_entry(&pcp->list, struct page, lru);
+
+		list_del_init(&page->lru);
+		page->flags &= ~PG_pcp;
+		pcp->count--;
+		__free_one_block(zone, page_to_pfn(page), 0);
+	}
+	spin_unlock(&zone->lock);
+}
+
+/* Linux's rmqueue_pcplist(): an order-0 page from this CPU's list. */
+static struct page *rmqueue_pcplist(struct zone *zone)
+{
+	unsigned long flags = local_irq_save(); /* stay on this CPU */
+	struct per_cpu_pages *pcp = &this_cpu_ptr(&zone_pcp)[0][zone - zones];
+	struct page *page = NULL;
+
+	spin_lock(&pcp->lock);
+	if (!pcp->count)
+		rmqueue_bulk(zone, pcp);
+	if (pcp->count) {
+		page = list_first_entry(&pcp->list, struct page, lru);
+		list_del_init(&page->lru);
+		page->flags &= ~PG_pcp;
+		pcp->count--;
+	}
+	spin_unlock(&pcp->lock);
+	local_irq_restore(flags);
+	return page;
+}
+
+/* Linux's free_unref_page(): an order-0 page onto this CPU's list. */
+static void free_unref_page(struct zone *zone, struct page *page)
+{
+	unsigned long flags = local_irq_save();
+	struct per_cpu_pages *pcp = &this_cpu_ptr(&zone_pcp)[0][zone - zones];
+
+	spin_lock(&pcp->lock);
+	page->flags |= PG_pcp;
+	list_add(&page->lru, &pcp->list);
+	if (++pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp, pcp->batch);
+	spin_unlock(&pcp->lock);
+	local_irq_restore(flags);
+}
+
+unsigned long drain_all_pages(void)
+{
+	unsigned long drained = 0;
+
+	if (!READ_ONCE(pcp_up))
+		return 0;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			struct per_cpu_pages *pcp = &per_cpu(zone_pcp, cpu)[z];
+			unsigned long flags;
+
+			spin_lock_irqsave(&pcp->lock, flags);
+			drained += pcp->count;
+			free_pcppages_bulk(&zones[z], pcp, pcp->count);
+			spin_unlock_irqrestore(&pcp->lock, flags);
+		}
+	return drained;
+}
+
+/* The pages on every CPU's lists: a moment's sum, read without the locks. */
+static unsigned long nr_pcp_pages(void)
+{
+	unsigned long n = 0;
+
+	if (!READ_ONCE(pcp_up))
+		return 0;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			n += READ_ONCE(per_cpu(zone_pcp, cpu)[z].count);
+	return n;
+}
+
+void page_alloc_pcp_info(struct pcp_info *info)
+{
+	const struct per_cpu_pages *pcp0 = &per_cpu(zone_pcp, 0)[ZONE_DMA32];
+
+	info->count = nr_pcp_pages();
+	info->high = READ_ONCE(pcp_up) ? pcp0->high : 0;
+	info->batch = READ_ONCE(pcp_up) ? pcp0->batch : 0;
+}
+
 int page_poison_enable(void)
 {
 	page_poisoning = true; /* pages freed from now on are poisoned */
@@ -270,6 +469,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	const enum zone_type *zl = (gfp & __GFP_DMA32) ? dma32_only : normal_pref;
 	size_t nz = (gfp & __GFP_DMA32) ? 1 : 2;
 	struct page *page = NULL;
+	bool drained = false;
 
 	if (order >= MAX_ORDER)
 		return NULL;
@@ -280,6 +480,10 @@ retry:
 
 		if (zone->start_pfn == zone->end_pfn)
 			continue;
+		if (order == 0 && READ_ONCE(pcp_up)) {
+			page = rmqueue_pcplist(zone);
+			continue;
+		}
 		spin_lock_irqsave(&zone->lock, flags);
 		page = __rmqueue(zone, order);
 		spin_unlock_irqrestore(&zone->lock, flags);
@@ -295,6 +499,17 @@ retry:
 	if (!page && !(gfp & __GFP_ATOMIC) &&
 	    (try_to_free_pages(order ? RECLAIM_BATCH << order : 1) || kmem_cache_shrink_all()))
 		goto retry;
+	/*
+	 * Still nothing: the free pages left may be on the CPUs' lists, or
+	 * be the buddies that a block of this order needs back.  Drain them
+	 * all, once, as Linux's direct reclaim does before it gives up.  It
+	 * only spins on the lists' locks, so atomic allocations get it too.
+	 */
+	if (!page && !drained) {
+		drained = true;
+		if (drain_all_pages())
+			goto retry;
+	}
 	if (!page)
 		return NULL;
 	if (unlikely(page_poisoning) && !kernel_unpoison_pages(page, order)) {
@@ -321,7 +536,7 @@ void __free_pages(struct page *page, unsigned int order)
 		return;
 	/* Freeing what is already free, or was never RAM, would corrupt the
 	 * free lists for everyone: stop here and say who did it. */
-	if (page->flags & (PG_buddy | PG_reserved | PG_slab))
+	if (page->flags & (PG_buddy | PG_pcp | PG_reserved | PG_slab))
 		panic("__free_pages: bad page pfn %#lx flags %#lx (double free?)",
 		      page_to_pfn(page), page->flags);
 	if ((page->flags & PG_head) && page->order != order)
@@ -336,6 +551,10 @@ void __free_pages(struct page *page, unsigned int order)
 	if (unlikely(page_poisoning))
 		kernel_poison_pages(page, order);
 	zone = page_zone(page);
+	if (order == 0 && READ_ONCE(pcp_up)) {
+		free_unref_page(zone, page);
+		return;
+	}
 	spin_lock_irqsave(&zone->lock, flags);
 	__free_one_block(zone, page_to_pfn(page), order);
 	spin_unlock_irqrestore(&zone->lock, flags);
@@ -369,7 +588,7 @@ unsigned long nr_free_pages(void)
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		n += READ_ONCE(zones[z].free_pages);
-	return n;
+	return n + nr_pcp_pages();
 }
 
 unsigned long totalram_pages(void)
