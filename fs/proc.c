@@ -89,9 +89,12 @@ static int diskstats_show(struct inode *inode, char *buf, size_t size)
 
 int proc_vmstat_show(char *buf, size_t size)
 {
+	struct vm_events ev;
+
+	all_vm_events(&ev);
 	return scnprintf(buf, size, "nr_free_pages %lu\npgpgin %llu\npgpgout %llu\n",
-			 nr_free_pages(), (unsigned long long)vm_events.pgpgin,
-			 (unsigned long long)vm_events.pgpgout);
+			 nr_free_pages(), (unsigned long long)ev.pgpgin,
+			 (unsigned long long)ev.pgpgout);
 }
 
 static int vmstat_show(struct inode *inode, char *buf, size_t size)
@@ -812,7 +815,9 @@ static int pid_status_show(struct inode *inode, char *buf, size_t size)
 	n += cpulist_print(buf + n, size - n, &allowed);
 	n += scnprintf(buf + n, size - n,
 		       "Mems_allowed:\t00000001\nMems_allowed_list:\t0\n"
-		       "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
+		       "voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
+		       (unsigned long long)READ_ONCE(p->nvcsw),
+		       (unsigned long long)READ_ONCE(p->nivcsw));
 	put_task_struct(p);
 	return n;
 }
@@ -862,7 +867,7 @@ int proc_maps_line(char *buf, size_t size, const struct proc_maps_entry *e)
  * unless this task holds it: a path walk following a link does) */
 static int proc_file_path(struct file *f, char *buf, int size)
 {
-	bool held = READ_ONCE(vfs_lock.owner) == current;
+	bool held = __mutex_owner(&vfs_lock) == current;
 	int len;
 
 	if (!held)
@@ -992,7 +997,7 @@ static int proc_exe_link(struct task_struct *p, char *buf, int size)
 
 static int proc_cwd_link(struct task_struct *p, char *buf, int size)
 {
-	bool held = READ_ONCE(vfs_lock.owner) == current;
+	bool held = __mutex_owner(&vfs_lock) == current;
 	int len = -ENOENT;
 
 	/* fs->pwd changes, and fs is freed, under vfs_lock; exit_files()

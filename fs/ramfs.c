@@ -656,7 +656,7 @@ static int ramfs_fault(struct vm_fault *vmf)
 	 * copy under i_mutex is one (ramfs_write_iter): it comes back
 	 * short, and the write touches its source again without the lock.
 	 * Nor may a fault of a task that holds this very mutex. */
-	if (!vmf->may_sleep || READ_ONCE(inode->i_mutex.owner) == current)
+	if (!vmf->may_sleep || __mutex_owner(&inode->i_mutex) == current)
 		return VM_FAULT_RETRY;
 	mutex_lock(&inode->i_mutex);
 	if (vmf->pgoff >= DIV_ROUND_UP((unsigned long)inode->i_size, PAGE_SIZE)) {

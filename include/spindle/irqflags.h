@@ -41,8 +41,25 @@ DECLARE_PER_CPU(unsigned int, __preempt_count);
 static inline unsigned int preempt_count(void) { return this_cpu_read(__preempt_count); }
 static inline void preempt_disable(void) { this_cpu_inc(__preempt_count); barrier(); }
 static inline void preempt_enable_no_resched(void) { barrier(); this_cpu_dec(__preempt_count); }
-/* Re-enable preemption and switch now if a switch became due meanwhile. */
+#ifndef SPINDLE_HOST
+DECLARE_PER_CPU(bool, __need_resched);  /* include/spindle/sched.h */
+/* Switch now, unless preemption or interrupts are off (Linux's name). */
+void preempt_schedule(void);
+/*
+ * Re-enable preemption and switch now if a switch became due meanwhile.
+ * Inline, as Linux's: every spin_unlock() ends here, and its usual
+ * answer -- nothing due -- is then a decrement and one test of this
+ * CPU's flag, where a call cost seven instructions.
+ */
+static inline void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	if (unlikely(this_cpu_read(__need_resched)))
+		preempt_schedule();
+}
+#else
 void preempt_enable(void);
+#endif
 
 #define in_irq()        (preempt_count() & HARDIRQ_MASK)
 #define in_interrupt()  in_irq()

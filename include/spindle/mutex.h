@@ -5,7 +5,10 @@
  * A task that finds the mutex taken sleeps (TASK_UNINTERRUPTIBLE) on its
  * wait list instead of spinning.  mutex_unlock() hands the mutex directly
  * to the first waiter, so waiters get it in arrival order and nobody
- * starves.  Only the owner may unlock; unlocking a mutex you do not hold,
+ * starves.  A mutex nobody waits for is taken and given back with one
+ * compare-and-exchange of its owner word each way (Linux's fast path):
+ * the owner's task pointer, with MUTEX_FLAG_WAITERS in its low bit while
+ * the wait list is not empty, which sends the unlock down the slow path.  Only the owner may unlock; unlocking a mutex you do not hold,
  * or taking one twice, panics.  mutex_lock() may sleep: never call it from
  * an interrupt handler or with a spinlock held.
  */
@@ -17,14 +20,18 @@
 #include <spindle/list.h>
 
 struct mutex {
-	struct task_struct *owner;      /* NULL when unlocked */
+	unsigned long owner;            /* the owner's task_struct, | MUTEX_FLAG_WAITERS;
+					 * 0 when unlocked (Linux's atomic_long_t owner) */
 	spinlock_t wait_lock;
 	struct list_head wait_list;     /* struct mutex_waiter, FIFO */
 	const char *name;
 	struct lockdep_map dep_map; /* its lock class (lockdep=1) */
 };
 
-#define __MUTEX_INITIALIZER(n) { .owner = NULL, \
+#define MUTEX_FLAG_WAITERS 0x01ul     /* the wait list is not empty */
+#define MUTEX_FLAGS        0x07ul     /* task_structs are 8-byte aligned */
+
+#define __MUTEX_INITIALIZER(n) { .owner = 0, \
 	.wait_lock = __SPIN_LOCK_UNLOCKED(n.wait_lock), \
 	.wait_list = LIST_HEAD_INIT(n.wait_list), .name = #n }
 #define DEFINE_MUTEX(n) struct mutex n = __MUTEX_INITIALIZER(n)
@@ -45,8 +52,13 @@ void mutex_lock_nested(struct mutex *m, unsigned int subclass);
  * without it.  May sleep. */
 int mutex_lock_interruptible(struct mutex *m);
 void mutex_unlock(struct mutex *m);
-static inline bool mutex_is_locked(struct mutex *m) { return READ_ONCE(m->owner) != NULL; }
+/* the task holding m, or NULL (racy unless it is you) */
+static inline struct task_struct *__mutex_owner(const struct mutex *m)
+{
+	return (struct task_struct *)(READ_ONCE(m->owner) & ~MUTEX_FLAGS);
+}
+static inline bool mutex_is_locked(struct mutex *m) { return __mutex_owner(m) != NULL; }
 
-#define assert_mutex_held(m) BUG_ON((m)->owner != current)
+#define assert_mutex_held(m) BUG_ON(__mutex_owner(m) != current)
 
 #endif /* SPINDLE_MUTEX_H */

@@ -817,13 +817,46 @@ static struct page *user_page_for_io(struct mm_struct *mm, unsigned long addr, b
 }
 
 /*
+ * The fast path (Linux's gup_fast): the leading pages that are present
+ * with the rights asked -- the PTE's own bits, as Linux's
+ * pte_access_permitted() reads them -- referenced with no VMA lookup and
+ * no mmap_lock.  page_table_lock is enough: munmap, mprotect and
+ * truncation change PTEs under it, so a page seen here is not freed
+ * before our reference, and the tables above a PTE are freed only with
+ * the mm.  An absent page, a read-only one the device would write (a
+ * private file page still to be copied), a PROT_NONE one: the slow path
+ * takes over there.  Returns how many it pinned.
+ */
+static unsigned int pin_user_pages_present(struct mm_struct *mm, unsigned long start,
+					   unsigned int nr_pages, bool write, struct page **pages)
+{
+	pte_t need = _PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0);
+	unsigned int i;
+
+	spin_lock(&mm->page_table_lock);
+	for (i = 0; i < nr_pages; i++) {
+		pte_t *pte = lookup_pte(mm_pgd(mm), start + ((unsigned long)i << PAGE_SHIFT));
+		pte_t val = pte ? READ_ONCE(*pte) : 0;
+
+		if ((val & need) != need)
+			break;
+		pages[i] = pte_page(val);
+		get_page(pages[i]);
+	}
+	spin_unlock(&mm->page_table_lock);
+	return i;
+}
+
+/*
  * Direct I/O hands the user's own pages to the device, so they must stay
  * where they are until the device is done, whatever the process does
  * meanwhile (munmap, exit, a kill): each page gets a reference that only
  * unpin_user_page() drops.  With Spindle's rules (no swap, fork copies
  * anonymous pages at once, a private file page is copied before the
  * pin when the device will write it) a pinned page never moves; a page
- * unmapped while pinned is freed by the unpin.
+ * unmapped while pinned is freed by the unpin.  Pages already mapped
+ * (the buffer a program reads into again and again) take the fast path;
+ * the rest are faulted in under the mmap_lock.
  */
 long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
 			 unsigned int gup_flags, struct page **pages)
@@ -834,10 +867,13 @@ long pin_user_pages_fast(unsigned long start, unsigned int nr_pages,
 	start &= PAGE_MASK;
 	if (!mm || start >= STACK_TOP || nr_pages > (STACK_TOP - start) >> PAGE_SHIFT)
 		return -EFAULT;
+	i = pin_user_pages_present(mm, start, nr_pages, gup_flags & FOLL_WRITE, pages);
+	if (i == nr_pages)
+		return i;
 	/* under the mmap_lock: another thread's munmap must not free a
 	 * page between its lookup and our reference */
 	mutex_lock(&mm->mmap_lock);
-	for (i = 0; i < nr_pages; i++) {
+	for (; i < nr_pages; i++) {
 		struct page *pg = user_page_for_io(mm, start + ((unsigned long)i << PAGE_SHIFT),
 						   gup_flags & FOLL_WRITE);
 

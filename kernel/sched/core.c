@@ -405,10 +405,10 @@ void irq_exit_preempt(bool irqs_were_on)
 		__schedule(true);
 }
 
-void preempt_enable(void)
+/* preempt_enable()'s way out (include/spindle/irqflags.h): a switch is due */
+void preempt_schedule(void)
 {
-	preempt_enable_no_resched();
-	if (unlikely(need_resched()) && preempt_count() == 0 && !irqs_disabled()) {
+	if (preempt_count() == 0 && !irqs_disabled()) {
 		unsigned long flags = local_irq_save();
 
 		__schedule(true);

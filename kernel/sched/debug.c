@@ -92,8 +92,9 @@ out:
  * (schedule_timeout_uninterruptible, wait_for_completion_timeout, and
  * compiler clones such as "schedule_timeout.part.0"):
  *   - the scheduler: the switch, __schedule, schedule*, io_schedule*,
- *     yield, and the preemption paths preempt_enable / irq_exit_preempt;
- *   - the sleep primitives: wait_for_completion*, mutex_lock*, msleep.
+ *     yield, and the preemption paths preempt_schedule / irq_exit_preempt;
+ *   - the sleep primitives: wait_for_completion* (and do_wait_for_common,
+ *     their wait), mutex_lock*, msleep.
  * wait_event() is a macro, so it leaves no frame of its own: its caller is
  * the wait channel, as it should be.  (Linux marks these functions by
  * putting them in a .sched.text section instead.)  A new primitive that
@@ -105,9 +106,10 @@ static const char *const sched_function_prefixes[] = {
 	"schedule",
 	"io_schedule",
 	"yield",
-	"preempt_enable",
+	"preempt_schedule",
 	"irq_exit_preempt",
 	"wait_for_completion",
+	"do_wait_for_common",
 	"mutex_lock",
 	"msleep",
 };

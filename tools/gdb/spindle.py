@@ -56,8 +56,8 @@ OP_LETTERS = {0: "R", 1: "W", 2: "F", 3: "D"}     # as block/blk-core.c prints
 # kernel/sched/debug.c: sched_function_prefixes[], the frames that belong
 # to the act of sleeping rather than to its reason.  Keep the two in step.
 SCHED_PREFIXES = ("__switch_to", "__schedule", "schedule", "io_schedule",
-                  "yield", "preempt_enable", "irq_exit_preempt",
-                  "wait_for_completion", "mutex_lock", "msleep")
+                  "yield", "preempt_schedule", "irq_exit_preempt",
+                  "wait_for_completion", "do_wait_for_common", "mutex_lock", "msleep")
 
 MAX_DEPTH = 32          # frames, as the kernel's own walk
 MAX_LIST = 4096         # entries: a corrupt list must not loop forever
@@ -399,9 +399,12 @@ def waits_on(p, trace):
             if head is None:
                 continue
             m = container_of(head, "struct mutex", "wait_list")
-            owner = m["owner"]
+            # the owner word: the task's address, flags in the low bits
+            owner_addr = int(m["owner"]) & ~0x7
+            owner = gdb.Value(owner_addr).cast(
+                gdb.lookup_type("struct task_struct").pointer())
             who = "%s:%d" % (cstr(owner["comm"]), int(owner["pid"])) \
-                if int(owner) else "nobody"
+                if owner_addr else "nobody"
             name = data_symbol(int(m)) or cstr(m["name"])
             what.append("mutex %s (owner %s)" % (name, who))
     return "; ".join(what)

@@ -41,6 +41,7 @@
  *
  * A student may skip this file: nothing on the I/O path depends on it.
  */
+#include <spindle/cache.h>
 #include <spindle/mm.h>
 #include <spindle/mm_types.h>
 #include <spindle/init.h>
@@ -72,8 +73,12 @@ static struct vdso_data *vdso_data;
  * whichever CPU takes IRQ 0 -- /proc/irq/0/smp_affinity may move it)
  * and init_vdso().  Taken with interrupts off; a leaf: nothing is taken
  * under it.  Readers (user space) take nothing: the sequence count.
+ * A line of its own: the tick writes it, and the variables the linker
+ * put beside it (cpu_online_mask, nr_cpu_ids) are read by every CPU all
+ * the time -- each tick took their line from every other CPU's cache
+ * (tools/c2c.py).
  */
-static DEFINE_SPINLOCK(vdso_data_lock);
+static spinlock_t vdso_data_lock ____cacheline_aligned = __SPIN_LOCK_UNLOCKED(vdso_data_lock);
 
 static int __init vdso_setup(const char *val)
 {
