@@ -78,9 +78,11 @@ static void show_file(const char *name)
 	} else if (strcmp(name, "diskstats") == 0) {
 		blk_show_diskstats(buf, sizeof(buf));
 	} else if (strcmp(name, "vmstat") == 0) {
+		struct vm_events ev;
+
+		all_vm_events(&ev);
 		scnprintf(buf, sizeof(buf), "pgpgin %llu\npgpgout %llu\n",
-			  (unsigned long long)vm_events.pgpgin,
-			  (unsigned long long)vm_events.pgpgout);
+			  (unsigned long long)ev.pgpgin, (unsigned long long)ev.pgpgout);
 	} else if (strcmp(name, "blktrace") == 0) {
 		blk_trace_print_all();          /* each traced disk, own header */
 		return;

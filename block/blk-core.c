@@ -491,6 +491,19 @@ next:
 	 */
 }
 
+static DEFINE_PER_CPU(struct vm_events, vm_event_states);
+
+/* Every CPU's pgpgin and pgpgout summed (Linux's all_vm_events); a
+ * reader reads each CPU's u64 whole, so the sum is never torn. */
+void all_vm_events(struct vm_events *sum)
+{
+	sum->pgpgin = sum->pgpgout = 0;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		sum->pgpgin += READ_ONCE(per_cpu(vm_event_states, cpu).pgpgin);
+		sum->pgpgout += READ_ONCE(per_cpu(vm_event_states, cpu).pgpgout);
+	}
+}
+
 /*
  * submit_bio - the entry point for filesystems and other users.  Counts
  * the data for /proc/vmstat (pgpgin/pgpgout, in KiB as Linux) and submits.
@@ -498,15 +511,14 @@ next:
 void submit_bio(struct bio *bio)
 {
 	if (bio_has_data(bio)) {
-		u64 *count = bio_is_write(bio) ? &vm_events.pgpgout : &vm_events.pgpgin;
-
-		/* submitters on every CPU: one atomic add */
-		__atomic_fetch_add(count, bio_sectors(bio) / 2, __ATOMIC_RELAXED);
+		/* this CPU's count: one instruction, no other CPU's line */
+		if (bio_is_write(bio))
+			this_cpu_add(vm_event_states.pgpgout, bio_sectors(bio) / 2);
+		else
+			this_cpu_add(vm_event_states.pgpgin, bio_sectors(bio) / 2);
 	}
 	generic_make_request(bio);
 }
-
-struct vm_events vm_events;
 
 int bio_poll(struct bio *bio, unsigned int flags)
 {

@@ -147,6 +147,7 @@ static void blk_kick_flush(struct request_queue *q)
 	struct request *flush_rq = q->flush_rq;
 	struct request *first;
 	unsigned long flags;
+	u64 gen;
 
 	spin_lock_irqsave(&q->lock, flags);
 	if (!list_empty(&q->flush_running) || list_empty(&q->flush_pending)) {
@@ -156,7 +157,9 @@ static void blk_kick_flush(struct request_queue *q)
 	list_splice_init(&q->flush_pending, &q->flush_running);
 	first = list_first_entry(&q->flush_running, struct request, flush_list);
 
+	gen = flush_rq->gen;            /* the timeout scan's count goes on */
 	memset(flush_rq, 0, sizeof(*flush_rq));
+	flush_rq->gen = gen;
 	INIT_LIST_HEAD(&flush_rq->queuelist);
 	INIT_LIST_HEAD(&flush_rq->elv_sort);
 	INIT_LIST_HEAD(&flush_rq->flush_list);

@@ -47,7 +47,12 @@
  * softirq there with an IPI; a per-CPU thread is the same idea).  A
  * polled request (REQ_POLLED, on a POLL hctx) is not kblockd's: it waits
  * on its hctx's poll_done list for its submitter, spinning in
- * blk_mq_poll(), to end it (docs/block.md, "Polled I/O").
+ * blk_mq_poll(), to end it (docs/block.md, "Polled I/O").  A driver
+ * whose interrupt handler can end requests itself (NVMe) calls
+ * blk_mq_complete_request_remote() instead: a request to end on the
+ * interrupt's own CPU is then ended in the interrupt, after the handler
+ * dropped its locks (blk_mq_end_request_batch), as Linux does -- waking
+ * kblockd there would cost two context switches for nothing.
  *
  * Requests come from the pool of the hctx the submitting CPU maps to
  * (Linux's per-hctx tags), so with the elevator "none" and a hctx per
@@ -60,6 +65,7 @@
  */
 #include <spindle/blkdev.h>
 #include <spindle/blk_mq.h>
+#include <spindle/cache.h>
 #include <spindle/blk_plug.h>
 #include <spindle/elevator.h>
 #include <spindle/sched.h>
@@ -353,17 +359,24 @@ static void __blk_mq_put_tag(struct blk_mq_hw_ctx *hctx, struct request *rq)
 	rq->tag = -1;
 }
 
-static void blk_mq_free_request(struct request *rq)
+/*
+ * Returns whether the hctx must run again for requests left waiting (a
+ * run marked it: sched_restart), now that a tag is free.
+ */
+static bool blk_mq_free_request(struct request *rq)
 {
 	struct request_queue *q = rq->q;
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
 	unsigned long flags;
+	bool restart = false;
 
 	if (rq->tag >= 0) {
 		spin_lock_irqsave(&hctx->lock, flags);
 		__blk_mq_put_tag(hctx, rq);
 		hctx->busy = false;             /* a slot is free: try again */
 		hctx->restart_seq++;            /* ... also for a run parking now */
+		restart = hctx->sched_restart;
+		hctx->sched_restart = false;
 		spin_unlock_irqrestore(&hctx->lock, flags);
 	}
 	/* the flush request is the queue's own; requests in a flush
@@ -375,6 +388,7 @@ static void blk_mq_free_request(struct request *rq)
 	smp_mb();
 	if (READ_ONCE(q->mq_freeze_depth))
 		wake_up_all(&q->mq_freeze_wq);  /* a freezer counts the free ones */
+	return restart;
 }
 
 /* Segments a bio really has from its iterator on (a split clone shares
@@ -392,11 +406,20 @@ static unsigned int blk_bio_segments(struct bio *bio)
 	return n;
 }
 
+/*
+ * nr_segs: bio's segments, as blk_queue_split() counted them on the way
+ * (Linux passes its count the same way), or BLK_SEGS_UNKNOWN to count.
+ */
+#define BLK_SEGS_UNKNOWN        (~0u)
+
 static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q,
 				 struct blk_mq_ctx *ctx, struct blk_mq_hw_ctx *hctx,
-				 struct bio *bio)
+				 struct bio *bio, unsigned int nr_segs)
 {
+	u64 gen = rq->gen;              /* counts on over the request's reuses */
+
 	memset(rq, 0, sizeof(*rq));
+	rq->gen = gen;
 	INIT_LIST_HEAD(&rq->queuelist);
 	INIT_LIST_HEAD(&rq->elv_sort);
 	rq->q = q;
@@ -407,7 +430,7 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q,
 	rq->__sector = bio->bi_iter.bi_sector;
 	rq->__data_len = bio->bi_iter.bi_size;
 	rq->bio = rq->biotail = bio;
-	rq->nr_phys_segments = blk_bio_segments(bio);
+	rq->nr_phys_segments = nr_segs != BLK_SEGS_UNKNOWN ? nr_segs : blk_bio_segments(bio);
 	rq->part = bio->bi_part;
 	rq->start_time_ns = ktime_get_ns();
 	bio->bi_next = NULL;
@@ -425,7 +448,8 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q,
  * NULL instead of sleeping.  A task that wakes on another CPU takes from
  * that CPU's pool then: its request waits in that CPU's queues.
  */
-static struct request *blk_mq_get_request(struct request_queue *q, struct bio *bio)
+static struct request *blk_mq_get_request(struct request_queue *q, struct bio *bio,
+					  unsigned int nr_segs)
 {
 	enum hctx_type type = bio->bi_opf & REQ_POLLED ? HCTX_TYPE_POLL : HCTX_TYPE_DEFAULT;
 	struct blk_mq_hw_ctx *hctx, *counted = NULL;
@@ -462,7 +486,7 @@ static struct request *blk_mq_get_request(struct request_queue *q, struct bio *b
 		finish_wait(&hctx->rq_wait, &wait);
 	}
 	if (rq) {
-		blk_rq_init_from_bio(rq, q, ctx, hctx, bio);
+		blk_rq_init_from_bio(rq, q, ctx, hctx, bio, nr_segs);
 		blk_add_trace_bio(q, bio, 'G', 0);
 	}
 	return rq;
@@ -482,7 +506,12 @@ static bool bio_mergeable(const struct bio *bio)
 	       !(bio->bi_opf & (REQ_NOMERGE | REQ_FUA | REQ_PREFLUSH));
 }
 
-/* Could bio be added to rq without breaking a rule or a limit? */
+/*
+ * Could bio be added to rq without breaking a rule or a limit?  The
+ * cheap tests first: bio's segments are counted (a walk of its vector)
+ * only for a request it touches, since random I/O touches none and a
+ * plug holds up to BLK_MAX_REQUEST_COUNT requests to look at.
+ */
 static bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
 {
 	const struct queue_limits *lim = &rq->q->limits;
@@ -491,6 +520,8 @@ static bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
 	       req_op(rq) == bio_op(bio) &&
 	       rq->bio->bi_disk == bio->bi_disk &&
 	       blk_rq_sectors(rq) + bio_sectors(bio) <= lim->max_sectors &&
+	       (blk_rq_end_pos(rq) == bio->bi_iter.bi_sector ||
+		blk_rq_pos(rq) == bio_end_sector(bio)) &&
 	       rq->nr_phys_segments + blk_bio_segments(bio) <= lim->max_segments;
 }
 
@@ -638,8 +669,11 @@ static bool attempt_ctx_merge(struct request_queue *q, struct bio *bio)
  * the front part that fits is split off and returned; the rest is chained
  * to it and resubmitted through generic_make_request(), to come back here
  * after -- one split per call, as Linux commit 79bd99596b73 asks.
+ * *nr_segs: the returned bio's segments when the walk counted them all
+ * (a bio that fits, as most do), else BLK_SEGS_UNKNOWN.
  */
-static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
+static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio,
+				   unsigned int *nr_segs)
 {
 	const struct queue_limits *lim = &q->limits;
 	unsigned int max = lim->max_sectors, segs = 0, sectors = 0;
@@ -647,6 +681,7 @@ static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 	struct bio_vec bv;
 	struct bio *split;
 
+	*nr_segs = BLK_SEGS_UNKNOWN;
 	if (bio_op(bio) == REQ_OP_DISCARD) {
 		/* no data, only a range: cut it to what one command may trim */
 		sectors = lim->max_discard_sectors;
@@ -676,8 +711,10 @@ static struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 			break;
 	}
 	sectors = min(sectors, max);
-	if (sectors >= bio_sectors(bio))
+	if (sectors >= bio_sectors(bio)) {
+		*nr_segs = segs;        /* the walk reached its end: all of them */
 		return bio;
+	}
 	/* keep the split on a logical-block boundary */
 	sectors = ALIGN_DOWN(sectors, lim->logical_block_size >> SECTOR_SHIFT);
 split:
@@ -759,11 +796,16 @@ static struct request *blk_mq_next_to_dispatch(struct blk_mq_hw_ctx *hctx, bool 
 	unsigned int tag;
 
 	assert_spin_locked(&hctx->lock);
-	if (hctx->busy)
+	/* busy or full: whatever waits goes when a tag is freed */
+	if (hctx->busy) {
+		hctx->sched_restart = true;
 		return NULL;
+	}
 	tag = blk_mq_free_tag(hctx, q->tag_set->queue_depth);
-	if (tag == q->tag_set->queue_depth)
+	if (tag == q->tag_set->queue_depth) {
+		hctx->sched_restart = true;
 		return NULL;                    /* every slot in use */
+	}
 	if (!list_empty(&hctx->dispatch)) {
 		rq = list_first_entry(&hctx->dispatch, struct request, queuelist);
 		list_del_init(&rq->queuelist);
@@ -848,6 +890,7 @@ static void __blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx)
 				continue;
 			}
 			hctx->busy = true;
+			hctx->sched_restart = true;
 			spin_unlock_irqrestore(&hctx->lock, flags);
 			return;
 		}
@@ -857,13 +900,18 @@ static void __blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx)
 
 void blk_mq_start_request(struct request *rq)
 {
-	/* this dispatch, for the timeout scan; dispatchers on two CPUs
-	 * must not get one number (the request is reused after its end, so
-	 * the number is the queue's, not the request's) */
-	rq->gen = (u64)atomic_long_inc_return(&rq->q->rq_gen);
-	rq->io_start_time_ns = ktime_get_ns();
-	rq->deadline_ns = rq->io_start_time_ns +
-			  jiffies_to_msecs(rq->q->rq_timeout) * NSEC_PER_MSEC;
+	/* this dispatch, for the timeout scan: the request is reused after
+	 * its end, so the scan knows a late one by its tag and this number.
+	 * The request's own count, not a queue-wide one: a counter that the
+	 * dispatchers of every CPU increment would be one cache line they
+	 * all write at every I/O (tools/c2c.py).  Only the dispatcher
+	 * writes it, before the state says IN_FLIGHT. */
+	WRITE_ONCE(rq->gen, rq->gen + 1);
+	/* the deadline in jiffies, as Linux's blk_add_timer(): a timeout
+	 * needs no finer clock, and jiffies is there already, kept by the
+	 * tick -- a TSC read here would be one more clock read per request
+	 * (and under QEMU's TCG a lock every virtual CPU shares) */
+	rq->deadline = jiffies + rq->q->rq_timeout;
 	WRITE_ONCE(rq->state, MQ_RQ_IN_FLIGHT);
 }
 
@@ -931,33 +979,6 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
 /* --- the make_request path -------------------------------------------------- */
 
 /*
- * A REQ_POLLED bio: its own request (no merge -- one polled bio is one
- * command its submitter waits for), on this CPU's POLL hardware context,
- * sent at once -- no plug, no elevator, no software queue; Linux issues it
- * directly too (blk_mq_try_issue_directly) when the elevator is "none".
- * bi_cookie names the context for bio_poll() before the request can
- * complete.
- */
-static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio)
-{
-	struct request *rq = blk_mq_get_request(q, bio);
-	struct blk_mq_hw_ctx *hctx;
-	unsigned long flags;
-
-	if (!rq) {
-		bio_wouldblock_error(bio);      /* REQ_NOWAIT and no request free */
-		return;
-	}
-	hctx = rq->mq_hctx;
-	WRITE_ONCE(bio->bi_cookie, hctx->queue_num);
-	blk_add_trace_rq(rq, 'I', 0);
-	spin_lock_irqsave(&hctx->lock, flags);
-	list_add_tail(&rq->queuelist, &hctx->dispatch);
-	spin_unlock_irqrestore(&hctx->lock, flags);
-	blk_mq_run_hw_queue(hctx);
-}
-
-/*
  * blk_mq_try_issue_directly - with the elevator "none", a submitter
  * without a plug, or one flushing its plug, hands its request to the
  * driver itself: no software queue, and no second pass over the ctxs to
@@ -1001,12 +1022,43 @@ static __always_inline bool blk_mq_try_issue_directly(struct request_queue *q, s
 	list_add(&rq->queuelist, &hctx->dispatch);
 	if (hctx->restart_seq == seq) {
 		hctx->busy = true;              /* a completion restarts it */
+		hctx->sched_restart = true;
 		spin_unlock_irqrestore(&hctx->lock, flags);
 		return true;
 	}
 	spin_unlock_irqrestore(&hctx->lock, flags);
 	blk_mq_run_hw_queue(hctx);              /* the driver freed up meanwhile */
 	return true;
+}
+
+/*
+ * A REQ_POLLED bio: its own request (no merge -- one polled bio is one
+ * command its submitter waits for), on this CPU's POLL hardware context,
+ * sent at once -- no plug, no elevator, no software queue: issued
+ * directly, as Linux's blk_mq_try_issue_directly() does, unless the
+ * context is busy or has requests waiting (then on its dispatch list,
+ * after them).  bi_cookie names the context for bio_poll() before the
+ * request can complete.
+ */
+static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio, unsigned int nr_segs)
+{
+	struct request *rq = blk_mq_get_request(q, bio, nr_segs);
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long flags;
+
+	if (!rq) {
+		bio_wouldblock_error(bio);      /* REQ_NOWAIT and no request free */
+		return;
+	}
+	hctx = rq->mq_hctx;
+	WRITE_ONCE(bio->bi_cookie, hctx->queue_num);
+	if (blk_mq_try_issue_directly(q, rq))
+		return;
+	blk_add_trace_rq(rq, 'I', 0);
+	spin_lock_irqsave(&hctx->lock, flags);
+	list_add_tail(&rq->queuelist, &hctx->dispatch);
+	spin_unlock_irqrestore(&hctx->lock, flags);
+	blk_mq_run_hw_queue(hctx);
 }
 
 /*
@@ -1090,12 +1142,13 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 {
 	struct blk_plug *plug;
 	struct request *rq;
+	unsigned int nr_segs;
 	unsigned long flags;
 	bool merged;
 
-	bio = blk_queue_split(q, bio);
+	bio = blk_queue_split(q, bio, &nr_segs);
 	if (bio->bi_opf & REQ_POLLED) {
-		blk_mq_submit_polled(q, bio);
+		blk_mq_submit_polled(q, bio, nr_segs);
 		return;
 	}
 	if (attempt_plug_merge(q, bio))
@@ -1110,7 +1163,7 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 	if (merged)
 		return;
 
-	rq = blk_mq_get_request(q, bio);
+	rq = blk_mq_get_request(q, bio, nr_segs);
 	if (!rq) {
 		bio_wouldblock_error(bio);      /* REQ_NOWAIT and no request free */
 		return;
@@ -1179,6 +1232,7 @@ static void blk_print_req_error(struct request *rq, blk_status_t status)
 
 void blk_mq_end_request(struct request *rq, blk_status_t status)
 {
+	struct request_queue *q = rq->q;
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;       /* rq may be reused once freed */
 	struct bio *bio = rq->bio;
 	unsigned long flags;
@@ -1225,21 +1279,29 @@ void blk_mq_end_request(struct request *rq, blk_status_t status)
 	}
 	if (rq->end_io)
 		rq->end_io(rq, status);
-	blk_mq_free_request(rq);
-	blk_mq_run_hw_queue(hctx);
+	/*
+	 * Run the queue again only if a run left requests waiting for a tag
+	 * (Linux's blk_mq_sched_restart): with "none", whoever queues a
+	 * request runs the queue, so an end that finds no mark has nothing
+	 * to send.  An elevator may hold requests back: it is always asked.
+	 */
+	if (blk_mq_free_request(rq) || !READ_ONCE(q->sched_none))
+		blk_mq_run_hw_queue(hctx);
 }
 
 /*
  * Each CPU's completed requests, waiting for its kblockd (Linux's per-CPU
  * blk_cpu_done list and block softirq).  A CPU's list takes requests from
  * every CPU whose interrupts complete them there, so it has a lock; it is
- * not shared by all CPUs as one list would be.
+ * not shared by all CPUs as one list would be -- and each CPU's entry has
+ * a cache line of its own, or two CPUs' entries would share one and pass
+ * it back and forth at every completion (tools/c2c.py saw it).
  */
 struct blk_cpu_done {
 	spinlock_t lock;
 	struct list_head list;
 	struct task_struct *kblockd;
-};
+} ____cacheline_aligned_in_smp;
 static struct blk_cpu_done blk_cpu_done[NR_CPUS];
 
 /* The lists, made once (mq_queues_lock held): a request completes only
@@ -1308,30 +1370,93 @@ static void blk_mq_raise_done(struct request *rq)
 		wake_up_process(done->kblockd);
 }
 
-bool blk_mq_complete_request(struct request *rq, blk_status_t status)
+/* Mark rq complete with status: false if it was already -- the first of
+ * the interrupt and the timeout handler to get here completes it; the
+ * other, on another CPU maybe, finds it done. */
+static bool blk_mq_mark_complete(struct request *rq, blk_status_t status)
 {
 	enum mq_rq_state old = READ_ONCE(rq->state);
 
-	/* the first of the interrupt and the timeout handler to get here
-	 * completes it; the other, on another CPU maybe, finds it done */
 	do {
 		if (old == MQ_RQ_COMPLETE)
 			return false;
 	} while (!__atomic_compare_exchange_n(&rq->state, &old, MQ_RQ_COMPLETE, false,
 					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 	rq->status = status;
-	if (rq->cmd_flags & REQ_POLLED) {
-		/* its submitter polls: blk_mq_poll() ends it, not kblockd */
-		struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
-		unsigned long flags;
+	return true;
+}
 
-		spin_lock_irqsave(&hctx->poll_lock, flags);
-		list_add_tail(&rq->queuelist, &hctx->poll_done);
-		spin_unlock_irqrestore(&hctx->poll_lock, flags);
+/* A polled request's end is its submitter's: blk_mq_poll() ends it, not
+ * kblockd and not the interrupt. */
+static void blk_mq_complete_polled(struct request *rq)
+{
+	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&hctx->poll_lock, flags);
+	list_add_tail(&rq->queuelist, &hctx->poll_done);
+	spin_unlock_irqrestore(&hctx->poll_lock, flags);
+}
+
+bool blk_mq_complete_request(struct request *rq, blk_status_t status)
+{
+	if (!blk_mq_mark_complete(rq, status))
+		return false;
+	if (rq->cmd_flags & REQ_POLLED)
+		blk_mq_complete_polled(rq);
+	else
+		blk_mq_raise_done(rq);
+	return true;
+}
+
+/*
+ * blk_mq_complete_request_remote - Linux's name and rule (block/blk-mq.c,
+ * since 5.10): complete rq, and say whether its end was sent somewhere
+ * else.  When the request is to end on this very CPU (rq_affinity above)
+ * there is no point in waking this CPU's kblockd to do it: that is a
+ * wake-up, a switch to kblockd and a switch away again around an end a
+ * few hundred instructions long.  Then this returns false, and the
+ * caller -- a driver's interrupt handler, outside its own locks --
+ * ends the request itself with blk_mq_end_request_batch().  True: the
+ * request is taken care of (its kblockd elsewhere, its poller, or the
+ * timeout handler that completed it first).  Interrupt context.
+ */
+bool blk_mq_complete_request_remote(struct request *rq, blk_status_t status)
+{
+	unsigned long flags;
+	bool here;
+
+	if (!blk_mq_mark_complete(rq, status))
+		return true;
+	if (rq->cmd_flags & REQ_POLLED) {
+		blk_mq_complete_polled(rq);
 		return true;
 	}
+	flags = local_irq_save();
+	here = blk_mq_complete_cpu(rq) == smp_processor_id();
+	local_irq_restore(flags);
+	if (here)
+		return false;
 	blk_mq_raise_done(rq);
 	return true;
+}
+
+/*
+ * blk_mq_end_request_batch - end the requests on list (linked by
+ * queuelist), each with the status blk_mq_complete_request_remote()
+ * recorded (Linux's, which takes an io_comp_batch).  Called by a
+ * driver's interrupt handler with none of its locks held: ending a
+ * request runs its bios' bi_end_io and then the hardware queue, whose
+ * queue_rq() takes the driver's submission lock.
+ */
+void blk_mq_end_request_batch(struct list_head *list)
+{
+	struct request *rq, *next;
+
+	list_for_each_entry_safe(rq, next, list, queuelist) {
+		list_del_init(&rq->queuelist);
+		blk_mq_end_request(rq, rq->status);
+	}
 }
 
 /*
@@ -1491,8 +1616,9 @@ static void blk_mq_rq_timed_out(struct blk_mq_hw_ctx *hctx, unsigned int tag,
 	unsigned long flags;
 	bool still;
 
+	/* since it was started, or its timer last reset */
 	pr_warn("blk: %s: request timed out after %llu ms: tag %d, %s sector %llu + %u\n",
-		name, (unsigned long long)(now - rq->io_start_time_ns) / NSEC_PER_MSEC,
+		name, (unsigned long long)jiffies_to_msecs(now - rq->deadline + q->rq_timeout),
 		rq->tag, req_op(rq) == REQ_OP_WRITE ? "write" :
 		req_op(rq) == REQ_OP_READ ? "read" : req_op(rq) == REQ_OP_FLUSH ? "flush" :
 		req_op(rq) == REQ_OP_DISCARD ? "discard" : "write-zeroes",
@@ -1507,7 +1633,7 @@ static void blk_mq_rq_timed_out(struct blk_mq_hw_ctx *hctx, unsigned int tag,
 		return;
 	ret = q->tag_set->ops->timeout(rq);
 	if (ret == BLK_EH_RESET_TIMER && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT)
-		rq->deadline_ns = ktime_get_ns() + jiffies_to_msecs(q->rq_timeout) * NSEC_PER_MSEC;
+		rq->deadline = jiffies + q->rq_timeout;
 }
 
 void blk_mq_check_timeouts(u64 now)
@@ -1529,7 +1655,7 @@ void blk_mq_check_timeouts(u64 now)
 				spin_lock_irqsave(&hctx->lock, flags);
 				rq = hctx->tag_rq[tag];
 				late = rq && READ_ONCE(rq->state) == MQ_RQ_IN_FLIGHT &&
-				       now >= rq->deadline_ns;
+				       time_after_eq(now, rq->deadline);
 				if (late)
 					gen = rq->gen;
 				spin_unlock_irqrestore(&hctx->lock, flags);
@@ -1640,12 +1766,17 @@ static int kblockd(void *arg)
 		unsigned long flags;
 
 		blk_mq_run_completions();
-		if (__atomic_exchange_n(&restarts_due, false, __ATOMIC_ACQ_REL)) {
+		/* looked at before they are taken: an exchange writes the
+		 * line even when it finds false, and every CPU's kblockd
+		 * passes here at every wake-up (tools/c2c.py) */
+		if (READ_ONCE(restarts_due) &&
+		    __atomic_exchange_n(&restarts_due, false, __ATOMIC_ACQ_REL)) {
 			blk_mq_run_restarts();
 			continue;
 		}
-		if (__atomic_exchange_n(&timeouts_due, false, __ATOMIC_ACQ_REL)) {
-			blk_mq_check_timeouts(ktime_get_ns());
+		if (READ_ONCE(timeouts_due) &&
+		    __atomic_exchange_n(&timeouts_due, false, __ATOMIC_ACQ_REL)) {
+			blk_mq_check_timeouts(jiffies);
 			continue;               /* handlers may have completed some */
 		}
 		spin_lock_irqsave(&done->lock, flags);

@@ -352,36 +352,36 @@ static void add_event(struct request_queue *q, char action, u32 opf, u64 sector,
 	spin_unlock_irqrestore(&bt->lock, flags);
 }
 
-void blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error)
+void __blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error)
 {
 	add_event(q, action, bio->bi_opf, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
 		  error, 0, 0, false);
 }
 
-void blk_add_trace_rq(struct request *rq, char action, int error)
+void __blk_add_trace_rq(struct request *rq, char action, int error)
 {
 	add_event(rq->q, action, rq->cmd_flags, blk_rq_pos(rq), blk_rq_bytes(rq), error, 0, 0,
 		  false);
 }
 
-void blk_add_trace_split(struct request_queue *q, struct bio *bio, u64 split_sector)
+void __blk_add_trace_split(struct request_queue *q, struct bio *bio, u64 split_sector)
 {
 	add_event(q, 'X', bio->bi_opf, bio->bi_iter.bi_sector, bio->bi_iter.bi_size, 0,
 		  split_sector, 0, false);
 }
 
-void blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev, u64 from_sector)
+void __blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev, u64 from_sector)
 {
 	add_event(q, 'A', bio->bi_opf, bio->bi_iter.bi_sector, bio->bi_iter.bi_size, 0,
 		  from_sector, from_dev, false);
 }
 
-void blk_add_trace_plug(struct request_queue *q)
+void __blk_add_trace_plug(struct request_queue *q)
 {
 	add_event(q, 'P', 0, 0, 0, 0, 0, 0, false);
 }
 
-void blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from_schedule)
+void __blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from_schedule)
 {
 	add_event(q, 'U', 0, 0, 0, 0, depth, 0, from_schedule);
 }

@@ -34,7 +34,8 @@ bool blk_insert_flush(struct request *rq);
 void blk_flush_data_done(struct request *rq, blk_status_t error);
 int blk_flush_init_queue(struct request_queue *q);
 
-/* blk-mq.c: late requests (kblockd's timer, or host tests with a fake clock) */
+/* blk-mq.c: requests late at jiffies `now` (kblockd's timer, or host
+ * tests with a fake clock) */
 void blk_mq_check_timeouts(u64 now);
 /* blk-mq.c: the queue leaves the timeout scan (blk_cleanup_queue) */
 void blk_mq_exit_queue(struct request_queue *q);

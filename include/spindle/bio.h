@@ -170,6 +170,8 @@ struct bio_set {
 	struct task_struct *rescue_task;
 	struct bio_list rescue_list;    /* bios it is to submit */
 	spinlock_t rescue_lock;
+	/* BIOSET_PERCPU_CACHE: each CPU's freed bios, for bio_alloc_kiocb */
+	struct bio_alloc_cache *cache;
 };
 #define BIOSET_RESERVE_ONLY  (1u << 0)  /* never beyond pool_size: for labs */
 /*
@@ -187,10 +189,26 @@ struct bio_set {
  * none.
  */
 #define BIOSET_NEED_BVECS    (1u << 2)
+/*
+ * BIOSET_PERCPU_CACHE: each CPU keeps a short list of the set's freed
+ * bios (Linux's bio_alloc_cache, commit be4d234d7aeb, 5.15): a bio that
+ * bio_alloc_kiocb() hands out goes back to the freeing CPU's list, and
+ * the next comes from there -- no kmalloc, no kfree, no mempool.
+ */
+#define BIOSET_PERCPU_CACHE  (1u << 3)
 
 int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
 		unsigned int flags);
 void bioset_exit(struct bio_set *bs);
+struct kiocb;
+/*
+ * A bio of fs_bio_set-like set bs for an asynchronous kiocb: from this
+ * CPU's cache when the kiocb has IOCB_ALLOC_CACHE, the set keeps one and
+ * nr_vecs fits inline; bio_put() gives such a bio back to the cache of
+ * the CPU that frees it.  Otherwise bio_alloc_bioset(GFP_NOIO, ...).
+ * May sleep; never NULL.
+ */
+struct bio *bio_alloc_kiocb(struct kiocb *kiocb, unsigned int nr_vecs, struct bio_set *bs);
 /* The bioset for ordinary allocations (bio_alloc). */
 extern struct bio_set fs_bio_set;
 
@@ -208,6 +226,13 @@ static inline struct bio *bio_alloc(gfp_t gfp, unsigned int nr_vecs)
 {
 	return bio_alloc_bioset(gfp, nr_vecs, &fs_bio_set);
 }
+/*
+ * A bio its caller owns, not from a set (Linux's bio_init): an on-stack
+ * bio with an on-stack vecs[max_vecs], as a synchronous direct I/O uses
+ * for a few pages (fs/direct-io.c).  Never bio_put() to zero: its memory
+ * is the caller's, who must wait for its end before leaving the frame.
+ */
+void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_vecs);
 void bio_put(struct bio *bio);
 /* One more reference: the bio is freed only by the last bio_put(). */
 static inline void bio_get(struct bio *bio)

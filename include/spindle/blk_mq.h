@@ -22,6 +22,7 @@
 #include <spindle/spinlock.h>
 #include <spindle/smp.h>
 #include <spindle/wait.h>
+#include <spindle/cache.h>
 
 struct request_queue;
 struct request;
@@ -58,7 +59,6 @@ struct request {
 	struct block_device *part;      /* for accounting */
 
 	u64 start_time_ns;              /* when it was made (queue time) */
-	u64 io_start_time_ns;           /* when it was dispatched */
 	u64 fifo_time;                  /* elevator: expiry (ns) */
 
 	/* elevator private: mq-deadline keeps it in a sector-sorted list */
@@ -70,8 +70,10 @@ struct request {
 	blk_status_t status;            /* set by blk_mq_complete_request() */
 
 	enum mq_rq_state state;         /* IDLE -> IN_FLIGHT -> COMPLETE */
-	u64 deadline_ns;                /* ops->timeout after this (ktime) */
-	u64 gen;                        /* which dispatch of the queue this is */
+	u64 deadline;                   /* jiffies: ops->timeout after this */
+	u64 gen;                        /* which dispatch of this request this is
+					 * (kept over its reuses: the timeout
+					 * scan's check, blk-mq.c) */
 	unsigned int rq_flags;          /* RQF_*: the request layer's own */
 	unsigned int flush_seq;         /* REQ_FSEQ_* steps done (blk-flush.c) */
 	struct list_head flush_list;    /* on q->flush_pending/_running */
@@ -218,6 +220,10 @@ struct blk_mq_hw_ctx {
 	unsigned int restart_seq;           /* [hlock] bumped when a tag is freed or
 					     * the driver restarts the queue */
 	bool restart_pending;               /* [hlock] ... for kblockd to run it */
+	bool sched_restart;                 /* [hlock] a run stopped with requests
+					     * left (no tag, or busy): the next
+					     * freed tag runs the queue again
+					     * (Linux's BLK_MQ_S_SCHED_RESTART) */
 	unsigned int tags_peak;             /* [hlock] most tags in use at once (bench);
 					     * reset without the lock (WRITE_ONCE) */
 	/* [hlock] requests sent to queue_rq, by the CPU they were made on:
@@ -240,7 +246,8 @@ struct blk_mq_ctx {
 	 * entry is the DEFAULT one); only the DEFAULT one takes requests
 	 * from rq_list -- a polled request never waits here */
 	struct blk_mq_hw_ctx *hctxs[HCTX_MAX_TYPES];
-};
+} ____cacheline_aligned_in_smp;         /* q->queue_ctx[] has one per CPU: no
+					 * CPU's shares a line with the next's */
 
 /* A request-based queue: bios become requests, merged, scheduled by the
  * elevator (elevator=<name>), dispatched to ops->queue_rq. */
@@ -253,11 +260,18 @@ void blk_mq_start_request(struct request *rq);
  * are ended later in task context (kblockd).  Returns false (and does
  * nothing) if rq was already completed -- e.g. by its timeout handler. */
 bool blk_mq_complete_request(struct request *rq, blk_status_t status);
+/* The same from an interrupt handler that can end rq itself: false when
+ * rq is to end on this CPU -- the handler then puts it on a list and,
+ * its own locks dropped, calls blk_mq_end_request_batch() -- true when
+ * it was sent elsewhere (kblockd, its poller) or already completed. */
+bool blk_mq_complete_request_remote(struct request *rq, blk_status_t status);
+void blk_mq_end_request_batch(struct list_head *list);
 /* Give rq back to the request layer unfinished: it is dispatched again,
  * before anything new (an innocent request after a port reset).  Callable
  * from interrupt handlers; the driver must forget rq's tag. */
 void blk_mq_requeue_request(struct request *rq);
-/* End rq now (task context): every bio, then the tag and the request. */
+/* End rq now (task context, or an interrupt handler's batch above):
+ * every bio, then the tag and the request. */
 void blk_mq_end_request(struct request *rq, blk_status_t status);
 /* Spread the CPUs over qmap's nr_queues contexts from queue_offset: fills
  * qmap->mq_map (blk_mq_init_queue calls it for each map). */

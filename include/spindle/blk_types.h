@@ -121,5 +121,7 @@ struct bio {
 #define BIO_CLONED      (1u << 1)   /* bi_io_vec belongs to another bio */
 #define BIO_REMAPPED    (1u << 2)   /* partition offset already applied */
 #define BIO_PAGE_PINNED (1u << 3)   /* pages pinned from user space: unpin at the end */
+#define BIO_PERCPU_CACHE (1u << 4)  /* bio_put gives it to its CPU's cache of the
+				     * set's bios (bio_alloc_kiocb, bio.c) */
 
 #endif /* SPINDLE_BLK_TYPES_H */

@@ -30,15 +30,19 @@
 #include <spindle/wait.h>
 #include <spindle/threads.h>
 #include <spindle/atomic.h>
+#include <spindle/cache.h>
 
 /*
- * x86-64's cache line.  Each CPU's counters fill whole lines of it, so
- * that one CPU's update does not pull the line of another's counters
- * from that CPU's cache.  (Padded, not aligned: kmalloc promises no more
- * than 16 bytes of alignment, so two neighbours may share one line at
- * their edge -- not their busy fields.)
+ * x86-64's cache line.  Each CPU's counters are padded so that one CPU's
+ * update does not pull a line that another CPU writes, or reads at every
+ * I/O, from that CPU's cache -- wherever the array starts in its line:
+ * its busy fields first, then at least a line of padding, and a line of
+ * padding before the array, away from the fields every CPU reads
+ * (tools/c2c.py counted the moves when the edges were shared).  Padded,
+ * not aligned: a type that demands 64-byte alignment makes every struct
+ * holding it demand it too, which the host's unit tests do not give.
  */
-#define BLK_CACHELINE_BYTES 64
+#define BLK_CACHELINE_BYTES L1_CACHE_BYTES
 
 #define DISK_NAME_LEN   32
 #define DISK_MAX_PARTS  64              /* partition numbers 0 (whole) .. 63 */
@@ -105,6 +109,8 @@ struct request_queue {
 	/* [pcpu] bios inside make_request_fn, counted on the CPU each
 	 * entered on (it may leave on another: only the sum means anything,
 	 * blk_queue_usage()), as Linux's per-CPU q_usage_counter */
+	char q_usage_pad[BLK_CACHELINE_BYTES];  /* CPU 0's n shares no line with
+						 * the fields above */
 	struct {
 		long n;
 		char pad[BLK_CACHELINE_BYTES - sizeof(long)];   /* a line each */
@@ -130,9 +136,6 @@ struct request_queue {
 					     * interrupt's CPU, 1 the submitter's if
 					     * they share no cache, 2 the submitter's
 					     * (queue/rq_affinity, blk-mq.c) */
-	atomic_long_t rq_gen;               /* [atomic] dispatches so far (request gen):
-					     * blk_mq_start_request() runs in queue_rq,
-					     * on any CPU, without q->lock */
 
 	/* volatile write cache (blk_queue_write_cache): flushes and FUA */
 	bool write_cache;                   /* [init] the device has one: honour flushes */
@@ -169,10 +172,13 @@ struct disk_stats {
 	u64 io_ticks_ms;                    /* time with anything in flight */
 	long in_flight[2];                  /* started, not completed: reads
 					     * (and flushes), writes (and discards) */
-	u64 pad[5];                         /* to three whole cache lines */
+	u64 pad[13];                        /* to four whole cache lines, the
+					     * last all padding */
 };
-_Static_assert(sizeof(struct disk_stats) % BLK_CACHELINE_BYTES == 0,
-	       "a CPU's disk_stats fill whole cache lines");
+_Static_assert(sizeof(struct disk_stats) % BLK_CACHELINE_BYTES == 0 &&
+	       sizeof(struct disk_stats) - __builtin_offsetof(struct disk_stats, pad) >=
+	       BLK_CACHELINE_BYTES,
+	       "a CPU's disk_stats fill whole cache lines, the last all padding");
 
 struct block_device;
 /* Every CPU's counters of part, summed into *st (Linux's
@@ -205,6 +211,7 @@ struct block_device {
 					     * from its first open */
 	/* [pcpu] each CPU changes its own, with interrupts off; read
 	 * with part_stat_read_all() (block/blk-core.c) */
+	char bd_stats_pad[BLK_CACHELINE_BYTES]; /* CPU 0's away from bd_inode */
 	struct disk_stats bd_stats[NR_CPUS];
 	atomic_long_t bd_stamp;             /* [atomic] the ms io_ticks_ms was last
 					     * brought up to (Linux's bd_stamp) */
@@ -385,14 +392,15 @@ int blk_iosched_store(struct block_device *bdev, const char *name, const char *b
 struct blk_mq_hw_ctx *blk_mq_sysfs_hctx(struct block_device *bdev, unsigned int n);
 const char *blk_mq_hctx_attr(unsigned int i);
 int blk_mq_hctx_show(struct blk_mq_hw_ctx *hctx, const char *name, char *buf, size_t size);
-/* /proc/vmstat's counters the block layer keeps (submit_bio, blk-core.c) */
-/* Added to by submitters on every CPU with an atomic add (Linux counts
- * them per CPU); a reader reads each u64 whole. */
+/* /proc/vmstat's counters the block layer keeps (submit_bio, blk-core.c).
+ * Each CPU adds to its own copy (Linux's per-CPU vm_event_states): one
+ * counter that the submitters of every CPU add to would be a cache line
+ * they all write at every I/O.  A reader sums the copies. */
 struct vm_events {
 	u64 pgpgin;  /* KiB read from block devices */
 	u64 pgpgout; /* KiB written */
 };
-extern struct vm_events vm_events;
+void all_vm_events(struct vm_events *sum);
 /* /proc/partitions and /proc/diskstats in Linux's formats: the length */
 int blk_show_partitions(char *buf, size_t size);
 int blk_show_diskstats(char *buf, size_t size);

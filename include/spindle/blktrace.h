@@ -27,11 +27,8 @@
 #include <spindle/types.h>
 #include <spindle/spinlock.h>
 #include <spindle/mutex.h>
-
-struct request_queue;
-struct request;
-struct bio;
-struct gendisk;
+#include <spindle/blkdev.h>     /* q->blk_trace, for the inline test */
+#include <spindle/blk_mq.h>     /* rq->q */
 
 struct blk_trace_event {
 	u64 time_ns;
@@ -65,13 +62,64 @@ struct blk_trace {
 	char name[32];
 };
 
-/* Record events; all do nothing unless the queue is traced. */
-void blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error);
-void blk_add_trace_rq(struct request *rq, char action, int error);
-void blk_add_trace_split(struct request_queue *q, struct bio *bio, u64 split_sector);
-void blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev, u64 from_sector);
-void blk_add_trace_plug(struct request_queue *q);
-void blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from_schedule);
+/*
+ * Record events; all do nothing unless the queue is traced.  The test
+ * is inline, so an untraced queue -- every queue, most of the time --
+ * pays a load and a branch per event, not a call (Linux's tracepoints
+ * cost a patched-out jump); the recording is out of line.
+ */
+void __blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action, int error);
+void __blk_add_trace_rq(struct request *rq, char action, int error);
+void __blk_add_trace_split(struct request_queue *q, struct bio *bio, u64 split_sector);
+void __blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev,
+			   u64 from_sector);
+void __blk_add_trace_plug(struct request_queue *q);
+void __blk_add_trace_unplug(struct request_queue *q, unsigned int depth, bool from_schedule);
+
+static inline bool blk_queue_traced(const struct request_queue *q)
+{
+	return q && READ_ONCE(q->blk_trace);
+}
+
+static inline void blk_add_trace_bio(struct request_queue *q, struct bio *bio, char action,
+				     int error)
+{
+	if (unlikely(blk_queue_traced(q)))
+		__blk_add_trace_bio(q, bio, action, error);
+}
+
+static inline void blk_add_trace_rq(struct request *rq, char action, int error)
+{
+	if (unlikely(blk_queue_traced(rq->q)))
+		__blk_add_trace_rq(rq, action, error);
+}
+
+static inline void blk_add_trace_split(struct request_queue *q, struct bio *bio,
+				       u64 split_sector)
+{
+	if (unlikely(blk_queue_traced(q)))
+		__blk_add_trace_split(q, bio, split_sector);
+}
+
+static inline void blk_add_trace_remap(struct request_queue *q, struct bio *bio, u32 from_dev,
+				       u64 from_sector)
+{
+	if (unlikely(blk_queue_traced(q)))
+		__blk_add_trace_remap(q, bio, from_dev, from_sector);
+}
+
+static inline void blk_add_trace_plug(struct request_queue *q)
+{
+	if (unlikely(blk_queue_traced(q)))
+		__blk_add_trace_plug(q);
+}
+
+static inline void blk_add_trace_unplug(struct request_queue *q, unsigned int depth,
+					bool from_schedule)
+{
+	if (unlikely(blk_queue_traced(q)))
+		__blk_add_trace_unplug(q, depth, from_schedule);
+}
 
 /* Start or stop tracing a disk at run time (sysfs will call these);
  * start returns 0 or -ENOMEM.  blktrace=<disk> starts it at boot. */

@@ -29,6 +29,7 @@
 #ifndef SPINDLE_FAULT_INJECT_H
 #define SPINDLE_FAULT_INJECT_H
 
+#include <spindle/compiler.h>
 #include <spindle/types.h>
 #include <spindle/spinlock.h>
 
@@ -57,8 +58,20 @@ struct fault_attr {
 	}
 #define DECLARE_FAULT_ATTR(n) struct fault_attr n = FAULT_ATTR_INITIALIZER(#n)
 
-/* Should the call of this size at attr's point fail?  Logs each failure. */
-bool should_fail(struct fault_attr *attr, size_t size);
+bool __should_fail(struct fault_attr *attr, size_t size);
+
+/*
+ * Should the call of this size at attr's point fail?  Logs each failure.
+ * A disarmed point -- every point, in a run that injects nothing -- is
+ * decided here, by one load and no call: some points sit on the I/O path
+ * (NVMe's completion), asked once per request on every CPU.
+ */
+static inline bool should_fail(struct fault_attr *attr, size_t size)
+{
+	if (!READ_ONCE(attr->times))
+		return false;
+	return __should_fail(attr, size);
+}
 
 /* Arm attr from "<interval>,<probability>,<space>,<times>"; 0 or -EINVAL
  * (attr unchanged). */

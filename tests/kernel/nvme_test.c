@@ -6,7 +6,10 @@
  *
  *   map_data_cases  the PRP builder alone (nvme_map_data), table-driven on
  *                   made-up physical addresses (no disk): one page in
- *                   PRP1, two in PRP1 and PRP2, more through the PRP list,
+ *                   PRP1, two in PRP1 and PRP2 (both by the one-segment
+ *                   fast path, nvme_setup_prp_simple, and up to its edge:
+ *                   a segment ending exactly two pages on, one a byte
+ *                   past it), more through the PRP list,
  *                   a first segment off its page's start, segments that
  *                   continue each other, a hole inside a page (-EAGAIN:
  *                   the driver bounces it), a segment off a dword (-EINVAL)
@@ -55,6 +58,10 @@ static const struct prp_case prp_cases[] = {
 	{ "three pages: a list", { { B, 12288 } }, 0, B, LIST, { B + PG, B + 2 * PG } },
 	{ "512 bytes in: PRP1 with an offset", { { B + 512, 3584 } }, 0, B + 512, 0, { 0 } },
 	{ "offset, crossing one page", { { B + 512, 4096 } }, 0, B + 512, B + PG, { 0 } },
+	{ "offset, crossing two pages: a list", { { B + 512, 8192 } }, 0, B + 512, LIST,
+	  { B + PG, B + 2 * PG } },
+	{ "one segment ending exactly two pages on", { { B + 512, 7680 } }, 0, B + 512, B + PG,
+	  { 0 } },
 	{ "pages apart, each whole", { { B, 4096 }, { B + 8 * PG, 4096 }, { B + 3 * PG, 4096 } },
 	  0, B, LIST, { B + 8 * PG, B + 3 * PG } },
 	{ "segments continuing in memory", { { B, 1024 }, { B + 1024, 3072 }, { B + PG, 512 } },

@@ -539,12 +539,12 @@ static const struct blk_mq_ops fake_ops_timeout = {
 START_TEST(late_request_without_handler_times_out)
 {
 	make_queue(4, 0, 1024, "none");
-	host_clock_ns = 1000;
+	jiffies = 1000;
 	submit(REQ_OP_READ, 0, 4096);
-	blk_mq_check_timeouts(host_clock_ns + 29 * NSEC_PER_SEC);
+	blk_mq_check_timeouts(jiffies + 29 * HZ);
 	blk_mq_run_completions();
 	ck_assert_int_eq(ended, 0);                      /* 30 s is the default */
-	blk_mq_check_timeouts(host_clock_ns + 31 * NSEC_PER_SEC);
+	blk_mq_check_timeouts(jiffies + 31 * HZ);
 	blk_mq_run_completions();
 	ck_assert_int_eq(ended, 1);
 	ck_assert_uint_eq(last_status, BLK_STS_TIMEOUT);
@@ -561,15 +561,15 @@ START_TEST(timeout_handler_resets_or_completes)
 	blk_queue_rq_timeout(q, 5 * HZ);
 	timeouts_called = 0;
 	timeout_answer = BLK_EH_RESET_TIMER;
-	host_clock_ns = 0;
+	jiffies = 0;
 	submit(REQ_OP_READ, 0, 4096);
-	host_clock_ns = 6 * NSEC_PER_SEC;
-	blk_mq_check_timeouts(host_clock_ns);
+	jiffies = 6 * HZ;
+	blk_mq_check_timeouts(jiffies);
 	ck_assert_int_eq(timeouts_called, 1);
-	blk_mq_check_timeouts(host_clock_ns + 4 * NSEC_PER_SEC);
+	blk_mq_check_timeouts(jiffies + 4 * HZ);
 	ck_assert_int_eq(timeouts_called, 1);            /* the timer was reset */
 	timeout_answer = BLK_EH_DONE;
-	blk_mq_check_timeouts(host_clock_ns + 6 * NSEC_PER_SEC);
+	blk_mq_check_timeouts(jiffies + 6 * HZ);
 	ck_assert_int_eq(timeouts_called, 2);
 	blk_mq_run_completions();
 	ck_assert_int_eq(ended, 1);

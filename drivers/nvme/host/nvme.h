@@ -32,6 +32,7 @@
 
 #include <spindle/types.h>
 #include <spindle/compiler.h>
+#include <spindle/cache.h>
 #include <spindle/spinlock.h>
 #include <spindle/mutex.h>
 #include <spindle/blk_mq.h>
@@ -376,7 +377,8 @@ struct nvme_queue {
 	phys_addr_t bounce_dma;
 	unsigned long bounced;          /* requests that went through it */
 	unsigned long completions;      /* CQEs consumed (for the log) */
-};
+} ____cacheline_aligned_in_smp;         /* dev->ioqs[] is one per CPU: no queue
+					 * shares a cache line with the next */
 
 /* One namespace: a disk. */
 struct nvme_ns {

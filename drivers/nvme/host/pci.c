@@ -8,8 +8,9 @@
  * namespace's base) IS the command identifier the completion carries back.
  * Below us the controller fetches commands from a submission queue in RAM,
  * moves the data by DMA along the PRPs, writes a completion queue entry
- * and raises an interrupt; the handler completes the request with
- * blk_mq_complete_request().  core.c, beside us, builds the commands and
+ * and raises an interrupt; the handler completes the request
+ * (blk_mq_complete_request_remote()) and, when it is to end on this CPU,
+ * ends it itself.  core.c, beside us, builds the commands and
  * owns the namespaces; this file owns the queues and the registers.
  *
  * One command's life (docs/nvme.md draws a queue pair):
@@ -19,6 +20,7 @@
  *     nvme_setup_cmd()        core.c: Read/Write/Flush/Write Zeroes/DSM,
  *                             SLBA, NLB, FUA
  *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
+ *                             (one segment: nvme_setup_prp_simple())
  *     __nvme_submit_cmd()     ring.c: copy to sq_cmds[sq_tail], tail++,
  *                             wmb(), write the SQ tail doorbell
  *   ... the controller fetches it, runs it, posts a CQE with our phase ...
@@ -27,9 +29,12 @@
  *    nvme_poll()              its submitter, spinning in bio_poll())
  *     nvme_process_cq()       ring.c: while cqes[cq_head] has the
  *                             expected phase (dma_rmb() before the rest):
- *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request(status)
+ *       nvme_handle_cqe()     rqs[cid] -> blk_mq_complete_request_remote():
+ *                             to end here, onto the interrupt's batch;
+ *                             else kblockd's (or, polled, the poller's)
  *                             head++ (phase flips at the wrap)
  *     CQ head doorbell        the controller may reuse those entries
+ *     blk_mq_end_request_batch()  the batch ended, cq_lock dropped
  *
  * Controller states:
  *
@@ -323,6 +328,37 @@ static blk_status_t nvme_bounce_rq(struct nvme_queue *nvmeq, struct request *rq,
 /* ---- completions ---------------------------------------------------------- */
 
 /*
+ * The requests this CPU's NVMe interrupt handler will end itself (Linux's
+ * DEFINE_IO_COMP_BATCH in nvme_irq()), NULL outside the handler.  A
+ * request that is to end on the interrupt's CPU -- the submitter's, as a
+ * queue pair per CPU makes it -- is ended in the interrupt, as Linux's
+ * nvme_pci_complete_batch() does, instead of by this CPU's kblockd: a
+ * synchronous read's task is then woken by the interrupt itself, with
+ * no kernel thread run in between (docs/nvme.md, "One read's
+ * instructions").  They are ended after the CQ walk, outside cq_lock:
+ * ending one runs the hardware queue, whose nvme_queue_rq() takes
+ * sq_lock, and the two are never nested.  The list is per CPU because
+ * nvme_process_cq() (ring.c, the queue-pair lab's) hands each entry to
+ * nvme_handle_cqe() with no room for it; the handler runs with
+ * interrupts off, so nothing else on this CPU sees it meanwhile.
+ */
+static DEFINE_PER_CPU(struct list_head *, nvme_irq_batch);
+
+/* Walk nvmeq's CQ for its interrupt, then end what is to end here. */
+static unsigned int nvme_irq_process_cq(struct nvme_queue *nvmeq)
+{
+	LIST_HEAD(batch);
+	unsigned int found;
+
+	this_cpu_write(nvme_irq_batch, &batch);
+	found = nvme_process_cq(nvmeq);
+	this_cpu_write(nvme_irq_batch, NULL);
+	if (!list_empty(&batch))
+		blk_mq_end_request_batch(&batch);
+	return found;
+}
+
+/*
  * nvme_handle_cqe - one completion, copied out of the CQ by
  * nvme_process_cq() (ring.c) under cq_lock: the admin command's answer, or
  * the end of the I/O request its command identifier names.
@@ -331,6 +367,7 @@ void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe
 {
 	u16 cid = cqe->command_id;
 	u16 status = cqe->status >> 1;
+	struct list_head *batch;
 	struct request *rq;
 
 	if (nvmeq->qid == 0) {
@@ -357,7 +394,10 @@ void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe
 	}
 	nvmeq->rqs[cid] = NULL;
 	nvmeq->aborted &= ~(1ull << cid);
-	WRITE_ONCE(nvmeq->dev->resets_in_row, 0);       /* the controller works */
+	/* the controller works: written only when it changes, or every
+	 * completion on every CPU would write this line of the device's */
+	if (READ_ONCE(nvmeq->dev->resets_in_row))
+		WRITE_ONCE(nvmeq->dev->resets_in_row, 0);
 	if (rq == nvmeq->bounce_rq)
 		nvme_unbounce_rq(nvmeq, rq, !status);
 	if ((status & 0x7ff) == NVME_SC_ABORT_REQ && !(status & NVME_STATUS_DNR)) {
@@ -367,7 +407,11 @@ void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe
 	}
 	if (status)
 		nvme_log_error(rq->q->queuedata, rq, status);
-	blk_mq_complete_request(rq, nvme_error_status(status));
+	batch = this_cpu_read(nvme_irq_batch);
+	if (!batch)     /* a poll, the timeout handler, a reset: not our interrupt */
+		blk_mq_complete_request(rq, nvme_error_status(status));
+	else if (!blk_mq_complete_request_remote(rq, nvme_error_status(status)))
+		list_add_tail(&rq->queuelist, batch);   /* nvme_complete_batch() ends it */
 }
 
 /* nvme_process_cq(), the CQ side (phase tags, the head doorbell): ring.c. */
@@ -389,7 +433,7 @@ static irqreturn_t nvme_irq(int irq, void *dev_id)
 	(void)irq;
 	found += nvme_process_cq(&dev->adminq);
 	if (dev->nr_vecs == 1 && READ_ONCE(dev->nr_io_queues))
-		found += nvme_process_cq(&dev->ioqs[0]);
+		found += nvme_irq_process_cq(&dev->ioqs[0]);
 	return found ? IRQ_HANDLED : IRQ_NONE;
 }
 
@@ -402,7 +446,7 @@ static irqreturn_t nvme_irq(int irq, void *dev_id)
 static irqreturn_t nvme_queue_irq(int irq, void *data)
 {
 	(void)irq;
-	return nvme_process_cq(data) ? IRQ_HANDLED : IRQ_NONE;
+	return nvme_irq_process_cq(data) ? IRQ_HANDLED : IRQ_NONE;
 }
 
 /*
@@ -527,6 +571,33 @@ static int nvme_create_io_sq_cqs(struct nvme_dev *dev)
  * and PRP2; more go into this command's PRP list page and PRP2 points
  * at that list.
  */
+/*
+ * nvme_setup_prp_simple - the common request first, as Linux's function of
+ * that name: one segment, dword aligned, that ends within the page after
+ * its first.  PRP1 is its address and PRP2, if it crosses into the next
+ * page, that page: what the walk below would find, without the walk (the
+ * iterator's advance alone cost some 60 instructions a 4 KiB read).
+ * False: not that simple, walk.
+ */
+static bool nvme_setup_prp_simple(struct request *rq, struct nvme_command *cmd)
+{
+	const phys_addr_t page_mask = NVME_CTRL_PAGE_SIZE - 1;
+	struct bio_vec bv;
+	phys_addr_t addr;
+
+	if (rq->nr_phys_segments != 1 || !rq->bio)
+		return false;
+	bv = bvec_iter_bvec(rq->bio->bi_io_vec, rq->bio->bi_iter);
+	addr = page_to_phys(bv.bv_page) + bv.bv_offset;
+	if (bv.bv_len != blk_rq_bytes(rq) || !bv.bv_len || (addr & 3) ||
+	    (addr & page_mask) + bv.bv_len > 2 * NVME_CTRL_PAGE_SIZE)
+		return false;
+	cmd->prp1 = addr;
+	if ((addr & page_mask) + bv.bv_len > NVME_CTRL_PAGE_SIZE)
+		cmd->prp2 = (addr & ~page_mask) + NVME_CTRL_PAGE_SIZE;
+	return true;
+}
+
 int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
 		  struct nvme_command *cmd)
 {
@@ -538,6 +609,8 @@ int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
 	struct bio_vec bv;
 	struct bio *bio;
 
+	if (nvme_setup_prp_simple(rq, cmd))
+		return 0;
 	rq_for_each_segment(bv, rq, bio, iter) {
 		phys_addr_t addr = page_to_phys(bv.bv_page) + bv.bv_offset;
 		phys_addr_t end = addr + bv.bv_len;
@@ -927,8 +1000,10 @@ static int nvme_setup_io_queues(struct nvme_dev *dev, unsigned int nr, unsigned 
 	struct blk_mq_queue_map map = { .nr_queues = 0 };
 	int err;
 
-	if (nr > 1 && dev->pdev->msix_enabled) {
-		/* again, with one vector per queue: release the probe's one */
+	if (dev->pdev->msix_enabled) {
+		/* again, with one vector per queue -- one default pair too:
+		 * on vector 0 each of its interrupts would walk the admin CQ
+		 * as well -- so release the probe's one */
 		free_irq(dev->irq, dev);
 		pci_free_irq_vectors(dev->pdev);
 		dev->nr_vecs = 0;
