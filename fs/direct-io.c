@@ -28,7 +28,8 @@
  * completion, in interrupt context, calls ki_complete() with the bytes or
  * the first error, and frees the dio.  The synchronous call is the same
  * machinery plus a wait, as in Linux, where a sync read is an async one
- * that waits.
+ * that waits.  Since it waits, its dio and its first bio of a few pages
+ * live in its own stack frame: no allocation for the common small read.
  *
  * Polled I/O (preadv2/pwritev2 with RWF_HIPRI: a synchronous kiocb with
  * IOCB_HIPRI): when the whole transfer is one bio, it is sent with
@@ -76,7 +77,20 @@ struct dio {
 	struct completion done; /* sync: the caller waits here */
 	bool polled;            /* sync, IOCB_HIPRI, one bio: send it REQ_POLLED */
 	struct bio *poll_bio;   /* ... that bio, a reference held, to poll */
+	/* sync: the caller's on-stack bio and vecs, for a first bio of at
+	 * most DIO_INLINE_BIO_VECS pages; NULL once used, and for async */
+	struct bio *stack_bio;
+	struct bio_vec *stack_vecs;
 };
+
+/*
+ * A synchronous direct I/O of a few pages -- the common 4 KiB read --
+ * needs no bio from the pool: the caller waits for its end anyway, so its
+ * bio and segments can live in the caller's frame (Linux's
+ * __blkdev_direct_IO_simple, with the same 4 inline segments).  That
+ * saves a mempool allocation and free per I/O.
+ */
+#define DIO_INLINE_BIO_VECS 4
 
 static void dio_put(struct dio *dio)
 {
@@ -95,16 +109,33 @@ static void dio_put(struct dio *dio)
 	iocb->ki_complete(iocb, res);
 }
 
-static void dio_bio_end_io(struct bio *bio)
+/* What every direct bio's end does: note its error, unpin its pages. */
+static void dio_bio_done(struct dio *dio, struct bio *bio)
 {
-	struct dio *dio = bio->bi_private;
 	int zero = 0;
 
 	if (bio->bi_status)
 		__atomic_compare_exchange_n(&dio->error, &zero, blk_status_to_errno(bio->bi_status),
 					    false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	bio_release_pages(bio);
+}
+
+static void dio_bio_end_io(struct bio *bio)
+{
+	struct dio *dio = bio->bi_private;
+
+	dio_bio_done(dio, bio);
 	bio_put(bio);
+	dio_put(dio);
+}
+
+/* The end of the on-stack bio: not the pool's to free, and not to be
+ * touched after dio_put(), which may let the caller return. */
+static void dio_bio_end_io_stack(struct bio *bio)
+{
+	struct dio *dio = bio->bi_private;
+
+	dio_bio_done(dio, bio);
 	dio_put(dio);
 }
 
@@ -149,19 +180,31 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 		unsigned long addr = iov_iter_addr(it);
 		unsigned int nr = min_t(size_t, BIO_MAX_VECS,
 					DIV_ROUND_UP((addr & ~PAGE_MASK) + iov_iter_count(it), PAGE_SIZE));
-		struct bio *bio = bio_alloc(GFP_NOIO, nr); /* waits, never NULL */
+		struct bio *bio;
 		int err;
 
+		if (dio->stack_bio && nr <= DIO_INLINE_BIO_VECS) {
+			bio = dio->stack_bio;
+			dio->stack_bio = NULL;  /* one frame, one bio */
+			bio_init(bio, dio->stack_vecs, DIO_INLINE_BIO_VECS);
+			bio->bi_end_io = dio_bio_end_io_stack;
+		} else {
+			/* waits, never NULL; an IOPOLL ring's from this
+			 * CPU's cache of bios */
+			bio = dio->iocb ? bio_alloc_kiocb(dio->iocb, nr, &fs_bio_set) :
+					  bio_alloc(GFP_NOIO, nr);
+			bio->bi_end_io = dio_bio_end_io;
+		}
 		bio_set_dev(bio, bdev);
 		bio->bi_iter.bi_sector = sector + (done >> SECTOR_SHIFT);
 		/* REQ_SYNC: someone waits for it (the synchronous caller, or
 		 * io_getevents: either way soon, unlike write-back) */
 		bio->bi_opf = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_SYNC;
-		bio->bi_end_io = dio_bio_end_io;
 		bio->bi_private = dio;
 		err = bio_iov_iter_get_pages(bio, it);
 		if (err) {
-			bio_put(bio);
+			if (bio->bi_end_io == dio_bio_end_io)
+				bio_put(bio);   /* the on-stack one is just left */
 			*errp = err;
 			*stopped = true;
 			break;
@@ -260,6 +303,8 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	errseq_t before;
 	size_t count = iov_iter_count(it), beyond, done;
 	struct dio sync_dio, *dio = &sync_dio;
+	struct bio stack_bio;
+	struct bio_vec stack_vecs[DIO_INLINE_BIO_VECS];
 	bool polled = false;
 	int err = 0;
 
@@ -306,8 +351,11 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 			return -ENOMEM;
 	}
 	*dio = (struct dio){ .ref = 1, .iocb = iocb };
-	if (!iocb)
+	if (!iocb) {
 		init_completion(&dio->done);
+		dio->stack_bio = &stack_bio;
+		dio->stack_vecs = stack_vecs;
+	}
 	/* one bio carries it all (as dio_submit counts pages): poll it */
 	dio->polled = polled &&
 		      DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + count, PAGE_SIZE) <= BIO_MAX_VECS;

@@ -52,6 +52,29 @@ struct file *fget(unsigned int fd)
 	return f;
 }
 
+/*
+ * The file at fd for the rest of a system call (Linux's fdget, its
+ * __fget_light): when no other task shares the table (count 1), only the
+ * caller could close fd or share the table meanwhile, and it is busy in
+ * this system call -- so the table's own reference keeps the file, and
+ * none is taken (no lock, no atomic).  A shared table: as fget.  The
+ * caller must not close a descriptor, nor clone, before fdput().
+ */
+struct fd fdget(unsigned int fd)
+{
+	struct files_struct *files = current->files;
+	struct file *f;
+
+	/* count grows only by this task's own clone(CLONE_FILES): if it is
+	 * 1 now, it stays 1 until this call returns, and so does fd[fd] */
+	if (!files || READ_ONCE(files->count) != 1)
+		return (struct fd){ fget(fd), FDPUT_FPUT };
+	if (fd >= NR_OPEN_DEFAULT)
+		return (struct fd){ NULL, 0 };
+	f = READ_ONCE(files->fd[fd]);
+	return (struct fd){ f && !IS_ERR(f) ? f : NULL, 0 };
+}
+
 /* The lowest free descriptor >= start; -EMFILE when the table is full. */
 static int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int flags)
 {

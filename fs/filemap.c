@@ -351,7 +351,10 @@ void filemap_fdatawait(struct address_space *mapping)
 	io_wait_event(page_wait, !__atomic_load_n(&mapping->nrwriteback, __ATOMIC_ACQUIRE));
 }
 
-int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end)
+/* The writing and the wait, out of line: the check before them is all a
+ * direct read or write of a clean mapping runs. */
+static __noinline int __filemap_write_and_wait_range(struct address_space *mapping, loff_t start,
+						   loff_t end)
 {
 	struct writeback_control wbc = {
 		.sync_mode = WB_SYNC_ALL,
@@ -365,6 +368,15 @@ int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, lo
 	 * everything written before it, whoever sends it */
 	filemap_fdatawait(mapping);
 	return err ? err : wbc.err;
+}
+
+int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end)
+{
+	/* nothing dirty, nothing on its way: the common case of every
+	 * direct read and write (Linux's mapping_needs_writeback test) */
+	if (!READ_ONCE(mapping->nrdirty) && !READ_ONCE(mapping->nrwriteback))
+		return 0;
+	return __filemap_write_and_wait_range(mapping, start, end);
 }
 
 int file_check_and_advance_wb_err(struct file *f)

@@ -52,8 +52,9 @@
  * then every new CQE joins the list too, so the order holds.  Submission
  * is not held back by a full CQ (as in Linux 6.1).  Only a CQE
  * whose list entry cannot be allocated is lost, counted in cq_overflow.
- * fs/io_uring_cq.c posts and flushes; a request is still counted
- * (inflight) from its SQE to its CQE, for the release to wait on.
+ * fs/io_uring_cq.c posts and flushes; a request is still in flight
+ * from its SQE to its CQE (nr_taken - nr_posted), for the release to
+ * wait on.
  *
  * Lifetime: requests whose CQE was posted from an interrupt handler still
  * hold their file, which must not be dropped there (a last fput may
@@ -118,11 +119,12 @@
  * it was built without; the probe tells which).
  *
  * Locking: ctx->uring_lock (a mutex) serialises submission, polling
- * (iopoll_list), registration and the making of ctx->io_wq -- a forked
+ * (iopoll_list), registration, the request cache, the batch of
+ * completions, the count of SQEs taken and the making of ctx->io_wq -- a forked
  * child shares the ring, and the SQ thread takes it for each pass; a
  * worker takes it only around a linked ASYNC_CANCEL or TIMEOUT_REMOVE,
  * and nobody waits for a worker while holding it.  The CQ tail, the
- * count in flight and the done list are under ctx->cq_wait.lock, taken
+ * count of CQEs posted and the done list are under ctx->cq_wait.lock, taken
  * with interrupts off (completions come from disk interrupts); the
  * completer wakes the waiters under it, so a release that has seen the
  * last completion and taken the lock once may free the ring.  The armed
@@ -236,6 +238,10 @@ struct io_ring_ctx {
 
 	struct mutex uring_lock;        /* submission and registration */
 	u32 cached_sq_head;             /* uring_lock: SQEs taken so far */
+	/* uring_lock: SQEs taken that owe a CQE (all but a dropped index);
+	 * with nr_posted, the count in flight -- each of the two has one
+	 * lock, so that counting an SQE in takes no cq_wait.lock */
+	u32 nr_taken;
 	struct io_mapped_ubuf *bufs;    /* uring_lock: IORING_REGISTER_BUFFERS */
 	unsigned int nr_bufs;
 	struct file **files;            /* uring_lock: IORING_REGISTER_FILES (NULL: a hole) */
@@ -246,6 +252,21 @@ struct io_ring_ctx {
 	/* uring_lock: the workers that run what would block (fs/io-wq.c),
 	 * made at the first punt; NULL until then */
 	struct io_wq *io_wq;
+	/*
+	 * The completion batch (Linux's ctx->submit_state): while the holder
+	 * of uring_lock submits or polls, compl_task names it, and the
+	 * completions it runs itself (not an interrupt handler's, not another
+	 * task's) only note their result -- on compl_list, or in a polled
+	 * request -- to be posted together, under one cq_wait.lock, when
+	 * the batch ends (io_submit_flush_completions).  Written under
+	 * uring_lock; read by any completer, who compares it with current.
+	 */
+	struct task_struct *compl_task;
+	struct list_head compl_list;    /* uring_lock: completed, CQE not posted */
+	/* uring_lock: freed requests kept for the next SQEs (Linux's
+	 * io_alloc_req and its free_list): no slab allocation per SQE */
+	struct io_kiocb *req_cache;
+	unsigned int nr_req_cached;
 
 	/* IORING_SETUP_SQPOLL (set up once, then read-only) */
 	struct task_struct *sq_thread;  /* "iou-sqp-<pid>", referenced */
@@ -261,7 +282,8 @@ struct io_ring_ctx {
 	struct io_cq cq;                /* the CQ tail and the overflow list */
 	bool cq_dropped;                /* a CQE was lost: GETEVENTS says EBADR */
 	struct io_timeouts timeouts;    /* TIMEOUTs armed, and the CQEs they count */
-	unsigned int inflight;          /* SQEs taken whose CQE is not posted */
+	u32 nr_posted;                  /* CQEs posted for taken SQEs: in flight
+					 * while it differs from nr_taken */
 	struct list_head done;          /* posted from an interrupt: to free */
 };
 
@@ -274,11 +296,14 @@ struct io_kiocb {
 	size_t expect;                  /* a read or write: its whole length */
 	bool linked;                    /* its issuer waits for it: a link, or run by a worker */
 	bool iopoll;                    /* IORING_SETUP_IOPOLL: its reaper polls and frees it */
-	bool done;                      /* linked, iopoll: posted (under cq_wait.lock) */
-	long res;                       /* linked: what was posted */
+	bool done;                      /* linked, iopoll: posted (under cq_wait.lock),
+					 * or noted by its poller's batch (cqe_deferred) */
+	bool cqe_deferred;              /* iopoll, done: its poller posts the CQE (res) */
+	long res;                       /* linked: what was posted; deferred: to post */
 	struct io_uring_sqe sqe;        /* its SQE, copied at submission */
 	int init_err;                   /* failed before it started (io_init_req): its CQE */
-	struct io_kiocb *link;          /* the next of its chain (IOSQE_IO_LINK) */
+	struct io_kiocb *link;          /* the next of its chain (IOSQE_IO_LINK); in
+					 * ctx->req_cache, the next one there */
 	struct io_wq_work work;         /* punted: the chain it heads, for a worker */
 };
 
@@ -329,11 +354,14 @@ struct io_uring_cqe *io_cq_slot(struct io_cq *cq, u32 idx)
 			     (idx & (ctx->cq_entries - 1)) * sizeof(struct io_uring_cqe));
 }
 
+/* Under cq_wait.lock, so the look at the queue is exact: nobody there
+ * (a batch's CQEs in the submitter, who is not waiting), no call. */
 void io_cq_wake(struct io_cq *cq)
 {
 	struct io_ring_ctx *ctx = container_of(cq, struct io_ring_ctx, cq);
 
-	__wake_up_locked(&ctx->cq_wait);
+	if (!list_empty(&ctx->cq_wait.head))
+		__wake_up_locked(&ctx->cq_wait);
 }
 
 static u32 *io_sq_array_at(struct io_ring_ctx *ctx, u32 idx)
@@ -366,7 +394,7 @@ __setup("fail_io_uring_cqe=", fail_io_uring_cqe_setup);
 static void io_post_cqe_uncounted(struct io_ring_ctx *ctx, u64 user_data, s32 res)
 {
 	assert_spin_locked(&ctx->cq_wait.lock);
-	ctx->inflight--;
+	ctx->nr_posted++;
 	if (!io_cqring_post(&ctx->cq, user_data, res, 0)) {
 		ctx->cq_dropped = true;
 		printk_ratelimited(KERN_WARNING "io_uring: a CQE lost: no memory for the overflow list\n");
@@ -399,15 +427,37 @@ static void io_post_cqe(struct io_ring_ctx *ctx, u64 user_data, s32 res)
 	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
 }
 
-/* ki_complete of an asynchronous read or write: the last bio has ended.
+/*
+ * ki_complete of an asynchronous read or write: the last bio has ended.
  * Posts the CQE; the request waits on ctx->done for a process context to
- * put its file.  Does not sleep. */
+ * put its file.  Does not sleep.
+ *
+ * Run by the task that is collecting this ring's completions (compl_task:
+ * it submits, and null_blk or a merged plug completed the read inside
+ * blk_finish_plug; or it polls, and bio_poll found it done), it only
+ * notes the result: that task posts the batch's CQEs under one lock and
+ * frees the requests in process context (io_submit_flush_completions,
+ * io_do_iopoll) -- no lock, no wake-up and no trip through ctx->done per
+ * I/O, as Linux 6.1 completes inline.  An interrupt handler that happens
+ * to interrupt that task is not it (in_interrupt): it posts as ever.
+ */
 static void io_complete_rw(struct kiocb *kiocb, long res)
 {
 	struct io_kiocb *req = container_of(kiocb, struct io_kiocb, rw);
 	struct io_ring_ctx *ctx = req->ctx;
 	unsigned long flags;
 
+	if (!req->linked && READ_ONCE(ctx->compl_task) == current && !in_interrupt()) {
+		req->res = res;
+		if (req->iopoll) {
+			/* on iopoll_list (or about to be): its poller posts it */
+			req->cqe_deferred = true;
+			WRITE_ONCE(req->done, true);
+		} else {
+			list_add_tail(&req->list, &ctx->compl_list);
+		}
+		return;
+	}
 	spin_lock_irqsave(&ctx->cq_wait.lock, flags);
 	if (req->linked || req->iopoll) {
 		/* its submitter, or its poller, frees it */
@@ -420,26 +470,74 @@ static void io_complete_rw(struct kiocb *kiocb, long res)
 	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
 }
 
-static void io_free_req(struct io_kiocb *req)
+/* Requests kept in a ring's cache at most: beyond, they go back to the
+ * slab.  Enough for a batch of 128 SQEs in flight, 27 KiB. */
+#define IO_REQ_CACHE_MAX        128u
+
+/*
+ * Put what a request holds and free it.  locked: the caller holds
+ * uring_lock, and the request goes to the ring's cache for the next SQE
+ * (Linux's io_req_add_to_cache); a worker, which runs without it, gives it
+ * back to the slab.  May sleep (a last fput).
+ */
+static void io_free_req(struct io_kiocb *req, bool locked)
 {
+	struct io_ring_ctx *ctx = req->ctx;
+
 	if (req->rw.private)
 		bio_put(req->rw.private);       /* IOPOLL: the polled bio */
 	if (req->rw.ki_filp)
 		fput(req->rw.ki_filp);
+	if (locked && ctx->nr_req_cached < IO_REQ_CACHE_MAX) {
+		assert_mutex_held(&ctx->uring_lock);
+		req->link = ctx->req_cache;
+		ctx->req_cache = req;
+		ctx->nr_req_cached++;
+		return;
+	}
 	kfree(req);
 }
 
-/* Put the requests completed from interrupts.  May sleep. */
-static void io_free_done(struct io_ring_ctx *ctx)
+/*
+ * Put the requests completed from interrupts.  locked: as io_free_req.
+ * A look without the lock first: an entry added meanwhile waits for the
+ * next call (every io_uring_enter, the SQ thread's every pass, the
+ * release).  May sleep.
+ */
+static void io_free_done(struct io_ring_ctx *ctx, bool locked)
 {
 	LIST_HEAD(done);
 	struct io_kiocb *req, *tmp;
 
+	if (READ_ONCE(ctx->done.next) == &ctx->done)
+		return;
 	spin_lock_irq(&ctx->cq_wait.lock);
 	list_splice_init(&ctx->done, &done);
 	spin_unlock_irq(&ctx->cq_wait.lock);
 	list_for_each_entry_safe(req, tmp, &done, list)
-		io_free_req(req);
+		io_free_req(req, locked);
+}
+
+/*
+ * The end of a batch (Linux's __io_submit_flush_completions): post the
+ * CQEs of the requests that completed in the collecting task, all under
+ * one cq_wait.lock, then free the requests into the cache.  Caller holds
+ * uring_lock, and has cleared compl_task.  May sleep (a last fput).
+ */
+static void io_submit_flush_completions(struct io_ring_ctx *ctx)
+{
+	struct io_kiocb *req, *tmp;
+
+	assert_mutex_held(&ctx->uring_lock);
+	if (list_empty(&ctx->compl_list))
+		return;
+	spin_lock_irq(&ctx->cq_wait.lock);
+	list_for_each_entry(req, &ctx->compl_list, list)
+		__io_post_cqe(ctx, req->user_data, (s32)req->res);
+	spin_unlock_irq(&ctx->cq_wait.lock);
+	list_for_each_entry_safe(req, tmp, &ctx->compl_list, list)
+		io_free_req(req, true);
+	INIT_LIST_HEAD(&ctx->compl_list);
 }
 
 /* CQEs the process has not read yet. */
@@ -462,20 +560,19 @@ static void io_cqring_do_overflow_flush(struct io_ring_ctx *ctx)
 	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
 }
 
-/* Flush the overflow list; then are min_complete CQEs unread? */
+/*
+ * Flush the overflow list; then are min_complete CQEs unread?  The list
+ * is looked at without the lock first, as Linux tests its
+ * IO_CHECK_CQ_OVERFLOW_BIT: a CQE put on it meanwhile wakes the waiter,
+ * who has taken cq_wait.lock to go on the queue before it looks again.
+ */
 static bool io_cqring_ready(struct io_ring_ctx *ctx, u32 min_complete)
 {
-	io_cqring_do_overflow_flush(ctx);
+	if (READ_ONCE(ctx->cq.overflow_list.next) != &ctx->cq.overflow_list)
+		io_cqring_do_overflow_flush(ctx);
 	return io_cqring_events(ctx) >= min_complete;
 }
 
-/* A request is taken: count it in flight until its CQE is posted. */
-static void io_req_inflight(struct io_ring_ctx *ctx)
-{
-	spin_lock_irq(&ctx->cq_wait.lock);
-	ctx->inflight++;
-	spin_unlock_irq(&ctx->cq_wait.lock);
-}
 
 /* --- the opcodes ------------------------------------------------------------ */
 
@@ -668,7 +765,7 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 			return -EOPNOTSUPP;
 		/* generic_direct_IO sends it as one REQ_POLLED bio, handed
 		 * back in rw.private, and no interrupt will say it is done */
-		req->rw.ki_flags |= IOCB_HIPRI;
+		req->rw.ki_flags |= IOCB_HIPRI | IOCB_ALLOC_CACHE;
 		req->iopoll = true;
 	}
 	if (op == IORING_OP_READV || op == IORING_OP_WRITEV) {
@@ -831,16 +928,26 @@ static long io_wait_linked(struct io_kiocb *req)
 static struct io_kiocb *io_alloc_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe,
 				     int init_err)
 {
-	struct io_kiocb *req = kzalloc(sizeof(*req), GFP_KERNEL);
+	struct io_kiocb *req = ctx->req_cache;
 
-	if (!req)
-		return NULL;
-	req->ctx = ctx;
-	req->sqe = *sqe;
-	req->init_err = init_err;
-	req->user_data = sqe->user_data;
-	req->rw.ki_pos = (loff_t)sqe->off;
-	req->rw.ki_complete = io_complete_rw;
+	assert_mutex_held(&ctx->uring_lock);
+	if (req) {
+		/* one the ring used before (io_free_req) */
+		ctx->req_cache = req->link;
+		ctx->nr_req_cached--;
+	} else {
+		req = kmalloc(sizeof(*req), GFP_KERNEL);
+		if (!req)
+			return NULL;
+	}
+	/* everything else zero, as a new one */
+	*req = (struct io_kiocb){
+		.rw = { .ki_pos = (loff_t)sqe->off, .ki_complete = io_complete_rw },
+		.ctx = ctx,
+		.user_data = sqe->user_data,
+		.sqe = *sqe,
+		.init_err = init_err,
+	};
 	if (init_err || sqe->opcode == IORING_OP_NOP || io_op_is_ctl(sqe->opcode))
 		return req;          /* no file to look up */
 	/* a bad descriptor is the CQE's answer, not a failed start (Linux
@@ -940,7 +1047,7 @@ static long io_issue(struct io_kiocb *req)
  * counts it: an error, or a read or write that moved fewer bytes than
  * asked.
  */
-static bool io_req_finish(struct io_kiocb *req, long ret)
+static bool io_req_finish(struct io_kiocb *req, long ret, bool locked)
 {
 	struct io_ring_ctx *ctx = req->ctx;
 	bool failed;
@@ -955,7 +1062,7 @@ static bool io_req_finish(struct io_kiocb *req, long ret)
 	else
 		io_post_cqe(ctx, req->user_data, (s32)ret);
 	failed = ret < 0 || (req->sqe.opcode != IORING_OP_FSYNC && (size_t)ret != req->expect);
-	io_free_req(req);
+	io_free_req(req, locked);
 	return failed;
 }
 
@@ -977,7 +1084,7 @@ static void io_run_chain(struct io_kiocb *req, int cancel, bool locked)
 
 		if (cancel || failed) {
 			io_post_cqe(req->ctx, req->user_data, cancel ? cancel : -ECANCELED);
-			io_free_req(req);
+			io_free_req(req, locked);
 		} else if (io_op_is_ctl(req->sqe.opcode)) {
 			struct io_ring_ctx *ctx = req->ctx;
 			bool hard = req->sqe.flags & IOSQE_IO_HARDLINK;
@@ -992,12 +1099,12 @@ static void io_run_chain(struct io_kiocb *req, int cancel, bool locked)
 			if (lock)
 				mutex_unlock(&ctx->uring_lock);
 			failed = failed && !hard;
-			io_free_req(req);
+			io_free_req(req, locked);
 		} else {
 			bool hard = req->sqe.flags & IOSQE_IO_HARDLINK;
 
 			req->linked = true;
-			failed = io_req_finish(req, io_issue(req)) && !hard;
+			failed = io_req_finish(req, io_issue(req), locked) && !hard;
 		}
 		req = next;
 	}
@@ -1056,7 +1163,7 @@ static void io_queue_sqe(struct io_kiocb *req)
 	if ((req->sqe.flags & IOSQE_ASYNC) || io_must_punt(req))
 		io_queue_async(req);
 	else
-		io_req_finish(req, io_issue(req));
+		io_req_finish(req, io_issue(req), true);
 }
 
 /* A chain being put together from its SQEs (Linux's io_submit_link):
@@ -1084,7 +1191,7 @@ static void io_queue_link(struct io_submit_link *link)
 	for (; req; req = next) {
 		next = req->link;
 		io_post_cqe(req->ctx, req->user_data, req->init_err ? req->init_err : -ECANCELED);
-		io_free_req(req);
+		io_free_req(req, true);
 	}
 }
 
@@ -1148,11 +1255,19 @@ static int io_submit_sqe(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe
 /*
  * Take up to nr SQEs from the SQ ring, all under one plug (as io_submit:
  * the requests of a batch merge in the plug list and reach the driver
- * together at blk_finish_plug).  How many were taken; a full CQ stops
+ * together at blk_finish_plug) -- when there are more than two: one or
+ * two requests have nothing to merge with worth a plug's list and its
+ * flush, and go straight down (Linux 6.1's io_submit_state_start,
+ * need_plug = max_ios > 2).  How many were taken; a full CQ stops
  * nothing (the overflow list keeps the CQEs).  An SQ array entry that indexes
  * past the SQE array is dropped (counted in sq_dropped) and ends the batch,
  * as in Linux.  A chain the batch ends inside is queued as it is.
- * Caller holds uring_lock.
+ *
+ * The batch collects the completions the submitter runs itself (a
+ * device that completes inside blk_finish_plug, as null_blk with
+ * irqmode=0): their CQEs are posted together once the plug is flushed
+ * (ctx->compl_task, io_submit_flush_completions).  Caller holds
+ * uring_lock.
  */
 static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 {
@@ -1162,11 +1277,15 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 	struct io_submit_link link = { NULL, NULL, false };
 	struct blk_plug plug;
 	int submitted = 0;
+	bool plugged;
 
 	nr = min(min(nr, ctx->sq_entries), entries);
 	if (!nr)
 		return 0;
-	blk_start_plug(&plug);
+	WRITE_ONCE(ctx->compl_task, current);
+	plugged = nr > 2;
+	if (plugged)
+		blk_start_plug(&plug);
 	while (nr--) {
 		struct io_uring_sqe sqe;
 		u32 idx;
@@ -1177,9 +1296,9 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 			WRITE_ONCE(r->sq_dropped, READ_ONCE(r->sq_dropped) + 1);
 			break;
 		}
-		io_req_inflight(ctx);
 		/* a copy: the process may rewrite the slot once we move on */
 		memcpy(&sqe, io_region_ptr(&ctx->sqes, idx * sizeof(sqe)), sizeof(sqe));
+		ctx->nr_taken++;        /* in flight until its CQE is posted */
 		submitted++;
 		if (io_submit_sqe(ctx, &sqe, &link) && !(ctx->flags & IORING_SETUP_SUBMIT_ALL))
 			break;
@@ -1188,7 +1307,10 @@ static int io_submit_sqes(struct io_ring_ctx *ctx, unsigned int nr)
 		io_queue_link(&link);
 	/* the slots are free for the process again */
 	smp_store_release(&r->sq_head, ctx->cached_sq_head);
-	blk_finish_plug(&plug);
+	if (plugged)
+		blk_finish_plug(&plug);
+	WRITE_ONCE(ctx->compl_task, NULL);
+	io_submit_flush_completions(ctx);
 	return submitted;
 }
 
@@ -1207,7 +1329,11 @@ static int io_do_iopoll(struct io_ring_ctx *ctx)
 	LIST_HEAD(done);
 	int found = 0;
 
+	struct task_struct *prev = ctx->compl_task;
+
 	assert_mutex_held(&ctx->uring_lock);
+	/* what bio_poll completes here only notes its result (io_complete_rw) */
+	WRITE_ONCE(ctx->compl_task, current);
 	list_for_each_entry_safe(req, tmp, &ctx->iopoll_list, list) {
 		/* not REQ_POLLED (no poll queue, a split): an interrupt
 		 * completes it, and bio_poll says 0 at once */
@@ -1218,14 +1344,20 @@ static int io_do_iopoll(struct io_ring_ctx *ctx)
 			found++;
 		}
 	}
+	WRITE_ONCE(ctx->compl_task, prev);
 	if (!found)
 		return 0;
-	/* done is set under this lock: once we hold it, each completer
-	 * seen has let go of its request (an interrupt handler's too) */
+	/* done is set under this lock by an interrupt's completer: once we
+	 * hold it, each one seen has let go of its request.  The CQEs of
+	 * those completed here (or in the submitter) are posted now, as a
+	 * batch (Linux's io_do_iopoll, then io_submit_flush_completions). */
 	spin_lock_irq(&ctx->cq_wait.lock);
+	list_for_each_entry(req, &done, list)
+		if (req->cqe_deferred)
+			__io_post_cqe(ctx, req->user_data, (s32)req->res);
 	spin_unlock_irq(&ctx->cq_wait.lock);
 	list_for_each_entry_safe(req, tmp, &done, list)
-		io_free_req(req);
+		io_free_req(req, true);
 	return found;
 }
 
@@ -1235,17 +1367,18 @@ static int io_do_iopoll(struct io_ring_ctx *ctx)
  * min_complete CQEs are unread, at least one pass, giving the CPU up
  * between passes when the time slice is over.  Stops early when nothing
  * polled is left in flight (a CQE that will never come is not waited
- * for), and on a signal (-EINTR).
+ * for), and on a signal (-EINTR).  Caller holds uring_lock (as Linux,
+ * io_uring_enter keeps the one it submitted under).
  */
 static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
 {
 	int ret = 0;
 
+	assert_mutex_held(&ctx->uring_lock);
 	/* a CQE was lost: say so rather than poll (Linux's check_cq) */
 	if (READ_ONCE(ctx->cq_dropped))
 		return -EBADR;
-	mutex_lock(&ctx->uring_lock);
-	io_cqring_do_overflow_flush(ctx);
+	io_cqring_ready(ctx, 0);                /* flushes the overflow list */
 	while (!list_empty(&ctx->iopoll_list)) {
 		io_do_iopoll(ctx);
 		if (io_cqring_ready(ctx, min_complete))
@@ -1261,7 +1394,6 @@ static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
 			mutex_lock(&ctx->uring_lock);
 		}
 	}
-	mutex_unlock(&ctx->uring_lock);
 	return ret;
 }
 
@@ -1287,7 +1419,6 @@ static int io_sq_pass(struct io_ring_ctx *ctx)
 	struct mm_struct *mm;
 	int done = 0, n;
 
-	io_free_done(ctx);
 	mm = get_task_mm(ctx->sq_owner);
 	if (!mm)
 		return 0;
@@ -1297,6 +1428,7 @@ static int io_sq_pass(struct io_ring_ctx *ctx)
 	}
 	kthread_use_mm(mm);
 	mutex_lock(&ctx->uring_lock);
+	io_free_done(ctx, true);
 	n = io_submit_sqes(ctx, ctx->sq_entries);
 	if (n > 0)
 		done += n;
@@ -1487,23 +1619,29 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 			const void __user *argp, size_t argsz)
 {
 	struct io_ring_ctx *ctx;
-	struct file *f;
+	struct fd f;
+	bool poll, locked = false;
 	long ret = 0;
 
 	/* registered ring descriptors are Linux's too, but Spindle does
 	 * not offer them (no IORING_FEAT_REG_REG_RING) */
 	if (flags & ~IORING_ENTER_SUPPORTED)
 		return -EINVAL;
-	f = fget(fd);
-	if (!f)
+	/* no reference when the table is not shared, as Linux's fdget: the
+	 * descriptor cannot be closed under us */
+	f = fdget(fd);
+	if (!f.file)
 		return -EBADF;
-	if (f->f_op != &io_uring_fops) {
+	if (f.file->f_op != &io_uring_fops) {
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
-	ctx = f->private_data;
-	io_free_done(ctx);
+	ctx = f.file->private_data;
+	/* SQPOLL|IOPOLL: the SQ thread polls, the caller sleeps */
+	poll = (flags & IORING_ENTER_GETEVENTS) &&
+	       (ctx->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) == IORING_SETUP_IOPOLL;
 	if (ctx->flags & IORING_SETUP_SQPOLL) {
+		io_free_done(ctx, false);
 		/* the SQ thread takes the SQEs: to_submit is only echoed */
 		if (flags & IORING_ENTER_SQ_WAKEUP)
 			wake_up(&ctx->sq_wait);
@@ -1513,10 +1651,16 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 	} else if (to_submit) {
 		/* (SQ_WAKEUP and SQ_WAIT: ignored here, as Linux does) */
 		mutex_lock(&ctx->uring_lock);
+		io_free_done(ctx, true);
 		ret = io_submit_sqes(ctx, to_submit);
-		mutex_unlock(&ctx->uring_lock);
+		/* a poller keeps the lock for its polling, as Linux does */
+		locked = poll && ret == (long)to_submit;
+		if (!locked)
+			mutex_unlock(&ctx->uring_lock);
 		if (ret != (long)to_submit)
 			goto out;
+	} else {
+		io_free_done(ctx, false);
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {
 		const void __user *sig;
@@ -1526,18 +1670,22 @@ long sys_io_uring_enter(unsigned int fd, u32 to_submit, u32 min_complete, u32 fl
 
 		if (!ret2)
 			ret2 = set_user_sigmask(sig, sigsz);
-		if (!ret2)
-			/* SQPOLL|IOPOLL: the SQ thread polls, the caller sleeps;
-			 * a polling caller does not look at the timeout, as Linux */
-			ret2 = (ctx->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) ==
-			       IORING_SETUP_IOPOLL ?
-			       io_iopoll_check(ctx, min_complete) :
-			       io_cqring_wait(ctx, min_complete, deadline);
+		if (!ret2 && poll) {
+			/* a polling caller does not look at the timeout, as Linux */
+			if (!locked)
+				mutex_lock(&ctx->uring_lock);
+			locked = true;
+			ret2 = io_iopoll_check(ctx, min_complete);
+		} else if (!ret2) {
+			ret2 = io_cqring_wait(ctx, min_complete, deadline);
+		}
 		if (!ret)
 			ret = ret2;
 	}
+	if (locked)
+		mutex_unlock(&ctx->uring_lock);
 out:
-	fput(f);
+	fdput(f);
 	return ret;
 }
 
@@ -1837,6 +1985,8 @@ static int io_uring_mmap(struct file *f, struct vm_area_struct *vma)
 /* Wait for the requests in flight, then free everything.  May sleep. */
 static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 {
+	u32 taken;
+
 	/* the workers first: what is queued is cancelled, what runs is
 	 * interrupted, and once they have ended no worker touches ctx */
 	if (ctx->io_wq)
@@ -1846,16 +1996,23 @@ static void io_ring_ctx_free(struct io_ring_ctx *ctx)
 	while (!list_empty(&ctx->iopoll_list))
 		if (!io_do_iopoll(ctx))
 			cond_resched();
+	taken = ctx->nr_taken;          /* nobody takes SQEs any more */
 	mutex_unlock(&ctx->uring_lock);
 	/* armed TIMEOUTs would otherwise keep it waiting: cancel them */
 	io_kill_timeouts(&ctx->timeouts);
-	wait_event(ctx->cq_wait, READ_ONCE(ctx->inflight) == 0);
+	wait_event(ctx->cq_wait, READ_ONCE(ctx->nr_posted) == taken);
 	/* the last completer wakes us under this lock: once we hold it, it
 	 * has let go of ctx for good */
 	spin_lock_irq(&ctx->cq_wait.lock);
 	io_cqring_overflow_kill(&ctx->cq);      /* CQEs nobody will read */
 	spin_unlock_irq(&ctx->cq_wait.lock);
-	io_free_done(ctx);
+	io_free_done(ctx, false);
+	while (ctx->req_cache) {
+		struct io_kiocb *req = ctx->req_cache;
+
+		ctx->req_cache = req->link;
+		kfree(req);
+	}
 	io_sqe_buffers_unregister(ctx);
 	io_sqe_files_unregister(ctx);
 	io_region_free(&ctx->ring);
@@ -1981,6 +2138,7 @@ static struct io_ring_ctx *io_ring_ctx_alloc(const struct io_uring_params *p)
 	init_waitqueue_head(&ctx->sq_space);
 	INIT_LIST_HEAD(&ctx->done);
 	INIT_LIST_HEAD(&ctx->iopoll_list);
+	INIT_LIST_HEAD(&ctx->compl_list);
 	rings_size = offsetof(struct io_rings, cqes) + (size_t)p->cq_entries * sizeof(struct io_uring_cqe);
 	ctx->sq_array_off = (u32)ALIGN(rings_size, IORING_CACHELINE);
 	if (io_region_alloc(&ctx->ring, ctx->sq_array_off + (size_t)p->sq_entries * 4) ||

@@ -22,7 +22,7 @@
  * that loses that race answers -EALREADY, and a count reached then is
  * not reported, as Linux does with hrtimer_try_to_cancel().  The ring's
  * release kills what is left the same way and then waits, as for any
- * request, until every CQE is posted (ctx->inflight): no timer function
+ * request, until every CQE is posted (ctx->nr_posted): no timer function
  * runs after the ring is freed.
  *
  * Locking: tq->wq->lock (the ring's cq_wait.lock, interrupts off), then

@@ -3,7 +3,7 @@
  * read_write.c - read, write, lseek, pread, pwrite: the descriptor to the
  * file's read_iter()/write_iter().
  *
- * A read(fd, buf, n) becomes: fget(fd) -> an ITER_UBUF iov_iter over buf
+ * A read(fd, buf, n) becomes: fdget(fd) -> an ITER_UBUF iov_iter over buf
  * -> vfs_read(), which checks the access mode and calls the file's
  * read_iter() with the position -> e.g. ramfs copies from its pages,
  * a block device from its cache or through a bio (block_dev.c) -> the
@@ -126,43 +126,43 @@ ssize_t kernel_write(struct file *f, const void *buf, size_t count, loff_t *pos)
 
 long ksys_read(unsigned int fd, struct iov_iter *to)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
 	long ret;
 
-	if (!f)
+	if (!f.file)
 		return -EBADF;
-	ret = rw_at_fpos(f, to, false);
-	fput(f);
+	ret = rw_at_fpos(f.file, to, false);
+	fdput(f);
 	return ret;
 }
 
 long ksys_write(unsigned int fd, struct iov_iter *from)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
 	long ret;
 
-	if (!f)
+	if (!f.file)
 		return -EBADF;
-	ret = rw_at_fpos(f, from, true);
-	fput(f);
+	ret = rw_at_fpos(f.file, from, true);
+	fdput(f);
 	return ret;
 }
 
 static long pread_pwrite(unsigned int fd, struct iov_iter *it, loff_t pos, bool write)
 {
-	struct file *f;
+	struct fd f;
 	long ret;
 
 	if (pos < 0)
 		return -EINVAL;
-	f = fget(fd);
-	if (!f)
+	f = fdget(fd);
+	if (!f.file)
 		return -EBADF;
-	if (!(f->f_mode & FMODE_LSEEK))
+	if (!(f.file->f_mode & FMODE_LSEEK))
 		ret = -ESPIPE;                  /* a pipe or a tty has no offsets */
 	else
-		ret = write ? vfs_write(f, it, &pos) : vfs_read(f, it, &pos);
-	fput(f);
+		ret = write ? vfs_write(f.file, it, &pos) : vfs_read(f.file, it, &pos);
+	fdput(f);
 	return ret;
 }
 
@@ -385,85 +385,96 @@ static ssize_t rw_iter_flags(struct file *f, struct iov_iter *it, loff_t *pos, b
  * at the file position when pos is -1.  The checks come in Linux's
  * order: a negative pos, the descriptor, its access mode and the vector,
  * nothing to move (0, whatever the flags), then the flags; one buffer
- * after the other, as readv.
+ * after the other, as readv.  The vector is copied in once, into an
+ * array on the stack when it is short (Linux's import_iovec() and its
+ * UIO_FASTIOV): the common call, one buffer, allocates nothing.
  */
-static long do_rw_vec2(unsigned long fd, const struct iovec __user *vec, unsigned long vlen,
+#define UIO_FASTIOV 8
+
+static long do_rw_vec2(unsigned long fd, const struct iovec __user *uvec, unsigned long vlen,
 		       loff_t pos, int flags, bool write)
 {
+	struct iovec iovstack[UIO_FASTIOV], *vec = iovstack;
 	bool at_fpos = pos == -1, lock;
-	struct file *f;
+	struct fd f;
 	size_t total = 0;
 	long done = 0;
 	int ki_flags;
 
 	if (pos < 0 && !at_fpos)
 		return -EINVAL;
-	f = fget((unsigned int)fd);
-	if (!f)
+	f = fdget((unsigned int)fd);
+	if (!f.file)
 		return -EBADF;
-	if (!at_fpos && !(f->f_mode & FMODE_LSEEK)) {
-		fput(f);
-		return -ESPIPE;
+	if (!at_fpos && !(f.file->f_mode & FMODE_LSEEK)) {
+		done = -ESPIPE;
+		goto out;
 	}
 	if (vlen > UIO_MAXIOV) {
-		fput(f);
-		return -EINVAL;
+		done = -EINVAL;
+		goto out;
+	}
+	if (vlen > UIO_FASTIOV) {
+		vec = kmalloc(vlen * sizeof(*vec), GFP_KERNEL);
+		if (!vec) {
+			done = -ENOMEM;
+			goto out;
+		}
+	}
+	if (copy_from_user(vec, uvec, vlen * sizeof(*vec))) {
+		done = -EFAULT;
+		goto out;
 	}
 	for (unsigned long i = 0; i < vlen; i++) {
-		struct iovec v;
-
-		if (copy_from_user(&v, &vec[i], sizeof(v))) {
-			fput(f);
-			return -EFAULT;
+		if ((ssize_t)vec[i].iov_len < 0) {
+			done = -EINVAL;
+			goto out;
 		}
-		if ((ssize_t)v.iov_len < 0 || !access_ok(v.iov_base, v.iov_len)) {
-			fput(f);
-			return (ssize_t)v.iov_len < 0 ? -EINVAL : -EFAULT;
+		if (!access_ok(vec[i].iov_base, vec[i].iov_len)) {
+			done = -EFAULT;
+			goto out;
 		}
-		total += v.iov_len;
+		total += vec[i].iov_len;
 	}
-	if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ))) {
-		fput(f);
-		return -EBADF;
+	if (!(f.file->f_mode & (write ? FMODE_WRITE : FMODE_READ))) {
+		done = -EBADF;
+		goto out;
 	}
 	ki_flags = total ? rw_flags_to_iocb(flags) : 0;
 	if (!total || ki_flags < 0) {
-		fput(f);
-		return total ? ki_flags : 0;
+		done = total ? ki_flags : 0;
+		goto out;
 	}
-	lock = at_fpos && (f->f_mode & FMODE_LSEEK);
+	lock = at_fpos && (f.file->f_mode & FMODE_LSEEK);
 	if (lock)
-		mutex_lock(&f->f_pos_lock);
+		mutex_lock(&f.file->f_pos_lock);
 	if (at_fpos)
-		pos = f->f_pos;
+		pos = f.file->f_pos;
 	for (unsigned long i = 0; i < vlen; i++) {
-		struct iovec v;
 		struct iov_iter it;
 		ssize_t n;
 
-		if (copy_from_user(&v, &vec[i], sizeof(v))) {
-			if (!done)
-				done = -EFAULT;
-			break;
-		}
-		if (!v.iov_len)
+		if (!vec[i].iov_len)
 			continue;
-		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, v.iov_base, v.iov_len);
-		n = rw_iter_flags(f, &it, &pos, write, ki_flags);
+		iov_iter_ubuf(&it, write ? ITER_SOURCE : ITER_DEST, vec[i].iov_base, vec[i].iov_len);
+		n = rw_iter_flags(f.file, &it, &pos, write, ki_flags);
 		if (n < 0) {
 			if (!done)
 				done = n;
 			break;
 		}
 		done += n;
-		if ((size_t)n < v.iov_len)
+		if ((size_t)n < vec[i].iov_len)
 			break;
 	}
 	if (at_fpos && done > 0)
-		f->f_pos = pos;
+		f.file->f_pos = pos;
 	if (lock)
-		mutex_unlock(&f->f_pos_lock);
-	fput(f);
+		mutex_unlock(&f.file->f_pos_lock);
+out:
+	if (vec != iovstack)
+		kfree(vec);
+	fdput(f);
 	return done;
 }
 

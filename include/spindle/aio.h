@@ -61,6 +61,10 @@ struct kiocb {
 #define IOCB_HIPRI      (1 << 3)        /* poll for the completion (REQ_POLLED) */
 #define IOCB_DSYNC      (1 << 4)        /* write: data on the disk before return */
 #define IOCB_SYNC       (1 << 5)        /* ... and the metadata too */
+/* its bios may come from, and go back to, a per-CPU cache of bios
+ * (bio_alloc_kiocb): io_uring sets it on an IOPOLL ring, whose bios end
+ * in the polling task, as Linux 6.1 does */
+#define IOCB_ALLOC_CACHE (1 << 21)
 
 static inline bool is_sync_kiocb(const struct kiocb *kiocb)
 {

@@ -526,6 +526,25 @@ int vfs_iterate(struct file *f, struct dir_context *ctx);
 /* --- descriptors (fs/file.c) ---------------------------------------------- */
 
 struct file *fget(unsigned int fd);     /* referenced, or NULL */
+/*
+ * fdget/fdput: a descriptor's file for the length of one system call
+ * (Linux's __fget_light).  When no other task shares the table, nobody
+ * but the caller could close the descriptor meanwhile, so the file is
+ * lent without a reference (flags 0) and fdput does nothing.  The caller
+ * must fdput before returning to user space, and must neither close the
+ * descriptor nor clone the task in between.  .file NULL: EBADF.
+ */
+struct fd {
+	struct file *file;
+	unsigned int flags;
+};
+#define FDPUT_FPUT      1u      /* a reference was taken: fdput drops it */
+struct fd fdget(unsigned int fd);
+static inline void fdput(struct fd f)
+{
+	if (f.flags & FDPUT_FPUT)
+		fput(f.file);
+}
 int get_unused_fd_flags(unsigned int flags);
 void fd_install(unsigned int fd, struct file *f);
 int close_fd(unsigned int fd);

@@ -16,6 +16,12 @@
  *             IORING_FEAT_SINGLE_MMAP (-S: and an opcode Spindle lacks,
  *             ACCEPT, is said to be missing);
  *   nop       16 NOPs in one submit: 16 CQEs, res 0, user_data as given;
+ *   shared    a second thread, sharing the descriptor table, submits 8
+ *             NOPs and a 4 KiB O_DIRECT read to the first thread's ring
+ *             and waits for their CQEs, twice; then the first thread
+ *             alone (the table no longer shared) does the same, and the
+ *             ring is closed -- io_uring_enter finds its ring with a
+ *             reference when the table is shared, without one when not;
  *   writes    32 O_DIRECT writes of 64 KiB in one submit (QD 32), in
  *             shuffled order, filling [1 MiB, 3 MiB) of DEV with the
  *             pattern (seed 21: the host checks the image);
@@ -79,6 +85,7 @@
 #include <stdint.h>
 #include <unistd.h>
 #include <sched.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
@@ -249,6 +256,60 @@ static void t_nop(void)
 	}
 	CHECK_MSG(seen == 0xffff, "user_data seen %#llx", (unsigned long long)seen);
 	io_uring_queue_exit(&ring);
+}
+
+/* t_shared's work: 8 NOPs and a read on ring, their 9 CQEs checked */
+struct shared_arg {
+	struct io_uring *ring;
+	int fd;
+	void *buf;
+};
+
+static void *shared_run(void *p)
+{
+	struct shared_arg *a = p;
+	struct io_uring_sqe *sqe;
+	int res[9];
+	uint64_t data[9], seen = 0;
+
+	for (int i = 0; i < 8; i++) {
+		sqe = io_uring_get_sqe(a->ring);
+		io_uring_prep_nop(sqe);
+		sqe->user_data = i;
+	}
+	sqe = io_uring_get_sqe(a->ring);
+	io_uring_prep_read(sqe, a->fd, a->buf, RD_BS, WR_AT);
+	sqe->user_data = 8;
+	CHECK(io_uring_submit(a->ring) == 9);
+	CHECK(reap(a->ring, 9, res, data) == 9);
+	for (int i = 0; i < 9; i++) {
+		CHECK(data[i] < 9);
+		if (data[i] >= 9)
+			break;
+		CHECK_MSG(res[i] == (data[i] == 8 ? (int)RD_BS : 0), "user_data %llu: res %d",
+			  (unsigned long long)data[i], res[i]);
+		seen |= 1u << data[i];
+	}
+	CHECK_MSG(seen == 0x1ff, "user_data seen %#llx", (unsigned long long)seen);
+	return NULL;
+}
+
+static void t_shared(void)
+{
+	struct io_uring ring;
+	struct shared_arg a = { .ring = &ring, .buf = rbuf };
+	pthread_t t;
+
+	a.fd = open_dev(dev_name, O_RDONLY | O_DIRECT);
+	CHECK(a.fd >= 0);
+	CHECK(io_uring_queue_init(16, &ring, 0) == 0);
+	for (int round = 0; round < 2 && !hostile_failed_now; round++) {
+		CHECK(pthread_create(&t, NULL, shared_run, &a) == 0);
+		CHECK(pthread_join(t, NULL) == 0);
+	}
+	shared_run(&a);                 /* alone again */
+	io_uring_queue_exit(&ring);
+	close(a.fd);
 }
 
 static void t_writes(void)
@@ -896,6 +957,7 @@ int main(int argc, char **argv)
 	static const struct hostile_case cases[] = {
 		{ "probe", t_probe },
 		{ "nop", t_nop },
+		{ "shared", t_shared },
 		{ "writes", t_writes },
 		{ "reads", t_reads },
 		{ "merge", t_merge },

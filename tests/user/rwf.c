@@ -15,6 +15,11 @@
  *   fpos        offset -1 reads at the file position and moves it, as
  *               readv does;
  *   vector      two buffers filled in order, the count of both;
+ *   manyvec     twelve buffers (more than the eight Linux copies the
+ *               vector into on its stack, UIO_FASTIOV), in order;
+ *   badvec      a vector of 1025 buffers (UIO_MAXIOV is 1024): EINVAL;
+ *               one the process cannot read: EFAULT; a buffer length
+ *               that is negative as a ssize_t: EINVAL;
  *   dsync       a buffered pwritev2 with RWF_DSYNC is on the disk when
  *               it returns: the disk's completed writes
  *               (/sys/block/DISK/stat) grew before the call came back.
@@ -146,6 +151,37 @@ int main(int argc, char **argv)
 	r = r == 1024 ? preadv2(fd, vv, 2, end - 4096, 0) : -1;
 	snprintf(why, sizeof(why), "read %ld", (long)r);
 	result("vector", r == 1024 && two[0][511] == 0x11 && two[1][0] == 0x22 ? NULL : why);
+
+	{
+		static unsigned char many[12][512];
+		struct iovec mv[12];
+		int good = 1;
+
+		for (int i = 0; i < 12; i++) {
+			memset(buf + i * 512, 0x30 + i, 512);
+			mv[i] = (struct iovec){ many[i], 512 };
+		}
+		r = pwrite(fd, buf, 12 * 512, end - 65536);
+		r = r == 12 * 512 ? preadv2(fd, mv, 12, end - 65536, 0) : -1;
+		for (int i = 0; i < 12; i++)
+			good &= many[i][0] == 0x30 + i && many[i][511] == 0x30 + i;
+		snprintf(why, sizeof(why), "read %ld, buffers %s", (long)r, good ? "right" : "wrong");
+		result("manyvec", r == 12 * 512 && good ? NULL : why);
+	}
+	{
+		static struct iovec lots[1025];
+		struct iovec neg = { buf, (size_t)-1 }, *volatile nowhere = NULL;
+		int e1, e2, e3;
+
+		for (int i = 0; i < 1025; i++)
+			lots[i] = (struct iovec){ buf, 1 };
+		e1 = err_of(preadv2(fd, lots, 1025, 0, 0));
+		e2 = err_of(preadv2(fd, nowhere, 1, 0, 0));
+		e3 = err_of(preadv2(fd, &neg, 1, 0, 0));
+		snprintf(why, sizeof(why), "errno %d, %d, %d: not %d, %d, %d", e1, e2, e3, EINVAL,
+			 EFAULT, EINVAL);
+		result("badvec", e1 == EINVAL && e2 == EFAULT && e3 == EINVAL ? NULL : why);
+	}
 
 	memset(buf, 0x5a, sizeof(buf));
 	v.iov_len = 4096;
