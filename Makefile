@@ -178,6 +178,7 @@ KTEST_OBJS := \
 	$(KT)/fs_test.o \
 	$(KT)/debug_test.o \
 	$(KT)/ktest_block.o \
+	$(KT)/ktest_sched.o \
 	$(KT)/smp_test.o \
 	$(KT)/smp_mm_test.o \
 	$(KT)/smp_block_test.o \
@@ -550,6 +551,7 @@ check-tools: deps
 	$(PYTHON) tools/compare-linux --selftest
 	$(PYTHON) tools/insncount.py --selftest
 	$(PYTHON) tools/scaling.py --selftest
+	$(PYTHON) tools/c2c.py --selftest
 	$(PYTHON) tools/ext3-linux.py --selftest
 	$(PYTHON) tools/tools-linux.py --selftest
 	$(PYTHON) tools/iostat-check.py --selftest
@@ -617,7 +619,7 @@ soak-forkbomb: deps $(ISO)
 # background processes, DEBUG=1 booted as test-debug boots them.
 stress: deps $(ISO)
 	$(PYTHON) tools/stress.py -n $(N) $(if $(LOAD),--load $(LOAD)) \
-		$(if $(DEBUG),--kargs '$(DEBUG_KARGS)' --reject '$(DEBUG_REPORTS)' $(or $(T),$(DEBUG_SCENARIOS)),$(T))
+		$(if $(DEBUG),--cpus $(DEBUG_CPUS) --kargs '$(DEBUG_KARGS)' --reject '$(DEBUG_REPORTS)' $(or $(T),$(DEBUG_SCENARIOS)),$(T))
 
 # I/O errors on emulated disks, cell by cell (tools/fault-matrix.py,
 # docs/testing.md); SHORT=1: the CI subset.
@@ -697,18 +699,24 @@ check-insncount: deps $(ISO) $(INSNCOUNT)
 # kernel executes, counted by the plugin (RUNS=<n> boots of each): under
 # -icount alone QEMU's NVMe makes the counts the host's waiting, and in a
 # wall-clock boot Linux's fio at depth 32 on QEMU's NVMe stalled until
-# the runner's 10-minute limit (docs/performance.md, "NVMe against Linux").
+# the runner's 10-minute limit (docs/performance.md, "NVMe against Linux");
+# then io_uring's SQPOLL rows (tests/qemu/perf/perf-sqpoll.scn) the same
+# way, the SQ thread's spin left out on both kernels (docs/performance.md,
+# "io_uring against psync and aio").
 perf-linux: deps $(ISO) $(INSNCOUNT)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
 	$(PYTHON) tools/compare-linux --insn-plugin --insn-runs $(RUNS) --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --insn-plugin --insn-runs $(RUNS) --scenario tests/qemu/perf/perf-sqpoll.scn
 	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
 
 # IOPS against CPUs (1, 2, 4) under multi-threaded TCG, Spindle's bench
 # numjobs=N against Linux's fio numjobs=N on null_blk, interleaved
 # (tools/scaling.py, docs/performance.md "Scaling with CPUs"); PNG=<file>
 # draws it; DEVICE=nvme: on QEMU's NVMe, a queue pair per CPU.
+# HOSTPROF=1: where the host's CPU time goes per guest I/O instead (perf
+# record on QEMU while the job runs; root).
 perf-scaling: deps $(ISO)
-	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(DEVICE),--device $(DEVICE)) $(if $(PNG),--png $(PNG))
+	$(PYTHON) tools/scaling.py --runs $(RUNS) $(if $(DEVICE),--device $(DEVICE)) $(if $(PNG),--png $(PNG)) $(if $(HOSTPROF),--host-profile)
 
 # ext2's write-back and readahead in requests (tools/ext2-perf.py, the
 # "Measured" section of docs/fs.md); PNG=<dir> draws the AHCI run's writes.
@@ -753,7 +761,7 @@ DEB_PACKAGES := gcc make binutils grub-pc-bin grub-common xorriso mtools \
 	qemu-system-x86 qemu-utils check pkg-config python3 e2fsprogs fdisk gdisk \
 	gnuplot-nox cpio bsdextrautils parallel gdb bear clang-format cppcheck \
 	blktrace util-linux busybox-static patch liburing-dev libc6-dev \
-	sysstat procps coreutils fio
+	sysstat procps coreutils fio linux-perf
 
 # Every top-level target checks for these first: as root, what is missing
 # is installed; otherwise the exact apt-get line is printed.

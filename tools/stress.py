@@ -8,7 +8,7 @@ J guests at once (default 4, on a machine with fewer cores: the guests
 compete for CPU as they would on a loaded CI machine), optionally with L
 busy processes of background load (niced, ended with the runs), and
 tallies the verdicts per scenario (with --kargs and --reject, as test-debug
-boots them: `make stress DEBUG=1`):
+boots them, on as many CPUs: `make stress DEBUG=1`):
 
     scenario                   passed  runs  failures
     ide-timeout                  19/20        run 7: expect (line 11) not found ... build/stress/run-07/ide-timeout.log
@@ -102,11 +102,15 @@ def main():
     ap.add_argument("--kargs", default="", metavar="ARGS",
                     help="kernel arguments added to every boot (make stress DEBUG=1 passes "
                          "test-debug's: the debug allocators and lockdep)")
+    ap.add_argument("--cpus", type=int, default=0, metavar="N",
+                    help="CPUs of every guest, as run.py --cpus (make stress DEBUG=1 passes "
+                         "test-debug's)")
     ap.add_argument("--reject", default="", metavar="RE",
                     help="a log line matching RE fails the scenario (test-debug's reports)")
     ap.add_argument("scenarios", nargs="*", help="names or globs, as run.py takes them")
     args = ap.parse_args()
     extra = (["--kargs", args.kargs] if args.kargs else []) + \
+            (["--cpus", str(args.cpus)] if args.cpus else []) + \
             (["--reject", args.reject] if args.reject else [])
     if args.n < 1 or args.jobs < 1 or args.load < 0:
         ap.error("-n and -j must be positive, --load not negative")

@@ -42,6 +42,7 @@
 #include <spindle/time.h>
 #include "../../drivers/ahci/ahci.h"
 #include "ktest_block.h"
+#include "ktest_sched.h"
 
 #define BATCH           64              /* bios in flight at once */
 #define BATCH_STRIDE    64              /* sectors between their starts */
@@ -287,8 +288,7 @@ KTEST(ahci, ncq_inflight)
 	/* sent from blk_finish_plug(), or by the queue's next run: wait for
 	 * the count, not for a time (the bound is for a driver that never
 	 * gets there) */
-	for (int ms = 0; ms < 2000 && READ_ONCE(st->max_inflight) < HELD_BATCH; ms++)
-		msleep(1);
+	ktest_wait_until(READ_ONCE(st->max_inflight) >= HELD_BATCH);
 	held = READ_ONCE(st->max_inflight);
 	ahci_hold_completions(b->bd_disk, false);
 	wait_for_completion(&batch.done);

@@ -23,6 +23,7 @@
 #include <spindle/elevator.h>
 #include <spindle/mutex.h>
 #include "../../block/blk.h"
+#include "ktest_sched.h"
 
 static int rw(struct block_device *b, bool write, sector_t sector,
 	      struct page *pages, unsigned int offset, unsigned int len)
@@ -94,12 +95,20 @@ static int pool_waiter_fn(void *arg)
 	return 0;
 }
 
-/* A dry reserve-only pool puts the allocator to sleep until a free. */
+/*
+ * A dry reserve-only pool puts the allocator to sleep until a free.  The
+ * waiter is watched until it is asleep in the pool (its wait counted, its
+ * state set), not given a fixed time: on a loaded host its CPU may not
+ * run it for a while.  Whatever is found, the element is freed and the
+ * waiter's end awaited before any verdict -- w lives in this frame, and a
+ * waiter left behind would later use a dead frame's pool.
+ */
 KTEST(block, mempool_wait_and_wakeup)
 {
 	static mempool_t pool;
 	struct pool_waiter w = { .pool = &pool, .element = NULL };
 	struct task_struct *t;
+	bool asleep, early;
 	void *mine;
 
 	KT_ASSERT(mempool_init(&pool, 1, 128, MEMPOOL_RESERVE_ONLY) == 0);
@@ -109,13 +118,15 @@ KTEST(block, mempool_wait_and_wakeup)
 	t = kthread_run(pool_waiter_fn, &w, "poolwait");
 	KT_ASSERT(t != NULL);
 	get_task_struct(t);
-	msleep(20);
-	KT_ASSERT_MSG(!completion_done(&w.got), "allocation from a dry pool did not wait");
-	KT_ASSERT(t->state == TASK_UNINTERRUPTIBLE);
-	KT_ASSERT(pool.nr_waits == 1);
+	asleep = ktest_wait_until(READ_ONCE(pool.nr_waits) == 1 &&
+				  READ_ONCE(t->state) == TASK_UNINTERRUPTIBLE);
+	early = completion_done(&w.got);
 	put_task_struct(t);
 	mempool_free(mine, &pool);
 	wait_for_completion(&w.got);
+	KT_ASSERT_MSG(asleep, "the allocation from a dry pool never slept in it (%lu waits)",
+		      (unsigned long)pool.nr_waits);
+	KT_ASSERT_MSG(!early, "allocation from a dry pool did not wait");
 	KT_ASSERT(w.element == mine);
 	mempool_free(w.element, &pool);
 	mempool_exit(&pool);

@@ -21,6 +21,7 @@
 #include <spindle/pattern.h>
 #include <spindle/wait.h>
 #include <spindle/time.h>
+#include "ktest_sched.h"
 
 #define FS_PATTERN_SEED 77
 #define FS_PATTERN_LEN  (1024 * 1024)   /* through the cache at offset 0 */
@@ -251,19 +252,23 @@ KTEST(fs, proc_pid_stack_of_a_sleeper)
 {
 	static char buf[2048], path[32];
 	struct task_struct *t;
+	bool asleep;
+	long n;
 
 	fs_begin();
 	stack_go = false;
 	t = kthread_run(stack_sleeper, NULL, "sleeper");
 	KT_ASSERT(t);
 	get_task_struct(t);
-	msleep(20);
+	/* switched away, asleep in its wait: a running task shows no stack */
+	asleep = ktest_wait_asleep(t, TASK_UNINTERRUPTIBLE);
 	snprintf(path, sizeof(path), "/proc/%d/stack", t->pid);
-	KT_ASSERT(fs_slurp(path, buf, sizeof(buf)) > 0);
-	snprintf(path, sizeof(path), "/proc/%d/stat", t->pid);
+	n = fs_slurp(path, buf, sizeof(buf));
 	stack_go = true;
 	wake_up(&stack_wq);
 	put_task_struct(t);
+	KT_ASSERT_MSG(asleep, "the sleeper never slept");
+	KT_ASSERT_MSG(n > 0, "%s: %ld", path, n);
 	KT_ASSERT_MSG(strncmp(buf, "[<0>] ", 6) == 0 && strstr(buf, "schedule"), "%s", buf);
 	KT_ASSERT(strstr(buf, "stack_sleeper") != NULL);
 }

@@ -25,6 +25,7 @@ struct request *ktest_fake_request(struct ktest_rq *kr, const struct ktest_seg *
 	kr->bio.bi_opf = op;
 	kr->rq.bio = kr->rq.biotail = &kr->bio;
 	kr->rq.__data_len = bytes;
+	kr->rq.nr_phys_segments = (unsigned short)n;    /* as blk_bio_segments() counts */
 	kr->rq.cmd_flags = op;
 	return &kr->rq;
 }

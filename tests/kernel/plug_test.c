@@ -19,6 +19,7 @@
 #include <spindle/wait.h>
 #include <spindle/printk.h>
 #include <spindle/blktrace.h>
+#include "ktest_sched.h"
 
 static int flushes;
 static bool flushed_from_schedule;
@@ -37,26 +38,47 @@ static void park(void)
 	blk_check_plugged(note_flush, &flushes, sizeof(struct blk_plug_cb));
 }
 
+/*
+ * The sleeps below end when this thread wakes them, once it has seen the
+ * flush -- which schedule() does before the sleeper sleeps.  A timer
+ * could instead wake the sleeper between schedule()'s "about to sleep?"
+ * check and the flush, on a host slow enough, and no flush would be seen.
+ * A kernel that never flushes has its sleeper woken after KTEST_WAIT_MS
+ * all the same, and the case fails.  Started before the plug, so that
+ * making it cannot sleep with the plug attached.
+ */
+static int wake_after_flush(void *sleeper)
+{
+	ktest_wait_until(READ_ONCE(flushes) != 0);
+	wake_up_process(sleeper);
+	return 0;
+}
+
 KTEST(plug, schedule_flushes_before_sleep)
 {
 	struct blk_plug plug;
+	int parked, seen;
+	bool attached;
 
 	if (!plug_enabled)
 		KT_SKIP("booted with plug=off");
 	flushes = 0;
+	KT_ASSERT(kthread_run(wake_after_flush, current, "plugwake"));
 	blk_start_plug(&plug);
 	park();
-	KT_ASSERT(flushes == 0);
-	/* sleeps: schedule() flushes first.  Long enough that the wake-up
-	 * cannot land between schedule()'s "about to sleep?" check and the
-	 * flush, however loaded the host */
-	msleep(50);
-	KT_ASSERT_MSG(flushes == 1, "flushes %d", flushes);
+	parked = flushes;
+	/* sleeps: schedule() flushes first */
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule();
+	seen = flushes;
+	attached = current->plug == &plug;
+	blk_finish_plug(&plug); /* before any verdict: plug is in this frame */
+	KT_ASSERT(parked == 0);
+	KT_ASSERT_MSG(seen == 1, "flushes %d", seen);
 	KT_ASSERT(flushed_from_schedule);
 	/* flushed while the task was already marked as going to sleep */
 	KT_ASSERT(state_at_flush == TASK_UNINTERRUPTIBLE);
-	KT_ASSERT(current->plug == &plug);
-	blk_finish_plug(&plug);
+	KT_ASSERT(attached);
 	KT_ASSERT(flushes == 1);
 }
 
@@ -79,7 +101,7 @@ KTEST(plug, yield_does_not_flush)
 /*
  * "About to sleep" is any state but TASK_RUNNING, not one of them: a task
  * waiting interruptibly (for a pipe, a signal, a timer) may be waiting
- * for its own plugged I/O just the same.  The timer wakes it.
+ * for its own plugged I/O just the same.  wake_after_flush() wakes it.
  */
 KTEST(plug, interruptible_sleep_flushes)
 {
@@ -92,12 +114,12 @@ KTEST(plug, interruptible_sleep_flushes)
 	flushes = 0;
 	state_at_flush = -1;
 	flushed_from_schedule = false;
+	KT_ASSERT(kthread_run(wake_after_flush, current, "plugwake"));
 	blk_start_plug(&plug);
 	attached = current->plug == &plug;
 	park();
 	set_current_state(TASK_INTERRUPTIBLE);
-	schedule_timeout((long)msecs_to_jiffies(20) + 1);
-	__set_current_state(TASK_RUNNING);
+	schedule();
 	seen = flushes;
 	blk_finish_plug(&plug);
 	KT_ASSERT(attached);
@@ -150,8 +172,7 @@ KTEST(plug, exit_with_plug_is_flushed)
 	flushes = 0;
 	t = kthread_run(leaky, NULL, "leaky");
 	KT_ASSERT(t != NULL);
-	for (int i = 0; i < 100 && !flushes; i++)
-		msleep(1);
+	ktest_wait_until(READ_ONCE(flushes) != 0);
 	KT_ASSERT_MSG(flushes == 1, "the exiting task's plug was not flushed");
 }
 

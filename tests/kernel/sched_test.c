@@ -15,6 +15,7 @@
 #include <spindle/atomic.h>
 #include <spindle/errno.h>
 #include <asm/cpu.h>
+#include "ktest_sched.h"
 
 #define NR_THREADS 32
 #define ROUNDS     50
@@ -50,7 +51,9 @@ static int counter_thread(void *arg)
 KTEST(sched, many_threads_mutex)
 {
 	struct shared *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct task_struct *t[NR_THREADS];
 	unsigned long free_before;
+	int left;
 
 	kmem_cache_shrink_all(); /* objects parked in kmalloc's arrays */
 	free_before = nr_free_pages();
@@ -58,16 +61,22 @@ KTEST(sched, many_threads_mutex)
 	KT_ASSERT(s != NULL);
 	mutex_init(&s->lock);
 	init_completion(&s->done);
-	for (int i = 0; i < NR_THREADS; i++)
-		KT_ASSERT(kthread_run(counter_thread, s, "counter/%d", i) != NULL);
+	for (int i = 0; i < NR_THREADS; i++) {
+		t[i] = kthread_create(counter_thread, s, "counter/%d", i);
+		KT_ASSERT(t[i] != NULL);
+		get_task_struct(t[i]); /* ktest_wait_reaped() drops it */
+		wake_up_process(t[i]);
+	}
 	for (int i = 0; i < NR_THREADS; i++)
 		wait_for_completion(&s->done);
 	KT_ASSERT_MSG(s->counter == NR_THREADS * ROUNDS, "counter %lu, want %d",
 		      s->counter, NR_THREADS * ROUNDS);
 	KT_ASSERT(!mutex_is_locked(&s->lock));
 	kfree(s);
-	/* Let the exited threads be reaped (their stacks freed). */
-	msleep(20);
+	/* Every thread's stack is freed once the switch away from it is over. */
+	left = ktest_wait_reaped(t, NR_THREADS);
+	KT_ASSERT_MSG(left == 0, "%d of %d exited threads never freed their stacks",
+		      left, NR_THREADS);
 	kmem_cache_shrink_all();
 	KT_ASSERT_MSG(nr_free_pages() + 2 >= free_before, "threads leaked %ld pages",
 		      (long)(free_before - nr_free_pages()));
@@ -91,18 +100,21 @@ KTEST(sched, sleep_and_wake)
 {
 	DECLARE_COMPLETION(done);
 	struct task_struct *t;
+	bool asleep, early;
 
 	flag = 0;
 	sleeper_woke = false;
 	t = kthread_run(sleeper, &done, "sleeper");
 	KT_ASSERT(t != NULL);
-	msleep(20);
-	/* It is asleep, not spinning, and has not seen the flag. */
-	KT_ASSERT(!sleeper_woke);
-	KT_ASSERT_MSG(t->state == TASK_UNINTERRUPTIBLE, "state %ld", t->state);
+	/* It goes to sleep, not spinning, and has not seen the flag.  Woken
+	 * whatever was found: done is in this frame. */
+	asleep = ktest_wait_asleep(t, TASK_UNINTERRUPTIBLE);
+	early = sleeper_woke;
 	flag = 1;
 	wake_up(&flag_wq);
 	wait_for_completion(&done);
+	KT_ASSERT_MSG(asleep, "the sleeper never slept");
+	KT_ASSERT(!early);
 	KT_ASSERT(sleeper_woke);
 }
 
@@ -124,6 +136,7 @@ KTEST(sched, preempt_spinner)
 {
 	DECLARE_COMPLETION(done);
 	struct task_struct *t;
+	bool ran;
 	u64 switches;
 
 	spin_stop = false;
@@ -135,13 +148,15 @@ KTEST(sched, preempt_spinner)
 	KT_ASSERT(set_cpus_allowed_ptr(t, &(struct cpumask){ .bits = 1 }) == 0);
 	get_task_struct(t);
 	wake_up_process(t);
-	/* This test thread gets the CPU back only if the spinner is preempted. */
-	msleep(50);
-	KT_ASSERT(spins > 0);
+	/* This test thread gets the CPU back only if the spinner is
+	 * preempted: it sleeps until the spinner has spun, which the spinner
+	 * does only once it has the CPU. */
+	ran = ktest_wait_until(spins > 0);
 	switches = t->nivcsw;
 	spin_stop = true;
 	wait_for_completion(&done);
 	put_task_struct(t);
+	KT_ASSERT_MSG(ran, "the spinner never ran");
 	KT_ASSERT_MSG(switches > 0, "spinner was never preempted");
 }
 
@@ -215,10 +230,13 @@ static int stoppable(void *arg)
 KTEST(sched, kthread_stop)
 {
 	struct task_struct *t = kthread_run(stoppable, NULL, "stoppable");
+	bool asleep;
 
 	KT_ASSERT(t != NULL);
-	msleep(5);
+	/* asleep first, so that kthread_stop() must wake it */
+	asleep = ktest_wait_asleep(t, TASK_UNINTERRUPTIBLE);
 	KT_ASSERT(kthread_stop(t) == 42);
+	KT_ASSERT_MSG(asleep, "the thread never slept");
 }
 
 struct fifo_state {
@@ -249,6 +267,8 @@ KTEST(sched, mutex_fifo_handoff)
 {
 	struct fifo_state s = { .n = 0 };
 	struct fifo_arg args[4];
+	struct task_struct *t;
+	int unqueued = -1;
 
 	mutex_init(&s.lock);
 	init_completion(&s.done);
@@ -256,12 +276,16 @@ KTEST(sched, mutex_fifo_handoff)
 	for (int i = 0; i < 4; i++) {
 		args[i].s = &s;
 		args[i].id = i;
-		KT_ASSERT(kthread_run(fifo_waiter, &args[i], "fifo/%d", i) != NULL);
-		msleep(5);      /* let it block on the mutex before starting the next */
+		t = kthread_run(fifo_waiter, &args[i], "fifo/%d", i);
+		KT_ASSERT(t != NULL);
+		/* queued on the mutex (asleep there) before the next starts */
+		if (!ktest_wait_asleep(t, TASK_UNINTERRUPTIBLE))
+			unqueued = i;
 	}
 	mutex_unlock(&s.lock);
 	for (int i = 0; i < 4; i++)
 		wait_for_completion(&s.done);
+	KT_ASSERT_MSG(unqueued < 0, "fifo/%d never slept on the mutex", unqueued);
 	for (int i = 0; i < 4; i++)
 		KT_ASSERT_MSG(s.order[i] == i, "position %d got waiter %d", i, s.order[i]);
 }

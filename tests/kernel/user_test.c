@@ -73,6 +73,7 @@ KTEST(user, uaccess_unmapped_fixup)
 #include <spindle/printk.h>
 #include <spindle/signal.h>
 #include <spindle/sched_debug.h>
+#include "ktest_sched.h"
 
 static unsigned long free_at_start;     /* pages free before the first process */
 
@@ -160,14 +161,14 @@ KTEST(user, fork_killed)
  * page tables, kernel stacks and task structures must all be back.  The
  * last of them may still be switching away on another CPU -- a dead
  * task's stack is freed by its CPU's next task, and its parent may have
- * reaped it on this one meanwhile -- so the count has a second to come
- * back; a page still missing then is a leak. */
+ * reaped it on this one meanwhile -- so the count has KTEST_WAIT_MS to
+ * come back (a loaded host may not run that CPU for a while); a page
+ * still missing then is a leak. */
 KTEST(user, no_leaks)
 {
 	if (!free_at_start)
 		KT_SKIP("no user case ran");
-	for (int i = 0; i < 100 && (kmem_cache_shrink_all(), nr_free_pages()) != free_at_start; i++)
-		msleep(10);
+	ktest_wait_until((kmem_cache_shrink_all(), nr_free_pages()) == free_at_start);
 	KT_ASSERT_MSG(nr_free_pages() == free_at_start, "%lu pages free, %lu before",
 		      nr_free_pages(), free_at_start);
 }

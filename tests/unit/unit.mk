@@ -221,6 +221,9 @@ $(UNIT_OBJS): $(UNIT_BUILD)/%.o: %.c tests/unit/unit.mk
 ifndef live-deps
 include tools/deps.mk
 endif
--include $(call live-deps,$(UNIT_OBJS:.o=.d) $(UNIT_NVME_OBJS:.o=.d))
+# every object's headers, the copies built with a model forced in too (a
+# header change must rebuild them, or a test links against a stale object)
+-include $(call live-deps,$(UNIT_OBJS:.o=.d) $(UNIT_NVME_OBJS:.o=.d) \
+	$(UNIT_URING_CQ_OBJS:.o=.d) $(UNIT_URING_TIMEOUT_OBJS:.o=.d))
 
 .DEFAULT_GOAL := $(UNIT_SAVED_GOAL)
