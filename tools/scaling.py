@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scaling.py [--runs N] [--cpus 1,2,4] [--qd Q] [--size S] [--device nullb|nvme] [--png FILE] - the block layer's IOPS against CPUs, Spindle and Linux.
+"""scaling.py [--runs N] [--cpus 1,2,4] [--qd Q] [--size S] [--device nullb|nvme] [--png FILE] [--host-profile] - the block layer's IOPS against CPUs, Spindle and Linux.
 
 `make perf-scaling` runs this.  For each CPU count N of --cpus it boots
 Spindle and Debian's Linux 6.1 on the same QEMU machine (q35, -smp N,
@@ -31,16 +31,34 @@ its load (os.cpu_count() is printed).  A guest can go no faster with
 more virtual CPUs than the host has cores to run them: on a 2-core host
 the 4-CPU rows cannot scale beyond 2.  docs/performance.md, "Scaling
 with CPUs", explains the method and keeps the latest table.
+
+--host-profile asks where the host's time goes instead: one boot of each
+kernel per N, whose QEMU process is under `perf record` (root, or
+kernel.perf_event_paranoid <= 0) from the line the guest prints before
+the job to the one after it (HOSTPROF-BEGIN/-END around bench,
+compare-linux's FIO-BEGIN/-END around fio).  Divided by the job's I/Os,
+that is the host CPU time each guest I/O costs, in four parts: the
+guest's own code as QEMU translated it ("JIT"), QEMU's C code (helpers,
+the soft TLB, cpu_exec, devices), the host kernel, and libraries; then
+the QEMU functions whose cost per I/O grows most from the fewest CPUs to
+the most.  Sampling (perf's cpu-clock, a sample every 100 us of CPU):
+a difference below some 0.05 us per I/O is noise.
+
     tools/scaling.py --selftest     the table and the translation, no boot
 Exit status: 0, or 1 if a boot or a download failed.
 """
 import argparse
+import collections
 import importlib.machinery
 import importlib.util
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
@@ -157,6 +175,191 @@ def plot(spindle, linux, png, title, device="nullb"):
         raise SystemExit("scaling: gnuplot drew nothing: %s" % r.stdout)
 
 
+# --- --host-profile --------------------------------------------------------
+
+PERF_PERIOD_NS = 100000         # perf record -e cpu-clock -c: a sample per 100 us of CPU
+PERF_LINE_RE = re.compile(r"^\s*[\d.]+%\s+(\d+)\s+(.+?)\s+\[[.k]\]\s+(\S+)")
+
+
+def part_of(dso):
+    """Which of the four parts of the host's time a perf DSO is."""
+    if dso.startswith("[JIT]"):
+        return "JIT"
+    if dso.startswith("qemu-system") or dso.startswith("accel-tcg"):
+        return "QEMU"
+    if dso == "[kernel.kallsyms]":
+        return "host kernel"
+    return "libraries"
+
+
+def parse_perf_report(text):
+    """`perf report --stdio -n --sort dso,sym` -> {(part, symbol): samples}.
+    An address QEMU's stripped binary has no name for is counted in its
+    4 KiB region ("0x7d8000+"), so that runs can still be compared."""
+    out = collections.Counter()
+    for line in text.splitlines():
+        m = PERF_LINE_RE.match(line)
+        if not m:
+            continue
+        n, dso, sym = int(m.group(1)), m.group(2).strip(), m.group(3)
+        part = part_of(dso)
+        if part == "JIT":
+            sym = "(translated guest code)"
+        elif sym.startswith("0x"):
+            sym = "%#x+" % (int(sym, 16) & ~0xfff)
+        out[(part, sym)] += n
+    return out
+
+
+class PerfAttach:
+    """perf record on the QEMU process of boot `name` (run.py puts
+    build/qemu/<name>/ in its command line and its serial output there)
+    while the job runs: from the guest's line BEGIN_RE to its END_RE, as
+    the serial output shows them (a thread polls it every 10 ms), so that
+    the boot and the power-off stay out of the figures."""
+
+    BEGIN_RE = re.compile(r"^(HOSTPROF-BEGIN|FIO-BEGIN)", re.M)
+    END_RE = re.compile(r"^(HOSTPROF-END|FIO-END)", re.M)
+
+    def __init__(self, name):
+        self.data = WORK / ("%s.perf" % name)
+        self.serial = ROOT / "build/qemu" / name / "serial.raw"
+        self.pattern = "qemu-system.*/build/qemu/%s/" % re.escape(name)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.error = None
+        self.window = 0.0
+
+    def _log(self):
+        try:
+            return self.serial.read_text(errors="replace").replace("\r", "")
+        except OSError:
+            return ""
+
+    def _wait(self, regex, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if regex.search(self._log()):
+                return True
+            time.sleep(0.01)
+        return False
+
+    def _run(self):
+        if not self._wait(self.BEGIN_RE, 600):
+            self.error = "the job never began (no %s in %s)" % (self.BEGIN_RE.pattern, self.serial)
+            return
+        r = subprocess.run(["pgrep", "-f", self.pattern], stdout=subprocess.PIPE, text=True)
+        if not r.stdout.split():
+            self.error = "no QEMU process matches %s" % self.pattern
+            return
+        t0 = time.monotonic()
+        rec = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-c",
+                                str(PERF_PERIOD_NS), "-p", r.stdout.split()[0], "-o",
+                                str(self.data)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        ended = self._wait(self.END_RE, 600)
+        self.window = time.monotonic() - t0
+        rec.send_signal(2)              # SIGINT: perf writes its file and exits
+        err = rec.communicate(timeout=60)[1]
+        if not ended:
+            self.error = "the job never ended (no %s)" % self.END_RE.pattern
+        elif rec.returncode not in (0, -2):
+            self.error = "perf record failed: %s" % err.strip()
+
+    def __enter__(self):
+        WORK.mkdir(parents=True, exist_ok=True)
+        for f in (self.data, self.serial):
+            if f.exists():
+                f.unlink()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.thread.join(timeout=120)
+        return False
+
+    def samples(self):
+        if self.error:
+            raise SystemExit("scaling: %s" % self.error)
+        r = subprocess.run(["perf", "report", "--stdio", "-n", "--sort", "dso,sym", "-i",
+                            str(self.data)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+        return parse_perf_report(r.stdout)
+
+
+def per_io_ns(samples, ios):
+    """Samples of the job's window, in ns per I/O: {(part, symbol): ns}."""
+    return {k: v * PERF_PERIOD_NS / ios for k, v in samples.items()}
+
+
+def profile_table(costs, top=12):
+    """costs: {(kernel, N): {(part, symbol): ns per I/O}} -> printed text:
+    the four parts per kernel and N, then the QEMU symbols that grow most
+    from the smallest N to the largest, per kernel."""
+    parts = ("JIT", "QEMU", "host kernel", "libraries")
+    head = "%-8s %4s  " % ("kernel", "CPUs") + "".join("%13s" % p for p in parts) + "%13s" % "total"
+    out = ["host CPU time per guest I/O, us (QEMU's process while the job ran)", head,
+           "-" * len(head)]
+    for (kernel, n) in sorted(costs):
+        c = costs[(kernel, n)]
+        by = {p: sum(v for (pp, _), v in c.items() if pp == p) for p in parts}
+        out.append("%-8s %4d  " % (kernel, n) + "".join("%13.3f" % (by[p] / 1000) for p in parts)
+                   + "%13.3f" % (sum(by.values()) / 1000))
+    for kernel in sorted({k for k, _ in costs}):
+        ns = sorted(n for k, n in costs if k == kernel)
+        if len(ns) < 2:
+            continue
+        lo, hi = costs[(kernel, ns[0])], costs[(kernel, ns[-1])]
+        rows = sorted(((hi.get(k, 0) - lo.get(k, 0), k) for k in set(lo) | set(hi)
+                       if k[0] == "QEMU"), reverse=True)[:top]
+        out.append("")
+        out.append("%s: QEMU's functions whose cost per I/O grows most from %d to %d CPUs (us)"
+                   % (kernel, ns[0], ns[-1]))
+        for d, (_, sym) in rows:
+            out.append("  %-34s %8.3f -> %8.3f  (%+.3f)" % (sym, lo.get(("QEMU", sym), 0) / 1000,
+                                                          hi.get(("QEMU", sym), 0) / 1000, d / 1000))
+    return "\n".join(out)
+
+
+def host_profile(args, cpus):
+    """--host-profile: one boot per kernel and N, the job's window under
+    perf record."""
+    if not shutil.which("perf"):
+        raise SystemExit("scaling: --host-profile needs perf (Debian's linux-perf)")
+    costs = {}
+    try:
+        for n in cpus:
+            text = scenario_text(n, args.qd, args.size, args.device)
+            scn = runner.parse_scenario(text, "scaling")
+            vmlinuz, initrd, _ = CL.build_linux(scn, 1, "initrd-scaling-%s-%d.cpio"
+                                                % (args.device, n))
+            spindle = re.sub(r"^(init: bench .*)$", r"init: echo HOSTPROF-BEGIN\n\1\n"
+                             r"init: echo HOSTPROF-END", CL.spindle_text(text, 1), flags=re.M)
+            for kernel in ("Spindle", "Linux"):
+                name = "hostprof-%s-%s-%d" % (args.device, kernel.lower(), n)
+                with PerfAttach(name) as pa:
+                    if kernel == "Spindle":
+                        figures = CL.spindle_parse(perf.run_scenario(name, spindle), scn)
+                    else:
+                        figures = CL.boot_linux(name, CL.linux_text(text, vmlinuz, initrd), False)
+                ios = n * (perf_size(args.size) // 4096)
+                costs[(kernel, n)] = per_io_ns(pa.samples(), ios)
+                print("  %s, %d CPUs: %d IOPS, %.2f s profiled" % (kernel, n, iops_of(figures),
+                                                                  pa.window), flush=True)
+    except CL.CompareError as e:
+        raise SystemExit("scaling: %s" % e)
+    print()
+    print(profile_table(costs))
+    return 0
+
+
+def perf_size(text):
+    """"256M" -> bytes, as bench reads its SIZE."""
+    m = re.fullmatch(r"(\d+)([KMG]?)", text.strip().upper())
+    if not m:
+        raise SystemExit("scaling: bad size %r" % text)
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+
+
 def selftest():
     """The table's arithmetic and the workload's translation for Linux,
     without a boot."""
@@ -199,6 +402,31 @@ def selftest():
             self.assertIn("bench nvme0n1 randread 4K 4 32M aio numjobs=2",
                           CL.spindle_text(text, 1))
 
+        def test_perf_report(self):
+            text = "\n".join([
+                "# Samples: 3K of event 'cpu-clock'",
+                "    40.00%          400  [JIT] tid 123             [.] 0x00007f0012345678",
+                "    20.00%          200  qemu-system-x86_64        [.] cpu_get_ticks",
+                "    10.00%          100  qemu-system-x86_64        [.] 0x00000000007d8678",
+                "     5.00%           50  qemu-system-x86_64        [.] 0x00000000007d8010",
+                "     5.00%           50  [kernel.kallsyms]         [k] finish_task_switch.isra.0",
+                "     1.00%           10  libglib-2.0.so.0.7400.6   [.] g_tree_lookup",
+            ])
+            c = parse_perf_report(text)
+            self.assertEqual(c[("JIT", "(translated guest code)")], 400)
+            self.assertEqual(c[("QEMU", "cpu_get_ticks")], 200)
+            self.assertEqual(c[("QEMU", "0x7d8000+")], 150)
+            self.assertEqual(c[("host kernel", "finish_task_switch.isra.0")], 50)
+            self.assertEqual(c[("libraries", "g_tree_lookup")], 10)
+            ns = per_io_ns(c, 1000)
+            self.assertEqual(ns[("QEMU", "cpu_get_ticks")], 200 * PERF_PERIOD_NS / 1000)
+            t = profile_table({("Spindle", 1): {("QEMU", "a"): 1000.0, ("JIT", "x"): 2000.0},
+                               ("Spindle", 2): {("QEMU", "a"): 3000.0, ("JIT", "x"): 2000.0}})
+            self.assertIn("Spindle     1", t)
+            self.assertIn("(+2.000)", t)
+            self.assertEqual(perf_size("256M"), 256 << 20)
+            self.assertEqual(perf_size("16K"), 16 << 10)
+
         def test_iops_of(self):
             self.assertEqual(iops_of({("nullb0", "randread 4K QD4"): (1.0, 1234, 5.0)}), 1234)
             with self.assertRaises(CL.CompareError):
@@ -219,6 +447,8 @@ def main():
     ap.add_argument("--device", choices=sorted(DEVICES), default="nullb",
                     help="null_blk (default) or QEMU's NVMe controller")
     ap.add_argument("--png", type=Path, help="draw the figure into this file")
+    ap.add_argument("--host-profile", action="store_true",
+                    help="where the host's CPU time goes per guest I/O (perf record on QEMU)")
     ap.add_argument("--selftest", action="store_true", help="test the table and the "
                     "translation; boot nothing")
     args = ap.parse_args()
@@ -227,6 +457,8 @@ def main():
     if args.png:
         args.png = args.png.resolve()
     cpus = [int(x) for x in args.cpus.split(",") if x]
+    if args.host_profile:
+        return host_profile(args, cpus)
 
     texts, scns, linux_texts = {}, {}, {}
     try:

@@ -21,6 +21,11 @@
  *   mark ADDR               print a snapshot each time ADDR executes
  *   range GROUP START END   instructions at [START, END) count to GROUP
  *   entry GROUP ADDR        each execution of ADDR is one of GROUP's entries
+ *   loop GROUP START END    each block starting in [START, END) is a site of
+ *                           GROUP's: its runs and gaps are counted apart
+ *   profile                 with each snapshot, the blocks run since the last
+ *   share                   with each snapshot, the cache lines that moved
+ *                           between vCPUs since the last
  *
  * (addresses in hex; at most MAX_GROUPS groups).  A snapshot is one line
  * per vCPU appended to O:
@@ -41,6 +46,48 @@
  * behind that file): a snapshot is exact to the instruction, needs no
  * device or port of its own, and works on any kernel whose symbols are
  * known.  The difference of two snapshots is the workload's count.
+ *
+ * A `loop` is for a spin whose empty iteration calls nothing that could
+ * serve as an entry (an SQPOLL thread's loop, all inline on Linux): the
+ * function's range is given, and every block that starts in it is a
+ * site, counted as an entry would be.  Each snapshot is followed by
+ *
+ *   INSNLOOP mark=K vcpu=V GROUP ADDR ENTRIES GAP AT
+ *
+ * for each site the vCPU ever ran: its runs since QEMU started, and the
+ * fewest instructions from one run to the next since the last snapshot
+ * (and how often).  A site that runs once per iteration -- the one run
+ * most often in a segment -- counts the iterations, and its GAP is one
+ * empty iteration's cost, whatever it calls (tools/insncount.py).
+ *
+ * With `profile`, each snapshot is followed by one line per translated
+ * block that ran since the previous snapshot:
+ *
+ *   INSNPROF mark=K ADDR INSNS EXECS
+ *
+ * the block's first address, its instructions, and how many times it ran
+ * -- an exact profile, that the host turns into instructions per
+ * function with the kernel's symbols (tools/insncount.py's
+ * profile_per_io(); compare-linux --insn-profile).
+ *
+ * With `share`, every kernel-mode load and store at a kernel address is
+ * watched, 64-byte line by line, as caches keep lines coherent (MESI,
+ * simplified): a line is held by the vCPUs that read it since its last
+ * store, and modified by the one that stored to it.  A load of a line
+ * another vCPU modified, or a store to a line other vCPUs hold, moves
+ * the line -- on hardware a cache-to-cache transfer, what Linux's
+ * `perf c2c` reports.  Each snapshot is then followed by
+ *
+ *   INSNSHARE mark=K LINE PC MOVES
+ *
+ * for each line and instruction that moved it since the last snapshot:
+ * the line's address, the instruction's, and how often.  A line that
+ * only one vCPU touches (per-CPU data) never moves, nor does a device's
+ * register (MMIO is not cached: a doorbell is not a line).  Run it with
+ * multi-threaded TCG, where vCPUs interleave as CPUs do; under -icount
+ * they take turns in long slices, and a line moves at most once a turn.
+ * It is slow (a callback per access, under one lock): tools/c2c.py keeps
+ * its jobs small.
  *
  * How it counts: at translation, each block's instructions are sorted
  * into groups once, and one callback per executed block adds the
@@ -68,6 +115,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MAX_NAME       32
 #define OPCODE_HLT     0xf4    /* hlt: one byte, no prefix */
 #define TB_HASH_BITS   16      /* the translated blocks' table, 64 Ki buckets */
+#define ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
 
 struct range {
 	uint64_t start, end;    /* [start, end) */
@@ -77,6 +125,16 @@ struct range {
 struct entry {
 	uint64_t addr;
 	int group;
+};
+
+/* `loop`: a block start in a loop range, with per-vCPU counts */
+struct site {
+	struct site *next;      /* all sites */
+	uint64_t addr;
+	int group;
+	struct site_count {
+		uint64_t entries, last, min_gap, at_min;  /* as vcpu_count's */
+	} vcpu[];
 };
 
 /* one vCPU's counters */
@@ -100,11 +158,14 @@ struct vcpu_count {
  */
 struct tb_count {
 	struct tb_count *next;  /* in its hash bucket */
+	uint64_t execs;         /* times run, all vCPUs (`profile` only) */
+	uint64_t dumped;        /* execs at the last snapshot */
 	uint64_t vaddr;
 	uint64_t hash;          /* of the block's instruction bytes */
 	uint32_t n_insns;
 	uint32_t kernel;
 	uint32_t halts;
+	struct site *site;      /* `loop`: the block starts in a loop range */
 	uint32_t n_groups;      /* pairs in group[] */
 	struct {
 		uint32_t group, insns, entries;
@@ -126,6 +187,9 @@ static struct range *ranges;    /* sorted by start, not overlapping */
 static size_t n_ranges;
 static struct entry *entries;
 static size_t n_entries;
+static struct range *loops;     /* `loop` ranges */
+static size_t n_loops;
+static struct site *sites;
 static uint64_t *marks;
 static size_t n_marks;
 
@@ -133,6 +197,26 @@ static struct vcpu_count *vcpus;
 static int n_vcpus;
 static FILE *out;
 static uint64_t n_snapshots;
+static bool profiling;          /* the `profile` directive */
+static bool sharing;            /* the `share` directive */
+
+/* `share`: a cache line's state, and the moves each instruction caused */
+#define LINE_SHIFT      6
+#define LINE_HASH_BITS  20
+struct line {
+	struct line *next;
+	uint64_t addr;          /* >> LINE_SHIFT */
+	uint64_t holders;       /* the vCPUs with a copy, a bit each */
+	int dirty;              /* the vCPU that modified it, or -1 */
+};
+struct line_move {
+	struct line_move *next;
+	uint64_t line, pc;
+	uint64_t moves, dumped;
+};
+static struct line *line_table[1u << LINE_HASH_BITS];
+static struct line_move *move_table[1u << LINE_HASH_BITS];
+static pthread_mutex_t share_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* out, the table */
 static struct tb_count *tb_table[1u << TB_HASH_BITS];
 
@@ -196,6 +280,15 @@ static int read_conf(const char *path)
 			   a < b && (g = group_index(name)) >= 0) {
 			ranges = grow(ranges, n_ranges, sizeof(*ranges));
 			ranges[n_ranges++] = (struct range){ a, b, g };
+		} else if (!strcmp(word, "loop") &&
+			   sscanf(line, "%*s %32s %" SCNx64 " %" SCNx64, name, &a, &b) == 3 &&
+			   a < b && (g = group_index(name)) >= 0) {
+			loops = grow(loops, n_loops, sizeof(*loops));
+			loops[n_loops++] = (struct range){ a, b, g };
+		} else if (!strcmp(word, "profile")) {
+			profiling = true;
+		} else if (!strcmp(word, "share")) {
+			sharing = true;
 		} else if (!strcmp(word, "entry") &&
 			   sscanf(line, "%*s %32s %" SCNx64, name, &a) == 2 &&
 			   (g = group_index(name)) >= 0) {
@@ -248,6 +341,33 @@ static int entry_of(uint64_t addr)
 	return -1;
 }
 
+/* the site of a block starting at addr, made on first sight; NULL if
+ * addr is in no loop range (caller holds lock) */
+static struct site *site_of(uint64_t addr)
+{
+	struct site *s;
+	size_t i;
+
+	for (i = 0; i < n_loops; i++)
+		if (addr >= loops[i].start && addr < loops[i].end)
+			break;
+	if (i == n_loops)
+		return NULL;
+	for (s = sites; s; s = s->next)
+		if (s->addr == addr)
+			return s;
+	s = calloc(1, sizeof(*s) + n_vcpus * sizeof(s->vcpu[0]));
+	if (!s)
+		return NULL;
+	s->addr = addr;
+	s->group = loops[i].group;
+	for (int v = 0; v < n_vcpus; v++)
+		s->vcpu[v].min_gap = UINT64_MAX;
+	s->next = sites;
+	sites = s;
+	return s;
+}
+
 static bool is_mark(uint64_t addr)
 {
 	for (size_t i = 0; i < n_marks; i++)
@@ -262,6 +382,111 @@ static bool is_mark(uint64_t addr)
 static bool is_kernel(uint64_t addr)
 {
 	return addr >> 63;
+}
+
+/* the blocks run since the last snapshot (caller holds lock) */
+static void dump_profile(const char *label)
+{
+	for (size_t b = 0; b < ARRAY_SIZE(tb_table); b++) {
+		for (struct tb_count *t = tb_table[b]; t; t = t->next) {
+			uint64_t execs = __atomic_load_n(&t->execs, __ATOMIC_RELAXED);
+
+			if (execs == t->dumped)
+				continue;
+			fprintf(out, "INSNPROF mark=%s %" PRIx64 " %" PRIu32 " %" PRIu64 "\n", label,
+				t->vaddr, t->n_insns, execs - t->dumped);
+			t->dumped = execs;
+		}
+	}
+}
+
+/* the lines moved since the last snapshot (caller holds lock) */
+static void dump_moves(const char *label)
+{
+	pthread_mutex_lock(&share_lock);
+	for (size_t b = 0; b < ARRAY_SIZE(move_table); b++) {
+		for (struct line_move *m = move_table[b]; m; m = m->next) {
+			if (m->moves == m->dumped)
+				continue;
+			fprintf(out, "INSNSHARE mark=%s %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", label,
+				m->line << LINE_SHIFT, m->pc, m->moves - m->dumped);
+			m->dumped = m->moves;
+		}
+	}
+	pthread_mutex_unlock(&share_lock);
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	return x ^ (x >> 33);
+}
+
+/* one move of line by the instruction at pc (caller holds share_lock) */
+static void count_move(uint64_t line, uint64_t pc)
+{
+	struct line_move **bucket, *m;
+
+	bucket = &move_table[mix(line ^ (pc << 20)) & (ARRAY_SIZE(move_table) - 1)];
+	for (m = *bucket; m; m = m->next)
+		if (m->line == line && m->pc == pc)
+			break;
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			return;
+		m->line = line;
+		m->pc = pc;
+		m->next = *bucket;
+		*bucket = m;
+	}
+	m->moves++;
+}
+
+/* a kernel-mode instruction's access: udata is the instruction's address */
+static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		       void *udata)
+{
+	uint64_t line = vaddr >> LINE_SHIFT, me = 1ull << (vcpu_index & 63);
+	bool store = qemu_plugin_mem_is_store(info);
+	struct qemu_plugin_hwaddr *hw;
+	struct line **bucket, *l;
+
+	if (!is_kernel(vaddr))
+		return;                 /* a user address: one process's, not shared */
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (hw && qemu_plugin_hwaddr_is_io(hw))
+		return;                 /* a device's register: never cached */
+	pthread_mutex_lock(&share_lock);
+	bucket = &line_table[mix(line) & (ARRAY_SIZE(line_table) - 1)];
+	for (l = *bucket; l; l = l->next)
+		if (l->addr == line)
+			break;
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			goto out;
+		l->addr = line;
+		l->dirty = -1;
+		l->next = *bucket;
+		*bucket = l;
+	}
+	if (store) {
+		/* the others' copies are invalidated, a modified one comes over */
+		if (l->holders & ~me)
+			count_move(line, (uintptr_t)udata);
+		l->holders = me;
+		l->dirty = (int)vcpu_index;
+	} else {
+		if (l->dirty >= 0 && l->dirty != (int)vcpu_index) {
+			count_move(line, (uintptr_t)udata);
+			l->dirty = -1;  /* written back: shared now */
+		}
+		l->holders |= me;
+	}
+out:
+	pthread_mutex_unlock(&share_lock);
 }
 
 static void snapshot(const char *label, const struct mark_at *rest, unsigned int vcpu_index)
@@ -287,6 +512,23 @@ static void snapshot(const char *label, const struct mark_at *rest, unsigned int
 				c->at_min[g]);
 		fputc('\n', out);
 	}
+	for (struct site *s = sites; s; s = s->next) {
+		for (int v = 0; v < n_vcpus; v++) {
+			struct site_count *sc = &s->vcpu[v];
+
+			if (sc->entries)
+				fprintf(out, "INSNLOOP mark=%s vcpu=%d %s %" PRIx64 " %" PRIu64
+					" %" PRIu64 " %" PRIu64 "\n", label, v, group_name[s->group],
+					s->addr, sc->entries,
+					sc->min_gap == UINT64_MAX ? 0 : sc->min_gap, sc->at_min);
+			sc->min_gap = UINT64_MAX;
+			sc->at_min = 0;
+		}
+	}
+	if (profiling)
+		dump_profile(label);
+	if (sharing)
+		dump_moves(label);
 	for (int v = 0; v < n_vcpus; v++) {
 		for (int g = 0; g < MAX_GROUPS; g++) {
 			vcpus[v].min_gap[g] = UINT64_MAX;
@@ -299,7 +541,7 @@ static void snapshot(const char *label, const struct mark_at *rest, unsigned int
 
 static void tb_exec(unsigned int vcpu_index, void *udata)
 {
-	const struct tb_count *t = udata;
+	struct tb_count *t = udata;
 	struct vcpu_count *c;
 
 	if ((int)vcpu_index >= n_vcpus)
@@ -326,6 +568,23 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 			c->last_entry[g] = at;
 		}
 	}
+	if (t->site) {
+		struct site_count *sc = &t->site->vcpu[vcpu_index];
+
+		if (sc->last) {
+			uint64_t gap = c->insns - sc->last;
+
+			if (gap < sc->min_gap) {
+				sc->min_gap = gap;
+				sc->at_min = 0;
+			}
+			sc->at_min += gap == sc->min_gap;
+		}
+		sc->last = c->insns;
+		sc->entries++;
+	}
+	if (profiling)
+		__atomic_fetch_add(&t->execs, 1, __ATOMIC_RELAXED);
 	c->insns += t->n_insns;
 	c->kernel += t->kernel;
 	c->halts += t->halts;
@@ -381,6 +640,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			insns[g]++;
 		if (e >= 0 && !entered[e]++)
 			entry_at[e] = i;
+		if (sharing && is_kernel(addr))
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW,
+							 (void *)(uintptr_t)addr);
 		if (is_mark(addr)) {
 			/* what this block counts from the mark on, which at the
 			 * mark has not run yet */
@@ -424,6 +687,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		t->n_insns = n;
 		t->kernel = kernel;
 		t->halts = halts;
+		t->site = site_of(vaddr);
 		for (int g = 0; g < n_groups; g++) {
 			if (!insns[g] && !entered[g])
 				continue;
