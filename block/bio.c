@@ -53,9 +53,16 @@ struct bio_alloc_cache {
 
 struct bio_set fs_bio_set;
 
-static size_t bio_object_size(void)
+/* A pool element: the caller's front pad, then the bio and its segments. */
+static size_t bio_object_size(const struct bio_set *bs)
 {
-	return sizeof(struct bio) + BIO_INLINE_VECS * sizeof(struct bio_vec);
+	return bs->front_pad + sizeof(struct bio) + BIO_INLINE_VECS * sizeof(struct bio_vec);
+}
+
+/* The pool's element a bio of set bs starts bs->front_pad bytes into. */
+static void bio_free_to_pool(struct bio_set *bs, struct bio *bio)
+{
+	mempool_free((char *)bio - bs->front_pad, &bs->pool);
 }
 
 /* The rescuer: submit whatever allocators punted to it (may sleep). */
@@ -86,16 +93,17 @@ static int bio_rescue_thread(void *data)
 }
 
 int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
-		unsigned int flags)
+		unsigned int front_pad, unsigned int flags)
 {
 	int err;
 
 	bs->name = name;
+	bs->front_pad = front_pad;
 	bs->flags = flags;
 	bs->rescue_task = NULL;
 	bio_list_init(&bs->rescue_list);
 	spin_lock_init(&bs->rescue_lock);
-	err = mempool_init(&bs->pool, pool_size, bio_object_size(),
+	err = mempool_init(&bs->pool, pool_size, bio_object_size(bs),
 			   flags & BIOSET_RESERVE_ONLY ? MEMPOOL_RESERVE_ONLY : 0);
 	if (err)
 		return err;
@@ -141,7 +149,7 @@ void bioset_exit(struct bio_set *bs)
 
 			while ((bio = bs->cache[cpu].free_list) != NULL) {
 				bs->cache[cpu].free_list = bio->bi_next;
-				mempool_free(bio, &bs->pool);
+				bio_free_to_pool(bs, bio);
 			}
 		}
 		kfree(bs->cache);
@@ -240,6 +248,7 @@ struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs
 	unsigned short max_vecs = (unsigned short)nr_vecs;
 	struct bio_vec *vecs = NULL;
 	struct bio *bio;
+	void *p;
 
 	if (nr_vecs > BIO_MAX_VECS) {
 		pr_warn("bio: %u segments asked for, the most is %u\n", nr_vecs, BIO_MAX_VECS);
@@ -252,12 +261,13 @@ struct bio *bio_alloc_bioset(gfp_t gfp, unsigned int nr_vecs, struct bio_set *bs
 		if (!vecs)
 			return NULL;
 	}
-	bio = bioset_mempool_alloc(bs, &bs->pool, gfp);
-	if (!bio) {
+	p = bioset_mempool_alloc(bs, &bs->pool, gfp);
+	if (!p) {
 		if (vecs)
 			bvec_free(bs, vecs, max_vecs);
 		return NULL;
 	}
+	bio = (struct bio *)((char *)p + bs->front_pad);
 	if (vecs)
 		bio_init(bio, vecs, max_vecs);
 	else
@@ -319,7 +329,7 @@ void bio_put(struct bio *bio)
 		return;
 	if (bio->bi_io_vec != bio->bi_inline_vecs && !(bio->bi_flags & BIO_CLONED))
 		bvec_free(bio->bi_pool, bio->bi_io_vec, bio->bi_max_vecs);
-	mempool_free(bio, &bio->bi_pool->pool);
+	bio_free_to_pool(bio->bi_pool, bio);
 }
 
 unsigned int bio_add_page(struct bio *bio, struct page *page,
@@ -585,7 +595,7 @@ int submit_bio_wait(struct bio *bio)
 
 static int __init bio_init_fs_set(void)
 {
-	return bioset_init(&fs_bio_set, "fs_bio_set", FS_BIO_SET_SIZE,
+	return bioset_init(&fs_bio_set, "fs_bio_set", FS_BIO_SET_SIZE, 0,
 			   BIOSET_NEED_BVECS | BIOSET_PERCPU_CACHE);
 }
 core_initcall(bio_init_fs_set);

@@ -277,7 +277,7 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set)
 	q->nr_requests = set->nr_requests ? set->nr_requests :
 			 max(2 * set->queue_depth, (unsigned int)BLKDEV_DEFAULT_RQ);
 	if (blk_mq_init_hw_queues(q, set) || blk_flush_init_queue(q) ||
-	    bioset_init(&q->bio_split, "bio_split", BIO_SPLIT_POOL, 0))
+	    bioset_init(&q->bio_split, "bio_split", BIO_SPLIT_POOL, 0, 0))
 		goto fail;
 	if (elevator_init_queue(q, NULL))
 		goto fail_bs;

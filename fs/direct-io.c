@@ -24,12 +24,20 @@
  * One direct read or write is a struct dio (Linux's blkdev_dio): ref
  * counts the bios in flight plus one for the submitter, so the last of
  * them, whoever it is, wakes the caller -- or, for an asynchronous
- * request (io_submit, fs/aio.c), completes its kiocb: the last bio's
+ * request (io_submit, io_uring), completes its kiocb: the last bio's
  * completion, in interrupt context, calls ki_complete() with the bytes or
  * the first error, and frees the dio.  The synchronous call is the same
  * machinery plus a wait, as in Linux, where a sync read is an async one
- * that waits.  Since it waits, its dio and its first bio of a few pages
- * live in its own stack frame: no allocation for the common small read.
+ * that waits.
+ *
+ * A dio ends in a bio of its own, the first it sends, so that the common
+ * small read allocates once, or not at all:
+ *   - synchronous: it waits, so its dio, that bio and a few segments live
+ *     in its own stack frame;
+ *   - asynchronous: the dio is the front pad of a bio from dio_bio_set
+ *     (Linux's blkdev_dio_pool), one allocation for both; the dio's last
+ *     reference frees that bio, and the dio with it.  A ring with
+ *     IORING_SETUP_IOPOLL takes it from this CPU's cache of freed ones.
  *
  * Polled I/O (preadv2/pwritev2 with RWF_HIPRI: a synchronous kiocb with
  * IOCB_HIPRI): when the whole transfer is one bio, it is sent with
@@ -59,6 +67,7 @@
 #include <spindle/errseq.h>
 #include <spindle/aio.h>
 #include <spindle/sched.h>
+#include <spindle/init.h>
 #include "internal.h"
 
 /* Linux's rule: offset, length and buffer address on logical blocks. */
@@ -77,11 +86,13 @@ struct dio {
 	struct completion done; /* sync: the caller waits here */
 	bool polled;            /* sync, IOCB_HIPRI, one bio: send it REQ_POLLED */
 	struct bio *poll_bio;   /* ... that bio, a reference held, to poll */
-	/* sync: the caller's on-stack bio and vecs, for a first bio of at
-	 * most DIO_INLINE_BIO_VECS pages; NULL once used, and for async */
-	struct bio *stack_bio;
-	struct bio_vec *stack_vecs;
+	bool bio_used;		/* the dio's own bio below has been sent */
+	/* the first bio, when its pages fit; last: its segments follow it */
+	struct bio bio;
 };
+
+/* async dios, each in front of its own bio (dio_init) */
+static struct bio_set dio_bio_set;
 
 /*
  * A synchronous direct I/O of a few pages -- the common 4 KiB read --
@@ -91,6 +102,20 @@ struct dio {
  * saves a mempool allocation and free per I/O.
  */
 #define DIO_INLINE_BIO_VECS 4
+
+/*
+ * The set's reserve: as Linux's, a few; a GFP_NOIO allocation beyond it
+ * waits for a dio to end.  It needs BIO_MAX_VECS arrays for a first bio of
+ * more than the inline segments, and keeps a cache per CPU.
+ */
+#define DIO_POOL_SIZE 4
+
+int __init dio_init(void)
+{
+	return bioset_init(&dio_bio_set, "dio", DIO_POOL_SIZE, offsetof(struct dio, bio),
+			   BIOSET_NEED_BVECS | BIOSET_PERCPU_CACHE);
+}
+core_initcall(dio_init);
 
 static void dio_put(struct dio *dio)
 {
@@ -103,9 +128,10 @@ static void dio_put(struct dio *dio)
 		complete(&dio->done);
 		return;
 	}
-	/* the last reference of an async dio: nobody waits, tell the kiocb */
+	/* the last reference of an async dio: nobody waits, tell the kiocb;
+	 * the dio goes with its bio (a poller's reference may keep both) */
 	res = dio->error ? dio->error : (long)dio->size;
-	kfree(dio);
+	bio_put(&dio->bio);
 	iocb->ki_complete(iocb, res);
 }
 
@@ -129,9 +155,9 @@ static void dio_bio_end_io(struct bio *bio)
 	dio_put(dio);
 }
 
-/* The end of the on-stack bio: not the pool's to free, and not to be
- * touched after dio_put(), which may let the caller return. */
-static void dio_bio_end_io_stack(struct bio *bio)
+/* The end of the dio's own bio: dio_put() frees it, if anyone (not the
+ * on-stack one); not to be touched after, which may let the caller return. */
+static void dio_bio_end_io_own(struct bio *bio)
 {
 	struct dio *dio = bio->bi_private;
 
@@ -183,11 +209,10 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 		struct bio *bio;
 		int err;
 
-		if (dio->stack_bio && nr <= DIO_INLINE_BIO_VECS) {
-			bio = dio->stack_bio;
-			dio->stack_bio = NULL;  /* one frame, one bio */
-			bio_init(bio, dio->stack_vecs, DIO_INLINE_BIO_VECS);
-			bio->bi_end_io = dio_bio_end_io_stack;
+		if (!dio->bio_used && nr <= dio->bio.bi_max_vecs) {
+			bio = &dio->bio;
+			dio->bio_used = true; /* one dio, one bio of its own */
+			bio->bi_end_io = dio_bio_end_io_own;
 		} else {
 			/* waits, never NULL; an IOPOLL ring's from this
 			 * CPU's cache of bios */
@@ -203,8 +228,8 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 		bio->bi_private = dio;
 		err = bio_iov_iter_get_pages(bio, it);
 		if (err) {
-			if (bio->bi_end_io == dio_bio_end_io)
-				bio_put(bio);   /* the on-stack one is just left */
+			if (bio != &dio->bio)
+				bio_put(bio); /* the dio's own is just left */
 			*errp = err;
 			*stopped = true;
 			break;
@@ -301,9 +326,8 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 {
 	struct address_space *mapping = inode->i_mapping;
 	errseq_t before;
-	size_t count = iov_iter_count(it), beyond, done;
+	size_t count = iov_iter_count(it), beyond, done, pages;
 	struct dio sync_dio, *dio = &sync_dio;
-	struct bio stack_bio;
 	struct bio_vec stack_vecs[DIO_INLINE_BIO_VECS];
 	bool polled = false;
 	int err = 0;
@@ -345,20 +369,26 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	if (iocb && write)
 		dio_invalidate_range(inode, bdev, *pos, count);
 
+	pages = DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + count, PAGE_SIZE);
 	if (iocb) {
-		dio = kmalloc(sizeof(*dio), GFP_NOIO);
-		if (!dio)
-			return -ENOMEM;
-	}
-	*dio = (struct dio){ .ref = 1, .iocb = iocb };
-	if (!iocb) {
+		/* sized for the whole transfer, as far as one bio goes;
+		 * GFP_NOIO: waits, never NULL */
+		struct bio *bio = bio_alloc_kiocb(iocb, min_t(size_t, pages, BIO_MAX_VECS),
+						  &dio_bio_set);
+
+		dio = container_of(bio, struct dio, bio);
+	} else {
+		bio_init(&dio->bio, stack_vecs, DIO_INLINE_BIO_VECS);
 		init_completion(&dio->done);
-		dio->stack_bio = &stack_bio;
-		dio->stack_vecs = stack_vecs;
 	}
+	dio->ref = 1;
+	dio->error = 0;
+	dio->size = 0;
+	dio->iocb = iocb;
+	dio->poll_bio = NULL;
+	dio->bio_used = false;
 	/* one bio carries it all (as dio_submit counts pages): poll it */
-	dio->polled = polled &&
-		      DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + count, PAGE_SIZE) <= BIO_MAX_VECS;
+	dio->polled = polled && pages <= BIO_MAX_VECS;
 
 	it->count -= beyond;
 	done = dio_submit(inode, bdev, dio, it, *pos, write, map, &err);
@@ -367,7 +397,7 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	if (iocb) {
 		/* a polled bio's reference is now iocb->private's */
 		if (!done) { /* nothing sent: the answer is now */
-			kfree(dio);
+			bio_put(&dio->bio);
 			return err;
 		}
 		dio_put(dio); /* the last bio, or this, completes iocb */

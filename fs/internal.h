@@ -227,6 +227,9 @@ bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned lon
  * nothing was sent.
  */
 struct kiocb;
+/* The set async dios come from, with their first bio; a core_initcall
+ * (host tests call it in their setup, after bioset_init(&fs_bio_set)). */
+int dio_init(void);
 ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct iov_iter *it,
 			  loff_t *pos, bool write, struct kiocb *iocb, dio_map_t map, loff_t limit);
 

@@ -397,7 +397,7 @@ static int mirror_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->error = "out of memory";
 	if (mempool_init(&ms->io_pool, dm_get_reserved_bio_based_ios(), sizeof(struct mirror_io), 0))
 		goto out_put;
-	if (bioset_init(&ms->bs, "mirror", dm_get_reserved_bio_based_ios(), 0))
+	if (bioset_init(&ms->bs, "mirror", dm_get_reserved_bio_based_ios(), 0, 0))
 		goto out_exit_pool;
 	ms->thread = kthread_run(kmirrord, ms, "kmirrord");
 	if (!ms->thread)

@@ -450,7 +450,7 @@ static struct mapped_device *dm_alloc_md(const char *name, const char *uuid,
 	md->disk->first_minor = minor;
 	md->disk->queue = md->queue;
 	md->disk->private_data = md;
-	if (bioset_init(&md->bs, md->disk->disk_name, reserved_bio_based_ios,
+	if (bioset_init(&md->bs, md->disk->disk_name, reserved_bio_based_ios, 0,
 			BIOSET_RESERVE_ONLY))
 		goto out_put_disk;
 	return md;

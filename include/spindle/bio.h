@@ -163,6 +163,10 @@ void bio_advance(struct bio *bio, unsigned int bytes);
  */
 struct bio_set {
 	const char *name;
+	/* bytes before each bio, the user's (Linux's front_pad): a structure
+	 * that ends in a struct bio lives in one allocation with it, and
+	 * container_of() finds it -- as direct I/O's struct dio does */
+	unsigned int front_pad;
 	mempool_t pool;
 	mempool_t bvec_pool;            /* BIOSET_NEED_BVECS: BIO_MAX_VECS arrays */
 	unsigned int flags;
@@ -197,8 +201,9 @@ struct bio_set {
  */
 #define BIOSET_PERCPU_CACHE  (1u << 3)
 
+/* front_pad: bytes of the caller's before each bio (0: none). */
 int bioset_init(struct bio_set *bs, const char *name, unsigned int pool_size,
-		unsigned int flags);
+		unsigned int front_pad, unsigned int flags);
 void bioset_exit(struct bio_set *bs);
 struct kiocb;
 /*

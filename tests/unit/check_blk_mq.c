@@ -148,7 +148,7 @@ static void setup(void)
 {
 	host_printk_quiet = true;
 	host_mm_init(4096 * PAGE_SIZE);
-	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0), 0);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0, 0), 0);
 	elevator_register_builtin();
 	data_pages = alloc_pages(GFP_KERNEL, 4);
 	nr_inflight = nr_queue_rq = ended = ended_ok = busy_calls = 0;

@@ -142,7 +142,8 @@ static void setup_disk(unsigned int block_size)
 
 	host_printk_quiet = true;
 	host_mm_init(8192 * PAGE_SIZE);
-	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, BIOSET_NEED_BVECS), 0);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0, BIOSET_NEED_BVECS), 0);
+	ck_assert_int_eq(dio_init(), 0);
 	host_vfs_init();
 	load_image(block_size);
 	q = blk_alloc_queue(ram_make_request, NULL);

@@ -77,7 +77,8 @@ static void setup(void)
 
 	host_printk_quiet = true;
 	host_mm_init(8192 * PAGE_SIZE);
-	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, BIOSET_NEED_BVECS), 0);
+	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0, BIOSET_NEED_BVECS), 0);
+	ck_assert_int_eq(dio_init(), 0);
 	host_user_hole = 0;
 	host_vfs_init();
 	ram = calloc(1, FAKE_BYTES);
