@@ -251,16 +251,19 @@ static unsigned int select_task_rq(struct task_struct *p);
  * on one it may (Linux moves it with a stopper thread; here the switch
  * away from it is the moment).  Its state may not be TASK_RUNNING -- it
  * was preempted on its way to sleep -- so a wake-up may come first: it
- * finds p off every rq and queues it itself; pi_lock decides which of
- * the two does.  Interrupts off.
+ * finds p off every rq, queues it itself and clears migrate_pending;
+ * pi_lock decides which of the two does.  (After such a wake-up p may
+ * have run, slept or even died by the time we get here: only a
+ * migrate_pending still set under the lock says p is still in transit.)
+ * Interrupts off; the caller holds a reference to p.
  */
 static void migrate_task(struct task_struct *p)
 {
 	struct rq *rq;
 
 	spin_lock(&p->pi_lock);
-	p->migrate_pending = false;
-	if (!p->on_rq) {
+	if (p->migrate_pending && !p->on_rq) {
+		p->migrate_pending = false;
 		rq = cpu_rq(select_task_rq(p));
 		spin_lock(&rq->lock);
 		WRITE_ONCE(p->cpu, (int)rq->cpu);
@@ -280,16 +283,29 @@ static void migrate_task(struct task_struct *p)
  * in use: only now may a waker on another CPU queue prev again (on_cpu,
  * try_to_wake_up()).  A task that died cannot free its own stack while
  * standing on it, so the task that runs after it does it here.
+ *
+ * prev's state is read before on_cpu drops, as Linux's finish_task_switch
+ * reads prev_state: after it, a waker may queue prev on another CPU,
+ * where it may run and exit -- and that CPU frees it.  Reading TASK_DEAD
+ * then would free it a second time (a forkbomb killed at once did:
+ * "kstack_free: (nil) is not a live stack").  For the same reason a
+ * prev still to be migrated is held by a reference across the release.
  */
 static void finish_task_switch(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
+	unsigned int prev_state = READ_ONCE(prev->state);
+	bool migrate = READ_ONCE(prev->migrate_pending);
 
+	if (unlikely(migrate))
+		get_task_struct(prev);
 	smp_store_release(&prev->on_cpu, 0);
 	finish_lock_switch(rq);
-	if (unlikely(prev->migrate_pending))
+	if (unlikely(migrate)) {
 		migrate_task(prev);
-	if (prev->state == TASK_DEAD) {
+		put_task_struct(prev);
+	}
+	if (prev_state == TASK_DEAD) {
 		void *stack;
 
 		spin_lock(&tasklist_lock);      /* interrupts are off */
@@ -593,6 +609,7 @@ static bool try_to_wake_up(struct task_struct *p, unsigned int state)
 		if (p->sched_contributes_to_load)
 			atomic_dec(&task_rq(p)->nr_uninterruptible);
 	}
+	p->migrate_pending = false;     /* placed here: migrate_task() has nothing to do */
 
 	rq = cpu_rq(select_task_rq(p));
 	spin_lock(&rq->lock);
