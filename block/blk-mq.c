@@ -508,20 +508,23 @@ static bool bio_mergeable(const struct bio *bio)
 
 /*
  * Could bio be added to rq without breaking a rule or a limit?  The
- * cheap tests first: bio's segments are counted (a walk of its vector)
- * only for a request it touches, since random I/O touches none and a
- * plug holds up to BLK_MAX_REQUEST_COUNT requests to look at.
+ * test that fails first for random I/O comes first: does bio touch rq at
+ * all?  A plug holds up to BLK_MAX_REQUEST_COUNT requests to look at,
+ * and a batch of 32 random reads (io_uring, aio) looked at 16 of them
+ * per bio, some 330 instructions a read when every rule was tested
+ * before the position.  bio's segments are counted (a walk of its
+ * vector) last, only for a request it touches.
  */
 static bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
 {
 	const struct queue_limits *lim = &rq->q->limits;
 
-	return rq_mergeable(rq) && bio_mergeable(bio) &&
+	return (blk_rq_end_pos(rq) == bio->bi_iter.bi_sector ||
+		blk_rq_pos(rq) == bio_end_sector(bio)) &&
+	       rq_mergeable(rq) && bio_mergeable(bio) &&
 	       req_op(rq) == bio_op(bio) &&
 	       rq->bio->bi_disk == bio->bi_disk &&
 	       blk_rq_sectors(rq) + bio_sectors(bio) <= lim->max_sectors &&
-	       (blk_rq_end_pos(rq) == bio->bi_iter.bi_sector ||
-		blk_rq_pos(rq) == bio_end_sector(bio)) &&
 	       rq->nr_phys_segments + blk_bio_segments(bio) <= lim->max_segments;
 }
 
