@@ -759,13 +759,17 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 	struct iov_iter it;
 	long ret;
 
+	/* a direct I/O's bio (and its dio) from this CPU's cache of freed
+	 * ones, whether a poller or an interrupt ends it: Linux 6.2's
+	 * "io_uring/rw: enable bio caches for IRQ rw" (6.1: IOPOLL only) */
+	req->rw.ki_flags |= IOCB_ALLOC_CACHE;
 	if (ctx->flags & IORING_SETUP_IOPOLL) {
 		/* buffered I/O, a pipe, a file of ext2: Linux's EOPNOTSUPP */
 		if (!io_file_can_poll(req->rw.ki_filp))
 			return -EOPNOTSUPP;
 		/* generic_direct_IO sends it as one REQ_POLLED bio, handed
 		 * back in rw.private, and no interrupt will say it is done */
-		req->rw.ki_flags |= IOCB_HIPRI | IOCB_ALLOC_CACHE;
+		req->rw.ki_flags |= IOCB_HIPRI;
 		req->iopoll = true;
 	}
 	if (op == IORING_OP_READV || op == IORING_OP_WRITEV) {
