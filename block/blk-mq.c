@@ -1462,19 +1462,31 @@ void blk_mq_end_request_batch(struct list_head *list)
 	}
 }
 
+bool blk_mq_add_to_batch(struct request *rq, struct io_comp_batch *iob, blk_status_t status)
+{
+	if (!iob)
+		return false;
+	if (blk_mq_mark_complete(rq, status))
+		list_add_tail(&rq->queuelist, &iob->req_list);
+	return true;
+}
+
 /*
  * blk_mq_poll - one round of polling on a POLL hardware context.  The
  * driver reaps its completion queue (ops->poll, under the queue's own
- * lock) and completes what it finds; those requests wait on
- * hctx->poll_done, and are ended here, in task context, after the
- * driver's lock is dropped -- ending one runs the queue, and queue_rq
- * takes the submission side's lock.  Any poller of the context ends every
- * request on it, its own or another task's: each submitter only waits
- * for its own bio to end.
+ * lock) into a batch on our stack (blk_mq_add_to_batch); its requests
+ * are ended here, in task context, after the driver's lock is dropped --
+ * ending one runs the queue, and queue_rq takes the submission side's
+ * lock.  Then the requests someone else completed for a poller (the
+ * timeout handler) on hctx->poll_done.  Any poller of the context ends
+ * every request on it, its own or another task's: each submitter only
+ * waits for its own bio to end.
  */
 int blk_mq_poll(struct request_queue *q, unsigned int cookie)
 {
+	struct io_comp_batch iob = { .req_list = LIST_HEAD_INIT(iob.req_list) };
 	struct blk_mq_hw_ctx *hctx;
+	struct request *rq, *next;
 	int ended = 0;
 
 	if (!blk_mq_can_poll(q) || cookie >= q->nr_hw_queues)
@@ -1482,11 +1494,18 @@ int blk_mq_poll(struct request_queue *q, unsigned int cookie)
 	hctx = q->queue_hw_ctx[cookie];
 	if (hctx->type != HCTX_TYPE_POLL)
 		return 0;
-	q->tag_set->ops->poll(hctx);
-	for (;;) {
-		struct request *rq = NULL;
+	q->tag_set->ops->poll(hctx, &iob);
+	list_for_each_entry_safe(rq, next, &iob.req_list, queuelist) {
+		list_del_init(&rq->queuelist);
+		blk_mq_end_request(rq, rq->status);
+		ended++;
+	}
+	/* a look without the lock first: the list is almost always empty,
+	 * and one added just after the look is the next poll's */
+	while (READ_ONCE(hctx->poll_done.next) != &hctx->poll_done) {
 		unsigned long flags;
 
+		rq = NULL;
 		spin_lock_irqsave(&hctx->poll_lock, flags);
 		if (!list_empty(&hctx->poll_done)) {
 			rq = list_first_entry(&hctx->poll_done, struct request, queuelist);
@@ -1494,10 +1513,11 @@ int blk_mq_poll(struct request_queue *q, unsigned int cookie)
 		}
 		spin_unlock_irqrestore(&hctx->poll_lock, flags);
 		if (!rq)
-			return ended;
+			break;
 		blk_mq_end_request(rq, rq->status);
 		ended++;
 	}
+	return ended;
 }
 
 void blk_mq_requeue_request(struct request *rq)

@@ -208,8 +208,9 @@ static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
 }
 
 /* The poll op (Linux's null_poll): every request waiting on this poll
- * queue completes now.  Task context (bio_poll's caller). */
-static int null_poll(struct blk_mq_hw_ctx *hctx)
+ * queue completes now, into blk_mq_poll()'s batch.  Task context
+ * (bio_poll's caller). */
+static int null_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	struct nullb *nb = hctx->queue->queuedata;
 	struct request *rq, *tmp;
@@ -223,7 +224,8 @@ static int null_poll(struct blk_mq_hw_ctx *hctx)
 	spin_unlock_irqrestore(&nb->lock, flags);
 	list_for_each_entry_safe(rq, tmp, &done, queuelist) {
 		list_del_init(&rq->queuelist);
-		blk_mq_complete_request(rq, BLK_STS_OK);
+		if (!blk_mq_add_to_batch(rq, iob, BLK_STS_OK))
+			blk_mq_complete_request(rq, BLK_STS_OK);
 		found++;
 	}
 	return found;

@@ -95,6 +95,8 @@ enum blk_eh_timer_return {
 
 /* --- for request-based drivers ------------------------------------------ */
 
+struct io_comp_batch;
+
 struct blk_mq_ops {
 	/*
 	 * Start rq on the device (called without the queue lock; must not
@@ -114,13 +116,15 @@ struct blk_mq_ops {
 	enum blk_eh_timer_return (*timeout)(struct request *rq);
 	/*
 	 * Reap hctx's completion queue now, without waiting for an
-	 * interrupt (there is none on a poll queue): the driver completes
-	 * what it finds with blk_mq_complete_request() and returns how many
-	 * it found.  Called by blk_mq_poll() in task context, from any CPU,
-	 * for a hardware context of type HCTX_TYPE_POLL only; must not
-	 * sleep.  A driver without poll queues leaves it NULL.
+	 * interrupt (there is none on a poll queue): the driver hands what
+	 * it finds to blk_mq_add_to_batch(rq, iob, status) -- or, where that
+	 * says no, completes it with blk_mq_complete_request() -- and
+	 * returns how many it found.  Called by blk_mq_poll() in task
+	 * context, from any CPU, for a hardware context of type
+	 * HCTX_TYPE_POLL only; must not sleep.  A driver without poll queues
+	 * leaves it NULL.
 	 */
-	int (*poll)(struct blk_mq_hw_ctx *hctx);
+	int (*poll)(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
 };
 
 /*
@@ -266,6 +270,21 @@ bool blk_mq_complete_request(struct request *rq, blk_status_t status);
  * it was sent elsewhere (kblockd, its poller) or already completed. */
 bool blk_mq_complete_request_remote(struct request *rq, blk_status_t status);
 void blk_mq_end_request_batch(struct list_head *list);
+/*
+ * A poll's completions, gathered while the driver holds its lock and ended
+ * by blk_mq_poll() after it has let go (Linux's struct io_comp_batch): no
+ * lock per request, and no trip through hctx->poll_done.
+ */
+struct io_comp_batch {
+	struct list_head req_list;      /* by queuelist, each marked complete */
+};
+/*
+ * In a driver's ->poll: complete rq into iob, for blk_mq_poll() to end
+ * (Linux's blk_mq_add_to_batch).  False when there is no batch (iob
+ * NULL): the caller then completes rq as usual.  True also when rq was
+ * completed already (its timeout handler was first): nothing to do.
+ */
+bool blk_mq_add_to_batch(struct request *rq, struct io_comp_batch *iob, blk_status_t status);
 /* Give rq back to the request layer unfinished: it is dispatched again,
  * before anything new (an innocent request after a port reset).  Callable
  * from interrupt handlers; the driver must forget rq's tag. */

@@ -1213,7 +1213,7 @@ END_TEST
 /* The fake device's poll queue: every command in flight on hctx is done. */
 static int polls;
 
-static int fake_poll(struct blk_mq_hw_ctx *hctx)
+static int fake_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	int found = 0;
 
@@ -1226,7 +1226,8 @@ static int fake_poll(struct blk_mq_hw_ctx *hctx)
 			continue;
 		}
 		memmove(inflight + i, inflight + i + 1, (--nr_inflight - i) * sizeof(inflight[0]));
-		blk_mq_complete_request(rq, BLK_STS_OK);
+		if (!blk_mq_add_to_batch(rq, iob, BLK_STS_OK))
+			blk_mq_complete_request(rq, BLK_STS_OK);
 		found++;
 	}
 	return found;

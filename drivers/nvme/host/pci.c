@@ -343,6 +343,8 @@ static blk_status_t nvme_bounce_rq(struct nvme_queue *nvmeq, struct request *rq,
  * interrupts off, so nothing else on this CPU sees it meanwhile.
  */
 static DEFINE_PER_CPU(struct list_head *, nvme_irq_batch);
+/* nvme_poll()'s batch, the same way, while it reaps with preemption off */
+static DEFINE_PER_CPU(struct io_comp_batch *, nvme_poll_batch);
 
 /* Walk nvmeq's CQ for its interrupt, then end what is to end here. */
 static unsigned int nvme_irq_process_cq(struct nvme_queue *nvmeq)
@@ -407,6 +409,9 @@ void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe
 	}
 	if (status)
 		nvme_log_error(rq->q->queuedata, rq, status);
+	if ((rq->cmd_flags & REQ_POLLED) &&
+	    blk_mq_add_to_batch(rq, this_cpu_read(nvme_poll_batch), nvme_error_status(status)))
+		return;         /* our poller's: blk_mq_poll() ends it */
 	batch = this_cpu_read(nvme_irq_batch);
 	if (!batch)     /* a poll, the timeout handler, a reset: not our interrupt */
 		blk_mq_complete_request(rq, nvme_error_status(status));
@@ -456,14 +461,21 @@ static irqreturn_t nvme_queue_irq(int irq, void *data)
  * with IEN=0.  Several CPUs may poll one queue; cq_lock makes one of
  * them consume each entry.  Task context, does not sleep.
  */
-static int nvme_poll(struct blk_mq_hw_ctx *hctx)
+static int nvme_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	struct nvme_ns *ns = hctx->queue->queuedata;
 	struct nvme_queue *nvmeq = &ns->dev->ioqs[hctx->queue_num];
+	unsigned int found;
 
 	if (!nvmeq->polled || !nvme_cqe_pending(nvmeq))
 		return 0;
-	return (int)nvme_process_cq(nvmeq);
+	/* nvme_handle_cqe() finds iob by this CPU: stay on it */
+	preempt_disable();
+	this_cpu_write(nvme_poll_batch, iob);
+	found = nvme_process_cq(nvmeq);
+	this_cpu_write(nvme_poll_batch, NULL);
+	preempt_enable();
+	return (int)found;
 }
 
 /* ---- admin commands --------------------------------------------------------- */
