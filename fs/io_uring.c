@@ -149,6 +149,7 @@
 #include <spindle/string.h>
 #include <spindle/printk.h>
 #include <spindle/ratelimit.h>
+#include <spindle/refcount.h>
 #include <spindle/fault_inject.h>
 #include <spindle/init.h>
 #include <uapi/linux/io_uring.h>
@@ -227,6 +228,38 @@ struct io_mapped_ubuf {
 	unsigned int nr_bvecs;
 };
 
+/*
+ * The registered buffers, as one table with a count (Linux counts its
+ * rsrc nodes the same way): the registration holds one reference, and
+ * each READ_FIXED/WRITE_FIXED in flight another.  The device reads or
+ * writes those pages with no pin of the request's own, so
+ * IORING_UNREGISTER_BUFFERS (or the ring's release) while one is on its
+ * way only lets go of the registration's reference: the pages are
+ * unpinned when the last such request is freed, not while a device may
+ * still be writing them.
+ */
+struct io_buf_table {
+	refcount_t refs;
+	unsigned int nr;
+	struct io_mapped_ubuf bufs[];
+};
+
+/* Drop a reference to a buffer table; the last unpins its pages.  Any
+ * context that may free memory. */
+static void io_buf_table_put(struct io_buf_table *t)
+{
+	if (!refcount_dec_and_test(&t->refs))
+		return;
+	for (unsigned int i = 0; i < t->nr; i++) {
+		struct io_mapped_ubuf *imu = &t->bufs[i];
+
+		for (unsigned int j = 0; j < imu->nr_bvecs; j++)
+			unpin_user_page(imu->bvec[j].bv_page);
+		kfree(imu->bvec);
+	}
+	kfree(t);
+}
+
 /* One ring (Linux's struct io_ring_ctx). */
 struct io_ring_ctx {
 	struct io_region ring;          /* struct io_rings, the CQEs, the SQ array */
@@ -242,8 +275,7 @@ struct io_ring_ctx {
 	 * with nr_posted, the count in flight -- each of the two has one
 	 * lock, so that counting an SQE in takes no cq_wait.lock */
 	u32 nr_taken;
-	struct io_mapped_ubuf *bufs;    /* uring_lock: IORING_REGISTER_BUFFERS */
-	unsigned int nr_bufs;
+	struct io_buf_table *bufs;      /* uring_lock: IORING_REGISTER_BUFFERS */
 	struct file **files;            /* uring_lock: IORING_REGISTER_FILES (NULL: a hole) */
 	unsigned int nr_files;
 	/* uring_lock: IOPOLL requests sent and not yet reaped (polled for,
@@ -302,6 +334,7 @@ struct io_kiocb {
 	long res;                       /* linked: what was posted; deferred: to post */
 	struct io_uring_sqe sqe;        /* its SQE, copied at submission */
 	int init_err;                   /* failed before it started (io_init_req): its CQE */
+	struct io_buf_table *bufs;      /* READ_FIXED/WRITE_FIXED: a reference, its pages' */
 	struct io_kiocb *link;          /* the next of its chain (IOSQE_IO_LINK); in
 					 * ctx->req_cache, the next one there */
 	struct io_wq_work work;         /* punted: the chain it heads, for a worker */
@@ -488,6 +521,8 @@ static void io_free_req(struct io_kiocb *req, bool locked)
 		bio_put(req->rw.private);       /* IOPOLL: the polled bio */
 	if (req->rw.ki_filp)
 		fput(req->rw.ki_filp);
+	if (req->bufs)
+		io_buf_table_put(req->bufs);
 	if (locked && ctx->nr_req_cached < IO_REQ_CACHE_MAX) {
 		assert_mutex_held(&ctx->uring_lock);
 		req->link = ctx->req_cache;
@@ -645,7 +680,7 @@ static int io_init_req(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 		break;
 	case IORING_OP_READ_FIXED:
 	case IORING_OP_WRITE_FIXED:
-		if (sqe->buf_index >= ctx->nr_bufs)
+		if (!ctx->bufs || sqe->buf_index >= ctx->bufs->nr)
 			return -EFAULT; /* as Linux's io_prep_rw */
 		/* fall through */
 	case IORING_OP_READV:
@@ -675,7 +710,7 @@ static void io_import_fixed(const struct io_mapped_ubuf *imu, u64 addr, size_t l
  * (Linux's io_import_fixed). */
 static int io_check_fixed(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
 {
-	const struct io_mapped_ubuf *imu = &ctx->bufs[sqe->buf_index];
+	const struct io_mapped_ubuf *imu = &ctx->bufs->bufs[sqe->buf_index];
 	u64 end;
 
 	if (__builtin_add_overflow(sqe->addr, (u64)sqe->len, &end))
@@ -799,7 +834,11 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 		ret = io_check_fixed(ctx, sqe);
 		if (ret)
 			return ret;
-		fixed = &ctx->bufs[sqe->buf_index];
+		fixed = &ctx->bufs->bufs[sqe->buf_index];
+		if (!req->bufs) {       /* the pages stay while it is in flight */
+			req->bufs = ctx->bufs;
+			refcount_inc(&req->bufs->refs);
+		}
 	}
 	req->expect = len;
 	ret = kiocb_rw_check(req->rw.ki_filp, io_rw_at_fpos(req) ? 0 : req->rw.ki_pos, len, buf,
@@ -1695,18 +1734,16 @@ out:
 
 /* --- io_uring_register --------------------------------------------------------- */
 
+/* The registration lets go: no new request finds the table; requests in
+ * flight keep it until they are freed.  Caller holds uring_lock. */
 static void io_sqe_buffers_unregister(struct io_ring_ctx *ctx)
 {
-	for (unsigned int i = 0; i < ctx->nr_bufs; i++) {
-		struct io_mapped_ubuf *imu = &ctx->bufs[i];
+	struct io_buf_table *t = ctx->bufs;
 
-		for (unsigned int j = 0; j < imu->nr_bvecs; j++)
-			unpin_user_page(imu->bvec[j].bv_page);
-		kfree(imu->bvec);
-	}
-	kfree(ctx->bufs);
+	if (!t)
+		return;
 	ctx->bufs = NULL;
-	ctx->nr_bufs = 0;
+	io_buf_table_put(t);
 }
 
 /*
@@ -1714,7 +1751,8 @@ static void io_sqe_buffers_unregister(struct io_ring_ctx *ctx)
  * io_sqe_buffer_register): segment 0 from the buffer's start to its
  * page's end, the rest a page each, the last up to the buffer's end.
  * The pages stay pinned even if the process unmaps the range: the ring
- * holds them until unregistration, as Linux does.
+ * holds them until unregistration, as Linux does (and until the last I/O
+ * in flight on them ends: struct io_buf_table).
  */
 static int io_buffer_pin(struct io_mapped_ubuf *imu, const struct iovec *iov)
 {
@@ -1765,27 +1803,33 @@ static int io_sqe_buffers_register(struct io_ring_ctx *ctx, const struct iovec _
 {
 	int err = 0;
 
+	struct io_buf_table *t;
+
 	if (ctx->bufs)
 		return -EBUSY;
 	if (!nr || nr > IORING_MAX_REG_BUFFERS)
 		return -EINVAL;
-	ctx->bufs = kcalloc(nr, sizeof(*ctx->bufs), GFP_KERNEL);
-	if (!ctx->bufs)
+	t = kzalloc(sizeof(*t) + nr * sizeof(t->bufs[0]), GFP_KERNEL);
+	if (!t)
 		return -ENOMEM;
+	refcount_set(&t->refs, 1);
 	for (unsigned int i = 0; i < nr; i++) {
 		struct iovec iov;
 
 		if (copy_from_user(&iov, &arg[i], sizeof(iov)))
 			err = -EFAULT;
 		else
-			err = io_buffer_pin(&ctx->bufs[i], &iov);
+			err = io_buffer_pin(&t->bufs[i], &iov);
 		if (err)
 			break;
-		ctx->nr_bufs = i + 1;
+		t->nr = i + 1;
 	}
-	if (err)
-		io_sqe_buffers_unregister(ctx);  /* all or nothing, as Linux */
-	return err;
+	if (err) {
+		io_buf_table_put(t);    /* all or nothing, as Linux */
+		return err;
+	}
+	ctx->bufs = t;
+	return 0;
 }
 
 static void io_sqe_files_unregister(struct io_ring_ctx *ctx)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * io_uring_ops [-D] [DEV] - io_uring's TIMEOUT, TIMEOUT_REMOVE and
+ * io_uring_ops [-D] [-c CASE] [DEV [DMADEV]] - io_uring's TIMEOUT, TIMEOUT_REMOVE and
  * ASYNC_CANCEL, and EBADR after a lost CQE, through Debian's liburing
  * (docs/aio.md, "Timeouts and cancellation").  Built with the host's
  * glibc and liburing, as tests/user/io_uring.c, and run on Linux
@@ -43,6 +43,16 @@
  *   unmapped  (DEV) a registered buffer stays pinned after munmap(), as
  *             Linux holds its pages: an O_DIRECT READ_FIXED into it and a
  *             WRITE_FIXED from it both move their 4096 bytes;
+ *   unregistered  (DMADEV: a disk of zeros whose device writes a read's
+ *             data late -- on Spindle an NVMe disk whose first completion
+ *             the driver drops, so that the read is sent again after a
+ *             controller reset) a READ_FIXED still in flight when its
+ *             buffer is unregistered and unmapped: unregistering says 0,
+ *             the read's CQE 4096, and the pages the process maps next --
+ *             which would be the ones just unmapped, were they free (same
+ *             CPU, the free list's first) -- keep what it wrote there: the
+ *             read's pages stay the ring's until the read is done (on
+ *             Linux 6.1 the unregistration waits for it);
  *   dropped   (-D: the kernel was booted with fail_io_uring_cqe= armed
  *             once) a CQ of 4, 5 NOPs: the fifth finds the CQ full and
  *             its overflow entry fails: lost, counted in the overflow
@@ -60,6 +70,7 @@
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <sys/utsname.h>
 #include <sys/mman.h>
@@ -71,7 +82,7 @@
 #define LONG_S          10                      /* never reached in a test */
 #define RD_BS           4096
 
-static const char *dev_name;
+static const char *dev_name, *dma_dev_name;
 static int dropped_armed;
 static unsigned char rbuf[RD_BS] __attribute__((aligned(4096)));
 
@@ -585,6 +596,62 @@ static void t_unmapped(void)
 	close(fd);
 }
 
+#define FRESH_PAGES 16
+
+static void t_unregistered(void)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct iovec iov;
+	unsigned char *fresh;
+	char path[64];
+	int res[64] = { 0 }, fd, bad = 0;
+	cpu_set_t one_cpu;
+
+	if (!dma_dev_name) {
+		hostile_skip("no DMADEV");
+		return;
+	}
+	/* freed pages go to this CPU's free list: stay on the CPU that
+	 * would free them and map the next ones */
+	CPU_ZERO(&one_cpu);
+	CPU_SET(sched_getcpu(), &one_cpu);
+	CHECK(sched_setaffinity(0, sizeof(one_cpu), &one_cpu) == 0);
+	snprintf(path, sizeof(path), "/dev/%s", dma_dev_name);
+	fd = open(path, O_RDONLY | O_DIRECT);
+	CHECK(fd >= 0);
+	iov.iov_len = RD_BS;
+	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+	CHECK(iov.iov_base != MAP_FAILED);
+	memset(iov.iov_base, 0x5a, iov.iov_len);
+	CHECK(io_uring_queue_init(8, &ring, 0) == 0);
+	CHECK(io_uring_register_buffers(&ring, &iov, 1) == 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read_fixed(sqe, fd, iov.iov_base, RD_BS, 0, 0);
+	sqe->user_data = 29;
+	CHECK(io_uring_submit(&ring) == 1);
+	CHECK(io_uring_unregister_buffers(&ring) == 0);
+	CHECK(munmap(iov.iov_base, iov.iov_len) == 0);
+	fresh = mmap(NULL, FRESH_PAGES * RD_BS, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(fresh != MAP_FAILED);
+	memset(fresh, 0xa5, FRESH_PAGES * RD_BS);
+	CHECK(reap(&ring, 1, res, NULL) == 0);
+	CHECK_MSG(res[29] == RD_BS, "READ_FIXED %d", res[29]);
+	for (int i = 0; i < FRESH_PAGES * RD_BS; i++)
+		bad += fresh[i] != 0xa5;
+	CHECK_MSG(bad == 0, "%d bytes of freshly mapped memory changed under us: "
+		  "the read's DMA went to pages freed before it ended", bad);
+	munmap(fresh, FRESH_PAGES * RD_BS);
+	io_uring_queue_exit(&ring);
+	close(fd);
+	CPU_ZERO(&one_cpu);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		CPU_SET(c, &one_cpu);
+	sched_setaffinity(0, sizeof(one_cpu), &one_cpu);
+}
+
 static void t_dropped(void)
 {
 	struct io_uring ring;
@@ -635,19 +702,27 @@ static const struct hostile_case cases[] = {
 	{ "release", t_release },
 	{ "inflight", t_inflight },
 	{ "unmapped", t_unmapped },
+	{ "unregistered", t_unregistered },
 	{ "dropped", t_dropped },
 };
 
 int main(int argc, char **argv)
 {
+	const char *only = NULL;
 	int i = 1;
 
 	if (i < argc && !strcmp(argv[i], "-D")) {
 		dropped_armed = 1;
 		i++;
 	}
+	if (i + 1 < argc && !strcmp(argv[i], "-c")) {
+		only = argv[i + 1];
+		i += 2;
+	}
 	if (i < argc)
-		dev_name = argv[i];
+		dev_name = argv[i++];
+	if (i < argc)
+		dma_dev_name = argv[i];
 	setvbuf(stdout, NULL, _IONBF, 0);
-	return hostile_run("io_uring_ops", cases, (int)(sizeof(cases) / sizeof(cases[0])), NULL);
+	return hostile_run("io_uring_ops", cases, (int)(sizeof(cases) / sizeof(cases[0])), only);
 }

@@ -283,7 +283,7 @@ else
 	truncate -s 1M "$T/uring_ops.img"
 	opsdev=$(losetup -f --show "$T/uring_ops.img" 2>/dev/null) || opsdev=""
 	if [ -n "$opsdev" ]; then
-		"$UB/glibc/io_uring_ops" "${opsdev#/dev/}" > "$T/io_uring_ops.out" 2>&1
+		"$UB/glibc/io_uring_ops" "${opsdev#/dev/}" "${opsdev#/dev/}" > "$T/io_uring_ops.out" 2>&1
 		losetup -d "$opsdev"
 	else
 		"$UB/glibc/io_uring_ops" > "$T/io_uring_ops.out" 2>&1
