@@ -380,16 +380,17 @@ static int bio_iov_bvec_add(struct bio *bio, struct iov_iter *iter)
 
 int bio_iov_iter_get_pages(struct bio *bio, struct iov_iter *iter)
 {
-	unsigned long addr = iov_iter_addr(iter);
+	unsigned long addr;
 	size_t left = iov_iter_count(iter);
-	unsigned int offset = addr & ~PAGE_MASK;
-	unsigned int room = bio->bi_max_vecs - bio->bi_vcnt;
-	unsigned int want = min_t(size_t, room, DIV_ROUND_UP(offset + left, PAGE_SIZE));
+	unsigned int offset, want;
 	struct page *pages[16];
 	size_t added = 0;
 
 	if (iter->iter_type == ITER_BVEC)
 		return left ? bio_iov_bvec_add(bio, iter) : 0;
+	addr = iov_iter_addr(iter);
+	offset = addr & ~PAGE_MASK;
+	want = min_t(size_t, bio->bi_max_vecs - bio->bi_vcnt, DIV_ROUND_UP(offset + left, PAGE_SIZE));
 	if (!left || !want)
 		return left ? -EFAULT : 0;
 	while (want) {

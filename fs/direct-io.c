@@ -257,11 +257,13 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 
 /*
  * Send the bios of one direct read or write from pos, run by run as map
- * gives them, counted in dio.  Returns the bytes done (sent, or zeros of
- * a hole); *errp is the error that stopped it early.
+ * gives them, counted in dio.  pages: the memory pages the buffer spans.
+ * Returns the bytes done (sent, or zeros of a hole); *errp is the error
+ * that stopped it early.
  */
 static size_t dio_submit(struct inode *inode, struct block_device *bdev, struct dio *dio,
-			 struct iov_iter *it, loff_t pos, bool write, dio_map_t map, int *errp)
+			 struct iov_iter *it, size_t pages, loff_t pos, bool write, dio_map_t map,
+			 int *errp)
 {
 	struct blk_plug plug;
 	bool plugged, stopped = false;
@@ -269,8 +271,7 @@ static size_t dio_submit(struct inode *inode, struct block_device *bdev, struct 
 	int err = 0;
 
 	/* several bios: under a plug (inside io_submit's own, a no-op) */
-	plugged = DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + iov_iter_count(it), PAGE_SIZE) >
-		  BIO_MAX_VECS;
+	plugged = pages > BIO_MAX_VECS;
 	if (plugged)
 		blk_start_plug(&plug);
 	while (!err && !stopped && iov_iter_count(it)) {
@@ -391,7 +392,7 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	dio->polled = polled && pages <= BIO_MAX_VECS;
 
 	it->count -= beyond;
-	done = dio_submit(inode, bdev, dio, it, *pos, write, map, &err);
+	done = dio_submit(inode, bdev, dio, it, pages, *pos, write, map, &err);
 	it->count += beyond;
 
 	if (iocb) {
