@@ -355,6 +355,7 @@ static void __blk_mq_put_tag(struct blk_mq_hw_ctx *hctx, struct request *rq)
 	if (rq->tag < 0)
 		return;
 	hctx->tags_used &= ~(1ull << rq->tag);
+	hctx->tags_busy--;
 	hctx->tag_rq[rq->tag] = NULL;
 	rq->tag = -1;
 }
@@ -776,16 +777,13 @@ static inline unsigned int blk_mq_free_tag(const struct blk_mq_hw_ctx *hctx, uns
 /* rq gets hctx's free tag `tag`, and is counted; hctx->lock held. */
 static void blk_mq_assign_tag(struct blk_mq_hw_ctx *hctx, struct request *rq, unsigned int tag)
 {
-	unsigned int busy = 0;
-
 	assert_spin_locked(&hctx->lock);
 	rq->tag = tag;
 	hctx->tags_used |= 1ull << tag;
+	hctx->tags_busy++;
 	hctx->tag_rq[tag] = rq;
 	hctx->dispatched[rq->mq_ctx->cpu]++;
-	for (u64 t = hctx->tags_used; t; t &= t - 1)    /* count the set bits */
-		busy++;
-	hctx->tags_peak = max(hctx->tags_peak, busy);
+	hctx->tags_peak = max(hctx->tags_peak, hctx->tags_busy);
 }
 
 /*

@@ -210,6 +210,9 @@ struct blk_mq_hw_ctx {
 	unsigned int nr_rq_waiters;         /* [hlock] tasks asleep on rq_wait */
 	struct wait_queue_head rq_wait;     /* [own] waiting for a free request */
 	u64 tags_used;                      /* [hlock] bit n: tag n is in flight */
+	unsigned int tags_busy;             /* [hlock] its bits set, counted as they
+					     * change (a count of the bits took a
+					     * loop per bit at every dispatch) */
 	struct request *tag_rq[BLK_MQ_MAX_DEPTH]; /* [hlock] */
 	struct list_head dispatch;          /* [hlock] came back busy, requeued, a
 					     * flush step: sent before anything else;

@@ -1095,8 +1095,12 @@ START_TEST(each_hw_queue_has_its_own_tags)
 	ck_assert_uint_eq(seen_hctx[3], 0);
 	ck_assert_uint_eq(seen_pos[3], 300);
 	ck_assert_uint_eq(blk_mq_tags_peak(q), 2);
+	ck_assert_uint_eq(q->queue_hw_ctx[0]->tags_busy, 2);
+	ck_assert_uint_eq(q->queue_hw_ctx[1]->tags_busy, 1);
 	complete_all();
 	ck_assert_int_eq(ended_ok, 4);
+	ck_assert_uint_eq(q->queue_hw_ctx[0]->tags_busy + q->queue_hw_ctx[1]->tags_busy, 0);
+	ck_assert_uint_eq(blk_mq_tags_peak(q), 2);
 }
 END_TEST
 
