@@ -252,17 +252,21 @@ static unsigned int select_task_rq(struct task_struct *p);
  * away from it is the moment).  Its state may not be TASK_RUNNING -- it
  * was preempted on its way to sleep -- so a wake-up may come first: it
  * finds p off every rq, queues it itself and clears migrate_pending;
- * pi_lock decides which of the two does.  (After such a wake-up p may
- * have run, slept or even died by the time we get here: only a
- * migrate_pending still set under the lock says p is still in transit.)
- * Interrupts off; the caller holds a reference to p.
+ * pi_lock decides which of the two does.  After such a wake-up p may
+ * have run, slept or died by the time we get here -- or run and been
+ * taken off yet another CPU, which set migrate_pending again and may
+ * still be switching away from it (on_cpu): that CPU's own
+ * finish_task_switch() moves it then, and we must not queue it while its
+ * stack is in use there.  So only a migrate_pending still set under the
+ * lock with on_cpu clear says p is ours to move.  Interrupts off; the
+ * caller holds a reference to p.
  */
 static void migrate_task(struct task_struct *p)
 {
 	struct rq *rq;
 
 	spin_lock(&p->pi_lock);
-	if (p->migrate_pending && !p->on_rq) {
+	if (p->migrate_pending && !p->on_rq && !smp_load_acquire(&p->on_cpu)) {
 		p->migrate_pending = false;
 		rq = cpu_rq(select_task_rq(p));
 		spin_lock(&rq->lock);
