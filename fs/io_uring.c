@@ -244,11 +244,11 @@ struct io_buf_table {
 	struct io_mapped_ubuf bufs[];
 };
 
-/* Drop a reference to a buffer table; the last unpins its pages.  Any
+/* Drop nr references to a buffer table; the last unpins its pages.  Any
  * context that may free memory. */
-static void io_buf_table_put(struct io_buf_table *t)
+static void io_buf_table_put_many(struct io_buf_table *t, unsigned int nr)
 {
-	if (!refcount_dec_and_test(&t->refs))
+	if (!refcount_sub_and_test((int)nr, &t->refs))
 		return;
 	for (unsigned int i = 0; i < t->nr; i++) {
 		struct io_mapped_ubuf *imu = &t->bufs[i];
@@ -258,6 +258,11 @@ static void io_buf_table_put(struct io_buf_table *t)
 		kfree(imu->bvec);
 	}
 	kfree(t);
+}
+
+static void io_buf_table_put(struct io_buf_table *t)
+{
+	io_buf_table_put_many(t, 1);
 }
 
 /* One ring (Linux's struct io_ring_ctx). */
@@ -276,6 +281,8 @@ struct io_ring_ctx {
 	 * lock, so that counting an SQE in takes no cq_wait.lock */
 	u32 nr_taken;
 	struct io_buf_table *bufs;      /* uring_lock: IORING_REGISTER_BUFFERS */
+	unsigned int buf_refs_cached;   /* uring_lock: references to bufs taken
+					 * ahead, for fixed requests to come */
 	struct file **files;            /* uring_lock: IORING_REGISTER_FILES (NULL: a hole) */
 	unsigned int nr_files;
 	/* uring_lock: IOPOLL requests sent and not yet reaped (polled for,
@@ -503,6 +510,25 @@ static void io_complete_rw(struct kiocb *kiocb, long res)
 	spin_unlock_irqrestore(&ctx->cq_wait.lock, flags);
 }
 
+/*
+ * A fixed request's reference to the ring's table, from references taken
+ * ahead a batch at a time under uring_lock, and given back there by a
+ * request freed under it: one atomic operation per IO_BUF_REF_BATCH
+ * requests instead of two per request (Linux's rsrc_cached_refs and
+ * IO_RSRC_REF_BATCH).  Caller holds uring_lock; ctx->bufs is set.
+ */
+#define IO_BUF_REF_BATCH 100u
+
+static struct io_buf_table *io_buf_table_get(struct io_ring_ctx *ctx)
+{
+	if (!ctx->buf_refs_cached) {
+		refcount_add(IO_BUF_REF_BATCH, &ctx->bufs->refs);
+		ctx->buf_refs_cached = IO_BUF_REF_BATCH;
+	}
+	ctx->buf_refs_cached--;
+	return ctx->bufs;
+}
+
 /* Requests kept in a ring's cache at most: beyond, they go back to the
  * slab.  Enough for a batch of 128 SQEs in flight, 27 KiB. */
 #define IO_REQ_CACHE_MAX        128u
@@ -521,8 +547,12 @@ static void io_free_req(struct io_kiocb *req, bool locked)
 		bio_put(req->rw.private);       /* IOPOLL: the polled bio */
 	if (req->rw.ki_filp)
 		fput(req->rw.ki_filp);
-	if (req->bufs)
-		io_buf_table_put(req->bufs);
+	if (req->bufs) {
+		if (locked && req->bufs == ctx->bufs)
+			ctx->buf_refs_cached++;         /* back to the batch */
+		else
+			io_buf_table_put(req->bufs);
+	}
 	if (locked && ctx->nr_req_cached < IO_REQ_CACHE_MAX) {
 		assert_mutex_held(&ctx->uring_lock);
 		req->link = ctx->req_cache;
@@ -607,7 +637,6 @@ static bool io_cqring_ready(struct io_ring_ctx *ctx, u32 min_complete)
 		io_cqring_do_overflow_flush(ctx);
 	return io_cqring_events(ctx) >= min_complete;
 }
-
 
 /* --- the opcodes ------------------------------------------------------------ */
 
@@ -708,9 +737,9 @@ static void io_import_fixed(const struct io_mapped_ubuf *imu, u64 addr, size_t l
 
 /* A READ_FIXED/WRITE_FIXED range must lie inside its registered buffer
  * (Linux's io_import_fixed). */
-static int io_check_fixed(struct io_ring_ctx *ctx, const struct io_uring_sqe *sqe)
+static int io_check_fixed(const struct io_buf_table *t, const struct io_uring_sqe *sqe)
 {
-	const struct io_mapped_ubuf *imu = &ctx->bufs->bufs[sqe->buf_index];
+	const struct io_mapped_ubuf *imu = &t->bufs[sqe->buf_index];
 	u64 end;
 
 	if (__builtin_add_overflow(sqe->addr, (u64)sqe->len, &end))
@@ -831,14 +860,11 @@ static long io_rw(struct io_kiocb *req, const struct io_uring_sqe *sqe)
 		len = vec[0].iov_len;
 		kfree(vec);
 	} else if (op == IORING_OP_READ_FIXED || op == IORING_OP_WRITE_FIXED) {
-		ret = io_check_fixed(ctx, sqe);
+		/* the table io_alloc_req took for it, whatever the ring's is now */
+		ret = io_check_fixed(req->bufs, sqe);
 		if (ret)
 			return ret;
-		fixed = &ctx->bufs->bufs[sqe->buf_index];
-		if (!req->bufs) {       /* the pages stay while it is in flight */
-			req->bufs = ctx->bufs;
-			refcount_inc(&req->bufs->refs);
-		}
+		fixed = &req->bufs->bufs[sqe->buf_index];
 	}
 	req->expect = len;
 	ret = kiocb_rw_check(req->rw.ki_filp, io_rw_at_fpos(req) ? 0 : req->rw.ki_pos, len, buf,
@@ -993,6 +1019,11 @@ static struct io_kiocb *io_alloc_req(struct io_ring_ctx *ctx, const struct io_ur
 	};
 	if (init_err || sqe->opcode == IORING_OP_NOP || io_op_is_ctl(sqe->opcode))
 		return req;          /* no file to look up */
+	/* the registered buffer's table, taken here under uring_lock: a
+	 * worker that issues the request later takes nothing of ctx's, and
+	 * an unregistration meanwhile leaves the request its pages */
+	if (sqe->opcode == IORING_OP_READ_FIXED || sqe->opcode == IORING_OP_WRITE_FIXED)
+		req->bufs = io_buf_table_get(ctx);      /* io_init_req saw ctx->bufs */
 	/* a bad descriptor is the CQE's answer, not a failed start (Linux
 	 * looks the file up when it issues the request) */
 	if (sqe->flags & IOSQE_FIXED_FILE)
@@ -1743,7 +1774,9 @@ static void io_sqe_buffers_unregister(struct io_ring_ctx *ctx)
 	if (!t)
 		return;
 	ctx->bufs = NULL;
-	io_buf_table_put(t);
+	/* the registration's own reference, and those taken ahead */
+	io_buf_table_put_many(t, 1 + ctx->buf_refs_cached);
+	ctx->buf_refs_cached = 0;
 }
 
 /*

@@ -43,6 +43,27 @@ static inline void refcount_inc(refcount_t *r)
 		refcount_warn_saturate(r, old ? "saturated" : "increment on 0; use-after-free");
 }
 
+/* i references at once (a batch taken ahead, as io_uring takes them) */
+static inline void refcount_add(int i, refcount_t *r)
+{
+	int old = atomic_fetch_add(i, &r->refs);
+
+	if (unlikely(old <= 0))
+		refcount_warn_saturate(r, old ? "saturated" : "addition on 0; use-after-free");
+}
+
+/* Drop i references; true for the caller that dropped the last: it frees */
+static inline bool refcount_sub_and_test(int i, refcount_t *r)
+{
+	int new = atomic_sub_return(i, &r->refs);
+
+	if (unlikely(new < 0)) {
+		refcount_warn_saturate(r, "underflow; use-after-free");
+		return false;
+	}
+	return new == 0;
+}
+
 /* true for the caller that dropped the last reference: it frees */
 static inline bool refcount_dec_and_test(refcount_t *r)
 {

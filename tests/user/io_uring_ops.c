@@ -52,7 +52,11 @@
  *             which would be the ones just unmapped, were they free (same
  *             CPU, the free list's first) -- keep what it wrote there: the
  *             read's pages stay the ring's until the read is done (on
- *             Linux 6.1 the unregistration waits for it);
+ *             Linux 6.1 the unregistration waits for it); and the same
+ *             with IOSQE_ASYNC, a worker issuing the read maybe after the
+ *             unregistration: 4096 (Spindle: the request holds the
+ *             buffers it was submitted with) or -EFAULT (Linux, when its
+ *             worker came after), never a crash;
  *   dropped   (-D: the kernel was booted with fail_io_uring_cqe= armed
  *             once) a CQ of 4, 5 NOPs: the fifth finds the CQ full and
  *             its overflow entry fails: lost, counted in the overflow
@@ -644,6 +648,23 @@ static void t_unregistered(void)
 	CHECK_MSG(bad == 0, "%d bytes of freshly mapped memory changed under us: "
 		  "the read's DMA went to pages freed before it ended", bad);
 	munmap(fresh, FRESH_PAGES * RD_BS);
+	/* again with IOSQE_ASYNC: a worker issues it, maybe after the
+	 * unregistration -- still into the pages registered at submission */
+	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+	CHECK(iov.iov_base != MAP_FAILED);
+	memset(iov.iov_base, 0x5a, iov.iov_len);
+	CHECK(io_uring_register_buffers(&ring, &iov, 1) == 0);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read_fixed(sqe, fd, iov.iov_base, RD_BS, 0, 0);
+	sqe->flags |= IOSQE_ASYNC;
+	sqe->user_data = 30;
+	CHECK(io_uring_submit(&ring) == 1);
+	CHECK(io_uring_unregister_buffers(&ring) == 0);
+	CHECK(munmap(iov.iov_base, iov.iov_len) == 0);
+	CHECK(reap(&ring, 1, res, NULL) == 0);
+	/* Linux 6.1's worker may find the buffer gone: EFAULT */
+	CHECK_MSG(res[30] == RD_BS || res[30] == -EFAULT, "READ_FIXED by a worker %d", res[30]);
 	io_uring_queue_exit(&ring);
 	close(fd);
 	CPU_ZERO(&one_cpu);
