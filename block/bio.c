@@ -353,14 +353,39 @@ unsigned int bio_add_page(struct bio *bio, struct page *page,
 
 /*
  * ITER_BVEC: pages their owner holds already (io_uring's registered
- * buffers, pinned at registration): into the bio as they are, with no
- * pin, so bio_release_pages() has nothing to undo (Linux's
- * bio_iov_bvec_set).
+ * buffers, pinned at registration, kept until the I/O ends): into the bio
+ * as they are, with no pin, so bio_release_pages() has nothing to undo.
+ * An empty bio with no segment array of its own to free takes the
+ * iterator's own array, from its place in it on, up to BIO_MAX_VECS
+ * segments (Linux's bio_iov_bvec_set): no copy, and BIO_CLONED, for the
+ * array is not the bio's to free.  Any other bio gets the segments
+ * copied into its array.
  */
 static int bio_iov_bvec_add(struct bio *bio, struct iov_iter *iter)
 {
 	struct iov_iter at = *iter;
 	size_t added = 0;
+
+	if (!bio->bi_vcnt && bio->bi_io_vec == bio->bi_inline_vecs) {
+		const struct bio_vec *bv = iter->bvec;
+		size_t left = iov_iter_count(iter);
+		size_t size = bv[0].bv_len - iter->iov_offset;
+		unsigned int n = 1;
+
+		while (size < left && n < BIO_MAX_VECS)
+			size += bv[n++].bv_len;
+		size = min(size, left);         /* at most BIO_MAX_VECS pages */
+		bio->bi_io_vec = (struct bio_vec *)bv;
+		bio->bi_vcnt = (unsigned short)n;
+		bio->bi_iter.bi_bvec_done = (unsigned int)iter->iov_offset;
+		bio->bi_iter.bi_size = (unsigned int)size;
+		bio->bi_flags |= BIO_CLONED;
+		if (size == left)
+			iter->count = 0;        /* all of it: nothing to walk past */
+		else
+			iov_iter_advance(iter, size);
+		return 0;
+	}
 
 	while (iov_iter_count(&at)) {
 		const struct bio_vec *bv = at.bvec;

@@ -207,7 +207,8 @@ static ssize_t blkdev_direct_IO(struct file *f, struct iov_iter *it, loff_t *pos
 		return write ? -ENOSPC : 0;
 	if (count > (size_t)(size - *pos))
 		count = (size_t)(size - *pos);
-	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, count, iov_iter_addr(it)))
+	/* a logical block is at most a page: the offset in it says enough */
+	if (!blkdev_dio_aligned(bdev_logical_block_size(bdev), *pos, count, iov_iter_page_off(it)))
 		return -EINVAL;
 	return generic_direct_IO(bdev->bd_inode, bdev, it, pos, write, iocb, blkdev_dio_map,
 				 size);

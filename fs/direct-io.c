@@ -203,11 +203,14 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 
 	*stopped = false;
 	while (iov_iter_count(it)) {
-		unsigned long addr = iov_iter_addr(it);
-		unsigned int nr = min_t(size_t, BIO_MAX_VECS,
-					DIV_ROUND_UP((addr & ~PAGE_MASK) + iov_iter_count(it), PAGE_SIZE));
+		unsigned int nr = 0;    /* registered pages: the bio takes their array */
 		struct bio *bio;
 		int err;
+
+		if (it->iter_type != ITER_BVEC)
+			nr = min_t(size_t, BIO_MAX_VECS,
+				   DIV_ROUND_UP(iov_iter_page_off(it) + iov_iter_count(it),
+						PAGE_SIZE));
 
 		if (!dio->bio_used && nr <= dio->bio.bi_max_vecs) {
 			bio = &dio->bio;
@@ -370,11 +373,14 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	if (iocb && write)
 		dio_invalidate_range(inode, bdev, *pos, count);
 
-	pages = DIV_ROUND_UP((iov_iter_addr(it) & ~PAGE_MASK) + count, PAGE_SIZE);
+	pages = DIV_ROUND_UP(iov_iter_page_off(it) + count, PAGE_SIZE);
 	if (iocb) {
-		/* sized for the whole transfer, as far as one bio goes;
-		 * GFP_NOIO: waits, never NULL */
-		struct bio *bio = bio_alloc_kiocb(iocb, min_t(size_t, pages, BIO_MAX_VECS),
+		/* sized for the whole transfer, as far as one bio goes (a
+		 * registered buffer's bio takes its array: none); GFP_NOIO:
+		 * waits, never NULL */
+		struct bio *bio = bio_alloc_kiocb(iocb,
+						  it->iter_type == ITER_BVEC ? 0 :
+						  min_t(size_t, pages, BIO_MAX_VECS),
 						  &dio_bio_set);
 
 		dio = container_of(bio, struct dio, bio);

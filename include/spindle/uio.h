@@ -25,6 +25,8 @@
 
 #include <spindle/types.h>
 #include <spindle/compiler.h>
+#include <spindle/blk_types.h>      /* struct bio_vec */
+#include <spindle/mm.h>             /* PAGE_MASK */
 
 enum iter_type { ITER_UBUF, ITER_KVEC, ITER_BVEC };
 
@@ -97,6 +99,16 @@ static inline unsigned long iov_iter_addr(const struct iov_iter *i)
 	if (i->iter_type == ITER_BVEC)
 		return iov_iter_bvec_addr(i);
 	return i->iter_type == ITER_UBUF ? (unsigned long)i->ubuf : (unsigned long)i->kbuf;
+}
+
+/* The next byte's offset in its page: all that O_DIRECT's alignment and
+ * page counts need of the address, with no call for an ITER_BVEC
+ * (i->count > 0: the segment is the next byte's). */
+static inline unsigned long iov_iter_page_off(const struct iov_iter *i)
+{
+	if (i->iter_type == ITER_BVEC)
+		return (i->bvec->bv_offset + i->iov_offset) & ~PAGE_MASK;
+	return iov_iter_addr(i) & ~PAGE_MASK;
 }
 
 /* lib/iov_iter.c: each returns the bytes copied (short on a fault) and

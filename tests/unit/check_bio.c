@@ -882,8 +882,9 @@ END_TEST
  * An ITER_BVEC over three pages as io_uring registers a buffer: 100 bytes
  * from the end of the first page, a whole page, 50 bytes of the third.
  * Copies cross the segments in order; the iterator's address is the
- * direct map's at the same offset in its page; a bio takes the pages as
- * they are, not pinned, from the iterator's place on.
+ * direct map's at the same offset in its page; an empty bio takes the
+ * iterator's own array from its place on (Linux's bio_iov_bvec_set): no
+ * copy, no pin, BIO_CLONED, and its iterator yields the same segments.
  */
 START_TEST(bvec_iter_crosses_segments)
 {
@@ -926,27 +927,42 @@ START_TEST(bvec_iter_crosses_segments)
 	ck_assert_uint_eq(((unsigned char *)page_address(pg[2]))[10], src[100 + PAGE_SIZE + 10]);
 	/* a bio of the pages, from 40 bytes into the first segment */
 	iov_iter_bvec(&it, ITER_DEST, bv, 40, sizeof(src) - 40);
-	bio = bio_alloc(GFP_KERNEL, 4);
+	bio = bio_alloc(GFP_KERNEL, 0);
 	ck_assert_int_eq(bio_iov_iter_get_pages(bio, &it), 0);
 	ck_assert_uint_eq(iov_iter_count(&it), 0);
-	ck_assert_uint_eq(bio->bi_vcnt, 3);
+	ck_assert_ptr_eq(bio->bi_io_vec, bv);
+	ck_assert(bio->bi_flags & BIO_CLONED);
 	ck_assert_uint_eq(bio->bi_iter.bi_size, sizeof(src) - 40);
-	ck_assert_ptr_eq(bio->bi_io_vec[0].bv_page, pg[0]);
-	ck_assert_uint_eq(bio->bi_io_vec[0].bv_offset, PAGE_SIZE - 60);
-	ck_assert_uint_eq(bio->bi_io_vec[0].bv_len, 60);
-	ck_assert_uint_eq(bio->bi_io_vec[2].bv_len, 50);
+	{
+		const unsigned int want_off[3] = { PAGE_SIZE - 60, 0, 0 };
+		const unsigned int want_len[3] = { 60, PAGE_SIZE, 50 };
+		struct bvec_iter bi;
+		struct bio_vec seg;
+		unsigned int n = 0;
+
+		bio_for_each_segment(seg, bio, bi) {
+			ck_assert_uint_lt(n, 3);
+			ck_assert_ptr_eq(seg.bv_page, pg[n]);
+			ck_assert_uint_eq(seg.bv_offset, want_off[n]);
+			ck_assert_uint_eq(seg.bv_len, want_len[n]);
+			n++;
+		}
+		ck_assert_uint_eq(n, 3);
+	}
 	ck_assert(!(bio->bi_flags & BIO_PAGE_PINNED));
-	bio_put(bio);
+	bio_put(bio);                   /* the array is not the bio's to free */
+	ck_assert_uint_eq(bv[1].bv_len, PAGE_SIZE);
 	for (int i = 0; i < 3; i++)
 		__free_page(pg[i]);
 }
 END_TEST
 
-/* A bio with room for two: it takes two segments, the iterator stops
+/* A bio that holds a segment already cannot take the array: the pages
+ * are copied in, as many as it has room for (two), and the iterator stops
  * after them. */
 START_TEST(bvec_iter_fills_a_small_bio)
 {
-	struct page *pg[3];
+	struct page *pg[3], *first;
 	struct bio_vec bv[3];
 	struct iov_iter it;
 	struct bio *bio;
@@ -956,17 +972,46 @@ START_TEST(bvec_iter_fills_a_small_bio)
 		ck_assert_ptr_nonnull(pg[i]);
 		bv[i] = (struct bio_vec){ pg[i], PAGE_SIZE, 0 };
 	}
+	first = alloc_page(GFP_KERNEL);
 	iov_iter_bvec(&it, ITER_SOURCE, bv, 0, 3 * PAGE_SIZE);
-	bio = bio_alloc(GFP_KERNEL, 2);
-	ck_assert_uint_ge(bio->bi_max_vecs, 2);
-	bio->bi_max_vecs = 2;           /* the pool may round up: room for two */
+	bio = bio_alloc(GFP_KERNEL, 3);
+	ck_assert_uint_ge(bio->bi_max_vecs, 3);
+	bio->bi_max_vecs = 3;           /* the pool may round up: room for three */
+	ck_assert_uint_eq(bio_add_page(bio, first, PAGE_SIZE, 0), PAGE_SIZE);
 	ck_assert_int_eq(bio_iov_iter_get_pages(bio, &it), 0);
-	ck_assert_uint_eq(bio->bi_vcnt, 2);
+	ck_assert(!(bio->bi_flags & BIO_CLONED));
+	ck_assert_uint_eq(bio->bi_vcnt, 3);
+	ck_assert_ptr_eq(bio->bi_io_vec[1].bv_page, pg[0]);
+	ck_assert_ptr_eq(bio->bi_io_vec[2].bv_page, pg[1]);
 	ck_assert_uint_eq(iov_iter_count(&it), PAGE_SIZE);
 	ck_assert_uint_eq(iov_iter_addr(&it), (unsigned long)page_address(pg[2]));
 	bio_put(bio);
+	__free_page(first);
 	for (int i = 0; i < 3; i++)
 		__free_page(pg[i]);
+}
+END_TEST
+
+/* More than BIO_MAX_VECS registered pages: one bio takes BIO_MAX_VECS of
+ * them, the iterator keeps the rest for the next. */
+START_TEST(bvec_iter_bio_takes_at_most_max_vecs)
+{
+	enum { N = BIO_MAX_VECS + 3 };
+	static struct bio_vec bv[N];
+	struct page *pg = alloc_page(GFP_KERNEL);
+	struct iov_iter it;
+	struct bio *bio;
+
+	for (int i = 0; i < N; i++)
+		bv[i] = (struct bio_vec){ pg, PAGE_SIZE, 0 };
+	iov_iter_bvec(&it, ITER_DEST, bv, 100, (size_t)N * PAGE_SIZE - 100);
+	bio = bio_alloc(GFP_KERNEL, 0);
+	ck_assert_int_eq(bio_iov_iter_get_pages(bio, &it), 0);
+	ck_assert_uint_eq(bio->bi_iter.bi_size, BIO_MAX_VECS * PAGE_SIZE - 100);
+	ck_assert_uint_eq(iov_iter_count(&it), 3 * PAGE_SIZE);
+	ck_assert_ptr_eq(it.bvec, &bv[BIO_MAX_VECS]);
+	bio_put(bio);
+	__free_page(pg);
 }
 END_TEST
 
@@ -990,6 +1035,7 @@ Suite *unit_suite(void)
 	tcase_add_test(core, diskstats_accounting);
 	tcase_add_test(core, bvec_iter_crosses_segments);
 	tcase_add_test(core, bvec_iter_fills_a_small_bio);
+	tcase_add_test(core, bvec_iter_bio_takes_at_most_max_vecs);
 	suite_add_tcase(s, core);
 
 	tcase_add_checked_fixture(limits, setup, teardown);
