@@ -231,9 +231,44 @@ static int null_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 	return found;
 }
 
+/*
+ * A request still ours past the queue's timeout (Linux's null_timeout_rq):
+ * a latency longer than rq_timeout, or a polled request nobody polls.  It
+ * waits on one of our lists -- the timer's or its poll queue's -- and
+ * ending it there would leave it linked on that list.  So it is looked
+ * for under nb->lock and taken off first, then ended with
+ * BLK_STS_TIMEOUT.  Not found: the timer or a poller has just taken it and
+ * is ending it -- theirs (BLK_EH_DONE either way).
+ */
+static enum blk_eh_timer_return null_timeout_rq(struct request *rq)
+{
+	struct nullb *nb = rq->q->queuedata;
+	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
+	struct list_head *list;
+	struct request *cur;
+	unsigned long flags;
+	bool found = false;
+
+	list = hctx->type == HCTX_TYPE_POLL ? &nb->poll_list[hctx->queue_num - submit_queues] :
+					      &nb->pending_rqs;
+	spin_lock_irqsave(&nb->lock, flags);
+	list_for_each_entry(cur, list, queuelist) {
+		if (cur == rq) {
+			list_del_init(&rq->queuelist);
+			found = true;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&nb->lock, flags);
+	if (found)
+		blk_mq_complete_request(rq, BLK_STS_TIMEOUT);
+	return BLK_EH_DONE;
+}
+
 static const struct blk_mq_ops null_mq_ops = {
 	.queue_rq = null_queue_rq,
 	.poll = null_poll,
+	.timeout = null_timeout_rq,
 };
 
 static void null_make_request(struct request_queue *q, struct bio *bio)
