@@ -561,6 +561,16 @@ static void t_inflight(void)
 	close(fd);
 }
 
+/* len bytes of fresh anonymous memory, each set to byte (MAP_FAILED: none) */
+static void *map_filled(size_t len, int byte)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		memset(p, byte, len);
+	return p;
+}
+
 static void t_unmapped(void)
 {
 	struct io_uring ring;
@@ -577,10 +587,8 @@ static void t_unmapped(void)
 	fd = open(path, O_RDWR | O_DIRECT);
 	CHECK(fd >= 0);
 	iov.iov_len = 2 * RD_BS;
-	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			    -1, 0);
+	iov.iov_base = map_filled(iov.iov_len, 0x5a);
 	CHECK(iov.iov_base != MAP_FAILED);
-	memset(iov.iov_base, 0x5a, iov.iov_len);
 	CHECK(io_uring_queue_init(8, &ring, 0) == 0);
 	CHECK(io_uring_register_buffers(&ring, &iov, 1) == 0);
 	CHECK(munmap(iov.iov_base, iov.iov_len) == 0);
@@ -625,10 +633,8 @@ static void t_unregistered(void)
 	fd = open(path, O_RDONLY | O_DIRECT);
 	CHECK(fd >= 0);
 	iov.iov_len = RD_BS;
-	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			    -1, 0);
+	iov.iov_base = map_filled(iov.iov_len, 0x5a);
 	CHECK(iov.iov_base != MAP_FAILED);
-	memset(iov.iov_base, 0x5a, iov.iov_len);
 	CHECK(io_uring_queue_init(8, &ring, 0) == 0);
 	CHECK(io_uring_register_buffers(&ring, &iov, 1) == 0);
 	sqe = io_uring_get_sqe(&ring);
@@ -637,10 +643,8 @@ static void t_unregistered(void)
 	CHECK(io_uring_submit(&ring) == 1);
 	CHECK(io_uring_unregister_buffers(&ring) == 0);
 	CHECK(munmap(iov.iov_base, iov.iov_len) == 0);
-	fresh = mmap(NULL, FRESH_PAGES * RD_BS, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fresh = map_filled(FRESH_PAGES * RD_BS, 0xa5);
 	CHECK(fresh != MAP_FAILED);
-	memset(fresh, 0xa5, FRESH_PAGES * RD_BS);
 	CHECK(reap(&ring, 1, res, NULL) == 0);
 	CHECK_MSG(res[29] == RD_BS, "READ_FIXED %d", res[29]);
 	for (int i = 0; i < FRESH_PAGES * RD_BS; i++)
@@ -650,10 +654,8 @@ static void t_unregistered(void)
 	munmap(fresh, FRESH_PAGES * RD_BS);
 	/* again with IOSQE_ASYNC: a worker issues it, maybe after the
 	 * unregistration -- still into the pages registered at submission */
-	iov.iov_base = mmap(NULL, iov.iov_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			    -1, 0);
+	iov.iov_base = map_filled(iov.iov_len, 0x5a);
 	CHECK(iov.iov_base != MAP_FAILED);
-	memset(iov.iov_base, 0x5a, iov.iov_len);
 	CHECK(io_uring_register_buffers(&ring, &iov, 1) == 0);
 	sqe = io_uring_get_sqe(&ring);
 	io_uring_prep_read_fixed(sqe, fd, iov.iov_base, RD_BS, 0, 0);
