@@ -22,25 +22,12 @@
 #include <spindle/ksyms.h>
 #include <spindle/string.h>
 #include <spindle/time.h>
+#include "ktest_sched.h"
 
 /* Longer timeouts would make the report case too slow to run. */
 #define HUNG_TEST_MAX_TIMEOUT_S 10
 #define HUNG_TEST_POLL_MS       50
-/* Generous: a new thread should be asleep within a few ticks. */
-#define ASLEEP_WAIT_MS          5000
 #define TRACE_DEPTH             16
-
-static bool wait_until_asleep(struct task_struct *t)
-{
-	for (unsigned int ms = 0; ms < ASLEEP_WAIT_MS; ms += HUNG_TEST_POLL_MS) {
-		/* off the run queue, and it has run: the sleep is a real one */
-		if (READ_ONCE(t->state) == TASK_UNINTERRUPTIBLE &&
-		    !READ_ONCE(t->on_rq) && READ_ONCE(t->nvcsw) > 0)
-			return true;
-		msleep(HUNG_TEST_POLL_MS);
-	}
-	return false;
-}
 
 /* --- hung_task: Core ------------------------------------------------- */
 
@@ -73,7 +60,7 @@ KTEST(hung_task, wchan_of_sleeper)
 	t = kthread_run(wchan_test_thread, NULL, "wchantest");
 	KT_ASSERT(t != NULL);
 	get_task_struct(t);             /* pinned until after kthread_stop */
-	asleep = wait_until_asleep(t);
+	asleep = ktest_wait_asleep(t, TASK_UNINTERRUPTIBLE);
 	if (asleep) {
 		wchan = ksym_lookup(get_wchan(t), &off, &size);
 		n = stack_trace_save_tsk(t, trace, ARRAY_SIZE(trace));
@@ -137,7 +124,7 @@ KTEST(hung_task, reports_blocked_task)
 	t = kthread_run(hungtest_thread, NULL, "hungtest");
 	KT_ASSERT(t != NULL);
 	get_task_struct(t);             /* pinned until after kthread_stop */
-	asleep = wait_until_asleep(t);
+	asleep = ktest_wait_asleep(t, TASK_UNINTERRUPTIBLE);
 	slept_at = READ_ONCE(t->sleep_start);
 	for (u64 ms = 0; asleep && ms < 3 * timeout_ms; ms += HUNG_TEST_POLL_MS) {
 		msleep(HUNG_TEST_POLL_MS);
