@@ -516,17 +516,24 @@ static bool bio_mergeable(const struct bio *bio)
  * before the position.  bio's segments are counted (a walk of its
  * vector) last, only for a request it touches.
  */
-static bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
+static bool __blk_rq_merge_ok(struct request *rq, struct bio *bio)
 {
 	const struct queue_limits *lim = &rq->q->limits;
 
-	return (blk_rq_end_pos(rq) == bio->bi_iter.bi_sector ||
-		blk_rq_pos(rq) == bio_end_sector(bio)) &&
-	       rq_mergeable(rq) && bio_mergeable(bio) &&
+	return rq_mergeable(rq) && bio_mergeable(bio) &&
 	       req_op(rq) == bio_op(bio) &&
 	       rq->bio->bi_disk == bio->bi_disk &&
 	       blk_rq_sectors(rq) + bio_sectors(bio) <= lim->max_sectors &&
 	       rq->nr_phys_segments + blk_bio_segments(bio) <= lim->max_segments;
+}
+
+/* The position test inline in every caller (the plug's walk makes one
+ * call per plugged request otherwise), the rest out of line. */
+static __always_inline bool blk_rq_merge_ok(struct request *rq, struct bio *bio)
+{
+	return (blk_rq_end_pos(rq) == bio->bi_iter.bi_sector ||
+		blk_rq_pos(rq) == bio_end_sector(bio)) &&
+	       __blk_rq_merge_ok(rq, bio);
 }
 
 /* The merge itself: bio becomes rq's last (back) or first (front) bio. */
