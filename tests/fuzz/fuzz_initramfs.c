@@ -63,6 +63,12 @@ void *kmalloc(size_t size, gfp_t gfp)
 	return malloc(size);
 }
 
+void *kzalloc(size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	return calloc(1, size);
+}
+
 void kfree(const void *p)
 {
 	free((void *)p);
