@@ -363,7 +363,7 @@ unsigned int bio_add_page(struct bio *bio, struct page *page,
  */
 static int bio_iov_bvec_add(struct bio *bio, struct iov_iter *iter)
 {
-	struct iov_iter at = *iter;
+	struct iov_iter at;
 	size_t added = 0;
 
 	if (!bio->bi_vcnt && bio->bi_io_vec == bio->bi_inline_vecs) {
@@ -387,6 +387,7 @@ static int bio_iov_bvec_add(struct bio *bio, struct iov_iter *iter)
 		return 0;
 	}
 
+	at = *iter;
 	while (iov_iter_count(&at)) {
 		const struct bio_vec *bv = at.bvec;
 		unsigned int len = (unsigned int)min_t(size_t, bv->bv_len - at.iov_offset,

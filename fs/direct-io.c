@@ -36,8 +36,9 @@
  *     in its own stack frame;
  *   - asynchronous: the dio is the front pad of a bio from dio_bio_set
  *     (Linux's blkdev_dio_pool), one allocation for both; the dio's last
- *     reference frees that bio, and the dio with it.  A ring with
- *     IORING_SETUP_IOPOLL takes it from this CPU's cache of freed ones.
+ *     reference frees that bio, and the dio with it.  An io_uring read
+ *     or write (IOCB_ALLOC_CACHE) takes it from this CPU's cache of
+ *     freed ones.
  *
  * Polled I/O (preadv2/pwritev2 with RWF_HIPRI: a synchronous kiocb with
  * IOCB_HIPRI): when the whole transfer is one bio, it is sent with
@@ -217,8 +218,8 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 			dio->bio_used = true; /* one dio, one bio of its own */
 			bio->bi_end_io = dio_bio_end_io_own;
 		} else {
-			/* waits, never NULL; an IOPOLL ring's from this
-			 * CPU's cache of bios */
+			/* waits, never NULL; an io_uring request's from
+			 * this CPU's cache of bios */
 			bio = dio->iocb ? bio_alloc_kiocb(dio->iocb, nr, &fs_bio_set) :
 					  bio_alloc(GFP_NOIO, nr);
 			bio->bi_end_io = dio_bio_end_io;
