@@ -1573,6 +1573,8 @@ static int io_sq_thread(void *data)
 			io_sq_sleep(ctx, pending);
 			timeout = jiffies + ctx->sq_thread_idle;
 			continue;
+		} else {
+			cpu_relax();    /* a spin-wait for the next SQE */
 		}
 		cond_resched();
 	}

@@ -436,12 +436,21 @@ void preempt_schedule(void)
 	}
 }
 
+/*
+ * A task that yields waits for something, most often for a task on
+ * another CPU: a loop of sched_yield() is a spin-wait, and with nothing
+ * else queued here __schedule() comes straight back, so it ends in a
+ * cpu_relax() as a spin-wait does (see its comment: without it, QEMU's
+ * -icount never ran the other CPU while a child spun on sched_yield()
+ * for its SQPOLL thread there).
+ */
 void yield(void)
 {
 	unsigned long flags = local_irq_save();
 
 	__schedule(true);
 	local_irq_restore(flags);
+	cpu_relax();
 }
 
 /* Nothing running and nothing queued: its idle task runs. */

@@ -13,6 +13,17 @@ static inline void sti(void) { __asm__ volatile("sti" ::: "memory"); }
 static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
 /* Enable interrupts and halt atomically: no wakeup is lost in between. */
 static inline void safe_halt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+/*
+ * In every spin-wait loop: PAUSE tells the CPU the loop waits on another
+ * one (a hyperthread sibling gets the core; a hypervisor may run another
+ * vCPU).  QEMU's single-threaded TCG leaves its translated code at a
+ * PAUSE and runs the next vCPU (target/i386's helper_pause).  That
+ * matters under -icount in QEMU 7.2: each round gives the first vCPU
+ * every instruction up to the next timer deadline and the next ones what
+ * is left -- nothing, if the first never leaves its code on the way.  A
+ * CPU that waits for another without a PAUSE then keeps it from running
+ * at all (QEMU 8.0 shares the budget out: "ensure fairness with icount").
+ */
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 
 static inline unsigned long read_rflags(void)
