@@ -70,11 +70,17 @@ struct nullb {
 	struct blk_mq_tag_set tag_set;  /* queue_mode 2 */
 	struct list_head pending_rqs;   /* queue_mode 2, irqmode 2 */
 	struct bio_list pending;        /* irqmode 2: waiting for the timer */
-	/* poll queue i's started requests, until a poll ends them (Linux's
-	 * nq->poll_list); under lock */
-	struct list_head poll_list[NR_CPUS];
 	struct timer_list timer;
 	spinlock_t lock;                /* the lists above; also from the timer */
+	/* poll queue i's started requests, until a poll ends them (Linux's
+	 * nq->poll_list and nq->poll_lock).  Only tasks take the lock -- a
+	 * submitter in queue_rq, a poller, kblockd's timeout check -- never
+	 * an interrupt, so it is taken with interrupts on; and each poll
+	 * queue has its own, as its CPUs share no other. */
+	struct null_poll_queue {
+		spinlock_t lock;
+		struct list_head list;
+	} poll_q[NR_CPUS];
 };
 
 static int __init uint_param(const char *val, unsigned int *p, unsigned int max)
@@ -189,9 +195,11 @@ static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
 	blk_mq_start_request(rq);
 	if (rq->mq_hctx->type == HCTX_TYPE_POLL) {
 		/* done at once, but only a poll finds out (null_poll) */
-		spin_lock_irqsave(&nb->lock, flags);
-		list_add_tail(&rq->queuelist, &nb->poll_list[rq->mq_hctx->queue_num - submit_queues]);
-		spin_unlock_irqrestore(&nb->lock, flags);
+		struct null_poll_queue *pq = &nb->poll_q[rq->mq_hctx->queue_num - submit_queues];
+
+		spin_lock(&pq->lock);
+		list_add_tail(&rq->queuelist, &pq->list);
+		spin_unlock(&pq->lock);
 		return BLK_STS_OK;
 	}
 	if (irqmode == NULL_IRQ_NONE) {
@@ -213,15 +221,15 @@ static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
 static int null_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	struct nullb *nb = hctx->queue->queuedata;
+	struct null_poll_queue *pq = &nb->poll_q[hctx->queue_num - submit_queues];
 	struct request *rq, *tmp;
-	unsigned long flags;
 	int found = 0;
 
 	LIST_HEAD(done);
 
-	spin_lock_irqsave(&nb->lock, flags);
-	list_splice_init(&nb->poll_list[hctx->queue_num - submit_queues], &done);
-	spin_unlock_irqrestore(&nb->lock, flags);
+	spin_lock(&pq->lock);
+	list_splice_init(&pq->list, &done);
+	spin_unlock(&pq->lock);
 	list_for_each_entry_safe(rq, tmp, &done, queuelist) {
 		list_del_init(&rq->queuelist);
 		if (!blk_mq_add_to_batch(rq, iob, BLK_STS_OK))
@@ -236,7 +244,7 @@ static int null_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
  * a latency longer than rq_timeout, or a polled request nobody polls.  It
  * waits on one of our lists -- the timer's or its poll queue's -- and
  * ending it there would leave it linked on that list.  So it is looked
- * for under nb->lock and taken off first, then ended with
+ * for under its list's lock and taken off first, then ended with
  * BLK_STS_TIMEOUT.  Not found: the timer or a poller has just taken it and
  * is ending it -- theirs (BLK_EH_DONE either way).
  */
@@ -244,14 +252,17 @@ static enum blk_eh_timer_return null_timeout_rq(struct request *rq)
 {
 	struct nullb *nb = rq->q->queuedata;
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
-	struct list_head *list;
+	struct list_head *list = &nb->pending_rqs;
+	spinlock_t *lock = &nb->lock;
 	struct request *cur;
 	unsigned long flags;
 	bool found = false;
 
-	list = hctx->type == HCTX_TYPE_POLL ? &nb->poll_list[hctx->queue_num - submit_queues] :
-					      &nb->pending_rqs;
-	spin_lock_irqsave(&nb->lock, flags);
+	if (hctx->type == HCTX_TYPE_POLL) {
+		list = &nb->poll_q[hctx->queue_num - submit_queues].list;
+		lock = &nb->poll_q[hctx->queue_num - submit_queues].lock;
+	}
+	spin_lock_irqsave(lock, flags);
 	list_for_each_entry(cur, list, queuelist) {
 		if (cur == rq) {
 			list_del_init(&rq->queuelist);
@@ -259,7 +270,7 @@ static enum blk_eh_timer_return null_timeout_rq(struct request *rq)
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&nb->lock, flags);
+	spin_unlock_irqrestore(lock, flags);
 	if (found)
 		blk_mq_complete_request(rq, BLK_STS_TIMEOUT);
 	return BLK_EH_DONE;
@@ -297,8 +308,10 @@ static int __init null_add_dev(unsigned int i)
 		return -ENOMEM;
 	spin_lock_init(&nb->lock);
 	INIT_LIST_HEAD(&nb->pending_rqs);
-	for (unsigned int p = 0; p < NR_CPUS; p++)
-		INIT_LIST_HEAD(&nb->poll_list[p]);
+	for (unsigned int p = 0; p < NR_CPUS; p++) {
+		spin_lock_init(&nb->poll_q[p].lock);
+		INIT_LIST_HEAD(&nb->poll_q[p].list);
+	}
 	timer_setup(&nb->timer, null_timer_fn);
 	if (queue_mode == NULL_Q_MQ) {
 		nb->tag_set.ops = &null_mq_ops;
