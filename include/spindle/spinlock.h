@@ -18,18 +18,24 @@
  *     interrupt handler that takes the same lock on this CPU would spin
  *     forever on a lock its own CPU holds.  Use them for any lock an
  *     interrupt handler also takes;
- *   - debug checks that cost a word each: the holding CPU is recorded,
- *     so taking a lock this CPU already holds (from an interrupt handler
- *     that interrupted its holder, or by the holder itself) panics with a
+ *   - with lock debugging on (lockdep=1 or lock_stat=1; always in the
+ *     host's unit tests), Linux's CONFIG_DEBUG_SPINLOCK checks: the
+ *     holding CPU and where it took the lock are recorded, so taking a
+ *     lock this CPU already holds (from an interrupt handler that
+ *     interrupted its holder, or by the holder itself) panics with a
  *     "spinlock recursion" report instead of hanging, unlocking a lock
  *     this CPU does not hold panics, and assert_spin_locked() checks a
  *     function's "caller holds the lock" rule (Linux's
  *     lockdep_assert_held);
- *   - with lockdep=1, every acquisition also goes through the lock-order
- *     validator (include/spindle/lockdep.h): spin_lock_init() gives each
- *     call site its own lock class, as Linux's does; with lock_stat=1 it
- *     is also counted, and whether it found the lock taken
- *     (/proc/lock_stat).
+ *   - and every acquisition goes through the lock-order validator
+ *     (include/spindle/lockdep.h): spin_lock_init() gives each call site
+ *     its own lock class, as Linux's does; with lock_stat=1 it is also
+ *     counted, and whether it found the lock taken (/proc/lock_stat).
+ * Off, as in Linux's production kernels, a lock is the ticket and the
+ * preemption count, and one test of debug_locks: the bookkeeping cost
+ * some 160 instructions of a 3,500-instruction polled read, a dozen
+ * locks.  A recursion then spins, and the lockup detectors
+ * (kernel/watchdog.c) report the CPU stuck, with its backtrace.
  * Does not sleep; nothing that sleeps may be called with a spinlock held.
  */
 #ifndef SPINDLE_SPINLOCK_H
@@ -154,22 +160,36 @@ static inline void __spin_lock_init(spinlock_t *l, const char *name,
 
 void __spin_lock_bug(spinlock_t *l, const char *file, int line, const char *what);
 
+/* Lock debugging: lockdep=1 or lock_stat=1 in the kernel, always in the
+ * host's unit tests (which have no lockdep). */
+static __always_inline bool spin_debug(void)
+{
+#ifdef SPINDLE_HOST
+	return true;
+#else
+	return unlikely(debug_locks);
+#endif
+}
+
 /* Preemption is off: this CPU's number cannot change under us. */
 static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int line,
 					   unsigned int subclass)
 {
-	int me = (int)smp_processor_id() + 1;
+	int me;
 
+	if (!spin_debug()) {
+		arch_spin_lock(&l->raw);
+		return;
+	}
 	/* Only this CPU can have stored its own number there, so a racy
 	 * read cannot mistake another CPU's hold for ours. */
+	me = (int)smp_processor_id() + 1;
 	if (READ_ONCE(l->owner_cpu) == me)
 		__spin_lock_bug(l, file, line, "recursion");
 #ifndef SPINDLE_HOST
 	/* before spinning, as in Linux: a deadlock is reported, not hung in
-	 * (and with lock_stat=1 the acquisition counted).  Off, the one test
-	 * of debug_locks is all the lock path pays. */
-	if (unlikely(debug_locks))
-		lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, subclass, 0);
+	 * (and with lock_stat=1 the acquisition counted) */
+	lock_acquire(&l->dep_map, l->name, l, LD_SPINLOCK, subclass, 0);
 #else
 	(void)subclass;
 #endif
@@ -181,13 +201,19 @@ static __always_inline void __spin_acquire(spinlock_t *l, const char *file, int 
 
 static __always_inline void __spin_release(spinlock_t *l, const char *file, int line)
 {
+	/* Debugging never comes on after boot; when lockdep switches itself
+	 * off (after its first report) with the lock held, the owner left
+	 * recorded is never read again. */
+	if (!spin_debug()) {
+		arch_spin_unlock(&l->raw);
+		return;
+	}
 	if (l->owner_cpu != (int)smp_processor_id() + 1)
 		__spin_lock_bug(l, file, line,
 				arch_spin_is_locked(&l->raw) ? "unlock by a CPU that does not hold it"
 							     : "unlock of unlocked lock");
 #ifndef SPINDLE_HOST
-	if (unlikely(debug_locks))
-		lock_release(l);
+	lock_release(l);
 #endif
 	WRITE_ONCE(l->owner_cpu, 0);
 	arch_spin_unlock(&l->raw);
@@ -215,9 +241,10 @@ static __always_inline void __spin_release(spinlock_t *l, const char *file, int 
 
 static inline bool spin_is_locked(const spinlock_t *l) { return arch_spin_is_locked(&l->raw); }
 
-/* the caller must hold l: on this CPU, not merely someone somewhere */
+/* the caller must hold l: on this CPU, not merely someone somewhere
+ * (checked with lock debugging on, as Linux's lockdep_assert_held) */
 #define assert_spin_locked(l) do { \
-	if (READ_ONCE((l)->owner_cpu) != (int)smp_processor_id() + 1) \
+	if (spin_debug() && READ_ONCE((l)->owner_cpu) != (int)smp_processor_id() + 1) \
 		__spin_lock_bug((spinlock_t *)(l), __FILE__, __LINE__, "not held"); \
 } while (0)
 
