@@ -38,17 +38,6 @@ __setup("bio_order=", bio_order_setup);
 
 /* --- accounting (/proc/diskstats) --------------------------------------- */
 
-enum stat_group bio_stat_group(const struct bio *bio)
-{
-	switch (bio_op(bio)) {
-	case REQ_OP_WRITE:      return STAT_WRITE;
-	case REQ_OP_WRITE_ZEROES: return STAT_WRITE;   /* as Linux's op_stat_group */
-	case REQ_OP_DISCARD:    return STAT_DISCARD;
-	case REQ_OP_FLUSH:      return STAT_FLUSH;
-	default:                return STAT_READ;
-	}
-}
-
 /*
  * Every CPU submits and completes I/O, so each keeps its own copy of a
  * block_device's counters (bd_stats[cpu]) and adds to it with interrupts

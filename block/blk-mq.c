@@ -128,12 +128,6 @@ struct blk_mq_hw_ctx *blk_mq_map_queue(struct request_queue *q, unsigned int cpu
 	return blk_mq_map_queue_type(q, HCTX_TYPE_DEFAULT, cpu);
 }
 
-bool blk_mq_can_poll(struct request_queue *q)
-{
-	return q && q->tag_set && q->tag_set->ops->poll &&
-	       q->tag_set->map[HCTX_TYPE_POLL].nr_queues;
-}
-
 /*
  * The maps of a tag set: a driver with one map gets every queue in
  * DEFAULT (capped at a queue a CPU, as Linux caps it); one with several
@@ -1494,10 +1488,12 @@ int blk_mq_poll(struct request_queue *q, unsigned int cookie)
 	struct request *rq, *next;
 	int ended = 0;
 
-	if (!blk_mq_can_poll(q) || cookie >= q->nr_hw_queues)
+	/* past the last queue (a bio-based queue has none), or not a poll
+	 * queue: nothing to poll (what blk_mq_can_poll() says, per queue) */
+	if (cookie >= q->nr_hw_queues)
 		return 0;
 	hctx = q->queue_hw_ctx[cookie];
-	if (hctx->type != HCTX_TYPE_POLL)
+	if (hctx->type != HCTX_TYPE_POLL || !q->tag_set->ops->poll)
 		return 0;
 	q->tag_set->ops->poll(hctx, &iob);
 	list_for_each_entry_safe(rq, next, &iob.req_list, queuelist) {

@@ -6,6 +6,15 @@
 #define BLOCK_BLK_H
 
 #include <spindle/blkdev.h>
+#include <spindle/blk_mq.h>
+
+/* Can q poll: blk-mq, a poll op, poll queues (checked on every polled
+ * bio's way down, so inline) */
+static inline bool blk_mq_can_poll(struct request_queue *q)
+{
+	return q && q->tag_set && q->tag_set->ops->poll &&
+	       q->tag_set->map[HCTX_TYPE_POLL].nr_queues;
+}
 
 struct request_queue *bio_queue(const struct bio *bio);
 /* blk-core.c: an operation's name for the log ("READ", "WRITE", ...) */
@@ -20,7 +29,16 @@ void blk_sort_pending_bios(struct bio_list *on_stack, struct bio_list *hold,
 
 /* blk-core.c: /proc/diskstats accounting, of bios (bio-based devices) or
  * of requests (request-based ones, blk-mq.c) */
-enum stat_group bio_stat_group(const struct bio *bio);
+static inline enum stat_group bio_stat_group(const struct bio *bio)
+{
+	switch (bio_op(bio)) {
+	case REQ_OP_WRITE:      return STAT_WRITE;
+	case REQ_OP_WRITE_ZEROES: return STAT_WRITE;   /* as Linux's op_stat_group */
+	case REQ_OP_DISCARD:    return STAT_DISCARD;
+	case REQ_OP_FLUSH:      return STAT_FLUSH;
+	default:                return STAT_READ;
+	}
+}
 void part_account_start(struct block_device *part, enum stat_group g, u64 now);
 void part_account_done(struct block_device *part, enum stat_group g,
 		       unsigned int sectors, u64 start, bool merged_away);

@@ -100,19 +100,7 @@ struct file *alloc_file_pseudo(struct inode *inode, const char *name, unsigned i
 	return f;
 }
 
-/*
- * f_count is an atomic reference count, as Linux's (atomic_long_t there):
- * it was one spinlock for every file's count, which every CPU's read,
- * write and io_submit took twice (fget, fput) -- a lock shared by all
- * CPUs on every I/O (docs/locking.md, "lock_stat").  A caller may take a
- * reference only while it holds one already or the descriptor table that
- * holds one is locked, so the count is never raised from 0.
- */
-struct file *get_file(struct file *f)
-{
-	refcount_inc(&f->f_count);
-	return f;
-}
+/* get_file() is inline in fs.h; fput() drops what it took. */
 
 void fput(struct file *f)
 {

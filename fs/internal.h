@@ -106,9 +106,26 @@ int ksys_truncate(const char *name, loff_t length);
  * times; not the size.  For a file system's setattr to finish with. */
 void setattr_copy(struct inode *inode, const struct iattr *attr);
 
-/* read_write.c: EINVAL unless [pos, pos + count) is a range of loff_t
- * positions (Linux's rw_verify_area); io_submit asks it too */
-int rw_verify_area(loff_t pos, size_t count);
+/*
+ * Linux's rw_verify_area: a position is a byte offset, never negative,
+ * and the range [pos, pos + count) must be representable in a loff_t.
+ * Without this check a position that arrived as a huge unsigned number
+ * (an ELF's p_offset, a pread's offset) reaches the file system as a
+ * negative loff_t, where "i_size - pos" overflows.  Spindle has no file
+ * with unsigned offsets (Linux's /dev/mem), so both are EINVAL.  io_submit
+ * and io_uring ask it too (fs/aio.c), before a request is queued: inline,
+ * as it is on every read and write.
+ */
+static inline int rw_verify_area(loff_t pos, size_t count)
+{
+	loff_t end;
+
+	if (pos < 0 || (ssize_t)count < 0)
+		return -EINVAL;
+	if (__builtin_add_overflow(pos, (loff_t)count, &end))
+		return -EINVAL;
+	return 0;
+}
 /* read_write.c: the read or write of read(2) and write(2), at the file's
  * position, which it moves (io_uring's offset -1 too).  May sleep. */
 ssize_t rw_at_fpos(struct file *f, struct iov_iter *it, bool write);

@@ -24,26 +24,6 @@
 
 #define MAX_RW_COUNT    0x7ffff000ul    /* Linux's cap on one read or write */
 
-/*
- * Linux's rw_verify_area: a position is a byte offset, never negative,
- * and the range [pos, pos + count) must be representable in a loff_t.
- * Without this check a position that arrived as a huge unsigned number
- * (an ELF's p_offset, a pread's offset) reaches the file system as a
- * negative loff_t, where "i_size - pos" overflows.  Spindle has no file
- * with unsigned offsets (Linux's /dev/mem), so both are EINVAL.  io_submit
- * asks it too (fs/aio.c), before a request is queued.
- */
-int rw_verify_area(loff_t pos, size_t count)
-{
-	loff_t end;
-
-	if (pos < 0 || (ssize_t)count < 0)
-		return -EINVAL;
-	if (__builtin_add_overflow(pos, (loff_t)count, &end))
-		return -EINVAL;
-	return 0;
-}
-
 /* What vfs_read and vfs_write check before the file sees the call; may
  * shorten it to MAX_RW_COUNT.  0: go on. */
 static ssize_t rw_checks(struct file *f, struct iov_iter *it, loff_t pos, bool write)

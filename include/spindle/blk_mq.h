@@ -307,8 +307,8 @@ struct blk_mq_hw_ctx *blk_mq_map_queue(struct request_queue *q, unsigned int cpu
 /* ... of one type (an empty map gives the DEFAULT one). */
 struct blk_mq_hw_ctx *blk_mq_map_queue_type(struct request_queue *q, enum hctx_type type,
 					    unsigned int cpu);
-/* Does q have poll queues (a POLL map and ops->poll)?  Its queue/io_poll. */
-bool blk_mq_can_poll(struct request_queue *q);
+/* Does q have poll queues (a POLL map and ops->poll)?  Its queue/io_poll:
+ * blk_mq_can_poll(q), inline in block/blk.h. */
 /*
  * Poll hardware context @cookie of q once (Linux's blk_mq_poll): the
  * driver's poll op reaps its completion queue, then every polled request
