@@ -411,12 +411,22 @@ static void blk_rq_init_from_bio(struct request *rq, struct request_queue *q,
 				 struct blk_mq_ctx *ctx, struct blk_mq_hw_ctx *hctx,
 				 struct bio *bio, unsigned int nr_segs)
 {
-	u64 gen = rq->gen;              /* counts on over the request's reuses */
-
-	memset(rq, 0, sizeof(*rq));
-	rq->gen = gen;
+	/* Every field but gen (which counts on over the request's reuses)
+	 * is set here, one by one, as Linux's blk_mq_rq_ctx_init() does: a
+	 * memset of the whole request cost some 30 instructions more on
+	 * every I/O.  A field added to struct request is set here too. */
 	INIT_LIST_HEAD(&rq->queuelist);
 	INIT_LIST_HEAD(&rq->elv_sort);
+	rq->fifo_time = 0;
+	rq->elv_priv = NULL;
+	rq->end_io = NULL;
+	rq->end_io_data = NULL;
+	rq->status = BLK_STS_OK;
+	rq->state = MQ_RQ_IDLE;
+	rq->deadline = 0;
+	rq->rq_flags = 0;
+	rq->flush_seq = 0;
+	rq->flush_list.next = rq->flush_list.prev = NULL;
 	rq->q = q;
 	rq->mq_ctx = ctx;
 	rq->mq_hctx = rq->pool_hctx = hctx;

@@ -38,6 +38,8 @@ enum mq_rq_state { MQ_RQ_IDLE, MQ_RQ_IN_FLIGHT, MQ_RQ_COMPLETE };
 
 typedef void (rq_end_io_fn)(struct request *rq, blk_status_t status);
 
+/* A new field is also set in blk_rq_init_from_bio() (blk-mq.c), which
+ * initialises every field by name, not by a memset. */
 struct request {
 	struct request_queue *q;
 	struct blk_mq_ctx *mq_ctx;      /* the submitting CPU's software queue */
