@@ -327,6 +327,7 @@ struct io_ring_ctx {
 };
 
 /* One request (Linux's struct io_kiocb). */
+/* A new field is also set in io_alloc_req(), which sets each by name. */
 struct io_kiocb {
 	struct kiocb rw;                /* ki_filp: referenced */
 	struct io_ring_ctx *ctx;
@@ -1009,14 +1010,21 @@ static struct io_kiocb *io_alloc_req(struct io_ring_ctx *ctx, const struct io_ur
 		if (!req)
 			return NULL;
 	}
-	/* everything else zero, as a new one */
-	*req = (struct io_kiocb){
-		.rw = { .ki_pos = (loff_t)sqe->off, .ki_complete = io_complete_rw },
-		.ctx = ctx,
-		.user_data = sqe->user_data,
-		.sqe = *sqe,
-		.init_err = init_err,
-	};
+	/* every field by name, the rest zero as in a new one (Linux's
+	 * io_init_req): zeroing the whole request first cost some 20
+	 * instructions an I/O */
+	req->rw = (struct kiocb){ .ki_pos = (loff_t)sqe->off, .ki_complete = io_complete_rw };
+	req->ctx = ctx;
+	req->user_data = sqe->user_data;
+	req->list.next = req->list.prev = NULL;
+	req->expect = 0;
+	req->linked = req->iopoll = req->done = req->cqe_deferred = false;
+	req->res = 0;
+	req->sqe = *sqe;
+	req->init_err = init_err;
+	req->bufs = NULL;
+	req->link = NULL;
+	req->work = (struct io_wq_work){ .task = NULL };
 	if (init_err || sqe->opcode == IORING_OP_NOP || io_op_is_ctl(sqe->opcode))
 		return req;          /* no file to look up */
 	/* the registered buffer's table, taken here under uring_lock: a
