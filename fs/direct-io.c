@@ -319,8 +319,12 @@ static void dio_poll_wait(struct dio *dio)
 	struct bio *bio = dio->poll_bio;
 
 	while (!completion_done(&dio->done) && (READ_ONCE(bio->bi_opf) & REQ_POLLED)) {
-		if (!bio_poll(bio, 0))
-			cond_resched();         /* nothing yet: spin on, but let others run */
+		if (!bio_poll(bio, 0)) {
+			/* nothing yet: spin on, with a PAUSE as any spin-wait
+			 * (Linux's blk_mq_poll_classic), but let others run */
+			cpu_relax();
+			cond_resched();
+		}
 	}
 	wait_for_completion_io(&dio->done);
 	bio_put(bio);

@@ -979,8 +979,10 @@ static long io_wait_linked(struct io_kiocb *req)
 	struct bio *bio = req->rw.private;
 
 	while (bio && !READ_ONCE(req->done) && (READ_ONCE(bio->bi_opf) & REQ_POLLED))
-		if (!bio_poll(bio, 0))
+		if (!bio_poll(bio, 0)) {
+			cpu_relax();    /* a spin-wait (Linux's blk_mq_poll_classic) */
 			cond_resched();
+		}
 	wait_event(ctx->cq_wait, READ_ONCE(req->done));
 	/* the completer set done under this lock: once we hold it, it has
 	 * let go of req */
@@ -1462,7 +1464,8 @@ static int io_iopoll_check(struct io_ring_ctx *ctx, u32 min_complete)
 		return -EBADR;
 	io_cqring_ready(ctx, 0);                /* flushes the overflow list */
 	while (!list_empty(&ctx->iopoll_list)) {
-		io_do_iopoll(ctx);
+		if (!io_do_iopoll(ctx))
+			cpu_relax();    /* a spin-wait (Linux's blk_mq_poll_classic) */
 		if (io_cqring_ready(ctx, min_complete))
 			break;
 		if (signal_pending(current)) {
