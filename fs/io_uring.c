@@ -326,8 +326,8 @@ struct io_ring_ctx {
 	struct list_head done;          /* posted from an interrupt: to free */
 };
 
-/* One request (Linux's struct io_kiocb). */
-/* A new field is also set in io_alloc_req(), which sets each by name. */
+/* One request (Linux's struct io_kiocb).  A new field is also set in
+ * io_alloc_req(), which sets each by name. */
 struct io_kiocb {
 	struct kiocb rw;                /* ki_filp: referenced */
 	struct io_ring_ctx *ctx;
@@ -1013,7 +1013,7 @@ static struct io_kiocb *io_alloc_req(struct io_ring_ctx *ctx, const struct io_ur
 			return NULL;
 	}
 	/* every field by name, the rest zero as in a new one (Linux's
-	 * io_init_req): zeroing the whole request first cost some 20
+	 * io_init_req): zeroing the whole request first cost some 27
 	 * instructions an I/O */
 	req->rw = (struct kiocb){ .ki_pos = (loff_t)sqe->off, .ki_complete = io_complete_rw };
 	req->ctx = ctx;
