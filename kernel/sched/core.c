@@ -52,6 +52,7 @@
 #include <spindle/uaccess.h>
 #include <spindle/errno.h>
 #include <spindle/syscalls.h>
+#include <spindle/init.h>
 #include "sched.h"
 #include <asm/desc.h>
 #include <asm/pgtable.h>
@@ -653,6 +654,32 @@ bool wake_up_state(struct task_struct *p, unsigned int state)
 }
 
 /*
+ * idle=poll (Linux's boot option, arch/x86/kernel/process.c): the idle
+ * task never halts; it spins, interrupts on, until there is work.  A
+ * wake-up is then seen at once, without an interrupt to end a hlt --
+ * and the CPU burns its time (and on a host, its core) doing nothing.
+ * Linux offers it for measurements and for latency at any price; here
+ * it is how docs/performance.md compares kernels at equal halts: under
+ * -icount a halted CPU lets the virtual clock jump to its next timer.
+ * idle=halt is the default.
+ */
+static bool cpu_idle_force_poll;
+
+static int __init idle_setup(const char *val)
+{
+	if (!strcmp(val, "poll")) {
+		pr_info("using polling idle threads\n");
+		cpu_idle_force_poll = true;
+	} else if (!strcmp(val, "halt")) {
+		cpu_idle_force_poll = false;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+__setup("idle=", idle_setup);
+
+/*
  * Every CPU's idle task ends here (Linux's cpu_startup_entry() and
  * do_idle()): sleep until an interrupt, run it, and give way to a task
  * as soon as one is queued here -- or waits on a busier CPU, which
@@ -667,6 +694,9 @@ void cpu_startup_entry(void)
 		if (need_resched() || idle_balance()) {
 			local_irq_enable();
 			schedule();
+		} else if (cpu_idle_force_poll) {
+			local_irq_enable();     /* an interrupt may come in here */
+			cpu_relax();            /* pause, then test again */
 		} else {
 			safe_halt();            /* sti; hlt: wake on the next interrupt */
 		}
