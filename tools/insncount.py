@@ -87,8 +87,11 @@ SYMBOLS = {
     "linux": {
         "mark": "version_proc_show",            # Linux's fs/proc/version.c
         # Linux's kernel/sched/idle.c: do_idle() and the x86 halt under it
+        # (cpu_idle_poll, idle=poll's spin, is cpu_idle_poll.isra.0 in
+        # Debian's build: GCC's clone of it)
         "idle": ["do_idle", "default_idle_call", "arch_cpu_idle", "default_idle",
                  "arch_cpu_idle_enter", "arch_cpu_idle_exit", "cpu_idle_poll",
+                 "cpu_idle_poll.isra.0",
                  "tick_nohz_idle_enter", "tick_nohz_idle_exit", "tick_nohz_idle_stop_tick",
                  "tick_nohz_idle_retain_tick", "tick_nohz_idle_got_tick",
                  "tick_nohz_get_sleep_length", "cpuidle_idle_call"],
