@@ -702,10 +702,13 @@ check-insncount: deps $(ISO) $(INSNCOUNT)
 # the runner's 10-minute limit (docs/performance.md, "NVMe against Linux");
 # then io_uring's SQPOLL rows (tests/qemu/perf/perf-sqpoll.scn) the same
 # way, the SQ thread's spin left out on both kernels (docs/performance.md,
-# "io_uring against psync and aio").
+# "io_uring against psync and aio"); and NVMe's QD1 rows with both
+# kernels booted idle=poll, so that neither halts while QEMU completes a
+# command in host time (tests/qemu/perf/perf-nvme-poll.scn).
 perf-linux: deps $(ISO) $(INSNCOUNT)
 	$(PYTHON) tools/compare-linux --runs $(RUNS)
 	$(PYTHON) tools/compare-linux --insn-plugin --insn-runs $(RUNS) --scenario tests/qemu/perf/perf-nvme.scn
+	$(PYTHON) tools/compare-linux --insn-plugin --insn-runs $(RUNS) --append idle=poll --scenario tests/qemu/perf/perf-nvme-poll.scn
 	$(PYTHON) tools/compare-linux --insn-plugin --insn-runs $(RUNS) --scenario tests/qemu/perf/perf-sqpoll.scn
 	$(PYTHON) tools/compare-linux --fio --runs $(RUNS)
 
