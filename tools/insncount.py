@@ -120,7 +120,7 @@ SHARE_LINE = re.compile(r"^INSNSHARE mark=(\S+) ([0-9a-f]+) ([0-9a-f]+) (\d+)$")
 PROF_LINE = re.compile(r"^INSNPROF mark=(\S+) ([0-9a-f]+) (\d+) (\d+)$")
 LOOP_LINE = re.compile(r"^INSNLOOP mark=(\S+) vcpu=(\d+) (\S+) ([0-9a-f]+) (\d+) (\d+) (\d+)$")
 SNAP_LINE = re.compile(r"^INSNCOUNT mark=(\S+) vcpu=(\d+) insns=(\d+) kernel=(\d+) halts=(\d+)"
-                       r"((?: \S+=\d+/\d+/\d+/\d+)*)$")
+                       r"(?: atomics=(\d+))?((?: \S+=\d+/\d+/\d+/\d+)*)$")
 
 
 class InsnError(Exception):
@@ -200,13 +200,14 @@ def parse_snapshots(text):
         if label == "exit":
             continue
         if label not in snaps:
-            snaps[label] = {"insns": 0, "kernel": 0, "halts": 0}
+            snaps[label] = {"insns": 0, "kernel": 0, "halts": 0, "atomics": 0}
             order.append(label)
         s = snaps[label]
         s["insns"] += int(m.group(3))
         s["kernel"] += int(m.group(4))
         s["halts"] += int(m.group(5))
-        for field in m.group(6).split():
+        s["atomics"] += int(m.group(6) or 0)
+        for field in m.group(7).split():
             name, _, val = field.partition("=")
             n, e, gap, at = (int(x) for x in val.split("/"))
             n0, e0, gap0, at0 = s.get(name, (0, 0, 0, 0))
@@ -223,7 +224,9 @@ def segment(a, b, ios):
     the program's own (all less kernel mode); "halts"; "polls" (entries
     of the poll function) and "poll_gap" (an empty iteration's cost);
     the SQ thread's "sq_iters", "sq_passes" (those that submitted),
-    "sq_gap" and "sq_spin", what its empty iterations cost."""
+    "sq_gap" and "sq_spin", what its empty iterations cost; "atomics",
+    the kernel's locked read-modify-writes (the idle loop's and the
+    empty polls' among them: nothing is left out of this one)."""
     idle = b["idle"][0] - a["idle"][0]
     polls = b["poll"][1] - a["poll"][1]
     gap = b["poll"][2]          # since a: the plugin starts afresh at each mark
@@ -232,6 +235,7 @@ def segment(a, b, ios):
     sq_spin = max(0, sq_iters - sq_passes) * sq_gap
     every, kernel = b["insns"] - a["insns"], b["kernel"] - a["kernel"]
     return {"all": every, "halts": b["halts"] - a["halts"], "idle": idle,
+            "atomics": b["atomics"] - a["atomics"],
             "poll_spin": spin, "polls": polls, "poll_gap": gap,
             "sq_iters": sq_iters, "sq_passes": sq_passes, "sq_gap": sq_gap,
             "sq_spin": sq_spin,
@@ -269,7 +273,7 @@ def per_io(snaps, jobs):
         whole = segment(snaps[3 * i + 1], snaps[3 * i + 2], ios)
         n = ios - small_ios
         out[key] = {f: (whole[f] - small[f]) / n
-                    for f in ("own", "kernel", "user", "all", "idle", "poll_spin", "halts",
+                    for f in ("own", "kernel", "user", "all", "idle", "poll_spin", "halts", "atomics",
                               "polls", "sq_iters", "sq_passes", "sq_spin")}
         out[key]["poll_gap"] = whole["poll_gap"]
         out[key]["sq_gap"] = whole["sq_gap"]
@@ -488,6 +492,18 @@ ffffffff80200000 D some_data
         self.assertEqual((s["insns"], s["kernel"], s["halts"]), (15, 13, 3))
         self.assertEqual(s["idle"], (3, 2, 0, 0))
         self.assertEqual(s["poll"], (0, 14, 20, 7))     # the shortest gap, and its count
+
+    def test_atomics(self):
+        # the plugin's locked read-modify-writes, summed over the vCPUs;
+        # a line from before the field counts none
+        g = " idle=1/1/0/0 poll=0/0/0/0"
+        text = ("INSNCOUNT mark=0 vcpu=0 insns=10 kernel=9 halts=1" + g + "\n"
+                "INSNCOUNT mark=1 vcpu=0 insns=20 kernel=18 halts=1 atomics=4" + g + "\n"
+                "INSNCOUNT mark=1 vcpu=1 insns=5 kernel=4 halts=2 atomics=3" + g + "\n")
+        a, b = parse_snapshots(text)
+        self.assertEqual((a["atomics"], b["atomics"]), (0, 7))
+        self.assertEqual(b["idle"], (2, 2, 0, 0))
+        self.assertEqual(segment(a, b, 1)["atomics"], 7)
 
     def test_broken(self):
         with self.assertRaisesRegex(InsnError, "2 snapshots for 1 jobs"):

@@ -30,12 +30,13 @@
  * (addresses in hex; at most MAX_GROUPS groups).  A snapshot is one line
  * per vCPU appended to O:
  *
- *   INSNCOUNT mark=K vcpu=V insns=N kernel=S halts=H GROUP=INSNS/ENTRIES/GAP/AT ...
+ *   INSNCOUNT mark=K vcpu=V insns=N kernel=S halts=H atomics=A GROUP=INSNS/ENTRIES/GAP/AT ...
  *
  * with the vCPU's counts since QEMU started, up to but not including the
  * marked instruction: all its instructions, those of them at kernel
  * addresses (the upper half of the address space: what leaves out the
- * benchmark program's own work), the halts, and each group's.  GAP is
+ * benchmark program's own work), the halts, the atomic read-modify-writes
+ * among the kernel's (is_atomic()), and each group's.  GAP is
  * the fewest instructions executed from one entry to the next since the
  * previous mark, and AT how many times that gap was seen: when the entry
  * is a poll function called once per iteration of a spin, GAP is one
@@ -142,6 +143,7 @@ struct vcpu_count {
 	uint64_t insns;
 	uint64_t kernel;        /* of insns, at kernel addresses */
 	uint64_t halts;
+	uint64_t atomics;       /* of kernel, locked read-modify-writes */
 	uint64_t group_insns[MAX_GROUPS];
 	uint64_t group_entries[MAX_GROUPS];
 	uint64_t last_entry[MAX_GROUPS];        /* insns at the last entry, 0: none */
@@ -165,6 +167,7 @@ struct tb_count {
 	uint32_t n_insns;
 	uint32_t kernel;
 	uint32_t halts;
+	uint32_t atomics;
 	struct site *site;      /* `loop`: the block starts in a loop range */
 	uint32_t n_groups;      /* pairs in group[] */
 	struct {
@@ -178,6 +181,7 @@ struct mark_at {
 	uint32_t rest_insns;
 	uint32_t rest_kernel;
 	uint32_t rest_halts;
+	uint32_t rest_atomics;
 	uint64_t rest_group[MAX_GROUPS];
 };
 
@@ -501,10 +505,11 @@ static void snapshot(const char *label, const struct mark_at *rest, unsigned int
 		uint64_t insns = c->insns - (self ? rest->rest_insns : 0);
 		uint64_t kernel = c->kernel - (self ? rest->rest_kernel : 0);
 		uint64_t halts = c->halts - (self ? rest->rest_halts : 0);
+		uint64_t atomics = c->atomics - (self ? rest->rest_atomics : 0);
 
 		fprintf(out, "INSNCOUNT mark=%s vcpu=%d", label, v);
-		fprintf(out, " insns=%" PRIu64 " kernel=%" PRIu64 " halts=%" PRIu64, insns, kernel,
-			halts);
+		fprintf(out, " insns=%" PRIu64 " kernel=%" PRIu64 " halts=%" PRIu64
+			" atomics=%" PRIu64, insns, kernel, halts, atomics);
 		for (int g = 0; g < n_groups; g++)
 			fprintf(out, " %s=%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, group_name[g],
 				c->group_insns[g] - (self ? rest->rest_group[g] : 0),
@@ -588,6 +593,7 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 	c->insns += t->n_insns;
 	c->kernel += t->kernel;
 	c->halts += t->halts;
+	c->atomics += t->atomics;
 }
 
 static void mark_exec(unsigned int vcpu_index, void *udata)
@@ -598,6 +604,35 @@ static void mark_exec(unsigned int vcpu_index, void *udata)
 	snprintf(label, sizeof(label), "%" PRIu64, n_snapshots++);
 	pthread_mutex_unlock(&lock);
 	snapshot(label, udata, vcpu_index);
+}
+
+/*
+ * An atomic read-modify-write: an instruction with the LOCK prefix
+ * (lock cmpxchg, lock xadd, lock inc ...), or XCHG with a memory operand,
+ * which locks without one.  A CPU pays for these in cache-line ownership;
+ * QEMU's TCG, once it runs more than one vCPU, must make each atomic on
+ * the host too.  The legacy prefixes come first, then an optional REX.
+ */
+static bool is_atomic(const unsigned char *d, size_t n)
+{
+	size_t i = 0;
+	bool lock = false;
+
+	for (; i < n; i++) {
+		unsigned char b = d[i];
+
+		if (b == 0xf0)
+			lock = true;
+		else if (!(b == 0x66 || b == 0x67 || b == 0xf2 || b == 0xf3 || b == 0x2e ||
+			   b == 0x36 || b == 0x3e || b == 0x26 || b == 0x64 || b == 0x65))
+			break;
+	}
+	if (lock)
+		return true;
+	if (i < n && (d[i] & 0xf0) == 0x40)        /* REX */
+		i++;
+	/* xchg r/m, r (0x86, 0x87) with a memory operand: ModRM.mod != 3 */
+	return i + 1 < n && (d[i] == 0x86 || d[i] == 0x87) && (d[i + 1] >> 6) != 3;
 }
 
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
@@ -616,7 +651,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	uint32_t insns[MAX_GROUPS] = { 0 }, entered[MAX_GROUPS] = { 0 }, entry_at[MAX_GROUPS];
-	uint32_t halts = 0, kernel = 0, used = 0;
+	uint32_t halts = 0, kernel = 0, atomics = 0, used = 0;
 	uint64_t hash = 0xcbf29ce484222325ull, vaddr;
 	struct tb_count *t, **bucket;
 
@@ -634,8 +669,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		hash = fnv1a(hash, data, size);
 		if (size == 1 && data[0] == OPCODE_HLT)
 			halts++;
-		if (is_kernel(addr))
+		if (is_kernel(addr)) {
 			kernel++;
+			atomics += is_atomic(data, size);
+		}
 		if (g >= 0)
 			insns[g]++;
 		if (e >= 0 && !entered[e]++)
@@ -657,8 +694,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				int rg = group_of(qemu_plugin_insn_vaddr(r));
 
 				m->rest_insns++;
-				if (is_kernel(qemu_plugin_insn_vaddr(r)))
+				if (is_kernel(qemu_plugin_insn_vaddr(r))) {
 					m->rest_kernel++;
+					m->rest_atomics += is_atomic(d, qemu_plugin_insn_size(r));
+				}
 				if (qemu_plugin_insn_size(r) == 1 && d[0] == OPCODE_HLT)
 					m->rest_halts++;
 				if (rg >= 0)
@@ -687,6 +726,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		t->n_insns = n;
 		t->kernel = kernel;
 		t->halts = halts;
+		t->atomics = atomics;
 		t->site = site_of(vaddr);
 		for (int g = 0; g < n_groups; g++) {
 			if (!insns[g] && !entered[g])
