@@ -323,7 +323,9 @@ static bool bio_put_percpu_cache(struct bio *bio)
 
 void bio_put(struct bio *bio)
 {
-	if (!atomic_dec_and_test(&bio->__bi_cnt))
+	/* a bio nobody took a reference to has one owner: no atomic (the
+	 * cost of each is its cache line, and more on a multi-CPU emulator) */
+	if ((bio->bi_flags & BIO_REFFED) && !atomic_dec_and_test(&bio->__bi_cnt))
 		return;
 	if ((bio->bi_flags & BIO_PERCPU_CACHE) && bio_put_percpu_cache(bio))
 		return;

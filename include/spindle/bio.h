@@ -239,9 +239,17 @@ static inline struct bio *bio_alloc(gfp_t gfp, unsigned int nr_vecs)
  */
 void bio_init(struct bio *bio, struct bio_vec *vecs, unsigned short max_vecs);
 void bio_put(struct bio *bio);
-/* One more reference: the bio is freed only by the last bio_put(). */
+/*
+ * One more reference: the bio is freed only by the last bio_put().  Most
+ * bios never get one -- their submitter's reference is the only one --
+ * so the count is kept only once a bio has been through here
+ * (BIO_REFFED, as Linux's bio_get()): bio_put() of any other bio frees
+ * it without an atomic.  Call it while the bio is still only yours (the
+ * flag is a plain write), before it is submitted.
+ */
 static inline void bio_get(struct bio *bio)
 {
+	bio->bi_flags |= BIO_REFFED;
 	atomic_inc(&bio->__bi_cnt);
 }
 

@@ -95,7 +95,8 @@ struct bio {
 	/* Both are changed from several CPUs at once (children end on any
 	 * CPU; bio_put() from submitters, kblockd and handlers): atomics. */
 	atomic_t __bi_remaining;        /* bio_chain(): children not yet ended, +1 */
-	atomic_t __bi_cnt;              /* references: bio_put() drops one */
+	atomic_t __bi_cnt;              /* references, once BIO_REFFED: bio_put()
+					 * drops one */
 
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
@@ -123,5 +124,6 @@ struct bio {
 #define BIO_PAGE_PINNED (1u << 3)   /* pages pinned from user space: unpin at the end */
 #define BIO_PERCPU_CACHE (1u << 4)  /* bio_put gives it to its CPU's cache of the
 				     * set's bios (bio_alloc_kiocb, bio.c) */
+#define BIO_REFFED      (1u << 5)   /* bio_get() was called: __bi_cnt decides */
 
 #endif /* SPINDLE_BLK_TYPES_H */
