@@ -81,6 +81,7 @@ bool blkdev_dio_aligned(unsigned int lbs, loff_t pos, size_t count, unsigned lon
 
 struct dio {
 	unsigned int ref;       /* bios in flight, +1 for the submitter */
+	bool single;            /* one bio, holding the only reference: no count */
 	int error;              /* the first error of any bio */
 	size_t size;            /* bytes in the bios sent (and holes read) */
 	struct kiocb *iocb;     /* async: completed by the last bio; NULL: sync */
@@ -123,7 +124,7 @@ static void dio_put(struct dio *dio)
 	struct kiocb *iocb = dio->iocb;
 	long res;
 
-	if (__atomic_sub_fetch(&dio->ref, 1, __ATOMIC_ACQ_REL) != 0)
+	if (!dio->single && __atomic_sub_fetch(&dio->ref, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	if (!iocb) {
 		complete(&dio->done);
@@ -198,7 +199,8 @@ static void dio_invalidate_range(struct inode *inode, struct block_device *bdev,
  * stopped it before a bio (its first page missing).
  */
 static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct iov_iter *it,
-			     sector_t sector, bool write, bool *stopped, int *errp)
+			     sector_t sector, bool write, bool last_run, bool *stopped, int *errp,
+			     bool *single)
 {
 	size_t done = 0;
 
@@ -251,7 +253,19 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
 		*stopped = iov_iter_count(it) && bio->bi_vcnt < min_t(unsigned int, nr, bio->bi_max_vecs);
 		done += bio->bi_iter.bi_size;
 		dio->size += bio->bi_iter.bi_size;
-		__atomic_add_fetch(&dio->ref, 1, __ATOMIC_RELAXED);
+		/*
+		 * The dio's only bio -- nothing left after it, and none in
+		 * flight before it (only the submitter's reference counted)
+		 * -- takes over the submitter's reference and ends the dio
+		 * with no count kept, as Linux's single-bio dio does without
+		 * its atomics (each costs its cache line).  From submit_bio()
+		 * on the dio may be gone: the callers do not touch it again.
+		 */
+		if (last_run && !iov_iter_count(it) &&
+		    __atomic_load_n(&dio->ref, __ATOMIC_RELAXED) == 1)
+			dio->single = *single = true;
+		else
+			__atomic_add_fetch(&dio->ref, 1, __ATOMIC_RELAXED);
 		submit_bio(bio);
 		if (*stopped)
 			break;
@@ -267,7 +281,7 @@ static size_t dio_submit_run(struct block_device *bdev, struct dio *dio, struct 
  */
 static size_t dio_submit(struct inode *inode, struct block_device *bdev, struct dio *dio,
 			 struct iov_iter *it, size_t pages, loff_t pos, bool write, dio_map_t map,
-			 int *errp)
+			 int *errp, bool *single)
 {
 	struct blk_plug plug;
 	bool plugged, stopped = false;
@@ -297,7 +311,7 @@ static size_t dio_submit(struct inode *inode, struct block_device *bdev, struct 
 		}
 		beyond = left - run; /* the bytes past this run wait their turn */
 		it->count -= beyond;
-		n = dio_submit_run(bdev, dio, it, sector, write, &stopped, &err);
+		n = dio_submit_run(bdev, dio, it, sector, write, !beyond, &stopped, &err, single);
 		it->count += beyond;
 		done += n;
 	}
@@ -338,7 +352,7 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	size_t count = iov_iter_count(it), beyond, done, pages;
 	struct dio sync_dio, *dio = &sync_dio;
 	struct bio_vec stack_vecs[DIO_INLINE_BIO_VECS];
-	bool polled = false;
+	bool polled = false, single = false;
 	int err = 0;
 
 	/* a synchronous kiocb only carries flags: the call waits */
@@ -394,6 +408,7 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 		init_completion(&dio->done);
 	}
 	dio->ref = 1;
+	dio->single = false;
 	dio->error = 0;
 	dio->size = 0;
 	dio->iocb = iocb;
@@ -403,7 +418,7 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 	dio->polled = polled && pages <= BIO_MAX_VECS;
 
 	it->count -= beyond;
-	done = dio_submit(inode, bdev, dio, it, pages, *pos, write, map, &err);
+	done = dio_submit(inode, bdev, dio, it, pages, *pos, write, map, &err, &single);
 	it->count += beyond;
 
 	if (iocb) {
@@ -412,10 +427,12 @@ ssize_t generic_direct_IO(struct inode *inode, struct block_device *bdev, struct
 			bio_put(&dio->bio);
 			return err;
 		}
-		dio_put(dio); /* the last bio, or this, completes iocb */
+		if (!single)    /* else the one bio had our reference */
+			dio_put(dio); /* the last bio, or this, completes iocb */
 		return -EIOCBQUEUED;
 	}
-	dio_put(dio);
+	if (!single)
+		dio_put(dio);
 	if (dio->poll_bio)
 		dio_poll_wait(dio);
 	else
