@@ -43,6 +43,13 @@ struct file *fget(unsigned int fd)
 
 	if (!files || fd >= NR_OPEN_DEFAULT)
 		return NULL;
+	/* a table no other task shares changes only by this task, busy
+	 * here (fdget's reasoning, below): read it without the lock; the
+	 * file's reference is still taken, as it outlives the call */
+	if (READ_ONCE(files->count) == 1) {
+		f = READ_ONCE(files->fd[fd]);
+		return f && !IS_ERR(f) ? get_file(f) : NULL;
+	}
 	spin_lock(&files->file_lock);
 	/* a slot reserved by an open still in progress holds an error
 	 * pointer: not a file yet (openat(fd, ...) naming it found one) */
