@@ -202,45 +202,63 @@ struct request_queue *bio_queue(const struct bio *bio)
  * -EAGAIN rather than sleep.
  *
  * Each CPU counts in its own q_usage[cpu] (Linux's percpu_ref
- * q_usage_counter), so entering takes no lock and writes no line another
- * CPU writes.  The count goes up first, then the freeze is looked at;
- * a freezer raises mq_freeze_depth first, then sums the counts.  With a
- * full barrier between on both sides, one of them sees the other: we see
- * the freeze and step back out, or the freezer sees us counted and waits
- * for our blk_queue_exit().
+ * q_usage_counter), so entering takes no lock, writes no line another
+ * CPU writes, and runs no atomic or barrier: it is one section with
+ * interrupts off that looks at the freeze and counts.  A freezer raises
+ * mq_freeze_depth, then waits until every CPU has taken an interrupt
+ * (blk_queue_usage_sync(): as Linux's percpu_ref waits for an RCU grace
+ * period before it trusts a sum), and only then sums the counts.  A
+ * section cannot straddle that interrupt: it ended before it, and its
+ * count is in the sum, or began after it, and sees the freeze.
  */
 int blk_queue_enter(struct request_queue *q, bool nowait)
 {
 	for (;;) {
 		unsigned long flags = local_irq_save();
-		unsigned int cpu = smp_processor_id();
 		int ret;
 
-		q->q_usage[cpu].n++;
-		smp_mb();       /* the count before the look: pairs with the freezer's */
-		if (!READ_ONCE(q->dying) && !READ_ONCE(q->mq_freeze_depth)) {
+		if (likely(!READ_ONCE(q->dying) && !READ_ONCE(q->mq_freeze_depth))) {
+			q->q_usage[smp_processor_id()].n++;
 			local_irq_restore(flags);
 			return 0;
 		}
-		q->q_usage[cpu].n--;
 		ret = READ_ONCE(q->dying) ? -ENODEV : -EAGAIN;
 		local_irq_restore(flags);
-		wake_up_all(&q->mq_freeze_wq);  /* a freezer may have seen us counted */
 		if (ret != -EAGAIN || nowait)
 			return ret;
 		wait_event(q->mq_freeze_wq, !READ_ONCE(q->mq_freeze_depth) || READ_ONCE(q->dying));
 	}
 }
 
+/* Leave: uncount, and if a freeze (or cleanup) may be summing, wake it --
+ * looked at in the same section, for the same reason as above. */
 void blk_queue_exit(struct request_queue *q)
 {
 	unsigned long flags = local_irq_save();
+	bool waited;
 
 	q->q_usage[smp_processor_id()].n--;
+	waited = READ_ONCE(q->mq_freeze_depth) || READ_ONCE(q->dying);
 	local_irq_restore(flags);
-	smp_mb();       /* the count before the look: pairs with the freezer's */
-	if (READ_ONCE(q->mq_freeze_depth))
+	if (waited)
 		wake_up_all(&q->mq_freeze_wq);  /* a freezer waits for q_usage */
+}
+
+static void blk_queue_usage_sync_fn(void *info)
+{
+	(void)info;     /* taking the interrupt is the point */
+}
+
+/*
+ * Called after raising mq_freeze_depth or dying: returns once every
+ * online CPU has run an interrupt since, so every section of
+ * blk_queue_enter()/blk_queue_exit() (and of blk_mq_free_request()'s
+ * look at the freeze) that had not seen the change is over, its counts
+ * visible here.  Sleeps; interrupts on, no spinlock held.
+ */
+void blk_queue_usage_sync(void)
+{
+	on_each_cpu(blk_queue_usage_sync_fn, NULL, true);
 }
 
 /* A sum of counts that move while it is taken: exact only once the

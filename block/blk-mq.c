@@ -363,7 +363,7 @@ static bool blk_mq_free_request(struct request *rq)
 	struct request_queue *q = rq->q;
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
 	unsigned long flags;
-	bool restart = false;
+	bool restart = false, frozen;
 
 	if (rq->tag >= 0) {
 		spin_lock_irqsave(&hctx->lock, flags);
@@ -375,13 +375,16 @@ static bool blk_mq_free_request(struct request *rq)
 		spin_unlock_irqrestore(&hctx->lock, flags);
 	}
 	/* the flush request is the queue's own; requests in a flush
-	 * sequence live on after their data step */
+	 * sequence live on after their data step.  The free and the look at
+	 * the freeze in one section with interrupts off: a freezer raises
+	 * it, waits for an interrupt on every CPU (blk_queue_usage_sync),
+	 * then counts the pools -- we are in its count, or we see it. */
+	flags = local_irq_save();
 	if (!(rq->rq_flags & (RQF_FLUSH_RQ | RQF_FLUSH_SEQ)))
 		blk_mq_put_request(rq);
-	/* the free counted before the look at the freeze: a freezer raises
-	 * it, then (smp_mb) sums the pools -- one of us sees the other */
-	smp_mb();
-	if (READ_ONCE(q->mq_freeze_depth))
+	frozen = READ_ONCE(q->mq_freeze_depth);
+	local_irq_restore(flags);
+	if (frozen)
 		wake_up_all(&q->mq_freeze_wq);  /* a freezer counts the free ones */
 	return restart;
 }
@@ -1603,7 +1606,7 @@ void blk_mq_freeze_queue(struct request_queue *q)
 	spin_lock_irqsave(&q->lock, flags);
 	q->mq_freeze_depth++;
 	spin_unlock_irqrestore(&q->lock, flags);
-	smp_mb();       /* the freeze before the counts: blk_queue_enter()'s pair */
+	blk_queue_usage_sync();  /* the freeze seen, or the counts final */
 	/* our own plugged requests would otherwise never come home */
 	if (current->plug)
 		blk_flush_plug(current, false);

@@ -21,6 +21,7 @@ struct request_queue *bio_queue(const struct bio *bio);
 const char *blk_op_str(unsigned int op);
 int blk_queue_enter(struct request_queue *q, bool nowait);
 void blk_queue_exit(struct request_queue *q);
+void blk_queue_usage_sync(void);
 /* bios inside q's make_request_fn: every CPU's count summed */
 long blk_queue_usage(struct request_queue *q);
 /* The lab function: order the bios a make_request_fn queued (blk-core.c). */

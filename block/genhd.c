@@ -151,7 +151,7 @@ void blk_cleanup_queue(struct request_queue *q)
 	spin_lock_irqsave(&q->lock, flags);
 	q->dying = true;
 	spin_unlock_irqrestore(&q->lock, flags);
-	smp_mb();       /* dying before the counts: blk_queue_enter()'s pair */
+	blk_queue_usage_sync();  /* dying seen, or the counts final */
 	if (q->tag_set)
 		blk_mq_exit_queue(q);
 	/* Bios already inside make_request_fn finish on their own. */

@@ -32,6 +32,10 @@
  *                         submitted it; with 0 both end on one CPU, the
  *                         one the disk's interrupt comes to.  With one
  *                         kblockd for all CPUs neither could hold.
+ *   freeze_waits_for_queue_users  a queue user counted on CPU 1 holds a
+ *                         freeze off until it leaves (from CPU 0), and
+ *                         entries during the freeze are refused on both
+ *                         CPUs (blk_queue_enter(), blk_mq_freeze_queue()).
  *
  * Each case also counts that the two CPUs really were at it at the same
  * time -- how often one CPU saw the other's progress move between two of
@@ -49,6 +53,7 @@
 #include <spindle/time.h>
 #include <spindle/completion.h>
 #include <spindle/mm.h>
+#include <spindle/errno.h>
 #include "../../block/blk.h"
 
 /* Wait (spinning: CPU 1 runs in interrupt context) for a flag the other
@@ -362,4 +367,72 @@ KTEST(smp_block, completion_cpu_follows_rq_affinity)
 	KT_ASSERT_MSG(here[0] >= 0 && here[0] == here[1],
 		      "rq_affinity 0: ended on CPU %d and %d, not both on the interrupt's",
 		      here[0], here[1]);
+}
+
+/* --- the queue's usage count and a freeze (block/blk-core.c) ----------- */
+
+struct freeze_run {
+	struct request_queue *q;
+	struct completion frozen;
+	int ret;                        /* blk_queue_enter() on CPU 1 */
+};
+
+static int freezer(void *data)
+{
+	struct freeze_run *f = data;
+
+	blk_mq_freeze_queue(f->q);
+	complete(&f->frozen);
+	return 0;
+}
+
+static void enter_nowait_on_cpu1(void *data)
+{
+	struct freeze_run *f = data;
+
+	f->ret = blk_queue_enter(f->q, true);
+}
+
+/*
+ * A freeze waits for the queue's users, whichever CPU counted them: CPU 1
+ * enters the queue (its own q_usage[1]), then a freezer thread freezes
+ * it -- which must not finish while that user is inside, and from then on
+ * a REQ_NOWAIT entry on either CPU is refused with -EAGAIN.  CPU 0 leaves
+ * for it (q_usage[0] goes to -1: the sum is what counts), and the freeze
+ * ends.  Entering and leaving run no barrier of their own: the freezer
+ * waits for an interrupt on every CPU instead (blk_queue_usage_sync()).
+ */
+KTEST(smp_block, freeze_waits_for_queue_users)
+{
+	struct block_device *b = lookup_bdev("sda");
+	struct freeze_run f = { 0 };
+	bool early;
+
+	KT_NEEDS_CPUS(2u);
+	if (!b || !b->bd_disk->queue->tag_set)
+		KT_SKIP("no request-based sda");
+	f.q = b->bd_disk->queue;
+	init_completion(&f.frozen);
+	ktest_pin_cpu(0);
+	f.ret = 1;
+	smp_call_function_single(1, enter_nowait_on_cpu1, &f, true);
+	KT_ASSERT_MSG(f.ret == 0, "CPU 1 could not enter an idle queue: %d", f.ret);
+	KT_ASSERT(kthread_run(freezer, &f, "freezer") != NULL);
+	for (int i = 0; i < 5000 && !READ_ONCE(f.q->mq_freeze_depth); i++)
+		msleep(1);
+	KT_ASSERT_MSG(READ_ONCE(f.q->mq_freeze_depth) == 1, "the freezer never started");
+	msleep(50);                     /* time enough to finish, were it wrong */
+	early = completion_done(&f.frozen);
+	KT_ASSERT_MSG(blk_queue_enter(f.q, true) == -EAGAIN, "CPU 0 entered a frozen queue");
+	f.ret = 1;
+	smp_call_function_single(1, enter_nowait_on_cpu1, &f, true);
+	blk_queue_exit(f.q);            /* CPU 1's user, left from CPU 0 */
+	KT_ASSERT_MSG(!early, "the freeze ended with a user inside");
+	KT_ASSERT_MSG(f.ret == -EAGAIN, "CPU 1 entered a frozen queue: %d", f.ret);
+	KT_ASSERT_MSG(wait_for_completion_timeout(&f.frozen, msecs_to_jiffies(5000)) > 0,
+		      "the freeze did not end once the user left");
+	pr_info("freeze: waited for CPU 1's user, refused entries on CPU 0 and 1, ended\n");
+	blk_mq_unfreeze_queue(f.q);
+	KT_ASSERT(blk_queue_enter(f.q, true) == 0);
+	blk_queue_exit(f.q);
 }
