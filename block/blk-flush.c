@@ -174,13 +174,19 @@ static void blk_kick_flush(struct request_queue *q)
 	/* Linux counts flushes on the whole disk */
 	flush_rq->part = first->part ? first->part->bd_disk->part[0] : NULL;
 	flush_rq->start_time_ns = ktime_get_ns();
+	/*
+	 * Traced and counted before it is on the dispatch list: from there
+	 * another CPU's run of the hctx (kblockd's, a completion's) may send
+	 * it and even end it at once, and its D and C must not come before
+	 * its I, nor its end before its start in the disk's statistics.
+	 */
+	blk_add_trace_rq(flush_rq, 'I', 0);
+	if (flush_rq->part)
+		part_account_start(flush_rq->part, STAT_FLUSH, flush_rq->start_time_ns);
 	spin_lock(&flush_rq->mq_hctx->lock);         /* nests in q->lock */
 	list_add_tail(&flush_rq->queuelist, &flush_rq->mq_hctx->dispatch);
 	spin_unlock(&flush_rq->mq_hctx->lock);
 	spin_unlock_irqrestore(&q->lock, flags);
-	blk_add_trace_rq(flush_rq, 'I', 0);
-	if (flush_rq->part)
-		part_account_start(flush_rq->part, STAT_FLUSH, flush_rq->start_time_ns);
 	blk_mq_run_hw_queue(flush_rq->mq_hctx);
 }
 
