@@ -36,6 +36,21 @@ static struct files_struct *alloc_files(void)
 	return files;
 }
 
+/*
+ * The file at fd in a table no other task shares (count 1), read without
+ * its lock: count grows only by this task's own clone(CLONE_FILES), and
+ * the table changes only by this task -- busy in the caller's system
+ * call -- so if count is 1 now, it stays 1 until the call returns, and so
+ * does fd[fd].  A slot reserved by an open still in progress holds an
+ * error pointer: not a file yet (openat(fd, ...) naming it found one).
+ */
+static struct file *fd_unshared(struct files_struct *files, unsigned int fd)
+{
+	struct file *f = READ_ONCE(files->fd[fd]);
+
+	return f && !IS_ERR(f) ? f : NULL;
+}
+
 struct file *fget(unsigned int fd)
 {
 	struct files_struct *files = current->files;
@@ -43,16 +58,13 @@ struct file *fget(unsigned int fd)
 
 	if (!files || fd >= NR_OPEN_DEFAULT)
 		return NULL;
-	/* a table no other task shares changes only by this task, busy
-	 * here (fdget's reasoning, below): read it without the lock; the
-	 * file's reference is still taken, as it outlives the call */
+	/* unshared: no lock; the file's reference is still taken, as it
+	 * outlives the call */
 	if (READ_ONCE(files->count) == 1) {
-		f = READ_ONCE(files->fd[fd]);
-		return f && !IS_ERR(f) ? get_file(f) : NULL;
+		f = fd_unshared(files, fd);
+		return f ? get_file(f) : NULL;
 	}
 	spin_lock(&files->file_lock);
-	/* a slot reserved by an open still in progress holds an error
-	 * pointer: not a file yet (openat(fd, ...) naming it found one) */
 	if (files->fd[fd] && !IS_ERR(files->fd[fd]))
 		f = get_file(files->fd[fd]);
 	spin_unlock(&files->file_lock);
@@ -70,16 +82,12 @@ struct file *fget(unsigned int fd)
 struct fd fdget(unsigned int fd)
 {
 	struct files_struct *files = current->files;
-	struct file *f;
 
-	/* count grows only by this task's own clone(CLONE_FILES): if it is
-	 * 1 now, it stays 1 until this call returns, and so does fd[fd] */
 	if (!files || READ_ONCE(files->count) != 1)
 		return (struct fd){ fget(fd), FDPUT_FPUT };
 	if (fd >= NR_OPEN_DEFAULT)
 		return (struct fd){ NULL, 0 };
-	f = READ_ONCE(files->fd[fd]);
-	return (struct fd){ f && !IS_ERR(f) ? f : NULL, 0 };
+	return (struct fd){ fd_unshared(files, fd), 0 };
 }
 
 /* The lowest free descriptor >= start; -EMFILE when the table is full. */
