@@ -28,7 +28,9 @@
  * completion, in interrupt context, calls ki_complete() with the bytes or
  * the first error, and frees the dio.  The synchronous call is the same
  * machinery plus a wait, as in Linux, where a sync read is an async one
- * that waits.
+ * that waits.  A dio of one bio -- the common 4 KiB I/O -- keeps no
+ * count at all (dio->single): that bio takes over the submitter's
+ * reference, as Linux's blkdev_dio does without multi_bio.
  *
  * A dio ends in a bio of its own, the first it sends, so that the common
  * small read allocates once, or not at all:
