@@ -891,7 +891,8 @@ static void __blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx)
 		if (!rq)
 			return;
 		blk_add_trace_rq(rq, 'D', 0);
-		ret = q->tag_set->ops->queue_rq(q, rq);
+		/* one at a time, each the last: the driver acts on each */
+		ret = q->tag_set->ops->queue_rq(q, &(struct blk_mq_queue_data){ .rq = rq, .last = true });
 		if (ret == BLK_STS_OK)
 			continue;
 		if (ret == BLK_STS_RESOURCE) {
@@ -1001,11 +1002,17 @@ static void blk_mq_insert_and_run(struct request_queue *q, struct list_head *lis
  * Only while nothing waits for the hctx: the hctx not busy, its dispatch
  * list and the request's ctx empty (that last read unlocked: a stale
  * answer only reorders two submitters that raced, as on Linux), and a
- * tag free.  Returns false, having done nothing, otherwise: the caller
- * inserts the request as usual.  A driver that is full (BLK_STS_RESOURCE)
- * gets it back on the dispatch list, as in __blk_mq_run_hw_queue().
+ * tag free.  Returns ISSUE_NOT_TRIED, having done nothing, otherwise:
+ * the caller inserts the request as usual.  ISSUE_SENT: the driver has
+ * it (told of it only if @last, else by a later request or commit_rqs()).
+ * ISSUE_HANDLED: the driver did not take it -- it failed the request,
+ * which has ended, or was full (BLK_STS_RESOURCE), and the request is
+ * back on the dispatch list, as in __blk_mq_run_hw_queue().
  */
-static __always_inline bool blk_mq_try_issue_directly(struct request_queue *q, struct request *rq)
+enum blk_issue { ISSUE_NOT_TRIED, ISSUE_SENT, ISSUE_HANDLED };
+
+static __always_inline enum blk_issue blk_mq_try_issue_directly(struct request_queue *q,
+								struct request *rq, bool last)
 {
 	struct blk_mq_hw_ctx *hctx = rq->mq_hctx;
 	unsigned long flags;
@@ -1013,24 +1020,24 @@ static __always_inline bool blk_mq_try_issue_directly(struct request_queue *q, s
 	unsigned int tag, seq;
 
 	if (!list_empty(&rq->mq_ctx->rq_list))
-		return false;
+		return ISSUE_NOT_TRIED;
 	spin_lock_irqsave(&hctx->lock, flags);
 	tag = blk_mq_free_tag(hctx, q->tag_set->queue_depth);
 	if (hctx->busy || tag == q->tag_set->queue_depth || !list_empty(&hctx->dispatch)) {
 		spin_unlock_irqrestore(&hctx->lock, flags);
-		return false;
+		return ISSUE_NOT_TRIED;
 	}
 	blk_mq_assign_tag(hctx, rq, tag);
 	seq = hctx->restart_seq;
 	spin_unlock_irqrestore(&hctx->lock, flags);
 
 	blk_add_trace_rq(rq, 'D', 0);
-	ret = q->tag_set->ops->queue_rq(q, rq);
+	ret = q->tag_set->ops->queue_rq(q, &(struct blk_mq_queue_data){ .rq = rq, .last = last });
 	if (ret == BLK_STS_OK)
-		return true;
+		return ISSUE_SENT;
 	if (ret != BLK_STS_RESOURCE) {
 		blk_mq_end_request(rq, ret);
-		return true;
+		return ISSUE_HANDLED;
 	}
 	spin_lock_irqsave(&hctx->lock, flags);
 	__blk_mq_put_tag(hctx, rq);
@@ -1039,11 +1046,11 @@ static __always_inline bool blk_mq_try_issue_directly(struct request_queue *q, s
 		hctx->busy = true;              /* a completion restarts it */
 		hctx->sched_restart = true;
 		spin_unlock_irqrestore(&hctx->lock, flags);
-		return true;
+		return ISSUE_HANDLED;
 	}
 	spin_unlock_irqrestore(&hctx->lock, flags);
 	blk_mq_run_hw_queue(hctx);              /* the driver freed up meanwhile */
-	return true;
+	return ISSUE_HANDLED;
 }
 
 /*
@@ -1067,13 +1074,20 @@ static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio, unsig
 	}
 	hctx = rq->mq_hctx;
 	WRITE_ONCE(bio->bi_cookie, hctx->queue_num);
-	if (blk_mq_try_issue_directly(q, rq))
+	if (blk_mq_try_issue_directly(q, rq, true) != ISSUE_NOT_TRIED)
 		return;
 	blk_add_trace_rq(rq, 'I', 0);
 	spin_lock_irqsave(&hctx->lock, flags);
 	list_add_tail(&rq->queuelist, &hctx->dispatch);
 	spin_unlock_irqrestore(&hctx->lock, flags);
 	blk_mq_run_hw_queue(hctx);
+}
+
+/* the driver told of what queue_rq() took with bd->last false */
+static void blk_mq_commit_rqs(struct request_queue *q, struct blk_mq_hw_ctx *hctx)
+{
+	if (q->tag_set->ops->commit_rqs)
+		q->tag_set->ops->commit_rqs(hctx);
 }
 
 /*
@@ -1093,22 +1107,43 @@ static void blk_mq_submit_polled(struct request_queue *q, struct bio *bio, unsig
  * CPU -- in queue_rq() or in an interrupt -- are held back, and this
  * CPU sees its own increments even read unlocked; an end on another CPU
  * runs the hctx there.
+ *
+ * Each request but the batch's last goes with bd->last false: a driver
+ * with a doorbell rings it once, at the last (Linux's bd->last).  If the
+ * batch stops after one sent with last false -- the next finds no tag,
+ * or the driver is full or fails it -- commit_rqs() rings for what was
+ * sent, as Linux's blk_mq_commit_rqs().
  */
 static void blk_mq_plug_issue_direct(struct request_queue *q, struct list_head *list)
 {
 	struct blk_mq_hw_ctx *hctx = list_first_entry(list, struct request, queuelist)->mq_hctx;
 	struct blk_mq_hw_ctx *outer = current->blk_dispatch_hctx;
 	unsigned int seq = READ_ONCE(hctx->restart_seq);
+	struct blk_mq_hw_ctx *uncommitted = NULL;  /* sent to with last false, not told */
 	struct request *rq, *next;
 
 	current->blk_dispatch_hctx = hctx;
 	list_for_each_entry_safe(rq, next, list, queuelist) {
+		/* the last for its hctx: a task that moved to another CPU
+		 * while plugged has requests for two */
+		bool last = list_is_last(&rq->queuelist, list) || next->mq_hctx != rq->mq_hctx;
+		enum blk_issue r;
+
 		list_del_init(&rq->queuelist);
-		if (!blk_mq_try_issue_directly(q, rq)) {
+		r = blk_mq_try_issue_directly(q, rq, last);
+		if (r == ISSUE_NOT_TRIED) {
 			list_add(&rq->queuelist, list);
 			break;
 		}
+		if (r == ISSUE_SENT) {
+			uncommitted = last ? NULL : rq->mq_hctx;
+		} else if (last && uncommitted) {
+			blk_mq_commit_rqs(q, uncommitted);
+			uncommitted = NULL;
+		}
 	}
+	if (uncommitted)
+		blk_mq_commit_rqs(q, uncommitted);
 	/* unmarked before the check: an interrupt's end after it runs the
 	 * hctx itself */
 	WRITE_ONCE(current->blk_dispatch_hctx, outer);
@@ -1200,7 +1235,7 @@ static void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		plug->rq_count++;
 		return;
 	}
-	if (READ_ONCE(q->sched_none) && blk_mq_try_issue_directly(q, rq))
+	if (READ_ONCE(q->sched_none) && blk_mq_try_issue_directly(q, rq, true) != ISSUE_NOT_TRIED)
 		return;
 	{
 		LIST_HEAD(one);

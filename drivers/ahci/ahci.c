@@ -527,8 +527,9 @@ static void ahci_issue(struct ahci_port *port, unsigned int slot, bool ncq)
  * request layer notices (restart_seq) and retries at once.  After a
  * recovery, which may complete nothing, ahci_restart_queue() does it.
  */
-static blk_status_t ahci_queue_rq(struct request_queue *q, struct request *rq)
+static blk_status_t ahci_queue_rq(struct request_queue *q, const struct blk_mq_queue_data *bd)
 {
+	struct request *rq = bd->rq;
 	struct ahci_port *port = q->queuedata;
 	unsigned int slot = rq->tag;
 	unsigned long flags;

@@ -544,8 +544,9 @@ static blk_status_t ide_issue(struct ide_channel *c, struct ide_device *d, struc
  * sleep.  The other device of the channel may own the channel: then
  * BLK_STS_RESOURCE, and chan->waiting remembers to restart this queue.
  */
-static blk_status_t ide_queue_rq(struct request_queue *q, struct request *rq)
+static blk_status_t ide_queue_rq(struct request_queue *q, const struct blk_mq_queue_data *bd)
 {
+	struct request *rq = bd->rq;
 	struct ide_device *d = q->queuedata;
 	struct ide_channel *c = d->chan;
 	unsigned long flags;

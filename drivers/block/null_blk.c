@@ -187,8 +187,9 @@ static void null_timer_fn(struct timer_list *t)
 }
 
 /* queue_mode 2: every request succeeds, now or after the latency. */
-static blk_status_t null_queue_rq(struct request_queue *q, struct request *rq)
+static blk_status_t null_queue_rq(struct request_queue *q, const struct blk_mq_queue_data *bd)
 {
+	struct request *rq = bd->rq;
 	struct nullb *nb = q->queuedata;
 	unsigned long flags;
 

@@ -99,14 +99,39 @@ enum blk_eh_timer_return {
 
 struct io_comp_batch;
 
+/*
+ * What queue_rq() is given (Linux's struct blk_mq_queue_data): the
+ * request, and whether it is the last the block layer has for the driver
+ * now.  A driver whose device is told of new commands by a register
+ * write (a doorbell: NVMe's SQ tail) may write it once, for the last of
+ * a batch, instead of once per command -- each such write is an MMIO
+ * store, and under a hypervisor or an emulator an exit.  A batch that
+ * stops early, after a request sent with last false, is closed with
+ * commit_rqs().
+ */
+struct blk_mq_queue_data {
+	struct request *rq;
+	bool last;
+};
+
 struct blk_mq_ops {
 	/*
-	 * Start rq on the device (called without the queue lock; must not
-	 * sleep).  Return BLK_STS_OK once the device has it, BLK_STS_RESOURCE
-	 * if it cannot take it now (it is retried after a completion), or an
-	 * error to fail it at once.
+	 * Start bd->rq on the device (called without the queue lock; must
+	 * not sleep).  Return BLK_STS_OK once the device has it,
+	 * BLK_STS_RESOURCE if it cannot take it now (it is retried after a
+	 * completion), or an error to fail it at once.  With bd->last
+	 * false more follow at once: the device may be told later, by the
+	 * last one's queue_rq() or by commit_rqs().
 	 */
-	blk_status_t (*queue_rq)(struct request_queue *q, struct request *rq);
+	blk_status_t (*queue_rq)(struct request_queue *q, const struct blk_mq_queue_data *bd);
+	/*
+	 * The batch ended without a request sent with last true (the next
+	 * could not go: no tag, the driver full or failing it): tell the
+	 * device of what hctx's queue_rq() took with last false.  Task
+	 * context, must not sleep.  A driver that acts on every queue_rq()
+	 * leaves it NULL.
+	 */
+	void (*commit_rqs)(struct blk_mq_hw_ctx *hctx);
 	/*
 	 * rq has been in flight longer than q->rq_timeout.  Called in task
 	 * context (kblockd), may sleep (to reset a channel).  The driver

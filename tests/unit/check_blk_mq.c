@@ -57,12 +57,16 @@ static unsigned int seen_sectors[MAX_SEEN];
 static unsigned int seen_flags[MAX_SEEN];       /* cmd_flags: op and REQ_* */
 static struct request_queue *seen_q[MAX_SEEN];
 static unsigned int seen_hctx[MAX_SEEN];        /* rq->mq_hctx->queue_num */
+static bool seen_last[MAX_SEEN];                /* bd->last */
+static int nr_commit;                           /* commit_rqs() calls ... */
+static unsigned int commit_hctx;                /* ... the last one's hctx */
 static int busy_calls;                  /* answer BLK_STS_RESOURCE this many times */
 
 static bool restart_while_busy;         /* the race: freed before we park */
 
-static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
+static blk_status_t fake_queue_rq(struct request_queue *q, const struct blk_mq_queue_data *bd)
 {
+	struct request *rq = bd->rq;
 	if (busy_calls) {
 		busy_calls--;
 		if (restart_while_busy)
@@ -75,12 +79,20 @@ static blk_status_t fake_queue_rq(struct request_queue *q, struct request *rq)
 	seen_flags[nr_queue_rq] = rq->cmd_flags;
 	seen_q[nr_queue_rq] = q;
 	seen_hctx[nr_queue_rq] = rq->mq_hctx->queue_num;
+	seen_last[nr_queue_rq] = bd->last;
 	seen_sectors[nr_queue_rq++] = blk_rq_sectors(rq);
 	inflight[nr_inflight++] = rq;
 	return BLK_STS_OK;
 }
 
-static const struct blk_mq_ops fake_ops = { .queue_rq = fake_queue_rq };
+static void fake_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	nr_commit++;
+	commit_hctx = hctx->queue_num;
+}
+
+static const struct blk_mq_ops fake_ops = { .queue_rq = fake_queue_rq,
+					    .commit_rqs = fake_commit_rqs };
 static struct blk_mq_tag_set set;
 static struct gendisk *disk;
 static struct request_queue *q;
@@ -151,7 +163,7 @@ static void setup(void)
 	ck_assert_int_eq(bioset_init(&fs_bio_set, "fs_bio_set", 8, 0, 0), 0);
 	elevator_register_builtin();
 	data_pages = alloc_pages(GFP_KERNEL, 4);
-	nr_inflight = nr_queue_rq = ended = ended_ok = busy_calls = 0;
+	nr_inflight = nr_queue_rq = ended = ended_ok = busy_calls = nr_commit = 0;
 	plug_enabled = true;
 	current->plug = NULL;
 	memset(&set, 0, sizeof(set));
@@ -1870,6 +1882,88 @@ START_TEST(plug_direct_issue_busy_driver_keeps_order)
 }
 END_TEST
 
+/*
+ * bd->last: a plug's batch tells the driver which request is its last, so
+ * that a driver with a doorbell rings it once (Linux's bd->last); none
+ * needs commit_rqs().
+ */
+START_TEST(plug_batch_marks_only_its_last)
+{
+	static const sector_t pos[] = { 40000, 8000, 24000 };
+	struct blk_plug plug;
+
+	make_two_queues(4);
+	host_cpu = 1;
+	hand_plug(&plug);
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		submit(REQ_OP_WRITE, pos[i], 4096);
+	blk_mq_flush_plug_list(&plug, false);
+	current->plug = NULL;
+	ck_assert_int_eq(nr_queue_rq, 3);
+	for (unsigned int i = 0; i < 3; i++)
+		ck_assert_msg(seen_last[i] == (i == 2), "request %u of a batch of 3 went with "
+			      "bd->last %d: only the last may say so (the doorbell would be "
+			      "rung %s)", i, seen_last[i], seen_last[i] ? "early" : "never");
+	ck_assert_msg(nr_commit == 0, "%d commit_rqs() calls after a batch whose last went",
+		      nr_commit);
+}
+END_TEST
+
+/*
+ * A batch cut short -- two tags for three requests -- sent its two with
+ * bd->last false: commit_rqs() on their hctx tells the driver, once.
+ */
+START_TEST(plug_batch_cut_short_is_committed)
+{
+	static const sector_t pos[] = { 40000, 8000, 24000 };
+	struct blk_plug plug;
+
+	make_two_queues(2);
+	host_cpu = 1;
+	hand_plug(&plug);
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
+		submit(REQ_OP_WRITE, pos[i], 4096);
+	blk_mq_flush_plug_list(&plug, false);
+	current->plug = NULL;
+	ck_assert_int_eq(nr_queue_rq, 2);
+	ck_assert_msg(!seen_last[0] && !seen_last[1], "the two that went said bd->last %d, %d",
+		      seen_last[0], seen_last[1]);
+	ck_assert_msg(nr_commit == 1 && commit_hctx == 1, "%d commit_rqs() calls (the last on "
+		      "hctx %u); want one, on hctx 1: the two sent would never be rung for",
+		      nr_commit, commit_hctx);
+	complete_all();
+	ck_assert_int_eq(ended_ok, (int)ARRAY_SIZE(pos));
+}
+END_TEST
+
+/*
+ * A task that moved to another CPU while plugged has requests for two
+ * hctxs in one batch: each hctx's last says bd->last, so each doorbell
+ * is rung.
+ */
+START_TEST(plug_batch_last_per_hctx)
+{
+	struct blk_plug plug;
+
+	make_two_queues(4);
+	hand_plug(&plug);
+	host_cpu = 1;
+	submit(REQ_OP_WRITE, 40000, 4096);
+	submit(REQ_OP_WRITE, 8000, 4096);
+	host_cpu = 0;
+	submit(REQ_OP_WRITE, 24000, 4096);
+	submit(REQ_OP_WRITE, 56000, 4096);
+	blk_mq_flush_plug_list(&plug, false);
+	current->plug = NULL;
+	ck_assert_int_eq(nr_queue_rq, 4);
+	for (unsigned int i = 0; i < 4; i++)
+		ck_assert_msg(seen_hctx[i] == (i < 2 ? 1u : 0u) && seen_last[i] == (i % 2 == 1),
+			      "request %u: hctx %u, bd->last %d; want hctx %u, last %d", i,
+			      seen_hctx[i], seen_last[i], i < 2 ? 1 : 0, i % 2 == 1);
+	ck_assert_int_eq(nr_commit, 0);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("BlkMq");
@@ -1964,6 +2058,9 @@ Suite *unit_suite(void)
 	tcase_add_test(direct, plug_flushed_from_schedule_is_inserted);
 	tcase_add_test(direct, plug_direct_issue_falls_back_in_order);
 	tcase_add_test(direct, plug_direct_issue_busy_driver_keeps_order);
+	tcase_add_test(direct, plug_batch_marks_only_its_last);
+	tcase_add_test(direct, plug_batch_cut_short_is_committed);
+	tcase_add_test(direct, plug_batch_last_per_hctx);
 	suite_add_tcase(s, direct);
 	return s;
 }

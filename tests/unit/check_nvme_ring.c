@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * check_nvme_ring - an NVMe queue pair's two rings (drivers/nvme/host/
- * ring.c: __nvme_submit_cmd, nvme_process_cq) against a model controller.
+ * ring.c: nvme_sq_copy_cmd, nvme_write_sq_db, nvme_process_cq) against a
+ * model controller.
  *
  * ring.c is compiled here with tests/unit/nvme/asm/io.h in place of the
  * kernel's: its writel() is a store to the model's BAR 0, and its
@@ -321,6 +322,44 @@ START_TEST(sq_entry_visible_before_doorbell)
 }
 END_TEST
 
+/*
+ * A batch (the block layer's bd->last): commands copied in with
+ * nvme_sq_copy_cmd() are not announced -- no doorbell write -- until
+ * nvme_write_sq_db(), whose one write covers them all, each whole (the
+ * model's weak memory: a wmb() before the doorbell).  The second batch
+ * wraps the 4-entry ring.
+ */
+START_TEST(sq_batch_one_doorbell)
+{
+	unsigned long flags;
+
+	model_init(1, 4, 0);
+	m.weak = true;
+	for (unsigned int batch = 0; batch < 2; batch++) {
+		unsigned int before = m.sq_db_writes;
+
+		spin_lock_irqsave(&m.q.sq_lock, flags);
+		for (unsigned int i = 3 * batch; i < 3 * batch + 3; i++) {
+			struct nvme_command c = command(i);
+
+			nvme_sq_copy_cmd(&m.q, &c);
+			ck_assert_msg(m.sq_db_writes == before, "batch %u: command %u copied in, "
+				      "and %u SQ doorbell writes already: a batch is rung for once, "
+				      "by nvme_write_sq_db()", batch, i, m.sq_db_writes - before);
+		}
+		nvme_write_sq_db(&m.q);
+		spin_unlock_irqrestore(&m.q.sq_lock, flags);
+		assert_no_protocol_error();
+		ck_assert_msg(m.sq_db_writes == before + 1 &&
+			      m.db[m.nr_db - 1].value == (3 * batch + 3) % 4,
+			      "batch %u: %u SQ doorbell writes, the last with %u; want one, with %u",
+			      batch, m.sq_db_writes - before, m.db[m.nr_db - 1].value,
+			      (3 * batch + 3) % 4);
+		assert_fetched(0, 3 * batch + 3);
+	}
+}
+END_TEST
+
 /* ---- doorbell placement ----------------------------------------------------- */
 
 static const struct { unsigned int qid, dstrd; } strides[] = {
@@ -472,6 +511,7 @@ Suite *unit_suite(void)
 	tcase_add_test(sq, sq_entry_at_tail);
 	tcase_add_test(sq, sq_tail_wraps);
 	tcase_add_test(sq, sq_entry_visible_before_doorbell);
+	tcase_add_test(sq, sq_batch_one_doorbell);
 	suite_add_tcase(s, sq);
 	tcase_add_loop_test(db, doorbells_at_stride, 0, sizeof(strides) / sizeof(strides[0]));
 	suite_add_tcase(s, db);

@@ -453,8 +453,11 @@ void nvme_handle_cqe(struct nvme_queue *nvmeq, const struct nvme_completion *cqe
 
 /* ---- ring.c: a queue pair's two rings (pci.c calls them) ---------------- */
 
-/* Copy @cmd into the SQ tail slot, ring the SQ tail doorbell.  Under
- * sq_lock; does not sleep. */
+/* Copy @cmd into the SQ tail slot; tell the controller of the commands
+ * copied so far (the SQ tail doorbell); both.  Under sq_lock; do not
+ * sleep. */
+void nvme_sq_copy_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd);
+void nvme_write_sq_db(struct nvme_queue *nvmeq);
 void __nvme_submit_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd);
 /* Consume every new CQ entry (nvme_handle_cqe() each), then ring the CQ
  * head doorbell once.  Takes cq_lock; any context.  The entries consumed. */

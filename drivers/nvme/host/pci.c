@@ -21,8 +21,10 @@
  *                             SLBA, NLB, FUA
  *     nvme_map_data()         request segments -> PRP1, PRP2 or a PRP list
  *                             (one segment: nvme_setup_prp_simple())
- *     __nvme_submit_cmd()     ring.c: copy to sq_cmds[sq_tail], tail++,
- *                             wmb(), write the SQ tail doorbell
+ *     nvme_sq_copy_cmd()      ring.c: copy to sq_cmds[sq_tail], tail++
+ *     nvme_write_sq_db()      ring.c: wmb(), write the SQ tail doorbell --
+ *                             for a batch's last request only (bd->last;
+ *                             else nvme_commit_rqs(), if the batch stops)
  *   ... the controller fetches it, runs it, posts a CQE with our phase ...
  *   nvme_queue_irq()          the queue's own vector, on a CPU it serves
  *   (or, on a poll queue,
@@ -652,8 +654,9 @@ int nvme_map_data(struct nvme_queue *nvmeq, struct request *rq, u16 cid,
 	return 0;
 }
 
-static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
+static blk_status_t nvme_queue_rq(struct request_queue *q, const struct blk_mq_queue_data *bd)
 {
+	struct request *rq = bd->rq;
 	struct nvme_ns *ns = q->queuedata;
 	struct nvme_dev *dev = ns->dev;
 	/* hardware context n is I/O queue n + 1: this CPU's queue pair */
@@ -700,9 +703,27 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, struct request *rq)
 	}
 	blk_mq_start_request(rq);
 	nvmeq->rqs[cid] = rq;                   /* before the doorbell: the CQE may follow at once */
-	__nvme_submit_cmd(nvmeq, &cmd);
+	nvme_sq_copy_cmd(nvmeq, &cmd);
+	if (bd->last)                           /* else the batch's last rings for it */
+		nvme_write_sq_db(nvmeq);
 	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
 	return BLK_STS_OK;
+}
+
+/*
+ * A batch ended on a request that did not go (blk_mq_plug_issue_direct):
+ * the ones before it, sent with bd->last false, are in the SQ, not yet
+ * rung for (Linux's nvme_commit_rqs).
+ */
+static void nvme_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	struct nvme_ns *ns = hctx->queue->queuedata;
+	struct nvme_queue *nvmeq = &ns->dev->ioqs[hctx->queue_num];
+	unsigned long flags;
+
+	spin_lock_irqsave(&nvmeq->sq_lock, flags);
+	nvme_write_sq_db(nvmeq);
+	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
 }
 
 /* Run every namespace's queue: requests told "busy" during a reset go now. */
@@ -946,6 +967,7 @@ static enum blk_eh_timer_return nvme_timeout(struct request *rq)
 
 const struct blk_mq_ops nvme_mq_ops = {
 	.queue_rq = nvme_queue_rq,
+	.commit_rqs = nvme_commit_rqs,
 	.timeout = nvme_timeout,
 	.poll = nvme_poll,
 };

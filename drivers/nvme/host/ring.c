@@ -12,9 +12,9 @@
  * QEMU run can never show.
  *
  *   host                                    controller
- *   sq_cmds[sq_tail] = cmd
+ *   sq_cmds[sq_tail] = cmd       (for each command of a batch)
  *   sq_tail = (sq_tail + 1) % q_depth
- *   wmb()          the entry before ...
+ *   wmb()          the entries before ...
  *   SQ y Tail Doorbell = sq_tail  ------>   fetches sq_head .. sq_tail - 1
  *                                           runs them, then for each
  *                                   <-----  cqes[its tail] = {cid, status, P}
@@ -30,8 +30,9 @@
  * nvmeq->q_db is queue y's SQ tail doorbell, dev->db_stride the stride in
  * u32s, so the CQ head doorbell is q_db + db_stride.
  *
- * Locking: __nvme_submit_cmd() under sq_lock, nvme_process_cq() takes
- * cq_lock (interrupts off; any context), nvme_cqe_pending() takes none.
+ * Locking: nvme_sq_copy_cmd() and nvme_write_sq_db() under sq_lock,
+ * nvme_process_cq() takes cq_lock (interrupts off; any context),
+ * nvme_cqe_pending() takes none.
  */
 #include <spindle/types.h>
 #include <spindle/string.h>
@@ -42,23 +43,50 @@
 #include "nvme.h"
 
 /*
- * __nvme_submit_cmd - copy @cmd into the SQ's tail slot and ring the SQ
- * tail doorbell.  Caller holds sq_lock; does not sleep.  The controller
- * may fetch the entry the moment the doorbell is written: the copy must
- * be visible to it by then (wmb(); smp_wmb() orders against other CPUs
- * only).  The ring never overflows: blk-mq hands out fewer tags than
- * q_depth (nvme_scan_ns), and the admin queue has one command at a time.
+ * Submission is two steps, as in Linux's pci.c: nvme_sq_copy_cmd() puts a
+ * command in the SQ, nvme_write_sq_db() tells the controller of every
+ * command put there so far.  Between the two the commands sit in memory
+ * the controller does not read yet, so a batch needs one doorbell: the
+ * block layer says which request is a batch's last (bd->last), and
+ * nvme_queue_rq() rings for it alone -- one MMIO write, where each is a
+ * VM exit under a hypervisor, for what may be dozens of commands.  Both
+ * under sq_lock; neither sleeps.  The ring never overflows: blk-mq hands
+ * out fewer tags than q_depth (nvme_scan_ns), and the admin queue has one
+ * command at a time -- so, unlike Linux's nvme_write_sq_db(), no check
+ * for a ring filling up with commands not yet rung for.
  */
-void __nvme_submit_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd)
+
+/* nvme_sq_copy_cmd - copy @cmd into the SQ's tail slot; advance the tail. */
+void nvme_sq_copy_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd)
 {
 	assert_spin_locked(&nvmeq->sq_lock);
 	/* LAB 10 BEGIN */
 	memcpy(&nvmeq->sq_cmds[nvmeq->sq_tail], cmd, sizeof(*cmd));
 	if (++nvmeq->sq_tail == nvmeq->q_depth)
 		nvmeq->sq_tail = 0;
-	wmb();          /* the entry's stores before the doorbell's */
-	writel(nvmeq->sq_tail, nvmeq->q_db);
 	/* LAB 10 END: (void)cmd; */
+}
+
+/*
+ * nvme_write_sq_db - write the tail to the SQ tail doorbell.  The
+ * controller may fetch the entries the moment it is written: their
+ * copies must be visible to it by then (wmb(); smp_wmb() orders against
+ * other CPUs only).
+ */
+void nvme_write_sq_db(struct nvme_queue *nvmeq)
+{
+	assert_spin_locked(&nvmeq->sq_lock);
+	/* LAB 10 BEGIN */
+	wmb();          /* the entries' stores before the doorbell's */
+	writel(nvmeq->sq_tail, nvmeq->q_db);
+	/* LAB 10 END */
+}
+
+/* One command, rung for at once: the admin queue's, and a test's. */
+void __nvme_submit_cmd(struct nvme_queue *nvmeq, const struct nvme_command *cmd)
+{
+	nvme_sq_copy_cmd(nvmeq, cmd);
+	nvme_write_sq_db(nvmeq);
 }
 
 /* A completion queue entry out of DMA memory into a plain one. */
