@@ -718,11 +718,15 @@ static blk_status_t nvme_queue_rq(struct request_queue *q, const struct blk_mq_q
 static void nvme_commit_rqs(struct blk_mq_hw_ctx *hctx)
 {
 	struct nvme_ns *ns = hctx->queue->queuedata;
-	struct nvme_queue *nvmeq = &ns->dev->ioqs[hctx->queue_num];
+	struct nvme_dev *dev = ns->dev;
+	struct nvme_queue *nvmeq = &dev->ioqs[hctx->queue_num];
 	unsigned long flags;
 
 	spin_lock_irqsave(&nvmeq->sq_lock, flags);
-	nvme_write_sq_db(nvmeq);
+	/* not to a controller being reset or given up: the reset requeues
+	 * what rqs[] holds and sets the SQ up empty (nvme_reset_ctrl) */
+	if (!READ_ONCE(dev->dead) && !READ_ONCE(dev->resetting))
+		nvme_write_sq_db(nvmeq);
 	spin_unlock_irqrestore(&nvmeq->sq_lock, flags);
 }
 
