@@ -66,6 +66,6 @@ delete
 break *null_queue_rq
 continue
 sp-rq nullb0
-sp-bio ((struct request *)$rsi)->bio
+sp-bio ((const struct blk_mq_queue_data *)$rsi)->rq->bio
 sp-bt
 sp-dev-stack nullb0
