@@ -25,7 +25,15 @@
 #define NSEC_PER_SEC    1000000000ULL
 #define MSEC_PER_SEC    1000UL
 
-#define HZ              1000        /* timer interrupts per second */
+/*
+ * Timer interrupts per second, on each CPU: 250, Linux's default
+ * (kernel/Kconfig.hz) and Debian's.  It was 1000 until 2026-12-07: under
+ * QEMU every tick of every CPU is a timer its main-loop thread fires,
+ * and on a host with as many cores as busy vCPUs that thread takes a
+ * core from one of them -- 4,000 times a second more at two CPUs, some
+ * 7% of two CPUs' throughput (docs/performance.md, "Scaling with CPUs").
+ */
+#define HZ              250
 
 extern volatile u64 jiffies;
 

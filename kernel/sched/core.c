@@ -147,7 +147,7 @@ static void enqueue_task(struct rq *rq, struct task_struct *p, bool woken)
 	if (woken && p->time_slice) {
 		list_add_tail(&p->run_list, &rq->wake_queue);
 	} else {
-		p->time_slice = SCHED_TIMESLICE_MS * HZ / MSEC_PER_SEC;
+		p->time_slice = msecs_to_jiffies(SCHED_TIMESLICE_MS);
 		list_add_tail(&p->run_list, &rq->run_queue);
 	}
 }
