@@ -1822,6 +1822,25 @@ START_TEST(plug_flushed_from_schedule_is_inserted)
 }
 END_TEST
 
+/* Two hardware queues of @depth tags; on CPU 1, writes at @pos under a
+ * hand-attached plug, not yet flushed. */
+static void plugged_writes(struct blk_plug *plug, unsigned int depth, const sector_t *pos,
+			   unsigned int n)
+{
+	make_two_queues(depth);
+	host_cpu = 1;
+	hand_plug(plug);
+	for (unsigned int i = 0; i < n; i++)
+		submit(REQ_OP_WRITE, pos[i], 4096);
+}
+
+/* The plug flushed by its task (not from schedule()), and detached. */
+static void flush_by_task(struct blk_plug *plug)
+{
+	blk_mq_flush_plug_list(plug, false);
+	current->plug = NULL;
+}
+
 /*
  * More requests than free tags: the first go directly, the rest wait on
  * the ctx they were made on, and all reach the driver in the plug's order.
@@ -1831,13 +1850,8 @@ START_TEST(plug_direct_issue_falls_back_in_order)
 	static const sector_t pos[] = { 40000, 8000, 32000, 16000, 24000 };
 	struct blk_plug plug;
 
-	make_two_queues(2);
-	host_cpu = 1;
-	hand_plug(&plug);
-	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
-		submit(REQ_OP_WRITE, pos[i], 4096);
-	blk_mq_flush_plug_list(&plug, false);
-	current->plug = NULL;
+	plugged_writes(&plug, 2, pos, ARRAY_SIZE(pos));
+	flush_by_task(&plug);
 	ck_assert_int_eq(nr_queue_rq, 2);
 	ck_assert_msg(list_length(&q->queue_ctx[1].rq_list) == 3,
 		      "the 3 requests without a tag are not waiting on ctx 1");
@@ -1861,14 +1875,9 @@ START_TEST(plug_direct_issue_busy_driver_keeps_order)
 	static const sector_t pos[] = { 40000, 8000, 24000 };
 	struct blk_plug plug;
 
-	make_two_queues(4);
-	host_cpu = 1;
-	hand_plug(&plug);
-	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
-		submit(REQ_OP_WRITE, pos[i], 4096);
+	plugged_writes(&plug, 4, pos, ARRAY_SIZE(pos));
 	busy_calls = 1;
-	blk_mq_flush_plug_list(&plug, false);
-	current->plug = NULL;
+	flush_by_task(&plug);
 	ck_assert_int_eq(nr_queue_rq, 0);
 	ck_assert_msg(list_is_singular(&q->queue_hw_ctx[1]->dispatch),
 		      "the request the driver refused is not on hctx 1's dispatch list");
@@ -1892,13 +1901,8 @@ START_TEST(plug_batch_marks_only_its_last)
 	static const sector_t pos[] = { 40000, 8000, 24000 };
 	struct blk_plug plug;
 
-	make_two_queues(4);
-	host_cpu = 1;
-	hand_plug(&plug);
-	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
-		submit(REQ_OP_WRITE, pos[i], 4096);
-	blk_mq_flush_plug_list(&plug, false);
-	current->plug = NULL;
+	plugged_writes(&plug, 4, pos, ARRAY_SIZE(pos));
+	flush_by_task(&plug);
 	ck_assert_int_eq(nr_queue_rq, 3);
 	for (unsigned int i = 0; i < 3; i++)
 		ck_assert_msg(seen_last[i] == (i == 2), "request %u of a batch of 3 went with "
@@ -1918,13 +1922,8 @@ START_TEST(plug_batch_cut_short_is_committed)
 	static const sector_t pos[] = { 40000, 8000, 24000 };
 	struct blk_plug plug;
 
-	make_two_queues(2);
-	host_cpu = 1;
-	hand_plug(&plug);
-	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++)
-		submit(REQ_OP_WRITE, pos[i], 4096);
-	blk_mq_flush_plug_list(&plug, false);
-	current->plug = NULL;
+	plugged_writes(&plug, 2, pos, ARRAY_SIZE(pos));
+	flush_by_task(&plug);
 	ck_assert_int_eq(nr_queue_rq, 2);
 	ck_assert_msg(!seen_last[0] && !seen_last[1], "the two that went said bd->last %d, %d",
 		      seen_last[0], seen_last[1]);
@@ -1953,8 +1952,7 @@ START_TEST(plug_batch_last_per_hctx)
 	host_cpu = 0;
 	submit(REQ_OP_WRITE, 24000, 4096);
 	submit(REQ_OP_WRITE, 56000, 4096);
-	blk_mq_flush_plug_list(&plug, false);
-	current->plug = NULL;
+	flush_by_task(&plug);
 	ck_assert_int_eq(nr_queue_rq, 4);
 	for (unsigned int i = 0; i < 4; i++)
 		ck_assert_msg(seen_hctx[i] == (i < 2 ? 1u : 0u) && seen_last[i] == (i % 2 == 1),
