@@ -27,10 +27,10 @@
 
 /*
  * Timer interrupts per second, on each CPU: 250, Linux's default
- * (kernel/Kconfig.hz) and Debian's.  It was 1000 until 2026-12-07: under
+ * (CONFIG_HZ_250) and Debian's.  It was 1000 until 2026-12-07: under
  * QEMU every tick of every CPU is a timer its main-loop thread fires,
  * and on a host with as many cores as busy vCPUs that thread takes a
- * core from one of them -- 4,000 times a second more at two CPUs, some
+ * core from one of them -- 1,500 times a second more at two CPUs, 4 to
  * 7% of two CPUs' throughput (docs/performance.md, "Scaling with CPUs").
  */
 #define HZ              250
