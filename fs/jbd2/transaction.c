@@ -182,10 +182,20 @@ static struct journal_head *__jbd2_find(transaction_t *t, u64 blocknr)
 	return NULL;
 }
 
-/* The running transaction, made if there is none (a change outside any
- * handle -- an inode's times -- joins whatever transaction runs next). */
+/*
+ * The transaction a change joins: the caller's handle's, as Linux's
+ * handle->h_transaction -- even when that one has begun to commit
+ * (j_running is then NULL, and the commit waits for the handle to stop):
+ * an operation's changes commit together or not at all.  A change
+ * outside any handle (an inode's times) joins the running transaction,
+ * made if there is none.
+ */
 static transaction_t *__jbd2_running(journal_t *j)
 {
+	handle_t *h = current->journal_info;
+
+	if (h && h->h_journal == j)
+		return h->h_transaction;
 	return j->j_running ? j->j_running : jbd2_get_transaction(j);
 }
 

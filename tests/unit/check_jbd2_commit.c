@@ -689,6 +689,43 @@ START_TEST(past_credits_not_checkpointed_mid_commit)
 }
 END_TEST
 
+/*
+ * An operation's changes commit together: a handle that is still open
+ * when a commit begins (on another CPU: the commit has set j_running to
+ * NULL and waits for the handle to stop) puts its next changes in its own
+ * transaction, not in a new one -- else the commit would take half of a
+ * mkdir (the new inode allocated, its directory entry not) and a crash
+ * after it leave a file system e2fsck must fix.  The block changed after
+ * the commit began is in that transaction's log, and no new transaction
+ * was made.
+ */
+START_TEST(handle_changes_stay_in_its_transaction)
+{
+	transaction_t *t;
+	handle_t *h;
+
+	setup_writer(JBD2_FEATURE_INCOMPAT_REVOKE);
+	h = jbd2_journal_start(&journal, 4);
+	change(10, 0x11);
+	t = journal.j_running;
+	ck_assert_ptr_eq(h->h_transaction, t);
+	/* what jbd2_journal_commit_transaction() does first */
+	journal.j_committing = true;
+	journal.j_running = NULL;
+	change(11, 0x22);
+	ck_assert_msg(journal.j_running == NULL, "a change under a handle of the committing "
+		      "transaction started a new one: the operation is split in two");
+	ck_assert_uint_eq(t->t_nr_buffers, 2);
+	journal.j_running = t;          /* the commit proper, from the start */
+	journal.j_committing = false;
+	jbd2_journal_stop(h);
+	ck_assert_int_eq(jbd2_journal_commit_transaction(&journal), 0);
+	ck_assert_int_eq(crash_and_recover(), 0);
+	ck_assert_uint_eq(fsblk[10][0], 0x11);
+	ck_assert_uint_eq(fsblk[11][0], 0x22);
+}
+END_TEST
+
 static void setup(void)
 {
 	host_printk_quiet = true;
@@ -730,6 +767,7 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(limits, full_log_checkpoints, 0, nsets);
 	tcase_add_test(limits, transaction_larger_than_journal);
 	tcase_add_test(limits, past_credits_not_checkpointed_mid_commit);
+	tcase_add_test(limits, handle_changes_stay_in_its_transaction);
 	suite_add_tcase(s, limits);
 	return s;
 }
