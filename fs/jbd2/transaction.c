@@ -18,7 +18,12 @@
  * jbd2_journal_start() waits, and the commit waits for the open handles
  * to stop (t_updates == 0) before it reads any block.  So the blocks a
  * commit copies into the log do not change under it.  The price: no
- * operation runs during the few writes of a commit.
+ * operation runs during the few writes of a commit.  While the commit
+ * waits, a handle still open on that transaction goes on changing
+ * blocks, and they join the transaction being committed, not the next
+ * one (__jbd2_running(): the handle's h_transaction, as in Linux), so
+ * that one operation never commits half in one transaction and half in
+ * the next.
  *
  * A dirtied block is *not* handed to the disk's write-back: its home
  * must not see the change before the log does (write-ahead).  The
